@@ -1,0 +1,34 @@
+// pvectl's command-line entry: builds the commander program from the command modules
+// and turns any error that escapes a command into one readable line (never a stack trace).
+import { Command, CommanderError } from "commander";
+import { registerCommands } from "./commands/index.js";
+import { renderError } from "./render-error.js";
+
+export function buildProgram(): Command {
+  const program = new Command("pvectl")
+    .description("Desired-state automation for Proxmox VE")
+    .version("0.1.0")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride();
+  registerCommands(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode;
+      return;
+    }
+    process.stderr.write(`${renderError(err)}\n`);
+    process.exitCode = process.exitCode && process.exitCode !== 0 ? process.exitCode : 1;
+  }
+}
+
+// Run directly through tsx (development): `tsx src/cli/main.ts ...`
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main(process.argv);
+}

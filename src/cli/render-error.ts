@@ -1,0 +1,17 @@
+// Turns an error into text for a person. Errors that carry a user-facing message
+// (`userMessage()`) are printed as they are; anything else is an internal error and says so,
+// with the stack only when PVECTL_DEBUG is set.
+export interface UserFacingError {
+  userMessage(): string;
+}
+
+function isUserFacing(err: unknown): err is UserFacingError {
+  return typeof err === "object" && err !== null && typeof (err as UserFacingError).userMessage === "function";
+}
+
+export function renderError(err: unknown): string {
+  if (isUserFacing(err)) return `error: ${err.userMessage()}`;
+  const message = err instanceof Error ? err.message : String(err);
+  const stack = process.env.PVECTL_DEBUG && err instanceof Error ? `\n${err.stack}` : "";
+  return `error: ${message}${stack}`;
+}
