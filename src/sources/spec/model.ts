@@ -1,0 +1,219 @@
+// The desired state read from spec files, after validation and normalization. This is what
+// the engine consumes: every value here has already been checked (slots, enums, ranges, the
+// escape hatch against PVE's schema) and put in one canonical shape (sizes in bytes, memory in
+// MiB, tags sorted, drives keyed by slot). Nothing in this file talks to a cluster.
+//
+// Identity rule: a VM is identified by its vmid. When a spec gives no vmid, the name is the
+// identity *within its connection*: the engine looks the name up in the cluster and refuses to
+// guess when several guests share it. A name is otherwise only a label.
+
+/** Where something was written, for messages ("web.yaml:12:5"). Line and column are 1-based. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** The result of loading one or more spec files. */
+export interface SpecDocument {
+  /** The files that were read, in the order given. */
+  files: string[];
+  /** Named cluster connections declared by the specs (secrets only referenced, never inline). */
+  connections: Record<string, ConnectionSpec>;
+  /** Every VM of every file, in file order. */
+  vms: VmSpec[];
+  // Room for more kinds: `containers: ContainerSpec[]` (LXC) will sit next to `vms`, with
+  // `kind: "container"`, so code that walks guests can switch on `kind`.
+}
+
+/**
+ * A cluster connection as written in a spec. Secrets are never stored here: only the name of
+ * the environment variable or the path of the file that holds them.
+ */
+export interface ConnectionSpec {
+  name: string;
+  host: string;
+  port?: number;
+  /** e.g. "automation@pve" */
+  user?: string;
+  /** Token name only (the part after `!`), e.g. "pvectl". */
+  tokenId?: string;
+  /** Name of the environment variable holding the password. */
+  passwordEnv?: string;
+  /** Path of a file holding the password (first line used). */
+  passwordFile?: string;
+  /** Name of the environment variable holding the API token secret. */
+  tokenSecretEnv?: string;
+  /** Path of a file holding the API token secret (first line used). */
+  tokenSecretFile?: string;
+  /** SHA-256 fingerprint of the server certificate to pin ("AB:CD:..."), upper case. */
+  fingerprint?: string;
+  /** Path of a PEM CA bundle that signs the cluster's certificate. */
+  caPath?: string;
+  /** Default true. `false` is allowed but loud. */
+  validateCerts?: boolean;
+  source: SourceLocation;
+}
+
+export type VmState = "present" | "absent";
+export type PowerState = "running" | "stopped";
+
+/** Drive option values the way PVE writes them in a property string (booleans as booleans). */
+export type DriveOptionValue = string | number | boolean;
+
+/** A VM's desired state. Optional fields that are absent are not managed (live value kept). */
+export interface VmSpec {
+  kind: "vm";
+  /** The identity when given (recommended). */
+  vmid?: number;
+  name: string;
+  node: string;
+  /** Name of the connection in `SpecDocument.connections`; undefined: the PROXMOX_* environment. */
+  connection?: string;
+  pool?: string;
+  state: VmState;
+  /** Desired power state; undefined: leave it as it is. */
+  power?: PowerState;
+
+  cores?: number;
+  sockets?: number;
+  /** PVE `cpu` property string or type, e.g. "host" or "x86-64-v2-AES". */
+  cpu?: string;
+  /** MiB. */
+  memory?: number;
+  /** MiB; 0 disables the balloon device. */
+  balloon?: number;
+  /** e.g. "q35", "pc-q35-9.0" (PVE `machine` property string). */
+  machine?: string;
+  bios?: "seabios" | "ovmf";
+  ostype?: string;
+  scsihw?: string;
+  efidisk?: EfiDiskSpec;
+  tpm?: TpmSpec;
+  /** Boot order: slot names, e.g. ["scsi0", "ide2", "net0"] (PVE `boot: order=...`). */
+  boot?: string[];
+  agent?: AgentSpec;
+  onboot?: boolean;
+  /** Sorted, de-duplicated (PVE sorts tags; an unsorted list would diff forever). */
+  tags?: string[];
+  description?: string;
+
+  /** Disks keyed by slot: "scsi0".."scsi30", "virtio0".."virtio15", "sata0".."sata5", "ide0".."ide3". */
+  disks: Record<string, DiskSpec>;
+  /** CD-ROM drives keyed by slot (ide/sata/scsi). */
+  cdroms: Record<string, CdromSpec>;
+  /** NICs keyed by slot: "net0".."net31". */
+  nics: Record<string, NicSpec>;
+  cloudInit?: CloudInitSpec;
+  /**
+   * Any other key of PVE's VM config (the `qm set` escape hatch), validated against the schema:
+   * e.g. { rng0: "source=/dev/urandom", args: "-global ..." }. Never holds a key the structured
+   * model owns (disks, NICs, cores ...). Booleans are given as 0/1.
+   */
+  extraConfig: Record<string, string | number>;
+
+  source: SourceLocation;
+}
+
+export interface DiskSpec {
+  /** Storage id, e.g. "local-lvm". */
+  storage: string;
+  /** Bytes. Always set unless `importFrom` is given (then the imported image's size applies). */
+  sizeBytes?: number;
+  format?: "raw" | "qcow" | "qed" | "qcow2" | "vmdk" | "cloop";
+  /** Create the disk from an existing image, e.g. "local:import/debian-13.qcow2" (PVE `import-from`). */
+  importFrom?: string;
+  /** Further drive options with PVE's key names (cache, discard, iothread, ssd, backup ...). */
+  options: DiskOptions;
+}
+
+/**
+ * Drive options, keyed exactly as in PVE's drive property string. Only the keys the user wrote
+ * are present (an absent key is not managed). Other keys of the bus's drive schema
+ * (iops_rd, mbps_wr, serial ...) may appear too, already validated.
+ */
+export interface DiskOptions {
+  cache?: "none" | "writethrough" | "writeback" | "unsafe" | "directsync";
+  discard?: "on" | "ignore";
+  iothread?: boolean;
+  ssd?: boolean;
+  backup?: boolean;
+  replicate?: boolean;
+  aio?: "native" | "threads" | "io_uring";
+  ro?: boolean;
+  [pveKey: string]: DriveOptionValue | undefined;
+}
+
+export interface CdromSpec {
+  /** Volume id of the ISO, e.g. "local:iso/debian-13-netinst.iso"; undefined: an empty drive. */
+  iso?: string;
+}
+
+export interface NicSpec {
+  /** Default "virtio". */
+  model: string;
+  bridge: string;
+  /** VLAN tag 1..4094. */
+  tag?: number;
+  /** 1 means "use the bridge's MTU" (virtio only). */
+  mtu?: number;
+  queues?: number;
+  firewall?: boolean;
+  /** MB/s (megabytes, not bits). */
+  rate?: number;
+  linkDown?: boolean;
+  /** VLAN trunks, PVE syntax "10;20-30". */
+  trunks?: string;
+  /** Upper case "AA:BB:CC:DD:EE:FF"; undefined: keep the live MAC (or let PVE generate one). */
+  macaddr?: string;
+}
+
+export interface EfiDiskSpec {
+  storage: string;
+  format?: "raw" | "qcow" | "qed" | "qcow2" | "vmdk" | "cloop";
+  efitype?: "2m" | "4m";
+  preEnrolledKeys?: boolean;
+}
+
+export interface TpmSpec {
+  storage: string;
+  version?: "v1.2" | "v2.0";
+}
+
+export interface AgentSpec {
+  enabled: boolean;
+  fstrimClonedDisks?: boolean;
+  freezeFs?: boolean;
+  type?: "virtio" | "isa";
+}
+
+export interface CloudInitSpec {
+  /** Slot of the cloud-init drive (default "ide2"). */
+  slot: string;
+  /** Storage that holds the cloud-init drive, e.g. "local-lvm". */
+  storage: string;
+  user?: string;
+  /** One public key per entry. */
+  sshKeys?: string[];
+  /** Keyed "ipconfig0".."ipconfig31" (ipconfigN configures netN). */
+  ipconfig?: Record<string, IpConfigSpec>;
+  nameservers?: string[];
+  searchDomains?: string[];
+  /** Upgrade packages on first boot (PVE `ciupgrade`). */
+  upgrade?: boolean;
+  type?: "nocloud" | "configdrive2" | "opennebula";
+}
+
+export interface IpConfigSpec {
+  /** "dhcp" or an address in CIDR form, e.g. "10.0.0.5/24". */
+  ip?: string;
+  gw?: string;
+  /** "dhcp", "auto" or an IPv6 address in CIDR form. */
+  ip6?: string;
+  gw6?: string;
+}
+
+/** "vm 200 (web1)" or "vm web1" — how messages name a VM. */
+export function describeVm(vm: Pick<VmSpec, "vmid" | "name">): string {
+  return vm.vmid === undefined ? `vm ${vm.name}` : `vm ${vm.vmid} (${vm.name})`;
+}
