@@ -1,0 +1,133 @@
+// Turns the selected guests into Ansible's dynamic inventory JSON: built-in groups like the
+// community plugin's (all_qemu, all_lxc, all_running, all_stopped, all_templates, per node,
+// per pool), keyed groups, per-host facts and composed variables.
+import { type AddressSource, pickAnsibleHost } from "./address.js";
+import type { InventoryConfig } from "./config.js";
+import { selectGuests } from "./filters.js";
+import { assignHostnames } from "./hostnames.js";
+import type { AnsibleInventory, InventoryGuest } from "./model.js";
+
+/** Ansible's `to_safe`: group names keep only letters, digits and underscores. */
+export function safeGroupName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_]/g, "_");
+}
+
+function hostFacts(guest: InventoryGuest, prefix: string): Record<string, unknown> {
+  const facts: Record<string, unknown> = {
+    [`${prefix}vmid`]: guest.vmid,
+    [`${prefix}name`]: guest.name,
+    [`${prefix}node`]: guest.node,
+    [`${prefix}vmtype`]: guest.type,
+    [`${prefix}status`]: guest.status,
+    [`${prefix}template`]: guest.template,
+    [`${prefix}tags`]: guest.tags.join(";"),
+    [`${prefix}tags_parsed`]: guest.tags,
+  };
+  if (guest.pool) facts[`${prefix}pool`] = guest.pool;
+  if (guest.maxcpu !== undefined) facts[`${prefix}maxcpu`] = guest.maxcpu;
+  if (guest.maxmem !== undefined) facts[`${prefix}maxmem`] = guest.maxmem;
+  for (const [key, value] of Object.entries(guest.config ?? {})) {
+    // PVE's own keys never collide with the fixed facts above except `name`, `tags` and `template`, which agree.
+    if (facts[`${prefix}${key}`] === undefined) facts[`${prefix}${key}`] = value;
+  }
+  if (guest.agentAddresses) facts[`${prefix}agent_addresses`] = guest.agentAddresses;
+  if (guest.factErrors) {
+    facts[`${prefix}fact_gathering_failed`] = true;
+    facts[`${prefix}fact_errors`] = guest.factErrors;
+  }
+  return facts;
+}
+
+/** Values of a keyed-group key for one host: built-in names, or any host variable (with or without the facts prefix). */
+function keyValues(key: string, guest: InventoryGuest, vars: Record<string, unknown>, prefix: string): string[] {
+  switch (key) {
+    case "tag":
+    case "tags":
+      return guest.tags;
+    case "node":
+      return [guest.node];
+    case "pool":
+      return guest.pool ? [guest.pool] : [];
+    case "status":
+      return [guest.status];
+    case "type":
+      return [guest.type];
+  }
+  const value = vars[key] ?? vars[`${prefix}${key}`];
+  if (value === undefined || value === null || value === "") return [];
+  if (Array.isArray(value)) return value.map(String);
+  return [String(value)];
+}
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+
+/** `{{ name }}` placeholders filled from the host's variables; undefined when one is missing (the variable is then not set). */
+function compose(template: string | number | boolean, vars: Record<string, unknown>): unknown {
+  if (typeof template !== "string") return template;
+  let missing = false;
+  const out = template.replace(PLACEHOLDER, (_, name: string) => {
+    const value = vars[name];
+    if (value === undefined || value === null) {
+      missing = true;
+      return "";
+    }
+    return typeof value === "object" ? JSON.stringify(value) : String(value);
+  });
+  return missing ? undefined : out;
+}
+
+export interface BuildOptions {
+  netboxAddress?: (guest: InventoryGuest) => string | undefined;
+}
+
+export function buildInventory(
+  guests: readonly InventoryGuest[],
+  config: InventoryConfig,
+  options: BuildOptions = {},
+): AnsibleInventory {
+  const selected = selectGuests(guests, config);
+  const names = assignHostnames(selected);
+  const gp = config.groupPrefix;
+  const hostvars: Record<string, Record<string, unknown>> = {};
+  const groups = new Map<string, Set<string>>();
+  const addTo = (group: string, host: string) => {
+    const safe = safeGroupName(group);
+    let members = groups.get(safe);
+    if (!members) groups.set(safe, (members = new Set()));
+    members.add(host);
+  };
+
+  for (const guest of [...selected].sort((a, b) => a.vmid - b.vmid)) {
+    const host = names.get(guest) as string;
+    const vars = hostFacts(guest, config.factsPrefix);
+    const address = pickAnsibleHost(guest, config.ansibleHost as AddressSource[], options.netboxAddress);
+    if (address) vars.ansible_host = address;
+    for (const [name, template] of Object.entries(config.compose)) {
+      const value = compose(template, vars);
+      if (value !== undefined) vars[name] = value;
+    }
+    hostvars[host] = vars;
+
+    if (guest.template) {
+      // As in the community plugin, templates belong only to all_templates.
+      addTo(`${gp}all_templates`, host);
+      continue;
+    }
+    addTo(`${gp}all_${guest.type}`, host);
+    if (guest.status === "running") addTo(`${gp}all_running`, host);
+    else if (guest.status === "stopped") addTo(`${gp}all_stopped`, host);
+    addTo(`${gp}${guest.node}_${guest.type}`, host);
+    if (guest.pool) addTo(`${gp}pool_${guest.pool}`, host);
+    for (const keyed of config.keyedGroups) {
+      for (const value of keyValues(keyed.key, guest, vars, config.factsPrefix)) {
+        addTo(keyed.prefix ? `${keyed.prefix}${keyed.separator}${value}` : value, host);
+      }
+    }
+  }
+
+  const inventory: AnsibleInventory = { _meta: { hostvars } };
+  const groupNames = [...groups.keys()].sort();
+  for (const name of groupNames) inventory[name] = { hosts: [...(groups.get(name) as Set<string>)].sort() };
+  inventory.all = { children: ["ungrouped", ...groupNames.filter((g) => g !== "all" && g !== "ungrouped")] };
+  return inventory;
+}

@@ -1,0 +1,80 @@
+// The inventory's configuration file (YAML): grouping, composed variables, filters,
+// facts level and cache. Every key has a default, so an empty file (or none) is valid.
+import { readFile } from "node:fs/promises";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { InventoryError } from "./errors.js";
+
+const hostSource = z.enum(["agent", "ipconfig", "netbox"]);
+
+const keyedGroup = z
+  .object({
+    /** tag | node | pool | status | type | ostype, or any fact name (e.g. proxmox_ostype). */
+    key: z.string().min(1),
+    prefix: z.string().default(""),
+    separator: z.string().default("_"),
+  })
+  .strict();
+
+export const inventoryConfigSchema = z
+  .object({
+    /** Prefix of the built-in groups (all_qemu, all_running, <node>_qemu ...), as the community plugin's group_prefix. */
+    groupPrefix: z.string().default("proxmox_"),
+    /** Prefix of the per-host facts (proxmox_vmid, proxmox_node ...). */
+    factsPrefix: z.string().default("proxmox_"),
+    facts: z.enum(["basic", "config", "agent"]).default("basic"),
+    /** Parallel per-guest reads at the config and agent levels. */
+    concurrency: z.number().int().min(1).max(64).default(8),
+    includeTemplates: z.boolean().default(false),
+    allowEmpty: z.boolean().default(false),
+    /** Seconds a cached result stays valid; 0 disables the cache. */
+    cacheTtl: z.number().int().min(0).default(0),
+    cacheDir: z.string().optional(),
+    filters: z
+      .object({
+        tags: z.array(z.string()).optional(),
+        status: z.array(z.string()).optional(),
+        nodes: z.array(z.string()).optional(),
+        pools: z.array(z.string()).optional(),
+        /** Shell-style pattern on the guest name: `web-*`, `db-?`. */
+        name: z.string().optional(),
+        types: z.array(z.enum(["qemu", "lxc"])).optional(),
+      })
+      .strict()
+      .default({}),
+    keyedGroups: z.array(keyedGroup).default([{ key: "tag", prefix: "tag", separator: "_" }]),
+    /** Where `ansible_host` comes from, first match wins. */
+    ansibleHost: z.array(hostSource).default(["agent", "ipconfig"]),
+    /** Extra host variables: a literal, or a template with `{{ fact_name }}` placeholders. */
+    compose: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+  })
+  .strict();
+
+export type InventoryConfig = z.infer<typeof inventoryConfigSchema>;
+
+export function parseInventoryConfig(raw: unknown, origin: string): InventoryConfig {
+  const result = inventoryConfigSchema.safeParse(raw ?? {});
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const where = issue.path.length > 0 ? issue.path.join(".") : "(top level)";
+    return `  ${where}: ${issue.message}`;
+  });
+  throw new InventoryError(`invalid inventory configuration in ${origin}:\n${problems.join("\n")}`, "fix the keys listed above (see docs/inventory.md)");
+}
+
+export async function loadInventoryConfig(path: string | undefined): Promise<InventoryConfig> {
+  if (!path) return parseInventoryConfig({}, "defaults");
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    throw new InventoryError(`cannot read inventory configuration ${path}: ${(err as Error).message}`, "check the path given to --config");
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (err) {
+    throw new InventoryError(`inventory configuration ${path} is not valid YAML: ${(err as Error).message}`, "fix the YAML syntax");
+  }
+  return parseInventoryConfig(raw, path);
+}

@@ -1,0 +1,56 @@
+// The inventory's entry point: collect (or read the cache), select, build, and refuse to
+// hand Ansible an empty inventory unless that was asked for.
+import { buildInventory } from "./build.js";
+import { readCache, writeCache, defaultCacheDir, type CacheKey } from "./cache.js";
+import { type CollectResult, type InventoryApi, collectGuests } from "./collect.js";
+import type { InventoryConfig } from "./config.js";
+import { InventoryError } from "./errors.js";
+import type { AnsibleInventory } from "./model.js";
+
+export { buildInventory, safeGroupName } from "./build.js";
+export { collectGuests, type InventoryApi } from "./collect.js";
+export { inventoryConfigSchema, loadInventoryConfig, parseInventoryConfig, type InventoryConfig } from "./config.js";
+export { InventoryError } from "./errors.js";
+export { assignHostnames } from "./hostnames.js";
+export type { AnsibleInventory, FactsLevel, InventoryGuest } from "./model.js";
+
+export interface InventorySource {
+  api: InventoryApi;
+  /** Identifies the cluster and the caller for the cache (e.g. "https://pve:8006" and "user@pve!token"). */
+  endpoint: string;
+  identity: string;
+}
+
+export interface GenerateOptions {
+  refresh?: boolean;
+  now?: number;
+}
+
+export async function generateInventory(
+  source: InventorySource,
+  config: InventoryConfig,
+  options: GenerateOptions = {},
+): Promise<AnsibleInventory> {
+  const key: CacheKey = { endpoint: source.endpoint, identity: source.identity, level: config.facts };
+  const dir = config.cacheDir ?? defaultCacheDir();
+  let collected: CollectResult | undefined;
+  if (config.cacheTtl > 0 && !options.refresh) collected = await readCache(dir, key, config.cacheTtl, options.now);
+  if (!collected) {
+    collected = await collectGuests(source.api, { level: config.facts, concurrency: config.concurrency });
+    if (config.cacheTtl > 0) await writeCache(dir, key, collected, options.now);
+  }
+  const inventory = buildInventory(collected.guests, config);
+  const hostCount = Object.keys(inventory._meta.hostvars).length;
+  if (hostCount === 0 && !config.allowEmpty) {
+    const seen = collected.guests.length;
+    const why =
+      seen === 0
+        ? `the cluster at ${source.endpoint} reports no guests visible to ${source.identity}`
+        : `${seen} guest(s) exist but none passed the filters${config.includeTemplates ? "" : " (templates are excluded unless includeTemplates is set)"}`;
+    throw new InventoryError(
+      `the inventory is empty: ${why}`,
+      "check the filters and that the user or token has VM.Audit on the guests; pass --allow-empty if an empty inventory is expected",
+    );
+  }
+  return inventory;
+}
