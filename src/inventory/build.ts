@@ -92,9 +92,9 @@ export function buildInventory(
   const groups = new Map<string, Set<string>>();
   const addTo = (group: string, host: string) => {
     const safe = safeGroupName(group);
-    let members = groups.get(safe);
-    if (!members) groups.set(safe, (members = new Set()));
+    const members = groups.get(safe) ?? new Set<string>();
     members.add(host);
+    groups.set(safe, members);
   };
 
   for (const guest of [...selected].sort((a, b) => a.vmid - b.vmid)) {
