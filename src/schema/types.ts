@@ -31,6 +31,12 @@ export interface ParamSchema {
   index?: { min: number; max: number };
   /** Name of another parameter this one requires. */
   requires?: string;
+  /** Alternatives chosen by the value of the sibling key named by `typeProperty` (SDN fabrics). */
+  oneOf?: ParamSchema[];
+  /** In a `oneOf` alternative: the values of the type property this alternative applies to. */
+  instanceTypes?: string[];
+  /** With `oneOf`: the sibling parameter whose value selects the alternative (e.g. "protocol"). */
+  typeProperty?: string;
 }
 
 /** A property-string sub-schema: key name -> its schema. */
@@ -57,4 +63,10 @@ export interface EndpointSchema {
   allowtoken: boolean;
   protected: boolean;
   proxyto?: string;
+  /** Parameters not listed in `params` are accepted too (only GET /nodes/{node}/qemu/{vmid}/agent). */
+  additionalParams?: boolean;
+  /** The endpoint may stream a file download instead of the JSON envelope. */
+  downloadAllowed?: boolean;
+  /** The endpoint returns credentials (tickets, token secrets). */
+  exposeCredentials?: boolean;
 }
