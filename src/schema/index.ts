@@ -6,7 +6,7 @@ import { PathTrie } from "./path-trie.js";
 import type { EndpointSchema, HttpMethod, ParamSchema, SubSchema } from "./types.js";
 
 export type * from "./types.js";
-export type { ApiParams, ApiPath, ApiReturns, PathsWith, PveApi } from "./generated/api-types.js";
+export type { ApiMethod, ApiParams, ApiPath, ApiReturns, PathsWith, PveApi } from "./generated/api-types.js";
 
 /** All methods of one path template. */
 export type PathEndpoints = Partial<Record<HttpMethod, EndpointSchema>>;
