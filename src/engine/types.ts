@@ -1,0 +1,123 @@
+// The shapes a plan is made of. A plan is data: each step lists the exact API calls apply
+// will make, so `plan` shows what `apply` does and a saved plan can be applied later.
+import type { HttpMethod } from "../schema/types.js";
+
+/** Ordered from harmless to dangerous (DESIGN.md "Severity of a step"). */
+export const SEVERITIES = ["read-only", "configuration", "service-impact", "data-loss-risk"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export function severityRank(severity: Severity): number {
+  return SEVERITIES.indexOf(severity);
+}
+
+export type StepAction =
+  | "create"
+  | "config"
+  | "config-pending"
+  | "disk-add"
+  | "disk-options"
+  | "disk-grow"
+  | "disk-move"
+  | "disk-detach"
+  | "disk-delete"
+  | "nic-add"
+  | "nic-change"
+  | "nic-remove"
+  | "start"
+  | "stop"
+  | "reboot"
+  | "destroy";
+
+/** One field that changes: `before`/`after` are display strings; absent means "not set". */
+export interface FieldChange {
+  field: string;
+  before?: string;
+  after?: string;
+}
+
+export type ParamValue = string | number;
+
+/** One API call of a step. `{vmid}` in `path` is filled at apply time when the vmid is allocated then. */
+export interface ApiCall {
+  method: HttpMethod;
+  path: string;
+  params: Record<string, ParamValue>;
+}
+
+export interface Step {
+  /** Stable within a plan: `<guest key>/<n>-<action>`. */
+  id: string;
+  action: StepAction;
+  severity: Severity;
+  summary: string;
+  changes: FieldChange[];
+  calls: ApiCall[];
+  /** Volumes this step destroys (named in the plan, as the pitfalls table requires). */
+  deletesVolumes?: string[];
+  /** The change lands in PVE's pending section and takes effect at the next reboot. */
+  pendingUntilReboot?: boolean;
+  /** Stop steps: how long a graceful shutdown may take before the step fails (or forces, if asked). */
+  shutdownTimeoutSeconds?: number;
+}
+
+/** A privilege a step needs on a path, for the permission preflight. */
+export interface RequiredPrivilege {
+  path: string;
+  privilege: string;
+  /** Alternatives: any one of these privileges satisfies the requirement. */
+  anyOf?: string[];
+  stepId: string;
+}
+
+export interface GuestPlan {
+  /** The guest's name in the spec (unique within a spec). */
+  key: string;
+  name: string;
+  /** Known for existing guests and specs that name one; absent when apply allocates it. */
+  vmid?: number;
+  node: string;
+  exists: boolean;
+  /** Config digest read at plan time; apply refuses a saved plan if it changed. */
+  digest?: string;
+  steps: Step[];
+  /** Problems that block this guest (shrink requested, missing storage ...). */
+  errors: string[];
+  warnings: string[];
+}
+
+export interface Plan {
+  format: "pvectl-plan/1";
+  createdAt: string;
+  /** The API endpoint the plan was made against (host:port), to refuse applying it elsewhere. */
+  target: string;
+  guests: GuestPlan[];
+  /** Problems found by the preflight (references, permissions): nothing runs while any remain. */
+  preflightErrors: PreflightProblem[];
+}
+
+export interface PreflightProblem {
+  kind: "node" | "storage" | "bridge" | "iso" | "permission";
+  guest?: string;
+  message: string;
+  path?: string;
+  privilege?: string;
+}
+
+export function planHasChanges(plan: Plan): boolean {
+  return plan.guests.some((g) => g.steps.length > 0);
+}
+
+export function planHasErrors(plan: Plan): boolean {
+  return plan.preflightErrors.length > 0 || plan.guests.some((g) => g.errors.length > 0);
+}
+
+export function severityCounts(plan: Plan): Record<Severity, number> {
+  const counts: Record<Severity, number> = {
+    "read-only": 0,
+    configuration: 0,
+    "service-impact": 0,
+    "data-loss-risk": 0,
+  };
+  for (const guest of plan.guests) for (const step of guest.steps) counts[step.severity] += 1;
+  return counts;
+}

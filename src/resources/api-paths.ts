@@ -1,0 +1,15 @@
+// Paths of the QEMU endpoints the resource modules call, in one place.
+// `{vmid}` stays a placeholder when the vmid is allocated at apply time.
+
+export type VmidRef = number | "{vmid}";
+
+export const qemuPaths = {
+  create: (node: string) => `/nodes/${node}/qemu`,
+  guest: (node: string, vmid: VmidRef) => `/nodes/${node}/qemu/${vmid}`,
+  config: (node: string, vmid: VmidRef) => `/nodes/${node}/qemu/${vmid}/config`,
+  pending: (node: string, vmid: VmidRef) => `/nodes/${node}/qemu/${vmid}/pending`,
+  resize: (node: string, vmid: VmidRef) => `/nodes/${node}/qemu/${vmid}/resize`,
+  moveDisk: (node: string, vmid: VmidRef) => `/nodes/${node}/qemu/${vmid}/move_disk`,
+  status: (node: string, vmid: VmidRef, action: "start" | "stop" | "shutdown" | "reboot" | "current") =>
+    `/nodes/${node}/qemu/${vmid}/status/${action}`,
+};

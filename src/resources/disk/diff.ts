@@ -1,0 +1,215 @@
+// Disks keyed by slot: add (a new volume), option change (the same volume, never a new one),
+// grow (shrink refused), move to another storage, detach (volume kept as unusedN) or delete
+// (volume destroyed, data-loss-risk, named).
+import type { FieldChange, Step } from "../../engine/types.js";
+import { qemuPaths } from "../api-paths.js";
+import { bytesToSize, humanSize, joinPropertyString } from "../formats.js";
+import type { DesiredDisk, LiveDisk } from "../vm/model.js";
+
+export type StepDraft = Omit<Step, "id">;
+
+export interface DiskContext {
+  vmid: number;
+  node: string;
+  running: boolean;
+  hotplug: string[];
+  /** Slots the spec asks to detach (volume kept as unusedN) rather than delete. */
+  detach: string[];
+}
+
+export interface DiskDiff {
+  steps: StepDraft[];
+  errors: string[];
+  warnings: string[];
+}
+
+/** PVE's value for a drive sub-option that is not written. */
+export const DRIVE_OPTION_DEFAULTS: Record<string, string> = {
+  backup: "1",
+  replicate: "1",
+  ssd: "0",
+  iothread: "0",
+  discard: "ignore",
+  shared: "0",
+  ro: "0",
+  scsiblock: "0",
+  snapshot: "0",
+  detect_zeroes: "1",
+};
+
+const GIB = 1024 ** 3;
+
+/** Throttling sub-options PVE changes on a running guest without a reboot. */
+function isLiveDriveOption(key: string): boolean {
+  return /^(bps|iops|mbps)/.test(key);
+}
+
+/** Whether attaching or removing a drive on this bus can happen while the guest runs. */
+function hotpluggable(slot: string, hotplug: string[]): boolean {
+  return /^(scsi|virtio)\d+$/.test(slot) && hotplug.includes("disk");
+}
+
+/** `local-lvm:32,discard=on` — PVE's STORAGE:SIZE_IN_GiB syntax for a new volume. */
+export function newVolumeString(disk: DesiredDisk): string {
+  const gib = Number(((disk.sizeBytes ?? 0) / GIB).toFixed(6));
+  return joinPropertyString(`${disk.storage}:${gib}`, disk.options);
+}
+
+export function cdromString(disk: DesiredDisk, liveOptions: Record<string, string> = {}): string {
+  return joinPropertyString(disk.iso ?? "none", { ...liveOptions, ...disk.options, media: "cdrom" });
+}
+
+function describeDisk(disk: DesiredDisk): string {
+  if (disk.kind === "cdrom") return `CD-ROM ${disk.iso ?? "none"}`;
+  const opts = Object.entries(disk.options).map(([k, v]) => `${k}=${v}`);
+  return `${humanSize(disk.sizeBytes ?? 0)} on ${disk.storage}${opts.length ? ` (${opts.join(", ")})` : ""}`;
+}
+
+function describeLive(disk: LiveDisk): string {
+  if (disk.kind === "cdrom") return `CD-ROM ${disk.volume}`;
+  return `${disk.volume}${disk.sizeBytes !== undefined ? ` (${humanSize(disk.sizeBytes)})` : ""}`;
+}
+
+export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>, ctx: DiskContext): DiskDiff {
+  const out: DiskDiff = { steps: [], errors: [], warnings: [] };
+  const config = qemuPaths.config(ctx.node, ctx.vmid);
+  const wanted = new Set(desired.map((d) => d.slot));
+
+  for (const disk of desired) {
+    const current = live[disk.slot];
+    const liveChange = !ctx.running || hotpluggable(disk.slot, ctx.hotplug);
+    if (!current) {
+      if (disk.kind === "disk" && (disk.storage === undefined || disk.sizeBytes === undefined)) {
+        out.errors.push(`${disk.slot}: a new disk needs a storage and a size`);
+        continue;
+      }
+      const value = disk.kind === "cdrom" ? cdromString(disk) : newVolumeString(disk);
+      out.steps.push({
+        action: "disk-add",
+        severity: liveChange ? "configuration" : "service-impact",
+        summary: `add ${disk.slot}: ${describeDisk(disk)}${liveChange ? "" : " (pending until reboot)"}`,
+        changes: [{ field: disk.slot, after: describeDisk(disk) }],
+        // POST: allocating a volume runs as a task in PVE, awaited like any other.
+        calls: [{ method: "POST", path: config, params: { [disk.slot]: value } }],
+        ...(liveChange ? {} : { pendingUntilReboot: true }),
+      });
+      continue;
+    }
+    if (current.kind !== disk.kind) {
+      out.errors.push(
+        `${disk.slot} holds a ${current.kind} (${current.volume}) but the spec describes a ${disk.kind}; ` +
+          `use another slot, or remove the ${current.kind} from ${disk.slot} first`,
+      );
+      continue;
+    }
+    if (disk.kind === "cdrom") {
+      const wantIso = disk.iso ?? "none";
+      const optionChanges = optionDiff(disk.options, current.options);
+      if (wantIso !== current.volume || optionChanges.length > 0) {
+        const changes: FieldChange[] = [];
+        if (wantIso !== current.volume) changes.push({ field: `${disk.slot}.iso`, before: current.volume, after: wantIso });
+        changes.push(...optionChanges.map((c) => ({ ...c, field: `${disk.slot}.${c.field}` })));
+        out.steps.push({
+          action: "disk-options",
+          severity: "configuration",
+          summary: `change CD-ROM ${disk.slot}`,
+          changes,
+          calls: [{ method: "PUT", path: config, params: { [disk.slot]: cdromString(disk, current.options) } }],
+        });
+      }
+      continue;
+    }
+    // A disk that exists: storage, size and options are separate steps on the same volume.
+    if (disk.storage !== undefined && current.storage !== undefined && disk.storage !== current.storage) {
+      out.steps.push({
+        action: "disk-move",
+        severity: "configuration",
+        summary: `move ${disk.slot} from ${current.storage} to ${disk.storage} (data copied, then the source volume ${current.volume} is removed)`,
+        changes: [{ field: `${disk.slot}.storage`, before: current.storage, after: disk.storage }],
+        calls: [
+          {
+            method: "POST",
+            path: qemuPaths.moveDisk(ctx.node, ctx.vmid),
+            params: { disk: disk.slot, storage: disk.storage, delete: 1 },
+          },
+        ],
+      });
+    }
+    if (disk.sizeBytes !== undefined && current.sizeBytes !== undefined && disk.sizeBytes !== current.sizeBytes) {
+      if (disk.sizeBytes < current.sizeBytes) {
+        out.errors.push(
+          `${disk.slot}: shrinking from ${humanSize(current.sizeBytes)} to ${humanSize(disk.sizeBytes)} is refused ` +
+            `(PVE cannot shrink disks and data would be lost); set size to at least ${humanSize(current.sizeBytes)}`,
+        );
+      } else {
+        out.steps.push({
+          action: "disk-grow",
+          severity: "configuration",
+          summary: `grow ${disk.slot} from ${humanSize(current.sizeBytes)} to ${humanSize(disk.sizeBytes)}`,
+          changes: [{ field: `${disk.slot}.size`, before: humanSize(current.sizeBytes), after: humanSize(disk.sizeBytes) }],
+          calls: [
+            {
+              method: "PUT",
+              path: qemuPaths.resize(ctx.node, ctx.vmid),
+              params: { disk: disk.slot, size: bytesToSize(disk.sizeBytes) },
+            },
+          ],
+        });
+      }
+    }
+    const optionChanges = optionDiff(disk.options, current.options);
+    if (optionChanges.length > 0) {
+      const live = !ctx.running || optionChanges.every((c) => isLiveDriveOption(c.field));
+      const merged: Record<string, string> = { ...current.options, ...disk.options };
+      if (current.sizeBytes !== undefined) merged.size = bytesToSize(current.sizeBytes);
+      out.steps.push({
+        action: "disk-options",
+        severity: live ? "configuration" : "service-impact",
+        summary: `change options of ${disk.slot} (same volume ${current.volume})${live ? "" : " (pending until reboot)"}`,
+        changes: optionChanges.map((c) => ({ ...c, field: `${disk.slot}.${c.field}` })),
+        // The existing volume is written back with the new options: PVE keeps the volume.
+        calls: [{ method: "PUT", path: config, params: { [disk.slot]: joinPropertyString(current.volume, merged) } }],
+        ...(live ? {} : { pendingUntilReboot: true }),
+      });
+    }
+  }
+
+  for (const current of Object.values(live)) {
+    if (wanted.has(current.slot)) continue;
+    const liveChange = !ctx.running || hotpluggable(current.slot, ctx.hotplug);
+    const pending = liveChange ? {} : { pendingUntilReboot: true };
+    if (current.kind === "cdrom" || ctx.detach.includes(current.slot)) {
+      const what = current.kind === "cdrom" ? `remove CD-ROM drive ${current.slot}` : `detach ${current.slot}`;
+      const kept = current.kind === "cdrom" ? "" : ` (volume ${current.volume} kept as an unused disk)`;
+      out.steps.push({
+        action: "disk-detach",
+        severity: liveChange ? "configuration" : "service-impact",
+        summary: `${what}${kept}${liveChange ? "" : " (pending until reboot)"}`,
+        changes: [{ field: current.slot, before: describeLive(current) }],
+        calls: [{ method: "PUT", path: config, params: { delete: current.slot } }],
+        ...pending,
+      });
+      continue;
+    }
+    out.steps.push({
+      action: "disk-delete",
+      severity: "data-loss-risk",
+      summary: `delete ${current.slot} and destroy volume ${current.volume}${liveChange ? "" : " (pending until reboot)"}`,
+      changes: [{ field: current.slot, before: describeLive(current) }],
+      calls: [{ method: "PUT", path: config, params: { delete: current.slot, force: 1 } }],
+      deletesVolumes: [current.volume],
+      ...pending,
+    });
+  }
+  return out;
+}
+
+/** Sub-options the spec sets that differ from the live value (or PVE's default when unset). */
+export function optionDiff(wanted: Record<string, string>, live: Record<string, string>): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const [key, value] of Object.entries(wanted)) {
+    const before = live[key] ?? DRIVE_OPTION_DEFAULTS[key];
+    if (before !== value) changes.push({ field: key, ...(before !== undefined ? { before } : {}), after: value });
+  }
+  return changes;
+}

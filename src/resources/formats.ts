@@ -1,0 +1,86 @@
+// The few PVE text formats the resource modules read and write (drive and net property
+// strings, sizes, tag lists), behind one small seam so the engine does not depend on how
+// they are parsed.
+// Why not only src/pve/: that module is written in parallel; this file keeps the engine's
+// normalization rules (canonical numbers and booleans) in one place either way.
+
+const UNITS: Record<string, number> = { K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4 };
+
+/** `32G`, `104858K`, `1.5T`, `512` (bytes) -> bytes. Undefined when unreadable. */
+export function sizeToBytes(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)([KMGT])?$/.exec(text.trim());
+  if (!m) return undefined;
+  const unit = m[2] ? (UNITS[m[2]] ?? 1) : 1;
+  return Math.round(Number(m[1]) * unit);
+}
+
+/** Bytes -> the largest unit that divides exactly (`34359738368` -> `32G`), as PVE writes sizes. */
+export function bytesToSize(bytes: number): string {
+  for (const unit of ["T", "G", "M", "K"] as const) {
+    const factor = UNITS[unit]!;
+    if (bytes >= factor && bytes % factor === 0) return `${bytes / factor}${unit}`;
+  }
+  return String(bytes);
+}
+
+/** Bytes for display: `32 GiB`, `1.5 GiB`, `512 MiB`. */
+export function humanSize(bytes: number): string {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let value = bytes;
+  let i = 0;
+  while (value >= 1024 && i < units.length - 1) {
+    value /= 1024;
+    i += 1;
+  }
+  return `${Number(value.toFixed(2))} ${units[i]}`;
+}
+
+/** Canonical text for a config value: numbers without trailing zeros, booleans as 1/0. */
+export function canonical(value: string | number | boolean): string {
+  if (typeof value === "boolean") return value ? "1" : "0";
+  if (typeof value === "number") return String(value);
+  const trimmed = value.trim();
+  if (/^-?\d+(\.\d+)?$/.test(trimmed) && !/^0\d/.test(trimmed)) return String(Number(trimmed));
+  if (trimmed === "true") return "1";
+  if (trimmed === "false") return "0";
+  return trimmed;
+}
+
+/**
+ * Splits a property string (`local-lvm:vm-100-disk-0,iothread=1,size=32G`) into keys.
+ * A part without `=` is the value of `defaultKey` (PVE's default_key). A part `model=MAC`
+ * for NIC models is left as is; the NIC parser resolves it.
+ */
+export function splitPropertyString(text: string, defaultKey: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (text.trim() === "") return out;
+  for (const part of text.split(",")) {
+    const eq = part.indexOf("=");
+    if (eq === -1) out[defaultKey] = part;
+    else out[part.slice(0, eq)] = part.slice(eq + 1);
+  }
+  return out;
+}
+
+/** Joins keys back: the leading value first (if given), then the others sorted, as PVE prints them. */
+export function joinPropertyString(leading: string | undefined, rest: Record<string, string>): string {
+  const parts = leading !== undefined ? [leading] : [];
+  for (const key of Object.keys(rest).sort()) parts.push(`${key}=${rest[key]}`);
+  return parts.join(",");
+}
+
+/** PVE accepts tags separated by `;`, `,` or spaces; returns them unique and sorted. */
+export function parseTags(text: string | undefined): string[] {
+  if (!text) return [];
+  return [...new Set(text.split(/[;,\s]+/).filter((t) => t !== ""))].sort();
+}
+
+export function printTags(tags: string[]): string {
+  return [...new Set(tags)].sort().join(";");
+}
+
+/** Storage id of a volume id (`local-lvm:vm-100-disk-0` -> `local-lvm`); undefined for paths and `none`. */
+export function storageOfVolume(volume: string): string | undefined {
+  const m = /^([a-zA-Z][a-zA-Z0-9\-_.]*):/.exec(volume);
+  return m ? m[1] : undefined;
+}

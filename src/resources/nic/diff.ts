@@ -1,0 +1,81 @@
+// NICs keyed by slot: add, change (the MAC is kept unless the spec names one), remove.
+import type { FieldChange } from "../../engine/types.js";
+import { qemuPaths } from "../api-paths.js";
+import type { StepDraft } from "../disk/diff.js";
+import type { DesiredNic, LiveNic } from "../vm/model.js";
+import { printDesiredNic } from "./parse.js";
+
+export interface NicContext {
+  vmid: number;
+  node: string;
+  running: boolean;
+  hotplug: string[];
+}
+
+export const NIC_OPTION_DEFAULTS: Record<string, string> = { firewall: "0", link_down: "0" };
+
+export function describeNic(nic: { model: string; bridge?: string; macaddr?: string; options: Record<string, string> }): string {
+  const opts = Object.entries(nic.options).map(([k, v]) => `${k}=${v}`);
+  return [`${nic.model}`, nic.bridge ? `on ${nic.bridge}` : "", nic.macaddr ? `mac ${nic.macaddr}` : "", ...opts]
+    .filter((s) => s !== "")
+    .join(" ");
+}
+
+export function nicChanges(wanted: DesiredNic, live: LiveNic): FieldChange[] {
+  const changes: FieldChange[] = [];
+  const f = (field: string, before: string | undefined, after: string) => {
+    if (before !== after) changes.push({ field: `${wanted.slot}.${field}`, ...(before !== undefined ? { before } : {}), after });
+  };
+  f("model", live.model, wanted.model);
+  f("bridge", live.bridge, wanted.bridge);
+  if (wanted.macaddr !== undefined) f("macaddr", live.macaddr, wanted.macaddr.toUpperCase());
+  for (const [key, value] of Object.entries(wanted.options)) f(key, live.options[key] ?? NIC_OPTION_DEFAULTS[key], value);
+  return changes;
+}
+
+export function diffNics(desired: DesiredNic[], live: Record<string, LiveNic>, ctx: NicContext): StepDraft[] {
+  const steps: StepDraft[] = [];
+  const config = qemuPaths.config(ctx.node, ctx.vmid);
+  const liveChange = !ctx.running || ctx.hotplug.includes("network");
+  const pending = liveChange ? {} : { pendingUntilReboot: true as const };
+  const suffix = liveChange ? "" : " (pending until reboot)";
+  const wanted = new Set(desired.map((n) => n.slot));
+  for (const nic of desired) {
+    const current = live[nic.slot];
+    if (!current) {
+      steps.push({
+        action: "nic-add",
+        severity: liveChange ? "configuration" : "service-impact",
+        summary: `add ${nic.slot}: ${describeNic(nic)}${suffix}`,
+        changes: [{ field: nic.slot, after: describeNic(nic) }],
+        calls: [{ method: "PUT", path: config, params: { [nic.slot]: printDesiredNic(nic) } }],
+        ...pending,
+      });
+      continue;
+    }
+    const changes = nicChanges(nic, current);
+    if (changes.length === 0) continue;
+    const keptMac = nic.macaddr === undefined && current.macaddr ? ` (MAC ${current.macaddr} kept)` : "";
+    steps.push({
+      action: "nic-change",
+      severity: liveChange ? "configuration" : "service-impact",
+      summary: `change ${nic.slot}${keptMac}${suffix}`,
+      changes,
+      calls: [{ method: "PUT", path: config, params: { [nic.slot]: printDesiredNic(nic, current.macaddr, current.options) } }],
+      ...pending,
+    });
+  }
+  for (const current of Object.values(live)) {
+    if (wanted.has(current.slot)) continue;
+    steps.push({
+      action: "nic-remove",
+      // A running guest loses this network at once; a stopped one loses nothing yet.
+      severity: ctx.running ? "service-impact" : "configuration",
+      summary: `remove ${current.slot} (${describeNic(current)})${suffix}`,
+      changes: [{ field: current.slot, before: describeNic(current) }],
+      calls: [{ method: "PUT", path: config, params: { delete: current.slot } }],
+      ...pending,
+    });
+  }
+  return steps;
+}

@@ -1,0 +1,155 @@
+// One guest, desired vs live -> ordered steps. Order: stop (when the spec wants the guest
+// stopped, so later changes apply at once), config, disks, NICs, start, reboot for pending.
+import type { FieldChange, GuestPlan, Step } from "../../engine/types.js";
+import { qemuPaths } from "../api-paths.js";
+import { diffDisks, type StepDraft } from "../disk/diff.js";
+import { printTags } from "../formats.js";
+import { diffNics } from "../nic/diff.js";
+import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
+import { appliesLive, effectiveOption } from "./options.js";
+import { createStep, destroyStep, type PowerOptions, rebootStep, startStep, stopStep } from "./steps.js";
+
+export interface GuestDiffOptions extends PowerOptions {}
+
+function withIds(key: string, drafts: StepDraft[]): Step[] {
+  return drafts.map((draft, i) => ({ id: `${key}/${i + 1}-${draft.action}`, ...draft }));
+}
+
+/** The plan for a guest the spec describes and that does not exist yet. */
+export function planCreate(vm: DesiredVm): GuestPlan {
+  return {
+    key: vm.key,
+    name: vm.name,
+    ...(vm.vmid !== undefined ? { vmid: vm.vmid } : {}),
+    node: vm.node,
+    exists: false,
+    steps: withIds(vm.key, [createStep(vm)]),
+    errors: [],
+    warnings: [],
+  };
+}
+
+/** The plan that removes a live guest (spec says absent, or `pvectl destroy`). */
+export function planDestroy(key: string, live: LiveVm, power: PowerOptions): GuestPlan {
+  const drafts: StepDraft[] = [];
+  if (live.status === "running") drafts.push(stopStep(live, power, "before destroying it "));
+  drafts.push(destroyStep(live));
+  const warnings = live.lock ? [`guest is locked (${live.lock}); apply waits and retries`] : [];
+  return {
+    key,
+    name: live.name ?? key,
+    vmid: live.vmid,
+    node: live.node,
+    exists: true,
+    ...(live.digest !== undefined ? { digest: live.digest } : {}),
+    steps: withIds(key, drafts),
+    errors: [],
+    warnings,
+  };
+}
+
+/** Plain config keys, name and tags: which differ, split into live and pending-until-reboot. */
+function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean): { drafts: StepDraft[]; pendingKeys: string[] } {
+  const nowChanges: FieldChange[] = [];
+  const laterChanges: FieldChange[] = [];
+  const nowParams: Record<string, string> = {};
+  const laterParams: Record<string, string> = {};
+  const put = (key: string, before: string | undefined, after: string) => {
+    const change: FieldChange = { field: key, ...(before !== undefined ? { before } : {}), after };
+    if (!running || appliesLive(key, live.hotplug)) {
+      nowChanges.push(change);
+      nowParams[key] = after;
+    } else {
+      laterChanges.push(change);
+      laterParams[key] = after;
+    }
+  };
+  if (live.name !== vm.name) put("name", live.name, vm.name);
+  for (const [key, value] of Object.entries(vm.options).sort(([a], [b]) => a.localeCompare(b))) {
+    const before = effectiveOption(live.options, key);
+    if (before !== value) put(key, before, value);
+  }
+  const liveTags = live.tags.filter((t) => t !== OWNERSHIP_TAG);
+  if (printTags(liveTags) !== printTags(vm.tags)) {
+    // The ownership tag stays on guests that have it: it is how reruns find them.
+    const keep = live.tags.includes(OWNERSHIP_TAG) ? [OWNERSHIP_TAG] : [];
+    put("tags", printTags(live.tags) || undefined, printTags([...vm.tags, ...keep]));
+  }
+  const path = qemuPaths.config(live.node, live.vmid);
+  const drafts: StepDraft[] = [];
+  if (nowChanges.length > 0) {
+    drafts.push({
+      action: "config",
+      severity: "configuration",
+      summary: `change ${nowChanges.map((c) => c.field).join(", ")}`,
+      changes: nowChanges,
+      calls: [{ method: "PUT", path, params: nowParams }],
+    });
+  }
+  if (laterChanges.length > 0) {
+    drafts.push({
+      action: "config-pending",
+      severity: "service-impact",
+      summary: `change ${laterChanges.map((c) => c.field).join(", ")} (pending until reboot: the guest is running)`,
+      changes: laterChanges,
+      calls: [{ method: "PUT", path, params: laterParams }],
+      pendingUntilReboot: true,
+    });
+  }
+  return { drafts, pendingKeys: laterChanges.map((c) => c.field) };
+}
+
+/** The plan for a guest that exists: the differences only. */
+export function planUpdate(vm: DesiredVm, live: LiveVm, options: GuestDiffOptions): GuestPlan {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const drafts: StepDraft[] = [];
+  if (live.template) errors.push(`vmid ${live.vmid} is a template; pvectl does not converge templates`);
+  if (live.node !== vm.node) {
+    warnings.push(`runs on ${live.node}, the spec says ${vm.node}: placement is PVE's (HA, migration); changes apply on ${live.node}`);
+  }
+  if (live.lock) warnings.push(`guest is locked (${live.lock}); apply waits and retries`);
+  for (const [slot, volume] of Object.entries(live.unused)) {
+    warnings.push(`${slot} holds ${volume}, attached to nothing; pvectl leaves it (delete it in PVE if it is not needed)`);
+  }
+
+  let running = live.status === "running";
+  if (vm.power === "stopped" && running) {
+    drafts.push(stopStep(live, options, ""));
+    running = false;
+  }
+  const config = configDrafts(vm, live, running);
+  drafts.push(...config.drafts);
+  const disks = diffDisks(vm.disks, live.disks, {
+    vmid: live.vmid,
+    node: live.node,
+    running,
+    hotplug: live.hotplug,
+    detach: [],
+  });
+  errors.push(...disks.errors);
+  warnings.push(...disks.warnings);
+  drafts.push(...disks.steps);
+  drafts.push(...diffNics(vm.nics, live.nics, { vmid: live.vmid, node: live.node, running, hotplug: live.hotplug }));
+  if (vm.power === "running" && !running) drafts.push(startStep(live));
+
+  // Changes that wait for a reboot: ours, and those already pending on keys the spec manages.
+  if (running) {
+    const managed = new Set([...Object.keys(vm.options), "name", "tags", ...vm.disks.map((d) => d.slot), ...vm.nics.map((n) => n.slot)]);
+    const pending = new Set<string>();
+    for (const d of drafts) if (d.pendingUntilReboot) for (const c of d.changes) pending.add(c.field.split(".")[0]!);
+    for (const key of live.pendingKeys) if (managed.has(key)) pending.add(key);
+    if (pending.size > 0) drafts.push(rebootStep(live, [...pending].sort()));
+  }
+  return {
+    key: vm.key,
+    name: vm.name,
+    vmid: live.vmid,
+    node: live.node,
+    exists: true,
+    ...(live.digest !== undefined ? { digest: live.digest } : {}),
+    steps: errors.length > 0 ? [] : withIds(vm.key, drafts),
+    errors,
+    warnings,
+  };
+}

@@ -1,0 +1,108 @@
+// Reads a guest's config as PVE returns it (GET .../config, or .../pending for the pending
+// section too) into the normalized LiveVm.
+import { canonical, parseTags, sizeToBytes, splitPropertyString, storageOfVolume } from "../formats.js";
+import { parseNicString } from "../nic/parse.js";
+import { DRIVE_SLOT, type LiveDisk, type LiveNic, type LiveVm, NIC_SLOT, type PowerState } from "./model.js";
+import { normalizeOption, PVE_DEFAULTS } from "./options.js";
+
+export type ConfigValue = string | number;
+
+/** One entry of GET /nodes/{node}/qemu/{vmid}/pending. */
+export interface PendingEntry {
+  key: string;
+  value?: ConfigValue;
+  pending?: ConfigValue;
+  delete?: number;
+}
+
+export interface GuestMeta {
+  vmid: number;
+  node: string;
+  status: PowerState;
+  lock?: string;
+  template?: boolean;
+}
+
+const SKIPPED_KEYS = new Set(["digest", "lock", "name", "tags"]);
+
+/** `local-lvm:vm-100-disk-0,iothread=1,size=32G` -> LiveDisk. */
+export function parseDriveString(slot: string, text: string): LiveDisk {
+  const parts = splitPropertyString(text, "file");
+  const volume = parts.file ?? parts.volume ?? "";
+  const kind = parts.media === "cdrom" ? "cdrom" : "disk";
+  const sizeBytes = parts.size !== undefined ? sizeToBytes(parts.size) : undefined;
+  const options: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parts)) {
+    if (key === "file" || key === "volume" || key === "size" || key === "media") continue;
+    options[key] = canonical(value);
+  }
+  const storage = storageOfVolume(volume);
+  return {
+    slot,
+    kind,
+    volume,
+    ...(storage !== undefined ? { storage } : {}),
+    ...(sizeBytes !== undefined ? { sizeBytes } : {}),
+    options,
+  };
+}
+
+/** Builds the LiveVm from a config object (the effective one: pending values applied). */
+export function liveVmFromConfig(
+  meta: GuestMeta,
+  config: Record<string, ConfigValue | undefined>,
+  pendingKeys: string[] = [],
+): LiveVm {
+  const disks: Record<string, LiveDisk> = {};
+  const nics: Record<string, LiveNic> = {};
+  const unused: Record<string, string> = {};
+  const options: Record<string, string> = {};
+  for (const [key, raw] of Object.entries(config)) {
+    if (raw === undefined || SKIPPED_KEYS.has(key)) continue;
+    const text = String(raw);
+    if (DRIVE_SLOT.test(key)) disks[key] = parseDriveString(key, text);
+    else if (NIC_SLOT.test(key)) nics[key] = parseNicString(key, text);
+    else if (/^unused\d+$/.test(key)) unused[key] = splitPropertyString(text, "file").file ?? text;
+    else options[key] = normalizeOption(key, raw);
+  }
+  const hotplugText = options.hotplug ?? PVE_DEFAULTS.hotplug!;
+  const name = config.name !== undefined ? String(config.name) : undefined;
+  const digest = config.digest !== undefined ? String(config.digest) : undefined;
+  const lock = meta.lock ?? (config.lock !== undefined ? String(config.lock) : undefined);
+  return {
+    vmid: meta.vmid,
+    node: meta.node,
+    ...(name !== undefined ? { name } : {}),
+    status: meta.status,
+    ...(lock !== undefined ? { lock } : {}),
+    template: meta.template ?? config.template === 1,
+    ...(digest !== undefined ? { digest } : {}),
+    options,
+    tags: parseTags(config.tags !== undefined ? String(config.tags) : undefined),
+    disks,
+    nics,
+    unused,
+    pendingKeys: [...pendingKeys].sort(),
+    hotplug: hotplugText === "0" ? [] : hotplugText === "1" ? ["network", "disk", "usb"] : hotplugText.split(","),
+  };
+}
+
+/**
+ * Builds the LiveVm from GET .../pending: the effective config is each key's pending value
+ * (or its current value), minus keys pending deletion; those keys are the pending ones.
+ */
+export function liveVmFromPending(meta: GuestMeta, entries: PendingEntry[]): LiveVm {
+  const config: Record<string, ConfigValue | undefined> = {};
+  const pendingKeys: string[] = [];
+  for (const entry of entries) {
+    if (entry.delete) {
+      pendingKeys.push(entry.key);
+      continue;
+    }
+    if (entry.pending !== undefined) {
+      pendingKeys.push(entry.key);
+      config[entry.key] = entry.pending;
+    } else config[entry.key] = entry.value;
+  }
+  return liveVmFromConfig(meta, config, pendingKeys);
+}

@@ -1,0 +1,98 @@
+// The engine's view of a QEMU guest, desired and live, after normalization: values are
+// strings in one canonical form (numbers without trailing zeros, booleans as "1"/"0",
+// sizes in bytes), disks and NICs keyed by slot, tags sorted. Both sides are brought to this
+// shape before anything is compared, so a difference here is a real difference.
+
+export type PowerState = "running" | "stopped";
+
+export interface DesiredDisk {
+  /** `scsi0`, `virtio1`, `ide2` ... */
+  slot: string;
+  kind: "disk" | "cdrom";
+  /** Disks: the storage that holds (or will hold) the volume. */
+  storage?: string;
+  sizeBytes?: number;
+  /** CD-ROMs: a volume id such as `local:iso/debian.iso`, or `none`. */
+  iso?: string;
+  /** Drive sub-options the spec sets (discard, ssd, iothread, cache, backup ...), normalized. */
+  options: Record<string, string>;
+}
+
+export interface DesiredNic {
+  /** `net0` ... */
+  slot: string;
+  model: string;
+  bridge: string;
+  /** Only when the spec names a MAC; otherwise the guest's generated one is kept. */
+  macaddr?: string;
+  /** tag, firewall, mtu, queues, rate, link_down, trunks: only those the spec sets. */
+  options: Record<string, string>;
+}
+
+export interface DesiredVm {
+  /** The guest's name in the spec: how plans, reports and errors refer to it. */
+  key: string;
+  name: string;
+  vmid?: number;
+  node: string;
+  /** Plain config keys the spec sets (cores, memory, ostype ...), normalized. */
+  options: Record<string, string>;
+  /** Sorted, without pvectl's ownership tag. */
+  tags: string[];
+  disks: DesiredDisk[];
+  nics: DesiredNic[];
+  /** Absent: the spec does not care whether the guest runs. */
+  power?: PowerState;
+  /** The spec asks for the guest to be gone. */
+  absent?: boolean;
+  /** Pool to add a created guest to. */
+  pool?: string;
+}
+
+export interface LiveDisk {
+  slot: string;
+  kind: "disk" | "cdrom";
+  /** The volume id (`local-lvm:vm-100-disk-0`), `none` for an empty drive, or a path. */
+  volume: string;
+  storage?: string;
+  sizeBytes?: number;
+  /** Every other sub-option as written in the config, normalized (without file/size/media). */
+  options: Record<string, string>;
+}
+
+export interface LiveNic {
+  slot: string;
+  model: string;
+  macaddr?: string;
+  bridge?: string;
+  options: Record<string, string>;
+}
+
+export interface LiveVm {
+  vmid: number;
+  node: string;
+  name?: string;
+  status: PowerState;
+  lock?: string;
+  template: boolean;
+  digest?: string;
+  /** Effective config (pending values applied) without disks, NICs and tags, normalized. */
+  options: Record<string, string>;
+  /** All tags, sorted, including the ownership tag. */
+  tags: string[];
+  disks: Record<string, LiveDisk>;
+  nics: Record<string, LiveNic>;
+  /** Volumes the guest holds as `unusedN` (detached, not deleted). */
+  unused: Record<string, string>;
+  /** Keys with a change waiting in PVE's pending section (applied at the next reboot). */
+  pendingKeys: string[];
+  /** The guest's `hotplug` features (PVE default `network,disk,usb`). */
+  hotplug: string[];
+}
+
+/** Every guest pvectl creates carries this tag; with the name it finds guests a spec gives no vmid. */
+export const OWNERSHIP_TAG = "pvectl";
+
+/** Drive slots pvectl converges; efidisk0/tpmstate0 and unusedN are left to PVE unless named. */
+export const DRIVE_SLOT = /^(ide|sata|scsi|virtio)(\d+)$/;
+export const NIC_SLOT = /^net(\d+)$/;

@@ -1,0 +1,87 @@
+// Plain (non-disk, non-NIC) config keys: canonical form and PVE's defaults, so that
+// "not set" and "set to the default" compare equal, and `memory: 2048` equals `current=2048`.
+import { canonical, joinPropertyString, splitPropertyString } from "../formats.js";
+
+/** PVE's value when a key is absent from the config (qemu-server schema defaults). */
+export const PVE_DEFAULTS: Record<string, string> = {
+  acpi: "1",
+  agent: "0",
+  autostart: "0",
+  bios: "seabios",
+  cores: "1",
+  cpulimit: "0",
+  description: "",
+  hotplug: "network,disk,usb",
+  kvm: "1",
+  memory: "512",
+  numa: "0",
+  onboot: "0",
+  ostype: "other",
+  protection: "0",
+  reboot: "1",
+  scsihw: "lsi",
+  sockets: "1",
+  tablet: "1",
+  tdf: "0",
+  vga: "std",
+};
+
+/** Keys whose value is a property string with a leading default key. */
+const PROPERTY_STRING_KEYS: Record<string, string> = {
+  memory: "current",
+  agent: "enabled",
+  vga: "type",
+  machine: "type",
+};
+
+export function normalizeOption(key: string, value: string | number | boolean): string {
+  const text = canonical(value);
+  const defaultKey = PROPERTY_STRING_KEYS[key];
+  if (defaultKey === undefined || typeof value !== "string") return text;
+  const parts = splitPropertyString(text, defaultKey);
+  const leading = parts[defaultKey];
+  delete parts[defaultKey];
+  const rest: Record<string, string> = {};
+  for (const [k, v] of Object.entries(parts)) rest[k] = canonical(v);
+  return joinPropertyString(leading === undefined ? undefined : canonical(leading), rest);
+}
+
+/** The effective value of `key`: as set, or PVE's default, or undefined (not set, no default). */
+export function effectiveOption(options: Record<string, string>, key: string): string | undefined {
+  return options[key] ?? PVE_DEFAULTS[key];
+}
+
+/**
+ * Keys PVE applies to a running guest at once ("fast plug"); everything else waits in the
+ * pending section for the next reboot unless a hotplug feature covers it.
+ */
+const ALWAYS_LIVE = new Set([
+  "name",
+  "description",
+  "onboot",
+  "protection",
+  "startup",
+  "hookscript",
+  "shares",
+  "migrate_downtime",
+  "migrate_speed",
+  "vmstatestorage",
+  "tags",
+  "ciuser",
+  "cipassword",
+  "citype",
+  "ciupgrade",
+  "cicustom",
+  "sshkeys",
+  "nameserver",
+  "searchdomain",
+]);
+
+/** Whether changing `key` on a running guest takes effect now (true) or after a reboot. */
+export function appliesLive(key: string, hotplug: string[]): boolean {
+  if (ALWAYS_LIVE.has(key) || /^ipconfig\d+$/.test(key)) return true;
+  if (key === "memory" || key === "balloon") return hotplug.includes("memory");
+  if (key === "vcpus") return hotplug.includes("cpu");
+  if (key === "tablet") return hotplug.includes("usb");
+  return false;
+}

@@ -1,0 +1,113 @@
+// Whole-guest steps: create, start, stop, reboot, destroy.
+import type { FieldChange, ParamValue } from "../../engine/types.js";
+import { qemuPaths } from "../api-paths.js";
+import { cdromString, newVolumeString, type StepDraft } from "../disk/diff.js";
+import { humanSize, printTags } from "../formats.js";
+import { describeNic } from "../nic/diff.js";
+import { printDesiredNic } from "../nic/parse.js";
+import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
+
+export interface PowerOptions {
+  /** Seconds a graceful shutdown may take. */
+  shutdownTimeoutSeconds: number;
+  /** After the timeout, stop the guest hard instead of failing. */
+  forceStop: boolean;
+}
+
+/** The POST /nodes/{node}/qemu call that creates `vm` (vmid filled in at apply time when allocated). */
+export function createStep(vm: DesiredVm): StepDraft {
+  const params: Record<string, ParamValue> = { name: vm.name };
+  const changes: FieldChange[] = [{ field: "name", after: vm.name }];
+  if (vm.vmid !== undefined) params.vmid = vm.vmid;
+  for (const [key, value] of Object.entries(vm.options).sort(([a], [b]) => a.localeCompare(b))) {
+    params[key] = value;
+    changes.push({ field: key, after: value });
+  }
+  params.tags = printTags([...vm.tags, OWNERSHIP_TAG]);
+  changes.push({ field: "tags", after: params.tags });
+  for (const disk of vm.disks) {
+    params[disk.slot] = disk.kind === "cdrom" ? cdromString(disk) : newVolumeString(disk);
+    const what =
+      disk.kind === "cdrom" ? `CD-ROM ${disk.iso ?? "none"}` : `new ${humanSize(disk.sizeBytes ?? 0)} volume on ${disk.storage}`;
+    changes.push({ field: disk.slot, after: what });
+  }
+  for (const nic of vm.nics) {
+    params[nic.slot] = printDesiredNic(nic);
+    changes.push({ field: nic.slot, after: describeNic(nic) });
+  }
+  if (vm.pool !== undefined) params.pool = vm.pool;
+  // Starting inside the create task saves a round trip and a second task per guest.
+  if (vm.power === "running") params.start = 1;
+  const where = vm.vmid !== undefined ? `vmid ${vm.vmid}` : "vmid allocated at apply";
+  return {
+    action: "create",
+    severity: "configuration",
+    summary: `create ${vm.name} on ${vm.node} (${where})${vm.power === "running" ? " and start it" : ""}`,
+    changes,
+    calls: [{ method: "POST", path: qemuPaths.create(vm.node), params }],
+  };
+}
+
+export function startStep(live: LiveVm): StepDraft {
+  return {
+    action: "start",
+    severity: "configuration",
+    summary: `start ${live.name ?? live.vmid}`,
+    changes: [{ field: "status", before: "stopped", after: "running" }],
+    calls: [{ method: "POST", path: qemuPaths.status(live.node, live.vmid, "start"), params: {} }],
+  };
+}
+
+export function stopStep(live: LiveVm, power: PowerOptions, reason: string): StepDraft {
+  const params: Record<string, ParamValue> = { timeout: power.shutdownTimeoutSeconds };
+  if (power.forceStop) params.forceStop = 1;
+  const how = power.forceStop
+    ? `graceful shutdown, forced off after ${power.shutdownTimeoutSeconds}s`
+    : `graceful shutdown, fails after ${power.shutdownTimeoutSeconds}s (use --force-stop to force it off)`;
+  return {
+    action: "stop",
+    severity: "service-impact",
+    summary: `stop ${live.name ?? live.vmid} ${reason}(${how})`,
+    changes: [{ field: "status", before: "running", after: "stopped" }],
+    calls: [{ method: "POST", path: qemuPaths.status(live.node, live.vmid, "shutdown"), params }],
+    shutdownTimeoutSeconds: power.shutdownTimeoutSeconds,
+  };
+}
+
+export function rebootStep(live: LiveVm, keys: string[]): StepDraft {
+  return {
+    action: "reboot",
+    severity: "service-impact",
+    summary: `reboot ${live.name ?? live.vmid} to apply pending changes (${keys.join(", ")})`,
+    changes: keys.map((k) => ({ field: k, before: "pending", after: "applied" })),
+    calls: [{ method: "POST", path: qemuPaths.status(live.node, live.vmid, "reboot"), params: {} }],
+  };
+}
+
+/** Every volume a destroy removes: attached disks (not CD-ROMs or ISOs), unused ones, EFI/TPM state. */
+export function volumesOf(live: LiveVm): string[] {
+  const volumes: string[] = [];
+  for (const disk of Object.values(live.disks)) if (disk.kind === "disk" && disk.storage) volumes.push(disk.volume);
+  for (const key of ["efidisk0", "tpmstate0"]) {
+    const value = live.options[key];
+    const volume = value?.split(",")[0];
+    if (volume?.includes(":")) volumes.push(volume);
+  }
+  volumes.push(...Object.values(live.unused));
+  return volumes.sort();
+}
+
+export function destroyStep(live: LiveVm): StepDraft {
+  const volumes = volumesOf(live);
+  return {
+    action: "destroy",
+    severity: "data-loss-risk",
+    summary:
+      `destroy ${live.name ?? "guest"} (vmid ${live.vmid}) and ` +
+      (volumes.length ? `its volumes ${volumes.join(", ")}` : "its config (no volumes)"),
+    changes: [{ field: "guest", before: `${live.name ?? ""} vmid ${live.vmid} on ${live.node}`.trim() }],
+    // purge: also drop the vmid from backup jobs, replication and HA, which would otherwise dangle.
+    calls: [{ method: "DELETE", path: qemuPaths.guest(live.node, live.vmid), params: { purge: 1 } }],
+    deletesVolumes: volumes,
+  };
+}
