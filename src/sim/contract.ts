@@ -51,6 +51,12 @@ export interface StartTaskOptions {
    * State that must be visible while the task runs (e.g. `lock: create`) is set by the handler before starting.
    */
   work: (task: TaskHandle) => void | Promise<void>;
+  /**
+   * Optional: undoes what the handler set up before starting (e.g. clears `lock: create`, removes
+   * a half-created guest) when the task fails WITHOUT running `work`: an injected task failure
+   * (admin API) or a stop (DELETE /nodes/{node}/tasks/{upid}). Not called when `work` itself throws.
+   */
+  onFailure?: (task: TaskHandle, message: string) => void | Promise<void>;
 }
 
 export interface TaskManager {
@@ -107,4 +113,22 @@ export interface ClusterModel {
   /** Sets or clears a guest's config `lock` (admin API "hold a lock"); false when the guest does not exist. */
   setGuestLock(vmid: number, lock: string | undefined): boolean;
   toJSON(): unknown;
+  /**
+   * Optional: pool membership, so ACLs on /pool/<pool> reach the pool's guests and storages
+   * (and GET /access/permissions lists member paths). Without it pools grant nothing.
+   */
+  poolOfGuest?(vmid: number): string | undefined;
+  poolOfStorage?(storage: string): string | undefined;
+  /** Optional: the cluster's name (login responses carry it as `clustername`). */
+  clusterName?(): string | undefined;
+}
+
+/** Options the platform passes to the guest model's `createClusterModel` (src/sim/cluster/index.ts). */
+export interface ClusterModelOptions {
+  /** Number of nodes when no `config` names them (default 3): pve1, pve2, ... */
+  nodes: number;
+  /** Parsed cluster description (from --config YAML or an object passed in-process), if any. */
+  config?: unknown;
+  random: Random;
+  now(): number;
 }
