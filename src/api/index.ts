@@ -1,0 +1,14 @@
+// The PVE API client: connection, auth, TLS, errors, retries, task waiting, accounting.
+export { PveClient } from "./client.js";
+export {
+  isPveError,
+  type PermissionFailure,
+  PveError,
+  type PveErrorKind,
+  parsePermissionFailure,
+  type TaskFailure,
+} from "./errors.js";
+export { clientOptionsFromEnv, normalizeFingerprint, type PveClientOptions } from "./options.js";
+export type { EndpointStat } from "./stats.js";
+export type { TaskResult, WaitOptions } from "./tasks.js";
+export type { Envelope, HttpMethod } from "./transport.js";

@@ -1,0 +1,105 @@
+// The connection layer: one undici Agent per client, with a connector that decides which
+// server certificate is acceptable. Node's own `checkServerIdentity` is not enough for a pin
+// (it is only called after the chain verified), so the connector looks at the certificate
+// itself: with a pin, exactly that certificate; otherwise the chain (system or given CA) and
+// host name must verify, unless verification was explicitly switched off.
+import { readFileSync } from "node:fs";
+import type { Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
+import { Agent, buildConnector } from "undici";
+import { PveError } from "./errors.js";
+import type { ResolvedOptions } from "./options.js";
+
+/** The server's certificate was refused; carries what the user needs to decide to trust it. */
+export class TlsRejection extends Error {
+  constructor(
+    readonly reason: "untrusted" | "pin-mismatch",
+    readonly detail: string,
+    readonly serverFingerprint: string | undefined,
+  ) {
+    super(`TLS certificate refused: ${detail}`);
+    this.name = "TlsRejection";
+  }
+}
+
+const warnedInsecure = new Set<string>();
+
+function readCa(options: ResolvedOptions): string | undefined {
+  if (options.ca) return options.ca;
+  if (!options.caPath) return undefined;
+  try {
+    return readFileSync(options.caPath, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    throw new PveError({
+      kind: "config",
+      message: `cannot read the CA file PROXMOX_CA_PATH='${options.caPath}' (${code}); give a readable PEM file, e.g. a copy of /etc/pve/pve-root-ca.pem from a node`,
+    });
+  }
+}
+
+function describeAuthorizationError(code: string): string {
+  switch (code) {
+    case "DEPTH_ZERO_SELF_SIGNED_CERT":
+      return "the server's certificate is self-signed and not trusted";
+    case "SELF_SIGNED_CERT_IN_CHAIN":
+    case "UNABLE_TO_GET_ISSUER_CERT_LOCALLY":
+    case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
+      return "the server's certificate was issued by a CA that is not trusted";
+    case "CERT_HAS_EXPIRED":
+      return "the server's certificate has expired";
+    case "ERR_TLS_CERT_ALTNAME_INVALID":
+      return "the server's certificate is not valid for this host name";
+    default:
+      return `the server's certificate did not verify`;
+  }
+}
+
+function checkCertificate(socket: TLSSocket, options: ResolvedOptions): TlsRejection | undefined {
+  const fingerprint = socket.getPeerX509Certificate()?.fingerprint256;
+  if (options.fingerprint) {
+    if (fingerprint === options.fingerprint) return undefined;
+    return new TlsRejection(
+      "pin-mismatch",
+      `the certificate's SHA-256 fingerprint ${fingerprint ?? "(none)"} is not the pinned ${options.fingerprint}`,
+      fingerprint,
+    );
+  }
+  if (!options.validateCerts || socket.authorized) return undefined;
+  const raw = socket.authorizationError;
+  const code = raw instanceof Error ? ((raw as NodeJS.ErrnoException).code ?? raw.message) : String(raw);
+  return new TlsRejection("untrusted", `${describeAuthorizationError(code)} (${code})`, fingerprint);
+}
+
+export function createDispatcher(options: ResolvedOptions): Agent {
+  const ca = options.protocol === "https" ? readCa(options) : undefined;
+  if (options.protocol === "https" && !options.validateCerts && !options.fingerprint && !warnedInsecure.has(options.origin)) {
+    warnedInsecure.add(options.origin);
+    options.warn(
+      `TLS certificate verification is OFF for ${options.origin} (validateCerts=false / PROXMOX_VALIDATE_CERTS=false): ` +
+        "anyone on the network path can read the credentials and change what is sent. " +
+        "Pin the node's certificate instead with PROXMOX_FINGERPRINT (pvectl shows it when verification fails), or trust its CA with PROXMOX_CA_PATH.",
+    );
+  }
+  const base = buildConnector({
+    // Verification is decided below, where the certificate and the reason are both at hand.
+    rejectUnauthorized: false,
+    // A resumed session may skip the certificate exchange; every connection must show it.
+    maxCachedSessions: 0,
+    timeout: Math.min(options.timeoutMs, 30_000),
+    ...(ca ? { ca } : {}),
+  });
+  const connect: buildConnector.connector = (connectOptions, callback) => {
+    base(connectOptions, (err, socket) => {
+      if (err || !socket) return callback(err ?? new Error("no socket"), null);
+      if (connectOptions.protocol !== "https:") return callback(null, socket);
+      const rejection = checkCertificate(socket as TLSSocket, options);
+      if (rejection) {
+        (socket as Socket).destroy();
+        return callback(rejection, null);
+      }
+      callback(null, socket);
+    });
+  };
+  return new Agent({ connect, connections: options.connections, keepAliveTimeout: 10_000 });
+}
