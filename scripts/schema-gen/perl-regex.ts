@@ -6,7 +6,7 @@
 //   (?^:X)   group with default flags          -> (?:X)
 //   (?^i:X)  case-insensitive group            -> (?:X) with every letter in X made
 //            case-insensitive by hand (Node 20 has no `(?i:...)` modifiers)
-//   (?>X)    atomic group                      -> (?=(?<atomicN>X))\k<atomicN>
+//   (?>X)    atomic group                      -> (?:(?=(?<atomicN>X))\k<atomicN>)
 //            (the classic emulation: same matches, same protection against backtracking)
 //   {,n}     "0 to n" (Perl >= 5.34, PVE 9 runs 5.40) -> {0,n}
 // Anything else that JavaScript would read differently makes the conversion throw, so
@@ -130,7 +130,7 @@ export function perlRegexToJs(src: string): string {
       if (src.startsWith("(?>", i)) {
         const name = `atomic${atomicCount++}`;
         stack.push({ caseInsensitive: ci, atomicName: name });
-        out += `(?=(?<${name}>`;
+        out += `(?:(?=(?<${name}>`;
         i += 3;
         continue;
       }
@@ -146,7 +146,7 @@ export function perlRegexToJs(src: string): string {
     if (ch === ")") {
       if (stack.length === 1) throw new PerlRegexError(`unbalanced ) in ${src}`);
       const frame = stack.pop() as GroupFrame;
-      out += frame.atomicName ? `))\\k<${frame.atomicName}>` : ")";
+      out += frame.atomicName ? `))\\k<${frame.atomicName}>)` : ")";
       i++;
       continue;
     }
