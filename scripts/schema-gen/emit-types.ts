@@ -2,7 +2,9 @@
 // typed client can check both the parameters and the returned `data` of every call.
 //
 // Mapping (schema -> TypeScript):
-//   integer, number          -> number
+//   integer                  -> number
+//   number                   -> number in params; number | string in returns (PVE hands
+//                               `number` config values back as strings, e.g. cpulimit "0.5")
 //   boolean                  -> boolean | 0 | 1   (PVE speaks 0/1 on the wire)
 //   string with enum         -> union of the literals
 //   string (incl. property strings and named formats) -> string
@@ -12,12 +14,21 @@
 //   null                     -> null;  any / untyped -> unknown
 //   indexed key `net[n]`     -> template-literal index signature [k: `net${number}`]
 //   oneOf                    -> union of the alternatives
+// Known wire quirks that contradict the schema are listed in RETURN_OVERRIDES.
 // Object shapes that occur more than once (the qemu config keys appear in several
 // endpoints) are hoisted into shared aliases to keep the file, and `tsc`, small.
 
 import type { EndpointSchema, HttpMethod, ParamSchema } from "../../src/schema/types.js";
 
 const METHODS: HttpMethod[] = ["GET", "POST", "PUT", "DELETE"];
+
+/**
+ * Returned types where real PVE differs from its schema (shared/notes/pve-api-behaviour.md 2.2):
+ * nextid is declared an integer but sent as a string (`{"data":"100"}`).
+ */
+const RETURN_OVERRIDES: Record<string, string> = {
+  "GET /cluster/nextid": "number | string",
+};
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** Shapes at least this long are worth a shared alias when repeated. */
 const HOIST_MIN_LENGTH = 80;
@@ -31,6 +42,8 @@ class TypeWriter {
   private readonly aliases = new Map<string, string>();
   private readonly aliasOrder: string[] = [];
   private counting = true;
+  /** Which side of the call is being written: returned data has wire quirks params lack. */
+  side: "params" | "returns" = "params";
 
   /** First pass counts object shapes; second pass replaces repeated ones with aliases. */
   finishCounting(): void {
@@ -63,8 +76,9 @@ class TypeWriter {
     }
     switch (schema.type) {
       case "integer":
-      case "number":
         return "number";
+      case "number":
+        return this.side === "returns" ? "number | string" : "number";
       case "boolean":
         return "boolean | 0 | 1";
       case "string":
@@ -112,10 +126,13 @@ function wrapForArray(type: string): string {
 
 function endpointTypes(writer: TypeWriter, endpoint: EndpointSchema): string {
   const open = endpoint.additionalParams === true;
+  writer.side = "params";
   // No parameters at all: Record<string, never> still accepts `{}` but rejects stray keys.
   const params =
     Object.keys(endpoint.params).length === 0 && !open ? "Record<string, never>" : writer.object(endpoint.params, open);
-  return `{ params: ${params}; returns: ${writer.type(endpoint.returns)} }`;
+  writer.side = "returns";
+  const returns = RETURN_OVERRIDES[`${endpoint.method} ${endpoint.path}`] ?? writer.type(endpoint.returns);
+  return `{ params: ${params}; returns: ${returns} }`;
 }
 
 function body(writer: TypeWriter, endpoints: EndpointSchema[]): string {

@@ -66,6 +66,10 @@ export type Checks = [
   Assert<IsEqual<ApiParams<"/version", "GET">, Record<string, never>>>,
   Assert<"/nodes/{node}/qemu/{vmid}/config" extends PathsWith<"POST"> ? true : false>,
   Assert<"/version" extends PathsWith<"POST"> ? false : true>,
+  // Wire quirks: `number` config values come back as strings, nextid as a string.
+  Assert<IsEqual<ApiReturns<"/nodes/{node}/qemu/{vmid}/config", "GET">["cpulimit"], number | string | undefined>>,
+  Assert<IsEqual<ApiParams<"/nodes/{node}/qemu/{vmid}/config", "PUT">["cpulimit"], number | undefined>>,
+  Assert<IsEqual<ApiReturns<"/cluster/nextid", "GET">, number | string>>,
 ];
 
 describe("generated API types", () => {
