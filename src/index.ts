@@ -1,5 +1,4 @@
 // pvectl's library entry point: the pieces other programs can use directly.
-export {};
 export {
   allEndpoints,
   getEndpoint,
