@@ -95,6 +95,17 @@ export interface HandlerContext {
   cluster: ClusterModel;
 }
 
+/**
+ * A handler result with top-level attributes next to `data`, e.g. `total` for task lists and
+ * logs (PVE's set_result_attrib). Return `new PveResult(items, { total: n })`.
+ */
+export class PveResult {
+  constructor(
+    readonly data: unknown,
+    readonly attributes: Record<string, unknown>,
+  ) {}
+}
+
 export type Handler = (ctx: HandlerContext) => unknown | Promise<unknown>;
 
 export interface Router {

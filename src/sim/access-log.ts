@@ -1,0 +1,59 @@
+// Every API request the simulator answered, with counts per endpoint (method + schema path
+// template), so benchmarks can report how many calls a tool made and of which kind.
+export interface AccessLogEntry {
+  /** Real time, ms since the epoch. */
+  time: number;
+  method: string;
+  /** Concrete path below /api2/json. */
+  path: string;
+  /** Schema template, e.g. "/nodes/{node}/qemu"; the concrete path when unknown. */
+  endpoint: string;
+  status: number;
+  durationMs: number;
+  /** Authenticated id, when known. */
+  user?: string;
+}
+
+export interface AccessLogSummary {
+  total: number;
+  /** "GET /nodes/{node}/qemu" -> number of requests. */
+  byEndpoint: Record<string, number>;
+  /** "200" -> number of responses. */
+  byStatus: Record<string, number>;
+  entries: AccessLogEntry[];
+}
+
+const MAX_ENTRIES = 100000;
+
+export class AccessLog {
+  private entries: AccessLogEntry[] = [];
+  private byEndpoint = new Map<string, number>();
+  private byStatus = new Map<string, number>();
+  private total = 0;
+
+  record(entry: AccessLogEntry): void {
+    this.total++;
+    const key = `${entry.method} ${entry.endpoint}`;
+    this.byEndpoint.set(key, (this.byEndpoint.get(key) ?? 0) + 1);
+    this.byStatus.set(String(entry.status), (this.byStatus.get(String(entry.status)) ?? 0) + 1);
+    this.entries.push(entry);
+    if (this.entries.length > MAX_ENTRIES) this.entries.splice(0, this.entries.length - MAX_ENTRIES);
+  }
+
+  summary(options: { entries?: boolean } = {}): AccessLogSummary {
+    const sorted = (m: Map<string, number>) => Object.fromEntries([...m].sort(([a], [b]) => a.localeCompare(b)));
+    return {
+      total: this.total,
+      byEndpoint: sorted(this.byEndpoint),
+      byStatus: sorted(this.byStatus),
+      entries: options.entries === false ? [] : [...this.entries],
+    };
+  }
+
+  reset(): void {
+    this.entries = [];
+    this.byEndpoint.clear();
+    this.byStatus.clear();
+    this.total = 0;
+  }
+}

@@ -1,0 +1,150 @@
+// ACLs, roles and groups: /access/acl, /access/roles[/{roleid}], /access/groups[/{groupid}].
+import { PveApiError, type Router } from "../contract.js";
+import { flag, list, str } from "../params.js";
+import { normalizePath } from "./evaluate.js";
+import { BUILTIN_ROLES, isBuiltinRole, isPrivilege } from "./privileges.js";
+import type { AccessControl } from "./service.js";
+import type { AclEntry } from "./state.js";
+
+/** ACL paths PVE accepts (AccessControl.pm check_path), by their first component. */
+const ACL_PATH_RE =
+  /^\/(?:$|access(?:\/(?:groups|realm)(?:\/[^/]+)?)?$|vms(?:\/\d+)?$|storage(?:\/[^/]+)?$|nodes(?:\/[^/]+)?$|pool(?:\/[^/]+)?$|sdn(?:\/.*)?$|mapping(?:\/.*)?$)/;
+
+function roleList(access: AccessControl) {
+  const roles: Array<{ roleid: string; privs: string; special: 0 | 1 }> = [];
+  for (const [roleid, privs] of Object.entries(BUILTIN_ROLES)) roles.push({ roleid, privs: [...privs].sort().join(","), special: 1 });
+  for (const [roleid, r] of Object.entries(access.state.roles)) roles.push({ roleid, privs: [...r.privs].sort().join(","), special: 0 });
+  return roles.sort((a, b) => a.roleid.localeCompare(b.roleid));
+}
+
+function parsePrivs(value: string[]): string[] {
+  for (const p of value) if (!isPrivilege(p)) throw new PveApiError(400, "Parameter verification failed.", { privs: `invalid privilege name '${p}'` });
+  return [...new Set(value)];
+}
+
+export function registerAclHandlers(router: Router, access: AccessControl): void {
+  router.add("GET", "/access/acl", (ctx) =>
+    access.state.acl
+      .filter((e) => ctx.auth.userid === "root@pam" || ctx.hasPermission(e.path, ["Permissions.Modify"]))
+      .map((e) => ({ path: e.path, type: e.type, ugid: e.ugid, roleid: e.roleid, propagate: e.propagate })),
+  );
+
+  router.add("PUT", "/access/acl", (ctx) => {
+    const path = normalizePath(str(ctx.params, "path") ?? "");
+    if (!ACL_PATH_RE.test(path)) throw new PveApiError(500, `invalid ACL path '${str(ctx.params, "path")}'`);
+    const roles = list(ctx.params, "roles");
+    const propagate = flag(ctx.params, "propagate") ?? 1;
+    const remove = flag(ctx.params, "delete") === 1;
+    const subjects: Array<Pick<AclEntry, "type" | "ugid">> = [];
+    for (const ugid of list(ctx.params, "users")) {
+      if (!remove && !access.state.users[ugid]) throw new PveApiError(500, `user '${ugid}' does not exist`);
+      subjects.push({ type: "user", ugid });
+    }
+    for (const ugid of list(ctx.params, "groups")) {
+      if (!remove && !access.state.groups[ugid]) throw new PveApiError(500, `group '${ugid}' does not exist`);
+      subjects.push({ type: "group", ugid });
+    }
+    for (const ugid of list(ctx.params, "tokens")) {
+      const [userid, tokenid] = ugid.split("!");
+      if (!remove && !access.state.users[userid ?? ""]?.tokens[tokenid ?? ""]) {
+        throw new PveApiError(500, `no such token '${tokenid}' for user '${userid}'`);
+      }
+      subjects.push({ type: "token", ugid });
+    }
+    for (const roleid of roles) {
+      if (!remove && !isBuiltinRole(roleid) && !access.state.roles[roleid]) throw new PveApiError(500, `role '${roleid}' does not exist`);
+      for (const s of subjects) {
+        const same = (e: AclEntry) => normalizePath(e.path) === path && e.type === s.type && e.ugid === s.ugid && e.roleid === roleid;
+        access.state.acl = access.state.acl.filter((e) => !same(e));
+        if (!remove) access.state.acl.push({ path, type: s.type, ugid: s.ugid, roleid, propagate });
+      }
+    }
+    return null;
+  });
+
+  router.add("GET", "/access/roles", () => roleList(access));
+
+  router.add("GET", "/access/roles/{roleid}", (ctx) => {
+    const roleid = str(ctx.params, "roleid") ?? "";
+    const privs = BUILTIN_ROLES[roleid] ?? access.state.roles[roleid]?.privs;
+    if (!privs) throw new PveApiError(500, `role '${roleid}' does not exist`);
+    return Object.fromEntries([...privs].sort().map((p) => [p, 1]));
+  });
+
+  router.add("POST", "/access/roles", (ctx) => {
+    const roleid = str(ctx.params, "roleid") ?? "";
+    if (isBuiltinRole(roleid) || access.state.roles[roleid]) throw new PveApiError(500, `role '${roleid}' already exists`);
+    access.state.roles[roleid] = { privs: parsePrivs(list(ctx.params, "privs")) };
+    return null;
+  });
+
+  router.add("PUT", "/access/roles/{roleid}", (ctx) => {
+    const roleid = str(ctx.params, "roleid") ?? "";
+    if (isBuiltinRole(roleid)) throw new PveApiError(500, `cannot modify role '${roleid}' - role is reserved`);
+    const role = access.state.roles[roleid];
+    if (!role) throw new PveApiError(500, `role '${roleid}' does not exist`);
+    if (ctx.params.privs !== undefined) {
+      const privs = parsePrivs(list(ctx.params, "privs"));
+      role.privs = flag(ctx.params, "append") === 1 ? [...new Set([...role.privs, ...privs])] : privs;
+    }
+    return null;
+  });
+
+  router.add("DELETE", "/access/roles/{roleid}", (ctx) => {
+    const roleid = str(ctx.params, "roleid") ?? "";
+    if (isBuiltinRole(roleid)) throw new PveApiError(500, `cannot delete role '${roleid}' - role is reserved`);
+    if (!access.state.roles[roleid]) throw new PveApiError(500, `role '${roleid}' does not exist`);
+    delete access.state.roles[roleid];
+    access.state.acl = access.state.acl.filter((e) => e.roleid !== roleid);
+    return null;
+  });
+
+  const members = (groupid: string) =>
+    Object.entries(access.state.users)
+      .filter(([, u]) => u.groups.includes(groupid))
+      .map(([id]) => id)
+      .sort();
+
+  router.add("GET", "/access/groups", (ctx) =>
+    Object.entries(access.state.groups)
+      .filter(([g]) => ctx.hasPermission(`/access/groups/${g}`, ["User.Modify", "Sys.Audit", "Group.Allocate"], true))
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([groupid, g]) => ({ groupid, ...(g.comment ? { comment: g.comment } : {}), users: members(groupid).join(",") })),
+  );
+
+  router.add("POST", "/access/groups", (ctx) => {
+    const groupid = str(ctx.params, "groupid") ?? "";
+    if (access.state.groups[groupid]) throw new PveApiError(500, `create group failed: group '${groupid}' already exists`);
+    const comment = str(ctx.params, "comment");
+    access.state.groups[groupid] = comment !== undefined ? { comment } : {};
+    return null;
+  });
+
+  const requireGroup = (groupid: string) => {
+    const group = access.state.groups[groupid];
+    if (!group) throw new PveApiError(500, `group '${groupid}' does not exist`);
+    return group;
+  };
+
+  router.add("GET", "/access/groups/{groupid}", (ctx) => {
+    const groupid = str(ctx.params, "groupid") ?? "";
+    const group = requireGroup(groupid);
+    return { ...(group.comment ? { comment: group.comment } : {}), members: members(groupid) };
+  });
+
+  router.add("PUT", "/access/groups/{groupid}", (ctx) => {
+    const group = requireGroup(str(ctx.params, "groupid") ?? "");
+    const comment = str(ctx.params, "comment");
+    if (comment !== undefined) group.comment = comment;
+    return null;
+  });
+
+  router.add("DELETE", "/access/groups/{groupid}", (ctx) => {
+    const groupid = str(ctx.params, "groupid") ?? "";
+    requireGroup(groupid);
+    delete access.state.groups[groupid];
+    for (const u of Object.values(access.state.users)) u.groups = u.groups.filter((g) => g !== groupid);
+    access.state.acl = access.state.acl.filter((e) => !(e.type === "group" && e.ugid === groupid));
+    return null;
+  });
+}

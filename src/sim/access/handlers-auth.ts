@@ -1,0 +1,159 @@
+// Login, permission dumps, version, realms: /access/ticket, /access/permissions, /version,
+// /access, /access/domains, /access/password.
+import { type AuthIdentity, PveApiError, type Router } from "../contract.js";
+import { list, str } from "../params.js";
+import { authId, userUsable } from "./authenticate.js";
+import { normalizePath } from "./evaluate.js";
+import { permissionError } from "./schema-check.js";
+import type { AccessControl } from "./service.js";
+import { hashSecret, splitAuthId } from "./state.js";
+
+export interface VersionInfo {
+  version: string;
+  release: string;
+  repoid: string;
+}
+
+/** Paths always listed by GET /access/permissions (when they carry privileges). */
+const BASE_PATHS = ["/", "/access", "/access/groups", "/nodes", "/pool", "/sdn", "/storage", "/vms"];
+
+/** The `cap` object of a login response: privileges held anywhere below each top-level area. */
+const CAP_AREAS: Record<string, { prefix: string; privs: RegExp }> = {
+  vms: { prefix: "/vms", privs: /^(VM\.|Permissions\.Modify$)/ },
+  storage: { prefix: "/storage", privs: /^(Datastore\.|Permissions\.Modify$)/ },
+  access: { prefix: "/access", privs: /^(User\.Modify|Group\.Allocate|Permissions\.Modify|Realm\.|Sys\.Audit)/ },
+  nodes: { prefix: "/nodes", privs: /^(Sys\.|Permissions\.Modify$)/ },
+  dc: { prefix: "/", privs: /^(Sys\.Audit|Sys\.Modify|SDN\.)/ },
+  sdn: { prefix: "/sdn", privs: /^(SDN\.|Permissions\.Modify$)/ },
+  mapping: { prefix: "/mapping", privs: /^(Mapping\.|Permissions\.Modify$)/ },
+};
+
+export function permissionPaths(access: AccessControl, extraPaths: string[]): string[] {
+  const paths = new Set(BASE_PATHS);
+  for (const e of access.state.acl) paths.add(normalizePath(e.path));
+  for (const p of extraPaths) paths.add(p);
+  return [...paths].sort();
+}
+
+export function dumpPermissions(access: AccessControl, auth: AuthIdentity, paths: string[]) {
+  const out: Record<string, Record<string, number>> = {};
+  for (const path of paths) {
+    const privs = access.privileges(auth, path);
+    if (privs.size === 0) continue;
+    out[path] = Object.fromEntries([...privs].sort(([a], [b]) => a.localeCompare(b)));
+  }
+  return out;
+}
+
+function capabilities(access: AccessControl, auth: AuthIdentity, paths: string[]) {
+  const cap: Record<string, Record<string, number>> = {};
+  for (const [area, { prefix, privs }] of Object.entries(CAP_AREAS)) {
+    const held: Record<string, number> = {};
+    for (const path of paths) {
+      if (area === "dc" ? path !== "/" : !(path === prefix || path.startsWith(`${prefix}/`))) continue;
+      for (const priv of access.privileges(auth, path).keys()) if (privs.test(priv)) held[priv] = 1;
+    }
+    cap[area] = held;
+  }
+  return cap;
+}
+
+export interface AuthHandlerDeps {
+  access: AccessControl;
+  version: VersionInfo;
+  clusterName: () => string | undefined;
+  /** Pool member paths (/vms/<id>, /storage/<id>) that GET /access/permissions lists. */
+  poolMemberPaths: () => string[];
+}
+
+export function registerAuthHandlers(router: Router, deps: AuthHandlerDeps): void {
+  const { access } = deps;
+
+  router.add("GET", "/version", () => ({ ...deps.version }));
+
+  router.add("GET", "/access", () =>
+    ["users", "groups", "roles", "acl", "domains", "openid", "tfa", "ticket", "password", "permissions", "vncticket"].map(
+      (subdir) => ({ subdir }),
+    ),
+  );
+
+  router.add("GET", "/access/ticket", () => null);
+
+  router.add("POST", "/access/ticket", (ctx) => {
+    let username = str(ctx.params, "username") ?? "";
+    const realm = str(ctx.params, "realm");
+    if (realm && !username.includes("@")) username = `${username}@${realm}`;
+    const password = str(ctx.params, "password") ?? "";
+    const now = ctx.now();
+    const user = access.state.users[username];
+    const byPassword = userUsable(user, now) && user.passwordHash === hashSecret(username, password);
+    const ticketUser = password.startsWith("PVE:") ? access.signer.verifyTicket(password, now) : undefined;
+    const byTicket = ticketUser !== undefined && (ticketUser === username || ticketUser === "root@pam") && userUsable(user, now);
+    if (!byPassword && !byTicket) throw new PveApiError(401, "authentication failure");
+    const auth = { userid: username };
+    const path = str(ctx.params, "path");
+    const privs = list(ctx.params, "privs");
+    if (path && privs.length > 0) {
+      const missing = access.evaluator.missing(auth, normalizePath(path), privs);
+      if (missing) throw permissionError(`${normalizePath(path)}, ${missing}`);
+      return { username };
+    }
+    const result: Record<string, unknown> = {
+      username,
+      ticket: access.signer.createTicket(username, now),
+      CSRFPreventionToken: access.signer.createCsrfToken(username, now),
+      cap: capabilities(access, auth, permissionPaths(access, deps.poolMemberPaths())),
+    };
+    const clusterName = deps.clusterName();
+    if (clusterName && access.has(auth, "/", ["Sys.Audit"])) result.clustername = clusterName;
+    return result;
+  });
+
+  router.add("GET", "/access/permissions", (ctx) => {
+    const requested = str(ctx.params, "userid");
+    let subject: AuthIdentity = ctx.auth;
+    if (requested && requested !== authId(ctx.auth)) {
+      const { userid, tokenid } = splitAuthId(requested);
+      const ownToken = !ctx.auth.tokenid && userid === ctx.auth.userid;
+      if (!ownToken) ctx.checkPermission("/access", ["Sys.Audit"]);
+      const user = access.state.users[userid];
+      if (!user) throw new PveApiError(500, `no such user ('${userid}')`);
+      if (tokenid) {
+        const token = user.tokens[tokenid];
+        if (!token) throw new PveApiError(500, `no such token '${tokenid}' for user '${userid}'`);
+        subject = { userid, tokenid, privsep: token.privsep === 1 };
+      } else subject = { userid };
+    }
+    const path = str(ctx.params, "path");
+    if (path !== undefined) {
+      const p = normalizePath(path);
+      return { [p]: Object.fromEntries(access.privileges(subject, p)) };
+    }
+    return dumpPermissions(access, subject, permissionPaths(access, deps.poolMemberPaths()));
+  });
+
+  router.add("GET", "/access/domains", () =>
+    Object.entries(access.state.realms)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([realm, r]) => ({ realm, type: r.type, ...(r.comment ? { comment: r.comment } : {}), ...(r.default ? { default: 1 } : {}) })),
+  );
+
+  router.add("GET", "/access/domains/{realm}", (ctx) => {
+    const realm = str(ctx.params, "realm") ?? "";
+    const r = access.state.realms[realm];
+    if (!r) throw new PveApiError(500, `domain '${realm}' does not exist`);
+    return { type: r.type, ...(r.comment ? { comment: r.comment } : {}), ...(r.default ? { default: 1 } : {}), digest: "0" };
+  });
+
+  router.add("PUT", "/access/password", (ctx) => {
+    const userid = str(ctx.params, "userid") ?? "";
+    const user = access.state.users[userid];
+    if (!user) throw new PveApiError(500, `no such user ('${userid}')`);
+    const confirm = str(ctx.params, "confirmation-password");
+    if (ctx.auth.userid === userid && confirm !== undefined && user.passwordHash !== hashSecret(userid, confirm)) {
+      throw new PveApiError(401, "authentication failure");
+    }
+    user.passwordHash = hashSecret(userid, str(ctx.params, "password") ?? "");
+    return null;
+  });
+}

@@ -1,0 +1,133 @@
+// The HTTP(S) transport: /api2/json/... goes through the API pipeline (after request faults
+// and latency), /_sim/... to the admin API; every API request lands in the access log.
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import type { Simulator } from "../simulator.js";
+import type { TlsMaterial } from "../tls.js";
+import { type AdminInfo, handleAdmin } from "./admin-http.js";
+import { mergeParams, parseBody, parseQuery, readBody } from "./request.js";
+import { type ApiResponse, errorResponse, writeResponse } from "./response.js";
+
+const API_PREFIX = "/api2/json";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface ServerOptions {
+  tls?: TlsMaterial;
+  latencyMs: number;
+  authFailureDelayMs: number;
+  info: AdminInfo;
+}
+
+export class SimHttpServer {
+  readonly server: Server;
+
+  constructor(
+    private readonly sim: Simulator,
+    private readonly options: ServerOptions,
+  ) {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      this.dispatch(req, res).catch((err: unknown) => {
+        if (!res.headersSent) writeResponse(res, errorResponse(500, err instanceof Error ? err.message : String(err)));
+        else res.destroy();
+      });
+    };
+    this.server = options.tls
+      ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+      : createHttpServer(handler);
+    this.server.keepAliveTimeout = 30000;
+  }
+
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(port, host, () => {
+        this.server.off("error", reject);
+        resolve((this.server.address() as AddressInfo).port);
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://sim.invalid");
+    const method = (req.method ?? "GET").toUpperCase();
+    if (url.pathname.startsWith("/_sim/")) {
+      const body = await readBody(req);
+      let parsed: Record<string, unknown> = {};
+      if (body.length > 0) {
+        try {
+          parsed = JSON.parse(body.toString("utf8")) as Record<string, unknown>;
+        } catch {
+          writeResponse(res, { status: 400, message: "admin API bodies are JSON", body: { error: "admin API bodies are JSON" } });
+          return;
+        }
+      }
+      writeResponse(res, await handleAdmin(this.sim.admin, this.options.info, method, url.pathname, url.searchParams, parsed));
+      return;
+    }
+    if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) {
+      await readBody(req);
+      writeResponse(res, errorResponse(501, `Method '${method} ${url.pathname}' not implemented`));
+      return;
+    }
+    await this.api(req, res, method, url);
+  }
+
+  private async api(req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
+    const started = performance.now();
+    const path = url.pathname.slice(API_PREFIX.length) || "/";
+    const body = await readBody(req);
+    const fault = this.sim.faults.matchRequest(method, path);
+    const latency = this.options.latencyMs + (fault?.latencyMs ?? 0);
+    if (latency > 0) await sleep(latency);
+    if (fault?.drop) {
+      this.sim.log.record({ time: Date.now(), method, path, endpoint: path, status: 0, durationMs: performance.now() - started });
+      req.socket.destroy();
+      return;
+    }
+    let response: ApiResponse;
+    let template: string | undefined;
+    let user: string | undefined;
+    let release = () => {};
+    if (fault?.status !== undefined) {
+      response = errorResponse(fault.status, fault.message ?? "simulated failure");
+    } else {
+      let params: Record<string, import("./request.js").RawValue>;
+      try {
+        const bodyParams = method === "POST" || method === "PUT" ? parseBody(body, req.headers["content-type"]) : {};
+        params = mergeParams(bodyParams, parseQuery(url.search));
+      } catch (err) {
+        const e = err as { status?: number; message?: string };
+        response = errorResponse(e.status ?? 400, e.message ?? String(err));
+        writeResponse(res, response);
+        return;
+      }
+      const outcome = await this.sim.pipeline.handle({ method, path, headers: req.headers, params, hasBody: body.length > 0 });
+      response = outcome.response;
+      template = outcome.template;
+      user = outcome.user;
+      release = outcome.releaseTasks;
+      if (response.status === 401 && this.options.authFailureDelayMs > 0) await sleep(this.options.authFailureDelayMs);
+    }
+    writeResponse(res, response);
+    release();
+    this.sim.log.record({
+      time: Date.now(),
+      method,
+      path,
+      endpoint: template ?? path,
+      status: response.status,
+      durationMs: performance.now() - started,
+      ...(user ? { user } : {}),
+    });
+    if (method !== "GET" && response.status === 200) this.sim.markChanged();
+  }
+}

@@ -1,0 +1,207 @@
+// The simulator's core: one simulated cluster (guest model + access control + tasks) with its
+// clock, randomness, faults, access log and state persistence. The HTTP server in
+// http/server.ts is a thin transport over it.
+import { randomBytes } from "node:crypto";
+import { AccessLog } from "./access-log.js";
+import { registerAclHandlers } from "./access/handlers-acl.js";
+import { registerAuthHandlers } from "./access/handlers-auth.js";
+import { registerUserHandlers } from "./access/handlers-users.js";
+import { AccessControl } from "./access/service.js";
+import { type AccessState, initialAccessState } from "./access/state.js";
+import type { SimAdmin } from "./admin.js";
+import { SimClock } from "./clock.js";
+import { type ClusterConfig, createClusterModel, loadClusterModel } from "./cluster/index.js";
+import type { ClusterModel, Router } from "./contract.js";
+import { FaultRegistry } from "./faults/rules.js";
+import type { SimulatorOptions } from "./options.js";
+import { SeededRandom, randomSeed } from "./random.js";
+import { ApiPipeline } from "./routing/pipeline.js";
+import { SimRouter } from "./routing/router.js";
+import { readStateFile, type SimState, STATE_FORMAT, writeStateFile } from "./state/state-file.js";
+import { registerTaskHandlers } from "./tasks/handlers.js";
+import { TaskRunner, type TasksJSON } from "./tasks/manager.js";
+import { DEFAULT_TIMING, type TimingOptions } from "./tasks/timing.js";
+
+/** What GET /version reports (PVE 9.1, the schema's version). */
+export const SIMULATED_VERSION = { version: "9.1.1", release: "9.1", repoid: "42bd7ea2" };
+
+const SAVE_DEBOUNCE_MS = 100;
+
+type GuestHandlerModule = { registerGuestHandlers?: (router: Router) => void };
+
+interface Snapshot {
+  access: AccessState;
+  cluster: unknown;
+  tasks: TasksJSON;
+}
+
+export class Simulator {
+  readonly seed: number;
+  readonly rootPassword: string;
+  readonly clock: SimClock;
+  readonly random: SeededRandom;
+  readonly router = new SimRouter();
+  readonly access: AccessControl;
+  readonly faults: FaultRegistry;
+  readonly tasks: TaskRunner;
+  readonly log = new AccessLog();
+  readonly pipeline: ApiPipeline;
+  cluster: ClusterModel;
+  private readonly ticketKey: string;
+  private readonly initial: Snapshot;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  private constructor(readonly options: SimulatorOptions, config: ClusterConfig | undefined) {
+    this.seed = options.seed ?? randomSeed();
+    this.rootPassword = options.rootPassword ?? "proxmox";
+    this.random = new SeededRandom(this.seed);
+    const timing: TimingOptions = {
+      ...DEFAULT_TIMING,
+      profile: options.timing ?? "instant",
+      timeScale: options.timeScale ?? 1,
+      workersPerNode: options.workersPerNode ?? DEFAULT_TIMING.workersPerNode,
+      ...(options.durations ? { durations: options.durations } : {}),
+    };
+    this.clock = new SimClock(options.startTime ?? Date.now() / 1000, timing.profile === "realistic" ? timing.timeScale : 1);
+    const now = () => this.clock.now();
+    const saved = options.stateFile ? readStateFile(options.stateFile) : undefined;
+    this.ticketKey = saved?.ticketKey ?? (options.seed !== undefined ? `seed-${this.seed}` : randomBytes(32).toString("hex"));
+    this.cluster = saved
+      ? loadClusterModel(saved.cluster, { random: this.random, now })
+      : createClusterModel({ nodes: options.nodes, config, random: this.random, now });
+    const accessState = saved?.access ?? initialAccessState(this.rootPassword);
+    this.access = new AccessControl(accessState, this.ticketKey, () => this.poolMembership());
+    this.faults = new FaultRegistry(this.random);
+    this.tasks = new TaskRunner(this.clock, this.random, timing, {
+      failureFor: (t) => this.faults.matchTask(t),
+      changed: () => this.markChanged(),
+    });
+    if (saved) this.tasks.load(saved.tasks);
+    this.initial = structuredClone({ access: accessState, cluster: this.cluster.toJSON(), tasks: this.tasks.toJSON() });
+    this.pipeline = new ApiPipeline({
+      router: this.router,
+      access: this.access,
+      tasks: this.tasks,
+      clock: this.clock,
+      random: this.random,
+      cluster: () => this.cluster,
+    });
+    registerAuthHandlers(this.router, {
+      access: this.access,
+      version: SIMULATED_VERSION,
+      clusterName: () => this.cluster.clusterName?.(),
+      poolMemberPaths: () => [],
+    });
+    registerUserHandlers(this.router, this.access, this.random);
+    registerAclHandlers(this.router, this.access);
+    registerTaskHandlers(this.router, this.tasks);
+  }
+
+  static async create(options: SimulatorOptions, config: ClusterConfig | undefined): Promise<Simulator> {
+    const sim = new Simulator(options, config);
+    await sim.registerGuestHandlers();
+    return sim;
+  }
+
+  /** The guest model's handlers (src/sim/handlers), loaded by name so the platform starts without them. */
+  private async registerGuestHandlers(): Promise<void> {
+    const specifier = "./handlers/index.js";
+    let mod: GuestHandlerModule | undefined;
+    try {
+      mod = (await import(specifier)) as GuestHandlerModule;
+    } catch (err) {
+      if ((err as { code?: string }).code !== "ERR_MODULE_NOT_FOUND") throw err;
+    }
+    mod?.registerGuestHandlers?.(this.router);
+  }
+
+  private poolMembership() {
+    const cluster = this.cluster;
+    if (!cluster.poolOfGuest && !cluster.poolOfStorage) return undefined;
+    return {
+      poolOfGuest: (vmid: number) => cluster.poolOfGuest?.(vmid),
+      poolOfStorage: (storage: string) => cluster.poolOfStorage?.(storage),
+    };
+  }
+
+  /** Something changed: save the state file soon (several changes in a row save once). */
+  markChanged(): void {
+    if (!this.options.stateFile || this.closed || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      this.save();
+    }, SAVE_DEBOUNCE_MS);
+  }
+
+  snapshot(): SimState {
+    return {
+      format: STATE_FORMAT,
+      version: 1,
+      savedAt: new Date(this.clock.now() * 1000).toISOString(),
+      ticketKey: this.ticketKey,
+      access: structuredClone(this.access.state),
+      cluster: this.cluster.toJSON(),
+      tasks: this.tasks.toJSON(),
+    };
+  }
+
+  save(file = this.options.stateFile): string {
+    if (!file) throw new Error("no state file: start the simulator with a state file or pass one to save");
+    writeStateFile(file, this.snapshot());
+    return file;
+  }
+
+  reset(): void {
+    const initial = structuredClone(this.initial);
+    const now = () => this.clock.now();
+    this.cluster = loadClusterModel(initial.cluster, { random: this.random, now });
+    this.access.state = initial.access;
+    this.tasks.load(initial.tasks);
+    this.faults.clear();
+    this.log.reset();
+    this.markChanged();
+  }
+
+  readonly admin: SimAdmin = {
+    injectFault: (spec) => this.faults.addRequestFault(spec),
+    failTasks: (spec) => this.faults.addTaskFault(spec),
+    listFaults: () => ({ requests: [...this.faults.requestFaults], tasks: [...this.faults.taskFaults] }),
+    removeFault: (id) => this.faults.remove(id),
+    clearFaults: () => this.faults.clear(),
+    holdLock: (vmid, lock = "backup") => {
+      const done = this.cluster.setGuestLock(vmid, lock);
+      if (done) this.markChanged();
+      return done;
+    },
+    releaseLock: (vmid) => {
+      const done = this.cluster.setGuestLock(vmid, undefined);
+      if (done) this.markChanged();
+      return done;
+    },
+    setNodeOnline: (node, online) => {
+      if (!this.cluster.nodeNames().includes(node)) throw new Error(`no such node '${node}'`);
+      this.cluster.setNodeOnline(node, online);
+      this.markChanged();
+    },
+    reset: () => this.reset(),
+    saveState: (file) => this.save(file),
+    accessLog: (options) => this.log.summary(options),
+    resetAccessLog: () => this.log.reset(),
+    advanceClock: (seconds) => this.clock.advance(seconds),
+    waitForTasks: (timeoutMs) => this.tasks.idle(timeoutMs),
+    timing: () => ({ ...this.tasks.timing }),
+    setTiming: (timing) => {
+      this.tasks.timing = { ...this.tasks.timing, ...timing };
+    },
+  };
+
+  close(): void {
+    if (this.closed) return;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    if (this.options.stateFile) this.save();
+    this.closed = true;
+    this.tasks.close();
+  }
+}

@@ -1,0 +1,251 @@
+// The simulated nodes' task workers: starts tasks with PVE-shaped UPIDs, runs their work
+// (at once after the response, or after a seeded duration with a limited number of worker
+// slots per node), keeps their logs and final status, and answers the task API.
+import type { StartTaskOptions, TaskHandle } from "../contract.js";
+import type { SimClock } from "../clock.js";
+import type { SeededRandom } from "../random.js";
+import { type TimingOptions, taskDuration } from "./timing.js";
+import { formatUpid } from "../../pve/upid.js";
+
+export interface TaskRecord {
+  upid: string;
+  node: string;
+  pid: number;
+  pstart: number;
+  starttime: number;
+  type: string;
+  id: string;
+  /** Authenticated id (user@realm or user@realm!token). */
+  user: string;
+  status: "running" | "stopped";
+  exitstatus?: string;
+  endtime?: number;
+  log: string[];
+}
+
+interface NodeProcessState {
+  nextPid: number;
+  bootTime: number;
+}
+
+interface PendingTask {
+  record: TaskRecord;
+  options: StartTaskOptions;
+  warnings: number;
+  timer?: NodeJS.Timeout;
+  running: boolean;
+}
+
+export interface TaskHooks {
+  /** An injected failure message for this task, if a fault rule matches. */
+  failureFor(record: TaskRecord): string | undefined;
+  /** Called whenever a task finishes (state files save here). */
+  changed(): void;
+}
+
+export interface TasksJSON {
+  tasks: TaskRecord[];
+  nodes: Record<string, NodeProcessState>;
+}
+
+const MAX_TASKS_PER_NODE = 50000;
+
+/** Reads the status through a function so TypeScript does not keep a narrowing across awaits. */
+function isStopped(r: TaskRecord): boolean {
+  return r.status === "stopped";
+}
+
+/** "die" messages become one-line exit statuses (newlines turned into spaces, trailing ones dropped). */
+function exitStatusOf(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.replace(/\n+$/, "").replace(/\n/g, " ") || "unexpected status";
+}
+
+export class TaskRunner {
+  private tasks: TaskRecord[] = [];
+  private nodes: Record<string, NodeProcessState> = {};
+  private readonly pending = new Map<string, PendingTask>();
+  private readonly queues = new Map<string, PendingTask[]>();
+  private readonly busy = new Map<string, number>();
+  private closed = false;
+
+  constructor(
+    private readonly clock: SimClock,
+    private readonly random: SeededRandom,
+    public timing: TimingOptions,
+    private readonly hooks: TaskHooks,
+  ) {}
+
+  private processState(node: string): NodeProcessState {
+    let state = this.nodes[node];
+    if (!state) {
+      state = { nextPid: this.random.int(2000, 400000), bootTime: this.clock.now() - this.random.int(3600, 30 * 86400) };
+      this.nodes[node] = state;
+    }
+    return state;
+  }
+
+  /**
+   * Creates the task record and returns it with a `release` function that schedules the work;
+   * the pipeline releases after the response has been written so `instant` work never races it.
+   */
+  create(options: StartTaskOptions, user: string): { record: TaskRecord; release: () => void } {
+    const proc = this.processState(options.node);
+    const pid = proc.nextPid;
+    proc.nextPid += this.random.int(1, 300);
+    const starttime = this.clock.now();
+    const pstart = Math.max(1, (starttime - proc.bootTime) * 100 + this.random.int(0, 99));
+    const fields = { node: options.node, pid, pstart, starttime, type: options.type, id: options.id, user };
+    const record: TaskRecord = { upid: formatUpid(fields), ...fields, status: "running", log: [] };
+    this.tasks.push(record);
+    this.trim(options.node);
+    const pending: PendingTask = { record, options, warnings: 0, running: false };
+    this.pending.set(record.upid, pending);
+    return { record, release: () => this.schedule(pending) };
+  }
+
+  private trim(node: string): void {
+    const onNode = this.tasks.filter((t) => t.node === node);
+    if (onNode.length <= MAX_TASKS_PER_NODE) return;
+    const drop = new Set(onNode.filter((t) => t.status === "stopped").slice(0, onNode.length - MAX_TASKS_PER_NODE));
+    this.tasks = this.tasks.filter((t) => !drop.has(t));
+  }
+
+  private schedule(p: PendingTask): void {
+    if (this.closed || p.record.status === "stopped") return;
+    if (this.timing.profile === "instant") {
+      void this.execute(p);
+      return;
+    }
+    const queue = this.queues.get(p.record.node) ?? [];
+    queue.push(p);
+    this.queues.set(p.record.node, queue);
+    this.pump(p.record.node);
+  }
+
+  private pump(node: string): void {
+    const queue = this.queues.get(node) ?? [];
+    while (queue.length > 0 && (this.busy.get(node) ?? 0) < this.timing.workersPerNode) {
+      const p = queue.shift() as PendingTask;
+      if (p.record.status === "stopped") continue;
+      this.busy.set(node, (this.busy.get(node) ?? 0) + 1);
+      const seconds = taskDuration(this.timing, p.options.kind, p.options.bytes, this.random.next());
+      p.timer = setTimeout(() => {
+        p.timer = undefined;
+        void this.execute(p).finally(() => {
+          this.busy.set(node, (this.busy.get(node) ?? 1) - 1);
+          this.pump(node);
+        });
+      }, seconds * 1000 * this.timing.timeScale);
+    }
+  }
+
+  private handle(p: PendingTask): TaskHandle {
+    return {
+      upid: p.record.upid,
+      log: (line: string) => {
+        p.record.log.push(...line.split("\n"));
+      },
+      warn: (line: string) => {
+        p.warnings++;
+        p.record.log.push(`WARN: ${line}`);
+      },
+    };
+  }
+
+  private async execute(p: PendingTask): Promise<void> {
+    if (p.record.status === "stopped" || this.closed) return;
+    p.running = true;
+    const handle = this.handle(p);
+    const injected = this.hooks.failureFor(p.record);
+    try {
+      if (injected !== undefined) throw new Error(injected);
+      await p.options.work(handle);
+      if (isStopped(p.record)) return;
+      this.finish(p, p.warnings > 0 ? `WARNINGS: ${p.warnings}` : "OK");
+    } catch (err) {
+      if (isStopped(p.record)) return;
+      const message = exitStatusOf(err);
+      if (injected !== undefined) await this.rollback(p, message);
+      this.finish(p, message);
+    }
+  }
+
+  private async rollback(p: PendingTask, message: string): Promise<void> {
+    try {
+      await p.options.onFailure?.(this.handle(p), message);
+    } catch {
+      // The task already failed; a failing cleanup changes nothing the client can see.
+    }
+  }
+
+  private finish(p: PendingTask, exitstatus: string): void {
+    const r = p.record;
+    r.status = "stopped";
+    r.exitstatus = exitstatus;
+    r.endtime = Math.max(r.starttime, this.clock.now());
+    if (exitstatus === "OK") r.log.push("TASK OK");
+    else if (exitstatus.startsWith("WARNINGS: ")) r.log.push(`TASK ${exitstatus}`);
+    else r.log.push(`TASK ERROR: ${exitstatus}`);
+    this.pending.delete(r.upid);
+    this.hooks.changed();
+  }
+
+  /** DELETE /nodes/{node}/tasks/{upid}: a running task ends with "interrupted by signal". */
+  async stop(upid: string): Promise<void> {
+    const p = this.pending.get(upid);
+    if (!p || p.record.status === "stopped") return;
+    if (p.timer) {
+      clearTimeout(p.timer);
+      p.timer = undefined;
+      this.busy.set(p.record.node, (this.busy.get(p.record.node) ?? 1) - 1);
+      this.pump(p.record.node);
+    }
+    p.record.log.push("received interrupt");
+    await this.rollback(p, "interrupted by signal");
+    this.finish(p, "interrupted by signal");
+  }
+
+  get(upid: string): TaskRecord | undefined {
+    return this.tasks.find((t) => t.upid === upid);
+  }
+
+  all(): readonly TaskRecord[] {
+    return this.tasks;
+  }
+
+  /** Waits until no task is running or queued (tests and benchmarks). */
+  async idle(timeoutMs = 60000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.pending.size > 0) {
+      if (Date.now() > deadline) throw new Error(`tasks still running after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  toJSON(): TasksJSON {
+    return { tasks: this.tasks.map((t) => ({ ...t, log: [...t.log] })), nodes: { ...this.nodes } };
+  }
+
+  /** Replaces all tasks (state load / reset). Tasks that were running when saved are marked failed. */
+  load(json: TasksJSON | undefined): void {
+    this.cancelAll();
+    this.tasks = (json?.tasks ?? []).map((t) => {
+      if (t.status === "stopped") return { ...t, log: [...t.log] };
+      return { ...t, status: "stopped", exitstatus: "unexpected status", endtime: t.starttime, log: [...t.log, "TASK ERROR: unexpected status"] };
+    });
+    this.nodes = { ...(json?.nodes ?? {}) };
+  }
+
+  private cancelAll(): void {
+    for (const p of this.pending.values()) if (p.timer) clearTimeout(p.timer);
+    this.pending.clear();
+    this.queues.clear();
+    this.busy.clear();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.cancelAll();
+  }
+}
