@@ -1,6 +1,7 @@
 // Every pvectl command registers itself here; one module per command (or command group).
 import type { Command } from "commander";
+import { registerInventoryCommand } from "./inventory.js";
 
 export function registerCommands(program: Command): void {
-  void program;
+  registerInventoryCommand(program);
 }

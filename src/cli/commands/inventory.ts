@@ -1,0 +1,58 @@
+// `pvectl inventory`: Ansible's dynamic inventory protocol (`--list`, `--host NAME`).
+// Ansible runs an executable inventory with exactly those flags, so everything else comes
+// from the wrapper script's own flags (--config) or the PROXMOX_* environment.
+import type { Command } from "commander";
+import { PveClient } from "../../api/index.js";
+import { generateInventory, InventoryError, loadInventoryConfig, type FactsLevel } from "../../inventory/index.js";
+
+interface InventoryFlags {
+  list?: boolean;
+  host?: string;
+  config?: string;
+  facts?: FactsLevel;
+  allowEmpty?: boolean;
+  refresh?: boolean;
+  pretty?: boolean;
+}
+
+export function registerInventoryCommand(program: Command): void {
+  program
+    .command("inventory")
+    .description("print an Ansible dynamic inventory of the cluster's guests (ansible-inventory -i / ansible-playbook -i)")
+    .option("--list", "the whole inventory, with _meta.hostvars (the default)")
+    .option("--host <name>", "the variables of one host")
+    .option("-c, --config <file>", "inventory configuration (groups, filters, facts level, cache); see docs/inventory.md")
+    .option("--facts <level>", "facts level: basic (one API call), config, or agent")
+    .option("--allow-empty", "succeed with an empty inventory instead of failing")
+    .option("--refresh", "ignore the cache")
+    .option("--pretty", "indent the JSON")
+    .addHelpText(
+      "after",
+      "\nConnection: the PROXMOX_* environment variables (PROXMOX_HOST, PROXMOX_USER, PROXMOX_TOKEN_ID, PROXMOX_TOKEN_SECRET ...).\nAnsible setup: an executable file `inventory.sh` containing `exec pvectl inventory --config inventory.yaml \"$@\"`.",
+    )
+    .action(async (flags: InventoryFlags) => {
+      const config = await loadInventoryConfig(flags.config);
+      if (flags.facts) {
+        if (!["basic", "config", "agent"].includes(flags.facts)) {
+          throw new InventoryError(`unknown facts level '${flags.facts}'`, "use --facts basic, config or agent");
+        }
+        config.facts = flags.facts;
+      }
+      if (flags.allowEmpty) config.allowEmpty = true;
+      const client = PveClient.fromEnv();
+      try {
+        const inventory = await generateInventory(
+          { api: client, endpoint: client.origin, identity: client.identity },
+          config,
+          { refresh: flags.refresh ?? false },
+        );
+        const output = flags.host !== undefined ? inventory._meta.hostvars[flags.host] : inventory;
+        if (output === undefined) {
+          throw new InventoryError(`no host named '${flags.host}' in the inventory`, "run `pvectl inventory --list` to see the host names");
+        }
+        process.stdout.write(`${JSON.stringify(output, null, flags.pretty ? 2 : undefined)}\n`);
+      } finally {
+        await client.close();
+      }
+    });
+}
