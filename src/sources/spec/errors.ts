@@ -1,0 +1,63 @@
+// The error a user sees when spec files are invalid: every problem at once, each with the
+// file, line and column, the path inside the document and what to do about it.
+import type { SourceLocation } from "./model.js";
+
+export type SpecPath = ReadonlyArray<string | number>;
+
+export interface SpecIssue {
+  /** Where the problem is; undefined only when the file itself could not be read. */
+  location?: SourceLocation;
+  /** Path inside the document, e.g. ["vms", 0, "disks", "scsi0", "size"]. */
+  path: SpecPath;
+  message: string;
+}
+
+/** "vms[0].disks.scsi0.size" */
+export function formatPath(path: SpecPath): string {
+  let text = "";
+  for (const part of path) {
+    if (typeof part === "number") text += `[${part}]`;
+    else text += text === "" ? part : `.${part}`;
+  }
+  return text;
+}
+
+export function formatIssue(issue: SpecIssue): string {
+  const where = issue.location ? `${issue.location.file}:${issue.location.line}:${issue.location.column}: ` : "";
+  const path = issue.path.length > 0 ? `${formatPath(issue.path)}: ` : "";
+  return `${where}${path}${issue.message}`;
+}
+
+// Files keep the order in which they first appear; within a file, issues go top to bottom.
+function sortIssues(issues: SpecIssue[]): SpecIssue[] {
+  const fileOrder = new Map<string, number>();
+  for (const issue of issues) {
+    const file = issue.location?.file ?? "";
+    if (!fileOrder.has(file)) fileOrder.set(file, fileOrder.size);
+  }
+  const rank = (issue: SpecIssue): number => fileOrder.get(issue.location?.file ?? "") ?? 0;
+  return [...issues].sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      (a.location?.line ?? 0) - (b.location?.line ?? 0) ||
+      (a.location?.column ?? 0) - (b.location?.column ?? 0),
+  );
+}
+
+/** One or more problems in spec files. Nothing has been sent to any cluster when this is thrown. */
+export class SpecError extends Error {
+  readonly issues: SpecIssue[];
+
+  constructor(issues: SpecIssue[]) {
+    const sorted = sortIssues(issues);
+    super(sorted.map(formatIssue).join("\n"));
+    this.name = "SpecError";
+    this.issues = sorted;
+  }
+
+  userMessage(): string {
+    const count = this.issues.length;
+    const head = `the spec is invalid (${count} ${count === 1 ? "problem" : "problems"}); nothing was sent to the cluster. Fix the spec and run again:`;
+    return [head, ...this.issues.map((issue) => `  ${formatIssue(issue)}`)].join("\n");
+  }
+}

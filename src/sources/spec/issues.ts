@@ -1,0 +1,213 @@
+// Turns zod's validation issues into messages a person can act on: what is wrong, in plain
+// words, with a "did you mean" for misspelt keys and values and a pointer to the right field
+// when someone writes PVE's or proxmox_kvm's name for something.
+import { z } from "zod";
+import type { SpecIssue, SpecPath } from "./errors.js";
+import { ownedKeyHint, PROXMOX_KVM_NAMES } from "./owned-keys.js";
+import { configKeySchema, slotNames } from "./pve-facts.js";
+import { didYouMean } from "./suggest.js";
+import type { YamlDocument } from "./yaml-source.js";
+
+type Issue = z.core.$ZodIssue;
+
+/** Secret-looking keys refused in a connection, and what to write instead. */
+const INLINE_SECRET_KEYS: Record<string, string> = {
+  password: "passwordEnv: VARIABLE` or `passwordFile: path",
+  tokenSecret: "tokenSecretEnv: VARIABLE` or `tokenSecretFile: path",
+  token_secret: "tokenSecretEnv: VARIABLE` or `tokenSecretFile: path",
+  secret: "tokenSecretEnv: VARIABLE` or `tokenSecretFile: path",
+  api_password: "passwordEnv: VARIABLE` or `passwordFile: path",
+  api_token_secret: "tokenSecretEnv: VARIABLE` or `tokenSecretFile: path",
+};
+
+export function inlineSecretMessage(key: string): string | undefined {
+  const instead = INLINE_SECRET_KEYS[key];
+  if (!instead) return undefined;
+  return `inline secrets are not accepted: a spec file ends up in version control, reviews and logs. Put the secret in an environment variable or a file readable only by you, and write \`${instead}\``;
+}
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  while (current instanceof z.ZodOptional || current instanceof z.ZodDefault || current instanceof z.ZodNullable) {
+    current = current.unwrap() as z.ZodType;
+  }
+  return current;
+}
+
+function childSchema(schema: z.ZodType, step: string | number): z.ZodType | undefined {
+  const current = unwrap(schema);
+  if (current instanceof z.ZodObject) return (current.shape as Record<string, z.ZodType>)[String(step)];
+  if (current instanceof z.ZodArray) return current.element as z.ZodType;
+  if (current instanceof z.ZodRecord) return current.valueType as z.ZodType;
+  if (current instanceof z.ZodUnion) {
+    for (const option of current.options as z.ZodType[]) {
+      const child = childSchema(option, step);
+      if (child) return child;
+    }
+  }
+  return undefined;
+}
+
+/** The keys an object accepts at `path` of `root` (empty when there is no object there). */
+export function allowedKeysAt(root: z.ZodType, path: SpecPath): string[] {
+  let schema: z.ZodType | undefined = root;
+  for (const step of path) {
+    schema = schema ? childSchema(schema, step) : undefined;
+  }
+  if (!schema) return [];
+  const current = unwrap(schema);
+  if (current instanceof z.ZodObject) return Object.keys(current.shape);
+  if (current instanceof z.ZodUnion) {
+    return (current.options as z.ZodType[]).flatMap((option) => {
+      const inner = unwrap(option);
+      return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
+    });
+  }
+  return [];
+}
+
+function slotRangeText(bases: string[]): string {
+  return bases
+    .map((base) => {
+      const names = slotNames(base);
+      return `${names[0]}-${names[names.length - 1]}`;
+    })
+    .join(", ");
+}
+
+/** What to say about one unknown key at `parent`. */
+function unknownKeyMessage(parent: SpecPath, key: string, allowed: string[]): string {
+  const depth = parent.length;
+  const last = parent[depth - 1];
+  if (depth === 0 && key === "containers") {
+    return "LXC containers are not supported yet: this version manages `vms` only";
+  }
+  if (depth === 2 && parent[0] === "connections") {
+    const secret = inlineSecretMessage(key);
+    if (secret) return secret;
+  }
+  if (last === "cloudInit" && (key === "password" || key === "cipassword")) {
+    return "a cloud-init password in a spec file ends up in version control and logs; give `sshKeys` instead, or set the password out of band";
+  }
+  if (depth === 2 && parent[0] === "vms") {
+    const kvm = PROXMOX_KVM_NAMES[key];
+    if (kvm) return `unknown key \`${key}\`; here it is ${kvm}`;
+    const owned = ownedKeyHint(key);
+    if (owned) return `unknown key \`${key}\`; write it as ${owned}`;
+    const suggestion = didYouMean(key, allowed);
+    if (!suggestion && configKeySchema(key)) {
+      return `\`${key}\` is a PVE config key without a field of its own here: put it under \`extraConfig\` (e.g. \`extraConfig: { ${key}: ... }\`)`;
+    }
+    return `unknown key \`${key}\`${suggestion}`;
+  }
+  if (last === "disks" && /^(scsi|virtio|sata|ide)\d+$/.test(key)) {
+    return `\`${key}\` is not a disk slot: disk slots are ${slotRangeText(["scsi", "virtio", "sata", "ide"])}`;
+  }
+  if (last === "disks" && (key === "efidisk0" || key === "tpmstate0")) {
+    return `\`${key}\` is not a disk slot here: write it as ${ownedKeyHint(key)}`;
+  }
+  if (last === "cdroms" && /^(scsi|virtio|sata|ide)\d+$/.test(key)) {
+    return `\`${key}\` cannot hold a CD-ROM: CD-ROM slots are ${slotRangeText(["ide", "sata", "scsi"])}`;
+  }
+  if (last === "nics" && /^net\d+$/.test(key)) {
+    return `\`${key}\` is not a NIC slot: NIC slots are ${slotRangeText(["net"])}`;
+  }
+  if (last === "ipconfig" && /^ipconfig\d+$/.test(key)) {
+    return `\`${key}\` is out of range: ${slotRangeText(["ipconfig"])}`;
+  }
+  return `unknown key \`${key}\`${didYouMean(key, allowed)}`;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return "null (an empty value)";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "string") return `the string "${value}"`;
+  return `${typeof value} ${String(value)}`;
+}
+
+const EXPECTED_WORDS: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+  array: "a list",
+  object: "a mapping",
+  record: "a mapping",
+};
+
+function valueAt(data: unknown, path: SpecPath): unknown {
+  let current = data;
+  for (const step of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<string | number, unknown>)[step];
+  }
+  return current;
+}
+
+function hasOwnPath(data: unknown, path: SpecPath): boolean {
+  if (path.length === 0) return true;
+  const parent = valueAt(data, path.slice(0, -1));
+  return parent !== null && typeof parent === "object" && Object.hasOwn(parent, path[path.length - 1] as PropertyKey);
+}
+
+function valueMessage(issue: Issue, data: unknown, path: SpecPath): string {
+  const input = valueAt(data, path);
+  switch (issue.code) {
+    case "invalid_type": {
+      // A custom message (e.g. "32 has no unit") is kept as written.
+      if (!issue.message.startsWith("Invalid input")) return issue.message;
+      if (!hasOwnPath(data, path)) return "is required";
+      if (issue.expected === "boolean" && typeof input === "string" && /^(yes|no|on|off|y|n)$/i.test(input)) {
+        return `expected true or false, got the string "${input}" (YAML 1.2 reads yes/no/on/off as strings)`;
+      }
+      return `expected ${EXPECTED_WORDS[issue.expected] ?? issue.expected}, got ${describeValue(input)}`;
+    }
+    case "too_small":
+      if (issue.origin === "string") return "must not be empty";
+      if (issue.origin === "array") return `must have at least ${issue.minimum} entries`;
+      return `must be at least ${issue.minimum}, got ${String(input)}`;
+    case "too_big":
+      if (issue.origin === "string") return `must be at most ${issue.maximum} characters long`;
+      if (issue.origin === "array") return `must have at most ${issue.maximum} entries`;
+      return `must be at most ${issue.maximum}, got ${String(input)}`;
+    case "invalid_value": {
+      const allowed = issue.values.map(String);
+      if (path[path.length - 1] === "state" && typeof input === "string" && ["started", "running", "stopped", "restarted"].includes(input)) {
+        return `\`${input}\` is not a state: \`state\` is present or absent; the power state is \`power: running\` or \`power: stopped\``;
+      }
+      if (allowed.length === 1) return `must be ${allowed[0]}, got ${describeValue(input)}`;
+      const suggestion = typeof input === "string" ? didYouMean(input, allowed) : "";
+      return `\`${String(input)}\` is not one of ${allowed.join(", ")}${suggestion}`;
+    }
+    case "invalid_key": {
+      const inner = issue.issues[0];
+      return `\`${String(path[path.length - 1])}\` is not a valid name${inner ? `: ${inner.message.replace(/^`[^`]*` is not valid: /, "")}` : ""}`;
+    }
+    default:
+      return issue.message;
+  }
+}
+
+/** The spec issues for zod's issues on one YAML document. */
+export function specIssuesFromZod(issues: readonly Issue[], root: z.ZodType, data: unknown, doc: YamlDocument, prefix: SpecPath = []): SpecIssue[] {
+  const out: SpecIssue[] = [];
+  for (const issue of issues) {
+    const path: SpecPath = [...prefix, ...(issue.path as Array<string | number>)];
+    if (issue.code === "unrecognized_keys") {
+      const allowed = allowedKeysAt(root, issue.path as Array<string | number>);
+      for (const key of issue.keys) {
+        const keyPath = [...path, key];
+        out.push({ location: doc.locate(keyPath, "key"), path: keyPath, message: unknownKeyMessage(path, key, allowed) });
+      }
+      continue;
+    }
+    const relative = issue.path as Array<string | number>;
+    out.push({
+      location: doc.locate(path, issue.code === "invalid_key" ? "key" : "value"),
+      path,
+      message: valueMessage(issue, data, relative),
+    });
+  }
+  return out;
+}

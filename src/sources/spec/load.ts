@@ -1,0 +1,208 @@
+// Reads spec files into one normalized SpecDocument, or throws a SpecError that lists every
+// problem of every file (file:line:column, path, message). Nothing here talks to a cluster,
+// so an invalid spec can never send anything.
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import type { z } from "zod";
+import { normalizeFingerprint } from "../../api/options.js";
+import { SpecError, type SpecIssue, type SpecPath } from "./errors.js";
+import { specIssuesFromZod } from "./issues.js";
+import type { ConnectionSpec, SourceLocation, SpecDocument, VmSpec } from "./model.js";
+import { describeVm } from "./model.js";
+import { type IssueSink, normalizeVm } from "./normalize.js";
+import { type RawConnection, specSchemas } from "./raw-schema.js";
+import { didYouMean } from "./suggest.js";
+import { parseYaml, type YamlDocument } from "./yaml-source.js";
+
+/** One file's contribution before the files are merged. */
+interface FileContents {
+  connections: ConnectionSpec[];
+  vms: VmSpec[];
+  issues: SpecIssue[];
+}
+
+/** Where each VM sits in its YAML document, for messages about its fields after merging. */
+const vmPlaces = new WeakMap<VmSpec, { doc: YamlDocument; path: SpecPath }>();
+
+function vmIssue(vm: VmSpec, field: string, message: string): SpecIssue {
+  const place = vmPlaces.get(vm);
+  if (!place) return { location: vm.source, path: [field], message };
+  const path = [...place.path, field];
+  return { location: place.doc.locate(path), path, message };
+}
+
+function sinkFor(doc: YamlDocument, issues: SpecIssue[]): IssueSink {
+  return { add: (path, message, part) => issues.push({ location: doc.locate(path, part), path, message }) };
+}
+
+function where(location: SourceLocation): string {
+  return `${location.file}:${location.line}:${location.column}`;
+}
+
+function normalizeConnection(
+  name: string,
+  raw: RawConnection,
+  path: SpecPath,
+  doc: YamlDocument,
+  baseDir: string,
+  sink: IssueSink,
+): ConnectionSpec | undefined {
+  let failed = false;
+  const report = (sub: string, message: string): void => {
+    failed = true;
+    sink.add([...path, sub], message, "key");
+  };
+  if (raw.passwordEnv && raw.passwordFile) report("passwordFile", "give the password either by `passwordEnv` or by `passwordFile`, not both");
+  if (raw.tokenSecretEnv && raw.tokenSecretFile) report("tokenSecretFile", "give the token secret either by `tokenSecretEnv` or by `tokenSecretFile`, not both");
+  const hasPassword = Boolean(raw.passwordEnv || raw.passwordFile);
+  const hasTokenSecret = Boolean(raw.tokenSecretEnv || raw.tokenSecretFile);
+  if (raw.tokenId && !hasTokenSecret) report("tokenId", "an API token needs its secret: add `tokenSecretEnv: VARIABLE` or `tokenSecretFile: path`");
+  if (hasTokenSecret && !raw.tokenId) report(raw.tokenSecretEnv ? "tokenSecretEnv" : "tokenSecretFile", "a token secret needs `tokenId` (the token's name)");
+  if (hasPassword && !raw.user) report(raw.passwordEnv ? "passwordEnv" : "passwordFile", "a password needs `user` (e.g. root@pam)");
+  if (!hasPassword && !hasTokenSecret) {
+    failed = true;
+    sink.add(path, "no credentials: give an API token (`tokenId` + `tokenSecretEnv` or `tokenSecretFile`, recommended) or `user` + `passwordEnv` / `passwordFile`", "key");
+  }
+  if (failed) return undefined;
+  const connection: ConnectionSpec = { name, host: raw.host, source: doc.locate(path, "key") };
+  if (raw.port !== undefined) connection.port = raw.port;
+  if (raw.user !== undefined) connection.user = raw.user;
+  if (raw.tokenId !== undefined) connection.tokenId = raw.tokenId;
+  if (raw.passwordEnv !== undefined) connection.passwordEnv = raw.passwordEnv;
+  if (raw.tokenSecretEnv !== undefined) connection.tokenSecretEnv = raw.tokenSecretEnv;
+  // Paths in a spec are relative to the spec file, not to wherever pvectl was started.
+  if (raw.passwordFile !== undefined) connection.passwordFile = resolve(baseDir, raw.passwordFile);
+  if (raw.tokenSecretFile !== undefined) connection.tokenSecretFile = resolve(baseDir, raw.tokenSecretFile);
+  if (raw.caPath !== undefined) connection.caPath = resolve(baseDir, raw.caPath);
+  if (raw.fingerprint !== undefined) connection.fingerprint = normalizeFingerprint(raw.fingerprint);
+  if (raw.validateCerts !== undefined) connection.validateCerts = raw.validateCerts;
+  return connection;
+}
+
+function hasIssueUnder(issues: readonly z.core.$ZodIssue[], prefix: SpecPath): boolean {
+  return issues.some((issue) => prefix.every((step, i) => issue.path[i] === step));
+}
+
+function readDocument(doc: YamlDocument, file: string, out: FileContents): void {
+  const data = doc.value;
+  if (data === undefined || data === null) return; // an empty document declares nothing
+  const schemas = specSchemas();
+  const parsed = schemas.file.safeParse(data);
+  const zodIssues = parsed.success ? [] : parsed.error.issues;
+  out.issues.push(...specIssuesFromZod(zodIssues, schemas.file, data, doc));
+  if (typeof data !== "object" || Array.isArray(data)) return;
+  const record = data as Record<string, unknown>;
+  const sink = sinkFor(doc, out.issues);
+  const baseDir = dirname(resolve(file));
+
+  // Entries that passed the shape check on their own are checked further even when a sibling
+  // failed, so one run reports as much as possible.
+  if (record.connections && typeof record.connections === "object") {
+    for (const [name, raw] of Object.entries(record.connections as Record<string, unknown>)) {
+      const path = ["connections", name];
+      if (hasIssueUnder(zodIssues, path)) continue;
+      const checked = schemas.connection.safeParse(raw);
+      if (!checked.success) continue;
+      const connection = normalizeConnection(name, checked.data, path, doc, baseDir, sink);
+      if (connection) out.connections.push(connection);
+    }
+  }
+  if (Array.isArray(record.vms)) {
+    record.vms.forEach((raw, index) => {
+      const path = ["vms", index];
+      if (hasIssueUnder(zodIssues, path)) return;
+      const checked = schemas.vm.safeParse(raw);
+      if (!checked.success) return;
+      const vm = normalizeVm(checked.data, path, doc.locate(path), sink);
+      if (vm) {
+        vmPlaces.set(vm, { doc, path });
+        out.vms.push(vm);
+      }
+    });
+  }
+}
+
+function parseFile(text: string, file: string): FileContents {
+  const out: FileContents = { connections: [], vms: [], issues: [] };
+  const yaml = parseYaml(text, file);
+  out.issues.push(...yaml.issues);
+  for (const doc of yaml.documents) readDocument(doc, file, out);
+  return out;
+}
+
+/** Merges files: connection names and VM identities must be unique across all of them. */
+function merge(files: string[], contents: FileContents[]): SpecDocument {
+  const issues = contents.flatMap((c) => c.issues);
+  const connections: Record<string, ConnectionSpec> = {};
+  for (const connection of contents.flatMap((c) => c.connections)) {
+    const previous = connections[connection.name];
+    if (previous) {
+      issues.push({
+        location: connection.source,
+        path: ["connections", connection.name],
+        message: `connection \`${connection.name}\` is also defined at ${where(previous.source)}; give each connection one definition`,
+      });
+    } else {
+      connections[connection.name] = connection;
+    }
+  }
+  const names = Object.keys(connections).sort();
+  const vms: VmSpec[] = [];
+  const byVmid = new Map<string, VmSpec>();
+  const byName = new Map<string, VmSpec>();
+  for (const vm of contents.flatMap((c) => c.vms)) {
+    if (vm.connection !== undefined && !connections[vm.connection]) {
+      const known = names.length > 0 ? ` (defined: ${names.join(", ")})` : " (no connections are defined; leave `connection` out to use the PROXMOX_* environment variables)";
+      issues.push(vmIssue(vm, "connection", `${describeVm(vm)} names connection \`${vm.connection}\`, which no spec file defines${didYouMean(vm.connection, names) || known}`));
+      continue;
+    }
+    if (vm.connection === undefined && names.length === 1) vm.connection = names[0];
+    if (vm.connection === undefined && names.length > 1) {
+      issues.push(vmIssue(vm, "connection", `${describeVm(vm)} names no connection, and the spec defines several (${names.join(", ")}): add \`connection: <name>\``));
+      continue;
+    }
+    const scope = vm.connection ?? "";
+    const scopeText = vm.connection === undefined ? "" : ` on connection \`${vm.connection}\``;
+    if (vm.vmid !== undefined) {
+      const key = `${scope}\u0000${vm.vmid}`;
+      const previous = byVmid.get(key);
+      if (previous) {
+        issues.push(vmIssue(vm, "vmid", `vmid ${vm.vmid}${scopeText} is declared twice: here (${vm.name}) and at ${where(previous.source)} (${previous.name}); a vmid identifies one VM`));
+        continue;
+      }
+      byVmid.set(key, vm);
+    }
+    const nameKey = `${scope}\u0000${vm.name}`;
+    const sameName = byName.get(nameKey);
+    if (sameName) {
+      issues.push(vmIssue(vm, "name", `the name ${vm.name}${scopeText} is used twice: here and at ${where(sameName.source)}; give each VM its own name (PVE allows duplicates, which makes names useless for finding a VM)`));
+      continue;
+    }
+    byName.set(nameKey, vm);
+    vms.push(vm);
+  }
+  if (issues.length > 0) throw new SpecError(issues);
+  return { files, connections, vms };
+}
+
+/** Parses one spec text (file name for messages); throws SpecError listing every problem. */
+export function parseSpec(text: string, fileName: string): SpecDocument {
+  return merge([fileName], [parseFile(text, fileName)]);
+}
+
+/** Reads and merges spec files; throws SpecError listing every problem of every file. */
+export async function loadSpecFiles(paths: string[]): Promise<SpecDocument> {
+  const contents: FileContents[] = [];
+  for (const path of paths) {
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (err) {
+      const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message;
+      contents.push({ connections: [], vms: [], issues: [{ path: [], message: `cannot read spec file ${path}: ${reason}` }] });
+      continue;
+    }
+    contents.push(parseFile(text, path));
+  }
+  return merge(paths, contents);
+}

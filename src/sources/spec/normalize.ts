@@ -1,0 +1,251 @@
+// From a VM as written (already shape-checked by zod) to the normalized VmSpec the engine
+// consumes, with the checks that need more than one field at a time: sizes and units,
+// drive options per bus, slots used twice, boot order, cloud-init against NICs, and the
+// escape hatch against PVE's schema.
+import { parseSize } from "../../pve/size.js";
+import { normaliseTags } from "../../pve/tags.js";
+import { validateValue } from "../../pve/validate.js";
+import type { SpecPath } from "./errors.js";
+import { checkExtraConfig } from "./extra-config.js";
+import type {
+  AgentSpec,
+  CdromSpec,
+  CloudInitSpec,
+  DiskOptions,
+  DiskSpec,
+  DriveOptionValue,
+  EfiDiskSpec,
+  IpConfigSpec,
+  NicSpec,
+  SourceLocation,
+  TpmSpec,
+  VmSpec,
+} from "./model.js";
+import { busOf, configKeySchema, driveSubSchema } from "./pve-facts.js";
+import type { RawVm } from "./raw-schema.js";
+import { didYouMean } from "./suggest.js";
+
+const MIB = 1024 * 1024;
+
+/** Collects problems of one VM; positions come from the YAML document. */
+export interface IssueSink {
+  add(path: SpecPath, message: string, part?: "key" | "value"): void;
+}
+
+type RawDisk = NonNullable<NonNullable<RawVm["disks"]>[string]>;
+type RawNic = NonNullable<NonNullable<RawVm["nics"]>[string]>;
+type RawCloudInit = NonNullable<RawVm["cloudInit"]>;
+
+/** MiB from `2048` (MiB already) or `2G`; undefined after reporting when it is not whole MiB. */
+function toMiB(value: number | string, path: SpecPath, sink: IssueSink): number | undefined {
+  if (typeof value === "number") return value;
+  const bytes = parseSize(value.replace(/\s+/g, "").replace(/iB$/, ""));
+  if (bytes % MIB !== 0) {
+    sink.add(path, `\`${value}\` is not a whole number of MiB; PVE sets memory in MiB (e.g. 1536M or 2G)`);
+    return undefined;
+  }
+  return bytes / MIB;
+}
+
+function sizeBytes(value: string, path: SpecPath, sink: IssueSink): number | undefined {
+  const bytes = parseSize(value.replace(/\s+/g, "").replace(/iB$/, ""));
+  if (bytes < MIB) {
+    sink.add(path, `\`${value}\` is smaller than 1M; disk sizes are written with a unit, e.g. 32G`);
+    return undefined;
+  }
+  return bytes;
+}
+
+function normalizeDisk(slot: string, raw: RawDisk, path: SpecPath, sink: IssueSink): DiskSpec | undefined {
+  const bus = busOf(slot);
+  const busSchema = bus ? driveSubSchema(bus) : {};
+  const { storage, size, format, importFrom, ...rest } = raw as RawDisk & Record<string, unknown>;
+  const options: DiskOptions = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (value === undefined) continue;
+    if (!Object.hasOwn(busSchema, key)) {
+      sink.add([...path, key], `PVE's ${bus} drives have no \`${key}\` option${didYouMean(key, Object.keys(busSchema))}`, "key");
+      continue;
+    }
+    options[key] = key === "discard" && typeof value === "boolean" ? (value ? "on" : "ignore") : (value as DriveOptionValue);
+  }
+  if (size === undefined && importFrom === undefined) {
+    sink.add(path, "a disk needs a `size` (e.g. 32G) or an `importFrom` image");
+    return undefined;
+  }
+  const disk: DiskSpec = { storage, options };
+  if (size !== undefined) {
+    const bytes = sizeBytes(size, [...path, "size"], sink);
+    if (bytes === undefined) return undefined;
+    disk.sizeBytes = bytes;
+  }
+  if (format !== undefined) disk.format = format as DiskSpec["format"];
+  if (importFrom !== undefined) disk.importFrom = importFrom;
+  return disk;
+}
+
+function normalizeNic(raw: RawNic): NicSpec {
+  const nic: NicSpec = { model: raw.model ?? "virtio", bridge: raw.bridge };
+  if (raw.tag !== undefined) nic.tag = raw.tag as number;
+  if (raw.mtu !== undefined) nic.mtu = raw.mtu as number;
+  if (raw.queues !== undefined) nic.queues = raw.queues as number;
+  if (raw.firewall !== undefined) nic.firewall = raw.firewall;
+  if (raw.rate !== undefined) nic.rate = raw.rate as number;
+  if (raw.linkDown !== undefined) nic.linkDown = raw.linkDown;
+  if (raw.trunks !== undefined) nic.trunks = raw.trunks;
+  if (raw.macaddr !== undefined) nic.macaddr = raw.macaddr.toUpperCase();
+  return nic;
+}
+
+function normalizeAgent(raw: NonNullable<RawVm["agent"]>): AgentSpec {
+  if (typeof raw === "boolean") return { enabled: raw };
+  const agent: AgentSpec = { enabled: raw.enabled };
+  if (raw.fstrimClonedDisks !== undefined) agent.fstrimClonedDisks = raw.fstrimClonedDisks;
+  if (raw.freezeFs !== undefined) agent.freezeFs = raw.freezeFs;
+  if (raw.type !== undefined) agent.type = raw.type as AgentSpec["type"];
+  return agent;
+}
+
+function normalizeCloudInit(raw: RawCloudInit, nicSlots: Set<string>, path: SpecPath, sink: IssueSink): CloudInitSpec {
+  const cloudInit: CloudInitSpec = { slot: raw.slot ?? "ide2", storage: raw.storage };
+  if (raw.user !== undefined) cloudInit.user = raw.user;
+  if (raw.sshKeys !== undefined) cloudInit.sshKeys = raw.sshKeys.map((key) => key.trim());
+  if (raw.nameservers !== undefined) cloudInit.nameservers = raw.nameservers;
+  if (raw.searchDomains !== undefined) cloudInit.searchDomains = raw.searchDomains;
+  if (raw.upgrade !== undefined) cloudInit.upgrade = raw.upgrade;
+  if (raw.type !== undefined) cloudInit.type = raw.type as CloudInitSpec["type"];
+  if (raw.ipconfig !== undefined) {
+    const ipconfig: Record<string, IpConfigSpec> = {};
+    for (const [key, value] of Object.entries(raw.ipconfig)) {
+      if (value === undefined) continue;
+      const nic = key.replace("ipconfig", "net");
+      if (!nicSlots.has(nic)) {
+        sink.add([...path, "ipconfig", key], `${key} configures ${nic}, but this VM has no ${nic} under \`nics\``, "key");
+      }
+      if (value.gw !== undefined && value.ip === undefined) sink.add([...path, "ipconfig", key, "gw"], "`gw` needs `ip` (PVE requires it)");
+      if (value.gw6 !== undefined && value.ip6 === undefined) sink.add([...path, "ipconfig", key, "gw6"], "`gw6` needs `ip6` (PVE requires it)");
+      ipconfig[key] = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as IpConfigSpec;
+    }
+    cloudInit.ipconfig = ipconfig;
+  }
+  return cloudInit;
+}
+
+/** PVE's own check of a string-valued key (e.g. the `cpu` property string). */
+function checkWithSchema(key: string, value: string, path: SpecPath, sink: IssueSink): void {
+  const schema = configKeySchema(key);
+  if (!schema) return;
+  const result = validateValue(schema, value, key);
+  if (result.error !== undefined) {
+    sink.add(path, `PVE would refuse \`${value}\`: ${result.error.split("\n").filter(Boolean).join("; ")}`);
+  }
+}
+
+/** The normalized VM, or undefined when a problem was reported. `connection` is resolved later. */
+export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, sink: IssueSink): VmSpec | undefined {
+  let failed = false;
+  const report: IssueSink = {
+    add(where, message, part) {
+      failed = true;
+      sink.add(where, message, part);
+    },
+  };
+  const vm: VmSpec = {
+    kind: "vm",
+    name: raw.name,
+    node: raw.node,
+    state: raw.state ?? "present",
+    disks: {},
+    cdroms: {},
+    nics: {},
+    extraConfig: {},
+    source,
+  };
+  if (raw.vmid !== undefined) vm.vmid = raw.vmid;
+  if (raw.connection !== undefined) vm.connection = raw.connection;
+  if (raw.pool !== undefined) vm.pool = raw.pool;
+  if (raw.power !== undefined) vm.power = raw.power;
+  if (raw.cores !== undefined) vm.cores = raw.cores;
+  if (raw.sockets !== undefined) vm.sockets = raw.sockets;
+  if (raw.cpu !== undefined) {
+    checkWithSchema("cpu", raw.cpu, [...path, "cpu"], report);
+    vm.cpu = raw.cpu;
+  }
+  if (raw.memory !== undefined) vm.memory = toMiB(raw.memory, [...path, "memory"], report);
+  if (raw.balloon !== undefined) vm.balloon = toMiB(raw.balloon, [...path, "balloon"], report);
+  if (vm.memory !== undefined && vm.balloon !== undefined && vm.balloon > vm.memory) {
+    report.add([...path, "balloon"], `balloon (${vm.balloon} MiB) is more than memory (${vm.memory} MiB); PVE refuses that`);
+  }
+  if (raw.machine !== undefined) vm.machine = raw.machine;
+  if (raw.bios !== undefined) vm.bios = raw.bios as VmSpec["bios"];
+  if (raw.ostype !== undefined) vm.ostype = raw.ostype;
+  if (raw.scsihw !== undefined) vm.scsihw = raw.scsihw;
+  if (raw.efidisk !== undefined) {
+    if (vm.bios !== "ovmf") report.add([...path, "efidisk"], "an EFI disk needs `bios: ovmf`", "key");
+    const efidisk: EfiDiskSpec = { storage: raw.efidisk.storage };
+    if (raw.efidisk.format !== undefined) efidisk.format = raw.efidisk.format as EfiDiskSpec["format"];
+    if (raw.efidisk.efitype !== undefined) efidisk.efitype = raw.efidisk.efitype as EfiDiskSpec["efitype"];
+    if (raw.efidisk.preEnrolledKeys !== undefined) efidisk.preEnrolledKeys = raw.efidisk.preEnrolledKeys;
+    vm.efidisk = efidisk;
+  }
+  if (raw.tpm !== undefined) {
+    vm.tpm = { storage: raw.tpm.storage };
+    if (raw.tpm.version !== undefined) vm.tpm.version = raw.tpm.version as TpmSpec["version"];
+  }
+  if (raw.agent !== undefined) vm.agent = normalizeAgent(raw.agent);
+  if (raw.onboot !== undefined) vm.onboot = raw.onboot;
+  if (raw.tags !== undefined) vm.tags = normaliseTags(raw.tags);
+  if (raw.description !== undefined) vm.description = raw.description;
+
+  // Drives share one namespace: a slot holds a disk, a CD-ROM or the cloud-init drive.
+  const slotOwner = new Map<string, string>();
+  const claim = (slot: string, owner: string, where: SpecPath): void => {
+    const previous = slotOwner.get(slot);
+    if (previous) report.add(where, `slot ${slot} is already used by ${previous}; one slot holds one drive`, "key");
+    else slotOwner.set(slot, owner);
+  };
+  for (const [slot, disk] of Object.entries(raw.disks ?? {})) {
+    if (disk === undefined) continue;
+    claim(slot, "`disks`", [...path, "disks", slot]);
+    const normalized = normalizeDisk(slot, disk, [...path, "disks", slot], report);
+    if (normalized) vm.disks[slot] = normalized;
+  }
+  for (const [slot, cdrom] of Object.entries(raw.cdroms ?? {})) {
+    if (cdrom === undefined) continue;
+    claim(slot, "`cdroms`", [...path, "cdroms", slot]);
+    const normalized: CdromSpec = {};
+    if (cdrom.iso !== undefined) normalized.iso = cdrom.iso;
+    vm.cdroms[slot] = normalized;
+  }
+  for (const [slot, nic] of Object.entries(raw.nics ?? {})) {
+    if (nic !== undefined) vm.nics[slot] = normalizeNic(nic);
+  }
+  if (raw.cloudInit !== undefined) {
+    const cloudInitPath = [...path, "cloudInit"];
+    vm.cloudInit = normalizeCloudInit(raw.cloudInit, new Set(Object.keys(vm.nics)), cloudInitPath, report);
+    claim(vm.cloudInit.slot, "`cloudInit`", raw.cloudInit.slot ? [...cloudInitPath, "slot"] : cloudInitPath);
+  }
+
+  if (raw.boot !== undefined) {
+    const bootable = [...Object.keys(vm.disks), ...Object.keys(vm.cdroms), ...Object.keys(vm.nics)];
+    const seen = new Set<string>();
+    raw.boot.forEach((device, i) => {
+      if (seen.has(device)) report.add([...path, "boot", i], `${device} is listed twice`);
+      seen.add(device);
+      if (!bootable.includes(device)) {
+        report.add(
+          [...path, "boot", i],
+          `\`${device}\` is not a disk, CD-ROM or NIC of this VM${didYouMean(device, bootable) || (bootable.length > 0 ? ` (it has ${bootable.join(", ")})` : "")}`,
+        );
+      }
+    });
+    vm.boot = [...raw.boot];
+  }
+
+  for (const [key, value] of Object.entries(raw.extraConfig ?? {})) {
+    const checked = checkExtraConfig(key, value);
+    if (checked.ok) vm.extraConfig[key] = checked.value;
+    else report.add([...path, "extraConfig", key], checked.message, checked.part);
+  }
+  return failed ? undefined : vm;
+}

@@ -1,0 +1,340 @@
+// The shape of a spec file as a user writes it (before normalization), as a zod schema.
+// It is both the validator (strict: unknown keys are errors) and the source of the JSON Schema
+// that editors use for completion. Enums and ranges come from PVE's schema facts.
+import { z } from "zod";
+import type { ParamSchema } from "../../schema/types.js";
+import {
+  BUSES,
+  driveSubSchema,
+  paramEnum,
+  paramSubSchema,
+  qemuCreateEndpoint,
+  slotNames,
+  subKeyEnum,
+} from "./pve-facts.js";
+
+// ---- value formats (facts of PVE's formats, written as patterns) ----
+
+const DNS_NAME = /^([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?\.)*[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/;
+const NODE_NAME = /^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/;
+const STORAGE_ID = /^[a-z][a-z0-9\-_.]*[a-z0-9]$/i;
+const POOL_ID = /^[A-Za-z0-9_-]+$/;
+const BRIDGE_ID = /^[-_.\w\d]+$/;
+const TAG = /^[a-z0-9_][a-z0-9_\-+.]*$/i;
+const MAC = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/i;
+const SIZE_WITH_UNIT = /^\d+(\.\d+)?\s*[KMGT](iB)?$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const FINGERPRINT = /^([0-9a-f]{2}:){31}[0-9a-f]{2}$|^[0-9a-f]{64}$/i;
+const CONNECTION_NAME = /^[a-z0-9][a-z0-9_.-]*$/i;
+const USER_ID = /^[^\s:@/]+@[A-Za-z][A-Za-z0-9.\-_]+$/;
+const TOKEN_NAME = /^[A-Za-z][A-Za-z0-9.\-_]+$/;
+const VOLUME_ID = /^[a-z][a-z0-9\-_.]*[a-z0-9]:.+$/i;
+const IPV4_CIDR = /^(\d{1,3}\.){3}\d{1,3}\/\d{1,2}$/;
+const IPV4 = /^(\d{1,3}\.){3}\d{1,3}$/;
+
+export const SPEC_PATTERNS = { SIZE_WITH_UNIT, MAC, TAG, IPV4_CIDR };
+
+const sizeHint = "a size with a unit: K, M, G or T (powers of 1024), e.g. 32G or 512M";
+
+/** A size string with a unit; a bare number gets told to add one (32 could be bytes or GiB). */
+function sizeString(what: string) {
+  return z
+    .string({
+      error: (issue) =>
+        typeof issue.input === "number"
+          ? `${issue.input} has no unit; write ${issue.input}G for ${issue.input} GiB (${what} is ${sizeHint})`
+          : issue.input === undefined
+            ? `${what} is required (${sizeHint})`
+            : `expected ${sizeHint}`,
+    })
+    .regex(SIZE_WITH_UNIT, { error: (issue) => `\`${String(issue.input)}\` is not a size; write ${sizeHint}` });
+}
+
+/** Memory as MiB (a number, as PVE writes it) or a size with a unit. */
+function memoryValue(minimumMiB: number) {
+  return z.union([z.number().int().min(minimumMiB), sizeString("memory")], {
+    error: `expected MiB as a whole number (e.g. 2048) or ${sizeHint}`,
+  });
+}
+
+function pattern(regex: RegExp, explanation: string) {
+  return z.string().regex(regex, { error: (issue) => `\`${String(issue.input)}\` is not valid: ${explanation}` });
+}
+
+/** A zod type for one key of a PVE property string (drive options): type, enum and range. */
+function fromPveParam(schema: ParamSchema): z.ZodType {
+  if (schema.enum) return z.enum(schema.enum as [string, ...string[]]);
+  switch (schema.type) {
+    case "boolean":
+      return z.boolean();
+    case "integer": {
+      let value = z.number().int();
+      if (schema.minimum !== undefined) value = value.min(schema.minimum);
+      if (schema.maximum !== undefined) value = value.max(schema.maximum);
+      return value;
+    }
+    case "number": {
+      let value = z.number();
+      if (schema.minimum !== undefined) value = value.min(schema.minimum);
+      if (schema.maximum !== undefined) value = value.max(schema.maximum);
+      return value;
+    }
+    default:
+      return z.string();
+  }
+}
+
+// ---- drives ----
+
+/** Drive keys the structured disk fields own (storage, size, format, importFrom) or that make no sense here. */
+const OWNED_DRIVE_KEYS = new Set(["file", "volume", "size", "format", "import-from", "media"]);
+
+/** Drive option names accepted on any bus (bus-specific ones are checked after parsing). */
+export function driveOptionNames(): string[] {
+  const names = new Set<string>();
+  for (const bus of BUSES) {
+    for (const [key, schema] of Object.entries(driveSubSchema(bus))) {
+      // Aliases (old names of other keys) have no type of their own: accept the real name only.
+      if (OWNED_DRIVE_KEYS.has(key) || schema.alias !== undefined) continue;
+      names.add(key);
+    }
+  }
+  return [...names].sort();
+}
+
+function driveOptionsShape(): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const name of driveOptionNames()) {
+    const schema = BUSES.map((bus) => driveSubSchema(bus)[name]).find((s) => s !== undefined) as ParamSchema;
+    shape[name] = fromPveParam(schema).optional();
+  }
+  // `discard: true` reads better in YAML than PVE's `on`; both are accepted.
+  shape.discard = z.union([z.boolean(), z.enum(["on", "ignore"])]).optional();
+  return shape;
+}
+
+function diskSchema() {
+  return z
+    .strictObject({
+      storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm").describe("Storage id the volume lives on, e.g. local-lvm."),
+      size: sizeString("size").optional().describe("Size with a unit (K, M, G, T; powers of 1024), e.g. 32G."),
+      format: z.enum(subKeyEnum("scsi0", "format")).optional().describe("Image format (raw, qcow2 ...); storage default when absent."),
+      importFrom: pattern(VOLUME_ID, "a volume id, e.g. local:import/debian-13.qcow2")
+        .optional()
+        .describe("Create the disk from this image (PVE import-from), e.g. local:import/debian-13.qcow2."),
+      ...driveOptionsShape(),
+    })
+    .describe("A disk. Options use PVE's drive option names (cache, discard, iothread, ssd, backup ...).");
+}
+
+function cdromSchema() {
+  return z
+    .strictObject({
+      iso: pattern(VOLUME_ID, "an ISO volume id, e.g. local:iso/debian-13-netinst.iso")
+        .optional()
+        .describe("ISO volume, e.g. local:iso/debian-13-netinst.iso; leave out for an empty drive."),
+    })
+    .describe("A CD-ROM drive.");
+}
+
+// One value schema shared by every slot, so the JSON Schema defines it once ($defs).
+function slotsObject<T extends z.ZodType>(slots: string[], value: T, description: string) {
+  const shape: Record<string, z.ZodOptional<T>> = {};
+  const optional = value.optional();
+  for (const slot of slots) shape[slot] = optional;
+  return z.strictObject(shape).describe(description);
+}
+
+export function diskSlots(): string[] {
+  return BUSES.flatMap((bus) => slotNames(bus));
+}
+
+/** Slots a CD-ROM (or the cloud-init drive) can use. VirtIO block devices cannot be CD-ROMs. */
+export function cdromSlots(): string[] {
+  return ["ide", "sata", "scsi"].flatMap((bus) => slotNames(bus));
+}
+
+export function nicSlots(): string[] {
+  return slotNames("net");
+}
+
+// ---- NICs ----
+
+function nicSchema() {
+  const net = paramSubSchema("net0");
+  const range = (key: string) => fromPveParam(net[key] ?? {}).optional();
+  return z
+    .strictObject({
+      model: z.enum(subKeyEnum("net0", "model")).optional().describe("NIC model; default virtio."),
+      bridge: pattern(BRIDGE_ID, "a bridge name, e.g. vmbr0").describe("Bridge, e.g. vmbr0."),
+      tag: range("tag").describe("VLAN tag (1-4094)."),
+      mtu: range("mtu").describe("MTU; 1 means the bridge's MTU (virtio only)."),
+      queues: range("queues").describe("Multiqueue count."),
+      firewall: z.boolean().optional(),
+      rate: range("rate").describe("Rate limit in MB/s (megabytes, not bits)."),
+      linkDown: z.boolean().optional().describe("Disconnect the NIC."),
+      trunks: pattern(/^\d+(-\d+)?(;\d+(-\d+)?)*$/, "VLAN ids separated by ;, e.g. 10;20-30").optional(),
+      macaddr: pattern(MAC, "a MAC address like BC:24:11:2A:3B:4C")
+        .optional()
+        .describe("MAC address; leave out to keep the current one (PVE generates one on create)."),
+    })
+    .describe("A network interface.");
+}
+
+// ---- the rest of a VM ----
+
+function agentSchema() {
+  return z.union([
+    z.boolean(),
+    z.strictObject({
+      enabled: z.boolean(),
+      fstrimClonedDisks: z.boolean().optional(),
+      freezeFs: z.boolean().optional(),
+      type: z.enum(subKeyEnum("agent", "type")).optional(),
+    }),
+  ]);
+}
+
+function cloudInitSchema() {
+  const ipconfig = z.strictObject({
+    ip: z
+      .string()
+      .refine((v) => v === "dhcp" || IPV4_CIDR.test(v), { error: (i) => `\`${String(i.input)}\` is not "dhcp" or an IPv4 address in CIDR form (10.0.0.5/24)` })
+      .optional(),
+    gw: pattern(IPV4, "an IPv4 address").optional(),
+    ip6: z
+      .string()
+      .refine((v) => v === "dhcp" || v === "auto" || /^[0-9a-f:]+\/\d{1,3}$/i.test(v), {
+        error: (i) => `\`${String(i.input)}\` is not "dhcp", "auto" or an IPv6 address in CIDR form`,
+      })
+      .optional(),
+    gw6: pattern(/^[0-9a-f:]+$/i, "an IPv6 address").optional(),
+  });
+  const ipconfigSlots: Record<string, z.ZodOptional<typeof ipconfig>> = {};
+  const optionalIpconfig = ipconfig.optional();
+  for (const name of slotNames("ipconfig")) ipconfigSlots[name] = optionalIpconfig;
+  return z
+    .strictObject({
+      storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm").describe("Storage for the cloud-init drive."),
+      slot: z.enum(cdromSlots() as [string, ...string[]]).optional().describe("Slot of the cloud-init drive; default ide2."),
+      user: z.string().min(1).optional(),
+      sshKeys: z.array(z.string().min(1)).optional().describe("Public SSH keys, one per entry."),
+      ipconfig: z.strictObject(ipconfigSlots).optional().describe("ipconfigN configures netN."),
+      nameservers: z.array(z.string().min(1)).optional(),
+      searchDomains: z.array(z.string().min(1)).optional(),
+      upgrade: z.boolean().optional(),
+      type: z.enum(paramEnum("citype")).optional(),
+    })
+    .describe("Cloud-init basics.");
+}
+
+function vmSchema() {
+  const create = qemuCreateEndpoint();
+  const vmid = create.params.vmid ?? {};
+  const machineType = paramSubSchema("machine").type?.pattern;
+  return z
+    .strictObject({
+      vmid: z
+        .number()
+        .int()
+        .min(vmid.minimum ?? 100)
+        .max(vmid.maximum ?? 999999999)
+        .optional()
+        .describe("The VM's identity (recommended). Without it, the name identifies the VM."),
+      name: pattern(DNS_NAME, "letters, digits and '-', dots only between labels (a DNS name)").describe("VM name (a label; see vmid)."),
+      node: pattern(NODE_NAME, "a node name, e.g. pve1").describe("Node the VM is created on."),
+      connection: z.string().optional().describe("Name of a connection under `connections`."),
+      pool: pattern(POOL_ID, "letters, digits, '-' and '_'").optional(),
+      state: z.enum(["present", "absent"]).optional().describe("absent destroys the VM (a data-loss step)."),
+      power: z.enum(["running", "stopped"]).optional().describe("Desired power state; leave out to not manage it."),
+      cores: z.number().int().min(1).optional(),
+      sockets: z.number().int().min(1).optional(),
+      cpu: z.string().min(1).optional().describe("CPU type or PVE cpu string, e.g. host or x86-64-v2-AES."),
+      memory: memoryValue(16).optional().describe("MiB (2048) or a size with a unit (2G)."),
+      balloon: memoryValue(0).optional().describe("Minimum memory for ballooning; 0 disables the balloon device."),
+      machine: (machineType ? pattern(new RegExp(`^(${machineType})$`), "a machine type like q35 or pc-q35-9.0") : z.string())
+        .optional()
+        .describe("Machine type, e.g. q35."),
+      bios: z.enum(paramEnum("bios")).optional(),
+      ostype: z.enum(paramEnum("ostype")).optional(),
+      scsihw: z.enum(paramEnum("scsihw")).optional(),
+      efidisk: z
+        .strictObject({
+          storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm"),
+          format: z.enum(subKeyEnum("efidisk0", "format")).optional(),
+          efitype: z.enum(subKeyEnum("efidisk0", "efitype")).optional(),
+          preEnrolledKeys: z.boolean().optional(),
+        })
+        .optional()
+        .describe("EFI vars disk (needs bios: ovmf)."),
+      tpm: z
+        .strictObject({
+          storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm"),
+          version: z.enum(subKeyEnum("tpmstate0", "version")).optional(),
+        })
+        .optional()
+        .describe("TPM state disk."),
+      boot: z.array(z.string()).optional().describe("Boot order by slot, e.g. [scsi0, ide2, net0]."),
+      agent: agentSchema().optional().describe("QEMU guest agent: true/false or options."),
+      onboot: z.boolean().optional(),
+      tags: z.array(pattern(TAG, "letters, digits and _ - + . (not starting with - + .)")).optional(),
+      description: z.string().optional(),
+      disks: slotsObject(diskSlots(), diskSchema(), "Disks by slot: scsi0-30, virtio0-15, sata0-5, ide0-3.").optional(),
+      cdroms: slotsObject(cdromSlots(), cdromSchema(), "CD-ROM drives by slot (ide, sata, scsi).").optional(),
+      nics: slotsObject(nicSlots(), nicSchema(), "NICs by slot: net0-31.").optional(),
+      cloudInit: cloudInitSchema().optional(),
+      extraConfig: z
+        .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+        .optional()
+        .describe("Any other PVE VM config key (the `qm set` escape hatch), validated against PVE's schema, e.g. rng0."),
+    })
+    .describe("A QEMU virtual machine.");
+}
+
+function connectionSchema() {
+  return z
+    .strictObject({
+      host: z.string().min(1).describe("Host name or address of any cluster node."),
+      port: z.number().int().min(1).max(65535).optional().describe("Default 8006."),
+      user: pattern(USER_ID, "user@realm, e.g. automation@pve").optional(),
+      tokenId: pattern(TOKEN_NAME, "the token name only (the part after `!`), e.g. pvectl").optional(),
+      passwordEnv: pattern(ENV_NAME, "an environment variable name").optional().describe("Environment variable holding the password."),
+      passwordFile: z.string().min(1).optional().describe("File holding the password."),
+      tokenSecretEnv: pattern(ENV_NAME, "an environment variable name").optional().describe("Environment variable holding the token secret."),
+      tokenSecretFile: z.string().min(1).optional().describe("File holding the token secret."),
+      fingerprint: pattern(FINGERPRINT, "a SHA-256 fingerprint, 32 hex byte pairs separated by ':'")
+        .optional()
+        .describe("Pin the server certificate by its SHA-256 fingerprint."),
+      caPath: z.string().min(1).optional().describe("PEM file of the CA that signed the cluster certificate."),
+      validateCerts: z.boolean().optional().describe("Default true. false sends credentials to whoever answers."),
+    })
+    .describe("A cluster connection. Secrets are referenced (env var or file), never written inline.");
+}
+
+let cached: ReturnType<typeof buildSpecFileSchema> | undefined;
+
+function buildSpecFileSchema() {
+  const connection = connectionSchema();
+  const vm = vmSchema();
+  const file = z
+    .strictObject({
+      version: z.literal(1).optional().describe("Spec format version (1)."),
+      connections: z
+        .record(pattern(CONNECTION_NAME, "letters, digits, '.', '-' and '_'"), connection)
+        .optional()
+        .describe("Named cluster connections."),
+      vms: z.array(vm).optional().describe("QEMU virtual machines."),
+    })
+    .describe("A pvectl spec file: the desired state of guests on Proxmox VE clusters.");
+  return { file, vm, connection };
+}
+
+/** The zod schemas of a spec file, one VM and one connection (built once from the PVE facts). */
+export function specSchemas(): ReturnType<typeof buildSpecFileSchema> {
+  cached ??= buildSpecFileSchema();
+  return cached;
+}
+
+export type RawSpecFile = z.output<ReturnType<typeof buildSpecFileSchema>["file"]>;
+export type RawVm = z.output<ReturnType<typeof buildSpecFileSchema>["vm"]>;
+export type RawConnection = z.output<ReturnType<typeof buildSpecFileSchema>["connection"]>;
