@@ -1,0 +1,220 @@
+// Config changes: normalising values as PVE writes them, pending changes, applying them
+// (immediately when stopped, hot-plugging what can be hot-plugged when running), and what
+// happens to volumes when a disk is replaced or deleted (→ unusedN, or freed with force).
+import { PveApiError } from "../contract.js";
+import { driveVolume, isCdrom, isDiskKey, isUnusedKey, materialiseDrive, ownsVolume, parseDrive } from "./drives.js";
+import type { SimCluster } from "./model.js";
+import { normaliseLxcNic, normaliseQemuNic } from "./nics.js";
+import type { ConfigValue, GuestConfig, GuestState, VolumeState } from "./types.js";
+import { removeVolume } from "./volumes.js";
+
+/** Options that always apply at once, also on a running guest. */
+const FAST_PLUG = new Set([
+  "description",
+  "hookscript",
+  "lock",
+  "migrate_downtime",
+  "migrate_speed",
+  "name",
+  "onboot",
+  "protection",
+  "shares",
+  "startup",
+  "tags",
+  "vmstatestorage",
+  "ciuser",
+  "cipassword",
+  "citype",
+  "cicustom",
+  "ciupgrade",
+  "sshkeys",
+  "nameserver",
+  "searchdomain",
+  "balloon",
+  "cpuunits",
+  "cpulimit",
+]);
+
+/** Config keys whose schema type is `number`: PVE returns them as strings. */
+const NUMBER_KEYS = new Set(["cpulimit", "migrate_downtime"]);
+
+export function checkLock(guest: GuestState, skiplock = false): void {
+  const lock = guest.config.lock;
+  if (lock !== undefined && !skiplock) {
+    throw new PveApiError(500, `${guest.type === "qemu" ? "VM" : "CT"} is locked (${lock})`);
+  }
+}
+
+export function normaliseTags(text: string): string {
+  const tags = [...new Set(text.split(/[;,\s]+/).filter((t) => t !== ""))];
+  return tags.sort().join(";");
+}
+
+function hotplugFeatures(config: GuestConfig): Set<string> {
+  const raw = String(config.hotplug ?? "network,disk,usb");
+  if (raw === "0") return new Set();
+  if (raw === "1") return new Set(["network", "disk", "usb"]);
+  return new Set(raw.split(","));
+}
+
+function hotpluggable(guest: GuestState, key: string): boolean {
+  if (FAST_PLUG.has(key) || /^ipconfig\d+$/.test(key)) return true;
+  const features = hotplugFeatures(guest.config);
+  if (/^net\d+$/.test(key)) return features.has("network");
+  if (/^(scsi|virtio)\d+$/.test(key) || isUnusedKey(key)) return features.has("disk");
+  if (/^usb\d+$/.test(key) || key === "tablet") return features.has("usb");
+  if (key === "vcpus") return features.has("cpu");
+  if (key === "memory") return features.has("memory");
+  return false;
+}
+
+/** The config with pending values applied (what GET config returns by default). */
+export function effectiveConfig(guest: GuestState): GuestConfig {
+  const out: GuestConfig = { ...guest.config, ...guest.pending };
+  for (const key of Object.keys(guest.pendingDelete)) delete out[key];
+  return out;
+}
+
+export function nextUnusedKey(guest: GuestState): string {
+  let n = 0;
+  while (guest.config[`unused${n}`] !== undefined || guest.pending[`unused${n}`] !== undefined) n++;
+  return `unused${n}`;
+}
+
+function volumeInSnapshots(guest: GuestState, volid: string): boolean {
+  return guest.snapshots.some((s) =>
+    Object.entries(s.config).some(([k, v]) => isDiskKey(guest.type, k) && parseDrive(guest.type, String(v)).file === volid),
+  );
+}
+
+/** A volume that leaves a disk slot: freed (force) or remembered as unusedN. */
+function releaseVolume(model: SimCluster, guest: GuestState, value: ConfigValue, force: boolean): void {
+  const drive = parseDrive(guest.type, String(value));
+  const volid = driveVolume(drive);
+  if (!volid || isCdrom(drive) || !ownsVolume(guest.vmid, volid)) return;
+  const stillUsed = Object.values(guest.config).some(
+    (v) => typeof v === "string" && parseDrive(guest.type, v).file === volid,
+  );
+  if (stillUsed) return;
+  if (force && !volumeInSnapshots(guest, volid)) {
+    removeVolume(model.state, volid, guest.node);
+    return;
+  }
+  guest.config[nextUnusedKey(guest)] = volid;
+}
+
+function applyOne(model: SimCluster, guest: GuestState, key: string): void {
+  if (key in guest.pendingDelete) {
+    const force = guest.pendingDelete[key] ?? false;
+    delete guest.pendingDelete[key];
+    const old = guest.config[key];
+    if (old === undefined) return;
+    delete guest.config[key];
+    if (isUnusedKey(key)) {
+      const volid = parseDrive(guest.type, String(old)).file;
+      if (!volumeInSnapshots(guest, volid)) removeVolume(model.state, volid, guest.node);
+    } else if (isDiskKey(guest.type, key)) {
+      releaseVolume(model, guest, old, force);
+    }
+    return;
+  }
+  if (!(key in guest.pending)) return;
+  const value = guest.pending[key] as ConfigValue;
+  delete guest.pending[key];
+  const old = guest.config[key];
+  guest.config[key] = value;
+  if (isDiskKey(guest.type, key)) {
+    const newVol = parseDrive(guest.type, String(value)).file;
+    // re-attaching a detached volume removes its unusedN entry
+    for (const [k, v] of Object.entries(guest.config)) {
+      if (isUnusedKey(k) && parseDrive(guest.type, String(v)).file === newVol) delete guest.config[k];
+    }
+    if (old !== undefined && parseDrive(guest.type, String(old)).file !== newVol) releaseVolume(model, guest, old, false);
+  }
+}
+
+/** Applies every pending change (stopped guest, start, reboot). */
+export function applyPending(model: SimCluster, guest: GuestState): void {
+  for (const key of Object.keys(guest.pendingDelete)) applyOne(model, guest, key);
+  for (const key of Object.keys(guest.pending)) applyOne(model, guest, key);
+}
+
+/** Applies what a running guest can take live; the rest stays pending. */
+export function hotplugPending(model: SimCluster, guest: GuestState): void {
+  for (const key of [...Object.keys(guest.pendingDelete), ...Object.keys(guest.pending)]) {
+    if (hotpluggable(guest, key)) applyOne(model, guest, key);
+  }
+}
+
+export interface ConfigUpdate {
+  set: Record<string, ConfigValue>;
+  delete: string[];
+  revert: string[];
+  force: boolean;
+}
+
+/** Normalises a value as PVE stores it (MACs, volumes, tags, generated ids). */
+export function normaliseValue(
+  model: SimCluster,
+  guest: GuestState,
+  key: string,
+  value: ConfigValue,
+  allocated: VolumeState[],
+): ConfigValue {
+  if (/^net\d+$/.test(key)) {
+    return guest.type === "qemu"
+      ? normaliseQemuNic(key, String(value), () => model.newMac())
+      : normaliseLxcNic(key, String(value), () => model.newMac());
+  }
+  if (isDiskKey(guest.type, key)) {
+    return materialiseDrive({
+      state: model.state,
+      type: guest.type,
+      vmid: guest.vmid,
+      node: guest.node,
+      key,
+      value: String(value),
+      now: model.now(),
+      allocated,
+    });
+  }
+  if (key === "tags") return normaliseTags(String(value));
+  if (key === "vmgenid" && (value === "1" || value === 1)) return model.newUuid();
+  if (NUMBER_KEYS.has(key)) return String(value);
+  return value;
+}
+
+/** Writes a config update into the guest (pending first, then applied or hot-plugged). */
+export function updateGuestConfig(
+  model: SimCluster,
+  guest: GuestState,
+  update: ConfigUpdate,
+  warn: (line: string) => void,
+): void {
+  const allocated: VolumeState[] = [];
+  const values: GuestConfig = {};
+  try {
+    for (const [key, value] of Object.entries(update.set)) values[key] = normaliseValue(model, guest, key, value, allocated);
+  } catch (err) {
+    for (const v of allocated) removeVolume(model.state, v.volid, guest.node);
+    throw err;
+  }
+  for (const key of update.delete) {
+    if (guest.config[key] === undefined && guest.pending[key] === undefined) {
+      warn(`cannot delete '${key}' - not set in current configuration!`);
+      continue;
+    }
+    delete guest.pending[key];
+    if (guest.config[key] !== undefined) guest.pendingDelete[key] = update.force;
+  }
+  for (const key of update.revert) {
+    delete guest.pending[key];
+    delete guest.pendingDelete[key];
+  }
+  for (const [key, value] of Object.entries(values)) {
+    guest.pending[key] = value;
+    delete guest.pendingDelete[key];
+  }
+  if (guest.type === "lxc" || guest.status !== "running") applyPending(model, guest);
+  else hotplugPending(model, guest);
+}

@@ -1,0 +1,102 @@
+// The simulated cluster's state. Plain data (JSON round-trips through --state files).
+
+export type GuestType = "qemu" | "lxc";
+export type ConfigValue = string | number;
+export type GuestConfig = Record<string, ConfigValue>;
+
+export interface NodeState {
+  name: string;
+  online: boolean;
+  cpus: number;
+  /** bytes */
+  memory: number;
+  /** bytes of the root file system */
+  rootDisk: number;
+  bridges: string[];
+  /** seconds since the epoch the node booted */
+  bootTime: number;
+  ip: string;
+}
+
+export type StorageType = "dir" | "lvmthin" | "nfs" | "lvm" | "zfspool" | "rbd" | "cifs";
+
+export interface StorageState {
+  id: string;
+  type: StorageType;
+  content: string[];
+  shared: boolean;
+  /** Nodes the storage is available on (all nodes when undefined). */
+  nodes?: string[];
+  /** capacity in bytes (per node for local storage) */
+  total: number;
+  path?: string;
+  enabled: boolean;
+}
+
+export interface VolumeState {
+  volid: string;
+  storage: string;
+  /** Node holding the volume; undefined on shared storages. */
+  node?: string;
+  content: string;
+  format: string;
+  size: number;
+  ctime: number;
+  vmid?: number;
+  /** Base volume of a linked clone. */
+  parent?: string;
+  notes?: string;
+  protected?: boolean;
+  subtype?: GuestType;
+}
+
+export interface SnapshotState {
+  name: string;
+  description: string;
+  snaptime: number;
+  vmstate: boolean;
+  parent?: string;
+  config: GuestConfig;
+}
+
+export interface GuestState {
+  vmid: number;
+  type: GuestType;
+  node: string;
+  config: GuestConfig;
+  /** Pending values (QEMU only: applied at next start when the guest runs). */
+  pending: GuestConfig;
+  /** Pending deletions: key -> force. */
+  pendingDelete: Record<string, boolean>;
+  snapshots: SnapshotState[];
+  status: "running" | "stopped";
+  /** running | paused | prelaunch | suspended (QEMU's qmpstatus). */
+  qmpstatus: string;
+  startedAt?: number;
+  /** Seconds after start until the guest agent answers. */
+  agentDelay: number;
+  hastate?: string;
+}
+
+export interface PoolState {
+  poolid: string;
+  comment?: string;
+  vmids: number[];
+  storages: string[];
+}
+
+export type BackupJob = Record<string, ConfigValue> & { id: string };
+
+export interface ClusterState {
+  clusterName: string;
+  /** Salt for deterministic per-guest facts (agent addresses, metrics). */
+  salt: string;
+  nodes: NodeState[];
+  storages: StorageState[];
+  volumes: VolumeState[];
+  guests: GuestState[];
+  pools: PoolState[];
+  backupJobs: BackupJob[];
+  /** Datacenter MAC prefix. */
+  macPrefix: string;
+}

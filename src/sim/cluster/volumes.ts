@@ -1,0 +1,126 @@
+// Volumes on storages: naming (vm-<vmid>-disk-N), allocation, lookup, removal.
+import { PveApiError } from "../contract.js";
+import type { ClusterState, StorageState, VolumeState } from "./types.js";
+
+const FILE_BASED = new Set(["dir", "nfs", "cifs"]);
+
+export function isFileStorage(storage: StorageState): boolean {
+  return FILE_BASED.has(storage.type);
+}
+
+export function storageOnNode(storage: StorageState, node: string): boolean {
+  return storage.enabled && (storage.nodes === undefined || storage.nodes.includes(node));
+}
+
+export function findStorage(state: ClusterState, id: string): StorageState | undefined {
+  return state.storages.find((s) => s.id === id);
+}
+
+/** A storage usable on `node`, or PVE's error. */
+export function requireStorage(state: ClusterState, id: string, node: string): StorageState {
+  const storage = findStorage(state, id);
+  if (!storage) throw new PveApiError(500, `storage '${id}' does not exist`);
+  if (!storageOnNode(storage, node)) {
+    throw new PveApiError(500, `storage '${id}' is not available on node '${node}'`);
+  }
+  return storage;
+}
+
+/** Volumes visible on `node` (node-local ones of that node plus shared ones). */
+export function volumesOn(state: ClusterState, storageId: string, node: string): VolumeState[] {
+  const storage = findStorage(state, storageId);
+  if (!storage) return [];
+  return state.volumes.filter((v) => v.storage === storageId && (storage.shared || v.node === node));
+}
+
+export function findVolume(state: ClusterState, volid: string, node: string): VolumeState | undefined {
+  const storageId = volid.split(":")[0] ?? "";
+  return volumesOn(state, storageId, node).find((v) => v.volid === volid);
+}
+
+/** The part after `storage:`. */
+export function volumeName(volid: string): string {
+  const i = volid.indexOf(":");
+  return i < 0 ? volid : volid.slice(i + 1);
+}
+
+/** `vm-100-disk-0` (the last path element without extension). */
+export function volumeBaseName(volid: string): string {
+  const name = volumeName(volid).split("/").pop() ?? "";
+  return name.replace(/\.(raw|qcow2|vmdk|subvol)$/, "");
+}
+
+/** The vmid that owns a volume by name (vm-<vmid>-..., base-<vmid>-..., subvol-<vmid>-...). */
+export function volumeOwner(volid: string): number | undefined {
+  const m = /^(?:vm|base|subvol|basevol)-(\d+)-/.exec(volumeBaseName(volid));
+  return m ? Number(m[1]) : undefined;
+}
+
+function nextDiskIndex(state: ClusterState, storage: StorageState, node: string, vmid: number): number {
+  const used = new Set<number>();
+  for (const v of volumesOn(state, storage.id, node)) {
+    const m = /^(?:vm|base|subvol)-(\d+)-disk-(\d+)$/.exec(volumeBaseName(v.volid));
+    if (m && Number(m[1]) === vmid) used.add(Number(m[2]));
+  }
+  let n = 0;
+  while (used.has(n)) n++;
+  return n;
+}
+
+export interface AllocateOptions {
+  storage: StorageState;
+  node: string;
+  vmid: number;
+  size: number;
+  content: "images" | "rootdir";
+  format?: string;
+  /** A fixed name (cloud-init: vm-<vmid>-cloudinit); default vm-<vmid>-disk-N. */
+  name?: string;
+  parent?: string;
+  ctime: number;
+}
+
+/** Default image format on a storage (qcow2 on file storages for VMs, raw otherwise). */
+export function defaultFormat(storage: StorageState, content: "images" | "rootdir"): string {
+  return isFileStorage(storage) && content === "images" ? "qcow2" : "raw";
+}
+
+export function allocateVolume(state: ClusterState, opts: AllocateOptions): VolumeState {
+  const { storage, node, vmid } = opts;
+  const format = opts.format ?? defaultFormat(storage, opts.content);
+  const base = opts.name ?? `vm-${vmid}-disk-${nextDiskIndex(state, storage, node, vmid)}`;
+  let volname: string;
+  if (isFileStorage(storage)) {
+    const own = `${vmid}/${base}.${format}`;
+    volname = opts.parent ? `${volumeName(opts.parent)}/${own}` : own;
+  } else {
+    volname = opts.parent ? `${volumeBaseName(opts.parent)}/${base}` : base;
+  }
+  const volid = `${storage.id}:${volname}`;
+  if (findVolume(state, volid, node)) throw new PveApiError(500, `volume '${volid}' already exists`);
+  const volume: VolumeState = {
+    volid,
+    storage: storage.id,
+    content: opts.content,
+    format,
+    size: opts.size,
+    ctime: opts.ctime,
+    vmid,
+    ...(storage.shared ? {} : { node }),
+    ...(opts.parent ? { parent: opts.parent } : {}),
+  };
+  state.volumes.push(volume);
+  return volume;
+}
+
+export function removeVolume(state: ClusterState, volid: string, node: string): boolean {
+  const volume = findVolume(state, volid, node);
+  if (!volume) return false;
+  state.volumes.splice(state.volumes.indexOf(volume), 1);
+  return true;
+}
+
+/** Bytes used on a storage as seen from a node. */
+export function storageUsed(state: ClusterState, storageId: string, node: string): number {
+  return volumesOn(state, storageId, node).reduce((sum, v) => sum + v.size, 0);
+}

@@ -1,0 +1,160 @@
+// GET /cluster/nextid, /cluster/resources, /cluster/status.
+import { guestUsage } from "../cluster/metrics.js";
+import type { SimCluster } from "../cluster/model.js";
+import type { GuestState, StorageState } from "../cluster/types.js";
+import { storageOnNode, storageUsed } from "../cluster/volumes.js";
+import { type HandlerContext, PveApiError, type Router } from "../contract.js";
+import { guestSummary } from "./guest-status.js";
+import { nodeEntry } from "./nodes.js";
+import { sim, str } from "./context.js";
+
+type Entry = Record<string, unknown>;
+
+const LOWER = 100;
+const UPPER = 1_000_000;
+
+function nextid(ctx: HandlerContext): string {
+  const model = sim(ctx);
+  const wanted = ctx.params.vmid;
+  if (wanted !== undefined) {
+    const vmid = Number(wanted);
+    if (model.guest(vmid)) throw new PveApiError(400, "Parameter verification failed.", { vmid: `VM ${vmid} already exists` });
+    return String(vmid);
+  }
+  const used = new Set(model.state.guests.map((g) => g.vmid));
+  for (let id = LOWER; id < UPPER; id++) if (!used.has(id)) return String(id);
+  throw new PveApiError(500, `unable to get any free VMID in range [${LOWER}, ${UPPER}]`);
+}
+
+export function guestResource(model: SimCluster, guest: GuestState): Entry {
+  const s = guestSummary(model, guest);
+  const online = model.isNodeOnline(guest.node);
+  const usage = guestUsage(model, guest);
+  const entry: Entry = {
+    id: `${guest.type}/${guest.vmid}`,
+    type: guest.type,
+    vmid: guest.vmid,
+    node: guest.node,
+    name: s.name as string,
+    status: online ? guest.status : "unknown",
+    template: guest.config.template === 1 ? 1 : 0,
+    maxcpu: s.cpus as number,
+    maxmem: s.maxmem as number,
+    maxdisk: s.maxdisk as number,
+    cpu: usage.cpu,
+    mem: usage.mem,
+    disk: usage.disk,
+    uptime: usage.uptime,
+    netin: usage.netin,
+    netout: usage.netout,
+    diskread: usage.diskread,
+    diskwrite: usage.diskwrite,
+  };
+  const pool = model.poolOf(guest.vmid);
+  if (pool) entry.pool = pool;
+  if (guest.config.lock !== undefined) entry.lock = String(guest.config.lock);
+  if (guest.config.tags !== undefined) entry.tags = String(guest.config.tags);
+  if (guest.hastate) entry.hastate = guest.hastate;
+  return entry;
+}
+
+/** One storage as seen from one node. */
+export function storageResource(model: SimCluster, storage: StorageState, node: string): Entry {
+  const online = model.isNodeOnline(node);
+  const entry: Entry = {
+    id: `storage/${node}/${storage.id}`,
+    type: "storage",
+    storage: storage.id,
+    node,
+    plugintype: storage.type,
+    status: online ? "available" : "unknown",
+    shared: storage.shared ? 1 : 0,
+    content: [...storage.content].sort().join(","),
+  };
+  if (online) {
+    entry.disk = storageUsed(model.state, storage.id, node);
+    entry.maxdisk = storage.total;
+  }
+  return entry;
+}
+
+function storageResources(ctx: HandlerContext, model: SimCluster): Entry[] {
+  const out: Entry[] = [];
+  for (const node of model.state.nodes) {
+    for (const storage of model.state.storages) {
+      if (!storageOnNode(storage, node.name)) continue;
+      if (!ctx.hasPermission(`/storage/${storage.id}`, ["Datastore.Audit", "Datastore.AllocateSpace"], true)) continue;
+      out.push(storageResource(model, storage, node.name));
+    }
+  }
+  return out;
+}
+
+function resources(ctx: HandlerContext): Entry[] {
+  const model = sim(ctx);
+  const type = str(ctx, "type");
+  const out: Entry[] = [];
+  if (type === undefined || type === "vm") {
+    for (const guest of [...model.state.guests].sort((a, b) => a.vmid - b.vmid)) {
+      if (ctx.hasPermission(`/vms/${guest.vmid}`, ["VM.Audit"])) out.push(guestResource(model, guest));
+    }
+  }
+  if (type === undefined || type === "node") {
+    for (const node of model.state.nodes) out.push(nodeEntry(ctx, model, node.name));
+  }
+  if (type === undefined || type === "storage") out.push(...storageResources(ctx, model));
+  if (type === undefined) {
+    for (const pool of model.state.pools) {
+      if (ctx.hasPermission(`/pool/${pool.poolid}`, ["Pool.Audit"])) {
+        out.push({ id: `/pool/${pool.poolid}`, type: "pool", pool: pool.poolid });
+      }
+    }
+  }
+  if (type === undefined || type === "sdn") {
+    for (const node of model.state.nodes) {
+      if (!ctx.hasPermission("/sdn/zones/localnetwork", ["SDN.Audit"])) continue;
+      out.push({
+        id: `sdn/${node.name}/localnetwork`,
+        type: "sdn",
+        sdn: "localnetwork",
+        node: node.name,
+        status: node.online ? "ok" : "unknown",
+      });
+    }
+  }
+  return out;
+}
+
+function clusterStatus(ctx: HandlerContext): Entry[] {
+  const model = sim(ctx);
+  const nodes = model.state.nodes;
+  const out: Entry[] = [
+    {
+      type: "cluster",
+      id: "cluster",
+      name: model.state.clusterName,
+      nodes: nodes.length,
+      quorate: nodes.filter((n) => n.online).length * 2 > nodes.length ? 1 : 0,
+      version: nodes.length + 2,
+    },
+  ];
+  nodes.forEach((node, i) => {
+    out.push({
+      type: "node",
+      id: `node/${node.name}`,
+      name: node.name,
+      nodeid: i + 1,
+      ip: node.ip,
+      online: node.online ? 1 : 0,
+      local: i === 0 ? 1 : 0,
+      level: "",
+    });
+  });
+  return out;
+}
+
+export function registerClusterHandlers(router: Router): void {
+  router.add("GET", "/cluster/nextid", nextid);
+  router.add("GET", "/cluster/resources", resources);
+  router.add("GET", "/cluster/status", clusterStatus);
+}

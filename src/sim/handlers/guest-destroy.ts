@@ -1,0 +1,102 @@
+// DELETE /nodes/{node}/{qemu|lxc}/{vmid}: referenced volumes are removed; with
+// destroy-unreferenced-disks also every volume named for the vmid; purge cleans jobs and HA.
+import { driveVolume, isVolumeKey, ownsVolume, parseDrive } from "../cluster/drives.js";
+import { checkLock } from "../cluster/guest-config.js";
+import type { SimCluster } from "../cluster/model.js";
+import type { GuestState, GuestType } from "../cluster/types.js";
+import { removeVolume, storageOnNode, volumeOwner } from "../cluster/volumes.js";
+import { type HandlerContext, PveApiError, type Router } from "../contract.js";
+import { flag, guestLabel, pathGuest, rootOnly, sim, startGuestTask } from "./context.js";
+
+/** Volumes a guest's config (current, pending and snapshots) references and owns. */
+export function referencedVolumes(guest: GuestState): string[] {
+  const out = new Set<string>();
+  const configs = [guest.config, guest.pending, ...guest.snapshots.map((s) => s.config)];
+  for (const config of configs) {
+    for (const [key, value] of Object.entries(config)) {
+      if (!isVolumeKey(guest.type, key)) continue;
+      const volid = driveVolume(parseDrive(guest.type, String(value)));
+      if (volid && ownsVolume(guest.vmid, volid)) out.add(volid);
+    }
+  }
+  return [...out];
+}
+
+/** Removes a vmid from backup jobs (purge); a job left without guests is removed. */
+function purgeFromJobs(model: SimCluster, vmid: number): void {
+  model.state.backupJobs = model.state.backupJobs.filter((job) => {
+    if (job.vmid === undefined) return true;
+    const ids = String(job.vmid)
+      .split(",")
+      .filter((v) => v !== "" && Number(v) !== vmid);
+    if (ids.length === 0) return false;
+    job.vmid = ids.join(",");
+    return true;
+  });
+}
+
+export function destroyGuest(model: SimCluster, guest: GuestState, opts: { unreferenced: boolean; purge: boolean }, log: (l: string) => void): void {
+  const previousLock = guest.config.lock;
+  guest.config.lock = "destroyed";
+  try {
+    for (const volid of referencedVolumes(guest)) {
+      if (removeVolume(model.state, volid, guest.node)) log(`Removing image: 100% complete...done. (${volid})`);
+    }
+    if (opts.unreferenced) {
+      for (const v of [...model.state.volumes]) {
+        if (v.vmid !== guest.vmid && volumeOwner(v.volid) !== guest.vmid) continue;
+        if (v.content !== "images" && v.content !== "rootdir") continue;
+        const storage = model.state.storages.find((s) => s.id === v.storage);
+        if (!storage || !storageOnNode(storage, guest.node)) continue;
+        if (!storage.shared && v.node !== guest.node) continue;
+        removeVolume(model.state, v.volid, guest.node);
+        log(`Removing unreferenced volume '${v.volid}'`);
+      }
+    }
+  } catch (err) {
+    if (previousLock === undefined) delete guest.config.lock;
+    else guest.config.lock = previousLock;
+    throw err;
+  }
+  model.removeFromPools(guest.vmid);
+  if (opts.purge) purgeFromJobs(model, guest.vmid);
+  model.state.guests = model.state.guests.filter((g) => g !== guest);
+}
+
+function destroy(type: GuestType) {
+  return (ctx: HandlerContext): string => {
+    rootOnly(ctx, "skiplock");
+    const guest = pathGuest(ctx, type);
+    const model = sim(ctx);
+    const label = guestLabel(guest);
+    const vmid = guest.vmid;
+    if (guest.config.protection === 1) {
+      throw new PveApiError(500, `can't remove ${label} ${vmid} - protection mode enabled`);
+    }
+    if (guest.hastate !== undefined && !flag(ctx, "purge")) {
+      throw new PveApiError(500, `unable to remove ${label} ${vmid} - used in HA resources and purge parameter not set.`);
+    }
+    if (guest.status === "running") {
+      throw new PveApiError(500, type === "qemu" ? `VM ${vmid} is running - destroy failed` : `CT ${vmid} is running`);
+    }
+    const skiplock = flag(ctx, "skiplock");
+    const opts = { unreferenced: flag(ctx, "destroy-unreferenced-disks"), purge: flag(ctx, "purge") };
+    return startGuestTask(ctx, {
+      type: type === "qemu" ? "qmdestroy" : "vzdestroy",
+      vmid,
+      kind: "destroy",
+      work: (task) => {
+        if (!model.state.guests.includes(guest)) throw new Error(`Configuration file 'nodes/${guest.node}/${type === "qemu" ? "qemu-server" : "lxc"}/${vmid}.conf' does not exist`);
+        if (guest.config.lock !== "suspended") checkLock(guest, skiplock);
+        if (guest.status === "running") throw new Error(type === "qemu" ? `VM ${vmid} is running - destroy failed` : `CT ${vmid} is running`);
+        destroyGuest(model, guest, opts, (l) => task.log(l));
+        if (opts.purge) task.log(`purging ${label} ${vmid} from related configurations..`);
+      },
+    });
+  };
+}
+
+export function registerGuestDestroy(router: Router): void {
+  router.add("DELETE", "/nodes/{node}/qemu/{vmid}", destroy("qemu"));
+  router.add("DELETE", "/nodes/{node}/lxc/{vmid}", destroy("lxc"));
+}

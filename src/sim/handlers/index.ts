@@ -1,0 +1,23 @@
+// Registers every guest-model route (nodes, storage, cluster, QEMU, LXC, backups, pools).
+import type { Router } from "../contract.js";
+import { registerClusterHandlers } from "./cluster.js";
+import { registerGuestConfig } from "./guest-config.js";
+import { registerGuestDestroy } from "./guest-destroy.js";
+import { registerGuestStatus } from "./guest-status.js";
+import { registerNodeHandlers } from "./nodes.js";
+import { registerPoolHandlers } from "./pools.js";
+import { registerQemuCreate } from "./qemu-create.js";
+import { registerQemuPower } from "./qemu-power.js";
+import { registerStorageHandlers } from "./storage.js";
+
+export function registerGuestHandlers(router: Router): void {
+  registerNodeHandlers(router);
+  registerClusterHandlers(router);
+  registerStorageHandlers(router);
+  registerQemuCreate(router);
+  registerGuestConfig(router);
+  registerGuestStatus(router);
+  registerQemuPower(router);
+  registerGuestDestroy(router);
+  registerPoolHandlers(router);
+}

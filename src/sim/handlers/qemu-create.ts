@@ -1,0 +1,145 @@
+// POST /nodes/{node}/qemu: create a VM (config locked with `lock: create` while qmcreate runs).
+import { isCdrom, isDiskKey, parseDrive } from "../cluster/drives.js";
+import { normaliseValue } from "../cluster/guest-config.js";
+import type { SimCluster } from "../cluster/model.js";
+import type { ConfigValue, GuestConfig, GuestState, VolumeState } from "../cluster/types.js";
+import { removeVolume } from "../cluster/volumes.js";
+import { type HandlerContext, PveApiError, type Router } from "../contract.js";
+import { flag, nodeParam, sim, str, vmidParam } from "./context.js";
+
+/** Create-only parameters that are not written to the config. */
+const CREATE_CONTROL = new Set([
+  "node",
+  "vmid",
+  "start",
+  "storage",
+  "pool",
+  "archive",
+  "force",
+  "unique",
+  "bwlimit",
+  "live-restore",
+  "import-working-storage",
+  "ha-managed",
+]);
+
+export const QEMU_VERSION = "10.1.2";
+
+const BUS_ORDER = ["ide", "sata", "scsi", "virtio"];
+
+function slotRank(key: string): number {
+  const m = /^([a-z]+)(\d+)$/.exec(key);
+  if (!m) return 1e9;
+  return BUS_ORDER.indexOf(m[1] ?? "") * 100 + Number(m[2]);
+}
+
+/** PVE's default boot order: first disk, first CD-ROM, first NIC. */
+export function defaultBootOrder(config: GuestConfig): string | undefined {
+  const drives = Object.keys(config)
+    .filter((k) => isDiskKey("qemu", k) && k !== "efidisk0" && k !== "tpmstate0")
+    .sort((a, b) => slotRank(a) - slotRank(b));
+  const disk = drives.find((k) => !isCdrom(parseDrive("qemu", String(config[k]))));
+  const cdrom = drives.find((k) => isCdrom(parseDrive("qemu", String(config[k]))));
+  const net = Object.keys(config)
+    .filter((k) => /^net\d+$/.test(k))
+    .sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))[0];
+  const order = [disk, cdrom, net].filter((k): k is string => k !== undefined);
+  return order.length > 0 ? `order=${order.join(";")}` : undefined;
+}
+
+export function checkPoolExists(model: SimCluster, pool: string | undefined): void {
+  if (pool !== undefined && !model.pool(pool)) throw new PveApiError(500, `pool '${pool}' does not exist`);
+}
+
+/** VM.Allocate on /vms/<vmid>, or on the pool the guest is created in. */
+export function checkAllocate(ctx: HandlerContext, vmid: number, pool: string | undefined): void {
+  if (pool !== undefined && ctx.hasPermission(`/pool/${pool}`, ["VM.Allocate"])) return;
+  ctx.checkPermission(`/vms/${vmid}`, ["VM.Allocate"]);
+}
+
+/** Datastore.AllocateSpace on every storage a new volume is allocated on. */
+export function checkStorageSpace(ctx: HandlerContext, values: Record<string, ConfigValue | undefined>, isDisk: (k: string) => boolean): void {
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined || !isDisk(key)) continue;
+    const m = /^([a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]):\d+(\.\d+)?(,|$)/.exec(String(value));
+    if (m) ctx.checkPermission(`/storage/${m[1]}`, ["Datastore.AllocateSpace"]);
+  }
+}
+
+function createVm(ctx: HandlerContext): string {
+  const model = sim(ctx);
+  const node = nodeParam(ctx);
+  const vmid = vmidParam(ctx);
+  model.requireNode(node);
+  const pool = str(ctx, "pool");
+  if (str(ctx, "archive") !== undefined) {
+    throw new PveApiError(501, "restore from a backup archive is not implemented by the simulator");
+  }
+  checkAllocate(ctx, vmid, pool);
+  if (flag(ctx, "start")) ctx.checkPermission(`/vms/${vmid}`, ["VM.PowerMgmt"]);
+  checkStorageSpace(ctx, ctx.params, (k) => isDiskKey("qemu", k));
+  checkPoolExists(model, pool);
+  model.assertVmidFree(vmid, "VM");
+
+  const requested: GuestConfig = {};
+  for (const [key, value] of Object.entries(ctx.params)) {
+    if (value === undefined || CREATE_CONTROL.has(key)) continue;
+    requested[key === "cdrom" ? "ide2" : key] = key === "cdrom" ? `${value},media=cdrom` : value;
+  }
+  const guest: GuestState = {
+    vmid,
+    type: "qemu",
+    node,
+    config: { lock: "create" },
+    pending: {},
+    pendingDelete: {},
+    snapshots: [],
+    status: "stopped",
+    qmpstatus: "stopped",
+    agentDelay: 20,
+  };
+  model.state.guests.push(guest);
+  const start = flag(ctx, "start");
+
+  return ctx.tasks.start({
+    node,
+    type: "qmcreate",
+    id: String(vmid),
+    kind: "create",
+    work: (task) => {
+      const allocated: VolumeState[] = [];
+      try {
+        const config: GuestConfig = {};
+        for (const [key, value] of Object.entries(requested)) {
+          if (isDiskKey("qemu", key)) task.log(`allocating ${key}`);
+          config[key] = normaliseValue(model, guest, key, value, allocated);
+          for (const v of allocated.filter((a) => String(config[key]).startsWith(a.volid))) {
+            task.log(`  ${key}: successfully created disk '${v.volid},size=${String(config[key]).split("size=")[1]?.split(",")[0] ?? ""}'`);
+          }
+        }
+        if (config.boot === undefined) {
+          const boot = defaultBootOrder(config);
+          if (boot) config.boot = boot;
+        }
+        if (config.smbios1 === undefined) config.smbios1 = `uuid=${model.newUuid()}`;
+        if (config.vmgenid === undefined) config.vmgenid = model.newUuid();
+        else if (config.vmgenid === "0") delete config.vmgenid;
+        config.meta = `creation-qemu=${QEMU_VERSION},ctime=${model.now()}`;
+        guest.config = config;
+        if (pool !== undefined) model.addToPool(pool, vmid);
+        if (start) {
+          model.markRunning(guest);
+          task.log(`VM ${vmid} started`);
+        }
+      } catch (err) {
+        for (const v of allocated) removeVolume(model.state, v.volid, node);
+        model.state.guests = model.state.guests.filter((g) => g !== guest);
+        throw err;
+      }
+    },
+  });
+}
+
+export function registerQemuCreate(router: Router): void {
+  router.add("POST", "/nodes/{node}/qemu", createVm);
+}

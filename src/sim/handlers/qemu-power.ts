@@ -1,0 +1,170 @@
+// POST …/qemu/{vmid}/status/{start|stop|shutdown|reboot|reset|suspend|resume}.
+import { applyPending, checkLock } from "../cluster/guest-config.js";
+import type { SimCluster } from "../cluster/model.js";
+import { nicBridge } from "../cluster/nics.js";
+import type { GuestState } from "../cluster/types.js";
+import { type HandlerContext, PveApiError, type Router } from "../contract.js";
+import { flag, pathGuest, rootOnly, sim, startGuestTask } from "./context.js";
+
+function assertBridges(model: SimCluster, guest: GuestState): void {
+  const bridges = model.node(guest.node)?.bridges ?? [];
+  for (const [key, value] of Object.entries(guest.config)) {
+    if (!/^net\d+$/.test(key)) continue;
+    const bridge = nicBridge(String(value));
+    if (bridge && !bridges.includes(bridge)) throw new Error(`bridge '${bridge}' does not exist`);
+  }
+}
+
+/** The start logic shared by start, rollback with vmstate and create with start=1. */
+export function startVm(model: SimCluster, guest: GuestState, skiplock: boolean): void {
+  if (guest.config.lock !== "suspended") checkLock(guest, skiplock);
+  if (guest.config.template === 1) throw new Error("you can't start a vm if it's a template");
+  if (guest.status === "running") throw new Error(`VM ${guest.vmid} already running`);
+  applyPending(model, guest);
+  assertBridges(model, guest);
+  if (guest.config.lock === "suspended") delete guest.config.lock;
+  model.markRunning(guest);
+}
+
+function start(ctx: HandlerContext): string {
+  rootOnly(ctx, "skiplock", "migratedfrom", "stateuri", "force-cpu", "machine", "targetstorage");
+  const guest = pathGuest(ctx, "qemu");
+  const model = sim(ctx);
+  const skiplock = flag(ctx, "skiplock");
+  return startGuestTask(ctx, {
+    type: "qmstart",
+    vmid: guest.vmid,
+    kind: "start",
+    work: () => startVm(model, guest, skiplock),
+  });
+}
+
+function stop(ctx: HandlerContext): string {
+  rootOnly(ctx, "skiplock", "migratedfrom", "keepActive");
+  const guest = pathGuest(ctx, "qemu");
+  const model = sim(ctx);
+  const skiplock = flag(ctx, "skiplock");
+  return startGuestTask(ctx, {
+    type: "qmstop",
+    vmid: guest.vmid,
+    kind: "stop",
+    work: () => {
+      if (guest.status !== "running") return;
+      checkLock(guest, skiplock);
+      model.markStopped(guest);
+    },
+  });
+}
+
+function shutdown(ctx: HandlerContext): string {
+  rootOnly(ctx, "skiplock", "keepActive");
+  const guest = pathGuest(ctx, "qemu");
+  const model = sim(ctx);
+  if (guest.status === "running" && guest.qmpstatus === "paused" && !flag(ctx, "forceStop")) {
+    throw new PveApiError(500, "VM is paused - cannot shutdown");
+  }
+  const skiplock = flag(ctx, "skiplock");
+  return startGuestTask(ctx, {
+    type: "qmshutdown",
+    vmid: guest.vmid,
+    kind: "stop",
+    work: () => {
+      if (guest.status !== "running") return;
+      checkLock(guest, skiplock);
+      model.markStopped(guest);
+    },
+  });
+}
+
+function requireRunning(guest: GuestState): void {
+  if (guest.status !== "running") throw new PveApiError(500, `VM ${guest.vmid} not running`);
+}
+
+function reboot(ctx: HandlerContext): string {
+  const guest = pathGuest(ctx, "qemu");
+  const model = sim(ctx);
+  requireRunning(guest);
+  if (guest.qmpstatus === "paused") throw new PveApiError(500, "VM is paused - cannot shutdown");
+  return startGuestTask(ctx, {
+    type: "qmreboot",
+    vmid: guest.vmid,
+    kind: "start",
+    work: () => {
+      checkLock(guest);
+      model.markStopped(guest);
+      applyPending(model, guest);
+      model.markRunning(guest);
+    },
+  });
+}
+
+function reset(ctx: HandlerContext): string {
+  rootOnly(ctx, "skiplock");
+  const guest = pathGuest(ctx, "qemu");
+  const model = sim(ctx);
+  requireRunning(guest);
+  checkLock(guest, flag(ctx, "skiplock"));
+  return startGuestTask(ctx, {
+    type: "qmreset",
+    vmid: guest.vmid,
+    kind: "config",
+    work: () => {
+      model.markRunning(guest);
+    },
+  });
+}
+
+function suspend(ctx: HandlerContext): string {
+  rootOnly(ctx, "skiplock");
+  const guest = pathGuest(ctx, "qemu");
+  const model = sim(ctx);
+  requireRunning(guest);
+  const todisk = flag(ctx, "todisk");
+  if (todisk) ctx.checkPermission(`/vms/${guest.vmid}`, ["VM.Config.Disk"]);
+  const skiplock = flag(ctx, "skiplock");
+  return startGuestTask(ctx, {
+    type: todisk ? "qmsuspend" : "qmpause",
+    vmid: guest.vmid,
+    kind: todisk ? "stop" : "config",
+    work: () => {
+      checkLock(guest, skiplock);
+      if (todisk) {
+        model.markStopped(guest);
+        guest.config.lock = "suspended";
+      } else guest.qmpstatus = "paused";
+    },
+  });
+}
+
+function resume(ctx: HandlerContext): string {
+  rootOnly(ctx, "skiplock");
+  const guest = pathGuest(ctx, "qemu");
+  const model = sim(ctx);
+  if (guest.config.lock === "suspended" && guest.status !== "running") {
+    return startGuestTask(ctx, {
+      type: "qmstart",
+      vmid: guest.vmid,
+      kind: "start",
+      work: () => startVm(model, guest, false),
+    });
+  }
+  requireRunning(guest);
+  return startGuestTask(ctx, {
+    type: "qmresume",
+    vmid: guest.vmid,
+    kind: "config",
+    work: () => {
+      guest.qmpstatus = "running";
+    },
+  });
+}
+
+export function registerQemuPower(router: Router): void {
+  router.add("POST", "/nodes/{node}/qemu/{vmid}/status/start", start);
+  router.add("POST", "/nodes/{node}/qemu/{vmid}/status/stop", stop);
+  router.add("POST", "/nodes/{node}/qemu/{vmid}/status/shutdown", shutdown);
+  router.add("POST", "/nodes/{node}/qemu/{vmid}/status/reboot", reboot);
+  router.add("POST", "/nodes/{node}/qemu/{vmid}/status/reset", reset);
+  router.add("POST", "/nodes/{node}/qemu/{vmid}/status/suspend", suspend);
+  router.add("POST", "/nodes/{node}/qemu/{vmid}/status/resume", resume);
+}

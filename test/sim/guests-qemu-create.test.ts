@@ -1,0 +1,101 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { Harness, rejects } from "./guests-harness.js";
+
+describe("QEMU create", () => {
+  it("allocates vm-<vmid>-disk-N volumes, generates BC:24:11 MACs and the auto fields", async () => {
+    const h = new Harness();
+    await h.createVm(100, {
+      scsi0: "local-lvm:32,iothread=1",
+      scsi1: "local-lvm:8",
+      ide2: "local:iso/debian-13-netinst.iso,media=cdrom",
+      net0: "virtio,bridge=vmbr0,firewall=1",
+      scsihw: "virtio-scsi-single",
+      ostype: "l26",
+    });
+    const cfg = await h.config(100);
+    assert.equal(cfg.scsi0, "local-lvm:vm-100-disk-0,iothread=1,size=32G");
+    assert.equal(cfg.scsi1, "local-lvm:vm-100-disk-1,size=8G");
+    assert.equal(cfg.ide2, "local:iso/debian-13-netinst.iso,media=cdrom");
+    assert.match(String(cfg.net0), /^virtio=BC:24:11:[0-9A-F]{2}:[0-9A-F]{2}:[0-9A-F]{2},bridge=vmbr0,firewall=1$/);
+    assert.equal(cfg.boot, "order=scsi0;ide2;net0");
+    assert.match(String(cfg.smbios1), /^uuid=[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.match(String(cfg.vmgenid), /^[0-9a-f]{8}-/);
+    assert.match(String(cfg.meta), /^creation-qemu=[\d.]+,ctime=\d+$/);
+    assert.equal(cfg.memory, "2048");
+    assert.equal(cfg.cores, 2);
+    assert.equal(cfg.name, "vm100");
+    assert.match(String(cfg.digest), /^[0-9a-f]{40}$/);
+    assert.equal(cfg.lock, undefined);
+    const content = (await h.call("GET", "/nodes/pve1/storage/local-lvm/content")) as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      content.map((c) => [c.volid, c.size, c.vmid, c.format]),
+      [
+        ["local-lvm:vm-100-disk-0", 32 * 1024 ** 3, 100, "raw"],
+        ["local-lvm:vm-100-disk-1", 8 * 1024 ** 3, 100, "raw"],
+      ],
+    );
+  });
+
+  it("uses qcow2 files under <vmid>/ on the shared (file-based) storage", async () => {
+    const h = new Harness();
+    await h.createVm(101, { virtio0: "shared:4" });
+    assert.equal((await h.config(101)).virtio0, "shared:101/vm-101-disk-0.qcow2,size=4G");
+  });
+
+  it("holds `lock: create` while the qmcreate task runs", async () => {
+    const h = new Harness({ deferTasks: true });
+    const upid = await h.call("POST", "/nodes/pve1/qemu", { vmid: 100, scsi0: "local-lvm:4" });
+    assert.match(String(upid), /^UPID:pve1:.*:qmcreate:100:root@pam:$/);
+    const during = await h.config(100);
+    assert.equal(during.lock, "create");
+    assert.equal(during.scsi0, undefined);
+    const status = (await h.call("GET", "/nodes/pve1/qemu/100/status/current")) as Record<string, unknown>;
+    assert.equal(status.lock, "create");
+    await h.runTasks();
+    const after = await h.config(100);
+    assert.equal(after.lock, undefined);
+    assert.equal(after.scsi0, "local-lvm:vm-100-disk-0,size=4G");
+  });
+
+  it("refuses a vmid already used anywhere in the cluster", async () => {
+    const h = new Harness();
+    await h.createVm(100, {}, "pve2");
+    await rejects(
+      h.call("POST", "/nodes/pve1/qemu", { vmid: 100 }),
+      500,
+      "unable to create VM 100 - VM 100 already exists on node 'pve2'",
+    );
+  });
+
+  it("keeps a given MAC (uppercased) and refuses images on a storage without `images`", async () => {
+    const h = new Harness();
+    await h.createVm(100, { net0: "e1000=aa:bb:cc:dd:ee:01,bridge=vmbr1,tag=20" });
+    assert.equal((await h.config(100)).net0, "e1000=AA:BB:CC:DD:EE:01,bridge=vmbr1,tag=20");
+    const upid = await h.call("POST", "/nodes/pve1/qemu", { vmid: 101, scsi0: "local:4" });
+    assert.equal(h.task(upid).exitstatus, "storage 'local' does not support vm images");
+    await rejects(h.config(101), 500, "Configuration file 'nodes/pve1/qemu-server/101.conf' does not exist");
+  });
+
+  it("starts the VM with start=1 and adds it to the pool", async () => {
+    const h = new Harness();
+    await h.call("POST", "/pools", { poolid: "web" });
+    await h.createVm(100, { start: 1, pool: "web" });
+    const status = (await h.call("GET", "/nodes/pve1/qemu/100/status/current")) as Record<string, unknown>;
+    assert.equal(status.status, "running");
+    const res = (await h.call("GET", "/cluster/resources", { type: "vm" })) as Array<Record<string, unknown>>;
+    assert.equal(res[0]?.pool, "web");
+  });
+
+  it("rejects an unknown pool before creating anything", async () => {
+    const h = new Harness();
+    await rejects(h.call("POST", "/nodes/pve1/qemu", { vmid: 100, pool: "nope" }), 500, "pool 'nope' does not exist");
+    assert.equal(h.model.guest(100), undefined);
+  });
+
+  it("needs VM.Allocate on /vms/<vmid>", async () => {
+    const h = new Harness();
+    h.denied.add("/vms/100 VM.Allocate");
+    await rejects(h.call("POST", "/nodes/pve1/qemu", { vmid: 100 }), 403, "Permission check failed (/vms/100, VM.Allocate)");
+  });
+});
