@@ -19,3 +19,4 @@ export type {
   PveApi,
   SubSchema,
 } from "./schema/index.js";
+export * from "./pve/index.js";

@@ -1,0 +1,59 @@
+// PVE's own formats, shared by the API client, the engine and the simulator.
+export { PveFormatError } from "./errors.js";
+export { formatResize, formatSize, GIB, parseResize, parseSize, parseSizeBytes, type ResizeRequest, tryParseSize } from "./size.js";
+export { formatUpid, isUpid, parseUpid, type Upid } from "./upid.js";
+export { isValidTag, normaliseTags, parseTags, printTags, sameTags, splitList, type TagNormalisation } from "./tags.js";
+export {
+  parsePropertyString,
+  PropertyStringError,
+  type PropertyValue,
+  type PropertyValues,
+  printPropertyString,
+} from "./property-string.js";
+export { defaultKeyOf, parsePveBoolean } from "./property-syntax.js";
+export { addError, checkProp, type Errors } from "./check.js";
+export { checkedCodeFormats, FormatViolation } from "./code-formats.js";
+export {
+  type ParamValue,
+  type RawParam,
+  type ValidateOptions,
+  type ValidationResult,
+  type ValueResult,
+  validateParam,
+  validateParams,
+  validateValue,
+} from "./validate.js";
+export { type GuestKind, guestConfigEndpoint, guestKeySchema, guestSubSchema, subSchemaOf } from "./guest-schema.js";
+export {
+  type BootOrder,
+  isCdrom,
+  isCloudinitDrive,
+  isDiskKey,
+  isNetKey,
+  isUnusedKey,
+  macOf,
+  parseAgent,
+  parseBoot,
+  parseDrive,
+  parseIpconfig,
+  parseNet,
+  parseNewVolume,
+  parseStartup,
+  printBoot,
+  printDrive,
+  printIpconfig,
+  printNet,
+  printStartup,
+  type StartupOrder,
+  storageOfVolume,
+  volumeOf,
+} from "./config.js";
+export {
+  type ConfigSection,
+  decodeConfigText,
+  encodeConfigText,
+  type GuestConfigFile,
+  type ParseConfigOptions,
+  parseConfigFile,
+  printConfigFile,
+} from "./config-file.js";

@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { decodeConfigText, encodeConfigText, parseConfigFile, printConfigFile } from "../../src/pve/index.js";
+import { fixtureNames, readFixture } from "./helpers.js";
+
+describe("parseConfigFile", () => {
+  it("splits current config, pending, special sections and snapshots", () => {
+    const text = [
+      "# web server",
+      "#  owner%3A ops",
+      "boot: order=scsi0",
+      "memory: 2048",
+      "net0: virtio=BC:24:11:AA:BB:CC,bridge=vmbr0",
+      "parent: before-upgrade",
+      "",
+      "[PENDING]",
+      "delete: net1,!scsi2",
+      "memory: 4096",
+      "",
+      "[special:cloudinit]",
+      "name: web",
+      "",
+      "[before-upgrade]",
+      "#snapshot note",
+      "memory: 1024",
+      "snaptime: 1700000000",
+      "",
+    ].join("\n");
+    const file = parseConfigFile(text, { kind: "qemu", vmid: 100 });
+    assert.deepEqual(file.current, {
+      // PVE keeps everything after '#', including the space.
+      description: " web server\n  owner: ops\n",
+      boot: "order=scsi0",
+      memory: "2048",
+      net0: "virtio=BC:24:11:AA:BB:CC,bridge=vmbr0",
+      parent: "before-upgrade",
+    });
+    assert.deepEqual(file.pending, { delete: "net1,!scsi2", memory: "4096" });
+    assert.deepEqual(file.special, { cloudinit: { name: "web" } });
+    assert.deepEqual(file.snapshots, { "before-upgrade": { description: "snapshot note\n", memory: "1024", snaptime: "1700000000" } });
+    assert.deepEqual(file.warnings, []);
+    assert.equal(printConfigFile(file), text);
+  });
+
+  it("drops values PVE cannot read and says why, like PVE's non-strict parser", () => {
+    const file = parseConfigFile("numa: verify meee~ :)\ncores: 2\nthis is not a line\ndelete: net0\n", { kind: "qemu", vmid: 8006 });
+    assert.deepEqual(file.current, { cores: "2" });
+    assert.deepEqual(file.warnings, [
+      "vm 8006 - unable to parse value of 'numa' - type check ('boolean') failed - got 'verify meee~ :)'",
+      "vm 8006 - unable to parse config: this is not a line",
+      "vm 8006 - property 'delete' is only allowed in [PENDING]",
+    ]);
+  });
+
+  it("keeps keys the API does not take (parent, snaptime, meta) and reads without a schema when no kind is given", () => {
+    const file = parseConfigFile("meta: creation-qemu=9.0.2,ctime=1725975013\nnuma: nonsense\n");
+    assert.deepEqual(file.current, { meta: "creation-qemu=9.0.2,ctime=1725975013", numa: "nonsense" });
+  });
+
+  it("writes back exactly what qemu-server's own parser tests expect", () => {
+    const inputs = fixtureNames("qemu__parse-config-input__");
+    assert.ok(inputs.length >= 6);
+    for (const input of inputs) {
+      const expectedName = input.replace("parse-config-input", "parse-config-expected");
+      const expected = fixtureNames(expectedName).length ? readFixture(expectedName) : readFixture(input);
+      assert.equal(printConfigFile(parseConfigFile(readFixture(input), { kind: "qemu" })), expected, input);
+    }
+  });
+
+  it("keeps the later of duplicate sections, as PVE does", () => {
+    const file = parseConfigFile(readFixture("qemu__parse-config-input__duplicate-sections.conf"), { kind: "qemu" });
+    assert.deepEqual(file.pending, { vga: "qxl" });
+    assert.equal(file.special.cloudinit?.name, "deb123");
+    assert.equal(file.snapshots.foo?.cores, "4");
+  });
+});
+
+describe("description encoding", () => {
+  it("escapes ':' control and non-ASCII characters as UTF-8 %XX and nothing else", () => {
+    assert.equal(encodeConfigText("Owner: Zoë 100%"), "Owner%3A Zo%C3%AB 100%");
+    assert.equal(decodeConfigText("Owner%3A Zo%C3%AB 100%"), "Owner: Zoë 100%");
+    assert.equal(decodeConfigText("%zz"), "%zz");
+  });
+});
