@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { z } from "zod";
-import { normalizeFingerprint } from "../../api/options.js";
+import { normalizeFingerprint } from "../../api/index.js";
 import { SpecError, type SpecIssue, type SpecPath } from "./errors.js";
 import { specIssuesFromZod } from "./issues.js";
 import type { ConnectionSpec, SourceLocation, SpecDocument, VmSpec } from "./model.js";

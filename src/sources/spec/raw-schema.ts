@@ -17,18 +17,18 @@ import {
 
 const DNS_NAME = /^([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?\.)*[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/;
 const NODE_NAME = /^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/;
-const STORAGE_ID = /^[a-z][a-z0-9\-_.]*[a-z0-9]$/i;
+const STORAGE_ID = /^[a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]$/;
 const POOL_ID = /^[A-Za-z0-9_-]+$/;
 const BRIDGE_ID = /^[-_.\w\d]+$/;
-const TAG = /^[a-z0-9_][a-z0-9_\-+.]*$/i;
-const MAC = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/i;
+const TAG = /^[a-zA-Z0-9_][a-zA-Z0-9_\-+.]*$/;
+const MAC = /^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$/;
 const SIZE_WITH_UNIT = /^\d+(\.\d+)?\s*[KMGT](iB)?$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const FINGERPRINT = /^([0-9a-f]{2}:){31}[0-9a-f]{2}$|^[0-9a-f]{64}$/i;
-const CONNECTION_NAME = /^[a-z0-9][a-z0-9_.-]*$/i;
+const FINGERPRINT = /^([0-9a-fA-F]{2}:){31}[0-9a-fA-F]{2}$|^[0-9a-fA-F]{64}$/;
+const CONNECTION_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
 const USER_ID = /^[^\s:@/]+@[A-Za-z][A-Za-z0-9.\-_]+$/;
 const TOKEN_NAME = /^[A-Za-z][A-Za-z0-9.\-_]+$/;
-const VOLUME_ID = /^[a-z][a-z0-9\-_.]*[a-z0-9]:.+$/i;
+const VOLUME_ID = /^[a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]:.+$/;
 const IPV4_CIDR = /^(\d{1,3}\.){3}\d{1,3}\/\d{1,2}$/;
 const IPV4 = /^(\d{1,3}\.){3}\d{1,3}$/;
 
@@ -124,7 +124,7 @@ function diskSchema() {
         .describe("Create the disk from this image (PVE import-from), e.g. local:import/debian-13.qcow2."),
       ...driveOptionsShape(),
     })
-    .describe("A disk. Options use PVE's drive option names (cache, discard, iothread, ssd, backup ...).");
+    .meta({ id: "Disk", description: "A disk. Options use PVE's drive option names (cache, discard, iothread, ssd, backup ...)." });
 }
 
 function cdromSchema() {
@@ -134,7 +134,7 @@ function cdromSchema() {
         .optional()
         .describe("ISO volume, e.g. local:iso/debian-13-netinst.iso; leave out for an empty drive."),
     })
-    .describe("A CD-ROM drive.");
+    .meta({ id: "Cdrom", description: "A CD-ROM drive." });
 }
 
 // One value schema shared by every slot, so the JSON Schema defines it once ($defs).
@@ -178,7 +178,7 @@ function nicSchema() {
         .optional()
         .describe("MAC address; leave out to keep the current one (PVE generates one on create)."),
     })
-    .describe("A network interface.");
+    .meta({ id: "Nic", description: "A network interface." });
 }
 
 // ---- the rest of a VM ----
@@ -208,7 +208,7 @@ function cloudInitSchema() {
         error: (i) => `\`${String(i.input)}\` is not "dhcp", "auto" or an IPv6 address in CIDR form`,
       })
       .optional(),
-    gw6: pattern(/^[0-9a-f:]+$/i, "an IPv6 address").optional(),
+    gw6: pattern(/^[0-9a-fA-F:]+$/, "an IPv6 address").optional(),
   });
   const ipconfigSlots: Record<string, z.ZodOptional<typeof ipconfig>> = {};
   const optionalIpconfig = ipconfig.optional();
@@ -288,7 +288,7 @@ function vmSchema() {
         .optional()
         .describe("Any other PVE VM config key (the `qm set` escape hatch), validated against PVE's schema, e.g. rng0."),
     })
-    .describe("A QEMU virtual machine.");
+    .meta({ id: "Vm", description: "A QEMU virtual machine." });
 }
 
 function connectionSchema() {
@@ -308,7 +308,7 @@ function connectionSchema() {
       caPath: z.string().min(1).optional().describe("PEM file of the CA that signed the cluster certificate."),
       validateCerts: z.boolean().optional().describe("Default true. false sends credentials to whoever answers."),
     })
-    .describe("A cluster connection. Secrets are referenced (env var or file), never written inline.");
+    .meta({ id: "Connection", description: "A cluster connection. Secrets are referenced (env var or file), never written inline." });
 }
 
 let cached: ReturnType<typeof buildSpecFileSchema> | undefined;
