@@ -20,3 +20,25 @@ export type {
   SubSchema,
 } from "./schema/index.js";
 export * from "./pve/index.js";
+export {
+  describeVm,
+  loadSpecFiles,
+  parseSpec,
+  SpecError,
+  specJsonSchema,
+  type AgentSpec,
+  type CdromSpec,
+  type CloudInitSpec,
+  type ConnectionSpec,
+  type DiskOptions,
+  type DiskSpec,
+  type EfiDiskSpec,
+  type IpConfigSpec,
+  type NicSpec,
+  type SourceLocation,
+  type SpecDocument,
+  type SpecIssue,
+  type TpmSpec,
+  type VmSpec,
+} from "./sources/spec/index.js";
+export { ConnectionError, connectionOptions, resolveConnection } from "./sources/connections.js";
