@@ -1,4 +1,5 @@
 // Options of startSimulator (and the `pvectl sim` flags that map onto them).
+import type { Router } from "./contract.js";
 import type { TimingProfile } from "./tasks/timing.js";
 
 export interface SimulatorOptions {
@@ -35,4 +36,6 @@ export interface SimulatorOptions {
   authFailureDelayMs?: number;
   /** Simulated clock at start, seconds since the epoch; default: now. */
   startTime?: number;
+  /** Registers additional (or replacement) handlers after the built-in ones, e.g. an endpoint the simulator does not model yet. */
+  extraHandlers?: (router: Router) => void;
 }

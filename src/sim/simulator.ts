@@ -11,8 +11,9 @@ import { type AccessState, initialAccessState } from "./access/state.js";
 import type { SimAdmin } from "./admin.js";
 import { SimClock } from "./clock.js";
 import { type ClusterConfig, createClusterModel, loadClusterModel } from "./cluster/index.js";
-import type { ClusterModel, Router } from "./contract.js";
+import type { ClusterModel } from "./contract.js";
 import { FaultRegistry } from "./faults/rules.js";
+import { registerGuestHandlers } from "./handlers/index.js";
 import type { SimulatorOptions } from "./options.js";
 import { SeededRandom, randomSeed } from "./random.js";
 import { ApiPipeline } from "./routing/pipeline.js";
@@ -26,8 +27,6 @@ import { DEFAULT_TIMING, type TimingOptions } from "./tasks/timing.js";
 export const SIMULATED_VERSION = { version: "9.1.1", release: "9.1", repoid: "42bd7ea2" };
 
 const SAVE_DEBOUNCE_MS = 100;
-
-type GuestHandlerModule = { registerGuestHandlers?: (router: Router) => void };
 
 interface Snapshot {
   access: AccessState;
@@ -100,20 +99,9 @@ export class Simulator {
 
   static async create(options: SimulatorOptions, config: ClusterConfig | undefined): Promise<Simulator> {
     const sim = new Simulator(options, config);
-    await sim.registerGuestHandlers();
+    registerGuestHandlers(sim.router);
+    options.extraHandlers?.(sim.router);
     return sim;
-  }
-
-  /** The guest model's handlers (src/sim/handlers), loaded by name so the platform starts without them. */
-  private async registerGuestHandlers(): Promise<void> {
-    const specifier = "./handlers/index.js";
-    let mod: GuestHandlerModule | undefined;
-    try {
-      mod = (await import(specifier)) as GuestHandlerModule;
-    } catch (err) {
-      if ((err as { code?: string }).code !== "ERR_MODULE_NOT_FOUND") throw err;
-    }
-    mod?.registerGuestHandlers?.(this.router);
   }
 
   private poolMembership() {
