@@ -176,7 +176,7 @@ export function parseBody(
 function defaultOf(spec: FieldSpec): unknown {
   switch (spec.kind) {
     case "string":
-      return spec.default ?? "";
+      return spec.default ?? (spec.nullable ? null : "");
     case "int":
     case "number":
       return spec.default ?? null;

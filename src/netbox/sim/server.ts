@@ -40,8 +40,6 @@ interface Reply {
   headers?: Record<string, string>;
 }
 
-const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-
 async function readBody(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -226,9 +224,9 @@ export function createHandler(state: ServerState): (req: IncomingMessage, res: S
       req.on("end", () => finish({ status: fault.status, body: fault.body ?? { detail: "Injected fault." } }));
       return;
     }
-    const snapshot = WRITE_METHODS.has(method) ? state.ctx.store.snapshot() : undefined;
+    // Single writes validate fully before touching the store, and bulk writes restore their
+    // own snapshot on failure (ops.ts), so no copy of the store is needed here.
     route(state, req, url).then(finish, (err: unknown) => {
-      if (snapshot) state.ctx.store.restore(snapshot);
       if (err instanceof HttpError) finish({ status: err.status, body: err.body });
       else finish({ status: 500, body: { error: String(err), exception: "Server Error", netbox_version: state.ctx.version.full } });
     });

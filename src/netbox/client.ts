@@ -1,0 +1,283 @@
+// A typed NetBox REST client: token auth (v1 `Token <key>`, v2 `Bearer nbt_<key>.<token>`),
+// pagination that follows every page, filters (repeated values = OR), PATCH with optional
+// If-Match, and errors that say what to do (see errors.ts). Types come from NetBox's own
+// OpenAPI schema (src/netbox/generated/types.ts).
+import { readFileSync } from "node:fs";
+import { Agent, type Dispatcher, request } from "undici";
+import { NetboxConnectionError, NetboxError } from "./errors.js";
+import type {
+  AvailableIP,
+  Cluster,
+  ClusterType,
+  ClusterTypeRequest,
+  CustomField,
+  IPAddress,
+  JournalEntry,
+  MACAddress,
+  MACAddressRequest,
+  Platform,
+  PlatformRequest,
+  Prefix,
+  Site,
+  Tag,
+  TagRequest,
+  VirtualDisk,
+  VirtualDiskRequest,
+  VirtualMachineWithConfigContext,
+  VLAN,
+  VMInterface,
+  WritableClusterRequest,
+  WritableCustomFieldRequest,
+  WritableIPAddressRequest,
+  WritableJournalEntryRequest,
+  WritablePrefixRequest,
+  WritableVirtualMachineWithConfigContextRequest,
+  WritableVLANRequest,
+  WritableVMInterfaceRequest,
+} from "./generated/types.js";
+
+/** Each endpoint pvectl uses, with the object NetBox returns and the body it accepts. */
+export interface NetboxEndpoints {
+  "virtualization/virtual-machines": { read: VirtualMachineWithConfigContext; write: WritableVirtualMachineWithConfigContextRequest };
+  "virtualization/interfaces": { read: VMInterface; write: WritableVMInterfaceRequest };
+  "virtualization/virtual-disks": { read: VirtualDisk; write: VirtualDiskRequest };
+  "virtualization/clusters": { read: Cluster; write: WritableClusterRequest };
+  "virtualization/cluster-types": { read: ClusterType; write: ClusterTypeRequest };
+  "dcim/sites": { read: Site; write: { name: string; slug: string; [k: string]: unknown } };
+  "dcim/platforms": { read: Platform; write: PlatformRequest };
+  "dcim/mac-addresses": { read: MACAddress; write: MACAddressRequest };
+  "ipam/ip-addresses": { read: IPAddress; write: WritableIPAddressRequest };
+  "ipam/prefixes": { read: Prefix; write: WritablePrefixRequest };
+  "ipam/vlans": { read: VLAN; write: WritableVLANRequest };
+  "extras/tags": { read: Tag; write: TagRequest };
+  "extras/custom-fields": { read: CustomField; write: WritableCustomFieldRequest };
+  "extras/journal-entries": { read: JournalEntry; write: WritableJournalEntryRequest };
+}
+export type NetboxPath = keyof NetboxEndpoints;
+export type ReadOf<P extends NetboxPath> = NetboxEndpoints[P]["read"];
+export type WriteOf<P extends NetboxPath> = NetboxEndpoints[P]["write"];
+
+export type FilterValue = string | number | boolean | null | undefined | readonly (string | number)[];
+export type Filters = Record<string, FilterValue>;
+
+export interface NetboxClientOptions {
+  /** NetBox base URL, e.g. https://netbox.example.com (with or without a trailing /api). */
+  url: string;
+  /** v1 key (40 hex, sent as `Token`) or v2 token `nbt_<key>.<token>` (sent as `Bearer`). */
+  token: string;
+  /** PEM text of a CA to trust, or `caFile` to read it from. */
+  ca?: string;
+  caFile?: string;
+  /** Skip TLS verification (loud and explicit; never the default). */
+  insecure?: boolean;
+  /** Page size for list requests (NetBox caps it at MAX_PAGE_SIZE, default 1000). */
+  pageSize?: number;
+  timeoutMs?: number;
+  dispatcher?: Dispatcher;
+}
+
+export interface RequestOptions {
+  query?: Filters;
+  body?: unknown;
+  /** ETag for If-Match (NetBox >= 4.6 answers 412 when the object changed). */
+  ifMatch?: string;
+  /** Names the object in error messages, e.g. "virtual machine web-01 (id 3)". */
+  subject?: string;
+}
+
+export interface NetboxResponse<T> {
+  status: number;
+  body: T;
+  etag: string | undefined;
+  apiVersion: string | undefined;
+}
+
+interface Page<T> {
+  count: number | null;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+export interface NetboxStatus {
+  "netbox-version": string;
+  [key: string]: unknown;
+}
+
+/** "Token <key>" for v1 keys, "Bearer <token>" for v2 (nbt_...) tokens; a full header value is kept. */
+export function authorizationHeader(token: string): string {
+  const t = token.trim();
+  if (/^(Token|Bearer)\s+/i.test(t)) return t;
+  return t.startsWith("nbt_") ? `Bearer ${t}` : `Token ${t}`;
+}
+
+export function encodeQuery(query: Filters | undefined): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values) params.append(key, v === null ? "null" : String(v));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+export class NetboxClient {
+  readonly baseUrl: string;
+  private readonly auth: string;
+  private readonly dispatcher: Dispatcher | undefined;
+  private readonly pageSize: number;
+  private readonly timeoutMs: number;
+  private versionCache: { major: number; minor: number; full: string } | undefined;
+
+  constructor(options: NetboxClientOptions) {
+    this.baseUrl = options.url.replace(/\/+$/, "").replace(/\/api$/, "");
+    this.auth = authorizationHeader(options.token);
+    this.pageSize = options.pageSize ?? 1000;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    const ca = options.ca ?? (options.caFile ? readFileSync(options.caFile, "utf8") : undefined);
+    this.dispatcher =
+      options.dispatcher ??
+      (ca || options.insecure ? new Agent({ connect: { ...(ca ? { ca } : {}), rejectUnauthorized: !options.insecure } }) : undefined);
+  }
+
+  /** One HTTP exchange; `path` is relative to /api/ ("virtualization/virtual-machines/3/") or absolute ("/api/..."). */
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<NetboxResponse<T>> {
+    const rel = path.startsWith("/") ? path : `/api/${path}`;
+    const target = `${rel}${encodeQuery(options.query)}`;
+    const headers: Record<string, string> = { Authorization: this.auth, Accept: "application/json" };
+    if (options.body !== undefined) headers["Content-Type"] = "application/json";
+    if (options.ifMatch) headers["If-Match"] = options.ifMatch;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(this.baseUrl + target, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
+      });
+    } catch (err) {
+      throw new NetboxConnectionError(this.baseUrl, errorCode(err));
+    }
+    const text = await res.body.text();
+    let body: unknown = text;
+    if (text.length > 0) {
+      try {
+        body = JSON.parse(text) as unknown;
+      } catch {
+        body = text.slice(0, 300);
+      }
+    } else body = undefined;
+    if (res.statusCode >= 400) {
+      throw new NetboxError({ status: res.statusCode, method, path: target, body, ...(options.subject ? { subject: options.subject } : {}) });
+    }
+    const header = (name: string) => {
+      const v = res.headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    return { status: res.statusCode, body: body as T, etag: header("etag"), apiVersion: header("api-version") };
+  }
+
+  /** Every object matching the filters, following NetBox's pages to the end. */
+  async list<P extends NetboxPath>(path: P, filters: Filters = {}): Promise<ReadOf<P>[]> {
+    const out: ReadOf<P>[] = [];
+    for await (const item of this.iterate(path, filters)) out.push(item);
+    return out;
+  }
+
+  /**
+   * Pages through a list. The next page is requested with the query of NetBox's `next` link
+   * but against our own base URL: behind a TLS-terminating proxy NetBox often builds `next`
+   * with the wrong scheme or host.
+   */
+  async *iterate<P extends NetboxPath>(path: P, filters: Filters = {}): AsyncGenerator<ReadOf<P>> {
+    let query: Filters = { limit: this.pageSize, ...filters };
+    for (;;) {
+      const { body } = await this.request<Page<ReadOf<P>>>("GET", `${path}/`, { query });
+      for (const item of body.results) yield item;
+      if (!body.next) return;
+      const next = new URL(body.next).searchParams;
+      query = {};
+      for (const key of new Set(next.keys())) query[key] = next.getAll(key);
+    }
+  }
+
+  async get<P extends NetboxPath>(path: P, id: number, subject?: string): Promise<ReadOf<P>> {
+    return (await this.request<ReadOf<P>>("GET", `${path}/${id}/`, subject ? { subject } : {})).body;
+  }
+
+  /** The object and its ETag (NetBox >= 4.6), for a later `patch(..., { ifMatch })`. */
+  async getWithEtag<P extends NetboxPath>(path: P, id: number): Promise<{ object: ReadOf<P>; etag: string | undefined }> {
+    const res = await this.request<ReadOf<P>>("GET", `${path}/${id}/`);
+    return { object: res.body, etag: res.etag };
+  }
+
+  async create<P extends NetboxPath>(path: P, body: WriteOf<P>, subject?: string): Promise<ReadOf<P>> {
+    return (await this.request<ReadOf<P>>("POST", `${path}/`, { body, ...(subject ? { subject } : {}) })).body;
+  }
+
+  async patch<P extends NetboxPath>(
+    path: P,
+    id: number,
+    body: Partial<WriteOf<P>>,
+    options: { ifMatch?: string; subject?: string } = {},
+  ): Promise<ReadOf<P>> {
+    return (await this.request<ReadOf<P>>("PATCH", `${path}/${id}/`, { body, ...options })).body;
+  }
+
+  async delete(path: NetboxPath, id: number, subject?: string): Promise<void> {
+    await this.request("DELETE", `${path}/${id}/`, subject ? { subject } : {});
+  }
+
+  async status(): Promise<NetboxStatus> {
+    return (await this.request<NetboxStatus>("GET", "status/")).body;
+  }
+
+  /** NetBox's version from /api/status/, cached (used to pick MAC objects vs `mac_address`). */
+  async version(): Promise<{ major: number; minor: number; full: string }> {
+    if (!this.versionCache) {
+      const full = String((await this.status())["netbox-version"] ?? "0.0");
+      const [major = 0, minor = 0] = full.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
+      this.versionCache = { major, minor, full };
+    }
+    return this.versionCache;
+  }
+
+  async atLeast(major: number, minor: number): Promise<boolean> {
+    const v = await this.version();
+    return v.major > major || (v.major === major && v.minor >= minor);
+  }
+
+  async availableIps(prefixId: number, limit = 50): Promise<AvailableIP[]> {
+    return (await this.request<AvailableIP[]>("GET", `ipam/prefixes/${prefixId}/available-ips/`, { query: { limit } })).body;
+  }
+
+  /** Allocates the next free address of a prefix atomically (409 when the prefix is full). */
+  async allocateIp(prefixId: number, body: Partial<WritableIPAddressRequest> = {}, subject?: string): Promise<IPAddress> {
+    const res = await this.request<IPAddress>("POST", `ipam/prefixes/${prefixId}/available-ips/`, { body, ...(subject ? { subject } : {}) });
+    return res.body;
+  }
+
+  async close(): Promise<void> {
+    if (this.dispatcher instanceof Agent) await this.dispatcher.close();
+  }
+}
+
+function errorCode(err: unknown): string {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && e; depth++) {
+    if (typeof e === "object" && e !== null) {
+      const code = (e as { code?: unknown }).code;
+      if (typeof code === "string" && code !== "UND_ERR_CONNECT" && code !== "UND_ERR") return code;
+      const errors = (e as { errors?: unknown[] }).errors;
+      if (Array.isArray(errors) && errors[0]) {
+        e = errors[0];
+        continue;
+      }
+      e = (e as { cause?: unknown }).cause;
+    } else break;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
