@@ -1,7 +1,7 @@
 // PveClient: the one way pvectl talks to the PVE API. It owns the connection pool (TLS
 // policy included), authentication, parameter encoding, error translation, read retries,
 // task waiting and per-endpoint accounting. Callers get `data` back or a PveError.
-import type { ApiParams, ApiReturns, PathsWith } from "../schema/index.js";
+import type { ApiParams, ApiPath, ApiReturns, PathsWith } from "../schema/index.js";
 import { type Authenticator, TicketAuth, TokenAuth } from "./auth.js";
 import { encodeParams } from "./encode.js";
 import { PveError } from "./errors.js";
@@ -23,8 +23,11 @@ import { createDispatcher } from "./tls.js";
 import { type Envelope, type HttpMethod, type RawResponse, send } from "./transport.js";
 
 type Method = HttpMethod;
-/** A string that is not one of the schema's typed templates for this method (those go through the typed overload). */
-type UntypedPath<S extends string, M extends Method> = S extends PathsWith<M> ? never : S;
+/**
+ * A string that is not one of the schema's templates: those go through the typed overload,
+ * and a template used with a method it does not have is refused at compile time.
+ */
+type UntypedPath<S extends string> = S extends ApiPath ? never : S;
 /** Params are required when the endpoint has required ones. */
 type ParamsArg<P extends PathsWith<M>, M extends Method> = Record<string, never> extends ApiParams<P, M>
   ? [params?: ApiParams<P, M>]
@@ -70,25 +73,25 @@ export class PveClient {
   }
 
   get<P extends PathsWith<"GET">>(path: P, ...params: ParamsArg<P, "GET">): Promise<ApiReturns<P, "GET">>;
-  get<S extends string>(path: UntypedPath<S, "GET">, params?: Record<string, unknown>): Promise<unknown>;
+  get<S extends string>(path: UntypedPath<S>, params?: Record<string, unknown>): Promise<unknown>;
   get(path: string, params?: Record<string, unknown>): Promise<unknown> {
     return this.request("GET", path, params);
   }
 
   post<P extends PathsWith<"POST">>(path: P, ...params: ParamsArg<P, "POST">): Promise<ApiReturns<P, "POST">>;
-  post<S extends string>(path: UntypedPath<S, "POST">, params?: Record<string, unknown>): Promise<unknown>;
+  post<S extends string>(path: UntypedPath<S>, params?: Record<string, unknown>): Promise<unknown>;
   post(path: string, params?: Record<string, unknown>): Promise<unknown> {
     return this.request("POST", path, params);
   }
 
   put<P extends PathsWith<"PUT">>(path: P, ...params: ParamsArg<P, "PUT">): Promise<ApiReturns<P, "PUT">>;
-  put<S extends string>(path: UntypedPath<S, "PUT">, params?: Record<string, unknown>): Promise<unknown>;
+  put<S extends string>(path: UntypedPath<S>, params?: Record<string, unknown>): Promise<unknown>;
   put(path: string, params?: Record<string, unknown>): Promise<unknown> {
     return this.request("PUT", path, params);
   }
 
   delete<P extends PathsWith<"DELETE">>(path: P, ...params: ParamsArg<P, "DELETE">): Promise<ApiReturns<P, "DELETE">>;
-  delete<S extends string>(path: UntypedPath<S, "DELETE">, params?: Record<string, unknown>): Promise<unknown>;
+  delete<S extends string>(path: UntypedPath<S>, params?: Record<string, unknown>): Promise<unknown>;
   delete(path: string, params?: Record<string, unknown>): Promise<unknown> {
     return this.request("DELETE", path, params);
   }

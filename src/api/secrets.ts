@@ -7,7 +7,11 @@ export class SecretScrubber {
 
   add(secret: string | undefined): void {
     // Very short strings would mask ordinary words; credentials are never that short.
-    if (secret && secret.length >= 4) this.#secrets.add(secret);
+    if (!secret || secret.length < 4) return;
+    // Also the encoded spellings: a ticket travels percent-encoded in the cookie.
+    this.#secrets.add(secret);
+    this.#secrets.add(encodeURIComponent(secret));
+    this.#secrets.add(new URLSearchParams({ s: secret }).toString().slice(2));
   }
 
   scrub(text: string): string {
