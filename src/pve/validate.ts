@@ -57,7 +57,8 @@ export function validateParams(endpoint: EndpointSchema, raw: Record<string, Raw
   const values: Record<string, ParamValue> = {};
   for (const name of Object.keys(raw).sort()) {
     const value = raw[name];
-    if (value === undefined) continue;
+    // A JSON `null` counts as not given.
+    if (value === undefined || value === null) continue;
     const schema = paramSchema(endpoint, name);
     if (!schema) {
       if (options.allowUnknown) values[name] = coerce(value, {});
@@ -66,13 +67,13 @@ export function validateParams(endpoint: EndpointSchema, raw: Record<string, Raw
     }
     const prepared = prepare(value, schema, options);
     if (checkProp(prepared, schema, name, errors)) values[name] = coerce(prepared, schema);
-    if (schema.requires && raw[schema.requires] === undefined) {
+    if (schema.requires && (raw[schema.requires] === undefined || raw[schema.requires] === null)) {
       addError(errors, schema.requires, `missing property - '${name}' requires this property`);
     }
   }
   for (const [name, schema] of Object.entries(endpoint.params)) {
     if (schema.index || schema.optional || schema.alias) continue;
-    if (raw[name] === undefined) addError(errors, name, MISSING_PARAM);
+    if (raw[name] === undefined || raw[name] === null) addError(errors, name, MISSING_PARAM);
   }
   return { values, errors };
 }

@@ -75,6 +75,66 @@ describe("parseConfigFile", () => {
   });
 });
 
+describe("container configs", () => {
+  const text = [
+    "#Jellyfin",
+    "arch: amd64",
+    "hostname: media",
+    "memory: 2048",
+    "net0: name=eth0,bridge=vmbr0,hwaddr=BC:24:11:00:00:01,ip=dhcp,type=veth",
+    "ostype: debian",
+    "rootfs: local-lvm:vm-101-disk-0,size=8G",
+    "lxc.cgroup2.devices.allow: c 226:0 rwm",
+    "lxc.mount.entry: /dev/dri dev/dri none bind,optional,create=dir",
+    "lxc.cgroup2.devices.allow: c 226:128 rwm",
+    "",
+    "[pve:pending]",
+    "features: keyctl=1,nesting=1",
+    "",
+    "[before]",
+    "arch: amd64",
+    "memory: 1024",
+    "snaptime: 1700000000",
+    "",
+  ].join("\n");
+
+  it("reads [pve:pending] and keeps repeated raw lxc.* lines in order", () => {
+    const file = parseConfigFile(text, { kind: "lxc", vmid: 101 });
+    assert.equal(file.kind, "lxc");
+    assert.deepEqual(file.pending, { features: "keyctl=1,nesting=1" });
+    assert.deepEqual(file.lxcRaw[""], [
+      ["lxc.cgroup2.devices.allow", "c 226:0 rwm"],
+      ["lxc.mount.entry", "/dev/dri dev/dri none bind,optional,create=dir"],
+      ["lxc.cgroup2.devices.allow", "c 226:128 rwm"],
+    ]);
+    assert.equal(file.snapshots.before?.memory, "1024");
+    assert.deepEqual(file.warnings, []);
+    assert.equal(printConfigFile(file), text);
+  });
+
+  it("guesses the container dialect from the text when no kind is given", () => {
+    assert.equal(parseConfigFile(text).kind, "lxc");
+    assert.equal(printConfigFile(parseConfigFile(text)), text);
+  });
+
+  it("keeps a value it cannot read but warns, as pve-container does", () => {
+    const file = parseConfigFile(readFixture("lxc__snapshot-input__create__lxc__203.conf"), { kind: "lxc", vmid: 203 });
+    assert.equal(file.current.ostype, "redhat");
+    assert.deepEqual(file.warnings, [
+      "vm 203 - unable to parse value of 'ostype' - value 'redhat' does not have a value in the enumeration 'debian, devuan, ubuntu, centos, fedora, opensuse, archlinux, alpine, gentoo, nixos, unmanaged'",
+    ]);
+    assert.equal(printConfigFile(file), readFixture("lxc__snapshot-input__create__lxc__203.conf"));
+  });
+});
+
+describe("qemu specifics", () => {
+  it("stores the cdrom alias as ide2", () => {
+    assert.deepEqual(parseConfigFile("cdrom: local:iso/debian.iso,media=cdrom\n", { kind: "qemu" }).current, {
+      ide2: "local:iso/debian.iso,media=cdrom",
+    });
+  });
+});
+
 describe("description encoding", () => {
   it("escapes ':' control and non-ASCII characters as UTF-8 %XX and nothing else", () => {
     assert.equal(encodeConfigText("Owner: Zoë 100%"), "Owner%3A Zo%C3%AB 100%");
