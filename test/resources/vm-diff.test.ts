@@ -23,6 +23,7 @@ function desiredTest1(): DesiredVm {
     tags: [],
     disks: [{ slot: "scsi0", kind: "disk", storage: "local-lvm", sizeBytes: 32 * GIB, options: { iothread: "1" } }],
     nics: [{ slot: "net0", model: "virtio", bridge: "vmbr0", options: { firewall: "1" } }],
+    special: {},
   };
 }
 

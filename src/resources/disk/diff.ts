@@ -51,22 +51,33 @@ function hotpluggable(slot: string, hotplug: string[]): boolean {
 
 /** `local-lvm:32,discard=on` — PVE's STORAGE:SIZE_IN_GiB syntax for a new volume. */
 export function newVolumeString(disk: DesiredDisk): string {
+  if (disk.kind === "cloudinit") return joinPropertyString(`${disk.storage}:cloudinit`, { media: "cdrom" });
+  const extra: Record<string, string> = { ...disk.options };
+  if (disk.format !== undefined) extra.format = disk.format;
+  if (disk.importFrom !== undefined) {
+    // PVE sizes an imported disk from its image: STORAGE:0 plus import-from.
+    extra["import-from"] = disk.importFrom;
+    return joinPropertyString(`${disk.storage}:0`, extra);
+  }
   const gib = Number(((disk.sizeBytes ?? 0) / GIB).toFixed(6));
-  return joinPropertyString(`${disk.storage}:${gib}`, disk.options);
+  return joinPropertyString(`${disk.storage}:${gib}`, extra);
 }
 
 export function cdromString(disk: DesiredDisk, liveOptions: Record<string, string> = {}): string {
   return joinPropertyString(disk.iso ?? "none", { ...liveOptions, ...disk.options, media: "cdrom" });
 }
 
-function describeDisk(disk: DesiredDisk): string {
+export function describeDisk(disk: DesiredDisk): string {
   if (disk.kind === "cdrom") return `CD-ROM ${disk.iso ?? "none"}`;
+  if (disk.kind === "cloudinit") return `cloud-init drive on ${disk.storage}`;
+  if (disk.importFrom !== undefined) return `imported from ${disk.importFrom} on ${disk.storage}`;
   const opts = Object.entries(disk.options).map(([k, v]) => `${k}=${v}`);
   return `${humanSize(disk.sizeBytes ?? 0)} on ${disk.storage}${opts.length ? ` (${opts.join(", ")})` : ""}`;
 }
 
 function describeLive(disk: LiveDisk): string {
   if (disk.kind === "cdrom") return `CD-ROM ${disk.volume}`;
+  if (disk.kind === "cloudinit") return `cloud-init drive ${disk.volume}`;
   return `${disk.volume}${disk.sizeBytes !== undefined ? ` (${humanSize(disk.sizeBytes)})` : ""}`;
 }
 
@@ -79,7 +90,7 @@ export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>
     const current = live[disk.slot];
     const liveChange = !ctx.running || hotpluggable(disk.slot, ctx.hotplug);
     if (!current) {
-      if (disk.kind === "disk" && (disk.storage === undefined || disk.sizeBytes === undefined)) {
+      if (disk.kind === "disk" && (disk.storage === undefined || (disk.sizeBytes === undefined && disk.importFrom === undefined))) {
         out.errors.push(`${disk.slot}: a new disk needs a storage and a size`);
         continue;
       }
@@ -100,6 +111,12 @@ export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>
         `${disk.slot} holds a ${current.kind} (${current.volume}) but the spec describes a ${disk.kind}; ` +
           `use another slot, or remove the ${current.kind} from ${disk.slot} first`,
       );
+      continue;
+    }
+    if (disk.kind === "cloudinit") {
+      if (disk.storage !== current.storage) {
+        out.warnings.push(`${disk.slot}: the cloud-init drive is on ${current.storage}, the spec says ${disk.storage}; left as it is`);
+      }
       continue;
     }
     if (disk.kind === "cdrom") {
@@ -178,9 +195,14 @@ export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>
     if (wanted.has(current.slot)) continue;
     const liveChange = !ctx.running || hotpluggable(current.slot, ctx.hotplug);
     const pending = liveChange ? {} : { pendingUntilReboot: true };
-    if (current.kind === "cdrom" || ctx.detach.includes(current.slot)) {
-      const what = current.kind === "cdrom" ? `remove CD-ROM drive ${current.slot}` : `detach ${current.slot}`;
-      const kept = current.kind === "cdrom" ? "" : ` (volume ${current.volume} kept as an unused disk)`;
+    if (current.kind !== "disk" || ctx.detach.includes(current.slot)) {
+      const what =
+        current.kind === "cdrom"
+          ? `remove CD-ROM drive ${current.slot}`
+          : current.kind === "cloudinit"
+            ? `remove the cloud-init drive ${current.slot}`
+            : `detach ${current.slot}`;
+      const kept = current.kind === "disk" ? ` (volume ${current.volume} kept as an unused disk)` : "";
       out.steps.push({
         action: "disk-detach",
         severity: liveChange ? "configuration" : "service-impact",

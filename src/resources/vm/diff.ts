@@ -6,7 +6,7 @@ import { diffDisks, type StepDraft } from "../disk/diff.js";
 import { printTags } from "../formats.js";
 import { diffNics } from "../nic/diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
-import { appliesLive, effectiveOption } from "./options.js";
+import { appliesLive, effectiveOption, writeValue } from "./options.js";
 import { createStep, destroyStep, type PowerOptions, rebootStep, startStep, stopStep } from "./steps.js";
 
 export interface GuestDiffOptions extends PowerOptions {}
@@ -58,19 +58,23 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean): { drafts: 
     const change: FieldChange = { field: key, ...(before !== undefined ? { before } : {}), after };
     if (!running || appliesLive(key, live.hotplug)) {
       nowChanges.push(change);
-      nowParams[key] = after;
+      nowParams[key] = writeValue(key, after);
     } else {
       laterChanges.push(change);
-      laterParams[key] = after;
+      laterParams[key] = writeValue(key, after);
     }
   };
+  // EFI vars and TPM state: added when missing; an existing one is PVE's to keep.
+  for (const [key, value] of Object.entries(vm.special)) {
+    if (live.options[key] === undefined) put(key, undefined, value);
+  }
   if (live.name !== vm.name) put("name", live.name, vm.name);
   for (const [key, value] of Object.entries(vm.options).sort(([a], [b]) => a.localeCompare(b))) {
     const before = effectiveOption(live.options, key);
     if (before !== value) put(key, before, value);
   }
   const liveTags = live.tags.filter((t) => t !== OWNERSHIP_TAG);
-  if (printTags(liveTags) !== printTags(vm.tags)) {
+  if (vm.tags !== undefined && printTags(liveTags) !== printTags(vm.tags)) {
     // The ownership tag stays on guests that have it: it is how reruns find them.
     const keep = live.tags.includes(OWNERSHIP_TAG) ? [OWNERSHIP_TAG] : [];
     put("tags", printTags(live.tags) || undefined, printTags([...vm.tags, ...keep]));

@@ -29,7 +29,7 @@ const SKIPPED_KEYS = new Set(["digest", "lock", "name", "tags"]);
 export function parseDriveString(slot: string, text: string): LiveDisk {
   const parts = splitPropertyString(text, "file");
   const volume = parts.file ?? parts.volume ?? "";
-  const kind = parts.media === "cdrom" ? "cdrom" : "disk";
+  const kind = /[:/]vm-\d+-cloudinit/.test(volume) ? "cloudinit" : parts.media === "cdrom" ? "cdrom" : "disk";
   const sizeBytes = parts.size !== undefined ? sizeToBytes(parts.size) : undefined;
   const options: Record<string, string> = {};
   for (const [key, value] of Object.entries(parts)) {

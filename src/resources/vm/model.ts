@@ -8,10 +8,14 @@ export type PowerState = "running" | "stopped";
 export interface DesiredDisk {
   /** `scsi0`, `virtio1`, `ide2` ... */
   slot: string;
-  kind: "disk" | "cdrom";
-  /** Disks: the storage that holds (or will hold) the volume. */
+  kind: "disk" | "cdrom" | "cloudinit";
+  /** Disks and the cloud-init drive: the storage that holds (or will hold) the volume. */
   storage?: string;
   sizeBytes?: number;
+  /** New volumes only: image format. */
+  format?: string;
+  /** New volumes only: create from this image (PVE `import-from`). */
+  importFrom?: string;
   /** CD-ROMs: a volume id such as `local:iso/debian.iso`, or `none`. */
   iso?: string;
   /** Drive sub-options the spec sets (discard, ssd, iothread, cache, backup ...), normalized. */
@@ -37,10 +41,12 @@ export interface DesiredVm {
   node: string;
   /** Plain config keys the spec sets (cores, memory, ostype ...), normalized. */
   options: Record<string, string>;
-  /** Sorted, without pvectl's ownership tag. */
-  tags: string[];
+  /** Sorted, without pvectl's ownership tag; undefined: tags are not managed. */
+  tags?: string[];
   disks: DesiredDisk[];
   nics: DesiredNic[];
+  /** efidisk0 / tpmstate0 as new-volume strings (`local-lvm:1,efitype=4m`); added when missing. */
+  special: Record<string, string>;
   /** Absent: the spec does not care whether the guest runs. */
   power?: PowerState;
   /** The spec asks for the guest to be gone. */
@@ -51,7 +57,7 @@ export interface DesiredVm {
 
 export interface LiveDisk {
   slot: string;
-  kind: "disk" | "cdrom";
+  kind: "disk" | "cdrom" | "cloudinit";
   /** The volume id (`local-lvm:vm-100-disk-0`), `none` for an empty drive, or a path. */
   volume: string;
   storage?: string;

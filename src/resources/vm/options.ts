@@ -36,6 +36,8 @@ const PROPERTY_STRING_KEYS: Record<string, string> = {
 
 export function normalizeOption(key: string, value: string | number | boolean): string {
   const text = canonical(value);
+  // PVE stores SSH keys URL-encoded; compare the keys themselves.
+  if (key === "sshkeys") return `${safeDecode(text).trim()}\n`;
   const defaultKey = PROPERTY_STRING_KEYS[key];
   if (defaultKey === undefined || typeof value !== "string") return text;
   const parts = splitPropertyString(text, defaultKey);
@@ -84,4 +86,18 @@ export function appliesLive(key: string, hotplug: string[]): boolean {
   if (key === "vcpus") return hotplug.includes("cpu");
   if (key === "tablet") return hotplug.includes("usb");
   return false;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The value to send for `key`: SSH keys URL-encoded as PVE wants them (spaces and `+` too). */
+export function writeValue(key: string, value: string): string {
+  if (key !== "sshkeys") return value;
+  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

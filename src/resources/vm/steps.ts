@@ -1,11 +1,12 @@
 // Whole-guest steps: create, start, stop, reboot, destroy.
 import type { FieldChange, ParamValue } from "../../engine/types.js";
 import { qemuPaths } from "../api-paths.js";
-import { cdromString, newVolumeString, type StepDraft } from "../disk/diff.js";
-import { humanSize, printTags } from "../formats.js";
+import { cdromString, describeDisk, newVolumeString, type StepDraft } from "../disk/diff.js";
+import { printTags } from "../formats.js";
 import { describeNic } from "../nic/diff.js";
 import { printDesiredNic } from "../nic/parse.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
+import { writeValue } from "./options.js";
 
 export interface PowerOptions {
   /** Seconds a graceful shutdown may take. */
@@ -20,16 +21,19 @@ export function createStep(vm: DesiredVm): StepDraft {
   const changes: FieldChange[] = [{ field: "name", after: vm.name }];
   if (vm.vmid !== undefined) params.vmid = vm.vmid;
   for (const [key, value] of Object.entries(vm.options).sort(([a], [b]) => a.localeCompare(b))) {
-    params[key] = value;
+    params[key] = writeValue(key, value);
     changes.push({ field: key, after: value });
   }
-  params.tags = printTags([...vm.tags, OWNERSHIP_TAG]);
+  params.tags = printTags([...(vm.tags ?? []), OWNERSHIP_TAG]);
   changes.push({ field: "tags", after: params.tags });
   for (const disk of vm.disks) {
     params[disk.slot] = disk.kind === "cdrom" ? cdromString(disk) : newVolumeString(disk);
-    const what =
-      disk.kind === "cdrom" ? `CD-ROM ${disk.iso ?? "none"}` : `new ${humanSize(disk.sizeBytes ?? 0)} volume on ${disk.storage}`;
+    const what = disk.kind === "disk" && disk.importFrom === undefined ? `new ${describeDisk(disk)}` : describeDisk(disk);
     changes.push({ field: disk.slot, after: what });
+  }
+  for (const [key, value] of Object.entries(vm.special)) {
+    params[key] = value;
+    changes.push({ field: key, after: `new ${value}` });
   }
   for (const nic of vm.nics) {
     params[nic.slot] = printDesiredNic(nic);

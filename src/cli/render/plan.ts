@@ -1,0 +1,118 @@
+// A plan for people: grouped by guest, Terraform-like markers (+ create, ~ change, - destroy),
+// each step with its severity, the fields before -> after, the volumes a step destroys, and a
+// summary by severity. Colour only when the output is a terminal.
+import pc from "picocolors";
+import { type GuestPlan, type Plan, SEVERITIES, type Severity, type Step, severityCounts } from "../../engine/types.js";
+
+export interface Palette {
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  cyan(s: string): string;
+  dim(s: string): string;
+  bold(s: string): string;
+}
+
+export const plainPalette: Palette = { red: (s) => s, green: (s) => s, yellow: (s) => s, cyan: (s) => s, dim: (s) => s, bold: (s) => s };
+export const colourPalette: Palette = { red: pc.red, green: pc.green, yellow: pc.yellow, cyan: pc.cyan, dim: pc.dim, bold: pc.bold };
+
+export function paletteFor(stream: NodeJS.WriteStream): Palette {
+  return stream.isTTY && !process.env.NO_COLOR ? colourPalette : plainPalette;
+}
+
+export function colourSeverity(p: Palette, severity: Severity): string {
+  switch (severity) {
+    case "read-only":
+      return p.dim(severity);
+    case "configuration":
+      return p.green(severity);
+    case "service-impact":
+      return p.yellow(severity);
+    case "data-loss-risk":
+      return p.red(p.bold(severity));
+  }
+}
+
+function stepMarker(step: Step): string {
+  if (step.action === "create" || step.action === "disk-add" || step.action === "nic-add") return "+";
+  if (step.action === "destroy" || step.action === "disk-delete" || step.action === "nic-remove" || step.action === "disk-detach") return "-";
+  return "~";
+}
+
+export function guestMarker(guest: GuestPlan): "+" | "-" | "~" | "=" | "!" {
+  if (guest.errors.length > 0) return "!";
+  if (guest.steps.length === 0) return "=";
+  if (guest.steps.some((s) => s.action === "create")) return "+";
+  if (guest.steps.some((s) => s.action === "destroy")) return "-";
+  return "~";
+}
+
+export function guestTitle(guest: GuestPlan): string {
+  const id = guest.vmid !== undefined ? `vmid ${guest.vmid}` : "new vmid";
+  return `${guest.key} (${id}) on ${guest.node}`;
+}
+
+function markerColour(p: Palette, marker: string): (s: string) => string {
+  if (marker === "+") return p.green;
+  if (marker === "-" || marker === "!") return p.red;
+  if (marker === "~") return p.yellow;
+  return p.dim;
+}
+
+function renderStep(p: Palette, step: Step): string[] {
+  const marker = stepMarker(step);
+  const lines = [`    ${markerColour(p, marker)(marker)} ${step.summary}  ${p.dim("[")}${colourSeverity(p, step.severity)}${p.dim("]")}`];
+  for (const change of step.changes) {
+    if (step.action === "destroy") break;
+    const before = change.before ?? "";
+    const after = change.after ?? "";
+    if (change.before === undefined) lines.push(`        ${change.field}: ${after}`);
+    else if (change.after === undefined) lines.push(`        ${change.field}: ${p.red(before)} ${p.dim("(removed)")}`);
+    else lines.push(`        ${change.field}: ${before} ${p.dim("->")} ${after}`);
+  }
+  for (const volume of step.deletesVolumes ?? []) lines.push(`        ${p.red(`destroys volume ${volume}`)}`);
+  return lines;
+}
+
+export function renderPlan(plan: Plan, p: Palette = plainPalette): string {
+  const lines: string[] = [];
+  for (const guest of plan.guests) {
+    const marker = guestMarker(guest);
+    const colour = markerColour(p, marker);
+    if (marker === "=") {
+      lines.push(`${p.dim(`= ${guestTitle(guest)}: ${guest.exists ? "no changes" : "absent, nothing to do"}`)}`);
+    } else {
+      lines.push(colour(`${marker} ${p.bold(guestTitle(guest))}`));
+    }
+    for (const error of guest.errors) lines.push(`    ${p.red(`error: ${error}`)}`);
+    for (const step of guest.steps) lines.push(...renderStep(p, step));
+    for (const warning of guest.warnings) lines.push(`    ${p.yellow(`warning: ${warning}`)}`);
+  }
+  if (plan.preflightErrors.length > 0) {
+    lines.push("", p.red(p.bold(`Preflight found ${plan.preflightErrors.length} problem(s); nothing will run until they are fixed:`)));
+    for (const problem of plan.preflightErrors) {
+      lines.push(`  ${p.red("x")} ${problem.message}${problem.guest ? p.dim(` (${problem.guest})`) : ""}`);
+    }
+  }
+  lines.push("", summaryLine(plan, p));
+  return `${lines.join("\n")}\n`;
+}
+
+export function summaryLine(plan: Plan, p: Palette = plainPalette): string {
+  const counts = { create: 0, change: 0, destroy: 0, unchanged: 0, error: 0 };
+  for (const guest of plan.guests) {
+    const marker = guestMarker(guest);
+    if (marker === "+") counts.create += 1;
+    else if (marker === "-") counts.destroy += 1;
+    else if (marker === "~") counts.change += 1;
+    else if (marker === "!") counts.error += 1;
+    else counts.unchanged += 1;
+  }
+  const guests =
+    `Plan: ${counts.create} to create, ${counts.change} to change, ${counts.destroy} to destroy, ${counts.unchanged} unchanged` +
+    (counts.error ? `, ${p.red(`${counts.error} with errors`)}` : "") +
+    ".";
+  const bySeverity = severityCounts(plan);
+  const parts = SEVERITIES.filter((s) => bySeverity[s] > 0).map((s) => `${bySeverity[s]} ${colourSeverity(p, s)}`);
+  return parts.length === 0 ? `${guests}\nNo changes: the cluster matches the spec.` : `${guests}\nSteps by severity: ${parts.join(", ")}.`;
+}

@@ -1,0 +1,53 @@
+// Which live guest a spec entry means. The vmid is the identity. A spec entry without a vmid
+// is found by its name among the guests that carry pvectl's ownership tag (every guest pvectl
+// creates has it); two such guests with the name is an error, never a guess. An untagged guest
+// with the name is not adopted silently either: the spec must name its vmid.
+import { OWNERSHIP_TAG } from "../resources/vm/model.js";
+import type { GuestSummary } from "./cluster.js";
+
+export type Match =
+  | { kind: "found"; guest: GuestSummary }
+  | { kind: "absent"; warning?: string }
+  | { kind: "error"; message: string };
+
+export function findGuest(spec: { name: string; vmid?: number }, guests: GuestSummary[]): Match {
+  if (spec.vmid !== undefined) {
+    const guest = guests.find((g) => g.vmid === spec.vmid);
+    if (!guest) return { kind: "absent" };
+    if (guest.type !== "qemu") {
+      return { kind: "error", message: `vmid ${spec.vmid} is a container (LXC) on ${guest.node}, not a VM; pick another vmid` };
+    }
+    return { kind: "found", guest };
+  }
+  const named = guests.filter((g) => g.type === "qemu" && g.name === spec.name);
+  const owned = named.filter((g) => g.tags.includes(OWNERSHIP_TAG));
+  if (owned.length === 1) return { kind: "found", guest: owned[0]! };
+  if (owned.length > 1) {
+    const ids = owned.map((g) => `${g.vmid} on ${g.node}`).join(", ");
+    return {
+      kind: "error",
+      message: `${owned.length} guests are named ${spec.name} and tagged ${OWNERSHIP_TAG} (${ids}); add the right vmid to the spec`,
+    };
+  }
+  // During a create PVE's config holds only `lock: create` (no name, no tags yet): such a
+  // guest may be this one, created by an apply that was interrupted. Creating again could
+  // duplicate it, so wait until it is finished.
+  const creating = guests.filter((g) => g.type === "qemu" && g.lock === "create" && g.name !== spec.name);
+  if (named.length === 0 && creating.length > 0) {
+    const ids = creating.map((g) => `${g.vmid} on ${g.node}`).join(", ");
+    return {
+      kind: "error",
+      message: `guest(s) ${ids} are being created right now and may be ${spec.name} (an interrupted apply); run again once they are finished`,
+    };
+  }
+  if (named.length > 0) {
+    const ids = named.map((g) => g.vmid).join(", ");
+    return {
+      kind: "error",
+      message:
+        `a guest named ${spec.name} exists (vmid ${ids}) but was not created by pvectl (no ${OWNERSHIP_TAG} tag); ` +
+        `set \`vmid: ${named[0]!.vmid}\` in the spec to manage it, or choose another name`,
+    };
+  }
+  return { kind: "absent" };
+}

@@ -1,0 +1,124 @@
+// plan = read the live cluster once, match each spec guest to a live one, diff, preflight.
+// The result is data (engine/types.ts) that `apply` executes as is.
+import type { PveClient } from "../api/index.js";
+import { planCreate, planDestroy, planUpdate } from "../resources/vm/diff.js";
+import type { DesiredVm, LiveVm } from "../resources/vm/model.js";
+import { type ClusterSnapshot, type GuestSummary, readCluster, readGuests } from "./cluster.js";
+import { findGuest } from "./identity.js";
+import { checkPermissions, checkReferences } from "./preflight.js";
+import type { GuestPlan, Plan } from "./types.js";
+
+export interface PlanOptions {
+  /** Seconds a graceful shutdown may take before the stop step fails (or forces). */
+  shutdownTimeoutSeconds?: number;
+  /** Stop hard after the shutdown timeout instead of failing. */
+  forceStop?: boolean;
+  /** Parallel config reads. */
+  readConcurrency?: number;
+  /** Skip the reference and permission checks (tests of the diff alone). */
+  skipPreflight?: boolean;
+}
+
+export const DEFAULT_SHUTDOWN_TIMEOUT = 120;
+
+export interface PlanContext {
+  cluster: ClusterSnapshot;
+  live: Map<number, LiveVm>;
+}
+
+function errorGuest(vm: DesiredVm, message: string): GuestPlan {
+  return {
+    key: vm.key,
+    name: vm.name,
+    ...(vm.vmid !== undefined ? { vmid: vm.vmid } : {}),
+    node: vm.node,
+    exists: false,
+    steps: [],
+    errors: [message],
+    warnings: [],
+  };
+}
+
+function newPlan(client: PveClient, guests: GuestPlan[]): Plan {
+  return { format: "pvectl-plan/1", createdAt: new Date().toISOString(), target: client.origin, guests, preflightErrors: [] };
+}
+
+async function finish(client: PveClient, cluster: ClusterSnapshot, plan: Plan, options: PlanOptions): Promise<Plan> {
+  if (options.skipPreflight) return plan;
+  const [references, permissions] = await Promise.all([
+    checkReferences(client, cluster, plan.guests),
+    checkPermissions(client, plan.guests),
+  ]);
+  plan.preflightErrors = [...references, ...permissions];
+  return plan;
+}
+
+/** Plans the spec's guests against the live cluster. */
+export async function buildPlan(client: PveClient, desired: DesiredVm[], options: PlanOptions = {}): Promise<Plan & { context: PlanContext }> {
+  const power = {
+    shutdownTimeoutSeconds: options.shutdownTimeoutSeconds ?? DEFAULT_SHUTDOWN_TIMEOUT,
+    forceStop: options.forceStop ?? false,
+  };
+  const cluster = await readCluster(client);
+  const matches = desired.map((vm) => ({ vm, match: findGuest(vm, cluster.guests) }));
+  const toRead: GuestSummary[] = [];
+  const claimed = new Map<number, string>();
+  for (const { vm, match } of matches) {
+    if (match.kind !== "found") continue;
+    const other = claimed.get(match.guest.vmid);
+    if (other === undefined) toRead.push(match.guest);
+    claimed.set(match.guest.vmid, other ?? vm.key);
+  }
+  const live = await readGuests(client, toRead, options.readConcurrency);
+  const guests: GuestPlan[] = [];
+  for (const { vm, match } of matches) {
+    if (match.kind === "error") {
+      guests.push(errorGuest(vm, match.message));
+      continue;
+    }
+    if (match.kind === "absent") {
+      if (!vm.absent) guests.push(planCreate(vm));
+      else guests.push({ ...errorGuest(vm, ""), errors: [] });
+      continue;
+    }
+    const owner = claimed.get(match.guest.vmid);
+    if (owner !== vm.key) {
+      guests.push(errorGuest(vm, `vmid ${match.guest.vmid} is also claimed by ${owner} in the spec; each guest may appear once`));
+      continue;
+    }
+    const current = live.get(match.guest.vmid)!;
+    guests.push(vm.absent ? planDestroy(vm.key, current, power) : planUpdate(vm, current, power));
+  }
+  const plan = await finish(client, cluster, newPlan(client, guests), options);
+  return Object.assign(plan, { context: { cluster, live } });
+}
+
+export interface DestroySelection {
+  /** Spec guests to destroy (found the same way plan finds them). */
+  desired: DesiredVm[];
+}
+
+/** Plans destroying the spec's guests that exist (the `pvectl destroy` command). */
+export async function buildDestroyPlan(client: PveClient, selection: DestroySelection, options: PlanOptions = {}): Promise<Plan> {
+  const power = {
+    shutdownTimeoutSeconds: options.shutdownTimeoutSeconds ?? DEFAULT_SHUTDOWN_TIMEOUT,
+    forceStop: options.forceStop ?? false,
+  };
+  const cluster = await readCluster(client);
+  const guests: GuestPlan[] = [];
+  const found: Array<{ vm: DesiredVm; guest: GuestSummary }> = [];
+  for (const vm of selection.desired) {
+    const match = findGuest(vm, cluster.guests);
+    if (match.kind === "error") guests.push(errorGuest(vm, match.message));
+    else if (match.kind === "found") found.push({ vm, guest: match.guest });
+  }
+  const live = await readGuests(client, found.map((f) => f.guest), options.readConcurrency);
+  for (const { vm, guest } of found) guests.push(planDestroy(vm.key, live.get(guest.vmid)!, power));
+  return finish(client, cluster, newPlan(client, guests), options);
+}
+
+/** Removes the in-memory context so a plan can be printed or saved. */
+export function planData(plan: Plan): Plan {
+  const { context: _context, ...rest } = plan as Plan & { context?: PlanContext };
+  return rest;
+}

@@ -1,0 +1,175 @@
+// Before anything changes: every reference a step makes (node, storage and its content type,
+// bridge, ISO) is checked through the API, and every privilege the steps need is checked
+// against GET /access/permissions. All problems are reported together.
+import type { PveClient } from "../api/index.js";
+import { mapConcurrent } from "../util/concurrency.js";
+import type { ClusterSnapshot } from "./cluster.js";
+import { missingPrivileges, type PermissionDump, stepNeeds } from "./privileges.js";
+import type { GuestPlan, PreflightProblem } from "./types.js";
+
+interface References {
+  nodes: Set<string>;
+  /** node -> storage -> content types needed */
+  storages: Map<string, Map<string, Set<string>>>;
+  /** node -> bridges */
+  bridges: Map<string, Set<string>>;
+  /** node -> ISO volume ids */
+  isos: Map<string, Set<string>>;
+  /** reference -> guests that use it, for messages */
+  users: Map<string, Set<string>>;
+}
+
+function add<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  let set = map.get(key);
+  if (!set) {
+    set = new Set();
+    map.set(key, set);
+  }
+  set.add(value);
+}
+
+function collect(guests: GuestPlan[]): References {
+  const refs: References = { nodes: new Set(), storages: new Map(), bridges: new Map(), isos: new Map(), users: new Map() };
+  const use = (ref: string, guest: string) => add(refs.users, ref, guest);
+  for (const guest of guests) {
+    if (guest.steps.length === 0) continue;
+    const node = guest.node;
+    refs.nodes.add(node);
+    use(`node:${node}`, guest.key);
+    const needStorage = (storage: string, content: string) => {
+      let byStorage = refs.storages.get(node);
+      if (!byStorage) {
+        byStorage = new Map();
+        refs.storages.set(node, byStorage);
+      }
+      add(byStorage, storage, content);
+      use(`storage:${node}:${storage}`, guest.key);
+    };
+    for (const step of guest.steps) {
+      for (const call of step.calls) {
+        for (const [key, raw] of Object.entries(call.params)) {
+          const value = String(raw);
+          if (/^((ide|sata|scsi|virtio)\d+|efidisk0|tpmstate0)$/.test(key)) {
+            const first = value.split(",")[0] ?? "";
+            const fresh = /^([a-zA-Z][\w\-.]*):(\d+(\.\d+)?|cloudinit)$/.exec(first);
+            if (fresh) needStorage(fresh[1]!, "images");
+            const iso = /^([a-zA-Z][\w\-.]*):iso\/.+$/.exec(first);
+            if (iso && /media=cdrom/.test(value)) {
+              needStorage(iso[1]!, "iso");
+              add(refs.isos, node, first);
+              use(`iso:${node}:${first}`, guest.key);
+            }
+          } else if (/^net\d+$/.test(key)) {
+            const bridge = /(?:^|,)bridge=([^,]+)/.exec(value)?.[1];
+            if (bridge) {
+              add(refs.bridges, node, bridge);
+              use(`bridge:${node}:${bridge}`, guest.key);
+            }
+          } else if (key === "storage" && /\/move_disk$/.test(call.path)) {
+            needStorage(value, "images");
+          }
+        }
+      }
+    }
+  }
+  return refs;
+}
+
+function whoUses(refs: References, ref: string): string {
+  return [...(refs.users.get(ref) ?? [])].sort().join(", ");
+}
+
+export async function checkReferences(client: PveClient, cluster: ClusterSnapshot, guests: GuestPlan[]): Promise<PreflightProblem[]> {
+  const refs = collect(guests);
+  const problems: PreflightProblem[] = [];
+  const onlineNodes: string[] = [];
+  for (const node of [...refs.nodes].sort()) {
+    const info = cluster.nodes.get(node);
+    if (!info) {
+      const known = [...cluster.nodes.keys()].sort().join(", ");
+      problems.push({ kind: "node", guest: whoUses(refs, `node:${node}`), message: `node ${node} is not in the cluster (nodes: ${known})` });
+    } else if (!info.online) {
+      problems.push({ kind: "node", guest: whoUses(refs, `node:${node}`), message: `node ${node} is offline; nothing can change on it until it is back` });
+    } else onlineNodes.push(node);
+  }
+  for (const node of onlineNodes) {
+    for (const [storage, contents] of refs.storages.get(node) ?? []) {
+      const info = cluster.storages.find((s) => s.node === node && s.storage === storage);
+      const guest = whoUses(refs, `storage:${node}:${storage}`);
+      if (!info) {
+        const here = cluster.storages.filter((s) => s.node === node).map((s) => s.storage).sort().join(", ");
+        problems.push({ kind: "storage", guest, message: `storage ${storage} does not exist on node ${node} (storages there: ${here || "none"})` });
+        continue;
+      }
+      if (!info.available) problems.push({ kind: "storage", guest, message: `storage ${storage} on node ${node} is not available` });
+      for (const content of contents) {
+        if (!info.content.includes(content)) {
+          problems.push({
+            kind: "storage",
+            guest,
+            message: `storage ${storage} on node ${node} does not hold content type ${content} (it holds: ${info.content.join(", ") || "nothing"})`,
+          });
+        }
+      }
+    }
+  }
+  // Bridges and ISOs need one listing per node (and per ISO storage), read concurrently.
+  await mapConcurrent(
+    onlineNodes.filter((n) => refs.bridges.has(n)),
+    4,
+    async (node) => {
+      const ifaces = (await client.request("GET", `/nodes/${node}/network`, { type: "any_bridge" })) as Array<{ iface: string }>;
+      const present = new Set(ifaces.map((i) => i.iface));
+      for (const bridge of refs.bridges.get(node) ?? []) {
+        if (!present.has(bridge)) {
+          problems.push({
+            kind: "bridge",
+            guest: whoUses(refs, `bridge:${node}:${bridge}`),
+            message: `bridge ${bridge} does not exist on node ${node} (bridges there: ${[...present].sort().join(", ") || "none"})`,
+          });
+        }
+      }
+    },
+  );
+  const isoListings: Array<{ node: string; storage: string; volumes: string[] }> = [];
+  for (const node of onlineNodes) {
+    const byStorage = new Map<string, string[]>();
+    for (const volume of refs.isos.get(node) ?? []) {
+      const storage = volume.split(":")[0]!;
+      if (!cluster.storages.some((s) => s.node === node && s.storage === storage && s.content.includes("iso"))) continue;
+      byStorage.set(storage, [...(byStorage.get(storage) ?? []), volume]);
+    }
+    for (const [storage, volumes] of byStorage) isoListings.push({ node, storage, volumes });
+  }
+  await mapConcurrent(isoListings, 4, async ({ node, storage, volumes }) => {
+    const content = (await client.request("GET", `/nodes/${node}/storage/${storage}/content`, { content: "iso" })) as Array<{ volid: string }>;
+    const present = new Set(content.map((c) => c.volid));
+    for (const volume of volumes) {
+      if (!present.has(volume)) {
+        problems.push({
+          kind: "iso",
+          guest: whoUses(refs, `iso:${node}:${volume}`),
+          message: `ISO ${volume} is not in storage ${storage} on node ${node}; upload it or fix the path`,
+        });
+      }
+    }
+  });
+  return problems;
+}
+
+export async function checkPermissions(client: PveClient, guests: GuestPlan[]): Promise<PreflightProblem[]> {
+  const steps = guests.flatMap((g) => g.steps);
+  if (steps.length === 0) return [];
+  const dump = ((await client.request("GET", "/access/permissions")) ?? {}) as PermissionDump;
+  const byStep = new Map(guests.flatMap((g) => g.steps.map((s) => [s.id, g.key] as const)));
+  return missingPrivileges(dump, stepNeeds(steps)).map((need) => {
+    const privilege = need.anyOf && need.anyOf.length > 1 ? need.anyOf.join(" or ") : need.privilege;
+    return {
+      kind: "permission" as const,
+      guest: byStep.get(need.stepId) ?? "",
+      path: need.path,
+      privilege,
+      message: `${client.identity} lacks ${privilege} on ${need.path} (needed by step ${need.stepId})`,
+    };
+  });
+}

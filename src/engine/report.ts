@@ -1,0 +1,71 @@
+// The final report: one shape per guest, whatever happened to it (the pitfalls table: "every
+// result reports each guest's NICs, MACs, disks and volumes in one shape").
+import type { LiveVm } from "../resources/vm/model.js";
+import type { Severity, StepAction } from "./types.js";
+
+export type GuestResult = "created" | "changed" | "unchanged" | "destroyed" | "partial" | "failed" | "skipped";
+
+export interface StepReport {
+  id: string;
+  action: StepAction;
+  severity: Severity;
+  summary: string;
+  status: "done" | "skipped" | "failed" | "not-run";
+  /** Why a step was skipped or failed. */
+  reason?: string;
+  attempts?: number;
+}
+
+export interface GuestReport {
+  key: string;
+  name: string;
+  result: GuestResult;
+  vmid?: number;
+  node: string;
+  /** netN -> MAC */
+  macs: Record<string, string>;
+  /** slot -> volume id (disks, CD-ROMs, EFI/TPM state) */
+  volumes: Record<string, string>;
+  steps: StepReport[];
+  /** Steps left for later: service-impact without --allow-restart, data-loss-risk without --allow-data-loss. */
+  pending: string[];
+  warnings: string[];
+  error?: string;
+}
+
+export interface ApplyReport {
+  target: string;
+  guests: GuestReport[];
+  /** Seconds from the first call to the last report. */
+  elapsedSeconds: number;
+  ok: boolean;
+}
+
+export function devicesOf(live: LiveVm | undefined): Pick<GuestReport, "macs" | "volumes"> {
+  const macs: Record<string, string> = {};
+  const volumes: Record<string, string> = {};
+  if (!live) return { macs, volumes };
+  for (const nic of Object.values(live.nics).sort((a, b) => a.slot.localeCompare(b.slot, "en", { numeric: true }))) {
+    if (nic.macaddr) macs[nic.slot] = nic.macaddr;
+  }
+  for (const disk of Object.values(live.disks).sort((a, b) => a.slot.localeCompare(b.slot, "en", { numeric: true }))) {
+    volumes[disk.slot] = disk.volume;
+  }
+  for (const key of ["efidisk0", "tpmstate0"]) {
+    const value = live.options[key];
+    if (value) volumes[key] = value.split(",")[0]!;
+  }
+  return { macs, volumes };
+}
+
+/** The overall result from what happened to the steps. */
+export function resultOf(report: GuestReport, existed: boolean): GuestResult {
+  const done = report.steps.filter((s) => s.status === "done");
+  const failed = report.steps.some((s) => s.status === "failed") || report.error !== undefined;
+  if (report.steps.length === 0) return failed ? "failed" : "unchanged";
+  if (failed) return done.length > 0 ? "partial" : "failed";
+  if (done.length === 0) return "skipped";
+  if (done.some((s) => s.action === "destroy")) return "destroyed";
+  if (done.length < report.steps.length) return "partial";
+  return existed ? "changed" : "created";
+}

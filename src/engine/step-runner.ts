@@ -1,0 +1,276 @@
+// Runs one guest's steps: each API call with retries (a held lock, a dropped connection, a
+// transient 5xx), every task awaited. Before repeating a write whose first attempt may have
+// reached PVE, the runner reads the guest back and stops if the write is already there, so a
+// retry never adds a second disk, a second guest or a second start.
+import { PveError, type PveClient } from "../api/index.js";
+import { liveVmFromPending, type PendingEntry } from "../resources/vm/live.js";
+import type { LiveVm } from "../resources/vm/model.js";
+import { OWNERSHIP_TAG } from "../resources/vm/model.js";
+import { parseTags, splitPropertyString, storageOfVolume } from "../resources/formats.js";
+import {
+  backoff,
+  errorText,
+  isCollision,
+  isDigestMismatch,
+  isLockError,
+  isRetryable500,
+  isTransientError,
+  mayHaveApplied,
+  type RetryPolicy,
+} from "./retry-policy.js";
+import type { TaskWatcher } from "./task-watcher.js";
+import type { ApiCall, GuestPlan, ParamValue, Step } from "./types.js";
+import type { VmidAllocator } from "./vmid.js";
+
+export type ApplyEvent =
+  | { type: "step-start"; guest: GuestPlan; step: Step }
+  | { type: "step-done"; guest: GuestPlan; step: Step; vmid?: number; warnings: string[] }
+  | { type: "step-skipped"; guest: GuestPlan; step: Step; reason: string }
+  | { type: "step-failed"; guest: GuestPlan; step: Step; error: string }
+  | { type: "retry"; guest: GuestPlan; step: Step; attempt: number; reason: string; delayMs: number };
+
+export interface RunnerDeps {
+  client: PveClient;
+  watcher: TaskWatcher;
+  allocator: VmidAllocator;
+  retry: RetryPolicy;
+  emit(event: ApplyEvent): void;
+}
+
+/** The guest changed between plan and apply (PVE's config digest no longer matches). */
+export class ChangedSincePlanError extends Error {
+  constructor(readonly guest: string) {
+    super(`${guest} changed since the plan was made (its config digest differs); run \`pvectl plan\` again and review the new plan`);
+    this.name = "ChangedSincePlanError";
+  }
+  userMessage(): string {
+    return this.message;
+  }
+}
+
+const DIGEST_CALL = /\/qemu\/\d+\/(config|resize|move_disk)$/;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function isUpidResult(value: unknown): value is string {
+  return typeof value === "string" && value.startsWith("UPID:");
+}
+
+export class GuestRunner {
+  readonly #deps: RunnerDeps;
+  readonly #guest: GuestPlan;
+  /** Sent with the first write only: PVE refuses it if the config changed since the plan. */
+  #digest: string | undefined;
+  vmid: number | undefined;
+
+  constructor(deps: RunnerDeps, guest: GuestPlan) {
+    this.#deps = deps;
+    this.#guest = guest;
+    this.#digest = guest.exists ? guest.digest : undefined;
+    this.vmid = guest.vmid;
+  }
+
+  /** Runs a step; returns the warnings of its tasks and how many attempts it took. */
+  async run(step: Step): Promise<{ warnings: string[]; attempts: number }> {
+    const warnings: string[] = [];
+    let attempts = 0;
+    for (const call of step.calls) {
+      const r = step.action === "create" ? await this.#create(step, call) : await this.#call(step, call);
+      warnings.push(...r.warnings);
+      attempts += r.attempts;
+    }
+    return { warnings, attempts };
+  }
+
+  #path(call: ApiCall): string {
+    return call.path.replace("{vmid}", String(this.vmid));
+  }
+
+  async #wait(result: unknown): Promise<string[]> {
+    if (!isUpidResult(result)) return [];
+    return (await this.#deps.watcher.wait(result)).warnings;
+  }
+
+  async #pause(step: Step, attempt: number, err: unknown): Promise<void> {
+    const delayMs = backoff(this.#deps.retry, attempt);
+    this.#deps.emit({ type: "retry", guest: this.#guest, step, attempt: attempt + 1, reason: errorText(err).split("\n")[0]!, delayMs });
+    await sleep(delayMs);
+  }
+
+  async #call(step: Step, call: ApiCall): Promise<{ warnings: string[]; attempts: number }> {
+    const { client, retry } = this.#deps;
+    for (let attempt = 0; ; attempt++) {
+      const params: Record<string, ParamValue> = { ...call.params };
+      const path = this.#path(call);
+      if (this.#digest && DIGEST_CALL.test(path)) params.digest = this.#digest;
+      try {
+        const result = await client.request(call.method, path, params);
+        this.#digest = undefined;
+        return { warnings: await this.#wait(result), attempts: attempt + 1 };
+      } catch (err) {
+        if (isDigestMismatch(err) && params.digest !== undefined) throw new ChangedSincePlanError(this.#guest.key);
+        if (step.action === "start" && /already running/i.test(errorText(err))) return { warnings: [], attempts: attempt + 1 };
+        const last = attempt + 1 >= retry.maxAttempts;
+        const retryable = isLockError(err) || isTransientError(err) || isRetryable500(err);
+        if (!retryable || last) throw err;
+        if (!isLockError(err) && mayHaveApplied(err)) {
+          // The write may have landed: our own change would now fail a digest check.
+          this.#digest = undefined;
+          if (await this.#applied(step, call)) return { warnings: [], attempts: attempt + 1 };
+        }
+        await this.#pause(step, attempt, err);
+      }
+    }
+  }
+
+  /** Reads the guest back: is this call's effect already there? */
+  async #applied(step: Step, call: ApiCall): Promise<boolean> {
+    const node = this.#guest.node;
+    const vmid = this.vmid;
+    try {
+      if (step.action === "destroy") {
+        const guests = (await this.#deps.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
+        return !guests.some((g) => Number(g.vmid) === vmid);
+      }
+      if (step.action === "start" || step.action === "stop") {
+        const status = (await this.#deps.client.request("GET", `/nodes/${node}/qemu/${vmid}/status/current`)) as { status: string };
+        return status.status === (step.action === "start" ? "running" : "stopped");
+      }
+      if (step.action === "reboot") return false;
+      const live = await this.#read();
+      if (step.action === "disk-grow") {
+        const disk = live.disks[String(call.params.disk)];
+        return disk?.sizeBytes !== undefined && disk.sizeBytes >= sizeOf(String(call.params.size));
+      }
+      if (step.action === "disk-move") {
+        return live.disks[String(call.params.disk)]?.storage === String(call.params.storage);
+      }
+      return configApplied(call.params, live);
+    } catch {
+      return false;
+    }
+  }
+
+  async #read(): Promise<LiveVm> {
+    const entries = (await this.#deps.client.request("GET", `/nodes/${this.#guest.node}/qemu/${this.vmid}/pending`)) as PendingEntry[];
+    return liveVmFromPending({ vmid: this.vmid!, node: this.#guest.node, status: "stopped" }, entries);
+  }
+
+  /** Create: allocate a vmid if the spec has none, retry on collision, adopt our own half-finished create. */
+  async #create(step: Step, call: ApiCall): Promise<{ warnings: string[]; attempts: number }> {
+    const { client, allocator, retry } = this.#deps;
+    const allocate = this.#guest.vmid === undefined;
+    let attempt = 0;
+    for (;;) {
+      attempt += 1;
+      if (allocate && this.vmid === undefined) this.vmid = await allocator.allocate();
+      const vmid = this.vmid!;
+      try {
+        const upid = await client.request("POST", call.path, { ...call.params, vmid });
+        return { warnings: await this.#wait(upid), attempts: attempt };
+      } catch (err) {
+        const last = attempt >= retry.maxAttempts;
+        if (isCollision(err)) {
+          const mine = await this.#ownsGuest(vmid);
+          if (mine === "yes") return { warnings: [], attempts: attempt };
+          if (!allocate || last) throw err;
+          await allocator.collided(vmid);
+          this.vmid = undefined;
+          continue;
+        }
+        if (err instanceof PveError && err.kind === "task" && !isLockError(err)) {
+          // PVE removed the half-created guest and its volumes when the task failed.
+          if (allocate) {
+            allocator.release(vmid);
+            this.vmid = undefined;
+          }
+          throw err;
+        }
+        const retryable = isLockError(err) || isTransientError(err) || isRetryable500(err);
+        if (!retryable || last) throw err;
+        if (mayHaveApplied(err)) {
+          const mine = await this.#ownsGuest(vmid);
+          if (mine === "yes") return { warnings: [], attempts: attempt };
+          if (mine === "other" && allocate) {
+            await allocator.collided(vmid);
+            this.vmid = undefined;
+          }
+        }
+        await this.#pause(step, attempt - 1, err);
+      }
+    }
+  }
+
+  /**
+   * After a create whose answer was lost: does `vmid` exist, and is it this guest? A create
+   * still running shows only `lock: create`; wait for it to finish before deciding.
+   */
+  async #ownsGuest(vmid: number): Promise<"yes" | "no" | "other"> {
+    const { client, retry } = this.#deps;
+    for (let i = 0; i < retry.maxAttempts * 4; i++) {
+      let guests: Array<{ vmid: number; name?: string; tags?: string; lock?: string; node?: string }>;
+      try {
+        guests = (await client.request("GET", "/cluster/resources", { type: "vm" })) as typeof guests;
+      } catch {
+        await sleep(backoff(retry, Math.min(i, 4)));
+        continue;
+      }
+      const found = guests.find((g) => Number(g.vmid) === vmid);
+      if (!found) return "no";
+      if (found.lock === "create") {
+        await sleep(backoff(retry, Math.min(i, 4)));
+        continue;
+      }
+      const ours = found.name === this.#guest.name && parseTags(found.tags).includes(OWNERSHIP_TAG) && found.node === this.#guest.node;
+      return ours ? "yes" : "other";
+    }
+    return "other";
+  }
+}
+
+const UNITS: Record<string, number> = { K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4 };
+function sizeOf(text: string): number {
+  const m = /^\+?(\d+(?:\.\d+)?)([KMGT])?$/.exec(text);
+  return m ? Number(m[1]) * (m[2] ? UNITS[m[2]]! : 1) : Number.POSITIVE_INFINITY;
+}
+
+/** Whether each key this config call writes (or deletes) already has that value. */
+function configApplied(params: Record<string, ParamValue>, live: LiveVm): boolean {
+  for (const [key, raw] of Object.entries(params)) {
+    const value = String(raw);
+    if (key === "delete") {
+      for (const k of value.split(",")) if (live.disks[k] || live.nics[k] || live.options[k] !== undefined) return false;
+      continue;
+    }
+    if (key === "force" || key === "digest") continue;
+    const disk = live.disks[key];
+    if (/^(ide|sata|scsi|virtio)\d+$/.test(key)) {
+      const wanted = splitPropertyString(value, "file");
+      const file = wanted.file ?? "";
+      // A new volume (STORAGE:SIZE) is there when the slot holds a volume on that storage.
+      if (/^[^:]+:(\d+(\.\d+)?|cloudinit)$/.test(file)) {
+        if (!disk || disk.storage !== storageOfVolume(file)) return false;
+      } else if (!disk || disk.volume !== file) return false;
+      continue;
+    }
+    if (/^net\d+$/.test(key)) {
+      const nic = live.nics[key];
+      if (!nic) return false;
+      const bridge = /(?:^|,)bridge=([^,]+)/.exec(value)?.[1];
+      if (bridge !== undefined && nic.bridge !== bridge) return false;
+      continue;
+    }
+    if (key === "name") {
+      if (live.name !== value) return false;
+      continue;
+    }
+    if (key === "tags") {
+      if (live.tags.join(";") !== parseTags(value).join(";")) return false;
+      continue;
+    }
+    if (live.options[key] === undefined) return false;
+  }
+  return true;
+}

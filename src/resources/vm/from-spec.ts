@@ -1,0 +1,130 @@
+// VmSpec (the validated spec model) -> DesiredVm (the engine's normalized view).
+// Every value is put in the same canonical form the live side is read into.
+import type { DiskSpec, NicSpec, VmSpec } from "../../sources/spec/model.js";
+import { canonical, joinPropertyString } from "../formats.js";
+import type { DesiredDisk, DesiredNic, DesiredVm } from "./model.js";
+import { normalizeOption } from "./options.js";
+
+function diskOptions(spec: DiskSpec): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(spec.options)) {
+    if (value === undefined) continue;
+    // `discard: true` in a spec is PVE's `discard=on`.
+    if (key === "discard" && typeof value === "boolean") out.discard = value ? "on" : "ignore";
+    else out[key] = canonical(value);
+  }
+  return out;
+}
+
+function nicOptions(nic: NicSpec): Record<string, string> {
+  const out: Record<string, string> = {};
+  const set = (key: string, value: string | number | boolean | undefined) => {
+    if (value !== undefined) out[key] = canonical(value);
+  };
+  set("tag", nic.tag);
+  set("mtu", nic.mtu);
+  set("queues", nic.queues);
+  set("firewall", nic.firewall);
+  set("rate", nic.rate);
+  set("link_down", nic.linkDown);
+  set("trunks", nic.trunks);
+  return out;
+}
+
+/** Plain config keys the spec sets, in PVE's names and canonical form. */
+function specOptions(vm: VmSpec): Record<string, string> {
+  const options: Record<string, string> = {};
+  const set = (key: string, value: string | number | boolean | undefined) => {
+    if (value !== undefined) options[key] = normalizeOption(key, value);
+  };
+  set("cores", vm.cores);
+  set("sockets", vm.sockets);
+  set("cpu", vm.cpu);
+  set("memory", vm.memory);
+  set("balloon", vm.balloon);
+  set("machine", vm.machine);
+  set("bios", vm.bios);
+  set("ostype", vm.ostype);
+  set("scsihw", vm.scsihw);
+  set("onboot", vm.onboot);
+  set("description", vm.description);
+  if (vm.boot !== undefined) set("boot", `order=${vm.boot.join(";")}`);
+  if (vm.agent !== undefined) {
+    const rest: Record<string, string> = {};
+    if (vm.agent.freezeFs !== undefined) rest["freeze-fs"] = canonical(vm.agent.freezeFs);
+    if (vm.agent.fstrimClonedDisks !== undefined) rest.fstrim_cloned_disks = canonical(vm.agent.fstrimClonedDisks);
+    if (vm.agent.type !== undefined) rest.type = vm.agent.type;
+    set("agent", joinPropertyString(canonical(vm.agent.enabled), rest));
+  }
+  const ci = vm.cloudInit;
+  if (ci) {
+    set("ciuser", ci.user);
+    if (ci.sshKeys !== undefined) set("sshkeys", `${ci.sshKeys.join("\n")}\n`);
+    if (ci.nameservers !== undefined) set("nameserver", ci.nameservers.join(" "));
+    if (ci.searchDomains !== undefined) set("searchdomain", ci.searchDomains.join(" "));
+    set("ciupgrade", ci.upgrade);
+    set("citype", ci.type);
+    for (const [key, ip] of Object.entries(ci.ipconfig ?? {})) {
+      const parts: Record<string, string> = {};
+      if (ip.ip !== undefined) parts.ip = ip.ip;
+      if (ip.gw !== undefined) parts.gw = ip.gw;
+      if (ip.ip6 !== undefined) parts.ip6 = ip.ip6;
+      if (ip.gw6 !== undefined) parts.gw6 = ip.gw6;
+      set(key, joinPropertyString(undefined, parts));
+    }
+  }
+  for (const [key, value] of Object.entries(vm.extraConfig)) set(key, value);
+  return options;
+}
+
+export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
+  const disks: DesiredDisk[] = [];
+  for (const [slot, disk] of Object.entries(vm.disks)) {
+    const options = diskOptions(disk);
+    disks.push({
+      slot,
+      kind: "disk",
+      storage: disk.storage,
+      ...(disk.sizeBytes !== undefined ? { sizeBytes: disk.sizeBytes } : {}),
+      options,
+      ...(disk.format !== undefined ? { format: disk.format } : {}),
+      ...(disk.importFrom !== undefined ? { importFrom: disk.importFrom } : {}),
+    });
+  }
+  for (const [slot, cdrom] of Object.entries(vm.cdroms)) {
+    disks.push({ slot, kind: "cdrom", ...(cdrom.iso !== undefined ? { iso: cdrom.iso } : {}), options: {} });
+  }
+  if (vm.cloudInit) disks.push({ slot: vm.cloudInit.slot, kind: "cloudinit", storage: vm.cloudInit.storage, options: {} });
+  const nics: DesiredNic[] = Object.entries(vm.nics).map(([slot, nic]) => ({
+    slot,
+    model: nic.model,
+    bridge: nic.bridge,
+    ...(nic.macaddr !== undefined ? { macaddr: nic.macaddr.toUpperCase() } : {}),
+    options: nicOptions(nic),
+  }));
+  const special: Record<string, string> = {};
+  if (vm.efidisk) {
+    const rest: Record<string, string> = {};
+    if (vm.efidisk.efitype !== undefined) rest.efitype = vm.efidisk.efitype;
+    if (vm.efidisk.format !== undefined) rest.format = vm.efidisk.format;
+    if (vm.efidisk.preEnrolledKeys !== undefined) rest["pre-enrolled-keys"] = canonical(vm.efidisk.preEnrolledKeys);
+    special.efidisk0 = joinPropertyString(`${vm.efidisk.storage}:1`, rest);
+  }
+  if (vm.tpm) {
+    special.tpmstate0 = joinPropertyString(`${vm.tpm.storage}:1`, vm.tpm.version ? { version: vm.tpm.version } : {});
+  }
+  return {
+    key: vm.name,
+    name: vm.name,
+    ...(vm.vmid !== undefined ? { vmid: vm.vmid } : {}),
+    node: vm.node,
+    options: specOptions(vm),
+    tags: [...(vm.tags ?? [])].sort(),
+    disks,
+    nics,
+    special,
+    ...(vm.power !== undefined ? { power: vm.power } : {}),
+    ...(vm.state === "absent" ? { absent: true } : {}),
+    ...(vm.pool !== undefined ? { pool: vm.pool } : {}),
+  };
+}

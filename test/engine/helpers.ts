@@ -1,0 +1,40 @@
+// Shared setup of the engine tests: an in-process simulator (HTTP, instant tasks) and a
+// client logged in as root@pam, closed together.
+import { PveClient } from "../../src/api/index.js";
+import { desiredVmFromSpec } from "../../src/resources/vm/from-spec.js";
+import type { DesiredVm } from "../../src/resources/vm/model.js";
+import { type RunningSimulator, startSimulator, type SimulatorOptions } from "../../src/sim/index.js";
+import { parseSpec } from "../../src/sources/spec/index.js";
+
+export interface Lab {
+  sim: RunningSimulator;
+  client: PveClient;
+  close(): Promise<void>;
+}
+
+export async function startLab(options: SimulatorOptions = {}): Promise<Lab> {
+  const sim = await startSimulator({ port: 0, https: false, seed: 7, ...options });
+  const url = new URL(sim.url);
+  const client = new PveClient({
+    host: url.hostname,
+    port: Number(url.port),
+    protocol: "http",
+    user: "root@pam",
+    password: sim.rootPassword,
+  });
+  return {
+    sim,
+    client,
+    close: async () => {
+      await client.close();
+      await sim.close();
+    },
+  };
+}
+
+export function desired(yaml: string): DesiredVm[] {
+  return parseSpec(yaml, "test.yaml").vms.map(desiredVmFromSpec);
+}
+
+/** Small task polls so instant tasks are seen at once. */
+export const fastApply = { taskPoll: { minIntervalMs: 5, maxIntervalMs: 20 }, retry: { maxAttempts: 6, baseDelayMs: 10, maxDelayMs: 50 } };

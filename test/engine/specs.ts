@@ -1,0 +1,31 @@
+// Spec texts the engine tests use (the simulator's default cluster: pve1..pve3, vmbr0/vmbr1,
+// storages local, local-lvm and shared).
+export const TWO_WEB = `
+version: 1
+vms:
+  - vmid: 201
+    name: web1
+    node: pve1
+    power: running
+    cores: 2
+    memory: 2G
+    ostype: l26
+    scsihw: virtio-scsi-single
+    agent: true
+    tags: [web, production]
+    disks:
+      scsi0: { storage: local-lvm, size: 16G, discard: on, iothread: true, ssd: true }
+    nics:
+      net0: { bridge: vmbr0, firewall: true }
+  - name: web2
+    node: pve2
+    cores: 1
+    memory: 1G
+    disks:
+      scsi0: { storage: local-lvm, size: 8G }
+    cdroms:
+      ide2: { iso: "local:iso/debian-13-netinst.iso" }
+    nics:
+      net0: { bridge: vmbr0 }
+      net1: { bridge: vmbr1, tag: 20 }
+`;
