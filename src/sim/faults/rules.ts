@@ -26,8 +26,8 @@ export interface RequestFaultSpec {
 export interface TaskFaultSpec {
   /** Worker type, e.g. "qmstart" (any when omitted). */
   type?: string;
-  /** The task's id, usually the vmid (any when omitted). */
-  id?: string | number;
+  /** Only tasks of this guest (the UPID's id field); any when omitted. */
+  vmid?: number | string;
   node?: string;
   /** Exit status the task fails with; default "simulated task failure". */
   message?: string;
@@ -94,7 +94,7 @@ export class FaultRegistry {
     for (const f of this.taskFaults) {
       if (f.times !== undefined && f.hits >= f.times) continue;
       if (f.type && f.type !== task.type) continue;
-      if (f.id !== undefined && String(f.id) !== task.id) continue;
+      if (f.vmid !== undefined && String(f.vmid) !== task.id) continue;
       if (f.node && f.node !== task.node) continue;
       f.hits++;
       return f.message ?? "simulated task failure";

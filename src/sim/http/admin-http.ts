@@ -2,7 +2,7 @@
 //   GET    /_sim/info                       seed, timing, nodes, registered endpoints count
 //   GET    /_sim/faults                     active request and task faults
 //   POST   /_sim/faults                     {method?, path?, status?, message?, latencyMs?, drop?, times?, probability?}
-//   POST   /_sim/task-faults                {type?, id?, node?, message?, times?}
+//   POST   /_sim/task-faults                {type?, vmid?, node?, message?, times?}
 //   DELETE /_sim/faults[/{id}]              remove one fault, or all
 //   POST   /_sim/locks                      {vmid, lock?}   hold a guest lock (default "backup")
 //   DELETE /_sim/locks/{vmid}               release it
