@@ -124,3 +124,11 @@ export function removeVolume(state: ClusterState, volid: string, node: string): 
 export function storageUsed(state: ClusterState, storageId: string, node: string): number {
   return volumesOn(state, storageId, node).reduce((sum, v) => sum + v.size, 0);
 }
+
+/** Renames vm-<vmid>-disk-N to base-<vmid>-disk-N (template conversion); returns the new volid. */
+export function renameToBase(state: ClusterState, volid: string, node: string): string {
+  const volume = findVolume(state, volid, node);
+  const renamed = volid.replace(/(^|[:/])vm-(\d+-disk-\d+)(\.\w+)?$/, "$1base-$2$3");
+  if (volume) volume.volid = renamed;
+  return renamed;
+}

@@ -1,6 +1,8 @@
 // Registers every guest-model route (nodes, storage, cluster, QEMU, LXC, backups, pools).
 import type { Router } from "../contract.js";
 import { registerClusterHandlers } from "./cluster.js";
+import { registerDiskHandlers } from "./qemu-disk.js";
+import { registerCloneHandlers } from "./qemu-clone.js";
 import { registerGuestConfig } from "./guest-config.js";
 import { registerGuestDestroy } from "./guest-destroy.js";
 import { registerGuestStatus } from "./guest-status.js";
@@ -8,6 +10,7 @@ import { registerNodeHandlers } from "./nodes.js";
 import { registerPoolHandlers } from "./pools.js";
 import { registerQemuCreate } from "./qemu-create.js";
 import { registerQemuPower } from "./qemu-power.js";
+import { registerSnapshotHandlers } from "./snapshots.js";
 import { registerStorageHandlers } from "./storage.js";
 
 export function registerGuestHandlers(router: Router): void {
@@ -20,4 +23,7 @@ export function registerGuestHandlers(router: Router): void {
   registerQemuPower(router);
   registerGuestDestroy(router);
   registerPoolHandlers(router);
+  registerDiskHandlers(router);
+  registerCloneHandlers(router);
+  registerSnapshotHandlers(router);
 }

@@ -1,0 +1,175 @@
+// POST …/qemu/{vmid}/clone (full or linked; new MACs, new ids) and POST …/qemu/{vmid}/template.
+import { driveVolume, isCdrom, isDiskKey, isUnusedKey, parseDrive, printDrive } from "../cluster/drives.js";
+import { checkLock } from "../cluster/guest-config.js";
+import type { SimCluster } from "../cluster/model.js";
+import { parseQemuNic, printQemuNic } from "../cluster/nics.js";
+import type { GuestConfig, GuestState, VolumeState } from "../cluster/types.js";
+import {
+  allocateVolume,
+  findStorage,
+  findVolume,
+  isFileStorage,
+  removeVolume,
+  renameToBase,
+  requireStorage,
+} from "../cluster/volumes.js";
+import { type HandlerContext, PveApiError, type Router } from "../contract.js";
+import { flag, num, pathGuest, sim, startGuestTask, str } from "./context.js";
+import { checkAllocate, checkPoolExists } from "./qemu-create.js";
+
+/** Owned (non-CD-ROM) volumes of a config: key -> volume. */
+function diskVolumes(model: SimCluster, guest: GuestState, config: GuestConfig): Array<[string, VolumeState]> {
+  const out: Array<[string, VolumeState]> = [];
+  for (const [key, value] of Object.entries(config)) {
+    if (!isDiskKey("qemu", key)) continue;
+    const drive = parseDrive("qemu", String(value));
+    const volid = driveVolume(drive);
+    if (!volid || isCdrom(drive)) continue;
+    const volume = findVolume(model.state, volid, guest.node);
+    if (volume) out.push([key, volume]);
+  }
+  return out;
+}
+
+function cloneVm(ctx: HandlerContext): string {
+  const source = pathGuest(ctx, "qemu");
+  const model = sim(ctx);
+  const newid = num(ctx, "newid") ?? 0;
+  const pool = str(ctx, "pool");
+  const target = str(ctx, "target") ?? source.node;
+  const storageId = str(ctx, "storage");
+  const format = str(ctx, "format");
+  const snapname = str(ctx, "snapname");
+  const isTemplate = source.config.template === 1;
+  const full = ctx.params.full !== undefined ? flag(ctx, "full") : !isTemplate;
+
+  checkAllocate(ctx, newid, pool);
+  checkPoolExists(model, pool);
+  model.requireNode(target);
+  if (model.guest(newid)) throw new PveApiError(500, `unable to create VM ${newid}: config file already exists`);
+  checkLock(source);
+  let config = source.config;
+  if (snapname !== undefined) {
+    const snap = source.snapshots.find((s) => s.name === snapname);
+    if (!snap) throw new PveApiError(500, `snapshot '${snapname}' does not exist`);
+    config = snap.config;
+  }
+  if (!full) {
+    if (storageId !== undefined) throw new PveApiError(500, "parameter 'storage' not allowed for linked clones");
+    if (format !== undefined) throw new PveApiError(500, "parameter 'format' not allowed for linked clones");
+  }
+  const disks = diskVolumes(model, source, config);
+  if (!full && !isTemplate && disks[0]) {
+    throw new PveApiError(500, `Linked clone feature is not available for drive '${disks[0][0]}'`);
+  }
+  if (storageId !== undefined) {
+    const storage = requireStorage(model.state, storageId, target);
+    if (!storage.content.includes("images")) throw new PveApiError(500, `storage '${storageId}' does not support vm images`);
+    ctx.checkPermission(`/storage/${storageId}`, ["Datastore.AllocateSpace"]);
+  }
+  if (target !== source.node) {
+    const local = disks.find(([, v]) => !(findStorage(model.state, storageId ?? v.storage)?.shared ?? false));
+    if (local) throw new PveApiError(500, `can't clone VM to node '${target}' (VM uses local storage)`);
+  }
+
+  const clone: GuestState = {
+    vmid: newid,
+    type: "qemu",
+    node: target,
+    config: { lock: "clone" },
+    pending: {},
+    pendingDelete: {},
+    snapshots: [],
+    status: "stopped",
+    qmpstatus: "stopped",
+    agentDelay: source.agentDelay,
+  };
+  model.state.guests.push(clone);
+  const name = str(ctx, "name") ?? `Copy-of-VM-${config.name ?? source.vmid}`;
+  const description = str(ctx, "description");
+  const bytes = full ? disks.reduce((sum, [, v]) => sum + v.size, 0) : 0;
+
+  return startGuestTask(ctx, {
+    type: "qmclone",
+    vmid: source.vmid,
+    kind: "clone",
+    bytes,
+    work: (task) => {
+      const allocated: VolumeState[] = [];
+      try {
+        const next: GuestConfig = {};
+        for (const [key, value] of Object.entries(config)) {
+          if (["lock", "template", "parent", "vmstate", "snapstate", "runningmachine", "runningcpu"].includes(key)) continue;
+          if (isUnusedKey(key)) continue;
+          next[key] = value;
+        }
+        for (const key of Object.keys(next)) {
+          if (/^net\d+$/.test(key)) {
+            const nic = parseQemuNic(key, String(next[key]), () => model.newMac());
+            nic.macaddr = model.newMac();
+            next[key] = printQemuNic(nic);
+          }
+        }
+        for (const [key, volume] of disks) {
+          const drive = parseDrive("qemu", String(config[key]));
+          const storage = requireStorage(model.state, full ? (storageId ?? volume.storage) : volume.storage, target);
+          const created = allocateVolume(model.state, {
+            storage,
+            node: target,
+            vmid: newid,
+            size: volume.size,
+            content: "images",
+            // the source format is kept when the target storage supports it (file storages)
+            format: isFileStorage(storage) ? (format ?? volume.format) : "raw",
+            ...(full ? {} : { parent: volume.volid }),
+            ctime: model.now(),
+          });
+          allocated.push(created);
+          task.log(`${full ? "create full clone" : "create linked clone"} of drive ${key} (${volume.volid})`);
+          drive.file = created.volid;
+          next[key] = printDrive("qemu", drive);
+        }
+        next.name = name;
+        if (description !== undefined) next.description = description;
+        next.smbios1 = String(next.smbios1 ?? "").replace(/uuid=[0-9a-f-]+/, `uuid=${model.newUuid()}`) || `uuid=${model.newUuid()}`;
+        if (next.vmgenid !== undefined) next.vmgenid = model.newUuid();
+        clone.config = next;
+        if (pool !== undefined) model.addToPool(pool, newid);
+      } catch (err) {
+        for (const v of allocated) removeVolume(model.state, v.volid, target);
+        model.state.guests = model.state.guests.filter((g) => g !== clone);
+        throw err;
+      }
+    },
+  });
+}
+
+function template(ctx: HandlerContext): string {
+  const guest = pathGuest(ctx, "qemu");
+  const model = sim(ctx);
+  const disk = str(ctx, "disk");
+  checkLock(guest);
+  if (guest.snapshots.length > 0) throw new PveApiError(500, "unable to create template, because VM contains snapshots");
+  if (guest.config.template === 1 && disk === undefined) throw new PveApiError(500, "you can't convert a template to a template");
+  if (guest.status === "running") throw new PveApiError(500, "you can't convert a VM to template if VM is running");
+  guest.config.template = 1;
+  return startGuestTask(ctx, {
+    type: "qmtemplate",
+    vmid: guest.vmid,
+    kind: "config",
+    work: () => {
+      for (const [key, volume] of diskVolumes(model, guest, guest.config)) {
+        if (disk !== undefined && key !== disk) continue;
+        if (volume.parent) continue;
+        const drive = parseDrive("qemu", String(guest.config[key]));
+        drive.file = renameToBase(model.state, volume.volid, guest.node);
+        guest.config[key] = printDrive("qemu", drive);
+      }
+    },
+  });
+}
+
+export function registerCloneHandlers(router: Router): void {
+  router.add("POST", "/nodes/{node}/qemu/{vmid}/clone", cloneVm);
+  router.add("POST", "/nodes/{node}/qemu/{vmid}/template", template);
+}

@@ -1,0 +1,190 @@
+// Disk operations: PUT …/resize (grow only), POST …/move_disk, PUT …/unlink; LXC resize.
+import { driveVolume, isCdrom, isDiskKey, isUnusedKey, parseDrive, printDrive } from "../cluster/drives.js";
+import { checkLock, nextUnusedKey, updateGuestConfig } from "../cluster/guest-config.js";
+import type { SimCluster } from "../cluster/model.js";
+import { formatDiskSize, parseDiskSize } from "../cluster/sizes.js";
+import type { GuestState, GuestType } from "../cluster/types.js";
+import { allocateVolume, findVolume, removeVolume, requireStorage } from "../cluster/volumes.js";
+import { type HandlerContext, PveApiError, type Router } from "../contract.js";
+import { flag, isKnownOption, num, pathGuest, rootOnly, sim, startGuestTask, str } from "./context.js";
+
+function checkDigest(model: SimCluster, guest: GuestState, digest: string | undefined): void {
+  if (digest !== undefined && digest !== model.digest(guest)) {
+    throw new Error(
+      guest.type === "qemu"
+        ? "checksum mismatch (file change by other user?)"
+        : "detected modified configuration - file changed by other user? Try again.",
+    );
+  }
+}
+
+/** Grows a disk; `size` is absolute or `+delta` with K/M/G/T (bytes without a unit). */
+export function resizeDisk(model: SimCluster, guest: GuestState, disk: string, sizeText: string, log: (l: string) => void): void {
+  const value = guest.config[disk];
+  if (value === undefined) throw new Error(`disk '${disk}' does not exist`);
+  const drive = parseDrive(guest.type, String(value));
+  if (isCdrom(drive)) throw new Error("you can't resize a cdrom");
+  const volid = driveVolume(drive);
+  if (!volid) throw new Error(`disk '${disk}' has no associated volume`);
+  const volume = findVolume(model.state, volid, guest.node);
+  const current = volume?.size ?? parseDiskSize(drive.props.get("size") ?? "0") ?? 0;
+  const relative = sizeText.startsWith("+");
+  const parsed = parseDiskSize(relative ? sizeText.slice(1) : sizeText);
+  if (parsed === undefined) throw new Error(`unable to parse size '${sizeText}'`);
+  const newSize = relative ? current + parsed : parsed;
+  if (newSize < current) throw new Error("shrinking disks is not supported");
+  if (newSize === current) return;
+  if (volume) volume.size = newSize;
+  drive.props.set("size", formatDiskSize(newSize));
+  guest.config[disk] = printDrive(guest.type, drive);
+  log(`  Size of logical volume ${volid} changed from ${formatDiskSize(current)} to ${formatDiskSize(newSize)}.`);
+}
+
+function resize(type: GuestType) {
+  return (ctx: HandlerContext): string => {
+    rootOnly(ctx, "skiplock");
+    const guest = pathGuest(ctx, type);
+    const model = sim(ctx);
+    const disk = str(ctx, "disk") ?? "";
+    const size = str(ctx, "size") ?? "";
+    const digest = str(ctx, "digest");
+    const skiplock = flag(ctx, "skiplock");
+    return startGuestTask(ctx, {
+      type: "resize",
+      vmid: guest.vmid,
+      kind: "config",
+      work: (task) => {
+        checkDigest(model, guest, digest);
+        checkLock(guest, skiplock);
+        resizeDisk(model, guest, disk, size, (l) => task.log(l));
+      },
+    });
+  };
+}
+
+function moveDisk(ctx: HandlerContext): string {
+  const guest = pathGuest(ctx, "qemu");
+  const model = sim(ctx);
+  const disk = str(ctx, "disk") ?? "";
+  const storageId = str(ctx, "storage");
+  const targetVmid = num(ctx, "target-vmid");
+  if (storageId === undefined && targetVmid === undefined) {
+    throw new PveApiError(400, "Parameter verification failed.", { storage: "either set 'storage' or 'target-vmid'" });
+  }
+  if (storageId !== undefined && targetVmid !== undefined && targetVmid !== guest.vmid) {
+    throw new PveApiError(400, "Parameter verification failed.", {
+      storage: "either set 'storage' or 'target-vmid', but not both",
+    });
+  }
+  checkDigest(model, guest, str(ctx, "digest"));
+  checkLock(guest);
+  const value = guest.config[disk];
+  if (value === undefined) throw new PveApiError(500, `disk '${disk}' does not exist`);
+  const drive = parseDrive("qemu", String(value));
+  if (isCdrom(drive)) throw new PveApiError(500, "you can't move a cdrom");
+  const volid = driveVolume(drive);
+  if (!volid) throw new PveApiError(500, `disk '${disk}' has no associated volume`);
+  const source = findVolume(model.state, volid, guest.node);
+  if (!source) throw new PveApiError(500, `volume '${volid}' does not exist`);
+
+  if (targetVmid !== undefined && targetVmid !== guest.vmid) {
+    return reassignDisk(ctx, model, guest, disk, targetVmid);
+  }
+  const storage = requireStorage(model.state, storageId ?? "", guest.node);
+  if (!storage.content.includes("images")) throw new PveApiError(500, `storage '${storage.id}' does not support vm images`);
+  const format = str(ctx, "format") ?? (storage.id === source.storage ? source.format : undefined);
+  if (storage.id === source.storage && (format ?? source.format) === source.format) {
+    throw new PveApiError(500, "you can't move to the same storage with same format");
+  }
+  const deleteSource = flag(ctx, "delete");
+  ctx.checkPermission(`/storage/${storage.id}`, ["Datastore.AllocateSpace"]);
+  return startGuestTask(ctx, {
+    type: "qmmove",
+    vmid: guest.vmid,
+    kind: "clone",
+    bytes: source.size,
+    work: (task) => {
+      checkLock(guest);
+      const target = allocateVolume(model.state, {
+        storage,
+        node: guest.node,
+        vmid: guest.vmid,
+        size: source.size,
+        content: "images",
+        ...(format ? { format } : {}),
+        ctime: model.now(),
+      });
+      task.log(`create full clone of drive ${disk} (${volid})`);
+      drive.file = target.volid;
+      guest.config[disk] = printDrive("qemu", drive);
+      if (deleteSource) removeVolume(model.state, volid, guest.node);
+      else guest.config[nextUnusedKey(guest)] = volid;
+    },
+  });
+}
+
+function reassignDisk(ctx: HandlerContext, model: SimCluster, guest: GuestState, disk: string, targetVmid: number): string {
+  const target = model.guest(targetVmid);
+  if (!target || target.type !== "qemu") {
+    throw new PveApiError(500, `Configuration file 'nodes/${guest.node}/qemu-server/${targetVmid}.conf' does not exist`);
+  }
+  if (target.node !== guest.node) throw new PveApiError(500, "both VMs need to be on the same node");
+  const targetDigest = str(ctx, "target-digest");
+  if (targetDigest !== undefined && targetDigest !== model.digest(target)) {
+    throw new PveApiError(500, "checksum mismatch (file change by other user?)");
+  }
+  checkLock(target);
+  const targetDisk = str(ctx, "target-disk") ?? disk;
+  if (target.config[targetDisk] !== undefined) {
+    throw new PveApiError(500, `target-disk '${targetDisk}' is already in use on VM ${targetVmid}`);
+  }
+  if (isUnusedKey(disk) !== isUnusedKey(targetDisk) && !isDiskKey("qemu", targetDisk)) {
+    throw new PveApiError(500, `cannot move '${disk}' to '${targetDisk}'`);
+  }
+  ctx.checkPermission(`/vms/${targetVmid}`, ["VM.Config.Disk"]);
+  return startGuestTask(ctx, {
+    type: "qmmove",
+    vmid: guest.vmid,
+    kind: "config",
+    work: () => {
+      const drive = parseDrive("qemu", String(guest.config[disk]));
+      const volid = driveVolume(drive) ?? "";
+      const source = findVolume(model.state, volid, guest.node);
+      if (!source) throw new Error(`volume '${volid}' does not exist`);
+      const storage = requireStorage(model.state, source.storage, guest.node);
+      removeVolume(model.state, volid, guest.node);
+      const moved = allocateVolume(model.state, {
+        storage,
+        node: guest.node,
+        vmid: targetVmid,
+        size: source.size,
+        content: "images",
+        format: source.format,
+        ctime: source.ctime,
+      });
+      delete guest.config[disk];
+      drive.file = moved.volid;
+      target.config[targetDisk] = isUnusedKey(targetDisk) ? moved.volid : printDrive("qemu", drive);
+    },
+  });
+}
+
+function unlink(ctx: HandlerContext): null {
+  const guest = pathGuest(ctx, "qemu");
+  const keys = (str(ctx, "idlist") ?? "").split(/[,;\s]+/).filter((k) => k !== "");
+  for (const key of keys) {
+    if (!isKnownOption(ctx, key) && !isDiskKey("qemu", key) && !isUnusedKey(key)) {
+      throw new PveApiError(400, "Parameter verification failed.", { idlist: `unknown option '${key}'` });
+    }
+  }
+  checkLock(guest);
+  updateGuestConfig(sim(ctx), guest, { set: {}, delete: keys, revert: [], force: flag(ctx, "force") }, () => {});
+  return null;
+}
+
+export function registerDiskHandlers(router: Router): void {
+  router.add("PUT", "/nodes/{node}/qemu/{vmid}/resize", resize("qemu"));
+  router.add("PUT", "/nodes/{node}/lxc/{vmid}/resize", resize("lxc"));
+  router.add("POST", "/nodes/{node}/qemu/{vmid}/move_disk", moveDisk);
+  router.add("PUT", "/nodes/{node}/qemu/{vmid}/unlink", unlink);
+}
