@@ -94,11 +94,10 @@ function unknownKeyMessage(parent: SpecPath, key: string, allowed: string[]): st
     if (kvm) return `unknown key \`${key}\`; here it is ${kvm}`;
     const owned = ownedKeyHint(key);
     if (owned) return `unknown key \`${key}\`; write it as ${owned}`;
-    const suggestion = didYouMean(key, allowed);
-    if (!suggestion && configKeySchema(key)) {
+    if (configKeySchema(key)) {
       return `\`${key}\` is a PVE config key without a field of its own here: put it under \`extraConfig\` (e.g. \`extraConfig: { ${key}: ... }\`)`;
     }
-    return `unknown key \`${key}\`${suggestion}`;
+    return `unknown key \`${key}\`${didYouMean(key, allowed)}`;
   }
   if (last === "disks" && /^(scsi|virtio|sata|ide)\d+$/.test(key)) {
     return `\`${key}\` is not a disk slot: disk slots are ${slotRangeText(["scsi", "virtio", "sata", "ide"])}`;

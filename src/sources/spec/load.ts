@@ -59,7 +59,7 @@ function normalizeConnection(
   if (raw.tokenId && !hasTokenSecret) report("tokenId", "an API token needs its secret: add `tokenSecretEnv: VARIABLE` or `tokenSecretFile: path`");
   if (hasTokenSecret && !raw.tokenId) report(raw.tokenSecretEnv ? "tokenSecretEnv" : "tokenSecretFile", "a token secret needs `tokenId` (the token's name)");
   if (hasPassword && !raw.user) report(raw.passwordEnv ? "passwordEnv" : "passwordFile", "a password needs `user` (e.g. root@pam)");
-  if (!hasPassword && !hasTokenSecret) {
+  if (!hasPassword && !hasTokenSecret && !raw.tokenId) {
     failed = true;
     sink.add(path, "no credentials: give an API token (`tokenId` + `tokenSecretEnv` or `tokenSecretFile`, recommended) or `user` + `passwordEnv` / `passwordFile`", "key");
   }

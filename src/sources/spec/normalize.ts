@@ -50,7 +50,7 @@ function toMiB(value: number | string, path: SpecPath, sink: IssueSink): number 
 function sizeBytes(value: string, path: SpecPath, sink: IssueSink): number | undefined {
   const bytes = parseSize(value.replace(/\s+/g, "").replace(/iB$/, ""));
   if (bytes < MIB) {
-    sink.add(path, `\`${value}\` is smaller than 1M; disk sizes are written with a unit, e.g. 32G`);
+    sink.add(path, `\`${value}\` is too small: a disk has at least 1M (sizes are written with a unit, e.g. 32G)`);
     return undefined;
   }
   return bytes;
@@ -227,7 +227,9 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   }
 
   if (raw.boot !== undefined) {
-    const bootable = [...Object.keys(vm.disks), ...Object.keys(vm.cdroms), ...Object.keys(vm.nics)];
+    // Every slot the spec declares counts, even one with a problem of its own (no follow-on errors).
+    const declared = (slots: Record<string, unknown> | undefined): string[] => Object.keys(slots ?? {});
+    const bootable = [...declared(raw.disks), ...declared(raw.cdroms), ...declared(raw.nics)];
     const seen = new Set<string>();
     raw.boot.forEach((device, i) => {
       if (seen.has(device)) report.add([...path, "boot", i], `${device} is listed twice`);
