@@ -33,11 +33,11 @@ export type AddressSource = "agent" | "ipconfig" | "netbox";
 export function pickAnsibleHost(
   guest: InventoryGuest,
   sources: readonly AddressSource[],
-  netboxAddress?: (guest: InventoryGuest) => string | undefined,
+  netboxAddress?: () => string | undefined,
 ): string | undefined {
   for (const source of sources) {
     const address =
-      source === "agent" ? fromAgent(guest) : source === "ipconfig" ? fromIpconfig(guest) : netboxAddress?.(guest);
+      source === "agent" ? fromAgent(guest) : source === "ipconfig" ? fromIpconfig(guest) : netboxAddress?.();
     if (address) return address;
   }
   return undefined;

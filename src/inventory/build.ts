@@ -4,6 +4,7 @@
 import { type AddressSource, pickAnsibleHost } from "./address.js";
 import type { InventoryConfig } from "./config.js";
 import { selectGuests } from "./filters.js";
+import { netboxAddress } from "./netbox.js";
 import { assignHostnames } from "./hostnames.js";
 import type { AnsibleInventory, InventoryGuest } from "./model.js";
 
@@ -77,7 +78,8 @@ function compose(template: string | number | boolean, vars: Record<string, unkno
 }
 
 export interface BuildOptions {
-  netboxAddress?: (guest: InventoryGuest) => string | undefined;
+  /** More variables per guest (NetBox facts), set before ansible_host, compose and keyed groups. */
+  extraFacts?: ReadonlyMap<InventoryGuest, Record<string, unknown>>;
 }
 
 export function buildInventory(
@@ -99,8 +101,9 @@ export function buildInventory(
 
   for (const guest of [...selected].sort((a, b) => a.vmid - b.vmid)) {
     const host = names.get(guest) as string;
-    const vars = hostFacts(guest, config.factsPrefix);
-    const address = pickAnsibleHost(guest, config.ansibleHost as AddressSource[], options.netboxAddress);
+    const extra = options.extraFacts?.get(guest);
+    const vars = { ...hostFacts(guest, config.factsPrefix), ...extra };
+    const address = pickAnsibleHost(guest, config.ansibleHost as AddressSource[], () => netboxAddress(extra));
     if (address) vars.ansible_host = address;
     for (const [name, template] of Object.entries(config.compose)) {
       const value = compose(template, vars);

@@ -47,8 +47,24 @@ export const inventoryConfigSchema = z
     ansibleHost: z.array(hostSource).default(["agent", "ipconfig"]),
     /** Extra host variables: a literal, or a template with `{{ fact_name }}` placeholders. */
     compose: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+    /** NetBox facts (netbox_role, netbox_site, netbox_primary_ip4 ...) for keyed groups and ansible_host. */
+    netbox: z
+      .object({
+        url: z.string().url(),
+        /** Environment variable holding the NetBox API token (never the token itself). */
+        tokenEnv: z.string().default("NETBOX_TOKEN"),
+        /** Custom field holding the PVE vmid (written by `pvectl netbox sync`). */
+        vmidField: z.string().default("proxmox_vmid"),
+        caFile: z.string().optional(),
+      })
+      .strict()
+      .optional(),
   })
-  .strict();
+  .strict()
+  .refine((c) => !c.ansibleHost.includes("netbox") || c.netbox !== undefined, {
+    message: "ansibleHost lists netbox but no netbox section says where NetBox is",
+    path: ["ansibleHost"],
+  });
 
 export type InventoryConfig = z.infer<typeof inventoryConfigSchema>;
 

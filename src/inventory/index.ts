@@ -1,21 +1,37 @@
 // The inventory's entry point: collect (or read the cache), select, build, and refuse to
 // hand Ansible an empty inventory unless that was asked for.
+import { NetboxClient } from "../netbox/client.js";
 import { buildInventory } from "./build.js";
 import { readCache, writeCache, defaultCacheDir, type CacheKey } from "./cache.js";
 import { type CollectResult, type InventoryApi, collectGuests } from "./collect.js";
 import type { InventoryConfig } from "./config.js";
 import { InventoryError } from "./errors.js";
-import type { AnsibleInventory } from "./model.js";
+import type { AnsibleInventory, InventoryGuest } from "./model.js";
+import { netboxFacts } from "./netbox.js";
+
+function netboxClientFor(settings: NonNullable<InventoryConfig["netbox"]>): NetboxClient {
+  const token = process.env[settings.tokenEnv];
+  if (!token) {
+    throw new InventoryError(
+      `the inventory configuration reads NetBox at ${settings.url}, but ${settings.tokenEnv} is not set`,
+      `export ${settings.tokenEnv}=<a NetBox API token with read access to virtual machines>`,
+    );
+  }
+  return new NetboxClient({ url: settings.url, token, ...(settings.caFile ? { caFile: settings.caFile } : {}) });
+}
 
 export { buildInventory, safeGroupName } from "./build.js";
 export { collectGuests, type InventoryApi } from "./collect.js";
 export { inventoryConfigSchema, loadInventoryConfig, parseInventoryConfig, type InventoryConfig } from "./config.js";
 export { InventoryError } from "./errors.js";
 export { assignHostnames } from "./hostnames.js";
+export { netboxFacts } from "./netbox.js";
 export type { AnsibleInventory, FactsLevel, InventoryGuest } from "./model.js";
 
 export interface InventorySource {
   api: InventoryApi;
+  /** NetBox to read facts from when the configuration has a netbox section (built from it when absent). */
+  netbox?: Pick<NetboxClient, "list">;
   /** Identifies the cluster and the caller for the cache (e.g. "https://pve:8006" and "user@pve!token"). */
   endpoint: string;
   identity: string;
@@ -39,7 +55,12 @@ export async function generateInventory(
     collected = await collectGuests(source.api, { level: config.facts, concurrency: config.concurrency });
     if (config.cacheTtl > 0) await writeCache(dir, key, collected, options.now);
   }
-  const inventory = buildInventory(collected.guests, config);
+  let extraFacts: Map<InventoryGuest, Record<string, unknown>> | undefined;
+  if (config.netbox) {
+    const netbox = source.netbox ?? netboxClientFor(config.netbox);
+    extraFacts = await netboxFacts(netbox, collected.guests, { vmidField: config.netbox.vmidField });
+  }
+  const inventory = buildInventory(collected.guests, config, extraFacts ? { extraFacts } : {});
   const hostCount = Object.keys(inventory._meta.hostvars).length;
   if (hostCount === 0 && !config.allowEmpty) {
     const seen = collected.guests.length;
