@@ -18,7 +18,9 @@ function flattenFieldErrors(body: unknown, prefix = ""): NetboxFieldErrors {
   const out: NetboxFieldErrors = {};
   if (Array.isArray(body)) {
     // Bulk requests answer with one error object per item.
-    body.forEach((item, i) => Object.assign(out, flattenFieldErrors(item, `${prefix}[${i}].`)));
+    body.forEach((item, i) => {
+      Object.assign(out, flattenFieldErrors(item, `${prefix}[${i}].`));
+    });
     return out;
   }
   if (typeof body !== "object" || body === null) return out;

@@ -1,0 +1,279 @@
+// The NetBox sync configuration (YAML): how to reach NetBox, which records to select, and
+// how a NetBox virtual machine becomes a pvectl VM spec (clusters -> connections and nodes,
+// platforms -> ostype and ISO/image, units, custom fields, write-back and decommission
+// policy). Every key is documented in docs/netbox.md. Problems are reported all at once with
+// file:line:column, like spec files.
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { formatIssue, type SpecIssue } from "../sources/spec/errors.js";
+import { specIssuesFromZod } from "../sources/spec/issues.js";
+import type { ConnectionSpec } from "../sources/spec/model.js";
+import { parseYaml } from "../sources/spec/yaml-source.js";
+
+const name = z.string().min(1);
+const storageId = z.string().regex(/^[a-z][a-z0-9\-_.]*$/i, "not a PVE storage id");
+const nodeName = z.string().regex(/^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/, "not a PVE node name");
+const volumeId = z.string().regex(/^[^:\s]+:.+$/, "expected a volume id like local:iso/debian-12.iso");
+
+const connectionSchema = z.strictObject({
+  host: name,
+  port: z.number().int().min(1).max(65535).optional(),
+  user: z.string().optional(),
+  tokenId: z.string().optional(),
+  tokenSecretEnv: z.string().optional(),
+  tokenSecretFile: z.string().optional(),
+  passwordEnv: z.string().optional(),
+  passwordFile: z.string().optional(),
+  fingerprint: z.string().optional(),
+  caPath: z.string().optional(),
+  validateCerts: z.boolean().optional(),
+});
+
+const clusterSchema = z.strictObject({
+  /** Name under `connections:`; omitted: the PROXMOX_* environment variables. */
+  connection: z.string().optional(),
+  node: nodeName.optional(),
+  storage: storageId.optional(),
+  bridge: z.string().optional(),
+});
+
+const platformSchema = z.strictObject({
+  ostype: z.enum(["other", "wxp", "w2k", "w2k3", "w2k8", "wvista", "win7", "win8", "win10", "win11", "l24", "l26", "solaris"]),
+  /** ISO attached as a CD-ROM on ide2. */
+  iso: volumeId.optional(),
+  /** Disk image the first disk is created from (PVE import-from), e.g. a cloud image. */
+  image: volumeId.optional(),
+  bios: z.enum(["seabios", "ovmf"]).optional(),
+  machine: z.string().optional(),
+  cpu: z.string().optional(),
+  agent: z.boolean().optional(),
+  scsihw: z.string().optional(),
+});
+
+const unit = z.enum(["MB", "MiB", "GB", "GiB"]);
+
+const configSchema = z.strictObject({
+  netbox: z
+    .strictObject({
+      url: z.string().url().optional(),
+      tokenEnv: z.string().optional(),
+      tokenFile: z.string().optional(),
+      caFile: z.string().optional(),
+      insecure: z.boolean().optional(),
+    })
+    .optional(),
+  select: z
+    .strictObject({
+      status: z.string().optional(),
+      clusters: z.array(name).optional(),
+      sites: z.array(name).optional(),
+      tags: z.array(name).optional(),
+    })
+    .optional(),
+  connections: z.record(z.string(), connectionSchema).optional(),
+  clusters: z.record(z.string(), clusterSchema),
+  defaults: z
+    .strictObject({
+      node: nodeName.optional(),
+      storage: storageId.optional(),
+      bridge: z.string().optional(),
+      nicModel: z.enum(["virtio", "e1000", "e1000e", "rtl8139", "vmxnet3"]).optional(),
+      diskBus: z.enum(["scsi", "virtio", "sata"]).optional(),
+      scsihw: z.string().optional(),
+      memoryUnit: unit.optional(),
+      diskUnit: unit.optional(),
+      cores: z.number().int().min(1).optional(),
+      memory: z.number().int().min(16).optional(),
+      diskSize: z.number().int().min(1).optional(),
+      platform: z.string().optional(),
+      power: z.enum(["running", "stopped"]).optional(),
+    })
+    .optional(),
+  platforms: z.record(z.string(), platformSchema).optional(),
+  customFields: z
+    .strictObject({
+      vmid: z.string().optional(),
+      node: z.string().optional(),
+      storage: z.string().optional(),
+    })
+    .optional(),
+  tags: z
+    .strictObject({
+      passThrough: z.boolean().optional(),
+      add: z.array(z.string()).optional(),
+    })
+    .optional(),
+  writeBack: z
+    .strictObject({
+      macs: z.boolean().optional(),
+      primaryIp4: z.strictObject({ prefix: z.string(), status: z.string().optional() }).optional(),
+      onSuccess: z.string().optional(),
+      onFailure: z.enum(["planned", "failed"]).optional(),
+      journal: z.boolean().optional(),
+    })
+    .optional(),
+  decommission: z
+    .strictObject({
+      status: z.string().optional(),
+      stopTimeout: z.number().int().min(1).optional(),
+      releaseIps: z.boolean().optional(),
+      releaseMacs: z.boolean().optional(),
+      deleteInterfaces: z.boolean().optional(),
+      final: z.enum(["offline", "delete"]).optional(),
+    })
+    .optional(),
+});
+
+export type Unit = z.output<typeof unit>;
+export type PlatformMapping = z.output<typeof platformSchema>;
+export type ClusterMapping = z.output<typeof clusterSchema>;
+
+/** The configuration with every default filled in. */
+export interface NetboxConfig {
+  file: string;
+  netbox: { url?: string; tokenEnv: string; tokenFile?: string; caFile?: string; insecure: boolean };
+  select: { status: string; clusters: string[]; sites: string[]; tags: string[] };
+  connections: Record<string, ConnectionSpec>;
+  clusters: Record<string, ClusterMapping>;
+  defaults: {
+    node?: string;
+    storage?: string;
+    bridge?: string;
+    nicModel: string;
+    diskBus: "scsi" | "virtio" | "sata";
+    scsihw?: string;
+    memoryUnit: Unit;
+    diskUnit: Unit;
+    cores?: number;
+    memory?: number;
+    diskSize?: number;
+    platform?: string;
+    power?: "running" | "stopped";
+  };
+  platforms: Record<string, PlatformMapping>;
+  customFields: { vmid: string; node: string; storage: string };
+  tags: { passThrough: boolean; add: string[] };
+  writeBack: {
+    macs: boolean;
+    primaryIp4?: { prefix: string; status: string };
+    onSuccess: string;
+    onFailure: "planned" | "failed";
+    journal: boolean;
+  };
+  decommission: {
+    status: string;
+    stopTimeout: number;
+    releaseIps: boolean;
+    releaseMacs: boolean;
+    deleteInterfaces: boolean;
+    final: "offline" | "delete";
+  };
+}
+
+export class NetboxConfigError extends Error {
+  constructor(readonly issues: SpecIssue[]) {
+    super(issues.map(formatIssue).join("\n"));
+    this.name = "NetboxConfigError";
+  }
+
+  userMessage(): string {
+    const n = this.issues.length;
+    return [
+      `the NetBox config is invalid (${n} ${n === 1 ? "problem" : "problems"}); nothing was read from NetBox or sent to a cluster. Fix it and run again (keys: docs/netbox.md):`,
+      ...this.issues.map((i) => `  ${formatIssue(i)}`),
+    ].join("\n");
+  }
+}
+
+/** Parses the YAML text of a NetBox config. */
+export function parseNetboxConfig(text: string, file: string): NetboxConfig {
+  const parsed = parseYaml(text, file);
+  if (parsed.issues.length > 0) throw new NetboxConfigError(parsed.issues);
+  const doc = parsed.documents[0];
+  if (!doc || parsed.documents.length !== 1) throw new NetboxConfigError([{ path: [], message: "expected exactly one YAML document", location: { file, line: 1, column: 1 } }]);
+  const result = configSchema.safeParse(doc.value ?? {});
+  if (!result.success) throw new NetboxConfigError(specIssuesFromZod(result.error.issues, configSchema, doc.value, doc));
+  const raw = result.data;
+  const issues: SpecIssue[] = [];
+  const connections: Record<string, ConnectionSpec> = {};
+  for (const [key, c] of Object.entries(raw.connections ?? {})) {
+    const { line, column } = doc.locate(["connections", key], "key");
+    connections[key] = { name: key, ...c, source: { file, line, column } };
+  }
+  for (const [cluster, m] of Object.entries(raw.clusters)) {
+    if (m.connection !== undefined && !connections[m.connection])
+      issues.push({
+        location: doc.locate(["clusters", cluster, "connection"]),
+        path: ["clusters", cluster, "connection"],
+        message: `connection \`${m.connection}\` is not defined under \`connections:\`${Object.keys(connections).length ? ` (defined: ${Object.keys(connections).sort().join(", ")})` : ""}`,
+      });
+  }
+  const platform = raw.defaults?.platform;
+  if (platform !== undefined && !raw.platforms?.[platform])
+    issues.push({ location: doc.locate(["defaults", "platform"]), path: ["defaults", "platform"], message: `platform \`${platform}\` is not defined under \`platforms:\`` });
+  for (const [slug, p] of Object.entries(raw.platforms ?? {})) {
+    if (p.iso && p.image)
+      issues.push({ location: doc.locate(["platforms", slug, "image"], "key"), path: ["platforms", slug], message: "give either `iso` (install from a CD-ROM) or `image` (first disk imported from an image), not both" });
+  }
+  if (issues.length > 0) throw new NetboxConfigError(issues);
+
+  const d = raw.defaults ?? {};
+  return {
+    file,
+    netbox: {
+      ...(raw.netbox?.url ? { url: raw.netbox.url } : {}),
+      tokenEnv: raw.netbox?.tokenEnv ?? "NETBOX_TOKEN",
+      ...(raw.netbox?.tokenFile ? { tokenFile: raw.netbox.tokenFile } : {}),
+      ...(raw.netbox?.caFile ? { caFile: raw.netbox.caFile } : {}),
+      insecure: raw.netbox?.insecure ?? false,
+    },
+    select: {
+      status: raw.select?.status ?? "planned",
+      clusters: raw.select?.clusters ?? [],
+      sites: raw.select?.sites ?? [],
+      tags: raw.select?.tags ?? [],
+    },
+    connections,
+    clusters: raw.clusters,
+    defaults: {
+      ...d,
+      nicModel: d.nicModel ?? "virtio",
+      diskBus: d.diskBus ?? "scsi",
+      memoryUnit: d.memoryUnit ?? "MiB",
+      diskUnit: d.diskUnit ?? "MiB",
+    },
+    platforms: raw.platforms ?? {},
+    customFields: {
+      vmid: raw.customFields?.vmid ?? "proxmox_vmid",
+      node: raw.customFields?.node ?? "proxmox_node",
+      storage: raw.customFields?.storage ?? "proxmox_storage",
+    },
+    tags: { passThrough: raw.tags?.passThrough ?? true, add: raw.tags?.add ?? [] },
+    writeBack: {
+      macs: raw.writeBack?.macs ?? true,
+      ...(raw.writeBack?.primaryIp4 ? { primaryIp4: { prefix: raw.writeBack.primaryIp4.prefix, status: raw.writeBack.primaryIp4.status ?? "active" } } : {}),
+      onSuccess: raw.writeBack?.onSuccess ?? "staged",
+      onFailure: raw.writeBack?.onFailure ?? "planned",
+      journal: raw.writeBack?.journal ?? true,
+    },
+    decommission: {
+      status: raw.decommission?.status ?? "decommissioning",
+      stopTimeout: raw.decommission?.stopTimeout ?? 60,
+      releaseIps: raw.decommission?.releaseIps ?? true,
+      releaseMacs: raw.decommission?.releaseMacs ?? true,
+      deleteInterfaces: raw.decommission?.deleteInterfaces ?? false,
+      final: raw.decommission?.final ?? "offline",
+    },
+  };
+}
+
+export async function loadNetboxConfig(file: string): Promise<NetboxConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new NetboxConfigError([{ path: [], message: `cannot read the NetBox config ${file} (${code})` }]);
+  }
+  return parseNetboxConfig(text, file);
+}

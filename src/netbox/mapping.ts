@@ -1,0 +1,187 @@
+// A NetBox virtual machine record -> a pvectl VmSpec, by the rules of the NetBox config.
+// Pure: no I/O. A record that cannot be built (no cluster, unknown platform, sizes that make
+// no sense ...) gives every problem at once and no spec, so nothing is sent for it.
+//
+//   name                    -> name (must be a valid PVE VM name)
+//   cluster                 -> clusters.<name>: connection, node, storage, bridge
+//   custom fields           -> vmid / node / storage overrides (names in customFields:)
+//   vcpus                   -> cores (whole numbers only)
+//   memory                  -> memory in MiB (defaults.memoryUnit says what NetBox's number means)
+//   virtual disks or disk   -> scsi0.. (defaults.diskBus) on the storage, sizes by defaults.diskUnit
+//   platform (slug)         -> platforms.<slug>: ostype, ISO (ide2) or image (first disk), bios ...
+//   interfaces              -> net0.. in NetBox's name order; untagged VLAN -> tag, tagged -> trunks,
+//                              disabled -> link_down, MTU (virtio), MAC kept when NetBox has one
+//   tags                    -> PVE tags (tags.passThrough), plus tags.add
+import { isValidTag } from "../pve/tags.js";
+import type { CdromSpec, DiskSpec, NicSpec, VmSpec } from "../sources/spec/model.js";
+import type { NetboxConfig, Unit } from "./config.js";
+import type { NetboxVmRecord } from "./records.js";
+
+export interface NicBinding {
+  slot: string;
+  interfaceId: number;
+  interfaceName: string;
+}
+
+export interface MappedVm {
+  ok: true;
+  record: NetboxVmRecord;
+  spec: VmSpec;
+  /** NetBox cluster name (the key under `clusters:`). */
+  cluster: string;
+  /** Which NetBox interface each NIC slot came from, for writing MACs back. */
+  nics: NicBinding[];
+}
+
+export interface UnmappableVm {
+  ok: false;
+  record: NetboxVmRecord;
+  errors: string[];
+}
+
+export type MappingResult = MappedVm | UnmappableVm;
+
+const UNIT_BYTES: Record<Unit, number> = { MB: 1e6, MiB: 2 ** 20, GB: 1e9, GiB: 2 ** 30 };
+const MIN_MEMORY_MIB = 16;
+const MAX_DISKS: Record<string, number> = { scsi: 31, virtio: 16, sata: 6 };
+const MAX_NICS = 32;
+const VM_NAME = /^(?=.{1,63}$)[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)*$/;
+
+function customField(record: NetboxVmRecord, key: string): unknown {
+  const v = record.vm.custom_fields?.[key];
+  return v === "" ? null : (v ?? null);
+}
+
+const known = (keys: string[]): string => (keys.length ? keys.sort().join(", ") : "none");
+
+/** The vmid a record names in its vmid custom field (undefined when unset). */
+export function recordVmid(record: NetboxVmRecord, config: NetboxConfig): number | undefined | string {
+  const raw = customField(record, config.customFields.vmid);
+  if (raw === null) return undefined;
+  const n = typeof raw === "number" ? raw : typeof raw === "string" && /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(n) || n < 100 || n > 999_999_999)
+    return `custom field ${config.customFields.vmid} is ${JSON.stringify(raw)}; a Proxmox VE vmid is a whole number from 100 to 999999999`;
+  return n;
+}
+
+export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): MappingResult {
+  const errors: string[] = [];
+  const { vm } = record;
+  const d = config.defaults;
+
+  if (!VM_NAME.test(vm.name))
+    errors.push(`name \`${vm.name}\` is not a valid Proxmox VE VM name (letters, digits and hyphens, dot-separated, at most 63 characters)`);
+
+  const clusterName = vm.cluster?.name;
+  const cluster = clusterName === undefined ? undefined : config.clusters[clusterName];
+  if (clusterName === undefined) errors.push(`has no cluster; assign it to one of the configured clusters (${known(Object.keys(config.clusters))})`);
+  else if (!cluster) errors.push(`cluster \`${clusterName}\` is not configured under \`clusters:\` in ${config.file} (configured: ${known(Object.keys(config.clusters))})`);
+
+  const vmid = recordVmid(record, config);
+  if (typeof vmid === "string") errors.push(vmid);
+
+  const nodeCf = customField(record, config.customFields.node);
+  const node = (typeof nodeCf === "string" ? nodeCf : undefined) ?? cluster?.node ?? d.node;
+  if (cluster && node === undefined)
+    errors.push(`no Proxmox node: set custom field ${config.customFields.node} or \`clusters.${clusterName}.node\` (or \`defaults.node\`)`);
+  const storageCf = customField(record, config.customFields.storage);
+  const storage = (typeof storageCf === "string" ? storageCf : undefined) ?? cluster?.storage ?? d.storage;
+  if (cluster && storage === undefined)
+    errors.push(`no storage for the disks: set custom field ${config.customFields.storage} or \`clusters.${clusterName}.storage\` (or \`defaults.storage\`)`);
+
+  const platformSlug = vm.platform?.slug ?? d.platform;
+  const platform = platformSlug === undefined ? undefined : config.platforms[platformSlug];
+  if (platformSlug === undefined) errors.push(`has no platform; set one in NetBox or \`defaults.platform\` (configured: ${known(Object.keys(config.platforms))})`);
+  else if (!platform) errors.push(`platform \`${platformSlug}\` is not configured under \`platforms:\` in ${config.file} (configured: ${known(Object.keys(config.platforms))})`);
+
+  const cores = vm.vcpus ?? d.cores;
+  if (cores === undefined) errors.push("vcpus is not set; set it in NetBox or `defaults.cores`");
+  else if (!Number.isInteger(cores) || cores < 1) errors.push(`vcpus ${cores} is not a whole number of at least 1 (Proxmox VE allocates whole cores)`);
+
+  const memoryRaw = vm.memory ?? d.memory;
+  let memory: number | undefined;
+  if (memoryRaw === undefined) errors.push("memory is not set; set it in NetBox or `defaults.memory`");
+  else {
+    memory = Math.floor((memoryRaw * UNIT_BYTES[d.memoryUnit]) / 2 ** 20);
+    if (memory < MIN_MEMORY_MIB) errors.push(`memory ${memoryRaw} ${d.memoryUnit} is below the ${MIN_MEMORY_MIB} MiB Proxmox VE needs`);
+  }
+
+  const disks: Record<string, DiskSpec> = {};
+  const sizes: { label: string; size: number }[] = record.disks.length
+    ? record.disks.map((disk) => ({ label: `virtual disk \`${disk.name}\``, size: disk.size }))
+    : vm.disk !== null && vm.disk !== undefined
+      ? [{ label: "disk", size: vm.disk }]
+      : d.diskSize !== undefined
+        ? [{ label: "defaults.diskSize", size: d.diskSize }]
+        : [];
+  if (sizes.length === 0) errors.push("has no virtual disks and no disk size; add a virtual disk in NetBox or set `defaults.diskSize`");
+  if (sizes.length > (MAX_DISKS[d.diskBus] ?? 0)) errors.push(`has ${sizes.length} disks; the ${d.diskBus} bus holds at most ${MAX_DISKS[d.diskBus]}`);
+  sizes.forEach(({ label, size }, i) => {
+    if (!Number.isInteger(size) || size <= 0) {
+      errors.push(`${label} has size ${size} ${d.diskUnit}; a disk needs a positive size`);
+      return;
+    }
+    const disk: DiskSpec = { storage: storage ?? "", sizeBytes: size * UNIT_BYTES[d.diskUnit], options: {} };
+    if (i === 0 && platform?.image) disk.importFrom = platform.image;
+    disks[`${d.diskBus}${i}`] = disk;
+  });
+
+  const bridge = cluster?.bridge ?? d.bridge;
+  const nics: Record<string, NicSpec> = {};
+  const bindings: NicBinding[] = [];
+  if (record.interfaces.length > MAX_NICS) errors.push(`has ${record.interfaces.length} interfaces; a VM holds at most ${MAX_NICS} NICs`);
+  if (record.interfaces.length > 0 && bridge === undefined && cluster)
+    errors.push(`no bridge for the NICs: set \`clusters.${clusterName}.bridge\` (or \`defaults.bridge\`)`);
+  record.interfaces.slice(0, MAX_NICS).forEach((iface, i) => {
+    const slot = `net${i}`;
+    const nic: NicSpec = { model: d.nicModel, bridge: bridge ?? "" };
+    const mode = iface.mode?.value;
+    if ((mode === "access" || mode === "tagged") && iface.untagged_vlan) nic.tag = iface.untagged_vlan.vid;
+    if (mode === "tagged" && iface.tagged_vlans?.length) nic.trunks = iface.tagged_vlans.map((v) => v.vid).sort((a, b) => a - b).join(";");
+    if (iface.mtu !== null && iface.mtu !== undefined && d.nicModel === "virtio") nic.mtu = iface.mtu;
+    if (iface.enabled === false) nic.linkDown = true;
+    if (iface.mac_address) nic.macaddr = iface.mac_address.toUpperCase();
+    nics[slot] = nic;
+    bindings.push({ slot, interfaceId: iface.id, interfaceName: iface.name });
+  });
+
+  const cdroms: Record<string, CdromSpec> = platform?.iso ? { ide2: { iso: platform.iso } } : {};
+
+  let tags: string[] | undefined;
+  if (config.tags.passThrough || config.tags.add.length > 0) {
+    const all = [...(config.tags.passThrough ? (vm.tags ?? []).map((t) => t.slug) : []), ...config.tags.add].map((t) => t.toLowerCase());
+    for (const t of all) if (!isValidTag(t)) errors.push(`tag \`${t}\` is not a valid Proxmox VE tag (letters, digits, _ - + .; not starting with - + .)`);
+    tags = [...new Set(all)].sort();
+  }
+
+  if (errors.length > 0 || !cluster || clusterName === undefined || node === undefined || cores === undefined || memory === undefined || !platform) {
+    return { ok: false, record, errors };
+  }
+
+  const spec: VmSpec = {
+    kind: "vm",
+    ...(typeof vmid === "number" ? { vmid } : {}),
+    name: vm.name,
+    node,
+    ...(cluster.connection !== undefined ? { connection: cluster.connection } : {}),
+    state: "present",
+    ...(d.power !== undefined ? { power: d.power } : {}),
+    cores,
+    memory,
+    ostype: platform.ostype,
+    ...(platform.bios !== undefined ? { bios: platform.bios } : {}),
+    // UEFI needs somewhere to keep its variables.
+    ...(platform.bios === "ovmf" ? { efidisk: { storage: storage ?? "", efitype: "4m" as const } } : {}),
+    ...(platform.machine !== undefined ? { machine: platform.machine } : {}),
+    ...(platform.cpu !== undefined ? { cpu: platform.cpu } : {}),
+    ...((platform.scsihw ?? d.scsihw) !== undefined ? { scsihw: platform.scsihw ?? d.scsihw } : {}),
+    ...(platform.agent !== undefined ? { agent: { enabled: platform.agent } } : {}),
+    ...(tags !== undefined ? { tags } : {}),
+    disks,
+    cdroms,
+    nics,
+    extraConfig: {},
+    source: { file: `netbox:virtualization/virtual-machines/${vm.id}`, line: 1, column: 1 },
+  };
+  return { ok: true, record, spec, cluster: clusterName, nics: bindings };
+}
