@@ -1,7 +1,7 @@
 // PveClient: the one way pvectl talks to the PVE API. It owns the connection pool (TLS
 // policy included), authentication, parameter encoding, error translation, read retries,
 // task waiting and per-endpoint accounting. Callers get `data` back or a PveError.
-import type { ApiParams, ApiPath, ApiReturns, PathsWith } from "../schema/index.js";
+import { type ApiParams, type ApiPath, type ApiReturns, matchPath, type PathsWith } from "../schema/index.js";
 import { type Authenticator, TicketAuth, TokenAuth } from "./auth.js";
 import { encodeParams } from "./encode.js";
 import { PveError } from "./errors.js";
@@ -132,9 +132,15 @@ export class PveClient {
     return waitForTask((path, params, signal) => this.requestEnvelope("GET", path, params, signal), upid, options);
   }
 
-  /** Count, time and errors per endpoint (method + template), busiest first. */
+  /** Count, time and errors per endpoint (method + template, concrete paths mapped to theirs), busiest first. */
   stats(): EndpointStat[] {
-    return this.#stats.snapshot();
+    return this.#stats.snapshot((path) => {
+      try {
+        return matchPath(decodeURIComponent(path))?.template;
+      } catch {
+        return undefined;
+      }
+    });
   }
 
   resetStats(): void {

@@ -1,4 +1,6 @@
 // Count and time per endpoint (method + path template), for benchmarks and --verbose.
+// Calls made with a concrete path are grouped under their template when stats are read,
+// so the schema is only loaded by whoever asks for the figures.
 export interface EndpointStat {
   method: string;
   template: string;
@@ -22,9 +24,20 @@ export class EndpointStats {
     if (failed) stat.errors += 1;
   }
 
-  /** Copies, busiest first. */
-  snapshot(): EndpointStat[] {
-    return [...this.#byKey.values()].map((s) => ({ ...s })).sort((a, b) => b.count - a.count || b.totalMs - a.totalMs);
+  /** Copies, busiest first; `templateOf` maps a concrete path to its template (undefined: keep it). */
+  snapshot(templateOf?: (path: string) => string | undefined): EndpointStat[] {
+    const merged = new Map<string, EndpointStat>();
+    for (const stat of this.#byKey.values()) {
+      const template = (!stat.template.includes("{") && templateOf?.(stat.template)) || stat.template;
+      const key = `${stat.method} ${template}`;
+      const into = merged.get(key);
+      if (into) {
+        into.count += stat.count;
+        into.totalMs += stat.totalMs;
+        into.errors += stat.errors;
+      } else merged.set(key, { ...stat, template });
+    }
+    return [...merged.values()].sort((a, b) => b.count - a.count || b.totalMs - a.totalMs);
   }
 
   reset(): void {
