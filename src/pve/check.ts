@@ -6,6 +6,7 @@ import { getFormat } from "../schema/index.js";
 import type { ParamSchema, SubSchema } from "../schema/types.js";
 import { codeFormatValidator, FormatViolation } from "./code-formats.js";
 import { PropertySyntaxError, splitPropertyString } from "./property-syntax.js";
+import { factsOf } from "./schema-facts.js";
 import { splitList } from "./tags.js";
 
 export type Errors = Record<string, string>;
@@ -167,7 +168,7 @@ export function checkObject(
   additionalProperties?: boolean | ParamSchema,
 ): void {
   const sub = (key: string): string => (path ? `${path}.${key}` : key);
-  for (const key of Object.keys(schema).sort()) {
+  for (const key of factsOf(schema).sortedKeys) {
     checkPropInner(values[key], schema[key] as ParamSchema, sub(key), errors);
   }
   for (const key of Object.keys(values).sort()) {

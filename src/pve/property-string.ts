@@ -12,7 +12,7 @@ import type { ParamSchema, SubSchema } from "../schema/types.js";
 import { addError, checkObject, checkPropertyString, type Errors, formatErrorText } from "./check.js";
 import { FormatViolation } from "./code-formats.js";
 import { PveFormatError } from "./errors.js";
-import { defaultKeyOf } from "./property-syntax.js";
+import { factsOf } from "./schema-facts.js";
 import { formatSize, parseSize } from "./size.js";
 
 export type PropertyValue = string | number | boolean;
@@ -121,11 +121,7 @@ export function printPropertyString(values: Record<string, PropertyValue | undef
 function orderedParts(texts: Record<string, string>, schema: SubSchema, skip: string[]): string[] {
   const done = new Set(skip);
   const parts: string[] = [];
-  // key alias -> the key whose value it combines with (model -> macaddr).
-  const combines = new Map<string, string>();
-  for (const entry of Object.values(schema)) {
-    if (entry.keyAlias && entry.alias) combines.set(entry.keyAlias, entry.alias);
-  }
+  const { keyAliases: combines, defaultKey } = factsOf(schema);
   const add = (name: string, isDefault: boolean): void => {
     if (done.has(name)) return;
     done.add(name);
@@ -139,7 +135,6 @@ function orderedParts(texts: Record<string, string>, schema: SubSchema, skip: st
     }
     parts.push(isDefault ? text : `${name}=${text}`);
   };
-  const defaultKey = defaultKeyOf(schema);
   if (defaultKey !== undefined) add(defaultKey, true);
   const names = Object.keys(texts).sort();
   for (const name of names) {

@@ -2,6 +2,7 @@
 // splitting into keys and raw string values, resolving the default key, aliases and key
 // aliases exactly as PVE's parse_property_string does, before any value is checked.
 import type { SubSchema } from "../schema/types.js";
+import { factsOf } from "./schema-facts.js";
 
 /** A syntax error; `message` is PVE's text (without trailing newline). */
 export class PropertySyntaxError extends Error {
@@ -20,8 +21,7 @@ export function parsePveBoolean(text: string): 0 | 1 | undefined {
 
 /** The key written without `key=` in first position, if the sub-schema has one. */
 export function defaultKeyOf(schema: SubSchema): string | undefined {
-  for (const [key, entry] of Object.entries(schema)) if (entry.default_key) return key;
-  return undefined;
+  return factsOf(schema).defaultKey;
 }
 
 /**
