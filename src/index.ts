@@ -42,3 +42,18 @@ export {
   type VmSpec,
 } from "./sources/spec/index.js";
 export { ConnectionError, connectionOptions, resolveConnection } from "./sources/connections.js";
+export {
+  clientOptionsFromEnv,
+  isPveError,
+  normalizeFingerprint,
+  parsePermissionFailure,
+  PveClient,
+  PveError,
+  type EndpointStat,
+  type PermissionFailure,
+  type PveClientOptions,
+  type PveErrorKind,
+  type TaskFailure,
+  type TaskResult,
+  type WaitOptions,
+} from "./api/index.js";
