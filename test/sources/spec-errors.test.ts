@@ -186,6 +186,16 @@ describe("checks across fields", () => {
     );
   });
 
+  it("checks the slots to detach", () => {
+    const vm = (detach: string) => lines("vms:", "  - name: a", "    node: pve1", "    disks:", "      scsi0: { storage: local-lvm, size: 8G }", `    detach: ${detach}`);
+    assert.deepEqual(problems(vm("[scsi1, scsi99]")), [
+      "web.yaml:6:21: vms[0].detach[1]: `scsi99` is not one of scsi0-scsi30, virtio0-virtio15, sata0-sata5, ide0-ide3; did you mean `scsi9`?",
+    ]);
+    assert.deepEqual(problems(vm("[scsi1, scsi0]")), [
+      "web.yaml:6:21: vms[0].detach[1]: scsi0 is listed under `disks` too; detach a disk by removing it from `disks`",
+    ]);
+  });
+
   it("refuses memory that is not a whole number of MiB", () => {
     assert.deepEqual(problems(lines("vms:", "  - { name: a, node: pve1, memory: 1000K }")), [
       "web.yaml:2:36: vms[0].memory: `1000K` is not a whole number of MiB; PVE sets memory in MiB (e.g. 1536M or 2G)",

@@ -99,6 +99,7 @@ describe("normalization", () => {
         "      virtio2: { storage: local-lvm, size: 20GiB }",
         "    nics:",
         "      net3: { bridge: vmbr1, macaddr: 'bc:24:11:aa:bb:cc' }",
+        "    detach: [scsi2, scsi1, scsi2]",
       ].join("\n"),
       "a.yaml",
     );
@@ -115,6 +116,7 @@ describe("normalization", () => {
     assert.equal(vm.disks.sata1?.options.discard, "ignore");
     assert.equal(vm.disks.virtio2?.sizeBytes, 20 * GiB);
     assert.equal(vm.nics.net3?.macaddr, "BC:24:11:AA:BB:CC");
+    assert.deepEqual(vm.detach, ["scsi1", "scsi2"]);
   });
 
   it("reads every document of a multi-document file", () => {

@@ -117,6 +117,18 @@ function unknownKeyMessage(parent: SpecPath, key: string, allowed: string[]): st
   return `unknown key \`${key}\`${didYouMean(key, allowed)}`;
 }
 
+/** Long runs of slot names read better as ranges: "scsi0-scsi30, virtio0-virtio15". */
+function compactList(values: string[]): string {
+  const slot = /^([a-z]+)(\d+)$/;
+  if (values.length <= 12 || !values.every((v) => slot.test(v))) return values.join(", ");
+  const ranges = new Map<string, string[]>();
+  for (const value of values) {
+    const base = (slot.exec(value) as RegExpExecArray)[1] as string;
+    ranges.set(base, [...(ranges.get(base) ?? []), value]);
+  }
+  return [...ranges.values()].map((run) => (run.length === 1 ? run[0] : `${run[0]}-${run[run.length - 1]}`)).join(", ");
+}
+
 function describeValue(value: unknown): string {
   if (value === null) return "null (an empty value)";
   if (Array.isArray(value)) return "a list";
@@ -177,7 +189,7 @@ function valueMessage(issue: Issue, data: unknown, path: SpecPath): string {
       }
       if (allowed.length === 1) return `must be ${allowed[0]}, got ${describeValue(input)}`;
       const suggestion = typeof input === "string" ? didYouMean(input, allowed) : "";
-      return `\`${String(input)}\` is not one of ${allowed.join(", ")}${suggestion}`;
+      return `\`${String(input)}\` is not one of ${compactList(allowed)}${suggestion}`;
     }
     case "invalid_key": {
       const inner = issue.issues[0];

@@ -100,6 +100,11 @@ export interface VmSpec {
 
   /** Disks keyed by slot: "scsi0".."scsi30", "virtio0".."virtio15", "sata0".."sata5", "ide0".."ide3". */
   disks: Record<string, DiskSpec>;
+  /**
+   * Disk slots the spec no longer lists whose volumes are to be kept: the disk is detached
+   * (volume kept as `unusedN`) instead of deleted. Never overlaps `disks`.
+   */
+  detach?: string[];
   /** CD-ROM drives keyed by slot (ide/sata/scsi). */
   cdroms: Record<string, CdromSpec>;
   /** NICs keyed by slot: "net0".."net31". */

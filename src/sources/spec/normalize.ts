@@ -210,6 +210,14 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
     const normalized = normalizeDisk(slot, disk, [...path, "disks", slot], report);
     if (normalized) vm.disks[slot] = normalized;
   }
+  if (raw.detach !== undefined) {
+    raw.detach.forEach((slot, i) => {
+      if (raw.disks?.[slot] !== undefined) {
+        report.add([...path, "detach", i], `${slot} is listed under \`disks\` too; detach a disk by removing it from \`disks\``);
+      }
+    });
+    vm.detach = [...new Set(raw.detach)].sort();
+  }
   for (const [slot, cdrom] of Object.entries(raw.cdroms ?? {})) {
     if (cdrom === undefined) continue;
     claim(slot, "`cdroms`", [...path, "cdroms", slot]);

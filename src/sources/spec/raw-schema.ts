@@ -280,6 +280,10 @@ function vmSchema() {
       tags: z.array(pattern(TAG, "letters, digits and _ - + . (not starting with - + .)")).optional(),
       description: z.string().optional(),
       disks: slotsObject(diskSlots(), diskSchema(), "Disks by slot: scsi0-30, virtio0-15, sata0-5, ide0-3.").optional(),
+      detach: z
+        .array(z.enum(diskSlots() as [string, ...string[]]))
+        .optional()
+        .describe("Disk slots removed from `disks` whose volumes are kept (detached as unusedN) instead of destroyed."),
       cdroms: slotsObject(cdromSlots(), cdromSchema(), "CD-ROM drives by slot (ide, sata, scsi).").optional(),
       nics: slotsObject(nicSlots(), nicSchema(), "NICs by slot: net0-31.").optional(),
       cloudInit: cloudInitSchema().optional(),
