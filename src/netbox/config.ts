@@ -13,7 +13,7 @@ import { parseYaml } from "../sources/spec/yaml-source.js";
 const name = z.string().min(1);
 const storageId = z.string().regex(/^[a-z][a-z0-9\-_.]*$/i, "not a PVE storage id");
 const nodeName = z.string().regex(/^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/, "not a PVE node name");
-const volumeId = z.string().regex(/^[^:\s]+:.+$/, "expected a volume id like local:iso/debian-12.iso");
+const volumeId = z.string().regex(/^[^:\s]+:.+$/, "expected a volume id like local:iso/debian-13-netinst.iso");
 
 const connectionSchema = z.strictObject({
   host: name,

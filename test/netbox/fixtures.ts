@@ -8,9 +8,9 @@ clusters:
     storage: local-lvm
     bridge: vmbr0
 platforms:
-  debian-12:
+  debian-13:
     ostype: l26
-    iso: local:iso/debian-12.iso
+    iso: local:iso/debian-13-netinst.iso
   ubuntu-24-04:
     ostype: l26
     image: local:import/noble.qcow2

@@ -42,7 +42,7 @@ describe("mapping NetBox records to VM specs", () => {
       ostype: "l26",
       tags: ["netbox", "web"],
       disks: { scsi0: { storage: "local-lvm", sizeBytes: 20000 * 2 ** 20, options: {} } },
-      cdroms: { ide2: { iso: "local:iso/debian-12.iso" } },
+      cdroms: { ide2: { iso: "local:iso/debian-13-netinst.iso" } },
       nics: { net0: { model: "virtio", bridge: "vmbr0", tag: 20 } },
       extraConfig: {},
       source: { file: `netbox:virtualization/virtual-machines/${r.record.vm.id}`, line: 1, column: 1 },
@@ -86,7 +86,7 @@ describe("mapping NetBox records to VM specs", () => {
     const type = nb.admin.idOf("virtualization/cluster-types", { slug: "proxmox-ve" });
     const other = nb.admin.create("virtualization/clusters", { name: "vmware-old", type });
     const bsd = nb.admin.create("dcim/platforms", { name: "FreeBSD", slug: "freebsd" });
-    const debian = nb.admin.idOf("dcim/platforms", { slug: "debian-12" });
+    const debian = nb.admin.idOf("dcim/platforms", { slug: "debian-13" });
     const base = { status: "planned", platform: debian, vcpus: 1, memory: 1024, disk: 8000 };
     nb.admin.create("virtualization/virtual-machines", { ...base, name: "no-cluster", site });
     nb.admin.create("virtualization/virtual-machines", { ...base, name: "wrong-cluster", cluster: other.id });
@@ -103,7 +103,7 @@ describe("mapping NetBox records to VM specs", () => {
     };
     assert.deepEqual(await errorsOf("no-cluster"), ["has no cluster; assign it to one of the configured clusters (pve-lab)"]);
     assert.deepEqual(await errorsOf("wrong-cluster"), ["cluster `vmware-old` is not configured under `clusters:` in netbox.yaml (configured: pve-lab)"]);
-    assert.deepEqual(await errorsOf("bsd-01"), ["platform `freebsd` is not configured under `platforms:` in netbox.yaml (configured: debian-12, ubuntu-24-04, windows-2022)"]);
+    assert.deepEqual(await errorsOf("bsd-01"), ["platform `freebsd` is not configured under `platforms:` in netbox.yaml (configured: debian-13, ubuntu-24-04, windows-2022)"]);
     assert.deepEqual(await errorsOf("sizes-01"), [
       "vcpus 1.5 is not a whole number of at least 1 (Proxmox VE allocates whole cores)",
       "memory 8 MiB is below the 16 MiB Proxmox VE needs",

@@ -50,7 +50,7 @@ describe("NetBox simulator (4.6, demo data)", () => {
     const names = async (query: string) => results((await call(nb, "GET", `${VMS}?${query}`)).body).map((v) => v.name);
     assert.deepEqual(await names("status=planned&tag=db"), ["db-01"]);
     assert.deepEqual(await names("name=web-01&name=db-01"), ["db-01", "web-01"]);
-    assert.deepEqual(await names("cluster=pve-lab&platform=debian-12"), ["web-01", "web-02"]);
+    assert.deepEqual(await names("cluster=pve-lab&platform=debian-13"), ["web-01", "web-02"]);
     assert.deepEqual(await names("q=WEB"), ["web-01", "web-02"]);
     assert.deepEqual(await names("name__n=web-01&site=lab"), ["db-01", "web-02"]);
     assert.deepEqual(await names("cf_proxmox_vmid=null"), ["db-01", "web-01", "web-02"]);

@@ -8,7 +8,7 @@ export function seedDemo(admin: NetboxSimAdmin): void {
   const site = admin.create("dcim/sites", { name: "Lab", slug: "lab" });
   const type = admin.create("virtualization/cluster-types", { name: "Proxmox VE", slug: "proxmox-ve" });
   const cluster = admin.create("virtualization/clusters", { name: "pve-lab", type: type.id, scope_type: "dcim.site", scope_id: site.id });
-  const debian = admin.create("dcim/platforms", { name: "Debian 12", slug: "debian-12" });
+  const debian = admin.create("dcim/platforms", { name: "Debian 13", slug: "debian-13" });
   const ubuntu = admin.create("dcim/platforms", { name: "Ubuntu 24.04", slug: "ubuntu-24-04" });
   admin.create("dcim/platforms", { name: "Windows Server 2022", slug: "windows-2022" });
   admin.create("extras/tags", { name: "web", slug: "web" });

@@ -1,0 +1,231 @@
+// `pvectl netbox sync`: NetBox records with status `planned` -> built VMs -> status `staged`.
+// 1. select the records and map each to a VmSpec (a bad record fails alone, nothing written
+//    for it but the reason);
+// 2. per PVE connection: plan with the engine (live state, identity by vmid or name), then
+//    apply; guests blocked by the preflight fail alone when the problem is theirs;
+// 3. per record whose own steps all succeeded: write back vmid, MACs, primary IPv4, then the
+//    status. A record whose steps or write-back failed keeps `planned` (or gets `failed`) and
+//    a journal entry with the reason. A rerun converges: the guest is found again (by the vmid
+//    written back, else by name) and write-back skips what is already there.
+import type { PveClient } from "../api/index.js";
+import { type ApplyEvent, type ApplyOptions, applyPlan } from "../engine/apply.js";
+import { buildPlan, planData } from "../engine/plan.js";
+import type { GuestReport } from "../engine/report.js";
+import type { GuestPlan, Plan } from "../engine/types.js";
+import { desiredVmFromSpec } from "../resources/vm/from-spec.js";
+import type { NetboxClient } from "./client.js";
+import type { NetboxConfig } from "./config.js";
+import { NetboxError } from "./errors.js";
+import { type MappedVm, mapRecord } from "./mapping.js";
+import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "./records.js";
+import { WriteBack } from "./writeback.js";
+
+export type RecordResult = "staged" | "failed" | "invalid" | "planned";
+
+export interface RecordOutcome {
+  id: number;
+  name: string;
+  cluster?: string;
+  connection?: string;
+  /** staged: built and written back; failed: build or write-back failed; invalid: the record cannot be mapped; planned: plan only (dry run). */
+  result: RecordResult;
+  vmid?: number;
+  node?: string;
+  macs?: Record<string, string>;
+  primaryIp4?: string;
+  /** What the engine did (created / changed / unchanged ...). */
+  guestResult?: string;
+  /** What was written to NetBox for this record. */
+  wrote: string[];
+  errors: string[];
+  /** The status the record has after the run. */
+  status: string;
+}
+
+export interface SyncReport {
+  records: RecordOutcome[];
+  /** One plan per PVE connection ("" = the PROXMOX_* environment). */
+  plans: Record<string, Plan>;
+  ok: boolean;
+}
+
+export interface SyncOptions {
+  config: NetboxConfig;
+  netbox: NetboxClient;
+  /** The PVE client for a connection name (undefined: the PROXMOX_* environment). */
+  pveClient: (connection: string | undefined) => PveClient;
+  /** Narrow the configured selection (CLI flags). */
+  selection?: Partial<RecordSelection>;
+  /** Plan only: nothing is applied and nothing is written to NetBox. */
+  planOnly?: boolean;
+  /** Called with each connection's plan before it is applied (to show it). */
+  onPlan?: (connection: string, plan: Plan) => void;
+  onEvent?: ApplyOptions["onEvent"];
+  onRecord?: (outcome: RecordOutcome) => void;
+  apply?: Pick<ApplyOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart">;
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof NetboxError) return err.userMessage();
+  if (err && typeof err === "object" && "userMessage" in err && typeof (err as { userMessage: unknown }).userMessage === "function")
+    return (err as { userMessage(): string }).userMessage();
+  return err instanceof Error ? err.message : String(err);
+}
+
+function outcomeOf(record: NetboxVmRecord, result: RecordResult, extra: Partial<RecordOutcome> = {}): RecordOutcome {
+  return {
+    id: record.vm.id,
+    name: record.vm.name,
+    ...(record.vm.cluster?.name ? { cluster: record.vm.cluster.name } : {}),
+    result,
+    wrote: [],
+    errors: [],
+    status: record.vm.status?.value ?? "",
+    ...extra,
+  };
+}
+
+/** Guests that a preflight problem names lose their steps and carry the problem as their error. */
+function isolatePreflight(plan: Plan): { plan: Plan; blockedAll: string[] } {
+  const perGuest = new Map<string, string[]>();
+  const blockedAll: string[] = [];
+  for (const p of plan.preflightErrors) {
+    if (p.guest === undefined) blockedAll.push(p.message);
+    else perGuest.set(p.guest, [...(perGuest.get(p.guest) ?? []), p.message]);
+  }
+  const guests: GuestPlan[] = plan.guests.map((g) => {
+    const problems = perGuest.get(g.key) ?? perGuest.get(g.name);
+    return problems ? { ...g, errors: [...g.errors, ...problems] } : g;
+  });
+  return { plan: { ...plan, guests, preflightErrors: [] }, blockedAll };
+}
+
+export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
+  const { config, netbox } = options;
+  const writeBack = new WriteBack(netbox, config);
+  const selection: RecordSelection = {
+    status: options.selection?.status ?? config.select.status,
+    clusters: options.selection?.clusters ?? config.select.clusters,
+    sites: options.selection?.sites ?? config.select.sites,
+    tags: options.selection?.tags ?? config.select.tags,
+    ...(options.selection?.names ? { names: options.selection.names } : {}),
+  };
+  const records = await loadRecords(netbox, selection);
+  const outcomes: RecordOutcome[] = [];
+  const done = (o: RecordOutcome) => {
+    outcomes.push(o);
+    options.onRecord?.(o);
+  };
+
+  const fail = async (record: NetboxVmRecord, errors: string[], result: RecordResult, extra: Partial<RecordOutcome> = {}) => {
+    const outcome = outcomeOf(record, result, { ...extra, errors });
+    if (!options.planOnly) {
+      // Recording the reason must not hide it: a failure here is added, not thrown.
+      try {
+        await writeBack.journal(record, "danger", `pvectl netbox sync: ${errors.join("; ")}`);
+        if (config.writeBack.onFailure === "failed") await writeBack.status(record, "failed", outcome.wrote);
+        outcome.status = config.writeBack.onFailure === "failed" ? "failed" : outcome.status;
+      } catch (err) {
+        outcome.errors.push(`could not record the failure in NetBox: ${errorText(err)}`);
+      }
+    }
+    done(outcome);
+  };
+
+  // 1. map
+  const byConnection = new Map<string, MappedVm[]>();
+  for (const record of records) {
+    const mapped = mapRecord(record, config);
+    if (!mapped.ok) {
+      await fail(record, mapped.errors, "invalid");
+      continue;
+    }
+    const key = mapped.spec.connection ?? "";
+    const group = byConnection.get(key) ?? [];
+    const clash = group.find((g) => g.spec.name === mapped.spec.name);
+    if (clash) {
+      const message = `another record (${describeRecord(clash.record.vm)}) has the same name on the same Proxmox connection; names must be unique per cluster`;
+      await fail(record, [message], "invalid");
+      continue;
+    }
+    group.push(mapped);
+    byConnection.set(key, group);
+  }
+
+  // 2. plan + apply per connection, 3. write back per record
+  const plans: Record<string, Plan> = {};
+  for (const [connection, group] of byConnection) {
+    const label = connection === "" ? undefined : connection;
+    let pve: PveClient;
+    let planned: Awaited<ReturnType<typeof buildPlan>>;
+    try {
+      pve = options.pveClient(label);
+      planned = await buildPlan(pve, group.map((m) => desiredVmFromSpec(m.spec)));
+    } catch (err) {
+      for (const m of group) await fail(m.record, [`planning failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
+      continue;
+    }
+    const { plan, blockedAll } = isolatePreflight(planData(planned));
+    plans[connection] = plan;
+    options.onPlan?.(connection, plan);
+    const byKey = new Map(group.map((m) => [m.spec.name, m]));
+    if (options.planOnly || blockedAll.length > 0) {
+      for (const guest of plan.guests) {
+        const m = byKey.get(guest.key);
+        if (!m) continue;
+        const errors = [...guest.errors, ...blockedAll];
+        const extra = { ...(label ? { connection: label } : {}), node: guest.node, ...(guest.vmid !== undefined ? { vmid: guest.vmid } : {}) };
+        if (errors.length > 0) await fail(m.record, errors, "failed", extra);
+        else done(outcomeOf(m.record, "planned", extra));
+      }
+      continue;
+    }
+    let reports: GuestReport[];
+    try {
+      const report = await applyPlan(pve, plan, {
+        ...options.apply,
+        cluster: planned.context.cluster,
+        live: planned.context.live,
+        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      });
+      reports = report.guests;
+    } catch (err) {
+      for (const m of group) await fail(m.record, [`apply failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
+      continue;
+    }
+    for (const report of reports) {
+      const m = byKey.get(report.key);
+      if (!m) continue;
+      const extra: Partial<RecordOutcome> = {
+        ...(label ? { connection: label } : {}),
+        node: report.node,
+        ...(report.vmid !== undefined ? { vmid: report.vmid } : {}),
+        macs: report.macs,
+        guestResult: report.result,
+      };
+      const ownStepsOk = report.error === undefined && (report.result === "created" || report.result === "changed" || report.result === "unchanged");
+      if (!ownStepsOk || report.vmid === undefined) {
+        const why = report.error ?? (report.pending.length ? `steps left pending: ${report.pending.join("; ")}` : `the guest ended ${report.result}`);
+        await fail(m.record, [why], "failed", extra);
+        continue;
+      }
+      try {
+        const result = await writeBack.succeed({ record: m.record, vmid: report.vmid, node: report.node, macs: report.macs, nics: m.nics });
+        const outcome = outcomeOf(m.record, "staged", { ...extra, wrote: result.wrote, status: config.writeBack.onSuccess, ...(result.primaryIp4 ? { primaryIp4: result.primaryIp4 } : {}) });
+        try {
+          await writeBack.journal(m.record, "success", `pvectl built vm ${report.vmid} on ${report.node} (${report.result}); wrote ${result.wrote.join(", ") || "nothing new"}`);
+        } catch {
+          // The record has moved on; a missing success note is not a failure.
+        }
+        done(outcome);
+      } catch (err) {
+        await fail(m.record, [`write-back to NetBox failed: ${errorText(err)}`], "failed", extra);
+      }
+    }
+  }
+  const order = new Map(records.map((r, i) => [r.vm.id, i]));
+  outcomes.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  return { records: outcomes, plans, ok: outcomes.every((o) => o.result === "staged" || o.result === "planned") };
+}
+
+export type { ApplyEvent };

@@ -1,0 +1,132 @@
+// Writing back to NetBox what Proxmox VE decided for a record, in an order that makes a rerun
+// after a crash converge: vmid first (so the next run finds the guest by vmid), then MACs and
+// the primary IPv4 (each step first looks for what an earlier, interrupted run already wrote,
+// so nothing is created twice), and the status last (only once everything else is there).
+import type { NetboxClient } from "./client.js";
+import type { NetboxConfig } from "./config.js";
+import type { NicBinding } from "./mapping.js";
+import { describeRecord, type NetboxVmRecord } from "./records.js";
+
+export interface WriteBackInput {
+  record: NetboxVmRecord;
+  vmid: number;
+  node: string;
+  /** netN -> MAC as PVE reports it. */
+  macs: Record<string, string>;
+  nics: NicBinding[];
+}
+
+export interface WriteBackResult {
+  wrote: string[];
+  primaryIp4?: string;
+}
+
+const VMINTERFACE = "virtualization.vminterface";
+
+export class WriteBack {
+  private prefixId: number | undefined;
+
+  constructor(
+    private readonly netbox: NetboxClient,
+    private readonly config: NetboxConfig,
+  ) {}
+
+  /** vmid -> custom field; skipped when NetBox already holds it. */
+  async vmid(input: WriteBackInput, wrote: string[]): Promise<void> {
+    const field = this.config.customFields.vmid;
+    const { vm } = input.record;
+    if (Number(vm.custom_fields?.[field]) === input.vmid) return;
+    await this.netbox.patch("virtualization/virtual-machines", vm.id, { custom_fields: { [field]: input.vmid } }, { subject: describeRecord(vm) });
+    wrote.push(`${field}=${input.vmid}`);
+  }
+
+  /** MACs: MAC objects + primary_mac_address on NetBox >= 4.2, the interface's mac_address before. */
+  async macs(input: WriteBackInput, wrote: string[]): Promise<void> {
+    if (!this.config.writeBack.macs) return;
+    const macObjects = await this.netbox.atLeast(4, 2);
+    for (const nic of input.nics) {
+      const mac = input.macs[nic.slot]?.toUpperCase();
+      if (!mac) continue;
+      const iface = input.record.interfaces.find((i) => i.id === nic.interfaceId);
+      if (iface?.mac_address?.toUpperCase() === mac) continue;
+      const subject = `interface ${nic.interfaceName} of ${describeRecord(input.record.vm)}`;
+      if (!macObjects) {
+        await this.netbox.request("PATCH", `virtualization/interfaces/${nic.interfaceId}/`, { body: { mac_address: mac }, subject });
+      } else {
+        const existing = await this.netbox.list("dcim/mac-addresses", { assigned_object_type: VMINTERFACE, assigned_object_id: nic.interfaceId, mac_address: mac });
+        const object =
+          existing[0] ??
+          (await this.netbox.create("dcim/mac-addresses", { mac_address: mac, assigned_object_type: VMINTERFACE, assigned_object_id: nic.interfaceId }, subject));
+        await this.netbox.patch("virtualization/interfaces", nic.interfaceId, { primary_mac_address: object.id }, { subject });
+      }
+      wrote.push(`${nic.interfaceName} MAC ${mac}`);
+    }
+  }
+
+  private async prefix(): Promise<number | undefined> {
+    const wanted = this.config.writeBack.primaryIp4?.prefix;
+    if (!wanted) return undefined;
+    if (this.prefixId === undefined) {
+      const found = await this.netbox.list("ipam/prefixes", { prefix: wanted });
+      if (found.length !== 1 || !found[0])
+        throw new Error(`writeBack.primaryIp4.prefix ${wanted} ${found.length === 0 ? "does not exist in NetBox" : "matches several prefixes (VRFs)"}; create it or fix ${this.config.file}`);
+      this.prefixId = found[0].id;
+    }
+    return this.prefixId;
+  }
+
+  /** Primary IPv4 from the configured prefix, on the first interface; reuses an address an earlier run assigned. */
+  async primaryIp4(input: WriteBackInput, wrote: string[]): Promise<string | undefined> {
+    const prefixId = await this.prefix();
+    const { vm } = input.record;
+    if (prefixId === undefined) return undefined;
+    if (vm.primary_ip4) return vm.primary_ip4.address;
+    const first = input.nics[0];
+    if (!first) return undefined;
+    const subject = describeRecord(vm);
+    const prefix = this.config.writeBack.primaryIp4?.prefix ?? "";
+    const assigned = await this.netbox.list("ipam/ip-addresses", { vminterface_id: first.interfaceId, parent: prefix });
+    const ip =
+      assigned[0] ??
+      (await this.netbox.allocateIp(
+        prefixId,
+        {
+          assigned_object_type: VMINTERFACE,
+          assigned_object_id: first.interfaceId,
+          status: (this.config.writeBack.primaryIp4?.status ?? "active") as "active",
+          description: `pvectl: ${vm.name}`,
+        },
+        `prefix ${prefix} for ${subject}`,
+      ));
+    await this.netbox.patch("virtualization/virtual-machines", vm.id, { primary_ip4: ip.id }, { subject });
+    wrote.push(`primary IPv4 ${ip.address}`);
+    return ip.address;
+  }
+
+  async status(record: NetboxVmRecord, status: string, wrote: string[]): Promise<void> {
+    if (record.vm.status?.value === status) return;
+    await this.netbox.patch("virtualization/virtual-machines", record.vm.id, { status: status as "staged" }, { subject: describeRecord(record.vm) });
+    wrote.push(`status ${status}`);
+  }
+
+  /** A journal entry on the VM (NetBox's own change notes), when enabled. */
+  async journal(record: NetboxVmRecord, kind: "info" | "success" | "warning" | "danger", text: string): Promise<void> {
+    if (!this.config.writeBack.journal) return;
+    await this.netbox.create("extras/journal-entries", {
+      assigned_object_type: "virtualization.virtualmachine",
+      assigned_object_id: record.vm.id,
+      kind,
+      comments: text,
+    });
+  }
+
+  /** Everything for a record whose own steps succeeded, then the status. */
+  async succeed(input: WriteBackInput): Promise<WriteBackResult> {
+    const wrote: string[] = [];
+    await this.vmid(input, wrote);
+    await this.macs(input, wrote);
+    const primaryIp4 = await this.primaryIp4(input, wrote);
+    await this.status(input.record, this.config.writeBack.onSuccess, wrote);
+    return { wrote, ...(primaryIp4 !== undefined ? { primaryIp4 } : {}) };
+  }
+}
