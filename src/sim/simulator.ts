@@ -6,6 +6,7 @@ import { AccessLog } from "./access-log.js";
 import { registerAclHandlers } from "./access/handlers-acl.js";
 import { registerAuthHandlers } from "./access/handlers-auth.js";
 import { registerUserHandlers } from "./access/handlers-users.js";
+import { applyAccessConfig } from "./access/config.js";
 import { AccessControl } from "./access/service.js";
 import { type AccessState, initialAccessState } from "./access/state.js";
 import type { SimAdmin } from "./admin.js";
@@ -27,6 +28,13 @@ import { DEFAULT_TIMING, type TimingOptions } from "./tasks/timing.js";
 export const SIMULATED_VERSION = { version: "9.1.1", release: "9.1", repoid: "42bd7ea2" };
 
 const SAVE_DEBOUNCE_MS = 100;
+
+/** The guest model gets the cluster config without the platform's `access` section. */
+function withoutAccess(config: ClusterConfig | undefined): ClusterConfig | undefined {
+  if (typeof config !== "object" || config === null || !("access" in config)) return config;
+  const { access: _access, ...rest } = config as ClusterConfig & { access?: unknown };
+  return rest;
+}
 
 interface Snapshot {
   access: AccessState;
@@ -68,8 +76,12 @@ export class Simulator {
     this.ticketKey = saved?.ticketKey ?? (options.seed !== undefined ? `seed-${this.seed}` : randomBytes(32).toString("hex"));
     this.cluster = saved
       ? loadClusterModel(saved.cluster, { random: this.random, now })
-      : createClusterModel({ nodes: options.nodes, config, random: this.random, now });
-    const accessState = saved?.access ?? initialAccessState(this.rootPassword);
+      : createClusterModel({ nodes: options.nodes, config: withoutAccess(config), random: this.random, now });
+    let accessState = saved?.access;
+    if (!accessState) {
+      accessState = initialAccessState(this.rootPassword);
+      applyAccessConfig(accessState, config);
+    }
     this.access = new AccessControl(accessState, this.ticketKey, () => this.poolMembership());
     this.faults = new FaultRegistry(this.random);
     this.tasks = new TaskRunner(this.clock, this.random, timing, {

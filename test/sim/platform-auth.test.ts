@@ -127,3 +127,40 @@ describe("simulator authentication", () => {
     assert.equal(other.status, 403);
   });
 });
+
+describe("simulator access config", () => {
+  it("creates users, groups, roles, tokens with fixed secrets and ACLs from the cluster config", async () => {
+    const secret = "11111111-2222-4333-8444-555555555555";
+    const sim = await startHttpSim({
+      config: {
+        access: {
+          groups: [{ groupid: "ops" }],
+          roles: [{ roleid: "Deployer", privs: ["VM.Audit", "VM.PowerMgmt"] }],
+          users: [{ userid: "ansible@pve", password: "ansible123", groups: ["ops"], tokens: [{ tokenid: "ci", secret, privsep: false }] }],
+          acl: [{ path: "/vms", roles: ["Deployer"], groups: ["ops"] }],
+        },
+      },
+    });
+    try {
+      const token = { token: `ansible@pve!ci=${secret}` };
+      const perms = await call(sim, "GET", "/access/permissions", { auth: token, params: { path: "/vms/100" } });
+      assert.deepEqual(perms.json.data, { "/vms/100": { "VM.Audit": 1, "VM.PowerMgmt": 1 } });
+      await login(sim, "ansible@pve", "ansible123");
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it("explains what is wrong in an invalid access section", async () => {
+    await assert.rejects(
+      startHttpSim({ config: { access: { users: [{ userid: "x@pve", groups: ["missing"] }] } } }),
+      (err: Error & { userMessage?: () => string }) => {
+        assert.equal(
+          err.userMessage?.(),
+          "The 'access' section of the simulator's cluster config is invalid: access.users.x@pve: group 'missing' is not listed under access.groups. Fix the --config file and start again.",
+        );
+        return true;
+      },
+    );
+  });
+});

@@ -1,5 +1,6 @@
 // Shared helpers of the simulator platform tests: a tiny HTTP client that shows exactly what
 // the wire carries (status, reason phrase, raw body) and login/token shortcuts.
+import { Agent, fetch as undiciFetch } from "undici";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/sim/index.js";
 
 export interface WireResponse {
@@ -24,6 +25,16 @@ export interface CallOptions {
 
 export function startHttpSim(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   return startSimulator({ https: false, port: 0, seed: 42, ...options });
+}
+
+const agents = new Map<string, Agent>();
+function trustingAgent(ca: string): Agent {
+  let agent = agents.get(ca);
+  if (!agent) {
+    agent = new Agent({ connect: { ca } });
+    agents.set(ca, agent);
+  }
+  return agent;
 }
 
 function encodeForm(params: Record<string, string | number | string[]>): string {
@@ -54,9 +65,11 @@ export async function call(sim: RunningSimulator, method: string, path: string, 
       headers["Content-Type"] = "application/x-www-form-urlencoded";
     }
   }
-  const res = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const init = { method, headers, ...(body !== undefined ? { body } : {}) };
+  // Over HTTPS the simulator's own CA is trusted, as a careful client would.
+  const res = sim.ca ? await undiciFetch(url, { ...init, dispatcher: trustingAgent(sim.ca) }) : await fetch(url, init);
   const text = await res.text();
-  return { status: res.status, reason: res.statusText, text, json: text ? JSON.parse(text) : undefined, headers: res.headers };
+  return { status: res.status, reason: res.statusText, text, json: text ? JSON.parse(text) : undefined, headers: res.headers as Headers };
 }
 
 export async function login(sim: RunningSimulator, username = "root@pam", password = sim.rootPassword) {
