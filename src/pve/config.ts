@@ -5,7 +5,7 @@ import { PveFormatError } from "./errors.js";
 import { type GuestKind, guestSubSchema } from "./guest-schema.js";
 import { parsePropertyString, printPropertyString, type PropertyValue, type PropertyValues } from "./property-string.js";
 import { GIB } from "./size.js";
-import { splitList } from "./tags.js";
+import { normaliseTags, printTags, splitList } from "./tags.js";
 
 export type { GuestKind } from "./guest-schema.js";
 
@@ -154,10 +154,8 @@ export function parseStartup(value: string): StartupOrder {
   if (value === "" || value === "0") fail();
   for (const part of value.split(",")) {
     if (/^\s*$/.test(part)) continue;
-    const m = /^(?:(order|up|down)=)?(\d+)$/.exec(part);
-    if (!m || (m[1] === undefined && /=/.test(part))) fail();
-    const key = ((m as RegExpExecArray)[1] ?? "order") as keyof StartupOrder;
-    result[key] = Number((m as RegExpExecArray)[2]);
+    const m = /^(?:(order|up|down)=)?(\d+)$/.exec(part) ?? fail();
+    result[(m[1] ?? "order") as keyof StartupOrder] = Number(m[2]);
   }
   return result;
 }
@@ -168,4 +166,17 @@ export function printStartup(startup: StartupOrder): string {
     .filter((key) => startup[key] !== undefined)
     .map((key) => `${key}=${startup[key]}`)
     .join(",");
+}
+
+/**
+ * The form PVE would store a config value in, for comparing live and desired values:
+ * property strings re-printed in PVE's order with PVE's spellings (`ssd=on` -> `ssd=1`,
+ * `size=32768M` -> `size=32G`), tag lists de-duplicated and sorted. Other values are
+ * returned as given. Throws PropertyStringError when PVE would refuse the value.
+ */
+export function canonicalConfigValue(kind: GuestKind, key: string, value: string): string {
+  if (key === "tags") return printTags(normaliseTags(value));
+  const schema = guestSubSchema(kind, key);
+  if (!schema) return value;
+  return printPropertyString(parsePropertyString(value, schema, key), schema, { key });
 }

@@ -26,6 +26,7 @@ export {
 export { type GuestKind, guestConfigEndpoint, guestKeySchema, guestSubSchema, subSchemaOf } from "./guest-schema.js";
 export {
   type BootOrder,
+  canonicalConfigValue,
   isCdrom,
   isCloudinitDrive,
   isDiskKey,

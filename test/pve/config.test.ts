@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
+  canonicalConfigValue,
   isCdrom,
   isCloudinitDrive,
   isDiskKey,
@@ -175,5 +176,17 @@ describe("property strings of real configs", () => {
       printNet(parseNet("bridge=vmbr0,name=eth0,ip=1.2.3.4/24,gw=4.3.2.1,ip6=2000::1/64,gw6=20ff::1", "lxc"), "lxc"),
       "name=eth0,bridge=vmbr0,gw=4.3.2.1,gw6=20ff::1,ip=1.2.3.4/24,ip6=2000::1/64",
     );
+  });
+});
+
+describe("canonicalConfigValue", () => {
+  it("gives the stored form PVE would write, for diffing", () => {
+    assert.equal(canonicalConfigValue("qemu", "scsi0", "size=32768M,ssd=on,local-lvm:vm-100-disk-0"), "local-lvm:vm-100-disk-0,size=32G,ssd=1");
+    assert.equal(canonicalConfigValue("qemu", "net0", "bridge=vmbr0,model=virtio,macaddr=BC:24:11:AA:BB:CC"), "virtio=BC:24:11:AA:BB:CC,bridge=vmbr0");
+    assert.equal(canonicalConfigValue("lxc", "net0", "bridge=vmbr0,name=eth0"), "name=eth0,bridge=vmbr0");
+    assert.equal(canonicalConfigValue("qemu", "tags", "web prod,web"), "prod;web");
+    assert.equal(canonicalConfigValue("qemu", "memory", "4096"), "4096");
+    assert.equal(canonicalConfigValue("qemu", "onboot", "1"), "1");
+    assert.throws(() => canonicalConfigValue("qemu", "net0", "virtio,tag=0"), /net0\.tag: value must have a minimum value of 1/);
   });
 });
