@@ -57,3 +57,14 @@ export {
   type TaskResult,
   type WaitOptions,
 } from "./api/index.js";
+export {
+  SimConfigFileError,
+  startSimulator,
+  StateFileError,
+  type AccessLogSummary,
+  type RequestFaultSpec,
+  type RunningSimulator,
+  type SimAdmin,
+  type SimulatorOptions,
+  type TaskFaultSpec,
+} from "./sim/index.js";
