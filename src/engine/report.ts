@@ -3,6 +3,7 @@
 import type { LiveVm } from "../resources/vm/model.js";
 import type { Severity, StepAction } from "./types.js";
 
+/** partial: some steps ran, then one failed. skipped: every step was held back by the guard rails. */
 export type GuestResult = "created" | "changed" | "unchanged" | "destroyed" | "partial" | "failed" | "skipped";
 
 export interface StepReport {
@@ -66,6 +67,6 @@ export function resultOf(report: GuestReport, existed: boolean): GuestResult {
   if (failed) return done.length > 0 ? "partial" : "failed";
   if (done.length === 0) return "skipped";
   if (done.some((s) => s.action === "destroy")) return "destroyed";
-  if (done.length < report.steps.length) return "partial";
+  // Steps the guard rails held back are listed in `pending`; what ran succeeded.
   return existed ? "changed" : "created";
 }

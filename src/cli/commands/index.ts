@@ -1,9 +1,15 @@
 // Every pvectl command registers itself here; one module per command (or command group).
 import type { Command } from "commander";
+import { registerApplyCommand } from "./apply.js";
+import { registerDestroyCommand } from "./destroy.js";
 import { registerInventoryCommand } from "./inventory.js";
+import { registerPlanCommand } from "./plan.js";
 import { registerSimCommand } from "./sim.js";
 
 export function registerCommands(program: Command): void {
+  registerPlanCommand(program);
+  registerApplyCommand(program);
+  registerDestroyCommand(program);
   registerInventoryCommand(program);
   registerSimCommand(program);
 }

@@ -1,0 +1,93 @@
+// What apply and destroy share: guard-rail notice, confirmation, progress, final report, exit code.
+import { createInterface } from "node:readline/promises";
+import type { PveClient } from "../../api/index.js";
+import { type ApplyOptions, applyPlan, PreflightFailedError, skipReasons } from "../../engine/apply.js";
+import type { ApplyReport } from "../../engine/report.js";
+import type { Plan } from "../../engine/types.js";
+import { paletteFor, renderPlan } from "../render/plan.js";
+import { progressLine, renderReport } from "../render/report.js";
+import { UsageError } from "./plan.js";
+
+export interface ApplyFlags {
+  allowDataLoss?: boolean;
+  allowRestart?: boolean;
+  yes?: boolean;
+  json?: boolean;
+  concurrency?: string;
+}
+
+/** Exit codes: 0 converged, 1 a guest failed or the preflight refused, 3 steps left pending by the guard rails. */
+export const EXIT_PENDING = 3;
+
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(question);
+    return answer.trim().toLowerCase() === "yes";
+  } finally {
+    rl.close();
+  }
+}
+
+export async function runApply(
+  client: PveClient,
+  plan: Plan,
+  flags: ApplyFlags,
+  options: Pick<ApplyOptions, "cluster" | "live" | "perNodeConcurrency">,
+  verb: "apply" | "destroy",
+): Promise<ApplyReport | undefined> {
+  const out = process.stdout;
+  const err = process.stderr;
+  const palette = paletteFor(out);
+  if (!flags.json) out.write(renderPlan(plan, palette));
+  if (plan.preflightErrors.length > 0) {
+    const failure = new PreflightFailedError(plan.preflightErrors.map((p) => p.message));
+    if (flags.json) out.write(`${JSON.stringify({ ok: false, plan, error: failure.message }, null, 2)}\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+  const guard = { allowDataLoss: flags.allowDataLoss ?? false, allowRestart: flags.allowRestart ?? false };
+  let runnable = 0;
+  let refused = 0;
+  for (const guest of plan.guests) {
+    if (guest.errors.length > 0) continue;
+    const reasons = skipReasons(guest, guard);
+    refused += reasons.size;
+    runnable += guest.steps.length - reasons.size;
+  }
+  if (refused > 0 && !flags.json) {
+    err.write(
+      palette.yellow(
+        `${refused} step(s) will not run and stay pending: data-loss-risk steps need --allow-data-loss, service-impact steps need --allow-restart.\n`,
+      ),
+    );
+  }
+  if (runnable > 0 && !flags.yes) {
+    if (!process.stdin.isTTY) {
+      throw new UsageError(
+        `refusing to ${verb} without confirmation (${runnable} step(s) would run) and there is no terminal to ask on`,
+        "review the plan, then run again with --yes",
+      );
+    }
+    const ok = await confirm(`\n${verb === "destroy" ? "Destroy" : "Apply"} ${runnable} step(s) on ${plan.target}? Type 'yes' to continue: `);
+    if (!ok) {
+      err.write("Cancelled; nothing was changed.\n");
+      process.exitCode = 1;
+      return undefined;
+    }
+  }
+  const progressPalette = paletteFor(err);
+  const report = await applyPlan(client, plan, {
+    ...guard,
+    ...options,
+    onEvent: (event) => {
+      const line = progressLine(event, progressPalette);
+      if (line && !flags.json) err.write(`${line}\n`);
+    },
+  });
+  if (flags.json) out.write(`${JSON.stringify(report, null, 2)}\n`);
+  else out.write(`\n${renderReport(report, palette)}`);
+  const pending = report.guests.some((g) => g.pending.length > 0);
+  process.exitCode = report.ok ? (pending ? EXIT_PENDING : 0) : 1;
+  return report;
+}

@@ -1,0 +1,51 @@
+// `pvectl destroy -f SPEC [--name NAME ...]`: destroy the spec's guests that exist, with the
+// same plan, guard rails (--allow-data-loss, --allow-restart to stop running ones) and
+// confirmation as apply. The plan names every volume that goes.
+import type { Command } from "commander";
+import { buildDestroyPlan, DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
+import { type ApplyFlags, runApply } from "./apply-flow.js";
+import { openSpecTarget, type PlanFlags, positiveInt, UsageError } from "./plan.js";
+
+interface Flags extends ApplyFlags, PlanFlags {
+  name?: string[];
+}
+
+export function registerDestroyCommand(program: Command): void {
+  program
+    .command("destroy")
+    .description("destroy the spec's guests (all, or those named with --name), naming every volume deleted")
+    .argument("[files...]", "spec files")
+    .option("-f, --file <path...>", "spec file(s)")
+    .option("--name <name...>", "only these guests of the spec")
+    .option("--connection <name>", "only the guests of this spec connection")
+    .option("--allow-data-loss", "required: destroying a guest deletes its volumes")
+    .option("--allow-restart", "stop guests that are running first")
+    .option("-y, --yes", "do not ask for confirmation")
+    .option("--json", "the report as JSON")
+    .option("--shutdown-timeout <seconds>", "graceful shutdown time before destroying a running guest", String(DEFAULT_SHUTDOWN_TIMEOUT))
+    .option("--force-stop", "force a running guest off after the shutdown timeout")
+    .action(async (files: string[], flags: Flags) => {
+      const target = await openSpecTarget(files, flags, "destroy");
+      try {
+        let desired = target.desired;
+        if (flags.name) {
+          const unknown = flags.name.filter((n) => !desired.some((d) => d.key === n));
+          if (unknown.length > 0) {
+            throw new UsageError(`not in the spec: ${unknown.join(", ")}`, `guests in the spec: ${desired.map((d) => d.key).join(", ")}`);
+          }
+          desired = desired.filter((d) => flags.name!.includes(d.key));
+        }
+        const plan = await buildDestroyPlan(
+          target.client,
+          { desired },
+          {
+            shutdownTimeoutSeconds: positiveInt(flags.shutdownTimeout, "--shutdown-timeout", DEFAULT_SHUTDOWN_TIMEOUT),
+            forceStop: flags.forceStop ?? false,
+          },
+        );
+        await runApply(target.client, plan, flags, {}, "destroy");
+      } finally {
+        await target.client.close();
+      }
+    });
+}

@@ -1,0 +1,58 @@
+// The apply report for people (one block per guest: result, vmid, node, MACs, volumes,
+// warnings, pending steps, error) and the progress lines printed while apply runs.
+import type { ApplyEvent } from "../../engine/apply.js";
+import type { ApplyReport, GuestReport } from "../../engine/report.js";
+import { type Palette, plainPalette } from "./plan.js";
+
+function resultColour(p: Palette, result: GuestReport["result"]): (s: string) => string {
+  if (result === "failed" || result === "partial") return p.red;
+  if (result === "skipped") return p.yellow;
+  if (result === "unchanged") return p.dim;
+  return p.green;
+}
+
+export function renderGuestReport(g: GuestReport, p: Palette = plainPalette): string[] {
+  const lines = [
+    `${resultColour(p, g.result)(g.result.padEnd(9))} ${p.bold(g.key)}  vmid ${g.vmid ?? "-"}  node ${g.node}`,
+  ];
+  const macs = Object.entries(g.macs).map(([k, v]) => `${k}=${v}`);
+  const volumes = Object.entries(g.volumes).map(([k, v]) => `${k}=${v}`);
+  if (macs.length) lines.push(`          macs: ${macs.join(" ")}`);
+  if (volumes.length) lines.push(`          volumes: ${volumes.join(" ")}`);
+  for (const pending of g.pending) lines.push(`          ${p.yellow(`pending: ${pending}`)}`);
+  for (const warning of g.warnings) lines.push(`          ${p.yellow(`warning: ${warning}`)}`);
+  if (g.error) lines.push(...g.error.split("\n").map((l, i) => `          ${p.red(i === 0 ? `error: ${l}` : l)}`));
+  return lines;
+}
+
+export function renderReport(report: ApplyReport, p: Palette = plainPalette): string {
+  const lines = report.guests.flatMap((g) => renderGuestReport(g, p));
+  const counts = new Map<string, number>();
+  for (const g of report.guests) counts.set(g.result, (counts.get(g.result) ?? 0) + 1);
+  const summary = [...counts.entries()].map(([k, v]) => `${v} ${k}`).join(", ");
+  const pending = report.guests.reduce((n, g) => n + g.pending.length, 0);
+  lines.push(
+    "",
+    `Apply ${report.ok ? p.green("finished") : p.red("finished with errors")} in ${report.elapsedSeconds}s: ${summary || "nothing to do"}.` +
+      (pending ? ` ${p.yellow(`${pending} step(s) left pending (see above).`)}` : ""),
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+/** One line per event: readable in CI logs, and on a terminal with a running count. */
+export function progressLine(event: ApplyEvent | { type: "guest-done"; report: GuestReport }, p: Palette = plainPalette): string | undefined {
+  switch (event.type) {
+    case "step-start":
+      return `${p.dim("..")} ${event.guest.key}: ${event.step.summary}`;
+    case "step-done":
+      return `${p.green("ok")} ${event.guest.key}: ${event.step.action}${event.vmid !== undefined ? ` (vmid ${event.vmid})` : ""}${event.warnings.length ? p.yellow(` ${event.warnings.length} warning(s)`) : ""}`;
+    case "step-skipped":
+      return `${p.yellow("--")} ${event.guest.key}: ${event.step.action} skipped (${event.reason})`;
+    case "step-failed":
+      return `${p.red("!!")} ${event.guest.key}: ${event.step.action} failed: ${event.error.split("\n")[0]}`;
+    case "retry":
+      return `${p.yellow("..")} ${event.guest.key}: ${event.step.action} retry ${event.attempt} in ${event.delayMs}ms (${event.reason})`;
+    case "guest-done":
+      return undefined;
+  }
+}
