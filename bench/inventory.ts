@@ -77,7 +77,11 @@ try {
     const result = await run("ansible-inventory", ["-i", source, "--list"], { ...env, ...extraEnv }, REPO_ROOT, 3_600_000);
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     if (result.code !== 0) throw new Error(`${tool} failed: ${result.stderr}`);
-    const hosts = Object.keys((JSON.parse(result.stdout) as { _meta: { hostvars: object } })._meta.hostvars).length;
+    // Hosts from every group, not only _meta.hostvars: without facts the plugin lists hosts with no variables.
+    const inventory = JSON.parse(result.stdout) as Record<string, { hosts?: string[]; hostvars?: object }>;
+    const names = new Set<string>(Object.keys(inventory._meta?.hostvars ?? {}));
+    for (const group of Object.values(inventory)) for (const h of group.hosts ?? []) names.add(h);
+    const hosts = names.size;
     const row = { tool, seconds, calls: sim.accessLog({ entries: false }).total, hosts };
     console.log(`${tool.padEnd(44)} ${seconds.toFixed(2).padStart(8)} s ${String(row.calls).padStart(7)} calls ${String(hosts).padStart(6)} hosts`);
     rows.push(row);
