@@ -130,6 +130,28 @@ describe("normalization", () => {
     );
   });
 
+  it("shares settings through YAML anchors kept under a top-level x- key", () => {
+    const spec = parseSpec(
+      [
+        "x-web: &web",
+        "  node: pve2",
+        "  memory: 4G",
+        "  nics: { net0: { bridge: vmbr0 } }",
+        "vms:",
+        "  - { <<: *web, vmid: 210, name: web10 }",
+        "  - { <<: *web, vmid: 211, name: web11, memory: 8G }",
+      ].join("\n"),
+      "anchors.yaml",
+    );
+    assert.deepEqual(
+      spec.vms.map((vm) => [vm.name, vm.node, vm.memory, vm.nics.net0?.bridge]),
+      [
+        ["web10", "pve2", 4096, "vmbr0"],
+        ["web11", "pve2", 8192, "vmbr0"],
+      ],
+    );
+  });
+
   it("treats an empty file as declaring nothing", () => {
     assert.deepEqual(parseSpec("# nothing yet\n", "empty.yaml"), { files: ["empty.yaml"], connections: {}, vms: [] });
   });

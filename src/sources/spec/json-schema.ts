@@ -8,7 +8,8 @@ export const SPEC_SCHEMA_ID = "https://pvectl.dev/schema/pvectl-spec.schema.json
 
 export function specJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(specSchemas().file, { target: "draft-7" }) as Record<string, unknown>;
-  return { ...schema, $id: SPEC_SCHEMA_ID, title: "pvectl spec" };
+  // Top-level `x-...` keys are free-form (YAML anchors to reuse with `<<: *name`).
+  return { ...schema, patternProperties: { "^x-": {} }, $id: SPEC_SCHEMA_ID, title: "pvectl spec" };
 }
 
 /** The committed file's exact text (2-space indent, trailing newline). */

@@ -83,8 +83,14 @@ function hasIssueUnder(issues: readonly z.core.$ZodIssue[], prefix: SpecPath): b
   return issues.some((issue) => prefix.every((step, i) => issue.path[i] === step));
 }
 
+/** Top-level `x-...` keys hold YAML anchors for reuse (`<<: *defaults`); they declare nothing. */
+export function withoutExtensionKeys(data: unknown): unknown {
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return data;
+  return Object.fromEntries(Object.entries(data).filter(([key]) => !key.startsWith("x-")));
+}
+
 function readDocument(doc: YamlDocument, file: string, out: FileContents): void {
-  const data = doc.value;
+  const data = withoutExtensionKeys(doc.value);
   if (data === undefined || data === null) return; // an empty document declares nothing
   const schemas = specSchemas();
   const parsed = schemas.file.safeParse(data);

@@ -22,7 +22,7 @@ export interface ParsedYaml {
 
 export function parseYaml(text: string, file: string): ParsedYaml {
   const lineCounter = new LineCounter();
-  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
   const docs = Array.isArray(parsed) ? parsed : [];
   const at = (offset: number): SourceLocation => {
     const { line, col } = lineCounter.linePos(offset);
