@@ -135,11 +135,12 @@ function buildFilter(ctx: SimContext, def: ResourceDef, key: string, values: str
       return matchAny([value === null || value === undefined ? null : String(value)], values, lookup);
     };
   }
-  const byId = base.endsWith("_id");
-  const name = byId ? base.slice(0, -3) : base;
-  const spec = def.fields.find((f) => f.name === name && (byId ? f.kind === "fk" || f.kind === "fkList" : true));
+  // `<fk>_id` filters a relation by id; otherwise the parameter names a plain field
+  // (which may itself end in _id, like assigned_object_id).
+  const fk = base.endsWith("_id") ? def.fields.find((f) => f.name === base.slice(0, -3) && (f.kind === "fk" || f.kind === "fkList")) : undefined;
+  const spec = fk ?? def.fields.find((f) => f.name === base);
   if (!spec || spec.kind === "computed" || spec.kind === "customFields" || spec.kind === "json") return undefined;
-  return fieldFilter(ctx, spec, key, byId, lookup, values);
+  return fieldFilter(ctx, spec, key, fk !== undefined, lookup, values);
 }
 
 export function filterRows(ctx: SimContext, def: ResourceDef, rows: Row[], params: URLSearchParams): Row[] {

@@ -19,6 +19,8 @@ export interface FaultRule {
   body?: unknown;
   /** How many matching requests fail (default 1). */
   times?: number;
+  /** Let this many matching requests through first (e.g. fail only the second PATCH). */
+  skip?: number;
 }
 
 export interface LoggedRequest {
@@ -61,6 +63,10 @@ function takeFault(state: ServerState, method: string, path: string): FaultRule 
     (f) => (!f.method || f.method.toUpperCase() === method) && (typeof f.path === "string" ? path.startsWith(f.path) : f.path.test(path)),
   );
   if (!rule) return undefined;
+  if ((rule.skip ?? 0) > 0) {
+    rule.skip = (rule.skip ?? 0) - 1;
+    return undefined;
+  }
   rule.times = (rule.times ?? 1) - 1;
   if (rule.times <= 0) state.faults.splice(state.faults.indexOf(rule), 1);
   return rule;
