@@ -1,21 +1,19 @@
-// The simulated wall clock. It runs at real speed scaled by the time scale (so with
-// timeScale 0.1 a 30-second task takes 3 real seconds and the clock advances 30 s during it),
-// plus an offset the admin API can push forward (e.g. to expire a 2-hour ticket in a test).
+// The simulated wall clock: real time plus an offset the admin API can push forward (e.g. to
+// expire a 2-hour ticket in a test). It deliberately runs at real speed even when realistic
+// timing uses a time scale: a scaled clock would expire tickets after 7200 x scale real
+// seconds and break long benchmark runs of clients that renew tickets hourly.
 export class SimClock {
-  private readonly realStart = Date.now();
+  private readonly offsetAtStart: number;
   private offsetSeconds = 0;
 
-  constructor(
-    /** Simulated seconds since the epoch at start. */
-    private readonly startEpoch: number,
-    /** Real seconds per simulated second (1 = real time). */
-    private readonly timeScale: number,
-  ) {}
+  /** `startEpoch`: simulated seconds since the epoch at start (default: now). */
+  constructor(startEpoch = Date.now() / 1000) {
+    this.offsetAtStart = startEpoch - Date.now() / 1000;
+  }
 
   /** Simulated seconds since the epoch (fractional). */
   nowPrecise(): number {
-    const realElapsed = (Date.now() - this.realStart) / 1000;
-    return this.startEpoch + realElapsed / this.timeScale + this.offsetSeconds;
+    return Date.now() / 1000 + this.offsetAtStart + this.offsetSeconds;
   }
 
   /** Simulated whole seconds since the epoch (what PVE shows everywhere). */
@@ -25,10 +23,5 @@ export class SimClock {
 
   advance(seconds: number): void {
     this.offsetSeconds += seconds;
-  }
-
-  /** Real milliseconds that correspond to `simSeconds` of simulated time. */
-  realMs(simSeconds: number): number {
-    return simSeconds * 1000 * this.timeScale;
   }
 }

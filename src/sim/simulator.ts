@@ -70,7 +70,7 @@ export class Simulator {
       workersPerNode: options.workersPerNode ?? DEFAULT_TIMING.workersPerNode,
       ...(options.durations ? { durations: options.durations } : {}),
     };
-    this.clock = new SimClock(options.startTime ?? Date.now() / 1000, timing.profile === "realistic" ? timing.timeScale : 1);
+    this.clock = new SimClock(options.startTime);
     const now = () => this.clock.now();
     const saved = options.stateFile ? readStateFile(options.stateFile) : undefined;
     this.ticketKey = saved?.ticketKey ?? (options.seed !== undefined ? `seed-${this.seed}` : randomBytes(32).toString("hex"));

@@ -63,6 +63,8 @@ function exitStatusOf(err: unknown): string {
 
 export class TaskRunner {
   private tasks: TaskRecord[] = [];
+  /** upid -> task, so status polls stay cheap with thousands of tasks. */
+  private byUpid = new Map<string, TaskRecord>();
   private nodes: Record<string, NodeProcessState> = {};
   private readonly pending = new Map<string, PendingTask>();
   private readonly queues = new Map<string, PendingTask[]>();
@@ -98,6 +100,7 @@ export class TaskRunner {
     const fields = { node: options.node, pid, pstart, starttime, type: options.type, id: options.id, user };
     const record: TaskRecord = { upid: formatUpid(fields), ...fields, status: "running", log: [] };
     this.tasks.push(record);
+    this.byUpid.set(record.upid, record);
     this.trim(options.node);
     const pending: PendingTask = { record, options, warnings: 0, running: false };
     this.pending.set(record.upid, pending);
@@ -105,10 +108,12 @@ export class TaskRunner {
   }
 
   private trim(node: string): void {
+    if (this.tasks.length <= MAX_TASKS_PER_NODE) return;
     const onNode = this.tasks.filter((t) => t.node === node);
     if (onNode.length <= MAX_TASKS_PER_NODE) return;
     const drop = new Set(onNode.filter((t) => t.status === "stopped").slice(0, onNode.length - MAX_TASKS_PER_NODE));
     this.tasks = this.tasks.filter((t) => !drop.has(t));
+    for (const t of drop) this.byUpid.delete(t.upid);
   }
 
   private schedule(p: PendingTask): void {
@@ -207,7 +212,7 @@ export class TaskRunner {
   }
 
   get(upid: string): TaskRecord | undefined {
-    return this.tasks.find((t) => t.upid === upid);
+    return this.byUpid.get(upid);
   }
 
   all(): readonly TaskRecord[] {
@@ -234,6 +239,7 @@ export class TaskRunner {
       if (t.status === "stopped") return { ...t, log: [...t.log] };
       return { ...t, status: "stopped", exitstatus: "unexpected status", endtime: t.starttime, log: [...t.log, "TASK ERROR: unexpected status"] };
     });
+    this.byUpid = new Map(this.tasks.map((t) => [t.upid, t]));
     this.nodes = { ...(json?.nodes ?? {}) };
   }
 
