@@ -1,0 +1,209 @@
+// `pvectl netbox decommission`: NetBox records with status `decommissioning` -> the guest is
+// stopped (graceful shutdown with a timeout, then forced) and destroyed under the usual
+// --allow-data-loss guard -> what pvectl wrote to NetBox is released (the IPs it allocated,
+// the MAC objects, optionally the interfaces, the vmid custom field) -> the record is set
+// `offline` or deleted. Each record moves on only when its own steps succeeded. A rerun after
+// a crash converges: a guest already gone counts as destroyed, and release reads what is left.
+import type { PveClient } from "../api/index.js";
+import { applyPlan } from "../engine/apply.js";
+import { buildDestroyPlan } from "../engine/plan.js";
+import type { GuestReport } from "../engine/report.js";
+import type { Plan } from "../engine/types.js";
+import type { DesiredVm } from "../resources/vm/model.js";
+import type { NetboxClient } from "./client.js";
+import type { NetboxConfig } from "./config.js";
+import { NetboxError } from "./errors.js";
+import { recordVmid } from "./mapping.js";
+import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "./records.js";
+import { WriteBack } from "./writeback.js";
+
+export interface DecommissionOutcome {
+  id: number;
+  name: string;
+  connection?: string;
+  vmid?: number;
+  /** offline / deleted: done; failed: stays in decommissioning with the reason; planned: plan only. */
+  result: "offline" | "deleted" | "failed" | "planned";
+  /** What happened in PVE: destroyed, already absent, or the step that did not run. */
+  guest: string;
+  released: string[];
+  errors: string[];
+}
+
+export interface DecommissionReport {
+  records: DecommissionOutcome[];
+  plans: Record<string, Plan>;
+  ok: boolean;
+}
+
+export interface DecommissionOptions {
+  config: NetboxConfig;
+  netbox: NetboxClient;
+  pveClient: (connection: string | undefined) => PveClient;
+  selection?: Partial<Omit<RecordSelection, "status">>;
+  allowDataLoss?: boolean;
+  planOnly?: boolean;
+  onPlan?: (connection: string, plan: Plan) => void;
+  onRecord?: (outcome: DecommissionOutcome) => void;
+  apply?: Parameters<typeof applyPlan>[2];
+}
+
+const VMINTERFACE = "virtualization.vminterface";
+
+function text(err: unknown): string {
+  if (err instanceof NetboxError) return err.userMessage();
+  if (err && typeof err === "object" && typeof (err as { userMessage?: unknown }).userMessage === "function") return (err as { userMessage(): string }).userMessage();
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Removes from NetBox what pvectl wrote for a guest that no longer exists; idempotent. */
+async function release(netbox: NetboxClient, config: NetboxConfig, record: NetboxVmRecord): Promise<string[]> {
+  const released: string[] = [];
+  const subject = describeRecord(record.vm);
+  const d = config.decommission;
+  const ifaceIds = record.interfaces.map((i) => i.id);
+  if (d.releaseIps && ifaceIds.length > 0) {
+    // Only the addresses pvectl allocated (sync marks them); addresses a person assigned stay.
+    const ips = await netbox.list("ipam/ip-addresses", { vminterface_id: ifaceIds });
+    for (const ip of ips.filter((x) => x.description === `pvectl: ${record.vm.name}`)) {
+      await netbox.delete("ipam/ip-addresses", ip.id, `IP ${ip.address} of ${subject}`);
+      released.push(`IP ${ip.address}`);
+    }
+  }
+  if (d.releaseMacs && ifaceIds.length > 0) {
+    if (await netbox.atLeast(4, 2)) {
+      const macs = await netbox.list("dcim/mac-addresses", { assigned_object_type: VMINTERFACE, assigned_object_id: ifaceIds });
+      for (const mac of macs) {
+        await netbox.delete("dcim/mac-addresses", mac.id, `MAC ${mac.mac_address} of ${subject}`);
+        released.push(`MAC ${mac.mac_address}`);
+      }
+    } else {
+      for (const iface of record.interfaces.filter((i) => i.mac_address)) {
+        await netbox.request("PATCH", `virtualization/interfaces/${iface.id}/`, { body: { mac_address: null }, subject });
+        released.push(`MAC ${iface.mac_address ?? ""}`);
+      }
+    }
+  }
+  if (d.deleteInterfaces) {
+    for (const iface of record.interfaces) {
+      await netbox.delete("virtualization/interfaces", iface.id, `interface ${iface.name} of ${subject}`);
+      released.push(`interface ${iface.name}`);
+    }
+  }
+  const field = config.customFields.vmid;
+  if (record.vm.custom_fields?.[field] !== null && record.vm.custom_fields?.[field] !== undefined) {
+    await netbox.patch("virtualization/virtual-machines", record.vm.id, { custom_fields: { [field]: null } }, { subject });
+    released.push(field);
+  }
+  return released;
+}
+
+export async function decommissionNetbox(options: DecommissionOptions): Promise<DecommissionReport> {
+  const { config, netbox } = options;
+  const writeBack = new WriteBack(netbox, config);
+  const records = await loadRecords(netbox, {
+    status: config.decommission.status,
+    clusters: options.selection?.clusters ?? config.select.clusters,
+    sites: options.selection?.sites ?? config.select.sites,
+    tags: options.selection?.tags ?? config.select.tags,
+    ...(options.selection?.names ? { names: options.selection.names } : {}),
+  });
+  const outcomes: DecommissionOutcome[] = [];
+  const done = (o: DecommissionOutcome) => {
+    outcomes.push(o);
+    options.onRecord?.(o);
+  };
+  const fail = async (record: NetboxVmRecord, errors: string[], extra: Partial<DecommissionOutcome> = {}) => {
+    const outcome: DecommissionOutcome = { id: record.vm.id, name: record.vm.name, result: "failed", guest: "not destroyed", released: [], errors, ...extra };
+    if (!options.planOnly) {
+      try {
+        await writeBack.journal(record, "danger", `pvectl netbox decommission: ${errors.join("; ")}`);
+      } catch (err) {
+        outcome.errors.push(`could not record the failure in NetBox: ${text(err)}`);
+      }
+    }
+    done(outcome);
+  };
+
+  // Which PVE connection holds each record's guest.
+  const groups = new Map<string, { record: NetboxVmRecord; desired: DesiredVm }[]>();
+  for (const record of records) {
+    const cluster = record.vm.cluster?.name;
+    const mapping = cluster === undefined ? undefined : config.clusters[cluster];
+    const vmid = recordVmid(record, config);
+    if (!mapping) {
+      await fail(record, [cluster === undefined ? "has no cluster, so pvectl cannot tell which Proxmox VE cluster holds it" : `cluster \`${cluster}\` is not configured under \`clusters:\` in ${config.file}`]);
+      continue;
+    }
+    if (typeof vmid === "string") {
+      await fail(record, [vmid]);
+      continue;
+    }
+    const desired: DesiredVm = { key: record.vm.name, name: record.vm.name, ...(vmid !== undefined ? { vmid } : {}), node: mapping.node ?? "", options: {}, disks: [], nics: [], special: {}, absent: true };
+    const key = mapping.connection ?? "";
+    groups.set(key, [...(groups.get(key) ?? []), { record, desired }]);
+  }
+
+  const plans: Record<string, Plan> = {};
+  for (const [connection, group] of groups) {
+    const label = connection === "" ? undefined : connection;
+    const conn = label ? { connection: label } : {};
+    let plan: Plan;
+    let pve: PveClient;
+    try {
+      pve = options.pveClient(label);
+      plan = await buildDestroyPlan(pve, { desired: group.map((g) => g.desired) }, { shutdownTimeoutSeconds: config.decommission.stopTimeout, forceStop: true });
+    } catch (err) {
+      for (const g of group) await fail(g.record, [`planning failed: ${text(err)}`], conn);
+      continue;
+    }
+    plans[connection] = plan;
+    options.onPlan?.(connection, plan);
+    const guestOf = new Map(plan.guests.map((g) => [g.key, g]));
+    let reports = new Map<string, GuestReport>();
+    if (!options.planOnly && plan.guests.some((g) => g.steps.length > 0)) {
+      try {
+        // The record's status asks for the guest to go, so stopping it is intended (allowRestart);
+        // destroying its disks still needs --allow-data-loss.
+        const report = await applyPlan(pve, plan, { ...options.apply, allowRestart: true, allowDataLoss: options.allowDataLoss === true });
+        reports = new Map(report.guests.map((g) => [g.key, g]));
+      } catch (err) {
+        for (const g of group) await fail(g.record, [`apply failed: ${text(err)}`], conn);
+        continue;
+      }
+    }
+    for (const { record } of group) {
+      const guest = guestOf.get(record.vm.name);
+      const vmid = guest?.vmid;
+      const base = { ...conn, ...(vmid !== undefined ? { vmid } : {}) };
+      if (guest && guest.errors.length > 0) {
+        await fail(record, guest.errors, base);
+        continue;
+      }
+      const existed = guest !== undefined && guest.steps.length > 0;
+      if (options.planOnly) {
+        done({ id: record.vm.id, name: record.vm.name, result: "planned", guest: existed ? `would destroy vm ${vmid}` : "already absent", released: [], errors: [], ...base });
+        continue;
+      }
+      const report = reports.get(record.vm.name);
+      if (existed && report?.result !== "destroyed") {
+        const why = report?.error ?? (report?.pending.length ? report.pending.join("; ") : `the guest ended ${report?.result ?? "unknown"}`);
+        await fail(record, [why], { ...base, guest: "not destroyed" });
+        continue;
+      }
+      try {
+        const released = await release(netbox, config, record);
+        const final = config.decommission.final;
+        if (final === "delete") await netbox.delete("virtualization/virtual-machines", record.vm.id, describeRecord(record.vm));
+        else {
+          await writeBack.status(record, "offline", []);
+          await writeBack.journal(record, "success", `pvectl decommissioned ${existed ? `vm ${vmid}` : "the guest (already absent)"}; released ${released.join(", ") || "nothing"}`);
+        }
+        done({ id: record.vm.id, name: record.vm.name, result: final === "delete" ? "deleted" : "offline", guest: existed ? "destroyed" : "already absent", released, errors: [], ...base });
+      } catch (err) {
+        await fail(record, [`releasing in NetBox failed: ${text(err)}`], { ...base, guest: existed ? "destroyed" : "already absent" });
+      }
+    }
+  }
+  return { records: outcomes, plans, ok: outcomes.every((o) => o.result !== "failed") };
+}
