@@ -49,7 +49,11 @@ export function printDrive(type: GuestType, drive: Drive): string {
   const key = driveDefaultKey(type);
   const props = new Map(drive.props);
   props.set(key, drive.file);
-  return printProps(props, key);
+  const text = printProps(props, key);
+  // A required key (LXC `mp`) follows the default key, before the sorted optional ones.
+  const mp = drive.props.get("mp");
+  if (type !== "lxc" || mp === undefined) return text;
+  return text.replace(`,mp=${mp}`, "").replace(drive.file, `${drive.file},mp=${mp}`);
 }
 
 export function isCdrom(drive: Drive): boolean {
@@ -143,4 +147,22 @@ export function driveSize(type: GuestType, text: string): number {
 /** True when the volume belongs to this guest (only owned volumes are freed or moved to unusedN). */
 export function ownsVolume(vmid: number, volid: string): boolean {
   return volumeOwner(volid) === vmid;
+}
+
+function allocationRank(type: GuestType, key: string): number {
+  if (type === "lxc") {
+    if (key === "rootfs") return 0;
+    const m = /^mp(\d+)$/.exec(key);
+    return m ? 1 + Number(m[1]) : 10_000;
+  }
+  if (key === "efidisk0") return 0;
+  if (key === "tpmstate0") return 9_000;
+  const m = /^(ide|sata|scsi|virtio)(\d+)$/.exec(key);
+  if (!m) return 10_000;
+  return 1 + ["ide", "sata", "scsi", "virtio"].indexOf(m[1] ?? "") * 100 + Number(m[2]);
+}
+
+/** Config keys in the order PVE allocates their volumes (so vm-<vmid>-disk-N numbers match). */
+export function inAllocationOrder(type: GuestType, keys: string[]): string[] {
+  return [...keys].sort((a, b) => allocationRank(type, a) - allocationRank(type, b) || a.localeCompare(b));
 }

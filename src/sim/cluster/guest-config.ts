@@ -2,7 +2,16 @@
 // (immediately when stopped, hot-plugging what can be hot-plugged when running), and what
 // happens to volumes when a disk is replaced or deleted (→ unusedN, or freed with force).
 import { PveApiError } from "../contract.js";
-import { driveVolume, isCdrom, isDiskKey, isUnusedKey, materialiseDrive, ownsVolume, parseDrive } from "./drives.js";
+import {
+  driveVolume,
+  inAllocationOrder,
+  isCdrom,
+  isDiskKey,
+  isUnusedKey,
+  materialiseDrive,
+  ownsVolume,
+  parseDrive,
+} from "./drives.js";
 import type { SimCluster } from "./model.js";
 import { normaliseLxcNic, normaliseQemuNic } from "./nics.js";
 import type { ConfigValue, GuestConfig, GuestState, VolumeState } from "./types.js";
@@ -194,7 +203,9 @@ export function updateGuestConfig(
   const allocated: VolumeState[] = [];
   const values: GuestConfig = {};
   try {
-    for (const [key, value] of Object.entries(update.set)) values[key] = normaliseValue(model, guest, key, value, allocated);
+    for (const key of inAllocationOrder(guest.type, Object.keys(update.set))) {
+      values[key] = normaliseValue(model, guest, key, update.set[key] as ConfigValue, allocated);
+    }
   } catch (err) {
     for (const v of allocated) removeVolume(model.state, v.volid, guest.node);
     throw err;

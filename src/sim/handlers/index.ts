@@ -1,11 +1,14 @@
 // Registers every guest-model route (nodes, storage, cluster, QEMU, LXC, backups, pools).
 import type { Router } from "../contract.js";
+import { registerAgentHandlers } from "./agent.js";
+import { registerBackupHandlers } from "./backup.js";
 import { registerClusterHandlers } from "./cluster.js";
 import { registerDiskHandlers } from "./qemu-disk.js";
 import { registerCloneHandlers } from "./qemu-clone.js";
 import { registerGuestConfig } from "./guest-config.js";
 import { registerGuestDestroy } from "./guest-destroy.js";
 import { registerGuestStatus } from "./guest-status.js";
+import { registerLxcHandlers } from "./lxc.js";
 import { registerNodeHandlers } from "./nodes.js";
 import { registerPoolHandlers } from "./pools.js";
 import { registerQemuCreate } from "./qemu-create.js";
@@ -26,4 +29,7 @@ export function registerGuestHandlers(router: Router): void {
   registerDiskHandlers(router);
   registerCloneHandlers(router);
   registerSnapshotHandlers(router);
+  registerAgentHandlers(router);
+  registerLxcHandlers(router);
+  registerBackupHandlers(router);
 }

@@ -1,5 +1,5 @@
 // POST /nodes/{node}/qemu: create a VM (config locked with `lock: create` while qmcreate runs).
-import { isCdrom, isDiskKey, parseDrive } from "../cluster/drives.js";
+import { inAllocationOrder, isCdrom, isDiskKey, parseDrive } from "../cluster/drives.js";
 import { normaliseValue } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { ConfigValue, GuestConfig, GuestState, VolumeState } from "../cluster/types.js";
@@ -110,8 +110,8 @@ function createVm(ctx: HandlerContext): string {
       const allocated: VolumeState[] = [];
       try {
         const config: GuestConfig = {};
-        for (const [key, value] of Object.entries(requested)) {
-          if (isDiskKey("qemu", key)) task.log(`allocating ${key}`);
+        for (const key of inAllocationOrder("qemu", Object.keys(requested))) {
+          const value = requested[key] as ConfigValue;
           config[key] = normaliseValue(model, guest, key, value, allocated);
           for (const v of allocated.filter((a) => String(config[key]).startsWith(a.volid))) {
             task.log(`  ${key}: successfully created disk '${v.volid},size=${String(config[key]).split("size=")[1]?.split(",")[0] ?? ""}'`);

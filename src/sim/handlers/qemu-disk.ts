@@ -125,7 +125,7 @@ function moveDisk(ctx: HandlerContext): string {
 
 function reassignDisk(ctx: HandlerContext, model: SimCluster, guest: GuestState, disk: string, targetVmid: number): string {
   const target = model.guest(targetVmid);
-  if (!target || target.type !== "qemu") {
+  if (target?.type !== "qemu") {
     throw new PveApiError(500, `Configuration file 'nodes/${guest.node}/qemu-server/${targetVmid}.conf' does not exist`);
   }
   if (target.node !== guest.node) throw new PveApiError(500, "both VMs need to be on the same node");

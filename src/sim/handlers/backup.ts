@@ -1,0 +1,241 @@
+// Backups: POST /nodes/{node}/vzdump (vzdump task, `lock: backup` while it runs, archive
+// volumes in storage content) and the /cluster/backup job list (jobs.cfg).
+import { driveSize, isDiskKey } from "../cluster/drives.js";
+import { guestName } from "../cluster/metrics.js";
+import type { SimCluster } from "../cluster/model.js";
+import type { BackupJob, GuestState, StorageState } from "../cluster/types.js";
+import { requireStorage, volumesOn } from "../cluster/volumes.js";
+import { type HandlerContext, PveApiError, type Router } from "../contract.js";
+import { flag, nodeParam, sim, str } from "./context.js";
+
+const EXTENSIONS: Record<string, string> = { "0": "", "1": ".lzo", gzip: ".gz", lzo: ".lzo", zstd: ".zst" };
+
+function splitVmids(text: string | undefined): number[] {
+  return (text ?? "").split(/[,;\s]+/).filter((x) => x !== "").map(Number);
+}
+
+function stamp(seconds: number): string {
+  const d = new Date(seconds * 1000).toISOString();
+  return `${d.slice(0, 10).replace(/-/g, "_")}-${d.slice(11, 19).replace(/:/g, "_")}`;
+}
+
+function selectGuests(ctx: HandlerContext, model: SimCluster, node: string): GuestState[] {
+  const onNode = model.state.guests.filter((g) => g.node === node).sort((a, b) => a.vmid - b.vmid);
+  const pool = str(ctx, "pool");
+  if (pool !== undefined) {
+    const members = model.pool(pool)?.vmids ?? [];
+    return onNode.filter((g) => members.includes(g.vmid));
+  }
+  if (flag(ctx, "all")) {
+    const exclude = splitVmids(str(ctx, "exclude"));
+    return onNode.filter((g) => !exclude.includes(g.vmid));
+  }
+  const wanted = splitVmids(str(ctx, "vmid"));
+  for (const vmid of wanted) {
+    if (!model.guest(vmid)) throw new PveApiError(500, `unable to find VM ${vmid}`);
+  }
+  return onNode.filter((g) => wanted.includes(g.vmid));
+}
+
+function notes(template: string | undefined, guest: GuestState, model: SimCluster): string | undefined {
+  if (template === undefined) return undefined;
+  return template
+    .replace(/\{\{guestname\}\}/g, guestName(guest))
+    .replace(/\{\{vmid\}\}/g, String(guest.vmid))
+    .replace(/\{\{node\}\}/g, guest.node)
+    .replace(/\{\{cluster\}\}/g, model.state.clusterName)
+    .replace(/\\n/g, "\n");
+}
+
+function backupSize(guest: GuestState): number {
+  let total = 0;
+  for (const [k, v] of Object.entries(guest.config)) {
+    if (isDiskKey(guest.type, k) && !/media=cdrom/.test(String(v))) total += driveSize(guest.type, String(v));
+  }
+  return Math.max(1024 * 1024, Math.round(total * 0.3));
+}
+
+/** keep-last=N pruning of one guest's backups on a storage. */
+function prune(model: SimCluster, storage: StorageState, node: string, vmid: number, spec: string): void {
+  const keepLast = /keep-last=(\d+)/.exec(spec)?.[1];
+  if (keepLast === undefined || /keep-all=1/.test(spec)) return;
+  const backups = volumesOn(model.state, storage.id, node)
+    .filter((v) => v.content === "backup" && v.vmid === vmid && !v.protected)
+    .sort((a, b) => b.ctime - a.ctime);
+  for (const old of backups.slice(Number(keepLast))) {
+    model.state.volumes.splice(model.state.volumes.indexOf(old), 1);
+  }
+}
+
+function vzdump(ctx: HandlerContext): string {
+  const model = sim(ctx);
+  const node = nodeParam(ctx);
+  model.requireNode(node);
+  for (const p of ["tmpdir", "dumpdir", "script", "job-id"]) {
+    if (ctx.params[p] !== undefined && ctx.auth.userid !== "root@pam") {
+      throw new PveApiError(400, "Parameter verification failed.", { [p]: "Only root may set this option." });
+    }
+  }
+  if (flag(ctx, "stdout")) throw new PveApiError(501, "vzdump to stdout is not supported by the simulator");
+  const storageId = str(ctx, "storage") ?? "local";
+  const storage = requireStorage(model.state, storageId, node);
+  if (!storage.content.includes("backup")) {
+    throw new PveApiError(500, `can't use storage '${storageId}' for backups - wrong content type`);
+  }
+  ctx.checkPermission(`/storage/${storageId}`, ["Datastore.AllocateSpace"]);
+  const guests = selectGuests(ctx, model, node);
+  for (const g of guests) ctx.checkPermission(`/vms/${g.vmid}`, ["VM.Backup"]);
+  const mode = str(ctx, "mode") ?? "snapshot";
+  const compress = str(ctx, "compress") ?? "0";
+  const notesTemplate = str(ctx, "notes-template");
+  const isProtected = flag(ctx, "protected");
+  const pruneSpec = ctx.params.remove === 0 ? undefined : str(ctx, "prune-backups");
+  // Guests already locked fail in the task; the others show `lock: backup` meanwhile.
+  const lockedBefore = new Set(guests.filter((g) => g.config.lock !== undefined).map((g) => g.vmid));
+  for (const g of guests) if (!lockedBefore.has(g.vmid)) g.config.lock = "backup";
+  const bytes = guests.reduce((sum, g) => sum + backupSize(g), 0);
+  return ctx.tasks.start({
+    node,
+    type: "vzdump",
+    id: guests.length === 1 ? String(guests[0]?.vmid) : "",
+    kind: "backup",
+    bytes,
+    work: (task) => {
+      const failed: number[] = [];
+      for (const guest of guests) {
+        if (lockedBefore.has(guest.vmid)) {
+          task.log(`ERROR: Backup of VM ${guest.vmid} failed - ${guest.type === "qemu" ? "VM" : "CT"} is locked (${guest.config.lock})`);
+          failed.push(guest.vmid);
+          continue;
+        }
+        if (!model.state.guests.includes(guest)) continue;
+        task.log(`INFO: Starting Backup of VM ${guest.vmid} (${guest.type})`);
+        task.log(`INFO: Backup started at ${new Date(model.now() * 1000).toISOString()}`);
+        task.log(`INFO: backup mode: ${mode}`);
+        const kind = guest.type === "qemu" ? "qemu" : "lxc";
+        const ext = guest.type === "qemu" ? "vma" : "tar";
+        const file = `vzdump-${kind}-${guest.vmid}-${stamp(model.now())}.${ext}${EXTENSIONS[compress] ?? ""}`;
+        const volid = `${storage.id}:backup/${file}`;
+        const note = notes(notesTemplate, guest, model);
+        model.state.volumes.push({
+          volid,
+          storage: storage.id,
+          ...(storage.shared ? {} : { node }),
+          content: "backup",
+          format: `${ext}${EXTENSIONS[compress] ?? ""}`.replace(/^(vma|tar)\./, "$1."),
+          size: backupSize(guest),
+          ctime: model.now(),
+          vmid: guest.vmid,
+          subtype: guest.type,
+          ...(note !== undefined ? { notes: note } : {}),
+          ...(isProtected ? { protected: true } : {}),
+        });
+        task.log(`INFO: creating vzdump archive '${volid}'`);
+        if (guest.config.lock === "backup") delete guest.config.lock;
+        if (pruneSpec) prune(model, storage, node, guest.vmid, pruneSpec);
+        task.log(`INFO: Finished Backup of VM ${guest.vmid}`);
+      }
+      if (failed.length > 0) throw new Error("job errors");
+    },
+  });
+}
+
+// --- /cluster/backup ---
+
+function nextRun(schedule: string | undefined, now: number): number | undefined {
+  if (!schedule) return undefined;
+  const m = /(\d{1,2}):(\d{2})/.exec(schedule);
+  if (!m) return now + 3600;
+  const day = Math.floor(now / 86_400) * 86_400;
+  let t = day + Number(m[1]) * 3600 + Number(m[2]) * 60;
+  if (t <= now) t += 86_400;
+  return t;
+}
+
+function requireJob(model: SimCluster, id: string): BackupJob {
+  const job = model.state.backupJobs.find((j) => j.id === id);
+  if (!job) throw new PveApiError(400, "Parameter verification failed.", { id: `No such job '${id}'` });
+  return job;
+}
+
+function jobView(model: SimCluster, job: BackupJob): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...job };
+  const next = job.enabled === 0 ? undefined : nextRun(String(job.schedule ?? ""), model.now());
+  if (next !== undefined) out["next-run"] = next;
+  return out;
+}
+
+const JOB_CONTROL = new Set(["id", "starttime", "dow", "delete", "digest"]);
+
+function applyJobParams(ctx: HandlerContext, job: BackupJob): void {
+  for (const [key, value] of Object.entries(ctx.params)) {
+    if (value === undefined || JOB_CONTROL.has(key)) continue;
+    job[key] = value;
+  }
+  const starttime = str(ctx, "starttime");
+  if (starttime !== undefined) {
+    const dow = str(ctx, "dow");
+    job.schedule = dow && dow !== "mon,tue,wed,thu,fri,sat,sun" ? `${dow} ${starttime}` : starttime;
+  }
+}
+
+function listJobs(ctx: HandlerContext): Array<Record<string, unknown>> {
+  const model = sim(ctx);
+  return model.state.backupJobs.map((j) => jobView(model, j));
+}
+
+function createJob(ctx: HandlerContext): null {
+  const model = sim(ctx);
+  const id = str(ctx, "id") ?? `backup-${model.deps.random.hex(4)}-${model.deps.random.hex(2)}`;
+  if (model.state.backupJobs.some((j) => j.id === id)) throw new PveApiError(500, `Job '${id}' already exists`);
+  if (ctx.params.schedule === undefined && ctx.params.starttime === undefined) {
+    throw new PveApiError(400, "Parameter verification failed.", { schedule: "neither 'starttime' nor 'schedule' were set" });
+  }
+  const job: BackupJob = { id, type: "vzdump", enabled: 1 };
+  applyJobParams(ctx, job);
+  model.state.backupJobs.push(job);
+  return null;
+}
+
+function updateJob(ctx: HandlerContext): null {
+  const model = sim(ctx);
+  const job = requireJob(model, str(ctx, "id") ?? "");
+  applyJobParams(ctx, job);
+  for (const key of (str(ctx, "delete") ?? "").split(/[,;\s]+/).filter((k) => k !== "")) delete job[key];
+  return null;
+}
+
+function deleteJob(ctx: HandlerContext): null {
+  const model = sim(ctx);
+  const job = requireJob(model, str(ctx, "id") ?? "");
+  model.state.backupJobs = model.state.backupJobs.filter((j) => j !== job);
+  return null;
+}
+
+function notBackedUp(ctx: HandlerContext): Array<Record<string, unknown>> {
+  const model = sim(ctx);
+  const covered = new Set<number>();
+  for (const job of model.state.backupJobs) {
+    if (job.enabled === 0) continue;
+    if (job.all === 1) {
+      const exclude = splitVmids(String(job.exclude ?? ""));
+      for (const g of model.state.guests) if (!exclude.includes(g.vmid)) covered.add(g.vmid);
+    }
+    for (const v of splitVmids(String(job.vmid ?? ""))) covered.add(v);
+    if (job.pool !== undefined) for (const v of model.pool(String(job.pool))?.vmids ?? []) covered.add(v);
+  }
+  return model.state.guests
+    .filter((g) => !covered.has(g.vmid) && g.config.template !== 1)
+    .sort((a, b) => a.vmid - b.vmid)
+    .map((g) => ({ vmid: g.vmid, name: guestName(g), type: g.type }));
+}
+
+export function registerBackupHandlers(router: Router): void {
+  router.add("POST", "/nodes/{node}/vzdump", vzdump);
+  router.add("GET", "/cluster/backup", listJobs);
+  router.add("POST", "/cluster/backup", createJob);
+  router.add("GET", "/cluster/backup/{id}", (ctx) => jobView(sim(ctx), requireJob(sim(ctx), str(ctx, "id") ?? "")));
+  router.add("PUT", "/cluster/backup/{id}", updateJob);
+  router.add("DELETE", "/cluster/backup/{id}", deleteJob);
+  router.add("GET", "/cluster/backup-info/not-backed-up", notBackedUp);
+}

@@ -1,0 +1,266 @@
+// LXC containers: create from a template in storage content, power operations, clone,
+// template, pending (containers apply changes at once in the simulator).
+import { driveVolume, inAllocationOrder, isDiskKey, parseDrive, printDrive } from "../cluster/drives.js";
+import { checkLock, normaliseValue } from "../cluster/guest-config.js";
+import { parseProps, printProps } from "../cluster/propstring.js";
+import type { ConfigValue, GuestConfig, GuestState, VolumeState } from "../cluster/types.js";
+import {
+  allocateVolume,
+  findStorage,
+  findVolume,
+  removeVolume,
+  renameToBase,
+  requireStorage,
+} from "../cluster/volumes.js";
+import { type HandlerContext, PveApiError, type Router } from "../contract.js";
+import { flag, nodeParam, num, pathGuest, sim, startGuestTask, str, vmidParam } from "./context.js";
+import { checkAllocate, checkPoolExists, checkStorageSpace } from "./qemu-create.js";
+
+const CREATE_CONTROL = new Set([
+  "node",
+  "vmid",
+  "ostemplate",
+  "password",
+  "ssh-public-keys",
+  "storage",
+  "pool",
+  "start",
+  "force",
+  "restore",
+  "unique",
+  "ignore-unpack-errors",
+  "bwlimit",
+  "ha-managed",
+]);
+
+const OSTYPES = ["debian", "devuan", "ubuntu", "centos", "fedora", "opensuse", "archlinux", "alpine", "gentoo", "nixos"];
+
+function ostypeOf(template: string): string {
+  const file = template.split("/").pop() ?? "";
+  return OSTYPES.find((os) => file.startsWith(os)) ?? "unmanaged";
+}
+
+function createCt(ctx: HandlerContext): string {
+  const model = sim(ctx);
+  const node = nodeParam(ctx);
+  const vmid = vmidParam(ctx);
+  model.requireNode(node);
+  const pool = str(ctx, "pool");
+  if (flag(ctx, "restore")) throw new PveApiError(501, "restore from a backup archive is not implemented by the simulator");
+  checkAllocate(ctx, vmid, pool);
+  const unprivileged = ctx.params.unprivileged === undefined ? 1 : Number(ctx.params.unprivileged);
+  if (unprivileged === 0) ctx.checkPermission("/", ["Sys.Modify"]);
+  const storage = str(ctx, "storage") ?? "local";
+  const requested: GuestConfig = {};
+  for (const [key, value] of Object.entries(ctx.params)) {
+    if (value !== undefined && !CREATE_CONTROL.has(key)) requested[key] = value;
+  }
+  requested.rootfs ??= `${storage}:4`;
+  checkStorageSpace(ctx, requested, (k) => isDiskKey("lxc", k));
+  checkPoolExists(model, pool);
+  const existing = model.guest(vmid);
+  if (existing) {
+    throw new PveApiError(500, `${existing.type === "qemu" ? "VM" : "CT"} ${vmid} already exists on node '${existing.node}'`);
+  }
+  const ostemplate = str(ctx, "ostemplate") ?? "";
+  const templateStorage = ostemplate.split(":")[0] ?? "";
+  if (!findStorage(model.state, templateStorage)) throw new PveApiError(500, `storage '${templateStorage}' does not exist`);
+  if (!findVolume(model.state, ostemplate, node)) {
+    throw new PveApiError(500, `volume '${ostemplate}' does not exist`);
+  }
+  const guest: GuestState = {
+    vmid,
+    type: "lxc",
+    node,
+    config: { lock: "create" },
+    pending: {},
+    pendingDelete: {},
+    snapshots: [],
+    status: "stopped",
+    qmpstatus: "stopped",
+    agentDelay: 0,
+  };
+  model.state.guests.push(guest);
+  const start = flag(ctx, "start");
+  return ctx.tasks.start({
+    node,
+    type: "vzcreate",
+    id: String(vmid),
+    kind: "create",
+    work: (task) => {
+      const allocated: VolumeState[] = [];
+      try {
+        const config: GuestConfig = { arch: "amd64", memory: 512, swap: 512, ostype: ostypeOf(ostemplate) };
+        for (const key of inAllocationOrder("lxc", Object.keys(requested))) {
+          config[key] = normaliseValue(model, guest, key, requested[key] as ConfigValue, allocated);
+        }
+        config.hostname ??= `CT${vmid}`;
+        config.unprivileged = unprivileged;
+        task.log(`extracting archive '${ostemplate}'`);
+        task.log(`Total bytes read: ${findVolume(model.state, ostemplate, node)?.size ?? 0}`);
+        guest.config = config;
+        if (pool !== undefined) model.addToPool(pool, vmid);
+        if (start) model.markRunning(guest);
+      } catch (err) {
+        for (const v of allocated) removeVolume(model.state, v.volid, node);
+        model.state.guests = model.state.guests.filter((g) => g !== guest);
+        throw err;
+      }
+    },
+  });
+}
+
+function start(ctx: HandlerContext): string {
+  const guest = pathGuest(ctx, "lxc");
+  const model = sim(ctx);
+  if (guest.status === "running") throw new PveApiError(500, `CT ${guest.vmid} already running`);
+  if (guest.config.template === 1) throw new PveApiError(500, "you can't start a CT if it's a template");
+  checkLock(guest, flag(ctx, "skiplock"));
+  return startGuestTask(ctx, {
+    type: "vzstart",
+    vmid: guest.vmid,
+    kind: "start",
+    work: () => {
+      if (guest.status !== "running") model.markRunning(guest);
+    },
+  });
+}
+
+function stopLike(type: "vzstop" | "vzshutdown" | "vzreboot") {
+  return (ctx: HandlerContext): string => {
+    const guest = pathGuest(ctx, "lxc");
+    const model = sim(ctx);
+    if (guest.status !== "running") throw new PveApiError(500, `CT ${guest.vmid} not running`);
+    if (type !== "vzreboot") checkLock(guest, flag(ctx, "skiplock"));
+    return startGuestTask(ctx, {
+      type,
+      vmid: guest.vmid,
+      kind: type === "vzreboot" ? "start" : "stop",
+      work: () => {
+        model.markStopped(guest);
+        if (type === "vzreboot") model.markRunning(guest);
+      },
+    });
+  };
+}
+
+function lxcTemplate(ctx: HandlerContext): null {
+  const guest = pathGuest(ctx, "lxc");
+  const model = sim(ctx);
+  checkLock(guest);
+  if (guest.config.template === 1) throw new PveApiError(500, "you can't convert a template to a template");
+  if (guest.status === "running") throw new PveApiError(500, "you can't convert a CT to template if the CT is running");
+  for (const [key, value] of Object.entries(guest.config)) {
+    if (!isDiskKey("lxc", key)) continue;
+    const drive = parseDrive("lxc", String(value));
+    const volid = driveVolume(drive);
+    if (!volid) continue;
+    drive.file = renameToBase(model.state, volid, guest.node);
+    guest.config[key] = printDrive("lxc", drive);
+  }
+  guest.config.template = 1;
+  return null;
+}
+
+function cloneCt(ctx: HandlerContext): string {
+  const source = pathGuest(ctx, "lxc");
+  const model = sim(ctx);
+  const newid = num(ctx, "newid") ?? 0;
+  const pool = str(ctx, "pool");
+  const target = str(ctx, "target") ?? source.node;
+  const storageId = str(ctx, "storage");
+  const isTemplate = source.config.template === 1;
+  const full = ctx.params.full !== undefined ? flag(ctx, "full") : !isTemplate;
+  checkAllocate(ctx, newid, pool);
+  checkPoolExists(model, pool);
+  model.requireNode(target);
+  if (model.guest(newid)) throw new PveApiError(500, `unable to create CT ${newid} - CT ${newid} already exists on node '${model.guest(newid)?.node}'`);
+  checkLock(source);
+  if (!full && !isTemplate) throw new PveApiError(500, "linked clone feature is not available for non-template containers");
+  if (!full && storageId !== undefined) throw new PveApiError(500, "parameter 'storage' not allowed for linked clones");
+  if (storageId !== undefined) requireStorage(model.state, storageId, target);
+  const clone: GuestState = {
+    vmid: newid,
+    type: "lxc",
+    node: target,
+    config: { lock: "create" },
+    pending: {},
+    pendingDelete: {},
+    snapshots: [],
+    status: "stopped",
+    qmpstatus: "stopped",
+    agentDelay: 0,
+  };
+  model.state.guests.push(clone);
+  const hostname = str(ctx, "hostname");
+  const description = str(ctx, "description");
+  return startGuestTask(ctx, {
+    type: "vzclone",
+    vmid: source.vmid,
+    kind: "clone",
+    work: () => {
+      const allocated: VolumeState[] = [];
+      try {
+        const next: GuestConfig = {};
+        for (const [key, value] of Object.entries(source.config)) {
+          if (["lock", "template", "parent"].includes(key) || /^unused\d+$/.test(key)) continue;
+          next[key] = value;
+        }
+        for (const key of Object.keys(next)) {
+          if (/^net\d+$/.test(key)) {
+            const props = parseProps(String(next[key]));
+            props.set("hwaddr", model.newMac());
+            next[key] = printProps(props, "name", false);
+          }
+          if (!isDiskKey("lxc", key)) continue;
+          const drive = parseDrive("lxc", String(next[key]));
+          const volid = driveVolume(drive);
+          const volume = volid ? findVolume(model.state, volid, source.node) : undefined;
+          if (!volume) continue;
+          const storage = requireStorage(model.state, full ? (storageId ?? volume.storage) : volume.storage, target);
+          const created = allocateVolume(model.state, {
+            storage,
+            node: target,
+            vmid: newid,
+            size: volume.size,
+            content: "rootdir",
+            ...(full ? {} : { parent: volume.volid }),
+            ctime: model.now(),
+          });
+          allocated.push(created);
+          drive.file = created.volid;
+          next[key] = printDrive("lxc", drive);
+        }
+        if (hostname !== undefined) next.hostname = hostname;
+        if (description !== undefined) next.description = description;
+        clone.config = next;
+        if (pool !== undefined) model.addToPool(pool, newid);
+      } catch (err) {
+        for (const v of allocated) removeVolume(model.state, v.volid, target);
+        model.state.guests = model.state.guests.filter((g) => g !== clone);
+        throw err;
+      }
+    },
+  });
+}
+
+function pending(ctx: HandlerContext): Array<Record<string, string | number>> {
+  const guest = pathGuest(ctx, "lxc");
+  const out: Array<Record<string, string | number>> = Object.keys(guest.config)
+    .sort()
+    .map((key) => ({ key, value: guest.config[key] as string | number }));
+  out.push({ key: "digest", value: sim(ctx).digest(guest) });
+  return out;
+}
+
+export function registerLxcHandlers(router: Router): void {
+  router.add("POST", "/nodes/{node}/lxc", createCt);
+  router.add("POST", "/nodes/{node}/lxc/{vmid}/status/start", start);
+  router.add("POST", "/nodes/{node}/lxc/{vmid}/status/stop", stopLike("vzstop"));
+  router.add("POST", "/nodes/{node}/lxc/{vmid}/status/shutdown", stopLike("vzshutdown"));
+  router.add("POST", "/nodes/{node}/lxc/{vmid}/status/reboot", stopLike("vzreboot"));
+  router.add("POST", "/nodes/{node}/lxc/{vmid}/template", lxcTemplate);
+  router.add("POST", "/nodes/{node}/lxc/{vmid}/clone", cloneCt);
+  router.add("GET", "/nodes/{node}/lxc/{vmid}/pending", pending);
+}
+
