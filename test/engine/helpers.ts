@@ -12,6 +12,12 @@ export interface Lab {
   close(): Promise<void>;
 }
 
+/** A client of the lab's simulator for another user (sim config `access` section). */
+export function clientAs(lab: Lab, user: string, password: string): PveClient {
+  const url = new URL(lab.sim.url);
+  return new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", user, password });
+}
+
 export async function startLab(options: SimulatorOptions = {}): Promise<Lab> {
   const sim = await startSimulator({ port: 0, https: false, seed: 7, ...options });
   const url = new URL(sim.url);

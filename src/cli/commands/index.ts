@@ -1,6 +1,7 @@
 // Every pvectl command registers itself here; one module per command (or command group).
 import type { Command } from "commander";
 import { registerApplyCommand } from "./apply.js";
+import { registerDemoCommand } from "./demo.js";
 import { registerDestroyCommand } from "./destroy.js";
 import { registerInventoryCommand } from "./inventory.js";
 import { registerPlanCommand } from "./plan.js";
@@ -10,6 +11,7 @@ export function registerCommands(program: Command): void {
   registerPlanCommand(program);
   registerApplyCommand(program);
   registerDestroyCommand(program);
+  registerDemoCommand(program);
   registerInventoryCommand(program);
   registerSimCommand(program);
 }

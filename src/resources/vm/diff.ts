@@ -129,7 +129,7 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: GuestDiffOption
     node: live.node,
     running,
     hotplug: live.hotplug,
-    detach: [],
+    detach: vm.detach ?? [],
   });
   errors.push(...disks.errors);
   warnings.push(...disks.warnings);

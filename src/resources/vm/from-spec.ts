@@ -123,6 +123,7 @@ export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
     disks,
     nics,
     special,
+    ...(vm.detach !== undefined ? { detach: [...vm.detach] } : {}),
     ...(vm.power !== undefined ? { power: vm.power } : {}),
     ...(vm.state === "absent" ? { absent: true } : {}),
     ...(vm.pool !== undefined ? { pool: vm.pool } : {}),

@@ -45,6 +45,8 @@ export interface DesiredVm {
   tags?: string[];
   disks: DesiredDisk[];
   nics: DesiredNic[];
+  /** Disk slots to detach (volume kept as unusedN) rather than delete when the spec drops them. */
+  detach?: string[];
   /** efidisk0 / tpmstate0 as new-volume strings (`local-lvm:1,efitype=4m`); added when missing. */
   special: Record<string, string>;
   /** Absent: the spec does not care whether the guest runs. */
