@@ -37,28 +37,26 @@ export interface SendOptions {
   signal?: AbortSignal;
 }
 
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
 export async function send(options: SendOptions): Promise<RawResponse> {
-  const controller = new AbortController();
-  const timeout = new RequestTimeout(options.timeoutMs);
-  const timer = setTimeout(() => controller.abort(timeout), options.timeoutMs);
-  const onOuterAbort = () => controller.abort(options.signal?.reason);
-  options.signal?.addEventListener("abort", onOuterAbort, { once: true });
+  // undici's own header/body timeouts bound the wait without the cost of an AbortController
+  // and timer per request; a caller's signal (task waits) is passed through when given.
   try {
     const response = await request(options.url, {
       dispatcher: options.dispatcher,
       method: options.method,
       headers: options.headers,
       ...(options.body !== undefined ? { body: options.body } : {}),
-      signal: controller.signal,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     const text = await response.body.text();
     return { status: response.statusCode, statusText: response.statusText ?? "", envelope: parseEnvelope(text) };
   } catch (err) {
-    if (controller.signal.aborted && controller.signal.reason === timeout) throw timeout;
+    if (TIMEOUT_CODES.has((err as { code?: string }).code ?? "")) throw new RequestTimeout(options.timeoutMs);
     throw err;
-  } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", onOuterAbort);
   }
 }
 

@@ -227,15 +227,17 @@ describe("requests", () => {
   });
 
   it("times out a request after timeoutMs and says a write may have been applied", async () => {
-    const slow = new PveClient({ host: `http://127.0.0.1:${server.port}`, tokenId: "automation@pve!ci", tokenSecret: SECRET, timeoutMs: 150 });
-    next = () => ({ ...ok(null), delayMs: 600 });
+    // undici's response timers tick about every half second: timeouts are accurate to ~1 s.
+    const slow = new PveClient({ host: `http://127.0.0.1:${server.port}`, tokenId: "automation@pve!ci", tokenSecret: SECRET, timeoutMs: 1000 });
+    next = () => ({ ...ok(null), delayMs: 4000 });
     const started = Date.now();
     const err = (await slow.post("/nodes/pve/qemu/100/status/start").catch((e: unknown) => e)) as PveError;
-    assert.ok(Date.now() - started < 550);
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed >= 900 && elapsed < 2600, `elapsed ${elapsed} ms`);
     assert.equal(err.kind, "timeout");
     assert.equal(
       err.message,
-      `POST /nodes/pve/qemu/100/status/start on http://127.0.0.1:${server.port} got no answer within 0.15 s. The node may be overloaded or the request slow; retry, or raise the timeout (PROXMOX_API_TIMEOUT, in seconds). The change may still have been applied: check before repeating it.`,
+      `POST /nodes/pve/qemu/100/status/start on http://127.0.0.1:${server.port} got no answer within 1 s. The node may be overloaded or the request slow; retry, or raise the timeout (PROXMOX_API_TIMEOUT, in seconds). The change may still have been applied: check before repeating it.`,
     );
     assert.equal(server.seen.length, 1, "a timed-out write is not repeated");
     await slow.close();
