@@ -38,6 +38,8 @@ describe("examples/web.yaml (the README demo)", () => {
       ipconfig: { ipconfig0: { ip: "10.0.10.11/24", gw: "10.0.10.1" } },
       nameservers: ["10.0.10.1"],
     });
+    assert.deepEqual(web1.unmanaged, ["cdroms"], "web1 writes no `cdroms:` section: its CD-ROM drives are left alone");
+    assert.equal(db1.unmanaged, undefined, "db1 writes disks, cdroms and nics");
     assert.equal(db1.memory, 8192);
     assert.equal(db1.balloon, 4096);
     assert.equal(db1.disks.scsi1?.sizeBytes, 100 * GiB);
@@ -79,6 +81,7 @@ describe("examples/full.yaml (every part of the format)", () => {
     assert.equal(cloud.disks.virtio0?.importFrom, "local:import/debian-13-genericcloud-amd64.qcow2");
     assert.deepEqual(cloud.cloudInit?.ipconfig, { ipconfig0: { ip: "dhcp", ip6: "auto" } });
     assert.equal(old.state, "absent");
+    assert.deepEqual(old.unmanaged, ["disks", "cdroms", "nics"]);
     assert.equal(old.kind, "vm");
   });
 });

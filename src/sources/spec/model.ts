@@ -56,6 +56,7 @@ export interface ConnectionSpec {
 }
 
 export type VmState = "present" | "absent";
+export type DeviceSection = "disks" | "cdroms" | "nics";
 export type PowerState = "running" | "stopped";
 
 /** Drive option values the way PVE writes them in a property string (booleans as booleans). */
@@ -98,6 +99,12 @@ export interface VmSpec {
   tags?: string[];
   description?: string;
 
+  /**
+   * Device sections the spec left out entirely (no `disks:` key, ...): the VM's existing
+   * devices of that kind are not managed (kept as they are), instead of "the VM has none".
+   * `disks: {}` written explicitly means "no disks". Absent or empty: every section is managed.
+   */
+  unmanaged?: DeviceSection[];
   /** Disks keyed by slot: "scsi0".."scsi30", "virtio0".."virtio15", "sata0".."sata5", "ide0".."ide3". */
   disks: Record<string, DiskSpec>;
   /**

@@ -197,6 +197,9 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   if (raw.tags !== undefined) vm.tags = normaliseTags(raw.tags);
   if (raw.description !== undefined) vm.description = raw.description;
 
+  const unmanaged = (["disks", "cdroms", "nics"] as const).filter((section) => raw[section] === undefined);
+  if (unmanaged.length > 0) vm.unmanaged = [...unmanaged];
+
   // Drives share one namespace: a slot holds a disk, a CD-ROM or the cloud-init drive.
   const slotOwner = new Map<string, string>();
   const claim = (slot: string, owner: string, where: SpecPath): void => {
