@@ -31,6 +31,7 @@ export {
   type CloudInitSpec,
   type ConnectionSpec,
   type DiskOptions,
+  type DeviceSection,
   type DiskSpec,
   type EfiDiskSpec,
   type IpConfigSpec,
