@@ -146,6 +146,13 @@ describe("values", () => {
     );
   });
 
+  it("shows how to write a list where PVE writes one string", () => {
+    assert.deepEqual(problems(lines("vms:", "  - name: a", "    node: pve1", "    boot: order=scsi0;net0", "    tags: web")), [
+      "web.yaml:4:11: vms[0].boot: expected a list, got the string \"order=scsi0;net0\"; write the boot order as a list of slots, e.g. `boot: [scsi0, ide2, net0]` (not PVE's `order=scsi0;ide2`)",
+      "web.yaml:5:11: vms[0].tags: expected a list, got the string \"web\"; write e.g. `tags: [web, production]`",
+    ]);
+  });
+
   it("reports a missing required field at the VM", () => {
     assert.deepEqual(problems(lines("vms:", "  - vmid: 200", "    node: pve1")), ["web.yaml:2:5: vms[0].name: is required"]);
   });

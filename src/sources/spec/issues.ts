@@ -147,6 +147,16 @@ const EXPECTED_WORDS: Record<string, string> = {
   record: "a mapping",
 };
 
+/** For fields that PVE or proxmox_kvm write as one string: how to write them as a list. */
+const LIST_EXAMPLES: Record<string, string> = {
+  boot: "the boot order as a list of slots, e.g. `boot: [scsi0, ide2, net0]` (not PVE's `order=scsi0;ide2`)",
+  sshKeys: "one key per entry, e.g. `sshKeys: [\"ssh-ed25519 AAAA... you@host\"]`",
+  tags: "e.g. `tags: [web, production]`",
+  nameservers: "e.g. `nameservers: [10.0.0.1, 10.0.0.2]`",
+  searchDomains: "e.g. `searchDomains: [example.com]`",
+  detach: "e.g. `detach: [scsi1]`",
+};
+
 function valueAt(data: unknown, path: SpecPath): unknown {
   let current = data;
   for (const step of path) {
@@ -172,6 +182,8 @@ function valueMessage(issue: Issue, data: unknown, path: SpecPath): string {
       if (issue.expected === "boolean" && typeof input === "string" && /^(yes|no|on|off|y|n)$/i.test(input)) {
         return `expected true or false, got the string "${input}" (YAML 1.2 reads yes/no/on/off as strings)`;
       }
+      const listHint = issue.expected === "array" && typeof input === "string" ? LIST_EXAMPLES[String(path[path.length - 1])] : undefined;
+      if (listHint) return `expected a list, got ${describeValue(input)}; write ${listHint}`;
       return `expected ${EXPECTED_WORDS[issue.expected] ?? issue.expected}, got ${describeValue(input)}`;
     }
     case "too_small":
