@@ -63,8 +63,9 @@ export class PveClient {
 
   /** From the PROXMOX_* variables (community.proxmox's names), with explicit overrides on top. */
   static fromEnv(env: NodeJS.ProcessEnv = process.env, overrides?: Partial<PveClientOptions>): PveClient {
-    const hasOverrides = overrides !== undefined && Object.keys(overrides).length > 0;
-    return new PveClient(hasOverrides ? mergeEnvOptions(env, overrides) : clientOptionsFromEnv(env));
+    // An override given as `undefined` means "not given", not "erase what the environment says".
+    const given = Object.fromEntries(Object.entries(overrides ?? {}).filter(([, value]) => value !== undefined));
+    return new PveClient(Object.keys(given).length > 0 ? mergeEnvOptions(env, given) : clientOptionsFromEnv(env));
   }
 
   /** `https://host:port` */

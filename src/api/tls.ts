@@ -101,5 +101,7 @@ export function createDispatcher(options: ResolvedOptions): Agent {
       callback(null, socket);
     });
   };
-  return new Agent({ connect, connections: options.connections, keepAliveTimeout: 10_000 });
+  // Idle connections are dropped after 4 s (whatever the server advertises), which makes it
+  // unlikely that a write goes out on a socket the server is closing: writes are not retried.
+  return new Agent({ connect, connections: options.connections, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 4_000 });
 }

@@ -94,6 +94,9 @@ describe("clientOptionsFromEnv", () => {
     const client = PveClient.fromEnv({ PROXMOX_TOKEN_ID: "ops@pve!ci", PROXMOX_TOKEN_SECRET: SECRET }, { host: "10.0.0.5", port: 8007 });
     assert.equal(client.origin, "https://10.0.0.5:8007");
     void client.close();
+    const kept = PveClient.fromEnv({ PROXMOX_HOST: "pve1", PROXMOX_PORT: "8443", PROXMOX_TOKEN_ID: "ops@pve!ci", PROXMOX_TOKEN_SECRET: SECRET }, { port: undefined });
+    assert.equal(kept.origin, "https://pve1:8443", "an undefined override does not erase the environment");
+    void kept.close();
   });
 });
 
