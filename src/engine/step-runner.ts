@@ -110,9 +110,17 @@ export class GuestRunner {
         this.#digest = undefined;
         return { warnings: await this.#wait(result), attempts: attempt + 1 };
       } catch (err) {
-        if (isDigestMismatch(err) && params.digest !== undefined) throw new ChangedSincePlanError(this.#guest.key);
-        if (step.action === "start" && /already running/i.test(errorText(err))) return { warnings: [], attempts: attempt + 1 };
         const last = attempt + 1 >= retry.maxAttempts;
+        // A lock (backup, snapshot) is written into the config and so changes its digest while
+        // held; the config text, and so the digest, is back once the lock is released.
+        if (isDigestMismatch(err) && params.digest !== undefined) {
+          const lock = await this.#currentLock();
+          if (lock === undefined) throw new ChangedSincePlanError(this.#guest.key);
+          if (last) throw new PveError({ kind: "http", status: 500, pveMessage: `VM is locked (${lock})`, message: `VM is locked (${lock}); gave up waiting` });
+          await this.#pause(step, attempt, new Error(`VM is locked (${lock})`));
+          continue;
+        }
+        if (step.action === "start" && /already running/i.test(errorText(err))) return { warnings: [], attempts: attempt + 1 };
         const retryable = isLockError(err) || isTransientError(err) || isRetryable500(err);
         if (!retryable || last) throw err;
         if (!isLockError(err) && mayHaveApplied(err)) {
@@ -122,6 +130,15 @@ export class GuestRunner {
         }
         await this.#pause(step, attempt, err);
       }
+    }
+  }
+
+  async #currentLock(): Promise<string | undefined> {
+    try {
+      const config = (await this.#deps.client.request("GET", `/nodes/${this.#guest.node}/qemu/${this.vmid}/config`)) as { lock?: string };
+      return config.lock;
+    } catch {
+      return undefined;
     }
   }
 
