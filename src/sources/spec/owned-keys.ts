@@ -46,7 +46,23 @@ const INDEXED: Array<[RegExp, string]> = [
 ];
 
 /** Keys no spec may set at all (bookkeeping of PVE or of a single API call). */
-const NOT_SETTABLE = new Set(["lock", "digest", "delete", "revert", "skiplock", "vmgenid", "meta", "template"]);
+const NOT_SETTABLE = new Set([
+  "lock",
+  "digest",
+  "delete",
+  "revert",
+  "skiplock",
+  "vmgenid",
+  "meta",
+  "template",
+  // Snapshot bookkeeping that appears in config files.
+  "parent",
+  "snaptime",
+  "snapstate",
+  "vmstate",
+  "runningmachine",
+  "runningcpu",
+]);
 
 /** Where a PVE config key belongs in the spec when the structured model owns it; undefined when it does not. */
 export function ownedKeyHint(key: string): string | undefined {
