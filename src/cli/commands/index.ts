@@ -4,6 +4,7 @@ import { registerApplyCommand } from "./apply.js";
 import { registerDemoCommand } from "./demo.js";
 import { registerDestroyCommand } from "./destroy.js";
 import { registerInventoryCommand } from "./inventory.js";
+import { registerNetboxCommand } from "./netbox.js";
 import { registerPlanCommand } from "./plan.js";
 import { registerSimCommand } from "./sim.js";
 
@@ -14,4 +15,5 @@ export function registerCommands(program: Command): void {
   registerDemoCommand(program);
   registerInventoryCommand(program);
   registerSimCommand(program);
+  registerNetboxCommand(program);
 }

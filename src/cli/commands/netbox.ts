@@ -1,0 +1,239 @@
+// `pvectl netbox sync|decommission|sim`: NetBox as the source of truth (docs/netbox.md).
+//   sync          planned records -> built VMs -> staged (vmid, MACs, primary IPv4 written back)
+//   decommission  decommissioning records -> guest destroyed -> released -> offline / deleted
+//   sim           a NetBox API simulator with demo records, for tests and demos
+import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import { PveClient } from "../../api/index.js";
+import type { Plan } from "../../engine/types.js";
+import { NetboxClient } from "../../netbox/client.js";
+import { loadNetboxConfig, type NetboxConfig } from "../../netbox/config.js";
+import { type DecommissionOutcome, decommissionNetbox } from "../../netbox/decommission.js";
+import { startNetboxSimulator } from "../../netbox/sim/index.js";
+import { type RecordOutcome, syncNetbox } from "../../netbox/sync.js";
+import { resolveConnection } from "../../sources/connections.js";
+import { type Palette, paletteFor, renderPlan } from "../render/plan.js";
+import { progressLine } from "../render/report.js";
+
+/** Something missing before pvectl can talk to NetBox (URL, token). */
+export class NetboxSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NetboxSetupError";
+  }
+  userMessage(): string {
+    return this.message;
+  }
+}
+
+interface CommonFlags {
+  config: string;
+  url?: string;
+  cluster?: string[];
+  site?: string[];
+  tag?: string[];
+  name?: string[];
+  planOnly?: boolean;
+  json?: boolean;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+function netboxClient(config: NetboxConfig, flags: CommonFlags, env: NodeJS.ProcessEnv = process.env): NetboxClient {
+  const url = flags.url ?? config.netbox.url ?? env.NETBOX_URL;
+  if (!url) throw new NetboxSetupError(`no NetBox URL: give --url, set \`netbox.url\` in ${config.file}, or export NETBOX_URL`);
+  let token: string | undefined;
+  if (config.netbox.tokenFile) {
+    try {
+      token = (readFileSync(config.netbox.tokenFile, "utf8").split(/\r?\n/)[0] ?? "").trim();
+    } catch (err) {
+      throw new NetboxSetupError(`netbox.tokenFile ${config.netbox.tokenFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"}); fix the path in ${config.file}`);
+    }
+  } else token = env[config.netbox.tokenEnv]?.trim();
+  if (!token) {
+    throw new NetboxSetupError(
+      `no NetBox token: export ${config.netbox.tokenEnv} (a v1 key of 40 hex digits, or a v2 token nbt_<key>.<secret>), or set \`netbox.tokenFile\` in ${config.file}`,
+    );
+  }
+  return new NetboxClient({ url, token, ...(config.netbox.caFile ? { caFile: config.netbox.caFile } : {}), insecure: config.netbox.insecure });
+}
+
+function pveClients(config: NetboxConfig): { get: (name: string | undefined) => PveClient; close: () => Promise<void> } {
+  const clients = new Map<string, PveClient>();
+  return {
+    get(name) {
+      const key = name ?? "";
+      let client = clients.get(key);
+      if (!client) {
+        client = new PveClient(resolveConnection({ connections: config.connections }, name));
+        clients.set(key, client);
+      }
+      return client;
+    },
+    close: async () => {
+      await Promise.all([...clients.values()].map((c) => c.close()));
+    },
+  };
+}
+
+function selectionOf(flags: CommonFlags) {
+  return {
+    ...(flags.cluster?.length ? { clusters: flags.cluster } : {}),
+    ...(flags.site?.length ? { sites: flags.site } : {}),
+    ...(flags.tag?.length ? { tags: flags.tag } : {}),
+    ...(flags.name?.length ? { names: flags.name } : {}),
+  };
+}
+
+function showPlan(p: Palette, json: boolean | undefined) {
+  return (connection: string, plan: Plan) => {
+    if (json) return;
+    process.stdout.write(`${p.bold(`plan for ${connection === "" ? "the PROXMOX_* connection" : `connection ${connection}`}`)} (${plan.target})\n`);
+    process.stdout.write(`${renderPlan(plan, p)}\n`);
+  };
+}
+
+function syncLine(o: RecordOutcome, p: Palette): string {
+  const who = `${o.name} (NetBox id ${o.id})`;
+  if (o.result === "staged") {
+    return `${p.green("staged ")} ${who}: vm ${o.vmid} on ${o.node} (${o.guestResult})${o.wrote.length ? `; wrote ${o.wrote.join(", ")}` : ""}`;
+  }
+  if (o.result === "planned") return `${p.cyan("planned")} ${who}: would build${o.vmid !== undefined ? ` vm ${o.vmid}` : ""} on ${o.node}`;
+  const label = o.result === "invalid" ? p.red("invalid") : p.red("failed ");
+  return `${label} ${who}: ${o.errors.join("; ")} (status stays ${o.status})`;
+}
+
+function decommissionLine(o: DecommissionOutcome, p: Palette): string {
+  const who = `${o.name} (NetBox id ${o.id})`;
+  if (o.result === "planned") return `${p.cyan("planned")} ${who}: ${o.guest}`;
+  if (o.result === "failed") return `${p.red("failed ")} ${who}: ${o.errors.join("; ")} (status stays decommissioning)`;
+  return `${p.green(o.result.padEnd(7))} ${who}: guest ${o.guest}; released ${o.released.join(", ") || "nothing"}`;
+}
+
+function addSelectionFlags(cmd: Command): Command {
+  return cmd
+    .requiredOption("-c, --config <file>", "NetBox sync config (YAML; keys in docs/netbox.md)")
+    .option("--url <url>", "NetBox URL (default: netbox.url in the config, else NETBOX_URL)")
+    .option("--cluster <name>", "only records of this NetBox cluster (repeatable)", collect)
+    .option("--site <slug>", "only records of this site (repeatable)", collect)
+    .option("--tag <slug>", "only records with this tag (repeatable; all must match)", collect)
+    .option("--name <name>", "only the record with this name (repeatable)", collect)
+    .option("--plan-only", "show the plan; change nothing in Proxmox VE or NetBox")
+    .option("--json", "print the result as JSON");
+}
+
+export function registerNetboxCommand(program: Command): void {
+  const netbox = program.command("netbox").description("NetBox as the source of truth: build planned VMs, decommission retired ones");
+
+  addSelectionFlags(netbox.command("sync").description("build the VMs of NetBox records with status planned, write back vmid/MACs/IP, set them staged")).action(
+    async (flags: CommonFlags) => {
+      const config = await loadNetboxConfig(flags.config);
+      const client = netboxClient(config, flags);
+      const pve = pveClients(config);
+      const p = paletteFor(process.stdout);
+      const err = paletteFor(process.stderr);
+      try {
+        const report = await syncNetbox({
+          config,
+          netbox: client,
+          pveClient: pve.get,
+          selection: selectionOf(flags),
+          planOnly: flags.planOnly === true,
+          onPlan: showPlan(p, flags.json),
+          onEvent: (event) => {
+            if (flags.json) return;
+            const line = progressLine(event, err);
+            if (line) process.stderr.write(`${line}\n`);
+          },
+          onRecord: (o) => {
+            if (!flags.json) process.stdout.write(`${syncLine(o, p)}\n`);
+          },
+        });
+        if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        else if (report.records.length === 0) process.stdout.write(`no NetBox records with status ${config.select.status} match; nothing to do\n`);
+        else {
+          const count = (r: string) => report.records.filter((o) => o.result === r).length;
+          process.stdout.write(`${count("staged")} staged, ${count("planned")} planned only, ${count("failed")} failed, ${count("invalid")} invalid\n`);
+        }
+        if (!report.ok) process.exitCode = 1;
+      } finally {
+        await client.close();
+        await pve.close();
+      }
+    },
+  );
+
+  addSelectionFlags(netbox.command("decommission").description("destroy the guests of NetBox records with status decommissioning, release what pvectl wrote, set them offline"))
+    .option("--allow-data-loss", "really destroy the guests and their disks (without it the destroy steps are refused)")
+    .action(async (flags: CommonFlags & { allowDataLoss?: boolean }) => {
+      const config = await loadNetboxConfig(flags.config);
+      const client = netboxClient(config, flags);
+      const pve = pveClients(config);
+      const p = paletteFor(process.stdout);
+      try {
+        const report = await decommissionNetbox({
+          config,
+          netbox: client,
+          pveClient: pve.get,
+          selection: selectionOf(flags),
+          allowDataLoss: flags.allowDataLoss === true,
+          planOnly: flags.planOnly === true,
+          onPlan: showPlan(p, flags.json),
+          onRecord: (o) => {
+            if (!flags.json) process.stdout.write(`${decommissionLine(o, p)}\n`);
+          },
+        });
+        if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        else if (report.records.length === 0) process.stdout.write(`no NetBox records with status ${config.decommission.status} match; nothing to do\n`);
+        if (!report.ok) process.exitCode = 1;
+      } finally {
+        await client.close();
+        await pve.close();
+      }
+    });
+
+  netbox
+    .command("sim")
+    .description("run a NetBox REST API simulator (virtual machines, interfaces, disks, MACs, IPAM, tags, custom fields) until Ctrl-C")
+    .option("--host <address>", "interface to listen on", "127.0.0.1")
+    .option("--port <port>", "TCP port (0 picks a free one)", "8000")
+    .option("--data <seed>", "initial data: demo (a Proxmox cluster, platforms, planned VMs) or empty", "demo")
+    .option("--netbox-version <version>", "NetBox version to behave like (4.1: no MAC objects; 4.5+: v2 tokens; 4.6+: ETag/If-Match)", "4.6.8")
+    .option("--token <token>", "accept this token (v1: 40 hex digits; v2: nbt_<key>.<secret>); repeatable; default: generated", collect)
+    .option("--json", "print the connection details as JSON")
+    .action(async (flags: { host: string; port: string; data: string; netboxVersion: string; token?: string[]; json?: boolean }) => {
+      const port = Number(flags.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new NetboxSetupError(`--port '${flags.port}' is not a TCP port (0..65535)`);
+      if (flags.data !== "demo" && flags.data !== "empty") throw new NetboxSetupError(`--data '${flags.data}' is unknown; use demo or empty`);
+      const sim = await startNetboxSimulator({
+        host: flags.host,
+        port,
+        seed: flags.data,
+        version: flags.netboxVersion,
+        ...(flags.token?.length ? { tokens: flags.token } : {}),
+      });
+      if (flags.json) process.stdout.write(`${JSON.stringify({ url: sim.url, api: `${sim.url}/api/`, token: sim.token, v2Token: sim.v2Token, version: sim.version })}\n`);
+      else
+        process.stdout.write(
+          [
+            `NetBox API simulator (NetBox ${sim.version}) listening on ${sim.url}/api/`,
+            `  export NETBOX_URL=${sim.url}`,
+            `  export NETBOX_TOKEN=${sim.token}`,
+            `  v2 token:    ${sim.v2Token}`,
+            `  data:        ${flags.data}`,
+            "Press Ctrl-C to stop.",
+            "",
+          ].join("\n"),
+        );
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          resolve();
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+      await sim.close();
+    });
+}
