@@ -267,6 +267,23 @@ describe("requests", () => {
     assert.deepEqual(client.stats(), []);
   });
 
+  it("keeps to the connection limit", async () => {
+    let active = 0;
+    let peak = 0;
+    next = async () => {
+      active += 1;
+      peak = Math.max(peak, active);
+      await new Promise((r) => setTimeout(r, 30));
+      active -= 1;
+      return ok(null);
+    };
+    const limited = new PveClient({ host: `http://127.0.0.1:${server.port}`, tokenId: "automation@pve!ci", tokenSecret: SECRET, connections: 2 });
+    await Promise.all(Array.from({ length: 8 }, (_, i) => limited.get("/nodes/{node}/qemu/{vmid}/status/current", { node: "pve", vmid: 100 + i })));
+    await limited.close();
+    assert.equal(server.seen.length, 8);
+    assert.equal(peak, 2);
+  });
+
   it("refuses calls after close()", async () => {
     const closing = new PveClient({ host: `http://127.0.0.1:${server.port}`, tokenId: "root@pam!x1", tokenSecret: SECRET });
     await closing.close();

@@ -54,6 +54,18 @@ describe("TLS", () => {
     assert.equal(err.serverFingerprint, certs.server.fingerprint256);
   });
 
+  it("refuses a CA-signed certificate issued for another host name", async () => {
+    const other = await startServer(() => ok(null), certs.otherName);
+    const client = new PveClient({ host: "127.0.0.1", port: other.port, ...token, caPath: certs.caPath });
+    const err = await client.get("/version").catch((e: unknown) => e);
+    await client.close();
+    await other.close();
+    assert.ok(err instanceof PveError);
+    assert.equal(err.kind, "tls");
+    assert.match(err.message, /: the server's certificate is not valid for this host name \(ERR_TLS_CERT_ALTNAME_INVALID\)\.\n/);
+    assert.equal(err.serverFingerprint, certs.otherName.fingerprint256);
+  });
+
   it("accepts the right pin, given as colon-separated or plain lowercase hex", async () => {
     for (const fingerprint of [certs.selfSigned.fingerprint256, certs.selfSigned.fingerprint256.replace(/:/g, "").toLowerCase()]) {
       const client = new PveClient({ host: "127.0.0.1", port: selfSigned.port, ...token, fingerprint });

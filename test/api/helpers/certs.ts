@@ -11,6 +11,8 @@ export interface TestCerts {
   caPath: string;
   /** Signed by the CA, valid for 127.0.0.1 and localhost. */
   server: { key: string; cert: string; fingerprint256: string };
+  /** Signed by the CA but for another host name (pve-other.example). */
+  otherName: { key: string; cert: string; fingerprint256: string };
   /** Self-signed, like a fresh PVE node's default certificate as seen by a client without its CA. */
   selfSigned: { key: string; cert: string; fingerprint256: string };
 }
@@ -30,6 +32,11 @@ async function build(): Promise<TestCerts> {
     ca: { key: ca.private, cert: ca.cert },
     extensions: [SAN],
   });
+  const other = await generate([{ name: "commonName", value: "pve-other.example" }], {
+    ...ec,
+    ca: { key: ca.private, cert: ca.cert },
+    extensions: [{ name: "subjectAltName", altNames: [{ type: 2, value: "pve-other.example" }] }],
+  });
   const self = await generate([{ name: "commonName", value: "pve-selfsigned" }], { ...ec, extensions: [SAN] });
   const dir = mkdtempSync(join(tmpdir(), "pvectl-ca-"));
   const caPath = join(dir, "ca.pem");
@@ -39,6 +46,7 @@ async function build(): Promise<TestCerts> {
     caCert: ca.cert,
     caPath,
     server: { key: server.private, cert: server.cert, fingerprint256: fp(server.cert) },
+    otherName: { key: other.private, cert: other.cert, fingerprint256: fp(other.cert) },
     selfSigned: { key: self.private, cert: self.cert, fingerprint256: fp(self.cert) },
   };
 }
