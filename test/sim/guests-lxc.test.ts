@@ -40,8 +40,11 @@ describe("LXC containers", () => {
       500,
       "volume 'local:vztmpl/nope.tar.zst' does not exist",
     );
-    const upid = await h.call("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: TEMPLATE });
-    assert.equal(h.task(upid).exitstatus, "storage 'local' does not support container directories");
+    await rejects(h.call("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: TEMPLATE }), 400, "Parameter verification failed.", {
+      storage: "storage 'local' does not support container directories",
+    });
+    await h.ok("POST", "/nodes/pve1/lxc", { vmid: 201, ostemplate: TEMPLATE, storage: "local-lvm", rootfs: "6" });
+    assert.equal((await h.config(201, "pve1", "lxc")).rootfs, "local-lvm:vm-201-disk-0,size=6G");
     await h.createVm(100);
     await rejects(
       h.call("POST", "/nodes/pve2/lxc", { vmid: 100, ostemplate: TEMPLATE, rootfs: "local-lvm:4" }),
@@ -59,7 +62,7 @@ describe("LXC containers", () => {
     await rejects(h.call("POST", "/nodes/pve1/lxc/200/status/start"), 500, "CT 200 already running");
     const ifaces = (await h.call("GET", "/nodes/pve1/lxc/200/interfaces")) as Array<Record<string, string>>;
     assert.deepEqual(ifaces.map((i) => [i.name, i.inet]), [["lo", "127.0.0.1/8"], ["eth0", "10.1.2.3/24"]]);
-    await rejects(h.call("DELETE", "/nodes/pve1/lxc/200"), 500, "CT 200 is running");
+    await rejects(h.call("DELETE", "/nodes/pve1/lxc/200"), 500, "unable to destroy CT 200 - container is running");
     assert.match(await h.ok("POST", "/nodes/pve1/lxc/200/status/shutdown"), /:vzshutdown:200:/);
     const status = (await h.call("GET", "/nodes/pve1/lxc/200/status/current")) as Record<string, unknown>;
     assert.equal(status.status, "stopped");

@@ -51,6 +51,15 @@ export class SimCluster implements ClusterModel {
   toJSON(): unknown {
     return this.state;
   }
+  poolOfGuest(vmid: number): string | undefined {
+    return this.poolOf(vmid);
+  }
+  poolOfStorage(storage: string): string | undefined {
+    return this.state.pools.find((p) => p.storages.includes(storage))?.poolid;
+  }
+  clusterName(): string {
+    return this.state.clusterName;
+  }
 
   // --- shared helpers ---
   now(): number {

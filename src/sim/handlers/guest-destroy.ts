@@ -77,7 +77,7 @@ function destroy(type: GuestType) {
       throw new PveApiError(500, `unable to remove ${label} ${vmid} - used in HA resources and purge parameter not set.`);
     }
     if (guest.status === "running") {
-      throw new PveApiError(500, type === "qemu" ? `VM ${vmid} is running - destroy failed` : `CT ${vmid} is running`);
+      throw new PveApiError(500, type === "qemu" ? `VM ${vmid} is running - destroy failed` : `unable to destroy CT ${vmid} - container is running`);
     }
     const skiplock = flag(ctx, "skiplock");
     const opts = { unreferenced: flag(ctx, "destroy-unreferenced-disks"), purge: flag(ctx, "purge") };
@@ -88,7 +88,7 @@ function destroy(type: GuestType) {
       work: (task) => {
         if (!model.state.guests.includes(guest)) throw new Error(`Configuration file 'nodes/${guest.node}/${type === "qemu" ? "qemu-server" : "lxc"}/${vmid}.conf' does not exist`);
         if (guest.config.lock !== "suspended") checkLock(guest, skiplock);
-        if (guest.status === "running") throw new Error(type === "qemu" ? `VM ${vmid} is running - destroy failed` : `CT ${vmid} is running`);
+        if (guest.status === "running") throw new Error(type === "qemu" ? `VM ${vmid} is running - destroy failed` : `unable to destroy CT ${vmid} - container is running`);
         destroyGuest(model, guest, opts, (l) => task.log(l));
         if (opts.purge) task.log(`purging ${label} ${vmid} from related configurations..`);
       },

@@ -56,6 +56,19 @@ function createCt(ctx: HandlerContext): string {
     if (value !== undefined && !CREATE_CONTROL.has(key)) requested[key] = value;
   }
   requested.rootfs ??= `${storage}:4`;
+  for (const key of Object.keys(requested)) {
+    if (!isDiskKey("lxc", key)) continue;
+    // a bare number means a new volume of that many GiB on the default storage
+    if (/^\d+(\.\d+)?$/.test(String(requested[key]))) requested[key] = `${storage}:${requested[key]}`;
+    const m = /^([a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]):\d+(\.\d+)?(,|$)/.exec(String(requested[key]));
+    if (!m?.[1]) continue;
+    const target = requireStorage(model.state, m[1], node);
+    if (!target.content.includes("rootdir")) {
+      throw new PveApiError(400, "Parameter verification failed.", {
+        storage: `storage '${target.id}' does not support container directories`,
+      });
+    }
+  }
   checkStorageSpace(ctx, requested, (k) => isDiskKey("lxc", k));
   checkPoolExists(model, pool);
   const existing = model.guest(vmid);
@@ -148,6 +161,7 @@ function lxcTemplate(ctx: HandlerContext): null {
   const guest = pathGuest(ctx, "lxc");
   const model = sim(ctx);
   checkLock(guest);
+  if (guest.snapshots.length > 0) throw new PveApiError(500, "unable to create template, because CT contains snapshots");
   if (guest.config.template === 1) throw new PveApiError(500, "you can't convert a template to a template");
   if (guest.status === "running") throw new PveApiError(500, "you can't convert a CT to template if the CT is running");
   for (const [key, value] of Object.entries(guest.config)) {

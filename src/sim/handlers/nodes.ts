@@ -104,9 +104,11 @@ function network(ctx: HandlerContext): Entry[] {
   const model = sim(ctx);
   const node = model.requireNode(nodeParam(ctx));
   const type = str(ctx, "type");
-  const out: Entry[] = [];
+  // Bridges first: clients such as community.general's inventory take the first entry's address.
+  const bridges: Entry[] = [];
+  const ports: Entry[] = [];
   node.bridges.forEach((bridge, i) => {
-    out.push({ iface: `eno${i + 1}`, type: "eth", method: "manual", method6: "manual", families: ["inet"], active: 1, exists: 1, priority: i * 2 + 1 });
+    ports.push({ iface: `eno${i + 1}`, type: "eth", method: "manual", method6: "manual", families: ["inet"], active: 1, exists: 1, priority: i * 2 + 1 });
     const entry: Entry = {
       iface: bridge,
       type: "bridge",
@@ -126,8 +128,9 @@ function network(ctx: HandlerContext): Entry[] {
       entry.cidr = `${node.ip}/24`;
       entry.gateway = node.ip.replace(/\.\d+$/, ".1");
     }
-    out.push(entry);
+    bridges.push(entry);
   });
+  const out = [...bridges, ...ports];
   if (type === undefined) return out;
   if (type === "any_bridge") return out.filter((e) => e.type === "bridge" || e.type === "OVSBridge");
   if (type === "any_local_bridge") return out.filter((e) => e.type === "bridge");
