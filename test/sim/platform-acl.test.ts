@@ -117,6 +117,17 @@ describe("simulator ACLs and roles", () => {
     assert.equal(other.reason, "Permission check failed (/access, Sys.Audit)");
   });
 
+  it("extends pool ACLs to the pool's storages, with a regular NoAccess still winning", async () => {
+    assert.equal((await call(sim, "POST", "/pools", { auth: root, params: { poolid: "team" } })).status, 200);
+    assert.equal((await call(sim, "PUT", "/pools/team", { auth: root, params: { storage: "local-lvm" } })).status, 200);
+    const u = await createUser(sim, root, "pooled@pve");
+    await grant(sim, root, "/pool/team", "PVEDatastoreUser", { users: "pooled@pve" });
+    assert.deepEqual(await privsOn(sim, u, "/storage/local-lvm"), ["Datastore.AllocateSpace", "Datastore.Audit"]);
+    assert.deepEqual(await privsOn(sim, u, "/storage/local"), []);
+    await grant(sim, root, "/storage/local-lvm", "NoAccess", { users: "pooled@pve" });
+    assert.deepEqual(await privsOn(sim, u, "/storage/local-lvm"), []);
+  });
+
   it("manages custom roles", async () => {
     const created = await call(sim, "POST", "/access/roles", { auth: root, params: { roleid: "Ops", privs: "VM.Audit,VM.PowerMgmt" } });
     assert.equal(created.status, 200);

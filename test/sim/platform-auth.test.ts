@@ -21,6 +21,7 @@ describe("simulator authentication", () => {
     assert.match(data.ticket, /^PVE:root@pam:[0-9A-F]{8}::\S+$/);
     assert.match(data.CSRFPreventionToken, /^[0-9A-F]{8}:\S+$/);
     assert.equal(data.cap.vms["VM.Allocate"], 1);
+    assert.equal(typeof data.clustername, "string");
   });
 
   it("answers a wrong password with 401 and a JSON body", async () => {
