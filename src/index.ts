@@ -69,3 +69,4 @@ export {
   type SimulatorOptions,
   type TaskFaultSpec,
 } from "./sim/index.js";
+export * from "./netbox/index.js";
