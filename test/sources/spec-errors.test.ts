@@ -115,7 +115,7 @@ describe("values", () => {
         "web.yaml:6:12: vms[0].cores: expected a whole number, got number 2.5",
         'web.yaml:7:13: vms[0].onboot: expected true or false, got the string "yes" (YAML 1.2 reads yes/no/on/off as strings)',
         "web.yaml:8:12: vms[0].state: `started` is not a state: `state` is present or absent; the power state is `power: running` or `power: stopped`",
-        "web.yaml:10:42: vms[0].disks.scsi0.size: 32 has no unit; write 32G for 32 GiB (size is a size with a unit: K, M, G or T (powers of 1024), e.g. 32G or 512M)",
+        "web.yaml:10:42: vms[0].disks.scsi0.size: 32 has no unit; write 32G for 32 GiB (units: K, M, G, T, powers of 1024)",
         "web.yaml:10:53: vms[0].disks.scsi0.cache: `writebak` is not one of none, writethrough, writeback, unsafe, directsync; did you mean `writeback`?",
         "web.yaml:12:35: vms[0].nics.net0.tag: must be at most 4094, got 5000",
         "web.yaml:12:50: vms[0].nics.net0.macaddr: `BC:24:11` is not valid: a MAC address like BC:24:11:2A:3B:4C",
@@ -289,6 +289,10 @@ describe("connections in a spec", () => {
     assert.ok(!text.includes(secret), text);
     assert.match(text, /connections\.lab\.password: inline secrets are not accepted/);
     assert.match(text, /connections\.lab\.api_token_secret: inline secrets are not accepted/);
+    const pasted = problems(lines("connections:", "  lab:", "    host: pve1", "    user: ci@pve", "    tokenId: ci", `    tokenSecretEnv: ${secret}`));
+    assert.deepEqual(pasted, [
+      "web.yaml:6:21: connections.lab.tokenSecretEnv: is not an environment variable name (letters, digits and _, not starting with a digit); write the variable's name here, never the secret itself",
+    ]);
   });
 
   it("requires credentials and complete pairs", () => {

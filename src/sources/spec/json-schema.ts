@@ -4,12 +4,10 @@
 import { z } from "zod";
 import { specSchemas } from "./raw-schema.js";
 
-export const SPEC_SCHEMA_ID = "https://pvectl.dev/schema/pvectl-spec.schema.json";
-
 export function specJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(specSchemas().file, { target: "draft-7" }) as Record<string, unknown>;
   // Top-level `x-...` keys are free-form (YAML anchors to reuse with `<<: *name`).
-  return { ...schema, patternProperties: { "^x-": {} }, $id: SPEC_SCHEMA_ID, title: "pvectl spec" };
+  return { ...schema, patternProperties: { "^x-": {} }, title: "pvectl spec" };
 }
 
 /** The committed file's exact text (2-space indent, trailing newline). */

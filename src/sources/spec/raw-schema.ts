@@ -42,7 +42,7 @@ function sizeString(what: string) {
     .string({
       error: (issue) =>
         typeof issue.input === "number"
-          ? `${issue.input} has no unit; write ${issue.input}G for ${issue.input} GiB (${what} is ${sizeHint})`
+          ? `${issue.input} has no unit; write ${issue.input}G for ${issue.input} GiB (units: K, M, G, T, powers of 1024)`
           : issue.input === undefined
             ? `${what} is required (${sizeHint})`
             : `expected ${sizeHint}`,
@@ -54,6 +54,13 @@ function sizeString(what: string) {
 function memoryValue(minimumMiB: number) {
   return z.union([z.number().int().min(minimumMiB), sizeString("memory")], {
     error: `expected MiB as a whole number (e.g. 2048) or ${sizeHint}`,
+  });
+}
+
+/** Where the secret's *name* goes: a mistaken paste of the secret itself must not be echoed back. */
+function envName() {
+  return z.string({ error: "must be the name of an environment variable; write the variable's name here, never the secret itself" }).regex(ENV_NAME, {
+    error: "is not an environment variable name (letters, digits and _, not starting with a digit); write the variable's name here, never the secret itself",
   });
 }
 
@@ -302,9 +309,9 @@ function connectionSchema() {
       port: z.number().int().min(1).max(65535).optional().describe("Default 8006."),
       user: pattern(USER_ID, "user@realm, e.g. automation@pve").optional(),
       tokenId: pattern(TOKEN_NAME, "the token name only (the part after `!`), e.g. pvectl").optional(),
-      passwordEnv: pattern(ENV_NAME, "an environment variable name").optional().describe("Environment variable holding the password."),
+      passwordEnv: envName().optional().describe("Environment variable holding the password."),
       passwordFile: z.string().min(1).optional().describe("File holding the password."),
-      tokenSecretEnv: pattern(ENV_NAME, "an environment variable name").optional().describe("Environment variable holding the token secret."),
+      tokenSecretEnv: envName().optional().describe("Environment variable holding the token secret."),
       tokenSecretFile: z.string().min(1).optional().describe("File holding the token secret."),
       fingerprint: pattern(FINGERPRINT, "a SHA-256 fingerprint, 32 hex byte pairs separated by ':'")
         .optional()
