@@ -2,6 +2,7 @@
 // message naming everything that is missing or malformed.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { inspect } from "node:util";
 import { clientOptionsFromEnv, normalizeFingerprint, PveClient, PveError } from "../../src/api/index.js";
 
 const SECRET = "5f0c6a3e-1d2b-4c8e-9a7f-0b1c2d3e4f50";
@@ -126,6 +127,16 @@ describe("PveClient options", () => {
       "PROXMOX_TOKEN_ID 'a@pve!' is not a token id; use the full id user@realm!name (e.g. automation@pve!ci), or only the name with PROXMOX_USER set",
     );
     assert.equal(configMessage(() => new PveClient({ host: " " })), "no host given; set PROXMOX_HOST (the name or address of a Proxmox VE node)");
+  });
+
+  it("does not show its secrets when printed", () => {
+    const token = new PveClient({ host: "h", tokenId: "ops@pve!ci", tokenSecret: SECRET });
+    const password = new PveClient({ host: "h", user: "root@pam", password: "pw-secret-99" });
+    for (const text of [inspect(token, { depth: 10, showHidden: true }), JSON.stringify(token), inspect(password, { depth: 10, showHidden: true })]) {
+      assert.ok(!text.includes(SECRET) && !text.includes("pw-secret-99"), text);
+    }
+    void token.close();
+    void password.close();
   });
 
   it("normalizes fingerprints to Node's notation", () => {
