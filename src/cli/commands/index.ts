@@ -3,9 +3,11 @@ import type { Command } from "commander";
 import { registerApplyCommand } from "./apply.js";
 import { registerDemoCommand } from "./demo.js";
 import { registerDestroyCommand } from "./destroy.js";
+import { registerImportCommand } from "./import.js";
 import { registerInventoryCommand } from "./inventory.js";
 import { registerNetboxCommand } from "./netbox.js";
 import { registerPlanCommand } from "./plan.js";
+import { registerShowCommand } from "./show.js";
 import { registerSimCommand } from "./sim.js";
 
 export function registerCommands(program: Command): void {
@@ -13,6 +15,8 @@ export function registerCommands(program: Command): void {
   registerApplyCommand(program);
   registerDestroyCommand(program);
   registerDemoCommand(program);
+  registerShowCommand(program);
+  registerImportCommand(program);
   registerInventoryCommand(program);
   registerSimCommand(program);
   registerNetboxCommand(program);

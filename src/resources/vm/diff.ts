@@ -6,7 +6,7 @@ import { diffDisks, type StepDraft } from "../disk/diff.js";
 import { printTags } from "../formats.js";
 import { diffNics } from "../nic/diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
-import { appliesLive, effectiveOption, writeValue } from "./options.js";
+import { appliesLive, displayValue, effectiveOption, writeValue } from "./options.js";
 import { createStep, destroyStep, type PowerOptions, rebootStep, startStep, stopStep } from "./steps.js";
 
 export interface GuestDiffOptions extends PowerOptions {}
@@ -55,7 +55,11 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean): { drafts: 
   const nowParams: Record<string, string> = {};
   const laterParams: Record<string, string> = {};
   const put = (key: string, before: string | undefined, after: string) => {
-    const change: FieldChange = { field: key, ...(before !== undefined ? { before } : {}), after };
+    const change: FieldChange = {
+      field: key,
+      ...(before !== undefined ? { before: displayValue(key, before) } : {}),
+      after: displayValue(key, after),
+    };
     if (!running || appliesLive(key, live.hotplug)) {
       nowChanges.push(change);
       nowParams[key] = writeValue(key, after);

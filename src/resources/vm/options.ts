@@ -101,3 +101,9 @@ export function writeValue(key: string, value: string): string {
   if (key !== "sshkeys") return value;
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
+
+/** A value as a plan shows it: SSH keys one per `|`, without the trailing newline. */
+export function displayValue(key: string, value: string): string {
+  if (key === "sshkeys") return value.trim().split("\n").join(" | ");
+  return value;
+}

@@ -6,7 +6,7 @@ import { printTags } from "../formats.js";
 import { describeNic } from "../nic/diff.js";
 import { printDesiredNic } from "../nic/parse.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
-import { writeValue } from "./options.js";
+import { displayValue, writeValue } from "./options.js";
 
 export interface PowerOptions {
   /** Seconds a graceful shutdown may take. */
@@ -22,7 +22,7 @@ export function createStep(vm: DesiredVm): StepDraft {
   if (vm.vmid !== undefined) params.vmid = vm.vmid;
   for (const [key, value] of Object.entries(vm.options).sort(([a], [b]) => a.localeCompare(b))) {
     params[key] = writeValue(key, value);
-    changes.push({ field: key, after: value });
+    changes.push({ field: key, after: displayValue(key, value) });
   }
   params.tags = printTags([...(vm.tags ?? []), OWNERSHIP_TAG]);
   changes.push({ field: "tags", after: params.tags });

@@ -1,0 +1,33 @@
+// `pvectl show -f SPEC`: the spec's guests as they are live, written in the spec's own shape
+// (YAML, or --json), so a person can compare them with what the spec says.
+import type { Command } from "commander";
+import { stringify } from "yaml";
+import { showSpecGuests } from "../../engine/show.js";
+import { openSpecTarget, type SpecFlags } from "./plan.js";
+
+interface Flags extends SpecFlags {
+  json?: boolean;
+}
+
+export function registerShowCommand(program: Command): void {
+  program
+    .command("show")
+    .description("print the spec's guests as they are live, in the spec's shape")
+    .argument("[files...]", "spec files")
+    .option("-f, --file <path...>", "spec file(s)")
+    .option("--connection <name>", "only the guests of this spec connection")
+    .option("--json", "JSON instead of YAML")
+    .action(async (files: string[], flags: Flags) => {
+      const target = await openSpecTarget(files, flags, "show");
+      try {
+        const shown = await showSpecGuests(target.client, target.desired);
+        if (flags.json) process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+        else {
+          process.stdout.write(stringify({ version: 1, vms: shown.vms }));
+          for (const line of shown.missing) process.stderr.write(`not live: ${line}\n`);
+        }
+      } finally {
+        await target.client.close();
+      }
+    });
+}
