@@ -109,6 +109,17 @@ describe("simulator envelope and error shapes", () => {
     assert.equal((await call(sim, "GET", "/nodes/pve2/tasks", { auth: root })).status, 200);
   });
 
+  it("lists directory indexes from the schema", async () => {
+    const root = await call(sim, "GET", "/", { auth: root });
+    assert.deepEqual(root.json.data.map((e: { subdir: string }) => e.subdir), ["version", "cluster", "nodes", "storage", "access", "pools"]);
+    const cluster = await call(sim, "GET", "/cluster", { auth: root });
+    const names = cluster.json.data.map((e: { name: string }) => e.name);
+    assert.ok(names.includes("resources") && names.includes("nextid") && names.includes("tasks"));
+    const vm = await call(sim, "GET", "/nodes/pve1/qemu/100", { auth: root });
+    assert.ok(vm.json.data.some((e: { subdir: string }) => e.subdir === "config"));
+    assert.equal((await call(sim, "GET", "/")).status, 401);
+  });
+
   it("uses 500 and the plain message for errors handlers raise", async () => {
     const res = await call(sim, "GET", "/access/users/ghost@pve", { auth: root });
     assert.equal(res.status, 500);

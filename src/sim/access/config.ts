@@ -34,7 +34,7 @@ const accessConfigSchema = z.object({
         tokens: z
           .array(
             z.object({
-              tokenid: z.string().regex(TOKEN_NAME_RE, "must start with a letter, then letters, digits, '.', '-' or '_'"),
+              tokenid: z.string().regex(TOKEN_NAME_RE, "must be a letter followed by at least one letter, digit, '.', '-' or '_'"),
               secret: z.string().min(1),
               privsep: z.boolean().optional(),
               comment: z.string().optional(),

@@ -15,6 +15,7 @@ import { type ApiResponse, errorResponse, ok, unauthorized } from "../http/respo
 import type { RawParams, RawValue } from "../http/request.js";
 import type { SeededRandom } from "../random.js";
 import type { TaskRunner } from "../tasks/manager.js";
+import { directoryIndex, ROOT_INDEX } from "./directory-index.js";
 import type { SimRouter } from "./router.js";
 
 const METHODS = new Set(["GET", "POST", "PUT", "DELETE"]);
@@ -93,6 +94,7 @@ export class ApiPipeline {
     if ((method === "GET" || method === "DELETE") && req.hasBody) {
       return errorResponse(501, `Unexpected content for method '${method}'`);
     }
+    if (method === "GET" && (req.path === "/" || req.path === "")) return this.rootIndex(req, outcome);
     const match = matchEndpoint(method, req.path);
     if (!match) return notImplemented(method, req.path);
     const { endpoint, pathParams } = match;
@@ -135,11 +137,22 @@ export class ApiPipeline {
     for (const [k, v] of Object.entries(validation.values)) params[k] = Array.isArray(v) ? v.join(",") : v;
 
     const handler = this.deps.router.get(method, endpoint.path);
-    if (!handler) return notImplemented(method, req.path);
+    if (!handler) {
+      const index = directoryIndex(endpoint);
+      return index ? ok(index) : notImplemented(method, req.path);
+    }
     const ctx = this.context(method, req.path, endpoint, params, identity, releases);
     const result = await handler(ctx);
     if (result instanceof PveResult) return ok(result.data, result.attributes);
     return ok(result);
+  }
+
+  private rootIndex(req: ApiRequest, outcome: ApiOutcome): ApiResponse {
+    const result = authenticate(req.headers, "GET", this.deps.access.state, this.deps.access.signer, this.deps.clock.now());
+    if (!result.ok) return unauthorized(result.message);
+    outcome.template = "/";
+    outcome.user = authId(result.identity);
+    return ok(ROOT_INDEX);
   }
 
   /** pveproxy forwards `proxyto` requests to the named node: unknown names fail DNS, offline nodes 595. */
