@@ -110,8 +110,8 @@ describe("simulator envelope and error shapes", () => {
   });
 
   it("lists directory indexes from the schema", async () => {
-    const root = await call(sim, "GET", "/", { auth: root });
-    assert.deepEqual(root.json.data.map((e: { subdir: string }) => e.subdir), ["version", "cluster", "nodes", "storage", "access", "pools"]);
+    const top = await call(sim, "GET", "/", { auth: root });
+    assert.deepEqual(top.json.data.map((e: { subdir: string }) => e.subdir), ["version", "cluster", "nodes", "storage", "access", "pools"]);
     const cluster = await call(sim, "GET", "/cluster", { auth: root });
     const names = cluster.json.data.map((e: { name: string }) => e.name);
     assert.ok(names.includes("resources") && names.includes("nextid") && names.includes("tasks"));
