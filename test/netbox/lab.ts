@@ -6,7 +6,7 @@ import { NetboxClient } from "../../src/netbox/client.js";
 import { type NetboxConfig, parseNetboxConfig } from "../../src/netbox/config.js";
 import { type NetboxSimulator, startNetboxSimulator } from "../../src/netbox/sim/index.js";
 import { type SyncOptions, syncNetbox } from "../../src/netbox/sync.js";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/sim/index.js";
 import { DEMO_CONFIG } from "./fixtures.js";
 
 export interface NetboxLab {
@@ -23,8 +23,14 @@ export interface NetboxLab {
 
 export const FAST_APPLY = { taskPoll: { minIntervalMs: 5, maxIntervalMs: 20 }, retry: { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 40 } };
 
-export async function startNetboxLab(configText = DEMO_CONFIG): Promise<NetboxLab> {
-  const sim = await startSimulator({ port: 0, https: false, seed: 11, config: { content: ["local:iso/debian-13-netinst.iso", "local:import/noble.qcow2"] } });
+export async function startNetboxLab(configText = DEMO_CONFIG, simOptions: SimulatorOptions = {}): Promise<NetboxLab> {
+  const sim = await startSimulator({
+    port: 0,
+    https: false,
+    seed: 11,
+    config: { content: ["local:iso/debian-13-netinst.iso", "local:import/noble.qcow2"] },
+    ...simOptions,
+  });
   const url = new URL(sim.url);
   const pve = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", user: "root@pam", password: sim.rootPassword });
   const nb = await startNetboxSimulator({ seed: "demo" });
