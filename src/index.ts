@@ -45,6 +45,7 @@ export {
 export { ConnectionError, connectionOptions, resolveConnection } from "./sources/connections.js";
 export {
   clientOptionsFromEnv,
+  formatStats,
   isPveError,
   normalizeFingerprint,
   parsePermissionFailure,

@@ -9,6 +9,6 @@ export {
   type TaskFailure,
 } from "./errors.js";
 export { clientOptionsFromEnv, normalizeFingerprint, type PveClientOptions } from "./options.js";
-export type { EndpointStat } from "./stats.js";
+export { type EndpointStat, formatStats } from "./stats.js";
 export type { TaskResult, WaitOptions } from "./tasks.js";
 export type { Envelope, HttpMethod } from "./transport.js";

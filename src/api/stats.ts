@@ -44,3 +44,20 @@ export class EndpointStats {
     this.#byKey.clear();
   }
 }
+
+/** A plain-text table of the figures, for `--verbose` and benchmark output. */
+export function formatStats(stats: EndpointStat[]): string {
+  if (stats.length === 0) return "no API calls";
+  const rows = stats.map((s) => [
+    `${s.method} ${s.template}`,
+    String(s.count),
+    (s.totalMs / s.count).toFixed(1),
+    s.totalMs.toFixed(0),
+    String(s.errors),
+  ]);
+  const header = ["endpoint", "calls", "avg ms", "total ms", "errors"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join("  ").trimEnd();
+  return [line(header), ...rows.map(line)].join("\n");
+}

@@ -3,7 +3,7 @@
 // timeouts, read retries, never-repeated writes, and per-endpoint accounting.
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { PveClient, PveError } from "../../src/api/index.js";
+import { formatStats, PveClient, PveError } from "../../src/api/index.js";
 import { closedPort, ok, pveError, type Reply, type Seen, startServer, type TestServer } from "./helpers/server.js";
 
 const SECRET = "5f0c6a3e-1d2b-4c8e-9a7f-0b1c2d3e4f50";
@@ -263,6 +263,10 @@ describe("requests", () => {
       ],
     );
     assert.ok(stats.every((s) => s.totalMs > 0));
+    const table = formatStats(stats).split("\n");
+    assert.equal(table.length, 4);
+    assert.match(table[0] as string, /^endpoint +calls +avg ms +total ms +errors$/);
+    assert.match(table.find((l) => l.startsWith("POST")) as string, /^POST \/nodes\/\{node\}\/qemu\/\{vmid\}\/status\/start +2 +\d+\.\d +\d+ +2$/);
     client.resetStats();
     assert.deepEqual(client.stats(), []);
   });
