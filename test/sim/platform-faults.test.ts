@@ -103,7 +103,16 @@ describe("simulator faults", () => {
     assert.equal((await admin(sim, "POST", "/nodes/nope/offline")).status, 400);
   });
 
-  it("holds a lock on an existing guest only", async () => {
+  it("holds a lock on a guest until released, and only on existing guests", async () => {
+    const created = await call(sim, "POST", "/nodes/pve1/qemu", { auth: root, params: { vmid: 700, memory: 512 } });
+    assert.equal(created.status, 200);
+    await sim.admin.waitForTasks();
+    assert.equal((await admin(sim, "POST", "/locks", { vmid: 700, lock: "backup" })).status, 200);
+    const locked = await call(sim, "PUT", "/nodes/pve1/qemu/700/config", { auth: root, params: { memory: 1024 } });
+    assert.equal(locked.status, 500);
+    assert.equal(locked.reason, "VM is locked (backup)");
+    assert.equal((await admin(sim, "DELETE", "/locks/700")).status, 200);
+    assert.equal((await call(sim, "PUT", "/nodes/pve1/qemu/700/config", { auth: root, params: { memory: 1024 } })).status, 200);
     assert.equal(sim.admin.holdLock(123456), false);
     assert.equal((await admin(sim, "POST", "/locks", { vmid: 123456 })).status, 404);
   });

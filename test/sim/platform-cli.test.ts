@@ -1,0 +1,64 @@
+// `pvectl sim`: flags, the printed connection details, and a clean stop on SIGINT.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { describe, it } from "node:test";
+import { simOptionsFromFlags } from "../../src/cli/commands/sim.js";
+
+const defaults = { host: "127.0.0.1", port: "8006", rootPassword: "proxmox", timing: "instant" };
+
+describe("pvectl sim", () => {
+  it("maps flags onto simulator options", () => {
+    assert.deepEqual(
+      simOptionsFromFlags({ ...defaults, port: "0", http: true, nodes: "5", seed: "7", timing: "realistic", timeScale: "0.1", workers: "2", latency: "20" }),
+      {
+        host: "127.0.0.1",
+        port: 0,
+        https: false,
+        rootPassword: "proxmox",
+        timing: "realistic",
+        nodes: 5,
+        seed: 7,
+        timeScale: 0.1,
+        workersPerNode: 2,
+        latencyMs: 20,
+      },
+    );
+  });
+
+  it("explains bad flags", () => {
+    const message = (flags: Record<string, string>) => {
+      try {
+        simOptionsFromFlags({ ...defaults, ...flags });
+      } catch (err) {
+        return (err as { userMessage(): string }).userMessage();
+      }
+      return "no error";
+    };
+    assert.equal(message({ timing: "fast" }), "pvectl sim --timing: unknown profile 'fast'. Use --timing instant or --timing realistic.");
+    assert.equal(message({ port: "70000" }), "pvectl sim --port: '70000' is not a whole number from 0 to 65535. Example: --port 1");
+    assert.equal(message({ cert: "c.pem" }), "pvectl sim --key: missing. --cert and --key go together.");
+    assert.equal(message({ timeScale: "0" }), "pvectl sim --time-scale: '0' is not a positive number. Example: --time-scale 0.1");
+  });
+
+  it("prints its connection details as JSON and stops cleanly on SIGINT", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "sim", "--port", "0", "--seed", "3", "--json"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    while (!out.includes("\n")) await once(child.stdout, "data");
+    const info = JSON.parse(out.split("\n")[0] as string);
+    assert.match(info.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(info.fingerprint, /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+    assert.match(info.ca, /BEGIN CERTIFICATE/);
+    assert.equal(info.user, "root@pam");
+    assert.equal(info.password, "proxmox");
+    assert.equal(info.seed, 3);
+    child.kill("SIGINT");
+    const [code] = await once(child, "exit");
+    assert.equal(code, 0);
+  });
+});
