@@ -4,7 +4,7 @@
 import { PveClient } from "../../src/api/index.js";
 import { NetboxClient } from "../../src/netbox/client.js";
 import { type NetboxConfig, parseNetboxConfig } from "../../src/netbox/config.js";
-import { type NetboxSimulator, startNetboxSimulator } from "../../src/netbox/sim/index.js";
+import { type NetboxSimulator, type NetboxSimulatorOptions, startNetboxSimulator } from "../../src/netbox/sim/index.js";
 import { type SyncOptions, syncNetbox } from "../../src/netbox/sync.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/sim/index.js";
 import { DEMO_CONFIG } from "./fixtures.js";
@@ -23,7 +23,7 @@ export interface NetboxLab {
 
 export const FAST_APPLY = { taskPoll: { minIntervalMs: 5, maxIntervalMs: 20 }, retry: { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 40 } };
 
-export async function startNetboxLab(configText = DEMO_CONFIG, simOptions: SimulatorOptions = {}): Promise<NetboxLab> {
+export async function startNetboxLab(configText = DEMO_CONFIG, simOptions: SimulatorOptions = {}, netboxOptions: NetboxSimulatorOptions = {}): Promise<NetboxLab> {
   const sim = await startSimulator({
     port: 0,
     https: false,
@@ -33,7 +33,7 @@ export async function startNetboxLab(configText = DEMO_CONFIG, simOptions: Simul
   });
   const url = new URL(sim.url);
   const pve = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", user: "root@pam", password: sim.rootPassword });
-  const nb = await startNetboxSimulator({ seed: "demo" });
+  const nb = await startNetboxSimulator({ seed: "demo", ...netboxOptions });
   const netbox = new NetboxClient({ url: nb.url, token: nb.token });
   const config = parseNetboxConfig(configText, "netbox.yaml");
   return {

@@ -206,4 +206,14 @@ describe("pvectl netbox sync", () => {
     assert.deepEqual(lab.nb.admin.requests.filter((r) => r.method !== "GET"), []);
     assert.equal((await lab.pveGuests()).size, 0);
   });
+
+  test("NetBox before 4.2 (no MAC objects): the MAC is written to the interface's mac_address", async () => {
+    lab = await startNetboxLab(undefined, {}, { version: "4.1.11" });
+    const report = await lab.sync({ selection: { names: ["web-01"] } });
+    assert.equal(report.records[0]?.result, "staged", JSON.stringify(report.records));
+    const vm = vmByName(lab, "web-01");
+    const iface = lab.nb.admin.list("virtualization/interfaces", { virtual_machine_id: String(vm.id) })[0] ?? {};
+    const config = (await lab.pve.request("GET", `/nodes/pve1/qemu/${String(cfOf(vm, "proxmox_vmid"))}/config`)) as Record<string, string>;
+    assert.equal(`virtio=${String(iface.mac_address)}`, String(config.net0).split(",")[0]);
+  });
 });
