@@ -45,7 +45,7 @@ export class TaskWatcher {
   constructor(client: PveClient, options: TaskWatcherOptions = {}) {
     this.#client = client;
     this.#min = options.minIntervalMs ?? 100;
-    this.#max = options.maxIntervalMs ?? 1000;
+    this.#max = options.maxIntervalMs ?? 500;
     this.#timeout = options.timeoutMs ?? 15 * 60 * 1000;
   }
 
@@ -67,7 +67,7 @@ export class TaskWatcher {
       for (;;) {
         const waiters = this.#waiters.get(node) ?? [];
         if (waiters.length === 0) return;
-        // Poll fast while the oldest task is young, then at most once a second.
+        // Poll fast while the oldest task is young, then every half second (one call per node covers all its tasks).
         const age = Date.now() - Math.min(...waiters.map((w) => w.since));
         await sleep(Math.min(this.#max, Math.max(this.#min, age / 3)));
         await this.#poll(node, user);
