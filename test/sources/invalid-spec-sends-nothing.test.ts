@@ -61,8 +61,10 @@ describe("an invalid spec sends nothing to the cluster", () => {
     const good = join(dir, "good.yaml");
     await writeFile(good, "vms:\n  - { vmid: 201, name: web1, node: pve1, cores: 2 }\n");
     requests = 0;
+    // Silence the plan's text; the test runner's own (binary) messages still go through.
     const stdout = process.stdout.write;
-    process.stdout.write = (() => true) as typeof process.stdout.write;
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
+      typeof chunk === "string" ? true : stdout.call(process.stdout, chunk, ...rest)) as typeof process.stdout.write;
     try {
       await buildProgram().parseAsync(["node", "pvectl", "plan", good]).catch(() => undefined);
     } finally {

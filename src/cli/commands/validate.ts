@@ -1,0 +1,73 @@
+// `pvectl validate FILE...`: checks spec files offline — no cluster, no credentials — with the
+// same loader plan and apply use. For CI and pre-commit hooks; exit 0 valid, 1 invalid.
+import type { Command } from "commander";
+import { describeVm, formatPath, loadSpecFiles, SpecError, type SpecDocument } from "../../sources/spec/index.js";
+import { UsageError } from "./plan.js";
+
+interface ValidateFlags {
+  file?: string[];
+  json?: boolean;
+}
+
+/** The readable report of valid files. */
+export function validateSummary(spec: SpecDocument): string {
+  const vms = spec.vms.length;
+  const connections = Object.keys(spec.connections).length;
+  const lines = [
+    `ok: ${spec.files.join(", ")}: ${vms} VM${vms === 1 ? "" : "s"}, ${connections} connection${connections === 1 ? "" : "s"}`,
+  ];
+  for (const vm of spec.vms) {
+    const where = `${vm.node}${vm.connection !== undefined ? ` via ${vm.connection}` : ""}`;
+    lines.push(`  ${describeVm(vm)} on ${where}${vm.state === "absent" ? " (absent: to be destroyed)" : ""}`);
+  }
+  return lines.join("\n");
+}
+
+/** The --json report: the VMs of valid files, or the issues of invalid ones. */
+export function validateJson(spec: SpecDocument | undefined, files: string[], error: SpecError | undefined): string {
+  return JSON.stringify(
+    {
+      valid: error === undefined,
+      files,
+      vms: (spec?.vms ?? []).map((vm) => ({
+        vmid: vm.vmid ?? null,
+        name: vm.name,
+        node: vm.node,
+        connection: vm.connection ?? null,
+        state: vm.state,
+        source: vm.source,
+      })),
+      connections: Object.keys(spec?.connections ?? {}).sort(),
+      issues: (error?.issues ?? []).map((issue) => ({
+        file: issue.location?.file ?? null,
+        line: issue.location?.line ?? null,
+        column: issue.location?.column ?? null,
+        path: formatPath(issue.path),
+        message: issue.message,
+      })),
+    },
+    null,
+    2,
+  );
+}
+
+export function registerValidateCommand(program: Command): void {
+  program
+    .command("validate")
+    .description("check spec files offline (no cluster contacted): every problem with file:line:column")
+    .argument("[files...]", "spec files")
+    .option("-f, --file <path...>", "spec file(s)")
+    .option("--json", "the result as JSON ({ valid, vms, issues })")
+    .action(async (positional: string[], flags: ValidateFlags) => {
+      const files = [...(flags.file ?? []), ...positional];
+      if (files.length === 0) throw new UsageError("no spec file given", "usage: pvectl validate web.yaml [more.yaml ...]");
+      try {
+        const spec = await loadSpecFiles(files);
+        process.stdout.write(`${flags.json ? validateJson(spec, files, undefined) : validateSummary(spec)}\n`);
+      } catch (err) {
+        if (!(err instanceof SpecError) || !flags.json) throw err;
+        process.stdout.write(`${validateJson(undefined, files, err)}\n`);
+        process.exitCode = 1;
+      }
+    });
+}
