@@ -9,8 +9,10 @@ import { registerNetboxCommand } from "./netbox.js";
 import { registerPlanCommand } from "./plan.js";
 import { registerShowCommand } from "./show.js";
 import { registerSimCommand } from "./sim.js";
+import { registerValidateCommand } from "./validate.js";
 
 export function registerCommands(program: Command): void {
+  registerValidateCommand(program);
   registerPlanCommand(program);
   registerApplyCommand(program);
   registerDestroyCommand(program);
