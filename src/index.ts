@@ -61,6 +61,7 @@ export {
 } from "./api/index.js";
 export {
   SimConfigFileError,
+  SimListenError,
   startSimulator,
   StateFileError,
   type AccessLogSummary,

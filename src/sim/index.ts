@@ -49,6 +49,28 @@ export class SimConfigFileError extends Error {
   }
 }
 
+export class SimListenError extends Error {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    readonly code: string | undefined,
+  ) {
+    super(`cannot listen on ${host}:${port} (${code ?? "error"})`);
+    this.name = "SimListenError";
+  }
+  userMessage(): string {
+    const why =
+      this.code === "EADDRINUSE"
+        ? "the port is already in use"
+        : this.code === "EACCES"
+          ? "permission denied (ports below 1024 need privileges)"
+          : this.code === "EADDRNOTAVAIL"
+            ? "this machine has no such address"
+            : `the system refused (${this.code ?? "unknown error"})`;
+    return `The simulator cannot listen on ${this.host}:${this.port}: ${why}. Choose another --port (0 picks a free one) or --host.`;
+  }
+}
+
 function loadConfig(config: unknown): ClusterConfig | undefined {
   if (config === undefined || config === null) return undefined;
   if (typeof config !== "string") return config as ClusterConfig;
@@ -91,7 +113,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     port = await server.listen(options.port ?? 0, host);
   } catch (err) {
     sim.close();
-    throw err;
+    throw new SimListenError(host, options.port ?? 0, (err as NodeJS.ErrnoException).code);
   }
   const urlHost = host.includes(":") ? `[${host}]` : host;
   let closed = false;

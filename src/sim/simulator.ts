@@ -73,7 +73,8 @@ export class Simulator {
     this.clock = new SimClock(options.startTime);
     const now = () => this.clock.now();
     const saved = options.stateFile ? readStateFile(options.stateFile) : undefined;
-    this.ticketKey = saved?.ticketKey ?? (options.seed !== undefined ? `seed-${this.seed}` : randomBytes(32).toString("hex"));
+    // Never derived from the seed: a known seed must not let anyone forge tickets.
+    this.ticketKey = saved?.ticketKey ?? randomBytes(32).toString("hex");
     this.cluster = saved
       ? loadClusterModel(saved.cluster, { random: this.random, now })
       : createClusterModel({ nodes: options.nodes, config: withoutAccess(config), random: this.random, now });

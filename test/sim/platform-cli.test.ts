@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, it } from "node:test";
 import { simOptionsFromFlags } from "../../src/cli/commands/sim.js";
+import { SimListenError, startSimulator } from "../../src/sim/index.js";
 
 const defaults = { host: "127.0.0.1", port: "8006", rootPassword: "proxmox", timing: "instant" };
 
@@ -41,13 +42,33 @@ describe("pvectl sim", () => {
     assert.equal(message({ timeScale: "0" }), "pvectl sim --time-scale: '0' is not a positive number. Example: --time-scale 0.1");
   });
 
+  it("explains a port that is already taken", async () => {
+    const first = await startSimulator({ https: false, port: 0 });
+    try {
+      await assert.rejects(startSimulator({ https: false, port: first.port }), (err: unknown) => {
+        assert.ok(err instanceof SimListenError);
+        assert.equal(
+          err.userMessage(),
+          `The simulator cannot listen on 127.0.0.1:${first.port}: the port is already in use. Choose another --port (0 picks a free one) or --host.`,
+        );
+        return true;
+      });
+    } finally {
+      await first.close();
+    }
+  });
+
   it("prints its connection details as JSON and stops cleanly on SIGINT", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "sim", "--port", "0", "--seed", "3", "--json"], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
+    let err = "";
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
     });
     while (!out.includes("\n")) await once(child.stdout, "data");
     const info = JSON.parse(out.split("\n")[0] as string);
@@ -58,7 +79,7 @@ describe("pvectl sim", () => {
     assert.equal(info.password, "proxmox");
     assert.equal(info.seed, 3);
     child.kill("SIGINT");
-    const [code] = await once(child, "exit");
-    assert.equal(code, 0);
+    const [code, signal] = await once(child, "exit");
+    assert.equal(code, 0, `exit ${code} ${signal}; stderr: ${err}`);
   });
 });
