@@ -183,6 +183,7 @@ export class Simulator {
     setNodeOnline: (node, online) => {
       if (!this.cluster.nodeNames().includes(node)) throw new Error(`no such node '${node}'`);
       this.cluster.setNodeOnline(node, online);
+      if (!online) void this.tasks.abortNode(node);
       this.markChanged();
     },
     reset: () => this.reset(),

@@ -170,6 +170,24 @@ describe("simulator tasks (realistic timing)", () => {
     }
   });
 
+  it("ends the tasks of a node that goes offline with 'unexpected status'", async () => {
+    const sim = await startSim({ timing: "realistic", timeScale: 0.001, workersPerNode: 1, durations: { start: 5000 } });
+    try {
+      const auth = await login(sim);
+      const running = await startTask(sim, auth, "pve2");
+      const queued = await startTask(sim, auth, "pve2");
+      sim.admin.setNodeOnline("pve2", false);
+      sim.admin.setNodeOnline("pve2", true);
+      await sim.admin.waitForTasks(1000);
+      for (const upid of [running, queued]) {
+        const status = await call(sim, "GET", `/nodes/pve2/tasks/${encodeURIComponent(upid)}/status`, { auth });
+        assert.equal(status.json.data.exitstatus, "unexpected status");
+      }
+    } finally {
+      await sim.close();
+    }
+  });
+
   it("stops a queued task with 'interrupted by signal'", async () => {
     const sim = await startSim({ timing: "realistic", timeScale: 0.001, workersPerNode: 1, durations: { start: 200 } });
     try {

@@ -189,9 +189,14 @@ export class TaskRunner {
     r.status = "stopped";
     r.exitstatus = exitstatus;
     r.endtime = Math.max(r.starttime, this.clock.now());
+    if (exitstatus === "unexpected status") return this.settle(r);
     if (exitstatus === "OK") r.log.push("TASK OK");
     else if (exitstatus.startsWith("WARNINGS: ")) r.log.push(`TASK ${exitstatus}`);
     else r.log.push(`TASK ERROR: ${exitstatus}`);
+    this.settle(r);
+  }
+
+  private settle(r: TaskRecord): void {
     this.pending.delete(r.upid);
     this.hooks.changed();
   }
@@ -209,6 +214,24 @@ export class TaskRunner {
     p.record.log.push("received interrupt");
     await this.rollback(p, "interrupted by signal");
     this.finish(p, "interrupted by signal");
+  }
+
+  /**
+   * A node went down: its running and queued tasks end as PVE shows tasks cut short by a
+   * reboot ("unexpected status"); their setup is undone as for a stopped task.
+   */
+  async abortNode(node: string): Promise<void> {
+    for (const p of [...this.pending.values()]) {
+      if (p.record.node !== node || p.record.status === "stopped") continue;
+      if (p.timer) {
+        clearTimeout(p.timer);
+        p.timer = undefined;
+        this.busy.set(node, (this.busy.get(node) ?? 1) - 1);
+      }
+      await this.rollback(p, "unexpected status");
+      this.finish(p, "unexpected status");
+    }
+    this.queues.delete(node);
   }
 
   get(upid: string): TaskRecord | undefined {
