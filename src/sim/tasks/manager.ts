@@ -189,7 +189,11 @@ export class TaskRunner {
     r.status = "stopped";
     r.exitstatus = exitstatus;
     r.endtime = Math.max(r.starttime, this.clock.now());
-    if (exitstatus === "unexpected status") return this.settle(r);
+    // A task cut short by a node failure never wrote its last line.
+    if (exitstatus === "unexpected status") {
+      this.settle(r);
+      return;
+    }
     if (exitstatus === "OK") r.log.push("TASK OK");
     else if (exitstatus.startsWith("WARNINGS: ")) r.log.push(`TASK ${exitstatus}`);
     else r.log.push(`TASK ERROR: ${exitstatus}`);
