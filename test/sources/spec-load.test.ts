@@ -1,7 +1,7 @@
 // Valid spec files load into the normalized model the engine consumes: sizes in bytes, memory
 // in MiB, tags sorted, defaults filled in, connections resolved, several files merged.
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -178,6 +178,20 @@ describe("loadSpecFiles with several files", () => {
     assert.deepEqual(spec.files, [conn, vms]);
     assert.equal(spec.vms[0]?.connection, "lab");
     assert.equal(spec.connections.lab?.tokenSecretFile, join(dir, "secret.txt"));
+  });
+
+  it("reads the YAML files of a directory in name order, and a file given twice once", async () => {
+    const specs = join(dir, "specs");
+    await mkdir(specs);
+    await writeFile(join(specs, "b.yaml"), "vms:\n  - { vmid: 102, name: b, node: pve1 }\n");
+    await writeFile(join(specs, "a.yml"), "vms:\n  - { vmid: 101, name: a, node: pve1 }\n");
+    await writeFile(join(specs, "notes.txt"), "not a spec");
+    const spec = await loadSpecFiles([specs, join(specs, "a.yml")]);
+    assert.deepEqual(spec.files, [join(specs, "a.yml"), join(specs, "b.yaml")]);
+    assert.deepEqual(
+      spec.vms.map((vm) => vm.name),
+      ["a", "b"],
+    );
   });
 
   it("allows the same vmid on two different connections", async () => {

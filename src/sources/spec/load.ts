@@ -1,8 +1,8 @@
 // Reads spec files into one normalized SpecDocument, or throws a SpecError that lists every
 // problem of every file (file:line:column, path, message). Nothing here talks to a cluster,
 // so an invalid spec can never send anything.
-import { readFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import type { z } from "zod";
 import { normalizeFingerprint } from "../../api/index.js";
 import { SpecError, type SpecIssue, type SpecPath } from "./errors.js";
@@ -196,10 +196,36 @@ export function parseSpec(text: string, fileName: string): SpecDocument {
   return merge([fileName], [parseFile(text, fileName)]);
 }
 
-/** Reads and merges spec files; throws SpecError listing every problem of every file. */
+/**
+ * The files to read: a directory stands for its `*.yaml` / `*.yml` files (sorted, not
+ * recursive); a file given twice is read once.
+ */
+async function expandPaths(paths: string[]): Promise<string[]> {
+  const files: string[] = [];
+  const seen = new Set<string>();
+  const add = (file: string): void => {
+    const key = resolve(file);
+    if (seen.has(key)) return;
+    seen.add(key);
+    files.push(file);
+  };
+  for (const path of paths) {
+    const info = await stat(path).catch(() => undefined);
+    if (info?.isDirectory()) {
+      const entries = (await readdir(path)).filter((name) => /\.ya?ml$/.test(name)).sort();
+      for (const name of entries) add(join(path, name));
+    } else {
+      add(path);
+    }
+  }
+  return files;
+}
+
+/** Reads and merges spec files (or directories of them); throws SpecError listing every problem of every file. */
 export async function loadSpecFiles(paths: string[]): Promise<SpecDocument> {
   const contents: FileContents[] = [];
-  for (const path of paths) {
+  const files = await expandPaths(paths);
+  for (const path of files) {
     let text: string;
     try {
       text = await readFile(path, "utf8");
@@ -210,5 +236,5 @@ export async function loadSpecFiles(paths: string[]): Promise<SpecDocument> {
     }
     contents.push(parseFile(text, path));
   }
-  return merge(paths, contents);
+  return merge(files, contents);
 }
