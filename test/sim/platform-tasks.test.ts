@@ -146,22 +146,36 @@ describe("simulator tasks (instant timing)", () => {
 
 describe("simulator tasks (realistic timing)", () => {
   it("runs at most workersPerNode tasks at once per node and queues the rest", async () => {
-    // 400 simulated seconds per task at timeScale 0.001 = 400 ms (+-25%) of real time.
-    const sim = await startSim({ timing: "realistic", timeScale: 0.001, workersPerNode: 2, durations: { start: 400 } });
+    // 400 simulated seconds per task at timeScale 0.001 = 300..500 ms of real time.
+    const finished: number[] = [];
+    const sim = await startHttpSim({
+      timing: "realistic",
+      timeScale: 0.001,
+      workersPerNode: 2,
+      durations: { start: 400 },
+      extraHandlers: (router) =>
+        router.add("POST", "/nodes/{node}/startall", (ctx) =>
+          ctx.tasks.start({ node: String(ctx.params.node), type: "startall", id: "", kind: "start", work: () => void finished.push(performance.now()) }),
+        ),
+    });
     try {
       const auth = await login(sim);
       const t0 = performance.now();
       const upids = [];
       for (let i = 0; i < 6; i++) upids.push(await startTask(sim, auth, "pve3"));
-      const running = await call(sim, "GET", "/nodes/pve3/tasks", { auth, params: { source: "active" } });
-      assert.equal(running.json.total, 6);
-      assert.ok(running.json.data.every((t: { status: string }) => t.status === "RUNNING"));
-      const first = await call(sim, "GET", `/nodes/pve3/tasks/${encodeURIComponent(upids[0] as string)}/status`, { auth });
-      assert.equal(first.json.data.status, "running");
+      // The sixth task waits behind two full rounds, so it is still running now.
+      const last = await call(sim, "GET", `/nodes/pve3/tasks/${encodeURIComponent(upids[5] as string)}/status`, { auth });
+      assert.equal(last.json.data.status, "running");
+      const active = await call(sim, "GET", "/nodes/pve3/tasks", { auth, params: { source: "active" } });
+      assert.ok(active.json.data.every((t: { status: string }) => t.status === "RUNNING"));
       await sim.admin.waitForTasks();
-      const elapsed = performance.now() - t0;
-      // Six tasks on two workers need at least three rounds of >= 300 ms each.
-      assert.ok(elapsed >= 3 * 300, `finished after ${elapsed.toFixed(0)} ms`);
+      // With two workers the k-th task to finish cannot finish before ceil(k/2) rounds of >= 300 ms.
+      finished.sort((a, b) => a - b);
+      assert.equal(finished.length, 6);
+      finished.forEach((time, k) => {
+        const rounds = Math.ceil((k + 1) / 2);
+        assert.ok(time - t0 >= rounds * 300 - 5, `task ${k + 1} finished after ${(time - t0).toFixed(0)} ms`);
+      });
       const done = await call(sim, "GET", "/nodes/pve3/tasks", { auth });
       assert.equal(done.json.total, 6);
       assert.ok(done.json.data.every((t: { status: string }) => t.status === "OK"));
