@@ -39,6 +39,12 @@ describe("simulator envelope and error shapes", () => {
     assert.equal(res.text, "");
   });
 
+  it("answers a malformed cookie with 401, not a server error", async () => {
+    const res = await call(sim, "GET", "/version", { headers: { Cookie: "PVEAuthCookie=%E0%A4%A" } });
+    assert.equal(res.status, 401);
+    assert.equal(res.reason, "Authentication failed!");
+  });
+
   it("answers 501 with PVE's message for unknown paths and methods", async () => {
     const res = await call(sim, "GET", "/no/such/thing", { auth: root });
     assert.equal(res.status, 501);

@@ -14,17 +14,26 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** Percent-decoding that leaves malformed input as it is (it then fails verification: a 401, not a 500). */
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 export function ticketFromHeaders(headers: IncomingHttpHeaders): string | undefined {
   const cookie = headerValue(headers, "cookie");
   if (cookie) {
     for (const part of cookie.split(";")) {
       const eq = part.indexOf("=");
-      if (eq > 0 && part.slice(0, eq).trim() === "PVEAuthCookie") return decodeURIComponent(part.slice(eq + 1).trim());
+      if (eq > 0 && part.slice(0, eq).trim() === "PVEAuthCookie") return decode(part.slice(eq + 1).trim());
     }
   }
   const authz = headerValue(headers, "authorization");
   const m = authz ? /(?:^|\s)PVEAuthCookie=([^;\s]*)/.exec(authz) : null;
-  return m ? decodeURIComponent(m[1] as string) : undefined;
+  return m ? decode(m[1] as string) : undefined;
 }
 
 function tokenFromHeaders(headers: IncomingHttpHeaders): string | undefined {
