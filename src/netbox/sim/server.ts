@@ -36,6 +36,8 @@ export interface ServerState {
   log: LoggedRequest[];
 }
 
+const MAX_LOG = 100_000;
+
 interface Reply {
   status: number;
   body?: unknown;
@@ -218,6 +220,8 @@ export function createHandler(state: ServerState): (req: IncomingMessage, res: S
     const pathWithQuery = url.pathname + url.search;
     const finish = (reply: Reply) => {
       state.log.push({ method, path: pathWithQuery, status: reply.status });
+      // A long-running `pvectl netbox sim` keeps only the recent requests.
+      if (state.log.length > MAX_LOG) state.log.splice(0, state.log.length - MAX_LOG);
       const headers: Record<string, string> = { "API-Version": state.ctx.version.full.split(".").slice(0, 2).join("."), ...reply.headers };
       if (reply.body !== undefined && reply.status !== 204) headers["Content-Type"] = "application/json";
       res.writeHead(reply.status, headers);
