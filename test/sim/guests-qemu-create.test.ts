@@ -72,9 +72,11 @@ describe("QEMU create", () => {
     const h = new Harness();
     await h.createVm(100, { net0: "e1000=aa:bb:cc:dd:ee:01,bridge=vmbr1,tag=20" });
     assert.equal((await h.config(100)).net0, "e1000=AA:BB:CC:DD:EE:01,bridge=vmbr1,tag=20");
-    const upid = await h.call("POST", "/nodes/pve1/qemu", { vmid: 101, scsi0: "local:4" });
-    assert.equal(h.task(upid).exitstatus, "storage 'local' does not support vm images");
+    await rejects(h.call("POST", "/nodes/pve1/qemu", { vmid: 101, scsi0: "local:4" }), 400, "Parameter verification failed.", {
+      storage: "storage 'local' does not support vm images",
+    });
     await rejects(h.config(101), 500, "Configuration file 'nodes/pve1/qemu-server/101.conf' does not exist");
+
   });
 
   it("starts the VM with start=1 and adds it to the pool", async () => {
@@ -91,6 +93,23 @@ describe("QEMU create", () => {
     const h = new Harness();
     await rejects(h.call("POST", "/nodes/pve1/qemu", { vmid: 100, pool: "nope" }), 500, "pool 'nope' does not exist");
     assert.equal(h.model.guest(100), undefined);
+  });
+
+  it("checks each option's privilege like qemu-server (the schema only asks for any VM.Config.*)", async () => {
+    const h = new Harness();
+    h.userid = "ops@pve";
+    await h.createVm(100, { scsi0: "local-lvm:4", net0: "virtio,bridge=vmbr0" });
+    h.denied.add("/vms/100 VM.Config.Memory");
+    await rejects(h.call("PUT", "/nodes/pve1/qemu/100/config", { memory: 4096 }), 403, "Permission check failed (/vms/100, VM.Config.Memory)");
+    assert.equal(await h.call("PUT", "/nodes/pve1/qemu/100/config", { cores: 4 }), null);
+    h.denied.add("/storage/local-lvm Datastore.AllocateSpace");
+    await rejects(
+      h.call("PUT", "/nodes/pve1/qemu/100/config", { scsi1: "local-lvm:2" }),
+      403,
+      "Permission check failed (/storage/local-lvm, Datastore.AllocateSpace)",
+    );
+    await rejects(h.call("PUT", "/nodes/pve1/qemu/100/config", { args: "-no-reboot" }), 500, "only root can set 'args' config");
+    await rejects(h.call("PUT", "/nodes/pve1/qemu/100/config", { delete: "memory" }), 403, "Permission check failed (/vms/100, VM.Config.Memory)");
   });
 
   it("needs VM.Allocate on /vms/<vmid>", async () => {

@@ -1,7 +1,10 @@
 // GET/PUT/POST …/{qemu|lxc}/{vmid}/config and GET …/qemu/{vmid}/pending.
 import { checkLock, effectiveConfig, updateGuestConfig } from "../cluster/guest-config.js";
 import type { GuestConfig, GuestState, GuestType } from "../cluster/types.js";
+import { isDiskKey } from "../cluster/drives.js";
+import { findStorage } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
+import { checkLxcOptionPermissions, checkNewDiskStorages, checkQemuOptionPermissions } from "./config-permissions.js";
 import { CONTROL_PARAMS, flag, isKnownOption, pathGuest, rootOnly, sim, startGuestTask, str } from "./context.js";
 
 function masked(config: GuestConfig): GuestConfig {
@@ -100,6 +103,14 @@ function prepareUpdate(ctx: HandlerContext, guest: GuestState) {
   }
   if (Object.keys(set).length === 0 && deletes.length === 0 && reverts.length === 0) {
     throw new PveApiError(500, "no options specified");
+  }
+  const touched = [...Object.keys(set), ...deletes, ...reverts];
+  if (guest.type === "qemu") {
+    checkQemuOptionPermissions(ctx, guest.vmid, touched, set);
+    checkNewDiskStorages(ctx, set, (k) => isDiskKey("qemu", k), "images", (id) => findStorage(model.state, id)?.content);
+  } else {
+    checkLxcOptionPermissions(ctx, guest.vmid, touched);
+    checkNewDiskStorages(ctx, set, (k) => isDiskKey("lxc", k), "rootdir", (id) => findStorage(model.state, id)?.content);
   }
   checkLock(guest, flag(ctx, "skiplock"));
   const cfg = effectiveConfig(guest);

@@ -14,7 +14,8 @@ import {
 } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { flag, nodeParam, num, pathGuest, sim, startGuestTask, str, vmidParam } from "./context.js";
-import { checkAllocate, checkPoolExists, checkStorageSpace } from "./qemu-create.js";
+import { checkNewDiskStorages } from "./config-permissions.js";
+import { checkAllocate, checkPoolExists } from "./qemu-create.js";
 
 const CREATE_CONTROL = new Set([
   "node",
@@ -57,19 +58,10 @@ function createCt(ctx: HandlerContext): string {
   }
   requested.rootfs ??= `${storage}:4`;
   for (const key of Object.keys(requested)) {
-    if (!isDiskKey("lxc", key)) continue;
     // a bare number means a new volume of that many GiB on the default storage
-    if (/^\d+(\.\d+)?$/.test(String(requested[key]))) requested[key] = `${storage}:${requested[key]}`;
-    const m = /^([a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]):\d+(\.\d+)?(,|$)/.exec(String(requested[key]));
-    if (!m?.[1]) continue;
-    const target = requireStorage(model.state, m[1], node);
-    if (!target.content.includes("rootdir")) {
-      throw new PveApiError(400, "Parameter verification failed.", {
-        storage: `storage '${target.id}' does not support container directories`,
-      });
-    }
+    if (isDiskKey("lxc", key) && /^\d+(\.\d+)?$/.test(String(requested[key]))) requested[key] = `${storage}:${requested[key]}`;
   }
-  checkStorageSpace(ctx, requested, (k) => isDiskKey("lxc", k));
+  checkNewDiskStorages(ctx, requested, (k) => isDiskKey("lxc", k), "rootdir", (id) => findStorage(model.state, id)?.content);
   checkPoolExists(model, pool);
   const existing = model.guest(vmid);
   if (existing) {

@@ -3,8 +3,9 @@ import { inAllocationOrder, isCdrom, isDiskKey, parseDrive } from "../cluster/dr
 import { normaliseValue } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { ConfigValue, GuestConfig, GuestState, VolumeState } from "../cluster/types.js";
-import { removeVolume } from "../cluster/volumes.js";
+import { findStorage, removeVolume } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
+import { checkNewDiskStorages, checkQemuOptionPermissions } from "./config-permissions.js";
 import { flag, nodeParam, sim, str, vmidParam } from "./context.js";
 
 /** Create-only parameters that are not written to the config. */
@@ -57,15 +58,6 @@ export function checkAllocate(ctx: HandlerContext, vmid: number, pool: string | 
   ctx.checkPermission(`/vms/${vmid}`, ["VM.Allocate"]);
 }
 
-/** Datastore.AllocateSpace on every storage a new volume is allocated on. */
-export function checkStorageSpace(ctx: HandlerContext, values: Record<string, ConfigValue | undefined>, isDisk: (k: string) => boolean): void {
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined || !isDisk(key)) continue;
-    const m = /^([a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]):\d+(\.\d+)?(,|$)/.exec(String(value));
-    if (m) ctx.checkPermission(`/storage/${m[1]}`, ["Datastore.AllocateSpace"]);
-  }
-}
-
 function createVm(ctx: HandlerContext): string {
   const model = sim(ctx);
   const node = nodeParam(ctx);
@@ -77,15 +69,25 @@ function createVm(ctx: HandlerContext): string {
   }
   checkAllocate(ctx, vmid, pool);
   if (flag(ctx, "start")) ctx.checkPermission(`/vms/${vmid}`, ["VM.PowerMgmt"]);
-  checkStorageSpace(ctx, ctx.params, (k) => isDiskKey("qemu", k));
   checkPoolExists(model, pool);
-  model.assertVmidFree(vmid, "VM");
+  const defaultStorage = str(ctx, "storage");
+  if (defaultStorage !== undefined) ctx.checkPermission(`/storage/${defaultStorage}`, ["Datastore.AllocateSpace"]);
 
   const requested: GuestConfig = {};
   for (const [key, value] of Object.entries(ctx.params)) {
     if (value === undefined || CREATE_CONTROL.has(key)) continue;
     requested[key === "cdrom" ? "ide2" : key] = key === "cdrom" ? `${value},media=cdrom` : value;
   }
+  for (const key of Object.keys(requested)) {
+    // `scsi0: 32` allocates 32 GiB on the default storage
+    const value = String(requested[key]);
+    if (!isDiskKey("qemu", key) || !/^\d+(\.\d+)?(,|$)/.test(value)) continue;
+    if (defaultStorage === undefined) throw new PveApiError(500, "no storage ID specified (and no default storage)");
+    requested[key] = `${defaultStorage}:${value}`;
+  }
+  checkQemuOptionPermissions(ctx, vmid, Object.keys(requested), requested);
+  checkNewDiskStorages(ctx, requested, (k) => isDiskKey("qemu", k), "images", (id) => findStorage(model.state, id)?.content);
+  model.assertVmidFree(vmid, "VM");
   const guest: GuestState = {
     vmid,
     type: "qemu",

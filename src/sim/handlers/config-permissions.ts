@@ -1,0 +1,111 @@
+// Which privilege a QEMU config option needs (qemu-server's per-option check on create and
+// update: the endpoint schema only demands "any VM.Config.*", the handler checks each key).
+import { isCdrom, isDiskKey, isUnusedKey, parseDrive } from "../cluster/drives.js";
+import { nicBridge } from "../cluster/nics.js";
+import { type HandlerContext, PveApiError } from "../contract.js";
+
+const CPU = new Set(["cores", "cpu", "cpulimit", "cpuunits", "numa", "smp", "sockets", "vcpus", "affinity"]);
+const MEMORY = new Set(["memory", "balloon", "shares"]);
+const HWTYPE = new Set(["acpi", "hotplug", "kvm", "machine", "scsihw", "smbios1", "tablet", "vga", "watchdog", "audio0", "rng0", "ivshmem", "spice_enhancements", "vmgenid", "arch", "keephugepages", "hugepages", "allow-ksm", "amd-sev", "intel-tdx"]);
+const GENERAL = new Set(["agent", "autostart", "bios", "description", "keyboard", "localtime", "migrate_downtime", "migrate_speed", "name", "onboot", "ostype", "protection", "reboot", "startdate", "startup", "tdf", "template", "tags", "hookscript", "meta"]);
+const DISK = new Set(["boot", "bootdisk", "vmstatestorage"]);
+const CLOUDINIT = new Set(["cicustom", "cipassword", "citype", "ciuser", "ciupgrade", "nameserver", "searchdomain", "sshkeys"]);
+
+const NEW_DISK = /^(?:([^/:\s]+):)?(\d+(?:\.\d+)?)$/;
+
+/** The storage a `STORAGE:SIZE` (or bare SIZE with a default storage) value allocates on. */
+export function newDiskStorage(value: string, defaultStorage: string | undefined): string | undefined {
+  const file = value.split(",")[0] ?? "";
+  const m = NEW_DISK.exec(file.startsWith("file=") || file.startsWith("volume=") ? file.replace(/^\w+=/, "") : file);
+  if (!m) return undefined;
+  return m[1] ?? defaultStorage;
+}
+
+/**
+ * Checks the caller's privileges for setting or deleting these QEMU options on /vms/<vmid>
+ * (root@pam may do everything). `values` holds the new values of the keys being set.
+ */
+export function checkQemuOptionPermissions(ctx: HandlerContext, vmid: number, keys: string[], values: Record<string, unknown>): void {
+  if (ctx.auth.userid === "root@pam" && ctx.auth.tokenid === undefined) return;
+  const path = `/vms/${vmid}`;
+  for (const key of keys) {
+    const value = values[key];
+    if (isDiskKey("qemu", key) || key === "cdrom") {
+      const cdrom = key === "cdrom" || (value !== undefined && isCdrom(parseDrive("qemu", String(value))));
+      ctx.checkPermission(path, [cdrom ? "VM.Config.CDROM" : "VM.Config.Disk"]);
+    } else if (isUnusedKey(key) || DISK.has(key)) ctx.checkPermission(path, ["VM.Config.Disk"]);
+    else if (CPU.has(key) || /^numa\d+$/.test(key)) ctx.checkPermission(path, ["VM.Config.CPU"]);
+    else if (MEMORY.has(key)) ctx.checkPermission(path, ["VM.Config.Memory"]);
+    else if (HWTYPE.has(key)) ctx.checkPermission(path, ["VM.Config.HWType"]);
+    else if (GENERAL.has(key)) {
+      ctx.checkPermission(path, ["VM.Config.Options"]);
+      if (key === "startup") ctx.checkPermission("/", ["Sys.Modify"]);
+    } else if (key === "freeze") ctx.checkPermission(path, ["VM.PowerMgmt"]);
+    else if (/^net\d+$/.test(key)) {
+      ctx.checkPermission(path, ["VM.Config.Network"]);
+      const bridge = value !== undefined ? nicBridge(String(value)) : undefined;
+      if (bridge) ctx.checkPermission(`/sdn/zones/localnetwork/${bridge}`, ["SDN.Use"]);
+    } else if (CLOUDINIT.has(key) || /^ipconfig\d+$/.test(key)) {
+      ctx.checkPermission(path, ["VM.Config.Cloudinit", "VM.Config.Network"], true);
+    } else if (/^(serial|usb)\d+$/.test(key)) {
+      const text = String(value ?? "");
+      const virtual = value === undefined || text === "socket" || /(^|,)(mapping=|host=spice)/i.test(text) || /^spice$/i.test(text);
+      if (!virtual) throw new PveApiError(500, `only root can set '${key}' config for real devices`);
+      ctx.checkPermission(path, ["VM.Config.HWType"]);
+    } else if (/^hostpci\d+$/.test(key)) {
+      if (value !== undefined && !/(^|,)mapping=/.test(String(value))) {
+        throw new PveApiError(500, `only root can set '${key}' config for non-mapped devices`);
+      }
+      ctx.checkPermission(path, ["VM.Config.HWType"]);
+    } else if (/^(parallel|virtiofs)\d+$/.test(key) || key === "args" || key === "lock") {
+      throw new PveApiError(500, `only root can set '${key}' config`);
+    } else ctx.checkPermission(path, ["VM.Config.HWType"]);
+  }
+}
+
+/**
+ * Storage checks for new volumes (`STORAGE:SIZE`): Datastore.AllocateSpace on the storage, and
+ * the storage must hold this content (PVE answers 400 on `storage`).
+ */
+export function checkNewDiskStorages(
+  ctx: HandlerContext,
+  values: Record<string, unknown>,
+  isDisk: (key: string) => boolean,
+  content: "images" | "rootdir",
+  storageContent: (id: string) => string[] | undefined,
+  defaultStorage?: string,
+): void {
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined || !isDisk(key) || /media=cdrom/.test(String(value))) continue;
+    const storage = newDiskStorage(String(value), defaultStorage);
+    if (storage === undefined) continue;
+    const kinds = storageContent(storage);
+    if (kinds === undefined) throw new PveApiError(500, `storage '${storage}' does not exist`);
+    if (ctx.auth.userid !== "root@pam" || ctx.auth.tokenid !== undefined) {
+      ctx.checkPermission(`/storage/${storage}`, ["Datastore.AllocateSpace"]);
+    }
+    if (!kinds.includes(content)) {
+      throw new PveApiError(400, "Parameter verification failed.", {
+        storage:
+          content === "images"
+            ? `storage '${storage}' does not support vm images`
+            : `storage '${storage}' does not support container directories`,
+      });
+    }
+  }
+}
+
+/** pve-container's per-option check for container config updates. */
+export function checkLxcOptionPermissions(ctx: HandlerContext, vmid: number, keys: string[]): void {
+  if (ctx.auth.userid === "root@pam" && ctx.auth.tokenid === undefined) return;
+  const path = `/vms/${vmid}`;
+  for (const key of keys) {
+    if (/^(rootfs|mp\d+|unused\d+)$/.test(key)) ctx.checkPermission(path, ["VM.Config.Disk"]);
+    else if (key === "memory" || key === "swap") ctx.checkPermission(path, ["VM.Config.Memory"]);
+    else if (key === "cores" || key === "cpulimit" || key === "cpuunits") ctx.checkPermission(path, ["VM.Config.CPU"]);
+    else if (/^net\d+$/.test(key) || key === "nameserver" || key === "searchdomain") ctx.checkPermission(path, ["VM.Config.Network"]);
+    else if (/^(dev\d+|lxc\..*)$/.test(key) || key === "lock") {
+      throw new PveApiError(500, `only root can set '${key}' config`);
+    } else ctx.checkPermission(path, ["VM.Config.Options"]);
+  }
+}
