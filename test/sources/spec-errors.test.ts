@@ -153,6 +153,16 @@ describe("values", () => {
     ]);
   });
 
+  it("checks cloud-init addresses", () => {
+    assert.deepEqual(
+      problems(lines("vms:", "  - name: a", "    node: pve1", "    nics: { net0: { bridge: vmbr0 } }", "    cloudInit:", "      storage: local-lvm", "      ipconfig: { ipconfig0: { ip: 10.0.0.5 } }", "      nameservers: [dns.example.com, '2001:db8::53']")),
+      [
+        'web.yaml:7:36: vms[0].cloudInit.ipconfig.ipconfig0.ip: `10.0.0.5` is not "dhcp" or an IPv4 address in CIDR form (10.0.0.5/24)',
+        "web.yaml:8:21: vms[0].cloudInit.nameservers[0]: `dns.example.com` is not valid: an IPv4 or IPv6 address",
+      ],
+    );
+  });
+
   it("reports a missing required field at the VM", () => {
     assert.deepEqual(problems(lines("vms:", "  - vmid: 200", "    node: pve1")), ["web.yaml:2:5: vms[0].name: is required"]);
   });

@@ -227,7 +227,7 @@ function cloudInitSchema() {
       user: z.string().min(1).optional(),
       sshKeys: z.array(z.string().min(1)).optional().describe("Public SSH keys, one per entry."),
       ipconfig: z.strictObject(ipconfigSlots).optional().describe("ipconfigN configures netN."),
-      nameservers: z.array(z.string().min(1)).optional(),
+      nameservers: z.array(pattern(/^((\d{1,3}\.){3}\d{1,3}|[0-9a-fA-F:]*:[0-9a-fA-F:.]*)$/, "an IPv4 or IPv6 address")).optional(),
       searchDomains: z.array(z.string().min(1)).optional(),
       upgrade: z.boolean().optional(),
       type: z.enum(paramEnum("citype")).optional(),
