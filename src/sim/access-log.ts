@@ -18,6 +18,8 @@ export interface AccessLogSummary {
   total: number;
   /** "GET /nodes/{node}/qemu" -> number of requests. */
   byEndpoint: Record<string, number>;
+  /** "GET /nodes/{node}/qemu" -> total server time in ms (incl. injected latency). */
+  msByEndpoint: Record<string, number>;
   /** "200" -> number of responses. */
   byStatus: Record<string, number>;
   entries: AccessLogEntry[];
@@ -28,6 +30,7 @@ const MAX_ENTRIES = 100000;
 export class AccessLog {
   private entries: AccessLogEntry[] = [];
   private byEndpoint = new Map<string, number>();
+  private msByEndpoint = new Map<string, number>();
   private byStatus = new Map<string, number>();
   private total = 0;
 
@@ -35,6 +38,7 @@ export class AccessLog {
     this.total++;
     const key = `${entry.method} ${entry.endpoint}`;
     this.byEndpoint.set(key, (this.byEndpoint.get(key) ?? 0) + 1);
+    this.msByEndpoint.set(key, (this.msByEndpoint.get(key) ?? 0) + entry.durationMs);
     this.byStatus.set(String(entry.status), (this.byStatus.get(String(entry.status)) ?? 0) + 1);
     this.entries.push(entry);
     if (this.entries.length > MAX_ENTRIES) this.entries.splice(0, this.entries.length - MAX_ENTRIES);
@@ -45,6 +49,7 @@ export class AccessLog {
     return {
       total: this.total,
       byEndpoint: sorted(this.byEndpoint),
+      msByEndpoint: Object.fromEntries([...this.msByEndpoint].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, Math.round(v * 10) / 10])),
       byStatus: sorted(this.byStatus),
       entries: options.entries === false ? [] : [...this.entries],
     };
@@ -53,6 +58,7 @@ export class AccessLog {
   reset(): void {
     this.entries = [];
     this.byEndpoint.clear();
+    this.msByEndpoint.clear();
     this.byStatus.clear();
     this.total = 0;
   }

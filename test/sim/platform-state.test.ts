@@ -82,6 +82,7 @@ describe("simulator state", () => {
       assert.equal(log.total, 4);
       assert.deepEqual(log.byEndpoint, { "GET /nodes/{node}/tasks": 2, "GET /version": 1, "POST /access/ticket": 1 });
       assert.deepEqual(log.byStatus, { "200": 3, "401": 1 });
+      assert.deepEqual(Object.keys(log.msByEndpoint), Object.keys(log.byEndpoint));
       assert.equal(log.entries[1]?.path, "/nodes/pve1/tasks");
       assert.equal(log.entries[1]?.user, "root@pam");
       const overHttp = (await (await fetch(`${sim.url}/_sim/access-log?entries=0`)).json()) as { data: { total: number; entries: unknown[] } };
