@@ -124,6 +124,9 @@ describe("QEMU clone and template", () => {
       500,
       "parameter 'storage' not allowed for linked clones",
     );
+    const blocked = await h.call("DELETE", "/nodes/pve1/qemu/100");
+    assert.equal(h.task(blocked).exitstatus, "base volume 'local-lvm:base-100-disk-0' is still in use by linked cloned");
+    assert.ok(h.model.guest(100), "nothing was destroyed");
     await h.ok("POST", "/nodes/pve1/qemu/100/clone", { newid: 103, full: 1, storage: "shared", target: "pve2" });
     assert.equal((await h.config(103, "pve2")).scsi0, "shared:103/vm-103-disk-0.raw,size=4G");
   });

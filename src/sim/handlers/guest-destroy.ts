@@ -36,6 +36,13 @@ function purgeFromJobs(model: SimCluster, vmid: number): void {
 }
 
 export function destroyGuest(model: SimCluster, guest: GuestState, opts: { unreferenced: boolean; purge: boolean }, log: (l: string) => void): void {
+  if (guest.config.template === 1) {
+    for (const volid of referencedVolumes(guest)) {
+      if (model.state.volumes.some((v) => v.parent === volid)) {
+        throw new Error(`base volume '${volid}' is still in use by linked cloned`);
+      }
+    }
+  }
   const previousLock = guest.config.lock;
   guest.config.lock = "destroyed";
   try {

@@ -136,7 +136,7 @@ function createVm(ctx: HandlerContext): string {
       } catch (err) {
         for (const v of allocated) removeVolume(model.state, v.volid, node);
         model.state.guests = model.state.guests.filter((g) => g !== guest);
-        throw err;
+        throw new Error(`unable to create VM ${vmid} - ${err instanceof Error ? err.message : String(err)}`);
       }
     },
   });

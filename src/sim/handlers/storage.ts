@@ -159,6 +159,9 @@ function deleteVolume(ctx: HandlerContext): string {
     vmid: owner !== undefined ? `${owner}@${volume.storage}` : volume.storage,
     kind: "config",
     work: () => {
+      if (model.state.volumes.some((v) => v.parent === volume.volid)) {
+        throw new Error(`base volume '${volume.volid.slice(volume.storage.length + 1)}' is still in use by linked clones`);
+      }
       if (!removeVolume(model.state, volume.volid, node)) throw new Error(`volume '${volume.volid}' does not exist`);
     },
   });
