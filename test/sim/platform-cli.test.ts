@@ -2,7 +2,10 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { X509Certificate } from "node:crypto";
 import { describe, it } from "node:test";
+import { generate } from "selfsigned";
+import { fetch as undiciFetch, Agent } from "undici";
 import { simOptionsFromFlags } from "../../src/cli/commands/sim.js";
 import { SimListenError, startSimulator } from "../../src/sim/index.js";
 
@@ -55,6 +58,22 @@ describe("pvectl sim", () => {
       });
     } finally {
       await first.close();
+    }
+  });
+
+  it("serves a certificate the caller brings and reports its fingerprint", async () => {
+    const pems = await generate([{ name: "commonName", value: "localhost" }], {
+      keyType: "ec",
+      algorithm: "sha256",
+      extensions: [{ name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] }],
+    });
+    const sim = await startSimulator({ port: 0, cert: pems.cert, key: pems.private });
+    try {
+      assert.equal(sim.fingerprint, new X509Certificate(pems.cert).fingerprint256);
+      const res = await undiciFetch(`${sim.url}/api2/json/version`, { dispatcher: new Agent({ connect: { ca: pems.cert } }) });
+      assert.equal(res.status, 401);
+    } finally {
+      await sim.close();
     }
   });
 
