@@ -128,6 +128,36 @@ describe("simulator ACLs and roles", () => {
     assert.deepEqual(await privsOn(sim, u, "/storage/local-lvm"), []);
   });
 
+  it("evaluates 'and'/'or' checks with require_param: cloning needs VM.Allocate on the new id or on the named pool", async () => {
+    assert.equal((await call(sim, "POST", "/pools", { auth: root, params: { poolid: "dev" } })).status, 200);
+    assert.equal((await call(sim, "POST", "/nodes/pve1/qemu", { auth: root, params: { vmid: 820, memory: 512 } })).status, 200);
+    await sim.admin.waitForTasks();
+    const u = await createUser(sim, root, "cloner@pve");
+    const noClone = await call(sim, "POST", "/nodes/pve1/qemu/820/clone", { auth: u, params: { newid: 821 } });
+    assert.equal(noClone.reason, "Permission check failed (/vms/820, VM.Clone)");
+    await grant(sim, root, "/vms/820", "PVETemplateUser", { users: "cloner@pve" });
+    await grant(sim, root, "/pool/dev", "PVEVMAdmin", { users: "cloner@pve" });
+    const outside = await call(sim, "POST", "/nodes/pve1/qemu/820/clone", { auth: u, params: { newid: 821 } });
+    assert.equal(outside.status, 403);
+    assert.equal(outside.reason, "Permission check failed");
+    const inside = await call(sim, "POST", "/nodes/pve1/qemu/820/clone", { auth: u, params: { newid: 822, pool: "dev" } });
+    assert.equal(inside.status, 200, inside.text);
+    assert.match(inside.json.data, /^UPID:pve1:[0-9A-F]{8}:[0-9A-F]{8}:[0-9A-F]{8}:qmclone:820:cloner@pve:$/);
+  });
+
+  it("lets a user admin of one group create users in that group only (userid-group with groups_param)", async () => {
+    assert.equal((await call(sim, "POST", "/access/groups", { auth: root, params: { groupid: "team-a" } })).status, 200);
+    assert.equal((await call(sim, "POST", "/access/groups", { auth: root, params: { groupid: "team-b" } })).status, 200);
+    const admin = await createUser(sim, root, "teamadmin@pve");
+    await grant(sim, root, "/access/groups/team-a", "PVEUserAdmin", { users: "teamadmin@pve" });
+    await grant(sim, root, "/access/realm/pve", "PVEUserAdmin", { users: "teamadmin@pve" });
+    const ok = await call(sim, "POST", "/access/users", { auth: admin, params: { userid: "new-a@pve", groups: "team-a" } });
+    assert.equal(ok.status, 200, ok.text);
+    const other = await call(sim, "POST", "/access/users", { auth: admin, params: { userid: "new-b@pve", groups: "team-b" } });
+    assert.equal(other.status, 403);
+    assert.equal(other.reason, "Permission check failed (/access/groups, User.Modify)");
+  });
+
   it("manages custom roles", async () => {
     const created = await call(sim, "POST", "/access/roles", { auth: root, params: { roleid: "Ops", privs: "VM.Audit,VM.PowerMgmt" } });
     assert.equal(created.status, 200);
