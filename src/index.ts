@@ -72,3 +72,17 @@ export {
   type TaskFaultSpec,
 } from "./sim/index.js";
 export * from "./netbox/index.js";
+export {
+  buildInventory,
+  collectGuests,
+  generateInventory,
+  InventoryError,
+  loadInventoryConfig,
+  parseInventoryConfig,
+  type AnsibleInventory,
+  type FactsLevel,
+  type InventoryApi,
+  type InventoryConfig,
+  type InventoryGuest,
+  type InventorySource,
+} from "./inventory/index.js";
