@@ -78,7 +78,10 @@ describe("guest model vs. real PVE data", () => {
     const ours = (await h.call("GET", "/nodes/pve1/qemu/100/agent/network-get-interfaces")) as { result: Array<Record<string, unknown>> };
     const keys = (o: Record<string, unknown>) => Object.keys(o).sort();
     assert.deepEqual(keys(ours.result[1] as Record<string, unknown>), keys(real.result[1] as Record<string, unknown>));
-    const first = (iface: Record<string, unknown> | undefined) => (iface?.["ip-addresses"] as Array<Record<string, unknown>>)[0] ?? {};
+    const first = (iface: Record<string, unknown> | undefined) => {
+      const list = (iface?.["ip-addresses"] ?? []) as Array<Record<string, unknown>>;
+      return list[0] ?? {};
+    };
     const realAddr = first(real.result[1]);
     const ourAddr = first(ours.result[1]);
     assert.deepEqual(keys(ourAddr), keys(realAddr));
