@@ -3,10 +3,11 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { errorToResponse } from "../routing/pipeline.js";
 import type { Simulator } from "../simulator.js";
 import type { TlsMaterial } from "../tls.js";
 import { type AdminInfo, handleAdmin } from "./admin-http.js";
-import { mergeParams, parseBody, parseQuery, readBody } from "./request.js";
+import { mergeParams, parseBody, parseQuery, type RawParams, readBody } from "./request.js";
 import { type ApiResponse, errorResponse, writeResponse } from "./response.js";
 
 const API_PREFIX = "/api2/json";
@@ -29,7 +30,7 @@ export class SimHttpServer {
   ) {
     const handler = (req: IncomingMessage, res: ServerResponse) => {
       this.dispatch(req, res).catch((err: unknown) => {
-        if (!res.headersSent) writeResponse(res, errorResponse(500, err instanceof Error ? err.message : String(err)));
+        if (!res.headersSent) writeResponse(res, errorToResponse(err));
         else res.destroy();
       });
     };
@@ -93,29 +94,29 @@ export class SimHttpServer {
       req.socket.destroy();
       return;
     }
-    let response: ApiResponse;
+    let response: ApiResponse = errorResponse(500, "internal error");
     let template: string | undefined;
     let user: string | undefined;
     let release = () => {};
     if (fault?.status !== undefined) {
       response = errorResponse(fault.status, fault.message ?? "simulated failure");
     } else {
-      let params: Record<string, import("./request.js").RawValue>;
+      let params: RawParams | undefined;
       try {
         const bodyParams = method === "POST" || method === "PUT" ? parseBody(body, req.headers["content-type"]) : {};
         params = mergeParams(bodyParams, parseQuery(url.search));
       } catch (err) {
         const e = err as { status?: number; message?: string };
         response = errorResponse(e.status ?? 400, e.message ?? String(err));
-        writeResponse(res, response);
-        return;
       }
-      const outcome = await this.sim.pipeline.handle({ method, path, headers: req.headers, params, hasBody: body.length > 0 });
-      response = outcome.response;
-      template = outcome.template;
-      user = outcome.user;
-      release = outcome.releaseTasks;
-      if (response.status === 401 && this.options.authFailureDelayMs > 0) await sleep(this.options.authFailureDelayMs);
+      if (params) {
+        const outcome = await this.sim.pipeline.handle({ method, path, headers: req.headers, params, hasBody: body.length > 0 });
+        response = outcome.response;
+        template = outcome.template;
+        user = outcome.user;
+        release = outcome.releaseTasks;
+        if (response.status === 401 && this.options.authFailureDelayMs > 0) await sleep(this.options.authFailureDelayMs);
+      }
     }
     writeResponse(res, response);
     release();
