@@ -133,13 +133,3 @@ export interface ClusterModel {
   /** Optional: the cluster's name (login responses carry it as `clustername`). */
   clusterName?(): string | undefined;
 }
-
-/** Options the platform passes to the guest model's `createClusterModel` (src/sim/cluster/index.ts). */
-export interface ClusterModelOptions {
-  /** Number of nodes when no `config` names them (default 3): pve1, pve2, ... */
-  nodes: number;
-  /** Parsed cluster description (from --config YAML or an object passed in-process), if any. */
-  config?: unknown;
-  random: Random;
-  now(): number;
-}
