@@ -57,6 +57,8 @@ export class Harness {
   /** Privileges denied to the caller: "path privilege" entries. */
   denied = new Set<string>();
   userid = "root@pam";
+  /** Task types whose next run fails without running `work` (like the platform's injected faults). */
+  readonly injectedFailures = new Map<string, string>();
   private readonly random: SeqRandom;
   private pending: FakeTask[] = [];
 
@@ -124,6 +126,15 @@ export class Harness {
   async runTasks(): Promise<void> {
     while (this.pending.length > 0) {
       const task = this.pending.shift() as FakeTask;
+      const injected = this.injectedFailures.get(task.options.type);
+      if (injected !== undefined) {
+        this.injectedFailures.delete(task.options.type);
+        const handle = { upid: task.upid, log: (l: string) => task.log.push(l), warn: (l: string) => task.log.push(l) };
+        await task.options.onFailure?.(handle, injected);
+        task.exitstatus = injected;
+        task.status = "stopped";
+        continue;
+      }
       try {
         await task.options.work({
           upid: task.upid,

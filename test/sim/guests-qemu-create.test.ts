@@ -58,6 +58,19 @@ describe("QEMU create", () => {
     assert.equal(after.scsi0, "local-lvm:vm-100-disk-0,size=4G");
   });
 
+  it("a create task failed from outside (injected fault, stopped task) leaves no guest behind", async () => {
+    const h = new Harness();
+    h.injectedFailures.set("qmcreate", "out of space");
+    const upid = await h.call("POST", "/nodes/pve1/qemu", { vmid: 100, scsi0: "local-lvm:4" });
+    assert.equal(h.task(upid).exitstatus, "out of space");
+    assert.equal(h.model.guest(100), undefined);
+    assert.deepEqual(h.model.state.volumes.filter((v) => v.vmid === 100), []);
+    await h.createVm(100);
+    h.injectedFailures.set("qmsnapshot", "interrupted");
+    await h.call("POST", "/nodes/pve1/qemu/100/snapshot", { snapname: "snap1" });
+    assert.equal((await h.config(100)).lock, undefined, "the snapshot lock is released");
+  });
+
   it("refuses a vmid already used anywhere in the cluster", async () => {
     const h = new Harness();
     await h.createVm(100, {}, "pve2");

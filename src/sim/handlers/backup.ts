@@ -100,6 +100,9 @@ function vzdump(ctx: HandlerContext): string {
     id: guests.length === 1 ? String(guests[0]?.vmid) : "",
     kind: "backup",
     bytes,
+    onFailure: () => {
+      for (const g of guests) if (!lockedBefore.has(g.vmid) && g.config.lock === "backup") delete g.config.lock;
+    },
     work: (task) => {
       const failed: number[] = [];
       for (const guest of guests) {

@@ -1,7 +1,7 @@
 // Typed access to the request for guest handlers: the concrete cluster model and parameters.
 import { SimCluster } from "../cluster/model.js";
 import type { GuestState, GuestType } from "../cluster/types.js";
-import { type HandlerContext, PveApiError } from "../contract.js";
+import { type HandlerContext, PveApiError, type StartTaskOptions } from "../contract.js";
 
 /** The guest model behind `ctx.cluster` (the platform is always started with a SimCluster). */
 export function sim(ctx: HandlerContext): SimCluster {
@@ -55,8 +55,17 @@ export function guestLabel(guest: GuestState): "VM" | "CT" {
 /** Starts a worker task on the path's node for this guest. */
 export function startGuestTask(
   ctx: HandlerContext,
-  options: { type: string; vmid: number | string; kind: string; bytes?: number; work: Parameters<HandlerContext["tasks"]["start"]>[0]["work"] },
+  options: {
+    type: string;
+    vmid: number | string;
+    kind: string;
+    bytes?: number;
+    work: StartTaskOptions["work"];
+    /** Undo what the handler set up when the task fails without running `work` (injected failure, stop). */
+    onFailure?: () => void;
+  },
 ): string {
+  const undo = options.onFailure;
   return ctx.tasks.start({
     node: nodeParam(ctx),
     type: options.type,
@@ -64,6 +73,7 @@ export function startGuestTask(
     kind: options.kind,
     ...(options.bytes !== undefined ? { bytes: options.bytes } : {}),
     work: options.work,
+    ...(undo ? { onFailure: () => undo() } : {}),
   });
 }
 

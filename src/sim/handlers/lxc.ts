@@ -92,6 +92,9 @@ function createCt(ctx: HandlerContext): string {
     type: "vzcreate",
     id: String(vmid),
     kind: "create",
+    onFailure: () => {
+      model.state.guests = model.state.guests.filter((g) => g !== guest);
+    },
     work: (task) => {
       const allocated: VolumeState[] = [];
       try {
@@ -204,6 +207,9 @@ function cloneCt(ctx: HandlerContext): string {
     type: "vzclone",
     vmid: source.vmid,
     kind: "clone",
+    onFailure: () => {
+      model.state.guests = model.state.guests.filter((g) => g !== clone);
+    },
     work: () => {
       const allocated: VolumeState[] = [];
       try {

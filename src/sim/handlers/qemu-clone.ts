@@ -94,6 +94,9 @@ function cloneVm(ctx: HandlerContext): string {
     vmid: source.vmid,
     kind: "clone",
     bytes,
+    onFailure: () => {
+      model.state.guests = model.state.guests.filter((g) => g !== clone);
+    },
     work: (task) => {
       const allocated: VolumeState[] = [];
       try {

@@ -108,6 +108,9 @@ function createVm(ctx: HandlerContext): string {
     type: "qmcreate",
     id: String(vmid),
     kind: "create",
+    onFailure: () => {
+      model.state.guests = model.state.guests.filter((g) => g !== guest);
+    },
     work: (task) => {
       const allocated: VolumeState[] = [];
       try {

@@ -59,6 +59,9 @@ function lockedTask(
     type: options.type,
     vmid: guest.vmid,
     kind: "snapshot",
+    onFailure: () => {
+      if (alreadyLocked === undefined && guest.config.lock === options.lock) delete guest.config.lock;
+    },
     work: (task) => {
       if (alreadyLocked !== undefined) checkLock(guest);
       try {
