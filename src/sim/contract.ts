@@ -130,6 +130,8 @@ export interface ClusterModel {
    */
   poolOfGuest?(vmid: number): string | undefined;
   poolOfStorage?(storage: string): string | undefined;
+  /** Optional: every pool's members (GET /access/permissions lists `/vms/<id>` and `/storage/<id>` of pools). */
+  poolMembers?(): Array<{ poolid: string; vmids: number[]; storages: string[] }>;
   /** Optional: the cluster's name (login responses carry it as `clustername`). */
   clusterName?(): string | undefined;
 }

@@ -105,7 +105,11 @@ export class Simulator {
       access: this.access,
       version: SIMULATED_VERSION,
       clusterName: () => this.cluster.clusterName?.(),
-      poolMemberPaths: () => [],
+      poolMemberPaths: () =>
+        (this.cluster.poolMembers?.() ?? []).flatMap((p) => [
+          ...p.vmids.map((vmid) => `/vms/${vmid}`),
+          ...p.storages.map((storage) => `/storage/${storage}`),
+        ]),
     });
     registerUserHandlers(this.router, this.access, this.random);
     registerAclHandlers(this.router, this.access);
