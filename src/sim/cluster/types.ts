@@ -33,6 +33,14 @@ export interface StorageState {
   enabled: boolean;
 }
 
+/** What a vzdump archive holds: the guest's config and the size of each backed-up disk. */
+export interface BackupContent {
+  type: GuestType;
+  config: GuestConfig;
+  /** disk key -> bytes and the storage/format it came from */
+  disks: Record<string, { size: number; storage: string; format: string }>;
+}
+
 export interface VolumeState {
   volid: string;
   storage: string;
@@ -48,6 +56,8 @@ export interface VolumeState {
   notes?: string;
   protected?: boolean;
   subtype?: GuestType;
+  /** vzdump archives only. */
+  backup?: BackupContent;
 }
 
 export interface SnapshotState {

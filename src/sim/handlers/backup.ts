@@ -1,10 +1,10 @@
 // Backups: POST /nodes/{node}/vzdump (vzdump task, `lock: backup` while it runs, archive
 // volumes in storage content) and the /cluster/backup job list (jobs.cfg).
-import { driveSize, isDiskKey } from "../cluster/drives.js";
+import { driveSize, driveVolume, isCdrom, isDiskKey, parseDrive } from "../cluster/drives.js";
 import { guestName } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
-import type { BackupJob, GuestState, StorageState } from "../cluster/types.js";
-import { requireStorage, volumesOn } from "../cluster/volumes.js";
+import type { BackupContent, BackupJob, GuestConfig, GuestState, StorageState } from "../cluster/types.js";
+import { findVolume, requireStorage, volumesOn } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { flag, nodeParam, sim, str } from "./context.js";
 
@@ -45,6 +45,23 @@ function notes(template: string | undefined, guest: GuestState, model: SimCluste
     .replace(/\{\{node\}\}/g, guest.node)
     .replace(/\{\{cluster\}\}/g, model.state.clusterName)
     .replace(/\\n/g, "\n");
+}
+
+/** The config and disks an archive keeps (enough to restore the guest). */
+function backupContent(model: SimCluster, guest: GuestState): BackupContent {
+  const config: GuestConfig = { ...guest.config };
+  delete config.lock;
+  delete config.parent;
+  const disks: BackupContent["disks"] = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (!isDiskKey(guest.type, key)) continue;
+    const drive = parseDrive(guest.type, String(value));
+    const volid = driveVolume(drive);
+    if (!volid || isCdrom(drive) || drive.props.get("backup") === "0") continue;
+    const volume = findVolume(model.state, volid, guest.node);
+    if (volume) disks[key] = { size: volume.size, storage: volume.storage, format: volume.format };
+  }
+  return { type: guest.type, config, disks };
 }
 
 function backupSize(guest: GuestState): number {
@@ -120,6 +137,7 @@ function vzdump(ctx: HandlerContext): string {
         const file = `vzdump-${kind}-${guest.vmid}-${stamp(model.now())}.${ext}${EXTENSIONS[compress] ?? ""}`;
         const volid = `${storage.id}:backup/${file}`;
         const note = notes(notesTemplate, guest, model);
+        const content = backupContent(model, guest);
         model.state.volumes.push({
           volid,
           storage: storage.id,
@@ -132,6 +150,7 @@ function vzdump(ctx: HandlerContext): string {
           subtype: guest.type,
           ...(note !== undefined ? { notes: note } : {}),
           ...(isProtected ? { protected: true } : {}),
+          backup: content,
         });
         task.log(`INFO: creating vzdump archive '${volid}'`);
         if (guest.config.lock === "backup") delete guest.config.lock;

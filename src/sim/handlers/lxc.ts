@@ -16,6 +16,7 @@ import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { flag, nodeParam, num, pathGuest, sim, startGuestTask, str, vmidParam } from "./context.js";
 import { checkNewDiskStorages } from "./config-permissions.js";
 import { checkAllocate, checkPoolExists } from "./qemu-create.js";
+import { restoreArchive, restoreOverrides } from "./restore.js";
 
 const CREATE_CONTROL = new Set([
   "node",
@@ -47,7 +48,20 @@ function createCt(ctx: HandlerContext): string {
   const vmid = vmidParam(ctx);
   model.requireNode(node);
   const pool = str(ctx, "pool");
-  if (flag(ctx, "restore")) throw new PveApiError(501, "restore from a backup archive is not implemented by the simulator");
+  if (flag(ctx, "restore")) {
+    checkPoolExists(model, pool);
+    const storage = str(ctx, "storage");
+    return restoreArchive({
+      ctx,
+      model,
+      type: "lxc",
+      archive: str(ctx, "ostemplate") ?? "",
+      overrides: restoreOverrides(ctx, CREATE_CONTROL, "lxc"),
+      ...(storage !== undefined ? { storage } : {}),
+      ...(pool !== undefined ? { pool } : {}),
+      start: flag(ctx, "start"),
+    });
+  }
   checkAllocate(ctx, vmid, pool);
   const unprivileged = ctx.params.unprivileged === undefined ? 1 : Number(ctx.params.unprivileged);
   if (unprivileged === 0) ctx.checkPermission("/", ["Sys.Modify"]);

@@ -6,6 +6,7 @@ import type { ConfigValue, GuestConfig, GuestState, VolumeState } from "../clust
 import { findStorage, removeVolume } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { checkNewDiskStorages, checkQemuOptionPermissions } from "./config-permissions.js";
+import { restoreArchive, restoreOverrides } from "./restore.js";
 import { flag, nodeParam, sim, str, vmidParam } from "./context.js";
 
 /** Create-only parameters that are not written to the config. */
@@ -64,8 +65,20 @@ function createVm(ctx: HandlerContext): string {
   const vmid = vmidParam(ctx);
   model.requireNode(node);
   const pool = str(ctx, "pool");
-  if (str(ctx, "archive") !== undefined) {
-    throw new PveApiError(501, "restore from a backup archive is not implemented by the simulator");
+  const archive = str(ctx, "archive");
+  if (archive !== undefined) {
+    checkPoolExists(model, pool);
+    const storage = str(ctx, "storage");
+    return restoreArchive({
+      ctx,
+      model,
+      type: "qemu",
+      archive,
+      overrides: restoreOverrides(ctx, CREATE_CONTROL, "qemu"),
+      ...(storage !== undefined ? { storage } : {}),
+      ...(pool !== undefined ? { pool } : {}),
+      start: flag(ctx, "start"),
+    });
   }
   checkAllocate(ctx, vmid, pool);
   if (flag(ctx, "start")) ctx.checkPermission(`/vms/${vmid}`, ["VM.PowerMgmt"]);

@@ -1,0 +1,194 @@
+// Restore from vzdump archives: POST /nodes/{node}/qemu with `archive` (qmrestore) and
+// POST /nodes/{node}/lxc with `restore=1` and the archive as `ostemplate` (vzrestore).
+import { isDiskKey, parseDrive, printDrive } from "../cluster/drives.js";
+import type { SimCluster } from "../cluster/model.js";
+import { parseQemuNic, printQemuNic } from "../cluster/nics.js";
+import { parseProps, printProps } from "../cluster/propstring.js";
+import { formatDiskSize } from "../cluster/sizes.js";
+import type { BackupContent, GuestConfig, GuestState, GuestType, VolumeState } from "../cluster/types.js";
+import {
+  allocateVolume,
+  findVolume,
+  isFileStorage,
+  removeVolume,
+  renameToBase,
+  requireStorage,
+} from "../cluster/volumes.js";
+import { type HandlerContext, PveApiError } from "../contract.js";
+import { referencedVolumes } from "./guest-destroy.js";
+import { flag, nodeParam, vmidParam } from "./context.js";
+
+export interface RestoreRequest {
+  ctx: HandlerContext;
+  model: SimCluster;
+  type: GuestType;
+  archive: string;
+  /** Config options given with the request; they override the archive's. */
+  overrides: GuestConfig;
+  /** Target storage for every disk (default: where each disk came from). */
+  storage?: string;
+  pool?: string;
+  start: boolean;
+}
+
+function label(type: GuestType): "VM" | "CT" {
+  return type === "qemu" ? "VM" : "CT";
+}
+
+/** Sync checks of a restore and the archive's content. */
+export function restoreArchive(req: RestoreRequest): string {
+  const { ctx, model, type, archive } = req;
+  const node = nodeParam(ctx);
+  const vmid = vmidParam(ctx);
+  const emsg = `unable to restore ${label(type)} ${vmid} -`;
+  const volume = findVolume(model.state, archive, node);
+  if (!volume || volume.content !== "backup") throw new PveApiError(500, `volume '${archive}' does not exist`);
+  const content = volume.backup;
+  if (!content || content.type !== type) {
+    throw new PveApiError(500, `${emsg} archive '${archive}' is not a ${type === "qemu" ? "VM" : "container"} backup`);
+  }
+  const force = flag(ctx, "force");
+  const existing = model.guest(vmid);
+  if (existing) {
+    if (!force || existing.type !== type || existing.node !== node) {
+      throw new PveApiError(
+        500,
+        `${emsg} ${label(existing.type)} ${vmid} already exists on node '${existing.node}'`,
+      );
+    }
+    if (existing.config.protection === 1) throw new PveApiError(500, `${emsg} protection mode enabled`);
+    if (existing.status === "running") throw new PveApiError(500, `${emsg} ${type === "qemu" ? "vm" : "container"} is running`);
+  }
+  if (!ctx.hasPermission(`/vms/${vmid}`, ["VM.Allocate"])) {
+    const viaPool = req.pool !== undefined && ctx.hasPermission(`/pool/${req.pool}`, ["VM.Allocate"]);
+    const viaBackup = existing !== undefined && force && ctx.hasPermission(`/vms/${vmid}`, ["VM.Backup"]);
+    if (!viaPool && !viaBackup) ctx.checkPermission(`/vms/${vmid}`, ["VM.Allocate"]);
+  }
+  for (const [key, disk] of Object.entries(content.disks)) {
+    const storage = requireStorage(model.state, req.storage ?? disk.storage, node);
+    const kind = type === "qemu" ? "images" : "rootdir";
+    if (!storage.content.includes(kind)) {
+      throw new PveApiError(500, `${emsg} storage '${storage.id}' does not support ${type === "qemu" ? "vm images" : "container directories"} (${key})`);
+    }
+  }
+
+  const guest: GuestState = existing ?? {
+    vmid,
+    type,
+    node,
+    config: {},
+    pending: {},
+    pendingDelete: {},
+    snapshots: [],
+    status: "stopped",
+    qmpstatus: "stopped",
+    agentDelay: 20,
+  };
+  const previous = { ...guest.config };
+  guest.config = { ...guest.config, lock: "create" };
+  if (!existing) model.state.guests.push(guest);
+  const undo = () => {
+    if (existing) guest.config = previous;
+    else model.state.guests = model.state.guests.filter((g) => g !== guest);
+  };
+  return ctx.tasks.start({
+    node,
+    type: type === "qemu" ? "qmrestore" : "vzrestore",
+    id: String(vmid),
+    kind: "create",
+    bytes: volume.size,
+    onFailure: undo,
+    work: (task) => {
+      task.log(`restore vma archive: ${archive}`);
+      const allocated: VolumeState[] = [];
+      try {
+        if (existing) {
+          for (const volid of referencedVolumes(guest)) removeVolume(model.state, volid, node);
+          guest.snapshots = [];
+          guest.pending = {};
+          guest.pendingDelete = {};
+        }
+        guest.config = restoredConfig(req, guest, content, allocated, (l) => task.log(l));
+        if (req.pool !== undefined) model.addToPool(req.pool, vmid);
+        if (req.start && guest.config.template !== 1) model.markRunning(guest);
+      } catch (err) {
+        for (const v of allocated) removeVolume(model.state, v.volid, node);
+        undo();
+        throw err;
+      }
+    },
+  });
+}
+
+function restoredConfig(
+  req: RestoreRequest,
+  guest: GuestState,
+  content: BackupContent,
+  allocated: VolumeState[],
+  log: (l: string) => void,
+): GuestConfig {
+  const { model, type } = req;
+  const config: GuestConfig = {};
+  for (const [key, value] of Object.entries(content.config)) {
+    if (/^unused\d+$/.test(key)) continue;
+    if (isDiskKey(type, key) && !content.disks[key] && parseDrive(type, String(value)).props.get("backup") === "0") continue;
+    config[key] = value;
+  }
+  for (const [key, disk] of Object.entries(content.disks)) {
+    const storage = requireStorage(model.state, req.storage ?? disk.storage, guest.node);
+    const volume = allocateVolume(model.state, {
+      storage,
+      node: guest.node,
+      vmid: guest.vmid,
+      size: disk.size,
+      content: type === "qemu" ? "images" : "rootdir",
+      format: isFileStorage(storage) ? (type === "qemu" ? disk.format : "raw") : "raw",
+      ctime: model.now(),
+    });
+    allocated.push(volume);
+    const drive = parseDrive(type, String(content.config[key]));
+    drive.file = volume.volid;
+    drive.props.set("size", formatDiskSize(disk.size));
+    config[key] = printDrive(type, drive);
+    log(`map '${key}' to '${volume.volid}'`);
+  }
+  for (const [key, value] of Object.entries(req.overrides)) config[key] = value;
+  if (flag(req.ctx, "unique")) {
+    for (const key of Object.keys(config).filter((k) => /^net\d+$/.test(k))) {
+      if (type === "qemu") {
+        const nic = parseQemuNic(key, String(config[key]), () => model.newMac());
+        nic.macaddr = model.newMac();
+        config[key] = printQemuNic(nic);
+      } else {
+        const props = parseProps(String(config[key]));
+        props.set("hwaddr", model.newMac());
+        config[key] = printProps(props, "name", false);
+      }
+    }
+  }
+  if (config.template === 1 || config.template === "1") {
+    for (const [key, value] of Object.entries(config)) {
+      if (!isDiskKey(type, key) || !content.disks[key]) continue;
+      const drive = parseDrive(type, String(value));
+      drive.file = renameToBase(model.state, drive.file, guest.node);
+      config[key] = printDrive(type, drive);
+    }
+  }
+  return config;
+}
+
+export function restoreOverrides(ctx: HandlerContext, control: Set<string>, type: GuestType): GuestConfig {
+  const out: GuestConfig = {};
+  for (const [key, value] of Object.entries(ctx.params)) {
+    if (value === undefined || control.has(key)) continue;
+    if (type === "qemu" && isDiskKey("qemu", key)) {
+      throw new PveApiError(400, "Parameter verification failed.", { [key]: "option conflicts with option 'archive'" });
+    }
+    if (type === "lxc" && isDiskKey("lxc", key)) {
+      throw new PveApiError(501, "restoring a container onto explicit mount points is not supported by the simulator");
+    }
+    out[key] = value;
+  }
+  return out;
+}
+

@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { Harness, rejects } from "./guests-harness.js";
+
+type Row = Record<string, unknown>;
+
+async function backupOf(h: Harness, vmid: number, storage = "shared"): Promise<string> {
+  await h.ok("POST", "/nodes/pve1/vzdump", { vmid: String(vmid), storage, compress: "zstd" });
+  const list = (await h.call("GET", `/nodes/pve1/storage/${storage}/content`, { content: "backup", vmid })) as Row[];
+  return String(list.at(-1)?.volid);
+}
+
+describe("restore from vzdump archives", () => {
+  it("qmrestore recreates a VM with new volumes; unique=1 gives new MACs", async () => {
+    const h = new Harness();
+    await h.createVm(100, { scsi0: "local-lvm:4", scsi1: "shared:2", net0: "virtio,bridge=vmbr0", tags: "web" });
+    const original = await h.config(100);
+    const archive = await backupOf(h, 100);
+    const upid = await h.ok("POST", "/nodes/pve1/qemu", { vmid: 300, archive, unique: 1, name: "restored" });
+    assert.match(upid, /:qmrestore:300:/);
+    const cfg = await h.config(300);
+    assert.equal(cfg.scsi0, "local-lvm:vm-300-disk-0,size=4G");
+    assert.equal(cfg.scsi1, "shared:300/vm-300-disk-0.qcow2,size=2G");
+    assert.equal(cfg.name, "restored");
+    assert.equal(cfg.tags, "web");
+    assert.notEqual(cfg.net0, original.net0);
+    assert.equal(cfg.smbios1, original.smbios1);
+  });
+
+  it("storage= moves every disk; force overwrites an existing stopped VM", async () => {
+    const h = new Harness();
+    await h.createVm(100, { scsi0: "local-lvm:4" });
+    const archive = await backupOf(h, 100);
+    await h.call("PUT", "/nodes/pve1/qemu/100/config", { cores: 8, scsi1: "local-lvm:1" });
+    await rejects(
+      h.call("POST", "/nodes/pve1/qemu", { vmid: 100, archive }),
+      500,
+      "unable to restore VM 100 - VM 100 already exists on node 'pve1'",
+    );
+    await h.ok("POST", "/nodes/pve1/qemu", { vmid: 100, archive, force: 1, storage: "shared" });
+    const cfg = await h.config(100);
+    assert.equal(cfg.cores, 2);
+    assert.equal(cfg.scsi0, "shared:100/vm-100-disk-0.raw,size=4G");
+    assert.equal(cfg.scsi1, undefined);
+    assert.deepEqual(h.model.state.volumes.filter((v) => v.volid.startsWith("local-lvm:vm-100")), [], "old volumes are gone");
+    await rejects(
+      h.call("POST", "/nodes/pve1/qemu", { vmid: 101, archive, scsi0: "local-lvm:1" }),
+      400,
+      "Parameter verification failed.",
+      { scsi0: "option conflicts with option 'archive'" },
+    );
+  });
+
+  it("vzrestore recreates a container", async () => {
+    const h = new Harness();
+    await h.ok("POST", "/nodes/pve1/lxc", {
+      vmid: 200,
+      ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst",
+      rootfs: "local-lvm:4",
+      hostname: "ct1",
+      net0: "name=eth0,bridge=vmbr0,ip=dhcp",
+    });
+    const archive = await backupOf(h, 200, "local");
+    assert.match(archive, /^local:backup\/vzdump-lxc-200-.*\.tar\.zst$/);
+    const upid = await h.ok("POST", "/nodes/pve1/lxc", { vmid: 201, ostemplate: archive, restore: 1, storage: "local-lvm" });
+    assert.match(upid, /:vzrestore:201:/);
+    const cfg = await h.config(201, "pve1", "lxc");
+    assert.equal(cfg.rootfs, "local-lvm:vm-201-disk-0,size=4G");
+    assert.equal(cfg.hostname, "ct1");
+  });
+});
