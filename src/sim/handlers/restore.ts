@@ -42,8 +42,8 @@ export function restoreArchive(req: RestoreRequest): string {
   const vmid = vmidParam(ctx);
   const emsg = `unable to restore ${label(type)} ${vmid} -`;
   const volume = findVolume(model.state, archive, node);
-  if (!volume || volume.content !== "backup") throw new PveApiError(500, `volume '${archive}' does not exist`);
-  const content = volume.backup;
+  if (volume?.content !== "backup") throw new PveApiError(500, `volume '${archive}' does not exist`);
+  const content = volume?.backup;
   if (!content || content.type !== type) {
     throw new PveApiError(500, `${emsg} archive '${archive}' is not a ${type === "qemu" ? "VM" : "container"} backup`);
   }
