@@ -9,6 +9,7 @@ import { registerGuestConfig } from "./guest-config.js";
 import { registerGuestDestroy } from "./guest-destroy.js";
 import { registerGuestStatus } from "./guest-status.js";
 import { registerLxcHandlers } from "./lxc.js";
+import { registerMigrateHandlers } from "./migrate.js";
 import { registerNodeHandlers } from "./nodes.js";
 import { registerPoolHandlers } from "./pools.js";
 import { registerQemuCreate } from "./qemu-create.js";
@@ -32,4 +33,5 @@ export function registerGuestHandlers(router: Router): void {
   registerAgentHandlers(router);
   registerLxcHandlers(router);
   registerBackupHandlers(router);
+  registerMigrateHandlers(router);
 }
