@@ -1,6 +1,7 @@
 // Tickets, CSRF tokens, API tokens with privilege separation, and permission failures.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { totpCode } from "../../src/sim/access/totp.js";
 import type { RunningSimulator } from "../../src/sim/index.js";
 import { call, type Credentials, createToken, createUser, grant, login, startHttpSim } from "./platform-helpers.js";
 
@@ -163,5 +164,44 @@ describe("simulator access config", () => {
         return true;
       },
     );
+  });
+});
+
+describe("simulator two-factor login", () => {
+  const secret = "JBSWY3DPEHPK3PXP";
+  let sim: RunningSimulator;
+  before(async () => {
+    sim = await startHttpSim({ config: { access: { users: [{ userid: "tfa@pve", password: "password1", totp: secret }] } } });
+  });
+  after(() => sim.close());
+
+  const code = (offset = 0) => totpCode(secret, Math.floor(Date.now() / 1000) + offset);
+
+  it("answers a password-only login with NeedTFA and a partial ticket that opens nothing", async () => {
+    const first = await call(sim, "POST", "/access/ticket", { params: { username: "tfa@pve", password: "password1" } });
+    assert.equal(first.status, 200);
+    assert.equal(first.json.data.NeedTFA, 1);
+    assert.equal(first.json.data.CSRFPreventionToken, undefined);
+    const partial = { ticket: first.json.data.ticket as string };
+    assert.equal((await call(sim, "GET", "/version", { auth: partial })).status, 401);
+    const wrong = await call(sim, "POST", "/access/ticket", {
+      params: { username: "tfa@pve", "tfa-challenge": partial.ticket, password: `totp:${code(-300)}` },
+    });
+    assert.equal(wrong.status, 401);
+    const second = await call(sim, "POST", "/access/ticket", {
+      params: { username: "tfa@pve", "tfa-challenge": partial.ticket, password: `totp:${code()}` },
+    });
+    assert.equal(second.status, 200);
+    assert.equal(second.json.data.NeedTFA, undefined);
+    const full = { ticket: second.json.data.ticket as string, csrf: second.json.data.CSRFPreventionToken as string };
+    assert.equal((await call(sim, "GET", "/version", { auth: full })).status, 200);
+  });
+
+  it("accepts the one-step form with otp (as proxmoxer sends it)", async () => {
+    const ok = await call(sim, "POST", "/access/ticket", { params: { username: "tfa@pve", password: "password1", otp: code() } });
+    assert.equal(ok.status, 200);
+    assert.match(ok.json.data.ticket, /^PVE:tfa@pve:/);
+    const old = await call(sim, "POST", "/access/ticket", { params: { username: "tfa@pve", password: "password1", otp: code(-300) } });
+    assert.equal(old.status, 401);
   });
 });

@@ -1,5 +1,5 @@
 // Fidelity against a client nobody here wrote: Debian's python3-proxmoxer over HTTPS, trusting
-// the simulator's CA, with password (ticket + CSRF) and API token authentication.
+// the simulator's CA, with password (ticket + CSRF), API token, and password + TOTP logins.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -7,9 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
+import { totpCode } from "../../src/sim/access/totp.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 
 const PYTHON = "/usr/bin/python3";
+const TOTP = "JBSWY3DPEHPK3PXP";
 const PROXMOXER = "/usr/lib/python3/dist-packages/proxmoxer/__init__.py";
 const skip = !existsSync(PYTHON) || !existsSync(PROXMOXER) ? "python3-proxmoxer is not installed (apt-get install python3-proxmoxer)" : false;
 
@@ -17,7 +19,7 @@ const skip = !existsSync(PYTHON) || !existsSync(PROXMOXER) ? "python3-proxmoxer 
 const SCRIPT = `
 import json, sys
 from proxmoxer import ProxmoxAPI
-host, port, ca, password = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+host, port, ca, password, otp = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 out = {}
 p = ProxmoxAPI(host, port=port, user="root@pam", password=password, verify_ssl=ca)
 out["version"] = p.version.get()
@@ -37,6 +39,8 @@ try:
     ProxmoxAPI(host, port=port, user="root@pam", password="wrong", verify_ssl=ca)
 except Exception as e:
     out["bad_login"] = type(e).__name__
+two = ProxmoxAPI(host, port=port, user="tfa@pve", password="password1", otp=otp, verify_ssl=ca)
+out["tfa_version"] = two.version.get()["release"]
 print(json.dumps(out))
 `;
 
@@ -44,7 +48,7 @@ describe("python3-proxmoxer against the simulator", { skip }, () => {
   let sim: RunningSimulator;
   let dir: string;
   before(async () => {
-    sim = await startSimulator({ port: 0, seed: 1 });
+    sim = await startSimulator({ port: 0, seed: 1, config: { access: { users: [{ userid: "tfa@pve", password: "password1", totp: TOTP }] } } });
     dir = mkdtempSync(join(tmpdir(), "pvectl-sim-proxmoxer-"));
   });
   after(async () => {
@@ -58,7 +62,7 @@ describe("python3-proxmoxer against the simulator", { skip }, () => {
     writeFileSync(caFile, sim.ca as string);
     writeFileSync(scriptFile, SCRIPT);
     // Asynchronous on purpose: the simulator runs in this process and must keep answering.
-    const { stdout } = await promisify(execFile)(PYTHON, [scriptFile, "127.0.0.1", String(sim.port), caFile, sim.rootPassword], {
+    const { stdout } = await promisify(execFile)(PYTHON, [scriptFile, "127.0.0.1", String(sim.port), caFile, sim.rootPassword, totpCode(TOTP, Date.now() / 1000)], {
       encoding: "utf8",
       timeout: 60000,
     });
@@ -81,6 +85,7 @@ describe("python3-proxmoxer against the simulator", { skip }, () => {
     ]);
     assert.equal(out.denied, "403 Forbidden: Permission check failed (/access/groups, Group.Allocate)");
     assert.equal(out.bad_login, "AuthenticationError");
-    assert.equal(sim.accessLog().byEndpoint["POST /access/ticket"], 2);
+    assert.equal(out.tfa_version, "9.1");
+    assert.equal(sim.accessLog().byEndpoint["POST /access/ticket"], 3);
   });
 });

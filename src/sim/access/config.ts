@@ -8,6 +8,7 @@
 //     users:
 //       - userid: ansible@pve
 //         password: ansible123
+//         totp: JBSWY3DPEHPK3PXP        # optional second factor
 //         groups: [ops]
 //         tokens: [{ tokenid: ci, secret: 11111111-2222-4333-8444-555555555555, privsep: false }]
 //     acl:
@@ -26,6 +27,7 @@ const accessConfigSchema = z.object({
       z.object({
         userid: z.string().regex(USERID_RE, "must look like name@realm"),
         password: z.string().optional(),
+        totp: z.string().regex(/^[A-Za-z2-7=\s]+$/, "must be a base32 TOTP secret").optional(),
         enable: z.boolean().optional(),
         expire: z.number().int().min(0).optional(),
         comment: z.string().optional(),
@@ -99,6 +101,7 @@ export function applyAccessConfig(state: AccessState, config: unknown): void {
     if (u.comment !== undefined) user.comment = u.comment;
     if (u.email !== undefined) user.email = u.email;
     if (u.password !== undefined) user.passwordHash = hashSecret(u.userid, u.password);
+    if (u.totp !== undefined) user.totp = u.totp.replace(/[\s=]/g, "").toUpperCase();
     for (const t of u.tokens ?? []) {
       user.tokens[t.tokenid] = {
         privsep: t.privsep === false ? 0 : 1,

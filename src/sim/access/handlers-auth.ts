@@ -7,6 +7,7 @@ import { normalizePath } from "./evaluate.js";
 import { permissionError } from "./schema-check.js";
 import type { AccessControl } from "./service.js";
 import { hashSecret, splitAuthId } from "./state.js";
+import { verifyTotp } from "./totp.js";
 
 export interface VersionInfo {
   version: string;
@@ -86,10 +87,26 @@ export function registerAuthHandlers(router: Router, deps: AuthHandlerDeps): voi
     const password = str(ctx.params, "password") ?? "";
     const now = ctx.now();
     const user = access.state.users[username];
-    const byPassword = userUsable(user, now) && user.passwordHash === hashSecret(username, password);
-    const ticketUser = password.startsWith("PVE:") ? access.signer.verifyTicket(password, now) : undefined;
-    const byTicket = ticketUser !== undefined && (ticketUser === username || ticketUser === "root@pam") && userUsable(user, now);
-    if (!byPassword && !byTicket) throw new PveApiError(401, "authentication failure");
+    const challenge = str(ctx.params, "tfa-challenge");
+    const fail = () => new PveApiError(401, "authentication failure");
+    if (challenge !== undefined) {
+      // Second round of a two-factor login: the partial ticket plus "totp:<code>" as password.
+      const partialFor = access.signer.verifyTicket(challenge, now);
+      if (partialFor !== `!tfa!${username}` || !userUsable(user, now) || !user.totp) throw fail();
+      if (!verifyTotp(user.totp, password.replace(/^totp:/, ""), now)) throw fail();
+    } else {
+      const byPassword = userUsable(user, now) && user.passwordHash === hashSecret(username, password);
+      const ticketUser = password.startsWith("PVE:") ? access.signer.verifyTicket(password, now) : undefined;
+      const byTicket = ticketUser !== undefined && (ticketUser === username || ticketUser === "root@pam") && userUsable(user, now);
+      if (!byPassword && !byTicket) throw fail();
+      if (byPassword && user?.totp) {
+        const otp = str(ctx.params, "otp");
+        if (otp === undefined) {
+          return { username, ticket: access.signer.createTicket(`!tfa!${username}`, now), NeedTFA: 1 };
+        }
+        if (!verifyTotp(user.totp, otp, now)) throw fail();
+      }
+    }
     const auth = { userid: username };
     const path = str(ctx.params, "path");
     const privs = list(ctx.params, "privs");

@@ -21,6 +21,8 @@ export interface UserRecord {
   keys?: string;
   groups: string[];
   passwordHash?: string;
+  /** Base32 TOTP secret: login then needs a second factor (`otp`, or the `tfa-challenge` round). */
+  totp?: string;
   tokens: Record<string, TokenRecord>;
 }
 
