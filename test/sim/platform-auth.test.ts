@@ -77,6 +77,9 @@ describe("simulator authentication", () => {
     assert.equal(wrong.reason, "Authentication failed!");
     const listed = await call(sim, "GET", "/access/users/root@pam/token", { auth: root });
     assert.deepEqual(listed.json.data, [{ tokenid: "ci", privsep: 1, expire: 0, comment: "ci" }]);
+    const updated = await call(sim, "PUT", "/access/users/root@pam/token/ci", { auth: root, params: { comment: "test", privsep: 0 } });
+    assert.deepEqual(updated.json.data, { comment: "test", expire: "0", privsep: "0" }); // as recorded from PVE
+    assert.deepEqual((await call(sim, "GET", "/access/users/root@pam/token/ci", { auth: root })).json.data, { privsep: 0, expire: 0, comment: "test" });
   });
 
   it("refuses endpoints marked not for tokens", async () => {

@@ -143,7 +143,9 @@ export function registerUserHandlers(router: Router, access: AccessControl, rand
     if (expire !== undefined) token.expire = expire;
     const comment = str(ctx.params, "comment");
     if (comment !== undefined) token.comment = comment;
-    return tokenInfo(token);
+    // PVE echoes the updated token with its numbers as strings (they come from the parsed request).
+    const info = tokenInfo(token);
+    return { ...info, privsep: String(info.privsep), expire: String(info.expire) };
   });
 
   router.add("DELETE", "/access/users/{userid}/token/{tokenid}", (ctx) => {
