@@ -92,6 +92,15 @@ describe("simulator answers have the recorded shapes", () => {
     }
   });
 
+  it("duplicate users and groups fail with the messages recorded from PVE", async () => {
+    const user = await call(sim, "POST", "/access/users", { auth: root, params: { userid: "bob@pve" } });
+    assert.equal(user.status, 500);
+    assert.equal(user.reason, "create user failed: error during cfs-locked 'file-user_cfg' operation: user 'bob@pve' already exists");
+    const group = await call(sim, "POST", "/access/groups", { auth: root, params: { groupid: "group1" } });
+    assert.equal(group.status, 500);
+    assert.equal(group.reason, "create group failed: error during cfs-locked 'file-user_cfg' operation: group 'group1' already exists");
+  });
+
   it("GET /nodes/{node}/tasks items", async () => {
     const res = await call(sim, "GET", "/nodes/pve1/tasks", { auth: root });
     const recorded = fixture("community-proxmox__GET_nodes_NODE_tasks.json");

@@ -3,6 +3,7 @@ import { PveApiError, type Router } from "../contract.js";
 import { flag, list, str } from "../params.js";
 import { normalizePath } from "./evaluate.js";
 import { BUILTIN_ROLES, isBuiltinRole, isPrivilege } from "./privileges.js";
+import { USER_CFG_LOCK } from "./handlers-users.js";
 import type { AccessControl } from "./service.js";
 import type { AclEntry } from "./state.js";
 
@@ -73,7 +74,9 @@ export function registerAclHandlers(router: Router, access: AccessControl): void
 
   router.add("POST", "/access/roles", (ctx) => {
     const roleid = str(ctx.params, "roleid") ?? "";
-    if (isBuiltinRole(roleid) || access.state.roles[roleid]) throw new PveApiError(500, `role '${roleid}' already exists`);
+    if (isBuiltinRole(roleid) || access.state.roles[roleid]) {
+      throw new PveApiError(500, `create role failed: ${USER_CFG_LOCK}role '${roleid}' already exists`);
+    }
     access.state.roles[roleid] = { privs: parsePrivs(list(ctx.params, "privs")) };
     return null;
   });
@@ -114,7 +117,7 @@ export function registerAclHandlers(router: Router, access: AccessControl): void
 
   router.add("POST", "/access/groups", (ctx) => {
     const groupid = str(ctx.params, "groupid") ?? "";
-    if (access.state.groups[groupid]) throw new PveApiError(500, `create group failed: group '${groupid}' already exists`);
+    if (access.state.groups[groupid]) throw new PveApiError(500, `create group failed: ${USER_CFG_LOCK}group '${groupid}' already exists`);
     const comment = str(ctx.params, "comment");
     access.state.groups[groupid] = comment !== undefined ? { comment } : {};
     return null;

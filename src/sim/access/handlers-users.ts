@@ -5,6 +5,9 @@ import type { SeededRandom } from "../random.js";
 import type { AccessControl } from "./service.js";
 import { hashSecret, type UserRecord } from "./state.js";
 
+/** Prefix of errors raised while PVE holds the user.cfg lock (as recorded from real servers). */
+export const USER_CFG_LOCK = "error during cfs-locked 'file-user_cfg' operation: ";
+
 const USER_FIELDS = ["firstname", "lastname", "email", "comment", "keys"] as const;
 
 function requireUser(access: AccessControl, userid: string): UserRecord {
@@ -51,8 +54,9 @@ export function registerUserHandlers(router: Router, access: AccessControl, rand
   router.add("POST", "/access/users", (ctx) => {
     const userid = str(ctx.params, "userid") ?? "";
     const realm = userid.split("@")[1] ?? "";
-    if (!access.state.realms[realm]) throw new PveApiError(500, `create user failed: domain '${realm}' does not exist`);
-    if (access.state.users[userid]) throw new PveApiError(500, `create user failed: user '${userid}' already exists`);
+    const failed = (why: string) => new PveApiError(500, `create user failed: ${USER_CFG_LOCK}${why}`);
+    if (!access.state.realms[realm]) throw failed(`domain '${realm}' does not exist`);
+    if (access.state.users[userid]) throw failed(`user '${userid}' already exists`);
     const groups = list(ctx.params, "groups");
     requireGroups(access, groups);
     const user: UserRecord = { enable: flag(ctx.params, "enable") ?? 1, expire: int(ctx.params, "expire") ?? 0, groups, tokens: {} };
