@@ -112,6 +112,21 @@ describe("injected faults", () => {
     assert.deepEqual((await buildPlan(lab.client, desired(spec))).guests[0]!.steps, []);
   });
 
+  it("a node that goes offline after the plan fails its own guests with a clear error, not the others", async () => {
+    const plan = await buildPlan(lab.client, desired(`vms:${vm(238, "gone", "pve2")}${vm(239, "here", "pve3")}`));
+    lab.sim.admin.setNodeOnline("pve2", false);
+    try {
+      const report = await applyPlan(lab.client, plan, fastApply);
+      const gone = report.guests.find((g) => g.key === "gone")!;
+      assert.equal(gone.result, "failed");
+      assert.match(gone.error ?? "", /^create gone on pve2 \(vmid 238\): .*pve2/);
+      assert.equal(report.guests.find((g) => g.key === "here")!.result, "created");
+    } finally {
+      lab.sim.admin.setNodeOnline("pve2", true);
+    }
+    assert.deepEqual((await guests(lab)).map((g) => g.vmid), [239]);
+  });
+
   it("does not create again while an interrupted create is still running", async () => {
     await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve3/qemu", { vmid: 237 })) as string);
     lab.sim.admin.holdLock(237, "create");

@@ -77,12 +77,21 @@ export async function runApply(
     }
   }
   const progressPalette = paletteFor(err);
+  const total = plan.guests.length;
+  let finished = 0;
   const report = await applyPlan(client, plan, {
     ...guard,
     ...options,
     onEvent: (event) => {
+      if (flags.json) return;
+      if (event.type === "guest-done") {
+        finished += 1;
+        // On a terminal the running count is the progress; in CI logs the step lines carry it.
+        if (err.isTTY) err.write(`${progressPalette.bold(`[${finished}/${total}]`)} ${event.report.key}: ${event.report.result}\n`);
+        return;
+      }
       const line = progressLine(event, progressPalette);
-      if (line && !flags.json) err.write(`${line}\n`);
+      if (line) err.write(`${line}\n`);
     },
   });
   if (flags.json) out.write(`${JSON.stringify(report, null, 2)}\n`);
