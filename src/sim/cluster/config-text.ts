@@ -25,7 +25,8 @@ export function configText(guest: GuestState): string {
     if (snap.vmstate) s.vmstate = "1";
     snapshots[snap.name] = s;
   }
-  return printConfigFile({ kind: guest.type, current: section(guest.config), pending, snapshots });
+  const special: Record<string, ConfigSection> = guest.cloudinit ? { cloudinit: section(guest.cloudinit) } : {};
+  return printConfigFile({ kind: guest.type, current: section(guest.config), pending, special, snapshots });
 }
 
 export function configDigest(guest: GuestState): string {

@@ -79,6 +79,19 @@ export interface MaterialiseOptions {
 }
 
 const ALLOCATION = /^([a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]):(\d+(?:\.\d+)?)$/;
+const CLOUDINIT = /^([a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]):cloudinit$/;
+
+/** True for a cloud-init drive's volume (`local-lvm:vm-100-cloudinit`, `shared:100/vm-100-cloudinit.qcow2`). */
+export function isCloudinitVolume(volid: string): boolean {
+  return /[:/]vm-\d+-cloudinit(\.\w+)?$/.test(volid);
+}
+
+/** Allocates the cloud-init drive of a VM (`vm-<vmid>-cloudinit`, 4 MiB). */
+export function allocateCloudinit(state: ClusterState, storageId: string, vmid: number, node: string, now: number): VolumeState {
+  const storage = requireStorage(state, storageId, node);
+  if (!storage.content.includes("images")) throw new PveApiError(500, `storage '${storageId}' does not support vm images`);
+  return allocateVolume(state, { storage, node, vmid, size: 4 * 1024 * 1024, content: "images", name: `vm-${vmid}-cloudinit`, ctime: now });
+}
 
 /**
  * Returns the drive string to store: allocation syntax becomes a new volume, existing volumes
@@ -88,6 +101,15 @@ export function materialiseDrive(opts: MaterialiseOptions): string {
   const { state, type, vmid, node, key } = opts;
   if (isUnusedKey(key)) return opts.value;
   const drive = parseDrive(type, opts.value);
+  const cloudinit = type === "qemu" ? CLOUDINIT.exec(drive.file) : null;
+  if (cloudinit) {
+    const volume = allocateCloudinit(state, cloudinit[1] ?? "", vmid, node, opts.now);
+    opts.allocated.push(volume);
+    drive.file = volume.volid;
+    drive.props.set("media", "cdrom");
+    drive.props.delete("size");
+    return printDrive(type, drive);
+  }
   const alloc = ALLOCATION.exec(drive.file);
   if (alloc && !isCdrom(drive)) {
     const storageId = alloc[1] ?? "";

@@ -6,6 +6,7 @@ import {
   driveVolume,
   inAllocationOrder,
   isCdrom,
+  isCloudinitVolume,
   isDiskKey,
   isUnusedKey,
   materialiseDrive,
@@ -100,6 +101,11 @@ function volumeInSnapshots(guest: GuestState, volid: string): boolean {
 function releaseVolume(model: SimCluster, guest: GuestState, value: ConfigValue, force: boolean): void {
   const drive = parseDrive(guest.type, String(value));
   const volid = driveVolume(drive);
+  if (volid && isCloudinitVolume(volid) && ownsVolume(guest.vmid, volid)) {
+    // a removed cloud-init drive is freed, never kept as unusedN
+    removeVolume(model.state, volid, guest.node);
+    return;
+  }
   if (!volid || isCdrom(drive) || !ownsVolume(guest.vmid, volid)) return;
   const stillUsed = Object.values(guest.config).some(
     (v) => typeof v === "string" && parseDrive(guest.type, v).file === volid,

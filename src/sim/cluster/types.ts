@@ -83,6 +83,8 @@ export interface GuestState {
   /** running | paused | prelaunch | suspended (QEMU's qmpstatus). */
   qmpstatus: string;
   startedAt?: number;
+  /** Cloud-init values baked into the cloud-init drive at the last start or regeneration. */
+  cloudinit?: GuestConfig;
   /** Seconds after start until the guest agent answers. */
   agentDelay: number;
   hastate?: string;

@@ -16,7 +16,10 @@ const NEW_DISK = /^(?:([^/:\s]+):)?(\d+(?:\.\d+)?)$/;
 /** The storage a `STORAGE:SIZE` (or bare SIZE with a default storage) value allocates on. */
 export function newDiskStorage(value: string, defaultStorage: string | undefined): string | undefined {
   const file = value.split(",")[0] ?? "";
-  const m = NEW_DISK.exec(file.startsWith("file=") || file.startsWith("volume=") ? file.replace(/^\w+=/, "") : file);
+  const bare = file.startsWith("file=") || file.startsWith("volume=") ? file.replace(/^\w+=/, "") : file;
+  const cloudinit = /^([^/:\s]+):cloudinit$/.exec(bare);
+  if (cloudinit) return cloudinit[1];
+  const m = NEW_DISK.exec(bare);
   if (!m) return undefined;
   return m[1] ?? defaultStorage;
 }
@@ -76,7 +79,8 @@ export function checkNewDiskStorages(
   defaultStorage?: string,
 ): void {
   for (const [key, value] of Object.entries(values)) {
-    if (value === undefined || !isDisk(key) || /media=cdrom/.test(String(value))) continue;
+    if (value === undefined || !isDisk(key)) continue;
+    if (/media=cdrom/.test(String(value)) && !/:cloudinit(,|$)/.test(String(value))) continue;
     const storage = newDiskStorage(String(value), defaultStorage);
     if (storage === undefined) continue;
     const kinds = storageContent(storage);

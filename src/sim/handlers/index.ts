@@ -2,6 +2,7 @@
 import type { Router } from "../contract.js";
 import { registerAgentHandlers } from "./agent.js";
 import { registerBackupHandlers } from "./backup.js";
+import { registerCloudinitHandlers } from "./cloudinit.js";
 import { registerClusterHandlers } from "./cluster.js";
 import { registerDiskHandlers } from "./qemu-disk.js";
 import { registerCloneHandlers } from "./qemu-clone.js";
@@ -34,4 +35,5 @@ export function registerGuestHandlers(router: Router): void {
   registerLxcHandlers(router);
   registerBackupHandlers(router);
   registerMigrateHandlers(router);
+  registerCloudinitHandlers(router);
 }

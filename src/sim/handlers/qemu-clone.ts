@@ -1,5 +1,14 @@
 // POST …/qemu/{vmid}/clone (full or linked; new MACs, new ids) and POST …/qemu/{vmid}/template.
-import { driveVolume, isCdrom, isDiskKey, isUnusedKey, parseDrive, printDrive } from "../cluster/drives.js";
+import {
+  allocateCloudinit,
+  driveVolume,
+  isCdrom,
+  isCloudinitVolume,
+  isDiskKey,
+  isUnusedKey,
+  parseDrive,
+  printDrive,
+} from "../cluster/drives.js";
 import { checkLock } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import { parseQemuNic, printQemuNic } from "../cluster/nics.js";
@@ -129,6 +138,18 @@ function cloneVm(ctx: HandlerContext): string {
           });
           allocated.push(created);
           task.log(`${full ? "create full clone" : "create linked clone"} of drive ${key} (${volume.volid})`);
+          drive.file = created.volid;
+          next[key] = printDrive("qemu", drive);
+        }
+        // a clone gets its own cloud-init drive
+        for (const [key, value] of Object.entries(next)) {
+          if (!isDiskKey("qemu", key)) continue;
+          const drive = parseDrive("qemu", String(value));
+          const volid = driveVolume(drive);
+          if (!volid || !isCloudinitVolume(volid)) continue;
+          const storage = full && storageId !== undefined ? storageId : (volid.split(":")[0] ?? "");
+          const created = allocateCloudinit(model.state, storage, newid, target, model.now());
+          allocated.push(created);
           drive.file = created.volid;
           next[key] = printDrive("qemu", drive);
         }

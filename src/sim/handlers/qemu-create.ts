@@ -7,6 +7,7 @@ import { findStorage, removeVolume } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { checkNewDiskStorages, checkQemuOptionPermissions } from "./config-permissions.js";
 import { restoreArchive, restoreOverrides } from "./restore.js";
+import { regenerateCloudinit } from "./cloudinit.js";
 import { flag, nodeParam, sim, str, vmidParam } from "./context.js";
 
 /** Create-only parameters that are not written to the config. */
@@ -146,6 +147,7 @@ function createVm(ctx: HandlerContext): string {
         guest.config = config;
         if (pool !== undefined) model.addToPool(pool, vmid);
         if (start) {
+          regenerateCloudinit(guest);
           model.markRunning(guest);
           task.log(`VM ${vmid} started`);
         }

@@ -4,6 +4,7 @@ import type { SimCluster } from "../cluster/model.js";
 import { nicBridge } from "../cluster/nics.js";
 import type { GuestState } from "../cluster/types.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
+import { regenerateCloudinit } from "./cloudinit.js";
 import { flag, pathGuest, rootOnly, sim, startGuestTask } from "./context.js";
 
 function assertBridges(model: SimCluster, guest: GuestState): void {
@@ -23,6 +24,7 @@ export function startVm(model: SimCluster, guest: GuestState, skiplock: boolean)
   applyPending(model, guest);
   assertBridges(model, guest);
   if (guest.config.lock === "suspended") delete guest.config.lock;
+  regenerateCloudinit(guest);
   model.markRunning(guest);
 }
 
@@ -93,6 +95,7 @@ function reboot(ctx: HandlerContext): string {
       checkLock(guest);
       model.markStopped(guest);
       applyPending(model, guest);
+      regenerateCloudinit(guest);
       model.markRunning(guest);
     },
   });
