@@ -13,11 +13,12 @@ import { planHasChanges } from "../../engine/types.js";
 import { desiredVmFromSpec } from "../../resources/vm/from-spec.js";
 import { startSimulator } from "../../sim/index.js";
 import { loadSpecFiles } from "../../sources/spec/index.js";
-import { paletteFor, renderPlan } from "../render/plan.js";
+import { paletteFor, plainPalette, renderPlan } from "../render/plan.js";
 import { progressLine, renderReport } from "../render/report.js";
 import { UsageError } from "./plan.js";
 
 interface Flags {
+  json?: boolean;
   examples?: string;
   http?: boolean;
   timing?: "instant" | "realistic";
@@ -37,9 +38,11 @@ export function registerDemoCommand(program: Command): void {
     .option("--http", "plain HTTP instead of HTTPS with a pinned certificate")
     .option("--timing <profile>", "simulator task timing: instant or realistic", "realistic")
     .option("--time-scale <factor>", "realistic timing: real seconds per simulated second", "0.2")
+    .option("--json", "plan, report and second plan as one JSON document")
     .action(async (flags: Flags) => {
-      const out = process.stdout;
-      const p = paletteFor(out);
+      // With --json the readable text goes nowhere and one JSON document is printed at the end.
+      const out = flags.json ? { write: (_: string) => true, isTTY: false } : process.stdout;
+      const p = flags.json ? plainPalette : paletteFor(process.stdout);
       const dir = flags.examples ?? defaultExamplesDir();
       let files: string[];
       try {
@@ -102,6 +105,9 @@ export function registerDemoCommand(program: Command): void {
         const stats = client.stats();
         const calls = stats.reduce((n, s) => n + s.count, 0);
         out.write(p.dim(`\n${calls} API calls in all.\n`));
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify({ specs: runnable, plan: planData(plan), report, secondPlan: second, apiCalls: calls }, null, 2)}\n`);
+        }
         if (!report.ok || planHasChanges(second)) {
           out.write(p.red("The demo did not converge; see the errors above.\n"));
           process.exitCode = 1;

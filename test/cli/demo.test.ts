@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+
+function demo(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "demo", ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe("pvectl demo", () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "pvectl-demo-"));
+    writeFileSync(
+      join(dir, "small.yaml"),
+      `version: 1
+vms:
+  - vmid: 101
+    name: demo1
+    node: pve1
+    power: running
+    memory: 1G
+    disks:
+      scsi0: { storage: local-lvm, size: 4G }
+    nics:
+      net0: { bridge: vmbr0 }
+  - name: demo2
+    node: pve2
+    memory: 512
+    cdroms:
+      ide2: { iso: "local:iso/debian-13-netinst.iso" }
+    nics:
+      net0: { bridge: vmbr1, tag: 10 }
+`,
+    );
+    writeFileSync(join(dir, "elsewhere.yaml"), "version: 1\nconnections:\n  lab: { host: pve.example.com, tokenSecretEnv: X, user: a@pve, tokenId: pvectl }\nvms:\n  - { name: far, node: pve1, connection: lab }\n");
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("plans, applies and re-plans the examples against its own simulator (HTTPS, pinned), exit 0", async () => {
+    const result = await demo(["--examples", dir]);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /^\(skipping .*elsewhere\.yaml: it targets a named connection\)\n/);
+    assert.match(result.stdout, /pvectl demo: simulator at https:\/\/127\.0\.0\.1:\d+ \(3 nodes, certificate pinned [0-9A-F:]{23}\.\.\.\)/);
+    assert.match(result.stdout, /1\. pvectl plan\n\+ demo1 \(vmid 101\) on pve1\n/);
+    assert.match(result.stdout, /^ok demo1: create \(vmid 101\)$/m);
+    assert.match(result.stdout, /Apply finished in [\d.]+s: 2 created\./);
+    assert.match(result.stdout, /3\. pvectl plan \(again\)\n= demo1 \(vmid 101\) on pve1: no changes\n= demo2 \(vmid \d+\) on pve2: no changes\n/);
+  });
+
+  it("--json prints one document with the plan, the report and an empty second plan", async () => {
+    const result = await demo(["--examples", dir, "--timing", "instant", "--json"]);
+    assert.equal(result.code, 0, result.stderr);
+    const doc = JSON.parse(result.stdout) as {
+      report: { ok: boolean; guests: Array<{ result: string; macs: Record<string, string> }> };
+      secondPlan: { guests: Array<{ steps: unknown[] }> };
+    };
+    assert.equal(doc.report.ok, true);
+    assert.deepEqual(doc.report.guests.map((g) => g.result), ["created", "created"]);
+    assert.ok(doc.report.guests.every((g) => /^BC:24:11/.test(g.macs.net0 ?? "")));
+    assert.ok(doc.secondPlan.guests.every((g) => g.steps.length === 0));
+  });
+});
