@@ -179,3 +179,17 @@ describe("/cluster/nextid and /cluster/resources", () => {
     ]);
   });
 });
+
+describe("directory indexes", () => {
+  it("answers the intermediate paths clients walk", async () => {
+    const h = new Harness();
+    await h.createVm(100);
+    const vm = (await h.call("GET", "/nodes/pve1/qemu/100")) as Array<{ subdir: string }>;
+    assert.ok(vm.some((e) => e.subdir === "config") && vm.some((e) => e.subdir === "status"));
+    const status = (await h.call("GET", "/nodes/pve1/qemu/100/status")) as Array<{ subdir: string }>;
+    assert.ok(status.some((e) => e.subdir === "current"));
+    const storage = (await h.call("GET", "/nodes/pve1/storage/local")) as Array<{ subdir: string }>;
+    assert.ok(storage.some((e) => e.subdir === "content"));
+    await rejects(h.call("GET", "/nodes/pve1/qemu/101"), 500, "Configuration file 'nodes/pve1/qemu-server/101.conf' does not exist");
+  });
+});

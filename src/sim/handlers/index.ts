@@ -9,6 +9,7 @@ import { registerCloneHandlers } from "./qemu-clone.js";
 import { registerGuestConfig } from "./guest-config.js";
 import { registerGuestDestroy } from "./guest-destroy.js";
 import { registerGuestStatus } from "./guest-status.js";
+import { registerIndexHandlers } from "./indexes.js";
 import { registerLxcHandlers } from "./lxc.js";
 import { registerMigrateHandlers } from "./migrate.js";
 import { registerNodeHandlers } from "./nodes.js";
@@ -36,4 +37,5 @@ export function registerGuestHandlers(router: Router): void {
   registerBackupHandlers(router);
   registerMigrateHandlers(router);
   registerCloudinitHandlers(router);
+  registerIndexHandlers(router);
 }
