@@ -3,6 +3,9 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { X509Certificate } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { generate } from "selfsigned";
 import { fetch as undiciFetch, Agent } from "undici";
@@ -78,7 +81,9 @@ describe("pvectl sim", () => {
   });
 
   it("prints its connection details as JSON and stops cleanly on SIGINT", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "sim", "--port", "0", "--seed", "3", "--json"], {
+    const dir = mkdtempSync(join(tmpdir(), "pvectl-sim-cli-"));
+    const caFile = join(dir, "ca.pem");
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "sim", "--port", "0", "--seed", "3", "--json", "--ca-file", caFile], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
@@ -94,11 +99,13 @@ describe("pvectl sim", () => {
     assert.match(info.url, /^https:\/\/127\.0\.0\.1:\d+$/);
     assert.match(info.fingerprint, /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
     assert.match(info.ca, /BEGIN CERTIFICATE/);
+    assert.equal(readFileSync(caFile, "utf8"), info.ca);
     assert.equal(info.user, "root@pam");
     assert.equal(info.password, "proxmox");
     assert.equal(info.seed, 3);
     child.kill("SIGINT");
     const [code, signal] = await once(child, "exit");
+    rmSync(dir, { recursive: true, force: true });
     assert.equal(code, 0, `exit ${code} ${signal}; stderr: ${err}`);
   });
 });

@@ -1,5 +1,5 @@
 // `pvectl sim`: runs the PVE API simulator until Ctrl-C, printing how to connect.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../sim/index.js";
 
@@ -18,6 +18,7 @@ interface SimFlags {
   seed?: string;
   cert?: string;
   key?: string;
+  caFile?: string;
   json?: boolean;
 }
 
@@ -99,6 +100,7 @@ function describe(sim: RunningSimulator, flags: SimFlags): string {
     `  password:    ${sim.rootPassword}`,
   ];
   if (sim.fingerprint) lines.push(`  fingerprint: ${sim.fingerprint} (SHA-256)`);
+  if (flags.caFile) lines.push(`  CA file:     ${flags.caFile}`);
   else lines.push("  TLS:         off (plain HTTP)");
   lines.push(
     `  timing:      ${flags.timing}`,
@@ -128,9 +130,32 @@ export function registerSimCommand(program: Command): void {
     .option("--seed <n>", "seed for every random choice (UPIDs, secrets, durations, fault probabilities)")
     .option("--cert <file>", "PEM certificate to serve instead of a generated one (with --key)")
     .option("--key <file>", "PEM private key of --cert")
+    .option("--ca-file <file>", "write the CA certificate clients should trust (PEM) to this file")
     .option("--json", "print the connection details as JSON")
     .action(async (flags: SimFlags) => {
       const sim = await startSimulator(simOptionsFromFlags(flags));
+      if (flags.caFile) {
+        if (!sim.ca) {
+          await sim.close();
+          throw new SimFlagError("--ca-file", "there is no certificate with --http", "Drop --http or --ca-file.");
+        }
+        try {
+          writeFileSync(flags.caFile, sim.ca);
+        } catch (err) {
+          await sim.close();
+          throw new SimFlagError("--ca-file", `cannot write ${flags.caFile} (${(err as NodeJS.ErrnoException).code ?? String(err)})`, "Give a writable path.");
+        }
+      }
+      // Listen for Ctrl-C before announcing the address: whoever reads it may signal at once.
+      const stopped = new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          resolve();
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
       if (flags.json) {
         const info = {
           url: sim.url,
@@ -147,15 +172,7 @@ export function registerSimCommand(program: Command): void {
         };
         process.stdout.write(`${JSON.stringify(info)}\n`);
       } else process.stdout.write(describe(sim, flags));
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off("SIGINT", stop);
-          process.off("SIGTERM", stop);
-          resolve();
-        };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
-      });
+      await stopped;
       await sim.close();
       if (!flags.json) process.stdout.write("simulator stopped\n");
     });
