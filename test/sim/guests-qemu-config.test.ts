@@ -141,3 +141,17 @@ describe("QEMU config", () => {
     await rejects(h.config(100, "pve1"), 500, "Configuration file 'nodes/pve1/qemu-server/100.conf' does not exist");
   });
 });
+
+describe("QEMU config: pending disks", () => {
+  it("a disk added to a running VM with hotplug=0 waits; reverting it keeps the volume as unusedN", async () => {
+    const h = new Harness();
+    await h.createVm(100, { scsi0: "local-lvm:4", hotplug: "0", start: 1 });
+    await h.call("PUT", "/nodes/pve1/qemu/100/config", { scsi1: "local-lvm:2" });
+    const pending = (await h.call("GET", "/nodes/pve1/qemu/100/pending")) as Array<Record<string, unknown>>;
+    assert.deepEqual(pending.find((p) => p.key === "scsi1"), { key: "scsi1", pending: "local-lvm:vm-100-disk-1,size=2G" });
+    await h.call("PUT", "/nodes/pve1/qemu/100/config", { revert: "scsi1" });
+    const cfg = await h.call("GET", "/nodes/pve1/qemu/100/config", { current: 1 }) as Record<string, unknown>;
+    assert.equal(cfg.scsi1, undefined);
+    assert.equal(cfg.unused0, "local-lvm:vm-100-disk-1");
+  });
+});

@@ -225,8 +225,15 @@ export function updateGuestConfig(
     if (guest.config[key] !== undefined) guest.pendingDelete[key] = update.force;
   }
   for (const key of update.revert) {
+    const reverted = guest.pending[key];
     delete guest.pending[key];
     delete guest.pendingDelete[key];
+    // a volume allocated for a reverted pending disk is kept as unusedN, not lost
+    if (reverted !== undefined && isDiskKey(guest.type, key)) {
+      const volid = driveVolume(parseDrive(guest.type, String(reverted)));
+      const inUse = Object.values(guest.config).some((v) => typeof v === "string" && parseDrive(guest.type, v).file === volid);
+      if (volid && !inUse && ownsVolume(guest.vmid, volid)) guest.config[nextUnusedKey(guest)] = volid;
+    }
   }
   for (const [key, value] of Object.entries(values)) {
     guest.pending[key] = value;
