@@ -99,6 +99,10 @@ describe("snapshots", () => {
       ["snap_b", undefined, "second"],
       ["current", "snap_b", "You are here!"],
     ]);
-    await rejects(h.call("DELETE", "/nodes/pve1/qemu/100/snapshot/snap_a"), 500, "snapshot 'snap_a' does not exist");
+    const missing = await h.call("DELETE", "/nodes/pve1/qemu/100/snapshot/snap_a");
+    assert.equal(h.task(missing).exitstatus, "snapshot 'snap_a' does not exist");
+    const rollback = await h.call("POST", "/nodes/pve1/qemu/100/snapshot/snap_a/rollback");
+    assert.equal(h.task(rollback).exitstatus, "snapshot 'snap_a' does not exist");
+    assert.equal((await h.config(100)).lock, undefined);
   });
 });
