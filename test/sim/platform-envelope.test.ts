@@ -121,8 +121,8 @@ describe("simulator envelope and error shapes", () => {
     const cluster = await call(sim, "GET", "/cluster", { auth: root });
     const names = cluster.json.data.map((e: { name: string }) => e.name);
     assert.ok(names.includes("resources") && names.includes("nextid") && names.includes("tasks"));
-    const vm = await call(sim, "GET", "/nodes/pve1/qemu/100", { auth: root });
-    assert.ok(vm.json.data.some((e: { subdir: string }) => e.subdir === "config"));
+    const disks = await call(sim, "GET", "/nodes/pve1/disks", { auth: root });
+    assert.ok(disks.json.data.some((e: { name: string }) => e.name === "smart"), disks.text);
     assert.equal((await call(sim, "GET", "/")).status, 401);
   });
 
