@@ -91,6 +91,7 @@ describe("default cluster, nodes and storage", () => {
   it("reads a --config cluster and refuses a bad one with a clear message", () => {
     const random = { next: () => 0.5, hex: (n: number) => "ab".repeat(n) };
     const model = createClusterModel({
+      nodes: 5,
       config: {
         nodes: ["alpha", "beta"],
         bridges: ["vmbr0"],

@@ -100,21 +100,17 @@ export function normaliseClusterConfig(raw: unknown, nodeCount?: number): Normal
   }
   const cfg = parsed.data;
   const bridges = cfg.bridges ?? DEFAULT_BRIDGES;
+  // Nodes named (or counted) in the config win over the --nodes count.
   let nodes: NormalisedNode[];
-  const count = nodeCount ?? (typeof cfg.nodes === "number" ? cfg.nodes : undefined);
-  if (Array.isArray(cfg.nodes) && nodeCount === undefined) {
+  if (Array.isArray(cfg.nodes)) {
     nodes = cfg.nodes.map((n) =>
       typeof n === "string"
         ? { name: n, cpus: 16, memory: 64 * GiB, bridges }
         : { name: n.name, cpus: n.cpus ?? 16, memory: (n.memory ?? 64) * GiB, bridges: n.bridges ?? bridges },
     );
   } else {
-    nodes = Array.from({ length: count ?? 3 }, (_, i) => ({
-      name: `pve${i + 1}`,
-      cpus: 16,
-      memory: 64 * GiB,
-      bridges,
-    }));
+    const count = typeof cfg.nodes === "number" ? cfg.nodes : (nodeCount ?? 3);
+    nodes = Array.from({ length: count }, (_, i) => ({ name: `pve${i + 1}`, cpus: 16, memory: 64 * GiB, bridges }));
   }
   const seen = new Set<string>();
   for (const node of nodes) {
