@@ -112,3 +112,11 @@ describe("vzdump and backup jobs", () => {
     assert.deepEqual(await h.call("GET", "/cluster/backup"), []);
   });
 });
+
+describe("guest agent delay", () => {
+  it("follows the cluster config's agentDelay (0 = answers right after start)", async () => {
+    const h = new Harness({ config: { agentDelay: 0 } });
+    await h.createVm(100, { agent: "1", start: 1 });
+    assert.deepEqual(await h.call("POST", "/nodes/pve1/qemu/100/agent/ping"), { result: {} });
+  });
+});

@@ -33,6 +33,8 @@ export const clusterConfigSchema = z.object({
   /** Files present on storages at start: "local:iso/debian-13-netinst.iso" or {volid, size (bytes)}. */
   content: z.array(z.union([z.string(), z.object({ volid: z.string(), size: z.number().optional() })])).optional(),
   macPrefix: z.string().optional(),
+  /** Simulated seconds after a VM starts until its guest agent answers (default 15; 0 = at once). */
+  agentDelay: z.number().int().min(0).optional(),
 });
 
 export type ClusterConfig = z.infer<typeof clusterConfigSchema>;
@@ -50,6 +52,7 @@ export interface NormalisedConfig {
   storages: StorageState[];
   content: Array<{ volid: string; size: number }>;
   macPrefix: string;
+  agentDelay: number;
 }
 
 const DEFAULT_BRIDGES = ["vmbr0", "vmbr1"];
@@ -139,5 +142,12 @@ export function normaliseClusterConfig(raw: unknown, nodeCount?: number): Normal
     const sid = c.volid.split(":")[0];
     if (!storages.some((s) => s.id === sid)) throw new ClusterConfigError(`content: storage of '${c.volid}' is not defined`);
   }
-  return { name: cfg.name ?? "simcluster", nodes, storages, content, macPrefix: cfg.macPrefix ?? "BC:24:11" };
+  return {
+    name: cfg.name ?? "simcluster",
+    nodes,
+    storages,
+    content,
+    macPrefix: cfg.macPrefix ?? "BC:24:11",
+    agentDelay: cfg.agentDelay ?? 15,
+  };
 }

@@ -37,6 +37,7 @@ export function createClusterModel(options: CreateClusterOptions): SimCluster {
     clusterName: cfg.name,
     salt: options.random.hex(4),
     macPrefix: cfg.macPrefix,
+    agentDelay: cfg.agentDelay,
     nodes: cfg.nodes.map((n, i) => ({
       name: n.name,
       online: true,
@@ -79,6 +80,7 @@ export function loadClusterModel(json: unknown, deps: { random: Random; now: () 
     clusterName: state.clusterName ?? "simcluster",
     salt: state.salt ?? deps.random.hex(4),
     macPrefix: state.macPrefix ?? "BC:24:11",
+    agentDelay: state.agentDelay ?? 15,
     nodes: state.nodes ?? [],
     storages: state.storages ?? [],
     volumes: state.volumes ?? [],

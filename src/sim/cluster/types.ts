@@ -111,4 +111,6 @@ export interface ClusterState {
   backupJobs: BackupJob[];
   /** Datacenter MAC prefix. */
   macPrefix: string;
+  /** Seconds after start until a new VM's guest agent answers. */
+  agentDelay: number;
 }

@@ -112,7 +112,7 @@ function createVm(ctx: HandlerContext): string {
     snapshots: [],
     status: "stopped",
     qmpstatus: "stopped",
-    agentDelay: 20,
+    agentDelay: model.state.agentDelay,
   };
   model.state.guests.push(guest);
   const start = flag(ctx, "start");

@@ -82,7 +82,7 @@ export function restoreArchive(req: RestoreRequest): string {
     snapshots: [],
     status: "stopped",
     qmpstatus: "stopped",
-    agentDelay: 20,
+    agentDelay: model.state.agentDelay,
   };
   const previous = { ...guest.config };
   guest.config = { ...guest.config, lock: "create" };
