@@ -1,27 +1,16 @@
-// The few PVE text formats the resource modules read and write (drive and net property
-// strings, sizes, tag lists), behind one small seam so the engine does not depend on how
-// they are parsed.
-// Why not only src/pve/: that module is written in parallel; this file keeps the engine's
-// normalization rules (canonical numbers and booleans) in one place either way.
-
-const UNITS: Record<string, number> = { K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4 };
+// The few PVE text formats the resource modules read and write, behind one small seam:
+// sizes, tags and volume ids come from src/pve; what is added here is the engine's
+// normalization (canonical numbers and booleans) and a schema-free split of property strings
+// used to compare both sides in one form.
+import { formatSize, normaliseTags, printTags as printTagList, splitList, storageOfVolume, tryParseSize } from "../pve/index.js";
 
 /** `32G`, `104858K`, `1.5T`, `512` (bytes) -> bytes. Undefined when unreadable. */
-export function sizeToBytes(text: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)([KMGT])?$/.exec(text.trim());
-  if (!m) return undefined;
-  const unit = m[2] ? (UNITS[m[2]] ?? 1) : 1;
-  return Math.round(Number(m[1]) * unit);
-}
+export const sizeToBytes = tryParseSize;
 
 /** Bytes -> the largest unit that divides exactly (`34359738368` -> `32G`), as PVE writes sizes. */
-export function bytesToSize(bytes: number): string {
-  for (const unit of ["T", "G", "M", "K"] as const) {
-    const factor = UNITS[unit]!;
-    if (bytes >= factor && bytes % factor === 0) return `${bytes / factor}${unit}`;
-  }
-  return String(bytes);
-}
+export const bytesToSize = formatSize;
+
+export { storageOfVolume };
 
 /** Bytes for display: `32 GiB`, `1.5 GiB`, `512 MiB`. */
 export function humanSize(bytes: number): string {
@@ -69,18 +58,17 @@ export function joinPropertyString(leading: string | undefined, rest: Record<str
   return parts.join(",");
 }
 
-/** PVE accepts tags separated by `;`, `,` or spaces; returns them unique and sorted. */
+/** PVE accepts tags separated by `;`, `,` or spaces; returns them unique and sorted, as PVE keeps them. */
 export function parseTags(text: string | undefined): string[] {
   if (!text) return [];
-  return [...new Set(text.split(/[;,\s]+/).filter((t) => t !== ""))].sort();
+  try {
+    return normaliseTags(text);
+  } catch {
+    // A tag PVE would refuse today (an old config): keep it rather than fail the whole read.
+    return [...new Set(splitList(text))].sort();
+  }
 }
 
 export function printTags(tags: string[]): string {
-  return [...new Set(tags)].sort().join(";");
-}
-
-/** Storage id of a volume id (`local-lvm:vm-100-disk-0` -> `local-lvm`); undefined for paths and `none`. */
-export function storageOfVolume(volume: string): string | undefined {
-  const m = /^([a-zA-Z][a-zA-Z0-9\-_.]*):/.exec(volume);
-  return m ? m[1] : undefined;
+  return printTagList(normaliseTags(tags));
 }

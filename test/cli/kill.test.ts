@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { ROOT } from "./run.js";
 
-const ROOT = new URL("../..", import.meta.url).pathname;
 const COUNT = 6;
 
 function specYaml(): string {

@@ -1,24 +1,11 @@
 // NIC property strings: `virtio=BC:24:11:AB:CD:EF,bridge=vmbr0,firewall=1` (model=MAC first,
 // PVE's usual form) or `model=virtio,macaddr=...`.
+import { guestSubSchema } from "../../pve/index.js";
 import { canonical, joinPropertyString, splitPropertyString } from "../formats.js";
 import type { DesiredNic, LiveNic } from "../vm/model.js";
 
-export const NIC_MODELS = new Set([
-  "e1000",
-  "e1000-82540em",
-  "e1000-82544gc",
-  "e1000-82545em",
-  "e1000e",
-  "i82551",
-  "i82557b",
-  "i82559er",
-  "ne2k_isa",
-  "ne2k_pci",
-  "pcnet",
-  "rtl8139",
-  "virtio",
-  "vmxnet3",
-]);
+/** NIC models from PVE's schema (net[n] `model` enum): `virtio=MAC` names the model and the MAC at once. */
+export const NIC_MODELS: ReadonlySet<string> = new Set(guestSubSchema("qemu", "net0")?.model?.enum ?? []);
 
 export function parseNicString(slot: string, text: string): LiveNic {
   const parts = splitPropertyString(text, "model");

@@ -1,0 +1,26 @@
+// Runs the pvectl CLI (through tsx, from the sources) as a child process, without a terminal.
+import { spawn } from "node:child_process";
+
+export const ROOT = new URL("../..", import.meta.url).pathname;
+
+export interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function pvectl(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
