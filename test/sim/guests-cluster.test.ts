@@ -194,3 +194,27 @@ describe("directory indexes", () => {
     await rejects(h.call("GET", "/nodes/pve1/qemu/101"), 500, "Configuration file 'nodes/pve1/qemu-server/101.conf' does not exist");
   });
 });
+
+describe("download-url", () => {
+  it("adds the file to the storage content in a download task", async () => {
+    const h = new Harness();
+    const upid = await h.ok("POST", "/nodes/pve1/storage/local/download-url", {
+      url: "https://example.org/alpine.iso",
+      content: "iso",
+      filename: "alpine.iso",
+    });
+    assert.match(upid, /:download:alpine\.iso:/);
+    const iso = (await h.call("GET", "/nodes/pve1/storage/local/content", { content: "iso" })) as Row[];
+    assert.deepEqual(iso.map((c) => c.volid), ["local:iso/alpine.iso", "local:iso/debian-13-netinst.iso"]);
+    await rejects(
+      h.call("POST", "/nodes/pve1/storage/local/download-url", { url: "https://example.org/a.iso", content: "iso", filename: "alpine.iso" }),
+      500,
+      "refusing to override existing file 'alpine.iso'",
+    );
+    await rejects(
+      h.call("POST", "/nodes/pve1/storage/local-lvm/download-url", { url: "https://example.org/a.iso", content: "iso", filename: "a.iso" }),
+      500,
+      "storage 'local-lvm' is not configured for content-type 'iso'",
+    );
+  });
+});

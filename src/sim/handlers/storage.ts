@@ -202,6 +202,44 @@ function allocate(ctx: HandlerContext): string {
   return volid;
 }
 
+const DOWNLOAD_DIRS: Record<string, string> = { iso: "iso", vztmpl: "vztmpl", import: "import" };
+
+/** POST …/download-url: "downloads" a file into iso/vztmpl/import content (no network access). */
+function downloadUrl(ctx: HandlerContext): string {
+  const { model, storage, node } = pathStorage(ctx);
+  const content = str(ctx, "content") ?? "";
+  const filename = str(ctx, "filename") ?? "";
+  const dir = DOWNLOAD_DIRS[content];
+  if (!dir) throw new PveApiError(400, "Parameter verification failed.", { content: `value '${content}' does not have a value in the enumeration 'iso, vztmpl, import'` });
+  if (!storage.content.includes(content)) {
+    throw new PveApiError(500, `storage '${storage.id}' is not configured for content-type '${content}'`);
+  }
+  const volid = `${storage.id}:${dir}/${filename}`;
+  if (findVolume(model.state, volid, node)) throw new PveApiError(500, `refusing to override existing file '${filename}'`);
+  const url = str(ctx, "url") ?? "";
+  const size = 50 * 1024 * 1024 + (createHash("sha1").update(url).digest().readUInt32BE(0) % (700 * 1024 * 1024));
+  return startGuestTask(ctx, {
+    type: "download",
+    vmid: filename,
+    kind: "backup",
+    bytes: size,
+    work: (task) => {
+      task.log(`downloading ${url} to /var/lib/vz/template/${dir}/${filename}`);
+      const format = content === "iso" ? "iso" : content === "vztmpl" ? (filename.endsWith(".tar.zst") ? "tzst" : "tgz") : (filename.split(".").pop() ?? "raw");
+      model.state.volumes.push({
+        volid,
+        storage: storage.id,
+        ...(storage.shared ? {} : { node }),
+        content,
+        format,
+        size,
+        ctime: model.now(),
+      });
+      task.log("download of file finished");
+    },
+  });
+}
+
 function updateVolume(ctx: HandlerContext): null {
   const { volume } = pathVolume(ctx);
   const notes = str(ctx, "notes");
@@ -220,4 +258,5 @@ export function registerStorageHandlers(router: Router): void {
   router.add("GET", "/nodes/{node}/storage/{storage}/content/{volume}", getVolume);
   router.add("PUT", "/nodes/{node}/storage/{storage}/content/{volume}", updateVolume);
   router.add("DELETE", "/nodes/{node}/storage/{storage}/content/{volume}", deleteVolume);
+  router.add("POST", "/nodes/{node}/storage/{storage}/download-url", downloadUrl);
 }
