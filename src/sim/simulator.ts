@@ -118,6 +118,8 @@ export class Simulator {
 
   static async create(options: SimulatorOptions, config: ClusterConfig | undefined): Promise<Simulator> {
     const sim = new Simulator(options, config);
+    // Write the state file at once: a path that cannot be written fails the start, not a later save.
+    if (options.stateFile) sim.save();
     registerGuestHandlers(sim.router);
     options.extraHandlers?.(sim.router);
     // Load the schema now, so the first request of a benchmark is not the one that pays for it.
@@ -140,7 +142,12 @@ export class Simulator {
     if (!this.options.stateFile || this.closed || this.saveTimer) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
-      this.save();
+      try {
+        this.save();
+      } catch (err) {
+        // A background save must not crash the server; the next change or close() tries again.
+        process.emitWarning(err instanceof Error ? err.message : String(err), "PvectlSimStateWarning");
+      }
     }, SAVE_DEBOUNCE_MS);
   }
 

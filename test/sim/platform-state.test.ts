@@ -56,6 +56,18 @@ describe("simulator state", () => {
     });
   });
 
+  it("refuses a state file it cannot write at start, with advice", async () => {
+    const file = join(dir, "no-such-dir", "state.json");
+    await assert.rejects(startHttpSim({ stateFile: file }), (err: unknown) => {
+      assert.ok(err instanceof StateFileError);
+      assert.equal(
+        err.userMessage(),
+        `Cannot use the simulator state file ${file}: cannot write it (ENOENT). Check that its directory exists and is writable, or choose another --state path.`,
+      );
+      return true;
+    });
+  });
+
   it("resets to the initial state and clears the access log", async () => {
     const sim = await startHttpSim();
     try {

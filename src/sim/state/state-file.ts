@@ -21,13 +21,14 @@ export class StateFileError extends Error {
   constructor(
     readonly file: string,
     readonly reason: string,
+    readonly advice = "Fix or delete the file (the simulator then starts from a fresh cluster and writes it again).",
   ) {
     super(`simulator state file ${file}: ${reason}`);
     this.name = "StateFileError";
   }
 
   userMessage(): string {
-    return `Cannot use the simulator state file ${this.file}: ${this.reason}. Fix or delete the file (the simulator then starts from a fresh cluster and writes it again).`;
+    return `Cannot use the simulator state file ${this.file}: ${this.reason}. ${this.advice}`;
   }
 }
 
@@ -54,6 +55,14 @@ export function readStateFile(file: string): SimState | undefined {
 /** Writes atomically (temporary file + rename) so a crash never leaves half a file. */
 export function writeStateFile(file: string, state: SimState): void {
   const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, `${JSON.stringify(state, null, 1)}\n`, { mode: 0o600 });
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, `${JSON.stringify(state, null, 1)}\n`, { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch (err) {
+    throw new StateFileError(
+      file,
+      `cannot write it (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      "Check that its directory exists and is writable, or choose another --state path.",
+    );
+  }
 }
