@@ -26,7 +26,8 @@ export interface PlanContext {
   live: Map<number, LiveVm>;
 }
 
-function errorGuest(vm: DesiredVm, message: string): GuestPlan {
+/** A guest with nothing to do: absent and meant to be, or blocked by `errors`. */
+function idleGuest(vm: DesiredVm, errors: string[]): GuestPlan {
   return {
     key: vm.key,
     name: vm.name,
@@ -34,7 +35,7 @@ function errorGuest(vm: DesiredVm, message: string): GuestPlan {
     node: vm.node,
     exists: false,
     steps: [],
-    errors: [message],
+    errors,
     warnings: [],
   };
 }
@@ -73,17 +74,16 @@ export async function buildPlan(client: PveClient, desired: DesiredVm[], options
   const guests: GuestPlan[] = [];
   for (const { vm, match } of matches) {
     if (match.kind === "error") {
-      guests.push(errorGuest(vm, match.message));
+      guests.push(idleGuest(vm, [match.message]));
       continue;
     }
     if (match.kind === "absent") {
-      if (!vm.absent) guests.push(planCreate(vm));
-      else guests.push({ ...errorGuest(vm, ""), errors: [] });
+      guests.push(vm.absent ? idleGuest(vm, []) : planCreate(vm));
       continue;
     }
     const owner = claimed.get(match.guest.vmid);
     if (owner !== vm.key) {
-      guests.push(errorGuest(vm, `vmid ${match.guest.vmid} is also claimed by ${owner} in the spec; each guest may appear once`));
+      guests.push(idleGuest(vm, [`vmid ${match.guest.vmid} is also claimed by ${owner} in the spec; each guest may appear once`]));
       continue;
     }
     const current = live.get(match.guest.vmid)!;
@@ -109,7 +109,7 @@ export async function buildDestroyPlan(client: PveClient, selection: DestroySele
   const found: Array<{ vm: DesiredVm; guest: GuestSummary }> = [];
   for (const vm of selection.desired) {
     const match = findGuest(vm, cluster.guests);
-    if (match.kind === "error") guests.push(errorGuest(vm, match.message));
+    if (match.kind === "error") guests.push(idleGuest(vm, [match.message]));
     else if (match.kind === "found") found.push({ vm, guest: match.guest });
   }
   const live = await readGuests(client, found.map((f) => f.guest), options.readConcurrency);

@@ -6,7 +6,7 @@ import { PveError, type PveClient } from "../api/index.js";
 import { liveVmFromPending, type PendingEntry } from "../resources/vm/live.js";
 import type { LiveVm } from "../resources/vm/model.js";
 import { OWNERSHIP_TAG } from "../resources/vm/model.js";
-import { parseTags, splitPropertyString, storageOfVolume } from "../resources/formats.js";
+import { parseTags, sizeToBytes, splitPropertyString, storageOfVolume } from "../resources/formats.js";
 import {
   backoff,
   errorText,
@@ -159,7 +159,8 @@ export class GuestRunner {
       const live = await this.#read();
       if (step.action === "disk-grow") {
         const disk = live.disks[String(call.params.disk)];
-        return disk?.sizeBytes !== undefined && disk.sizeBytes >= sizeOf(String(call.params.size));
+        const wanted = sizeToBytes(String(call.params.size));
+        return disk?.sizeBytes !== undefined && wanted !== undefined && disk.sizeBytes >= wanted;
       }
       if (step.action === "disk-move") {
         return live.disks[String(call.params.disk)]?.storage === String(call.params.storage);
@@ -245,12 +246,6 @@ export class GuestRunner {
     }
     return "other";
   }
-}
-
-const UNITS: Record<string, number> = { K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4 };
-function sizeOf(text: string): number {
-  const m = /^\+?(\d+(?:\.\d+)?)([KMGT])?$/.exec(text);
-  return m ? Number(m[1]) * (m[2] ? UNITS[m[2]]! : 1) : Number.POSITIVE_INFINITY;
 }
 
 /** Whether each key this config call writes (or deletes) already has that value. */
