@@ -117,6 +117,25 @@ describe("simulator faults", () => {
     assert.equal((await admin(sim, "POST", "/locks", { vmid: 123456 })).status, 404);
   });
 
+  it("applies probabilistic faults to some requests, the same ones for the same seed", async () => {
+    const pattern = async () => {
+      const s = await startHttpSim({ seed: 5 });
+      try {
+        const auth = await login(s);
+        s.admin.injectFault({ path: "^/version$", status: 500, message: "flaky", probability: 0.5 });
+        let out = "";
+        for (let i = 0; i < 20; i++) out += (await call(s, "GET", "/version", { auth })).status === 500 ? "x" : ".";
+        return out;
+      } finally {
+        await s.close();
+      }
+    };
+    const first = await pattern();
+    assert.match(first, /x/);
+    assert.match(first, /\./);
+    assert.equal(await pattern(), first);
+  });
+
   it("repeats the same secrets and task ids with the same seed", async () => {
     const run = async () => {
       const s = await startHttpSim({ seed: 99, extraHandlers: taskEndpoint });
