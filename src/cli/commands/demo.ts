@@ -1,13 +1,15 @@
 // `pvectl demo`: the README's main job in one command. Starts the PVE API simulator in-process
 // (HTTPS, its certificate pinned by fingerprint), plans and applies the example specs
-// (examples/*.yaml that use the default connection), prints plan, progress and result, then
-// shows that a second plan is empty.
+// (examples/*.yaml that use the default connection), prints plan, progress and result, shows
+// that a second plan is empty, then edits a guest by hand and shows pvectl finding and
+// repairing the drift (MAC kept).
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { PveClient } from "../../api/index.js";
 import { applyPlan } from "../../engine/apply.js";
+import type { ApplyReport, GuestReport } from "../../engine/report.js";
 import { buildPlan, planData } from "../../engine/plan.js";
 import { planHasChanges } from "../../engine/types.js";
 import { desiredVmFromSpec } from "../../resources/vm/from-spec.js";
@@ -28,6 +30,24 @@ interface Flags {
 function defaultExamplesDir(): string {
   // src/cli/commands/demo.ts and dist/cli/commands/demo.js both sit three levels below the package root.
   return fileURLToPath(new URL("../../../examples/", import.meta.url));
+}
+
+/**
+ * Changes the first created guest with a NIC behind pvectl's back, as a person in the web UI
+ * would: net0 on the other bridge (MAC kept) and one more tag. Returns its name.
+ */
+async function driftByHand(client: PveClient, guests: GuestReport[]): Promise<string | undefined> {
+  const guest = guests.find((g) => g.result === "created" && g.vmid !== undefined && g.macs.net0);
+  if (!guest) return undefined;
+  const path = `/nodes/${guest.node}/qemu/${guest.vmid}/config`;
+  const config = (await client.request("GET", path)) as Record<string, string | number>;
+  const net0 = String(config.net0);
+  const bridge = /bridge=vmbr0/.test(net0) ? "vmbr1" : "vmbr0";
+  await client.request("PUT", path, {
+    net0: net0.replace(/bridge=[^,]+/, `bridge=${bridge}`),
+    tags: `${String(config.tags ?? "")};edited-by-hand`,
+  });
+  return guest.key;
 }
 
 export function registerDemoCommand(program: Command): void {
@@ -102,13 +122,26 @@ export function registerDemoCommand(program: Command): void {
         out.write(p.bold("\n3. pvectl plan (again)\n"));
         const second = planData(await buildPlan(client, desired));
         out.write(renderPlan(second, p));
+
+        const drift = await driftByHand(client, report.guests);
+        let repaired: ApplyReport | undefined;
+        if (drift) {
+          out.write(p.bold(`\n4. someone edits ${drift} by hand (another bridge for net0, an extra tag); pvectl plan\n`));
+          const driftPlan = await buildPlan(client, desired);
+          out.write(renderPlan(planData(driftPlan), p));
+          out.write(p.bold("\n5. pvectl apply --yes\n"));
+          repaired = await applyPlan(client, planData(driftPlan), { cluster: driftPlan.context.cluster, live: driftPlan.context.live });
+          out.write(renderReport(repaired, p));
+          out.write(p.bold("\n6. pvectl plan\n"));
+          out.write(renderPlan(planData(await buildPlan(client, desired)), p));
+        }
         const stats = client.stats();
         const calls = stats.reduce((n, s) => n + s.count, 0);
         out.write(p.dim(`\n${calls} API calls in all.\n`));
         if (flags.json) {
           process.stdout.write(`${JSON.stringify({ specs: runnable, plan: planData(plan), report, secondPlan: second, apiCalls: calls }, null, 2)}\n`);
         }
-        if (!report.ok || planHasChanges(second)) {
+        if (!report.ok || planHasChanges(second) || repaired?.ok === false) {
           out.write(p.red("The demo did not converge; see the errors above.\n"));
           process.exitCode = 1;
         }
