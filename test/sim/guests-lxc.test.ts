@@ -88,6 +88,24 @@ describe("LXC containers", () => {
     assert.deepEqual(snaps.map((s) => s.name), ["before", "current"]);
   });
 
+  it("a running container hot-plugs what pve-container hot-plugs and keeps the rest pending", async () => {
+    const h = new Harness();
+    await h.ok("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: TEMPLATE, rootfs: "local-lvm:4", start: 1 });
+    await h.call("PUT", "/nodes/pve1/lxc/200/config", { memory: 2048, hostname: "renamed", mp0: "local-lvm:1,mp=/data", ostype: "alpine" });
+    const current = (await h.call("GET", "/nodes/pve1/lxc/200/config", { current: 1 })) as Record<string, unknown>;
+    assert.equal(current.memory, 2048);
+    assert.equal(current.hostname, "renamed");
+    assert.equal(current.mp0, "local-lvm:vm-200-disk-1,mp=/data,size=1G");
+    assert.equal(current.ostype, "debian");
+    const pending = (await h.call("GET", "/nodes/pve1/lxc/200/pending")) as Array<Record<string, unknown>>;
+    assert.deepEqual(pending.find((p) => p.key === "ostype"), { key: "ostype", value: "debian", pending: "alpine" });
+    await h.ok("POST", "/nodes/pve1/lxc/200/status/reboot");
+    assert.equal((await h.config(200, "pve1", "lxc")).ostype, "alpine");
+    await h.ok("POST", "/nodes/pve1/lxc/200/status/stop");
+    await h.call("PUT", "/nodes/pve1/lxc/200/config", { delete: "mp0" });
+    assert.equal((await h.config(200, "pve1", "lxc")).unused0, "local-lvm:vm-200-disk-1");
+  });
+
   it("template and linked clone of a container", async () => {
     const h = new Harness();
     await h.ok("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: TEMPLATE, rootfs: "local-lvm:4", net0: "name=eth0,bridge=vmbr0" });

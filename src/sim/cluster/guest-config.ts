@@ -67,7 +67,19 @@ function hotplugFeatures(config: GuestConfig): Set<string> {
   return new Set(raw.split(","));
 }
 
-function hotpluggable(guest: GuestState, key: string): boolean {
+/** pve-container: options applied at once to a running container. */
+const LXC_FAST_PLUG = new Set(["description", "onboot", "startup", "protection", "hostname", "hookscript", "cores", "tags", "lock"]);
+
+function lxcHotpluggable(guest: GuestState, key: string, deleting: boolean): boolean {
+  if (LXC_FAST_PLUG.has(key) || key === "cpulimit" || key === "cpuunits" || /^net\d+$/.test(key)) return true;
+  if (deleting) return false;
+  if (key === "memory" || key === "swap") return true;
+  // new mount points and devices are hot-plugged; changing an existing one waits for a restart
+  return /^(mp|dev)\d+$/.test(key) && guest.config[key] === undefined;
+}
+
+function hotpluggable(guest: GuestState, key: string, deleting = false): boolean {
+  if (guest.type === "lxc") return lxcHotpluggable(guest, key, deleting);
   if (FAST_PLUG.has(key) || /^ipconfig\d+$/.test(key)) return true;
   const features = hotplugFeatures(guest.config);
   if (/^net\d+$/.test(key)) return features.has("network");
@@ -129,7 +141,8 @@ function applyOne(model: SimCluster, guest: GuestState, key: string): void {
       const volid = parseDrive(guest.type, String(old)).file;
       if (!volumeInSnapshots(guest, volid)) removeVolume(model.state, volid, guest.node);
     } else if (isDiskKey(guest.type, key)) {
-      releaseVolume(model, guest, old, force);
+      // containers have no force: a removed mount point always becomes unusedN
+      releaseVolume(model, guest, old, guest.type === "qemu" && force);
     }
     return;
   }
@@ -156,9 +169,8 @@ export function applyPending(model: SimCluster, guest: GuestState): void {
 
 /** Applies what a running guest can take live; the rest stays pending. */
 export function hotplugPending(model: SimCluster, guest: GuestState): void {
-  for (const key of [...Object.keys(guest.pendingDelete), ...Object.keys(guest.pending)]) {
-    if (hotpluggable(guest, key)) applyOne(model, guest, key);
-  }
+  for (const key of Object.keys(guest.pendingDelete)) if (hotpluggable(guest, key, true)) applyOne(model, guest, key);
+  for (const key of Object.keys(guest.pending)) if (hotpluggable(guest, key)) applyOne(model, guest, key);
 }
 
 export interface ConfigUpdate {
@@ -239,6 +251,6 @@ export function updateGuestConfig(
     guest.pending[key] = value;
     delete guest.pendingDelete[key];
   }
-  if (guest.type === "lxc" || guest.status !== "running") applyPending(model, guest);
+  if (guest.status !== "running") applyPending(model, guest);
   else hotplugPending(model, guest);
 }

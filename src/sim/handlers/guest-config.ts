@@ -38,8 +38,11 @@ function getConfig(type: GuestType) {
   };
 }
 
-function getPending(ctx: HandlerContext): Array<Record<string, string | number>> {
-  const guest = pathGuest(ctx, "qemu");
+function getPending(type: GuestType) {
+  return (ctx: HandlerContext) => pendingList(ctx, pathGuest(ctx, type));
+}
+
+function pendingList(ctx: HandlerContext, guest: GuestState): Array<Record<string, string | number>> {
   const keys = new Set([...Object.keys(guest.config), ...Object.keys(guest.pending), ...Object.keys(guest.pendingDelete)]);
   const out: Array<Record<string, string | number>> = [];
   for (const key of [...keys].sort()) {
@@ -150,7 +153,8 @@ export function registerGuestConfig(router: Router): void {
   router.add("GET", "/nodes/{node}/qemu/{vmid}/config", getConfig("qemu"));
   router.add("PUT", "/nodes/{node}/qemu/{vmid}/config", putConfig("qemu"));
   router.add("POST", "/nodes/{node}/qemu/{vmid}/config", postConfig);
-  router.add("GET", "/nodes/{node}/qemu/{vmid}/pending", getPending);
+  router.add("GET", "/nodes/{node}/qemu/{vmid}/pending", getPending("qemu"));
+  router.add("GET", "/nodes/{node}/lxc/{vmid}/pending", getPending("lxc"));
   router.add("GET", "/nodes/{node}/lxc/{vmid}/config", getConfig("lxc"));
   router.add("PUT", "/nodes/{node}/lxc/{vmid}/config", putConfig("lxc"));
 }

@@ -1,7 +1,7 @@
 // LXC containers: create from a template in storage content, power operations, clone,
 // template, pending (containers apply changes at once in the simulator).
 import { driveVolume, inAllocationOrder, isDiskKey, parseDrive, printDrive } from "../cluster/drives.js";
-import { checkLock, normaliseValue } from "../cluster/guest-config.js";
+import { applyPending, checkLock, normaliseValue } from "../cluster/guest-config.js";
 import { parseProps, printProps } from "../cluster/propstring.js";
 import type { ConfigValue, GuestConfig, GuestState, VolumeState } from "../cluster/types.js";
 import {
@@ -143,7 +143,9 @@ function start(ctx: HandlerContext): string {
     vmid: guest.vmid,
     kind: "start",
     work: () => {
-      if (guest.status !== "running") model.markRunning(guest);
+      if (guest.status === "running") return;
+      applyPending(model, guest);
+      model.markRunning(guest);
     },
   });
 }
@@ -160,7 +162,10 @@ function stopLike(type: "vzstop" | "vzshutdown" | "vzreboot") {
       kind: type === "vzreboot" ? "start" : "stop",
       work: () => {
         model.markStopped(guest);
-        if (type === "vzreboot") model.markRunning(guest);
+        if (type === "vzreboot") {
+          applyPending(model, guest);
+          model.markRunning(guest);
+        }
       },
     });
   };
@@ -270,15 +275,6 @@ function cloneCt(ctx: HandlerContext): string {
   });
 }
 
-function pending(ctx: HandlerContext): Array<Record<string, string | number>> {
-  const guest = pathGuest(ctx, "lxc");
-  const out: Array<Record<string, string | number>> = Object.keys(guest.config)
-    .sort()
-    .map((key) => ({ key, value: guest.config[key] as string | number }));
-  out.push({ key: "digest", value: sim(ctx).digest(guest) });
-  return out;
-}
-
 export function registerLxcHandlers(router: Router): void {
   router.add("POST", "/nodes/{node}/lxc", createCt);
   router.add("POST", "/nodes/{node}/lxc/{vmid}/status/start", start);
@@ -287,6 +283,5 @@ export function registerLxcHandlers(router: Router): void {
   router.add("POST", "/nodes/{node}/lxc/{vmid}/status/reboot", stopLike("vzreboot"));
   router.add("POST", "/nodes/{node}/lxc/{vmid}/template", lxcTemplate);
   router.add("POST", "/nodes/{node}/lxc/{vmid}/clone", cloneCt);
-  router.add("GET", "/nodes/{node}/lxc/{vmid}/pending", pending);
 }
 
