@@ -46,6 +46,15 @@ vms:
     assert.match(result.stdout, /^ok demo1: create \(vmid 101\)$/m);
     assert.match(result.stdout, /Apply finished in [\d.]+s: 2 created\./);
     assert.match(result.stdout, /3\. pvectl plan \(again\)\n= demo1 \(vmid 101\) on pve1: no changes\n= demo2 \(vmid \d+\) on pve2: no changes\n/);
+    assert.match(result.stdout, /4\. someone edits demo1 by hand .*\n~ demo1 \(vmid 101\) on pve1\n/);
+    assert.match(result.stdout, /~ change net0 \(MAC BC:24:11(:[0-9A-F]{2}){3} kept\) {2}\[configuration\]\n {8}net0\.bridge: vmbr1 -> vmbr0\n/);
+    assert.match(result.stdout, /6\. pvectl plan\n= demo1 \(vmid 101\) on pve1: no changes\n/);
+  });
+
+  it("runs the package's own examples (the README's main job)", async () => {
+    const result = await demo(["--timing", "instant"]);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /Apply finished in [\d.]+s: 3 created\./);
   });
 
   it("--json prints one document with the plan, the report and an empty second plan", async () => {
