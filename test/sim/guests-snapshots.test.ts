@@ -106,3 +106,21 @@ describe("snapshots", () => {
     assert.equal((await h.config(100)).lock, undefined);
   });
 });
+
+describe("feature checks", () => {
+  it("snapshot and linked-clone features follow storage and format", async () => {
+    const h = new Harness();
+    await h.createVm(100, { scsi0: "local-lvm:4" });
+    await h.createVm(101, { scsi0: "shared:4,format=raw" });
+    const feat = async (vmid: number, feature: string) =>
+      (await h.call("GET", `/nodes/pve1/qemu/${vmid}/feature`, { feature })) as { hasFeature: number; nodes: string[] };
+    assert.equal((await feat(100, "snapshot")).hasFeature, 1);
+    assert.equal((await feat(101, "snapshot")).hasFeature, 0, "raw files take no snapshots");
+    assert.equal((await feat(100, "clone")).hasFeature, 0, "no linked clone of a plain VM");
+    assert.equal((await feat(100, "copy")).hasFeature, 1);
+    assert.deepEqual((await feat(100, "copy")).nodes, ["pve1"]);
+    assert.deepEqual((await feat(101, "copy")).nodes, ["pve1", "pve2", "pve3"]);
+    await h.ok("POST", "/nodes/pve1/qemu/100/template");
+    assert.equal((await feat(100, "clone")).hasFeature, 1);
+  });
+});

@@ -9,6 +9,7 @@ import { registerCloneHandlers } from "./qemu-clone.js";
 import { registerGuestConfig } from "./guest-config.js";
 import { registerGuestDestroy } from "./guest-destroy.js";
 import { registerGuestStatus } from "./guest-status.js";
+import { registerFeatureHandlers } from "./feature.js";
 import { registerIndexHandlers } from "./indexes.js";
 import { registerLxcHandlers } from "./lxc.js";
 import { registerMigrateHandlers } from "./migrate.js";
@@ -38,4 +39,5 @@ export function registerGuestHandlers(router: Router): void {
   registerMigrateHandlers(router);
   registerCloudinitHandlers(router);
   registerIndexHandlers(router);
+  registerFeatureHandlers(router);
 }
