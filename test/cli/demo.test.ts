@@ -51,10 +51,19 @@ vms:
     assert.match(result.stdout, /6\. pvectl plan\n= demo1 \(vmid 101\) on pve1: no changes\n/);
   });
 
-  it("runs the package's own examples (the README's main job)", async () => {
+  it("runs the package's own examples and the NetBox loop to the inventory (the README's main job)", async () => {
     const result = await demo(["--timing", "instant"]);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /Apply finished in [\d.]+s: 3 created\./);
+    assert.match(result.stdout, /7\. NetBox at http:\/\/127\.0\.0\.1:\d+ holds 3 VM records in status planned: db-01, web-01, web-02\n/);
+    for (const name of ["db-01", "web-01", "web-02"]) {
+      assert.match(result.stdout, new RegExp(`^staged +${name} \\(NetBox id \\d+\\): vm \\d+ on pve2 \\(created\\); wrote proxmox_vmid=\\d+, eth0 MAC BC:24:11`, "m"));
+    }
+    assert.match(result.stdout, /8\. pvectl netbox sync \(again\): 0 record\(s\) selected, nothing to do/);
+    assert.match(result.stdout, /^ {2}@netbox_staged: db-01, web-01, web-02$/m);
+    assert.match(result.stdout, /^ {2}@proxmox_all_qemu: db-01, db1, web-01, web-02, web1, web2$/m);
+    assert.match(result.stdout, /^ {2}web-01: ansible_host=10\.20\.0\.\d+$/m, "ansible_host from NetBox's primary IP");
+    assert.match(result.stdout, /^ {2}web1: ansible_host=10\.0\.10\.11$/m, "ansible_host from the cloud-init ipconfig");
   });
 
   it("--json prints one document with the plan, the report and an empty second plan", async () => {
@@ -63,10 +72,14 @@ vms:
     const doc = JSON.parse(result.stdout) as {
       report: { ok: boolean; guests: Array<{ result: string; macs: Record<string, string> }> };
       secondPlan: { guests: Array<{ steps: unknown[] }> };
+      netbox: Array<{ result: string }>;
+      inventory: { _meta: { hostvars: Record<string, unknown> } };
     };
     assert.equal(doc.report.ok, true);
     assert.deepEqual(doc.report.guests.map((g) => g.result), ["created", "created"]);
     assert.ok(doc.report.guests.every((g) => /^BC:24:11/.test(g.macs.net0 ?? "")));
     assert.ok(doc.secondPlan.guests.every((g) => g.steps.length === 0));
+    assert.deepEqual(doc.netbox.map((r) => r.result), ["staged", "staged", "staged"]);
+    assert.deepEqual(Object.keys(doc.inventory._meta.hostvars).sort(), ["db-01", "demo1", "demo2", "web-01", "web-02"]);
   });
 });

@@ -2,7 +2,9 @@
 // (HTTPS, its certificate pinned by fingerprint), plans and applies the example specs
 // (examples/*.yaml that use the default connection), prints plan, progress and result, shows
 // that a second plan is empty, then edits a guest by hand and shows pvectl finding and
-// repairing the drift (MAC kept).
+// repairing the drift (MAC kept). Then the NetBox loop: a NetBox simulator holds VM records in
+// status `planned`; `netbox sync` builds them, writes back vmid/MACs/IP and moves them to
+// `staged`; finally the Ansible inventory of everything that now exists, with NetBox facts.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,10 +15,16 @@ import type { ApplyReport, GuestReport } from "../../engine/report.js";
 import { buildPlan, planData } from "../../engine/plan.js";
 import { planHasChanges } from "../../engine/types.js";
 import { desiredVmFromSpec } from "../../resources/vm/from-spec.js";
+import { generateInventory, parseInventoryConfig, type AnsibleInventory } from "../../inventory/index.js";
+import { NetboxClient } from "../../netbox/client.js";
+import { loadNetboxConfig } from "../../netbox/config.js";
+import { startNetboxSimulator } from "../../netbox/sim/index.js";
+import { syncNetbox, type SyncReport } from "../../netbox/sync.js";
 import { startSimulator } from "../../sim/index.js";
 import { loadSpecFiles } from "../../sources/spec/index.js";
 import { paletteFor, plainPalette, renderPlan } from "../render/plan.js";
 import { progressLine, renderReport } from "../render/report.js";
+import { syncLine } from "./netbox.js";
 import { UsageError } from "./plan.js";
 
 interface Flags {
@@ -25,6 +33,17 @@ interface Flags {
   http?: boolean;
   timing?: "instant" | "realistic";
   timeScale?: string;
+}
+
+/** `ansible-inventory --graph`'s shape: each group with its hosts, `_meta` left out. */
+function inventoryGraph(inventory: AnsibleInventory): string {
+  const lines: string[] = [];
+  for (const [group, value] of Object.entries(inventory)) {
+    if (group === "_meta" || group === "all") continue;
+    const hosts = (value as { hosts?: string[] }).hosts ?? [];
+    lines.push(`  @${group}: ${hosts.join(", ")}`);
+  }
+  return `${lines.join("\n")}\n`;
 }
 
 function defaultExamplesDir(): string {
@@ -53,7 +72,9 @@ async function driftByHand(client: PveClient, guests: GuestReport[]): Promise<st
 export function registerDemoCommand(program: Command): void {
   program
     .command("demo")
-    .description("start the simulator in-process, plan and apply the example specs, show that a second plan is empty")
+    .description(
+      "start the simulators in-process: plan and apply the example specs, show that a second plan is empty, build NetBox's planned VMs, print the inventory",
+    )
     .option("--examples <dir>", "directory of spec files (default: the package's examples/)")
     .option("--http", "plain HTTP instead of HTTPS with a pinned certificate")
     .option("--timing <profile>", "simulator task timing: instant or realistic", "realistic")
@@ -135,13 +156,65 @@ export function registerDemoCommand(program: Command): void {
           out.write(p.bold("\n6. pvectl plan\n"));
           out.write(renderPlan(planData(await buildPlan(client, desired)), p));
         }
+        // The NetBox loop: planned records -> built VMs -> staged -> inventory.
+        const netboxSim = await startNetboxSimulator({ seed: "demo" });
+        let sync: SyncReport | undefined;
+        let rerun: SyncReport | undefined;
+        let inventory: AnsibleInventory | undefined;
+        try {
+          const netbox = new NetboxClient({ url: netboxSim.url, token: netboxSim.token });
+          // The mapping fits the NetBox simulator's demo records, whatever specs --examples names.
+          const config = await loadNetboxConfig(join(defaultExamplesDir(), "netbox", "netbox.yaml"));
+          const planned = await netbox.list("virtualization/virtual-machines", { status: "planned" });
+          out.write(
+            p.bold(`\n7. NetBox at ${netboxSim.url} holds ${planned.length} VM records in status planned: ${planned.map((r) => r.name).join(", ")}\n`),
+          );
+          out.write(p.bold("   pvectl netbox sync\n"));
+          sync = await syncNetbox({
+            config,
+            netbox,
+            pveClient: () => client,
+            onPlan: (_, plan) => out.write(renderPlan(plan, p)),
+            onEvent: (event) => {
+              const line = progressLine(event, p);
+              if (line) out.write(`${line}\n`);
+            },
+            onRecord: (outcome) => out.write(`${syncLine(outcome, p)}\n`),
+          });
+          rerun = await syncNetbox({ config, netbox, pveClient: () => client });
+          out.write(p.bold(`\n8. pvectl netbox sync (again): ${rerun.records.length} record(s) selected, nothing to do\n`));
+
+          out.write(p.bold("\n9. pvectl inventory (what ansible-inventory --graph shows, with NetBox facts)\n"));
+          inventory = await generateInventory(
+            { api: client, endpoint: client.origin, identity: client.identity, netbox },
+            parseInventoryConfig(
+              {
+                facts: "config",
+                netbox: { url: netboxSim.url },
+                ansibleHost: ["netbox", "ipconfig"],
+                keyedGroups: [{ key: "tag", prefix: "tag" }, { key: "netbox_status", prefix: "netbox" }],
+              },
+              "demo",
+            ),
+          );
+          out.write(inventoryGraph(inventory));
+          for (const [host, vars] of Object.entries(inventory._meta.hostvars)) {
+            if (vars.ansible_host) out.write(p.dim(`  ${host}: ansible_host=${String(vars.ansible_host)}\n`));
+          }
+        } finally {
+          await netboxSim.close();
+        }
+
         const stats = client.stats();
         const calls = stats.reduce((n, s) => n + s.count, 0);
         out.write(p.dim(`\n${calls} API calls in all.\n`));
         if (flags.json) {
-          process.stdout.write(`${JSON.stringify({ specs: runnable, plan: planData(plan), report, secondPlan: second, apiCalls: calls }, null, 2)}\n`);
+          process.stdout.write(
+            `${JSON.stringify({ specs: runnable, plan: planData(plan), report, secondPlan: second, netbox: sync?.records, inventory, apiCalls: calls }, null, 2)}\n`,
+          );
         }
-        if (!report.ok || planHasChanges(second) || repaired?.ok === false) {
+        const netboxDone = sync?.ok === true && sync.records.every((r) => r.result === "staged") && rerun?.records.length === 0;
+        if (!report.ok || planHasChanges(second) || repaired?.ok === false || !netboxDone) {
           out.write(p.red("The demo did not converge; see the errors above.\n"));
           process.exitCode = 1;
         }

@@ -93,7 +93,7 @@ function showPlan(p: Palette, json: boolean | undefined) {
   };
 }
 
-function syncLine(o: RecordOutcome, p: Palette): string {
+export function syncLine(o: RecordOutcome, p: Palette): string {
   const who = `${o.name} (NetBox id ${o.id})`;
   if (o.result === "staged") {
     return `${p.green("staged ")} ${who}: vm ${o.vmid} on ${o.node} (${o.guestResult})${o.wrote.length ? `; wrote ${o.wrote.join(", ")}` : ""}`;
