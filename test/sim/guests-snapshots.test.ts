@@ -116,6 +116,8 @@ describe("feature checks", () => {
       (await h.call("GET", `/nodes/pve1/qemu/${vmid}/feature`, { feature })) as { hasFeature: number; nodes: string[] };
     assert.equal((await feat(100, "snapshot")).hasFeature, 1);
     assert.equal((await feat(101, "snapshot")).hasFeature, 0, "raw files take no snapshots");
+    const refused = await h.call("POST", "/nodes/pve1/qemu/101/snapshot", { snapname: "nope" });
+    assert.equal(h.task(refused).exitstatus, "snapshot feature is not available");
     assert.equal((await feat(100, "clone")).hasFeature, 0, "no linked clone of a plain VM");
     assert.equal((await feat(100, "copy")).hasFeature, 1);
     assert.deepEqual((await feat(100, "copy")).nodes, ["pve1"]);

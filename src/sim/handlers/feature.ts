@@ -6,8 +6,13 @@ import { findStorage, findVolume, storageOnNode } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { pathGuest, sim, str } from "./context.js";
 
+/** True when every disk of the config can take a snapshot. */
+export function snapshotsPossible(model: SimCluster, guest: GuestState, config: GuestConfig): boolean {
+  return diskVolumes(guest, config).every((v) => canSnapshot(model, guest, v));
+}
+
 /** Storage types and formats that take snapshots (file storages only with qcow2). */
-function canSnapshot(model: SimCluster, guest: GuestState, volid: string): boolean {
+export function canSnapshot(model: SimCluster, guest: GuestState, volid: string): boolean {
   const storage = findStorage(model.state, volid.split(":")[0] ?? "");
   if (!storage) return false;
   if (["lvmthin", "zfspool", "rbd"].includes(storage.type)) return true;
@@ -15,7 +20,7 @@ function canSnapshot(model: SimCluster, guest: GuestState, volid: string): boole
   return findVolume(model.state, volid, guest.node)?.format === "qcow2";
 }
 
-function volumes(guest: GuestState, config: GuestConfig): string[] {
+export function diskVolumes(guest: GuestState, config: GuestConfig): string[] {
   const out: string[] = [];
   for (const [key, value] of Object.entries(config)) {
     if (!isDiskKey(guest.type, key)) continue;
@@ -38,7 +43,7 @@ function feature(type: GuestType) {
       config = snap.config;
     }
     const wanted = str(ctx, "feature");
-    const vols = volumes(guest, config);
+    const vols = diskVolumes(guest, config);
     // copy works everywhere; snapshots need a snapshot-capable storage/format; linked clones
     // (feature "clone") need that too and a base image (template) or a snapshot as source
     const linkable = vols.every((v) => canSnapshot(model, guest, v));

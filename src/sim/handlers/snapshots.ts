@@ -7,6 +7,7 @@ import type { GuestConfig, GuestState, GuestType, SnapshotState } from "../clust
 import { findVolume } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { flag, pathGuest, sim, startGuestTask, str } from "./context.js";
+import { snapshotsPossible } from "./feature.js";
 import { startVm } from "./qemu-power.js";
 
 type Entry = Record<string, string | number>;
@@ -96,6 +97,7 @@ function createSnapshot(type: GuestType) {
       work: (log) => {
         if (guest.config.template === 1) throw new Error(`you can't take a snapshot if it's a template`);
         if (guest.snapshots.some((s) => s.name === name)) throw new Error(`snapshot name '${name}' already used`);
+        if (!snapshotsPossible(model, guest, guest.config)) throw new Error("snapshot feature is not available");
         const snap: SnapshotState = {
           name,
           description,
