@@ -2,7 +2,6 @@
 // signs the server certificate, so clients can trust the CA (`ca`) or pin the server
 // certificate's SHA-256 fingerprint. Callers may bring their own certificate and key instead.
 import { X509Certificate } from "node:crypto";
-import { generate } from "selfsigned";
 
 export interface TlsMaterial {
   cert: string;
@@ -18,6 +17,9 @@ export function fingerprintOf(certPem: string): string {
 }
 
 export async function generateTls(hosts: string[]): Promise<TlsMaterial> {
+  // Loaded on demand: the certificate library takes about a second to load, which every pvectl
+  // command would otherwise pay at start-up although only an HTTPS simulator needs it.
+  const { generate } = await import("selfsigned");
   const ca = await generate([{ name: "commonName", value: "pvectl simulator CA" }], {
     keyType: "ec",
     algorithm: "sha256",
