@@ -87,7 +87,10 @@ export interface GuestState {
   cloudinit?: GuestConfig;
   /** Seconds after start until the guest agent answers. */
   agentDelay: number;
+  /** HA resource state (started, stopped, disabled, ignored) when the guest is HA-managed. */
   hastate?: string;
+  /** Other options of the HA resource (comment, group, max_restart, max_relocate, failback). */
+  haOptions?: GuestConfig;
 }
 
 export interface PoolState {

@@ -10,6 +10,7 @@ import { registerGuestConfig } from "./guest-config.js";
 import { registerGuestDestroy } from "./guest-destroy.js";
 import { registerGuestStatus } from "./guest-status.js";
 import { registerFeatureHandlers } from "./feature.js";
+import { registerHaHandlers } from "./ha.js";
 import { registerIndexHandlers } from "./indexes.js";
 import { registerLxcHandlers } from "./lxc.js";
 import { registerMigrateHandlers } from "./migrate.js";
@@ -40,4 +41,5 @@ export function registerGuestHandlers(router: Router): void {
   registerCloudinitHandlers(router);
   registerIndexHandlers(router);
   registerFeatureHandlers(router);
+  registerHaHandlers(router);
 }

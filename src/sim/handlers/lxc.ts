@@ -15,6 +15,8 @@ import {
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { flag, nodeParam, num, pathGuest, sim, startGuestTask, str, vmidParam } from "./context.js";
 import { checkNewDiskStorages } from "./config-permissions.js";
+import { applyHaState, haManaged } from "./ha.js";
+import { haTask } from "./qemu-power.js";
 import { checkAllocate, checkPoolExists } from "./qemu-create.js";
 import { restoreArchive, restoreOverrides } from "./restore.js";
 
@@ -101,6 +103,7 @@ function createCt(ctx: HandlerContext): string {
   };
   model.state.guests.push(guest);
   const start = flag(ctx, "start");
+  const haManagedParam = flag(ctx, "ha-managed");
   return ctx.tasks.start({
     node,
     type: "vzcreate",
@@ -123,6 +126,7 @@ function createCt(ctx: HandlerContext): string {
         guest.config = config;
         if (pool !== undefined) model.addToPool(pool, vmid);
         if (start) model.markRunning(guest);
+        if (haManagedParam) applyHaState(model, guest, start ? "started" : "stopped");
       } catch (err) {
         for (const v of allocated) removeVolume(model.state, v.volid, node);
         model.state.guests = model.state.guests.filter((g) => g !== guest);
@@ -135,6 +139,7 @@ function createCt(ctx: HandlerContext): string {
 function start(ctx: HandlerContext): string {
   const guest = pathGuest(ctx, "lxc");
   const model = sim(ctx);
+  if (haManaged(guest)) return haTask(ctx, model, guest, "started");
   if (guest.status === "running") throw new PveApiError(500, `CT ${guest.vmid} already running`);
   if (guest.config.template === 1) throw new PveApiError(500, "you can't start a CT if it's a template");
   checkLock(guest, flag(ctx, "skiplock"));
@@ -154,6 +159,7 @@ function stopLike(type: "vzstop" | "vzshutdown" | "vzreboot") {
   return (ctx: HandlerContext): string => {
     const guest = pathGuest(ctx, "lxc");
     const model = sim(ctx);
+    if (type !== "vzreboot" && haManaged(guest)) return haTask(ctx, model, guest, "stopped");
     if (guest.status !== "running") throw new PveApiError(500, `CT ${guest.vmid} not running`);
     if (type !== "vzreboot") checkLock(guest, flag(ctx, "skiplock"));
     return startGuestTask(ctx, {

@@ -8,6 +8,7 @@ import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { checkNewDiskStorages, checkQemuOptionPermissions } from "./config-permissions.js";
 import { restoreArchive, restoreOverrides } from "./restore.js";
 import { regenerateCloudinit } from "./cloudinit.js";
+import { applyHaState } from "./ha.js";
 import { flag, nodeParam, sim, str, vmidParam } from "./context.js";
 
 /** Create-only parameters that are not written to the config. */
@@ -116,6 +117,7 @@ function createVm(ctx: HandlerContext): string {
   };
   model.state.guests.push(guest);
   const start = flag(ctx, "start");
+  const haManagedParam = flag(ctx, "ha-managed");
 
   return ctx.tasks.start({
     node,
@@ -146,10 +148,12 @@ function createVm(ctx: HandlerContext): string {
         config.meta = `creation-qemu=${QEMU_VERSION},ctime=${model.now()}`;
         guest.config = config;
         if (pool !== undefined) model.addToPool(pool, vmid);
+        if (haManagedParam) applyHaState(model, guest, "stopped");
         if (start) {
           regenerateCloudinit(guest);
           model.markRunning(guest);
           task.log(`VM ${vmid} started`);
+          if (haManagedParam) guest.hastate = "started";
         }
       } catch (err) {
         for (const v of allocated) removeVolume(model.state, v.volid, node);

@@ -5,6 +5,7 @@ import { nicBridge } from "../cluster/nics.js";
 import type { GuestState } from "../cluster/types.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { regenerateCloudinit } from "./cloudinit.js";
+import { applyHaState, haManaged } from "./ha.js";
 import { flag, pathGuest, rootOnly, sim, startGuestTask } from "./context.js";
 
 function assertBridges(model: SimCluster, guest: GuestState): void {
@@ -28,11 +29,25 @@ export function startVm(model: SimCluster, guest: GuestState, skiplock: boolean)
   model.markRunning(guest);
 }
 
+/** HA-managed guests change their requested HA state instead (tasks hastart / hastop). */
+export function haTask(ctx: HandlerContext, model: SimCluster, guest: GuestState, state: "started" | "stopped"): string {
+  return startGuestTask(ctx, {
+    type: state === "started" ? "hastart" : "hastop",
+    vmid: guest.vmid,
+    kind: "config",
+    work: (task) => {
+      task.log(`Requesting HA ${state === "started" ? "start" : "stop"} for ${guest.type === "qemu" ? "VM" : "CT"} ${guest.vmid}`);
+      applyHaState(model, guest, state);
+    },
+  });
+}
+
 function start(ctx: HandlerContext): string {
   rootOnly(ctx, "skiplock", "migratedfrom", "stateuri", "force-cpu", "machine", "targetstorage");
   const guest = pathGuest(ctx, "qemu");
   const model = sim(ctx);
   const skiplock = flag(ctx, "skiplock");
+  if (haManaged(guest)) return haTask(ctx, model, guest, "started");
   return startGuestTask(ctx, {
     type: "qmstart",
     vmid: guest.vmid,
@@ -46,6 +61,7 @@ function stop(ctx: HandlerContext): string {
   const guest = pathGuest(ctx, "qemu");
   const model = sim(ctx);
   const skiplock = flag(ctx, "skiplock");
+  if (haManaged(guest)) return haTask(ctx, model, guest, "stopped");
   return startGuestTask(ctx, {
     type: "qmstop",
     vmid: guest.vmid,
@@ -66,6 +82,7 @@ function shutdown(ctx: HandlerContext): string {
     throw new PveApiError(500, "VM is paused - cannot shutdown");
   }
   const skiplock = flag(ctx, "skiplock");
+  if (haManaged(guest)) return haTask(ctx, model, guest, "stopped");
   return startGuestTask(ctx, {
     type: "qmshutdown",
     vmid: guest.vmid,
