@@ -4,7 +4,7 @@
 import type { FieldChange, Step } from "../../engine/types.js";
 import { qemuPaths } from "../api-paths.js";
 import { bytesToSize, humanSize, joinPropertyString } from "../formats.js";
-import type { DesiredDisk, LiveDisk } from "../vm/model.js";
+import type { DesiredDisk, DeviceKind, LiveDisk } from "../vm/model.js";
 
 export type StepDraft = Omit<Step, "id">;
 
@@ -15,7 +15,12 @@ export interface DiskContext {
   hotplug: string[];
   /** Slots the spec asks to detach (volume kept as unusedN) rather than delete. */
   detach: string[];
+  /** Sections the spec left out: unlisted live drives of that kind are kept as they are. */
+  unmanaged?: DeviceKind[];
 }
+
+/** Which spec section owns a live drive of this kind (the cloud-init drive has its own key). */
+const SECTION_OF: Record<LiveDisk["kind"], DeviceKind | undefined> = { disk: "disks", cdrom: "cdroms", cloudinit: undefined };
 
 export interface DiskDiff {
   steps: StepDraft[];
@@ -193,6 +198,9 @@ export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>
 
   for (const current of Object.values(live)) {
     if (wanted.has(current.slot)) continue;
+    // A section the spec does not write is not managed: its drives stay (an explicit detach still applies).
+    const section = SECTION_OF[current.kind];
+    if (section !== undefined && ctx.unmanaged?.includes(section) && !ctx.detach.includes(current.slot)) continue;
     const liveChange = !ctx.running || hotpluggable(current.slot, ctx.hotplug);
     const pending = liveChange ? {} : { pendingUntilReboot: true };
     if (current.kind !== "disk" || ctx.detach.includes(current.slot)) {

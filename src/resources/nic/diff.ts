@@ -10,6 +10,8 @@ export interface NicContext {
   node: string;
   running: boolean;
   hotplug: string[];
+  /** The spec has no `nics:` section: live NICs it does not list are kept, not removed. */
+  keepUnlisted?: boolean;
 }
 
 export const NIC_OPTION_DEFAULTS: Record<string, string> = { firewall: "0", link_down: "0" };
@@ -66,7 +68,7 @@ export function diffNics(desired: DesiredNic[], live: Record<string, LiveNic>, c
     });
   }
   for (const current of Object.values(live)) {
-    if (wanted.has(current.slot)) continue;
+    if (wanted.has(current.slot) || ctx.keepUnlisted) continue;
     steps.push({
       action: "nic-remove",
       // A running guest loses this network at once; a stopped one loses nothing yet.

@@ -134,11 +134,20 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: GuestDiffOption
     running,
     hotplug: live.hotplug,
     detach: vm.detach ?? [],
+    ...(vm.unmanaged !== undefined ? { unmanaged: vm.unmanaged } : {}),
   });
   errors.push(...disks.errors);
   warnings.push(...disks.warnings);
   drafts.push(...disks.steps);
-  drafts.push(...diffNics(vm.nics, live.nics, { vmid: live.vmid, node: live.node, running, hotplug: live.hotplug }));
+  drafts.push(
+    ...diffNics(vm.nics, live.nics, {
+      vmid: live.vmid,
+      node: live.node,
+      running,
+      hotplug: live.hotplug,
+      keepUnlisted: vm.unmanaged?.includes("nics") ?? false,
+    }),
+  );
   if (vm.power === "running" && !running) drafts.push(startStep(live));
 
   // Changes that wait for a reboot: ours, and those already pending on keys the spec manages.

@@ -124,6 +124,7 @@ export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
     nics,
     special,
     ...(vm.detach !== undefined ? { detach: [...vm.detach] } : {}),
+    ...(vm.unmanaged !== undefined && vm.unmanaged.length > 0 ? { unmanaged: [...vm.unmanaged] } : {}),
     ...(vm.power !== undefined ? { power: vm.power } : {}),
     ...(vm.state === "absent" ? { absent: true } : {}),
     ...(vm.pool !== undefined ? { pool: vm.pool } : {}),

@@ -5,6 +5,9 @@
 
 export type PowerState = "running" | "stopped";
 
+/** The device sections of a spec, as `VmSpec.unmanaged` names them. */
+export type DeviceKind = "disks" | "cdroms" | "nics";
+
 export interface DesiredDisk {
   /** `scsi0`, `virtio1`, `ide2` ... */
   slot: string;
@@ -47,6 +50,11 @@ export interface DesiredVm {
   nics: DesiredNic[];
   /** Disk slots to detach (volume kept as unusedN) rather than delete when the spec drops them. */
   detach?: string[];
+  /**
+   * Device kinds the spec left out entirely (no `disks:`, `cdroms:` or `nics:` key): live
+   * devices of that kind that the spec does not list are kept, never removed. Absent: all managed.
+   */
+  unmanaged?: DeviceKind[];
   /** efidisk0 / tpmstate0 as new-volume strings (`local-lvm:1,efitype=4m`); added when missing. */
   special: Record<string, string>;
   /** Absent: the spec does not care whether the guest runs. */
