@@ -50,6 +50,15 @@ describe("QEMU power operations", () => {
     assert.equal((await status(h)).status, "stopped");
   });
 
+  it("freeze=1 starts into prelaunch until resumed", async () => {
+    const h = new Harness();
+    await h.createVm(100, { freeze: 1 });
+    await h.ok("POST", "/nodes/pve1/qemu/100/status/start");
+    assert.equal((await status(h)).qmpstatus, "prelaunch");
+    await h.ok("POST", "/nodes/pve1/qemu/100/status/resume");
+    assert.equal((await status(h)).qmpstatus, "running");
+  });
+
   it("a locked VM cannot start; templates cannot start", async () => {
     const h = new Harness();
     await h.createVm(100);

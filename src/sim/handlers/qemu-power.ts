@@ -27,6 +27,8 @@ export function startVm(model: SimCluster, guest: GuestState, skiplock: boolean)
   if (guest.config.lock === "suspended") delete guest.config.lock;
   regenerateCloudinit(guest);
   model.markRunning(guest);
+  // `freeze: 1` starts the CPU halted until a resume (qmpstatus prelaunch)
+  if (guest.config.freeze === 1) guest.qmpstatus = "prelaunch";
 }
 
 /** HA-managed guests change their requested HA state instead (tasks hastart / hastop). */
