@@ -77,7 +77,10 @@ export class GuestRunner {
     const warnings: string[] = [];
     let attempts = 0;
     for (const call of step.calls) {
-      const r = step.action === "create" ? await this.#create(step, call) : await this.#call(step, call);
+      // Grown to at least this size already (an image larger than asked): nothing to do.
+      if (call.growOnly && (await this.#grownAlready(call))) continue;
+      const creates = step.action === "create" && call.method === "POST" && !call.path.includes("{vmid}");
+      const r = creates ? await this.#create(step, call) : await this.#call(step, call);
       warnings.push(...r.warnings);
       attempts += r.attempts;
     }
@@ -156,16 +159,23 @@ export class GuestRunner {
         return status.status === (step.action === "start" ? "running" : "stopped");
       }
       if (step.action === "reboot") return false;
+      if (call.path.endsWith("/resize")) return await this.#grownAlready(call);
       const live = await this.#read();
-      if (step.action === "disk-grow") {
-        const disk = live.disks[String(call.params.disk)];
-        const wanted = sizeToBytes(String(call.params.size));
-        return disk?.sizeBytes !== undefined && wanted !== undefined && disk.sizeBytes >= wanted;
-      }
       if (step.action === "disk-move") {
         return live.disks[String(call.params.disk)]?.storage === String(call.params.storage);
       }
       return configApplied(call.params, live);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Whether the disk a resize call names is already at least the size it asks for. */
+  async #grownAlready(call: ApiCall): Promise<boolean> {
+    try {
+      const disk = (await this.#read()).disks[String(call.params.disk)];
+      const wanted = sizeToBytes(String(call.params.size));
+      return disk?.sizeBytes !== undefined && wanted !== undefined && disk.sizeBytes >= wanted;
     } catch {
       return false;
     }

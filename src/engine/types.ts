@@ -42,6 +42,12 @@ export interface ApiCall {
   method: HttpMethod;
   path: string;
   params: Record<string, ParamValue>;
+  /**
+   * A resize planned without knowing the disk's size (a disk imported from an image in the
+   * same apply takes the image's size): apply reads the size first and skips the call when
+   * the disk is already at least that large, since PVE refuses to shrink.
+   */
+  growOnly?: boolean;
 }
 
 export interface Step {

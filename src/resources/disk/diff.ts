@@ -1,8 +1,8 @@
 // Disks keyed by slot: add (a new volume), option change (the same volume, never a new one),
 // grow (shrink refused), move to another storage, detach (volume kept as unusedN) or delete
 // (volume destroyed, data-loss-risk, named).
-import type { FieldChange, Step } from "../../engine/types.js";
-import { qemuPaths } from "../api-paths.js";
+import type { ApiCall, FieldChange, Step } from "../../engine/types.js";
+import { qemuPaths, type VmidRef } from "../api-paths.js";
 import { bytesToSize, humanSize, joinPropertyString } from "../formats.js";
 import type { DesiredDisk, DeviceKind, LiveDisk } from "../vm/model.js";
 
@@ -68,6 +68,21 @@ export function newVolumeString(disk: DesiredDisk): string {
   return joinPropertyString(`${disk.storage}:${gib}`, extra);
 }
 
+/**
+ * PVE sizes a disk created with `import-from` by its image and ignores the requested size, so
+ * a disk that asks for more is grown by the create step itself, right after the create call.
+ * The image's size is not known when planning: the resize is `growOnly` (skipped when the
+ * image is already that large).
+ */
+export function importGrowCalls(disks: DesiredDisk[], node: string, vmid: VmidRef): ApiCall[] {
+  const calls: ApiCall[] = [];
+  for (const disk of disks) {
+    if (disk.kind !== "disk" || disk.importFrom === undefined || disk.sizeBytes === undefined) continue;
+    calls.push({ method: "PUT", path: qemuPaths.resize(node, vmid), params: { disk: disk.slot, size: bytesToSize(disk.sizeBytes) }, growOnly: true });
+  }
+  return calls;
+}
+
 export function cdromString(disk: DesiredDisk, liveOptions: Record<string, string> = {}): string {
   return joinPropertyString(disk.iso ?? "none", { ...liveOptions, ...disk.options, media: "cdrom" });
 }
@@ -75,7 +90,10 @@ export function cdromString(disk: DesiredDisk, liveOptions: Record<string, strin
 export function describeDisk(disk: DesiredDisk): string {
   if (disk.kind === "cdrom") return `CD-ROM ${disk.iso ?? "none"}`;
   if (disk.kind === "cloudinit") return `cloud-init drive on ${disk.storage}`;
-  if (disk.importFrom !== undefined) return `imported from ${disk.importFrom} on ${disk.storage}`;
+  if (disk.importFrom !== undefined) {
+    const grown = disk.sizeBytes !== undefined ? `, grown to ${humanSize(disk.sizeBytes)} if the image is smaller` : "";
+    return `imported from ${disk.importFrom} on ${disk.storage}${grown}`;
+  }
   const opts = Object.entries(disk.options).map(([k, v]) => `${k}=${v}`);
   return `${humanSize(disk.sizeBytes ?? 0)} on ${disk.storage}${opts.length ? ` (${opts.join(", ")})` : ""}`;
 }
@@ -158,7 +176,12 @@ export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>
       });
     }
     if (disk.sizeBytes !== undefined && current.sizeBytes !== undefined && disk.sizeBytes !== current.sizeBytes) {
-      if (disk.sizeBytes < current.sizeBytes) {
+      if (disk.sizeBytes < current.sizeBytes && disk.importFrom !== undefined) {
+        // An imported disk is at least its image: a size below it is a minimum already met.
+        out.warnings.push(
+          `${disk.slot} is ${humanSize(current.sizeBytes)} (its image ${disk.importFrom} is larger than the ${humanSize(disk.sizeBytes)} the spec asks); left as it is`,
+        );
+      } else if (disk.sizeBytes < current.sizeBytes) {
         out.errors.push(
           `${disk.slot}: shrinking from ${humanSize(current.sizeBytes)} to ${humanSize(disk.sizeBytes)} is refused ` +
             `(PVE cannot shrink disks and data would be lost); set size to at least ${humanSize(current.sizeBytes)}`,

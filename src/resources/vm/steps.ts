@@ -1,7 +1,7 @@
 // Whole-guest steps: create, start, stop, reboot, destroy.
 import type { FieldChange, ParamValue } from "../../engine/types.js";
 import { qemuPaths } from "../api-paths.js";
-import { cdromString, describeDisk, newVolumeString, type StepDraft } from "../disk/diff.js";
+import { cdromString, describeDisk, importGrowCalls, newVolumeString, type StepDraft } from "../disk/diff.js";
 import { printTags } from "../formats.js";
 import { describeNic } from "../nic/diff.js";
 import { printDesiredNic } from "../nic/parse.js";
@@ -48,7 +48,8 @@ export function createStep(vm: DesiredVm): StepDraft {
     severity: "configuration",
     summary: `create ${vm.name} on ${vm.node} (${where})${vm.power === "running" ? " and start it" : ""}`,
     changes,
-    calls: [{ method: "POST", path: qemuPaths.create(vm.node), params }],
+    // Disks imported from a smaller image are grown to the size asked, in the same step.
+    calls: [{ method: "POST", path: qemuPaths.create(vm.node), params }, ...importGrowCalls(vm.disks, vm.node, vm.vmid ?? "{vmid}")],
   };
 }
 
