@@ -1,6 +1,7 @@
 // `pvectl sim`: runs the PVE API simulator until Ctrl-C, printing how to connect.
 import { readFileSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
+import { type NetboxSimulator, startNetboxSimulator } from "../../netbox/sim/index.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../sim/index.js";
 
 interface SimFlags {
@@ -20,6 +21,7 @@ interface SimFlags {
   key?: string;
   caFile?: string;
   json?: boolean;
+  netbox?: string | boolean;
 }
 
 export class SimFlagError extends Error {
@@ -93,7 +95,7 @@ export function simOptionsFromFlags(flags: SimFlags): SimulatorOptions {
   return options;
 }
 
-function describe(sim: RunningSimulator, flags: SimFlags): string {
+function describe(sim: RunningSimulator, flags: SimFlags, netbox: NetboxSimulator | undefined): string {
   const lines = [
     `PVE API simulator listening on ${sim.url}/api2/json`,
     `  user:        root@pam`,
@@ -108,6 +110,7 @@ function describe(sim: RunningSimulator, flags: SimFlags): string {
     `  admin API:   ${sim.url}/_sim/info`,
   );
   if (flags.state) lines.push(`  state file:  ${flags.state}`);
+  if (netbox) lines.push(`NetBox API simulator listening on ${netbox.url}/api/ (demo records)`, `  NETBOX_URL=${netbox.url} NETBOX_TOKEN=${netbox.token}`);
   lines.push("Press Ctrl-C to stop.");
   return `${lines.join("\n")}\n`;
 }
@@ -131,18 +134,28 @@ export function registerSimCommand(program: Command): void {
     .option("--cert <file>", "PEM certificate to serve instead of a generated one (with --key)")
     .option("--key <file>", "PEM private key of --cert")
     .option("--ca-file <file>", "write the CA certificate clients should trust (PEM) to this file")
+    .option("--netbox [port]", "also run a NetBox API simulator with demo records (default port: a free one)")
     .option("--json", "print the connection details as JSON")
     .action(async (flags: SimFlags) => {
+      const netboxPort = typeof flags.netbox === "string" ? Number(flags.netbox) : 0;
+      if (!Number.isInteger(netboxPort) || netboxPort < 0 || netboxPort > 65535) {
+        throw new SimFlagError("--netbox", `'${String(flags.netbox)}' is not a port`, "Give a port number, or --netbox alone for a free port.");
+      }
       const sim = await startSimulator(simOptionsFromFlags(flags));
+      const netbox = flags.netbox ? await startNetboxSimulator({ host: flags.host ?? "127.0.0.1", port: netboxPort, seed: "demo" }) : undefined;
+      const closeAll = async () => {
+        await netbox?.close();
+        await sim.close();
+      };
       if (flags.caFile) {
         if (!sim.ca) {
-          await sim.close();
+          await closeAll();
           throw new SimFlagError("--ca-file", "there is no certificate with --http", "Drop --http or --ca-file.");
         }
         try {
           writeFileSync(flags.caFile, sim.ca);
         } catch (err) {
-          await sim.close();
+          await closeAll();
           throw new SimFlagError("--ca-file", `cannot write ${flags.caFile} (${(err as NodeJS.ErrnoException).code ?? String(err)})`, "Give a writable path.");
         }
       }
@@ -169,11 +182,12 @@ export function registerSimCommand(program: Command): void {
           password: sim.rootPassword,
           seed: sim.seed,
           admin: `${sim.url}/_sim`,
+          netbox: netbox ? { url: netbox.url, token: netbox.token } : null,
         };
         process.stdout.write(`${JSON.stringify(info)}\n`);
-      } else process.stdout.write(describe(sim, flags));
+      } else process.stdout.write(describe(sim, flags, netbox));
       await stopped;
-      await sim.close();
+      await closeAll();
       if (!flags.json) process.stdout.write("simulator stopped\n");
     });
 }
