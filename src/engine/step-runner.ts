@@ -6,7 +6,8 @@ import { PveError, type PveClient } from "../api/index.js";
 import { liveVmFromPending, type PendingEntry } from "../resources/vm/live.js";
 import type { LiveVm } from "../resources/vm/model.js";
 import { OWNERSHIP_TAG } from "../resources/vm/model.js";
-import { parseTags, sizeToBytes, splitPropertyString, storageOfVolume } from "../resources/formats.js";
+import { storageOfVolume, tryParseSize, volumeOf } from "../pve/index.js";
+import { parseTags } from "../resources/formats.js";
 import {
   backoff,
   errorText,
@@ -174,7 +175,7 @@ export class GuestRunner {
   async #grownAlready(call: ApiCall): Promise<boolean> {
     try {
       const disk = (await this.#read()).disks[String(call.params.disk)];
-      const wanted = sizeToBytes(String(call.params.size));
+      const wanted = tryParseSize(String(call.params.size));
       return disk?.sizeBytes !== undefined && wanted !== undefined && disk.sizeBytes >= wanted;
     } catch {
       return false;
@@ -269,8 +270,7 @@ function configApplied(params: Record<string, ParamValue>, live: LiveVm): boolea
     if (key === "force" || key === "digest") continue;
     const disk = live.disks[key];
     if (/^(ide|sata|scsi|virtio)\d+$/.test(key)) {
-      const wanted = splitPropertyString(value, "file");
-      const file = wanted.file ?? "";
+      const file = volumeOf(value) ?? "";
       // A new volume (STORAGE:SIZE) is there when the slot holds a volume on that storage.
       if (/^[^:]+:(\d+(\.\d+)?|cloudinit)$/.test(file)) {
         if (!disk || disk.storage !== storageOfVolume(file)) return false;

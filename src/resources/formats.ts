@@ -1,16 +1,8 @@
-// The few PVE text formats the resource modules read and write, behind one small seam:
-// sizes, tags and volume ids come from src/pve; what is added here is the engine's
-// normalization (canonical numbers and booleans) and a schema-free split of property strings
-// used to compare both sides in one form.
-import { formatSize, normaliseTags, printTags as printTagList, splitList, storageOfVolume, tryParseSize } from "../pve/index.js";
-
-/** `32G`, `104858K`, `1.5T`, `512` (bytes) -> bytes. Undefined when unreadable. */
-export const sizeToBytes = tryParseSize;
-
-/** Bytes -> the largest unit that divides exactly (`34359738368` -> `32G`), as PVE writes sizes. */
-export const bytesToSize = formatSize;
-
-export { storageOfVolume };
+// The engine's normalization on top of PVE's own formats (src/pve): property strings are read
+// with PVE's schema (`parsePropertyString` and friends), then every value is put in one
+// canonical text form (numbers without trailing zeros, booleans as 1/0) so both sides of a
+// diff compare as plain strings. Nothing here parses a PVE format by itself.
+import { guestSubSchema, normaliseTags, parsePropertyString, type PropertyValue, printTags as printTagList, splitList } from "../pve/index.js";
 
 /** Bytes for display: `32 GiB`, `1.5 GiB`, `512 MiB`. */
 export function humanSize(bytes: number): string {
@@ -25,7 +17,7 @@ export function humanSize(bytes: number): string {
 }
 
 /** Canonical text for a config value: numbers without trailing zeros, booleans as 1/0. */
-export function canonical(value: string | number | boolean): string {
+export function canonical(value: PropertyValue): string {
   if (typeof value === "boolean") return value ? "1" : "0";
   if (typeof value === "number") return String(value);
   const trimmed = value.trim();
@@ -36,26 +28,21 @@ export function canonical(value: string | number | boolean): string {
 }
 
 /**
- * Splits a property string (`local-lvm:vm-100-disk-0,iothread=1,size=32G`) into keys.
- * A part without `=` is the value of `defaultKey` (PVE's default_key). A part `model=MAC`
- * for NIC models is left as is; the NIC parser resolves it.
+ * A QEMU config value read as a property string with PVE's schema for `key` (`scsi0`, `net1`,
+ * `memory`, `agent` ...), each value in canonical text (`size` in bytes, aliases resolved,
+ * `virtio=MAC` as `model` + `macaddr`). Undefined when `key` has no property-string format or
+ * PVE would not read the value.
  */
-export function splitPropertyString(text: string, defaultKey: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (text.trim() === "") return out;
-  for (const part of text.split(",")) {
-    const eq = part.indexOf("=");
-    if (eq === -1) out[defaultKey] = part;
-    else out[part.slice(0, eq)] = part.slice(eq + 1);
+export function configParts(key: string, text: string): Record<string, string> | undefined {
+  const schema = guestSubSchema("qemu", key);
+  if (!schema) return undefined;
+  try {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(parsePropertyString(text, schema, key))) out[name] = canonical(value);
+    return out;
+  } catch {
+    return undefined;
   }
-  return out;
-}
-
-/** Joins keys back: the leading value first (if given), then the others sorted, as PVE prints them. */
-export function joinPropertyString(leading: string | undefined, rest: Record<string, string>): string {
-  const parts = leading !== undefined ? [leading] : [];
-  for (const key of Object.keys(rest).sort()) parts.push(`${key}=${rest[key]}`);
-  return parts.join(",");
 }
 
 /** PVE accepts tags separated by `;`, `,` or spaces; returns them unique and sorted, as PVE keeps them. */

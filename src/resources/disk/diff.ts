@@ -3,7 +3,8 @@
 // (volume destroyed, data-loss-risk, named).
 import type { ApiCall, FieldChange, Step } from "../../engine/types.js";
 import { qemuPaths, type VmidRef } from "../api-paths.js";
-import { bytesToSize, humanSize, joinPropertyString } from "../formats.js";
+import { formatSize, GIB, printDrive } from "../../pve/index.js";
+import { humanSize } from "../formats.js";
 import type { DesiredDisk, DeviceKind, LiveDisk } from "../vm/model.js";
 
 export type StepDraft = Omit<Step, "id">;
@@ -42,8 +43,6 @@ export const DRIVE_OPTION_DEFAULTS: Record<string, string> = {
   detect_zeroes: "1",
 };
 
-const GIB = 1024 ** 3;
-
 /** Throttling sub-options PVE changes on a running guest without a reboot. */
 function isLiveDriveOption(key: string): boolean {
   return /^(bps|iops|mbps)/.test(key);
@@ -56,16 +55,15 @@ function hotpluggable(slot: string, hotplug: string[]): boolean {
 
 /** `local-lvm:32,discard=on` — PVE's STORAGE:SIZE_IN_GiB syntax for a new volume. */
 export function newVolumeString(disk: DesiredDisk): string {
-  if (disk.kind === "cloudinit") return joinPropertyString(`${disk.storage}:cloudinit`, { media: "cdrom" });
+  if (disk.kind === "cloudinit") return printDrive(disk.slot, { file: `${disk.storage}:cloudinit`, media: "cdrom" });
   const extra: Record<string, string> = { ...disk.options };
   if (disk.format !== undefined) extra.format = disk.format;
   if (disk.importFrom !== undefined) {
     // PVE sizes an imported disk from its image: STORAGE:0 plus import-from.
-    extra["import-from"] = disk.importFrom;
-    return joinPropertyString(`${disk.storage}:0`, extra);
+    return printDrive(disk.slot, { ...extra, file: `${disk.storage}:0`, "import-from": disk.importFrom });
   }
   const gib = Number(((disk.sizeBytes ?? 0) / GIB).toFixed(6));
-  return joinPropertyString(`${disk.storage}:${gib}`, extra);
+  return printDrive(disk.slot, { ...extra, file: `${disk.storage}:${gib}` });
 }
 
 /**
@@ -78,13 +76,13 @@ export function importGrowCalls(disks: DesiredDisk[], node: string, vmid: VmidRe
   const calls: ApiCall[] = [];
   for (const disk of disks) {
     if (disk.kind !== "disk" || disk.importFrom === undefined || disk.sizeBytes === undefined) continue;
-    calls.push({ method: "PUT", path: qemuPaths.resize(node, vmid), params: { disk: disk.slot, size: bytesToSize(disk.sizeBytes) }, growOnly: true });
+    calls.push({ method: "PUT", path: qemuPaths.resize(node, vmid), params: { disk: disk.slot, size: formatSize(disk.sizeBytes) }, growOnly: true });
   }
   return calls;
 }
 
 export function cdromString(disk: DesiredDisk, liveOptions: Record<string, string> = {}): string {
-  return joinPropertyString(disk.iso ?? "none", { ...liveOptions, ...disk.options, media: "cdrom" });
+  return printDrive(disk.slot, { ...liveOptions, ...disk.options, file: disk.iso ?? "none", media: "cdrom" });
 }
 
 export function describeDisk(disk: DesiredDisk): string {
@@ -196,7 +194,7 @@ export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>
             {
               method: "PUT",
               path: qemuPaths.resize(ctx.node, ctx.vmid),
-              params: { disk: disk.slot, size: bytesToSize(disk.sizeBytes) },
+              params: { disk: disk.slot, size: formatSize(disk.sizeBytes) },
             },
           ],
         });
@@ -205,15 +203,15 @@ export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>
     const optionChanges = optionDiff(disk.options, current.options);
     if (optionChanges.length > 0) {
       const live = !ctx.running || optionChanges.every((c) => isLiveDriveOption(c.field));
-      const merged: Record<string, string> = { ...current.options, ...disk.options };
-      if (current.sizeBytes !== undefined) merged.size = bytesToSize(current.sizeBytes);
+      const merged: Record<string, string | number> = { ...current.options, ...disk.options };
+      if (current.sizeBytes !== undefined) merged.size = current.sizeBytes;
       out.steps.push({
         action: "disk-options",
         severity: live ? "configuration" : "service-impact",
         summary: `change options of ${disk.slot} (same volume ${current.volume})${live ? "" : " (pending until reboot)"}`,
         changes: optionChanges.map((c) => ({ ...c, field: `${disk.slot}.${c.field}` })),
         // The existing volume is written back with the new options: PVE keeps the volume.
-        calls: [{ method: "PUT", path: config, params: { [disk.slot]: joinPropertyString(current.volume, merged) } }],
+        calls: [{ method: "PUT", path: config, params: { [disk.slot]: printDrive(disk.slot, { ...merged, file: current.volume }) } }],
         ...(live ? {} : { pendingUntilReboot: true }),
       });
     }

@@ -2,8 +2,8 @@
 import type { FieldChange } from "../../engine/types.js";
 import { qemuPaths } from "../api-paths.js";
 import type { StepDraft } from "../disk/diff.js";
+import { printNet } from "../../pve/index.js";
 import type { DesiredNic, LiveNic } from "../vm/model.js";
-import { printDesiredNic } from "./parse.js";
 
 export interface NicContext {
   vmid: number;
@@ -12,6 +12,17 @@ export interface NicContext {
   hotplug: string[];
   /** The spec has no `nics:` section: live NICs it does not list are kept, not removed. */
   keepUnlisted?: boolean;
+}
+
+/**
+ * The NIC string to write, printed by PVE's rules (`model=MAC` first, the rest sorted). The
+ * live MAC (`keepMac`) and live sub-options are kept unless the spec sets them. Without any
+ * MAC PVE generates one; the model is then written as `model=virtio`, not bare.
+ */
+export function printDesiredNic(nic: DesiredNic, keepMac?: string, liveOptions: Record<string, string> = {}): string {
+  const macaddr = nic.macaddr ?? keepMac;
+  const text = printNet({ ...liveOptions, ...nic.options, model: nic.model, bridge: nic.bridge, ...(macaddr !== undefined ? { macaddr } : {}) });
+  return macaddr !== undefined ? text : `model=${text}`;
 }
 
 export const NIC_OPTION_DEFAULTS: Record<string, string> = { firewall: "0", link_down: "0" };

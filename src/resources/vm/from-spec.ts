@@ -1,7 +1,8 @@
 // VmSpec (the validated spec model) -> DesiredVm (the engine's normalized view).
 // Every value is put in the same canonical form the live side is read into.
 import type { DiskSpec, NicSpec, VmSpec } from "../../sources/spec/model.js";
-import { canonical, joinPropertyString } from "../formats.js";
+import { guestSubSchema, printBoot, printDrive, printIpconfig, printPropertyString } from "../../pve/index.js";
+import { canonical } from "../formats.js";
 import type { DesiredDisk, DesiredNic, DesiredVm } from "./model.js";
 import { normalizeOption } from "./options.js";
 
@@ -48,13 +49,14 @@ function specOptions(vm: VmSpec): Record<string, string> {
   set("scsihw", vm.scsihw);
   set("onboot", vm.onboot);
   set("description", vm.description);
-  if (vm.boot !== undefined) set("boot", `order=${vm.boot.join(";")}`);
+  if (vm.boot !== undefined) set("boot", printBoot(vm.boot));
   if (vm.agent !== undefined) {
     const rest: Record<string, string> = {};
     if (vm.agent.freezeFs !== undefined) rest["freeze-fs"] = canonical(vm.agent.freezeFs);
     if (vm.agent.fstrimClonedDisks !== undefined) rest.fstrim_cloned_disks = canonical(vm.agent.fstrimClonedDisks);
     if (vm.agent.type !== undefined) rest.type = vm.agent.type;
-    set("agent", joinPropertyString(canonical(vm.agent.enabled), rest));
+    const schema = guestSubSchema("qemu", "agent");
+    if (schema) set("agent", printPropertyString({ enabled: canonical(vm.agent.enabled), ...rest }, schema, { key: "agent" }));
   }
   const ci = vm.cloudInit;
   if (ci) {
@@ -70,7 +72,7 @@ function specOptions(vm: VmSpec): Record<string, string> {
       if (ip.gw !== undefined) parts.gw = ip.gw;
       if (ip.ip6 !== undefined) parts.ip6 = ip.ip6;
       if (ip.gw6 !== undefined) parts.gw6 = ip.gw6;
-      set(key, joinPropertyString(undefined, parts));
+      set(key, printIpconfig(parts, key));
     }
   }
   for (const [key, value] of Object.entries(vm.extraConfig)) set(key, value);
@@ -108,10 +110,10 @@ export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
     if (vm.efidisk.efitype !== undefined) rest.efitype = vm.efidisk.efitype;
     if (vm.efidisk.format !== undefined) rest.format = vm.efidisk.format;
     if (vm.efidisk.preEnrolledKeys !== undefined) rest["pre-enrolled-keys"] = canonical(vm.efidisk.preEnrolledKeys);
-    special.efidisk0 = joinPropertyString(`${vm.efidisk.storage}:1`, rest);
+    special.efidisk0 = printDrive("efidisk0", { ...rest, file: `${vm.efidisk.storage}:1` });
   }
   if (vm.tpm) {
-    special.tpmstate0 = joinPropertyString(`${vm.tpm.storage}:1`, vm.tpm.version ? { version: vm.tpm.version } : {});
+    special.tpmstate0 = printDrive("tpmstate0", { file: `${vm.tpm.storage}:1`, ...(vm.tpm.version ? { version: vm.tpm.version } : {}) });
   }
   return {
     key: vm.name,

@@ -1,7 +1,7 @@
 // Reads a guest's config as PVE returns it (GET .../config, or .../pending for the pending
 // section too) into the normalized LiveVm.
-import { canonical, parseTags, sizeToBytes, splitPropertyString, storageOfVolume } from "../formats.js";
-import { parseNicString } from "../nic/parse.js";
+import { isCdrom, isCloudinitDrive, storageOfVolume, volumeOf } from "../../pve/index.js";
+import { configParts, parseTags } from "../formats.js";
 import { DRIVE_SLOT, type LiveDisk, type LiveNic, type LiveVm, NIC_SLOT, type PowerState } from "./model.js";
 import { normalizeOption, PVE_DEFAULTS } from "./options.js";
 
@@ -25,16 +25,15 @@ export interface GuestMeta {
 
 const SKIPPED_KEYS = new Set(["digest", "lock", "name", "tags"]);
 
-/** `local-lvm:vm-100-disk-0,iothread=1,size=32G` -> LiveDisk. */
+/** `local-lvm:vm-100-disk-0,iothread=1,size=32G` -> LiveDisk (read with PVE's drive schema). */
 export function parseDriveString(slot: string, text: string): LiveDisk {
-  const parts = splitPropertyString(text, "file");
-  const volume = parts.file ?? parts.volume ?? "";
-  const kind = /[:/]vm-\d+-cloudinit/.test(volume) ? "cloudinit" : parts.media === "cdrom" ? "cdrom" : "disk";
-  const sizeBytes = parts.size !== undefined ? sizeToBytes(parts.size) : undefined;
+  // A value PVE's schema refuses (an old config) still names its volume; its options are not read.
+  const parts = configParts(slot, text) ?? { file: volumeOf(text) ?? text };
+  const volume = parts.file ?? "";
+  const kind = isCloudinitDrive(volume) ? "cloudinit" : isCdrom(parts) ? "cdrom" : "disk";
   const options: Record<string, string> = {};
   for (const [key, value] of Object.entries(parts)) {
-    if (key === "file" || key === "volume" || key === "size" || key === "media") continue;
-    options[key] = canonical(value);
+    if (key !== "file" && key !== "size" && key !== "media") options[key] = value;
   }
   const storage = storageOfVolume(volume);
   return {
@@ -42,7 +41,19 @@ export function parseDriveString(slot: string, text: string): LiveDisk {
     kind,
     volume,
     ...(storage !== undefined ? { storage } : {}),
-    ...(sizeBytes !== undefined ? { sizeBytes } : {}),
+    ...(parts.size !== undefined ? { sizeBytes: Number(parts.size) } : {}),
+    options,
+  };
+}
+
+/** `virtio=BC:24:11:AB:CD:EF,bridge=vmbr0,firewall=1` -> LiveNic (read with PVE's net schema). */
+export function parseNicString(slot: string, text: string): LiveNic {
+  const { model = "", macaddr, bridge, ...options } = configParts(slot, text) ?? {};
+  return {
+    slot,
+    model,
+    ...(macaddr !== undefined ? { macaddr: macaddr.toUpperCase() } : {}),
+    ...(bridge !== undefined ? { bridge } : {}),
     options,
   };
 }
@@ -62,7 +73,7 @@ export function liveVmFromConfig(
     const text = String(raw);
     if (DRIVE_SLOT.test(key)) disks[key] = parseDriveString(key, text);
     else if (NIC_SLOT.test(key)) nics[key] = parseNicString(key, text);
-    else if (/^unused\d+$/.test(key)) unused[key] = splitPropertyString(text, "file").file ?? text;
+    else if (/^unused\d+$/.test(key)) unused[key] = volumeOf(text) ?? text;
     else options[key] = normalizeOption(key, raw);
   }
   const hotplugText = options.hotplug ?? PVE_DEFAULTS.hotplug!;

@@ -1,6 +1,7 @@
 // Plain (non-disk, non-NIC) config keys: canonical form and PVE's defaults, so that
 // "not set" and "set to the default" compare equal, and `memory: 2048` equals `current=2048`.
-import { canonical, joinPropertyString, splitPropertyString } from "../formats.js";
+import { guestSubSchema, printPropertyString } from "../../pve/index.js";
+import { canonical, configParts } from "../formats.js";
 
 /** PVE's value when a key is absent from the config (qemu-server schema defaults). */
 export const PVE_DEFAULTS: Record<string, string> = {
@@ -26,26 +27,19 @@ export const PVE_DEFAULTS: Record<string, string> = {
   vga: "std",
 };
 
-/** Keys whose value is a property string with a leading default key. */
-const PROPERTY_STRING_KEYS: Record<string, string> = {
-  memory: "current",
-  agent: "enabled",
-  vga: "type",
-  machine: "type",
-};
+/** Keys whose value is a property string with a leading default key (`memory: 2048` is `current=2048`). */
+const PROPERTY_STRING_KEYS = new Set(["memory", "agent", "vga", "machine"]);
 
 export function normalizeOption(key: string, value: string | number | boolean): string {
   const text = canonical(value);
   // PVE stores SSH keys URL-encoded; compare the keys themselves.
   if (key === "sshkeys") return `${safeDecode(text).trim()}\n`;
-  const defaultKey = PROPERTY_STRING_KEYS[key];
-  if (defaultKey === undefined || typeof value !== "string") return text;
-  const parts = splitPropertyString(text, defaultKey);
-  const leading = parts[defaultKey];
-  delete parts[defaultKey];
-  const rest: Record<string, string> = {};
-  for (const [k, v] of Object.entries(parts)) rest[k] = canonical(v);
-  return joinPropertyString(leading === undefined ? undefined : canonical(leading), rest);
+  if (!PROPERTY_STRING_KEYS.has(key) || typeof value !== "string") return text;
+  // Read with PVE's schema, values made canonical, printed back in PVE's order and spelling.
+  const parts = configParts(key, text);
+  const schema = guestSubSchema("qemu", key);
+  if (parts === undefined || schema === undefined) return text;
+  return printPropertyString(parts, schema, { key });
 }
 
 /** The effective value of `key`: as set, or PVE's default, or undefined (not set, no default). */

@@ -3,8 +3,7 @@ import type { FieldChange, ParamValue } from "../../engine/types.js";
 import { qemuPaths } from "../api-paths.js";
 import { cdromString, describeDisk, importGrowCalls, newVolumeString, type StepDraft } from "../disk/diff.js";
 import { printTags } from "../formats.js";
-import { describeNic } from "../nic/diff.js";
-import { printDesiredNic } from "../nic/parse.js";
+import { describeNic, printDesiredNic } from "../nic/diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { displayValue, writeValue } from "./options.js";
 

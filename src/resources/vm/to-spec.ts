@@ -3,7 +3,8 @@
 // to change.
 import { getEndpoint, paramSchema } from "../../schema/index.js";
 import type { SubSchema } from "../../schema/types.js";
-import { bytesToSize, canonical, splitPropertyString, storageOfVolume } from "../formats.js";
+import { formatSize, storageOfVolume } from "../../pve/index.js";
+import { canonical, configParts } from "../formats.js";
 import { type LiveVm, OWNERSHIP_TAG } from "./model.js";
 
 export type RawValue = string | number | boolean | string[] | RawObject | undefined;
@@ -81,7 +82,7 @@ export function liveToSpecVm(live: LiveVm): RawObject {
     cores: num(o.cores),
     sockets: num(o.sockets),
     cpu: o.cpu,
-    memory: num(splitPropertyString(o.memory ?? "", "current").current),
+    memory: num(configParts("memory", o.memory ?? "")?.current),
     balloon: num(o.balloon),
     machine: o.machine,
     bios: o.bios as string | undefined,
@@ -91,14 +92,15 @@ export function liveToSpecVm(live: LiveVm): RawObject {
     description: o.description,
   };
   if (o.boot !== undefined) {
-    const order = splitPropertyString(o.boot, "legacy").order;
+    const order = configParts("boot", o.boot)?.order;
     if (order) vm.boot = order.split(";");
   }
   if (o.agent !== undefined) {
-    const agent = splitPropertyString(o.agent, "enabled");
+    const agent = configParts("agent", o.agent) ?? {};
     const rest = drop({
       fstrimClonedDisks: bool(agent.fstrim_cloned_disks),
-      freezeFs: bool(agent["freeze-fs"] ?? agent["guest-fsfreeze"] ?? agent["freeze-fs-on-backup"]),
+      // PVE's schema reads the older spellings (guest-fsfreeze, freeze-fs-on-backup) as `freeze-fs`.
+      freezeFs: bool(agent["freeze-fs"]),
       type: agent.type,
     });
     vm.agent = Object.keys(rest).length === 0 ? agent.enabled === "1" : { enabled: agent.enabled === "1", ...rest };
@@ -106,7 +108,7 @@ export function liveToSpecVm(live: LiveVm): RawObject {
   const tags = live.tags.filter((t) => t !== OWNERSHIP_TAG);
   if (tags.length > 0) vm.tags = tags;
   if (o.efidisk0 !== undefined) {
-    const efi = splitPropertyString(o.efidisk0, "file");
+    const efi = configParts("efidisk0", o.efidisk0) ?? {};
     vm.efidisk = drop({
       storage: storageOfVolume(efi.file ?? "") ?? "",
       efitype: efi.efitype,
@@ -114,7 +116,7 @@ export function liveToSpecVm(live: LiveVm): RawObject {
     });
   }
   if (o.tpmstate0 !== undefined) {
-    const tpm = splitPropertyString(o.tpmstate0, "file");
+    const tpm = configParts("tpmstate0", o.tpmstate0) ?? {};
     vm.tpm = drop({ storage: storageOfVolume(tpm.file ?? "") ?? "", version: tpm.version });
   }
   const disks: RawObject = {};
@@ -126,7 +128,7 @@ export function liveToSpecVm(live: LiveVm): RawObject {
     else {
       disks[disk.slot] = drop({
         storage: disk.storage ?? "",
-        size: disk.sizeBytes !== undefined ? bytesToSize(disk.sizeBytes) : undefined,
+        size: disk.sizeBytes !== undefined ? formatSize(disk.sizeBytes) : undefined,
         ...driveOptions(disk.slot, disk.options),
       });
     }
@@ -153,7 +155,7 @@ export function liveToSpecVm(live: LiveVm): RawObject {
     const ipconfig: RawObject = {};
     for (const [key, value] of Object.entries(o)) {
       if (!/^ipconfig\d+$/.test(key)) continue;
-      const parts = splitPropertyString(value, "ip");
+      const parts = configParts(key, value) ?? {};
       ipconfig[key] = drop({ ip: parts.ip, gw: parts.gw, ip6: parts.ip6, gw6: parts.gw6 });
     }
     Object.assign(
