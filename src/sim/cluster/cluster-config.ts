@@ -1,6 +1,6 @@
 // The `--config` file of `pvectl sim` (YAML, parsed by the platform) and the default cluster.
 import { z } from "zod";
-import { GiB } from "./sizes.js";
+import { GIB as GiB } from "../../pve/index.js";
 import type { StorageState, StorageType } from "./types.js";
 
 const storageSchema = z.object({

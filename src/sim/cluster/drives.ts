@@ -1,69 +1,62 @@
 // Disk keys and drive strings: which config keys hold volumes, and turning the allocation
 // syntax `STORAGE:SIZE_GiB` into a real volume (`local-lvm:vm-100-disk-0,size=32G`).
+// Parsing and printing are pve/'s (PVE's schema, PVE's key order and spellings).
+import {
+  isUnusedKey,
+  type PropertyValues,
+  parseNewVolume,
+  isCdrom as pveIsCdrom,
+  isDiskKey as pveIsDiskKey,
+  parseDrive as pveParseDrive,
+  printDrive as pvePrintDrive,
+  storageOfVolume,
+  volumeOf,
+} from "../../pve/index.js";
 import { PveApiError } from "../contract.js";
-import { parseProps, printProps } from "./propstring.js";
-import { formatDiskSize, GiB, parseDiskSize } from "./sizes.js";
 import type { ClusterState, GuestType, VolumeState } from "./types.js";
 import { allocateVolume, findStorage, findVolume, requireStorage, volumeOwner } from "./volumes.js";
 
-const QEMU_DISK = /^(ide[0-3]|sata[0-5]|scsi([0-9]|[12][0-9]|30)|virtio([0-9]|1[0-5])|efidisk0|tpmstate0)$/;
-const LXC_DISK = /^(rootfs|mp\d+)$/;
-
+/** Disks and mount points attached to the guest (qemu ide/sata/scsi/virtio/efidisk0/tpmstate0, lxc rootfs/mpN). */
 export function isDiskKey(type: GuestType, key: string): boolean {
-  return type === "qemu" ? QEMU_DISK.test(key) : LXC_DISK.test(key);
-}
-
-export function isUnusedKey(key: string): boolean {
-  return /^unused\d+$/.test(key);
+  return isVolumeKey(type, key) && !isUnusedKey(key);
 }
 
 /** Keys that reference volumes (disks and unusedN). */
 export function isVolumeKey(type: GuestType, key: string): boolean {
-  return isDiskKey(type, key) || isUnusedKey(key);
+  return pveIsDiskKey(key, type);
 }
 
-export function driveDefaultKey(type: GuestType): string {
-  return type === "qemu" ? "file" : "volume";
+/** A drive or mount point, parsed with PVE's schema (volume under `file` for qemu, `volume` for lxc; `size` in bytes). */
+export function parseDrive(type: GuestType, key: string, text: string): PropertyValues {
+  return pveParseDrive(key, text, type);
 }
 
-export interface Drive {
-  /** The volume id, `none`, `cdrom` or a path. */
-  file: string;
-  props: Map<string, string>;
+export function printDrive(type: GuestType, key: string, drive: PropertyValues): string {
+  return pvePrintDrive(key, drive, type);
 }
 
-export function parseDrive(type: GuestType, text: string): Drive {
-  const key = driveDefaultKey(type);
-  const props = parseProps(text, key);
-  const alias = type === "qemu" ? "volume" : "file";
-  if (props.has(alias) && !props.has(key)) {
-    props.set(key, props.get(alias) ?? "");
-    props.delete(alias);
-  }
-  const file = props.get(key) ?? "";
-  props.delete(key);
-  return { file, props };
+/** The drive string with another volume (and, when given, another `size`), everything else kept. */
+export function withVolume(type: GuestType, key: string, text: string, volid: string, size?: number): string {
+  const drive = parseDrive(type, key, text);
+  drive[type === "qemu" ? "file" : "volume"] = volid;
+  if (size !== undefined) drive.size = size;
+  return printDrive(type, key, drive);
 }
 
-export function printDrive(type: GuestType, drive: Drive): string {
-  const key = driveDefaultKey(type);
-  const props = new Map(drive.props);
-  props.set(key, drive.file);
-  const text = printProps(props, key);
-  // A required key (LXC `mp`) follows the default key, before the sorted optional ones.
-  const mp = drive.props.get("mp");
-  if (type !== "lxc" || mp === undefined) return text;
-  return text.replace(`,mp=${mp}`, "").replace(drive.file, `${drive.file},mp=${mp}`);
-}
-
-export function isCdrom(drive: Drive): boolean {
-  return drive.props.get("media") === "cdrom" || drive.file === "cdrom";
+/**
+ * True for a CD-ROM drive. Besides PVE's `media=cdrom`, the bare `cdrom` volume (the host's
+ * drive) counts too: the simulator accepts `ide2=cdrom` without `media=` and must not treat
+ * it as a disk.
+ */
+export function isCdrom(text: string): boolean {
+  return pveIsCdrom(text) || volumeOf(text) === "cdrom";
 }
 
 /** A drive's volume id when it references a storage volume (not none/cdrom/a path). */
-export function driveVolume(drive: Drive): string | undefined {
-  if (drive.file === "none" || drive.file === "cdrom" || drive.file.startsWith("/")) return undefined;
-  return drive.file.includes(":") ? drive.file : undefined;
+export function driveVolume(text: string): string | undefined {
+  const volume = volumeOf(text);
+  if (volume === undefined || volume.startsWith("/")) return undefined;
+  return storageOfVolume(volume) !== undefined ? volume : undefined;
 }
 
 export interface MaterialiseOptions {
@@ -78,13 +71,8 @@ export interface MaterialiseOptions {
   allocated: VolumeState[];
 }
 
-const ALLOCATION = /^([a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]):(\d+(?:\.\d+)?)$/;
+// `STORAGE:cloudinit` asks for the VM's cloud-init drive.
 const CLOUDINIT = /^([a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]):cloudinit$/;
-
-/** True for a cloud-init drive's volume (`local-lvm:vm-100-cloudinit`, `shared:100/vm-100-cloudinit.qcow2`). */
-export function isCloudinitVolume(volid: string): boolean {
-  return /[:/]vm-\d+-cloudinit(\.\w+)?$/.test(volid);
-}
 
 /** Allocates the cloud-init drive of a VM (`vm-<vmid>-cloudinit`, 4 MiB). */
 export function allocateCloudinit(state: ClusterState, storageId: string, vmid: number, node: string, now: number): VolumeState {
@@ -100,19 +88,21 @@ export function allocateCloudinit(state: ClusterState, storageId: string, vmid: 
 export function materialiseDrive(opts: MaterialiseOptions): string {
   const { state, type, vmid, node, key } = opts;
   if (isUnusedKey(key)) return opts.value;
-  const drive = parseDrive(type, opts.value);
-  const cloudinit = type === "qemu" ? CLOUDINIT.exec(drive.file) : null;
+  const drive = parseDrive(type, key, opts.value);
+  const volumeKey = type === "qemu" ? "file" : "volume";
+  const file = String(drive[volumeKey] ?? "");
+  const cloudinit = type === "qemu" ? CLOUDINIT.exec(file) : null;
   if (cloudinit) {
     const volume = allocateCloudinit(state, cloudinit[1] ?? "", vmid, node, opts.now);
     opts.allocated.push(volume);
-    drive.file = volume.volid;
-    drive.props.set("media", "cdrom");
-    drive.props.delete("size");
-    return printDrive(type, drive);
+    drive[volumeKey] = volume.volid;
+    drive.media = "cdrom";
+    delete drive.size;
+    return printDrive(type, key, drive);
   }
-  const alloc = ALLOCATION.exec(drive.file);
-  if (alloc && !isCdrom(drive)) {
-    const storageId = alloc[1] ?? "";
+  const alloc = parseNewVolume(file);
+  if (alloc?.storage !== undefined && !isCdrom(opts.value)) {
+    const storageId = alloc.storage;
     const storage = requireStorage(state, storageId, node);
     const content = type === "qemu" ? "images" : "rootdir";
     if (!storage.content.includes(content)) {
@@ -123,17 +113,17 @@ export function materialiseDrive(opts: MaterialiseOptions): string {
           : `storage '${storageId}' does not support container directories`,
       );
     }
-    let size = Math.round(Number(alloc[2]) * GiB);
-    if (key === "efidisk0") size = drive.props.get("efitype") === "4m" ? 540_672 : 131_072;
+    let size = alloc.bytes;
+    if (key === "efidisk0") size = drive.efitype === "4m" ? 540_672 : 131_072;
     if (key === "tpmstate0") size = 4 * 1024 * 1024;
-    const importFrom = drive.props.get("import-from");
-    if (importFrom) {
+    const importFrom = drive["import-from"];
+    if (typeof importFrom === "string" && importFrom !== "") {
       const source = findVolume(state, importFrom, node);
       if (!source) throw new PveApiError(500, `volume '${importFrom}' does not exist`);
       size = Math.max(size, source.size);
-      drive.props.delete("import-from");
+      delete drive["import-from"];
     }
-    const format = drive.props.get("format");
+    const format = typeof drive.format === "string" ? drive.format : undefined;
     const volume = allocateVolume(state, {
       storage,
       node,
@@ -144,26 +134,26 @@ export function materialiseDrive(opts: MaterialiseOptions): string {
       ctime: opts.now,
     });
     opts.allocated.push(volume);
-    drive.file = volume.volid;
-    drive.props.set("size", formatDiskSize(size));
-    return printDrive(type, drive);
+    drive[volumeKey] = volume.volid;
+    drive.size = size;
+    return printDrive(type, key, drive);
   }
-  const volid = driveVolume(drive);
+  const volid = driveVolume(opts.value);
   if (volid) {
-    const storageId = volid.split(":")[0] ?? "";
+    const storageId = storageOfVolume(volid) ?? "";
     if (!findStorage(state, storageId)) throw new PveApiError(500, `storage '${storageId}' does not exist`);
     const volume = findVolume(state, volid, node);
     if (!volume) throw new PveApiError(500, `volume '${volid}' does not exist`);
-    if (!isCdrom(drive) && !drive.props.has("size")) drive.props.set("size", formatDiskSize(volume.size));
-    return printDrive(type, drive);
+    if (!isCdrom(opts.value) && drive.size === undefined) drive.size = volume.size;
+    return printDrive(type, key, drive);
   }
   return opts.value;
 }
 
 /** Bytes of a drive from its `size=` option. */
-export function driveSize(type: GuestType, text: string): number {
-  const size = parseDrive(type, text).props.get("size");
-  return size ? (parseDiskSize(size) ?? 0) : 0;
+export function driveSize(type: GuestType, key: string, text: string): number {
+  const size = parseDrive(type, key, text).size;
+  return typeof size === "number" ? size : 0;
 }
 
 /** True when the volume belongs to this guest (only owned volumes are freed or moved to unusedN). */

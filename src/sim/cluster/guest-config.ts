@@ -1,20 +1,11 @@
 // Config changes: normalising values as PVE writes them, pending changes, applying them
 // (immediately when stopped, hot-plugging what can be hot-plugged when running), and what
 // happens to volumes when a disk is replaced or deleted (→ unusedN, or freed with force).
+import { isCloudinitDrive, isUnusedKey, normaliseTags, printTags, volumeOf } from "../../pve/index.js";
 import { PveApiError } from "../contract.js";
-import {
-  driveVolume,
-  inAllocationOrder,
-  isCdrom,
-  isCloudinitVolume,
-  isDiskKey,
-  isUnusedKey,
-  materialiseDrive,
-  ownsVolume,
-  parseDrive,
-} from "./drives.js";
+import { driveVolume, inAllocationOrder, isCdrom, isDiskKey, materialiseDrive, ownsVolume } from "./drives.js";
 import type { SimCluster } from "./model.js";
-import { normaliseLxcNic, normaliseQemuNic } from "./nics.js";
+import { normaliseNic } from "./nics.js";
 import type { ConfigValue, GuestConfig, GuestState, VolumeState } from "./types.js";
 import { removeVolume } from "./volumes.js";
 
@@ -53,11 +44,6 @@ export function checkLock(guest: GuestState, skiplock = false): void {
   if (lock !== undefined && !skiplock) {
     throw new PveApiError(500, `${guest.type === "qemu" ? "VM" : "CT"} is locked (${lock})`);
   }
-}
-
-export function normaliseTags(text: string): string {
-  const tags = [...new Set(text.split(/[;,\s]+/).filter((t) => t !== ""))];
-  return tags.sort().join(";");
 }
 
 function hotplugFeatures(config: GuestConfig): Set<string> {
@@ -105,22 +91,21 @@ export function nextUnusedKey(guest: GuestState): string {
 
 function volumeInSnapshots(guest: GuestState, volid: string): boolean {
   return guest.snapshots.some((s) =>
-    Object.entries(s.config).some(([k, v]) => isDiskKey(guest.type, k) && parseDrive(guest.type, String(v)).file === volid),
+    Object.entries(s.config).some(([k, v]) => isDiskKey(guest.type, k) && volumeOf(String(v)) === volid),
   );
 }
 
 /** A volume that leaves a disk slot: freed (force) or remembered as unusedN. */
 function releaseVolume(model: SimCluster, guest: GuestState, value: ConfigValue, force: boolean): void {
-  const drive = parseDrive(guest.type, String(value));
-  const volid = driveVolume(drive);
-  if (volid && isCloudinitVolume(volid) && ownsVolume(guest.vmid, volid)) {
+  const volid = driveVolume(String(value));
+  if (volid && isCloudinitDrive(volid) && ownsVolume(guest.vmid, volid)) {
     // a removed cloud-init drive is freed, never kept as unusedN
     removeVolume(model.state, volid, guest.node);
     return;
   }
-  if (!volid || isCdrom(drive) || !ownsVolume(guest.vmid, volid)) return;
+  if (!volid || isCdrom(String(value)) || !ownsVolume(guest.vmid, volid)) return;
   const stillUsed = Object.values(guest.config).some(
-    (v) => typeof v === "string" && parseDrive(guest.type, v).file === volid,
+    (v) => typeof v === "string" && volumeOf(v) === volid,
   );
   if (stillUsed) return;
   if (force && !volumeInSnapshots(guest, volid)) {
@@ -138,7 +123,7 @@ function applyOne(model: SimCluster, guest: GuestState, key: string): void {
     if (old === undefined) return;
     delete guest.config[key];
     if (isUnusedKey(key)) {
-      const volid = parseDrive(guest.type, String(old)).file;
+      const volid = volumeOf(String(old)) ?? "";
       if (!volumeInSnapshots(guest, volid)) removeVolume(model.state, volid, guest.node);
     } else if (isDiskKey(guest.type, key)) {
       // containers have no force: a removed mount point always becomes unusedN
@@ -152,12 +137,12 @@ function applyOne(model: SimCluster, guest: GuestState, key: string): void {
   const old = guest.config[key];
   guest.config[key] = value;
   if (isDiskKey(guest.type, key)) {
-    const newVol = parseDrive(guest.type, String(value)).file;
+    const newVol = volumeOf(String(value));
     // re-attaching a detached volume removes its unusedN entry
     for (const [k, v] of Object.entries(guest.config)) {
-      if (isUnusedKey(k) && parseDrive(guest.type, String(v)).file === newVol) delete guest.config[k];
+      if (isUnusedKey(k) && volumeOf(String(v)) === newVol) delete guest.config[k];
     }
-    if (old !== undefined && parseDrive(guest.type, String(old)).file !== newVol) releaseVolume(model, guest, old, false);
+    if (old !== undefined && volumeOf(String(old)) !== newVol) releaseVolume(model, guest, old, false);
   }
 }
 
@@ -189,9 +174,7 @@ export function normaliseValue(
   allocated: VolumeState[],
 ): ConfigValue {
   if (/^net\d+$/.test(key)) {
-    return guest.type === "qemu"
-      ? normaliseQemuNic(key, String(value), () => model.newMac())
-      : normaliseLxcNic(key, String(value), () => model.newMac());
+    return normaliseNic(guest.type, key, String(value), () => model.newMac());
   }
   if (isDiskKey(guest.type, key)) {
     return materialiseDrive({
@@ -205,7 +188,7 @@ export function normaliseValue(
       allocated,
     });
   }
-  if (key === "tags") return normaliseTags(String(value));
+  if (key === "tags") return printTags(normaliseTags(String(value)));
   if (key === "vmgenid" && (value === "1" || value === 1)) return model.newUuid();
   if (NUMBER_KEYS.has(key)) return String(value);
   return value;
@@ -242,8 +225,8 @@ export function updateGuestConfig(
     delete guest.pendingDelete[key];
     // a volume allocated for a reverted pending disk is kept as unusedN, not lost
     if (reverted !== undefined && isDiskKey(guest.type, key)) {
-      const volid = driveVolume(parseDrive(guest.type, String(reverted)));
-      const inUse = Object.values(guest.config).some((v) => typeof v === "string" && parseDrive(guest.type, v).file === volid);
+      const volid = driveVolume(String(reverted));
+      const inUse = Object.values(guest.config).some((v) => typeof v === "string" && volumeOf(v) === volid);
       if (volid && !inUse && ownsVolume(guest.vmid, volid)) guest.config[nextUnusedKey(guest)] = volid;
     }
   }

@@ -1,8 +1,9 @@
 // The simulator's guest model: create the default (or --config) cluster, or load a saved one.
+
+import { GIB as GiB } from "../../pve/index.js";
 import type { Random } from "../contract.js";
 import { type ClusterConfig, ClusterConfigError, normaliseClusterConfig } from "./cluster-config.js";
 import { SimCluster } from "./model.js";
-import { GiB } from "./sizes.js";
 import type { ClusterState, VolumeState } from "./types.js";
 
 export type { ClusterConfig } from "./cluster-config.js";

@@ -1,9 +1,12 @@
 // Usage figures of running guests and nodes: plausible, deterministic (salt + vmid + time).
+
+import { GIB as GiB } from "../../pve/index.js";
 import { driveSize, isDiskKey } from "./drives.js";
 import { effectiveConfig } from "./guest-config.js";
 import type { SimCluster } from "./model.js";
-import { GiB, MiB } from "./sizes.js";
 import type { GuestState } from "./types.js";
+
+const MiB = 1024 ** 2;
 
 /** A stable number in [0, 1) for the given parts. */
 export function noise(...parts: Array<string | number>): number {
@@ -33,13 +36,13 @@ export function guestCpus(model: SimCluster, guest: GuestState): number {
 /** The boot disk's size (QEMU: first disk in boot order, else first disk; LXC: rootfs). */
 export function guestMaxDisk(guest: GuestState): number {
   const cfg = guest.config;
-  if (guest.type === "lxc") return cfg.rootfs ? driveSize("lxc", String(cfg.rootfs)) : 0;
+  if (guest.type === "lxc") return cfg.rootfs ? driveSize("lxc", "rootfs", String(cfg.rootfs)) : 0;
   const order = /order=([^,]+)/.exec(String(cfg.boot ?? ""))?.[1]?.split(";") ?? [];
   const candidates = [...order, ...Object.keys(cfg).sort()].filter(
     (k) => isDiskKey("qemu", k) && cfg[k] !== undefined && !/media=cdrom/.test(String(cfg[k])),
   );
   const first = candidates[0];
-  return first ? driveSize("qemu", String(cfg[first])) : 0;
+  return first ? driveSize("qemu", first, String(cfg[first])) : 0;
 }
 
 export interface GuestUsage {

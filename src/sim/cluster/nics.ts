@@ -1,84 +1,38 @@
-// Network device strings: QEMU `virtio=BC:24:11:..,bridge=vmbr0` and LXC `name=eth0,...,hwaddr=..`.
-import { PveApiError } from "../contract.js";
-import { parseProps, printProps } from "./propstring.js";
+// Network device strings: QEMU `virtio=BC:24:11:..,bridge=vmbr0` and LXC `name=eth0,...,hwaddr=..`,
+// parsed and printed by pve/ (the API pipeline has already checked them against the schema).
+import { macOf, parseNet, printNet } from "../../pve/index.js";
+import type { GuestType } from "./types.js";
 
-export const QEMU_NIC_MODELS = [
-  "e1000",
-  "e1000-82540em",
-  "e1000-82544gc",
-  "e1000-82545em",
-  "e1000e",
-  "i82551",
-  "i82557b",
-  "i82559er",
-  "ne2k_isa",
-  "ne2k_pci",
-  "pcnet",
-  "rtl8139",
-  "virtio",
-  "vmxnet3",
-];
-
-export interface QemuNic {
-  model: string;
-  macaddr: string;
-  bridge?: string;
-  props: Map<string, string>;
+/** The key holding a NIC's MAC address. */
+function macKey(type: GuestType): "macaddr" | "hwaddr" {
+  return type === "qemu" ? "macaddr" : "hwaddr";
 }
 
-/** Parses a QEMU netN string; a missing MAC is filled in by `newMac`. */
-export function parseQemuNic(key: string, text: string, newMac: () => string): QemuNic {
-  const raw = parseProps(text);
-  let model: string | undefined;
-  let mac: string | undefined;
-  const props = new Map<string, string>();
-  for (const [k, v] of raw) {
-    if (QEMU_NIC_MODELS.includes(k)) {
-      model = k;
-      if (v !== "") mac = v;
-    } else if (k === "model") model = v;
-    else if (k === "macaddr") mac = v;
-    else props.set(k, v);
-  }
-  if (!model) throw new PveApiError(400, "Parameter verification failed.", { [key]: "property is missing and it is not optional" });
-  if (mac !== undefined && !/^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$/.test(mac)) {
-    throw new PveApiError(400, "Parameter verification failed.", { [key]: `invalid format - value does not look like a valid MAC address\n` });
-  }
-  const bridge = props.get("bridge");
-  return { model, macaddr: (mac ?? newMac()).toUpperCase(), ...(bridge ? { bridge } : {}), props };
+/**
+ * Normalises a netN value as PVE does on every write: a missing MAC is generated; LXC NICs
+ * get `type=veth`. MACs are stored upper-case so that the simulator's generated and given
+ * MACs compare alike.
+ */
+export function normaliseNic(type: GuestType, key: string, text: string, newMac: () => string): string {
+  const nic = parseNet(text, type, key);
+  nic[macKey(type)] = (macOf(nic) ?? newMac()).toUpperCase();
+  if (type === "lxc") nic.type = "veth";
+  return printNet(nic, type, key);
 }
 
-export function printQemuNic(nic: QemuNic): string {
-  const props = new Map(nic.props);
-  props.set(nic.model, nic.macaddr);
-  return printProps(props, nic.model, false);
+/** The netN value with a new MAC address (clones and unique restores), everything else kept. */
+export function withNewMac(type: GuestType, key: string, text: string, mac: string): string {
+  const nic = parseNet(text, type, key);
+  nic[macKey(type)] = mac;
+  return printNet(nic, type, key);
 }
 
-/** Normalises a QEMU netN value as PVE does on every write (MAC generated when missing). */
-export function normaliseQemuNic(key: string, text: string, newMac: () => string): string {
-  return printQemuNic(parseQemuNic(key, text, newMac));
+/** The MAC of a NIC, upper-case. */
+export function nicMac(type: GuestType, key: string, text: string): string | undefined {
+  return macOf(parseNet(text, type, key));
 }
 
-/** Normalises an LXC netN value: `name` first, `hwaddr` generated, `type=veth`. */
-export function normaliseLxcNic(key: string, text: string, newMac: () => string): string {
-  const props = parseProps(text);
-  if (!props.has("name")) {
-    throw new PveApiError(400, "Parameter verification failed.", { [key]: "missing property - 'name'" });
-  }
-  props.set("hwaddr", (props.get("hwaddr") ?? newMac()).toUpperCase());
-  props.set("type", "veth");
-  return printProps(props, "name", false);
-}
-
-/** The MAC of a QEMU or LXC NIC string. */
-export function nicMac(text: string): string | undefined {
-  const props = parseProps(text);
-  for (const [k, v] of props) {
-    if (QEMU_NIC_MODELS.includes(k) || k === "macaddr" || k === "hwaddr") return v.toUpperCase();
-  }
-  return undefined;
-}
-
-export function nicBridge(text: string): string | undefined {
-  return parseProps(text).get("bridge");
+export function nicBridge(type: GuestType, key: string, text: string): string | undefined {
+  const bridge = parseNet(text, type, key).bridge;
+  return typeof bridge === "string" ? bridge : undefined;
 }

@@ -1,10 +1,10 @@
 // QEMU guest agent (ping, network-get-interfaces, os info, exec ...) and LXC interfaces.
 // Addresses are deterministic per cluster seed, guest and NIC, and exist only while the
 // guest runs (and, for QEMU, while the agent is enabled and has come up after boot).
+
+import { macOf, type PropertyValues, parseNet } from "../../pve/index.js";
 import { noise } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
-import { nicMac } from "../cluster/nics.js";
-import { parseProps } from "../cluster/propstring.js";
 import type { GuestState } from "../cluster/types.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { num, pathGuest, sim, str } from "./context.js";
@@ -23,12 +23,15 @@ function linkLocal(mac: string): string {
   return `fe80::${h(first)}${h(b[1])}:${h(b[2])}ff:fe${h(b[3])}:${h(b[4])}${h(b[5])}`.replace(/:0+([0-9a-f])/g, ":$1");
 }
 
-function nics(guest: GuestState): Array<{ index: number; mac: string; props: Map<string, string> }> {
+function nics(guest: GuestState): Array<{ index: number; mac: string; props: PropertyValues }> {
   const cfg = guest.config;
   return Object.keys(cfg)
     .filter((k) => /^net\d+$/.test(k))
     .sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))
-    .map((k) => ({ index: Number(k.slice(3)), mac: nicMac(String(cfg[k])) ?? "00:00:00:00:00:00", props: parseProps(String(cfg[k])) }));
+    .map((k) => {
+      const props = parseNet(String(cfg[k]), guest.type, k);
+      return { index: Number(k.slice(3)), mac: macOf(props) ?? "00:00:00:00:00:00", props };
+    });
 }
 
 /** Preconditions of every agent call (PVE's messages). */
@@ -146,9 +149,9 @@ function lxcInterfaces(ctx: HandlerContext): Array<Record<string, string>> {
     { name: "lo", hwaddr: "00:00:00:00:00:00", inet: "127.0.0.1/8", inet6: "::1/128" },
   ];
   for (const nic of nics(guest)) {
-    const ip = nic.props.get("ip");
+    const ip = typeof nic.props.ip === "string" ? nic.props.ip : undefined;
     const entry: Record<string, string> = {
-      name: nic.props.get("name") ?? `eth${nic.index}`,
+      name: typeof nic.props.name === "string" ? nic.props.name : `eth${nic.index}`,
       hwaddr: nic.mac.toLowerCase(),
       inet6: `${linkLocal(nic.mac)}/64`,
     };

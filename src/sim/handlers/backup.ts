@@ -55,9 +55,8 @@ function backupContent(model: SimCluster, guest: GuestState): BackupContent {
   const disks: BackupContent["disks"] = {};
   for (const [key, value] of Object.entries(config)) {
     if (!isDiskKey(guest.type, key)) continue;
-    const drive = parseDrive(guest.type, String(value));
-    const volid = driveVolume(drive);
-    if (!volid || isCdrom(drive) || drive.props.get("backup") === "0") continue;
+    const volid = driveVolume(String(value));
+    if (!volid || isCdrom(String(value)) || parseDrive(guest.type, key, String(value)).backup === false) continue;
     const volume = findVolume(model.state, volid, guest.node);
     if (volume) disks[key] = { size: volume.size, storage: volume.storage, format: volume.format };
   }
@@ -67,7 +66,7 @@ function backupContent(model: SimCluster, guest: GuestState): BackupContent {
 function backupSize(guest: GuestState): number {
   let total = 0;
   for (const [k, v] of Object.entries(guest.config)) {
-    if (isDiskKey(guest.type, k) && !/media=cdrom/.test(String(v))) total += driveSize(guest.type, String(v));
+    if (isDiskKey(guest.type, k) && !/media=cdrom/.test(String(v))) total += driveSize(guest.type, k, String(v));
   }
   return Math.max(1024 * 1024, Math.round(total * 0.3));
 }

@@ -1,11 +1,11 @@
 // Cloud-init: GET/PUT …/qemu/{vmid}/cloudinit (pending cloud-init changes, regenerate) and
 // GET …/cloudinit/dump (the user, network and meta data the drive would hold).
 import { createHash } from "node:crypto";
-import { driveVolume, isCloudinitVolume, isDiskKey, parseDrive } from "../cluster/drives.js";
+import { isCloudinitDrive, parseIpconfig } from "../../pve/index.js";
+import { isDiskKey } from "../cluster/drives.js";
 import { effectiveConfig } from "../cluster/guest-config.js";
 import { guestName } from "../cluster/metrics.js";
 import { nicMac } from "../cluster/nics.js";
-import { parseProps } from "../cluster/propstring.js";
 import type { GuestConfig, GuestState } from "../cluster/types.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { pathGuest, str } from "./context.js";
@@ -14,7 +14,7 @@ const CI_KEYS = /^(ciuser|cipassword|citype|cicustom|ciupgrade|sshkeys|nameserve
 
 export function hasCloudinitDrive(guest: GuestState): boolean {
   return Object.entries(guest.config).some(
-    ([k, v]) => isDiskKey("qemu", k) && isCloudinitVolume(driveVolume(parseDrive("qemu", String(v))) ?? ""),
+    ([k, v]) => isDiskKey("qemu", k) && isCloudinitDrive(String(v)),
   );
 }
 
@@ -82,19 +82,21 @@ function networkData(config: GuestConfig): string {
     .sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)));
   for (const key of nets) {
     const n = Number(key.slice(3));
-    out += `    - type: physical\n      name: eth${n}\n      mac_address: '${(nicMac(String(config[key])) ?? "").toLowerCase()}'\n      subnets:\n`;
-    const ip = parseProps(String(config[`ipconfig${n}`] ?? ""));
-    const ip4 = ip.get("ip");
+    out += `    - type: physical\n      name: eth${n}\n      mac_address: '${(nicMac("qemu", key, String(config[key])) ?? "").toLowerCase()}'\n      subnets:\n`;
+    const ipconfig = config[`ipconfig${n}`];
+    const parsed = ipconfig === undefined ? {} : parseIpconfig(String(ipconfig), `ipconfig${n}`);
+    const ip: Record<string, string> = Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
+    const ip4 = ip.ip;
     if (ip4 === "dhcp") out += "      - type: dhcp4\n";
     else if (ip4) {
       const [address, prefix] = ip4.split("/");
       out += `      - type: static\n        address: '${address}'\n        netmask: '${netmask(Number(prefix ?? 24))}'\n`;
-      if (ip.get("gw")) out += `        gateway: '${ip.get("gw")}'\n`;
+      if (ip.gw) out += `        gateway: '${ip.gw}'\n`;
     }
-    const ip6 = ip.get("ip6");
+    const ip6 = ip.ip6;
     if (ip6 === "dhcp") out += "      - type: dhcp6\n";
     else if (ip6 === "auto") out += "      - type: ipv6_slaac\n";
-    else if (ip6) out += `      - type: static6\n        address: '${ip6}'\n${ip.get("gw6") ? `        gateway: '${ip.get("gw6")}'\n` : ""}`;
+    else if (ip6) out += `      - type: static6\n        address: '${ip6}'\n${ip.gw6 ? `        gateway: '${ip.gw6}'\n` : ""}`;
   }
   if (config.nameserver !== undefined || config.searchdomain !== undefined) {
     out += "    - type: nameserver\n      address:\n";

@@ -1,6 +1,7 @@
 // Which privilege a QEMU config option needs (qemu-server's per-option check on create and
 // update: the endpoint schema only demands "any VM.Config.*", the handler checks each key).
-import { isCdrom, isDiskKey, isUnusedKey, parseDrive } from "../cluster/drives.js";
+import { isUnusedKey } from "../../pve/index.js";
+import { isCdrom, isDiskKey } from "../cluster/drives.js";
 import { nicBridge } from "../cluster/nics.js";
 import { type HandlerContext, PveApiError } from "../contract.js";
 
@@ -34,7 +35,7 @@ export function checkQemuOptionPermissions(ctx: HandlerContext, vmid: number, ke
   for (const key of keys) {
     const value = values[key];
     if (isDiskKey("qemu", key) || key === "cdrom") {
-      const cdrom = key === "cdrom" || (value !== undefined && isCdrom(parseDrive("qemu", String(value))));
+      const cdrom = key === "cdrom" || (value !== undefined && isCdrom(String(value)));
       ctx.checkPermission(path, [cdrom ? "VM.Config.CDROM" : "VM.Config.Disk"]);
     } else if (isUnusedKey(key) || DISK.has(key)) ctx.checkPermission(path, ["VM.Config.Disk"]);
     else if (CPU.has(key) || /^numa\d+$/.test(key)) ctx.checkPermission(path, ["VM.Config.CPU"]);
@@ -46,7 +47,7 @@ export function checkQemuOptionPermissions(ctx: HandlerContext, vmid: number, ke
     } else if (key === "freeze") ctx.checkPermission(path, ["VM.PowerMgmt"]);
     else if (/^net\d+$/.test(key)) {
       ctx.checkPermission(path, ["VM.Config.Network"]);
-      const bridge = value !== undefined ? nicBridge(String(value)) : undefined;
+      const bridge = value !== undefined ? nicBridge("qemu", key, String(value)) : undefined;
       if (bridge) ctx.checkPermission(`/sdn/zones/localnetwork/${bridge}`, ["SDN.Use"]);
     } else if (CLOUDINIT.has(key) || /^ipconfig\d+$/.test(key)) {
       ctx.checkPermission(path, ["VM.Config.Cloudinit", "VM.Config.Network"], true);

@@ -1,5 +1,5 @@
 // GET …/{qemu|lxc}/{vmid}/feature: can the guest's volumes be snapshotted, cloned, copied?
-import { driveVolume, isCdrom, isDiskKey, parseDrive } from "../cluster/drives.js";
+import { driveVolume, isCdrom, isDiskKey, } from "../cluster/drives.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestConfig, GuestState, GuestType } from "../cluster/types.js";
 import { findStorage, findVolume, storageOnNode } from "../cluster/volumes.js";
@@ -24,9 +24,8 @@ export function diskVolumes(guest: GuestState, config: GuestConfig): string[] {
   const out: string[] = [];
   for (const [key, value] of Object.entries(config)) {
     if (!isDiskKey(guest.type, key)) continue;
-    const drive = parseDrive(guest.type, String(value));
-    const volid = driveVolume(drive);
-    if (volid && !isCdrom(drive)) out.push(volid);
+    const volid = driveVolume(String(value));
+    if (volid && !isCdrom(String(value))) out.push(volid);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 // DELETE /nodes/{node}/{qemu|lxc}/{vmid}: referenced volumes are removed; with
 // destroy-unreferenced-disks also every volume named for the vmid; purge cleans jobs and HA.
-import { driveVolume, isVolumeKey, ownsVolume, parseDrive } from "../cluster/drives.js";
+import { driveVolume, isVolumeKey, ownsVolume, } from "../cluster/drives.js";
 import { checkLock } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestState, GuestType } from "../cluster/types.js";
@@ -15,7 +15,7 @@ export function referencedVolumes(guest: GuestState): string[] {
   for (const config of configs) {
     for (const [key, value] of Object.entries(config)) {
       if (!isVolumeKey(guest.type, key)) continue;
-      const volid = driveVolume(parseDrive(guest.type, String(value)));
+      const volid = driveVolume(String(value));
       if (volid && ownsVolume(guest.vmid, volid)) out.add(volid);
     }
   }

@@ -2,11 +2,12 @@
 import { effectiveConfig } from "../cluster/guest-config.js";
 import { guestCpus, guestMaxDisk, guestMaxMem, guestName, guestUsage } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
-import { MiB } from "../cluster/sizes.js";
 import type { GuestState, GuestType } from "../cluster/types.js";
 import type { HandlerContext, Router } from "../contract.js";
 import { flag, nodeParam, pathGuest, sim } from "./context.js";
 import { QEMU_VERSION } from "./qemu-create.js";
+
+const MiB = 1024 ** 2;
 
 type Entry = Record<string, string | number | Record<string, number | string>>;
 

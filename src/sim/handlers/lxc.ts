@@ -1,8 +1,8 @@
 // LXC containers: create from a template in storage content, power operations, clone,
 // template, pending (containers apply changes at once in the simulator).
-import { driveVolume, inAllocationOrder, isDiskKey, parseDrive, printDrive } from "../cluster/drives.js";
+import { driveVolume, inAllocationOrder, isDiskKey, withVolume } from "../cluster/drives.js";
 import { applyPending, checkLock, normaliseValue } from "../cluster/guest-config.js";
-import { parseProps, printProps } from "../cluster/propstring.js";
+import { withNewMac } from "../cluster/nics.js";
 import type { ConfigValue, GuestConfig, GuestState, VolumeState } from "../cluster/types.js";
 import {
   allocateVolume,
@@ -13,11 +13,11 @@ import {
   requireStorage,
 } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
-import { flag, nodeParam, num, pathGuest, sim, startGuestTask, str, vmidParam } from "./context.js";
 import { checkNewDiskStorages } from "./config-permissions.js";
+import { flag, nodeParam, num, pathGuest, sim, startGuestTask, str, vmidParam } from "./context.js";
 import { applyHaState, haManaged } from "./ha.js";
-import { haTask } from "./qemu-power.js";
 import { checkAllocate, checkPoolExists } from "./qemu-create.js";
+import { haTask } from "./qemu-power.js";
 import { restoreArchive, restoreOverrides } from "./restore.js";
 
 const CREATE_CONTROL = new Set([
@@ -186,11 +186,9 @@ function lxcTemplate(ctx: HandlerContext): null {
   if (guest.status === "running") throw new PveApiError(500, "you can't convert a CT to template if the CT is running");
   for (const [key, value] of Object.entries(guest.config)) {
     if (!isDiskKey("lxc", key)) continue;
-    const drive = parseDrive("lxc", String(value));
-    const volid = driveVolume(drive);
+    const volid = driveVolume(String(value));
     if (!volid) continue;
-    drive.file = renameToBase(model.state, volid, guest.node);
-    guest.config[key] = printDrive("lxc", drive);
+    guest.config[key] = withVolume("lxc", key, String(value), renameToBase(model.state, volid, guest.node));
   }
   guest.config.template = 1;
   return null;
@@ -245,13 +243,10 @@ function cloneCt(ctx: HandlerContext): string {
         }
         for (const key of Object.keys(next)) {
           if (/^net\d+$/.test(key)) {
-            const props = parseProps(String(next[key]));
-            props.set("hwaddr", model.newMac());
-            next[key] = printProps(props, "name", false);
+            next[key] = withNewMac("lxc", key, String(next[key]), model.newMac());
           }
           if (!isDiskKey("lxc", key)) continue;
-          const drive = parseDrive("lxc", String(next[key]));
-          const volid = driveVolume(drive);
+          const volid = driveVolume(String(next[key]));
           const volume = volid ? findVolume(model.state, volid, source.node) : undefined;
           if (!volume) continue;
           const storage = requireStorage(model.state, full ? (storageId ?? volume.storage) : volume.storage, target);
@@ -265,8 +260,7 @@ function cloneCt(ctx: HandlerContext): string {
             ctime: model.now(),
           });
           allocated.push(created);
-          drive.file = created.volid;
-          next[key] = printDrive("lxc", drive);
+          next[key] = withVolume("lxc", key, String(next[key]), created.volid);
         }
         if (hostname !== undefined) next.hostname = hostname;
         if (description !== undefined) next.description = description;

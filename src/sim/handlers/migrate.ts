@@ -1,7 +1,7 @@
 // POST /nodes/{node}/{qemu|lxc}/{vmid}/migrate: move a guest to another node (qmigrate /
 // vzmigrate). Node-local volumes move along (offline, or online with with-local-disks);
 // the guest holds `lock: migrate` while the task runs.
-import { driveVolume, isCdrom, isVolumeKey, parseDrive } from "../cluster/drives.js";
+import { driveVolume, isCdrom, isVolumeKey, } from "../cluster/drives.js";
 import { checkLock } from "../cluster/guest-config.js";
 import type { GuestState, GuestType, VolumeState } from "../cluster/types.js";
 import { findStorage, findVolume, storageOnNode } from "../cluster/volumes.js";
@@ -14,9 +14,8 @@ function usedVolumes(guest: GuestState): Array<{ key: string; volid: string; cdr
   for (const config of [guest.config, ...guest.snapshots.map((s) => s.config)]) {
     for (const [key, value] of Object.entries(config)) {
       if (!isVolumeKey(guest.type, key)) continue;
-      const drive = parseDrive(guest.type, String(value));
-      const volid = driveVolume(drive);
-      if (volid && !out.some((v) => v.volid === volid)) out.push({ key, volid, cdrom: isCdrom(drive) });
+      const volid = driveVolume(String(value));
+      if (volid && !out.some((v) => v.volid === volid)) out.push({ key, volid, cdrom: isCdrom(String(value)) });
     }
   }
   return out;

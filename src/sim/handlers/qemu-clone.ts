@@ -1,17 +1,9 @@
 // POST …/qemu/{vmid}/clone (full or linked; new MACs, new ids) and POST …/qemu/{vmid}/template.
-import {
-  allocateCloudinit,
-  driveVolume,
-  isCdrom,
-  isCloudinitVolume,
-  isDiskKey,
-  isUnusedKey,
-  parseDrive,
-  printDrive,
-} from "../cluster/drives.js";
+import { isCloudinitDrive, isUnusedKey } from "../../pve/index.js";
+import { allocateCloudinit, driveVolume, isCdrom, isDiskKey, withVolume } from "../cluster/drives.js";
 import { checkLock } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
-import { parseQemuNic, printQemuNic } from "../cluster/nics.js";
+import { withNewMac } from "../cluster/nics.js";
 import type { GuestConfig, GuestState, VolumeState } from "../cluster/types.js";
 import {
   allocateVolume,
@@ -31,9 +23,8 @@ function diskVolumes(model: SimCluster, guest: GuestState, config: GuestConfig):
   const out: Array<[string, VolumeState]> = [];
   for (const [key, value] of Object.entries(config)) {
     if (!isDiskKey("qemu", key)) continue;
-    const drive = parseDrive("qemu", String(value));
-    const volid = driveVolume(drive);
-    if (!volid || isCdrom(drive)) continue;
+    const volid = driveVolume(String(value));
+    if (!volid || isCdrom(String(value))) continue;
     const volume = findVolume(model.state, volid, guest.node);
     if (volume) out.push([key, volume]);
   }
@@ -117,13 +108,10 @@ function cloneVm(ctx: HandlerContext): string {
         }
         for (const key of Object.keys(next)) {
           if (/^net\d+$/.test(key)) {
-            const nic = parseQemuNic(key, String(next[key]), () => model.newMac());
-            nic.macaddr = model.newMac();
-            next[key] = printQemuNic(nic);
+            next[key] = withNewMac("qemu", key, String(next[key]), model.newMac());
           }
         }
         for (const [key, volume] of disks) {
-          const drive = parseDrive("qemu", String(config[key]));
           const storage = requireStorage(model.state, full ? (storageId ?? volume.storage) : volume.storage, target);
           const created = allocateVolume(model.state, {
             storage,
@@ -138,20 +126,17 @@ function cloneVm(ctx: HandlerContext): string {
           });
           allocated.push(created);
           task.log(`${full ? "create full clone" : "create linked clone"} of drive ${key} (${volume.volid})`);
-          drive.file = created.volid;
-          next[key] = printDrive("qemu", drive);
+          next[key] = withVolume("qemu", key, String(config[key]), created.volid);
         }
         // a clone gets its own cloud-init drive
         for (const [key, value] of Object.entries(next)) {
           if (!isDiskKey("qemu", key)) continue;
-          const drive = parseDrive("qemu", String(value));
-          const volid = driveVolume(drive);
-          if (!volid || !isCloudinitVolume(volid)) continue;
+          const volid = driveVolume(String(value));
+          if (!volid || !isCloudinitDrive(volid)) continue;
           const storage = full && storageId !== undefined ? storageId : (volid.split(":")[0] ?? "");
           const created = allocateCloudinit(model.state, storage, newid, target, model.now());
           allocated.push(created);
-          drive.file = created.volid;
-          next[key] = printDrive("qemu", drive);
+          next[key] = withVolume("qemu", key, String(value), created.volid);
         }
         next.name = name;
         if (description !== undefined) next.description = description;
@@ -185,9 +170,7 @@ function template(ctx: HandlerContext): string {
       for (const [key, volume] of diskVolumes(model, guest, guest.config)) {
         if (disk !== undefined && key !== disk) continue;
         if (volume.parent) continue;
-        const drive = parseDrive("qemu", String(guest.config[key]));
-        drive.file = renameToBase(model.state, volume.volid, guest.node);
-        guest.config[key] = printDrive("qemu", drive);
+        guest.config[key] = withVolume("qemu", key, String(guest.config[key]), renameToBase(model.state, volume.volid, guest.node));
       }
     },
   });

@@ -1,15 +1,15 @@
 // POST /nodes/{node}/qemu: create a VM (config locked with `lock: create` while qmcreate runs).
-import { inAllocationOrder, isCdrom, isDiskKey, parseDrive } from "../cluster/drives.js";
+import { inAllocationOrder, isCdrom, isDiskKey, } from "../cluster/drives.js";
 import { normaliseValue } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { ConfigValue, GuestConfig, GuestState, VolumeState } from "../cluster/types.js";
 import { findStorage, removeVolume } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
-import { checkNewDiskStorages, checkQemuOptionPermissions } from "./config-permissions.js";
-import { restoreArchive, restoreOverrides } from "./restore.js";
 import { regenerateCloudinit } from "./cloudinit.js";
-import { applyHaState } from "./ha.js";
+import { checkNewDiskStorages, checkQemuOptionPermissions } from "./config-permissions.js";
 import { flag, nodeParam, sim, str, vmidParam } from "./context.js";
+import { applyHaState } from "./ha.js";
+import { restoreArchive, restoreOverrides } from "./restore.js";
 
 /** Create-only parameters that are not written to the config. */
 const CREATE_CONTROL = new Set([
@@ -42,8 +42,8 @@ export function defaultBootOrder(config: GuestConfig): string | undefined {
   const drives = Object.keys(config)
     .filter((k) => isDiskKey("qemu", k) && k !== "efidisk0" && k !== "tpmstate0")
     .sort((a, b) => slotRank(a) - slotRank(b));
-  const disk = drives.find((k) => !isCdrom(parseDrive("qemu", String(config[k]))));
-  const cdrom = drives.find((k) => isCdrom(parseDrive("qemu", String(config[k]))));
+  const disk = drives.find((k) => !isCdrom(String(config[k])));
+  const cdrom = drives.find((k) => isCdrom(String(config[k])));
   const net = Object.keys(config)
     .filter((k) => /^net\d+$/.test(k))
     .sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))[0];

@@ -1,8 +1,9 @@
 // Disk operations: PUT …/resize (grow only), POST …/move_disk, PUT …/unlink; LXC resize.
-import { driveVolume, isCdrom, isDiskKey, isUnusedKey, parseDrive, printDrive } from "../cluster/drives.js";
+
+import { formatSize, isUnusedKey, tryParseSize } from "../../pve/index.js";
+import { driveSize, driveVolume, isCdrom, isDiskKey, withVolume } from "../cluster/drives.js";
 import { checkLock, nextUnusedKey, updateGuestConfig } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
-import { formatDiskSize, parseDiskSize } from "../cluster/sizes.js";
 import type { GuestState, GuestType } from "../cluster/types.js";
 import { allocateVolume, findVolume, removeVolume, requireStorage } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
@@ -22,22 +23,20 @@ function checkDigest(model: SimCluster, guest: GuestState, digest: string | unde
 export function resizeDisk(model: SimCluster, guest: GuestState, disk: string, sizeText: string, log: (l: string) => void): void {
   const value = guest.config[disk];
   if (value === undefined) throw new Error(`disk '${disk}' does not exist`);
-  const drive = parseDrive(guest.type, String(value));
-  if (isCdrom(drive)) throw new Error("you can't resize a cdrom");
-  const volid = driveVolume(drive);
+  if (isCdrom(String(value))) throw new Error("you can't resize a cdrom");
+  const volid = driveVolume(String(value));
   if (!volid) throw new Error(`disk '${disk}' has no associated volume`);
   const volume = findVolume(model.state, volid, guest.node);
-  const current = volume?.size ?? parseDiskSize(drive.props.get("size") ?? "0") ?? 0;
+  const current = volume?.size ?? driveSize(guest.type, disk, String(value));
   const relative = sizeText.startsWith("+");
-  const parsed = parseDiskSize(relative ? sizeText.slice(1) : sizeText);
+  const parsed = tryParseSize(relative ? sizeText.slice(1) : sizeText);
   if (parsed === undefined) throw new Error(`unable to parse size '${sizeText}'`);
   const newSize = relative ? current + parsed : parsed;
   if (newSize < current) throw new Error("shrinking disks is not supported");
   if (newSize === current) return;
   if (volume) volume.size = newSize;
-  drive.props.set("size", formatDiskSize(newSize));
-  guest.config[disk] = printDrive(guest.type, drive);
-  log(`  Size of logical volume ${volid} changed from ${formatDiskSize(current)} to ${formatDiskSize(newSize)}.`);
+  guest.config[disk] = withVolume(guest.type, disk, String(value), volid, newSize);
+  log(`  Size of logical volume ${volid} changed from ${formatSize(current)} to ${formatSize(newSize)}.`);
 }
 
 function resize(type: GuestType) {
@@ -80,9 +79,8 @@ function moveDisk(ctx: HandlerContext): string {
   checkLock(guest);
   const value = guest.config[disk];
   if (value === undefined) throw new PveApiError(500, `disk '${disk}' does not exist`);
-  const drive = parseDrive("qemu", String(value));
-  if (isCdrom(drive)) throw new PveApiError(500, "you can't move a cdrom");
-  const volid = driveVolume(drive);
+  if (isCdrom(String(value))) throw new PveApiError(500, "you can't move a cdrom");
+  const volid = driveVolume(String(value));
   if (!volid) throw new PveApiError(500, `disk '${disk}' has no associated volume`);
   const source = findVolume(model.state, volid, guest.node);
   if (!source) throw new PveApiError(500, `volume '${volid}' does not exist`);
@@ -115,8 +113,7 @@ function moveDisk(ctx: HandlerContext): string {
         ctime: model.now(),
       });
       task.log(`create full clone of drive ${disk} (${volid})`);
-      drive.file = target.volid;
-      guest.config[disk] = printDrive("qemu", drive);
+      guest.config[disk] = withVolume("qemu", disk, String(value), target.volid);
       if (deleteSource) removeVolume(model.state, volid, guest.node);
       else guest.config[nextUnusedKey(guest)] = volid;
     },
@@ -147,8 +144,8 @@ function reassignDisk(ctx: HandlerContext, model: SimCluster, guest: GuestState,
     vmid: guest.vmid,
     kind: "config",
     work: () => {
-      const drive = parseDrive("qemu", String(guest.config[disk]));
-      const volid = driveVolume(drive) ?? "";
+      const value = String(guest.config[disk]);
+      const volid = driveVolume(value) ?? "";
       const source = findVolume(model.state, volid, guest.node);
       if (!source) throw new Error(`volume '${volid}' does not exist`);
       const storage = requireStorage(model.state, source.storage, guest.node);
@@ -163,8 +160,7 @@ function reassignDisk(ctx: HandlerContext, model: SimCluster, guest: GuestState,
         ctime: source.ctime,
       });
       delete guest.config[disk];
-      drive.file = moved.volid;
-      target.config[targetDisk] = isUnusedKey(targetDisk) ? moved.volid : printDrive("qemu", drive);
+      target.config[targetDisk] = isUnusedKey(targetDisk) ? moved.volid : withVolume("qemu", targetDisk, value, moved.volid);
     },
   });
 }

@@ -5,14 +5,14 @@ import { nicBridge } from "../cluster/nics.js";
 import type { GuestState } from "../cluster/types.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { regenerateCloudinit } from "./cloudinit.js";
-import { applyHaState, haManaged } from "./ha.js";
 import { flag, pathGuest, rootOnly, sim, startGuestTask } from "./context.js";
+import { applyHaState, haManaged } from "./ha.js";
 
 function assertBridges(model: SimCluster, guest: GuestState): void {
   const bridges = model.node(guest.node)?.bridges ?? [];
   for (const [key, value] of Object.entries(guest.config)) {
     if (!/^net\d+$/.test(key)) continue;
-    const bridge = nicBridge(String(value));
+    const bridge = nicBridge("qemu", key, String(value));
     if (bridge && !bridges.includes(bridge)) throw new Error(`bridge '${bridge}' does not exist`);
   }
 }

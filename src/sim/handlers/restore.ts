@@ -1,10 +1,10 @@
 // Restore from vzdump archives: POST /nodes/{node}/qemu with `archive` (qmrestore) and
 // POST /nodes/{node}/lxc with `restore=1` and the archive as `ostemplate` (vzrestore).
-import { isDiskKey, parseDrive, printDrive } from "../cluster/drives.js";
+
+import { volumeOf } from "../../pve/index.js";
+import { isDiskKey, parseDrive, withVolume } from "../cluster/drives.js";
 import type { SimCluster } from "../cluster/model.js";
-import { parseQemuNic, printQemuNic } from "../cluster/nics.js";
-import { parseProps, printProps } from "../cluster/propstring.js";
-import { formatDiskSize } from "../cluster/sizes.js";
+import { withNewMac } from "../cluster/nics.js";
 import type { BackupContent, GuestConfig, GuestState, GuestType, VolumeState } from "../cluster/types.js";
 import {
   allocateVolume,
@@ -15,8 +15,8 @@ import {
   requireStorage,
 } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError } from "../contract.js";
-import { referencedVolumes } from "./guest-destroy.js";
 import { flag, nodeParam, vmidParam } from "./context.js";
+import { referencedVolumes } from "./guest-destroy.js";
 
 export interface RestoreRequest {
   ctx: HandlerContext;
@@ -131,7 +131,7 @@ function restoredConfig(
   const config: GuestConfig = {};
   for (const [key, value] of Object.entries(content.config)) {
     if (/^unused\d+$/.test(key)) continue;
-    if (isDiskKey(type, key) && !content.disks[key] && parseDrive(type, String(value)).props.get("backup") === "0") continue;
+    if (isDiskKey(type, key) && !content.disks[key] && parseDrive(type, key, String(value)).backup === false) continue;
     config[key] = value;
   }
   for (const [key, disk] of Object.entries(content.disks)) {
@@ -146,32 +146,20 @@ function restoredConfig(
       ctime: model.now(),
     });
     allocated.push(volume);
-    const drive = parseDrive(type, String(content.config[key]));
-    drive.file = volume.volid;
-    drive.props.set("size", formatDiskSize(disk.size));
-    config[key] = printDrive(type, drive);
+    config[key] = withVolume(type, key, String(content.config[key]), volume.volid, disk.size);
     log(`map '${key}' to '${volume.volid}'`);
   }
   for (const [key, value] of Object.entries(req.overrides)) config[key] = value;
   if (flag(req.ctx, "unique")) {
     for (const key of Object.keys(config).filter((k) => /^net\d+$/.test(k))) {
-      if (type === "qemu") {
-        const nic = parseQemuNic(key, String(config[key]), () => model.newMac());
-        nic.macaddr = model.newMac();
-        config[key] = printQemuNic(nic);
-      } else {
-        const props = parseProps(String(config[key]));
-        props.set("hwaddr", model.newMac());
-        config[key] = printProps(props, "name", false);
-      }
+      config[key] = withNewMac(type, key, String(config[key]), model.newMac());
     }
   }
   if (config.template === 1 || config.template === "1") {
     for (const [key, value] of Object.entries(config)) {
       if (!isDiskKey(type, key) || !content.disks[key]) continue;
-      const drive = parseDrive(type, String(value));
-      drive.file = renameToBase(model.state, drive.file, guest.node);
-      config[key] = printDrive(type, drive);
+      const volid = volumeOf(String(value)) ?? "";
+      config[key] = withVolume(type, key, String(value), renameToBase(model.state, volid, guest.node));
     }
   }
   return config;

@@ -1,6 +1,6 @@
 // Snapshots of QEMU and LXC guests: list (with the synthetic "current" entry), create (qemu:
 // optional vmstate), delete, rollback, and the snapshot's config.
-import { driveSize, driveVolume, isDiskKey, isVolumeKey, parseDrive } from "../cluster/drives.js";
+import { driveSize, driveVolume, isDiskKey, isVolumeKey, } from "../cluster/drives.js";
 import { checkLock } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestConfig, GuestState, GuestType, SnapshotState } from "../cluster/types.js";
@@ -144,7 +144,7 @@ function volumesOf(guest: GuestState, config: GuestConfig): Set<string> {
   const out = new Set<string>();
   for (const [k, v] of Object.entries(config)) {
     if (!isVolumeKey(guest.type, k)) continue;
-    const volid = driveVolume(parseDrive(guest.type, String(v)));
+    const volid = driveVolume(String(v));
     if (volid) out.add(volid);
   }
   return out;
@@ -163,8 +163,8 @@ function restore(model: SimCluster, guest: GuestState, snap: SnapshotState): voi
   }
   for (const [k, v] of Object.entries(snap.config)) {
     if (!isDiskKey(guest.type, k)) continue;
-    const volume = findVolume(model.state, driveVolume(parseDrive(guest.type, String(v))) ?? "", guest.node);
-    const size = driveSize(guest.type, String(v));
+    const volume = findVolume(model.state, driveVolume(String(v)) ?? "", guest.node);
+    const size = driveSize(guest.type, k, String(v));
     if (volume && size > 0) volume.size = size;
   }
   guest.config = restored;
