@@ -1,7 +1,7 @@
 // plan = read the live cluster once, match each spec guest to a live one, diff, preflight.
 // The result is data (engine/types.ts) that `apply` executes as is.
 import type { PveClient } from "../api/index.js";
-import { planCreate, planDestroy, planUpdate } from "../resources/vm/diff.js";
+import { planCreate, planDestroy, planNewGuest, planUpdate } from "../resources/vm/diff.js";
 import type { DesiredVm, LiveVm } from "../resources/vm/model.js";
 import { type ClusterSnapshot, type GuestSummary, readCluster, readGuests } from "./cluster.js";
 import { findGuest } from "./identity.js";
@@ -28,16 +28,7 @@ export interface PlanContext {
 
 /** A guest with nothing to do: absent and meant to be, or blocked by `errors`. */
 function idleGuest(vm: DesiredVm, errors: string[]): GuestPlan {
-  return {
-    key: vm.key,
-    name: vm.name,
-    ...(vm.vmid !== undefined ? { vmid: vm.vmid } : {}),
-    node: vm.node,
-    exists: false,
-    steps: [],
-    errors,
-    warnings: [],
-  };
+  return planNewGuest(vm, [], errors);
 }
 
 function newPlan(client: PveClient, guests: GuestPlan[]): Plan {

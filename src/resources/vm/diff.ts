@@ -15,18 +15,23 @@ function withIds(key: string, drafts: StepDraft[]): Step[] {
   return drafts.map((draft, i) => ({ id: `${key}/${i + 1}-${draft.action}`, ...draft }));
 }
 
-/** The plan for a guest the spec describes and that does not exist yet. */
-export function planCreate(vm: DesiredVm): GuestPlan {
+/** A guest not found live: created by `steps`, or left alone (absent as wanted, or blocked by `errors`). */
+export function planNewGuest(vm: DesiredVm, steps: Step[], errors: string[] = []): GuestPlan {
   return {
     key: vm.key,
     name: vm.name,
     ...(vm.vmid !== undefined ? { vmid: vm.vmid } : {}),
     node: vm.node,
     exists: false,
-    steps: withIds(vm.key, [createStep(vm)]),
-    errors: [],
+    steps,
+    errors,
     warnings: [],
   };
+}
+
+/** The plan for a guest the spec describes and that does not exist yet. */
+export function planCreate(vm: DesiredVm): GuestPlan {
+  return planNewGuest(vm, withIds(vm.key, [createStep(vm)]));
 }
 
 /** The plan that removes a live guest (spec says absent, or `pvectl destroy`). */
