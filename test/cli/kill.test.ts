@@ -6,23 +6,13 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { vmsWithoutVmids } from "../engine/specs.js";
 import { ROOT } from "./run.js";
 
 const COUNT = 6;
 
 function specYaml(): string {
-  const vms = Array.from(
-    { length: COUNT },
-    (_, i) => `
-  - name: k${i}
-    node: pve${(i % 3) + 1}
-    memory: 512
-    disks:
-      scsi0: { storage: local-lvm, size: 1G }
-    nics:
-      net0: { bridge: vmbr0 }`,
-  ).join("");
-  return `version: 1\nvms:${vms}\n`;
+  return `version: 1\nvms:${vmsWithoutVmids(Array.from({ length: COUNT }, (_, i) => `k${i}`))}\n`;
 }
 
 function apply(file: string, env: NodeJS.ProcessEnv, killAfterFirstOk: boolean): Promise<{ code: number | null; stderr: string }> {

@@ -3,19 +3,9 @@ import { after, before, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { vmsWithoutVmids } from "./specs.js";
 
-const NO_VMIDS = ["a", "b", "c", "d", "e"]
-  .map(
-    (n, i) => `
-  - name: node-${n}
-    node: pve${(i % 3) + 1}
-    memory: 512
-    disks:
-      scsi0: { storage: local-lvm, size: 1G }
-    nics:
-      net0: { bridge: vmbr0 }`,
-  )
-  .join("");
+const NO_VMIDS = vmsWithoutVmids(["a", "b", "c", "d", "e"].map((n) => `node-${n}`));
 
 async function qemuGuests(lab: Lab): Promise<Array<{ vmid: number; name: string; tags?: string }>> {
   return (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number; name: string; tags?: string }>;

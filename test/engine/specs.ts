@@ -29,3 +29,22 @@ vms:
       net0: { bridge: vmbr0 }
       net1: { bridge: vmbr1, tag: 20 }
 `;
+
+/**
+ * `vms:` entries without vmids (found by name + ownership tag), spread over pve1..pve3, each
+ * with a 1 GiB disk and one NIC: what the identity and kill tests create in bulk.
+ */
+export function vmsWithoutVmids(names: string[]): string {
+  return names
+    .map(
+      (name, i) => `
+  - name: ${name}
+    node: pve${(i % 3) + 1}
+    memory: 512
+    disks:
+      scsi0: { storage: local-lvm, size: 1G }
+    nics:
+      net0: { bridge: vmbr0 }`,
+    )
+    .join("");
+}
