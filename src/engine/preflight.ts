@@ -2,6 +2,8 @@
 // bridge, ISO) is checked through the API, and every privilege the steps need is checked
 // against GET /access/permissions. All problems are reported together.
 import type { PveClient } from "../api/index.js";
+import { volumeOf } from "../pve/index.js";
+import { bridgeOf, newVolumeStorage } from "../resources/formats.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { ClusterSnapshot } from "./cluster.js";
 import { missingPrivileges, type PermissionDump, stepNeeds } from "./privileges.js";
@@ -50,9 +52,9 @@ function collect(guests: GuestPlan[]): References {
         for (const [key, raw] of Object.entries(call.params)) {
           const value = String(raw);
           if (/^((ide|sata|scsi|virtio)\d+|efidisk0|tpmstate0)$/.test(key)) {
-            const first = value.split(",")[0] ?? "";
-            const fresh = /^([a-zA-Z][\w\-.]*):(\d+(\.\d+)?|cloudinit)$/.exec(first);
-            if (fresh) needStorage(fresh[1]!, "images");
+            const first = volumeOf(value) ?? "";
+            const fresh = newVolumeStorage(value);
+            if (fresh) needStorage(fresh, "images");
             const iso = /^([a-zA-Z][\w\-.]*):iso\/.+$/.exec(first);
             if (iso && /media=cdrom/.test(value)) {
               needStorage(iso[1]!, "iso");
@@ -60,7 +62,7 @@ function collect(guests: GuestPlan[]): References {
               use(`iso:${node}:${first}`, guest.key);
             }
           } else if (/^net\d+$/.test(key)) {
-            const bridge = /(?:^|,)bridge=([^,]+)/.exec(value)?.[1];
+            const bridge = bridgeOf(key, value);
             if (bridge) {
               add(refs.bridges, node, bridge);
               use(`bridge:${node}:${bridge}`, guest.key);

@@ -1,6 +1,7 @@
 // The privileges a step needs. The endpoint's own check comes from the schema
 // (`permissions.check`); create and config updates check more, per key and value, inside
 // PVE's handler (qemu-server `$check_vm_modify_config_perm`), so those facts are listed here.
+import { bridgeOf, newVolumeStorage } from "../resources/formats.js";
 import { matchEndpoint } from "../schema/index.js";
 import type { ApiCall, RequiredPrivilege, Step } from "./types.js";
 
@@ -21,12 +22,6 @@ const NOT_CONFIG = new Set(["node", "vmid", "digest", "delete", "force", "revert
 
 type Need = Omit<RequiredPrivilege, "stepId">;
 
-function volumeStorage(value: string): string | undefined {
-  const first = value.split(",")[0] ?? "";
-  const m = /^([a-zA-Z][a-zA-Z0-9\-_.]*):(\d+(\.\d+)?|cloudinit)$/.exec(first);
-  return m ? m[1] : undefined;
-}
-
 /** Privileges for writing config key `key` = `value` on guest path `vmPath`. */
 function keyNeeds(key: string, value: string, vmPath: string): Need[] {
   if (CLOUDINIT_KEY.test(key)) {
@@ -42,10 +37,10 @@ function keyNeeds(key: string, value: string, vmPath: string): Need[] {
     const privilege = KEY_PRIVILEGE.find(([re]) => re.test(key))?.[1] ?? "VM.Config.Options";
     needs.push({ path: vmPath, privilege });
   }
-  const storage = isDrive ? volumeStorage(value) : undefined;
+  const storage = isDrive ? newVolumeStorage(value) : undefined;
   if (storage) needs.push({ path: `/storage/${storage}`, privilege: "Datastore.AllocateSpace" });
   if (/^net\d+$/.test(key)) {
-    const bridge = /(?:^|,)bridge=([^,]+)/.exec(value)?.[1];
+    const bridge = bridgeOf(key, value);
     if (bridge) {
       // PVE accepts SDN.Use on the bridge or on the bridge's VLAN; the bridge covers both.
       needs.push({ path: `/sdn/zones/localnetwork/${bridge}`, privilege: "SDN.Use" });

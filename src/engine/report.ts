@@ -1,5 +1,6 @@
 // The final report: one shape per guest, whatever happened to it (the pitfalls table: "every
 // result reports each guest's NICs, MACs, disks and volumes in one shape").
+import { volumeOf } from "../pve/index.js";
 import type { LiveVm } from "../resources/vm/model.js";
 import type { Severity, StepAction } from "./types.js";
 
@@ -54,7 +55,8 @@ export function devicesOf(live: LiveVm | undefined): Pick<GuestReport, "macs" | 
   }
   for (const key of ["efidisk0", "tpmstate0"]) {
     const value = live.options[key];
-    if (value) volumes[key] = value.split(",")[0]!;
+    const volume = value !== undefined ? volumeOf(value) : undefined;
+    if (volume) volumes[key] = volume;
   }
   return { macs, volumes };
 }

@@ -6,8 +6,8 @@ import { PveError, type PveClient } from "../api/index.js";
 import { liveVmFromPending, type PendingEntry } from "../resources/vm/live.js";
 import type { LiveVm } from "../resources/vm/model.js";
 import { OWNERSHIP_TAG } from "../resources/vm/model.js";
-import { storageOfVolume, tryParseSize, volumeOf } from "../pve/index.js";
-import { parseTags } from "../resources/formats.js";
+import { tryParseSize, volumeOf } from "../pve/index.js";
+import { bridgeOf, newVolumeStorage, parseTags } from "../resources/formats.js";
 import {
   backoff,
   errorText,
@@ -272,15 +272,16 @@ function configApplied(params: Record<string, ParamValue>, live: LiveVm): boolea
     if (/^(ide|sata|scsi|virtio)\d+$/.test(key)) {
       const file = volumeOf(value) ?? "";
       // A new volume (STORAGE:SIZE) is there when the slot holds a volume on that storage.
-      if (/^[^:]+:(\d+(\.\d+)?|cloudinit)$/.test(file)) {
-        if (!disk || disk.storage !== storageOfVolume(file)) return false;
+      const fresh = newVolumeStorage(value);
+      if (fresh !== undefined) {
+        if (!disk || disk.storage !== fresh) return false;
       } else if (!disk || disk.volume !== file) return false;
       continue;
     }
     if (/^net\d+$/.test(key)) {
       const nic = live.nics[key];
       if (!nic) return false;
-      const bridge = /(?:^|,)bridge=([^,]+)/.exec(value)?.[1];
+      const bridge = bridgeOf(key, value);
       if (bridge !== undefined && nic.bridge !== bridge) return false;
       continue;
     }

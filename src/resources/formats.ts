@@ -2,7 +2,7 @@
 // with PVE's schema (`parsePropertyString` and friends), then every value is put in one
 // canonical text form (numbers without trailing zeros, booleans as 1/0) so both sides of a
 // diff compare as plain strings. Nothing here parses a PVE format by itself.
-import { guestSubSchema, normaliseTags, parsePropertyString, type PropertyValue, printTags as printTagList, splitList } from "../pve/index.js";
+import { guestSubSchema, normaliseTags, parseNewVolume, parsePropertyString, type PropertyValue, printTags as printTagList, splitList, volumeOf } from "../pve/index.js";
 
 /** Bytes for display: `32 GiB`, `1.5 GiB`, `512 MiB`. */
 export function humanSize(bytes: number): string {
@@ -43,6 +43,21 @@ export function configParts(key: string, text: string): Record<string, string> |
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The storage a drive value asks PVE to allocate a new volume on: `local-lvm:32`,
+ * `local-lvm:0,import-from=...`, `local-lvm:cloudinit`. Undefined for an existing volume.
+ */
+export function newVolumeStorage(driveValue: string): string | undefined {
+  const volume = volumeOf(driveValue) ?? "";
+  const cloudinit = /^([^:]+):cloudinit$/.exec(volume);
+  return cloudinit ? cloudinit[1] : parseNewVolume(volume)?.storage;
+}
+
+/** The bridge of a NIC value (`virtio=...,bridge=vmbr0`), read with PVE's net schema. */
+export function bridgeOf(netKey: string, value: string): string | undefined {
+  return configParts(netKey, value)?.bridge;
 }
 
 /** PVE accepts tags separated by `;`, `,` or spaces; returns them unique and sorted, as PVE keeps them. */

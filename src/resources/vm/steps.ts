@@ -1,5 +1,6 @@
 // Whole-guest steps: create, start, stop, reboot, destroy.
 import type { FieldChange, ParamValue } from "../../engine/types.js";
+import { volumeOf } from "../../pve/index.js";
 import { qemuPaths } from "../api-paths.js";
 import { cdromString, describeDisk, importGrowCalls, newVolumeString, type StepDraft } from "../disk/diff.js";
 import { printTags } from "../formats.js";
@@ -94,7 +95,7 @@ export function volumesOf(live: LiveVm): string[] {
   for (const disk of Object.values(live.disks)) if (disk.kind === "disk" && disk.storage) volumes.push(disk.volume);
   for (const key of ["efidisk0", "tpmstate0"]) {
     const value = live.options[key];
-    const volume = value?.split(",")[0];
+    const volume = value !== undefined ? volumeOf(value) : undefined;
     if (volume?.includes(":")) volumes.push(volume);
   }
   volumes.push(...Object.values(live.unused));
