@@ -39,7 +39,11 @@ export function normalizeOption(key: string, value: string | number | boolean): 
   const parts = configParts(key, text);
   const schema = guestSubSchema("qemu", key);
   if (parts === undefined || schema === undefined) return text;
-  return printPropertyString(parts, schema, { key });
+  try {
+    return printPropertyString(parts, schema, { key });
+  } catch {
+    return text;
+  }
 }
 
 /** The effective value of `key`: as set, or PVE's default, or undefined (not set, no default). */
