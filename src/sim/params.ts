@@ -1,6 +1,8 @@
 // Reading validated handler parameters. Validation already typed them (numbers for integers,
 // 0|1 for booleans); these helpers also accept the raw wire forms so a handler behaves the
 // same whichever way a value arrived.
+import { splitList } from "../pve/index.js";
+
 export type HandlerParams = Record<string, string | number | undefined>;
 
 export function str(params: HandlerParams, key: string): string | undefined {
@@ -26,7 +28,5 @@ export function flag(params: HandlerParams, key: string): 0 | 1 | undefined {
 export function list(params: HandlerParams, key: string): string[] {
   const v = params[key];
   if (v === undefined) return [];
-  return String(v)
-    .split(/[,;\s\0]+/)
-    .filter(Boolean);
+  return splitList(String(v));
 }

@@ -1,6 +1,7 @@
 // Evaluates an endpoint's `permissions` from the API schema before its handler runs
 // (pve-access-control RPCEnvironment.pm check_api2_permissions / exec_api2_perm_check).
 // Failures are 403 `Permission check failed (<path>, <priv>)` and friends.
+import { splitList } from "../../pve/index.js";
 import type { EndpointPermissions } from "../../schema/types.js";
 import { type AuthIdentity, PveApiError } from "../contract.js";
 import { authId } from "./authenticate.js";
@@ -21,10 +22,9 @@ function fillTemplate(template: string, params: Params): string {
   });
 }
 
-function splitList(value: unknown): string[] {
+function listOf(value: unknown): string[] {
   if (value === undefined || value === null) return [];
-  const text = Array.isArray(value) ? value.join(",") : String(value);
-  return text.split(/[,;\s]+/).filter(Boolean);
+  return splitList(Array.isArray(value) ? value.join(",") : String(value));
 }
 
 export class SchemaPermissionChecker {
@@ -90,7 +90,7 @@ export class SchemaPermissionChecker {
         if (this.evaluator.has(auth, "/access/groups", privs, true)) return true;
         const groups = new Set<string>();
         if (!creating) for (const g of this.state().users[String(params.userid)]?.groups ?? []) groups.add(g);
-        if (options.groups_param) for (const g of splitList(params.groups)) groups.add(g);
+        if (options.groups_param) for (const g of listOf(params.groups)) groups.add(g);
         const allowed =
           groups.size > 0 && [...groups].every((g) => this.evaluator.has(auth, `/access/groups/${g}`, privs, true));
         if (allowed) return true;

@@ -1,7 +1,7 @@
 // Usage figures of running guests and nodes: plausible, deterministic (salt + vmid + time).
 
-import { GIB as GiB } from "../../pve/index.js";
-import { driveSize, isDiskKey } from "./drives.js";
+import { GIB as GiB, parseBoot } from "../../pve/index.js";
+import { driveSize, isCdrom, isDiskKey } from "./drives.js";
 import { effectiveConfig } from "./guest-config.js";
 import type { SimCluster } from "./model.js";
 import type { GuestState } from "./types.js";
@@ -37,9 +37,9 @@ export function guestCpus(model: SimCluster, guest: GuestState): number {
 export function guestMaxDisk(guest: GuestState): number {
   const cfg = guest.config;
   if (guest.type === "lxc") return cfg.rootfs ? driveSize("lxc", "rootfs", String(cfg.rootfs)) : 0;
-  const order = /order=([^,]+)/.exec(String(cfg.boot ?? ""))?.[1]?.split(";") ?? [];
+  const order = cfg.boot === undefined ? [] : parseBoot(String(cfg.boot)).order;
   const candidates = [...order, ...Object.keys(cfg).sort()].filter(
-    (k) => isDiskKey("qemu", k) && cfg[k] !== undefined && !/media=cdrom/.test(String(cfg[k])),
+    (k) => isDiskKey("qemu", k) && cfg[k] !== undefined && !isCdrom(String(cfg[k])),
   );
   const first = candidates[0];
   return first ? driveSize("qemu", first, String(cfg[first])) : 0;

@@ -1,5 +1,6 @@
 // Backups: POST /nodes/{node}/vzdump (vzdump task, `lock: backup` while it runs, archive
 // volumes in storage content) and the /cluster/backup job list (jobs.cfg).
+import { splitList } from "../../pve/index.js";
 import { driveSize, driveVolume, isCdrom, isDiskKey, parseDrive } from "../cluster/drives.js";
 import { guestName } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
@@ -11,7 +12,7 @@ import { flag, nodeParam, sim, str } from "./context.js";
 const EXTENSIONS: Record<string, string> = { "0": "", "1": ".lzo", gzip: ".gz", lzo: ".lzo", zstd: ".zst" };
 
 function splitVmids(text: string | undefined): number[] {
-  return (text ?? "").split(/[,;\s]+/).filter((x) => x !== "").map(Number);
+  return splitList(text ?? "").map(Number);
 }
 
 function stamp(seconds: number): string {
@@ -66,7 +67,7 @@ function backupContent(model: SimCluster, guest: GuestState): BackupContent {
 function backupSize(guest: GuestState): number {
   let total = 0;
   for (const [k, v] of Object.entries(guest.config)) {
-    if (isDiskKey(guest.type, k) && !/media=cdrom/.test(String(v))) total += driveSize(guest.type, k, String(v));
+    if (isDiskKey(guest.type, k) && !isCdrom(String(v))) total += driveSize(guest.type, k, String(v));
   }
   return Math.max(1024 * 1024, Math.round(total * 0.3));
 }
@@ -222,7 +223,7 @@ function updateJob(ctx: HandlerContext): null {
   const model = sim(ctx);
   const job = requireJob(model, str(ctx, "id") ?? "");
   applyJobParams(ctx, job);
-  for (const key of (str(ctx, "delete") ?? "").split(/[,;\s]+/).filter((k) => k !== "")) delete job[key];
+  for (const key of splitList(str(ctx, "delete") ?? "")) delete job[key];
   return null;
 }
 

@@ -1,6 +1,6 @@
 // Which privilege a QEMU config option needs (qemu-server's per-option check on create and
 // update: the endpoint schema only demands "any VM.Config.*", the handler checks each key).
-import { isUnusedKey } from "../../pve/index.js";
+import { isUnusedKey, parseNewVolume, volumeOf } from "../../pve/index.js";
 import { isCdrom, isDiskKey } from "../cluster/drives.js";
 import { nicBridge } from "../cluster/nics.js";
 import { type HandlerContext, PveApiError } from "../contract.js";
@@ -12,17 +12,14 @@ const GENERAL = new Set(["agent", "autostart", "bios", "description", "keyboard"
 const DISK = new Set(["boot", "bootdisk", "vmstatestorage"]);
 const CLOUDINIT = new Set(["cicustom", "cipassword", "citype", "ciuser", "ciupgrade", "nameserver", "searchdomain", "sshkeys"]);
 
-const NEW_DISK = /^(?:([^/:\s]+):)?(\d+(?:\.\d+)?)$/;
-
 /** The storage a `STORAGE:SIZE` (or bare SIZE with a default storage) value allocates on. */
 export function newDiskStorage(value: string, defaultStorage: string | undefined): string | undefined {
-  const file = value.split(",")[0] ?? "";
-  const bare = file.startsWith("file=") || file.startsWith("volume=") ? file.replace(/^\w+=/, "") : file;
-  const cloudinit = /^([^/:\s]+):cloudinit$/.exec(bare);
+  const volume = volumeOf(value) ?? "";
+  const cloudinit = /^([^/:\s]+):cloudinit$/.exec(volume);
   if (cloudinit) return cloudinit[1];
-  const m = NEW_DISK.exec(bare);
-  if (!m) return undefined;
-  return m[1] ?? defaultStorage;
+  const allocation = parseNewVolume(volume);
+  if (!allocation) return undefined;
+  return allocation.storage ?? defaultStorage;
 }
 
 /**

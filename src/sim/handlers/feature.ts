@@ -1,5 +1,5 @@
 // GET …/{qemu|lxc}/{vmid}/feature: can the guest's volumes be snapshotted, cloned, copied?
-import { driveVolume, isCdrom, isDiskKey, } from "../cluster/drives.js";
+import { driveVolume, isCdrom, isDiskKey } from "../cluster/drives.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestConfig, GuestState, GuestType } from "../cluster/types.js";
 import { findStorage, findVolume, storageOnNode } from "../cluster/volumes.js";

@@ -1,7 +1,8 @@
 // GET/PUT/POST …/{qemu|lxc}/{vmid}/config and GET …/qemu/{vmid}/pending.
+import { splitList } from "../../pve/index.js";
+import { isDiskKey } from "../cluster/drives.js";
 import { checkLock, effectiveConfig, updateGuestConfig } from "../cluster/guest-config.js";
 import type { GuestConfig, GuestState, GuestType } from "../cluster/types.js";
-import { isDiskKey } from "../cluster/drives.js";
 import { findStorage } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { checkLxcOptionPermissions, checkNewDiskStorages, checkQemuOptionPermissions } from "./config-permissions.js";
@@ -58,11 +59,6 @@ function pendingList(ctx: HandlerContext, guest: GuestState): Array<Record<strin
   return out;
 }
 
-function splitList(text: string | undefined): string[] {
-  if (!text) return [];
-  return text.split(/[,;\s]+/).filter((k) => k !== "");
-}
-
 /** Validation and checks PVE does before writing (or forking); returns the prepared update. */
 function prepareUpdate(ctx: HandlerContext, guest: GuestState) {
   const model = sim(ctx);
@@ -82,8 +78,8 @@ function prepareUpdate(ctx: HandlerContext, guest: GuestState) {
     if (key === "cdrom") set.ide2 = `${value},media=cdrom`;
     else set[key] = value;
   }
-  const deletes = splitList(str(ctx, "delete")).map((k) => (k === "cdrom" ? "ide2" : k));
-  const reverts = splitList(str(ctx, "revert")).map((k) => (k === "cdrom" ? "ide2" : k));
+  const deletes = splitList(str(ctx, "delete") ?? "").map((k) => (k === "cdrom" ? "ide2" : k));
+  const reverts = splitList(str(ctx, "revert") ?? "").map((k) => (k === "cdrom" ? "ide2" : k));
   for (const key of deletes) {
     if (!isKnownOption(ctx, key)) {
       throw new PveApiError(400, "Parameter verification failed.", { delete: `unknown option '${key}'` });

@@ -1,6 +1,6 @@
 // DELETE /nodes/{node}/{qemu|lxc}/{vmid}: referenced volumes are removed; with
 // destroy-unreferenced-disks also every volume named for the vmid; purge cleans jobs and HA.
-import { driveVolume, isVolumeKey, ownsVolume, } from "../cluster/drives.js";
+import { driveVolume, isVolumeKey, ownsVolume } from "../cluster/drives.js";
 import { checkLock } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestState, GuestType } from "../cluster/types.js";

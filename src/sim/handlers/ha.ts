@@ -1,6 +1,7 @@
 // HA resources (/cluster/ha/resources): a guest under HA reports `hastate`, starts and stops
 // through `hastart` / `hastop` tasks, and is destroyed only with `purge`. The simulated HA
 // manager acts at once: requesting `started` starts the guest, `stopped`/`disabled` stop it.
+import { splitList } from "../../pve/index.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestConfig, GuestState } from "../cluster/types.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
@@ -80,7 +81,7 @@ function update(ctx: HandlerContext): null {
   const model = sim(ctx);
   const { guest } = resourceGuest(model, str(ctx, "sid") ?? "", true);
   guest.haOptions = { ...(guest.haOptions ?? {}), ...options(ctx) };
-  for (const key of (str(ctx, "delete") ?? "").split(/[,;\s]+/).filter((k) => k !== "")) delete guest.haOptions[key];
+  for (const key of splitList(str(ctx, "delete") ?? "")) delete guest.haOptions[key];
   const state = str(ctx, "state");
   if (state !== undefined) applyHaState(model, guest, state);
   return null;

@@ -3,12 +3,11 @@
 import { driveVolume, inAllocationOrder, isDiskKey, withVolume } from "../cluster/drives.js";
 import { applyPending, checkLock, normaliseValue } from "../cluster/guest-config.js";
 import { withNewMac } from "../cluster/nics.js";
-import type { ConfigValue, GuestConfig, GuestState, VolumeState } from "../cluster/types.js";
+import type { ConfigValue, GuestConfig } from "../cluster/types.js";
 import {
   allocateVolume,
   findStorage,
   findVolume,
-  removeVolume,
   renameToBase,
   requireStorage,
 } from "../cluster/volumes.js";
@@ -16,9 +15,10 @@ import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { checkNewDiskStorages } from "./config-permissions.js";
 import { flag, nodeParam, num, pathGuest, sim, startGuestTask, str, vmidParam } from "./context.js";
 import { applyHaState, haManaged } from "./ha.js";
+import { freeOnFailure, removeGuest, reserveGuest } from "./new-guest.js";
 import { checkAllocate, checkPoolExists } from "./qemu-create.js";
 import { haTask } from "./qemu-power.js";
-import { restoreArchive, restoreOverrides } from "./restore.js";
+import { restoreOnCreate } from "./restore.js";
 
 const CREATE_CONTROL = new Set([
   "node",
@@ -52,17 +52,7 @@ function createCt(ctx: HandlerContext): string {
   const pool = str(ctx, "pool");
   if (flag(ctx, "restore")) {
     checkPoolExists(model, pool);
-    const storage = str(ctx, "storage");
-    return restoreArchive({
-      ctx,
-      model,
-      type: "lxc",
-      archive: str(ctx, "ostemplate") ?? "",
-      overrides: restoreOverrides(ctx, CREATE_CONTROL, "lxc"),
-      ...(storage !== undefined ? { storage } : {}),
-      ...(pool !== undefined ? { pool } : {}),
-      start: flag(ctx, "start"),
-    });
+    return restoreOnCreate(ctx, model, "lxc", str(ctx, "ostemplate") ?? "", CREATE_CONTROL);
   }
   checkAllocate(ctx, vmid, pool);
   const unprivileged = ctx.params.unprivileged === undefined ? 1 : Number(ctx.params.unprivileged);
@@ -89,19 +79,7 @@ function createCt(ctx: HandlerContext): string {
   if (!findVolume(model.state, ostemplate, node)) {
     throw new PveApiError(500, `volume '${ostemplate}' does not exist`);
   }
-  const guest: GuestState = {
-    vmid,
-    type: "lxc",
-    node,
-    config: { lock: "create" },
-    pending: {},
-    pendingDelete: {},
-    snapshots: [],
-    status: "stopped",
-    qmpstatus: "stopped",
-    agentDelay: 0,
-  };
-  model.state.guests.push(guest);
+  const guest = reserveGuest(model, { vmid, type: "lxc", node, agentDelay: 0 }, "create");
   const start = flag(ctx, "start");
   const haManagedParam = flag(ctx, "ha-managed");
   return ctx.tasks.start({
@@ -109,12 +87,9 @@ function createCt(ctx: HandlerContext): string {
     type: "vzcreate",
     id: String(vmid),
     kind: "create",
-    onFailure: () => {
-      model.state.guests = model.state.guests.filter((g) => g !== guest);
-    },
-    work: (task) => {
-      const allocated: VolumeState[] = [];
-      try {
+    onFailure: () => removeGuest(model, guest),
+    work: (task) =>
+      freeOnFailure(model, node, () => removeGuest(model, guest), (allocated) => {
         const config: GuestConfig = { arch: "amd64", memory: 512, swap: 512, ostype: ostypeOf(ostemplate) };
         for (const key of inAllocationOrder("lxc", Object.keys(requested))) {
           config[key] = normaliseValue(model, guest, key, requested[key] as ConfigValue, allocated);
@@ -127,12 +102,7 @@ function createCt(ctx: HandlerContext): string {
         if (pool !== undefined) model.addToPool(pool, vmid);
         if (start) model.markRunning(guest);
         if (haManagedParam) applyHaState(model, guest, start ? "started" : "stopped");
-      } catch (err) {
-        for (const v of allocated) removeVolume(model.state, v.volid, node);
-        model.state.guests = model.state.guests.filter((g) => g !== guest);
-        throw err;
-      }
-    },
+      }),
   });
 }
 
@@ -211,31 +181,16 @@ function cloneCt(ctx: HandlerContext): string {
   if (!full && !isTemplate) throw new PveApiError(500, "linked clone feature is not available for non-template containers");
   if (!full && storageId !== undefined) throw new PveApiError(500, "parameter 'storage' not allowed for linked clones");
   if (storageId !== undefined) requireStorage(model.state, storageId, target);
-  const clone: GuestState = {
-    vmid: newid,
-    type: "lxc",
-    node: target,
-    config: { lock: "create" },
-    pending: {},
-    pendingDelete: {},
-    snapshots: [],
-    status: "stopped",
-    qmpstatus: "stopped",
-    agentDelay: 0,
-  };
-  model.state.guests.push(clone);
+  const clone = reserveGuest(model, { vmid: newid, type: "lxc", node: target, agentDelay: 0 }, "create");
   const hostname = str(ctx, "hostname");
   const description = str(ctx, "description");
   return startGuestTask(ctx, {
     type: "vzclone",
     vmid: source.vmid,
     kind: "clone",
-    onFailure: () => {
-      model.state.guests = model.state.guests.filter((g) => g !== clone);
-    },
-    work: () => {
-      const allocated: VolumeState[] = [];
-      try {
+    onFailure: () => removeGuest(model, clone),
+    work: () =>
+      freeOnFailure(model, target, () => removeGuest(model, clone), (allocated) => {
         const next: GuestConfig = {};
         for (const [key, value] of Object.entries(source.config)) {
           if (["lock", "template", "parent"].includes(key) || /^unused\d+$/.test(key)) continue;
@@ -266,12 +221,7 @@ function cloneCt(ctx: HandlerContext): string {
         if (description !== undefined) next.description = description;
         clone.config = next;
         if (pool !== undefined) model.addToPool(pool, newid);
-      } catch (err) {
-        for (const v of allocated) removeVolume(model.state, v.volid, target);
-        model.state.guests = model.state.guests.filter((g) => g !== clone);
-        throw err;
-      }
-    },
+      }),
   });
 }
 

@@ -1,7 +1,7 @@
 // POST /nodes/{node}/{qemu|lxc}/{vmid}/migrate: move a guest to another node (qmigrate /
 // vzmigrate). Node-local volumes move along (offline, or online with with-local-disks);
 // the guest holds `lock: migrate` while the task runs.
-import { driveVolume, isCdrom, isVolumeKey, } from "../cluster/drives.js";
+import { driveVolume, isCdrom, isVolumeKey } from "../cluster/drives.js";
 import { checkLock } from "../cluster/guest-config.js";
 import type { GuestState, GuestType, VolumeState } from "../cluster/types.js";
 import { findStorage, findVolume, storageOnNode } from "../cluster/volumes.js";

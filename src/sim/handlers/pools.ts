@@ -1,10 +1,11 @@
 // Pools: GET/POST/PUT/DELETE /pools (PVE ≥ 8 style, poolid as parameter) and /pools/{poolid}.
+import { splitList } from "../../pve/index.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { PoolState } from "../cluster/types.js";
 import { storageOnNode } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
-import { flag, sim, str } from "./context.js";
 import { guestResource, storageResource } from "./cluster.js";
+import { flag, sim, str } from "./context.js";
 
 type Entry = Record<string, unknown>;
 
@@ -72,7 +73,7 @@ function createPool(ctx: HandlerContext): null {
 }
 
 function splitIds(text: string | undefined): string[] {
-  return (text ?? "").split(/[,;\s]+/).filter((x) => x !== "");
+  return splitList(text ?? "");
 }
 
 function updatePool(ctx: HandlerContext): null {

@@ -10,12 +10,12 @@ import {
   findStorage,
   findVolume,
   isFileStorage,
-  removeVolume,
   renameToBase,
   requireStorage,
 } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { flag, num, pathGuest, sim, startGuestTask, str } from "./context.js";
+import { freeOnFailure, removeGuest, reserveGuest } from "./new-guest.js";
 import { checkAllocate, checkPoolExists } from "./qemu-create.js";
 
 /** Owned (non-CD-ROM) volumes of a config: key -> volume. */
@@ -72,19 +72,7 @@ function cloneVm(ctx: HandlerContext): string {
     if (local) throw new PveApiError(500, `can't clone VM to node '${target}' (VM uses local storage)`);
   }
 
-  const clone: GuestState = {
-    vmid: newid,
-    type: "qemu",
-    node: target,
-    config: { lock: "clone" },
-    pending: {},
-    pendingDelete: {},
-    snapshots: [],
-    status: "stopped",
-    qmpstatus: "stopped",
-    agentDelay: source.agentDelay,
-  };
-  model.state.guests.push(clone);
+  const clone = reserveGuest(model, { vmid: newid, type: "qemu", node: target, agentDelay: source.agentDelay }, "clone");
   const name = str(ctx, "name") ?? `Copy-of-VM-${config.name ?? source.vmid}`;
   const description = str(ctx, "description");
   const bytes = full ? disks.reduce((sum, [, v]) => sum + v.size, 0) : 0;
@@ -94,12 +82,9 @@ function cloneVm(ctx: HandlerContext): string {
     vmid: source.vmid,
     kind: "clone",
     bytes,
-    onFailure: () => {
-      model.state.guests = model.state.guests.filter((g) => g !== clone);
-    },
-    work: (task) => {
-      const allocated: VolumeState[] = [];
-      try {
+    onFailure: () => removeGuest(model, clone),
+    work: (task) =>
+      freeOnFailure(model, target, () => removeGuest(model, clone), (allocated) => {
         const next: GuestConfig = {};
         for (const [key, value] of Object.entries(config)) {
           if (["lock", "template", "parent", "vmstate", "snapstate", "runningmachine", "runningcpu"].includes(key)) continue;
@@ -144,12 +129,7 @@ function cloneVm(ctx: HandlerContext): string {
         if (next.vmgenid !== undefined) next.vmgenid = model.newUuid();
         clone.config = next;
         if (pool !== undefined) model.addToPool(pool, newid);
-      } catch (err) {
-        for (const v of allocated) removeVolume(model.state, v.volid, target);
-        model.state.guests = model.state.guests.filter((g) => g !== clone);
-        throw err;
-      }
-    },
+      }),
   });
 }
 

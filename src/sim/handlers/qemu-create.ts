@@ -1,15 +1,16 @@
 // POST /nodes/{node}/qemu: create a VM (config locked with `lock: create` while qmcreate runs).
-import { inAllocationOrder, isCdrom, isDiskKey, } from "../cluster/drives.js";
+import { inAllocationOrder, isCdrom, isDiskKey } from "../cluster/drives.js";
 import { normaliseValue } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
-import type { ConfigValue, GuestConfig, GuestState, VolumeState } from "../cluster/types.js";
-import { findStorage, removeVolume } from "../cluster/volumes.js";
+import type { ConfigValue, GuestConfig } from "../cluster/types.js";
+import { findStorage } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { regenerateCloudinit } from "./cloudinit.js";
 import { checkNewDiskStorages, checkQemuOptionPermissions } from "./config-permissions.js";
 import { flag, nodeParam, sim, str, vmidParam } from "./context.js";
 import { applyHaState } from "./ha.js";
-import { restoreArchive, restoreOverrides } from "./restore.js";
+import { freeOnFailure, removeGuest, reserveGuest } from "./new-guest.js";
+import { restoreOnCreate } from "./restore.js";
 
 /** Create-only parameters that are not written to the config. */
 const CREATE_CONTROL = new Set([
@@ -70,17 +71,7 @@ function createVm(ctx: HandlerContext): string {
   const archive = str(ctx, "archive");
   if (archive !== undefined) {
     checkPoolExists(model, pool);
-    const storage = str(ctx, "storage");
-    return restoreArchive({
-      ctx,
-      model,
-      type: "qemu",
-      archive,
-      overrides: restoreOverrides(ctx, CREATE_CONTROL, "qemu"),
-      ...(storage !== undefined ? { storage } : {}),
-      ...(pool !== undefined ? { pool } : {}),
-      start: flag(ctx, "start"),
-    });
+    return restoreOnCreate(ctx, model, "qemu", archive, CREATE_CONTROL);
   }
   checkAllocate(ctx, vmid, pool);
   if (flag(ctx, "start")) ctx.checkPermission(`/vms/${vmid}`, ["VM.PowerMgmt"]);
@@ -103,19 +94,7 @@ function createVm(ctx: HandlerContext): string {
   checkQemuOptionPermissions(ctx, vmid, Object.keys(requested), requested);
   checkNewDiskStorages(ctx, requested, (k) => isDiskKey("qemu", k), "images", (id) => findStorage(model.state, id)?.content);
   model.assertVmidFree(vmid, "VM");
-  const guest: GuestState = {
-    vmid,
-    type: "qemu",
-    node,
-    config: { lock: "create" },
-    pending: {},
-    pendingDelete: {},
-    snapshots: [],
-    status: "stopped",
-    qmpstatus: "stopped",
-    agentDelay: model.state.agentDelay,
-  };
-  model.state.guests.push(guest);
+  const guest = reserveGuest(model, { vmid, type: "qemu", node, agentDelay: model.state.agentDelay }, "create");
   const start = flag(ctx, "start");
   const haManagedParam = flag(ctx, "ha-managed");
 
@@ -124,40 +103,37 @@ function createVm(ctx: HandlerContext): string {
     type: "qmcreate",
     id: String(vmid),
     kind: "create",
-    onFailure: () => {
-      model.state.guests = model.state.guests.filter((g) => g !== guest);
-    },
+    onFailure: () => removeGuest(model, guest),
     work: (task) => {
-      const allocated: VolumeState[] = [];
       try {
-        const config: GuestConfig = {};
-        for (const key of inAllocationOrder("qemu", Object.keys(requested))) {
-          const value = requested[key] as ConfigValue;
-          config[key] = normaliseValue(model, guest, key, value, allocated);
-          for (const v of allocated.filter((a) => String(config[key]).startsWith(a.volid))) {
-            task.log(`  ${key}: successfully created disk '${v.volid},size=${String(config[key]).split("size=")[1]?.split(",")[0] ?? ""}'`);
+        freeOnFailure(model, node, () => removeGuest(model, guest), (allocated) => {
+          const config: GuestConfig = {};
+          for (const key of inAllocationOrder("qemu", Object.keys(requested))) {
+            const value = requested[key] as ConfigValue;
+            config[key] = normaliseValue(model, guest, key, value, allocated);
+            for (const v of allocated.filter((a) => String(config[key]).startsWith(a.volid))) {
+              task.log(`  ${key}: successfully created disk '${v.volid},size=${String(config[key]).split("size=")[1]?.split(",")[0] ?? ""}'`);
+            }
           }
-        }
-        if (config.boot === undefined) {
-          const boot = defaultBootOrder(config);
-          if (boot) config.boot = boot;
-        }
-        if (config.smbios1 === undefined) config.smbios1 = `uuid=${model.newUuid()}`;
-        if (config.vmgenid === undefined) config.vmgenid = model.newUuid();
-        else if (config.vmgenid === "0") delete config.vmgenid;
-        config.meta = `creation-qemu=${QEMU_VERSION},ctime=${model.now()}`;
-        guest.config = config;
-        if (pool !== undefined) model.addToPool(pool, vmid);
-        if (haManagedParam) applyHaState(model, guest, "stopped");
-        if (start) {
-          regenerateCloudinit(guest);
-          model.markRunning(guest);
-          task.log(`VM ${vmid} started`);
-          if (haManagedParam) guest.hastate = "started";
-        }
+          if (config.boot === undefined) {
+            const boot = defaultBootOrder(config);
+            if (boot) config.boot = boot;
+          }
+          if (config.smbios1 === undefined) config.smbios1 = `uuid=${model.newUuid()}`;
+          if (config.vmgenid === undefined) config.vmgenid = model.newUuid();
+          else if (config.vmgenid === "0") delete config.vmgenid;
+          config.meta = `creation-qemu=${QEMU_VERSION},ctime=${model.now()}`;
+          guest.config = config;
+          if (pool !== undefined) model.addToPool(pool, vmid);
+          if (haManagedParam) applyHaState(model, guest, "stopped");
+          if (start) {
+            regenerateCloudinit(guest);
+            model.markRunning(guest);
+            task.log(`VM ${vmid} started`);
+            if (haManagedParam) guest.hastate = "started";
+          }
+        });
       } catch (err) {
-        for (const v of allocated) removeVolume(model.state, v.volid, node);
-        model.state.guests = model.state.guests.filter((g) => g !== guest);
         throw new Error(`unable to create VM ${vmid} - ${err instanceof Error ? err.message : String(err)}`);
       }
     },

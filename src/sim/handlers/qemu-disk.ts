@@ -1,6 +1,5 @@
 // Disk operations: PUT …/resize (grow only), POST …/move_disk, PUT …/unlink; LXC resize.
-
-import { formatSize, isUnusedKey, tryParseSize } from "../../pve/index.js";
+import { formatSize, isUnusedKey, splitList, tryParseSize } from "../../pve/index.js";
 import { driveSize, driveVolume, isCdrom, isDiskKey, withVolume } from "../cluster/drives.js";
 import { checkLock, nextUnusedKey, updateGuestConfig } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
@@ -167,7 +166,7 @@ function reassignDisk(ctx: HandlerContext, model: SimCluster, guest: GuestState,
 
 function unlink(ctx: HandlerContext): null {
   const guest = pathGuest(ctx, "qemu");
-  const keys = (str(ctx, "idlist") ?? "").split(/[,;\s]+/).filter((k) => k !== "");
+  const keys = splitList(str(ctx, "idlist") ?? "");
   for (const key of keys) {
     if (!isKnownOption(ctx, key) && !isDiskKey("qemu", key) && !isUnusedKey(key)) {
       throw new PveApiError(400, "Parameter verification failed.", { idlist: `unknown option '${key}'` });

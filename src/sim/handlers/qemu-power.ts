@@ -44,12 +44,7 @@ export function haTask(ctx: HandlerContext, model: SimCluster, guest: GuestState
   });
 }
 
-function start(ctx: HandlerContext): string {
-  rootOnly(ctx, "skiplock", "migratedfrom", "stateuri", "force-cpu", "machine", "targetstorage");
-  const guest = pathGuest(ctx, "qemu");
-  const model = sim(ctx);
-  const skiplock = flag(ctx, "skiplock");
-  if (haManaged(guest)) return haTask(ctx, model, guest, "started");
+function startTask(ctx: HandlerContext, model: SimCluster, guest: GuestState, skiplock: boolean): string {
   return startGuestTask(ctx, {
     type: "qmstart",
     vmid: guest.vmid,
@@ -58,14 +53,21 @@ function start(ctx: HandlerContext): string {
   });
 }
 
-function stop(ctx: HandlerContext): string {
-  rootOnly(ctx, "skiplock", "migratedfrom", "keepActive");
+function start(ctx: HandlerContext): string {
+  rootOnly(ctx, "skiplock", "migratedfrom", "stateuri", "force-cpu", "machine", "targetstorage");
   const guest = pathGuest(ctx, "qemu");
   const model = sim(ctx);
   const skiplock = flag(ctx, "skiplock");
+  if (haManaged(guest)) return haTask(ctx, model, guest, "started");
+  return startTask(ctx, model, guest, skiplock);
+}
+
+/** Stop and shutdown end alike in the simulator: the guest is off once the task has run. */
+function stopTask(ctx: HandlerContext, model: SimCluster, guest: GuestState, type: "qmstop" | "qmshutdown"): string {
+  const skiplock = flag(ctx, "skiplock");
   if (haManaged(guest)) return haTask(ctx, model, guest, "stopped");
   return startGuestTask(ctx, {
-    type: "qmstop",
+    type,
     vmid: guest.vmid,
     kind: "stop",
     work: () => {
@@ -76,25 +78,18 @@ function stop(ctx: HandlerContext): string {
   });
 }
 
+function stop(ctx: HandlerContext): string {
+  rootOnly(ctx, "skiplock", "migratedfrom", "keepActive");
+  return stopTask(ctx, sim(ctx), pathGuest(ctx, "qemu"), "qmstop");
+}
+
 function shutdown(ctx: HandlerContext): string {
   rootOnly(ctx, "skiplock", "keepActive");
   const guest = pathGuest(ctx, "qemu");
-  const model = sim(ctx);
   if (guest.status === "running" && guest.qmpstatus === "paused" && !flag(ctx, "forceStop")) {
     throw new PveApiError(500, "VM is paused - cannot shutdown");
   }
-  const skiplock = flag(ctx, "skiplock");
-  if (haManaged(guest)) return haTask(ctx, model, guest, "stopped");
-  return startGuestTask(ctx, {
-    type: "qmshutdown",
-    vmid: guest.vmid,
-    kind: "stop",
-    work: () => {
-      if (guest.status !== "running") return;
-      checkLock(guest, skiplock);
-      model.markStopped(guest);
-    },
-  });
+  return stopTask(ctx, sim(ctx), guest, "qmshutdown");
 }
 
 function requireRunning(guest: GuestState): void {
@@ -162,14 +157,7 @@ function resume(ctx: HandlerContext): string {
   rootOnly(ctx, "skiplock");
   const guest = pathGuest(ctx, "qemu");
   const model = sim(ctx);
-  if (guest.config.lock === "suspended" && guest.status !== "running") {
-    return startGuestTask(ctx, {
-      type: "qmstart",
-      vmid: guest.vmid,
-      kind: "start",
-      work: () => startVm(model, guest, false),
-    });
-  }
+  if (guest.config.lock === "suspended" && guest.status !== "running") return startTask(ctx, model, guest, false);
   requireRunning(guest);
   return startGuestTask(ctx, {
     type: "qmresume",

@@ -15,10 +15,11 @@ import {
   requireStorage,
 } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError } from "../contract.js";
-import { flag, nodeParam, vmidParam } from "./context.js";
+import { flag, nodeParam, str, vmidParam } from "./context.js";
 import { referencedVolumes } from "./guest-destroy.js";
+import { blankGuest, freeOnFailure, removeGuest } from "./new-guest.js";
 
-export interface RestoreRequest {
+interface RestoreRequest {
   ctx: HandlerContext;
   model: SimCluster;
   type: GuestType;
@@ -36,7 +37,7 @@ function label(type: GuestType): "VM" | "CT" {
 }
 
 /** Sync checks of a restore and the archive's content. */
-export function restoreArchive(req: RestoreRequest): string {
+function restoreArchive(req: RestoreRequest): string {
   const { ctx, model, type, archive } = req;
   const node = nodeParam(ctx);
   const vmid = vmidParam(ctx);
@@ -72,24 +73,13 @@ export function restoreArchive(req: RestoreRequest): string {
     }
   }
 
-  const guest: GuestState = existing ?? {
-    vmid,
-    type,
-    node,
-    config: {},
-    pending: {},
-    pendingDelete: {},
-    snapshots: [],
-    status: "stopped",
-    qmpstatus: "stopped",
-    agentDelay: model.state.agentDelay,
-  };
+  const guest = existing ?? blankGuest({ vmid, type, node, agentDelay: model.state.agentDelay }, {});
   const previous = { ...guest.config };
   guest.config = { ...guest.config, lock: "create" };
   if (!existing) model.state.guests.push(guest);
   const undo = () => {
     if (existing) guest.config = previous;
-    else model.state.guests = model.state.guests.filter((g) => g !== guest);
+    else removeGuest(model, guest);
   };
   return ctx.tasks.start({
     node,
@@ -100,8 +90,7 @@ export function restoreArchive(req: RestoreRequest): string {
     onFailure: undo,
     work: (task) => {
       task.log(`restore vma archive: ${archive}`);
-      const allocated: VolumeState[] = [];
-      try {
+      freeOnFailure(model, node, undo, (allocated) => {
         if (existing) {
           for (const volid of referencedVolumes(guest)) removeVolume(model.state, volid, node);
           guest.snapshots = [];
@@ -111,11 +100,7 @@ export function restoreArchive(req: RestoreRequest): string {
         guest.config = restoredConfig(req, guest, content, allocated, (l) => task.log(l));
         if (req.pool !== undefined) model.addToPool(req.pool, vmid);
         if (req.start && guest.config.template !== 1) model.markRunning(guest);
-      } catch (err) {
-        for (const v of allocated) removeVolume(model.state, v.volid, node);
-        undo();
-        throw err;
-      }
+      });
     },
   });
 }
@@ -165,7 +150,7 @@ function restoredConfig(
   return config;
 }
 
-export function restoreOverrides(ctx: HandlerContext, control: Set<string>, type: GuestType): GuestConfig {
+function restoreOverrides(ctx: HandlerContext, control: Set<string>, type: GuestType): GuestConfig {
   const out: GuestConfig = {};
   for (const [key, value] of Object.entries(ctx.params)) {
     if (value === undefined || control.has(key)) continue;
@@ -180,3 +165,22 @@ export function restoreOverrides(ctx: HandlerContext, control: Set<string>, type
   return out;
 }
 
+/**
+ * The restore a create request asks for (qemu `archive=`, lxc `restore=1`): target storage,
+ * pool, start and the options that override the archive's config come from the request;
+ * `control` names the create parameters that are not config options.
+ */
+export function restoreOnCreate(ctx: HandlerContext, model: SimCluster, type: GuestType, archive: string, control: Set<string>): string {
+  const storage = str(ctx, "storage");
+  const pool = str(ctx, "pool");
+  return restoreArchive({
+    ctx,
+    model,
+    type,
+    archive,
+    overrides: restoreOverrides(ctx, control, type),
+    ...(storage !== undefined ? { storage } : {}),
+    ...(pool !== undefined ? { pool } : {}),
+    start: flag(ctx, "start"),
+  });
+}

@@ -1,6 +1,6 @@
 // Snapshots of QEMU and LXC guests: list (with the synthetic "current" entry), create (qemu:
 // optional vmstate), delete, rollback, and the snapshot's config.
-import { driveSize, driveVolume, isDiskKey, isVolumeKey, } from "../cluster/drives.js";
+import { driveSize, driveVolume, isDiskKey, isVolumeKey } from "../cluster/drives.js";
 import { checkLock } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestConfig, GuestState, GuestType, SnapshotState } from "../cluster/types.js";
