@@ -31,7 +31,7 @@ export function parseDrive(type: GuestType, key: string, text: string): Property
   return pveParseDrive(key, text, type);
 }
 
-export function printDrive(type: GuestType, key: string, drive: PropertyValues): string {
+function printDrive(type: GuestType, key: string, drive: PropertyValues): string {
   return pvePrintDrive(key, drive, type);
 }
 
@@ -44,9 +44,9 @@ export function withVolume(type: GuestType, key: string, text: string, volid: st
 }
 
 /**
- * True for a CD-ROM drive. Besides PVE's `media=cdrom`, the bare `cdrom` volume (the host's
- * drive) counts too: the simulator accepts `ide2=cdrom` without `media=` and must not treat
- * it as a disk.
+ * True for a CD-ROM drive: PVE's `media=cdrom`, and also the bare `cdrom` volume (the host's
+ * drive) written without `media=`, which the simulator has always treated as a CD-ROM rather
+ * than a disk without a volume.
  */
 export function isCdrom(text: string): boolean {
   return pveIsCdrom(text) || volumeOf(text) === "cdrom";

@@ -1,5 +1,4 @@
 // The simulator's guest model: create the default (or --config) cluster, or load a saved one.
-
 import { GIB as GiB } from "../../pve/index.js";
 import type { Random } from "../contract.js";
 import { type ClusterConfig, ClusterConfigError, normaliseClusterConfig } from "./cluster-config.js";

@@ -1,5 +1,4 @@
 // Usage figures of running guests and nodes: plausible, deterministic (salt + vmid + time).
-
 import { GIB as GiB, parseBoot } from "../../pve/index.js";
 import { driveSize, isCdrom, isDiskKey } from "./drives.js";
 import { effectiveConfig } from "./guest-config.js";

@@ -1,7 +1,6 @@
 // QEMU guest agent (ping, network-get-interfaces, os info, exec ...) and LXC interfaces.
 // Addresses are deterministic per cluster seed, guest and NIC, and exist only while the
 // guest runs (and, for QEMU, while the agent is enabled and has come up after boot).
-
 import { macOf, type PropertyValues, parseNet } from "../../pve/index.js";
 import { noise } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";

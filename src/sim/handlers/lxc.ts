@@ -12,8 +12,9 @@ import {
   requireStorage,
 } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
+import { readCloneRequest } from "./clone-request.js";
 import { checkNewDiskStorages } from "./config-permissions.js";
-import { flag, nodeParam, num, pathGuest, sim, startGuestTask, str, vmidParam } from "./context.js";
+import { flag, nodeParam, pathGuest, sim, startGuestTask, str, vmidParam } from "./context.js";
 import { applyHaState, haManaged } from "./ha.js";
 import { freeOnFailure, removeGuest, reserveGuest } from "./new-guest.js";
 import { checkAllocate, checkPoolExists } from "./qemu-create.js";
@@ -165,17 +166,7 @@ function lxcTemplate(ctx: HandlerContext): null {
 }
 
 function cloneCt(ctx: HandlerContext): string {
-  const source = pathGuest(ctx, "lxc");
-  const model = sim(ctx);
-  const newid = num(ctx, "newid") ?? 0;
-  const pool = str(ctx, "pool");
-  const target = str(ctx, "target") ?? source.node;
-  const storageId = str(ctx, "storage");
-  const isTemplate = source.config.template === 1;
-  const full = ctx.params.full !== undefined ? flag(ctx, "full") : !isTemplate;
-  checkAllocate(ctx, newid, pool);
-  checkPoolExists(model, pool);
-  model.requireNode(target);
+  const { source, model, newid, pool, target, storageId, isTemplate, full } = readCloneRequest(ctx, "lxc");
   if (model.guest(newid)) throw new PveApiError(500, `unable to create CT ${newid} - CT ${newid} already exists on node '${model.guest(newid)?.node}'`);
   checkLock(source);
   if (!full && !isTemplate) throw new PveApiError(500, "linked clone feature is not available for non-template containers");

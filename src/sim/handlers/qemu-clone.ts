@@ -14,9 +14,9 @@ import {
   requireStorage,
 } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
-import { flag, num, pathGuest, sim, startGuestTask, str } from "./context.js";
+import { readCloneRequest } from "./clone-request.js";
+import { pathGuest, sim, startGuestTask, str } from "./context.js";
 import { freeOnFailure, removeGuest, reserveGuest } from "./new-guest.js";
-import { checkAllocate, checkPoolExists } from "./qemu-create.js";
 
 /** Owned (non-CD-ROM) volumes of a config: key -> volume. */
 function diskVolumes(model: SimCluster, guest: GuestState, config: GuestConfig): Array<[string, VolumeState]> {
@@ -32,20 +32,9 @@ function diskVolumes(model: SimCluster, guest: GuestState, config: GuestConfig):
 }
 
 function cloneVm(ctx: HandlerContext): string {
-  const source = pathGuest(ctx, "qemu");
-  const model = sim(ctx);
-  const newid = num(ctx, "newid") ?? 0;
-  const pool = str(ctx, "pool");
-  const target = str(ctx, "target") ?? source.node;
-  const storageId = str(ctx, "storage");
+  const { source, model, newid, pool, target, storageId, isTemplate, full } = readCloneRequest(ctx, "qemu");
   const format = str(ctx, "format");
   const snapname = str(ctx, "snapname");
-  const isTemplate = source.config.template === 1;
-  const full = ctx.params.full !== undefined ? flag(ctx, "full") : !isTemplate;
-
-  checkAllocate(ctx, newid, pool);
-  checkPoolExists(model, pool);
-  model.requireNode(target);
   if (model.guest(newid)) throw new PveApiError(500, `unable to create VM ${newid}: config file already exists`);
   checkLock(source);
   let config = source.config;

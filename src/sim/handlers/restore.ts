@@ -1,6 +1,5 @@
 // Restore from vzdump archives: POST /nodes/{node}/qemu with `archive` (qmrestore) and
 // POST /nodes/{node}/lxc with `restore=1` and the archive as `ostemplate` (vzrestore).
-
 import { volumeOf } from "../../pve/index.js";
 import { isDiskKey, parseDrive, withVolume } from "../cluster/drives.js";
 import type { SimCluster } from "../cluster/model.js";

@@ -5,18 +5,11 @@ import type { StartTaskOptions, TaskHandle } from "../contract.js";
 import type { SimClock } from "../clock.js";
 import type { SeededRandom } from "../random.js";
 import { type TimingOptions, taskDuration } from "./timing.js";
-import { formatUpid } from "../../pve/upid.js";
+import { formatUpid, type Upid } from "../../pve/upid.js";
 
-export interface TaskRecord {
+/** A task: the parts of its UPID, plus its state and log. */
+export interface TaskRecord extends Upid {
   upid: string;
-  node: string;
-  pid: number;
-  pstart: number;
-  starttime: number;
-  type: string;
-  id: string;
-  /** Authenticated id (user@realm or user@realm!token). */
-  user: string;
   status: "running" | "stopped";
   exitstatus?: string;
   endtime?: number;
