@@ -43,4 +43,5 @@ export function desired(yaml: string): DesiredVm[] {
 }
 
 /** Small task polls so instant tasks are seen at once. */
-export const fastApply = { taskPoll: { minIntervalMs: 5, maxIntervalMs: 20 }, retry: { maxAttempts: 6, baseDelayMs: 10, maxDelayMs: 50 } };
+// Enough retries to outlast a 150 ms lock even when the shared machine is slow.
+export const fastApply = { taskPoll: { minIntervalMs: 5, maxIntervalMs: 20 }, retry: { maxAttempts: 10, baseDelayMs: 10, maxDelayMs: 50 } };
