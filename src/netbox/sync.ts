@@ -100,39 +100,6 @@ function isolatePreflight(plan: Plan): { plan: Plan; blockedAll: string[] } {
   return { plan: { ...plan, guests, preflightErrors: [] }, blockedAll };
 }
 
-/**
- * PVE sizes a disk created from an image (import-from) by the image, so the size NetBox asks
- * for is only reached by a second pass (a grow). A staged record is never selected again, so
- * that pass happens here: guests just built with an imported disk are planned once more and
- * the remaining steps applied. Their reports are merged into the first ones.
- */
-async function settleImports(pve: PveClient, reports: GuestReport[], byKey: Map<string, MappedVm>, options: SyncOptions): Promise<GuestReport[]> {
-  const again = reports.filter((r) => {
-    const m = byKey.get(r.key);
-    return r.error === undefined && r.vmid !== undefined && m !== undefined && Object.values(m.spec.disks).some((d) => d.importFrom !== undefined);
-  });
-  if (again.length === 0) return reports;
-  const desired = again.map((r) => desiredVmFromSpec({ ...(byKey.get(r.key) as MappedVm).spec, vmid: r.vmid as number }));
-  const planned = await buildPlan(pve, desired);
-  const plan = planData(planned);
-  if (!plan.guests.some((g) => g.steps.length > 0)) return reports;
-  const second = await applyPlan(pve, plan, { ...options.apply, cluster: planned.context.cluster, live: planned.context.live, ...(options.onEvent ? { onEvent: options.onEvent } : {}) });
-  const byGuest = new Map(second.guests.map((g) => [g.key, g]));
-  return reports.map((first) => {
-    const next = byGuest.get(first.key);
-    if (!next || next.steps.length === 0) return first;
-    return {
-      ...first,
-      steps: [...first.steps, ...next.steps],
-      warnings: [...first.warnings, ...next.warnings],
-      ...(next.error !== undefined ? { error: next.error } : {}),
-      result: next.error !== undefined ? "partial" : first.result,
-      ...(Object.keys(next.macs).length > 0 ? { macs: next.macs } : {}),
-      volumes: { ...first.volumes, ...next.volumes },
-    };
-  });
-}
-
 export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   const { config, netbox } = options;
   const writeBack = new WriteBack(netbox, config);
@@ -221,7 +188,9 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
         live: planned.context.live,
         ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       });
-      reports = await settleImports(pve, report.guests, byKey, options);
+      // The engine grows a disk imported from an image to the size asked for in the same apply,
+      // so one pass converges and the record can move on.
+      reports = report.guests;
     } catch (err) {
       for (const m of group) await fail(m.record, [`apply failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
       continue;
