@@ -1,11 +1,12 @@
 // The simulated nodes' task workers: starts tasks with PVE-shaped UPIDs, runs their work
 // (at once after the response, or after a seeded duration with a limited number of worker
 // slots per node), keeps their logs and final status, and answers the task API.
-import type { StartTaskOptions, TaskHandle } from "../contract.js";
+
+import { formatUpid, type Upid } from "../../pve/upid.js";
 import type { SimClock } from "../clock.js";
+import type { StartTaskOptions, TaskHandle } from "../contract.js";
 import type { SeededRandom } from "../random.js";
 import { type TimingOptions, taskDuration } from "./timing.js";
-import { formatUpid, type Upid } from "../../pve/upid.js";
 
 /** A task: the parts of its UPID, plus its state and log. */
 export interface TaskRecord extends Upid {
