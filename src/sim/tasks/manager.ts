@@ -1,7 +1,6 @@
 // The simulated nodes' task workers: starts tasks with PVE-shaped UPIDs, runs their work
 // (at once after the response, or after a seeded duration with a limited number of worker
 // slots per node), keeps their logs and final status, and answers the task API.
-
 import { formatUpid, type Upid } from "../../pve/upid.js";
 import type { SimClock } from "../clock.js";
 import type { StartTaskOptions, TaskHandle } from "../contract.js";
