@@ -30,6 +30,9 @@ function levels(path: string): string[] {
 
 type RoleMap = Map<string, 0 | 1>;
 
+/** root@pam holds everything everywhere; built once (callers only read privilege sets). */
+const ROOT_PRIVILEGES: PrivilegeSet = new Map(ALL_PRIVILEGES.map((p) => [p, 1]));
+
 export class PermissionEvaluator {
   constructor(
     private readonly state: () => AccessState,
@@ -97,7 +100,7 @@ export class PermissionEvaluator {
   }
 
   private userPrivileges(userid: string, path: string): PrivilegeSet {
-    if (userid === "root@pam") return new Map(ALL_PRIVILEGES.map((p) => [p, 1]));
+    if (userid === "root@pam") return ROOT_PRIVILEGES;
     const user = this.state().users[userid];
     if (!user) return new Map();
     return this.privilegesOfRoles(this.roles(userid, false, path));

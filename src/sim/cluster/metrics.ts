@@ -32,8 +32,28 @@ export function guestCpus(model: SimCluster, guest: GuestState): number {
   return Math.min(hostCpus, Number(cfg.sockets ?? 1) * Number(cfg.cores ?? 1));
 }
 
+// /cluster/resources reports every guest's boot-disk size on every call, and reading it means
+// parsing and checking drive strings against PVE's schema: at 10,000 guests that dominated the
+// call. The size depends only on the drive strings, so it is remembered per distinct set of them.
+const maxDiskMemo = new Map<string, number>();
+const MAX_DISK_MEMO_ENTRIES = 50_000;
+
 /** The boot disk's size (QEMU: first disk in boot order, else first disk; LXC: rootfs). */
 export function guestMaxDisk(guest: GuestState): number {
+  const cfg = guest.config;
+  const signature = `${guest.type}\n${Object.keys(cfg)
+    .filter((k) => k === "boot" || k === "rootfs" || isDiskKey(guest.type, k))
+    .map((k) => `${k}=${cfg[k]}`)
+    .join("\n")}`;
+  const known = maxDiskMemo.get(signature);
+  if (known !== undefined) return known;
+  if (maxDiskMemo.size >= MAX_DISK_MEMO_ENTRIES) maxDiskMemo.clear();
+  const size = bootDiskSize(guest);
+  maxDiskMemo.set(signature, size);
+  return size;
+}
+
+function bootDiskSize(guest: GuestState): number {
   const cfg = guest.config;
   if (guest.type === "lxc") return cfg.rootfs ? driveSize("lxc", "rootfs", String(cfg.rootfs)) : 0;
   const order = cfg.boot === undefined ? [] : parseBoot(String(cfg.boot)).order;
