@@ -1,5 +1,4 @@
 // GET /cluster/nextid, /cluster/resources, /cluster/status.
-import { guestUsage } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestState, StorageState } from "../cluster/types.js";
 import { storageOnNode, storageUsed } from "../cluster/volumes.js";
@@ -27,9 +26,9 @@ function nextid(ctx: HandlerContext): string {
 }
 
 export function guestResource(model: SimCluster, guest: GuestState): Entry {
+  // The summary already holds the usage figures; computing them again doubled the cost per guest.
   const s = guestSummary(model, guest);
   const online = model.isNodeOnline(guest.node);
-  const usage = guestUsage(model, guest);
   const entry: Entry = {
     id: `${guest.type}/${guest.vmid}`,
     type: guest.type,
@@ -41,14 +40,14 @@ export function guestResource(model: SimCluster, guest: GuestState): Entry {
     maxcpu: s.cpus as number,
     maxmem: s.maxmem as number,
     maxdisk: s.maxdisk as number,
-    cpu: usage.cpu,
-    mem: usage.mem,
-    disk: usage.disk,
-    uptime: usage.uptime,
-    netin: usage.netin,
-    netout: usage.netout,
-    diskread: usage.diskread,
-    diskwrite: usage.diskwrite,
+    cpu: s.cpu as number,
+    mem: s.mem as number,
+    disk: s.disk as number,
+    uptime: s.uptime as number,
+    netin: s.netin as number,
+    netout: s.netout as number,
+    diskread: s.diskread as number,
+    diskwrite: s.diskwrite as number,
   };
   const pool = model.poolOf(guest.vmid);
   if (pool) entry.pool = pool;
