@@ -65,7 +65,8 @@ describe("injected faults", () => {
     // A backup takes the lock between plan and apply, and finishes a moment later.
     lab.sim.admin.holdLock(233, "backup");
     setTimeout(() => lab.sim.admin.releaseLock(233), 150);
-    const report = await applyPlan(lab.client, plan, fastApply);
+    // A retry budget of about 2 s, far beyond the 150 ms hold, so a slow CI machine cannot outlast it.
+    const report = await applyPlan(lab.client, plan, { ...fastApply, retry: { maxAttempts: 40, baseDelayMs: 10, maxDelayMs: 50 } });
     assert.equal(report.ok, true, report.guests[0]!.error);
     assert.ok((report.guests[0]!.steps[0]!.attempts ?? 0) > 1, "the change was retried while the lock was held");
   });
