@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl } from "./run.js";
+import { pvectl, simEnv } from "./run.js";
 
 const SPEC = `version: 1
 vms:
@@ -23,13 +23,7 @@ describe("pvectl import and destroy", () => {
   before(async () => {
     sim = await startSimulator({ port: 0, seed: 4 });
     dir = mkdtempSync(join(tmpdir(), "pvectl-cli-d-"));
-    env = {
-      PROXMOX_HOST: "127.0.0.1",
-      PROXMOX_PORT: String(sim.port),
-      PROXMOX_USER: "root@pam",
-      PROXMOX_PASSWORD: sim.rootPassword,
-      PROXMOX_FINGERPRINT: sim.fingerprint,
-    };
+    env = simEnv(sim);
     writeFileSync(join(dir, "spec.yaml"), SPEC);
     const created = await pvectl(["apply", "-f", join(dir, "spec.yaml"), "--yes"], env);
     assert.equal(created.code, 0, created.stderr);

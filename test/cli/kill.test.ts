@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { vmsWithoutVmids } from "../engine/specs.js";
-import { ROOT } from "./run.js";
+import { ROOT, simEnv } from "./run.js";
 
 const COUNT = 6;
 
@@ -41,13 +41,7 @@ describe("an apply killed in the middle", () => {
     // Creates take 0.3 s each, two workers per node: the kill lands while most are queued or running.
     sim = await startSimulator({ port: 0, seed: 9, timing: "realistic", timeScale: 0.1, workersPerNode: 2 });
     dir = mkdtempSync(join(tmpdir(), "pvectl-kill-"));
-    env = {
-      PROXMOX_HOST: "127.0.0.1",
-      PROXMOX_PORT: String(sim.port),
-      PROXMOX_USER: "root@pam",
-      PROXMOX_PASSWORD: sim.rootPassword,
-      PROXMOX_FINGERPRINT: sim.fingerprint,
-    };
+    env = simEnv(sim);
     writeFileSync(join(dir, "spec.yaml"), specYaml());
   });
   after(async () => {

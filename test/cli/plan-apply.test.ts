@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl } from "./run.js";
+import { pvectl, simEnv } from "./run.js";
 
 const SPEC = (memory: string) => `version: 1
 vms:
@@ -25,13 +25,7 @@ describe("pvectl plan / apply on the command line", () => {
   before(async () => {
     sim = await startSimulator({ port: 0, seed: 3 });
     dir = mkdtempSync(join(tmpdir(), "pvectl-cli-"));
-    env = {
-      PROXMOX_HOST: "127.0.0.1",
-      PROXMOX_PORT: String(sim.port),
-      PROXMOX_USER: "root@pam",
-      PROXMOX_PASSWORD: sim.rootPassword,
-      PROXMOX_FINGERPRINT: sim.fingerprint,
-    };
+    env = simEnv(sim);
     writeFileSync(join(dir, "a.yaml"), SPEC("512"));
     writeFileSync(join(dir, "b.yaml"), SPEC("1024"));
   });

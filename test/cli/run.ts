@@ -24,3 +24,14 @@ export function pvectl(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Res
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
+
+/** The PROXMOX_* environment that points the CLI at an in-process simulator (password login, certificate pinned). */
+export function simEnv(sim: { port: number; rootPassword: string; fingerprint?: string }): NodeJS.ProcessEnv {
+  return {
+    PROXMOX_HOST: "127.0.0.1",
+    PROXMOX_PORT: String(sim.port),
+    PROXMOX_USER: "root@pam",
+    PROXMOX_PASSWORD: sim.rootPassword,
+    PROXMOX_FINGERPRINT: sim.fingerprint,
+  };
+}
