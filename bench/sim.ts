@@ -1,6 +1,7 @@
 // Benchmark of the PVE API simulator as its users run it (a separate `pvectl sim` process,
 // compiled CLI): simple GET requests per second on loopback, then, with 10,000 guests,
-// `/cluster/resources` latency and the simulator process's memory.
+// `/cluster/resources` latency (all guests stopped, then half of them running; repeated calls
+// and calls right after a change) and the simulator process's memory.
 //
 //   npm run build && npx tsx bench/sim.ts [--guests 10000] [--seconds 5]
 import { spawn } from "node:child_process";
@@ -80,17 +81,72 @@ try {
       }
     }),
   );
-  console.log(`created ${created} guests in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`created ${created} guests in ${((Date.now() - started) / 1000).toFixed(1)} s; simulator process memory: ${await memory()}`);
 
-  const latencies: number[] = [];
-  for (let i = 0; i < 30; i++) {
-    const t0 = process.hrtime.bigint();
-    await get("/api2/json/cluster/resources");
-    latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  async function post(path: string, body: string, method = "POST"): Promise<void> {
+    const res = await pool.request({ method: method as "POST", path, headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }, body });
+    await res.body.dump();
+    if (res.statusCode !== 200) throw new Error(`${method} ${path} failed: ${res.statusCode}`);
   }
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]?.toFixed(1);
-  console.log(`GET /cluster/resources with ${guestCount} guests: p50 ${pct(50)} ms, p95 ${pct(95)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`);
+
+  /** RSS read from /proc, with the V8 heap figures the simulator reports about itself. */
+  async function memory(): Promise<string> {
+    const res = await pool.request({ method: "GET", path: "/_sim/info" });
+    const m = ((await res.body.json()) as { data: { memory: Record<string, number> } }).data.memory;
+    const mib = (bytes = 0) => (bytes / 1024 / 1024).toFixed(0);
+    return `RSS ${rssMiB().toFixed(0)} MiB (V8 heap ${mib(m.heapUsed)} MiB used of ${mib(m.heapTotal)} MiB, external ${mib(m.external)} MiB)`;
+  }
+
+  async function timedResources(): Promise<number> {
+    const t0 = process.hrtime.bigint();
+    if ((await get("/api2/json/cluster/resources")) !== 200) throw new Error("GET /cluster/resources failed");
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  }
+
+  /** The simulator's own time for its last `count` /cluster/resources answers (from its access log). */
+  async function serverTimes(count: number): Promise<number[]> {
+    const res = await pool.request({ method: "GET", path: "/_sim/access-log" });
+    const log = ((await res.body.json()) as { data: { entries: Array<{ endpoint: string; durationMs: number }> } }).data;
+    return log.entries.filter((e) => e.endpoint === "/cluster/resources").slice(-count).map((e) => e.durationMs);
+  }
+
+  async function report(label: string, latencies: number[]): Promise<void> {
+    const stats = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]?.toFixed(1);
+      return `p50 ${pct(50)} ms, p95 ${pct(95)} ms, max ${sorted.at(-1)?.toFixed(1)} ms`;
+    };
+    console.log(`GET /cluster/resources, ${label} (${latencies.length} calls): ${stats(latencies)}`);
+    console.log(`  of which the simulator's own time: ${stats(await serverTimes(latencies.length))}`);
+  }
+
+  // The simulator keeps what it read from each guest's config until something changes (as PVE
+  // serves this call from cached status), so the call is measured both ways: repeated with
+  // nothing in between, and right after a config change, when every guest is read again.
+  async function measure(label: string): Promise<void> {
+    await timedResources(); // the first call after the guests were created
+    const repeated: number[] = [];
+    for (let i = 0; i < 40; i++) repeated.push(await timedResources());
+    await report(`${label}, repeated`, repeated);
+    const afterChange: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      await post(`/api2/json/nodes/pve${(i % 3) + 1}/qemu/${10000 + i}/config`, `description=change-${i}`, "PUT");
+      afterChange.push(await timedResources());
+    }
+    await report(`${label}, right after a config change`, afterChange);
+    console.log(`simulator process memory after these calls: ${await memory()}`);
+  }
+
+  await measure(`${guestCount} guests stopped`);
+  const startedAt = Date.now();
+  const running = Math.floor(guestCount / 2);
+  await Promise.all(
+    Array.from({ length: 16 }, async (_, worker) => {
+      for (let i = worker; i < running; i += 16) await post(`/api2/json/nodes/pve${(i % 3) + 1}/qemu/${10000 + i}/status/start`, "");
+    }),
+  );
+  console.log(`started ${running} guests in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  await measure(`${running} of ${guestCount} guests running`);
   console.log(`simulator process memory (RSS): ${idleRss.toFixed(0)} MiB idle, ${rssMiB().toFixed(0)} MiB with ${guestCount} guests`);
   console.log(`GET /version with ${guestCount} guests, concurrency 16: ${(await throughput("/api2/json/version", 16)).toFixed(0)} requests/s`);
 } finally {

@@ -4,18 +4,19 @@ import { Command, CommanderError } from "commander";
 import { registerCommands } from "./commands/index.js";
 import { renderError } from "./render-error.js";
 
-export function buildProgram(): Command {
+/** The program for `argv` (only the named command's module is loaded; see commands/index.ts). */
+export async function buildProgram(argv: string[] = []): Promise<Command> {
   const program = new Command("pvectl")
     .description("Desired-state automation for Proxmox VE")
     .version("0.1.0")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
-  registerCommands(program);
+  await registerCommands(program, argv);
   return program;
 }
 
 export async function main(argv: string[]): Promise<void> {
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -105,6 +105,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         nodes: sim.cluster.nodeNames(),
         handlers: sim.router.registered().length,
         clock: sim.clock.now(),
+        // the process's own figures, for benchmarks that run the simulator as a separate process
+        memory: process.memoryUsage(),
       }),
     },
   });

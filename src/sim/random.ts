@@ -20,9 +20,9 @@ export class SeededRandom implements Random {
   }
 
   hex(bytes: number): string {
-    let out = "";
-    for (let i = 0; i < bytes; i++) out += Math.floor(this.next() * 256).toString(16).padStart(2, "0");
-    return out;
+    const out: string[] = [];
+    for (let i = 0; i < bytes; i++) out.push(Math.floor(this.next() * 256).toString(16).padStart(2, "0"));
+    return out.join("");
   }
 
   /** Integer in [min, max]. */

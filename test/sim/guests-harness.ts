@@ -16,6 +16,7 @@ import {
   type StartTaskOptions,
 } from "../../src/sim/contract.js";
 import { registerGuestHandlers } from "../../src/sim/handlers/index.js";
+import { jsonBody } from "../../src/sim/http/json-body.js";
 
 export interface FakeTask {
   upid: string;
@@ -111,7 +112,10 @@ export class Harness {
     };
     const result = await handler(ctx);
     if (!this.options.deferTasks) await this.runTasks();
-    return result instanceof PveResult ? result.data : result;
+    // What a client sees: the result as the platform writes it (RawJson entries included)
+    const data = result instanceof PveResult ? result.data : result;
+    if (data === undefined) return data;
+    return (JSON.parse(Buffer.concat(jsonBody({ data })).toString("utf8")) as { data: unknown }).data;
   }
 
   private startTask(options: StartTaskOptions): string {

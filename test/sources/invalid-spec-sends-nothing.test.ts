@@ -52,7 +52,7 @@ describe("an invalid spec sends nothing to the cluster", () => {
       await writeFile(bad, "vms:\n  - { vmid: 201, name: web1, node: pve1, corse: 2 }\n");
       requests = 0;
       const args = command === "apply" ? ["node", "pvectl", command, bad, "--yes"] : ["node", "pvectl", command, bad];
-      await assert.rejects(buildProgram().parseAsync(args), SpecError);
+      await assert.rejects((await buildProgram(args)).parseAsync(args), SpecError);
       assert.equal(requests, 0);
     });
   }
@@ -66,7 +66,7 @@ describe("an invalid spec sends nothing to the cluster", () => {
     process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) =>
       typeof chunk === "string" ? true : stdout.call(process.stdout, chunk, ...rest)) as typeof process.stdout.write;
     try {
-      await buildProgram().parseAsync(["node", "pvectl", "plan", good]).catch(() => undefined);
+      await (await buildProgram()).parseAsync(["node", "pvectl", "plan", good]).catch(() => undefined);
     } finally {
       process.stdout.write = stdout;
     }

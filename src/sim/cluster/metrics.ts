@@ -1,7 +1,6 @@
 // Usage figures of running guests and nodes: plausible, deterministic (salt + vmid + time).
 import { GIB as GiB, parseBoot } from "../../pve/index.js";
 import { driveSize, isCdrom, isDiskKey } from "./drives.js";
-import { effectiveConfig } from "./guest-config.js";
 import type { SimCluster } from "./model.js";
 import type { GuestState } from "./types.js";
 
@@ -9,10 +8,13 @@ const MiB = 1024 ** 2;
 
 /** A stable number in [0, 1) for the given parts. */
 export function noise(...parts: Array<string | number>): number {
+  // FNV-1a over the parts joined by "|", without building the joined string: this runs
+  // three times per running guest on every /cluster/resources call.
   let h = 2166136261;
-  for (const ch of parts.join("|")) {
-    h ^= ch.charCodeAt(0);
-    h = Math.imul(h, 16777619);
+  for (let p = 0; p < parts.length; p++) {
+    if (p > 0) h = Math.imul(h ^ 124, 16777619); // "|"
+    const text = String(parts[p]);
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   }
   return ((h >>> 0) % 1_000_000) / 1_000_000;
 }
@@ -20,7 +22,9 @@ export function noise(...parts: Array<string | number>): number {
 export function guestMaxMem(guest: GuestState): number {
   const cfg = guest.config;
   const raw = cfg.memory;
-  const mib = raw === undefined ? 512 : Number.parseInt(String(raw).replace(/^current=/, ""), 10) || 512;
+  if (typeof raw === "number") return (raw || 512) * MiB;
+  if (raw === undefined) return 512 * MiB;
+  const mib = Number.parseInt(raw.startsWith("current=") ? raw.slice("current=".length) : raw, 10) || 512;
   return mib * MiB;
 }
 
@@ -32,36 +36,67 @@ export function guestCpus(model: SimCluster, guest: GuestState): number {
   return Math.min(hostCpus, Number(cfg.sockets ?? 1) * Number(cfg.cores ?? 1));
 }
 
-// /cluster/resources reports every guest's boot-disk size on every call, and reading it means
-// parsing and checking drive strings against PVE's schema: at 10,000 guests that dominated the
-// call. The size depends only on the drive strings, so it is remembered per distinct set of them.
-const maxDiskMemo = new Map<string, number>();
-const MAX_DISK_MEMO_ENTRIES = 50_000;
+// /cluster/resources reports every guest's boot-disk size on every call. Reading a size means
+// parsing a drive string against PVE's schema, which at 10,000 guests dominated the call, so
+// what a drive string says is remembered per (key, string); boot orders likewise per string.
+// Config strings are the same string objects from call to call, so the lookups stay cheap.
+interface DriveFacts {
+  size: number;
+  cdrom: boolean;
+}
+const driveFacts = new Map<string, Map<string, DriveFacts>>();
+const bootOrders = new Map<string, string[]>();
+const MAX_MEMO_ENTRIES = 50_000;
+let driveFactCount = 0;
 
-/** The boot disk's size (QEMU: first disk in boot order, else first disk; LXC: rootfs). */
-export function guestMaxDisk(guest: GuestState): number {
-  const cfg = guest.config;
-  const signature = `${guest.type}\n${Object.keys(cfg)
-    .filter((k) => k === "boot" || k === "rootfs" || isDiskKey(guest.type, k))
-    .map((k) => `${k}=${cfg[k]}`)
-    .join("\n")}`;
-  const known = maxDiskMemo.get(signature);
-  if (known !== undefined) return known;
-  if (maxDiskMemo.size >= MAX_DISK_MEMO_ENTRIES) maxDiskMemo.clear();
-  const size = bootDiskSize(guest);
-  maxDiskMemo.set(signature, size);
-  return size;
+function factsOf(type: GuestState["type"], key: string, text: string): DriveFacts {
+  let byText = driveFacts.get(key);
+  if (!byText) {
+    byText = new Map();
+    driveFacts.set(key, byText);
+  }
+  const known = byText.get(text);
+  if (known) return known;
+  if (driveFactCount >= MAX_MEMO_ENTRIES) {
+    for (const memo of driveFacts.values()) memo.clear();
+    driveFactCount = 0;
+  }
+  const facts = { size: driveSize(type, key, text), cdrom: isCdrom(text) };
+  byText.set(text, facts);
+  driveFactCount++;
+  return facts;
 }
 
-function bootDiskSize(guest: GuestState): number {
+function bootOrder(boot: string): string[] {
+  const known = bootOrders.get(boot);
+  if (known) return known;
+  if (bootOrders.size >= MAX_MEMO_ENTRIES) bootOrders.clear();
+  const order = parseBoot(boot).order;
+  bootOrders.set(boot, order);
+  return order;
+}
+
+/** The boot disk's size (QEMU: first disk in boot order, else first disk by key; LXC: rootfs). */
+export function guestMaxDisk(guest: GuestState): number {
   const cfg = guest.config;
-  if (guest.type === "lxc") return cfg.rootfs ? driveSize("lxc", "rootfs", String(cfg.rootfs)) : 0;
-  const order = cfg.boot === undefined ? [] : parseBoot(String(cfg.boot)).order;
-  const candidates = [...order, ...Object.keys(cfg).sort()].filter(
-    (k) => isDiskKey("qemu", k) && cfg[k] !== undefined && !isCdrom(String(cfg[k])),
-  );
-  const first = candidates[0];
-  return first ? driveSize("qemu", first, String(cfg[first])) : 0;
+  if (guest.type === "lxc") return cfg.rootfs === undefined ? 0 : factsOf("lxc", "rootfs", String(cfg.rootfs)).size;
+  const bootDisk = (key: string): DriveFacts | undefined => {
+    const value = cfg[key];
+    if (value === undefined || !isDiskKey("qemu", key)) return undefined;
+    const facts = factsOf("qemu", key, String(value));
+    return facts.cdrom ? undefined : facts;
+  };
+  if (cfg.boot !== undefined) {
+    for (const key of bootOrder(String(cfg.boot))) {
+      const facts = bootDisk(key);
+      if (facts) return facts.size;
+    }
+  }
+  for (const key of Object.keys(cfg).sort()) {
+    const facts = bootDisk(key);
+    if (facts) return facts.size;
+  }
+  return 0;
 }
 
 export interface GuestUsage {
@@ -75,17 +110,32 @@ export interface GuestUsage {
   uptime: number;
 }
 
-export function guestUsage(model: SimCluster, guest: GuestState): GuestUsage {
-  const uptime = model.uptime(guest);
+// A running guest's memory share and traffic rate never move (they depend on the salt and
+// the vmid only); hashing them again for every guest on every listing was a third of the
+// cost of listing running guests.
+const steadyShares = new WeakMap<GuestState, { salt: string; mem: number; net: number }>();
+
+function sharesOf(salt: string, guest: GuestState): { mem: number; net: number } {
+  const known = steadyShares.get(guest);
+  if (known?.salt === salt) return known;
+  const shares = { salt, mem: noise(salt, guest.vmid, "mem"), net: noise(salt, guest.vmid, "net") };
+  steadyShares.set(guest, shares);
+  return shares;
+}
+
+/** `now` can be passed in by callers that go through thousands of guests at one moment. */
+export function guestUsage(model: SimCluster, guest: GuestState, now = model.now()): GuestUsage {
   if (guest.status !== "running") {
     return { cpu: 0, mem: 0, disk: 0, netin: 0, netout: 0, diskread: 0, diskwrite: 0, uptime: 0 };
   }
+  const uptime = guest.startedAt === undefined ? 0 : Math.max(0, now - guest.startedAt);
   const salt = model.state.salt;
-  const tick = Math.floor(model.now() / 10);
+  const tick = Math.floor(now / 10);
   const maxmem = guestMaxMem(guest);
   const cpu = 0.005 + 0.08 * noise(salt, guest.vmid, "cpu", tick);
-  const mem = Math.round(maxmem * (0.2 + 0.4 * noise(salt, guest.vmid, "mem")));
-  const rate = 500 + Math.round(4000 * noise(salt, guest.vmid, "net"));
+  const shares = sharesOf(salt, guest);
+  const mem = Math.round(maxmem * (0.2 + 0.4 * shares.mem));
+  const rate = 500 + Math.round(4000 * shares.net);
   const disk = guest.type === "lxc" ? Math.round(guestMaxDisk(guest) * 0.15) : 0;
   return {
     cpu,
@@ -100,22 +150,57 @@ export function guestUsage(model: SimCluster, guest: GuestState): GuestUsage {
 }
 
 export function guestName(guest: GuestState): string {
-  const cfg = effectiveConfig(guest);
-  const name = guest.type === "qemu" ? cfg.name : cfg.hostname;
+  // Read through pending and pending deletions without copying the config (effectiveConfig
+  // would copy every key, for every guest /cluster/resources lists).
+  const key = guest.type === "qemu" ? "name" : "hostname";
+  const name = key in guest.pendingDelete ? undefined : (guest.pending[key] ?? guest.config[key]);
   if (name !== undefined) return String(name);
   return guest.type === "qemu" ? `VM ${guest.vmid}` : `CT${guest.vmid}`;
 }
 
-export function nodeUsage(model: SimCluster, node: string): { cpu: number; mem: number; disk: number; uptime: number } {
+/**
+ * Usage figures for one listing, taken at one moment, each guest's computed at most once:
+ * /cluster/resources needs every running guest's figures for its own entry and again for its
+ * node's totals.
+ */
+export class UsageSnapshot {
+  readonly now: number;
+  // keyed by vmid: a Map keyed by the guest objects themselves was several times slower here
+  private readonly byVmid = new Map<number, GuestUsage>();
+
+  constructor(private readonly model: SimCluster) {
+    this.now = model.now();
+  }
+
+  of(guest: GuestState): GuestUsage {
+    let usage = this.byVmid.get(guest.vmid);
+    if (!usage) {
+      usage = guestUsage(this.model, guest, this.now);
+      this.byVmid.set(guest.vmid, usage);
+    }
+    return usage;
+  }
+}
+
+export function nodeUsage(
+  model: SimCluster,
+  node: string,
+  usage = new UsageSnapshot(model),
+): { cpu: number; mem: number; disk: number; uptime: number } {
   const n = model.node(node);
   if (!n?.online) return { cpu: 0, mem: 0, disk: 0, uptime: 0 };
-  const running = model.state.guests.filter((g) => g.node === node && g.status === "running");
-  const guestMem = running.reduce((sum, g) => sum + guestUsage(model, g).mem, 0);
-  const cpu = Math.min(1, 0.01 + running.reduce((s, g) => s + guestUsage(model, g).cpu, 0) / n.cpus);
+  let guestMem = 0;
+  let guestCpu = 0;
+  for (const g of model.state.guests) {
+    if (g.node !== node || g.status !== "running") continue;
+    const figures = usage.of(g);
+    guestMem += figures.mem;
+    guestCpu += figures.cpu;
+  }
   return {
-    cpu,
+    cpu: Math.min(1, 0.01 + guestCpu / n.cpus),
     mem: 2 * GiB + guestMem,
     disk: Math.round(n.rootDisk * 0.08),
-    uptime: Math.max(0, model.now() - n.bootTime),
+    uptime: Math.max(0, usage.now - n.bootTime),
   };
 }

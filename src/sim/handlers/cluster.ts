@@ -1,14 +1,16 @@
 // GET /cluster/nextid, /cluster/resources, /cluster/status.
 import type { SimCluster } from "../cluster/model.js";
-import type { GuestState, StorageState } from "../cluster/types.js";
+import type { StorageState } from "../cluster/types.js";
 import { storageOnNode, storageUsed } from "../cluster/volumes.js";
-import { type HandlerContext, PveApiError, type Router } from "../contract.js";
-import { guestSummary } from "./guest-status.js";
+import { type HandlerContext, PveApiError, type RawJson, type Router } from "../contract.js";
+import { UsageSnapshot } from "../cluster/metrics.js";
+import { guestResources } from "./guest-resource.js";
 import { nodeEntry } from "./nodes.js";
 import { sim, str } from "./context.js";
 
 type Entry = Record<string, unknown>;
 
+const VM_AUDIT = ["VM.Audit"];
 const LOWER = 100;
 const UPPER = 1_000_000;
 
@@ -23,38 +25,6 @@ function nextid(ctx: HandlerContext): string {
   const used = new Set(model.state.guests.map((g) => g.vmid));
   for (let id = LOWER; id < UPPER; id++) if (!used.has(id)) return String(id);
   throw new PveApiError(500, `unable to get any free VMID in range [${LOWER}, ${UPPER}]`);
-}
-
-export function guestResource(model: SimCluster, guest: GuestState): Entry {
-  // The summary already holds the usage figures; computing them again doubled the cost per guest.
-  const s = guestSummary(model, guest);
-  const online = model.isNodeOnline(guest.node);
-  const entry: Entry = {
-    id: `${guest.type}/${guest.vmid}`,
-    type: guest.type,
-    vmid: guest.vmid,
-    node: guest.node,
-    name: s.name as string,
-    status: online ? guest.status : "unknown",
-    template: guest.config.template === 1 ? 1 : 0,
-    maxcpu: s.cpus as number,
-    maxmem: s.maxmem as number,
-    maxdisk: s.maxdisk as number,
-    cpu: s.cpu as number,
-    mem: s.mem as number,
-    disk: s.disk as number,
-    uptime: s.uptime as number,
-    netin: s.netin as number,
-    netout: s.netout as number,
-    diskread: s.diskread as number,
-    diskwrite: s.diskwrite as number,
-  };
-  const pool = model.poolOf(guest.vmid);
-  if (pool) entry.pool = pool;
-  if (guest.config.lock !== undefined) entry.lock = String(guest.config.lock);
-  if (guest.config.tags !== undefined) entry.tags = String(guest.config.tags);
-  if (guest.hastate) entry.hastate = guest.hastate;
-  return entry;
 }
 
 /** One storage as seen from one node. */
@@ -89,17 +59,18 @@ function storageResources(ctx: HandlerContext, model: SimCluster): Entry[] {
   return out;
 }
 
-function resources(ctx: HandlerContext): Entry[] {
+function resources(ctx: HandlerContext): Array<Entry | RawJson> {
   const model = sim(ctx);
   const type = str(ctx, "type");
-  const out: Entry[] = [];
+  const out: Array<Entry | RawJson> = [];
+  const usage = new UsageSnapshot(model);
   if (type === undefined || type === "vm") {
-    for (const guest of [...model.state.guests].sort((a, b) => a.vmid - b.vmid)) {
-      if (ctx.hasPermission(`/vms/${guest.vmid}`, ["VM.Audit"])) out.push(guestResource(model, guest));
-    }
+    const visible = model.state.guests.filter((g) => ctx.hasPermission(`/vms/${g.vmid}`, VM_AUDIT));
+    // one by one: a spread of 10,000 arguments is close to the engine's limit
+    for (const entry of guestResources(model, visible.sort((a, b) => a.vmid - b.vmid), usage)) out.push(entry);
   }
   if (type === undefined || type === "node") {
-    for (const node of model.state.nodes) out.push(nodeEntry(ctx, model, node.name));
+    for (const node of model.state.nodes) out.push(nodeEntry(ctx, model, node.name, usage));
   }
   if (type === undefined || type === "storage") out.push(...storageResources(ctx, model));
   if (type === undefined) {

@@ -16,7 +16,21 @@ export interface NewGuest {
 
 /** A stopped guest with the given config, not yet in the cluster. */
 export function blankGuest(init: NewGuest, config: GuestConfig): GuestState {
-  return { ...init, config, pending: {}, pendingDelete: {}, snapshots: [], status: "stopped", qmpstatus: "stopped" };
+  // Spelled out rather than spread: objects built by spreading get a hidden class of their
+  // own in V8, and with thousands of guests every per-guest loop (/cluster/resources, node
+  // usage) then ran on megamorphic property lookups, several times slower.
+  return {
+    vmid: init.vmid,
+    type: init.type,
+    node: init.node,
+    config,
+    pending: {},
+    pendingDelete: {},
+    snapshots: [],
+    status: "stopped",
+    qmpstatus: "stopped",
+    agentDelay: init.agentDelay,
+  };
 }
 
 /** Adds a guest whose config holds only `lock` (`create`, `clone`) while its task runs. */

@@ -1,10 +1,11 @@
 // Pools: GET/POST/PUT/DELETE /pools (PVE ≥ 8 style, poolid as parameter) and /pools/{poolid}.
 import { splitList } from "../../pve/index.js";
 import type { SimCluster } from "../cluster/model.js";
-import type { PoolState } from "../cluster/types.js";
+import type { GuestState, PoolState } from "../cluster/types.js";
 import { storageOnNode } from "../cluster/volumes.js";
-import { type HandlerContext, PveApiError, type Router } from "../contract.js";
-import { guestResource, storageResource } from "./cluster.js";
+import { type HandlerContext, PveApiError, type RawJson, type Router } from "../contract.js";
+import { storageResource } from "./cluster.js";
+import { guestResources } from "./guest-resource.js";
 import { flag, sim, str } from "./context.js";
 
 type Entry = Record<string, unknown>;
@@ -16,14 +17,15 @@ function requirePool(model: SimCluster, poolid: string, prefix = ""): PoolState 
   return pool;
 }
 
-function members(ctx: HandlerContext, model: SimCluster, pool: PoolState, type?: string): Entry[] {
-  const out: Entry[] = [];
+function members(ctx: HandlerContext, model: SimCluster, pool: PoolState, type?: string): Array<Entry | RawJson> {
+  const out: Array<Entry | RawJson> = [];
   if (type === undefined || type === "qemu" || type === "lxc") {
-    for (const vmid of [...pool.vmids].sort((a, b) => a - b)) {
-      const guest = model.guest(vmid);
-      if (!guest || (type !== undefined && guest.type !== type)) continue;
-      if (ctx.hasPermission(`/vms/${vmid}`, ["VM.Audit"])) out.push(guestResource(model, guest));
-    }
+    const guests = [...pool.vmids]
+      .sort((a, b) => a - b)
+      .map((vmid) => model.guest(vmid))
+      .filter((g): g is GuestState => g !== undefined && (type === undefined || g.type === type))
+      .filter((g) => ctx.hasPermission(`/vms/${g.vmid}`, ["VM.Audit"]));
+    for (const entry of guestResources(model, guests)) out.push(entry);
   }
   if (type === undefined || type === "storage") {
     for (const id of pool.storages) {

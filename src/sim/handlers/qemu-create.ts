@@ -2,6 +2,7 @@
 import { inAllocationOrder, isCdrom, isDiskKey } from "../cluster/drives.js";
 import { normaliseValue } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
+import { flat } from "../cluster/ids.js";
 import type { ConfigValue, GuestConfig } from "../cluster/types.js";
 import { findStorage } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
@@ -49,7 +50,7 @@ export function defaultBootOrder(config: GuestConfig): string | undefined {
     .filter((k) => /^net\d+$/.test(k))
     .sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))[0];
   const order = [disk, cdrom, net].filter((k): k is string => k !== undefined);
-  return order.length > 0 ? `order=${order.join(";")}` : undefined;
+  return order.length > 0 ? flat("order=", order.join(";")) : undefined;
 }
 
 export function checkPoolExists(model: SimCluster, pool: string | undefined): void {
@@ -119,10 +120,10 @@ function createVm(ctx: HandlerContext): string {
             const boot = defaultBootOrder(config);
             if (boot) config.boot = boot;
           }
-          if (config.smbios1 === undefined) config.smbios1 = `uuid=${model.newUuid()}`;
+          if (config.smbios1 === undefined) config.smbios1 = flat("uuid=", model.newUuid());
           if (config.vmgenid === undefined) config.vmgenid = model.newUuid();
           else if (config.vmgenid === "0") delete config.vmgenid;
-          config.meta = `creation-qemu=${QEMU_VERSION},ctime=${model.now()}`;
+          config.meta = flat("creation-qemu=", QEMU_VERSION, ",ctime=", model.now());
           guest.config = config;
           if (pool !== undefined) model.addToPool(pool, vmid);
           if (haManagedParam) applyHaState(model, guest, "stopped");

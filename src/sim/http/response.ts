@@ -1,6 +1,7 @@
 // Writing responses the way pve-api-daemon does: the {"data": ...} envelope, PVE's headers,
 // and errors whose message doubles as the HTTP reason phrase.
 import type { ServerResponse } from "node:http";
+import { jsonBody } from "./json-body.js";
 
 /** What the pipeline hands to the transport. `body` undefined means "no body" (PVE's 401s). */
 export interface ApiResponse {
@@ -36,15 +37,16 @@ export function reasonPhrase(message: string | undefined, status: number): strin
 }
 
 export function writeResponse(res: ServerResponse, response: ApiResponse): void {
-  const payload = response.body === undefined ? "" : JSON.stringify(response.body);
+  const chunks = response.body === undefined ? [] : jsonBody(response.body);
   const headers: Record<string, string | number> = {
     Server: "pve-api-daemon/3.0",
     "Cache-Control": "max-age=0",
     Pragma: "no-cache",
     Expires: new Date().toUTCString(),
-    "Content-Length": Buffer.byteLength(payload),
+    "Content-Length": chunks.reduce((sum, chunk) => sum + chunk.length, 0),
   };
   if (response.body !== undefined) headers["Content-Type"] = "application/json;charset=UTF-8";
   res.writeHead(response.status, reasonPhrase(response.message, response.status), headers);
-  res.end(payload);
+  for (const chunk of chunks.slice(0, -1)) res.write(chunk);
+  res.end(chunks.at(-1));
 }

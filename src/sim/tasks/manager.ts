@@ -42,6 +42,7 @@ export interface TasksJSON {
 }
 
 const MAX_TASKS_PER_NODE = 50000;
+const TRIM_BATCH = 1000;
 
 /** Reads the status through a function so TypeScript does not keep a narrowing across awaits. */
 function isStopped(r: TaskRecord): boolean {
@@ -58,6 +59,8 @@ export class TaskRunner {
   private tasks: TaskRecord[] = [];
   /** upid -> task, so status polls stay cheap with thousands of tasks. */
   private byUpid = new Map<string, TaskRecord>();
+  /** The task count at which trim() next looks for nodes over the limit. */
+  private nextTrimAt = MAX_TASKS_PER_NODE;
   private nodes: Record<string, NodeProcessState> = {};
   private readonly pending = new Map<string, PendingTask>();
   private readonly queues = new Map<string, PendingTask[]>();
@@ -94,17 +97,32 @@ export class TaskRunner {
     const record: TaskRecord = { upid: formatUpid(fields), ...fields, status: "running", log: [] };
     this.tasks.push(record);
     this.byUpid.set(record.upid, record);
-    this.trim(options.node);
+    this.trim();
     const pending: PendingTask = { record, options, warnings: 0, running: false };
     this.pending.set(record.upid, pending);
     return { record, release: () => this.schedule(pending) };
   }
 
-  private trim(node: string): void {
-    if (this.tasks.length <= MAX_TASKS_PER_NODE) return;
-    const onNode = this.tasks.filter((t) => t.node === node);
-    if (onNode.length <= MAX_TASKS_PER_NODE) return;
-    const drop = new Set(onNode.filter((t) => t.status === "stopped").slice(0, onNode.length - MAX_TASKS_PER_NODE));
+  /**
+   * Drops the oldest finished tasks of every node over MAX_TASKS_PER_NODE. Run once per
+   * TRIM_BATCH new tasks: past the limit, a pass over every record on every new task made
+   * each task start cost a walk over 50,000 records.
+   */
+  private trim(): void {
+    if (this.tasks.length < this.nextTrimAt) return;
+    this.nextTrimAt = this.tasks.length + TRIM_BATCH;
+    const perNode = new Map<string, TaskRecord[]>();
+    for (const t of this.tasks) {
+      const list = perNode.get(t.node) ?? [];
+      list.push(t);
+      perNode.set(t.node, list);
+    }
+    const drop = new Set<TaskRecord>();
+    for (const onNode of perNode.values()) {
+      if (onNode.length <= MAX_TASKS_PER_NODE) continue;
+      for (const t of onNode.filter((r) => r.status === "stopped").slice(0, onNode.length - MAX_TASKS_PER_NODE)) drop.add(t);
+    }
+    if (drop.size === 0) return;
     this.tasks = this.tasks.filter((t) => !drop.has(t));
     for (const t of drop) this.byUpid.delete(t.upid);
   }
