@@ -158,42 +158,15 @@ export function guestName(guest: GuestState): string {
   return guest.type === "qemu" ? `VM ${guest.vmid}` : `CT${guest.vmid}`;
 }
 
-/**
- * Usage figures for one listing, taken at one moment, each guest's computed at most once:
- * /cluster/resources needs every running guest's figures for its own entry and again for its
- * node's totals.
- */
-export class UsageSnapshot {
-  readonly now: number;
-  // keyed by vmid: a Map keyed by the guest objects themselves was several times slower here
-  private readonly byVmid = new Map<number, GuestUsage>();
-
-  constructor(private readonly model: SimCluster) {
-    this.now = model.now();
-  }
-
-  of(guest: GuestState): GuestUsage {
-    let usage = this.byVmid.get(guest.vmid);
-    if (!usage) {
-      usage = guestUsage(this.model, guest, this.now);
-      this.byVmid.set(guest.vmid, usage);
-    }
-    return usage;
-  }
-}
-
-export function nodeUsage(
-  model: SimCluster,
-  node: string,
-  usage = new UsageSnapshot(model),
-): { cpu: number; mem: number; disk: number; uptime: number } {
+export function nodeUsage(model: SimCluster, node: string): { cpu: number; mem: number; disk: number; uptime: number } {
   const n = model.node(node);
   if (!n?.online) return { cpu: 0, mem: 0, disk: 0, uptime: 0 };
+  const now = model.now();
   let guestMem = 0;
   let guestCpu = 0;
   for (const g of model.state.guests) {
     if (g.node !== node || g.status !== "running") continue;
-    const figures = usage.of(g);
+    const figures = guestUsage(model, g, now);
     guestMem += figures.mem;
     guestCpu += figures.cpu;
   }
@@ -201,6 +174,6 @@ export function nodeUsage(
     cpu: Math.min(1, 0.01 + guestCpu / n.cpus),
     mem: 2 * GiB + guestMem,
     disk: Math.round(n.rootDisk * 0.08),
-    uptime: Math.max(0, usage.now - n.bootTime),
+    uptime: Math.max(0, now - n.bootTime),
   };
 }

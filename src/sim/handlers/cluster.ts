@@ -3,7 +3,6 @@ import type { SimCluster } from "../cluster/model.js";
 import type { StorageState } from "../cluster/types.js";
 import { storageOnNode, storageUsed } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type RawJson, type Router } from "../contract.js";
-import { UsageSnapshot } from "../cluster/metrics.js";
 import { guestResources } from "./guest-resource.js";
 import { nodeEntry } from "./nodes.js";
 import { sim, str } from "./context.js";
@@ -62,15 +61,13 @@ function storageResources(ctx: HandlerContext, model: SimCluster): Entry[] {
 function resources(ctx: HandlerContext): Array<Entry | RawJson> {
   const model = sim(ctx);
   const type = str(ctx, "type");
-  const out: Array<Entry | RawJson> = [];
-  const usage = new UsageSnapshot(model);
+  let out: Array<Entry | RawJson> = [];
   if (type === undefined || type === "vm") {
     const visible = model.state.guests.filter((g) => ctx.hasPermission(`/vms/${g.vmid}`, VM_AUDIT));
-    // one by one: a spread of 10,000 arguments is close to the engine's limit
-    for (const entry of guestResources(model, visible.sort((a, b) => a.vmid - b.vmid), usage)) out.push(entry);
+    out = guestResources(model, visible.sort((a, b) => a.vmid - b.vmid));
   }
   if (type === undefined || type === "node") {
-    for (const node of model.state.nodes) out.push(nodeEntry(ctx, model, node.name, usage));
+    for (const node of model.state.nodes) out.push(nodeEntry(ctx, model, node.name));
   }
   if (type === undefined || type === "storage") out.push(...storageResources(ctx, model));
   if (type === undefined) {

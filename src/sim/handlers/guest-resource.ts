@@ -8,7 +8,7 @@
 // On every call those are compared with the guest as it is now, and an entry is read again
 // when anything differs: comparing is several times cheaper than reading, and it holds however
 // the guest was changed. Usage figures of running guests move with time and are written anew.
-import { type GuestUsage, guestCpus, guestMaxDisk, guestMaxMem, guestName, UsageSnapshot } from "../cluster/metrics.js";
+import { type GuestUsage, guestCpus, guestMaxDisk, guestMaxMem, guestName, guestUsage } from "../cluster/metrics.js";
 import { flat } from "../cluster/ids.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { ConfigValue, GuestState } from "../cluster/types.js";
@@ -99,7 +99,11 @@ function usageJson(u: GuestUsage): string {
 }
 
 /** Guests as /cluster/resources entries, in the order given. */
-export function guestResources(model: SimCluster, guests: GuestState[], usage = new UsageSnapshot(model)): RawJson[] {
+export function guestResources(model: SimCluster, guests: GuestState[]): RawJson[] {
+  // Nothing here may be large and short-lived: objects over 128 KiB go straight to the old
+  // generation, and one per call (a Map of every running guest's usage) grew the heap by
+  // 1 MB per listing until the next full collection.
+  const now = model.now();
   const online = new Map(model.state.nodes.map((n) => [n.name, n.online]));
   const pools = new Map<number, string>();
   for (const p of model.state.pools) for (const vmid of p.vmids) if (!pools.has(vmid)) pools.set(vmid, p.poolid);
@@ -112,7 +116,7 @@ export function guestResources(model: SimCluster, guests: GuestState[], usage = 
       cache.set(guest, entry);
     }
     if (entry.stopped) return entry.stopped;
-    const json = new RawJson(flat(entry.head, usageJson(usage.of(guest)), entry.tail));
+    const json = new RawJson(flat(entry.head, usageJson(guestUsage(model, guest, now)), entry.tail));
     if (guest.status !== "running") entry.stopped = json;
     return json;
   });

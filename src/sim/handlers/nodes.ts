@@ -1,5 +1,5 @@
 // GET /nodes, /nodes/{node}, /nodes/{node}/status, /nodes/{node}/network.
-import { noise, nodeUsage, UsageSnapshot } from "../cluster/metrics.js";
+import { noise, nodeUsage } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { nodeParam, sim, str } from "./context.js";
@@ -15,7 +15,7 @@ function fingerprint(model: SimCluster, node: string): string {
 }
 
 /** A node as /nodes and /cluster/resources list it (stats only with Sys.Audit on the node). */
-export function nodeEntry(ctx: HandlerContext, model: SimCluster, name: string, snapshot = new UsageSnapshot(model)): Entry {
+export function nodeEntry(ctx: HandlerContext, model: SimCluster, name: string): Entry {
   const node = model.requireNode(name);
   const entry: Entry = {
     id: `node/${name}`,
@@ -25,7 +25,7 @@ export function nodeEntry(ctx: HandlerContext, model: SimCluster, name: string, 
     level: "",
   };
   if (!node.online || !ctx.hasPermission(`/nodes/${name}`, ["Sys.Audit"])) return entry;
-  const usage = nodeUsage(model, name, snapshot);
+  const usage = nodeUsage(model, name);
   return {
     ...entry,
     cpu: usage.cpu,
