@@ -147,6 +147,22 @@ try {
   );
   console.log(`started ${running} guests in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   await measure(`${running} of ${guestCount} guests running`);
+
+  // What an Ansible inventory does: the same call with a privilege-separated API token that
+  // holds PVEAuditor, so every guest's path goes through the ACL.
+  await post("/api2/json/access/users", "userid=inventory%40pve");
+  const tokenRes = await pool.request({ method: "POST", path: "/api2/json/access/users/inventory%40pve/token/bench", headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }, body: "privsep=1" });
+  const token = ((await tokenRes.body.json()) as { data: { "full-tokenid": string; value: string } }).data;
+  for (const who of ["users=inventory%40pve", "tokens=inventory%40pve%21bench"]) await post("/api2/json/access/acl", `path=%2F&roles=PVEAuditor&${who}`, "PUT");
+  const asToken: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const t0 = process.hrtime.bigint();
+    const res = await pool.request({ method: "GET", path: "/api2/json/cluster/resources", headers: { authorization: `PVEAPIToken=${token["full-tokenid"]}=${token.value}` } });
+    await res.body.dump();
+    if (res.statusCode !== 200) throw new Error(`GET /cluster/resources as a token failed: ${res.statusCode}`);
+    asToken.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  await report(`${running} of ${guestCount} guests running, as an API token with PVEAuditor`, asToken);
   console.log(`simulator process memory (RSS): ${idleRss.toFixed(0)} MiB idle, ${rssMiB().toFixed(0)} MiB with ${guestCount} guests`);
   console.log(`GET /version with ${guestCount} guests, concurrency 16: ${(await throughput("/api2/json/version", 16)).toFixed(0)} requests/s`);
 } finally {

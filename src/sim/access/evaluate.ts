@@ -16,10 +16,16 @@ export interface PoolMembership {
   poolOfStorage(storage: string): string | undefined;
 }
 
+const NORMAL_PATH = /^(?:\/|(?:\/[^/]+)+)$/;
+
 export function normalizePath(path: string): string {
+  if (NORMAL_PATH.test(path)) return path;
   const parts = path.split("/").filter(Boolean);
   return `/${parts.join("/")}`;
 }
+
+/** `/vms/<vmid>` or `/storage/<id>`: the paths pools reach. */
+const MEMBER_PATH = /^\/(vms|storage)\/([^/]+)$/;
 
 function levels(path: string): string[] {
   const parts = normalizePath(path).split("/").filter(Boolean);
@@ -84,7 +90,7 @@ export class PermissionEvaluator {
   }
 
   private poolOf(path: string): string | undefined {
-    const m = /^\/(vms|storage)\/([^/]+)$/.exec(normalizePath(path));
+    const m = MEMBER_PATH.exec(normalizePath(path));
     const membership = this.pools();
     if (!m || !membership) return undefined;
     if (m[1] === "vms") return membership.poolOfGuest(Number(m[2]));
@@ -122,15 +128,47 @@ export class PermissionEvaluator {
     return out;
   }
 
+  /**
+   * The privilege lookup of one request. A listing checks one path per guest (10,000 walks
+   * over the ACL for /cluster/resources); guests without an ACL entry of their own hold
+   * exactly what every such guest of the same pool (or of no pool) holds, so the walk is done
+   * once per pool.
+   */
+  forRequest(auth: AuthIdentity): (path: string) => PrivilegeSet {
+    if (auth.userid === "root@pam" && !auth.tokenid) return () => ROOT_PRIVILEGES;
+    const aclPaths = new Set(this.state().acl.map((e) => normalizePath(e.path)));
+    const membership = this.pools();
+    const memo = new Map<string, PrivilegeSet>();
+    return (path) => {
+      const target = normalizePath(path);
+      const member = MEMBER_PATH.exec(target);
+      let key = target;
+      if (member && !aclPaths.has(target)) {
+        const [, kind, id] = member as unknown as [string, string, string];
+        const pool = kind === "vms" ? membership?.poolOfGuest(Number(id)) : membership?.poolOfStorage(id);
+        key = `${kind}\0${pool ?? ""}`;
+      }
+      let held = memo.get(key);
+      if (!held) {
+        held = this.privileges(auth, target);
+        memo.set(key, held);
+      }
+      return held;
+    };
+  }
+
   has(auth: AuthIdentity, path: string, privs: string[], any = false): boolean {
-    const held = this.privileges(auth, path);
-    return any ? privs.some((p) => held.has(p)) : privs.every((p) => held.has(p));
+    return missingFrom(this.privileges(auth, path), privs, any) === undefined;
   }
 
   /** The first privilege of `privs` that is missing (all-mode), or all joined with "|" (any-mode); undefined when granted. */
   missing(auth: AuthIdentity, path: string, privs: string[], any = false): string | undefined {
-    const held = this.privileges(auth, path);
-    if (any) return privs.some((p) => held.has(p)) ? undefined : privs.join("|");
-    return privs.find((p) => !held.has(p));
+    return missingFrom(this.privileges(auth, path), privs, any);
   }
+}
+
+/** The first privilege of `privs` not in `held` (all-mode), or all joined with "|" (any-mode); undefined when held. */
+export function missingFrom(held: PrivilegeSet, privs: string[], any = false): string | undefined {
+  if (any) return privs.some((p) => held.has(p)) ? undefined : privs.join("|");
+  return privs.find((p) => !held.has(p));
 }

@@ -8,6 +8,7 @@ import { matchEndpoint } from "../../schema/index.js";
 import type { EndpointSchema, HttpMethod } from "../../schema/types.js";
 import { type AuthIdentity, type ClusterModel, type HandlerContext, PveApiError, PveResult } from "../contract.js";
 import { authenticate, authId } from "../access/authenticate.js";
+import { missingFrom } from "../access/evaluate.js";
 import { permissionError } from "../access/schema-check.js";
 import type { AccessControl } from "../access/service.js";
 import type { SimClock } from "../clock.js";
@@ -181,15 +182,16 @@ export class ApiPipeline {
   ): HandlerContext {
     const { access, tasks, clock, random } = this.deps;
     const cluster = this.deps.cluster();
+    const privilegesOn = access.evaluator.forRequest(auth);
     return {
       method,
       path,
       endpoint,
       params,
       auth,
-      hasPermission: (p, privs, any) => access.has(auth, p, privs, any),
+      hasPermission: (p, privs, any) => missingFrom(privilegesOn(p), privs, any) === undefined,
       checkPermission: (p, privs, any) => {
-        const missing = access.evaluator.missing(auth, p, privs, any);
+        const missing = missingFrom(privilegesOn(p), privs, any);
         if (missing !== undefined) throw permissionError(`${p}, ${missing}`);
       },
       tasks: {
