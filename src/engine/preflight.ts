@@ -1,5 +1,5 @@
 // Before anything changes: every reference a step makes (node, storage and its content type,
-// bridge, ISO) is checked through the API, and every privilege the steps need is checked
+// bridge, ISO, image a disk is imported from) is checked through the API, and every privilege the steps need is checked
 // against GET /access/permissions. All problems are reported together.
 import type { PveClient } from "../api/index.js";
 import { volumeOf } from "../pve/index.js";
@@ -9,14 +9,17 @@ import type { ClusterSnapshot } from "./cluster.js";
 import { missingPrivileges, type PermissionDump, stepNeeds } from "./privileges.js";
 import type { GuestPlan, PreflightProblem } from "./types.js";
 
+/** Volumes a step reads from storage content: ISOs for CD-ROMs, images for `import-from`. */
+type FileContent = "iso" | "import" | "images";
+
 interface References {
   nodes: Set<string>;
   /** node -> storage -> content types needed */
   storages: Map<string, Map<string, Set<string>>>;
   /** node -> bridges */
   bridges: Map<string, Set<string>>;
-  /** node -> ISO volume ids */
-  isos: Map<string, Set<string>>;
+  /** node -> volumes a step reads (ISOs, import-from images) -> their content type */
+  files: Map<string, Map<string, FileContent>>;
   /** reference -> guests that use it, for messages */
   users: Map<string, Set<string>>;
 }
@@ -31,7 +34,7 @@ function add<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
 }
 
 function collect(guests: GuestPlan[]): References {
-  const refs: References = { nodes: new Set(), storages: new Map(), bridges: new Map(), isos: new Map(), users: new Map() };
+  const refs: References = { nodes: new Set(), storages: new Map(), bridges: new Map(), files: new Map(), users: new Map() };
   const use = (ref: string, guest: string) => add(refs.users, ref, guest);
   for (const guest of guests) {
     if (guest.steps.length === 0) continue;
@@ -47,6 +50,16 @@ function collect(guests: GuestPlan[]): References {
       add(byStorage, storage, content);
       use(`storage:${node}:${storage}`, guest.key);
     };
+    const needFile = (storage: string, volume: string, content: FileContent) => {
+      needStorage(storage, content);
+      let byVolume = refs.files.get(node);
+      if (!byVolume) {
+        byVolume = new Map();
+        refs.files.set(node, byVolume);
+      }
+      byVolume.set(volume, content);
+      use(`file:${node}:${volume}`, guest.key);
+    };
     for (const step of guest.steps) {
       for (const call of step.calls) {
         for (const [key, raw] of Object.entries(call.params)) {
@@ -56,11 +69,11 @@ function collect(guests: GuestPlan[]): References {
             const fresh = newVolumeStorage(value);
             if (fresh) needStorage(fresh, "images");
             const iso = /^([a-zA-Z][\w\-.]*):iso\/.+$/.exec(first);
-            if (iso && /media=cdrom/.test(value)) {
-              needStorage(iso[1]!, "iso");
-              add(refs.isos, node, first);
-              use(`iso:${node}:${first}`, guest.key);
-            }
+            if (iso && /media=cdrom/.test(value)) needFile(iso[1]!, first, "iso");
+            // import-from: a volume of content type import (storage:import/...) or an existing
+            // disk image; an absolute path (root only) cannot be checked through the API
+            const image = /(?:^|,)import-from=([a-zA-Z][\w\-.]*):([^,]+)/.exec(value);
+            if (image) needFile(image[1]!, `${image[1]}:${image[2]}`, image[2]!.startsWith("import/") ? "import" : "images");
           } else if (/^net\d+$/.test(key)) {
             const bridge = bridgeOf(key, value);
             if (bridge) {
@@ -133,27 +146,30 @@ export async function checkReferences(client: PveClient, cluster: ClusterSnapsho
       }
     },
   );
-  const isoListings: Array<{ node: string; storage: string; volumes: string[] }> = [];
+  // one content listing per node, storage and content type, for the volumes expected there
+  const listings = new Map<string, { node: string; storage: string; content: FileContent; volumes: string[] }>();
   for (const node of onlineNodes) {
-    const byStorage = new Map<string, string[]>();
-    for (const volume of refs.isos.get(node) ?? []) {
+    for (const [volume, content] of refs.files.get(node) ?? []) {
       const storage = volume.split(":")[0]!;
-      if (!cluster.storages.some((s) => s.node === node && s.storage === storage && s.content.includes("iso"))) continue;
-      byStorage.set(storage, [...(byStorage.get(storage) ?? []), volume]);
+      // a missing storage or content type is already reported above
+      if (!cluster.storages.some((s) => s.node === node && s.storage === storage && s.content.includes(content))) continue;
+      const key = `${node}\0${storage}\0${content}`;
+      const listing = listings.get(key) ?? { node, storage, content, volumes: [] };
+      listing.volumes.push(volume);
+      listings.set(key, listing);
     }
-    for (const [storage, volumes] of byStorage) isoListings.push({ node, storage, volumes });
   }
-  await mapConcurrent(isoListings, 4, async ({ node, storage, volumes }) => {
-    const content = (await client.request("GET", `/nodes/${node}/storage/${storage}/content`, { content: "iso" })) as Array<{ volid: string }>;
-    const present = new Set(content.map((c) => c.volid));
+  await mapConcurrent([...listings.values()], 4, async ({ node, storage, content, volumes }) => {
+    const listed = (await client.request("GET", `/nodes/${node}/storage/${storage}/content`, { content })) as Array<{ volid: string }>;
+    const present = new Set(listed.map((c) => c.volid));
     for (const volume of volumes) {
-      if (!present.has(volume)) {
-        problems.push({
-          kind: "iso",
-          guest: whoUses(refs, `iso:${node}:${volume}`),
-          message: `ISO ${volume} is not in storage ${storage} on node ${node}; upload it or fix the path`,
-        });
-      }
+      if (present.has(volume)) continue;
+      const what = content === "iso" ? "ISO" : "image";
+      problems.push({
+        kind: content === "iso" ? "iso" : "image",
+        guest: whoUses(refs, `file:${node}:${volume}`),
+        message: `${what} ${volume} is not in storage ${storage} on node ${node}; upload it or fix the path`,
+      });
     }
   });
   return problems;

@@ -102,7 +102,7 @@ export interface Plan {
 }
 
 export interface PreflightProblem {
-  kind: "node" | "storage" | "bridge" | "iso" | "permission";
+  kind: "node" | "storage" | "bridge" | "iso" | "image" | "permission";
   guest?: string;
   message: string;
   path?: string;

@@ -24,6 +24,7 @@ describe("preflight", () => {
   before(async () => {
     lab = await startLab({
       config: {
+        content: ["local:iso/debian-13-netinst.iso", "local:import/noble.qcow2"],
         access: {
           users: [{ userid: "deploy@pve", password: "deploy123" }],
           acl: [{ path: "/vms", roles: ["PVEVMUser"], users: ["deploy@pve"] }],
@@ -65,6 +66,27 @@ describe("preflight", () => {
     } finally {
       lab.sim.admin.setNodeOnline("pve2", true);
     }
+  });
+
+  it("checks the image a disk is imported from, on the right storage and content type", async () => {
+    const imported = (from: string) => `
+vms:
+  - vmid: 211
+    name: pre2
+    node: pve1
+    disks:
+      scsi0: { storage: local-lvm, importFrom: "${from}" }
+`;
+    assert.deepEqual((await buildPlan(lab.client, desired(imported("local:import/noble.qcow2")))).preflightErrors, []);
+    const missing = await buildPlan(lab.client, desired(imported("local:import/nope.qcow2")));
+    assert.deepEqual(
+      missing.preflightErrors.map((p) => [p.kind, p.guest, p.message]),
+      [["image", "pre2", "image local:import/nope.qcow2 is not in storage local on node pve1; upload it or fix the path"]],
+    );
+    const wrongStorage = await buildPlan(lab.client, desired(imported("local-lvm:import/noble.qcow2")));
+    assert.deepEqual(wrongStorage.preflightErrors.map((p) => p.message), [
+      "storage local-lvm on node pve1 does not hold content type import (it holds: images, rootdir)",
+    ]);
   });
 
   it("lists every privilege the user lacks (path, privilege) before anything changes", async () => {
