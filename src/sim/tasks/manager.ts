@@ -110,7 +110,6 @@ export class TaskRunner {
    */
   private trim(): void {
     if (this.tasks.length < this.nextTrimAt) return;
-    this.nextTrimAt = this.tasks.length + TRIM_BATCH;
     const perNode = new Map<string, TaskRecord[]>();
     for (const t of this.tasks) {
       const list = perNode.get(t.node) ?? [];
@@ -122,9 +121,11 @@ export class TaskRunner {
       if (onNode.length <= MAX_TASKS_PER_NODE) continue;
       for (const t of onNode.filter((r) => r.status === "stopped").slice(0, onNode.length - MAX_TASKS_PER_NODE)) drop.add(t);
     }
-    if (drop.size === 0) return;
-    this.tasks = this.tasks.filter((t) => !drop.has(t));
-    for (const t of drop) this.byUpid.delete(t.upid);
+    if (drop.size > 0) {
+      this.tasks = this.tasks.filter((t) => !drop.has(t));
+      for (const t of drop) this.byUpid.delete(t.upid);
+    }
+    this.nextTrimAt = this.tasks.length + TRIM_BATCH;
   }
 
   private schedule(p: PendingTask): void {
@@ -278,6 +279,7 @@ export class TaskRunner {
       return { ...t, status: "stopped", exitstatus: "unexpected status", endtime: t.starttime, log: [...t.log, "TASK ERROR: unexpected status"] };
     });
     this.byUpid = new Map(this.tasks.map((t) => [t.upid, t]));
+    this.nextTrimAt = Math.max(MAX_TASKS_PER_NODE, this.tasks.length);
     this.nodes = { ...(json?.nodes ?? {}) };
   }
 
