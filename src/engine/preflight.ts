@@ -1,6 +1,6 @@
 // Before anything changes: every reference a step makes (node, storage and its content type,
-// bridge, ISO, image a disk is imported from) is checked through the API, and every privilege the steps need is checked
-// against GET /access/permissions. All problems are reported together.
+// bridge, ISO, image a disk is imported from) is checked through the API, and every privilege
+// the steps need is checked against GET /access/permissions. All problems are reported together.
 import type { PveClient } from "../api/index.js";
 import { volumeOf } from "../pve/index.js";
 import { bridgeOf, newVolumeStorage } from "../resources/formats.js";

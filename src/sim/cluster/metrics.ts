@@ -128,7 +128,7 @@ export function guestUsage(model: SimCluster, guest: GuestState, now = model.now
   if (guest.status !== "running") {
     return { cpu: 0, mem: 0, disk: 0, netin: 0, netout: 0, diskread: 0, diskwrite: 0, uptime: 0 };
   }
-  const uptime = guest.startedAt === undefined ? 0 : Math.max(0, now - guest.startedAt);
+  const uptime = model.uptime(guest, now);
   const salt = model.state.salt;
   const tick = Math.floor(now / 10);
   const maxmem = guestMaxMem(guest);

@@ -148,7 +148,7 @@ export class SimCluster implements ClusterModel {
   }
 
   /** Seconds the guest has been running (0 when stopped). */
-  uptime(guest: GuestState): number {
-    return guest.status === "running" && guest.startedAt !== undefined ? Math.max(0, this.now() - guest.startedAt) : 0;
+  uptime(guest: GuestState, now = this.now()): number {
+    return guest.status === "running" && guest.startedAt !== undefined ? Math.max(0, now - guest.startedAt) : 0;
   }
 }
