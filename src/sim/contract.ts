@@ -106,17 +106,24 @@ export class PveResult {
   ) {}
 }
 
+/** Elements of a JsonList produced only when written, as JSON text, a range at a time. */
+export interface JsonRun {
+  readonly length: number;
+  /** The JSON of elements [start, end), joined by commas. */
+  text(start: number, end: number): string;
+}
+
 /**
- * An element of a handler's result array that the handler already serialised as JSON; the
- * platform writes the text as it is. For large listings whose elements rarely change
- * (/cluster/resources): serialising 10,000 guests on every call was most of its cost.
- * Only elements of the top-level result array are written verbatim.
+ * A handler's result array made of plain arrays and runs produced while the response is
+ * written, a slice at a time: a listing of 10,000 guests then never exists whole in the heap
+ * (built whole, it outgrew V8's young generation and was promoted, to wait for a full
+ * collection). Only a top-level result may be a JsonList.
  */
-export class RawJson {
-  constructor(readonly text: string) {}
-  /** Anywhere else JSON.stringify still writes the right value, just without the saving. */
-  toJSON(): unknown {
-    return JSON.parse(this.text);
+export class JsonList {
+  constructor(readonly parts: ReadonlyArray<unknown[] | JsonRun>) {}
+  /** Anywhere else JSON.stringify still writes the right value, all at once. */
+  toJSON(): unknown[] {
+    return this.parts.flatMap((part) => (Array.isArray(part) ? part : (JSON.parse(`[${part.text(0, part.length)}]`) as unknown[])));
   }
 }
 

@@ -1,7 +1,7 @@
 // Response bodies are written in slices as Buffers; the bytes must be JSON.stringify's.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { RawJson } from "../../src/sim/contract.js";
+import { JsonList, type JsonRun } from "../../src/sim/contract.js";
 import { jsonBody } from "../../src/sim/http/json-body.js";
 
 const text = (body: Record<string, unknown>) => Buffer.concat(jsonBody(body)).toString("utf8");
@@ -27,16 +27,28 @@ describe("jsonBody", () => {
     assert.ok(jsonBody({ data: Array.from({ length: 1000 }, (_, i) => ({ i })) }).length > 2);
   });
 
-  it("writes RawJson elements as the text they carry, in slices and in short arrays", () => {
-    const raw = (i: number) => new RawJson(JSON.stringify({ id: `qemu/${i}`, vmid: i }));
-    for (const length of [2, 450]) {
-      const data = [...Array.from({ length }, (_, i) => raw(i)), { id: "node/pve1" }];
-      const expected = JSON.stringify({ data: [...Array.from({ length }, (_, i) => ({ id: `qemu/${i}`, vmid: i })), { id: "node/pve1" }] });
-      assert.equal(text({ data }), expected);
+  it("writes a JsonList's parts in order, producing its runs a slice at a time", () => {
+    const entry = (i: number) => ({ id: `qemu/${i}`, vmid: i });
+    const asked: Array<[number, number]> = [];
+    const run = (length: number): JsonRun => ({
+      length,
+      text: (start, end) => {
+        asked.push([start, end]);
+        return Array.from({ length: end - start }, (_, k) => JSON.stringify(entry(start + k))).join(",");
+      },
+    });
+    for (const length of [0, 2, 450]) {
+      asked.length = 0;
+      const nodes = [{ id: "node/pve1" }, { id: "node/pve2" }];
+      const expected = JSON.stringify({ data: [...Array.from({ length }, (_, i) => entry(i)), ...nodes] });
+      assert.equal(text({ data: new JsonList([run(length), nodes]) }), expected, `${length} entries`);
+      assert.ok(asked.every(([start, end]) => end - start <= 200), "no slice over 200 entries");
     }
+    assert.equal(text({ data: new JsonList([[], run(0)]), total: 0 }), '{"data":[],"total":0}');
   });
 
-  it("still writes a RawJson right where it is nested, through toJSON", () => {
-    assert.equal(text({ data: { members: [new RawJson('{"a":1}')] } }), '{"data":{"members":[{"a":1}]}}');
+  it("still writes a JsonList nested deeper, through toJSON", () => {
+    const run: JsonRun = { length: 1, text: () => '{"a":1}' };
+    assert.equal(text({ data: { members: new JsonList([run, [{ b: 2 }]]) } }), '{"data":{"members":[{"a":1},{"b":2}]}}');
   });
 });

@@ -2,7 +2,7 @@
 import type { SimCluster } from "../cluster/model.js";
 import type { StorageState } from "../cluster/types.js";
 import { storageOnNode, storageUsed } from "../cluster/volumes.js";
-import { type HandlerContext, PveApiError, type RawJson, type Router } from "../contract.js";
+import { type HandlerContext, JsonList, PveApiError, type Router } from "../contract.js";
 import { guestResources } from "./guest-resource.js";
 import { nodeEntry } from "./nodes.js";
 import { sim, str } from "./context.js";
@@ -58,14 +58,13 @@ function storageResources(ctx: HandlerContext, model: SimCluster): Entry[] {
   return out;
 }
 
-function resources(ctx: HandlerContext): Array<Entry | RawJson> {
+function resources(ctx: HandlerContext): JsonList {
   const model = sim(ctx);
   const type = str(ctx, "type");
-  let out: Array<Entry | RawJson> = [];
-  if (type === undefined || type === "vm") {
-    const visible = model.state.guests.filter((g) => ctx.hasPermission(`/vms/${g.vmid}`, VM_AUDIT));
-    out = guestResources(model, visible.sort((a, b) => a.vmid - b.vmid));
-  }
+  const visible =
+    type === undefined || type === "vm" ? model.state.guests.filter((g) => ctx.hasPermission(`/vms/${g.vmid}`, VM_AUDIT)) : [];
+  const guests = guestResources(model, visible.sort((a, b) => a.vmid - b.vmid));
+  const out: Entry[] = [];
   if (type === undefined || type === "node") {
     for (const node of model.state.nodes) out.push(nodeEntry(ctx, model, node.name));
   }
@@ -89,7 +88,7 @@ function resources(ctx: HandlerContext): Array<Entry | RawJson> {
       });
     }
   }
-  return out;
+  return new JsonList([guests, out]);
 }
 
 function clusterStatus(ctx: HandlerContext): Entry[] {

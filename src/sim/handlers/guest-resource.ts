@@ -12,7 +12,7 @@ import { type GuestUsage, guestCpus, guestMaxDisk, guestMaxMem, guestName, guest
 import { flat } from "../cluster/ids.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { ConfigValue, GuestState } from "../cluster/types.js";
-import { RawJson } from "../contract.js";
+import type { JsonRun } from "../contract.js";
 
 interface CachedEntry {
   // what the entry was read from
@@ -27,7 +27,7 @@ interface CachedEntry {
   values: ConfigValue[];
   // the entry: a stopped guest's whole entry (nothing in it moves), else the JSON up to the
   // usage figures (`{"id":…,"maxdisk":N`) and the JSON after them
-  stopped?: RawJson;
+  stopped?: string;
   head: string;
   tail: string;
 }
@@ -98,26 +98,27 @@ function usageJson(u: GuestUsage): string {
   return `,"cpu":${num(u.cpu)},"mem":${num(u.mem)},"disk":${num(u.disk)},"uptime":${num(u.uptime)},"netin":${num(u.netin)},"netout":${num(u.netout)},"diskread":${num(u.diskread)},"diskwrite":${num(u.diskwrite)}`;
 }
 
-/** Guests as /cluster/resources entries, in the order given. */
-export function guestResources(model: SimCluster, guests: GuestState[]): RawJson[] {
-  // Nothing here may be large and short-lived: objects over 128 KiB go straight to the old
-  // generation, and one per call (a Map of every running guest's usage) grew the heap by
-  // 1 MB per listing until the next full collection.
-  const now = model.now();
+/**
+ * Guests as /cluster/resources entries, in the order given, written when the response is: the
+ * entries of a slice are made, joined and dropped before the next slice's (see JsonList).
+ */
+export function guestResources(model: SimCluster, guests: GuestState[]): JsonRun {
   const online = new Map(model.state.nodes.map((n) => [n.name, n.online]));
   const pools = new Map<number, string>();
   for (const p of model.state.pools) for (const vmid of p.vmids) if (!pools.has(vmid)) pools.set(vmid, p.poolid);
-  return guests.map((guest) => {
+  const now = model.now();
+  const entry = (guest: GuestState): string => {
     const nodeOnline = online.get(guest.node) ?? false;
     const pool = pools.get(guest.vmid);
-    let entry = cache.get(guest);
-    if (!entry || !stillValid(entry, guest, nodeOnline, pool)) {
-      entry = readEntry(model, guest, nodeOnline, pool);
-      cache.set(guest, entry);
+    let cached = cache.get(guest);
+    if (!cached || !stillValid(cached, guest, nodeOnline, pool)) {
+      cached = readEntry(model, guest, nodeOnline, pool);
+      cache.set(guest, cached);
     }
-    if (entry.stopped) return entry.stopped;
-    const json = new RawJson(flat(entry.head, usageJson(guestUsage(model, guest, now)), entry.tail));
-    if (guest.status !== "running") entry.stopped = json;
+    if (cached.stopped) return cached.stopped;
+    const json = flat(cached.head, usageJson(guestUsage(model, guest, now)), cached.tail);
+    if (guest.status !== "running") cached.stopped = json;
     return json;
-  });
+  };
+  return { length: guests.length, text: (start, end) => guests.slice(start, end).map(entry).join(",") };
 }

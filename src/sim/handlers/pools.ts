@@ -3,7 +3,7 @@ import { splitList } from "../../pve/index.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestState, PoolState } from "../cluster/types.js";
 import { storageOnNode } from "../cluster/volumes.js";
-import { type HandlerContext, PveApiError, type RawJson, type Router } from "../contract.js";
+import { type HandlerContext, JsonList, PveApiError, type Router } from "../contract.js";
 import { storageResource } from "./cluster.js";
 import { guestResources } from "./guest-resource.js";
 import { flag, sim, str } from "./context.js";
@@ -17,25 +17,25 @@ function requirePool(model: SimCluster, poolid: string, prefix = ""): PoolState 
   return pool;
 }
 
-function members(ctx: HandlerContext, model: SimCluster, pool: PoolState, type?: string): Array<Entry | RawJson> {
-  const out: Array<Entry | RawJson> = [];
+function members(ctx: HandlerContext, model: SimCluster, pool: PoolState, type?: string): JsonList {
+  const guests: GuestState[] = [];
   if (type === undefined || type === "qemu" || type === "lxc") {
-    const guests = [...pool.vmids]
-      .sort((a, b) => a - b)
-      .map((vmid) => model.guest(vmid))
-      .filter((g): g is GuestState => g !== undefined && (type === undefined || g.type === type))
-      .filter((g) => ctx.hasPermission(`/vms/${g.vmid}`, ["VM.Audit"]));
-    for (const entry of guestResources(model, guests)) out.push(entry);
+    for (const vmid of [...pool.vmids].sort((a, b) => a - b)) {
+      const guest = model.guest(vmid);
+      if (!guest || (type !== undefined && guest.type !== type)) continue;
+      if (ctx.hasPermission(`/vms/${vmid}`, ["VM.Audit"])) guests.push(guest);
+    }
   }
+  const storages: Entry[] = [];
   if (type === undefined || type === "storage") {
     for (const id of pool.storages) {
       // one entry per storage, seen from the first node that has it (PVE: the answering node)
       const storage = model.state.storages.find((s) => s.id === id);
       const node = model.state.nodes.find((n) => storage && storageOnNode(storage, n.name));
-      if (storage && node) out.push(storageResource(model, storage, node.name));
+      if (storage && node) storages.push(storageResource(model, storage, node.name));
     }
   }
-  return out;
+  return new JsonList([guestResources(model, guests), storages]);
 }
 
 function poolSummary(ctx: HandlerContext, model: SimCluster, pool: PoolState, withMembers: boolean, type?: string): Entry {
