@@ -35,7 +35,10 @@ export function volumesOn(state: ClusterState, storageId: string, node: string):
 
 export function findVolume(state: ClusterState, volid: string, node: string): VolumeState | undefined {
   const storageId = volid.split(":")[0] ?? "";
-  return volumesOn(state, storageId, node).find((v) => v.volid === volid);
+  const storage = findStorage(state, storageId);
+  if (!storage) return undefined;
+  // one pass without building volumesOn()'s list: this runs for every volume a create allocates
+  return state.volumes.find((v) => v.volid === volid && v.storage === storageId && (storage.shared || v.node === node));
 }
 
 /** The part after `storage:`. */
@@ -61,8 +64,8 @@ function nextDiskIndex(state: ClusterState, storage: StorageState, node: string,
   // a plain substring test first: the name parse of every volume on the storage made each
   // allocation cost a pass of regular expressions over all of them (10,000 guests: seconds)
   const marker = `-${vmid}-disk-`;
-  for (const v of volumesOn(state, storage.id, node)) {
-    if (!v.volid.includes(marker)) continue;
+  for (const v of state.volumes) {
+    if (!v.volid.includes(marker) || v.storage !== storage.id || (!storage.shared && v.node !== node)) continue;
     const m = /^(?:vm|base|subvol)-(\d+)-disk-(\d+)$/.exec(volumeBaseName(v.volid));
     if (m && Number(m[1]) === vmid) used.add(Number(m[2]));
   }
