@@ -27,6 +27,13 @@ export function normalizePath(path: string): string {
 /** `/vms/<vmid>` or `/storage/<id>`: the paths pools reach. */
 const MEMBER_PATH = /^\/(vms|storage)\/([^/]+)$/;
 
+/** The pool of the guest or storage a MEMBER_PATH match names, if any. */
+function poolOfMember(match: RegExpExecArray, membership: PoolMembership | undefined): string | undefined {
+  if (!membership) return undefined;
+  const id = match[2] as string;
+  return match[1] === "vms" ? membership.poolOfGuest(Number(id)) : membership.poolOfStorage(id);
+}
+
 function levels(path: string): string[] {
   const parts = normalizePath(path).split("/").filter(Boolean);
   const out = ["/"];
@@ -91,10 +98,7 @@ export class PermissionEvaluator {
 
   private poolOf(path: string): string | undefined {
     const m = MEMBER_PATH.exec(normalizePath(path));
-    const membership = this.pools();
-    if (!m || !membership) return undefined;
-    if (m[1] === "vms") return membership.poolOfGuest(Number(m[2]));
-    return membership.poolOfStorage(m[2] as string);
+    return m ? poolOfMember(m, this.pools()) : undefined;
   }
 
   private privilegesOfRoles(roles: RoleMap): PrivilegeSet {
@@ -143,11 +147,7 @@ export class PermissionEvaluator {
       const target = normalizePath(path);
       const member = MEMBER_PATH.exec(target);
       let key = target;
-      if (member && !aclPaths.has(target)) {
-        const [, kind, id] = member as unknown as [string, string, string];
-        const pool = kind === "vms" ? membership?.poolOfGuest(Number(id)) : membership?.poolOfStorage(id);
-        key = `${kind}\0${pool ?? ""}`;
-      }
+      if (member && !aclPaths.has(target)) key = `${member[1]}\0${poolOfMember(member, membership) ?? ""}`;
       let held = memo.get(key);
       if (!held) {
         held = this.privileges(auth, target);
