@@ -14,6 +14,7 @@ import { type RecordOutcome, syncNetbox } from "../../netbox/sync.js";
 import { resolveConnection } from "../../sources/connections.js";
 import { type Palette, paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine } from "../render/report.js";
+import { untilStopped } from "../until-stopped.js";
 
 /** Something missing before pvectl can talk to NetBox (URL, token). */
 export class NetboxSetupError extends Error {
@@ -212,6 +213,7 @@ export function registerNetboxCommand(program: Command): void {
         version: flags.netboxVersion,
         ...(flags.token?.length ? { tokens: flags.token } : {}),
       });
+      const stopped = untilStopped(); // before the address is printed, as `pvectl sim` does
       if (flags.json) process.stdout.write(`${JSON.stringify({ url: sim.url, api: `${sim.url}/api/`, token: sim.token, v2Token: sim.v2Token, version: sim.version })}\n`);
       else
         process.stdout.write(
@@ -225,15 +227,7 @@ export function registerNetboxCommand(program: Command): void {
             "",
           ].join("\n"),
         );
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off("SIGINT", stop);
-          process.off("SIGTERM", stop);
-          resolve();
-        };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
-      });
+      await stopped;
       await sim.close();
     });
 }

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { type NetboxSimulator, startNetboxSimulator } from "../../netbox/sim/index.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../sim/index.js";
+import { untilStopped } from "../until-stopped.js";
 
 interface SimFlags {
   host: string;
@@ -160,15 +161,7 @@ export function registerSimCommand(program: Command): void {
         }
       }
       // Listen for Ctrl-C before announcing the address: whoever reads it may signal at once.
-      const stopped = new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off("SIGINT", stop);
-          process.off("SIGTERM", stop);
-          resolve();
-        };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
-      });
+      const stopped = untilStopped();
       if (flags.json) {
         const info = {
           url: sim.url,
