@@ -69,24 +69,18 @@ try {
   await Promise.all(
     Array.from({ length: 16 }, async (_, worker) => {
       for (let i = worker; i < guestCount; i += 16) {
-        const res = await pool.request({
-          method: "POST",
-          path: `/api2/json/nodes/pve${(i % 3) + 1}/qemu`,
-          headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
-          body: `vmid=${10000 + i}&name=g${i}&memory=1024&net0=virtio%2Cbridge%3Dvmbr0&scsi0=local-lvm%3A1&tags=bench`,
-        });
-        await res.body.dump();
-        if (res.statusCode !== 200) throw new Error(`create ${10000 + i} failed: ${res.statusCode}`);
+        await post(`/api2/json/nodes/pve${(i % 3) + 1}/qemu`, `vmid=${10000 + i}&name=g${i}&memory=1024&net0=virtio%2Cbridge%3Dvmbr0&scsi0=local-lvm%3A1&tags=bench`);
         created++;
       }
     }),
   );
   console.log(`created ${created} guests in ${((Date.now() - started) / 1000).toFixed(1)} s; simulator process memory: ${await memory()}`);
 
-  async function post(path: string, body: string, method = "POST"): Promise<void> {
+  /** A write as root; its `data`. */
+  async function post(path: string, body: string, method = "POST"): Promise<unknown> {
     const res = await pool.request({ method: method as "POST", path, headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }, body });
-    await res.body.dump();
     if (res.statusCode !== 200) throw new Error(`${method} ${path} failed: ${res.statusCode}`);
+    return ((await res.body.json()) as { data: unknown }).data;
   }
 
   /** RSS read from /proc, with the V8 heap figures the simulator reports about itself. */
@@ -151,8 +145,7 @@ try {
   // What an Ansible inventory does: the same call with a privilege-separated API token that
   // holds PVEAuditor, so every guest's path goes through the ACL.
   await post("/api2/json/access/users", "userid=inventory%40pve");
-  const tokenRes = await pool.request({ method: "POST", path: "/api2/json/access/users/inventory%40pve/token/bench", headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }, body: "privsep=1" });
-  const token = ((await tokenRes.body.json()) as { data: { "full-tokenid": string; value: string } }).data;
+  const token = (await post("/api2/json/access/users/inventory%40pve/token/bench", "privsep=1")) as { "full-tokenid": string; value: string };
   for (const who of ["users=inventory%40pve", "tokens=inventory%40pve%21bench"]) await post("/api2/json/access/acl", `path=%2F&roles=PVEAuditor&${who}`, "PUT");
   const asToken: number[] = [];
   for (let i = 0; i < 20; i++) {
