@@ -112,7 +112,7 @@ export class Harness {
     };
     const result = await handler(ctx);
     if (!this.options.deferTasks) await this.runTasks();
-    // What a client sees: the result as the platform writes it (RawJson entries included)
+    // What a client sees: the result as the platform writes it (JsonList runs included)
     const data = result instanceof PveResult ? result.data : result;
     if (data === undefined) return data;
     return (JSON.parse(Buffer.concat(jsonBody({ data })).toString("utf8")) as { data: unknown }).data;
