@@ -155,7 +155,7 @@ describe("simulator ACLs and roles", () => {
     assert.equal(ok.status, 200, ok.text);
     const other = await call(sim, "POST", "/access/users", { auth: admin, params: { userid: "new-b@pve", groups: "team-b" } });
     assert.equal(other.status, 403);
-    assert.equal(other.reason, "Permission check failed (/access/groups, User.Modify)");
+    assert.equal(other.reason, "Permission check failed (/access/groups/team-b, User.Modify)");
   });
 
   it("manages custom roles", async () => {

@@ -1,6 +1,7 @@
 // ACLs, roles and groups: /access/acl, /access/roles[/{roleid}], /access/groups[/{groupid}].
 import { PveApiError, type Router } from "../contract.js";
-import { flag, list, str } from "../params.js";
+import { flag, type HandlerParams, list, str } from "../params.js";
+import { delegationRefusal, paramErrorInLock, permModifyPrivileges } from "./delegation.js";
 import { normalizePath } from "./evaluate.js";
 import { BUILTIN_ROLES, isBuiltinRole, isPrivilege } from "./privileges.js";
 import { USER_CFG_LOCK } from "./handlers-users.js";
@@ -23,12 +24,37 @@ function parsePrivs(value: string[]): string[] {
   return [...new Set(value)];
 }
 
+const ACL_UPDATE_FAILED = "ACL update failed";
+
+/** The users, groups and tokens a PUT /access/acl names; each must exist unless entries are removed. */
+function aclSubjects(access: AccessControl, params: HandlerParams, remove: boolean): Array<Pick<AclEntry, "type" | "ugid">> {
+  const subjects: Array<Pick<AclEntry, "type" | "ugid">> = [];
+  for (const ugid of list(params, "users")) {
+    if (!remove && !access.state.users[ugid]) throw new PveApiError(500, `user '${ugid}' does not exist`);
+    subjects.push({ type: "user", ugid });
+  }
+  for (const ugid of list(params, "groups")) {
+    if (!remove && !access.state.groups[ugid]) throw new PveApiError(500, `group '${ugid}' does not exist`);
+    subjects.push({ type: "group", ugid });
+  }
+  for (const ugid of list(params, "tokens")) {
+    const [userid, tokenid] = ugid.split("!");
+    if (!remove && !access.state.users[userid ?? ""]?.tokens[tokenid ?? ""]) {
+      throw new PveApiError(500, `no such token '${tokenid}' for user '${userid}'`);
+    }
+    subjects.push({ type: "token", ugid });
+  }
+  return subjects;
+}
+
 export function registerAclHandlers(router: Router, access: AccessControl): void {
-  router.add("GET", "/access/acl", (ctx) =>
-    access.state.acl
-      .filter((e) => ctx.auth.userid === "root@pam" || ctx.hasPermission(e.path, ["Permissions.Modify"]))
-      .map((e) => ({ path: e.path, type: e.type, ugid: e.ugid, roleid: e.roleid, propagate: e.propagate })),
-  );
+  router.add("GET", "/access/acl", (ctx) => {
+    // Sys.Audit on /access shows every entry; otherwise only paths whose ACL the caller may change.
+    const audit = ctx.hasPermission("/access", ["Sys.Audit"]);
+    return access.state.acl
+      .filter((e) => audit || ctx.hasPermission(e.path, permModifyPrivileges(normalizePath(e.path)), true))
+      .map((e) => ({ path: e.path, type: e.type, ugid: e.ugid, roleid: e.roleid, propagate: e.propagate }));
+  });
 
   router.add("PUT", "/access/acl", (ctx) => {
     const path = normalizePath(str(ctx.params, "path") ?? "");
@@ -36,24 +62,16 @@ export function registerAclHandlers(router: Router, access: AccessControl): void
     const roles = list(ctx.params, "roles");
     const propagate = flag(ctx.params, "propagate") ?? 1;
     const remove = flag(ctx.params, "delete") === 1;
-    const subjects: Array<Pick<AclEntry, "type" | "ugid">> = [];
-    for (const ugid of list(ctx.params, "users")) {
-      if (!remove && !access.state.users[ugid]) throw new PveApiError(500, `user '${ugid}' does not exist`);
-      subjects.push({ type: "user", ugid });
-    }
-    for (const ugid of list(ctx.params, "groups")) {
-      if (!remove && !access.state.groups[ugid]) throw new PveApiError(500, `group '${ugid}' does not exist`);
-      subjects.push({ type: "group", ugid });
-    }
-    for (const ugid of list(ctx.params, "tokens")) {
-      const [userid, tokenid] = ugid.split("!");
-      if (!remove && !access.state.users[userid ?? ""]?.tokens[tokenid ?? ""]) {
-        throw new PveApiError(500, `no such token '${tokenid}' for user '${userid}'`);
-      }
-      subjects.push({ type: "token", ugid });
-    }
+    const subjects = aclSubjects(access, ctx.params, remove);
+    // Every role is checked before anything changes: PVE writes user.cfg only when all pass.
+    const held = access.privileges(ctx.auth, path);
     for (const roleid of roles) {
       if (!remove && !isBuiltinRole(roleid) && !access.state.roles[roleid]) throw new PveApiError(500, `role '${roleid}' does not exist`);
+      const privs = access.evaluator.rolePrivileges(roleid);
+      const refusal = delegationRefusal(held, { roleid, privs, propagate, remove });
+      if (refusal) throw paramErrorInLock(ACL_UPDATE_FAILED, { role: refusal });
+    }
+    for (const roleid of roles) {
       for (const s of subjects) {
         const same = (e: AclEntry) => normalizePath(e.path) === path && e.type === s.type && e.ugid === s.ugid && e.roleid === roleid;
         access.state.acl = access.state.acl.filter((e) => !same(e));
@@ -74,6 +92,12 @@ export function registerAclHandlers(router: Router, access: AccessControl): void
 
   router.add("POST", "/access/roles", (ctx) => {
     const roleid = str(ctx.params, "roleid") ?? "";
+    // PVE keeps the namespace of its built-in roles free for future ones.
+    if (/^PVE/i.test(roleid)) {
+      throw new PveApiError(400, "Parameter verification failed.", {
+        roleid: "cannot use role ID starting with the (case-insensitive) 'PVE' namespace",
+      });
+    }
     if (isBuiltinRole(roleid) || access.state.roles[roleid]) {
       throw new PveApiError(500, `create role failed: ${USER_CFG_LOCK}role '${roleid}' already exists`);
     }
@@ -83,7 +107,7 @@ export function registerAclHandlers(router: Router, access: AccessControl): void
 
   router.add("PUT", "/access/roles/{roleid}", (ctx) => {
     const roleid = str(ctx.params, "roleid") ?? "";
-    if (isBuiltinRole(roleid)) throw new PveApiError(500, `cannot modify role '${roleid}' - role is reserved`);
+    if (isBuiltinRole(roleid)) throw new PveApiError(500, `auto-generated role '${roleid}' cannot be modified`);
     const role = access.state.roles[roleid];
     if (!role) throw new PveApiError(500, `role '${roleid}' does not exist`);
     if (ctx.params.privs !== undefined) {
@@ -95,7 +119,7 @@ export function registerAclHandlers(router: Router, access: AccessControl): void
 
   router.add("DELETE", "/access/roles/{roleid}", (ctx) => {
     const roleid = str(ctx.params, "roleid") ?? "";
-    if (isBuiltinRole(roleid)) throw new PveApiError(500, `cannot delete role '${roleid}' - role is reserved`);
+    if (isBuiltinRole(roleid)) throw new PveApiError(500, `auto-generated role '${roleid}' cannot be deleted`);
     if (!access.state.roles[roleid]) throw new PveApiError(500, `role '${roleid}' does not exist`);
     delete access.state.roles[roleid];
     access.state.acl = access.state.acl.filter((e) => e.roleid !== roleid);

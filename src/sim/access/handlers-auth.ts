@@ -67,6 +67,22 @@ export interface AuthHandlerDeps {
   poolMemberPaths: () => string[];
 }
 
+/**
+ * What PVE asks before a password changes (RPCEnvironment.pm reauth_user_for_user_modification
+ * and API2/AccessControl.pm change_password): only root@pam changes root@pam; anyone else
+ * confirms with their own password, and changes another user's password only outside the
+ * pam realm (system accounts), whatever their User.Modify.
+ */
+function reauthForUserChange(access: AccessControl, authuser: string, userid: string, confirmation: string | undefined): void {
+  if (authuser === "root@pam") return;
+  if (userid === "root@pam") throw permissionError();
+  if (confirmation === undefined) {
+    throw new PveApiError(400, "Parameter verification failed.", { "confirmation-password": "password is required to modify user" });
+  }
+  if (access.state.users[authuser]?.passwordHash !== hashSecret(authuser, confirmation)) throw new PveApiError(401, "authentication failure");
+  if (authuser !== userid && userid.endsWith("@pam")) throw permissionError();
+}
+
 export function registerAuthHandlers(router: Router, deps: AuthHandlerDeps): void {
   const { access } = deps;
 
@@ -164,13 +180,10 @@ export function registerAuthHandlers(router: Router, deps: AuthHandlerDeps): voi
 
   router.add("PUT", "/access/password", (ctx) => {
     const userid = str(ctx.params, "userid") ?? "";
-    const user = access.state.users[userid];
-    if (!user) throw new PveApiError(500, `no such user ('${userid}')`);
-    const confirm = str(ctx.params, "confirmation-password");
-    if (ctx.auth.userid === userid && confirm !== undefined && user.passwordHash !== hashSecret(userid, confirm)) {
-      throw new PveApiError(401, "authentication failure");
-    }
-    user.passwordHash = hashSecret(userid, str(ctx.params, "password") ?? "");
+    if (!access.state.users[userid]) throw new PveApiError(500, `no such user ('${userid}')`);
+    reauthForUserChange(access, ctx.auth.userid, userid, str(ctx.params, "confirmation-password"));
+    const target = access.state.users[userid];
+    if (target) target.passwordHash = hashSecret(userid, str(ctx.params, "password") ?? "");
     return null;
   });
 }

@@ -5,6 +5,7 @@ import { splitList } from "../../pve/index.js";
 import type { EndpointPermissions } from "../../schema/types.js";
 import { type AuthIdentity, PveApiError } from "../contract.js";
 import { authId } from "./authenticate.js";
+import { permModifyPrivileges } from "./delegation.js";
 import { normalizePath, type PermissionEvaluator } from "./evaluate.js";
 import type { AccessState } from "./state.js";
 
@@ -64,11 +65,7 @@ export class SchemaPermissionChecker {
       }
       case "perm-modify": {
         const path = normalizePath(fillTemplate(String(args[0]), params));
-        const privs = ["Permissions.Modify"];
-        if (/^\/storage\/.+/.test(path)) privs.push("Datastore.Allocate");
-        else if (/^\/vms\/.+/.test(path)) privs.push("VM.Allocate");
-        else if (/^\/pool\/.+/.test(path)) privs.push("Pool.Allocate");
-        return this.checkPath(auth, path, privs, true, noerr);
+        return this.checkPath(auth, path, permModifyPrivileges(path), true, noerr);
       }
       case "userid-param": {
         const userid = params.userid;
@@ -81,25 +78,38 @@ export class SchemaPermissionChecker {
         const realm = String(userid ?? "").split("@")[1] ?? "";
         return this.checkPath(auth, `/access/realm/${realm}`, ["Realm.AllocateUser"], false, noerr);
       }
-      case "userid-group": {
-        const [privs, ...rest] = args as [string[], ...unknown[]];
-        const options: Record<string, unknown> = {};
-        for (let i = 0; i + 1 < rest.length; i += 2) options[String(rest[i])] = rest[i + 1];
-        const creating = options.groups_param === "create";
-        if (!creating && !this.userExists(params.userid, noerr)) return false;
-        if (this.evaluator.has(auth, "/access/groups", privs, true)) return true;
-        const groups = new Set<string>();
-        if (!creating) for (const g of this.state().users[String(params.userid)]?.groups ?? []) groups.add(g);
-        if (options.groups_param) for (const g of listOf(params.groups)) groups.add(g);
-        const allowed =
-          groups.size > 0 && [...groups].every((g) => this.evaluator.has(auth, `/access/groups/${g}`, privs, true));
-        if (allowed) return true;
-        if (noerr) return false;
-        throw permissionError(`/access/groups, ${privs.join("|")}`);
-      }
+      case "userid-group":
+        return this.useridGroup(args, auth, params, noerr);
       default:
         throw new PveApiError(500, `unknown permission test '${String(test)}'`);
     }
+  }
+
+  /**
+   * `userid-group` (RPCEnvironment.pm): the privileges on /access/groups cover every user;
+   * otherwise each group the request names (groups_param) must be one the caller holds them
+   * on, and an existing target user must be a member of at least one such group. A
+   * groups_param check without any group is refused even inside an `or`, as PVE does.
+   */
+  private useridGroup(args: unknown[], auth: AuthIdentity, params: Params, noerr: boolean): boolean {
+    const [privs, ...rest] = args as [string[], ...unknown[]];
+    const options: Record<string, unknown> = {};
+    for (let i = 0; i + 1 < rest.length; i += 2) options[String(rest[i])] = rest[i + 1];
+    const existing = options.groups_param !== "create";
+    if (existing && !this.userExists(params.userid, noerr)) return false;
+    if (this.evaluator.has(auth, "/access/groups", privs, true)) return true;
+    const allowed = (g: string) => this.evaluator.has(auth, `/access/groups/${g}`, privs, true);
+    if (options.groups_param) {
+      const named = listOf(params.groups);
+      if (named.length === 0) throw permissionError(`/access/groups, ${privs.join("|")}`);
+      const refused = named.find((g) => !allowed(g));
+      if (refused !== undefined) throw permissionError(`/access/groups/${refused}, ${privs.join("|")}`);
+    }
+    if (existing && !(this.state().users[String(params.userid)]?.groups ?? []).some(allowed)) {
+      if (noerr) return false;
+      throw permissionError();
+    }
+    return true;
   }
 
   /** Throws a 403 unless `auth` may call an endpoint with these `permissions` and `params`. */
