@@ -20,7 +20,9 @@ if (!existsSync(join(REPO_ROOT, "dist/cli/main.js"))) throw new Error("run `npm 
 
 const child = spawn(process.execPath, [join(REPO_ROOT, "bin/pvectl.js"), "sim", "--port", "0", "--http", "--json", "--seed", "5"], { stdio: ["ignore", "pipe", "inherit"] });
 const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
-const info = JSON.parse(line) as { url: string; password: string };
+const info = JSON.parse(line) as { url: string; password: string; adminToken: string };
+// The admin API (/_sim) answers only with the token `pvectl sim` printed.
+const adminHeaders = { "x-sim-admin-token": info.adminToken };
 
 function rssMiB(): number {
   const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
@@ -85,7 +87,7 @@ try {
 
   /** RSS read from /proc, with the V8 heap figures the simulator reports about itself. */
   async function memory(): Promise<string> {
-    const res = await pool.request({ method: "GET", path: "/_sim/info" });
+    const res = await pool.request({ method: "GET", path: "/_sim/info", headers: adminHeaders });
     const m = ((await res.body.json()) as { data: { memory: Record<string, number> } }).data.memory;
     const mib = (bytes = 0) => (bytes / 1024 / 1024).toFixed(0);
     return `RSS ${rssMiB().toFixed(0)} MiB (V8 heap ${mib(m.heapUsed)} MiB used of ${mib(m.heapTotal)} MiB, external ${mib(m.external)} MiB)`;
@@ -99,7 +101,7 @@ try {
 
   /** The simulator's own time for its last `count` /cluster/resources answers (from its access log). */
   async function serverTimes(count: number): Promise<number[]> {
-    const res = await pool.request({ method: "GET", path: "/_sim/access-log" });
+    const res = await pool.request({ method: "GET", path: "/_sim/access-log", headers: adminHeaders });
     const log = ((await res.body.json()) as { data: { entries: Array<{ endpoint: string; durationMs: number }> } }).data;
     return log.entries.filter((e) => e.endpoint === "/cluster/resources").slice(-count).map((e) => e.durationMs);
   }

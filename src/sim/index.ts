@@ -14,6 +14,7 @@ export type { AccessLogEntry, AccessLogSummary } from "./access-log.js";
 export type { SimAdmin } from "./admin.js";
 export type { RequestFault, RequestFaultSpec, TaskFault, TaskFaultSpec } from "./faults/rules.js";
 export type { SimulatorOptions } from "./options.js";
+export { StateDirError } from "./admin-state-path.js";
 export { StateFileError } from "./state/state-file.js";
 export type { TimingOptions, TimingProfile } from "./tasks/timing.js";
 
@@ -30,6 +31,8 @@ export interface RunningSimulator {
   rootPassword: string;
   /** The seed in use (give it back as `seed` to repeat a run). */
   seed: number;
+  /** Token of the HTTP admin API (`X-Sim-Admin-Token` or `Authorization: Bearer` header). */
+  adminToken: string;
   admin: SimAdmin;
   accessLog(options?: { entries?: boolean }): AccessLogSummary;
   /** Stops listening, drops open connections, cancels running tasks, saves the state file. */
@@ -97,6 +100,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const server = new SimHttpServer(sim, {
     ...(tls ? { tls } : {}),
     latencyMs: options.latencyMs ?? 0,
+    adminToken: sim.adminToken,
+    statePolicy: {
+      ...(options.stateFile !== undefined ? { stateFile: options.stateFile } : {}),
+      ...(options.stateDir !== undefined ? { stateDir: options.stateDir } : {}),
+    },
     authFailureDelayMs: options.authFailureDelayMs ?? (realistic ? 3000 * (options.timeScale ?? 1) : 0),
     info: {
       info: () => ({
@@ -127,6 +135,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     ...(tls ? { fingerprint: tls.fingerprint, ca: tls.ca } : {}),
     rootPassword: sim.rootPassword,
     seed: sim.seed,
+    adminToken: sim.adminToken,
     admin: sim.admin,
     accessLog: (o) => sim.log.summary(o),
     close: async () => {

@@ -20,6 +20,10 @@ export interface SimulatorOptions {
   config?: unknown;
   /** Load the cluster from this file if it exists, and save it there on every change and at exit. */
   stateFile?: string;
+  /** Directory `POST /_sim/state/save` may also write files into (besides `stateFile`); must exist. */
+  stateDir?: string;
+  /** Token the admin API over HTTP requires; default: random per start (never derived from the seed). */
+  adminToken?: string;
   /** Task timing: "instant" (default) or "realistic". */
   timing?: TimingProfile;
   /** Real seconds per simulated second for realistic timing (0.1 = ten times faster); default 1. */

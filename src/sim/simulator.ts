@@ -10,6 +10,7 @@ import { applyAccessConfig } from "./access/config.js";
 import { AccessControl } from "./access/service.js";
 import { type AccessState, initialAccessState } from "./access/state.js";
 import type { SimAdmin } from "./admin.js";
+import { checkStateDir } from "./admin-state-path.js";
 import { SimClock } from "./clock.js";
 import { type ClusterConfig, createClusterModel, loadClusterModel } from "./cluster/index.js";
 import type { ClusterModel } from "./contract.js";
@@ -47,6 +48,8 @@ interface Snapshot {
 export class Simulator {
   readonly seed: number;
   readonly rootPassword: string;
+  /** What the HTTP admin API requires (admin-guard.ts). */
+  readonly adminToken: string;
   readonly clock: SimClock;
   readonly random: SeededRandom;
   readonly router = new SimRouter();
@@ -64,6 +67,8 @@ export class Simulator {
   private constructor(readonly options: SimulatorOptions, config: ClusterConfig | undefined) {
     this.seed = options.seed ?? randomSeed();
     this.rootPassword = options.rootPassword ?? "proxmox";
+    // Random like the ticket key: a known seed must not open the admin API.
+    this.adminToken = options.adminToken ?? randomBytes(24).toString("hex");
     this.random = new SeededRandom(this.seed);
     const timing: TimingOptions = {
       ...DEFAULT_TIMING,
@@ -117,6 +122,7 @@ export class Simulator {
   }
 
   static async create(options: SimulatorOptions, config: ClusterConfig | undefined): Promise<Simulator> {
+    if (options.stateDir !== undefined) checkStateDir(options.stateDir);
     const sim = new Simulator(options, config);
     // Write the state file at once: a path that cannot be written fails the start, not a later save.
     if (options.stateFile) sim.save();

@@ -103,6 +103,11 @@ describe("pvectl sim", () => {
     assert.equal(info.user, "root@pam");
     assert.equal(info.password, "proxmox");
     assert.equal(info.seed, 3);
+    assert.match(info.adminToken, /^[0-9a-f]{48}$/);
+    const trusting = new Agent({ connect: { ca: info.ca } });
+    const adminInfo = await undiciFetch(`${info.url}/_sim/info`, { headers: { "X-Sim-Admin-Token": info.adminToken }, dispatcher: trusting });
+    assert.equal(adminInfo.status, 200);
+    assert.equal((await undiciFetch(`${info.url}/_sim/info`, { dispatcher: trusting })).status, 401);
     child.kill("SIGINT");
     const [code, signal] = await once(child, "exit");
     rmSync(dir, { recursive: true, force: true });

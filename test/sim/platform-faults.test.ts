@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Router } from "../../src/sim/contract.js";
 import type { RunningSimulator } from "../../src/sim/index.js";
-import { call, type Credentials, login, startHttpSim } from "./platform-helpers.js";
+import { adminCall, call, type Credentials, login, startHttpSim } from "./platform-helpers.js";
 
 function taskEndpoint(router: Router): void {
   router.add("POST", "/nodes/{node}/startall", (ctx) =>
@@ -19,13 +19,7 @@ function taskEndpoint(router: Router): void {
   );
 }
 
-async function admin(sim: RunningSimulator, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${sim.url}/_sim${path}`, {
-    method,
-    ...(body !== undefined ? { body: JSON.stringify(body), headers: { "Content-Type": "application/json" } } : {}),
-  });
-  return { status: res.status, json: (await res.json()) as { data?: unknown; error?: string } };
-}
+const admin = adminCall;
 
 describe("simulator faults", () => {
   let sim: RunningSimulator;

@@ -95,3 +95,18 @@ export async function grant(sim: RunningSimulator, root: Credentials, path: stri
   const res = await call(sim, "PUT", "/access/acl", { auth: root, params: { path, roles, propagate, ...who } });
   if (res.status !== 200) throw new Error(`ACL ${path} ${roles} failed: ${res.status} ${res.reason} ${res.text}`);
 }
+
+export interface AdminAnswer {
+  status: number;
+  json: { data?: unknown; error?: string };
+}
+
+/** A call to the admin API (/_sim) as its documented clients make it: the token, and JSON bodies. */
+export async function adminCall(sim: RunningSimulator, method: string, path: string, body?: unknown): Promise<AdminAnswer> {
+  const headers: Record<string, string> = { "X-Sim-Admin-Token": sim.adminToken };
+  if (body !== undefined || method === "POST" || method === "PUT") headers["Content-Type"] = "application/json";
+  const init = { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
+  const url = `${sim.url}/_sim${path}`;
+  const res = sim.ca ? await undiciFetch(url, { ...init, dispatcher: trustingAgent(sim.ca) }) : await fetch(url, init);
+  return { status: res.status, json: (await res.json()) as AdminAnswer["json"] };
+}

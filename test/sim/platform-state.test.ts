@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { StateFileError } from "../../src/sim/index.js";
-import { call, createToken, login, startHttpSim } from "./platform-helpers.js";
+import { adminCall, call, createToken, login, startHttpSim } from "./platform-helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "pvectl-sim-state-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -74,7 +74,7 @@ describe("simulator state", () => {
       const root = await login(sim);
       await call(sim, "POST", "/access/users", { auth: root, params: { userid: "temp@pve" } });
       assert.equal((await call(sim, "GET", "/access/users/temp@pve", { auth: root })).status, 200);
-      const reset = await fetch(`${sim.url}/_sim/reset`, { method: "POST" });
+      const reset = await adminCall(sim, "POST", "/reset");
       assert.equal(reset.status, 200);
       assert.equal(sim.accessLog().total, 0);
       assert.equal((await call(sim, "GET", "/access/users/temp@pve", { auth: root })).status, 500);
@@ -97,10 +97,10 @@ describe("simulator state", () => {
       assert.deepEqual(Object.keys(log.msByEndpoint), Object.keys(log.byEndpoint));
       assert.equal(log.entries[1]?.path, "/nodes/pve1/tasks");
       assert.equal(log.entries[1]?.user, "root@pam");
-      const overHttp = (await (await fetch(`${sim.url}/_sim/access-log?entries=0`)).json()) as { data: { total: number; entries: unknown[] } };
+      const overHttp = (await adminCall(sim, "GET", "/access-log?entries=0")).json as { data: { total: number; entries: unknown[] } };
       assert.equal(overHttp.data.total, 4);
       assert.deepEqual(overHttp.data.entries, []);
-      await fetch(`${sim.url}/_sim/access-log`, { method: "DELETE" });
+      await adminCall(sim, "DELETE", "/access-log");
       assert.equal(sim.accessLog().total, 0);
     } finally {
       await sim.close();

@@ -13,6 +13,7 @@ interface SimFlags {
   rootPassword: string;
   config?: string;
   state?: string;
+  stateDir?: string;
   timing: string;
   timeScale?: string;
   workers?: string;
@@ -81,6 +82,7 @@ export function simOptionsFromFlags(flags: SimFlags): SimulatorOptions {
   if (nodes !== undefined) options.nodes = nodes;
   if (flags.config) options.config = flags.config;
   if (flags.state) options.stateFile = flags.state;
+  if (flags.stateDir) options.stateDir = flags.stateDir;
   const timeScale = positive("--time-scale", flags.timeScale);
   if (timeScale !== undefined) options.timeScale = timeScale;
   const workers = integer("--workers", flags.workers, 1, 1024);
@@ -109,8 +111,10 @@ function describe(sim: RunningSimulator, flags: SimFlags, netbox: NetboxSimulato
     `  timing:      ${flags.timing}`,
     `  seed:        ${sim.seed}`,
     `  admin API:   ${sim.url}/_sim/info`,
+    `  admin token: ${sim.adminToken} (header X-Sim-Admin-Token)`,
   );
   if (flags.state) lines.push(`  state file:  ${flags.state}`);
+  if (flags.stateDir) lines.push(`  state dir:   ${flags.stateDir} (POST /_sim/state/save may write here)`);
   if (netbox) lines.push(`NetBox API simulator listening on ${netbox.url}/api/ (demo records)`, `  NETBOX_URL=${netbox.url} NETBOX_TOKEN=${netbox.token}`);
   lines.push("Press Ctrl-C to stop.");
   return `${lines.join("\n")}\n`;
@@ -127,6 +131,7 @@ export function registerSimCommand(program: Command): void {
     .option("--root-password <password>", "password of root@pam", "proxmox")
     .option("--config <file>", "cluster description (YAML): nodes, storages, bridges, content; see docs/simulator.md")
     .option("--state <file>", "load the cluster from this file if it exists; save it there on every change and at exit")
+    .option("--state-dir <dir>", "directory POST /_sim/state/save may write into (besides --state)")
     .option("--timing <profile>", "task timing: instant or realistic", "instant")
     .option("--time-scale <factor>", "realistic timing: real seconds per simulated second (0.1 = ten times faster)")
     .option("--workers <n>", "realistic timing: concurrent task workers per node (default 4)")
@@ -175,6 +180,7 @@ export function registerSimCommand(program: Command): void {
           password: sim.rootPassword,
           seed: sim.seed,
           admin: `${sim.url}/_sim`,
+          adminToken: sim.adminToken,
           netbox: netbox ? { url: netbox.url, token: netbox.token } : null,
         };
         process.stdout.write(`${JSON.stringify(info)}\n`);

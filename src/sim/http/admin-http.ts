@@ -14,107 +14,127 @@
 //   POST   /_sim/clock/advance              {seconds}
 //   PUT    /_sim/timing                     {profile?, timeScale?, workersPerNode?}
 //   POST   /_sim/tasks/wait                 {timeoutMs?}  resolves when no task runs
-// Answers are JSON {"data": ...}; errors {"error": "..."} with status 400 or 404.
+// Every request needs the admin token (admin-guard.ts); POST and PUT need a JSON body (an
+// empty one, or {}, where nothing is said). Every input is checked against its shape
+// (admin-input.ts): a bad one is a 400 naming the field.
+// Answers are JSON {"data": ...}; errors {"error": "..."} with status 400, 401, 404 or 415.
 import type { SimAdmin } from "../admin.js";
+import { type StateFilePolicy, stateFileForSave } from "../admin-state-path.js";
+import {
+  AdminInputError,
+  CLOCK_SHAPE,
+  EMPTY_SHAPE,
+  LOCK_SHAPE,
+  readIdSegment,
+  readShape,
+  REQUEST_FAULT_SHAPE,
+  SAVE_SHAPE,
+  TASK_FAULT_SHAPE,
+  TIMING_SHAPE,
+  WAIT_SHAPE,
+} from "./admin-input.js";
 import type { ApiResponse } from "./response.js";
-
-type Body = Record<string, unknown>;
 
 function data(value: unknown): ApiResponse {
   return { status: 200, message: "OK", body: { data: value === undefined ? null : value } };
 }
 
-function fail(status: number, error: string): ApiResponse {
+export function adminFailure(status: number, error: string): ApiResponse {
   return { status, message: error, body: { error } };
-}
-
-function num(value: unknown): number | undefined {
-  if (value === undefined || value === null || value === "") return undefined;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : undefined;
 }
 
 export interface AdminInfo {
   info(): Record<string, unknown>;
 }
 
-export async function handleAdmin(
-  admin: SimAdmin,
-  info: AdminInfo,
-  method: string,
-  path: string,
-  query: URLSearchParams,
-  body: Body,
-): Promise<ApiResponse> {
-  const parts = path.split("/").filter(Boolean).slice(1);
-  const wild = parts[0] === "faults" || parts[0] === "locks";
-  const route = `${method} /${parts.map((p, i) => (wild && i === 1 ? "*" : p)).join("/")}`;
-  try {
-    switch (route) {
-      case "GET /info":
-        return data(info.info());
-      case "GET /faults":
-        return data(admin.listFaults());
-      case "POST /faults":
-        return data(admin.injectFault(body));
-      case "POST /task-faults":
-        return data(admin.failTasks(body));
-      case "DELETE /faults":
-        admin.clearFaults();
-        return data(null);
-      case "DELETE /faults/*": {
-        const id = num(parts[1]);
-        if (id === undefined || !admin.removeFault(id)) return fail(404, `no fault with id ${parts[1]}`);
-        return data(null);
-      }
-      case "POST /locks": {
-        const vmid = num(body.vmid);
-        if (vmid === undefined) return fail(400, "vmid is required");
-        const lock = typeof body.lock === "string" ? body.lock : undefined;
-        if (!admin.holdLock(vmid, lock)) return fail(404, `no guest with vmid ${vmid}`);
-        return data(null);
-      }
-      case "DELETE /locks/*": {
-        const vmid = num(parts[1]);
-        if (vmid === undefined || !admin.releaseLock(vmid)) return fail(404, `no guest with vmid ${parts[1]}`);
-        return data(null);
-      }
-      case "POST /reset":
-        admin.reset();
-        return data(null);
-      case "POST /state/save":
-        return data({ file: admin.saveState(typeof body.file === "string" ? body.file : undefined) });
-      case "GET /access-log":
-        return data(admin.accessLog({ entries: query.get("entries") !== "0" }));
-      case "DELETE /access-log":
-        admin.resetAccessLog();
-        return data(null);
-      case "POST /clock/advance": {
-        const seconds = num(body.seconds);
-        if (seconds === undefined) return fail(400, "seconds is required");
-        admin.advanceClock(seconds);
-        return data(null);
-      }
-      case "PUT /timing": {
-        const patch: Parameters<SimAdmin["setTiming"]>[0] = {};
-        if (body.profile === "instant" || body.profile === "realistic") patch.profile = body.profile;
-        const timeScale = num(body.timeScale);
-        if (timeScale !== undefined) patch.timeScale = timeScale;
-        const workers = num(body.workersPerNode);
-        if (workers !== undefined) patch.workersPerNode = workers;
-        admin.setTiming(patch);
-        return data(admin.timing());
-      }
-      case "POST /tasks/wait":
-        await admin.waitForTasks(num(body.timeoutMs));
-        return data(null);
-    }
-    if (method === "POST" && parts[0] === "nodes" && parts.length === 3 && (parts[2] === "offline" || parts[2] === "online")) {
-      admin.setNodeOnline(parts[1] as string, parts[2] === "online");
+export interface AdminContext {
+  admin: SimAdmin;
+  info: AdminInfo;
+  statePolicy: StateFilePolicy;
+}
+
+function accessLogEntries(query: URLSearchParams): boolean {
+  const entries = query.get("entries");
+  if (entries !== null && entries !== "0" && entries !== "1") throw new AdminInputError(`GET /_sim/access-log: 'entries' must be 0 or 1, not '${entries}'`);
+  return entries !== "0";
+}
+
+/** The operations without a path parameter, by "METHOD /path". */
+async function fixedRoute(ctx: AdminContext, route: string, query: URLSearchParams, body: unknown): Promise<ApiResponse | undefined> {
+  const { admin } = ctx;
+  const what = `${route.replace(" /", " /_sim/")}`;
+  switch (route) {
+    case "GET /info":
+      return data(ctx.info.info());
+    case "GET /faults":
+      return data(admin.listFaults());
+    case "POST /faults":
+      return data(admin.injectFault(readShape(body, REQUEST_FAULT_SHAPE, what)));
+    case "POST /task-faults":
+      return data(admin.failTasks(readShape(body, TASK_FAULT_SHAPE, what)));
+    case "DELETE /faults":
+      admin.clearFaults();
+      return data(null);
+    case "POST /locks": {
+      const { vmid, lock } = readShape(body, LOCK_SHAPE, what);
+      if (!admin.holdLock(vmid, lock)) return adminFailure(404, `no guest with vmid ${vmid}`);
       return data(null);
     }
-    return fail(404, `no admin operation ${method} ${path}`);
+    case "POST /reset":
+      readShape(body, EMPTY_SHAPE, what);
+      admin.reset();
+      return data(null);
+    case "POST /state/save": {
+      const file = stateFileForSave(readShape(body, SAVE_SHAPE, what).file, ctx.statePolicy);
+      if (file instanceof Error) throw new AdminInputError(`${what}: ${file.message}`);
+      return data({ file: admin.saveState(file) });
+    }
+    case "GET /access-log":
+      return data(admin.accessLog({ entries: accessLogEntries(query) }));
+    case "DELETE /access-log":
+      admin.resetAccessLog();
+      return data(null);
+    case "POST /clock/advance":
+      admin.advanceClock(readShape(body, CLOCK_SHAPE, what).seconds);
+      return data(null);
+    case "PUT /timing":
+      admin.setTiming(readShape(body, TIMING_SHAPE, what));
+      return data(admin.timing());
+    case "POST /tasks/wait":
+      await admin.waitForTasks(readShape(body, WAIT_SHAPE, what).timeoutMs);
+      return data(null);
+  }
+  return undefined;
+}
+
+/** The operations on one fault, lock or node named in the path. */
+function itemRoute(ctx: AdminContext, method: string, parts: string[], body: unknown): ApiResponse | undefined {
+  const [kind, id, action] = parts;
+  const what = `${method} /_sim/${parts.join("/")}`;
+  if (method === "DELETE" && kind === "faults" && parts.length === 2) {
+    const n = readIdSegment(id, 1, what);
+    return ctx.admin.removeFault(n) ? data(null) : adminFailure(404, `no fault with id ${n}`);
+  }
+  if (method === "DELETE" && kind === "locks" && parts.length === 2) {
+    const vmid = readIdSegment(id, 100, what);
+    return ctx.admin.releaseLock(vmid) ? data(null) : adminFailure(404, `no guest with vmid ${vmid}`);
+  }
+  if (method === "POST" && kind === "nodes" && parts.length === 3 && (action === "offline" || action === "online")) {
+    readShape(body, EMPTY_SHAPE, what);
+    ctx.admin.setNodeOnline(id as string, action === "online");
+    return data(null);
+  }
+  return undefined;
+}
+
+/** `body` is the parsed JSON body, undefined when there was none. */
+export async function handleAdmin(ctx: AdminContext, method: string, path: string, query: URLSearchParams, body: unknown): Promise<ApiResponse> {
+  const parts = path.split("/").filter(Boolean).slice(1);
+  const input = body === undefined ? {} : body;
+  try {
+    const answer = (await fixedRoute(ctx, `${method} /${parts.join("/")}`, query, input)) ?? itemRoute(ctx, method, parts, input);
+    return answer ?? adminFailure(404, `no admin operation ${method} ${path}`);
   } catch (err) {
-    return fail(400, err instanceof Error ? err.message : String(err));
+    return adminFailure(400, err instanceof Error ? err.message : String(err));
   }
 }

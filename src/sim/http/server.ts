@@ -1,12 +1,15 @@
 // The HTTP(S) transport: /api2/json/... goes through the API pipeline (after request faults
-// and latency), /_sim/... to the admin API; every API request lands in the access log.
+// and latency), /_sim/... to the admin API (behind its token); every API request lands in the
+// access log.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { errorToResponse } from "../routing/pipeline.js";
 import type { Simulator } from "../simulator.js";
 import type { TlsMaterial } from "../tls.js";
-import { type AdminInfo, handleAdmin } from "./admin-http.js";
+import type { StateFilePolicy } from "../admin-state-path.js";
+import { refuseAdminRequest } from "./admin-guard.js";
+import { type AdminInfo, adminFailure, handleAdmin } from "./admin-http.js";
 import { mergeParams, parseBody, parseQuery, type RawParams, readBody } from "./request.js";
 import { type ApiResponse, errorResponse, writeResponse } from "./response.js";
 
@@ -19,6 +22,10 @@ export interface ServerOptions {
   latencyMs: number;
   authFailureDelayMs: number;
   info: AdminInfo;
+  /** Required by every /_sim request (see admin-guard.ts). */
+  adminToken: string;
+  /** Where POST /_sim/state/save may write. */
+  statePolicy: StateFilePolicy;
 }
 
 export class SimHttpServer {
@@ -61,17 +68,7 @@ export class SimHttpServer {
     const url = new URL(req.url ?? "/", "http://sim.invalid");
     const method = (req.method ?? "GET").toUpperCase();
     if (url.pathname.startsWith("/_sim/")) {
-      const body = await readBody(req);
-      let parsed: Record<string, unknown> = {};
-      if (body.length > 0) {
-        try {
-          parsed = JSON.parse(body.toString("utf8")) as Record<string, unknown>;
-        } catch {
-          writeResponse(res, { status: 400, message: "admin API bodies are JSON", body: { error: "admin API bodies are JSON" } });
-          return;
-        }
-      }
-      writeResponse(res, await handleAdmin(this.sim.admin, this.options.info, method, url.pathname, url.searchParams, parsed));
+      writeResponse(res, await this.admin(req, method, url));
       return;
     }
     if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) {
@@ -80,6 +77,22 @@ export class SimHttpServer {
       return;
     }
     await this.api(req, res, method, url);
+  }
+
+  private async admin(req: IncomingMessage, method: string, url: URL): Promise<ApiResponse> {
+    const body = await readBody(req);
+    const refused = refuseAdminRequest(req.headers, method, body.length > 0, this.options.adminToken);
+    if (refused) return adminFailure(refused.status, refused.error);
+    let parsed: unknown;
+    if (body.length > 0) {
+      try {
+        parsed = JSON.parse(body.toString("utf8"));
+      } catch (err) {
+        return adminFailure(400, `the body is not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+      }
+    }
+    const context = { admin: this.sim.admin, info: this.options.info, statePolicy: this.options.statePolicy };
+    return handleAdmin(context, method, url.pathname, url.searchParams, parsed);
   }
 
   private async api(req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
