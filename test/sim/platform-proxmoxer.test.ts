@@ -44,6 +44,27 @@ out["tfa_version"] = two.version.get()["release"]
 print(json.dumps(out))
 `;
 
+// A VM admin tries to make itself Administrator of a guest (PVE refuses), then hands itself
+// a subset of what it holds (PVE allows).
+const ESCALATION_SCRIPT = `
+import json, sys
+from proxmoxer import ProxmoxAPI
+host, port, ca, password = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+root = ProxmoxAPI(host, port=port, user="root@pam", password=password, verify_ssl=ca)
+root.access.users.post(userid="vmadmin@pve", password="vmadmin123")
+root.access.acl.put(path="/vms", roles="PVEVMAdmin", users="vmadmin@pve")
+me = ProxmoxAPI(host, port=port, user="vmadmin@pve", password="vmadmin123", verify_ssl=ca)
+out = {}
+try:
+    me.access.acl.put(path="/vms/100", roles="Administrator", users="vmadmin@pve")
+    out["escalated"] = True
+except Exception as e:
+    out["refused"] = str(e)
+me.access.acl.put(path="/vms/100", roles="PVEVMUser", users="vmadmin@pve", propagate=0)
+out["delegated"] = sorted(r["roleid"] for r in root.access.acl.get() if r["path"] == "/vms/100")
+print(json.dumps(out))
+`;
+
 describe("python3-proxmoxer against the simulator", { skip }, () => {
   let sim: RunningSimulator;
   let dir: string;
@@ -87,5 +108,20 @@ describe("python3-proxmoxer against the simulator", { skip }, () => {
     assert.equal(out.bad_login, "AuthenticationError");
     assert.equal(out.tfa_version, "9.1");
     assert.equal(sim.accessLog().byEndpoint["POST /access/ticket"], 3);
+  });
+
+  it("sees a self-escalation through PUT /access/acl refused as PVE refuses it", async () => {
+    const caFile = join(dir, "ca.pem");
+    const scriptFile = join(dir, "escalate.py");
+    writeFileSync(caFile, sim.ca as string);
+    writeFileSync(scriptFile, ESCALATION_SCRIPT);
+    const { stdout } = await promisify(execFile)(PYTHON, [scriptFile, "127.0.0.1", String(sim.port), caFile, sim.rootPassword], {
+      encoding: "utf8",
+      timeout: 60000,
+    });
+    const out = JSON.parse(stdout);
+    assert.equal(out.escalated, undefined);
+    assert.equal(out.refused, "500 Internal Server Error: ACL update failed: 400 Parameter verification failed.");
+    assert.deepEqual(out.delegated, ["PVEVMUser"]);
   });
 });
