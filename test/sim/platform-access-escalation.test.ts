@@ -99,6 +99,16 @@ describe("simulator access changes follow PVE's escalation rules", () => {
       assert.equal(res.json.message, refusal("Administrator"));
     });
 
+    it("answers a request without subjects, or with a path PVE does not know, with PVE's 400", async () => {
+      const why = "either 'users', 'groups' or 'tokens' is required.";
+      const none = await acl(root, { path: "/vms", roles: "PVEVMUser" });
+      assert.equal(none.status, 400);
+      assert.deepEqual(none.json.errors, { users: why, groups: why, tokens: why });
+      const bad = await acl(root, { path: "/nowhere", roles: "PVEVMUser", users: "helper@pve" });
+      assert.equal(bad.status, 400);
+      assert.deepEqual(bad.json.errors, { path: "invalid ACL path '/nowhere'" });
+    });
+
     it("lists only entries on paths whose ACL the caller may change", async () => {
       const listed = await call(sim, "GET", "/access/acl", { auth: vmadmin });
       const paths = new Set(listed.json.data.map((e: { path: string }) => e.path));

@@ -57,11 +57,18 @@ export function registerAclHandlers(router: Router, access: AccessControl): void
   });
 
   router.add("PUT", "/access/acl", (ctx) => {
+    if (!["users", "groups", "tokens"].some((k) => str(ctx.params, k))) {
+      const why = "either 'users', 'groups' or 'tokens' is required.";
+      throw new PveApiError(400, "Parameter verification failed.", { users: why, groups: why, tokens: why });
+    }
     const path = normalizePath(str(ctx.params, "path") ?? "");
-    if (!ACL_PATH_RE.test(path)) throw new PveApiError(500, `invalid ACL path '${str(ctx.params, "path")}'`);
     const roles = list(ctx.params, "roles");
     const propagate = flag(ctx.params, "propagate") ?? 1;
     const remove = flag(ctx.params, "delete") === 1;
+    // Entries on paths PVE no longer knows can still be removed.
+    if (!remove && !ACL_PATH_RE.test(path)) {
+      throw new PveApiError(400, "Parameter verification failed.", { path: `invalid ACL path '${str(ctx.params, "path")}'` });
+    }
     const subjects = aclSubjects(access, ctx.params, remove);
     // Every role is checked before anything changes: PVE writes user.cfg only when all pass.
     const held = access.privileges(ctx.auth, path);
