@@ -69,8 +69,8 @@ export function registerAclHandlers(router: Router, access: AccessControl): void
     if (!remove && !ACL_PATH_RE.test(path)) {
       throw new PveApiError(400, "Parameter verification failed.", { path: `invalid ACL path '${str(ctx.params, "path")}'` });
     }
-    const subjects = aclSubjects(access, ctx.params, remove);
-    // Every role is checked before anything changes: PVE writes user.cfg only when all pass.
+    // Roles (as PVE, before the subjects) and subjects are all checked before anything
+    // changes: PVE writes user.cfg only when every check passed.
     const held = access.privileges(ctx.auth, path);
     for (const roleid of roles) {
       if (!remove && !isBuiltinRole(roleid) && !access.state.roles[roleid]) throw new PveApiError(500, `role '${roleid}' does not exist`);
@@ -78,6 +78,7 @@ export function registerAclHandlers(router: Router, access: AccessControl): void
       const refusal = delegationRefusal(held, { roleid, privs, propagate, remove });
       if (refusal) throw paramErrorInLock(ACL_UPDATE_FAILED, { role: refusal });
     }
+    const subjects = aclSubjects(access, ctx.params, remove);
     for (const roleid of roles) {
       for (const s of subjects) {
         const same = (e: AclEntry) => normalizePath(e.path) === path && e.type === s.type && e.ugid === s.ugid && e.roleid === roleid;

@@ -109,6 +109,8 @@ const VMID: Rule = { kind: "integer", min: 100, max: 999_999_999 };
 /** Every lock value of PVE 9's qemu and lxc config schemas. */
 const LOCKS = ["backup", "clone", "create", "destroyed", "disk", "fstrim", "migrate", "mounted", "rollback", "snapshot", "snapshot-delete", "suspending", "suspended"];
 
+// A field added to RequestFaultSpec or TaskFaultSpec (a new fault kind) fails to compile
+// here ("Property ... is missing") until it gets its rule: that is the point.
 export const REQUEST_FAULT_SHAPE: Shape<RequestFaultSpec> = {
   method: { kind: "string", maxLength: 6, pattern: /^(?:GET|POST|PUT|DELETE)$/i, hint: "GET, POST, PUT or DELETE" },
   path: { kind: "regex" },
