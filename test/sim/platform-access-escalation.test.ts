@@ -173,6 +173,10 @@ describe("simulator access changes follow PVE's escalation rules", () => {
       const admin = await login(sim, "teamadmin@pve", "secret123");
       const res = await call(sim, "POST", "/access/groups", { auth: admin, params: { groupid: "mine" } });
       assert.equal(res.reason, "Permission check failed (/access/groups, Group.Allocate)");
+      const groupAdmin = await createUser(sim, root, "groupadmin@pve");
+      await grant(sim, root, "/access/groups", "PVEUserAdmin", { users: "groupadmin@pve" });
+      const created = await call(sim, "POST", "/access/groups", { auth: groupAdmin, params: { groupid: "mine" } });
+      assert.equal(created.status, 200, created.text);
     });
 
     it("needs Sys.Modify on /access for roles, keeps the PVE namespace and the built-in roles", async () => {
@@ -186,6 +190,11 @@ describe("simulator access changes follow PVE's escalation rules", () => {
       assert.equal(builtin.reason, "auto-generated role 'PVEAdmin' cannot be modified");
       const gone = await call(sim, "DELETE", "/access/roles/NoAccess", { auth: root });
       assert.equal(gone.reason, "auto-generated role 'NoAccess' cannot be deleted");
+      await call(sim, "POST", "/access/roles", { auth: root, params: { roleid: "RoleKeeper", privs: "Sys.Modify" } });
+      const keeper = await createUser(sim, root, "rolekeeper@pve");
+      await grant(sim, root, "/access", "RoleKeeper", { users: "rolekeeper@pve" }, 0);
+      const made = await call(sim, "POST", "/access/roles", { auth: keeper, params: { roleid: "Mine", privs: "VM.Audit" } });
+      assert.equal(made.status, 200, made.text);
     });
   });
 
