@@ -63,6 +63,7 @@ export {
   SimConfigFileError,
   SimListenError,
   startSimulator,
+  StateDirError,
   StateFileError,
   type AccessLogSummary,
   type RequestFaultSpec,
