@@ -109,7 +109,8 @@ describe("disk changes on a running guest", () => {
   });
 
   it("cache, discard, ssd, aio, iothread wait for a reboot", () => {
-    for (const options of [{ cache: "writeback" }, { discard: "on" }, { ssd: "1" }, { aio: "native" }, { iothread: "1" }]) {
+    const cases: Array<Record<string, string>> = [{ cache: "writeback" }, { discard: "on" }, { ssd: "1" }, { aio: "native" }, { iothread: "1" }];
+    for (const options of cases) {
       const got = steps(spec((vm) => (vm.disks[0]!.options = options)));
       assert.deepEqual(got.map((s) => [s.action, s.severity, s.pending]), [
         ["disk-options", "service-impact", true],
