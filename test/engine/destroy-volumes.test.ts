@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
 import { buildDestroyPlan, buildPlan } from "../../src/engine/plan.js";
-import { volumeOwner } from "../../src/resources/vm/steps.js";
+import { liveVmFromConfig } from "../../src/resources/vm/live.js";
+import { destroyStep, volumeOwner } from "../../src/resources/vm/steps.js";
 import { desired, fastApply, type Lab, startLab } from "./helpers.js";
 
 const SPEC = `
@@ -65,5 +66,25 @@ describe("volumeOwner", () => {
     assert.equal(volumeOwner("local-lvm:base-9000-disk-0/vm-101-disk-0"), 101);
     assert.equal(volumeOwner("local-lvm:vm-100-cloudinit"), 100);
     assert.equal(volumeOwner("local:iso/debian.iso"), undefined);
+  });
+});
+
+describe("destroyStep with volumes of another guest", () => {
+  it("names only the volumes the guest owns and says which it keeps", () => {
+    const live = liveVmFromConfig(
+      { vmid: 300, node: "pve1", status: "stopped" },
+      {
+        name: "borrower",
+        scsi0: "local-lvm:vm-300-disk-0,size=2G",
+        scsi1: "local-lvm:vm-999-disk-3,size=1G",
+        ide2: "local-lvm:vm-300-cloudinit,media=cdrom",
+        ide0: "local:iso/debian.iso,media=cdrom",
+        sata0: "/dev/disk/by-id/ata-SOMEDISK,size=100G",
+        unused0: "local-lvm:vm-300-disk-1",
+      },
+    );
+    const step = destroyStep(live);
+    assert.deepEqual(step.deletesVolumes, ["local-lvm:vm-300-cloudinit", "local-lvm:vm-300-disk-0", "local-lvm:vm-300-disk-1"]);
+    assert.match(step.summary, /; keeps local-lvm:vm-999-disk-3 \(owned by another guest\)$/);
   });
 });

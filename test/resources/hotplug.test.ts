@@ -171,6 +171,14 @@ describe("plain options on a running guest", () => {
     assert.deepEqual(memory.map((s) => s.action), ["config-pending", "reboot"]);
   });
 
+  it("a USB device is hot-plugged with the usb hotplug feature, and waits for a reboot without it", () => {
+    const usb = "host=1234:5678";
+    const live = steps(spec((vm) => (vm.options.usb0 = usb)));
+    assert.deepEqual(live.map((s) => [s.action, s.severity]), [["config", "configuration"]]);
+    const later = steps(spec((vm) => (vm.options.usb0 = usb)), liveGuest({ hotplug: "network,disk" }));
+    assert.deepEqual(later.map((s) => s.action), ["config-pending", "reboot"]);
+  });
+
   it("cores still wait for a reboot", () => {
     const got = steps(spec((vm) => (vm.options.cores = "4")));
     assert.deepEqual(got.map((s) => s.action), ["config-pending", "reboot"]);

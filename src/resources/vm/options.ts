@@ -92,7 +92,7 @@ function balloonDevice(value: string | undefined): boolean {
  * Whether changing `key` on a running guest takes effect now (true) or after a reboot, as
  * qemu-server's vmconfig_hotplug_pending decides: fast-plug keys always; CPU weight and limit
  * through the cgroup always; a new balloon target always (switching the device on or off
- * not); `vcpus`, `memory` and `tablet` with the `cpu`, `memory` and `usb` hotplug features;
+ * not); `vcpus`, `memory`, `tablet`/`usbN` with the `cpu`, `memory` and `usb` hotplug features;
  * `hotplug` itself unless memory hotplug is involved before or after.
  */
 export function appliesLive(key: string, hotplug: string[], change: ValueChange = {}): boolean {
@@ -102,7 +102,8 @@ export function appliesLive(key: string, hotplug: string[], change: ValueChange 
   if (key === "hotplug") return ![change.before ?? PVE_DEFAULTS.hotplug, change.after ?? PVE_DEFAULTS.hotplug].some((v) => v?.includes("memory"));
   if (key === "memory") return hotplug.includes("memory");
   if (key === "vcpus") return hotplug.includes("cpu");
-  if (key === "tablet") return hotplug.includes("usb");
+  // USB devices hot-plug on machine versions >= 7.1, what every guest started on PVE 9 runs.
+  if (key === "tablet" || /^usb\d+$/.test(key)) return hotplug.includes("usb");
   return false;
 }
 
