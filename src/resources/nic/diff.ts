@@ -55,13 +55,12 @@ export function nicChanges(wanted: DesiredNic, live: LiveNic): FieldChange[] {
  */
 export type NicChangeEffect = "in-place" | "replug" | "pending";
 
-const DEVICE_FIELDS = new Set(["model", "macaddr", "queues", "mtu"]);
 const IN_PLACE_FIELDS = new Set(["bridge", "tag", "trunks", "firewall", "rate", "link_down"]);
 
 export function nicChangeEffect(changes: FieldChange[], live: LiveNic, hotplug: string[]): NicChangeEffect {
   const fields = changes.map((c) => c.field.slice(c.field.indexOf(".") + 1));
-  // A field PVE does not apply in place (or a NIC in NAT mode, no bridge) replaces the device.
-  const replaces = live.bridge === undefined || fields.some((f) => DEVICE_FIELDS.has(f) || !IN_PLACE_FIELDS.has(f));
+  // Any other field (model, macaddr, queues, mtu), or a NIC in NAT mode (no bridge), replaces the device.
+  const replaces = live.bridge === undefined || fields.some((f) => !IN_PLACE_FIELDS.has(f));
   if (!replaces) return "in-place";
   return hotplug.includes("network") ? "replug" : "pending";
 }
