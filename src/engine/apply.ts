@@ -60,7 +60,7 @@ export function defaultPerNode(cluster: ClusterSnapshot, node: string): number {
   return Math.max(2, Math.min(8, Math.floor(cpus / 2)));
 }
 
-/** The reason a reboot is left out under --defer-restart (also how the report finds it). */
+/** The reason a reboot is left out under --defer-restart (the CLI counts these apart from refusals). */
 export const DEFERRED_REBOOT = "deferred (--defer-restart): reboot the guest in your maintenance window, or run with --allow-restart";
 
 /** Why a step will not run with these options (undefined: it runs). */

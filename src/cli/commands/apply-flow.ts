@@ -1,7 +1,7 @@
 // What apply and destroy share: guard-rail notice, confirmation, progress, final report, exit code.
 import { createInterface } from "node:readline/promises";
 import type { PveClient } from "../../api/index.js";
-import { type ApplyOptions, applyPlan, PreflightFailedError, skipReasons } from "../../engine/apply.js";
+import { type ApplyOptions, applyPlan, DEFERRED_REBOOT, PreflightFailedError, skipReasons } from "../../engine/apply.js";
 import type { ApplyReport } from "../../engine/report.js";
 import type { Plan } from "../../engine/types.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
@@ -65,9 +65,10 @@ export async function runApply(
   for (const guest of plan.guests) {
     if (guest.errors.length > 0) continue;
     const reasons = skipReasons(guest, guard);
-    refused += reasons.size;
+    const deferredReboots = [...reasons.values()].filter((r) => r === DEFERRED_REBOOT).length;
+    refused += reasons.size - deferredReboots;
     runnable += guest.steps.length - reasons.size;
-    if (guard.deferRestart && !guard.allowRestart) deferred += guest.steps.filter((s) => s.pendingUntilReboot && !reasons.has(s.id)).length;
+    if (deferredReboots > 0) deferred += guest.steps.filter((s) => s.pendingUntilReboot && !reasons.has(s.id)).length;
   }
   if (refused > 0 && !flags.json) {
     err.write(
@@ -77,7 +78,9 @@ export async function runApply(
     );
   }
   if (deferred > 0 && !flags.json) {
-    err.write(palette.yellow(`${deferred} change(s) will be written as PVE pending changes and wait for each guest's next reboot (--defer-restart); no guest is rebooted.\n`));
+    err.write(
+      palette.yellow(`${deferred} change(s) will be written as PVE pending changes and wait for each guest's next reboot (--defer-restart); no guest is rebooted.\n`),
+    );
   }
   if (runnable > 0 && !flags.yes) {
     if (!process.stdin.isTTY) {
