@@ -8,6 +8,7 @@ import { liveVmFromConfig } from "../resources/vm/live.js";
 import type { LiveVm } from "../resources/vm/model.js";
 import { type ClusterSnapshot, readCluster } from "./cluster.js";
 import { KeyedLimiter } from "./limiter.js";
+import { pendingKeys, rebootHeldBack } from "./pending-reboot.js";
 import { type ApplyReport, devicesOf, type GuestReport, resultOf, type StepReport } from "./report.js";
 import { DEFAULT_RETRY, errorText, type RetryPolicy } from "./retry-policy.js";
 import { type ApplyEvent, GuestRunner } from "./step-runner.js";
@@ -20,6 +21,12 @@ export type { ApplyEvent } from "./step-runner.js";
 export interface ApplyOptions {
   allowDataLoss?: boolean;
   allowRestart?: boolean;
+  /**
+   * Write changes that only take effect at the next reboot now, as PVE pending changes, and
+   * leave the reboot to the operator (a maintenance window). `allowRestart` wins: it reboots.
+   * Steps that disturb the running guest now (stop, a NIC hot-unplug) still need allowRestart.
+   */
+  deferRestart?: boolean;
   /** Guests worked on at once per node; default sized to the cluster (see defaultPerNode). */
   perNodeConcurrency?: number;
   retry?: RetryPolicy;
@@ -53,11 +60,20 @@ export function defaultPerNode(cluster: ClusterSnapshot, node: string): number {
   return Math.max(2, Math.min(8, Math.floor(cpus / 2)));
 }
 
+/** The reason a reboot is left out under --defer-restart (the CLI counts these apart from refusals). */
+export const DEFERRED_REBOOT = "deferred (--defer-restart): reboot the guest in your maintenance window, or run with --allow-restart";
+
 /** Why a step will not run with these options (undefined: it runs). */
 export function refusal(step: Step, options: ApplyOptions): string | undefined {
   if (step.severity === "data-loss-risk" && !options.allowDataLoss) return "data-loss-risk: needs --allow-data-loss";
-  if (step.severity === "service-impact" && !options.allowRestart) return "service-impact: needs --allow-restart";
-  return undefined;
+  if (step.severity !== "service-impact" || options.allowRestart) return undefined;
+  if (options.deferRestart) {
+    // Written to PVE's pending section, the guest keeps running as it is until its reboot.
+    if (step.pendingUntilReboot) return undefined;
+    if (step.action === "reboot") return DEFERRED_REBOOT;
+    return "service-impact now (not a change that waits for a reboot): needs --allow-restart";
+  }
+  return "service-impact: needs --allow-restart";
 }
 
 /** Per step of a guest: the reason it is skipped, if it is. Destroys and stops pull their companions with them. */
@@ -139,6 +155,11 @@ export async function applyPlan(client: PveClient, plan: Plan, options: ApplyOpt
     }
     if (failedAt >= 0) for (const step of guest.steps.slice(failedAt + 1)) report.steps.push(stepReport(step, "not-run", "an earlier step failed"));
     if (runner.vmid !== undefined) report.vmid = runner.vmid;
+    if (report.vmid !== undefined && rebootHeldBack(report)) {
+      const waiting = await pendingKeys(client, guest.node, report.vmid);
+      if (waiting.keys.length > 0) report.pendingReboot = waiting.keys;
+      if (waiting.warning) report.warnings.push(waiting.warning);
+    }
     const ran = report.steps.some((s) => s.status === "done");
     const destroyed = report.steps.some((s) => s.status === "done" && s.action === "destroy");
     if (destroyed) {

@@ -31,6 +31,11 @@ export interface GuestReport {
   steps: StepReport[];
   /** Steps left for later: service-impact without --allow-restart, data-loss-risk without --allow-data-loss. */
   pending: string[];
+  /**
+   * Config keys written to PVE's pending section that take effect at the guest's next reboot
+   * (read back after apply when the reboot was held back, e.g. with --defer-restart).
+   */
+  pendingReboot?: string[];
   warnings: string[];
   error?: string;
 }

@@ -3,10 +3,12 @@
 //    for it but the reason);
 // 2. per PVE connection: plan with the engine (live state, identity by vmid or name), then
 //    apply; guests blocked by the preflight fail alone when the problem is theirs;
-// 3. per record whose own steps all succeeded: write back vmid, MACs, primary IPv4, then the
-//    status. A record whose steps or write-back failed keeps `planned` (or gets `failed`) and
-//    a journal entry with the reason. A rerun converges: the guest is found again (by the vmid
-//    written back, else by name) and write-back skips what is already there.
+// 3. per record whose own steps all ran and succeeded: write back vmid, MACs, primary IPv4,
+//    then the status. A record whose steps or write-back failed keeps `planned` (or gets
+//    `failed`) and a journal entry with the reason; one whose steps were held back by the guard
+//    rails keeps its status and gets a journal entry saying what waits. A rerun converges: the
+//    guest is found again (by the vmid written back, else by name) and write-back skips what is
+//    already there.
 import type { PveClient } from "../api/index.js";
 import { type ApplyEvent, type ApplyOptions, applyPlan } from "../engine/apply.js";
 import { buildPlan, planData } from "../engine/plan.js";
@@ -20,14 +22,18 @@ import { type MappedVm, mapRecord } from "./mapping.js";
 import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "./records.js";
 import { WriteBack } from "./writeback.js";
 
-export type RecordResult = "staged" | "failed" | "invalid" | "planned";
+export type RecordResult = "staged" | "failed" | "invalid" | "planned" | "held";
 
 export interface RecordOutcome {
   id: number;
   name: string;
   cluster?: string;
   connection?: string;
-  /** staged: built and written back; failed: build or write-back failed; invalid: the record cannot be mapped; planned: plan only (dry run). */
+  /**
+   * staged: built and written back; failed: build or write-back failed; invalid: the record
+   * cannot be mapped; planned: plan only (dry run); held: steps of its guest were held back by
+   * the guard rails (or wait for a reboot), so the record keeps its status.
+   */
   result: RecordResult;
   vmid?: number;
   node?: string;
@@ -62,7 +68,7 @@ export interface SyncOptions {
   onPlan?: (connection: string, plan: Plan) => void;
   onEvent?: ApplyOptions["onEvent"];
   onRecord?: (outcome: RecordOutcome) => void;
-  apply?: Pick<ApplyOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart">;
+  apply?: Pick<ApplyOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart" | "allowDataLoss" | "deferRestart">;
 }
 
 function errorText(err: unknown): string {
@@ -128,6 +134,16 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
       } catch (err) {
         outcome.errors.push(`could not record the failure in NetBox: ${errorText(err)}`);
       }
+    }
+    done(outcome);
+  };
+
+  const hold = async (record: NetboxVmRecord, waits: string[], extra: Partial<RecordOutcome>) => {
+    const outcome = outcomeOf(record, "held", { ...extra, errors: waits });
+    try {
+      await writeBack.journal(record, "warning", `pvectl netbox sync: not ${config.writeBack.onSuccess} yet, ${waits.join("; ")}`);
+    } catch (err) {
+      outcome.errors.push(`could not record what waits in NetBox: ${errorText(err)}`);
     }
     done(outcome);
   };
@@ -205,10 +221,16 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
         macs: report.macs,
         guestResult: report.result,
       };
-      const ownStepsOk = report.error === undefined && (report.result === "created" || report.result === "changed" || report.result === "unchanged");
-      if (!ownStepsOk || report.vmid === undefined) {
-        const why = report.error ?? (report.pending.length ? `steps left pending: ${report.pending.join("; ")}` : `the guest ended ${report.result}`);
-        await fail(m.record, [why], "failed", extra);
+      const failed = report.error !== undefined || report.result === "failed" || report.result === "partial";
+      if (failed || report.vmid === undefined) {
+        await fail(m.record, [report.error ?? `the guest ended ${report.result}`], "failed", extra);
+        continue;
+      }
+      // Staged means built as asked: a step the guard rails held back (or a reboot that is
+      // still owed) leaves the record where it is, with a note saying what waits.
+      const waits = whatWaits(report);
+      if (waits.length > 0) {
+        await hold(m.record, waits, extra);
         continue;
       }
       try {
@@ -227,7 +249,14 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   }
   const order = new Map(records.map((r, i) => [r.vm.id, i]));
   outcomes.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  return { records: outcomes, plans, ok: outcomes.every((o) => o.result === "staged" || o.result === "planned") };
+  return { records: outcomes, plans, ok: outcomes.every((o) => o.result === "staged" || o.result === "planned" || o.result === "held") };
+}
+
+/** What keeps a guest that ran without errors from counting as built: held-back steps, a reboot owed. */
+export function whatWaits(report: GuestReport): string[] {
+  const waits = report.pending.map((p) => `held back: ${p}`);
+  if (report.pendingReboot?.length) waits.push(`waiting for a reboot to apply ${report.pendingReboot.join(", ")}`);
+  return waits;
 }
 
 export type { ApplyEvent };

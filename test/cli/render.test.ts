@@ -63,6 +63,7 @@ describe("plan rendering", () => {
         "",
         "Plan: 0 to create, 1 to change, 0 to destroy, 1 unchanged, 1 with errors.",
         "Steps by severity: 1 service-impact, 1 data-loss-risk.",
+        "Not converged: 1 guest(s) with errors (their steps do not run); fix what is listed above and run again.",
         "",
       ].join("\n"),
     );

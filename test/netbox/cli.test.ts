@@ -73,7 +73,7 @@ test("pvectl netbox sync: readable output, --json, exit codes, missing token", a
     ),
     readable.stdout,
   );
-  assert.ok(lines.includes("3 staged, 0 planned only, 0 failed, 1 invalid"), readable.stdout);
+  assert.ok(lines.includes("3 staged, 0 planned only, 0 held back, 0 failed, 1 invalid"), readable.stdout);
   assert.ok(!readable.stdout.includes(lab.nb.token) && !readable.stderr.includes(lab.nb.token));
 
   const json = await pvectl(["netbox", "sync", "-c", config, "--json"]);

@@ -1,7 +1,7 @@
 // What apply and destroy share: guard-rail notice, confirmation, progress, final report, exit code.
 import { createInterface } from "node:readline/promises";
 import type { PveClient } from "../../api/index.js";
-import { type ApplyOptions, applyPlan, PreflightFailedError, skipReasons } from "../../engine/apply.js";
+import { type ApplyOptions, applyPlan, DEFERRED_REBOOT, PreflightFailedError, skipReasons } from "../../engine/apply.js";
 import type { ApplyReport } from "../../engine/report.js";
 import type { Plan } from "../../engine/types.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
@@ -11,6 +11,7 @@ import { UsageError } from "./plan.js";
 export interface ApplyFlags {
   allowDataLoss?: boolean;
   allowRestart?: boolean;
+  deferRestart?: boolean;
   yes?: boolean;
   json?: boolean;
   concurrency?: string;
@@ -18,6 +19,17 @@ export interface ApplyFlags {
 
 /** Exit codes: 0 converged, 1 a guest failed or the preflight refused, 3 steps left pending by the guard rails. */
 export const EXIT_PENDING = 3;
+
+/** The guard rails of the flags; --allow-restart and --defer-restart contradict each other. */
+export function guardOptions(flags: ApplyFlags): Required<Pick<ApplyOptions, "allowDataLoss" | "allowRestart" | "deferRestart">> {
+  if (flags.allowRestart && flags.deferRestart) {
+    throw new UsageError(
+      "--allow-restart and --defer-restart contradict each other (reboot now, or leave the reboot for later)",
+      "give --allow-restart to reboot the guests now, or --defer-restart to write the changes as pending and reboot them later",
+    );
+  }
+  return { allowDataLoss: flags.allowDataLoss ?? false, allowRestart: flags.allowRestart ?? false, deferRestart: flags.deferRestart ?? false };
+}
 
 async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
@@ -46,20 +58,28 @@ export async function runApply(
     process.exitCode = 1;
     return undefined;
   }
-  const guard = { allowDataLoss: flags.allowDataLoss ?? false, allowRestart: flags.allowRestart ?? false };
+  const guard = guardOptions(flags);
   let runnable = 0;
   let refused = 0;
+  let deferred = 0;
   for (const guest of plan.guests) {
     if (guest.errors.length > 0) continue;
     const reasons = skipReasons(guest, guard);
-    refused += reasons.size;
+    const deferredReboots = [...reasons.values()].filter((r) => r === DEFERRED_REBOOT).length;
+    refused += reasons.size - deferredReboots;
     runnable += guest.steps.length - reasons.size;
+    if (deferredReboots > 0) deferred += guest.steps.filter((s) => s.pendingUntilReboot && !reasons.has(s.id)).length;
   }
   if (refused > 0 && !flags.json) {
     err.write(
       palette.yellow(
         `${refused} step(s) will not run and stay pending: data-loss-risk steps need --allow-data-loss, service-impact steps need --allow-restart.\n`,
       ),
+    );
+  }
+  if (deferred > 0 && !flags.json) {
+    err.write(
+      palette.yellow(`${deferred} change(s) will be written as PVE pending changes and wait for each guest's next reboot (--defer-restart); no guest is rebooted.\n`),
     );
   }
   if (runnable > 0 && !flags.yes) {

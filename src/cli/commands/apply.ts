@@ -1,5 +1,5 @@
 // `pvectl apply -f SPEC` (a fresh plan) or `pvectl apply --plan FILE` (a saved plan, refused
-// if any guest changed since). Guard rails: --allow-data-loss, --allow-restart; confirmation on
+// if any guest changed since). Guard rails: --allow-data-loss, --allow-restart, --defer-restart; confirmation on
 // a terminal, --yes for automation.
 import type { Command } from "commander";
 import { PveClient } from "../../api/index.js";
@@ -7,7 +7,7 @@ import { buildPlan, DEFAULT_SHUTDOWN_TIMEOUT, planData } from "../../engine/plan
 import { checkSavedPlan, loadPlan, SavedPlanError } from "../../engine/saved-plan.js";
 import { resolveConnection } from "../../sources/connections.js";
 import { loadSpecFiles } from "../../sources/spec/index.js";
-import { type ApplyFlags, runApply } from "./apply-flow.js";
+import { type ApplyFlags, guardOptions, runApply } from "./apply-flow.js";
 import { openSpecTarget, type PlanFlags, positiveInt } from "./plan.js";
 
 interface Flags extends ApplyFlags, PlanFlags {
@@ -24,13 +24,25 @@ export function registerApplyCommand(program: Command): void {
     .option("--connection <name>", "only the guests of this spec connection")
     .option("--allow-data-loss", "run data-loss-risk steps (destroy, disk delete)")
     .option("--allow-restart", "run service-impact steps (stop, reboot, changes that need a reboot)")
+    .option(
+      "--defer-restart",
+      "write changes that need a reboot now as PVE pending changes, do not reboot; the report lists each guest's pending keys (exit 3)",
+    )
     .option("-y, --yes", "do not ask for confirmation")
     .option("--json", "the report as JSON (progress is not printed)")
     .option("--concurrency <n>", "guests worked on at once per node (default: sized to the node)")
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
-    .addHelpText("after", "\nExit codes: 0 converged, 1 failure (or preflight refused), 3 steps left pending by the guard rails.")
+    .addHelpText(
+      "after",
+      "\nGuard rails: data-loss-risk steps run only with --allow-data-loss; service-impact steps (stop, reboot, NIC hot-unplug,\n" +
+        "changes that wait for a reboot) only with --allow-restart. With --defer-restart the changes that wait for a reboot\n" +
+        "are written now as PVE pending changes and the guest is not rebooted (a maintenance window applies them).\n" +
+        "\nExit codes: 0 converged, 1 failure (or preflight refused), 3 steps left pending by the guard rails or changes\n" +
+        "waiting for a reboot (--defer-restart).",
+    )
     .action(async (files: string[], flags: Flags) => {
+      guardOptions(flags); // contradicting guard flags are refused before anything is read
       const perNode = flags.concurrency !== undefined ? { perNodeConcurrency: positiveInt(flags.concurrency, "--concurrency", 4) } : {};
       if (flags.plan !== undefined) {
         const saved = await loadPlan(flags.plan);

@@ -14,6 +14,7 @@ import { type RecordOutcome, syncNetbox } from "../../netbox/sync.js";
 import { resolveConnection } from "../../sources/connections.js";
 import { type Palette, paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine } from "../render/report.js";
+import { type ApplyFlags, EXIT_PENDING, guardOptions } from "./apply-flow.js";
 import { untilStopped } from "../until-stopped.js";
 
 /** Something missing before pvectl can talk to NetBox (URL, token). */
@@ -100,6 +101,7 @@ export function syncLine(o: RecordOutcome, p: Palette): string {
     return `${p.green("staged ")} ${who}: vm ${o.vmid} on ${o.node} (${o.guestResult})${o.wrote.length ? `; wrote ${o.wrote.join(", ")}` : ""}`;
   }
   if (o.result === "planned") return `${p.cyan("planned")} ${who}: would build${o.vmid !== undefined ? ` vm ${o.vmid}` : ""} on ${o.node}`;
+  if (o.result === "held") return `${p.yellow("held   ")} ${who}: vm ${o.vmid ?? "-"} on ${o.node}: ${o.errors.join("; ")} (status stays ${o.status})`;
   const label = o.result === "invalid" ? p.red("invalid") : p.red("failed ");
   return `${label} ${who}: ${o.errors.join("; ")} (status stays ${o.status})`;
 }
@@ -126,8 +128,19 @@ function addSelectionFlags(cmd: Command): Command {
 export function registerNetboxCommand(program: Command): void {
   const netbox = program.command("netbox").description("NetBox as the source of truth: build planned VMs, decommission retired ones");
 
-  addSelectionFlags(netbox.command("sync").description("build the VMs of NetBox records with status planned, write back vmid/MACs/IP, set them staged")).action(
-    async (flags: CommonFlags) => {
+  addSelectionFlags(netbox.command("sync").description("build the VMs of NetBox records with status planned, write back vmid/MACs/IP, set them staged"))
+    .option("--allow-restart", "run service-impact steps (stop, reboot, NIC hot-unplug, changes that need a reboot), as apply does")
+    .option("--allow-data-loss", "run data-loss-risk steps (disk delete), as apply does")
+    .option("--defer-restart", "write changes that need a reboot as PVE pending changes without rebooting (the record stays planned until the reboot)")
+    .addHelpText(
+      "after",
+      "\nA record moves to staged only when every step of its guest ran; steps held back by the guard rails (or a reboot\n" +
+        "still owed) leave it planned with a journal entry saying what waits.\n" +
+        "\nExit codes: 0 every selected record staged (or planned with --plan-only), 1 a record failed or is invalid,\n" +
+        "3 records held back by the guard rails.",
+    )
+    .action(async (flags: CommonFlags & ApplyFlags) => {
+      const guard = guardOptions(flags);
       const config = await loadNetboxConfig(flags.config);
       const client = netboxClient(config, flags);
       const pve = pveClients(config);
@@ -140,6 +153,7 @@ export function registerNetboxCommand(program: Command): void {
           pveClient: pve.get,
           selection: selectionOf(flags),
           planOnly: flags.planOnly === true,
+          apply: guard,
           onPlan: showPlan(p, flags.json),
           onEvent: (event) => {
             if (flags.json) return;
@@ -154,15 +168,17 @@ export function registerNetboxCommand(program: Command): void {
         else if (report.records.length === 0) process.stdout.write(`no NetBox records with status ${config.select.status} match; nothing to do\n`);
         else {
           const count = (r: string) => report.records.filter((o) => o.result === r).length;
-          process.stdout.write(`${count("staged")} staged, ${count("planned")} planned only, ${count("failed")} failed, ${count("invalid")} invalid\n`);
+          process.stdout.write(
+            `${count("staged")} staged, ${count("planned")} planned only, ${count("held")} held back, ${count("failed")} failed, ${count("invalid")} invalid\n`,
+          );
         }
         if (!report.ok) process.exitCode = 1;
+        else if (report.records.some((o) => o.result === "held")) process.exitCode = EXIT_PENDING;
       } finally {
         await client.close();
         await pve.close();
       }
-    },
-  );
+    });
 
   addSelectionFlags(netbox.command("decommission").description("destroy the guests of NetBox records with status decommissioning, release what pvectl wrote, set them offline"))
     .option("--allow-data-loss", "really destroy the guests and their disks (without it the destroy steps are refused)")

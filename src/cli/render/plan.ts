@@ -114,5 +114,23 @@ export function summaryLine(plan: Plan, p: Palette = plainPalette): string {
     ".";
   const bySeverity = severityCounts(plan);
   const parts = SEVERITIES.filter((s) => bySeverity[s] > 0).map((s) => `${bySeverity[s]} ${colourSeverity(p, s)}`);
-  return parts.length === 0 ? `${guests}\nNo changes: the cluster matches the spec.` : `${guests}\nSteps by severity: ${parts.join(", ")}.`;
+  const lines = [guests];
+  if (parts.length > 0) lines.push(`Steps by severity: ${parts.join(", ")}.`);
+  // "No changes" only when nothing failed: a guest with errors or a preflight problem means
+  // the cluster may well differ from the spec, it was just not planned.
+  const failed = errorSummary(plan, counts.error);
+  if (failed) lines.push(p.red(failed));
+  else if (parts.length === 0) lines.push("No changes: the cluster matches the spec.");
+  return lines.join("\n");
+}
+
+/** What failed in a plan, in one sentence (undefined when nothing did). */
+export function errorSummary(plan: Plan, guestsWithErrors: number): string | undefined {
+  const preflight = plan.preflightErrors.length;
+  if (guestsWithErrors === 0 && preflight === 0) return undefined;
+  const what = [
+    ...(guestsWithErrors ? [`${guestsWithErrors} guest(s) with errors (their steps do not run)`] : []),
+    ...(preflight ? [`${preflight} preflight problem(s) (nothing runs)`] : []),
+  ];
+  return `Not converged: ${what.join(", ")}; fix what is listed above and run again.`;
 }

@@ -20,6 +20,7 @@ export function renderGuestReport(g: GuestReport, p: Palette = plainPalette): st
   if (macs.length) lines.push(`          macs: ${macs.join(" ")}`);
   if (volumes.length) lines.push(`          volumes: ${volumes.join(" ")}`);
   for (const pending of g.pending) lines.push(`          ${p.yellow(`pending: ${pending}`)}`);
+  if (g.pendingReboot?.length) lines.push(`          ${p.yellow(`waiting for a reboot: ${g.pendingReboot.join(", ")}`)}`);
   for (const warning of g.warnings) lines.push(`          ${p.yellow(`warning: ${warning}`)}`);
   if (g.error) lines.push(...g.error.split("\n").map((l, i) => `          ${p.red(i === 0 ? `error: ${l}` : l)}`));
   return lines;
@@ -31,10 +32,12 @@ export function renderReport(report: ApplyReport, p: Palette = plainPalette): st
   for (const g of report.guests) counts.set(g.result, (counts.get(g.result) ?? 0) + 1);
   const summary = [...counts.entries()].map(([k, v]) => `${v} ${k}`).join(", ");
   const pending = report.guests.reduce((n, g) => n + g.pending.length, 0);
+  const rebootWaiting = report.guests.filter((g) => g.pendingReboot?.length).map((g) => g.key);
   lines.push(
     "",
     `Apply ${report.ok ? p.green("finished") : p.red("finished with errors")} in ${report.elapsedSeconds}s: ${summary || "nothing to do"}.` +
-      (pending ? ` ${p.yellow(`${pending} step(s) left pending (see above).`)}` : ""),
+      (pending ? ` ${p.yellow(`${pending} step(s) left pending (see above).`)}` : "") +
+      (rebootWaiting.length ? ` ${p.yellow(`Waiting for a reboot: ${rebootWaiting.join(", ")}.`)}` : ""),
   );
   return `${lines.join("\n")}\n`;
 }

@@ -43,9 +43,16 @@ export const DRIVE_OPTION_DEFAULTS: Record<string, string> = {
   detect_zeroes: "1",
 };
 
-/** Throttling sub-options PVE changes on a running guest without a reboot. */
-function isLiveDriveOption(key: string): boolean {
-  return /^(bps|iops|mbps)/.test(key);
+/**
+ * Sub-options of an attached disk that qemu-server's vmconfig_update_disk cannot change on a
+ * running guest (they wait in the pending section for the next reboot). Every other option of
+ * the same volume is written at once: throttles are applied live, the rest (backup, replicate,
+ * serial ...) are settings PVE takes as they are.
+ */
+const REBOOT_DRIVE_OPTIONS = new Set(["aio", "cache", "discard", "iothread", "product", "queues", "ro", "ssd", "vendor"]);
+
+export function driveOptionsNeedReboot(fields: string[]): boolean {
+  return fields.some((f) => REBOOT_DRIVE_OPTIONS.has(f));
 }
 
 /** Whether attaching or removing a drive on this bus can happen while the guest runs. */
@@ -202,7 +209,7 @@ export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>
     }
     const optionChanges = optionDiff(disk.options, current.options);
     if (optionChanges.length > 0) {
-      const live = !ctx.running || optionChanges.every((c) => isLiveDriveOption(c.field));
+      const live = !ctx.running || !driveOptionsNeedReboot(optionChanges.map((c) => c.field));
       const merged: Record<string, string | number> = { ...current.options, ...disk.options };
       if (current.sizeBytes !== undefined) merged.size = current.sizeBytes;
       out.steps.push({
@@ -232,10 +239,12 @@ export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>
             ? `remove the cloud-init drive ${current.slot}`
             : `detach ${current.slot}`;
       const kept = current.kind === "disk" ? ` (volume ${current.volume} kept as an unused disk)` : "";
+      // A running guest loses the device: hot-unplugged now, or at the reboot it waits for.
+      const how = !ctx.running ? "" : liveChange ? " (hot-unplugged from the running guest)" : " (pending until reboot)";
       out.steps.push({
         action: "disk-detach",
-        severity: liveChange ? "configuration" : "service-impact",
-        summary: `${what}${kept}${liveChange ? "" : " (pending until reboot)"}`,
+        severity: ctx.running ? "service-impact" : "configuration",
+        summary: `${what}${kept}${how}`,
         changes: [{ field: current.slot, before: describeLive(current) }],
         calls: [{ method: "PUT", path: config, params: { delete: current.slot } }],
         ...pending,

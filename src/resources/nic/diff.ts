@@ -46,19 +46,41 @@ export function nicChanges(wanted: DesiredNic, live: LiveNic): FieldChange[] {
   return changes;
 }
 
+/**
+ * What a NIC change does to a running guest, as qemu-server's vmconfig_update_net decides it:
+ * a change of model, MAC, queues or MTU (or a NIC without a bridge) replaces the device, so it
+ * is hot-unplugged and plugged again when `hotplug` has `network` and waits for a reboot
+ * otherwise; bridge, VLAN tag, trunks, firewall, rate and link state are applied to the
+ * running NIC in place, whatever `hotplug` says.
+ */
+export type NicChangeEffect = "in-place" | "replug" | "pending";
+
+const IN_PLACE_FIELDS = new Set(["bridge", "tag", "trunks", "firewall", "rate", "link_down"]);
+
+export function nicChangeEffect(changes: FieldChange[], live: LiveNic, hotplug: string[]): NicChangeEffect {
+  const fields = changes.map((c) => c.field.slice(c.field.indexOf(".") + 1));
+  // Any other field (model, macaddr, queues, mtu), or a NIC in NAT mode (no bridge), replaces the device.
+  const replaces = live.bridge === undefined || fields.some((f) => !IN_PLACE_FIELDS.has(f));
+  if (!replaces) return "in-place";
+  return hotplug.includes("network") ? "replug" : "pending";
+}
+
+const PENDING_SUFFIX = " (pending until reboot)";
+
 export function diffNics(desired: DesiredNic[], live: Record<string, LiveNic>, ctx: NicContext): StepDraft[] {
   const steps: StepDraft[] = [];
   const config = qemuPaths.config(ctx.node, ctx.vmid);
-  const liveChange = !ctx.running || ctx.hotplug.includes("network");
-  const pending = liveChange ? {} : { pendingUntilReboot: true as const };
-  const suffix = liveChange ? "" : " (pending until reboot)";
+  // Adding or removing a NIC of a running guest is a hot(un)plug: only with `hotplug: network`.
+  const plugs = !ctx.running || ctx.hotplug.includes("network");
+  const pending = plugs ? {} : { pendingUntilReboot: true as const };
+  const suffix = plugs ? "" : PENDING_SUFFIX;
   const wanted = new Set(desired.map((n) => n.slot));
   for (const nic of desired) {
     const current = live[nic.slot];
     if (!current) {
       steps.push({
         action: "nic-add",
-        severity: liveChange ? "configuration" : "service-impact",
+        severity: plugs ? "configuration" : "service-impact",
         summary: `add ${nic.slot}: ${describeNic(nic)}${suffix}`,
         changes: [{ field: nic.slot, after: describeNic(nic) }],
         calls: [{ method: "PUT", path: config, params: { [nic.slot]: printDesiredNic(nic) } }],
@@ -68,27 +90,34 @@ export function diffNics(desired: DesiredNic[], live: Record<string, LiveNic>, c
     }
     const changes = nicChanges(nic, current);
     if (changes.length === 0) continue;
-    const keptMac = nic.macaddr === undefined && current.macaddr ? ` (MAC ${current.macaddr} kept)` : "";
-    steps.push({
-      action: "nic-change",
-      severity: liveChange ? "configuration" : "service-impact",
-      summary: `change ${nic.slot}${keptMac}${suffix}`,
-      changes,
-      calls: [{ method: "PUT", path: config, params: { [nic.slot]: printDesiredNic(nic, current.macaddr, current.options) } }],
-      ...pending,
-    });
+    steps.push(nicChangeStep(nic, current, changes, ctx, config));
   }
   for (const current of Object.values(live)) {
     if (wanted.has(current.slot) || ctx.keepUnlisted) continue;
     steps.push({
       action: "nic-remove",
-      // A running guest loses this network at once; a stopped one loses nothing yet.
+      // A running guest loses this network (at once, or at the reboot); a stopped one loses nothing yet.
       severity: ctx.running ? "service-impact" : "configuration",
-      summary: `remove ${current.slot} (${describeNic(current)})${suffix}`,
+      summary: `remove ${current.slot} (${describeNic(current)})${ctx.running && plugs ? " (hot-unplugged from the running guest)" : suffix}`,
       changes: [{ field: current.slot, before: describeNic(current) }],
       calls: [{ method: "PUT", path: config, params: { delete: current.slot } }],
       ...pending,
     });
   }
   return steps;
+}
+
+function nicChangeStep(nic: DesiredNic, current: LiveNic, changes: FieldChange[], ctx: NicContext, config: string): StepDraft {
+  const effect = ctx.running ? nicChangeEffect(changes, current, ctx.hotplug) : "in-place";
+  const keptMac = nic.macaddr === undefined && current.macaddr ? ` (MAC ${current.macaddr} kept)` : "";
+  const how =
+    effect === "replug" ? " (the running guest's NIC is hot-unplugged and plugged again)" : effect === "pending" ? PENDING_SUFFIX : "";
+  return {
+    action: "nic-change",
+    severity: effect === "in-place" ? "configuration" : "service-impact",
+    summary: `change ${nic.slot}${keptMac}${how}`,
+    changes,
+    calls: [{ method: "PUT", path: config, params: { [nic.slot]: printDesiredNic(nic, current.macaddr, current.options) } }],
+    ...(effect === "pending" ? { pendingUntilReboot: true as const } : {}),
+  };
 }

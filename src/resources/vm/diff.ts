@@ -65,7 +65,7 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean): { drafts: 
       ...(before !== undefined ? { before: displayValue(key, before) } : {}),
       after: displayValue(key, after),
     };
-    if (!running || appliesLive(key, live.hotplug)) {
+    if (!running || appliesLive(key, live.hotplug, { before, after })) {
       nowChanges.push(change);
       nowParams[key] = writeValue(key, after);
     } else {

@@ -77,12 +77,33 @@ const ALWAYS_LIVE = new Set([
   "searchdomain",
 ]);
 
-/** Whether changing `key` on a running guest takes effect now (true) or after a reboot. */
-export function appliesLive(key: string, hotplug: string[]): boolean {
+/** The value before and after a change (undefined: not set, PVE's default applies). */
+export interface ValueChange {
+  before?: string | undefined;
+  after?: string | undefined;
+}
+
+/** The balloon device exists unless `balloon: 0`; adding or removing the device needs a reboot. */
+function balloonDevice(value: string | undefined): boolean {
+  return value === undefined || value !== "0";
+}
+
+/**
+ * Whether changing `key` on a running guest takes effect now (true) or after a reboot, as
+ * qemu-server's vmconfig_hotplug_pending decides: fast-plug keys always; CPU weight and limit
+ * through the cgroup always; a new balloon target always (switching the device on or off
+ * not); `vcpus`, `memory`, `tablet`/`usbN` with the `cpu`, `memory` and `usb` hotplug features;
+ * `hotplug` itself unless memory hotplug is involved before or after.
+ */
+export function appliesLive(key: string, hotplug: string[], change: ValueChange = {}): boolean {
   if (ALWAYS_LIVE.has(key) || /^ipconfig\d+$/.test(key)) return true;
-  if (key === "memory" || key === "balloon") return hotplug.includes("memory");
+  if (key === "cpuunits" || key === "cpulimit") return true;
+  if (key === "balloon") return balloonDevice(change.before) === balloonDevice(change.after);
+  if (key === "hotplug") return ![change.before ?? PVE_DEFAULTS.hotplug, change.after ?? PVE_DEFAULTS.hotplug].some((v) => v?.includes("memory"));
+  if (key === "memory") return hotplug.includes("memory");
   if (key === "vcpus") return hotplug.includes("cpu");
-  if (key === "tablet") return hotplug.includes("usb");
+  // USB devices hot-plug on machine versions >= 7.1, what every guest started on PVE 9 runs.
+  if (key === "tablet" || /^usb\d+$/.test(key)) return hotplug.includes("usb");
   return false;
 }
 

@@ -89,27 +89,52 @@ export function rebootStep(live: LiveVm, keys: string[]): StepDraft {
   };
 }
 
-/** Every volume a destroy removes: attached disks (not CD-ROMs or ISOs), unused ones, EFI/TPM state. */
-export function volumesOf(live: LiveVm): string[] {
-  const volumes: string[] = [];
-  for (const disk of Object.values(live.disks)) if (disk.kind === "disk" && disk.storage) volumes.push(disk.volume);
+/**
+ * The vmid a volume belongs to by its name (`vm-100-disk-0`, `base-100-disk-0`,
+ * `local:100/vm-100-disk-0.qcow2`, a linked clone's `base-9000-disk-0/vm-100-disk-1`: 100).
+ * PVE's destroy frees only the volumes the guest owns; a volume of another guest attached
+ * here survives it.
+ */
+export function volumeOwner(volume: string): number | undefined {
+  const name = (volume.split(":")[1] ?? "").split("/").pop() ?? "";
+  const m = /^(?:vm|base)-(\d+)-/.exec(name);
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * What a destroy does to each volume the guest references, as qemu-server's destroy_vm does
+ * it: every drive that is not a CD-ROM (the cloud-init drive included), EFI vars, TPM state
+ * and `unusedN` volumes are freed when the guest owns them; CD-ROM images, host paths and
+ * volumes owned by another guest are kept.
+ */
+export function volumesOf(live: LiveVm): { deleted: string[]; kept: string[] } {
+  const referenced: string[] = [];
+  for (const disk of Object.values(live.disks)) if (disk.kind !== "cdrom") referenced.push(disk.volume);
   for (const key of ["efidisk0", "tpmstate0"]) {
     const value = live.options[key];
     const volume = value !== undefined ? volumeOf(value) : undefined;
-    if (volume?.includes(":")) volumes.push(volume);
+    if (volume !== undefined) referenced.push(volume);
   }
-  volumes.push(...Object.values(live.unused));
-  return volumes.sort();
+  referenced.push(...Object.values(live.unused));
+  const deleted = new Set<string>();
+  const kept = new Set<string>();
+  for (const volume of referenced) {
+    if (!volume.includes(":")) continue; // a host path (/dev/...): never PVE's to free
+    (volumeOwner(volume) === live.vmid ? deleted : kept).add(volume);
+  }
+  return { deleted: [...deleted].sort(), kept: [...kept].sort() };
 }
 
 export function destroyStep(live: LiveVm): StepDraft {
-  const volumes = volumesOf(live);
+  const { deleted: volumes, kept } = volumesOf(live);
+  const keeps = kept.length ? `; keeps ${kept.join(", ")} (owned by another guest)` : "";
   return {
     action: "destroy",
     severity: "data-loss-risk",
     summary:
       `destroy ${live.name ?? "guest"} (vmid ${live.vmid}) and ` +
-      (volumes.length ? `its volumes ${volumes.join(", ")}` : "its config (no volumes)"),
+      (volumes.length ? `its volumes ${volumes.join(", ")}` : "its config (no volumes)") +
+      keeps,
     changes: [{ field: "guest", before: `${live.name ?? ""} vmid ${live.vmid} on ${live.node}`.trim() }],
     // purge: also drop the vmid from backup jobs, replication and HA, which would otherwise dangle.
     calls: [{ method: "DELETE", path: qemuPaths.guest(live.node, live.vmid), params: { purge: 1 } }],
