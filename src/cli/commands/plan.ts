@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import { PveClient } from "../../api/index.js";
 import { buildPlan, DEFAULT_SHUTDOWN_TIMEOUT, planData } from "../../engine/plan.js";
-import { savePlan } from "../../engine/saved-plan.js";
+import { type SavedPlanOptions, savedPlanContent, savePlan } from "../../engine/saved-plan.js";
 import { planHasChanges, planHasErrors, type Plan } from "../../engine/types.js";
 import { desiredVmFromSpec } from "../../resources/vm/from-spec.js";
 import type { DesiredVm } from "../../resources/vm/model.js";
@@ -73,6 +73,14 @@ export function positiveInt(value: string | undefined, flag: string, fallback: n
   return n;
 }
 
+/** The options that shape a plan's content (stored in a saved plan, so apply recomputes it alike). */
+export function planOptions(flags: Pick<PlanFlags, "shutdownTimeout" | "forceStop">): SavedPlanOptions {
+  return {
+    shutdownTimeoutSeconds: positiveInt(flags.shutdownTimeout, "--shutdown-timeout", DEFAULT_SHUTDOWN_TIMEOUT),
+    forceStop: flags.forceStop ?? false,
+  };
+}
+
 export function planExitCode(plan: Plan, detailed: boolean): number {
   if (planHasErrors(plan)) return 1;
   return detailed && planHasChanges(plan) ? 2 : 0;
@@ -87,22 +95,19 @@ export function registerPlanCommand(program: Command): void {
     .option("--connection <name>", "only the guests of this spec connection")
     .option("--json", "the plan as JSON")
     .option("--detailed-exitcode", "exit 0 when there is nothing to change, 2 when there are changes, 1 on errors")
-    .option("--out <file>", "save the plan for `pvectl apply --plan FILE`")
+    .option("--out <file>", "save the plan for `pvectl apply --plan FILE` (with the spec files' SHA-256, the options and the cluster's identity)")
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
     .option("--read-concurrency <n>", "config reads in parallel", "16")
     .action(async (files: string[], flags: PlanFlags) => {
       const target = await openSpecTarget(files, flags, "plan");
       try {
-        const plan = planData(
-          await buildPlan(target.client, target.desired, {
-            shutdownTimeoutSeconds: positiveInt(flags.shutdownTimeout, "--shutdown-timeout", DEFAULT_SHUTDOWN_TIMEOUT),
-            forceStop: flags.forceStop ?? false,
-            readConcurrency: positiveInt(flags.readConcurrency, "--read-concurrency", 16),
-          }),
-        );
+        const options = planOptions(flags);
+        const readConcurrency = positiveInt(flags.readConcurrency, "--read-concurrency", 16);
+        const built = await buildPlan(target.client, target.desired, { ...options, readConcurrency });
+        const plan = planData(built);
         if (flags.out) {
-          await savePlan(flags.out, { ...(target.connection !== undefined ? { connection: target.connection } : {}), specFiles: target.files, plan });
+          await savePlan(flags.out, await savedPlanContent(target.client, built, target.spec.files, options, target.connection));
         }
         if (flags.json) process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
         else {
