@@ -6,7 +6,7 @@ import { buildPlan, DEFAULT_SHUTDOWN_TIMEOUT, planData } from "../../engine/plan
 import { checkSpecFiles, loadPlan, SavedPlanError } from "../../engine/saved-plan.js";
 import { verifySavedPlan } from "../../engine/saved-plan-verify.js";
 import { type ApplyFlags, runApply } from "./apply-flow.js";
-import { openSpecTarget, type PlanFlags, planOptions, positiveInt, UsageError } from "./plan.js";
+import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, planOptions, positiveInt, UsageError } from "./plan.js";
 
 interface Flags extends ApplyFlags, PlanFlags {
   plan?: string;
@@ -43,8 +43,7 @@ async function applySavedPlan(file: string, flags: Flags, perNode: PerNode): Pro
 }
 
 export function registerApplyCommand(program: Command): void {
-  program
-    .command("apply")
+  addSecretPolicyOptions(program.command("apply"))
     .description("make the cluster match the spec: plan, confirm, run the steps (or apply a saved plan)")
     .argument("[files...]", "spec files")
     .option("-f, --file <path...>", "spec file(s)")

@@ -9,6 +9,7 @@ import { planHasChanges, planHasErrors, type Plan } from "../../engine/types.js"
 import { desiredVmFromSpec } from "../../resources/vm/from-spec.js";
 import type { DesiredVm } from "../../resources/vm/model.js";
 import { resolveConnection } from "../../sources/connections.js";
+import { type SecretPolicy, SecretPolicyError, secretPolicy } from "../../sources/secret-policy.js";
 import { loadSpecFiles, type SpecDocument } from "../../sources/spec/index.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 
@@ -36,11 +37,40 @@ export interface SpecTarget {
 export interface SpecFlags {
   file?: string[];
   connection?: string;
+  allowHttp?: boolean;
+  secretsDir?: string[];
+  secretEnvPrefix?: string[];
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** The flags of the secret policy (docs/client.md, "Threat model"), for every command that opens a spec's connection. */
+export function addSecretPolicyOptions(command: Command): Command {
+  return command
+    .option("--allow-http", "allow plain HTTP to a host that is not this machine (credentials cross the network unencrypted)")
+    .option("--secrets-dir <dir>", "a directory spec connections may read secret files from, besides the spec's own (repeatable)", collect)
+    .option("--secret-env-prefix <prefix>", "environment variables spec connections may read secrets from (repeatable; default PROXMOX_ and PVE_)", collect);
+}
+
+function policyOf(flags: SpecFlags): SecretPolicy {
+  try {
+    return secretPolicy({
+      allowHttp: flags.allowHttp ?? false,
+      ...(flags.secretsDir ? { secretsDirs: flags.secretsDir } : {}),
+      ...(flags.secretEnvPrefix ? { secretEnvPrefixes: flags.secretEnvPrefix } : {}),
+    });
+  } catch (err) {
+    if (err instanceof SecretPolicyError) throw new UsageError(err.message, "see docs/client.md, \"Threat model: specs are untrusted\"");
+    throw err;
+  }
 }
 
 /** The spec files of a command (positional or -f), its one connection, and a client for it. */
 export async function openSpecTarget(positional: string[], flags: SpecFlags, command: string): Promise<SpecTarget> {
   const files = [...(flags.file ?? []), ...positional];
+  const policy = policyOf(flags);
   if (files.length === 0) throw new UsageError("no spec file given", `usage: pvectl ${command} -f web.yaml [-f more.yaml]`);
   const spec = await loadSpecFiles(files);
   let vms = spec.vms;
@@ -53,7 +83,7 @@ export async function openSpecTarget(positional: string[], flags: SpecFlags, com
     );
   }
   const connection = flags.connection ?? vms[0]?.connection;
-  const client = new PveClient(resolveConnection(spec, connection));
+  const client = new PveClient(resolveConnection(spec, connection, process.env, policy));
   return { spec, files, ...(connection !== undefined ? { connection } : {}), desired: vms.map(desiredVmFromSpec), client };
 }
 
@@ -87,8 +117,7 @@ export function planExitCode(plan: Plan, detailed: boolean): number {
 }
 
 export function registerPlanCommand(program: Command): void {
-  program
-    .command("plan")
+  addSecretPolicyOptions(program.command("plan"))
     .description("show what apply would change, step by step with severities (reads the cluster, changes nothing)")
     .argument("[files...]", "spec files")
     .option("-f, --file <path...>", "spec file(s)")
