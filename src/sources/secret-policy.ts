@@ -85,7 +85,7 @@ export function allowedSecretFile(path: string, specFile: string, policy: Secret
   if (allowed(real)) return { real };
   return {
     refusal:
-      `${path} is outside the spec's directory ${specDir}${real !== path ? ` (it leads to ${real})` : ""}: a spec may only read secret files in its own directory tree. ` +
+      `${path}: it is outside the spec's directory ${specDir}${real !== path ? ` (it leads to ${real})` : ""}, and a spec may only read secret files in its own directory tree. ` +
       "Move the file there, or allow its directory with --secrets-dir DIR",
   };
 }
@@ -94,7 +94,7 @@ export function allowedSecretFile(path: string, specFile: string, policy: Secret
 export function envVariableRefusal(variable: string, target: { host: string; port?: number }, policy: SecretPolicy, env: NodeJS.ProcessEnv): string | undefined {
   if (!policy.secretEnvPrefixes.some((prefix) => variable.startsWith(prefix))) {
     return (
-      `${variable} does not start with an allowed prefix (${policy.secretEnvPrefixes.join(", ")}): a spec may only read variables set aside for specs. ` +
+      `${variable}: it does not start with an allowed prefix (${policy.secretEnvPrefixes.join(", ")}), and a spec may only read variables set aside for specs. ` +
       `Rename the variable (e.g. PVE_${variable}), or allow its prefix with --secret-env-prefix (which replaces the defaults; repeat it to keep them)`
     );
   }
@@ -104,7 +104,7 @@ export function envVariableRefusal(variable: string, target: { host: string; por
   const origin = safeOrigin(target);
   if (configured !== undefined && configured === origin) return undefined;
   return (
-    `${variable} is the secret of the PROXMOX_* connection (${configured ?? "PROXMOX_HOST is not set"}), and goes only to PROXMOX_HOST, not to ${origin ?? target.host}. ` +
+    `${variable}: it is the secret of the PROXMOX_* connection (${configured ?? "PROXMOX_HOST is not set"}), which goes only to PROXMOX_HOST, not to ${origin ?? target.host}. ` +
     "Give this connection a variable of its own (e.g. PVE_<NAME>_TOKEN_SECRET)"
   );
 }

@@ -73,13 +73,13 @@ describe("a hostile spec sends no secret anywhere", () => {
 
   it("a variable not meant for specs, even to a local listener", async () => {
     const file = spec("env", `host: "http://127.0.0.1:${port}", user: root@pam, passwordEnv: AWS_SECRET_ACCESS_KEY`);
-    await refused(["plan", file], {}, /^error: connection `lab` \(.*env\.yaml:3:3\): passwordEnv: refusing to read AWS_SECRET_ACCESS_KEY does not start with an allowed prefix .*--secret-env-prefix/);
+    await refused(["plan", file], {}, /^error: connection `lab` \(.*env\.yaml:3:3\): passwordEnv: refusing to read AWS_SECRET_ACCESS_KEY: it does not start with an allowed prefix .*--secret-env-prefix/);
   });
 
   it("a file outside the spec's directory, by .. or by absolute path", async () => {
     for (const path of ["../ci-secret", join(dir, "ci-secret")]) {
       const file = spec("file", `host: "http://127.0.0.1:${port}", user: root@pam, passwordFile: "${path}"`);
-      await refused(["plan", file], {}, /^error: connection `lab` \(.*file\.yaml:3:3\): passwordFile: refusing to read .*ci-secret is outside the spec's directory .*--secrets-dir DIR/);
+      await refused(["plan", file], {}, /^error: connection `lab` \(.*file\.yaml:3:3\): passwordFile: refusing to read .*ci-secret: it is outside the spec's directory .*--secrets-dir DIR/);
     }
   });
 

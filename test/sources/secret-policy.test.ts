@@ -56,11 +56,11 @@ describe("the secret policy of spec connections", () => {
   it("refuses secret files outside the spec's directory: .., absolute paths, links pointing out", () => {
     for (const path of ["../../outside/token", join(root, "outside", "token"), "/etc/passwd", "../../outside/missing"]) {
       const message = failure(() => resolveConnection(conn(`tokenSecretFile: ${path}`), "lab", {}));
-      assert.match(message, new RegExp(`^${escapeRe(where())}: tokenSecretFile: refusing to read .* is outside the spec's directory ${escapeRe(specDir)}`));
+      assert.match(message, new RegExp(`^${escapeRe(where())}: tokenSecretFile: refusing to read .*: it is outside the spec's directory ${escapeRe(specDir)}`));
       assert.match(message, /Move the file there, or allow its directory with --secrets-dir DIR$/);
     }
     const link = failure(() => resolveConnection(conn("tokenSecretFile: link-out"), "lab", {}));
-    assert.match(link, new RegExp(`refusing to read ${escapeRe(join(specDir, "link-out"))} is outside the spec's directory .* \\(it leads to ${escapeRe(join(root, "outside", "token"))}\\)`));
+    assert.match(link, new RegExp(`refusing to read ${escapeRe(join(specDir, "link-out"))}: it is outside the spec's directory .* \\(it leads to ${escapeRe(join(root, "outside", "token"))}\\)`));
   });
 
   it("reads a file outside when --secrets-dir names its directory", () => {
@@ -74,8 +74,8 @@ describe("the secret policy of spec connections", () => {
     const message = failure(() => resolveConnection(conn("tokenSecretEnv: AWS_SECRET_ACCESS_KEY"), "lab", env));
     assert.equal(
       message,
-      `${where()}: tokenSecretEnv: refusing to read AWS_SECRET_ACCESS_KEY does not start with an allowed prefix (PROXMOX_, PVE_): ` +
-        "a spec may only read variables set aside for specs. Rename the variable (e.g. PVE_AWS_SECRET_ACCESS_KEY), or allow its prefix with " +
+      `${where()}: tokenSecretEnv: refusing to read AWS_SECRET_ACCESS_KEY: it does not start with an allowed prefix (PROXMOX_, PVE_), ` +
+        "and a spec may only read variables set aside for specs. Rename the variable (e.g. PVE_AWS_SECRET_ACCESS_KEY), or allow its prefix with " +
         "--secret-env-prefix (which replaces the defaults; repeat it to keep them)",
     );
     assert.equal(resolveConnection(conn("tokenSecretEnv: PVE_LAB_SECRET"), "lab", env).tokenSecret, SECRET);
@@ -90,8 +90,8 @@ describe("the secret policy of spec connections", () => {
     const elsewhere = parseSpec("connections:\n  lab: { host: attacker.example, user: root@pam, passwordEnv: PROXMOX_PASSWORD }\n", spec);
     assert.equal(
       failure(() => resolveConnection(elsewhere, "lab", env)),
-      `${where()}: passwordEnv: refusing to read PROXMOX_PASSWORD is the secret of the PROXMOX_* connection (https://pve1.example.org:8006), ` +
-        "and goes only to PROXMOX_HOST, not to https://attacker.example:8006. Give this connection a variable of its own (e.g. PVE_<NAME>_TOKEN_SECRET)",
+      `${where()}: passwordEnv: refusing to read PROXMOX_PASSWORD: it is the secret of the PROXMOX_* connection (https://pve1.example.org:8006), ` +
+        "which goes only to PROXMOX_HOST, not to https://attacker.example:8006. Give this connection a variable of its own (e.g. PVE_<NAME>_TOKEN_SECRET)",
     );
   });
 
