@@ -19,7 +19,7 @@ import { verifySavedPlan } from "../../src/engine/saved-plan-verify.js";
 import { ChangedSincePlanError } from "../../src/engine/step-runner.js";
 import { startSimulator } from "../../src/sim/index.js";
 import { PVECTL_VERSION } from "../../src/version.js";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { clientAs, desired, fastApply, type Lab, startLab } from "./helpers.js";
 
 const SPEC = (memory: string) => `
 vms:
@@ -178,6 +178,28 @@ describe("saved plans", () => {
 });
 
 describe("saved plans and the cluster's identity", () => {
+  it("works for a user who may not read /cluster/status (no cluster name recorded)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pvectl-plan-id-"));
+    const lab = await startLab({
+      config: { access: { users: [{ userid: "deploy@pve", password: "deploy123" }], acl: [{ path: "/vms", roles: ["PVEVMAdmin"], users: ["deploy@pve"] }] } },
+    });
+    const deploy = clientAs(lab, "deploy@pve", "deploy123");
+    try {
+      await assert.rejects(deploy.request("GET", "/cluster/status"), /Permission check failed/);
+      const file = join(dir, "plan.json");
+      writeFileSync(join(dir, "s.yaml"), SPEC("512"));
+      const built = await buildPlan(deploy, desired(SPEC("512")), OPTIONS);
+      await savePlan(file, await savedPlanContent(deploy, built, [join(dir, "s.yaml")], OPTIONS, undefined));
+      const saved = await loadPlan(file);
+      assert.equal(saved.cluster.name, undefined);
+      assert.deepEqual((await verifySavedPlan(deploy, saved, desired(SPEC("512")))).problems, []);
+    } finally {
+      await deploy.close();
+      await lab.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("refuses a plan made for another cluster at the same address", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pvectl-plan-id-"));
     const first = await startLab();
