@@ -5,7 +5,7 @@
 // version, for another cluster (cluster-identity.ts), or when a guest it changes has another
 // config `digest` (PVE's SHA-1 of the config file) or a guest it creates exists by now.
 import { createHash } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import type { PveClient } from "../api/index.js";
 import { PVECTL_VERSION } from "../version.js";
 import { mapConcurrent } from "../util/concurrency.js";
@@ -96,11 +96,19 @@ export async function checkSpecFiles(files: SavedSpecFile[]): Promise<string[]> 
   return problems;
 }
 
+/** Far above any real plan (10,000 guests take a few MB); a bigger file is not read into memory. */
+export const MAX_SAVED_PLAN_BYTES = 64 * 1024 * 1024;
+
 async function readJson(file: string): Promise<unknown> {
   let text: string;
   try {
+    const { size } = await stat(file);
+    if (size > MAX_SAVED_PLAN_BYTES) {
+      throw new SavedPlanError(file, [`it has ${size} bytes, more than the ${MAX_SAVED_PLAN_BYTES / 1024 / 1024} MiB a saved plan may have`]);
+    }
     text = await readFile(file, "utf8");
   } catch (err) {
+    if (err instanceof SavedPlanError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new SavedPlanError(file, [code === "ENOENT" ? "no such file" : `it cannot be read (${code ?? String(err)})`]);
   }

@@ -9,6 +9,7 @@ import { buildPlan, planData } from "../../src/engine/plan.js";
 import {
   checkSpecFiles,
   loadPlan,
+  MAX_SAVED_PLAN_BYTES,
   type SavedPlan,
   SavedPlanError,
   type SavedPlanOptions,
@@ -154,6 +155,13 @@ describe("saved plans", () => {
     writeFileSync(file, text.slice(0, text.length / 2));
     await assert.rejects(loadPlan(file), (err: SavedPlanError) => {
       assert.deepEqual(err.problems, ["not a JSON plan file (it may be truncated or edited by hand)"]);
+      return true;
+    });
+    writeFileSync(file, "[1, 2, 3]");
+    await assert.rejects(loadPlan(file), /not a pvectl saved plan/);
+    writeFileSync(file, Buffer.alloc(MAX_SAVED_PLAN_BYTES + 1, 0x20));
+    await assert.rejects(loadPlan(file), (err: SavedPlanError) => {
+      assert.deepEqual(err.problems, [`it has ${MAX_SAVED_PLAN_BYTES + 1} bytes, more than the 64 MiB a saved plan may have`]);
       return true;
     });
     writeFileSync(file, "[1, 2, 3]");
