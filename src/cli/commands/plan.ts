@@ -51,7 +51,7 @@ export function addSecretPolicyOptions(command: Command): Command {
   return command
     .option("--allow-http", "allow plain HTTP to a host that is not this machine (credentials cross the network unencrypted)")
     .option("--secrets-dir <dir>", "a directory spec connections may read secret files from, besides the spec's own (repeatable)", collect)
-    .option("--secret-env-prefix <prefix>", "environment variables spec connections may read secrets from (repeatable; default PROXMOX_ and PVE_)", collect);
+    .option("--secret-env-prefix <prefix>", "prefix of the environment variables spec connections may read secrets from (repeatable; replaces the default PROXMOX_ and PVE_)", collect);
 }
 
 function policyOf(flags: SpecFlags): SecretPolicy {
