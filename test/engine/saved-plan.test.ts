@@ -91,6 +91,25 @@ describe("saved plans", () => {
     assert.equal(report.guests[0]!.result, "changed");
   });
 
+  it("a plan that creates guests (one without a vmid, with a NIC and a cloud-init user) recomputes equal", async () => {
+    const spec = `${SPEC("768")}  - name: fresh1
+    node: pve2
+    memory: 256
+    nics: { net0: { bridge: vmbr0 } }
+    cloudInit: { storage: local-lvm, user: ops }
+`;
+    const { file } = await save(spec);
+    const { problems, plan } = await verifySavedPlan(lab.client, await loadPlan(file), desired(spec));
+    assert.deepEqual(problems, []);
+    assert.deepEqual(
+      plan.guests.map((g) => [g.key, g.exists, g.steps[0]?.action]),
+      [
+        ["saved1", true, "config"],
+        ["fresh1", false, "create"],
+      ],
+    );
+  });
+
   it("refuses a saved plan when the guest's config digest changed since", async () => {
     const { file } = await save(SPEC("2048"));
     await lab.client.request("PUT", "/nodes/pve1/qemu/220/config", { description: "changed by someone else" });
