@@ -40,16 +40,25 @@ export interface SavedPlan {
 
 export type SavedPlanContent = Omit<SavedPlan, "format" | "pvectlVersion">;
 
+/** Control characters shown as `\u001b`: problems quote the file's own strings, which must not drive the terminal. */
+function printable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 export class SavedPlanError extends Error {
+  readonly problems: string[];
   constructor(
     readonly file: string,
-    readonly problems: string[],
+    problems: string[],
   ) {
+    const shown = problems.map(printable);
     super(
-      `the saved plan ${file} cannot be applied:\n${problems.map((p) => `  - ${p}`).join("\n")}\n` +
+      `the saved plan ${printable(file)} cannot be applied:\n${shown.map((p) => `  - ${p}`).join("\n")}\n` +
         "Run `pvectl plan --out FILE` again, review it, and apply the new plan.",
     );
     this.name = "SavedPlanError";
+    this.problems = shown;
   }
   userMessage(): string {
     return this.message;

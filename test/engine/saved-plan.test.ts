@@ -160,6 +160,14 @@ describe("saved plans", () => {
       assert.deepEqual(err.problems, [`it was made by pvectl 0.0.9; this is pvectl ${PVECTL_VERSION}, which applies only its own plans`]);
       return true;
     });
+    edit(file, (s) => {
+      s.pvectlVersion = "\u001b]0;owned\u0007 1.0";
+    });
+    await assert.rejects(loadPlan(file), (err: SavedPlanError) => {
+      assert.match(err.userMessage(), /made by pvectl \\u001b\]0;owned\\u0007 1\.0;/, "escape sequences from the file are shown, not sent to the terminal");
+      assert.ok(![...err.userMessage()].some((c) => c < " " && c !== "\n"), "no control character but newlines");
+      return true;
+    });
     writeFileSync(file, JSON.stringify({ format: "pvectl-saved-plan/1", specFiles: ["a.yaml"], plan: { guests: [] } }));
     await assert.rejects(loadPlan(file), /it was made by an older pvectl; this is pvectl/);
   });
