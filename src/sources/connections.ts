@@ -65,7 +65,8 @@ function checkTransport(connection: ConnectionSpec, policy: SecretPolicy): void 
 
 /**
  * The client options of a spec connection, reading its secret from the environment or a file.
- * The policy is checked first: a refused connection reads no secret and sends nothing.
+ * The policy is checked before each secret is read, and any refusal throws before a client
+ * exists: a refused connection sends nothing.
  */
 export function connectionOptions(connection: ConnectionSpec, env: NodeJS.ProcessEnv = process.env, policy: SecretPolicy = DEFAULT_SECRET_POLICY): PveClientOptions {
   checkTransport(connection, policy);
