@@ -31,16 +31,24 @@ function show(value: unknown): string {
   return value === undefined ? "(none)" : typeof value === "string" ? value : canonical(value);
 }
 
+/** The first place two values differ, as `calls[0].params.memory (saved 1, recomputed 2)`. */
+function firstDifference(a: unknown, b: unknown, where: string): string {
+  const scalar = (v: unknown) => v === undefined || v === null || typeof v !== "object";
+  if (scalar(a) || scalar(b) || Array.isArray(a) !== Array.isArray(b)) return `${where} (saved ${show(a)}, recomputed ${show(b)})`;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const i = a.findIndex((item, n) => canonical(item) !== canonical(b[n]));
+    if (i < 0 || a.length !== b.length) return `${where} (saved ${a.length} entries, recomputed ${b.length})`;
+    return firstDifference(a[i], b[i], `${where}[${i}]`);
+  }
+  const field = differingFields(a as object, b as object)[0]!;
+  return firstDifference((a as Record<string, unknown>)[field], (b as Record<string, unknown>)[field], `${where}.${field}`);
+}
+
 function compareStep(key: string, saved: Step, fresh: Step): string[] {
   const fields = differingFields(saved, fresh);
   if (fields.length === 0) return [];
-  // Short scalar differences are shown with both values; calls and changes only by name.
-  const detail = fields.map((f) => {
-    const a = (saved as unknown as Record<string, unknown>)[f];
-    const b = (fresh as unknown as Record<string, unknown>)[f];
-    const scalar = (v: unknown) => v === undefined || typeof v !== "object";
-    return scalar(a) && scalar(b) ? `${f} (saved ${show(a)}, recomputed ${show(b)})` : f;
-  });
+  const record = (step: Step) => step as unknown as Record<string, unknown>;
+  const detail = fields.map((f) => firstDifference(record(saved)[f], record(fresh)[f], f));
   return [`${key}: step ${saved.id} differs from the recomputed plan in ${detail.join(", ")}`];
 }
 

@@ -123,7 +123,7 @@ describe("apply --plan with an edited or unfitting saved plan", () => {
     });
     const result = await cli(["apply", "--plan", file, "--yes", "--allow-restart"]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /- tamper1: step tamper1\/1-\S+ differs from the recomputed plan in calls\n/);
+    assert.match(result.stderr, /- tamper1: step tamper1\/1-\S+ differs from the recomputed plan in calls\[0\]\.params\.cores \(saved 64, recomputed 2\)\n/);
     assert.equal((await guestState(260)).cores, 1);
   });
 

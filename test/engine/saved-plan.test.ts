@@ -124,7 +124,7 @@ describe("saved plans", () => {
     edit(file, (s) => {
       s.plan.guests[0]!.steps[0]!.calls[0]!.params.memory = 16384;
     });
-    assert.deepEqual(await problemsOf(file, SPEC("3072")), ["saved1: step saved1/1-config differs from the recomputed plan in calls"]);
+    assert.deepEqual(await problemsOf(file, SPEC("3072")), ["saved1: step saved1/1-config differs from the recomputed plan in calls[0].params.memory (saved 16384, recomputed 3072)"]);
 
     const again = await save(SPEC("3072"));
     edit(again.file, (s) => {
