@@ -1,6 +1,7 @@
 // How to reach and authenticate to a PVE node: options, the PROXMOX_* environment variables
 // (the names community.proxmox reads, so existing Ansible setups work unchanged), and the
 // checks that turn a half-filled configuration into one clear message.
+import { isIP } from "node:net";
 import { PveError } from "./errors.js";
 
 export interface PveClientOptions {
@@ -30,6 +31,11 @@ export interface PveClientOptions {
   otp?: string;
   /** `https` (default) or `http` (plain HTTP only makes sense for a local simulator). */
   protocol?: "https" | "http";
+  /**
+   * Plain HTTP to a host that is not loopback is refused (the credentials would cross the
+   * network unencrypted) unless this is true: `--allow-http`, or PVECTL_ALLOW_HTTP=true.
+   */
+  allowHttp?: boolean;
   /** Retries of a failed read (GET) on a transient failure; default 2. Writes are never retried. */
   readRetries?: number;
   /** Where warnings go (default: stderr). */
@@ -125,6 +131,8 @@ function readEnvironment(env: NodeJS.ProcessEnv): EnvReading {
   if (fingerprint) collect(() => (options.fingerprint = normalizeFingerprint(fingerprint)));
   const otp = nonEmpty(env.PROXMOX_OTP);
   if (otp) options.otp = otp;
+  const allowHttp = nonEmpty(env.PVECTL_ALLOW_HTTP);
+  if (allowHttp) collect(() => (options.allowHttp = parseBool("PVECTL_ALLOW_HTTP", allowHttp)));
   return { options, problems };
 }
 
@@ -216,6 +224,35 @@ function splitHost(raw: string, explicitPort: number | undefined, explicitProtoc
   return { protocol, host, port: port ?? DEFAULT_PORT };
 }
 
+/** Where options connect: scheme, host and port as the client resolves them. */
+export function endpointOf(options: Pick<PveClientOptions, "host" | "port" | "protocol">): { protocol: "https" | "http"; host: string; port: number; origin: string } {
+  const port = options.port === undefined ? undefined : parsePort("port", options.port);
+  const where = splitHost(options.host, port, options.protocol);
+  const hostForUrl = where.host.includes(":") ? `[${where.host}]` : where.host;
+  return { ...where, origin: `${where.protocol}://${hostForUrl}:${where.port}` };
+}
+
+/** This machine: 127.0.0.0/8, ::1 (also IPv4-mapped) and `localhost`. Names are not resolved. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
+  if (h === "localhost" || h === "::1" || h === "0:0:0:0:0:0:0:1") return true;
+  const v4 = h.replace(/^::ffff:/, "");
+  return isIP(v4) === 4 && v4.startsWith("127.");
+}
+
+/**
+ * Why these options may not be used over plain HTTP, or undefined: HTTPS, a loopback host
+ * (a local simulator), or plain HTTP explicitly allowed.
+ */
+export function plainHttpRefusal(options: Pick<PveClientOptions, "host" | "port" | "protocol" | "allowHttp">): string | undefined {
+  const where = endpointOf(options);
+  if (where.protocol === "https" || options.allowHttp || isLoopback(where.host)) return undefined;
+  return (
+    `plain HTTP to ${where.origin}, which is not this machine, would send the credentials and everything else unencrypted. ` +
+    "Use https:// (Proxmox VE serves HTTPS on port 8006), or, if the network path is trusted, pass --allow-http (or set PVECTL_ALLOW_HTTP=true)"
+  );
+}
+
 function resolveCredentials(options: PveClientOptions): Credentials {
   const user = nonEmpty(options.user);
   if (user && !REALM_USER.test(user)) {
@@ -252,8 +289,9 @@ export function resolveOptions(options: PveClientOptions): ResolvedOptions {
   if (!options || typeof options.host !== "string" || options.host.trim() === "") {
     throw configError("no host given; set PROXMOX_HOST (the name or address of a Proxmox VE node)");
   }
-  const port = options.port === undefined ? undefined : parsePort("port", options.port);
-  const where = splitHost(options.host, port, options.protocol);
+  const { origin, ...where } = endpointOf(options);
+  const refusal = plainHttpRefusal(options);
+  if (refusal) throw configError(`refusing to connect: ${refusal}`);
   const credentials = resolveCredentials(options);
   const fingerprint = nonEmpty(options.fingerprint);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -262,10 +300,9 @@ export function resolveOptions(options: PveClientOptions): ResolvedOptions {
   if (!Number.isInteger(connections) || connections < 1) {
     throw configError(`connections=${connections} must be a positive integer`);
   }
-  const hostForUrl = where.host.includes(":") ? `[${where.host}]` : where.host;
   return {
     ...where,
-    origin: `${where.protocol}://${hostForUrl}:${where.port}`,
+    origin,
     credentials,
     validateCerts: options.validateCerts ?? true,
     ...(options.ca ? { ca: options.ca } : {}),

@@ -1,6 +1,7 @@
 // pvectl's command-line entry: builds the commander program from the command modules
 // and turns any error that escapes a command into one readable line (never a stack trace).
 import { Command, CommanderError } from "commander";
+import { PVECTL_VERSION } from "../version.js";
 import { registerCommands } from "./commands/index.js";
 import { renderError } from "./render-error.js";
 
@@ -8,7 +9,7 @@ import { renderError } from "./render-error.js";
 export async function buildProgram(argv: string[] = []): Promise<Command> {
   const program = new Command("pvectl")
     .description("Desired-state automation for Proxmox VE")
-    .version("0.1.0")
+    .version(PVECTL_VERSION)
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   await registerCommands(program, argv);

@@ -1,62 +1,153 @@
-// Saved plans (`plan --out FILE`, `apply --plan FILE`). A saved plan is applied exactly as
-// written, and only while the cluster still looks the way it did: every guest it changes must
-// have the same config `digest` (PVE's SHA-1 of the config file), and every guest it creates
-// must still be absent. Otherwise apply refuses and asks for a new plan.
-import { readFile, writeFile } from "node:fs/promises";
+// Saved plans (`plan --out FILE`, `apply --plan FILE`). A saved plan is a record of what a
+// reviewer approved, not a program: apply recomputes the plan from the same spec files (same
+// content, by SHA-256) and options against the live cluster, and runs the recomputed plan only
+// if it equals the saved one (plan-compare.ts). It is refused when made by another pvectl
+// version, for another cluster (cluster-identity.ts), or when a guest it changes has another
+// config `digest` (PVE's SHA-1 of the config file) or a guest it creates exists by now.
+import { createHash } from "node:crypto";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import type { PveClient } from "../api/index.js";
-import { type ClusterSnapshot, readCluster } from "./cluster.js";
-import { findGuest } from "./identity.js";
-import type { Plan } from "./types.js";
+import { PVECTL_VERSION } from "../version.js";
 import { mapConcurrent } from "../util/concurrency.js";
+import type { ClusterSnapshot } from "./cluster.js";
+import { type ClusterIdentity, readClusterIdentity } from "./cluster-identity.js";
+import { findGuest } from "./identity.js";
+import { type PlanContext, type PlanOptions, planData } from "./plan.js";
+import { describeIssues, savedPlanSchema } from "./saved-plan-schema.js";
+import type { Plan } from "./types.js";
+
+export const SAVED_PLAN_FORMAT = "pvectl-saved-plan/2";
+
+export interface SavedSpecFile {
+  /** As given to `pvectl plan` (relative paths are relative to the directory pvectl ran in). */
+  path: string;
+  sha256: string;
+}
+
+/** The plan options that change the plan's content; see savedPlanOptionsSchema to add one. */
+export type SavedPlanOptions = Required<Pick<PlanOptions, "shutdownTimeoutSeconds" | "forceStop">>;
 
 export interface SavedPlan {
-  format: "pvectl-saved-plan/1";
+  format: typeof SAVED_PLAN_FORMAT;
+  pvectlVersion: string;
   /** The spec's connection name (undefined: the PROXMOX_* environment). */
   connection?: string;
-  specFiles: string[];
+  specFiles: SavedSpecFile[];
+  options: SavedPlanOptions;
+  cluster: ClusterIdentity;
   plan: Plan;
 }
 
+export type SavedPlanContent = Omit<SavedPlan, "format" | "pvectlVersion">;
+
+/** Control characters shown as `\u001b`: problems quote the file's own strings, which must not drive the terminal. */
+function printable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 export class SavedPlanError extends Error {
+  readonly problems: string[];
   constructor(
     readonly file: string,
-    readonly problems: string[],
+    problems: string[],
   ) {
+    const shown = problems.map(printable);
     super(
-      `the saved plan ${file} cannot be applied:\n${problems.map((p) => `  - ${p}`).join("\n")}\n` +
+      `the saved plan ${printable(file)} cannot be applied:\n${shown.map((p) => `  - ${p}`).join("\n")}\n` +
         "Run `pvectl plan --out FILE` again, review it, and apply the new plan.",
     );
     this.name = "SavedPlanError";
+    this.problems = shown;
   }
   userMessage(): string {
     return this.message;
   }
 }
 
-export async function savePlan(file: string, saved: Omit<SavedPlan, "format">): Promise<void> {
-  await writeFile(file, `${JSON.stringify({ format: "pvectl-saved-plan/1", ...saved }, null, 2)}\n`, "utf8");
+export async function savePlan(file: string, saved: SavedPlanContent): Promise<void> {
+  const document: SavedPlan = { format: SAVED_PLAN_FORMAT, pvectlVersion: PVECTL_VERSION, ...saved };
+  await writeFile(file, `${JSON.stringify(document, null, 2)}\n`, "utf8");
 }
 
-export async function loadPlan(file: string): Promise<SavedPlan> {
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(file, "utf8"));
-  } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : "not a JSON plan file";
-    throw new SavedPlanError(file, [reason]);
+/** The SHA-256 of each spec file, as stored in a saved plan. */
+export async function hashSpecFiles(paths: string[]): Promise<SavedSpecFile[]> {
+  return Promise.all(paths.map(async (path) => ({ path, sha256: createHash("sha256").update(await readFile(path)).digest("hex") })));
+}
+
+/** What `plan --out` stores besides the plan: the spec files' hashes and the cluster's identity. */
+export async function savedPlanContent(
+  client: PveClient,
+  plan: Plan & { context: PlanContext },
+  specFiles: string[],
+  options: SavedPlanOptions,
+  connection: string | undefined,
+): Promise<SavedPlanContent> {
+  return {
+    ...(connection !== undefined ? { connection } : {}),
+    specFiles: await hashSpecFiles(specFiles),
+    options,
+    cluster: await readClusterIdentity(client, plan.context.cluster),
+    plan: planData(plan),
+  };
+}
+
+/** Spec files that are gone or changed since the plan was saved. */
+export async function checkSpecFiles(files: SavedSpecFile[]): Promise<string[]> {
+  const problems: string[] = [];
+  for (const file of files) {
+    const now = await readFile(file.path).catch((err: NodeJS.ErrnoException) => err.code ?? "unreadable");
+    if (typeof now === "string") problems.push(`the spec file ${file.path} it was made from cannot be read (${now})`);
+    else if (createHash("sha256").update(now).digest("hex") !== file.sha256) {
+      problems.push(`the spec file ${file.path} changed since the plan was made (its SHA-256 differs)`);
+    }
   }
-  const saved = data as Partial<SavedPlan>;
-  if (saved.format !== "pvectl-saved-plan/1" || !saved.plan || !Array.isArray(saved.plan.guests)) {
+  return problems;
+}
+
+/** Far above any real plan (10,000 guests take a few MB); a bigger file is not read into memory. */
+export const MAX_SAVED_PLAN_BYTES = 64 * 1024 * 1024;
+
+async function readJson(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    const { size } = await stat(file);
+    if (size > MAX_SAVED_PLAN_BYTES) {
+      throw new SavedPlanError(file, [`it has ${size} bytes, more than the ${MAX_SAVED_PLAN_BYTES / 1024 / 1024} MiB a saved plan may have`]);
+    }
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    if (err instanceof SavedPlanError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new SavedPlanError(file, [code === "ENOENT" ? "no such file" : `it cannot be read (${code ?? String(err)})`]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new SavedPlanError(file, ["not a JSON plan file (it may be truncated or edited by hand)"]);
+  }
+}
+
+/** Reads and checks the shape of a saved plan; the version is checked before the rest. */
+export async function loadPlan(file: string): Promise<SavedPlan> {
+  const data = await readJson(file);
+  const head = (data !== null && typeof data === "object" ? data : {}) as { format?: unknown; pvectlVersion?: unknown };
+  if (typeof head.format !== "string" || !head.format.startsWith("pvectl-saved-plan/")) {
     throw new SavedPlanError(file, ["not a pvectl saved plan (written by `pvectl plan --out FILE`)"]);
   }
-  return saved as SavedPlan;
+  if (head.format !== SAVED_PLAN_FORMAT || head.pvectlVersion !== PVECTL_VERSION) {
+    const made = typeof head.pvectlVersion === "string" ? `pvectl ${head.pvectlVersion}` : "an older pvectl";
+    throw new SavedPlanError(file, [`it was made by ${made}; this is pvectl ${PVECTL_VERSION}, which applies only its own plans`]);
+  }
+  const parsed = savedPlanSchema.safeParse(data);
+  if (!parsed.success) throw new SavedPlanError(file, ["it is not a well-formed saved plan:", ...describeIssues(parsed.error).map((l) => `  ${l}`)]);
+  // The schema checked every field apply reads; the step action is compared, not trusted.
+  return parsed.data as unknown as SavedPlan;
 }
 
-/** Problems that make a saved plan stale; empty when it may be applied. Also returns the cluster read. */
-export async function checkSavedPlan(client: PveClient, plan: Plan): Promise<{ problems: string[]; cluster: ClusterSnapshot }> {
+/** Guests changed since the plan (config digest, node) or created by someone else since; empty when none. */
+export async function checkSavedPlan(client: PveClient, plan: Plan, cluster: ClusterSnapshot): Promise<string[]> {
   const problems: string[] = [];
-  if (plan.target !== client.origin) problems.push(`it was made against ${plan.target}, not ${client.origin}`);
-  const cluster = await readCluster(client);
   const changing = plan.guests.filter((g) => g.steps.length > 0);
   await mapConcurrent(changing, 16, async (guest) => {
     if (!guest.exists) {
@@ -78,5 +169,5 @@ export async function checkSavedPlan(client: PveClient, plan: Plan): Promise<{ p
       problems.push(`${guest.key} (vmid ${guest.vmid}) changed since the plan (config digest ${guest.digest?.slice(0, 12)} is now ${config.digest?.slice(0, 12)})`);
     }
   });
-  return { problems: problems.sort(), cluster };
+  return problems.sort();
 }

@@ -94,7 +94,10 @@ export interface GuestPlan {
 export interface Plan {
   format: "pvectl-plan/1";
   createdAt: string;
-  /** The API endpoint the plan was made against (host:port), to refuse applying it elsewhere. */
+  /**
+   * The API endpoint the plan was made against, as a full origin with its scheme
+   * (`https://pve1:8006`): shown at the top of every plan, and a saved plan is refused elsewhere.
+   */
   target: string;
   guests: GuestPlan[];
   /** Problems found by the preflight (references, permissions): nothing runs while any remain. */

@@ -60,10 +60,10 @@ describe("resolveConnection", () => {
 
   it("reads a named connection's token secret from the variable it names, ignoring PROXMOX_*", () => {
     const spec = parseSpec(
-      `connections:\n  lab:\n    host: pve1.lab\n    port: 8006\n    user: automation@pve\n    tokenId: pvectl\n    tokenSecretEnv: LAB_SECRET\n    fingerprint: "${FP}"\n`,
+      `connections:\n  lab:\n    host: pve1.lab\n    port: 8006\n    user: automation@pve\n    tokenId: pvectl\n    tokenSecretEnv: PVE_LAB_SECRET\n    fingerprint: "${FP}"\n`,
       "lab.yaml",
     );
-    const options = resolveConnection(spec, "lab", { LAB_SECRET: ` ${SECRET}\n`, PROXMOX_HOST: "elsewhere", PROXMOX_TOKEN_SECRET: "other" });
+    const options = resolveConnection(spec, "lab", { PVE_LAB_SECRET: ` ${SECRET}\n`, PROXMOX_HOST: "elsewhere", PROXMOX_TOKEN_SECRET: "other" });
     assert.deepEqual(options, {
       host: "pve1.lab",
       port: 8006,
@@ -87,24 +87,24 @@ describe("resolveConnection", () => {
     const spec = parseSpec(
       [
         "connections:",
-        "  env: { host: pve1, user: ci@pve, tokenId: ci, tokenSecretEnv: LAB_SECRET }",
+        "  env: { host: pve1, user: ci@pve, tokenId: ci, tokenSecretEnv: PVE_LAB_SECRET }",
         `  file: { host: pve1, user: ci@pve, tokenId: ci, tokenSecretFile: ${join(dir, "nope")} }`,
         `  empty: { host: pve1, user: ci@pve, tokenId: ci, tokenSecretFile: ${join(dir, "empty")} }`,
       ].join("\n"),
-      "lab.yaml",
+      join(dir, "lab.yaml"),
     );
     await writeFile(join(dir, "empty"), "\n");
     assert.equal(
-      failure(() => resolveConnection(spec, "env", { LAB_SECRET: "" })),
-      "connection `env` (lab.yaml:2:3): tokenSecretEnv names the environment variable LAB_SECRET, which is not set (or empty); export it before running pvectl",
+      failure(() => resolveConnection(spec, "env", { PVE_LAB_SECRET: "" })),
+      `connection \`env\` (${join(dir, "lab.yaml")}:2:3): tokenSecretEnv names the environment variable PVE_LAB_SECRET, which is not set (or empty); export it before running pvectl`,
     );
     assert.equal(
       failure(() => resolveConnection(spec, "file", {})),
-      `connection \`file\` (lab.yaml:3:3): tokenSecretFile ${join(dir, "nope")} cannot be used: it does not exist`,
+      `connection \`file\` (${join(dir, "lab.yaml")}:3:3): tokenSecretFile ${join(dir, "nope")} cannot be used: it does not exist`,
     );
     assert.equal(
       failure(() => resolveConnection(spec, "empty", {})),
-      `connection \`empty\` (lab.yaml:4:3): tokenSecretFile ${join(dir, "empty")} is empty; its first line must hold the secret`,
+      `connection \`empty\` (${join(dir, "lab.yaml")}:4:3): tokenSecretFile ${join(dir, "empty")} is empty; its first line must hold the secret`,
     );
     assert.equal(failure(() => resolveConnection(spec, "prod", {})), "connection `prod` is not defined in the spec (defined: empty, env, file)");
   });

@@ -1,26 +1,57 @@
-// `pvectl apply -f SPEC` (a fresh plan) or `pvectl apply --plan FILE` (a saved plan, refused
-// if any guest changed since). Guard rails: --allow-data-loss, --allow-restart, --defer-restart; confirmation on
-// a terminal, --yes for automation.
+// `pvectl apply -f SPEC` (a fresh plan) or `pvectl apply --plan FILE` (a saved plan: recomputed
+// from its spec files and the live cluster, and run only if equal to what was saved). Guard
+// rails: --allow-data-loss, --allow-restart, --defer-restart; confirmation on a terminal, --yes
+// for automation.
 import type { Command } from "commander";
-import { PveClient } from "../../api/index.js";
 import { buildPlan, DEFAULT_SHUTDOWN_TIMEOUT, planData } from "../../engine/plan.js";
-import { checkSavedPlan, loadPlan, SavedPlanError } from "../../engine/saved-plan.js";
-import { resolveConnection } from "../../sources/connections.js";
-import { loadSpecFiles } from "../../sources/spec/index.js";
+import { checkSpecFiles, loadPlan, SavedPlanError } from "../../engine/saved-plan.js";
+import { verifySavedPlan } from "../../engine/saved-plan-verify.js";
 import { type ApplyFlags, guardOptions, runApply } from "./apply-flow.js";
-import { openSpecTarget, type PlanFlags, positiveInt } from "./plan.js";
+import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, planOptions, positiveInt, UsageError } from "./plan.js";
 
 interface Flags extends ApplyFlags, PlanFlags {
   plan?: string;
 }
 
+type PerNode = { perNodeConcurrency?: number };
+
+/** Flags that would change the plan: with --plan, the saved plan's own spec and options apply. */
+const PLAN_SHAPING = ["file", "connection", "shutdownTimeout", "forceStop"] as const;
+
+function refuseShapingFlags(files: string[], command: Command): void {
+  const given = PLAN_SHAPING.filter((name) => command.getOptionValueSource(name) === "cli");
+  if (files.length === 0 && given.length === 0) return;
+  const named = [...(files.length > 0 ? ["spec files"] : []), ...given.map((n) => `--${n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)];
+  throw new UsageError(
+    `--plan cannot be combined with ${named.join(", ")}: a saved plan is recomputed from the spec files and options it was made with`,
+    "to change them, make a new plan: pvectl plan -f SPEC --out FILE",
+  );
+}
+
+async function applySavedPlan(file: string, flags: Flags, perNode: PerNode): Promise<void> {
+  const saved = await loadPlan(file);
+  const changed = await checkSpecFiles(saved.specFiles);
+  if (changed.length > 0) throw new SavedPlanError(file, changed);
+  const connection = saved.connection !== undefined ? { connection: saved.connection } : {};
+  const target = await openSpecTarget([], { ...flags, file: saved.specFiles.map((f) => f.path), ...connection }, "apply");
+  try {
+    const { problems, plan } = await verifySavedPlan(target.client, saved, target.desired);
+    if (problems.length > 0) throw new SavedPlanError(file, problems);
+    await runApply(target.client, planData(plan), flags, { cluster: plan.context.cluster, live: plan.context.live, ...perNode }, "apply");
+  } finally {
+    await target.client.close();
+  }
+}
+
 export function registerApplyCommand(program: Command): void {
-  program
-    .command("apply")
+  addSecretPolicyOptions(program.command("apply"))
     .description("make the cluster match the spec: plan, confirm, run the steps (or apply a saved plan)")
     .argument("[files...]", "spec files")
     .option("-f, --file <path...>", "spec file(s)")
-    .option("--plan <file>", "apply a plan saved by `pvectl plan --out FILE` (refused if the cluster changed since)")
+    .option(
+      "--plan <file>",
+      "apply a plan saved by `pvectl plan --out FILE`: recomputed from its spec files and the cluster, refused unless equal to the saved one",
+    )
     .option("--connection <name>", "only the guests of this spec connection")
     .option("--allow-data-loss", "run data-loss-risk steps (destroy, disk delete)")
     .option("--allow-restart", "run service-impact steps (stop, reboot, changes that need a reboot)")
@@ -38,31 +69,22 @@ export function registerApplyCommand(program: Command): void {
       "\nGuard rails: data-loss-risk steps run only with --allow-data-loss; service-impact steps (stop, reboot, NIC hot-unplug,\n" +
         "changes that wait for a reboot) only with --allow-restart. With --defer-restart the changes that wait for a reboot\n" +
         "are written now as PVE pending changes and the guest is not rebooted (a maintenance window applies them).\n" +
+        "\nWith --plan, the spec files must be unchanged (SHA-256) and at the paths they had, relative to the\n" +
+        "directory pvectl runs in; the plan must come from this pvectl version and cluster.\n" +
         "\nExit codes: 0 converged, 1 failure (or preflight refused), 3 steps left pending by the guard rails or changes\n" +
         "waiting for a reboot (--defer-restart).",
     )
-    .action(async (files: string[], flags: Flags) => {
+    .action(async (files: string[], flags: Flags, command: Command) => {
       guardOptions(flags); // contradicting guard flags are refused before anything is read
       const perNode = flags.concurrency !== undefined ? { perNodeConcurrency: positiveInt(flags.concurrency, "--concurrency", 4) } : {};
       if (flags.plan !== undefined) {
-        const saved = await loadPlan(flags.plan);
-        const spec = saved.connection !== undefined ? await loadSpecFiles(saved.specFiles) : { connections: {} };
-        const client = new PveClient(resolveConnection(spec, saved.connection));
-        try {
-          const { problems, cluster } = await checkSavedPlan(client, saved.plan);
-          if (problems.length > 0) throw new SavedPlanError(flags.plan, problems);
-          await runApply(client, saved.plan, flags, { cluster, ...perNode }, "apply");
-        } finally {
-          await client.close();
-        }
+        refuseShapingFlags(files, command);
+        await applySavedPlan(flags.plan, flags, perNode);
         return;
       }
       const target = await openSpecTarget(files, flags, "apply");
       try {
-        const plan = await buildPlan(target.client, target.desired, {
-          shutdownTimeoutSeconds: positiveInt(flags.shutdownTimeout, "--shutdown-timeout", DEFAULT_SHUTDOWN_TIMEOUT),
-          forceStop: flags.forceStop ?? false,
-        });
+        const plan = await buildPlan(target.client, target.desired, planOptions(flags));
         await runApply(target.client, planData(plan), flags, { cluster: plan.context.cluster, live: plan.context.live, ...perNode }, "apply");
       } finally {
         await target.client.close();

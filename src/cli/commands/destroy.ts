@@ -4,15 +4,14 @@
 import type { Command } from "commander";
 import { buildDestroyPlan, DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
 import { type ApplyFlags, runApply } from "./apply-flow.js";
-import { openSpecTarget, type PlanFlags, positiveInt, UsageError } from "./plan.js";
+import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, positiveInt, UsageError } from "./plan.js";
 
 interface Flags extends ApplyFlags, PlanFlags {
   name?: string[];
 }
 
 export function registerDestroyCommand(program: Command): void {
-  program
-    .command("destroy")
+  addSecretPolicyOptions(program.command("destroy"))
     .description("destroy the spec's guests (all, or those named with --name), naming every volume deleted")
     .argument("[files...]", "spec files")
     .option("-f, --file <path...>", "spec file(s)")

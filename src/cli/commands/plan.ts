@@ -4,11 +4,12 @@
 import type { Command } from "commander";
 import { PveClient } from "../../api/index.js";
 import { buildPlan, DEFAULT_SHUTDOWN_TIMEOUT, planData } from "../../engine/plan.js";
-import { savePlan } from "../../engine/saved-plan.js";
+import { type SavedPlanOptions, savedPlanContent, savePlan } from "../../engine/saved-plan.js";
 import { planHasChanges, planHasErrors, type Plan } from "../../engine/types.js";
 import { desiredVmFromSpec } from "../../resources/vm/from-spec.js";
 import type { DesiredVm } from "../../resources/vm/model.js";
 import { resolveConnection } from "../../sources/connections.js";
+import { type SecretPolicy, SecretPolicyError, secretPolicy } from "../../sources/secret-policy.js";
 import { loadSpecFiles, type SpecDocument } from "../../sources/spec/index.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 
@@ -36,11 +37,40 @@ export interface SpecTarget {
 export interface SpecFlags {
   file?: string[];
   connection?: string;
+  allowHttp?: boolean;
+  secretsDir?: string[];
+  secretEnvPrefix?: string[];
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** The flags of the secret policy (docs/client.md, "Threat model"), for every command that opens a spec's connection. */
+export function addSecretPolicyOptions(command: Command): Command {
+  return command
+    .option("--allow-http", "allow plain HTTP to a host that is not this machine (credentials cross the network unencrypted)")
+    .option("--secrets-dir <dir>", "a directory spec connections may read secret files from, besides the spec's own (repeatable)", collect)
+    .option("--secret-env-prefix <prefix>", "prefix of the environment variables spec connections may read secrets from (repeatable; replaces the default PROXMOX_ and PVE_)", collect);
+}
+
+function policyOf(flags: SpecFlags): SecretPolicy {
+  try {
+    return secretPolicy({
+      allowHttp: flags.allowHttp ?? false,
+      ...(flags.secretsDir ? { secretsDirs: flags.secretsDir } : {}),
+      ...(flags.secretEnvPrefix ? { secretEnvPrefixes: flags.secretEnvPrefix } : {}),
+    });
+  } catch (err) {
+    if (err instanceof SecretPolicyError) throw new UsageError(err.message, "see docs/client.md, \"Threat model: specs are untrusted\"");
+    throw err;
+  }
 }
 
 /** The spec files of a command (positional or -f), its one connection, and a client for it. */
 export async function openSpecTarget(positional: string[], flags: SpecFlags, command: string): Promise<SpecTarget> {
   const files = [...(flags.file ?? []), ...positional];
+  const policy = policyOf(flags);
   if (files.length === 0) throw new UsageError("no spec file given", `usage: pvectl ${command} -f web.yaml [-f more.yaml]`);
   const spec = await loadSpecFiles(files);
   let vms = spec.vms;
@@ -53,7 +83,7 @@ export async function openSpecTarget(positional: string[], flags: SpecFlags, com
     );
   }
   const connection = flags.connection ?? vms[0]?.connection;
-  const client = new PveClient(resolveConnection(spec, connection));
+  const client = new PveClient(resolveConnection(spec, connection, process.env, policy));
   return { spec, files, ...(connection !== undefined ? { connection } : {}), desired: vms.map(desiredVmFromSpec), client };
 }
 
@@ -73,36 +103,40 @@ export function positiveInt(value: string | undefined, flag: string, fallback: n
   return n;
 }
 
+/** The options that shape a plan's content (stored in a saved plan, so apply recomputes it alike). */
+export function planOptions(flags: Pick<PlanFlags, "shutdownTimeout" | "forceStop">): SavedPlanOptions {
+  return {
+    shutdownTimeoutSeconds: positiveInt(flags.shutdownTimeout, "--shutdown-timeout", DEFAULT_SHUTDOWN_TIMEOUT),
+    forceStop: flags.forceStop ?? false,
+  };
+}
+
 export function planExitCode(plan: Plan, detailed: boolean): number {
   if (planHasErrors(plan)) return 1;
   return detailed && planHasChanges(plan) ? 2 : 0;
 }
 
 export function registerPlanCommand(program: Command): void {
-  program
-    .command("plan")
+  addSecretPolicyOptions(program.command("plan"))
     .description("show what apply would change, step by step with severities (reads the cluster, changes nothing)")
     .argument("[files...]", "spec files")
     .option("-f, --file <path...>", "spec file(s)")
     .option("--connection <name>", "only the guests of this spec connection")
     .option("--json", "the plan as JSON")
     .option("--detailed-exitcode", "exit 0 when there is nothing to change, 2 when there are changes, 1 on errors")
-    .option("--out <file>", "save the plan for `pvectl apply --plan FILE`")
+    .option("--out <file>", "save the plan for `pvectl apply --plan FILE` (with the spec files' SHA-256, the options and the cluster's identity)")
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
     .option("--read-concurrency <n>", "config reads in parallel", "16")
     .action(async (files: string[], flags: PlanFlags) => {
       const target = await openSpecTarget(files, flags, "plan");
       try {
-        const plan = planData(
-          await buildPlan(target.client, target.desired, {
-            shutdownTimeoutSeconds: positiveInt(flags.shutdownTimeout, "--shutdown-timeout", DEFAULT_SHUTDOWN_TIMEOUT),
-            forceStop: flags.forceStop ?? false,
-            readConcurrency: positiveInt(flags.readConcurrency, "--read-concurrency", 16),
-          }),
-        );
+        const options = planOptions(flags);
+        const readConcurrency = positiveInt(flags.readConcurrency, "--read-concurrency", 16);
+        const built = await buildPlan(target.client, target.desired, { ...options, readConcurrency });
+        const plan = planData(built);
         if (flags.out) {
-          await savePlan(flags.out, { ...(target.connection !== undefined ? { connection: target.connection } : {}), specFiles: target.files, plan });
+          await savePlan(flags.out, await savedPlanContent(target.client, built, target.spec.files, options, target.connection));
         }
         if (flags.json) process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
         else {

@@ -3,15 +3,14 @@
 import type { Command } from "commander";
 import { stringify } from "yaml";
 import { showSpecGuests } from "../../engine/show.js";
-import { openSpecTarget, type SpecFlags } from "./plan.js";
+import { addSecretPolicyOptions, openSpecTarget, type SpecFlags } from "./plan.js";
 
 interface Flags extends SpecFlags {
   json?: boolean;
 }
 
 export function registerShowCommand(program: Command): void {
-  program
-    .command("show")
+  addSecretPolicyOptions(program.command("show"))
     .description("print the spec's guests as they are live, in the spec's shape")
     .argument("[files...]", "spec files")
     .option("-f, --file <path...>", "spec file(s)")

@@ -1,0 +1,28 @@
+// `apply --plan FILE`, the engine half: recompute the plan from the spec the saved plan was
+// made from and the live cluster, and say why it may not run. Checks go from the coarsest to
+// the finest, and the first that fails is reported alone, so the message names the real cause:
+// another cluster, then a cluster that changed since (digests), then a plan that differs.
+import type { PveClient } from "../api/index.js";
+import type { DesiredVm } from "../resources/vm/model.js";
+import { compareIdentity, readClusterIdentity } from "./cluster-identity.js";
+import { buildPlan, type PlanContext, planData } from "./plan.js";
+import { comparePlans } from "./plan-compare.js";
+import { checkSavedPlan, type SavedPlan } from "./saved-plan.js";
+import type { Plan } from "./types.js";
+
+export interface VerifiedPlan {
+  /** Why the saved plan may not run; empty when `plan` may be applied. */
+  problems: string[];
+  /** The recomputed plan: what apply runs (its severities, its calls), never the saved one. */
+  plan: Plan & { context: PlanContext };
+}
+
+export async function verifySavedPlan(client: PveClient, saved: SavedPlan, desired: DesiredVm[]): Promise<VerifiedPlan> {
+  const plan = await buildPlan(client, desired, saved.options);
+  const identity = compareIdentity(saved.cluster, await readClusterIdentity(client, plan.context.cluster));
+  if (saved.plan.target !== client.origin) identity.unshift(`it was made against ${saved.plan.target}, not ${client.origin}`);
+  if (identity.length > 0) return { problems: identity, plan };
+  const stale = await checkSavedPlan(client, saved.plan, plan.context.cluster);
+  if (stale.length > 0) return { problems: stale, plan };
+  return { problems: comparePlans(saved.plan, planData(plan)), plan };
+}

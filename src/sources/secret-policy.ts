@@ -1,0 +1,118 @@
+// Where a spec connection may take its secrets from and send them to. Specs are untrusted
+// input (in CI they come from pull requests, and run with the pipeline's secrets in the
+// environment), so a spec can only reach secrets the operator set aside for specs, and send
+// them only encrypted. The rules and the threat model: docs/client.md, "Threat model".
+import { realpathSync } from "node:fs";
+import { dirname, relative, isAbsolute, resolve, sep } from "node:path";
+import { endpointOf } from "../api/options.js";
+
+export const DEFAULT_SECRET_ENV_PREFIXES = ["PROXMOX_", "PVE_"] as const;
+
+/** The environment connection's own secrets: they go only to PROXMOX_HOST. */
+const ENV_CONNECTION_SECRETS = new Set(["PROXMOX_PASSWORD", "PROXMOX_TOKEN_SECRET", "PROXMOX_OTP"]);
+
+export interface SecretPolicy {
+  /** Plain HTTP to a host that is not loopback (`--allow-http`). */
+  allowHttp: boolean;
+  /** Real paths of directories secret files may lie in, besides each spec file's own (`--secrets-dir`). */
+  secretsDirs: string[];
+  /** Prefixes of the environment variables a spec may name (`--secret-env-prefix`). */
+  secretEnvPrefixes: string[];
+}
+
+export const DEFAULT_SECRET_POLICY: SecretPolicy = { allowHttp: false, secretsDirs: [], secretEnvPrefixes: [...DEFAULT_SECRET_ENV_PREFIXES] };
+
+/** A policy option the operator gave that cannot work; the CLI turns it into a usage error. */
+export class SecretPolicyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SecretPolicyError";
+  }
+  userMessage(): string {
+    return this.message;
+  }
+}
+
+/** The policy from the operator's options; directories must exist, prefixes must be variable-name prefixes. */
+export function secretPolicy(options: { allowHttp?: boolean; secretsDirs?: string[]; secretEnvPrefixes?: string[] }): SecretPolicy {
+  const secretsDirs = (options.secretsDirs ?? []).map((dir) => {
+    try {
+      return realpathSync(dir);
+    } catch {
+      throw new SecretPolicyError(`--secrets-dir ${dir} does not exist (or cannot be read); give a directory that holds the secret files`);
+    }
+  });
+  const prefixes = options.secretEnvPrefixes ?? [...DEFAULT_SECRET_ENV_PREFIXES];
+  for (const prefix of prefixes) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix)) {
+      throw new SecretPolicyError(
+        `--secret-env-prefix '${prefix}' is not the start of an environment variable name (letters, digits and _, at least one character); e.g. --secret-env-prefix PVE_`,
+      );
+    }
+  }
+  return { allowHttp: options.allowHttp ?? false, secretsDirs, secretEnvPrefixes: prefixes };
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function inside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+/**
+ * The real path of a secret file a spec names, or why it may not be read: after following
+ * every link, it must lie in the directory of the spec file that names it, or in a
+ * `--secrets-dir`. That rules out `..`, absolute paths elsewhere and links pointing out.
+ */
+export function allowedSecretFile(path: string, specFile: string, policy: SecretPolicy): { real: string } | { refusal: string } | { missing: NodeJS.ErrnoException } {
+  const specDir = realOrSelf(dirname(resolve(specFile)));
+  const allowed = (p: string) => [specDir, ...policy.secretsDirs].some((dir) => inside(dir, p));
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (err) {
+    // Whether a file outside exists is not the spec's business either.
+    if (allowed(realOrSelf(dirname(resolve(path))))) return { missing: err as NodeJS.ErrnoException };
+    real = resolve(path);
+  }
+  if (allowed(real)) return { real };
+  return {
+    refusal:
+      `${path}: it is outside the spec's directory ${specDir}${real !== path ? ` (it leads to ${real})` : ""}, and a spec may only read secret files in its own directory tree. ` +
+      "Move the file there, or allow its directory with --secrets-dir DIR",
+  };
+}
+
+/** Why a spec connection may not read this environment variable, or undefined. */
+export function envVariableRefusal(variable: string, target: { host: string; port?: number }, policy: SecretPolicy, env: NodeJS.ProcessEnv): string | undefined {
+  if (!policy.secretEnvPrefixes.some((prefix) => variable.startsWith(prefix))) {
+    return (
+      `${variable}: it does not start with an allowed prefix (${policy.secretEnvPrefixes.join(", ")}), and a spec may only read variables set aside for specs. ` +
+      `Rename the variable (e.g. PVE_${variable}), or allow its prefix with --secret-env-prefix (which replaces the defaults; repeat it to keep them)`
+    );
+  }
+  if (!ENV_CONNECTION_SECRETS.has(variable)) return undefined;
+  // PROXMOX_PASSWORD & co. belong to the PROXMOX_HOST connection: a spec may not redirect them.
+  const configured = env.PROXMOX_HOST?.trim() ? safeOrigin({ host: env.PROXMOX_HOST, ...(env.PROXMOX_PORT ? { port: Number(env.PROXMOX_PORT) } : {}) }) : undefined;
+  const origin = safeOrigin(target);
+  if (configured !== undefined && configured === origin) return undefined;
+  return (
+    `${variable}: it is the secret of the PROXMOX_* connection (${configured ?? "PROXMOX_HOST is not set"}), which goes only to PROXMOX_HOST, not to ${origin ?? target.host}. ` +
+    "Give this connection a variable of its own (e.g. PVE_<NAME>_TOKEN_SECRET)"
+  );
+}
+
+function safeOrigin(options: { host: string; port?: number }): string | undefined {
+  try {
+    return endpointOf(options).origin;
+  } catch {
+    return undefined;
+  }
+}
