@@ -29,6 +29,7 @@ export function registerApplyCommand(program: Command): void {
     .option("--concurrency <n>", "guests worked on at once per node (default: sized to the node)")
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
+    .option("--adopt", "manage existing guests the spec names by vmid that pvectl did not create (adds the pvectl tag); without it they are refused")
     .addHelpText("after", "\nExit codes: 0 converged, 1 failure (or preflight refused), 3 steps left pending by the guard rails.")
     .action(async (files: string[], flags: Flags) => {
       const perNode = flags.concurrency !== undefined ? { perNodeConcurrency: positiveInt(flags.concurrency, "--concurrency", 4) } : {};
@@ -50,6 +51,7 @@ export function registerApplyCommand(program: Command): void {
         const plan = await buildPlan(target.client, target.desired, {
           shutdownTimeoutSeconds: positiveInt(flags.shutdownTimeout, "--shutdown-timeout", DEFAULT_SHUTDOWN_TIMEOUT),
           forceStop: flags.forceStop ?? false,
+          adopt: flags.adopt ?? false,
         });
         await runApply(target.client, planData(plan), flags, { cluster: plan.context.cluster, live: plan.context.live, ...perNode }, "apply");
       } finally {

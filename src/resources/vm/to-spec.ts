@@ -78,6 +78,7 @@ export function liveToSpecVm(live: LiveVm): RawObject {
     vmid: live.vmid,
     name: live.name ?? `vm${live.vmid}`,
     node: live.node,
+    pool: live.pool,
     power: live.status,
     cores: num(o.cores),
     sockets: num(o.sockets),
