@@ -12,11 +12,14 @@ export function isOwned(guest: Pick<GuestSummary, "tags">): boolean {
   return guest.tags.includes(OWNERSHIP_TAG);
 }
 
+/** How a spec allows adopting (NetBox sync passes its own config key instead). */
+const ADOPT_HINT = "add `adopt: true` to this spec entry (or run with --adopt)";
+
 /**
  * The spec names (by vmid) a guest pvectl did not create and adopting it was not allowed:
  * nothing is done to it, and the problem says which guest it is and how to adopt it.
  */
-export function adoptionProblem(key: string, guest: GuestSummary, what: "manage" | "destroy"): PreflightProblem {
+export function adoptionProblem(key: string, guest: GuestSummary, what: "manage" | "destroy", hint = ADOPT_HINT): PreflightProblem {
   const tags = guest.tags.length > 0 ? guest.tags.join(";") : "none";
   const name = guest.name ?? "(no name)";
   return {
@@ -24,8 +27,8 @@ export function adoptionProblem(key: string, guest: GuestSummary, what: "manage"
     guest: key,
     message:
       `${key}: vmid ${guest.vmid} is an existing guest that pvectl did not create (name ${name}, node ${guest.node}, tags: ${tags}; ` +
-      `no ${OWNERSHIP_TAG} tag); pvectl will not ${what} it silently. To take it over, add \`adopt: true\` to this spec entry ` +
-      `(or run with --adopt): the plan then adds the ${OWNERSHIP_TAG} tag as a step. Otherwise give the spec entry another vmid`,
+      `no ${OWNERSHIP_TAG} tag); pvectl will not ${what} it silently. To take it over, ${hint}: the plan then adds the ` +
+      `${OWNERSHIP_TAG} tag as a step. Otherwise use another vmid`,
   };
 }
 

@@ -23,6 +23,8 @@ export interface PlanOptions {
    * entry said `adopt: true`: the plan adds the ownership tag. Without it such guests are refused.
    */
   adopt?: boolean;
+  /** How to allow adoption, in the refusal (the CLI's default: `adopt: true` in the spec entry or --adopt). */
+  adoptHint?: string;
 }
 
 export const DEFAULT_SHUTDOWN_TIMEOUT = 120;
@@ -98,7 +100,7 @@ export async function buildPlan(client: PveClient, desired: DesiredVm[], options
     }
     if (refusesAdoption(vm, match.guest, options)) {
       guests.push(foreignGuest(vm, match.guest));
-      refused.push(adoptionProblem(vm.key, match.guest, vm.absent ? "destroy" : "manage"));
+      refused.push(adoptionProblem(vm.key, match.guest, vm.absent ? "destroy" : "manage", options.adoptHint));
       continue;
     }
     const current = live.get(match.guest.vmid)!;
@@ -129,7 +131,7 @@ export async function buildDestroyPlan(client: PveClient, selection: DestroySele
     if (match.kind === "error") guests.push(idleGuest(vm, [match.message]));
     else if (match.kind === "found" && refusesAdoption(vm, match.guest, options)) {
       guests.push(foreignGuest(vm, match.guest));
-      refused.push(adoptionProblem(vm.key, match.guest, "destroy"));
+      refused.push(adoptionProblem(vm.key, match.guest, "destroy", options.adoptHint));
     } else if (match.kind === "found") found.push({ vm, guest: match.guest });
   }
   const live = await readGuests(client, found.map((f) => f.guest), options.readConcurrency);
