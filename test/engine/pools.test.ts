@@ -37,10 +37,13 @@ describe("pools", () => {
           users: [
             { userid: "auditless@pve", password: "auditless1" },
             { userid: "joiner@pve", password: "joiner123" },
+            { userid: "pooler@pve", password: "pooler123" },
           ],
           acl: [
             { path: "/", roles: ["PVEVMAdmin", "PVEDatastoreUser", "PVESDNUser"], users: ["auditless@pve", "joiner@pve"] },
             { path: "/pool/prod", roles: ["PVEPoolUser"], users: ["joiner@pve"] },
+            { path: "/pool/dev", roles: ["PVEPoolAdmin"], users: ["pooler@pve"] },
+            { path: "/vms", roles: ["PVEVMUser"], users: ["pooler@pve"] },
           ],
         },
       },
@@ -115,6 +118,27 @@ describe("pools", () => {
       assert.equal(plan.guests[0]!.steps[0]?.action, "pool");
       const missing = plan.preflightErrors.filter((p) => p.kind === "permission").map((p) => `${p.path} ${p.privilege}`);
       assert.deepEqual(missing, ["/pool/dev Pool.Allocate"]);
+    } finally {
+      await joiner.close();
+    }
+  });
+
+  it("the simulator checks as PVE does: a pool update checks each guest, a create into a pool checks the pool", async () => {
+    const pooler = clientAs(lab, "pooler@pve", "pooler123");
+    try {
+      await assert.rejects(pooler.request("PUT", "/pools", { poolid: "dev", vms: "330", "allow-move": 1 }), /Permission check failed \(\/vms\/330/);
+      const plan = await buildPlan(pooler, desired(VM("dev")));
+      assert.ok(
+        plan.preflightErrors.some((p) => p.path === "/vms/330" && p.privilege === "VM.Allocate or Permissions.Modify"),
+        JSON.stringify(plan.preflightErrors),
+      );
+    } finally {
+      await pooler.close();
+    }
+    // Creating into a pool modifies the pool: VM.Allocate alone is not enough (qemu-server's check_perm_modify).
+    const joiner = clientAs(lab, "joiner@pve", "joiner123");
+    try {
+      await assert.rejects(joiner.request("POST", "/nodes/pve1/qemu", { vmid: 399, pool: "prod" }), /Permission check failed \(\/pool\/prod/);
     } finally {
       await joiner.close();
     }
