@@ -26,7 +26,7 @@ export function adoptionProblem(key: string, guest: GuestSummary, what: "manage"
     kind: "adoption",
     guest: key,
     message:
-      `${key}: vmid ${guest.vmid} is an existing guest that pvectl did not create (name ${name}, node ${guest.node}, tags: ${tags}; ` +
+      `vmid ${guest.vmid} is an existing guest that pvectl did not create (name ${name}, node ${guest.node}, tags: ${tags}; ` +
       `no ${OWNERSHIP_TAG} tag); pvectl will not ${what} it silently. To take it over, ${hint}: the plan then adds the ` +
       `${OWNERSHIP_TAG} tag as a step. Otherwise use another vmid`,
   };

@@ -60,9 +60,10 @@ function refusesAdoption(vm: DesiredVm, guest: GuestSummary, options: PlanOption
   return !isOwned(guest) && vm.adopt !== true && options.adopt !== true;
 }
 
-/** A guest the plan leaves alone because adopting it was not allowed: no steps, the problem says why. */
+/** A guest the plan leaves alone because adopting it was not allowed: no steps; the preflight problem says why and how. */
 function foreignGuest(vm: DesiredVm, guest: GuestSummary): GuestPlan {
-  return { key: vm.key, name: vm.name, vmid: guest.vmid, node: guest.node, exists: true, steps: [], errors: [], warnings: [] };
+  const error = `left alone: vmid ${guest.vmid} was not created by pvectl and adopting it is not allowed (see the preflight problem)`;
+  return { key: vm.key, name: vm.name, vmid: guest.vmid, node: guest.node, exists: true, steps: [], errors: [error], warnings: [] };
 }
 
 /** Plans the spec's guests against the live cluster. */

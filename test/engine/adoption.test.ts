@@ -41,6 +41,7 @@ describe("adoption of guests pvectl did not create", () => {
   it("refuses a spec vmid that names a foreign guest, naming its vmid, name, node and tags and how to adopt", async () => {
     const plan = await buildPlan(lab.client, desired(HIJACK()));
     assert.deepEqual(plan.guests[0]!.steps, [], "nothing is planned for the foreign guest");
+    assert.match(plan.guests[0]!.errors[0] ?? "", /^left alone: vmid 310 was not created by pvectl/, "the guest shows as refused, not as `no changes`");
     assert.deepEqual(
       plan.preflightErrors.map((p) => [p.kind, p.guest]),
       [["adoption", "web9"]],
