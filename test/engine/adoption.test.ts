@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { applyPlan, PreflightFailedError } from "../../src/engine/apply.js";
 import { buildDestroyPlan, buildPlan } from "../../src/engine/plan.js";
+import { selectGuests } from "../../src/engine/show.js";
+import { stringify } from "yaml";
 import { desired, fastApply, type Lab, startLab } from "./helpers.js";
 
 const FOREIGN = { vmid: 310, name: "prod-db", tags: "db;prod", memory: 4096, net0: "virtio,bridge=vmbr0", start: 1 };
@@ -109,5 +111,13 @@ describe("adoption of guests pvectl did not create", () => {
     const replan = await buildPlan(lab.client, spec);
     assert.deepEqual(replan.guests[0]!.steps, [], "the next plan does not rename it either");
     assert.deepEqual(replan.preflightErrors.map((p) => p.kind), ["adoption"]);
+  });
+
+  it("import writes `adopt: true` for a guest pvectl did not create; the plan of that spec is exactly the adoption", async () => {
+    const shown = await selectGuests(lab.client, { vmids: [310] });
+    assert.equal(shown.vms[0]!.adopt, true);
+    const plan = await buildPlan(lab.client, desired(stringify({ version: 1, vms: shown.vms })));
+    assert.deepEqual(plan.preflightErrors, []);
+    assert.deepEqual(plan.guests[0]!.steps.map((s) => s.summary), ["adopt: add tag pvectl (vmid 310 was not created by pvectl; its other tags stay)"]);
   });
 });
