@@ -30,6 +30,8 @@ export interface GuestSummary {
   tags: string[];
   lock?: string;
   template: boolean;
+  /** The pool the guest belongs to (PVE lists it with the guest). */
+  pool?: string;
 }
 
 export interface ClusterSnapshot {
@@ -51,6 +53,7 @@ interface ResourceEntry {
   lock?: string;
   template?: number | boolean;
   maxcpu?: number;
+  pool?: string;
 }
 
 export async function readCluster(client: PveClient): Promise<ClusterSnapshot> {
@@ -79,6 +82,7 @@ export async function readCluster(client: PveClient): Promise<ClusterSnapshot> {
         tags: parseTags(e.tags),
         ...(e.lock ? { lock: e.lock } : {}),
         template: Boolean(e.template),
+        ...(e.pool ? { pool: e.pool } : {}),
       });
     }
   }
@@ -93,6 +97,7 @@ export async function readGuest(client: PveClient, guest: GuestSummary): Promise
     status: guest.status,
     ...(guest.lock ? { lock: guest.lock } : {}),
     template: guest.template,
+    ...(guest.pool !== undefined ? { pool: guest.pool } : {}),
   };
   const entries = (await client.request("GET", `/nodes/${guest.node}/qemu/${guest.vmid}/pending`)) as PendingEntry[];
   const live = liveVmFromPending(meta, entries);

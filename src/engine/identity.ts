@@ -1,9 +1,36 @@
 // Which live guest a spec entry means. The vmid is the identity. A spec entry without a vmid
 // is found by its name among the guests that carry pvectl's ownership tag (every guest pvectl
 // creates has it); two such guests with the name is an error, never a guess. An untagged guest
-// with the name is not adopted silently either: the spec must name its vmid.
+// is never adopted silently: by name it is not matched at all, and by vmid the plan refuses it
+// (adoptionProblem) unless the spec entry says `adopt: true` or the run has `--adopt`.
 import { OWNERSHIP_TAG } from "../resources/vm/model.js";
 import type { GuestSummary } from "./cluster.js";
+import type { PreflightProblem } from "./types.js";
+
+/** Whether pvectl created the guest (it carries the ownership tag). */
+export function isOwned(guest: Pick<GuestSummary, "tags">): boolean {
+  return guest.tags.includes(OWNERSHIP_TAG);
+}
+
+/** How a spec allows adopting (NetBox sync passes its own config key instead). */
+const ADOPT_HINT = "add `adopt: true` to this spec entry (or run with --adopt)";
+
+/**
+ * The spec names (by vmid) a guest pvectl did not create and adopting it was not allowed:
+ * nothing is done to it, and the problem says which guest it is and how to adopt it.
+ */
+export function adoptionProblem(key: string, guest: GuestSummary, what: "manage" | "destroy", hint = ADOPT_HINT): PreflightProblem {
+  const tags = guest.tags.length > 0 ? guest.tags.join(";") : "none";
+  const name = guest.name ?? "(no name)";
+  return {
+    kind: "adoption",
+    guest: key,
+    message:
+      `vmid ${guest.vmid} is an existing guest that pvectl did not create (name ${name}, node ${guest.node}, tags: ${tags}; ` +
+      `no ${OWNERSHIP_TAG} tag); pvectl will not ${what} it silently. To take it over, ${hint}: the plan then adds the ` +
+      `${OWNERSHIP_TAG} tag as a step. Otherwise use another vmid`,
+  };
+}
 
 export type Match =
   | { kind: "found"; guest: GuestSummary }
@@ -46,7 +73,7 @@ export function findGuest(spec: { name: string; vmid?: number }, guests: GuestSu
       kind: "error",
       message:
         `a guest named ${spec.name} exists (vmid ${ids}) but was not created by pvectl (no ${OWNERSHIP_TAG} tag); ` +
-        `set \`vmid: ${named[0]!.vmid}\` in the spec to manage it, or choose another name`,
+        `set \`vmid: ${named[0]!.vmid}\` and \`adopt: true\` in the spec to manage it, or choose another name`,
     };
   }
   return { kind: "absent" };

@@ -4,9 +4,10 @@ import type { PveClient } from "../api/index.js";
 import { planCreate, planDestroy, planNewGuest, planUpdate } from "../resources/vm/diff.js";
 import type { DesiredVm, LiveVm } from "../resources/vm/model.js";
 import { type ClusterSnapshot, type GuestSummary, readCluster, readGuests } from "./cluster.js";
-import { findGuest } from "./identity.js";
+import { adoptionProblem, findGuest, isOwned } from "./identity.js";
 import { checkPermissions, checkReferences } from "./preflight.js";
-import type { GuestPlan, Plan } from "./types.js";
+import { checkPools } from "./preflight-pools.js";
+import type { GuestPlan, Plan, PreflightProblem } from "./types.js";
 
 export interface PlanOptions {
   /** Seconds a graceful shutdown may take before the stop step fails (or forces). */
@@ -15,8 +16,15 @@ export interface PlanOptions {
   forceStop?: boolean;
   /** Parallel config reads. */
   readConcurrency?: number;
-  /** Skip the reference and permission checks (tests of the diff alone). */
+  /** Skip the reference and permission checks (tests of the diff alone). The adoption rule still holds. */
   skipPreflight?: boolean;
+  /**
+   * Allow managing every matched guest pvectl did not create (`--adopt`), as if each spec
+   * entry said `adopt: true`: the plan adds the ownership tag. Without it such guests are refused.
+   */
+  adopt?: boolean;
+  /** How to allow adoption, in the refusal (the CLI's default: `adopt: true` in the spec entry or --adopt). */
+  adoptHint?: string;
 }
 
 export const DEFAULT_SHUTDOWN_TIMEOUT = 120;
@@ -35,14 +43,27 @@ function newPlan(client: PveClient, guests: GuestPlan[]): Plan {
   return { format: "pvectl-plan/1", createdAt: new Date().toISOString(), target: client.origin, guests, preflightErrors: [] };
 }
 
-async function finish(client: PveClient, cluster: ClusterSnapshot, plan: Plan, options: PlanOptions): Promise<Plan> {
+async function finish(client: PveClient, cluster: ClusterSnapshot, plan: Plan, options: PlanOptions, refused: PreflightProblem[]): Promise<Plan> {
+  plan.preflightErrors = [...refused];
   if (options.skipPreflight) return plan;
-  const [references, permissions] = await Promise.all([
+  const [references, pools, permissions] = await Promise.all([
     checkReferences(client, cluster, plan.guests),
+    checkPools(client, plan.guests),
     checkPermissions(client, plan.guests),
   ]);
-  plan.preflightErrors = [...references, ...permissions];
+  plan.preflightErrors.push(...references, ...pools, ...permissions);
   return plan;
+}
+
+/** A matched guest pvectl did not create, that neither the spec entry nor the run allows adopting. */
+function refusesAdoption(vm: DesiredVm, guest: GuestSummary, options: PlanOptions): boolean {
+  return !isOwned(guest) && vm.adopt !== true && options.adopt !== true;
+}
+
+/** A guest the plan leaves alone because adopting it was not allowed: no steps; the preflight problem says why and how. */
+function foreignGuest(vm: DesiredVm, guest: GuestSummary): GuestPlan {
+  const error = `left alone: vmid ${guest.vmid} was not created by pvectl and adopting it is not allowed (see the preflight problem)`;
+  return { key: vm.key, name: vm.name, vmid: guest.vmid, node: guest.node, exists: true, steps: [], errors: [error], warnings: [] };
 }
 
 /** Plans the spec's guests against the live cluster. */
@@ -58,11 +79,12 @@ export async function buildPlan(client: PveClient, desired: DesiredVm[], options
   for (const { vm, match } of matches) {
     if (match.kind !== "found") continue;
     const other = claimed.get(match.guest.vmid);
-    if (other === undefined) toRead.push(match.guest);
+    if (other === undefined && !refusesAdoption(vm, match.guest, options)) toRead.push(match.guest);
     claimed.set(match.guest.vmid, other ?? vm.key);
   }
   const live = await readGuests(client, toRead, options.readConcurrency);
   const guests: GuestPlan[] = [];
+  const refused: PreflightProblem[] = [];
   for (const { vm, match } of matches) {
     if (match.kind === "error") {
       guests.push(idleGuest(vm, [match.message]));
@@ -77,10 +99,16 @@ export async function buildPlan(client: PveClient, desired: DesiredVm[], options
       guests.push(idleGuest(vm, [`vmid ${match.guest.vmid} is also claimed by ${owner} in the spec; each guest may appear once`]));
       continue;
     }
+    if (refusesAdoption(vm, match.guest, options)) {
+      guests.push(foreignGuest(vm, match.guest));
+      refused.push(adoptionProblem(vm.key, match.guest, vm.absent ? "destroy" : "manage", options.adoptHint));
+      continue;
+    }
     const current = live.get(match.guest.vmid)!;
-    guests.push(vm.absent ? planDestroy(vm.key, current, power) : planUpdate(vm, current, power));
+    const adopt = !isOwned(match.guest);
+    guests.push(vm.absent ? planDestroy(vm.key, current, power) : planUpdate(vm, current, { ...power, adopt }));
   }
-  const plan = await finish(client, cluster, newPlan(client, guests), options);
+  const plan = await finish(client, cluster, newPlan(client, guests), options, refused);
   return Object.assign(plan, { context: { cluster, live } });
 }
 
@@ -98,14 +126,18 @@ export async function buildDestroyPlan(client: PveClient, selection: DestroySele
   const cluster = await readCluster(client);
   const guests: GuestPlan[] = [];
   const found: Array<{ vm: DesiredVm; guest: GuestSummary }> = [];
+  const refused: PreflightProblem[] = [];
   for (const vm of selection.desired) {
     const match = findGuest(vm, cluster.guests);
     if (match.kind === "error") guests.push(idleGuest(vm, [match.message]));
-    else if (match.kind === "found") found.push({ vm, guest: match.guest });
+    else if (match.kind === "found" && refusesAdoption(vm, match.guest, options)) {
+      guests.push(foreignGuest(vm, match.guest));
+      refused.push(adoptionProblem(vm.key, match.guest, "destroy", options.adoptHint));
+    } else if (match.kind === "found") found.push({ vm, guest: match.guest });
   }
   const live = await readGuests(client, found.map((f) => f.guest), options.readConcurrency);
   for (const { vm, guest } of found) guests.push(planDestroy(vm.key, live.get(guest.vmid)!, power));
-  return finish(client, cluster, newPlan(client, guests), options);
+  return finish(client, cluster, newPlan(client, guests), options, refused);
 }
 
 /** Removes the in-memory context so a plan can be printed or saved. */

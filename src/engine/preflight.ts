@@ -6,7 +6,7 @@ import { volumeOf } from "../pve/index.js";
 import { bridgeOf, newVolumeStorage } from "../resources/formats.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { ClusterSnapshot } from "./cluster.js";
-import { missingPrivileges, type PermissionDump, stepNeeds } from "./privileges.js";
+import { granted, missingPrivileges, type PermissionDump, stepNeeds } from "./privileges.js";
 import type { GuestPlan, PreflightProblem } from "./types.js";
 
 /** Volumes a step reads from storage content: ISOs for CD-ROMs, images for `import-from`. */
@@ -107,13 +107,13 @@ export async function checkReferences(client: PveClient, cluster: ClusterSnapsho
       problems.push({ kind: "node", guest: whoUses(refs, `node:${node}`), message: `node ${node} is offline; nothing can change on it until it is back` });
     } else onlineNodes.push(node);
   }
+  const unlisted: UnlistedStorage[] = [];
   for (const node of onlineNodes) {
     for (const [storage, contents] of refs.storages.get(node) ?? []) {
       const info = cluster.storages.find((s) => s.node === node && s.storage === storage);
       const guest = whoUses(refs, `storage:${node}:${storage}`);
       if (!info) {
-        const here = cluster.storages.filter((s) => s.node === node).map((s) => s.storage).sort().join(", ");
-        problems.push({ kind: "storage", guest, message: `storage ${storage} does not exist on node ${node} (storages there: ${here || "none"})` });
+        unlisted.push({ node, storage, guest });
         continue;
       }
       if (!info.available) problems.push({ kind: "storage", guest, message: `storage ${storage} on node ${node} is not available` });
@@ -128,6 +128,7 @@ export async function checkReferences(client: PveClient, cluster: ClusterSnapsho
       }
     }
   }
+  problems.push(...(await unlistedStorageProblems(client, cluster, unlisted)));
   // Bridges and ISOs need one listing per node (and per ISO storage), read concurrently.
   await mapConcurrent(
     onlineNodes.filter((n) => refs.bridges.has(n)),
@@ -173,6 +174,41 @@ export async function checkReferences(client: PveClient, cluster: ClusterSnapsho
     }
   });
   return problems;
+}
+
+interface UnlistedStorage {
+  node: string;
+  storage: string;
+  guest: string;
+}
+
+/** The privileges under which /cluster/resources lists a storage (PVE: any of them). */
+const STORAGE_LISTED_WITH = ["Datastore.Audit", "Datastore.AllocateSpace"];
+
+/**
+ * A storage the cluster listing does not show either does not exist on that node or is hidden
+ * from this user/token (listed only with Datastore.Audit or Datastore.AllocateSpace on it):
+ * the permission dump tells which, so the message does not send anyone looking for a typo.
+ */
+async function unlistedStorageProblems(client: PveClient, cluster: ClusterSnapshot, unlisted: UnlistedStorage[]): Promise<PreflightProblem[]> {
+  if (unlisted.length === 0) return [];
+  const dump = ((await client.request("GET", "/access/permissions")) ?? {}) as PermissionDump;
+  return unlisted.map(({ node, storage, guest }) => {
+    const path = `/storage/${storage}`;
+    if (!STORAGE_LISTED_WITH.some((p) => granted(dump, path, p))) {
+      return {
+        kind: "storage" as const,
+        guest,
+        path,
+        privilege: "Datastore.Audit",
+        message:
+          `storage ${storage} is not visible to ${client.identity}: it lacks Datastore.Audit on ${path}, so PVE does not list it ` +
+          "(it may exist); grant Datastore.Audit (or Datastore.AllocateSpace) on that path, or check the name",
+      };
+    }
+    const here = cluster.storages.filter((s) => s.node === node).map((s) => s.storage).sort().join(", ");
+    return { kind: "storage" as const, guest, message: `storage ${storage} does not exist on node ${node} (storages there: ${here || "none"})` };
+  });
 }
 
 export async function checkPermissions(client: PveClient, guests: GuestPlan[]): Promise<PreflightProblem[]> {

@@ -82,6 +82,8 @@ export function callNeeds(call: ApiCall): Need[] {
     needs.push(
       params.pool ? { path: `/pool/${params.pool}`, privilege: "VM.Allocate", anyOf: ["VM.Allocate"] } : { path: vmPath, privilege: "VM.Allocate" },
     );
+    // Creating into a pool also modifies the pool (qemu-server: check_perm_modify on /pool/<id>).
+    if (params.pool) needs.push({ path: `/pool/${params.pool}`, privilege: "Pool.Allocate", anyOf: ["Pool.Allocate", "Permissions.Modify"] });
     if (params.start === "1") needs.push({ path: vmPath, privilege: "VM.PowerMgmt" });
   }
   if (isCreate || isConfig) {
@@ -91,6 +93,12 @@ export function callNeeds(call: ApiCall): Need[] {
     }
     if (isConfig && params.delete) {
       for (const key of params.delete.split(",")) needs.push(...keyNeeds(key, "", vmPath));
+    }
+  }
+  // PUT /pools with vms=: PVE also checks each guest (`check_perm_modify` on /vms/<vmid>).
+  if (call.path === "/pools" && call.method === "PUT" && params.vms) {
+    for (const id of params.vms.split(/[,; ]+/).filter((v) => v !== "")) {
+      needs.push({ path: `/vms/${id}`, privilege: "VM.Allocate", anyOf: ["VM.Allocate", "Permissions.Modify"] });
     }
   }
   if (/\/move_disk$/.test(call.path) && params.storage) {

@@ -54,6 +54,7 @@ const plan = z.looseObject({
 export const savedPlanOptionsSchema = z.strictObject({
   shutdownTimeoutSeconds: z.number().int().positive(),
   forceStop: z.boolean(),
+  adopt: z.boolean(),
 });
 
 export const clusterIdentitySchema = z.strictObject({

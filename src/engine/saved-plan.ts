@@ -25,7 +25,7 @@ export interface SavedSpecFile {
 }
 
 /** The plan options that change the plan's content; see savedPlanOptionsSchema to add one. */
-export type SavedPlanOptions = Required<Pick<PlanOptions, "shutdownTimeoutSeconds" | "forceStop">>;
+export type SavedPlanOptions = Required<Pick<PlanOptions, "shutdownTimeoutSeconds" | "forceStop" | "adopt">>;
 
 export interface SavedPlan {
   format: typeof SAVED_PLAN_FORMAT;

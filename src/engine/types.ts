@@ -26,7 +26,11 @@ export type StepAction =
   | "start"
   | "stop"
   | "reboot"
-  | "destroy";
+  | "destroy"
+  /** An existing guest pvectl did not create gets the ownership tag (`adopt`). */
+  | "adopt"
+  /** Pool membership: join, leave or move (PUT /pools). */
+  | "pool";
 
 /** One field that changes: `before`/`after` are display strings; absent means "not set". */
 export interface FieldChange {
@@ -105,7 +109,8 @@ export interface Plan {
 }
 
 export interface PreflightProblem {
-  kind: "node" | "storage" | "bridge" | "iso" | "image" | "permission";
+  /** `adoption`: the spec names an existing guest pvectl did not create, without `adopt`. */
+  kind: "node" | "storage" | "bridge" | "iso" | "image" | "permission" | "pool" | "adoption";
   guest?: string;
   message: string;
   path?: string;

@@ -112,6 +112,8 @@ const configSchema = z.strictObject({
       journal: z.boolean().optional(),
     })
     .optional(),
+  /** Let sync take over a guest pvectl did not create when a record's vmid names it (default false). */
+  adopt: z.boolean().optional(),
   decommission: z
     .strictObject({
       status: z.string().optional(),
@@ -160,6 +162,8 @@ export interface NetboxConfig {
     onFailure: "planned" | "failed";
     journal: boolean;
   };
+  /** Records may adopt existing guests pvectl did not create (their vmid custom field names one). */
+  adopt: boolean;
   decommission: {
     status: string;
     stopTimeout: number;
@@ -256,6 +260,7 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
       onFailure: raw.writeBack?.onFailure ?? "planned",
       journal: raw.writeBack?.journal ?? true,
     },
+    adopt: raw.adopt ?? false,
     decommission: {
       status: raw.decommission?.status ?? "decommissioning",
       stopTimeout: raw.decommission?.stopTimeout ?? 60,

@@ -22,6 +22,8 @@ import { type MappedVm, mapRecord } from "./mapping.js";
 import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "./records.js";
 import { WriteBack } from "./writeback.js";
 
+const ADOPT_HINT = "set `adopt: true` in the NetBox config to let sync take over guests pvectl did not create";
+
 export type RecordResult = "staged" | "failed" | "invalid" | "planned" | "held";
 
 export interface RecordOutcome {
@@ -176,7 +178,8 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
     let planned: Awaited<ReturnType<typeof buildPlan>>;
     try {
       pve = options.pveClient(label);
-      planned = await buildPlan(pve, group.map((m) => desiredVmFromSpec(m.spec)));
+      // A record's vmid never takes over a guest pvectl did not create unless the config says `adopt: true`.
+      planned = await buildPlan(pve, group.map((m) => desiredVmFromSpec(m.spec)), { adopt: config.adopt, adoptHint: ADOPT_HINT });
     } catch (err) {
       for (const m of group) await fail(m.record, [`planning failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
       continue;

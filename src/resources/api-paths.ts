@@ -13,3 +13,9 @@ export const qemuPaths = {
   status: (node: string, vmid: VmidRef, action: "start" | "stop" | "shutdown" | "reboot" | "current") =>
     `/nodes/${node}/qemu/${vmid}/status/${action}`,
 };
+
+/** Pool membership: PVE 9's `PUT /pools` takes the pool id as a parameter (`/pools/{poolid}` is deprecated). */
+export const poolPaths = {
+  list: "/pools",
+  update: "/pools",
+};

@@ -52,10 +52,11 @@ describe("identity and vmid allocation", () => {
     await lab.client.waitForTask(upid);
     const plan = await buildPlan(lab.client, desired("vms:\n  - name: legacy\n    node: pve3\n"));
     assert.deepEqual(plan.guests[0]!.errors, [
-      "a guest named legacy exists (vmid 901) but was not created by pvectl (no pvectl tag); set `vmid: 901` in the spec to manage it, or choose another name",
+      "a guest named legacy exists (vmid 901) but was not created by pvectl (no pvectl tag); set `vmid: 901` and `adopt: true` in the spec to manage it, or choose another name",
     ]);
-    const adopted = await buildPlan(lab.client, desired("vms:\n  - vmid: 901\n    name: legacy\n    node: pve3\n    memory: 512\n"));
+    const adopted = await buildPlan(lab.client, desired("vms:\n  - vmid: 901\n    name: legacy\n    node: pve3\n    memory: 512\n    adopt: true\n"));
     assert.deepEqual(adopted.guests[0]!.errors, []);
+    assert.deepEqual(adopted.preflightErrors, []);
     assert.equal(adopted.guests[0]!.exists, true);
   });
 

@@ -32,7 +32,7 @@ vms:
       scsi0: { storage: local-lvm, size: 2G }
 `;
 
-const OPTIONS: SavedPlanOptions = { shutdownTimeoutSeconds: 120, forceStop: false };
+const OPTIONS: SavedPlanOptions = { shutdownTimeoutSeconds: 120, forceStop: false, adopt: false };
 
 describe("saved plans", () => {
   let lab: Lab;

@@ -32,7 +32,7 @@ function actions(vm: DesiredVm, status: "running" | "stopped" = "running"): stri
 describe("device sections a spec leaves out", () => {
   it("keeps live NICs, disks and CD-ROMs when the spec has none of the sections", () => {
     const vm = fromYaml("");
-    assert.deepEqual(vm.unmanaged, ["disks", "cdroms", "nics"]);
+    assert.deepEqual(vm.unmanaged, ["disks", "cdroms", "nics", "cloudInit"]);
     assert.deepEqual(actions(vm), []);
   });
 
@@ -40,7 +40,7 @@ describe("device sections a spec leaves out", () => {
     const vm = fromYaml(
       ["    disks:", "      scsi0: { storage: local, size: 104858K, discard: on }", "    cdroms:", "      ide2: {}", ""].join("\n"),
     );
-    assert.deepEqual(vm.unmanaged, ["nics"]);
+    assert.deepEqual(vm.unmanaged, ["nics", "cloudInit"]);
     assert.deepEqual(actions(vm), []);
   });
 
@@ -52,7 +52,7 @@ describe("device sections a spec leaves out", () => {
 
   it("`disks: {}` written explicitly still deletes the live disk (data-loss-risk)", () => {
     const vm = fromYaml(["    disks: {}", "    cdroms: {}", "    nics: {}", ""].join("\n"));
-    assert.equal(vm.unmanaged, undefined);
+    assert.deepEqual(vm.unmanaged, ["cloudInit"], "only the cloud-init drive is left out");
     const plan = planUpdate(vm, simple("stopped"), power);
     const byAction = plan.steps.map((s) => [s.action, s.severity, s.calls[0]?.params]);
     assert.deepEqual(byAction, [

@@ -16,7 +16,7 @@ interface Flags extends ApplyFlags, PlanFlags {
 type PerNode = { perNodeConcurrency?: number };
 
 /** Flags that would change the plan: with --plan, the saved plan's own spec and options apply. */
-const PLAN_SHAPING = ["file", "connection", "shutdownTimeout", "forceStop"] as const;
+const PLAN_SHAPING = ["file", "connection", "shutdownTimeout", "forceStop", "adopt"] as const;
 
 function refuseShapingFlags(files: string[], command: Command): void {
   const given = PLAN_SHAPING.filter((name) => command.getOptionValueSource(name) === "cli");
@@ -64,6 +64,7 @@ export function registerApplyCommand(program: Command): void {
     .option("--concurrency <n>", "guests worked on at once per node (default: sized to the node)")
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
+    .option("--adopt", "manage existing guests the spec names by vmid that pvectl did not create (adds the pvectl tag); without it they are refused")
     .addHelpText(
       "after",
       "\nGuard rails: data-loss-risk steps run only with --allow-data-loss; service-impact steps (stop, reboot, NIC hot-unplug,\n" +

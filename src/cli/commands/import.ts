@@ -1,6 +1,7 @@
 // `pvectl import --vmid 100 101 | --tag web | --node pve1 | --all [-o FILE]`: write a spec for
 // guests that exist (vmids included, so the spec manages exactly these guests). A plan of the
-// written spec against the same cluster is empty.
+// written spec against the same cluster is empty, except the adoption step of each guest
+// pvectl did not create (written with `adopt: true`).
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { stringify } from "yaml";

@@ -94,6 +94,7 @@ export interface PlanFlags extends SpecFlags {
   shutdownTimeout?: string;
   forceStop?: boolean;
   readConcurrency?: string;
+  adopt?: boolean;
 }
 
 export function positiveInt(value: string | undefined, flag: string, fallback: number): number {
@@ -104,10 +105,11 @@ export function positiveInt(value: string | undefined, flag: string, fallback: n
 }
 
 /** The options that shape a plan's content (stored in a saved plan, so apply recomputes it alike). */
-export function planOptions(flags: Pick<PlanFlags, "shutdownTimeout" | "forceStop">): SavedPlanOptions {
+export function planOptions(flags: Pick<PlanFlags, "shutdownTimeout" | "forceStop" | "adopt">): SavedPlanOptions {
   return {
     shutdownTimeoutSeconds: positiveInt(flags.shutdownTimeout, "--shutdown-timeout", DEFAULT_SHUTDOWN_TIMEOUT),
     forceStop: flags.forceStop ?? false,
+    adopt: flags.adopt ?? false,
   };
 }
 
@@ -128,6 +130,7 @@ export function registerPlanCommand(program: Command): void {
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
     .option("--read-concurrency <n>", "config reads in parallel", "16")
+    .option("--adopt", "manage existing guests the spec names by vmid that pvectl did not create (adds the pvectl tag); without it they are refused")
     .action(async (files: string[], flags: PlanFlags) => {
       const target = await openSpecTarget(files, flags, "plan");
       try {

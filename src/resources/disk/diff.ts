@@ -20,8 +20,8 @@ export interface DiskContext {
   unmanaged?: DeviceKind[];
 }
 
-/** Which spec section owns a live drive of this kind (the cloud-init drive has its own key). */
-const SECTION_OF: Record<LiveDisk["kind"], DeviceKind | undefined> = { disk: "disks", cdrom: "cdroms", cloudinit: undefined };
+/** Which spec section owns a live drive of this kind (the cloud-init drive has its own key, `cloudInit`). */
+const SECTION_OF: Record<LiveDisk["kind"], DeviceKind> = { disk: "disks", cdrom: "cdroms", cloudinit: "cloudInit" };
 
 export interface DiskDiff {
   steps: StepDraft[];
@@ -228,7 +228,7 @@ export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>
     if (wanted.has(current.slot)) continue;
     // A section the spec does not write is not managed: its drives stay (an explicit detach still applies).
     const section = SECTION_OF[current.kind];
-    if (section !== undefined && ctx.unmanaged?.includes(section) && !ctx.detach.includes(current.slot)) continue;
+    if (ctx.unmanaged?.includes(section) && !ctx.detach.includes(current.slot)) continue;
     const liveChange = !ctx.running || hotpluggable(current.slot, ctx.hotplug);
     const pending = liveChange ? {} : { pendingUntilReboot: true };
     if (current.kind !== "disk" || ctx.detach.includes(current.slot)) {

@@ -14,22 +14,26 @@ export interface NicContext {
   keepUnlisted?: boolean;
 }
 
+/** The model a new NIC gets when the spec leaves it out. */
+export const DEFAULT_NIC_MODEL = "virtio";
+
 /**
  * The NIC string to write, printed by PVE's rules (`model=MAC` first, the rest sorted). The
- * live MAC (`keepMac`) and live sub-options are kept unless the spec sets them. Without any
- * MAC PVE generates one; the model is then written as `model=virtio`, not bare.
+ * live MAC (`keepMac`), model (`keepModel`) and sub-options are kept unless the spec sets
+ * them. Without any MAC PVE generates one; the model is then written as `model=virtio`, not bare.
  */
-export function printDesiredNic(nic: DesiredNic, keepMac?: string, liveOptions: Record<string, string> = {}): string {
+export function printDesiredNic(nic: DesiredNic, keepMac?: string, liveOptions: Record<string, string> = {}, keepModel?: string): string {
   const macaddr = nic.macaddr ?? keepMac;
-  const text = printNet({ ...liveOptions, ...nic.options, model: nic.model, bridge: nic.bridge, ...(macaddr !== undefined ? { macaddr } : {}) });
+  const model = nic.model ?? keepModel ?? DEFAULT_NIC_MODEL;
+  const text = printNet({ ...liveOptions, ...nic.options, model, bridge: nic.bridge, ...(macaddr !== undefined ? { macaddr } : {}) });
   return macaddr !== undefined ? text : `model=${text}`;
 }
 
 export const NIC_OPTION_DEFAULTS: Record<string, string> = { firewall: "0", link_down: "0" };
 
-export function describeNic(nic: { model: string; bridge?: string; macaddr?: string; options: Record<string, string> }): string {
+export function describeNic(nic: { model?: string; bridge?: string; macaddr?: string; options: Record<string, string> }): string {
   const opts = Object.entries(nic.options).map(([k, v]) => `${k}=${v}`);
-  return [`${nic.model}`, nic.bridge ? `on ${nic.bridge}` : "", nic.macaddr ? `mac ${nic.macaddr}` : "", ...opts]
+  return [`${nic.model ?? DEFAULT_NIC_MODEL}`, nic.bridge ? `on ${nic.bridge}` : "", nic.macaddr ? `mac ${nic.macaddr}` : "", ...opts]
     .filter((s) => s !== "")
     .join(" ");
 }
@@ -39,7 +43,8 @@ export function nicChanges(wanted: DesiredNic, live: LiveNic): FieldChange[] {
   const f = (field: string, before: string | undefined, after: string) => {
     if (before !== after) changes.push({ field: `${wanted.slot}.${field}`, ...(before !== undefined ? { before } : {}), after });
   };
-  f("model", live.model, wanted.model);
+  // A model the spec leaves out is not managed: the live one stays.
+  if (wanted.model !== undefined) f("model", live.model, wanted.model);
   f("bridge", live.bridge, wanted.bridge);
   if (wanted.macaddr !== undefined) f("macaddr", live.macaddr, wanted.macaddr.toUpperCase());
   for (const [key, value] of Object.entries(wanted.options)) f(key, live.options[key] ?? NIC_OPTION_DEFAULTS[key], value);
@@ -117,7 +122,7 @@ function nicChangeStep(nic: DesiredNic, current: LiveNic, changes: FieldChange[]
     severity: effect === "in-place" ? "configuration" : "service-impact",
     summary: `change ${nic.slot}${keptMac}${how}`,
     changes,
-    calls: [{ method: "PUT", path: config, params: { [nic.slot]: printDesiredNic(nic, current.macaddr, current.options) } }],
+    calls: [{ method: "PUT", path: config, params: { [nic.slot]: printDesiredNic(nic, current.macaddr, current.options, current.model) } }],
     ...(effect === "pending" ? { pendingUntilReboot: true as const } : {}),
   };
 }

@@ -7,9 +7,16 @@ import { printTags } from "../formats.js";
 import { diffNics } from "../nic/diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { appliesLive, displayValue, effectiveOption, writeValue } from "./options.js";
-import { createStep, destroyStep, type PowerOptions, rebootStep, startStep, stopStep } from "./steps.js";
+import { poolDrafts } from "./pool.js";
+import { adoptStep, createStep, destroyStep, type PowerOptions, rebootStep, startStep, stopStep } from "./steps.js";
 
-export interface GuestDiffOptions extends PowerOptions {}
+export interface GuestDiffOptions extends PowerOptions {
+  /**
+   * The guest lacks the ownership tag and the operator allowed adopting it (`adopt: true` or
+   * `--adopt`): the plan adds the tag first. The engine refuses such a guest otherwise.
+   */
+  adopt?: boolean;
+}
 
 function withIds(key: string, drafts: StepDraft[]): Step[] {
   return drafts.map((draft, i) => ({ id: `${key}/${i + 1}-${draft.action}`, ...draft }));
@@ -54,7 +61,7 @@ export function planDestroy(key: string, live: LiveVm, power: PowerOptions): Gue
 }
 
 /** Plain config keys, name and tags: which differ, split into live and pending-until-reboot. */
-function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean): { drafts: StepDraft[]; pendingKeys: string[] } {
+function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean, adopting: boolean): { drafts: StepDraft[]; pendingKeys: string[] } {
   const nowChanges: FieldChange[] = [];
   const laterChanges: FieldChange[] = [];
   const nowParams: Record<string, string> = {};
@@ -84,8 +91,8 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean): { drafts: 
   }
   const liveTags = live.tags.filter((t) => t !== OWNERSHIP_TAG);
   if (vm.tags !== undefined && printTags(liveTags) !== printTags(vm.tags)) {
-    // The ownership tag stays on guests that have it: it is how reruns find them.
-    const keep = live.tags.includes(OWNERSHIP_TAG) ? [OWNERSHIP_TAG] : [];
+    // The ownership tag stays on guests that have it (or are adopted): it is how reruns find them.
+    const keep = live.tags.includes(OWNERSHIP_TAG) || adopting ? [OWNERSHIP_TAG] : [];
     put("tags", printTags(live.tags) || undefined, printTags([...vm.tags, ...keep]));
   }
   const path = qemuPaths.config(live.node, live.vmid);
@@ -126,12 +133,15 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: GuestDiffOption
     warnings.push(`${slot} holds ${volume}, attached to nothing; pvectl leaves it (delete it in PVE if it is not needed)`);
   }
 
+  const adopting = options.adopt === true && !live.tags.includes(OWNERSHIP_TAG);
+  if (adopting) drafts.push(adoptStep(live));
+  drafts.push(...poolDrafts(vm, live));
   let running = live.status === "running";
   if (vm.power === "stopped" && running) {
     drafts.push(stopStep(live, options, ""));
     running = false;
   }
-  const config = configDrafts(vm, live, running);
+  const config = configDrafts(vm, live, running, adopting);
   drafts.push(...config.drafts);
   const disks = diffDisks(vm.disks, live.disks, {
     vmid: live.vmid,
@@ -157,7 +167,13 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: GuestDiffOption
 
   // Changes that wait for a reboot: ours, and those already pending on keys the spec manages.
   if (running) {
-    const managed = new Set([...Object.keys(vm.options), "name", "tags", ...vm.disks.map((d) => d.slot), ...vm.nics.map((n) => n.slot)]);
+    const managed = new Set([
+      ...Object.keys(vm.options),
+      "name",
+      ...(vm.tags !== undefined ? ["tags"] : []),
+      ...vm.disks.map((d) => d.slot),
+      ...vm.nics.map((n) => n.slot),
+    ]);
     const pending = new Set<string>();
     for (const d of drafts) if (d.pendingUntilReboot) for (const c of d.changes) pending.add(c.field.split(".")[0]!);
     for (const key of live.pendingKeys) if (managed.has(key)) pending.add(key);

@@ -99,7 +99,7 @@ export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
   if (vm.cloudInit) disks.push({ slot: vm.cloudInit.slot, kind: "cloudinit", storage: vm.cloudInit.storage, options: {} });
   const nics: DesiredNic[] = Object.entries(vm.nics).map(([slot, nic]) => ({
     slot,
-    model: nic.model,
+    ...(nic.model !== undefined ? { model: nic.model } : {}),
     bridge: nic.bridge,
     ...(nic.macaddr !== undefined ? { macaddr: nic.macaddr.toUpperCase() } : {}),
     options: nicOptions(nic),
@@ -121,7 +121,8 @@ export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
     ...(vm.vmid !== undefined ? { vmid: vm.vmid } : {}),
     node: vm.node,
     options: specOptions(vm),
-    tags: [...(vm.tags ?? [])].sort(),
+    // Left out: tags are not managed (the guest keeps its own); only a create adds the ownership tag.
+    ...(vm.tags !== undefined ? { tags: [...vm.tags].sort() } : {}),
     disks,
     nics,
     special,
@@ -130,5 +131,6 @@ export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
     ...(vm.power !== undefined ? { power: vm.power } : {}),
     ...(vm.state === "absent" ? { absent: true } : {}),
     ...(vm.pool !== undefined ? { pool: vm.pool } : {}),
+    ...(vm.adopt === true ? { adopt: true } : {}),
   };
 }

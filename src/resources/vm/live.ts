@@ -21,6 +21,8 @@ export interface GuestMeta {
   status: PowerState;
   lock?: string;
   template?: boolean;
+  /** Pool membership, as /cluster/resources lists it (not part of the config). */
+  pool?: string;
 }
 
 const SKIPPED_KEYS = new Set(["digest", "lock", "name", "tags"]);
@@ -95,6 +97,7 @@ export function liveVmFromConfig(
     unused,
     pendingKeys: [...pendingKeys].sort(),
     hotplug: hotplugText === "0" ? [] : hotplugText === "1" ? ["network", "disk", "usb"] : hotplugText.split(","),
+    ...(meta.pool !== undefined ? { pool: meta.pool } : {}),
   };
 }
 

@@ -5,8 +5,8 @@
 
 export type PowerState = "running" | "stopped";
 
-/** The device sections of a spec, as `VmSpec.unmanaged` names them. */
-export type DeviceKind = "disks" | "cdroms" | "nics";
+/** The device sections of a spec, as `VmSpec.unmanaged` names them (`cloudInit`: the cloud-init drive). */
+export type DeviceKind = "disks" | "cdroms" | "nics" | "cloudInit";
 
 export interface DesiredDisk {
   /** `scsi0`, `virtio1`, `ide2` ... */
@@ -28,7 +28,8 @@ export interface DesiredDisk {
 export interface DesiredNic {
   /** `net0` ... */
   slot: string;
-  model: string;
+  /** Undefined: the spec leaves the model out; an existing NIC keeps its model, a new one gets virtio. */
+  model?: string;
   bridge: string;
   /** Only when the spec names a MAC; otherwise the guest's generated one is kept. */
   macaddr?: string;
@@ -51,8 +52,9 @@ export interface DesiredVm {
   /** Disk slots to detach (volume kept as unusedN) rather than delete when the spec drops them. */
   detach?: string[];
   /**
-   * Device kinds the spec left out entirely (no `disks:`, `cdroms:` or `nics:` key): live
-   * devices of that kind that the spec does not list are kept, never removed. Absent: all managed.
+   * Device kinds the spec left out entirely (no `disks:`, `cdroms:`, `nics:` or `cloudInit:`
+   * key): live devices of that kind that the spec does not list are kept, never removed.
+   * Absent: all managed.
    */
   unmanaged?: DeviceKind[];
   /** efidisk0 / tpmstate0 as new-volume strings (`local-lvm:1,efitype=4m`); added when missing. */
@@ -61,8 +63,13 @@ export interface DesiredVm {
   power?: PowerState;
   /** The spec asks for the guest to be gone. */
   absent?: boolean;
-  /** Pool to add a created guest to. */
+  /** The pool the guest belongs to (joined, left or moved to); undefined: membership not managed. */
   pool?: string;
+  /**
+   * The spec entry says `adopt: true`: an existing guest pvectl did not create (no ownership
+   * tag) may be managed; the plan adds the ownership tag as its own step.
+   */
+  adopt?: boolean;
 }
 
 export interface LiveDisk {
@@ -104,6 +111,8 @@ export interface LiveVm {
   pendingKeys: string[];
   /** The guest's `hotplug` features (PVE default `network,disk,usb`). */
   hotplug: string[];
+  /** The pool the guest is a member of (from /cluster/resources); undefined: none. */
+  pool?: string;
 }
 
 /** Every guest pvectl creates carries this tag; with the name it finds guests a spec gives no vmid. */

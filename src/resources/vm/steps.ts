@@ -39,7 +39,10 @@ export function createStep(vm: DesiredVm): StepDraft {
     params[nic.slot] = printDesiredNic(nic);
     changes.push({ field: nic.slot, after: describeNic(nic) });
   }
-  if (vm.pool !== undefined) params.pool = vm.pool;
+  if (vm.pool !== undefined && vm.pool !== "") {
+    params.pool = vm.pool;
+    changes.push({ field: "pool", after: vm.pool });
+  }
   // Starting inside the create task saves a round trip and a second task per guest.
   if (vm.power === "running") params.start = 1;
   const where = vm.vmid !== undefined ? `vmid ${vm.vmid}` : "vmid allocated at apply";
@@ -50,6 +53,19 @@ export function createStep(vm: DesiredVm): StepDraft {
     changes,
     // Disks imported from a smaller image are grown to the size asked, in the same step.
     calls: [{ method: "POST", path: qemuPaths.create(vm.node), params }, ...importGrowCalls(vm.disks, vm.node, vm.vmid ?? "{vmid}")],
+  };
+}
+
+/** Adoption: the ownership tag is added to a guest pvectl did not create, as a step of its own. */
+export function adoptStep(live: LiveVm): StepDraft {
+  const before = printTags(live.tags);
+  const after = printTags([...live.tags, OWNERSHIP_TAG]);
+  return {
+    action: "adopt",
+    severity: "configuration",
+    summary: `adopt: add tag ${OWNERSHIP_TAG} (vmid ${live.vmid} was not created by pvectl; its other tags stay)`,
+    changes: [{ field: "tags", ...(before !== "" ? { before } : {}), after }],
+    calls: [{ method: "PUT", path: qemuPaths.config(live.node, live.vmid), params: { tags: after } }],
   };
 }
 

@@ -78,6 +78,10 @@ export function liveToSpecVm(live: LiveVm): RawObject {
     vmid: live.vmid,
     name: live.name ?? `vm${live.vmid}`,
     node: live.node,
+    // Importing a guest pvectl did not create is the operator's choice to manage it: the spec
+    // says so in writing (and its plan shows the adoption step) rather than being refused.
+    adopt: live.tags.includes(OWNERSHIP_TAG) ? undefined : true,
+    pool: live.pool,
     power: live.status,
     cores: num(o.cores),
     sockets: num(o.sockets),

@@ -87,6 +87,8 @@ function updatePool(ctx: HandlerContext): null {
   const fail = (message: string) => new PveApiError(500, `update pools failed: ${message}`);
   for (const raw of splitIds(str(ctx, "vms"))) {
     const vmid = Number(raw);
+    // PVE (pve-access-control Pool.pm): check_perm_modify on each guest named.
+    ctx.checkPermission(`/vms/${vmid}`, ["Permissions.Modify", "VM.Allocate"], true);
     if (remove) {
       if (!pool.vmids.includes(vmid)) throw fail(`VM ${vmid} is not a pool member`);
       pool.vmids = pool.vmids.filter((v) => v !== vmid);
@@ -103,6 +105,7 @@ function updatePool(ctx: HandlerContext): null {
     pool.vmids.push(vmid);
   }
   for (const id of splitIds(str(ctx, "storage"))) {
+    ctx.checkPermission(`/storage/${id}`, ["Permissions.Modify", "Datastore.Allocate"], true);
     if (remove) {
       if (!pool.storages.includes(id)) throw fail(`Storage '${id}' is not a pool member`);
       pool.storages = pool.storages.filter((s) => s !== id);

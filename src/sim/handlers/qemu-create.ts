@@ -77,6 +77,8 @@ function createVm(ctx: HandlerContext): string {
   checkAllocate(ctx, vmid, pool);
   if (flag(ctx, "start")) ctx.checkPermission(`/vms/${vmid}`, ["VM.PowerMgmt"]);
   checkPoolExists(model, pool);
+  // qemu-server: creating into a pool modifies it (check_perm_modify on /pool/<id>).
+  if (pool !== undefined) ctx.checkPermission(`/pool/${pool}`, ["Permissions.Modify", "Pool.Allocate"], true);
   const defaultStorage = str(ctx, "storage");
   if (defaultStorage !== undefined) ctx.checkPermission(`/storage/${defaultStorage}`, ["Datastore.AllocateSpace"]);
 

@@ -56,7 +56,8 @@ export interface ConnectionSpec {
 }
 
 export type VmState = "present" | "absent";
-export type DeviceSection = "disks" | "cdroms" | "nics";
+/** Device sections, and the cloud-init drive, that a spec may leave out (then not managed). */
+export type DeviceSection = "disks" | "cdroms" | "nics" | "cloudInit";
 export type PowerState = "running" | "stopped";
 
 /** Drive option values the way PVE writes them in a property string (booleans as booleans). */
@@ -71,7 +72,10 @@ export interface VmSpec {
   node: string;
   /** Name of the connection in `SpecDocument.connections`; undefined: the PROXMOX_* environment. */
   connection?: string;
+  /** Resource pool; undefined: membership is not managed. */
   pool?: string;
+  /** `adopt: true`: an existing guest without pvectl's ownership tag may be managed (and gets the tag). */
+  adopt?: boolean;
   state: VmState;
   /** Desired power state; undefined: leave it as it is. */
   power?: PowerState;
@@ -100,8 +104,9 @@ export interface VmSpec {
   description?: string;
 
   /**
-   * Device sections the spec left out entirely (no `disks:` key, ...): the VM's existing
-   * devices of that kind are not managed (kept as they are), instead of "the VM has none".
+   * Device sections the spec left out entirely (no `disks:` key, ...; no `cloudInit:` key for
+   * the cloud-init drive): the VM's existing devices of that kind are not managed (kept as
+   * they are), instead of "the VM has none".
    * `disks: {}` written explicitly means "no disks". Absent or empty: every section is managed.
    */
   unmanaged?: DeviceSection[];
@@ -162,8 +167,8 @@ export interface CdromSpec {
 }
 
 export interface NicSpec {
-  /** Default "virtio". */
-  model: string;
+  /** Undefined: an existing NIC keeps its model; a new one gets virtio. */
+  model?: string;
   bridge: string;
   /** VLAN tag 1..4094. */
   tag?: number;

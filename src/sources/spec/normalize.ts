@@ -85,7 +85,8 @@ function normalizeDisk(slot: string, raw: RawDisk, path: SpecPath, sink: IssueSi
 }
 
 function normalizeNic(raw: RawNic): NicSpec {
-  const nic: NicSpec = { model: raw.model ?? "virtio", bridge: raw.bridge };
+  const nic: NicSpec = { bridge: raw.bridge };
+  if (raw.model !== undefined) nic.model = raw.model;
   if (raw.tag !== undefined) nic.tag = raw.tag as number;
   if (raw.mtu !== undefined) nic.mtu = raw.mtu as number;
   if (raw.queues !== undefined) nic.queues = raw.queues as number;
@@ -164,6 +165,7 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   if (raw.vmid !== undefined) vm.vmid = raw.vmid;
   if (raw.connection !== undefined) vm.connection = raw.connection;
   if (raw.pool !== undefined) vm.pool = raw.pool;
+  if (raw.adopt !== undefined) vm.adopt = raw.adopt;
   if (raw.power !== undefined) vm.power = raw.power;
   if (raw.cores !== undefined) vm.cores = raw.cores;
   if (raw.sockets !== undefined) vm.sockets = raw.sockets;
@@ -197,7 +199,7 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   if (raw.tags !== undefined) vm.tags = normaliseTags(raw.tags);
   if (raw.description !== undefined) vm.description = raw.description;
 
-  const unmanaged = (["disks", "cdroms", "nics"] as const).filter((section) => raw[section] === undefined);
+  const unmanaged = (["disks", "cdroms", "nics", "cloudInit"] as const).filter((section) => raw[section] === undefined);
   if (unmanaged.length > 0) vm.unmanaged = [...unmanaged];
 
   // Drives share one namespace: a slot holds a disk, a CD-ROM or the cloud-init drive.

@@ -18,7 +18,8 @@ import {
 const DNS_NAME = /^([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?\.)*[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/;
 const NODE_NAME = /^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/;
 const STORAGE_ID = /^[a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]$/;
-const POOL_ID = /^[A-Za-z0-9_-]+$/;
+/** A pool id, or "" for "in no pool". */
+const POOL_ID_OR_NONE = /^[A-Za-z0-9_-]*$/;
 const BRIDGE_ID = /^[-_.\w\d]+$/;
 const TAG = /^[a-zA-Z0-9_][a-zA-Z0-9_\-+.]*$/;
 const MAC = /^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$/;
@@ -251,7 +252,13 @@ function vmSchema() {
       name: pattern(DNS_NAME, "letters, digits and '-', dots only between labels (a DNS name)").describe("VM name (a label; see vmid)."),
       node: pattern(NODE_NAME, "a node name, e.g. pve1").describe("Node the VM is created on."),
       connection: z.string().optional().describe("Name of a connection under `connections`."),
-      pool: pattern(POOL_ID, "letters, digits, '-' and '_'").optional(),
+      pool: pattern(POOL_ID_OR_NONE, "letters, digits, '-' and '_' (or \"\" for no pool)")
+        .optional()
+        .describe('Resource pool the VM belongs to; "" means in no pool; leave out to not manage membership.'),
+      adopt: z
+        .boolean()
+        .optional()
+        .describe("Manage an existing VM pvectl did not create (no `pvectl` tag); the plan adds the tag. Without it such a VM is refused."),
       state: z.enum(["present", "absent"]).optional().describe("absent destroys the VM (a data-loss step)."),
       power: z.enum(["running", "stopped"]).optional().describe("Desired power state; leave out to not manage it."),
       cores: z.number().int().min(1).optional(),

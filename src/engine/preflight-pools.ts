@@ -1,0 +1,53 @@
+// Preflight of pool references: every pool a step puts a guest into (create with `pool`,
+// join, move) must exist. GET /pools lists only the pools the user may audit, so a pool
+// missing from the list is either absent or hidden; the permission dump tells which.
+import type { PveClient } from "../api/index.js";
+import { granted, type PermissionDump } from "./privileges.js";
+import type { GuestPlan, PreflightProblem } from "./types.js";
+
+/** Pool id -> keys of the guests whose steps put them there. */
+function poolsNamed(guests: GuestPlan[]): Map<string, Set<string>> {
+  const pools = new Map<string, Set<string>>();
+  for (const guest of guests) {
+    for (const step of guest.steps) {
+      for (const call of step.calls) {
+        const joins = step.action === "pool" && call.params.delete === undefined;
+        const pool = step.action === "create" ? call.params.pool : joins ? call.params.poolid : undefined;
+        if (pool === undefined || String(pool) === "") continue;
+        const users = pools.get(String(pool)) ?? new Set<string>();
+        users.add(guest.key);
+        pools.set(String(pool), users);
+      }
+    }
+  }
+  return pools;
+}
+
+export async function checkPools(client: PveClient, guests: GuestPlan[]): Promise<PreflightProblem[]> {
+  const named = poolsNamed(guests);
+  if (named.size === 0) return [];
+  const listed = (await client.request("GET", "/pools")) as Array<{ poolid: string }>;
+  const present = new Set((listed ?? []).map((p) => p.poolid));
+  const missing = [...named.keys()].filter((p) => !present.has(p)).sort();
+  if (missing.length === 0) return [];
+  const dump = ((await client.request("GET", "/access/permissions")) ?? {}) as PermissionDump;
+  const known = [...present].sort().join(", ") || "none";
+  return missing.map((pool) => {
+    const path = `/pool/${pool}`;
+    const guest = [...(named.get(pool) ?? [])].sort().join(", ");
+    if (!granted(dump, path, "Pool.Audit")) {
+      return {
+        kind: "pool" as const,
+        guest,
+        path,
+        privilege: "Pool.Audit",
+        message: `pool ${pool} is not visible to ${client.identity}: it lacks Pool.Audit on ${path}, so PVE does not list it (it may exist); grant Pool.Audit on that path, or check the name`,
+      };
+    }
+    return {
+      kind: "pool" as const,
+      guest,
+      message: `pool ${pool} does not exist (pools: ${known}); create it (pveum pool add ${pool}) or fix the spec`,
+    };
+  });
+}

@@ -1,0 +1,49 @@
+// Pool membership of an existing guest: join, leave (`pool: ""`) or move to another pool.
+// PVE keeps membership outside the guest's config (user.cfg), so these are calls on /pools,
+// not config keys. A spec without `pool:` does not manage membership.
+import { poolPaths } from "../api-paths.js";
+import type { StepDraft } from "../disk/diff.js";
+import type { DesiredVm, LiveVm } from "./model.js";
+
+/** `pool: ""` in a spec: the guest belongs to no pool. */
+export const NO_POOL = "";
+
+/** The step that brings the guest's membership to the spec's, or none. */
+export function poolDrafts(vm: Pick<DesiredVm, "pool">, live: Pick<LiveVm, "vmid" | "pool">): StepDraft[] {
+  const wanted = vm.pool;
+  const current = live.pool ?? NO_POOL;
+  if (wanted === undefined || wanted === current) return [];
+  const vms = String(live.vmid);
+  if (wanted === NO_POOL) {
+    return [
+      {
+        action: "pool",
+        severity: "configuration",
+        summary: `leave pool ${current}`,
+        changes: [{ field: "pool", before: current }],
+        calls: [{ method: "PUT", path: poolPaths.update, params: { poolid: current, vms, delete: 1 } }],
+      },
+    ];
+  }
+  if (current === NO_POOL) {
+    return [
+      {
+        action: "pool",
+        severity: "configuration",
+        summary: `join pool ${wanted}`,
+        changes: [{ field: "pool", after: wanted }],
+        calls: [{ method: "PUT", path: poolPaths.update, params: { poolid: wanted, vms } }],
+      },
+    ];
+  }
+  return [
+    {
+      action: "pool",
+      severity: "configuration",
+      summary: `move from pool ${current} to pool ${wanted}`,
+      changes: [{ field: "pool", before: current, after: wanted }],
+      // allow-move: PVE moves the guest in one update (no moment without a pool).
+      calls: [{ method: "PUT", path: poolPaths.update, params: { poolid: wanted, vms, "allow-move": 1 } }],
+    },
+  ];
+}
