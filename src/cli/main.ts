@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { registerCommands } from "./commands/index.js";
 import { renderError } from "./render-error.js";
+import { plainDefaultsInHelp } from "./render/help-defaults.js";
 
 /** The program for `argv` (only the named command's module is loaded; see commands/index.ts). */
 export async function buildProgram(argv: string[] = []): Promise<Command> {
@@ -12,6 +13,7 @@ export async function buildProgram(argv: string[] = []): Promise<Command> {
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   await registerCommands(program, argv);
+  plainDefaultsInHelp(program);
   return program;
 }
 
