@@ -2,12 +2,13 @@
 // written, and only while the cluster still looks the way it did: every guest it changes must
 // have the same config `digest` (PVE's SHA-1 of the config file), and every guest it creates
 // must still be absent. Otherwise apply refuses and asks for a new plan.
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import type { PveClient } from "../api/index.js";
 import { type ClusterSnapshot, readCluster } from "./cluster.js";
 import { findGuest } from "./identity.js";
 import type { Plan } from "./types.js";
 import { mapConcurrent } from "../util/concurrency.js";
+import { writePrivateFile } from "../util/private-file.js";
 
 export interface SavedPlan {
   format: "pvectl-saved-plan/1";
@@ -34,7 +35,7 @@ export class SavedPlanError extends Error {
 }
 
 export async function savePlan(file: string, saved: Omit<SavedPlan, "format">): Promise<void> {
-  await writeFile(file, `${JSON.stringify({ format: "pvectl-saved-plan/1", ...saved }, null, 2)}\n`, "utf8");
+  await writePrivateFile(file, `${JSON.stringify({ format: "pvectl-saved-plan/1", ...saved }, null, 2)}\n`);
 }
 
 export async function loadPlan(file: string): Promise<SavedPlan> {
