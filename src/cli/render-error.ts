@@ -1,6 +1,9 @@
 // Turns an error into text for a person. Errors that carry a user-facing message
 // (`userMessage()`) are printed as they are; anything else is an internal error and says so,
-// with the stack only when PVECTL_DEBUG is set.
+// with the stack only when PVECTL_DEBUG is set. Messages quote names and PVE's own words, so
+// their control characters are escaped before they reach a terminal.
+import { safeText } from "./render/safe-text.js";
+
 export interface UserFacingError {
   userMessage(): string;
 }
@@ -10,8 +13,8 @@ function isUserFacing(err: unknown): err is UserFacingError {
 }
 
 export function renderError(err: unknown): string {
-  if (isUserFacing(err)) return `error: ${err.userMessage()}`;
+  if (isUserFacing(err)) return `error: ${safeText(err.userMessage())}`;
   const message = err instanceof Error ? err.message : String(err);
   const stack = process.env.PVECTL_DEBUG && err instanceof Error ? `\n${err.stack}` : "";
-  return `error: ${message}${stack}`;
+  return `error: ${safeText(`${message}${stack}`)}`;
 }
