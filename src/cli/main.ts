@@ -2,7 +2,7 @@
 // and turns any error that escapes a command into one readable line (never a stack trace).
 import { Command, CommanderError } from "commander";
 import { registerCommands } from "./commands/index.js";
-import { renderError } from "./render-error.js";
+import { errorJson, renderError } from "./render-error.js";
 import { plainDefaultsInHelp } from "./render/help-defaults.js";
 
 /** The program for `argv` (only the named command's module is loaded; see commands/index.ts). */
@@ -17,16 +17,29 @@ export async function buildProgram(argv: string[] = []): Promise<Command> {
   return program;
 }
 
+/**
+ * Whether the run asked for JSON. Read from argv rather than from the parsed options: a usage
+ * error stops commander before any option is parsed, and it must still answer in JSON.
+ */
+function wantsJson(argv: string[]): boolean {
+  const end = argv.indexOf("--");
+  return (end < 0 ? argv : argv.slice(0, end)).includes("--json");
+}
+
 export async function main(argv: string[]): Promise<void> {
-  const program = await buildProgram(argv);
+  const json = wantsJson(argv);
   try {
+    const program = await buildProgram(argv);
     await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
+      // Commander already printed its message on stderr; exit code 0 is --help or --version.
       process.exitCode = err.exitCode;
+      if (json && err.exitCode !== 0) process.stdout.write(`${JSON.stringify(errorJson(err, "usage"))}\n`);
       return;
     }
     process.stderr.write(`${renderError(err)}\n`);
+    if (json) process.stdout.write(`${JSON.stringify(errorJson(err))}\n`);
     process.exitCode = process.exitCode && process.exitCode !== 0 ? process.exitCode : 1;
   }
 }
