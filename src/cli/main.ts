@@ -23,7 +23,8 @@ export async function buildProgram(argv: string[] = []): Promise<Command> {
  */
 function wantsJson(argv: string[]): boolean {
   const end = argv.indexOf("--");
-  return (end < 0 ? argv : argv.slice(0, end)).includes("--json");
+  const args = end < 0 ? argv : argv.slice(0, end);
+  return args.includes("--json") || args.includes("--format=json") || args.some((a, i) => a === "--format" && args[i + 1] === "json");
 }
 
 export async function main(argv: string[]): Promise<void> {

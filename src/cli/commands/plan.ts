@@ -11,6 +11,8 @@ import type { DesiredVm } from "../../resources/vm/model.js";
 import { resolveConnection } from "../../sources/connections.js";
 import { loadSpecFiles, type SpecDocument } from "../../sources/spec/index.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
+import { renderPlanMarkdown } from "../render/plan-markdown.js";
+import { planFormat } from "./plan-format.js";
 
 export class UsageError extends Error {
   constructor(
@@ -59,6 +61,7 @@ export async function openSpecTarget(positional: string[], flags: SpecFlags, com
 
 export interface PlanFlags extends SpecFlags {
   json?: boolean;
+  format?: string;
   detailedExitcode?: boolean;
   out?: string;
   shutdownTimeout?: string;
@@ -85,13 +88,15 @@ export function registerPlanCommand(program: Command): void {
     .argument("[files...]", "spec files")
     .option("-f, --file <path...>", "spec file(s)")
     .option("--connection <name>", "only the guests of this spec connection")
-    .option("--json", "the plan as JSON")
+    .option("--json", "the plan as JSON (same as --format json)")
+    .option("--format <format>", "text, markdown (a table with collapsible details, safe to post as a pull-request comment) or json")
     .option("--detailed-exitcode", "exit 0 when there is nothing to change, 2 when there are changes, 1 on errors")
     .option("--out <file>", "save the plan for `pvectl apply --plan FILE`")
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
     .option("--read-concurrency <n>", "config reads in parallel", "16")
     .action(async (files: string[], flags: PlanFlags) => {
+      const format = planFormat(flags);
       const target = await openSpecTarget(files, flags, "plan");
       try {
         const plan = planData(
@@ -104,8 +109,11 @@ export function registerPlanCommand(program: Command): void {
         if (flags.out) {
           await savePlan(flags.out, { ...(target.connection !== undefined ? { connection: target.connection } : {}), specFiles: target.files, plan });
         }
-        if (flags.json) process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
-        else {
+        if (format === "json") process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+        else if (format === "markdown") {
+          process.stdout.write(renderPlanMarkdown(plan));
+          if (flags.out) process.stderr.write(`Saved to ${flags.out}; apply it with: pvectl apply --plan ${flags.out}\n`);
+        } else {
           process.stdout.write(renderPlan(plan, paletteFor(process.stdout)));
           if (flags.out) process.stdout.write(`Saved to ${flags.out}; apply it with: pvectl apply --plan ${flags.out}\n`);
         }

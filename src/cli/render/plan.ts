@@ -1,6 +1,6 @@
 // A plan for people: grouped by guest, Terraform-like markers (+ create, ~ change, - destroy),
 // each step with its severity, the fields before -> after, the volumes a step destroys, and a
-// summary by severity. Colour only when the output is a terminal.
+// summary by severity, under the API endpoint it is for. Colour only when the output is a terminal.
 import pc from "picocolors";
 import { type GuestPlan, type Plan, SEVERITIES, type Severity, type Step, severityCounts } from "../../engine/types.js";
 import { safeLine, safeText } from "./safe-text.js";
@@ -77,7 +77,8 @@ function renderStep(p: Palette, step: Step): string[] {
 }
 
 export function renderPlan(plan: Plan, p: Palette = plainPalette): string {
-  const lines: string[] = [];
+  // The target first: a reviewer must see which cluster the plan is about before its steps.
+  const lines: string[] = [p.dim(`Target: ${safeLine(plan.target)}`)];
   for (const guest of plan.guests) {
     const marker = guestMarker(guest);
     const colour = markerColour(p, marker);
