@@ -11,10 +11,21 @@ export async function buildProgram(argv: string[] = []): Promise<Command> {
     .description("Desired-state automation for Proxmox VE")
     .version("0.1.0")
     .showHelpAfterError("(run with --help for usage)")
+    .option("--verbose", "log every API request to stderr: method, path, status, time in ms (credentials masked)")
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride();
+  program.hook("preAction", async () => {
+    if (program.opts().verbose) await startRequestLog();
+  });
   await registerCommands(program, argv);
   plainDefaultsInHelp(program);
   return program;
+}
+
+/** `--verbose`: one stderr line per API exchange. Loaded only then (the transport pulls in undici). */
+async function startRequestLog(): Promise<void> {
+  const [{ setRequestLog }, { safeLine }] = await Promise.all([import("../api/transport.js"), import("./render/safe-text.js")]);
+  setRequestLog((e) => process.stderr.write(`api: ${e.method} ${safeLine(e.path)} ${safeLine(String(e.status))} ${e.ms}ms\n`));
 }
 
 /**
