@@ -12,6 +12,7 @@ import type { Plan } from "../../src/engine/types.js";
 import { colourPalette, renderPlan } from "../../src/cli/render/plan.js";
 import { progressLine, renderReport } from "../../src/cli/render/report.js";
 import { safeLine, safeText } from "../../src/cli/render/safe-text.js";
+import { syncLine } from "../../src/cli/commands/netbox.js";
 import { renderError } from "../../src/cli/render-error.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { pvectl, simEnv } from "./run.js";
@@ -76,6 +77,13 @@ describe("control characters in human output", () => {
       { type: "retry", guest, step, attempt: 1, delayMs: 5, reason: HOSTILE },
     ]) {
       assert.doesNotMatch(progressLine(event as never) ?? "", RAW_CONTROL, event.type);
+    }
+  });
+
+  it("NetBox sync lines escape a hostile record name and error", () => {
+    for (const result of ["failed", "planned", "staged"]) {
+      const outcome = { name: HOSTILE, id: 7, result, errors: [HOSTILE], status: "planned", vmid: 300, node: "pve1", guestResult: "created", wrote: [] };
+      assert.doesNotMatch(withoutColour(syncLine(outcome as never, colourPalette)), RAW_CONTROL, result);
     }
   });
 
