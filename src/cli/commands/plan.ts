@@ -89,7 +89,7 @@ export function registerPlanCommand(program: Command): void {
     .option("-f, --file <path...>", "spec file(s)")
     .option("--connection <name>", "only the guests of this spec connection")
     .option("--json", "the plan as JSON (same as --format json)")
-    .option("--format <format>", "text, markdown (a table with collapsible details, safe to post as a pull-request comment) or json")
+    .option("--format <format>", "text (the default), markdown (a table with collapsible details, safe to post as a pull-request comment) or json")
     .option("--detailed-exitcode", "exit 0 when there is nothing to change, 2 when there are changes, 1 on errors")
     .option("--out <file>", "save the plan for `pvectl apply --plan FILE`")
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
