@@ -3,6 +3,7 @@
 // (it is only called after the chain verified), so the connector looks at the certificate
 // itself: with a pin, exactly that certificate; otherwise the chain (system or given CA) and
 // host name must verify, unless verification was explicitly switched off.
+import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
@@ -24,11 +25,43 @@ export class TlsRejection extends Error {
 
 const warnedInsecure = new Set<string>();
 
-function readCa(options: ResolvedOptions): string | undefined {
-  if (options.ca) return options.ca;
-  if (!options.caPath) return undefined;
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/**
+ * The CA text, refused when it holds no usable certificate: Node would accept such a file
+ * without complaint and then distrust every server, or (worse) the operator would believe a
+ * CA is pinned when it is not.
+ */
+function checkedCa(text: string, where: string): string {
+  const blocks = text.match(PEM_CERTIFICATE) ?? [];
+  const problem =
+    blocks.length === 0
+      ? "holds no PEM certificate (no -----BEGIN CERTIFICATE----- block)"
+      : blocks.some((block) => !parses(block))
+        ? "holds a certificate block that is not a valid X.509 certificate"
+        : undefined;
+  if (problem === undefined) return text;
+  throw new PveError({
+    kind: "config",
+    message: `the CA ${where} ${problem}; give the PEM file of the CA that signed the node's certificate, e.g. a copy of /etc/pve/pve-root-ca.pem from a node`,
+  });
+}
+
+function parses(pem: string): boolean {
   try {
-    return readFileSync(options.caPath, "utf8");
+    new X509Certificate(pem);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function readCa(options: ResolvedOptions): string | undefined {
+  if (options.ca) return checkedCa(options.ca, "certificate text given to the client");
+  if (!options.caPath) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(options.caPath, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? String(err);
     throw new PveError({
@@ -36,6 +69,7 @@ function readCa(options: ResolvedOptions): string | undefined {
       message: `cannot read the CA file PROXMOX_CA_PATH='${options.caPath}' (${code}); give a readable PEM file, e.g. a copy of /etc/pve/pve-root-ca.pem from a node`,
     });
   }
+  return checkedCa(text, `file PROXMOX_CA_PATH='${options.caPath}'`);
 }
 
 function describeAuthorizationError(code: string): string {

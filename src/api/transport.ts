@@ -1,7 +1,9 @@
 // One HTTP exchange with the API, nothing more: no auth decisions, no retries. Returns the
 // status, PVE's reason phrase (older PVE puts its error message only there) and the parsed
-// JSON envelope; throws the low-level error when no response arrived.
+// JSON envelope; throws the low-level error when no response arrived. Optionally reports each
+// exchange (method, path, status, time; secrets masked) to a request log, for `--verbose`.
 import { type Agent, request } from "undici";
+import { SecretScrubber } from "./secrets.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -39,7 +41,56 @@ export interface SendOptions {
 
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
+/** One finished exchange, for `--verbose`: no headers, no body, and the path already scrubbed. */
+export interface RequestLogEntry {
+  method: HttpMethod;
+  path: string;
+  /** The HTTP status, or why no response came (a timeout, ECONNREFUSED ...). */
+  status: number | string;
+  ms: number;
+}
+
+let requestLog: ((entry: RequestLogEntry) => void) | undefined;
+
+/** Every exchange of every client is reported to `sink` (undefined: stop). Used by `--verbose`. */
+export function setRequestLog(sink: ((entry: RequestLogEntry) => void) | undefined): void {
+  requestLog = sink;
+}
+
+/** What this request carries that must never be shown: header credentials and secret-looking form values. */
+function scrubberFor(options: SendOptions): SecretScrubber {
+  const scrubber = new SecretScrubber();
+  for (const value of Object.values(options.headers)) {
+    scrubber.add(value);
+    // `PVEAPIToken=user@realm!name=SECRET`, `PVEAuthCookie=TICKET`: the part after the last `=`.
+    scrubber.add(value.slice(value.lastIndexOf("=") + 1));
+  }
+  for (const [key, value] of new URLSearchParams(options.body ?? "")) {
+    if (/pass|secret|otp|ticket|token|key/i.test(key)) scrubber.add(value);
+  }
+  return scrubber;
+}
+
+function logExchange(options: SendOptions, started: number, status: number | string): void {
+  if (!requestLog) return;
+  const url = new URL(options.url);
+  const path = scrubberFor(options).scrub(`${url.pathname}${url.search}`);
+  requestLog({ method: options.method, path, status, ms: Math.round(performance.now() - started) });
+}
+
 export async function send(options: SendOptions): Promise<RawResponse> {
+  const started = performance.now();
+  try {
+    const response = await exchange(options);
+    logExchange(options, started, response.status);
+    return response;
+  } catch (err) {
+    logExchange(options, started, err instanceof RequestTimeout ? "timeout" : ((err as { code?: string }).code ?? "no response"));
+    throw err;
+  }
+}
+
+async function exchange(options: SendOptions): Promise<RawResponse> {
   // undici's own header/body timeouts bound the wait without the cost of an AbortController
   // and timer per request; a caller's signal (task waits) is passed through when given.
   try {

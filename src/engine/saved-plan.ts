@@ -5,7 +5,7 @@
 // version, for another cluster (cluster-identity.ts), or when a guest it changes has another
 // config `digest` (PVE's SHA-1 of the config file) or a guest it creates exists by now.
 import { createHash } from "node:crypto";
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import type { PveClient } from "../api/index.js";
 import { PVECTL_VERSION } from "../version.js";
 import { mapConcurrent } from "../util/concurrency.js";
@@ -26,6 +26,7 @@ export interface SavedSpecFile {
 
 /** The plan options that change the plan's content; see savedPlanOptionsSchema to add one. */
 export type SavedPlanOptions = Required<Pick<PlanOptions, "shutdownTimeoutSeconds" | "forceStop" | "adopt">>;
+import { writePrivateFile } from "../util/private-file.js";
 
 export interface SavedPlan {
   format: typeof SAVED_PLAN_FORMAT;
@@ -67,7 +68,7 @@ export class SavedPlanError extends Error {
 
 export async function savePlan(file: string, saved: SavedPlanContent): Promise<void> {
   const document: SavedPlan = { format: SAVED_PLAN_FORMAT, pvectlVersion: PVECTL_VERSION, ...saved };
-  await writeFile(file, `${JSON.stringify(document, null, 2)}\n`, "utf8");
+  await writePrivateFile(file, `${JSON.stringify(document, null, 2)}\n`);
 }
 
 /** The SHA-256 of each spec file, as stored in a saved plan. */

@@ -3,7 +3,7 @@
 import type { PveClient } from "../api/index.js";
 import type { DesiredVm, LiveVm } from "../resources/vm/model.js";
 import { type RawObject, liveToSpecVm } from "../resources/vm/to-spec.js";
-import { readCluster, readGuests } from "./cluster.js";
+import { type GuestSummary, readCluster, readGuests } from "./cluster.js";
 import { findGuest } from "./identity.js";
 
 export interface Selection {
@@ -17,6 +17,16 @@ export interface ShownGuests {
   vms: RawObject[];
   /** Spec guests that do not exist, or could not be matched (with why). */
   missing: string[];
+  /** Selected guests that exist but were not written, with why (containers, templates). */
+  skipped?: string[];
+}
+
+/** Why a selected guest cannot be imported, or undefined when it can. */
+function unimportable(g: GuestSummary): string | undefined {
+  const who = `vmid ${g.vmid}${g.name ? ` (${g.name})` : ""} on ${g.node}`;
+  if (g.type !== "qemu") return `${who}: a container (LXC); pvectl does not manage containers yet`;
+  if (g.template) return `${who}: a template; pvectl does not converge templates`;
+  return undefined;
 }
 
 function toSpec(lives: LiveVm[]): RawObject[] {
@@ -39,19 +49,22 @@ export async function showSpecGuests(client: PveClient, desired: DesiredVm[], co
 export async function selectGuests(client: PveClient, selection: Selection, concurrency = 16): Promise<ShownGuests> {
   const cluster = await readCluster(client);
   const missing: string[] = [];
-  const picked = cluster.guests.filter((g) => {
-    if (g.type !== "qemu" || g.template) return false;
+  const skipped: string[] = [];
+  const selected = cluster.guests.filter((g) => {
     if (selection.all) return true;
     if (selection.vmids?.includes(g.vmid)) return true;
     if (selection.tags?.some((t) => g.tags.includes(t))) return true;
     if (selection.nodes?.includes(g.node)) return true;
     return false;
   });
+  const picked = selected.filter((g) => {
+    const why = unimportable(g);
+    if (why !== undefined) skipped.push(why);
+    return why === undefined;
+  });
   for (const vmid of selection.vmids ?? []) {
-    const guest = cluster.guests.find((g) => g.vmid === vmid);
-    if (!guest) missing.push(`vmid ${vmid}: does not exist`);
-    else if (guest.type !== "qemu") missing.push(`vmid ${vmid}: is a container (LXC), not a VM`);
+    if (!cluster.guests.some((g) => g.vmid === vmid)) missing.push(`vmid ${vmid}: does not exist`);
   }
   const live = await readGuests(client, picked, concurrency);
-  return { vms: toSpec([...live.values()]), missing };
+  return { vms: toSpec([...live.values()]), missing, skipped };
 }

@@ -1,9 +1,10 @@
 // A small file cache of collected guests, keyed by the cluster, the identity and the facts
 // level, so repeated `ansible-inventory` runs within the TTL cost no API calls.
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { writePrivateFile } from "../util/private-file.js";
 import type { CollectResult } from "./collect.js";
 
 export interface CacheKey {
@@ -39,10 +40,11 @@ export async function readCache(dir: string, key: CacheKey, ttlSeconds: number, 
 }
 
 export async function writeCache(dir: string, key: CacheKey, result: CollectResult, now = Date.now()): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  // The cache lists every guest, its addresses and tags: for its owner's eyes only.
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const target = fileFor(dir, key);
   const temp = `${target}.${process.pid}.tmp`;
   const content: CacheFile = { savedAt: now, key, result };
-  await writeFile(temp, JSON.stringify(content));
+  await writePrivateFile(temp, JSON.stringify(content));
   await rename(temp, target); // atomic: a concurrent reader sees the old or the new file, never half of one
 }

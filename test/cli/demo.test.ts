@@ -42,13 +42,13 @@ vms:
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /^\(skipping .*elsewhere\.yaml: it targets a named connection\)\n/);
     assert.match(result.stdout, /pvectl demo: simulator at https:\/\/127\.0\.0\.1:\d+ \(3 nodes, certificate pinned [0-9A-F:]{23}\.\.\.\)/);
-    assert.match(result.stdout, /1\. pvectl plan\n\+ demo1 \(vmid 101\) on pve1\n/);
+    assert.match(result.stdout, /1\. pvectl plan\nTarget: https:\/\/127\.0\.0\.1:\d+\n\+ demo1 \(vmid 101\) on pve1\n/);
     assert.match(result.stdout, /^ok demo1: create \(vmid 101\)$/m);
     assert.match(result.stdout, /Apply finished in [\d.]+s: 2 created\./);
-    assert.match(result.stdout, /3\. pvectl plan \(again\)\n= demo1 \(vmid 101\) on pve1: no changes\n= demo2 \(vmid \d+\) on pve2: no changes\n/);
-    assert.match(result.stdout, /4\. someone edits demo1 by hand .*\n~ demo1 \(vmid 101\) on pve1\n/);
+    assert.match(result.stdout, /3\. pvectl plan \(again\)\nTarget: https:\/\/127\.0\.0\.1:\d+\n= demo1 \(vmid 101\) on pve1: no changes\n= demo2 \(vmid \d+\) on pve2: no changes\n/);
+    assert.match(result.stdout, /4\. someone edits demo1 by hand .*\nTarget: https:\/\/127\.0\.0\.1:\d+\n~ demo1 \(vmid 101\) on pve1\n/);
     assert.match(result.stdout, /~ change net0 \(MAC BC:24:11(:[0-9A-F]{2}){3} kept\) {2}\[configuration\]\n {8}net0\.bridge: vmbr1 -> vmbr0\n/);
-    assert.match(result.stdout, /6\. pvectl plan\n= demo1 \(vmid 101\) on pve1: no changes\n/);
+    assert.match(result.stdout, /6\. pvectl plan\nTarget: https:\/\/127\.0\.0\.1:\d+\n= demo1 \(vmid 101\) on pve1: no changes\n/);
   });
 
   it("runs the package's own examples and the NetBox loop to the inventory (the README's main job)", async () => {

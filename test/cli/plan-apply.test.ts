@@ -37,7 +37,7 @@ describe("pvectl plan / apply on the command line", () => {
   it("plan shows the create and exits 2 with --detailed-exitcode; --json is the plan", async () => {
     const human = await pvectl(["plan", "-f", join(dir, "a.yaml"), "--detailed-exitcode"], env);
     assert.equal(human.code, 2, human.stderr);
-    assert.match(human.stdout, /^\+ cli1 \(vmid 240\) on pve1\n {4}\+ create cli1 on pve1 \(vmid 240\) {2}\[configuration\]\n/);
+    assert.match(human.stdout, /^Target: https:\/\/127\.0\.0\.1:\d+\n\+ cli1 \(vmid 240\) on pve1\n {4}\+ create cli1 on pve1 \(vmid 240\) {2}\[configuration\]\n/);
     assert.match(human.stdout, /Plan: 1 to create, 0 to change, 0 to destroy, 0 unchanged\.\nSteps by severity: 1 configuration\.\n$/);
     const json = await pvectl(["plan", join(dir, "a.yaml"), "--json"], env);
     assert.equal(json.code, 0);

@@ -50,6 +50,7 @@ describe("plan rendering", () => {
     assert.equal(
       renderPlan(plan),
       [
+        "Target: https://pve:8006",
         "~ web1 (vmid 201) on pve1",
         "    ~ change memory (pending until reboot: the guest is running)  [service-impact]",
         "        memory: 2048 -> 4096",

@@ -6,6 +6,7 @@ import type { ApplyReport } from "../../engine/report.js";
 import type { Plan } from "../../engine/types.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine, renderReport } from "../render/report.js";
+import { safeLine } from "../render/safe-text.js";
 import { UsageError } from "./plan.js";
 
 export interface ApplyFlags {
@@ -107,7 +108,7 @@ export async function runApply(
       if (event.type === "guest-done") {
         finished += 1;
         // On a terminal the running count is the progress; in CI logs the step lines carry it.
-        if (err.isTTY) err.write(`${progressPalette.bold(`[${finished}/${total}]`)} ${event.report.key}: ${event.report.result}\n`);
+        if (err.isTTY) err.write(`${progressPalette.bold(`[${finished}/${total}]`)} ${safeLine(event.report.key)}: ${event.report.result}\n`);
         return;
       }
       const line = progressLine(event, progressPalette);

@@ -1,15 +1,18 @@
 // `pvectl import --vmid 100 101 | --tag web | --node pve1 | --all [-o FILE]`: write a spec for
 // guests that exist (vmids included, so the spec manages exactly these guests). A plan of the
 // written spec against the same cluster is empty, except the adoption step of each guest
-// pvectl did not create (written with `adopt: true`).
+// pvectl did not create (written with `adopt: true`). Selected guests that cannot be written
+// (containers, templates) are named on stderr; when nothing asked for was written, nothing is
+// written at all and the exit code is 1.
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { stringify } from "yaml";
-import { PveClient } from "../../api/index.js";
-import { selectGuests } from "../../engine/show.js";
+import { type Selection, selectGuests, type ShownGuests } from "../../engine/show.js";
+import { safeText } from "../render/safe-text.js";
+import { type ConnectionFlags, clientFromConnectionFlags } from "./connection-flags.js";
 import { UsageError } from "./plan.js";
 
-interface Flags {
+interface Flags extends ConnectionFlags {
   vmid?: string[];
   tag?: string[];
   node?: string[];
@@ -18,42 +21,72 @@ interface Flags {
   json?: boolean;
 }
 
+/** The imported spec could not be written: nothing that was asked for can be imported. */
+export class NothingImportedError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.length > 0 ? "no guest was imported (see the lines above)" : "no VM matches the selection");
+    this.name = "NothingImportedError";
+  }
+  userMessage(): string {
+    const hint = this.problems.length > 0 ? "only VMs that are not templates can be imported" : "check the selection with `pvectl inventory --list`";
+    return `${this.message}; nothing was written\n  ${hint}`;
+  }
+}
+
+function selectionOf(flags: Flags): Selection {
+  const vmids = (flags.vmid ?? []).flatMap((v) => v.split(",")).map((v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 100) throw new UsageError(`'${v}' is not a vmid`, "vmids are whole numbers from 100, e.g. --vmid 100 101");
+    return n;
+  });
+  if (!flags.all && vmids.length === 0 && !flags.tag?.length && !flags.node?.length) {
+    throw new UsageError("nothing selected", "usage: pvectl import --vmid 100 101 | --tag web | --node pve1 | --all [-o spec.yaml]");
+  }
+  return { vmids, ...(flags.tag ? { tags: flags.tag } : {}), ...(flags.node ? { nodes: flags.node } : {}), ...(flags.all ? { all: true } : {}) };
+}
+
+/** Says on stderr what was not written and why; returns those lines. */
+function reportLeftOut(shown: ShownGuests): string[] {
+  const lines = [...shown.missing, ...(shown.skipped ?? [])];
+  for (const line of lines) process.stderr.write(`skipped ${safeText(line)}\n`);
+  return lines;
+}
+
+async function writeSpec(shown: ShownGuests, flags: Flags): Promise<void> {
+  const document = { version: 1, vms: shown.vms };
+  const text = flags.json ? `${JSON.stringify(document, null, 2)}\n` : stringify(document);
+  if (!flags.out) {
+    process.stdout.write(text);
+    return;
+  }
+  await writeFile(flags.out, text, "utf8");
+  process.stderr.write(`wrote ${shown.vms.length} guest(s) to ${flags.out}; check it with: pvectl plan -f ${flags.out}\n`);
+}
+
 export function registerImportCommand(program: Command): void {
   program
     .command("import")
-    .description("write a spec file from existing guests (by vmid, tag, node, or all)")
+    .description("write a spec file from existing VMs (by vmid, tag, node, or all); containers and templates are skipped, with a note")
     .option("--vmid <vmid...>", "these guests")
     .option("--tag <tag...>", "guests with any of these tags")
     .option("--node <node...>", "guests on these nodes")
-    .option("--all", "every VM of the cluster (templates excepted)")
+    .option("--all", "every VM of the cluster (templates and containers excepted)")
     .option("-o, --out <file>", "write the spec here instead of stdout")
     .option("--json", "JSON instead of YAML")
-    .addHelpText("after", "\nConnection: the PROXMOX_* environment variables.")
+    .option("-f, --file <path...>", "a spec file whose `connections:` define the cluster (with --connection)")
+    .option("--connection <name>", "the connection of --file to use (may be left out when the file defines one)")
+    .addHelpText("after", "\nConnection: the PROXMOX_* environment variables, or --file SPEC --connection NAME.\nExit code: 1 when a --vmid was not written or nothing at all was written.")
     .action(async (flags: Flags) => {
-      const vmids = (flags.vmid ?? []).flatMap((v) => v.split(",")).map((v) => {
-        const n = Number(v);
-        if (!Number.isInteger(n) || n < 100) throw new UsageError(`'${v}' is not a vmid`, "vmids are whole numbers from 100, e.g. --vmid 100 101");
-        return n;
-      });
-      if (!flags.all && vmids.length === 0 && !flags.tag?.length && !flags.node?.length) {
-        throw new UsageError("nothing selected", "usage: pvectl import --vmid 100 101 | --tag web | --node pve1 | --all [-o spec.yaml]");
-      }
-      const client = PveClient.fromEnv();
+      const selection = selectionOf(flags);
+      const client = await clientFromConnectionFlags(flags, "import");
       try {
-        const shown = await selectGuests(client, {
-          vmids,
-          ...(flags.tag ? { tags: flags.tag } : {}),
-          ...(flags.node ? { nodes: flags.node } : {}),
-          ...(flags.all ? { all: true } : {}),
-        });
-        for (const line of shown.missing) process.stderr.write(`skipped ${line}\n`);
-        const document = { version: 1, vms: shown.vms };
-        const text = flags.json ? `${JSON.stringify(document, null, 2)}\n` : stringify(document);
-        if (flags.out) {
-          await writeFile(flags.out, text, "utf8");
-          process.stderr.write(`wrote ${shown.vms.length} guest(s) to ${flags.out}; check it with: pvectl plan -f ${flags.out}\n`);
-        } else process.stdout.write(text);
-        if (shown.missing.length > 0) process.exitCode = 1;
+        const shown = await selectGuests(client, selection);
+        const leftOut = reportLeftOut(shown);
+        if (shown.vms.length === 0) throw new NothingImportedError(leftOut);
+        await writeSpec(shown, flags);
+        // An explicitly named vmid that was not written is a failure even when others were.
+        const written = new Set(shown.vms.map((vm) => vm.vmid));
+        if ((selection.vmids ?? []).some((vmid) => !written.has(vmid))) process.exitCode = 1;
       } finally {
         await client.close();
       }

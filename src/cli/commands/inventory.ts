@@ -2,10 +2,10 @@
 // Ansible runs an executable inventory with exactly those flags, so everything else comes
 // from the wrapper script's own flags (--config) or the PROXMOX_* environment.
 import type { Command } from "commander";
-import { PveClient } from "../../api/index.js";
 import { generateInventory, InventoryError, loadInventoryConfig, type FactsLevel } from "../../inventory/index.js";
+import { type ConnectionFlags, clientFromConnectionFlags } from "./connection-flags.js";
 
-interface InventoryFlags {
+interface InventoryFlags extends ConnectionFlags {
   list?: boolean;
   host?: string;
   config?: string;
@@ -26,9 +26,11 @@ export function registerInventoryCommand(program: Command): void {
     .option("--allow-empty", "succeed with an empty inventory instead of failing")
     .option("--refresh", "ignore the cache")
     .option("--pretty", "indent the JSON")
+    .option("-f, --file <path...>", "a spec file whose `connections:` define the cluster (with --connection)")
+    .option("--connection <name>", "the connection of --file to use (may be left out when the file defines one)")
     .addHelpText(
       "after",
-      "\nConnection: the PROXMOX_* environment variables (PROXMOX_HOST, PROXMOX_USER, PROXMOX_TOKEN_ID, PROXMOX_TOKEN_SECRET ...).\nAnsible setup: an executable file `inventory.sh` containing `exec pvectl inventory --config inventory.yaml \"$@\"`.",
+      "\nConnection: the PROXMOX_* environment variables (PROXMOX_HOST, PROXMOX_USER, PROXMOX_TOKEN_ID, PROXMOX_TOKEN_SECRET ...), or --file SPEC --connection NAME.\nAnsible setup: an executable file `inventory.sh` containing `exec pvectl inventory --config inventory.yaml \"$@\"`.",
     )
     .action(async (flags: InventoryFlags) => {
       const config = await loadInventoryConfig(flags.config);
@@ -39,7 +41,7 @@ export function registerInventoryCommand(program: Command): void {
         config.facts = flags.facts;
       }
       if (flags.allowEmpty) config.allowEmpty = true;
-      const client = PveClient.fromEnv();
+      const client = await clientFromConnectionFlags(flags, "inventory");
       try {
         const inventory = await generateInventory(
           { api: client, endpoint: client.origin, identity: client.identity },

@@ -15,6 +15,7 @@ import { resolveConnection } from "../../sources/connections.js";
 import { type Palette, paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine } from "../render/report.js";
 import { type ApplyFlags, EXIT_PENDING, guardOptions } from "./apply-flow.js";
+import { safeLine, safeText } from "../render/safe-text.js";
 import { untilStopped } from "../until-stopped.js";
 
 /** Something missing before pvectl can talk to NetBox (URL, token). */
@@ -96,20 +97,20 @@ function showPlan(p: Palette, json: boolean | undefined) {
 }
 
 export function syncLine(o: RecordOutcome, p: Palette): string {
-  const who = `${o.name} (NetBox id ${o.id})`;
+  const who = safeLine(`${o.name} (NetBox id ${o.id})`);
   if (o.result === "staged") {
     return `${p.green("staged ")} ${who}: vm ${o.vmid} on ${o.node} (${o.guestResult})${o.wrote.length ? `; wrote ${o.wrote.join(", ")}` : ""}`;
   }
   if (o.result === "planned") return `${p.cyan("planned")} ${who}: would build${o.vmid !== undefined ? ` vm ${o.vmid}` : ""} on ${o.node}`;
-  if (o.result === "held") return `${p.yellow("held   ")} ${who}: vm ${o.vmid ?? "-"} on ${o.node}: ${o.errors.join("; ")} (status stays ${o.status})`;
+  if (o.result === "held") return `${p.yellow("held   ")} ${who}: vm ${o.vmid ?? "-"} on ${o.node}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
   const label = o.result === "invalid" ? p.red("invalid") : p.red("failed ");
-  return `${label} ${who}: ${o.errors.join("; ")} (status stays ${o.status})`;
+  return `${label} ${who}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
 }
 
 function decommissionLine(o: DecommissionOutcome, p: Palette): string {
-  const who = `${o.name} (NetBox id ${o.id})`;
+  const who = safeLine(`${o.name} (NetBox id ${o.id})`);
   if (o.result === "planned") return `${p.cyan("planned")} ${who}: ${o.guest}`;
-  if (o.result === "failed") return `${p.red("failed ")} ${who}: ${o.errors.join("; ")} (status stays decommissioning)`;
+  if (o.result === "failed") return `${p.red("failed ")} ${who}: ${safeText(o.errors.join("; "))} (status stays decommissioning)`;
   return `${p.green(o.result.padEnd(7))} ${who}: guest ${o.guest}; released ${o.released.join(", ") || "nothing"}`;
 }
 

@@ -12,6 +12,8 @@ import { resolveConnection } from "../../sources/connections.js";
 import { type SecretPolicy, SecretPolicyError, secretPolicy } from "../../sources/secret-policy.js";
 import { loadSpecFiles, type SpecDocument } from "../../sources/spec/index.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
+import { renderPlanMarkdown } from "../render/plan-markdown.js";
+import { planFormat } from "./plan-format.js";
 
 export class UsageError extends Error {
   constructor(
@@ -89,6 +91,7 @@ export async function openSpecTarget(positional: string[], flags: SpecFlags, com
 
 export interface PlanFlags extends SpecFlags {
   json?: boolean;
+  format?: string;
   detailedExitcode?: boolean;
   out?: string;
   shutdownTimeout?: string;
@@ -124,7 +127,8 @@ export function registerPlanCommand(program: Command): void {
     .argument("[files...]", "spec files")
     .option("-f, --file <path...>", "spec file(s)")
     .option("--connection <name>", "only the guests of this spec connection")
-    .option("--json", "the plan as JSON")
+    .option("--json", "the plan as JSON (same as --format json)")
+    .option("--format <format>", "text (the default), markdown (a table with collapsible details, safe to post as a pull-request comment) or json")
     .option("--detailed-exitcode", "exit 0 when there is nothing to change, 2 when there are changes, 1 on errors")
     .option("--out <file>", "save the plan for `pvectl apply --plan FILE` (with the spec files' SHA-256, the options and the cluster's identity)")
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
@@ -132,6 +136,7 @@ export function registerPlanCommand(program: Command): void {
     .option("--read-concurrency <n>", "config reads in parallel", "16")
     .option("--adopt", "manage existing guests the spec names by vmid that pvectl did not create (adds the pvectl tag); without it they are refused")
     .action(async (files: string[], flags: PlanFlags) => {
+      const format = planFormat(flags);
       const target = await openSpecTarget(files, flags, "plan");
       try {
         const options = planOptions(flags);
@@ -141,8 +146,11 @@ export function registerPlanCommand(program: Command): void {
         if (flags.out) {
           await savePlan(flags.out, await savedPlanContent(target.client, built, target.spec.files, options, target.connection));
         }
-        if (flags.json) process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
-        else {
+        if (format === "json") process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+        else if (format === "markdown") {
+          process.stdout.write(renderPlanMarkdown(plan));
+          if (flags.out) process.stderr.write(`Saved to ${flags.out}; apply it with: pvectl apply --plan ${flags.out}\n`);
+        } else {
           process.stdout.write(renderPlan(plan, paletteFor(process.stdout)));
           if (flags.out) process.stdout.write(`Saved to ${flags.out}; apply it with: pvectl apply --plan ${flags.out}\n`);
         }

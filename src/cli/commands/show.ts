@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 import { stringify } from "yaml";
 import { showSpecGuests } from "../../engine/show.js";
+import { safeText } from "../render/safe-text.js";
 import { addSecretPolicyOptions, openSpecTarget, type SpecFlags } from "./plan.js";
 
 interface Flags extends SpecFlags {
@@ -23,7 +24,7 @@ export function registerShowCommand(program: Command): void {
         if (flags.json) process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
         else {
           process.stdout.write(stringify({ version: 1, vms: shown.vms }));
-          for (const line of shown.missing) process.stderr.write(`not live: ${line}\n`);
+          for (const line of shown.missing) process.stderr.write(`not live: ${safeText(line)}\n`);
         }
       } finally {
         await target.client.close();

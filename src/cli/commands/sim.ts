@@ -98,15 +98,21 @@ export function simOptionsFromFlags(flags: SimFlags): SimulatorOptions {
   return options;
 }
 
+/** What the listener really serves: the line must match the URL's scheme. */
+function tlsLine(sim: RunningSimulator, flags: SimFlags): string {
+  if (!sim.https) return "off (plain HTTP)";
+  return flags.cert ? `on (HTTPS, certificate from ${flags.cert})` : "on (HTTPS, certificate signed by a CA generated at start; --ca-file writes it)";
+}
+
 function describe(sim: RunningSimulator, flags: SimFlags, netbox: NetboxSimulator | undefined): string {
   const lines = [
     `PVE API simulator listening on ${sim.url}/api2/json`,
     `  user:        root@pam`,
     `  password:    ${sim.rootPassword}`,
   ];
-  if (sim.fingerprint) lines.push(`  fingerprint: ${sim.fingerprint} (SHA-256)`);
+  lines.push(`  TLS:         ${tlsLine(sim, flags)}`);
+  if (sim.fingerprint) lines.push(`  fingerprint: ${sim.fingerprint} (SHA-256; pin it with PROXMOX_FINGERPRINT)`);
   if (flags.caFile) lines.push(`  CA file:     ${flags.caFile}`);
-  else lines.push("  TLS:         off (plain HTTP)");
   lines.push(
     `  timing:      ${flags.timing}`,
     `  seed:        ${sim.seed}`,

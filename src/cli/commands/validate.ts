@@ -2,6 +2,7 @@
 // same loader plan and apply use. For CI and pre-commit hooks; exit 0 valid, 1 invalid.
 import type { Command } from "commander";
 import { describeVm, formatPath, loadSpecFiles, SpecError, type SpecDocument } from "../../sources/spec/index.js";
+import { safeLine } from "../render/safe-text.js";
 import { UsageError } from "./plan.js";
 
 interface ValidateFlags {
@@ -14,11 +15,11 @@ export function validateSummary(spec: SpecDocument): string {
   const vms = spec.vms.length;
   const connections = Object.keys(spec.connections).length;
   const lines = [
-    `ok: ${spec.files.join(", ")}: ${vms} VM${vms === 1 ? "" : "s"}, ${connections} connection${connections === 1 ? "" : "s"}`,
+    `ok: ${safeLine(spec.files.join(", "))}: ${vms} VM${vms === 1 ? "" : "s"}, ${connections} connection${connections === 1 ? "" : "s"}`,
   ];
   for (const vm of spec.vms) {
     const where = `${vm.node}${vm.connection !== undefined ? ` via ${vm.connection}` : ""}`;
-    lines.push(`  ${describeVm(vm)} on ${where}${vm.state === "absent" ? " (absent: to be destroyed)" : ""}`);
+    lines.push(`  ${safeLine(`${describeVm(vm)} on ${where}`)}${vm.state === "absent" ? " (absent: to be destroyed)" : ""}`);
   }
   return lines.join("\n");
 }

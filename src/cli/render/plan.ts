@@ -1,8 +1,9 @@
 // A plan for people: grouped by guest, Terraform-like markers (+ create, ~ change, - destroy),
 // each step with its severity, the fields before -> after, the volumes a step destroys, and a
-// summary by severity. Colour only when the output is a terminal.
+// summary by severity, under the API endpoint it is for. Colour only when the output is a terminal.
 import pc from "picocolors";
 import { type GuestPlan, type Plan, SEVERITIES, type Severity, type Step, severityCounts } from "../../engine/types.js";
+import { safeLine, safeText } from "./safe-text.js";
 
 export interface Palette {
   red(s: string): string;
@@ -49,7 +50,7 @@ export function guestMarker(guest: GuestPlan): "+" | "-" | "~" | "=" | "!" {
 
 export function guestTitle(guest: GuestPlan): string {
   const id = guest.vmid !== undefined ? `vmid ${guest.vmid}` : "new vmid";
-  return `${guest.key} (${id}) on ${guest.node}`;
+  return safeLine(`${guest.key} (${id}) on ${guest.node}`);
 }
 
 function markerColour(p: Palette, marker: string): (s: string) => string {
@@ -61,21 +62,23 @@ function markerColour(p: Palette, marker: string): (s: string) => string {
 
 function renderStep(p: Palette, step: Step): string[] {
   const marker = stepMarker(step);
-  const lines = [`    ${markerColour(p, marker)(marker)} ${step.summary}  ${p.dim("[")}${colourSeverity(p, step.severity)}${p.dim("]")}`];
+  const lines = [`    ${markerColour(p, marker)(marker)} ${safeLine(step.summary)}  ${p.dim("[")}${colourSeverity(p, step.severity)}${p.dim("]")}`];
   for (const change of step.changes) {
     if (step.action === "destroy") break;
-    const before = change.before ?? "";
-    const after = change.after ?? "";
-    if (change.before === undefined) lines.push(`        ${change.field}: ${after}`);
-    else if (change.after === undefined) lines.push(`        ${change.field}: ${p.red(before)} ${p.dim("(removed)")}`);
-    else lines.push(`        ${change.field}: ${before} ${p.dim("->")} ${after}`);
+    const field = safeLine(change.field);
+    const before = safeLine(change.before ?? "");
+    const after = safeLine(change.after ?? "");
+    if (change.before === undefined) lines.push(`        ${field}: ${after}`);
+    else if (change.after === undefined) lines.push(`        ${field}: ${p.red(before)} ${p.dim("(removed)")}`);
+    else lines.push(`        ${field}: ${before} ${p.dim("->")} ${after}`);
   }
-  for (const volume of step.deletesVolumes ?? []) lines.push(`        ${p.red(`destroys volume ${volume}`)}`);
+  for (const volume of step.deletesVolumes ?? []) lines.push(`        ${p.red(`destroys volume ${safeLine(volume)}`)}`);
   return lines;
 }
 
 export function renderPlan(plan: Plan, p: Palette = plainPalette): string {
-  const lines: string[] = [];
+  // The target first: a reviewer must see which cluster the plan is about before its steps.
+  const lines: string[] = [p.dim(`Target: ${safeLine(plan.target)}`)];
   for (const guest of plan.guests) {
     const marker = guestMarker(guest);
     const colour = markerColour(p, marker);
@@ -84,14 +87,14 @@ export function renderPlan(plan: Plan, p: Palette = plainPalette): string {
     } else {
       lines.push(colour(`${marker} ${p.bold(guestTitle(guest))}`));
     }
-    for (const error of guest.errors) lines.push(`    ${p.red(`error: ${error}`)}`);
+    for (const error of guest.errors) lines.push(`    ${p.red(`error: ${safeText(error)}`)}`);
     for (const step of guest.steps) lines.push(...renderStep(p, step));
-    for (const warning of guest.warnings) lines.push(`    ${p.yellow(`warning: ${warning}`)}`);
+    for (const warning of guest.warnings) lines.push(`    ${p.yellow(`warning: ${safeText(warning)}`)}`);
   }
   if (plan.preflightErrors.length > 0) {
     lines.push("", p.red(p.bold(`Preflight found ${plan.preflightErrors.length} problem(s); nothing will run until they are fixed:`)));
     for (const problem of plan.preflightErrors) {
-      lines.push(`  ${p.red("x")} ${problem.message}${problem.guest ? p.dim(` (${problem.guest})`) : ""}`);
+      lines.push(`  ${p.red("x")} ${safeText(problem.message)}${problem.guest ? p.dim(` (${safeLine(problem.guest)})`) : ""}`);
     }
   }
   lines.push("", summaryLine(plan, p));

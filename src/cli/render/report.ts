@@ -3,6 +3,7 @@
 import type { ApplyEvent } from "../../engine/apply.js";
 import type { ApplyReport, GuestReport } from "../../engine/report.js";
 import { type Palette, plainPalette } from "./plan.js";
+import { safeLine, safeText } from "./safe-text.js";
 
 function resultColour(p: Palette, result: GuestReport["result"]): (s: string) => string {
   if (result === "failed" || result === "partial") return p.red;
@@ -13,16 +14,16 @@ function resultColour(p: Palette, result: GuestReport["result"]): (s: string) =>
 
 export function renderGuestReport(g: GuestReport, p: Palette = plainPalette): string[] {
   const lines = [
-    `${resultColour(p, g.result)(g.result.padEnd(9))} ${p.bold(g.key)}  vmid ${g.vmid ?? "-"}  node ${g.node}`,
+    `${resultColour(p, g.result)(g.result.padEnd(9))} ${p.bold(safeLine(g.key))}  vmid ${g.vmid ?? "-"}  node ${safeLine(g.node)}`,
   ];
-  const macs = Object.entries(g.macs).map(([k, v]) => `${k}=${v}`);
-  const volumes = Object.entries(g.volumes).map(([k, v]) => `${k}=${v}`);
+  const macs = Object.entries(g.macs).map(([k, v]) => safeLine(`${k}=${v}`));
+  const volumes = Object.entries(g.volumes).map(([k, v]) => safeLine(`${k}=${v}`));
   if (macs.length) lines.push(`          macs: ${macs.join(" ")}`);
   if (volumes.length) lines.push(`          volumes: ${volumes.join(" ")}`);
-  for (const pending of g.pending) lines.push(`          ${p.yellow(`pending: ${pending}`)}`);
-  if (g.pendingReboot?.length) lines.push(`          ${p.yellow(`waiting for a reboot: ${g.pendingReboot.join(", ")}`)}`);
-  for (const warning of g.warnings) lines.push(`          ${p.yellow(`warning: ${warning}`)}`);
-  if (g.error) lines.push(...g.error.split("\n").map((l, i) => `          ${p.red(i === 0 ? `error: ${l}` : l)}`));
+  for (const pending of g.pending) lines.push(`          ${p.yellow(`pending: ${safeText(pending)}`)}`);
+  if (g.pendingReboot?.length) lines.push(`          ${p.yellow(`waiting for a reboot: ${safeLine(g.pendingReboot.join(", "))}`)}`);
+  for (const warning of g.warnings) lines.push(`          ${p.yellow(`warning: ${safeText(warning)}`)}`);
+  if (g.error) lines.push(...safeText(g.error).split("\n").map((l, i) => `          ${p.red(i === 0 ? `error: ${l}` : l)}`));
   return lines;
 }
 
@@ -46,15 +47,15 @@ export function renderReport(report: ApplyReport, p: Palette = plainPalette): st
 export function progressLine(event: ApplyEvent | { type: "guest-done"; report: GuestReport }, p: Palette = plainPalette): string | undefined {
   switch (event.type) {
     case "step-start":
-      return `${p.dim("..")} ${event.guest.key}: ${event.step.summary}`;
+      return `${p.dim("..")} ${safeLine(event.guest.key)}: ${safeLine(event.step.summary)}`;
     case "step-done":
-      return `${p.green("ok")} ${event.guest.key}: ${event.step.action}${event.vmid !== undefined ? ` (vmid ${event.vmid})` : ""}${event.warnings.length ? p.yellow(` ${event.warnings.length} warning(s)`) : ""}`;
+      return `${p.green("ok")} ${safeLine(event.guest.key)}: ${event.step.action}${event.vmid !== undefined ? ` (vmid ${event.vmid})` : ""}${event.warnings.length ? p.yellow(` ${event.warnings.length} warning(s)`) : ""}`;
     case "step-skipped":
-      return `${p.yellow("--")} ${event.guest.key}: ${event.step.action} skipped (${event.reason})`;
+      return `${p.yellow("--")} ${safeLine(event.guest.key)}: ${event.step.action} skipped (${safeLine(event.reason)})`;
     case "step-failed":
-      return `${p.red("!!")} ${event.guest.key}: ${event.step.action} failed: ${event.error.split("\n")[0]}`;
+      return `${p.red("!!")} ${safeLine(event.guest.key)}: ${event.step.action} failed: ${safeLine(event.error.split("\n")[0] ?? "")}`;
     case "retry":
-      return `${p.yellow("..")} ${event.guest.key}: ${event.step.action} retry ${event.attempt} in ${event.delayMs}ms (${event.reason})`;
+      return `${p.yellow("..")} ${safeLine(event.guest.key)}: ${event.step.action} retry ${event.attempt} in ${event.delayMs}ms (${safeLine(event.reason)})`;
     case "guest-done":
       return undefined;
   }

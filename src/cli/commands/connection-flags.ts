@@ -1,0 +1,37 @@
+// `--file SPEC --connection NAME` for the commands that have no spec of guests of their own
+// (import, inventory): the spec file only supplies its `connections:`. Without --file they read
+// the PROXMOX_* environment, as before.
+import { PveClient } from "../../api/index.js";
+import { resolveConnection } from "../../sources/connections.js";
+import { loadSpecFiles } from "../../sources/spec/index.js";
+import { UsageError } from "./plan.js";
+
+export interface ConnectionFlags {
+  file?: string[];
+  connection?: string;
+}
+
+/** The client for a command's connection flags; `command` is used in the hints. */
+export async function clientFromConnectionFlags(flags: ConnectionFlags, command: string): Promise<PveClient> {
+  const files = flags.file ?? [];
+  if (files.length === 0) {
+    if (flags.connection !== undefined) {
+      throw new UsageError(
+        `--connection ${flags.connection} needs the spec file that defines it`,
+        `e.g. pvectl ${command} --file cluster.yaml --connection ${flags.connection} ...`,
+      );
+    }
+    return PveClient.fromEnv();
+  }
+  const spec = await loadSpecFiles(files);
+  const defined = Object.keys(spec.connections).sort();
+  // One connection in the file is unambiguous; with several, the operator must pick.
+  const name = flags.connection ?? (defined.length === 1 ? defined[0] : undefined);
+  if (name === undefined && defined.length > 1) {
+    throw new UsageError(
+      `${files.join(", ")} define${files.length === 1 ? "s" : ""} ${defined.length} connections (${defined.join(", ")}); pvectl works on one cluster at a time`,
+      `add --connection NAME, e.g. pvectl ${command} --file ${files[0]} --connection ${defined[0]} ...`,
+    );
+  }
+  return new PveClient(resolveConnection(spec, name));
+}
