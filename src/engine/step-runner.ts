@@ -19,6 +19,7 @@ import {
   mayHaveApplied,
   type RetryPolicy,
 } from "./retry-policy.js";
+import { findLostTask, needsDigestGuard, taskTypeOf } from "./lost-answer.js";
 import type { TaskWatcher } from "./task-watcher.js";
 import type { ApiCall, GuestPlan, ParamValue, Step } from "./types.js";
 import type { VmidAllocator } from "./vmid.js";
@@ -65,6 +66,8 @@ export class GuestRunner {
   /** Sent with the first write only: PVE refuses it if the config changed since the plan. */
   #digest: string | undefined;
   vmid: number | undefined;
+  /** Tasks this runner started and awaited: never mistaken for a lost request's task. */
+  readonly #seen = new Set<string>();
 
   constructor(deps: RunnerDeps, guest: GuestPlan) {
     this.#deps = deps;
@@ -94,6 +97,7 @@ export class GuestRunner {
 
   async #wait(result: unknown): Promise<string[]> {
     if (!isUpidResult(result)) return [];
+    this.#seen.add(result);
     return (await this.#deps.watcher.wait(result)).warnings;
   }
 
@@ -105,16 +109,22 @@ export class GuestRunner {
 
   async #call(step: Step, call: ApiCall): Promise<{ warnings: string[]; attempts: number }> {
     const { client, retry } = this.#deps;
+    const path = this.#path(call);
+    // A write that must not land twice carries the digest it was computed against.
+    if (this.#digest === undefined && needsDigestGuard(step, call)) this.#digest = await this.#currentDigest();
+    let lost = false;
     for (let attempt = 0; ; attempt++) {
       const params: Record<string, ParamValue> = { ...call.params };
-      const path = this.#path(call);
       if (this.#digest && DIGEST_CALL.test(path)) params.digest = this.#digest;
+      const sentAtMs = Date.now();
       try {
         const result = await client.request(call.method, path, params);
         this.#digest = undefined;
         return { warnings: await this.#wait(result), attempts: attempt + 1 };
       } catch (err) {
         const last = attempt + 1 >= retry.maxAttempts;
+        // A resend refused on its checksum after a lost answer: the first request landed first.
+        if (lost && isDigestMismatch(err) && (await this.#applied(step, call))) return this.#landed(attempt);
         // A lock (backup, snapshot) is written into the config and so changes its digest while
         // held; the config text, and so the digest, is back once the lock is released.
         if (isDigestMismatch(err) && params.digest !== undefined) {
@@ -128,13 +138,41 @@ export class GuestRunner {
         const retryable = isLockError(err) || isTransientError(err) || isRetryable500(err);
         if (!retryable || last) throw err;
         if (!isLockError(err) && mayHaveApplied(err)) {
-          // The write may have landed: our own change would now fail a digest check.
-          this.#digest = undefined;
-          if (await this.#applied(step, call)) return { warnings: [], attempts: attempt + 1 };
+          // The answer was lost: find out what the first request did before sending it again.
+          lost = true;
+          await this.#awaitLostTask(call, sentAtMs);
+          if (await this.#applied(step, call)) return this.#landed(attempt);
+          // Not there: the resend keeps the digest (if any), so a first request still on its
+          // way is refused by PVE should it arrive after the resend.
         }
         await this.#pause(step, attempt, err);
       }
     }
+  }
+
+  /** The first request's effect is there: later steps write on top of it, without the old digest. */
+  #landed(attempt: number): { warnings: string[]; attempts: number } {
+    this.#digest = undefined;
+    return { warnings: [], attempts: attempt + 1 };
+  }
+
+  /** If the lost request started a task that is still running, waits for it to end (its result is read back after). */
+  async #awaitLostTask(call: ApiCall, sentAtMs: number): Promise<void> {
+    const type = taskTypeOf(call);
+    if (type === undefined || this.vmid === undefined) return;
+    try {
+      const upid = await findLostTask(this.#deps.client, { node: this.#guest.node, vmid: this.vmid, type, sentAtMs }, this.#seen);
+      if (upid === undefined) return;
+      this.#seen.add(upid);
+      await this.#deps.watcher.wait(upid);
+    } catch {
+      // The task failed or could not be listed: the read-back decides.
+    }
+  }
+
+  async #currentDigest(): Promise<string | undefined> {
+    const config = (await this.#deps.client.request("GET", `/nodes/${this.#guest.node}/qemu/${this.vmid}/config`)) as { digest?: string };
+    return config.digest;
   }
 
   async #currentLock(): Promise<string | undefined> {
@@ -196,6 +234,7 @@ export class GuestRunner {
       attempt += 1;
       if (allocate && this.vmid === undefined) this.vmid = await allocator.allocate();
       const vmid = this.vmid!;
+      const sentAtMs = Date.now();
       try {
         const upid = await client.request("POST", call.path, { ...call.params, vmid });
         return { warnings: await this.#wait(upid), attempts: attempt };
@@ -220,6 +259,8 @@ export class GuestRunner {
         const retryable = isLockError(err) || isTransientError(err) || isRetryable500(err);
         if (!retryable || last) throw err;
         if (mayHaveApplied(err)) {
+          // A create of ours still running is waited for: its vmid must not be given up.
+          await this.#awaitLostTask(call, sentAtMs);
           const mine = await this.#ownsGuest(vmid);
           if (mine === "yes") return { warnings: [], attempts: attempt };
           if (mine === "other" && allocate) {
@@ -255,7 +296,11 @@ export class GuestRunner {
       const ours = found.name === this.#guest.name && parseTags(found.tags).includes(OWNERSHIP_TAG) && found.node === this.#guest.node;
       return ours ? "yes" : "other";
     }
-    return "other";
+    // Still being created: it may be ours, so creating under another vmid could duplicate it.
+    throw new Error(
+      `vmid ${vmid} is still being created (lock: create) and may be ${this.#guest.name} from this apply; ` +
+        "nothing else was created for it: run apply again once that create has finished",
+    );
   }
 }
 
