@@ -23,6 +23,8 @@ export interface ApplyOptions {
   /** Guests worked on at once per node; default sized to the cluster (see defaultPerNode). */
   perNodeConcurrency?: number;
   retry?: RetryPolicy;
+  /** Wait this long on a lock another operation holds (`--lock-wait`); default: the retry policy's attempts. */
+  lockWaitMs?: number;
   onEvent?: (event: ApplyEvent | { type: "guest-done"; report: GuestReport }) => void;
   /** The cluster as the plan read it (saves a read); read again when absent. */
   cluster?: ClusterSnapshot;
@@ -90,7 +92,16 @@ export async function applyPlan(client: PveClient, plan: Plan, options: ApplyOpt
     cluster.guests.map((g) => g.vmid),
   );
   const emit = (event: ApplyEvent | { type: "guest-done"; report: GuestReport }) => options.onEvent?.(event);
-  const deps = { client, watcher, allocator, retry: options.retry ?? DEFAULT_RETRY, emit };
+  const deps = {
+    client,
+    watcher,
+    allocator,
+    retry: options.retry ?? DEFAULT_RETRY,
+    emit,
+    ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}),
+    // Every guest with steps runs inside limiter.run(node): waiting on a lock gives its slot up.
+    idle: <T>(node: string, fn: () => Promise<T>) => limiter.outside(node, fn),
+  };
 
   const runGuest = async (guest: GuestPlan): Promise<GuestReport> => {
     const report: GuestReport = {

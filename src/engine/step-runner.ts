@@ -19,6 +19,7 @@ import {
   mayHaveApplied,
   type RetryPolicy,
 } from "./retry-policy.js";
+import { formatDuration } from "../util/duration.js";
 import { findLostTask, needsDigestGuard, taskTypeOf } from "./lost-answer.js";
 import type { TaskWatcher } from "./task-watcher.js";
 import type { ApiCall, GuestPlan, ParamValue, Step } from "./types.js";
@@ -29,15 +30,27 @@ export type ApplyEvent =
   | { type: "step-done"; guest: GuestPlan; step: Step; vmid?: number; warnings: string[] }
   | { type: "step-skipped"; guest: GuestPlan; step: Step; reason: string }
   | { type: "step-failed"; guest: GuestPlan; step: Step; error: string }
-  | { type: "retry"; guest: GuestPlan; step: Step; attempt: number; reason: string; delayMs: number };
+  | { type: "retry"; guest: GuestPlan; step: Step; attempt: number; reason: string; delayMs: number }
+  /** Waiting on a lock another operation holds (backup, snapshot, migrate ...), up to `limitMs`. */
+  | { type: "lock-wait"; guest: GuestPlan; step: Step; lock: string; elapsedMs: number; limitMs: number };
 
 export interface RunnerDeps {
   client: PveClient;
   watcher: TaskWatcher;
   allocator: VmidAllocator;
   retry: RetryPolicy;
+  /**
+   * How long a held lock (`VM is locked (backup)`) is waited on; without it, a lock is
+   * retried within the retry policy's attempts (about 17 s with the default policy).
+   */
+  lockWaitMs?: number;
+  /** Runs `fn` with the guest's per-node slot given up (so a guest that only waits does not starve the node). */
+  idle?<T>(node: string, fn: () => Promise<T>): Promise<T>;
   emit(event: ApplyEvent): void;
 }
+
+/** A lock wait is shown when it starts, then at most this often. */
+const LOCK_NOTICE_MS = 15_000;
 
 /** The guest changed between plan and apply (PVE's config digest no longer matches). */
 export class ChangedSincePlanError extends Error {
@@ -113,18 +126,29 @@ export class GuestRunner {
     // A write that must not land twice carries the digest it was computed against.
     if (this.#digest === undefined && needsDigestGuard(step, call)) this.#digest = await this.#currentDigest();
     let lost = false;
+    let lockSince: number | undefined;
+    let sends = 0;
     for (let attempt = 0; ; attempt++) {
       const params: Record<string, ParamValue> = { ...call.params };
       if (this.#digest && DIGEST_CALL.test(path)) params.digest = this.#digest;
       const sentAtMs = Date.now();
+      sends += 1;
       try {
         const result = await client.request(call.method, path, params);
         this.#digest = undefined;
-        return { warnings: await this.#wait(result), attempts: attempt + 1 };
+        return { warnings: await this.#wait(result), attempts: sends };
       } catch (err) {
         const last = attempt + 1 >= retry.maxAttempts;
         // A resend refused on its checksum after a lost answer: the first request landed first.
-        if (lost && isDigestMismatch(err) && (await this.#applied(step, call))) return this.#landed(attempt);
+        if (lost && isDigestMismatch(err) && (await this.#applied(step, call))) return this.#landed(sends);
+        const lock = this.#deps.lockWaitMs !== undefined ? await this.#heldLock(err, params) : undefined;
+        if (lock !== undefined) {
+          // Waiting on a lock does not use up the retry attempts: --lock-wait bounds it.
+          lockSince ??= Date.now();
+          await this.#awaitLock(step, lock, lockSince);
+          attempt -= 1;
+          continue;
+        }
         // A lock (backup, snapshot) is written into the config and so changes its digest while
         // held; the config text, and so the digest, is back once the lock is released.
         if (isDigestMismatch(err) && params.digest !== undefined) {
@@ -134,14 +158,14 @@ export class GuestRunner {
           await this.#pause(step, attempt, new Error(`VM is locked (${lock})`));
           continue;
         }
-        if (step.action === "start" && /already running/i.test(errorText(err))) return { warnings: [], attempts: attempt + 1 };
+        if (step.action === "start" && /already running/i.test(errorText(err))) return { warnings: [], attempts: sends };
         const retryable = isLockError(err) || isTransientError(err) || isRetryable500(err);
         if (!retryable || last) throw err;
         if (!isLockError(err) && mayHaveApplied(err)) {
           // The answer was lost: find out what the first request did before sending it again.
           lost = true;
           await this.#awaitLostTask(call, sentAtMs);
-          if (await this.#applied(step, call)) return this.#landed(attempt);
+          if (await this.#applied(step, call)) return this.#landed(sends);
           // Not there: the resend keeps the digest (if any), so a first request still on its
           // way is refused by PVE should it arrive after the resend.
         }
@@ -151,9 +175,57 @@ export class GuestRunner {
   }
 
   /** The first request's effect is there: later steps write on top of it, without the old digest. */
-  #landed(attempt: number): { warnings: string[]; attempts: number } {
+  #landed(sends: number): { warnings: string[]; attempts: number } {
     this.#digest = undefined;
-    return { warnings: [], attempts: attempt + 1 };
+    return { warnings: [], attempts: sends };
+  }
+
+  /** The lock another operation holds on the guest, when that is why the call failed. */
+  async #heldLock(err: unknown, params: Record<string, ParamValue>): Promise<string | undefined> {
+    const digestRefused = isDigestMismatch(err) && params.digest !== undefined;
+    if (!isLockError(err) && !digestRefused) return undefined;
+    return this.#currentLock();
+  }
+
+  /**
+   * Waits until the guest's lock is released, outside the node's slot, showing what it waits
+   * on; fails with PVE's reason once `lockWaitMs` has passed since the lock was first met.
+   */
+  async #awaitLock(step: Step, lock: string, since: number): Promise<void> {
+    const { lockWaitMs, retry, emit, idle } = this.#deps;
+    const limit = lockWaitMs ?? 0;
+    // A plan made while the lock was held carries the digest of the locked config.
+    const locked = this.#digest !== undefined ? await this.#config() : undefined;
+    const wait = async (): Promise<void> => {
+      let current: string | undefined = lock;
+      let shownAt = -Infinity;
+      for (let n = 0; current !== undefined; n++) {
+        const elapsed = Date.now() - since;
+        if (elapsed >= limit) {
+          const message = `VM is locked (${current}); gave up after waiting ${formatDuration(elapsed)} (--lock-wait ${formatDuration(limit)})`;
+          throw new PveError({ kind: "http", status: 500, pveMessage: `VM is locked (${current})`, message });
+        }
+        if (elapsed - shownAt >= LOCK_NOTICE_MS) {
+          emit({ type: "lock-wait", guest: this.#guest, step, lock: current, elapsedMs: elapsed, limitMs: limit });
+          shownAt = elapsed;
+        }
+        await sleep(Math.min(backoff(retry, Math.min(n, 5)), limit - elapsed));
+        current = await this.#currentLock();
+      }
+    };
+    await (idle ? idle(this.#guest.node, wait) : wait());
+    if (locked?.digest === undefined || locked.digest !== this.#digest) return;
+    // The lock line was the only difference: the released config is the one the plan saw.
+    const released = await this.#config();
+    if (released && typeof released.digest === "string" && sameApartFromLock(locked, released)) this.#digest = released.digest;
+  }
+
+  async #config(): Promise<Record<string, unknown> | undefined> {
+    try {
+      return (await this.#deps.client.request("GET", `/nodes/${this.#guest.node}/qemu/${this.vmid}/config`)) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
   }
 
   /** If the lost request started a task that is still running, waits for it to end (its result is read back after). */
@@ -302,6 +374,17 @@ export class GuestRunner {
         "nothing else was created for it: run apply again once that create has finished",
     );
   }
+}
+
+/** Two reads of a config that differ at most in its `lock` (and so its digest). */
+function sameApartFromLock(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const rest = (c: Record<string, unknown>) =>
+    JSON.stringify(
+      Object.entries(c)
+        .filter(([k]) => k !== "lock" && k !== "digest")
+        .sort(([x], [y]) => x.localeCompare(y)),
+    );
+  return rest(a) === rest(b);
 }
 
 /** Whether each key this config call writes (or deletes) already has that value. */

@@ -6,6 +6,7 @@ import type { ApplyReport } from "../../engine/report.js";
 import type { Plan } from "../../engine/types.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine, renderReport } from "../render/report.js";
+import { lockWaitOption } from "./lock-wait.js";
 import { UsageError } from "./plan.js";
 
 export interface ApplyFlags {
@@ -14,6 +15,8 @@ export interface ApplyFlags {
   yes?: boolean;
   json?: boolean;
   concurrency?: string;
+  /** --lock-wait, in milliseconds (parsed by commander). */
+  lockWait?: number;
 }
 
 /** Exit codes: 0 converged, 1 a guest failed or the preflight refused, 3 steps left pending by the guard rails. */
@@ -82,6 +85,7 @@ export async function runApply(
   const report = await applyPlan(client, plan, {
     ...guard,
     ...options,
+    ...lockWaitOption(flags.lockWait),
     onEvent: (event) => {
       if (flags.json) return;
       if (event.type === "guest-done") {

@@ -8,6 +8,7 @@ import { checkSavedPlan, loadPlan, SavedPlanError } from "../../engine/saved-pla
 import { resolveConnection } from "../../sources/connections.js";
 import { loadSpecFiles } from "../../sources/spec/index.js";
 import { type ApplyFlags, runApply } from "./apply-flow.js";
+import { LOCK_WAIT_FLAG } from "./lock-wait.js";
 import { openSpecTarget, type PlanFlags, positiveInt } from "./plan.js";
 
 interface Flags extends ApplyFlags, PlanFlags {
@@ -29,6 +30,7 @@ export function registerApplyCommand(program: Command): void {
     .option("--concurrency <n>", "guests worked on at once per node (default: sized to the node)")
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
+    .option(...LOCK_WAIT_FLAG)
     .addHelpText("after", "\nExit codes: 0 converged, 1 failure (or preflight refused), 3 steps left pending by the guard rails.")
     .action(async (files: string[], flags: Flags) => {
       const perNode = flags.concurrency !== undefined ? { perNodeConcurrency: positiveInt(flags.concurrency, "--concurrency", 4) } : {};

@@ -2,6 +2,7 @@
 // warnings, pending steps, error) and the progress lines printed while apply runs.
 import type { ApplyEvent } from "../../engine/apply.js";
 import type { ApplyReport, GuestReport } from "../../engine/report.js";
+import { formatDuration } from "../../util/duration.js";
 import { type Palette, plainPalette } from "./plan.js";
 
 function resultColour(p: Palette, result: GuestReport["result"]): (s: string) => string {
@@ -52,6 +53,8 @@ export function progressLine(event: ApplyEvent | { type: "guest-done"; report: G
       return `${p.red("!!")} ${event.guest.key}: ${event.step.action} failed: ${event.error.split("\n")[0]}`;
     case "retry":
       return `${p.yellow("..")} ${event.guest.key}: ${event.step.action} retry ${event.attempt} in ${event.delayMs}ms (${event.reason})`;
+    case "lock-wait":
+      return `${p.yellow("..")} ${event.guest.key}: ${event.step.action} waits for the ${event.lock} lock (waited ${formatDuration(event.elapsedMs)} of ${formatDuration(event.limitMs)})`;
     case "guest-done":
       return undefined;
   }
