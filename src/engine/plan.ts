@@ -3,7 +3,7 @@
 import type { PveClient } from "../api/index.js";
 import { planCreate, planDestroy, planNewGuest, planUpdate } from "../resources/vm/diff.js";
 import type { DesiredVm, LiveVm } from "../resources/vm/model.js";
-import { type ClusterSnapshot, type GuestSummary, readCluster, readGuests } from "./cluster.js";
+import { type ClusterSnapshot, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
 import { findGuest } from "./identity.js";
 import { checkPermissions, checkReferences } from "./preflight.js";
 import type { GuestPlan, Plan } from "./types.js";
@@ -61,7 +61,8 @@ export async function buildPlan(client: PveClient, desired: DesiredVm[], options
     if (other === undefined) toRead.push(match.guest);
     claimed.set(match.guest.vmid, other ?? vm.key);
   }
-  const live = await readGuests(client, toRead, options.readConcurrency);
+  const reads = await readGuestsPerGuest(client, toRead, options.readConcurrency);
+  const live = reads.live;
   const guests: GuestPlan[] = [];
   for (const { vm, match } of matches) {
     if (match.kind === "error") {
@@ -77,8 +78,14 @@ export async function buildPlan(client: PveClient, desired: DesiredVm[], options
       guests.push(idleGuest(vm, [`vmid ${match.guest.vmid} is also claimed by ${owner} in the spec; each guest may appear once`]));
       continue;
     }
-    const current = live.get(match.guest.vmid)!;
-    guests.push(vm.absent ? planDestroy(vm.key, current, power) : planUpdate(vm, current, power));
+    // Deleted between the listing and its read: absent after all. Unreadable: its own error.
+    const failed = reads.failed.get(match.guest.vmid);
+    if (reads.gone.has(match.guest.vmid)) guests.push(vm.absent ? idleGuest(vm, []) : planCreate(vm));
+    else if (failed !== undefined) guests.push(idleGuest(vm, [failed]));
+    else {
+      const current = live.get(match.guest.vmid)!;
+      guests.push(vm.absent ? planDestroy(vm.key, current, power) : planUpdate(vm, current, power));
+    }
   }
   const plan = await finish(client, cluster, newPlan(client, guests), options);
   return Object.assign(plan, { context: { cluster, live } });
@@ -103,8 +110,13 @@ export async function buildDestroyPlan(client: PveClient, selection: DestroySele
     if (match.kind === "error") guests.push(idleGuest(vm, [match.message]));
     else if (match.kind === "found") found.push({ vm, guest: match.guest });
   }
-  const live = await readGuests(client, found.map((f) => f.guest), options.readConcurrency);
-  for (const { vm, guest } of found) guests.push(planDestroy(vm.key, live.get(guest.vmid)!, power));
+  const reads = await readGuestsPerGuest(client, found.map((f) => f.guest), options.readConcurrency);
+  for (const { vm, guest } of found) {
+    // A guest deleted meanwhile is already gone: nothing to destroy.
+    if (reads.gone.has(guest.vmid)) continue;
+    const failed = reads.failed.get(guest.vmid);
+    guests.push(failed !== undefined ? idleGuest(vm, [failed]) : planDestroy(vm.key, reads.live.get(guest.vmid)!, power));
+  }
   return finish(client, cluster, newPlan(client, guests), options);
 }
 

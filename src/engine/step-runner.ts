@@ -159,6 +159,10 @@ export class GuestRunner {
           continue;
         }
         if (step.action === "start" && /already running/i.test(errorText(err))) return { warnings: [], attempts: sends };
+        // Deleted by someone else meanwhile: a stop or destroy has nothing left to do.
+        if ((step.action === "destroy" || step.action === "stop") && /does not exist/i.test(errorText(err)) && (await this.#gone())) {
+          return { warnings: [`${this.#guest.name} (vmid ${this.vmid}) was already gone`], attempts: sends };
+        }
         const retryable = isLockError(err) || isTransientError(err) || isRetryable500(err);
         if (!retryable || last) throw err;
         if (!isLockError(err) && mayHaveApplied(err)) {
@@ -242,6 +246,16 @@ export class GuestRunner {
     }
   }
 
+  /** Whether the guest is no longer listed in the cluster. */
+  async #gone(): Promise<boolean> {
+    try {
+      const guests = (await this.#deps.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
+      return !guests.some((g) => Number(g.vmid) === this.vmid);
+    } catch {
+      return false;
+    }
+  }
+
   async #currentDigest(): Promise<string | undefined> {
     const config = (await this.#deps.client.request("GET", `/nodes/${this.#guest.node}/qemu/${this.vmid}/config`)) as { digest?: string };
     return config.digest;
@@ -261,10 +275,7 @@ export class GuestRunner {
     const node = this.#guest.node;
     const vmid = this.vmid;
     try {
-      if (step.action === "destroy") {
-        const guests = (await this.#deps.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
-        return !guests.some((g) => Number(g.vmid) === vmid);
-      }
+      if (step.action === "destroy") return await this.#gone();
       if (step.action === "start" || step.action === "stop") {
         const status = (await this.#deps.client.request("GET", `/nodes/${node}/qemu/${vmid}/status/current`)) as { status: string };
         return status.status === (step.action === "start" ? "running" : "stopped");

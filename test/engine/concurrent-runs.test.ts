@@ -1,0 +1,92 @@
+// Runs that overlap with other runs (another pvectl, proxmoxer, an operator): a guest deleted
+// between the listing and its read, creates in progress elsewhere in the cluster, and two
+// applies whose specs share guest names. Each is handled per guest, and reported truthfully.
+import assert from "node:assert/strict";
+import { after, before, beforeEach, describe, it } from "node:test";
+import { applyPlan } from "../../src/engine/apply.js";
+import { buildDestroyPlan, buildPlan } from "../../src/engine/plan.js";
+import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+
+const vm = (name: string, o: { vmid?: number; memory?: number; node?: string } = {}) => `
+  - ${o.vmid !== undefined ? `vmid: ${o.vmid}\n    ` : ""}name: ${name}
+    node: ${o.node ?? "pve1"}
+    memory: ${o.memory ?? 512}`;
+
+async function listed(lab: Lab): Promise<Array<{ vmid: number; name?: string; node: string }>> {
+  const guests = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number; name?: string; node: string }>;
+  return guests.sort((a, b) => a.vmid - b.vmid);
+}
+
+describe("a guest deleted between the listing and its read", () => {
+  let lab: Lab;
+  before(async () => {
+    lab = await startLab();
+  });
+  beforeEach(() => lab.sim.admin.reset());
+  after(async () => lab.close());
+
+  async function create(yaml: string): Promise<void> {
+    const report = await applyPlan(lab.client, await buildPlan(lab.client, desired(`vms:${yaml}`)), fastApply);
+    assert.equal(report.ok, true, report.guests.map((g) => g.error).join("; "));
+  }
+
+  /** The read of 500's config is slow; the guest is deleted (by someone else) while it waits. */
+  function deleteDuringRead(vmid: number): void {
+    lab.sim.admin.injectFault({ method: "GET", path: `^/nodes/pve1/qemu/${vmid}/pending$`, latencyMs: 400, times: 1 });
+    setTimeout(() => void lab.client.request("DELETE", `/nodes/pve1/qemu/${vmid}`, { purge: 1 }), 100);
+  }
+
+  it("plan treats it as absent (create) and plans the other guests as usual", async () => {
+    await create(`${vm("gone1", { vmid: 500 })}${vm("stays1", { vmid: 501 })}`);
+    const spec = `vms:${vm("gone1", { vmid: 500 })}${vm("stays1", { vmid: 501, memory: 1024 })}`;
+    deleteDuringRead(500);
+    const plan = await buildPlan(lab.client, desired(spec));
+    const gone = plan.guests.find((g) => g.key === "gone1")!;
+    assert.deepEqual(gone.errors, []);
+    assert.equal(gone.exists, false);
+    assert.deepEqual(
+      gone.steps.map((s) => s.action),
+      ["create"],
+    );
+    const stays = plan.guests.find((g) => g.key === "stays1")!;
+    assert.deepEqual(
+      stays.steps.map((s) => s.summary),
+      ["change memory"],
+    );
+  });
+
+  it("plan gives a guest that stays unreadable its own error, not the whole plan", async () => {
+    await create(`${vm("bad1", { vmid: 502 })}${vm("fine1", { vmid: 503 })}`);
+    lab.sim.admin.injectFault({ method: "GET", path: "^/nodes/pve1/qemu/502/pending$", status: 500, message: "unable to read config: does not exist" });
+    const plan = await buildPlan(lab.client, desired(`vms:${vm("bad1", { vmid: 502 })}${vm("fine1", { vmid: 503, memory: 1024 })}`));
+    assert.match(plan.guests[0]!.errors.join(), /^could not read guest 502 on pve1: .*does not exist/);
+    assert.deepEqual(plan.guests[1]!.errors, []);
+    assert.equal(plan.guests[1]!.steps.length, 1);
+  });
+
+  it("destroy leaves the deleted guest out (already gone) and destroys the others", async () => {
+    await create(`${vm("gone2", { vmid: 504 })}${vm("stays2", { vmid: 505 })}`);
+    deleteDuringRead(504);
+    const plan = await buildDestroyPlan(lab.client, { desired: desired(`vms:${vm("gone2", { vmid: 504 })}${vm("stays2", { vmid: 505 })}`) });
+    assert.deepEqual(
+      plan.guests.map((g) => [g.key, g.errors]),
+      [["stays2", []]],
+    );
+    const report = await applyPlan(lab.client, plan, { ...fastApply, allowDataLoss: true });
+    assert.equal(report.ok, true, report.guests[0]!.error);
+    assert.deepEqual(await listed(lab), []);
+  });
+
+  it("apply counts the destroy of a guest deleted after the plan as done (already gone)", async () => {
+    await create(`${vm("gone3", { vmid: 506 })}${vm("stays3", { vmid: 507 })}`);
+    const plan = await buildDestroyPlan(lab.client, { desired: desired(`vms:${vm("gone3", { vmid: 506 })}${vm("stays3", { vmid: 507 })}`) });
+    await lab.client.request("DELETE", "/nodes/pve1/qemu/506", { purge: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const report = await applyPlan(lab.client, plan, { ...fastApply, allowDataLoss: true });
+    const gone = report.guests.find((g) => g.key === "gone3")!;
+    assert.equal(report.ok, true, gone.error);
+    assert.equal(gone.result, "destroyed");
+    assert.match(gone.warnings.join(), /gone3 \(vmid 506\) was already gone/);
+    assert.deepEqual(await listed(lab), []);
+  });
+});
