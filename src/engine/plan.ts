@@ -4,6 +4,7 @@ import type { PveClient } from "../api/index.js";
 import { planCreate, planDestroy, planNewGuest, planUpdate } from "../resources/vm/diff.js";
 import type { DesiredVm, LiveVm } from "../resources/vm/model.js";
 import { type ClusterSnapshot, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
+import { type SettleOptions, settleCreates } from "./creates.js";
 import { findGuest } from "./identity.js";
 import { checkPermissions, checkReferences } from "./preflight.js";
 import type { GuestPlan, Plan } from "./types.js";
@@ -17,6 +18,8 @@ export interface PlanOptions {
   readConcurrency?: number;
   /** Skip the reference and permission checks (tests of the diff alone). */
   skipPreflight?: boolean;
+  /** How long entries without a vmid wait for creates in progress that may be them (default 60 s), and the progress of that wait. */
+  createWait?: SettleOptions;
 }
 
 export const DEFAULT_SHUTDOWN_TIMEOUT = 120;
@@ -51,7 +54,7 @@ export async function buildPlan(client: PveClient, desired: DesiredVm[], options
     shutdownTimeoutSeconds: options.shutdownTimeoutSeconds ?? DEFAULT_SHUTDOWN_TIMEOUT,
     forceStop: options.forceStop ?? false,
   };
-  const cluster = await readCluster(client);
+  const cluster = await settleCreates(client, await readCluster(client), desired, options.createWait);
   const matches = desired.map((vm) => ({ vm, match: findGuest(vm, cluster.guests) }));
   const toRead: GuestSummary[] = [];
   const claimed = new Map<number, string>();

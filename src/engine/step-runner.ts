@@ -152,10 +152,13 @@ export class GuestRunner {
         // A lock (backup, snapshot) is written into the config and so changes its digest while
         // held; the config text, and so the digest, is back once the lock is released.
         if (isDigestMismatch(err) && params.digest !== undefined) {
-          const lock = await this.#currentLock();
-          if (lock === undefined) throw new ChangedSincePlanError(this.#guest.key);
+          const config = await this.#config();
+          const lock = typeof config?.lock === "string" ? config.lock : undefined;
+          // No lock now and the digest back to ours: a lock came and went (a short backup) meanwhile.
+          if (lock === undefined && config?.digest !== params.digest) throw new ChangedSincePlanError(this.#guest.key);
+          if (last && lock === undefined) throw err;
           if (last) throw new PveError({ kind: "http", status: 500, pveMessage: `VM is locked (${lock})`, message: `VM is locked (${lock}); gave up waiting` });
-          await this.#pause(step, attempt, new Error(`VM is locked (${lock})`));
+          await this.#pause(step, attempt, new Error(`VM is locked (${lock ?? "released meanwhile"})`));
           continue;
         }
         if (step.action === "start" && /already running/i.test(errorText(err))) return { warnings: [], attempts: sends };

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
+import type { CreateWait } from "../../src/engine/creates.js";
 import { buildDestroyPlan, buildPlan } from "../../src/engine/plan.js";
 import { desired, fastApply, type Lab, startLab } from "./helpers.js";
 
@@ -88,5 +89,67 @@ describe("a guest deleted between the listing and its read", () => {
     assert.equal(gone.result, "destroyed");
     assert.match(gone.warnings.join(), /gone3 \(vmid 506\) was already gone/);
     assert.deepEqual(await listed(lab), []);
+  });
+});
+
+describe("creates in progress elsewhere in the cluster", () => {
+  let lab: Lab;
+  before(async () => {
+    lab = await startLab();
+  });
+  beforeEach(() => lab.sim.admin.reset());
+  after(async () => lab.close());
+
+  /** A guest in creation as PVE shows it: no name, `lock: create` (another tool's create via nextid). */
+  async function createInProgress(vmid: number, node: string): Promise<void> {
+    await lab.client.waitForTask((await lab.client.request("POST", `/nodes/${node}/qemu`, { vmid })) as string);
+    lab.sim.admin.holdLock(vmid, "create");
+  }
+
+  it("plans the guests on other nodes at once, without waiting", async () => {
+    await createInProgress(520, "pve3");
+    const waits: number[][] = [];
+    const plan = await buildPlan(lab.client, desired(`vms:${vm("n1")}${vm("n2")}${vm("n3", { node: "pve2" })}`), {
+      createWait: { limitMs: 5000, onWait: (w) => waits.push(w.vmids) },
+    });
+    assert.deepEqual(
+      plan.guests.map((g) => [g.key, g.errors, g.steps.map((s) => s.action)]),
+      [
+        ["n1", [], ["create"]],
+        ["n2", [], ["create"]],
+        ["n3", [], ["create"]],
+      ],
+    );
+    assert.deepEqual(waits, [], "nothing waited: the create is on pve3");
+  });
+
+  it("guests on the node of the create wait for it (shown), then are planned", async () => {
+    await createInProgress(521, "pve1");
+    setTimeout(() => lab.sim.admin.releaseLock(521), 300);
+    const waits: CreateWait[] = [];
+    const plan = await buildPlan(lab.client, desired(`vms:${vm("m1")}${vm("m2", { node: "pve2" })}`), {
+      createWait: { limitMs: 20_000, onWait: (w) => waits.push(w) },
+    });
+    assert.deepEqual(
+      plan.guests.map((g) => [g.key, g.errors, g.steps.map((s) => s.action)]),
+      [
+        ["m1", [], ["create"]],
+        ["m2", [], ["create"]],
+      ],
+    );
+    assert.deepEqual(waits[0], { vmids: [521], elapsedMs: waits[0]!.elapsedMs, limitMs: 20_000 });
+  });
+
+  it("the wait is bounded: a create that does not finish is an error for the guests that may be it only", async () => {
+    await createInProgress(522, "pve1");
+    const started = Date.now();
+    const plan = await buildPlan(lab.client, desired(`vms:${vm("k1")}${vm("k2", { node: "pve2" })}`), { createWait: { limitMs: 400 } });
+    assert.ok(Date.now() - started >= 400);
+    assert.match(plan.guests[0]!.errors.join(), /^guest\(s\) 522 on pve1 are being created right now and may be k1/);
+    assert.deepEqual(plan.guests[1]!.errors, []);
+    assert.deepEqual(
+      plan.guests[1]!.steps.map((s) => s.action),
+      ["create"],
+    );
   });
 });

@@ -8,7 +8,7 @@ import { checkSavedPlan, loadPlan, SavedPlanError } from "../../engine/saved-pla
 import { resolveConnection } from "../../sources/connections.js";
 import { loadSpecFiles } from "../../sources/spec/index.js";
 import { type ApplyFlags, runApply } from "./apply-flow.js";
-import { LOCK_WAIT_FLAG } from "./lock-wait.js";
+import { createWaitProgress, LOCK_WAIT_FLAG } from "./lock-wait.js";
 import { openSpecTarget, type PlanFlags, positiveInt } from "./plan.js";
 
 interface Flags extends ApplyFlags, PlanFlags {
@@ -52,6 +52,7 @@ export function registerApplyCommand(program: Command): void {
         const plan = await buildPlan(target.client, target.desired, {
           shutdownTimeoutSeconds: positiveInt(flags.shutdownTimeout, "--shutdown-timeout", DEFAULT_SHUTDOWN_TIMEOUT),
           forceStop: flags.forceStop ?? false,
+          ...createWaitProgress(flags.json),
         });
         await runApply(target.client, planData(plan), flags, { cluster: plan.context.cluster, live: plan.context.live, ...perNode }, "apply");
       } finally {

@@ -1,7 +1,9 @@
-// `--lock-wait DURATION` of apply and destroy: how long a guest waits on a lock another
-// operation holds (a backup can hold one for hours) before its step fails.
+// Waits the CLI shows: `--lock-wait DURATION` of apply and destroy (how long a guest waits on
+// a lock another operation holds, as a backup can for hours, before its step fails), and the
+// plan's wait for creates in progress that may be guests of the spec.
 import { InvalidArgumentError } from "commander";
-import { parseDuration } from "../../util/duration.js";
+import type { CreateWait, SettleOptions } from "../../engine/creates.js";
+import { formatDuration, parseDuration } from "../../util/duration.js";
 
 /** Milliseconds for the flag's text; refuses what is not a positive duration (while the arguments are parsed). */
 export function parseLockWait(value: string): number {
@@ -21,4 +23,15 @@ export const LOCK_WAIT_FLAG = [
 /** The engine option for the parsed flag (nothing when the flag is absent). */
 export function lockWaitOption(ms: number | undefined): { lockWaitMs?: number } {
   return ms === undefined ? {} : { lockWaitMs: ms };
+}
+
+/** Shows, on stderr, that the plan waits for creates in progress that may be spec guests (nothing under --json). */
+export function createWaitProgress(json: boolean | undefined): { createWait?: SettleOptions } {
+  if (json) return {};
+  const onWait = (w: CreateWait) =>
+    process.stderr.write(
+      `.. waiting for guest(s) ${w.vmids.join(", ")} being created right now (they may be guests of this spec): ` +
+        `waited ${formatDuration(w.elapsedMs)} of ${formatDuration(w.limitMs)}\n`,
+    );
+  return { createWait: { onWait } };
 }

@@ -11,6 +11,7 @@ import type { DesiredVm } from "../../resources/vm/model.js";
 import { resolveConnection } from "../../sources/connections.js";
 import { loadSpecFiles, type SpecDocument } from "../../sources/spec/index.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
+import { createWaitProgress } from "./lock-wait.js";
 
 export class UsageError extends Error {
   constructor(
@@ -99,6 +100,7 @@ export function registerPlanCommand(program: Command): void {
             shutdownTimeoutSeconds: positiveInt(flags.shutdownTimeout, "--shutdown-timeout", DEFAULT_SHUTDOWN_TIMEOUT),
             forceStop: flags.forceStop ?? false,
             readConcurrency: positiveInt(flags.readConcurrency, "--read-concurrency", 16),
+            ...createWaitProgress(flags.json),
           }),
         );
         if (flags.out) {
