@@ -315,6 +315,8 @@ export class GuestRunner {
   async #create(step: Step, call: ApiCall): Promise<{ warnings: string[]; attempts: number }> {
     const { client, allocator, retry } = this.#deps;
     const allocate = this.#guest.vmid === undefined;
+    // vmids whose create this runner sent without getting an answer: only those can be its own.
+    const lost = new Set<number>();
     let attempt = 0;
     for (;;) {
       attempt += 1;
@@ -327,8 +329,11 @@ export class GuestRunner {
       } catch (err) {
         const last = attempt >= retry.maxAttempts;
         if (isCollision(err)) {
-          const mine = await this.#ownsGuest(vmid);
-          if (mine === "yes") return { warnings: [], attempts: attempt };
+          // PVE refused this very request: the guest there is ours only if a lost attempt made it.
+          const guests = await this.#settledListing(vmid);
+          const there = guests.find((g) => Number(g.vmid) === vmid);
+          if (there && lost.has(vmid) && this.#isOurs(there)) return { warnings: [], attempts: attempt };
+          this.#refuseRival(guests);
           if (!allocate || last) throw err;
           await allocator.collided(vmid);
           this.vmid = undefined;
@@ -345,11 +350,12 @@ export class GuestRunner {
         const retryable = isLockError(err) || isTransientError(err) || isRetryable500(err);
         if (!retryable || last) throw err;
         if (mayHaveApplied(err)) {
+          lost.add(vmid);
           // A create of ours still running is waited for: its vmid must not be given up.
           await this.#awaitLostTask(call, sentAtMs);
-          const mine = await this.#ownsGuest(vmid);
-          if (mine === "yes") return { warnings: [], attempts: attempt };
-          if (mine === "other" && allocate) {
+          const there = (await this.#settledListing(vmid)).find((g) => Number(g.vmid) === vmid);
+          if (there && this.#isOurs(there)) return { warnings: [], attempts: attempt };
+          if (there && allocate) {
             await allocator.collided(vmid);
             this.vmid = undefined;
           }
@@ -359,28 +365,42 @@ export class GuestRunner {
     }
   }
 
+  /** A guest listed with this guest's name, node and ownership tag. */
+  #isOurs(g: ListedGuest): boolean {
+    return g.name === this.#guest.name && parseTags(g.tags).includes(OWNERSHIP_TAG) && g.node === this.#guest.node;
+  }
+
   /**
-   * After a create whose answer was lost: does `vmid` exist, and is it this guest? A create
-   * still running shows only `lock: create`; wait for it to finish before deciding.
+   * After a collision: a guest with this guest's name and ownership tag on its node was made
+   * by another run (another pvectl with a spec sharing the name) meanwhile. Creating another
+   * would duplicate it, and adopting it would report as created what this run did not create.
    */
-  async #ownsGuest(vmid: number): Promise<"yes" | "no" | "other"> {
+  #refuseRival(guests: ListedGuest[]): void {
+    const rival = guests.find((g) => this.#isOurs(g));
+    if (rival === undefined) return;
+    throw new Error(
+      `${this.#guest.name} was created by another run meanwhile (vmid ${rival.vmid} on ${rival.node}); ` +
+        "this run did not create or change it: run plan and apply again to converge it",
+    );
+  }
+
+  /**
+   * The cluster's guests once `vmid` is no longer being created: a create still running shows
+   * only `lock: create` (no name yet), so nothing can be decided about it before it ends.
+   */
+  async #settledListing(vmid: number): Promise<ListedGuest[]> {
     const { client, retry } = this.#deps;
     for (let i = 0; i < retry.maxAttempts * 4; i++) {
-      let guests: Array<{ vmid: number; name?: string; tags?: string; lock?: string; node?: string }>;
+      let guests: ListedGuest[];
       try {
-        guests = (await client.request("GET", "/cluster/resources", { type: "vm" })) as typeof guests;
+        guests = (await client.request("GET", "/cluster/resources", { type: "vm" })) as ListedGuest[];
       } catch {
         await sleep(backoff(retry, Math.min(i, 4)));
         continue;
       }
       const found = guests.find((g) => Number(g.vmid) === vmid);
-      if (!found) return "no";
-      if (found.lock === "create") {
-        await sleep(backoff(retry, Math.min(i, 4)));
-        continue;
-      }
-      const ours = found.name === this.#guest.name && parseTags(found.tags).includes(OWNERSHIP_TAG) && found.node === this.#guest.node;
-      return ours ? "yes" : "other";
+      if (found?.lock !== "create") return guests;
+      await sleep(backoff(retry, Math.min(i, 4)));
     }
     // Still being created: it may be ours, so creating under another vmid could duplicate it.
     throw new Error(
@@ -388,6 +408,14 @@ export class GuestRunner {
         "nothing else was created for it: run apply again once that create has finished",
     );
   }
+}
+
+interface ListedGuest {
+  vmid: number;
+  name?: string;
+  tags?: string;
+  lock?: string;
+  node?: string;
 }
 
 /** Two reads of a config that differ at most in its `lock` (and so its digest). */

@@ -153,3 +153,74 @@ describe("creates in progress elsewhere in the cluster", () => {
     );
   });
 });
+
+describe("two applies whose specs share guest names", () => {
+  let lab: Lab;
+  before(async () => {
+    lab = await startLab();
+  });
+  beforeEach(() => lab.sim.admin.reset());
+  after(async () => lab.close());
+
+  const spec = (memory: number, vmids = false) =>
+    `vms:${["c1", "c2", "c3"].map((name, i) => vm(name, { memory, ...(vmids ? { vmid: 530 + i } : {}) })).join("")}`;
+
+  async function memoryOf(vmid: number): Promise<number> {
+    return Number(((await lab.client.request("GET", `/nodes/pve1/qemu/${vmid}/config`)) as { memory: string }).memory);
+  }
+
+  for (const vmids of [false, true]) {
+    it(`never reports "created" for what the other run created, nor ok for a guest that does not match (${vmids ? "with" : "without"} vmids)`, async () => {
+      const [planA, planB] = await Promise.all([buildPlan(lab.client, desired(spec(512, vmids))), buildPlan(lab.client, desired(spec(1024, vmids)))]);
+      const [a, b] = await Promise.all([
+        applyPlan(lab.client, planA, { ...fastApply, desired: desired(spec(512, vmids)) }),
+        applyPlan(lab.client, planB, { ...fastApply, desired: desired(spec(1024, vmids)) }),
+      ]);
+      const guests = await listed(lab);
+      assert.deepEqual(
+        guests.map((g) => g.name),
+        ["c1", "c2", "c3"],
+        "one guest per name",
+      );
+      const claims = new Map<number, string>();
+      for (const [run, report, memory] of [["A", a, 512], ["B", b, 1024]] as const) {
+        for (const g of report.guests) {
+          if (g.result === "created") {
+            assert.equal(claims.get(g.vmid!), undefined, `${g.key} (vmid ${g.vmid}) reported created by both runs`);
+            claims.set(g.vmid!, run);
+          }
+          // Whatever a run reports as done without an error, the guest must match that run's spec.
+          if (g.error === undefined) assert.equal(await memoryOf(g.vmid!), memory, `run ${run} reports ${g.key} ${g.result} without error, but it does not match its spec`);
+          else assert.match(g.error, /created by another run|not converged/);
+        }
+        if (report.ok) for (const g of report.guests) assert.equal(await memoryOf(g.vmid!), memory);
+      }
+      assert.equal(claims.size, 3, "each guest was created by exactly one run");
+    });
+  }
+});
+
+describe("the final read-back", () => {
+  let lab: Lab;
+  before(async () => {
+    lab = await startLab();
+  });
+  after(async () => lab.close());
+
+  it("reports a guest changed by someone else during the run as not converged, not ok", async () => {
+    const guest = (memory: number) => `vms:\n  - vmid: 540\n    name: rb1\n    node: pve1\n    memory: ${memory}\n    cores: 2`;
+    assert.equal((await applyPlan(lab.client, await buildPlan(lab.client, desired(guest(512))), fastApply)).ok, true);
+    const plan = await buildPlan(lab.client, desired(guest(1024)));
+    // Someone sets cores right after this run's memory change; the report's read waits for it.
+    lab.sim.admin.injectFault({ method: "GET", path: "^/nodes/pve1/qemu/540/config$", latencyMs: 300, times: 1 });
+    const report = await applyPlan(lab.client, plan, {
+      ...fastApply,
+      desired: desired(guest(1024)),
+      onEvent: (e) => {
+        if (e.type === "step-done") void lab.client.request("PUT", "/nodes/pve1/qemu/540/config", { cores: 4 });
+      },
+    });
+    assert.equal(report.ok, false);
+    assert.match(report.guests[0]!.error ?? "", /^not converged: the guest does not match the spec after this run \(.*cores.*\)/);
+  });
+});

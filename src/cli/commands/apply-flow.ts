@@ -36,7 +36,7 @@ export async function runApply(
   client: PveClient,
   plan: Plan,
   flags: ApplyFlags,
-  options: Pick<ApplyOptions, "cluster" | "live" | "perNodeConcurrency">,
+  options: Pick<ApplyOptions, "cluster" | "live" | "perNodeConcurrency" | "desired">,
   verb: "apply" | "destroy",
 ): Promise<ApplyReport | undefined> {
   const out = process.stdout;

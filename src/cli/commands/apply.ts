@@ -54,7 +54,7 @@ export function registerApplyCommand(program: Command): void {
           forceStop: flags.forceStop ?? false,
           ...createWaitProgress(flags.json),
         });
-        await runApply(target.client, planData(plan), flags, { cluster: plan.context.cluster, live: plan.context.live, ...perNode }, "apply");
+        await runApply(target.client, planData(plan), flags, { cluster: plan.context.cluster, live: plan.context.live, desired: target.desired, ...perNode }, "apply");
       } finally {
         await target.client.close();
       }
