@@ -19,7 +19,7 @@ import {
   mayHaveApplied,
   type RetryPolicy,
 } from "./retry-policy.js";
-import { formatDuration } from "../util/duration.js";
+import { digestAfterRelease, lockOf, waitForRelease } from "./lock-wait.js";
 import { findLostTask, needsDigestGuard, taskTypeOf } from "./lost-answer.js";
 import type { TaskWatcher } from "./task-watcher.js";
 import type { ApiCall, GuestPlan, ParamValue, Step } from "./types.js";
@@ -49,9 +49,6 @@ export interface RunnerDeps {
   emit(event: ApplyEvent): void;
 }
 
-/** A lock wait is shown when it starts, then at most this often. */
-const LOCK_NOTICE_MS = 15_000;
-
 /** The guest changed between plan and apply (PVE's config digest no longer matches). */
 export class ChangedSincePlanError extends Error {
   constructor(readonly guest: string) {
@@ -76,7 +73,10 @@ function isUpidResult(value: unknown): value is string {
 export class GuestRunner {
   readonly #deps: RunnerDeps;
   readonly #guest: GuestPlan;
-  /** Sent with the first write only: PVE refuses it if the config changed since the plan. */
+  /**
+   * Sent with the guest's first write (PVE refuses it if the config changed since the plan)
+   * and with writes that must not land twice (see needsDigestGuard).
+   */
   #digest: string | undefined;
   vmid: number | undefined;
   /** Tasks this runner started and awaited: never mistaken for a lost request's task. */
@@ -153,7 +153,7 @@ export class GuestRunner {
         // held; the config text, and so the digest, is back once the lock is released.
         if (isDigestMismatch(err) && params.digest !== undefined) {
           const config = await this.#config();
-          const lock = typeof config?.lock === "string" ? config.lock : undefined;
+          const lock = lockOf(config);
           // No lock now and the digest back to ours: a lock came and went (a short backup) meanwhile.
           if (lock === undefined && config?.digest !== params.digest) throw new ChangedSincePlanError(this.#guest.key);
           if (last && lock === undefined) throw err;
@@ -194,37 +194,16 @@ export class GuestRunner {
     return this.#currentLock();
   }
 
-  /**
-   * Waits until the guest's lock is released, outside the node's slot, showing what it waits
-   * on; fails with PVE's reason once `lockWaitMs` has passed since the lock was first met.
-   */
+  /** Waits (outside the node's slot) until the guest's lock is released or --lock-wait is over. */
   async #awaitLock(step: Step, lock: string, since: number): Promise<void> {
     const { lockWaitMs, retry, emit, idle } = this.#deps;
-    const limit = lockWaitMs ?? 0;
-    // A plan made while the lock was held carries the digest of the locked config.
+    const readConfig = () => this.#config();
+    const limitMs = lockWaitMs ?? 0;
+    const notify = (current: string, elapsedMs: number) => emit({ type: "lock-wait", guest: this.#guest, step, lock: current, elapsedMs, limitMs });
     const locked = this.#digest !== undefined ? await this.#config() : undefined;
-    const wait = async (): Promise<void> => {
-      let current: string | undefined = lock;
-      let shownAt = -Infinity;
-      for (let n = 0; current !== undefined; n++) {
-        const elapsed = Date.now() - since;
-        if (elapsed >= limit) {
-          const message = `VM is locked (${current}); gave up after waiting ${formatDuration(elapsed)} (--lock-wait ${formatDuration(limit)})`;
-          throw new PveError({ kind: "http", status: 500, pveMessage: `VM is locked (${current})`, message });
-        }
-        if (elapsed - shownAt >= LOCK_NOTICE_MS) {
-          emit({ type: "lock-wait", guest: this.#guest, step, lock: current, elapsedMs: elapsed, limitMs: limit });
-          shownAt = elapsed;
-        }
-        await sleep(Math.min(backoff(retry, Math.min(n, 5)), limit - elapsed));
-        current = await this.#currentLock();
-      }
-    };
+    const wait = () => waitForRelease({ readConfig, retry, limitMs, since, notify }, lock);
     await (idle ? idle(this.#guest.node, wait) : wait());
-    if (locked?.digest === undefined || locked.digest !== this.#digest) return;
-    // The lock line was the only difference: the released config is the one the plan saw.
-    const released = await this.#config();
-    if (released && typeof released.digest === "string" && sameApartFromLock(locked, released)) this.#digest = released.digest;
+    if (this.#digest !== undefined) this.#digest = await digestAfterRelease(this.#digest, locked, readConfig);
   }
 
   async #config(): Promise<Record<string, unknown> | undefined> {
@@ -259,19 +238,17 @@ export class GuestRunner {
     }
   }
 
+  /** The config digest now (undefined when unreadable: the write then goes without one, as before). */
   async #currentDigest(): Promise<string | undefined> {
-    const config = (await this.#deps.client.request("GET", `/nodes/${this.#guest.node}/qemu/${this.vmid}/config`)) as { digest?: string };
-    return config.digest;
+    const digest = (await this.#config())?.digest;
+    return typeof digest === "string" ? digest : undefined;
   }
 
+
   async #currentLock(): Promise<string | undefined> {
-    try {
-      const config = (await this.#deps.client.request("GET", `/nodes/${this.#guest.node}/qemu/${this.vmid}/config`)) as { lock?: string };
-      return config.lock;
-    } catch {
-      return undefined;
-    }
+    return lockOf(await this.#config());
   }
+
 
   /** Reads the guest back: is this call's effect already there? */
   async #applied(step: Step, call: ApiCall): Promise<boolean> {
@@ -416,17 +393,6 @@ interface ListedGuest {
   tags?: string;
   lock?: string;
   node?: string;
-}
-
-/** Two reads of a config that differ at most in its `lock` (and so its digest). */
-function sameApartFromLock(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const rest = (c: Record<string, unknown>) =>
-    JSON.stringify(
-      Object.entries(c)
-        .filter(([k]) => k !== "lock" && k !== "digest")
-        .sort(([x], [y]) => x.localeCompare(y)),
-    );
-  return rest(a) === rest(b);
 }
 
 /** Whether each key this config call writes (or deletes) already has that value. */
