@@ -62,7 +62,7 @@ export interface SyncOptions {
   onPlan?: (connection: string, plan: Plan) => void;
   onEvent?: ApplyOptions["onEvent"];
   onRecord?: (outcome: RecordOutcome) => void;
-  apply?: Pick<ApplyOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart">;
+  apply?: Pick<ApplyOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart" | "lockWaitMs">;
 }
 
 function errorText(err: unknown): string {

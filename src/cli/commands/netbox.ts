@@ -15,6 +15,7 @@ import { resolveConnection } from "../../sources/connections.js";
 import { type Palette, paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine } from "../render/report.js";
 import { untilStopped } from "../until-stopped.js";
+import { LOCK_WAIT_FLAG, lockWaitOption } from "./lock-wait.js";
 
 /** Something missing before pvectl can talk to NetBox (URL, token). */
 export class NetboxSetupError extends Error {
@@ -126,8 +127,10 @@ function addSelectionFlags(cmd: Command): Command {
 export function registerNetboxCommand(program: Command): void {
   const netbox = program.command("netbox").description("NetBox as the source of truth: build planned VMs, decommission retired ones");
 
-  addSelectionFlags(netbox.command("sync").description("build the VMs of NetBox records with status planned, write back vmid/MACs/IP, set them staged")).action(
-    async (flags: CommonFlags) => {
+  addSelectionFlags(netbox.command("sync").description("build the VMs of NetBox records with status planned, write back vmid/MACs/IP, set them staged"))
+    .option(...LOCK_WAIT_FLAG)
+    .action(
+    async (flags: CommonFlags & { lockWait?: number }) => {
       const config = await loadNetboxConfig(flags.config);
       const client = netboxClient(config, flags);
       const pve = pveClients(config);
@@ -140,6 +143,7 @@ export function registerNetboxCommand(program: Command): void {
           pveClient: pve.get,
           selection: selectionOf(flags),
           planOnly: flags.planOnly === true,
+          apply: lockWaitOption(flags.lockWait),
           onPlan: showPlan(p, flags.json),
           onEvent: (event) => {
             if (flags.json) return;
