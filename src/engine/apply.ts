@@ -114,7 +114,7 @@ export async function applyPlan(client: PveClient, plan: Plan, options: ApplyOpt
     const wanted = options.desired?.find((d) => d.key === guest.key);
     const allRan = report.steps.length > 0 && report.steps.every((s) => s.status === "done");
     if (!wanted || wanted.absent || !allRan || report.vmid === undefined || report.steps.some((s) => s.action === "destroy")) return;
-    const why = await notConverged(client, wanted, report.vmid);
+    const why = await notConverged(client, wanted, { vmid: report.vmid, node: guest.node });
     if (why !== undefined) report.error = why;
   };
 

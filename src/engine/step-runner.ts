@@ -173,8 +173,10 @@ export class GuestRunner {
           lost = true;
           await this.#awaitLostTask(call, sentAtMs);
           if (await this.#applied(step, call)) return this.#landed(sends);
-          // Not there: the resend keeps the digest (if any), so a first request still on its
-          // way is refused by PVE should it arrive after the resend.
+          // Not there: a write that must not land twice is resent with the same digest, so a
+          // first request still on its way is refused by PVE should it arrive after the resend.
+          // Any other write may land twice, and our own first one would fail a digest check.
+          if (!needsDigestGuard(step, call)) this.#digest = undefined;
         }
         await this.#pause(step, attempt, err);
       }

@@ -5,21 +5,30 @@
 import type { PveClient } from "../api/index.js";
 import { planUpdate } from "../resources/vm/diff.js";
 import type { DesiredVm } from "../resources/vm/model.js";
-import { readCluster, readGuest } from "./cluster.js";
+import { readGuest } from "./cluster.js";
 import { errorText } from "./retry-policy.js";
 
 /** Why the guest is not converged (undefined: it matches the spec). */
-export async function notConverged(client: PveClient, desired: DesiredVm, vmid: number): Promise<string | undefined> {
+export async function notConverged(client: PveClient, desired: DesiredVm, where: { vmid: number; node: string }): Promise<string | undefined> {
+  const { vmid, node } = where;
   try {
-    const summary = (await readCluster(client)).guests.find((g) => g.vmid === vmid);
-    if (summary === undefined) return `not converged: vmid ${vmid} is gone`;
-    const live = await readGuest(client, summary);
+    // One status read (power state, lock) instead of a cluster listing per guest.
+    const status = (await client.request("GET", `/nodes/${node}/qemu/${vmid}/status/current`)) as { status?: string; lock?: string; template?: number };
+    const live = await readGuest(client, {
+      vmid,
+      type: "qemu",
+      node,
+      status: status.status === "running" ? "running" : "stopped",
+      tags: [],
+      ...(status.lock ? { lock: status.lock } : {}),
+      template: Boolean(status.template),
+    });
     // Power options only shape stop steps; any step left is a difference.
     const left = planUpdate({ ...desired, vmid }, live, { shutdownTimeoutSeconds: 0, forceStop: false });
     const what = [...left.errors, ...left.steps.map((s) => s.summary)];
     if (what.length === 0) return undefined;
-    return `not converged: the guest does not match the spec after this run (${what.join("; ")}); it was changed meanwhile by someone else: run plan again`;
+    return `not converged: the guest does not match the spec after this run (${what.join("; ")}); something changed it during this run (another run, a person, a tool), or a step did not take effect: run plan again to see the difference`;
   } catch (err) {
-    return `not converged: the final read-back failed: ${errorText(err).split("\n")[0]}`;
+    return `not converged: the final read-back, which confirms the guest matches the spec, failed: ${errorText(err).split("\n")[0]}`;
   }
 }
