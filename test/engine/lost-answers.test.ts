@@ -76,6 +76,11 @@ describe("lost answers of non-idempotent writes", () => {
     return plan.guests.flatMap((g) => g.steps.map((s) => s.summary));
   }
 
+  it("refuses lost-answer faults it cannot apply", () => {
+    assert.throws(() => lab.sim.admin.injectFault({ responseDelayMs: -1 }), /responseDelayMs must be a number of milliseconds from 0 to 3600000/);
+    assert.throws(() => lab.sim.admin.injectFault({ dropResponse: "yes" as unknown as boolean }), /dropResponse must be true or false/);
+  });
+
   for (const [what, fault] of LOSSES) {
     it(`adds a disk exactly once after ${what}`, async () => {
       await apply(vm(300));

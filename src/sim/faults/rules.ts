@@ -60,6 +60,15 @@ export function answerFate(fault: RequestFaultSpec | undefined): AnswerFate {
   return { kind: "send", delayMs: fault?.responseDelayMs ?? 0 };
 }
 
+/** The lost-answer fields, checked here (they come from the admin API's JSON too). */
+function checkAnswerFate(spec: RequestFaultSpec): void {
+  if (spec.dropResponse !== undefined && typeof spec.dropResponse !== "boolean") throw new Error("dropResponse must be true or false");
+  const delay = spec.responseDelayMs;
+  if (delay !== undefined && (typeof delay !== "number" || !Number.isFinite(delay) || delay < 0 || delay > 3_600_000)) {
+    throw new Error("responseDelayMs must be a number of milliseconds from 0 to 3600000");
+  }
+}
+
 export class FaultRegistry {
   private nextId = 1;
   requestFaults: RequestFault[] = [];
@@ -69,6 +78,7 @@ export class FaultRegistry {
 
   addRequestFault(spec: RequestFaultSpec): RequestFault {
     if (spec.path !== undefined) new RegExp(spec.path);
+    checkAnswerFate(spec);
     const fault: RequestFault = { ...spec, id: this.nextId++, hits: 0 };
     this.requestFaults.push(fault);
     return fault;
