@@ -5,7 +5,7 @@
 // in one shape.
 import type { PveClient } from "../api/index.js";
 import { liveVmFromConfig } from "../resources/vm/live.js";
-import type { LiveVm } from "../resources/vm/model.js";
+import type { DesiredVm, LiveVm } from "../resources/vm/model.js";
 import { type ClusterSnapshot, readCluster } from "./cluster.js";
 import { KeyedLimiter } from "./limiter.js";
 import { pendingKeys, rebootHeldBack } from "./pending-reboot.js";
@@ -14,6 +14,7 @@ import { DEFAULT_RETRY, errorText, type RetryPolicy } from "./retry-policy.js";
 import { type ApplyEvent, GuestRunner } from "./step-runner.js";
 import { TaskWatcher } from "./task-watcher.js";
 import type { GuestPlan, Plan, Step } from "./types.js";
+import { notConverged } from "./verify.js";
 import { VmidAllocator } from "./vmid.js";
 
 export type { ApplyEvent } from "./step-runner.js";
@@ -30,11 +31,18 @@ export interface ApplyOptions {
   /** Guests worked on at once per node; default sized to the cluster (see defaultPerNode). */
   perNodeConcurrency?: number;
   retry?: RetryPolicy;
+  /** Wait this long on a lock another operation holds (`--lock-wait`); default: the retry policy's attempts. */
+  lockWaitMs?: number;
   onEvent?: (event: ApplyEvent | { type: "guest-done"; report: GuestReport }) => void;
   /** The cluster as the plan read it (saves a read); read again when absent. */
   cluster?: ClusterSnapshot;
   /** Live guests as the plan read them, for the report of guests without changes. */
   live?: Map<number, LiveVm>;
+  /**
+   * The spec the plan was made from: each guest whose steps all ran is re-planned against a
+   * fresh read at the end, and reported "not converged" if steps are left (verify.ts).
+   */
+  desired?: DesiredVm[];
   /** Poll interval bounds of the task watcher (tests use small ones). */
   taskPoll?: { minIntervalMs?: number; maxIntervalMs?: number };
 }
@@ -106,7 +114,25 @@ export async function applyPlan(client: PveClient, plan: Plan, options: ApplyOpt
     cluster.guests.map((g) => g.vmid),
   );
   const emit = (event: ApplyEvent | { type: "guest-done"; report: GuestReport }) => options.onEvent?.(event);
-  const deps = { client, watcher, allocator, retry: options.retry ?? DEFAULT_RETRY, emit };
+  const deps = {
+    client,
+    watcher,
+    allocator,
+    retry: options.retry ?? DEFAULT_RETRY,
+    emit,
+    ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}),
+    // Every guest with steps runs inside limiter.run(node): waiting on a lock gives its slot up.
+    idle: <T>(node: string, fn: () => Promise<T>) => limiter.outside(node, fn),
+  };
+
+  // The final read-back: a guest whose steps all ran must now match its spec.
+  const verifyConverged = async (report: GuestReport, guest: GuestPlan): Promise<void> => {
+    const wanted = options.desired?.find((d) => d.key === guest.key);
+    const allRan = report.steps.length > 0 && report.steps.every((s) => s.status === "done");
+    if (!wanted || wanted.absent || !allRan || report.vmid === undefined || report.steps.some((s) => s.action === "destroy")) return;
+    const why = await notConverged(client, wanted, { vmid: report.vmid, node: guest.node });
+    if (why !== undefined) report.error = why;
+  };
 
   const runGuest = async (guest: GuestPlan): Promise<GuestReport> => {
     const report: GuestReport = {
@@ -174,6 +200,7 @@ export async function applyPlan(client: PveClient, plan: Plan, options: ApplyOpt
         report.warnings.push(`could not read the final config: ${errorText(err).split("\n")[0]}`);
       }
     }
+    await verifyConverged(report, guest);
     report.result = resultOf(report, guest.exists);
     return report;
   };

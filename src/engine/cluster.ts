@@ -5,6 +5,7 @@ import { liveVmFromConfig, liveVmFromPending, type PendingEntry } from "../resou
 import type { LiveVm, PowerState } from "../resources/vm/model.js";
 import { parseTags } from "../resources/formats.js";
 import { mapConcurrent } from "../util/concurrency.js";
+import { errorText } from "./retry-policy.js";
 
 export interface NodeInfo {
   node: string;
@@ -116,4 +117,47 @@ export async function readGuests(
 ): Promise<Map<number, LiveVm>> {
   const lives = await mapConcurrent(guests, concurrency, (g) => readGuest(client, g));
   return new Map(lives.map((l) => [l.vmid, l]));
+}
+
+/** Per-guest outcome of reading many guests: one guest that cannot be read never fails the others. */
+export interface GuestReads {
+  live: Map<number, LiveVm>;
+  /** Listed at first, no longer listed when asked again: deleted between the listing and its read. */
+  gone: Set<number>;
+  /** Still listed, but its read failed twice: why, for that guest alone. */
+  failed: Map<number, string>;
+}
+
+/**
+ * Reads each guest's config like readGuests, but per guest: a guest whose read fails (a 500
+ * on /pending because its config file is gone: deleted by someone meanwhile) is looked up in
+ * a fresh listing once; gone from it, it is reported `gone`; still there, it is read once more
+ * and reported `failed` if that fails too.
+ */
+export async function readGuestsPerGuest(
+  client: PveClient,
+  guests: GuestSummary[],
+  concurrency = DEFAULT_READ_CONCURRENCY,
+): Promise<GuestReads> {
+  const reads: GuestReads = { live: new Map(), gone: new Set(), failed: new Map() };
+  const attempt = (g: GuestSummary) => readGuest(client, g).then((live) => ({ g, live }), (err: unknown) => ({ g, err }));
+  const first = await mapConcurrent(guests, concurrency, attempt);
+  const retry: GuestSummary[] = [];
+  for (const r of first) {
+    if ("live" in r) reads.live.set(r.g.vmid, r.live);
+    else retry.push(r.g);
+  }
+  if (retry.length === 0) return reads;
+  const listed = new Set((await readCluster(client)).guests.map((g) => g.vmid));
+  const again = await mapConcurrent(
+    retry.filter((g) => listed.has(g.vmid)),
+    concurrency,
+    attempt,
+  );
+  for (const g of retry) if (!listed.has(g.vmid)) reads.gone.add(g.vmid);
+  for (const r of again) {
+    if ("live" in r) reads.live.set(r.g.vmid, r.live);
+    else reads.failed.set(r.g.vmid, `could not read guest ${r.g.vmid} on ${r.g.node}: ${errorText(r.err).split("\n")[0]}`);
+  }
+  return reads;
 }

@@ -35,9 +35,11 @@ export function adoptionProblem(key: string, guest: GuestSummary, what: "manage"
 export type Match =
   | { kind: "found"; guest: GuestSummary }
   | { kind: "absent"; warning?: string }
-  | { kind: "error"; message: string };
+  /** `creating`: the vmids of guests in creation that may be this one (worth waiting for). */
+  | { kind: "error"; message: string; creating?: number[] };
 
-export function findGuest(spec: { name: string; vmid?: number }, guests: GuestSummary[]): Match {
+/** `node`: where the spec puts the guest (pvectl creates it there); without it, any node. */
+export function findGuest(spec: { name: string; vmid?: number; node?: string }, guests: GuestSummary[]): Match {
   if (spec.vmid !== undefined) {
     const guest = guests.find((g) => g.vmid === spec.vmid);
     if (!guest) return { kind: "absent" };
@@ -57,14 +59,18 @@ export function findGuest(spec: { name: string; vmid?: number }, guests: GuestSu
     };
   }
   // During a create PVE's config holds only `lock: create` (no name, no tags yet): such a
-  // guest may be this one, created by an apply that was interrupted. Creating again could
-  // duplicate it, so wait until it is finished.
-  const creating = guests.filter((g) => g.type === "qemu" && g.lock === "create" && g.name !== spec.name);
+  // guest may be this one, created by an apply that was interrupted or running alongside.
+  // pvectl creates a guest on its spec's node, so only a create on that node can be it;
+  // creating again could duplicate it, so the plan waits for it (see creates.ts).
+  const creating = guests.filter(
+    (g) => g.type === "qemu" && g.lock === "create" && g.name !== spec.name && (spec.node === undefined || g.node === spec.node),
+  );
   if (named.length === 0 && creating.length > 0) {
     const ids = creating.map((g) => `${g.vmid} on ${g.node}`).join(", ");
     return {
       kind: "error",
       message: `guest(s) ${ids} are being created right now and may be ${spec.name} (an interrupted apply); run again once they are finished`,
+      creating: creating.map((g) => g.vmid),
     };
   }
   if (named.length > 0) {

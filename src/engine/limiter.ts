@@ -1,4 +1,6 @@
-// A counting semaphore per key (per node): at most `limit` holders at once, FIFO.
+// A counting semaphore per key (per node): at most `limit` holders at once, FIFO. A holder
+// that only waits (a lock held by a backup, for minutes) steps `outside` its slot meanwhile,
+// so the other guests of the node keep going.
 export class KeyedLimiter {
   readonly #limit: (key: string) => number;
   readonly #active = new Map<string, number>();
@@ -14,6 +16,16 @@ export class KeyedLimiter {
       return await fn();
     } finally {
       this.#release(key);
+    }
+  }
+
+  /** Runs `fn` with the caller's slot given up, then queues for a slot again. Only for a caller inside `run(key)`. */
+  async outside<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    this.#release(key);
+    try {
+      return await fn();
+    } finally {
+      await this.#acquire(key);
     }
   }
 

@@ -3,8 +3,9 @@
 import type { PveClient } from "../api/index.js";
 import { planCreate, planDestroy, planNewGuest, planUpdate } from "../resources/vm/diff.js";
 import type { DesiredVm, LiveVm } from "../resources/vm/model.js";
-import { type ClusterSnapshot, type GuestSummary, readCluster, readGuests } from "./cluster.js";
+import { type ClusterSnapshot, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
 import { adoptionProblem, findGuest, isOwned } from "./identity.js";
+import { type SettleOptions, settleCreates } from "./creates.js";
 import { checkPermissions, checkReferences } from "./preflight.js";
 import { checkPools } from "./preflight-pools.js";
 import type { GuestPlan, Plan, PreflightProblem } from "./types.js";
@@ -25,6 +26,8 @@ export interface PlanOptions {
   adopt?: boolean;
   /** How to allow adoption, in the refusal (the CLI's default: `adopt: true` in the spec entry or --adopt). */
   adoptHint?: string;
+  /** How long entries without a vmid wait for creates in progress that may be them (default 60 s), and the progress of that wait. */
+  createWait?: SettleOptions;
 }
 
 export const DEFAULT_SHUTDOWN_TIMEOUT = 120;
@@ -72,7 +75,7 @@ export async function buildPlan(client: PveClient, desired: DesiredVm[], options
     shutdownTimeoutSeconds: options.shutdownTimeoutSeconds ?? DEFAULT_SHUTDOWN_TIMEOUT,
     forceStop: options.forceStop ?? false,
   };
-  const cluster = await readCluster(client);
+  const cluster = await settleCreates(client, await readCluster(client), desired, options.createWait);
   const matches = desired.map((vm) => ({ vm, match: findGuest(vm, cluster.guests) }));
   const toRead: GuestSummary[] = [];
   const claimed = new Map<number, string>();
@@ -82,7 +85,8 @@ export async function buildPlan(client: PveClient, desired: DesiredVm[], options
     if (other === undefined && !refusesAdoption(vm, match.guest, options)) toRead.push(match.guest);
     claimed.set(match.guest.vmid, other ?? vm.key);
   }
-  const live = await readGuests(client, toRead, options.readConcurrency);
+  const reads = await readGuestsPerGuest(client, toRead, options.readConcurrency);
+  const live = reads.live;
   const guests: GuestPlan[] = [];
   const refused: PreflightProblem[] = [];
   for (const { vm, match } of matches) {
@@ -104,9 +108,15 @@ export async function buildPlan(client: PveClient, desired: DesiredVm[], options
       refused.push(adoptionProblem(vm.key, match.guest, vm.absent ? "destroy" : "manage", options.adoptHint));
       continue;
     }
-    const current = live.get(match.guest.vmid)!;
-    const adopt = !isOwned(match.guest);
-    guests.push(vm.absent ? planDestroy(vm.key, current, power) : planUpdate(vm, current, { ...power, adopt }));
+    // Deleted between the listing and its read: absent after all. Unreadable: its own error.
+    const failed = reads.failed.get(match.guest.vmid);
+    if (reads.gone.has(match.guest.vmid)) guests.push(vm.absent ? idleGuest(vm, []) : planCreate(vm));
+    else if (failed !== undefined) guests.push(idleGuest(vm, [failed]));
+    else {
+      const current = live.get(match.guest.vmid)!;
+      const adopt = !isOwned(match.guest);
+      guests.push(vm.absent ? planDestroy(vm.key, current, power) : planUpdate(vm, current, { ...power, adopt }));
+    }
   }
   const plan = await finish(client, cluster, newPlan(client, guests), options, refused);
   return Object.assign(plan, { context: { cluster, live } });
@@ -135,8 +145,13 @@ export async function buildDestroyPlan(client: PveClient, selection: DestroySele
       refused.push(adoptionProblem(vm.key, match.guest, "destroy", options.adoptHint));
     } else if (match.kind === "found") found.push({ vm, guest: match.guest });
   }
-  const live = await readGuests(client, found.map((f) => f.guest), options.readConcurrency);
-  for (const { vm, guest } of found) guests.push(planDestroy(vm.key, live.get(guest.vmid)!, power));
+  const reads = await readGuestsPerGuest(client, found.map((f) => f.guest), options.readConcurrency);
+  for (const { vm, guest } of found) {
+    // A guest deleted meanwhile is already gone: nothing to destroy.
+    if (reads.gone.has(guest.vmid)) continue;
+    const failed = reads.failed.get(guest.vmid);
+    guests.push(failed !== undefined ? idleGuest(vm, [failed]) : planDestroy(vm.key, reads.live.get(guest.vmid)!, power));
+  }
   return finish(client, cluster, newPlan(client, guests), options, refused);
 }
 

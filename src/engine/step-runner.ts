@@ -19,6 +19,8 @@ import {
   mayHaveApplied,
   type RetryPolicy,
 } from "./retry-policy.js";
+import { digestAfterRelease, lockOf, waitForRelease } from "./lock-wait.js";
+import { findLostTask, needsDigestGuard, taskTypeOf } from "./lost-answer.js";
 import type { TaskWatcher } from "./task-watcher.js";
 import type { ApiCall, GuestPlan, ParamValue, Step } from "./types.js";
 import type { VmidAllocator } from "./vmid.js";
@@ -28,13 +30,22 @@ export type ApplyEvent =
   | { type: "step-done"; guest: GuestPlan; step: Step; vmid?: number; warnings: string[] }
   | { type: "step-skipped"; guest: GuestPlan; step: Step; reason: string }
   | { type: "step-failed"; guest: GuestPlan; step: Step; error: string }
-  | { type: "retry"; guest: GuestPlan; step: Step; attempt: number; reason: string; delayMs: number };
+  | { type: "retry"; guest: GuestPlan; step: Step; attempt: number; reason: string; delayMs: number }
+  /** Waiting on a lock another operation holds (backup, snapshot, migrate ...), up to `limitMs`. */
+  | { type: "lock-wait"; guest: GuestPlan; step: Step; lock: string; elapsedMs: number; limitMs: number };
 
 export interface RunnerDeps {
   client: PveClient;
   watcher: TaskWatcher;
   allocator: VmidAllocator;
   retry: RetryPolicy;
+  /**
+   * How long a held lock (`VM is locked (backup)`) is waited on; without it, a lock is
+   * retried within the retry policy's attempts (about 17 s with the default policy).
+   */
+  lockWaitMs?: number;
+  /** Runs `fn` with the guest's per-node slot given up (so a guest that only waits does not starve the node). */
+  idle?<T>(node: string, fn: () => Promise<T>): Promise<T>;
   emit(event: ApplyEvent): void;
 }
 
@@ -62,9 +73,14 @@ function isUpidResult(value: unknown): value is string {
 export class GuestRunner {
   readonly #deps: RunnerDeps;
   readonly #guest: GuestPlan;
-  /** Sent with the first write only: PVE refuses it if the config changed since the plan. */
+  /**
+   * Sent with the guest's first write (PVE refuses it if the config changed since the plan)
+   * and with writes that must not land twice (see needsDigestGuard).
+   */
   #digest: string | undefined;
   vmid: number | undefined;
+  /** Tasks this runner started and awaited: never mistaken for a lost request's task. */
+  readonly #seen = new Set<string>();
 
   constructor(deps: RunnerDeps, guest: GuestPlan) {
     this.#deps = deps;
@@ -94,6 +110,7 @@ export class GuestRunner {
 
   async #wait(result: unknown): Promise<string[]> {
     if (!isUpidResult(result)) return [];
+    this.#seen.add(result);
     return (await this.#deps.watcher.wait(result)).warnings;
   }
 
@@ -105,56 +122,142 @@ export class GuestRunner {
 
   async #call(step: Step, call: ApiCall): Promise<{ warnings: string[]; attempts: number }> {
     const { client, retry } = this.#deps;
+    const path = this.#path(call);
+    // A write that must not land twice carries the digest it was computed against.
+    if (this.#digest === undefined && needsDigestGuard(step, call)) this.#digest = await this.#currentDigest();
+    let lost = false;
+    let lockSince: number | undefined;
+    let sends = 0;
     for (let attempt = 0; ; attempt++) {
       const params: Record<string, ParamValue> = { ...call.params };
-      const path = this.#path(call);
       if (this.#digest && DIGEST_CALL.test(path)) params.digest = this.#digest;
+      const sentAtMs = Date.now();
+      sends += 1;
       try {
         const result = await client.request(call.method, path, params);
         this.#digest = undefined;
-        return { warnings: await this.#wait(result), attempts: attempt + 1 };
+        return { warnings: await this.#wait(result), attempts: sends };
       } catch (err) {
         const last = attempt + 1 >= retry.maxAttempts;
+        // A resend refused on its checksum after a lost answer: the first request landed first.
+        if (lost && isDigestMismatch(err) && (await this.#applied(step, call))) return this.#landed(sends);
+        const lock = this.#deps.lockWaitMs !== undefined ? await this.#heldLock(err, params) : undefined;
+        if (lock !== undefined) {
+          // Waiting on a lock does not use up the retry attempts: --lock-wait bounds it.
+          lockSince ??= Date.now();
+          await this.#awaitLock(step, lock, lockSince);
+          attempt -= 1;
+          continue;
+        }
         // A lock (backup, snapshot) is written into the config and so changes its digest while
         // held; the config text, and so the digest, is back once the lock is released.
         if (isDigestMismatch(err) && params.digest !== undefined) {
-          const lock = await this.#currentLock();
-          if (lock === undefined) throw new ChangedSincePlanError(this.#guest.key);
+          const config = await this.#config();
+          const lock = lockOf(config);
+          // No lock now and the digest back to ours: a lock came and went (a short backup) meanwhile.
+          if (lock === undefined && config?.digest !== params.digest) throw new ChangedSincePlanError(this.#guest.key);
+          if (last && lock === undefined) throw err;
           if (last) throw new PveError({ kind: "http", status: 500, pveMessage: `VM is locked (${lock})`, message: `VM is locked (${lock}); gave up waiting` });
-          await this.#pause(step, attempt, new Error(`VM is locked (${lock})`));
+          await this.#pause(step, attempt, new Error(`VM is locked (${lock ?? "released meanwhile"})`));
           continue;
         }
-        if (step.action === "start" && /already running/i.test(errorText(err))) return { warnings: [], attempts: attempt + 1 };
+        if (step.action === "start" && /already running/i.test(errorText(err))) return { warnings: [], attempts: sends };
+        // Deleted by someone else meanwhile: a stop or destroy has nothing left to do.
+        if ((step.action === "destroy" || step.action === "stop") && /does not exist/i.test(errorText(err)) && (await this.#gone())) {
+          return { warnings: [`${this.#guest.name} (vmid ${this.vmid}) was already gone`], attempts: sends };
+        }
         const retryable = isLockError(err) || isTransientError(err) || isRetryable500(err);
         if (!retryable || last) throw err;
         if (!isLockError(err) && mayHaveApplied(err)) {
-          // The write may have landed: our own change would now fail a digest check.
-          this.#digest = undefined;
-          if (await this.#applied(step, call)) return { warnings: [], attempts: attempt + 1 };
+          // The answer was lost: find out what the first request did before sending it again.
+          lost = true;
+          await this.#awaitLostTask(call, sentAtMs);
+          if (await this.#applied(step, call)) return this.#landed(sends);
+          // Not there: a write that must not land twice is resent with the same digest, so a
+          // first request still on its way is refused by PVE should it arrive after the resend.
+          // Any other write may land twice, and our own first one would fail a digest check.
+          if (!needsDigestGuard(step, call)) this.#digest = undefined;
         }
         await this.#pause(step, attempt, err);
       }
     }
   }
 
-  async #currentLock(): Promise<string | undefined> {
+  /** The first request's effect is there: later steps write on top of it, without the old digest. */
+  #landed(sends: number): { warnings: string[]; attempts: number } {
+    this.#digest = undefined;
+    return { warnings: [], attempts: sends };
+  }
+
+  /** The lock another operation holds on the guest, when that is why the call failed. */
+  async #heldLock(err: unknown, params: Record<string, ParamValue>): Promise<string | undefined> {
+    const digestRefused = isDigestMismatch(err) && params.digest !== undefined;
+    if (!isLockError(err) && !digestRefused) return undefined;
+    return this.#currentLock();
+  }
+
+  /** Waits (outside the node's slot) until the guest's lock is released or --lock-wait is over. */
+  async #awaitLock(step: Step, lock: string, since: number): Promise<void> {
+    const { lockWaitMs, retry, emit, idle } = this.#deps;
+    const readConfig = () => this.#config();
+    const limitMs = lockWaitMs ?? 0;
+    const notify = (current: string, elapsedMs: number) => emit({ type: "lock-wait", guest: this.#guest, step, lock: current, elapsedMs, limitMs });
+    const locked = this.#digest !== undefined ? await this.#config() : undefined;
+    const wait = () => waitForRelease({ readConfig, retry, limitMs, since, notify }, lock);
+    await (idle ? idle(this.#guest.node, wait) : wait());
+    if (this.#digest !== undefined) this.#digest = await digestAfterRelease(this.#digest, locked, readConfig);
+  }
+
+  async #config(): Promise<Record<string, unknown> | undefined> {
     try {
-      const config = (await this.#deps.client.request("GET", `/nodes/${this.#guest.node}/qemu/${this.vmid}/config`)) as { lock?: string };
-      return config.lock;
+      return (await this.#deps.client.request("GET", `/nodes/${this.#guest.node}/qemu/${this.vmid}/config`)) as Record<string, unknown>;
     } catch {
       return undefined;
     }
   }
+
+  /** If the lost request started a task that is still running, waits for it to end (its result is read back after). */
+  async #awaitLostTask(call: ApiCall, sentAtMs: number): Promise<void> {
+    const type = taskTypeOf(call);
+    if (type === undefined || this.vmid === undefined) return;
+    try {
+      const upid = await findLostTask(this.#deps.client, { node: this.#guest.node, vmid: this.vmid, type, sentAtMs }, this.#seen);
+      if (upid === undefined) return;
+      this.#seen.add(upid);
+      await this.#deps.watcher.wait(upid);
+    } catch {
+      // The task failed or could not be listed: the read-back decides.
+    }
+  }
+
+  /** Whether the guest is no longer listed in the cluster. */
+  async #gone(): Promise<boolean> {
+    try {
+      const guests = (await this.#deps.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
+      return !guests.some((g) => Number(g.vmid) === this.vmid);
+    } catch {
+      return false;
+    }
+  }
+
+  /** The config digest now (undefined when unreadable: the write then goes without one, as before). */
+  async #currentDigest(): Promise<string | undefined> {
+    const digest = (await this.#config())?.digest;
+    return typeof digest === "string" ? digest : undefined;
+  }
+
+
+  async #currentLock(): Promise<string | undefined> {
+    return lockOf(await this.#config());
+  }
+
 
   /** Reads the guest back: is this call's effect already there? */
   async #applied(step: Step, call: ApiCall): Promise<boolean> {
     const node = this.#guest.node;
     const vmid = this.vmid;
     try {
-      if (step.action === "destroy") {
-        const guests = (await this.#deps.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
-        return !guests.some((g) => Number(g.vmid) === vmid);
-      }
+      if (step.action === "destroy") return await this.#gone();
       if (step.action === "start" || step.action === "stop") {
         const status = (await this.#deps.client.request("GET", `/nodes/${node}/qemu/${vmid}/status/current`)) as { status: string };
         return status.status === (step.action === "start" ? "running" : "stopped");
@@ -191,19 +294,25 @@ export class GuestRunner {
   async #create(step: Step, call: ApiCall): Promise<{ warnings: string[]; attempts: number }> {
     const { client, allocator, retry } = this.#deps;
     const allocate = this.#guest.vmid === undefined;
+    // vmids whose create this runner sent without getting an answer: only those can be its own.
+    const lost = new Set<number>();
     let attempt = 0;
     for (;;) {
       attempt += 1;
       if (allocate && this.vmid === undefined) this.vmid = await allocator.allocate();
       const vmid = this.vmid!;
+      const sentAtMs = Date.now();
       try {
         const upid = await client.request("POST", call.path, { ...call.params, vmid });
         return { warnings: await this.#wait(upid), attempts: attempt };
       } catch (err) {
         const last = attempt >= retry.maxAttempts;
         if (isCollision(err)) {
-          const mine = await this.#ownsGuest(vmid);
-          if (mine === "yes") return { warnings: [], attempts: attempt };
+          // PVE refused this very request: the guest there is ours only if a lost attempt made it.
+          const guests = await this.#settledListing(vmid);
+          const there = guests.find((g) => Number(g.vmid) === vmid);
+          if (there && lost.has(vmid) && this.#isOurs(there)) return { warnings: [], attempts: attempt };
+          this.#refuseRival(guests);
           if (!allocate || last) throw err;
           await allocator.collided(vmid);
           this.vmid = undefined;
@@ -220,9 +329,12 @@ export class GuestRunner {
         const retryable = isLockError(err) || isTransientError(err) || isRetryable500(err);
         if (!retryable || last) throw err;
         if (mayHaveApplied(err)) {
-          const mine = await this.#ownsGuest(vmid);
-          if (mine === "yes") return { warnings: [], attempts: attempt };
-          if (mine === "other" && allocate) {
+          lost.add(vmid);
+          // A create of ours still running is waited for: its vmid must not be given up.
+          await this.#awaitLostTask(call, sentAtMs);
+          const there = (await this.#settledListing(vmid)).find((g) => Number(g.vmid) === vmid);
+          if (there && this.#isOurs(there)) return { warnings: [], attempts: attempt };
+          if (there && allocate) {
             await allocator.collided(vmid);
             this.vmid = undefined;
           }
@@ -232,31 +344,57 @@ export class GuestRunner {
     }
   }
 
+  /** A guest listed with this guest's name, node and ownership tag. */
+  #isOurs(g: ListedGuest): boolean {
+    return g.name === this.#guest.name && parseTags(g.tags).includes(OWNERSHIP_TAG) && g.node === this.#guest.node;
+  }
+
   /**
-   * After a create whose answer was lost: does `vmid` exist, and is it this guest? A create
-   * still running shows only `lock: create`; wait for it to finish before deciding.
+   * After a collision: a guest with this guest's name and ownership tag on its node was made
+   * by another run (another pvectl with a spec sharing the name) meanwhile. Creating another
+   * would duplicate it, and adopting it would report as created what this run did not create.
    */
-  async #ownsGuest(vmid: number): Promise<"yes" | "no" | "other"> {
+  #refuseRival(guests: ListedGuest[]): void {
+    const rival = guests.find((g) => this.#isOurs(g));
+    if (rival === undefined) return;
+    throw new Error(
+      `${this.#guest.name} was created by another run meanwhile (vmid ${rival.vmid} on ${rival.node}); ` +
+        "this run did not create or change it: run plan and apply again to converge it",
+    );
+  }
+
+  /**
+   * The cluster's guests once `vmid` is no longer being created: a create still running shows
+   * only `lock: create` (no name yet), so nothing can be decided about it before it ends.
+   */
+  async #settledListing(vmid: number): Promise<ListedGuest[]> {
     const { client, retry } = this.#deps;
     for (let i = 0; i < retry.maxAttempts * 4; i++) {
-      let guests: Array<{ vmid: number; name?: string; tags?: string; lock?: string; node?: string }>;
+      let guests: ListedGuest[];
       try {
-        guests = (await client.request("GET", "/cluster/resources", { type: "vm" })) as typeof guests;
+        guests = (await client.request("GET", "/cluster/resources", { type: "vm" })) as ListedGuest[];
       } catch {
         await sleep(backoff(retry, Math.min(i, 4)));
         continue;
       }
       const found = guests.find((g) => Number(g.vmid) === vmid);
-      if (!found) return "no";
-      if (found.lock === "create") {
-        await sleep(backoff(retry, Math.min(i, 4)));
-        continue;
-      }
-      const ours = found.name === this.#guest.name && parseTags(found.tags).includes(OWNERSHIP_TAG) && found.node === this.#guest.node;
-      return ours ? "yes" : "other";
+      if (found?.lock !== "create") return guests;
+      await sleep(backoff(retry, Math.min(i, 4)));
     }
-    return "other";
+    // Still being created: it may be ours, so creating under another vmid could duplicate it.
+    throw new Error(
+      `vmid ${vmid} is still being created (lock: create) and may be ${this.#guest.name} from this apply; ` +
+        "nothing else was created for it: run apply again once that create has finished",
+    );
   }
+}
+
+interface ListedGuest {
+  vmid: number;
+  name?: string;
+  tags?: string;
+  lock?: string;
+  node?: string;
 }
 
 /** Whether each key this config call writes (or deletes) already has that value. */

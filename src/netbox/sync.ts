@@ -70,7 +70,7 @@ export interface SyncOptions {
   onPlan?: (connection: string, plan: Plan) => void;
   onEvent?: ApplyOptions["onEvent"];
   onRecord?: (outcome: RecordOutcome) => void;
-  apply?: Pick<ApplyOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart" | "allowDataLoss" | "deferRestart">;
+  apply?: Pick<ApplyOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart" | "allowDataLoss" | "deferRestart" | "lockWaitMs">;
 }
 
 function errorText(err: unknown): string {

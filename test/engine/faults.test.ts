@@ -131,7 +131,7 @@ describe("injected faults", () => {
   it("does not create again while an interrupted create is still running", async () => {
     await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve3/qemu", { vmid: 237 })) as string);
     lab.sim.admin.holdLock(237, "create");
-    const plan = await buildPlan(lab.client, desired("vms:\n  - name: inflight\n    node: pve3\n"));
+    const plan = await buildPlan(lab.client, desired("vms:\n  - name: inflight\n    node: pve3\n"), { createWait: { limitMs: 200 } });
     assert.deepEqual(plan.guests[0]!.errors, [
       "guest(s) 237 on pve3 are being created right now and may be inflight (an interrupted apply); run again once they are finished",
     ]);

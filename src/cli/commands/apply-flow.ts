@@ -7,6 +7,7 @@ import type { Plan } from "../../engine/types.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine, renderReport } from "../render/report.js";
 import { safeLine } from "../render/safe-text.js";
+import { lockWaitOption } from "./lock-wait.js";
 import { UsageError } from "./plan.js";
 
 export interface ApplyFlags {
@@ -16,6 +17,8 @@ export interface ApplyFlags {
   yes?: boolean;
   json?: boolean;
   concurrency?: string;
+  /** --lock-wait, in milliseconds (parsed by commander). */
+  lockWait?: number;
 }
 
 /** Exit codes: 0 converged, 1 a guest failed or the preflight refused, 3 steps left pending by the guard rails. */
@@ -46,7 +49,7 @@ export async function runApply(
   client: PveClient,
   plan: Plan,
   flags: ApplyFlags,
-  options: Pick<ApplyOptions, "cluster" | "live" | "perNodeConcurrency">,
+  options: Pick<ApplyOptions, "cluster" | "live" | "perNodeConcurrency" | "desired">,
   verb: "apply" | "destroy",
 ): Promise<ApplyReport | undefined> {
   const out = process.stdout;
@@ -103,6 +106,7 @@ export async function runApply(
   const report = await applyPlan(client, plan, {
     ...guard,
     ...options,
+    ...lockWaitOption(flags.lockWait),
     onEvent: (event) => {
       if (flags.json) return;
       if (event.type === "guest-done") {

@@ -8,6 +8,7 @@ import { checkSpecFiles, loadPlan, SavedPlanError } from "../../engine/saved-pla
 import { verifySavedPlan } from "../../engine/saved-plan-verify.js";
 import { type ApplyFlags, guardOptions, runApply } from "./apply-flow.js";
 import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, planOptions, positiveInt, UsageError } from "./plan.js";
+import { createWaitProgress, LOCK_WAIT_FLAG } from "./lock-wait.js";
 
 interface Flags extends ApplyFlags, PlanFlags {
   plan?: string;
@@ -37,7 +38,7 @@ async function applySavedPlan(file: string, flags: Flags, perNode: PerNode): Pro
   try {
     const { problems, plan } = await verifySavedPlan(target.client, saved, target.desired);
     if (problems.length > 0) throw new SavedPlanError(file, problems);
-    await runApply(target.client, planData(plan), flags, { cluster: plan.context.cluster, live: plan.context.live, ...perNode }, "apply");
+    await runApply(target.client, planData(plan), flags, { cluster: plan.context.cluster, live: plan.context.live, desired: target.desired, ...perNode }, "apply");
   } finally {
     await target.client.close();
   }
@@ -65,6 +66,7 @@ export function registerApplyCommand(program: Command): void {
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
     .option("--adopt", "manage existing guests the spec names by vmid that pvectl did not create (adds the pvectl tag); without it they are refused")
+    .option(...LOCK_WAIT_FLAG)
     .addHelpText(
       "after",
       "\nGuard rails: data-loss-risk steps run only with --allow-data-loss; service-impact steps (stop, reboot, NIC hot-unplug,\n" +
@@ -85,8 +87,8 @@ export function registerApplyCommand(program: Command): void {
       }
       const target = await openSpecTarget(files, flags, "apply");
       try {
-        const plan = await buildPlan(target.client, target.desired, planOptions(flags));
-        await runApply(target.client, planData(plan), flags, { cluster: plan.context.cluster, live: plan.context.live, ...perNode }, "apply");
+        const plan = await buildPlan(target.client, target.desired, { ...planOptions(flags), ...createWaitProgress(flags.json) });
+        await runApply(target.client, planData(plan), flags, { cluster: plan.context.cluster, live: plan.context.live, desired: target.desired, ...perNode }, "apply");
       } finally {
         await target.client.close();
       }

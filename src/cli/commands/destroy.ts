@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { buildDestroyPlan, DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
 import { type ApplyFlags, runApply } from "./apply-flow.js";
 import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, positiveInt, UsageError } from "./plan.js";
+import { LOCK_WAIT_FLAG } from "./lock-wait.js";
 
 interface Flags extends ApplyFlags, PlanFlags {
   name?: string[];
@@ -23,6 +24,7 @@ export function registerDestroyCommand(program: Command): void {
     .option("--json", "the report as JSON")
     .option("--shutdown-timeout <seconds>", "graceful shutdown time before destroying a running guest", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "force a running guest off after the shutdown timeout")
+    .option(...LOCK_WAIT_FLAG)
     .action(async (files: string[], flags: Flags) => {
       const target = await openSpecTarget(files, flags, "destroy");
       try {

@@ -17,6 +17,7 @@ import { progressLine } from "../render/report.js";
 import { type ApplyFlags, EXIT_PENDING, guardOptions } from "./apply-flow.js";
 import { safeLine, safeText } from "../render/safe-text.js";
 import { untilStopped } from "../until-stopped.js";
+import { LOCK_WAIT_FLAG, lockWaitOption } from "./lock-wait.js";
 
 /** Something missing before pvectl can talk to NetBox (URL, token). */
 export class NetboxSetupError extends Error {
@@ -131,6 +132,7 @@ export function registerNetboxCommand(program: Command): void {
 
   addSelectionFlags(netbox.command("sync").description("build the VMs of NetBox records with status planned, write back vmid/MACs/IP, set them staged"))
     .option("--allow-restart", "run service-impact steps (stop, reboot, NIC hot-unplug, changes that need a reboot), as apply does")
+    .option(...LOCK_WAIT_FLAG)
     .option("--allow-data-loss", "run data-loss-risk steps (disk delete), as apply does")
     .option("--defer-restart", "write changes that need a reboot as PVE pending changes without rebooting (the record stays planned until the reboot)")
     .addHelpText(
@@ -140,7 +142,7 @@ export function registerNetboxCommand(program: Command): void {
         "\nExit codes: 0 every selected record staged (or planned with --plan-only), 1 a record failed or is invalid,\n" +
         "3 records held back by the guard rails.",
     )
-    .action(async (flags: CommonFlags & ApplyFlags) => {
+    .action(async (flags: CommonFlags & ApplyFlags & { lockWait?: number }) => {
       const guard = guardOptions(flags);
       const config = await loadNetboxConfig(flags.config);
       const client = netboxClient(config, flags);
@@ -154,7 +156,7 @@ export function registerNetboxCommand(program: Command): void {
           pveClient: pve.get,
           selection: selectionOf(flags),
           planOnly: flags.planOnly === true,
-          apply: guard,
+          apply: { ...guard, ...lockWaitOption(flags.lockWait) },
           onPlan: showPlan(p, flags.json),
           onEvent: (event) => {
             if (flags.json) return;

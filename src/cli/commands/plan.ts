@@ -14,6 +14,7 @@ import { loadSpecFiles, type SpecDocument } from "../../sources/spec/index.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { renderPlanMarkdown } from "../render/plan-markdown.js";
 import { planFormat } from "./plan-format.js";
+import { createWaitProgress } from "./lock-wait.js";
 
 export class UsageError extends Error {
   constructor(
@@ -141,7 +142,7 @@ export function registerPlanCommand(program: Command): void {
       try {
         const options = planOptions(flags);
         const readConcurrency = positiveInt(flags.readConcurrency, "--read-concurrency", 16);
-        const built = await buildPlan(target.client, target.desired, { ...options, readConcurrency });
+        const built = await buildPlan(target.client, target.desired, { ...options, readConcurrency, ...createWaitProgress(flags.json) });
         const plan = planData(built);
         if (flags.out) {
           await savePlan(flags.out, await savedPlanContent(target.client, built, target.spec.files, options, target.connection));

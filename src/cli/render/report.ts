@@ -2,6 +2,7 @@
 // warnings, pending steps, error) and the progress lines printed while apply runs.
 import type { ApplyEvent } from "../../engine/apply.js";
 import type { ApplyReport, GuestReport } from "../../engine/report.js";
+import { formatDuration } from "../../util/duration.js";
 import { type Palette, plainPalette } from "./plan.js";
 import { safeLine, safeText } from "./safe-text.js";
 
@@ -56,6 +57,8 @@ export function progressLine(event: ApplyEvent | { type: "guest-done"; report: G
       return `${p.red("!!")} ${safeLine(event.guest.key)}: ${event.step.action} failed: ${safeLine(event.error.split("\n")[0] ?? "")}`;
     case "retry":
       return `${p.yellow("..")} ${safeLine(event.guest.key)}: ${event.step.action} retry ${event.attempt} in ${event.delayMs}ms (${safeLine(event.reason)})`;
+    case "lock-wait":
+      return `${p.yellow("..")} ${safeLine(event.guest.key)}: ${event.step.action} waits for the ${event.lock} lock (waited ${formatDuration(event.elapsedMs)} of ${formatDuration(event.limitMs)})`;
     case "guest-done":
       return undefined;
   }

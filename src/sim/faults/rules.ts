@@ -1,5 +1,6 @@
 // Fault injection for the admin API: request faults (an error status and message, extra
-// latency, or a dropped connection) on requests matching a method and a path regex, and task
+// latency, a dropped connection, or an answer lost after the request was handled) on requests
+// matching a method and a path regex, and task
 // faults (matching tasks fail with a message). Rules can be limited to a number of hits and
 // to a probability, drawn from the simulator's seeded generator so runs repeat.
 import type { SeededRandom } from "../random.js";
@@ -15,8 +16,15 @@ export interface RequestFaultSpec {
   message?: string;
   /** Delay the response by this many milliseconds (combined with status, or alone). */
   latencyMs?: number;
-  /** Close the connection without any response. */
+  /** Close the connection without any response (the request is not handled). */
   drop?: boolean;
+  /**
+   * Handle the request (its tasks start and run), then close the connection instead of
+   * answering: the client cannot tell whether its write happened.
+   */
+  dropResponse?: boolean;
+  /** Handle the request, then hold its answer back this many milliseconds (past a client's timeout). */
+  responseDelayMs?: number;
   /** Apply to this many matching requests, then expire (unlimited when omitted). */
   times?: number;
   /** Apply with this probability (0..1, seeded); default 1. */
@@ -44,6 +52,23 @@ export interface TaskFault extends TaskFaultSpec {
   hits: number;
 }
 
+/** What happens to the answer of a handled request: sent (after a delay, maybe) or lost. */
+export type AnswerFate = { kind: "send"; delayMs: number } | { kind: "lose" };
+
+export function answerFate(fault: RequestFaultSpec | undefined): AnswerFate {
+  if (fault?.dropResponse) return { kind: "lose" };
+  return { kind: "send", delayMs: fault?.responseDelayMs ?? 0 };
+}
+
+/** The lost-answer fields, checked here (they come from the admin API's JSON too). */
+function checkAnswerFate(spec: RequestFaultSpec): void {
+  if (spec.dropResponse !== undefined && typeof spec.dropResponse !== "boolean") throw new Error("dropResponse must be true or false");
+  const delay = spec.responseDelayMs;
+  if (delay !== undefined && (typeof delay !== "number" || !Number.isFinite(delay) || delay < 0 || delay > 3_600_000)) {
+    throw new Error("responseDelayMs must be a number of milliseconds from 0 to 3600000");
+  }
+}
+
 export class FaultRegistry {
   private nextId = 1;
   requestFaults: RequestFault[] = [];
@@ -53,6 +78,7 @@ export class FaultRegistry {
 
   addRequestFault(spec: RequestFaultSpec): RequestFault {
     if (spec.path !== undefined) new RegExp(spec.path);
+    checkAnswerFate(spec);
     const fault: RequestFault = { ...spec, id: this.nextId++, hits: 0 };
     this.requestFaults.push(fault);
     return fault;

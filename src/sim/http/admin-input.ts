@@ -118,6 +118,8 @@ export const REQUEST_FAULT_SHAPE: Shape<RequestFaultSpec> = {
   message: MESSAGE,
   latencyMs: { kind: "integer", min: 0, max: 600_000 },
   drop: { kind: "boolean" },
+  dropResponse: { kind: "boolean" },
+  responseDelayMs: { kind: "integer", min: 0, max: 3_600_000 },
   times: TIMES,
   probability: { kind: "number", min: 0, max: 1 },
 };

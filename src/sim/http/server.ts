@@ -4,6 +4,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { answerFate } from "../faults/rules.js";
 import { errorToResponse } from "../routing/pipeline.js";
 import type { Simulator } from "../simulator.js";
 import type { TlsMaterial } from "../tls.js";
@@ -131,8 +132,19 @@ export class SimHttpServer {
         if (response.status === 401 && this.options.authFailureDelayMs > 0) await sleep(this.options.authFailureDelayMs);
       }
     }
-    writeResponse(res, response);
-    release();
+    const fate = answerFate(fault);
+    if (fate.kind === "send" && fate.delayMs === 0) {
+      writeResponse(res, response);
+      release();
+    } else {
+      // The request was handled and its tasks run; the answer comes late or never.
+      release();
+      if (fate.kind === "lose") req.socket.destroy();
+      else {
+        await sleep(fate.delayMs);
+        if (!res.destroyed) writeResponse(res, response);
+      }
+    }
     this.sim.log.record({
       time: Date.now(),
       method,
