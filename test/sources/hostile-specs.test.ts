@@ -152,3 +152,78 @@ describe("huge spec files", () => {
     assert.match(found[0]?.message ?? "", /at most 10 MB/);
   });
 });
+
+describe("volume ids that climb out of their folder", () => {
+  it("refuses them in every field that takes a volume id, each at its value", () => {
+    const found = summary(
+      lines(
+        "vms:",
+        ...vm(
+          "a",
+          "    disks:",
+          "      scsi0: { storage: local-lvm, importFrom: 'local:import/../images/100/vm-100-disk-0.qcow2' }",
+          "    cdroms:",
+          "      ide2: { iso: 'local:iso/../../../etc/shadow.iso' }",
+        ),
+        // A second VM: the first one's shape problems keep its extraConfig from being checked.
+        ...vm(
+          "b",
+          "    extraConfig:",
+          "      hookscript: local:snippets/../../../etc/passwd",
+          "      cicustom: 'user=local:snippets/../../root/.ssh/authorized_keys'",
+        ),
+      ),
+    );
+    assert.deepEqual(
+      found.map((f) => f.replace(/: .*$/, "")),
+      ["5:48 vms.0.disks.scsi0.importFrom", "7:20 vms.0.cdroms.ide2.iso", "11:19 vms.1.extraConfig.hookscript", "12:17 vms.1.extraConfig.cicustom"],
+    );
+    for (const line of found) assert.match(line, /`\.` or `\.\.`.*PVE refuses volume names that leave their folder/);
+  });
+
+  it("holds hook scripts and cloud-init snippets to the snippets folder, and file volumes to one file name", () => {
+    const found = summary(
+      lines(
+        "vms:",
+        ...vm(
+          "a",
+          "    cdroms:",
+          "      ide2: { iso: 'local:iso/sub/debian.iso' }",
+        ),
+        ...vm(
+          "b",
+          "    extraConfig:",
+          "      hookscript: local:iso/hook.pl",
+          "      cicustom: 'user=local:iso/user.yaml'",
+        ),
+      ),
+    );
+    assert.deepEqual(found, [
+      "5:20 vms.0.cdroms.ide2.iso: `local:iso/sub/debian.iso` is not a volume PVE can read from the iso folder: write local:iso/<file>.iso (or .img), one file name with no further /",
+      '9:19 vms.1.extraConfig.hookscript: PVE would refuse "local:iso/hook.pl" for `hookscript`: must be in the storage\'s snippets folder: local:snippets/<file>',
+      '10:17 vms.1.extraConfig.cicustom: PVE would refuse "user=local:iso/user.yaml" for `cicustom`: user=local:iso/user.yaml must be in the storage\'s snippets folder: local:snippets/<file>',
+    ]);
+  });
+
+  it("accepts the volume ids PVE reads", () => {
+    const spec = parseSpec(
+      lines(
+        "vms:",
+        ...vm(
+          "a",
+          "    disks:",
+          "      scsi0: { storage: local-lvm, importFrom: 'local:import/debian-13.qcow2' }",
+          "      scsi1: { storage: local-lvm, importFrom: 'local-lvm:vm-100-disk-0' }",
+          "    cdroms:",
+          "      ide2: { iso: 'local:iso/debian-13-netinst.iso' }",
+          "    extraConfig:",
+          "      hookscript: local:snippets/hook.pl",
+          "      cicustom: 'user=local:snippets/user.yaml,network=local:snippets/net.yaml'",
+        ),
+      ),
+      "ok.yaml",
+    );
+    assert.equal(spec.vms[0]?.extraConfig.hookscript, "local:snippets/hook.pl");
+    assert.equal(spec.vms[0]?.disks.scsi1?.importFrom, "local-lvm:vm-100-disk-0");
+  });
+});
