@@ -12,6 +12,7 @@ import { describeVm } from "./model.js";
 import { MAX_SPEC_BYTES, tooLargeMessage } from "./limits.js";
 import { type IssueSink, normalizeVm } from "./normalize.js";
 import { withoutProtoKeys } from "./own.js";
+import { planValueProblems } from "./plan-values.js";
 import { type RawConnection, specSchemas } from "./raw-schema.js";
 import { didYouMean } from "./suggest.js";
 import { parseYaml, type YamlDocument } from "./yaml-source.js";
@@ -124,7 +125,9 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
       const checked = schemas.vm.safeParse(raw);
       if (!checked.success) return;
       const vm = normalizeVm(checked.data, path, doc.locate(path), sink);
-      if (vm) {
+      const problems = vm ? planValueProblems(vm) : [];
+      for (const problem of problems) sink.add([...path, ...problem.path], problem.message);
+      if (vm && problems.length === 0) {
         vmPlaces.set(vm, { doc, path });
         out.vms.push(vm);
       }
