@@ -70,31 +70,39 @@ function structureIssues(doc: Document, root: Node | null, at: (offset: number) 
   return issues;
 }
 
-/** The document as plain data; undefined (with an issue) when its aliases expand too much. */
+/** The document as plain data; undefined (with an issue) when the yaml library cannot build it. */
 function toPlainData(doc: Document, root: Node | null, at: (offset: number) => SourceLocation, issues: SpecIssue[]): unknown {
   try {
     return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (err) {
-    if (!(err instanceof ReferenceError)) throw err;
-    const first = inspect(root).aliases[0];
-    issues.push({
-      location: at(rangeStart(first) ?? 0),
-      path: [],
-      message: "YAML: aliases (*name) copy more data than pvectl accepts (an alias of an alias of ... grows exponentially); write the values out or reuse less",
-    });
+    if (!(err instanceof Error)) throw err;
+    const { aliases, merges } = inspect(root);
+    if (/alias count/i.test(err.message)) {
+      issues.push({
+        location: at(rangeStart(aliases[0]) ?? 0),
+        path: [],
+        message: "YAML: aliases (*name) copy more data than pvectl accepts (an alias of an alias of ... grows exponentially); write the values out or reuse less",
+      });
+    } else {
+      // e.g. `<<: 5` ("Merge sources must be maps or map aliases"): point at the merge key.
+      const near = /merge/i.test(err.message) ? merges[0] : aliases[0];
+      issues.push({ location: at(rangeStart(near) ?? 0), path: [], message: `YAML: ${yamlMessage(err.message)}` });
+    }
     return undefined;
   }
 }
 
 /** Walks the node tree without recursion (its depth is what is being checked). */
-function inspect(root: Node | null): { deepest?: Node; aliases: Alias[] } {
+function inspect(root: Node | null): { deepest?: Node; aliases: Alias[]; merges: Node[] } {
   const aliases: Alias[] = [];
+  const merges: Node[] = [];
   const stack: Array<[unknown, number]> = [[root, 0]];
   let deepest: Node | undefined;
   while (stack.length > 0) {
     const [node, depth] = stack.pop() as [unknown, number];
     if (isAlias(node)) aliases.push(node);
     if (isPair(node)) {
+      if (isMergeKey(node.key)) merges.push(node.key as Node);
       stack.push([node.value, depth], [node.key, depth]);
     } else if (isMap(node) || isSeq(node)) {
       if (depth >= MAX_NESTING_DEPTH) {
@@ -104,8 +112,10 @@ function inspect(root: Node | null): { deepest?: Node; aliases: Alias[] } {
       for (let i = node.items.length - 1; i >= 0; i--) stack.push([node.items[i], depth + 1]);
     }
   }
-  aliases.sort((a, b) => (rangeStart(a) ?? 0) - (rangeStart(b) ?? 0));
-  return deepest ? { deepest, aliases } : { aliases };
+  const byPosition = (a: Node, b: Node): number => (rangeStart(a) ?? 0) - (rangeStart(b) ?? 0);
+  aliases.sort(byPosition);
+  merges.sort(byPosition);
+  return deepest ? { deepest, aliases, merges } : { aliases, merges };
 }
 
 // The yaml library's messages end with position details we already print in front.
@@ -137,6 +147,13 @@ function findOffset(root: Node | null, path: SpecPath, part: "key" | "value"): n
     }
   }
   return offset;
+}
+
+/** `<<`; with merges on, the yaml library keeps its value as a symbol. */
+function isMergeKey(key: unknown): boolean {
+  if (!isScalar(key)) return false;
+  const value = key.value;
+  return value === "<<" || (typeof value === "symbol" && value.description === "<<");
 }
 
 function rangeStart(node: Node | null | undefined): number | undefined {
