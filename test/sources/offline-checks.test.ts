@@ -2,8 +2,12 @@
 // apply all load it): a value PVE would refuse fails at its file:line:column, next to the
 // spec's other problems, instead of failing later in `plan` with no position.
 import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parseSpec, SpecError } from "../../src/sources/spec/index.js";
+import { pvectl } from "../cli/run.js";
 
 const lines = (...rows: string[]): string => `${rows.join("\n")}\n`;
 
@@ -32,8 +36,8 @@ describe("values PVE would refuse, found offline", () => {
         ),
       ),
       [
-        "5:39 vms.0.nics.net0.macaddr: PVE would refuse this: invalid format - value does not look like a valid unicast MAC address",
-        "7:39 vms.0.nics.net2.macaddr: PVE would refuse this: invalid format - value does not look like a valid unicast MAC address",
+        "5:39 vms.0.nics.net0.macaddr: PVE would refuse this: invalid format - value does not look like a valid unicast MAC address (a NIC needs a unicast MAC: the first octet must be even, e.g. BC:24:11:...)",
+        "7:39 vms.0.nics.net2.macaddr: PVE would refuse this: invalid format - value does not look like a valid unicast MAC address (a NIC needs a unicast MAC: the first octet must be even, e.g. BC:24:11:...)",
       ],
     );
   });
@@ -92,5 +96,24 @@ describe("values PVE would refuse, found offline", () => {
       "ok.yaml",
     );
     assert.equal(spec.vms.length, 1);
+  });
+});
+
+describe("validate and plan refuse the same spec at the same place", () => {
+  it("stops plan before any connection, with the position validate gives", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pvectl-offline-"));
+    try {
+      const file = join(dir, "mac.yaml");
+      await writeFile(file, lines("vms:", "  - name: a", "    node: pve1", "    nics:", "      net0: { bridge: vmbr0, macaddr: '01:00:5E:00:00:01' }"));
+      const where = `${file}:5:39: vms[0].nics.net0.macaddr: PVE would refuse this: invalid format - value does not look like a valid unicast MAC address`;
+      // No PROXMOX_* variables: plan could not connect anywhere, so it must stop at the spec.
+      for (const command of ["validate", "plan"]) {
+        const result = await pvectl([command, file]);
+        assert.equal(result.code, 1, `${command} exit code`);
+        assert.ok(result.stderr.includes(where), `${command} says where: ${result.stderr}`);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

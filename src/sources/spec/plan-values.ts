@@ -36,6 +36,9 @@ const FIELD_OF_KEY: Record<string, SpecPath> = {
   tpmstate0: ["tpm"],
 };
 
+/** Why a MAC PVE refuses is usually refused: its first octet is odd. */
+const MAC_HINT = " (a NIC needs a unicast MAC: the first octet must be even, e.g. BC:24:11:...)";
+
 /** Spec NIC fields under other names in PVE's net property string. */
 const NIC_FIELD_OF: Record<string, string> = { link_down: "linkDown", virtio: "macaddr", e1000: "macaddr" };
 
@@ -62,10 +65,11 @@ function problemsOf(vm: VmSpec, key: string, err: unknown): PlanValueProblem[] {
   if (err instanceof PropertyStringError && Object.keys(err.errors).length > 0) {
     // printNet names every NIC `net0` in its errors: the slot being printed is `key`.
     const under = (where: string): string => (key === "" ? where : `${key}.${where.split(".").slice(1).join(".")}`);
-    return Object.entries(err.errors).map(([where, message]) => ({
-      path: specPathOf(vm, under(where)),
-      message: `PVE would refuse this: ${message.trim().replace(/\n/g, "; ")}`,
-    }));
+    return Object.entries(err.errors).map(([where, message]) => {
+      const path = specPathOf(vm, under(where));
+      const hint = path[path.length - 1] === "macaddr" ? MAC_HINT : "";
+      return { path, message: `PVE would refuse this: ${message.trim().replace(/\n/g, "; ")}${hint}` };
+    });
   }
   if (err instanceof PveFormatError) return [{ path: specPathOf(vm, key), message: `PVE would refuse this: ${err.pveMessage.replace(/\n/g, "; ")}` }];
   throw err;
