@@ -227,3 +227,14 @@ describe("volume ids that climb out of their folder", () => {
     assert.equal(spec.vms[0]?.disks.scsi1?.importFrom, "local-lvm:vm-100-disk-0");
   });
 });
+
+describe("pasted blobs", () => {
+  it("refuses a megabyte-long value quickly, echoing only its start", () => {
+    const blob = "ovmf".repeat(500_000);
+    const started = Date.now();
+    const found = summary(lines("vms:", ...vm("a", `    bios: ${blob}`)));
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed < 5000, `took ${elapsed} ms`);
+    assert.deepEqual(found, [`4:11 vms.0.bios: \`${blob.slice(0, 60)}… (2000000 characters)\` is not one of seabios, ovmf`]);
+  });
+});

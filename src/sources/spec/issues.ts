@@ -130,11 +130,16 @@ function compactList(values: string[]): string {
   return [...ranges.values()].map((run) => (run.length === 1 ? run[0] : `${run[0]}-${run[run.length - 1]}`)).join(", ");
 }
 
+/** A value as messages echo it: long ones cut, so a pasted blob does not flood the terminal. */
+function shown(text: string): string {
+  return text.length <= 80 ? text : `${text.slice(0, 60)}… (${text.length} characters)`;
+}
+
 function describeValue(value: unknown): string {
   if (value === null) return "null (an empty value)";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  if (typeof value === "string") return `the string "${value}"`;
+  if (typeof value === "string") return `the string "${shown(value)}"`;
   return `${typeof value} ${String(value)}`;
 }
 
@@ -202,7 +207,7 @@ function valueMessage(issue: Issue, data: unknown, path: SpecPath): string {
       }
       if (allowed.length === 1) return `must be ${allowed[0]}, got ${describeValue(input)}`;
       const suggestion = typeof input === "string" ? didYouMean(input, allowed) : "";
-      return `\`${String(input)}\` is not one of ${compactList(allowed)}${suggestion}`;
+      return `\`${shown(String(input))}\` is not one of ${compactList(allowed)}${suggestion}`;
     }
     case "invalid_key": {
       const inner = issue.issues[0];
