@@ -238,3 +238,13 @@ describe("pasted blobs", () => {
     assert.deepEqual(found, [`4:11 vms.0.bios: \`${blob.slice(0, 60)}… (2000000 characters)\` is not one of seabios, ovmf`]);
   });
 });
+
+describe("a list or mapping where a word belongs", () => {
+  it("is named as such, never printed as [object Object]", () => {
+    const found = summary(lines("vms:", ...vm("a", "    detach:", "      - - {}", "    bios: { a: 1 }")));
+    assert.deepEqual(found, [
+      "5:9 vms.0.detach.0: a list is not one of scsi0-scsi30, virtio0-virtio15, sata0-sata5, ide0-ide3",
+      "6:11 vms.0.bios: a mapping is not one of seabios, ovmf",
+    ]);
+  });
+});

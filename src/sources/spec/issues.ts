@@ -207,7 +207,9 @@ function valueMessage(issue: Issue, data: unknown, path: SpecPath): string {
       }
       if (allowed.length === 1) return `must be ${allowed[0]}, got ${describeValue(input)}`;
       const suggestion = typeof input === "string" ? didYouMean(input, allowed) : "";
-      return `\`${shown(String(input))}\` is not one of ${compactList(allowed)}${suggestion}`;
+      // A list or mapping where a word belongs is named as such, never printed as [object Object].
+      const given = input !== null && typeof input === "object" ? describeValue(input) : `\`${shown(String(input))}\``;
+      return `${given} is not one of ${compactList(allowed)}${suggestion}`;
     }
     case "invalid_key": {
       const inner = issue.issues[0];
