@@ -12,6 +12,7 @@ export {
 } from "./property-string.js";
 export { defaultKeyOf, parsePveBoolean } from "./property-syntax.js";
 export { addError, checkProp, type Errors } from "./check.js";
+export { parseVolumeId, type VolumeContent, type VolumeId, volumeIdProblem } from "./volume-id.js";
 export { checkedCodeFormats, FormatViolation } from "./code-formats.js";
 export {
   type ParamValue,

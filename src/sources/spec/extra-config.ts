@@ -1,7 +1,11 @@
 // The escape hatch: any VM config key of PVE's schema that the structured model does not own
 // (rng0, spice_enhancements, args, hookscript ...), checked against the schema the way PVE's
 // own API would check it, so a typo fails here instead of halfway through an apply.
+import { subSchemaOf } from "../../pve/guest-schema.js";
+import { parsePropertyString } from "../../pve/property-string.js";
 import { type ParamValue, validateValue } from "../../pve/validate.js";
+import { volumeIdProblem } from "../../pve/volume-id.js";
+import type { ParamSchema } from "../../schema/types.js";
 import { expandIndexedName } from "../../schema/index.js";
 import { isNotSettable, ownedKeyHint } from "./owned-keys.js";
 import { configKeySchema, qemuConfigEndpoint } from "./pve-facts.js";
@@ -26,6 +30,29 @@ function extraConfigKeys(): string[] {
   return settableKeys;
 }
 
+/** Keys whose volumes PVE only reads from a storage's snippets folder (check_hookscript, cicustom). */
+const SNIPPET_KEYS = new Set(["hookscript", "cicustom"]);
+
+/**
+ * The storage layer's verdict on the volume ids in a value the schema already accepted: the
+ * value itself (`hookscript`) or property-string parts (`cicustom: user=...`) of format
+ * pve-volume-id. The schema's format check only looks at `STORAGE:` in front.
+ */
+function volumeIdsProblem(key: string, schema: ParamSchema, value: string): string | undefined {
+  const content = SNIPPET_KEYS.has(key) ? "snippets" : undefined;
+  if (schema.format === VOLUME_ID_FORMAT) return volumeIdProblem(value, content);
+  const sub = subSchemaOf(schema);
+  if (!sub) return undefined;
+  const parts = parsePropertyString(value, sub, key);
+  for (const [name, part] of Object.entries(parts)) {
+    const problem = sub[name]?.format === VOLUME_ID_FORMAT ? volumeIdProblem(String(part), content) : undefined;
+    if (problem) return `${name}=${String(part)} ${problem}`;
+  }
+  return undefined;
+}
+
+const VOLUME_ID_FORMAT = "pve-volume-id";
+
 function oneLine(message: string): string {
   return message
     .split("\n")
@@ -49,6 +76,8 @@ export function checkExtraConfig(key: string, value: string | number | boolean):
   if (result.error !== undefined) {
     return { ok: false, part: "value", message: `PVE would refuse ${JSON.stringify(value)} for \`${key}\`: ${oneLine(result.error)}` };
   }
+  const volumeProblem = volumeIdsProblem(key, schema, String(result.value ?? value));
+  if (volumeProblem) return { ok: false, part: "value", message: `PVE would refuse ${JSON.stringify(value)} for \`${key}\`: ${volumeProblem}` };
   const checked: ParamValue | undefined = result.value;
   if (typeof checked === "string" || typeof checked === "number") return { ok: true, value: checked };
   return { ok: true, value: String(value) };

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { SpecIssue, SpecPath } from "./errors.js";
 import { ownedKeyHint, PROXMOX_KVM_NAMES } from "./owned-keys.js";
 import { configKeySchema, slotNames } from "./pve-facts.js";
+import { ownEntry } from "./own.js";
 import { didYouMean } from "./suggest.js";
 import type { YamlDocument } from "./yaml-source.js";
 
@@ -21,7 +22,7 @@ const INLINE_SECRET_KEYS: Record<string, string> = {
 };
 
 export function inlineSecretMessage(key: string): string | undefined {
-  const instead = INLINE_SECRET_KEYS[key];
+  const instead = ownEntry(INLINE_SECRET_KEYS, key);
   if (!instead) return undefined;
   return `inline secrets are not accepted: a spec file ends up in version control, reviews and logs. Put the secret in an environment variable or a file readable only by you, and write \`${instead}\``;
 }
@@ -36,7 +37,7 @@ function unwrap(schema: z.ZodType): z.ZodType {
 
 function childSchema(schema: z.ZodType, step: string | number): z.ZodType | undefined {
   const current = unwrap(schema);
-  if (current instanceof z.ZodObject) return (current.shape as Record<string, z.ZodType>)[String(step)];
+  if (current instanceof z.ZodObject) return ownEntry(current.shape as Record<string, z.ZodType>, String(step));
   if (current instanceof z.ZodArray) return current.element as z.ZodType;
   if (current instanceof z.ZodRecord) return current.valueType as z.ZodType;
   if (current instanceof z.ZodUnion) {
@@ -90,7 +91,7 @@ function unknownKeyMessage(parent: SpecPath, key: string, allowed: string[]): st
     return "a cloud-init password in a spec file ends up in version control and logs; give `sshKeys` instead, or set the password out of band";
   }
   if (depth === 2 && parent[0] === "vms") {
-    const kvm = PROXMOX_KVM_NAMES[key];
+    const kvm = ownEntry(PROXMOX_KVM_NAMES, key);
     if (kvm) return `unknown key \`${key}\`; here it is ${kvm}`;
     const owned = ownedKeyHint(key);
     if (owned) return `unknown key \`${key}\`; write it as ${owned}`;
@@ -129,11 +130,16 @@ function compactList(values: string[]): string {
   return [...ranges.values()].map((run) => (run.length === 1 ? run[0] : `${run[0]}-${run[run.length - 1]}`)).join(", ");
 }
 
+/** A value as messages echo it: long ones cut, so a pasted blob does not flood the terminal. */
+function shown(text: string): string {
+  return text.length <= 80 ? text : `${text.slice(0, 60)}… (${text.length} characters)`;
+}
+
 function describeValue(value: unknown): string {
   if (value === null) return "null (an empty value)";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  if (typeof value === "string") return `the string "${value}"`;
+  if (typeof value === "string") return `the string "${shown(value)}"`;
   return `${typeof value} ${String(value)}`;
 }
 
@@ -160,7 +166,7 @@ const LIST_EXAMPLES: Record<string, string> = {
 function valueAt(data: unknown, path: SpecPath): unknown {
   let current = data;
   for (const step of path) {
-    if (current === null || typeof current !== "object") return undefined;
+    if (current === null || typeof current !== "object" || !Object.hasOwn(current, step)) return undefined;
     current = (current as Record<string | number, unknown>)[step];
   }
   return current;
@@ -182,9 +188,9 @@ function valueMessage(issue: Issue, data: unknown, path: SpecPath): string {
       if (issue.expected === "boolean" && typeof input === "string" && /^(yes|no|on|off|y|n)$/i.test(input)) {
         return `expected true or false, got the string "${input}" (YAML 1.2 reads yes/no/on/off as strings)`;
       }
-      const listHint = issue.expected === "array" && typeof input === "string" ? LIST_EXAMPLES[String(path[path.length - 1])] : undefined;
+      const listHint = issue.expected === "array" && typeof input === "string" ? ownEntry(LIST_EXAMPLES, String(path[path.length - 1])) : undefined;
       if (listHint) return `expected a list, got ${describeValue(input)}; write ${listHint}`;
-      return `expected ${EXPECTED_WORDS[issue.expected] ?? issue.expected}, got ${describeValue(input)}`;
+      return `expected ${ownEntry(EXPECTED_WORDS, issue.expected) ?? issue.expected}, got ${describeValue(input)}`;
     }
     case "too_small":
       if (issue.origin === "string") return "must not be empty";
@@ -201,7 +207,9 @@ function valueMessage(issue: Issue, data: unknown, path: SpecPath): string {
       }
       if (allowed.length === 1) return `must be ${allowed[0]}, got ${describeValue(input)}`;
       const suggestion = typeof input === "string" ? didYouMean(input, allowed) : "";
-      return `\`${String(input)}\` is not one of ${compactList(allowed)}${suggestion}`;
+      // A list or mapping where a word belongs is named as such, never printed as [object Object].
+      const given = input !== null && typeof input === "object" ? describeValue(input) : `\`${shown(String(input))}\``;
+      return `${given} is not one of ${compactList(allowed)}${suggestion}`;
     }
     case "invalid_key": {
       const inner = issue.issues[0];

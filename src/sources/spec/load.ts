@@ -9,7 +9,10 @@ import { SpecError, type SpecIssue, type SpecPath } from "./errors.js";
 import { specIssuesFromZod } from "./issues.js";
 import type { ConnectionSpec, SourceLocation, SpecDocument, VmSpec } from "./model.js";
 import { describeVm } from "./model.js";
+import { MAX_SPEC_BYTES, tooLargeMessage } from "./limits.js";
 import { type IssueSink, normalizeVm } from "./normalize.js";
+import { withoutProtoKeys } from "./own.js";
+import { planValueProblems } from "./plan-values.js";
 import { type RawConnection, specSchemas } from "./raw-schema.js";
 import { didYouMean } from "./suggest.js";
 import { parseYaml, type YamlDocument } from "./yaml-source.js";
@@ -90,7 +93,9 @@ export function withoutExtensionKeys(data: unknown): unknown {
 }
 
 function readDocument(doc: YamlDocument, file: string, out: FileContents): void {
-  const data = withoutExtensionKeys(doc.value);
+  const protoKeys: SpecPath[] = [];
+  const data = withoutProtoKeys(withoutExtensionKeys(doc.value), protoKeys);
+  for (const path of protoKeys) out.issues.push({ location: doc.locate(path, "key"), path, message: "unknown key `__proto__`" });
   if (data === undefined || data === null) return; // an empty document declares nothing
   const schemas = specSchemas();
   const parsed = schemas.file.safeParse(data);
@@ -120,7 +125,9 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
       const checked = schemas.vm.safeParse(raw);
       if (!checked.success) return;
       const vm = normalizeVm(checked.data, path, doc.locate(path), sink);
-      if (vm) {
+      const problems = vm ? planValueProblems(vm) : [];
+      for (const problem of problems) sink.add([...path, ...problem.path], problem.message);
+      if (vm && problems.length === 0) {
         vmPlaces.set(vm, { doc, path });
         out.vms.push(vm);
       }
@@ -139,9 +146,10 @@ function parseFile(text: string, file: string): FileContents {
 /** Merges files: connection names and VM identities must be unique across all of them. */
 function merge(files: string[], contents: FileContents[]): SpecDocument {
   const issues = contents.flatMap((c) => c.issues);
-  const connections: Record<string, ConnectionSpec> = {};
+  // A Map: a connection named like an Object member (`constructor`) must not find one.
+  const connections = new Map<string, ConnectionSpec>();
   for (const connection of contents.flatMap((c) => c.connections)) {
-    const previous = connections[connection.name];
+    const previous = connections.get(connection.name);
     if (previous) {
       issues.push({
         location: connection.source,
@@ -149,15 +157,15 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
         message: `connection \`${connection.name}\` is also defined at ${where(previous.source)}; give each connection one definition`,
       });
     } else {
-      connections[connection.name] = connection;
+      connections.set(connection.name, connection);
     }
   }
-  const names = Object.keys(connections).sort();
+  const names = [...connections.keys()].sort();
   const vms: VmSpec[] = [];
   const byVmid = new Map<string, VmSpec>();
   const byName = new Map<string, VmSpec>();
   for (const vm of contents.flatMap((c) => c.vms)) {
-    if (vm.connection !== undefined && !connections[vm.connection]) {
+    if (vm.connection !== undefined && !connections.has(vm.connection)) {
       const known = names.length > 0 ? ` (defined: ${names.join(", ")})` : " (no connections are defined; leave `connection` out to use the PROXMOX_* environment variables)";
       issues.push(vmIssue(vm, "connection", `${describeVm(vm)} names connection \`${vm.connection}\`, which no spec file defines${didYouMean(vm.connection, names) || known}`));
       continue;
@@ -188,7 +196,7 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
     vms.push(vm);
   }
   if (issues.length > 0) throw new SpecError(issues);
-  return { files, connections, vms };
+  return { files, connections: Object.fromEntries(connections), vms };
 }
 
 /** Parses one spec text (file name for messages); throws SpecError listing every problem. */
@@ -228,6 +236,12 @@ export async function loadSpecFiles(paths: string[]): Promise<SpecDocument> {
   for (const path of files) {
     let text: string;
     try {
+      // The size is checked before the file is read, so a huge file costs neither time nor memory.
+      const { size } = await stat(path);
+      if (size > MAX_SPEC_BYTES) {
+        contents.push({ connections: [], vms: [], issues: [{ location: { file: path, line: 1, column: 1 }, path: [], message: tooLargeMessage(size) }] });
+        continue;
+      }
       text = await readFile(path, "utf8");
     } catch (err) {
       const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message;

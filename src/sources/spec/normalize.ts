@@ -2,7 +2,7 @@
 // consumes, with the checks that need more than one field at a time: sizes and units,
 // drive options per bus, slots used twice, boot order, cloud-init against NICs, and the
 // escape hatch against PVE's schema.
-import { parseSize } from "../../pve/size.js";
+import { tryParseSize } from "../../pve/size.js";
 import { normaliseTags } from "../../pve/tags.js";
 import { validateValue } from "../../pve/validate.js";
 import type { SpecPath } from "./errors.js";
@@ -36,19 +36,32 @@ type RawDisk = NonNullable<NonNullable<RawVm["disks"]>[string]>;
 type RawNic = NonNullable<NonNullable<RawVm["nics"]>[string]>;
 type RawCloudInit = NonNullable<RawVm["cloudInit"]>;
 
+/** Largest size pvectl can hold exactly (2^53 - 1 bytes), as written in a spec. */
+const MAX_SIZE_TEXT = "8192T (8 PiB)";
+
+/** Bytes of a shape-checked size (`32G`, `1.5 GiB`); undefined after reporting one too large to hold. */
+function bytesOf(value: string, what: string, path: SpecPath, sink: IssueSink, note = ""): number | undefined {
+  const bytes = tryParseSize(value.replace(/\s+/g, "").replace(/iB$/, ""));
+  if (bytes === undefined) sink.add(path, `\`${value}\` is too large for ${what}: at most ${MAX_SIZE_TEXT} can be written${note}`);
+  return bytes;
+}
+
 /** MiB from `2048` (MiB already) or `2G`; undefined after reporting when it is not whole MiB. */
 function toMiB(value: number | string, path: SpecPath, sink: IssueSink): number | undefined {
   if (typeof value === "number") return value;
-  const bytes = parseSize(value.replace(/\s+/g, "").replace(/iB$/, ""));
+  const what = String(path[path.length - 1]);
+  const bytes = bytesOf(value, what, path, sink, ", and PVE further limits memory to what the host CPU can address");
+  if (bytes === undefined) return undefined;
   if (bytes % MIB !== 0) {
-    sink.add(path, `\`${value}\` is not a whole number of MiB; PVE sets memory in MiB (e.g. 1536M or 2G)`);
+    sink.add(path, `\`${value}\` is not a whole number of MiB; PVE sets ${what} in MiB (e.g. 1536M or 2G)`);
     return undefined;
   }
   return bytes / MIB;
 }
 
 function sizeBytes(value: string, path: SpecPath, sink: IssueSink): number | undefined {
-  const bytes = parseSize(value.replace(/\s+/g, "").replace(/iB$/, ""));
+  const bytes = bytesOf(value, "a disk", path, sink);
+  if (bytes === undefined) return undefined;
   if (bytes < MIB) {
     sink.add(path, `\`${value}\` is too small: a disk has at least 1M (sizes are written with a unit, e.g. 32G)`);
     return undefined;

@@ -2,6 +2,7 @@
 // It is both the validator (strict: unknown keys are errors) and the source of the JSON Schema
 // that editors use for completion. Enums and ranges come from PVE's schema facts.
 import { z } from "zod";
+import { volumeIdProblem } from "../../pve/volume-id.js";
 import type { ParamSchema } from "../../schema/types.js";
 import {
   BUSES,
@@ -62,6 +63,14 @@ function memoryValue(minimumMiB: number) {
 function envName() {
   return z.string({ error: "must be the name of an environment variable; write the variable's name here, never the secret itself" }).regex(ENV_NAME, {
     error: "is not an environment variable name (letters, digits and _, not starting with a digit); write the variable's name here, never the secret itself",
+  });
+}
+
+/** A volume id PVE's storage layer would read (no `..`, one file name under iso/, import/ ...). */
+function volumeId(explanation: string) {
+  return pattern(VOLUME_ID, explanation).superRefine((value, ctx) => {
+    const problem = VOLUME_ID.test(value) ? volumeIdProblem(value) : undefined;
+    if (problem) ctx.addIssue({ code: "custom", message: `\`${value}\` ${problem}` });
   });
 }
 
@@ -127,7 +136,7 @@ function diskSchema() {
       storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm").describe("Storage id the volume lives on, e.g. local-lvm."),
       size: sizeString("size").optional().describe("Size with a unit (K, M, G, T; powers of 1024), e.g. 32G."),
       format: z.enum(subKeyEnum("scsi0", "format")).optional().describe("Image format (raw, qcow2 ...); storage default when absent."),
-      importFrom: pattern(VOLUME_ID, "a volume id, e.g. local:import/debian-13.qcow2")
+      importFrom: volumeId("a volume id, e.g. local:import/debian-13.qcow2")
         .optional()
         .describe("Create the disk from this image (PVE import-from), e.g. local:import/debian-13.qcow2."),
       ...driveOptionsShape(),
@@ -138,7 +147,7 @@ function diskSchema() {
 function cdromSchema() {
   return z
     .strictObject({
-      iso: pattern(VOLUME_ID, "an ISO volume id, e.g. local:iso/debian-13-netinst.iso")
+      iso: volumeId("an ISO volume id, e.g. local:iso/debian-13-netinst.iso")
         .optional()
         .describe("ISO volume, e.g. local:iso/debian-13-netinst.iso; leave out for an empty drive."),
     })

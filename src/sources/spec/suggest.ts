@@ -29,16 +29,19 @@ function folded(word: string): string {
  */
 export function closestMatch(word: string, allowed: Iterable<string>): string | undefined {
   const target = folded(word);
+  const limit = word.length <= 4 ? 1 : word.length <= 8 ? 2 : 3;
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of allowed) {
+    // The distance is at least the difference in length: a far longer word (a pasted blob as
+    // a key) is no typo of any candidate, and comparing it in full would cost length² work.
+    if (Math.abs(target.length - folded(candidate).length) > limit && Math.abs(word.length - candidate.length) > limit) continue;
     const distance = folded(candidate) === target ? 0 : editDistance(word.toLowerCase(), candidate.toLowerCase());
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
     }
   }
-  const limit = word.length <= 4 ? 1 : word.length <= 8 ? 2 : 3;
   return best !== undefined && bestDistance <= limit ? best : undefined;
 }
 

@@ -1,7 +1,8 @@
 // Reads YAML while keeping where each key and value was written, so that every problem can be
 // reported as file:line:column. A file may hold several documents (`---`).
-import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from "yaml";
+import { type Alias, type Document, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from "yaml";
 import type { SpecIssue, SpecPath } from "./errors.js";
+import { MAX_ALIAS_COUNT, MAX_DOCUMENTS, MAX_NESTING_DEPTH, MAX_SPEC_BYTES, tooLargeMessage } from "./limits.js";
 import type { SourceLocation } from "./model.js";
 
 export interface YamlDocument {
@@ -22,30 +23,105 @@ export interface ParsedYaml {
 
 export function parseYaml(text: string, file: string): ParsedYaml {
   const lineCounter = new LineCounter();
-  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
-  const docs = Array.isArray(parsed) ? parsed : [];
   const at = (offset: number): SourceLocation => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line, column: col };
   };
   const issues: SpecIssue[] = [];
   const documents: YamlDocument[] = [];
-  for (const doc of docs) {
-    for (const error of doc.errors) {
-      issues.push({ location: at(error.pos[0]), path: [], message: `YAML: ${yamlMessage(error.message)}` });
+  // Checked before parsing: the size is what makes a hostile file slow.
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_SPEC_BYTES) {
+    issues.push({ location: { file, line: 1, column: 1 }, path: [], message: tooLargeMessage(bytes) });
+    return { documents, issues };
+  }
+  const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
+  const docs = Array.isArray(parsed) ? parsed : [];
+  for (const [index, doc] of docs.entries()) {
+    if (index === MAX_DOCUMENTS) {
+      issues.push({ location: at(doc.range[0]), path: [], message: `more than ${MAX_DOCUMENTS} YAML documents (---) in one file; split the file` });
+      break;
     }
     const documentStart = doc.range[0];
     const root = doc.contents;
+    const problems: SpecIssue[] = doc.errors.map((error) => ({ location: at(error.pos[0]), path: [], message: `YAML: ${yamlMessage(error.message)}` }));
+    if (problems.length === 0) problems.push(...structureIssues(doc, root, at));
+    issues.push(...problems);
     documents.push({
-      value: doc.errors.length > 0 ? undefined : doc.toJS({ maxAliasCount: 1000 }),
+      value: problems.length > 0 ? undefined : toPlainData(doc, root, at, issues),
       locate: (path, part = "value") => at(findOffset(root, path, part) ?? documentStart),
     });
   }
   return { documents, issues };
 }
 
+/** Nesting deeper than MAX_NESTING_DEPTH, and aliases with no anchor before them. */
+function structureIssues(doc: Document, root: Node | null, at: (offset: number) => SourceLocation): SpecIssue[] {
+  const issues: SpecIssue[] = [];
+  const { deepest, aliases } = inspect(root);
+  if (deepest) {
+    issues.push({ location: at(rangeStart(deepest) ?? 0), path: [], message: `YAML: nested more than ${MAX_NESTING_DEPTH} levels deep; a spec needs far fewer` });
+  }
+  for (const alias of aliases) {
+    if (alias.resolve(doc) !== undefined) continue;
+    const name = alias.source;
+    issues.push({ location: at(rangeStart(alias) ?? 0), path: [], message: `YAML: alias *${name} has no anchor &${name} before it; define the anchor first` });
+  }
+  return issues;
+}
+
+/** The document as plain data; undefined (with an issue) when the yaml library cannot build it. */
+function toPlainData(doc: Document, root: Node | null, at: (offset: number) => SourceLocation, issues: SpecIssue[]): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    if (!(err instanceof Error)) throw err;
+    const { aliases, merges } = inspect(root);
+    if (/alias count/i.test(err.message)) {
+      issues.push({
+        location: at(rangeStart(aliases[0]) ?? 0),
+        path: [],
+        message: "YAML: aliases (*name) copy more data than pvectl accepts (an alias of an alias of ... grows exponentially); write the values out or reuse less",
+      });
+    } else {
+      // e.g. `<<: 5` ("Merge sources must be maps or map aliases"): point at the merge key.
+      const near = /merge/i.test(err.message) ? merges[0] : aliases[0];
+      issues.push({ location: at(rangeStart(near) ?? 0), path: [], message: `YAML: ${yamlMessage(err.message)}` });
+    }
+    return undefined;
+  }
+}
+
+/** Walks the node tree without recursion (its depth is what is being checked). */
+function inspect(root: Node | null): { deepest?: Node; aliases: Alias[]; merges: Node[] } {
+  const aliases: Alias[] = [];
+  const merges: Node[] = [];
+  const stack: Array<[unknown, number]> = [[root, 0]];
+  let deepest: Node | undefined;
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (isAlias(node)) aliases.push(node);
+    if (isPair(node)) {
+      if (isMergeKey(node.key)) merges.push(node.key as Node);
+      stack.push([node.value, depth], [node.key, depth]);
+    } else if (isMap(node) || isSeq(node)) {
+      if (depth >= MAX_NESTING_DEPTH) {
+        deepest ??= node;
+        continue;
+      }
+      for (let i = node.items.length - 1; i >= 0; i--) stack.push([node.items[i], depth + 1]);
+    }
+  }
+  const byPosition = (a: Node, b: Node): number => (rangeStart(a) ?? 0) - (rangeStart(b) ?? 0);
+  aliases.sort(byPosition);
+  merges.sort(byPosition);
+  return deepest ? { deepest, aliases, merges } : { aliases, merges };
+}
+
 // The yaml library's messages end with position details we already print in front.
 function yamlMessage(message: string): string {
+  // The parser recurses per level: a deep enough file overflows the stack before our own check.
+  if (/call stack/i.test(message)) return `nested too deeply to read (pvectl accepts at most ${MAX_NESTING_DEPTH} levels)`;
   return message.replace(/\s+at line \d+, column \d+.*$/s, "").trim();
 }
 
@@ -71,6 +147,13 @@ function findOffset(root: Node | null, path: SpecPath, part: "key" | "value"): n
     }
   }
   return offset;
+}
+
+/** `<<`; with merges on, the yaml library keeps its value as a symbol. */
+function isMergeKey(key: unknown): boolean {
+  if (!isScalar(key)) return false;
+  const value = key.value;
+  return value === "<<" || (typeof value === "symbol" && value.description === "<<");
 }
 
 function rangeStart(node: Node | null | undefined): number | undefined {

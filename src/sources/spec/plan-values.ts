@@ -1,0 +1,141 @@
+// The checks a plan makes on spec values, made while the spec is loaded. Planning turns a VM
+// into PVE config values (desiredVmFromSpec) and prints every NIC and drive with PVE's schema
+// (printDesiredNic, newVolumeString, cdromString); PVE then checks each parameter
+// (validateValue, which the simulator shares). None of that needs a cluster, so the same
+// functions run here: a value PVE would refuse (a multicast MAC, an IPv4 address with an octet
+// above 255, an over-long description) fails `validate` at its position instead of failing
+// `plan` with no position.
+import { PveFormatError } from "../../pve/errors.js";
+import { PropertyStringError } from "../../pve/property-string.js";
+import { validateValue } from "../../pve/validate.js";
+import { cdromString, newVolumeString } from "../../resources/disk/diff.js";
+import { printDesiredNic } from "../../resources/nic/diff.js";
+import { desiredVmFromSpec } from "../../resources/vm/from-spec.js";
+import type { DesiredDisk } from "../../resources/vm/model.js";
+import { writeValue } from "../../resources/vm/options.js";
+import type { SpecPath } from "./errors.js";
+import type { VmSpec } from "./model.js";
+import { ownEntry } from "./own.js";
+import { configKeySchema } from "./pve-facts.js";
+
+export interface PlanValueProblem {
+  /** Relative to the VM. */
+  path: SpecPath;
+  message: string;
+}
+
+/** Spec fields under other names in PVE's config. */
+const FIELD_OF_KEY: Record<string, SpecPath> = {
+  ciuser: ["cloudInit", "user"],
+  sshkeys: ["cloudInit", "sshKeys"],
+  nameserver: ["cloudInit", "nameservers"],
+  searchdomain: ["cloudInit", "searchDomains"],
+  ciupgrade: ["cloudInit", "upgrade"],
+  citype: ["cloudInit", "type"],
+  efidisk0: ["efidisk"],
+  tpmstate0: ["tpm"],
+};
+
+/** Why a MAC PVE refuses is usually refused: its first octet is odd. */
+const MAC_HINT = " (a NIC needs a unicast MAC: the first octet must be even, e.g. BC:24:11:...)";
+
+/** Spec NIC fields under other names in PVE's net property string. */
+const NIC_FIELD_OF: Record<string, string> = { link_down: "linkDown", virtio: "macaddr", e1000: "macaddr" };
+
+/** Where the spec wrote PVE config key `key` (`net0.macaddr`, `ipconfig1.ip`, `scsi0.serial` ...). */
+function specPathOf(vm: VmSpec, key: string): SpecPath {
+  const [top = "", sub] = key.split(".");
+  if (top === "") return [];
+  const mapped = ownEntry(FIELD_OF_KEY, top);
+  if (mapped) return mapped;
+  if (/^ipconfig\d+$/.test(top)) return ["cloudInit", "ipconfig", top, ...(sub ? [sub] : [])];
+  if (/^net\d+$/.test(top)) return ["nics", top, ...(sub ? [ownEntry(NIC_FIELD_OF, sub) ?? sub] : [])];
+  if (Object.hasOwn(vm.cdroms, top)) return ["cdroms", top, ...(sub === "file" ? ["iso"] : [])];
+  if (vm.cloudInit?.slot === top) return ["cloudInit"];
+  if (Object.hasOwn(vm.disks, top)) {
+    const field = sub === "file" ? "storage" : sub === "import-from" ? "importFrom" : sub;
+    return ["disks", top, ...(field ? [field] : [])];
+  }
+  if (Object.hasOwn(vm.extraConfig, top)) return ["extraConfig", top];
+  return [top];
+}
+
+/** One problem per PVE error key, or one for the whole value when PVE gives no keys. */
+function problemsOf(vm: VmSpec, key: string, err: unknown): PlanValueProblem[] {
+  if (err instanceof PropertyStringError && Object.keys(err.errors).length > 0) {
+    // printNet names every NIC `net0` in its errors: the slot being printed is `key`.
+    const under = (where: string): string => (key === "" ? where : `${key}.${where.split(".").slice(1).join(".")}`);
+    return Object.entries(err.errors).map(([where, message]) => {
+      const path = specPathOf(vm, under(where));
+      const hint = path[path.length - 1] === "macaddr" ? MAC_HINT : "";
+      return { path, message: `PVE would refuse this: ${message.trim().replace(/\n/g, "; ")}${hint}` };
+    });
+  }
+  if (err instanceof PveFormatError) return [{ path: specPathOf(vm, key), message: `PVE would refuse this: ${err.pveMessage.replace(/\n/g, "; ")}` }];
+  throw err;
+}
+
+function attempt(vm: VmSpec, key: string, print: () => unknown, out: PlanValueProblem[]): void {
+  try {
+    print();
+  } catch (err) {
+    out.push(...problemsOf(vm, key, err));
+  }
+}
+
+function driveString(disk: DesiredDisk): string {
+  return disk.kind === "cdrom" ? cdromString(disk) : newVolumeString(disk);
+}
+
+/** A copy of `vm` without the field at `path` (at most three levels: an ipconfig entry, boot ...). */
+function withoutField(vm: VmSpec, path: SpecPath): VmSpec {
+  const copy = structuredClone(vm);
+  const steps = path.slice(0, 3);
+  let parent: Record<string | number, unknown> = copy as unknown as Record<string, unknown>;
+  for (const step of steps.slice(0, -1)) {
+    const next = parent[step];
+    if (next === null || typeof next !== "object") return copy;
+    parent = next as Record<string | number, unknown>;
+  }
+  delete parent[steps[steps.length - 1] as string | number];
+  return copy;
+}
+
+/**
+ * The VM as planning sees it. desiredVmFromSpec stops at the first value it cannot print; the
+ * field is reported, left out and the rest converted again, so every such field is reported.
+ */
+function desiredOf(vm: VmSpec, out: PlanValueProblem[]): ReturnType<typeof desiredVmFromSpec> | undefined {
+  let current = vm;
+  for (let round = 0; round < 32; round++) {
+    const found: PlanValueProblem[] = [];
+    try {
+      return desiredVmFromSpec(current);
+    } catch (err) {
+      found.push(...problemsOf(current, "", err));
+    }
+    out.push(...found);
+    if (found.some((problem) => problem.path.length === 0)) return undefined;
+    const before = JSON.stringify(current);
+    for (const problem of found) current = withoutField(current, problem.path);
+    // Nothing left to take out: the same problem would only come back.
+    if (JSON.stringify(current) === before) return undefined;
+  }
+  return undefined;
+}
+
+/** What planning this VM would refuse, each at the spec field it comes from. */
+export function planValueProblems(vm: VmSpec): PlanValueProblem[] {
+  const out: PlanValueProblem[] = [];
+  const desired = desiredOf(vm, out);
+  if (!desired) return out;
+  for (const nic of desired.nics) attempt(vm, nic.slot, () => printDesiredNic(nic), out);
+  for (const disk of desired.disks) attempt(vm, disk.slot, () => driveString(disk), out);
+  // The parameter check PVE runs on every value the plan sends.
+  for (const [key, value] of Object.entries({ name: vm.name, ...desired.options })) {
+    const schema = configKeySchema(key);
+    const error = schema ? validateValue(schema, writeValue(key, value), key).error : undefined;
+    if (error !== undefined) out.push({ path: specPathOf(vm, key), message: `PVE would refuse this: ${error.trim().replace(/\n/g, "; ")}` });
+  }
+  return out;
+}
