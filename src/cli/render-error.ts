@@ -3,7 +3,7 @@
 // else is an internal error and says so, with the stack only when PVECTL_DEBUG is set.
 // Messages quote names and PVE's own words, so their control characters are escaped before
 // they reach a terminal (JSON.stringify escapes them in the JSON form).
-import { safeText } from "./render/safe-text.js";
+import { safeText } from "../util/safe-text.js";
 
 export interface UserFacingError {
   userMessage(): string;

@@ -27,6 +27,7 @@ export interface SavedSpecFile {
 /** The plan options that change the plan's content; see savedPlanOptionsSchema to add one. */
 export type SavedPlanOptions = Required<Pick<PlanOptions, "shutdownTimeoutSeconds" | "forceStop" | "adopt">>;
 import { writePrivateFile } from "../util/private-file.js";
+import { safeLine } from "../util/safe-text.js";
 
 export interface SavedPlan {
   format: typeof SAVED_PLAN_FORMAT;
@@ -41,21 +42,15 @@ export interface SavedPlan {
 
 export type SavedPlanContent = Omit<SavedPlan, "format" | "pvectlVersion">;
 
-/** Control characters shown as `\u001b`: problems quote the file's own strings, which must not drive the terminal. */
-function printable(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
 export class SavedPlanError extends Error {
   readonly problems: string[];
   constructor(
     readonly file: string,
     problems: string[],
   ) {
-    const shown = problems.map(printable);
+    const shown = problems.map(safeLine);
     super(
-      `the saved plan ${printable(file)} cannot be applied:\n${shown.map((p) => `  - ${p}`).join("\n")}\n` +
+      `the saved plan ${safeLine(file)} cannot be applied:\n${shown.map((p) => `  - ${p}`).join("\n")}\n` +
         "Run `pvectl plan --out FILE` again, review it, and apply the new plan.",
     );
     this.name = "SavedPlanError";

@@ -11,7 +11,7 @@ import type { ApplyReport } from "../../src/engine/report.js";
 import type { Plan } from "../../src/engine/types.js";
 import { colourPalette, renderPlan } from "../../src/cli/render/plan.js";
 import { progressLine, renderReport } from "../../src/cli/render/report.js";
-import { safeLine, safeText } from "../../src/cli/render/safe-text.js";
+import { safeLine, safeText } from "../../src/util/safe-text.js";
 import { syncLine } from "../../src/cli/commands/netbox.js";
 import { renderError } from "../../src/cli/render-error.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";

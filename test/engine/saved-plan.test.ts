@@ -164,7 +164,7 @@ describe("saved plans", () => {
       s.pvectlVersion = "\u001b]0;owned\u0007 1.0";
     });
     await assert.rejects(loadPlan(file), (err: SavedPlanError) => {
-      assert.match(err.userMessage(), /made by pvectl \\u001b\]0;owned\\u0007 1\.0;/, "escape sequences from the file are shown, not sent to the terminal");
+      assert.match(err.userMessage(), /made by pvectl \\x1b\]0;owned\\x07 1\.0;/, "escape sequences from the file are shown, not sent to the terminal");
       assert.ok(![...err.userMessage()].some((c) => c < " " && c !== "\n"), "no control character but newlines");
       return true;
     });

@@ -6,7 +6,7 @@ import type { ApplyReport } from "../../engine/report.js";
 import type { Plan } from "../../engine/types.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine, renderReport } from "../render/report.js";
-import { safeLine } from "../render/safe-text.js";
+import { safeLine } from "../../util/safe-text.js";
 import { lockWaitOption } from "./lock-wait.js";
 import { UsageError } from "./plan.js";
 

@@ -8,7 +8,7 @@ import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { stringify } from "yaml";
 import { type Selection, selectGuests, type ShownGuests } from "../../engine/show.js";
-import { safeText } from "../render/safe-text.js";
+import { safeText } from "../../util/safe-text.js";
 import { type ConnectionFlags, clientFromConnectionFlags } from "./connection-flags.js";
 import { UsageError } from "./plan.js";
 

@@ -15,7 +15,7 @@ import { resolveConnection } from "../../sources/connections.js";
 import { type Palette, paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine } from "../render/report.js";
 import { type ApplyFlags, EXIT_PENDING, guardOptions } from "./apply-flow.js";
-import { safeLine, safeText } from "../render/safe-text.js";
+import { safeLine, safeText } from "../../util/safe-text.js";
 import { untilStopped } from "../until-stopped.js";
 import { LOCK_WAIT_FLAG, lockWaitOption } from "./lock-wait.js";
 

@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import { stringify } from "yaml";
 import { showSpecGuests } from "../../engine/show.js";
-import { safeText } from "../render/safe-text.js";
+import { safeText } from "../../util/safe-text.js";
 import { addSecretPolicyOptions, openSpecTarget, type SpecFlags } from "./plan.js";
 
 interface Flags extends SpecFlags {

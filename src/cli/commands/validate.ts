@@ -2,7 +2,7 @@
 // same loader plan and apply use. For CI and pre-commit hooks; exit 0 valid, 1 invalid.
 import type { Command } from "commander";
 import { describeVm, formatPath, loadSpecFiles, SpecError, type SpecDocument } from "../../sources/spec/index.js";
-import { safeLine } from "../render/safe-text.js";
+import { safeLine } from "../../util/safe-text.js";
 import { UsageError } from "./plan.js";
 
 interface ValidateFlags {

@@ -5,7 +5,7 @@
 // characters, every character that is not a letter, digit, space or one of `.,_-` becomes a
 // numeric HTML entity: renderers show entities as the literal character and never read them as
 // Markdown or HTML syntax (CommonMark: entity references are literal text).
-import { safeLine } from "./safe-text.js";
+import { safeLine } from "../../util/safe-text.js";
 
 const LITERAL = /^[\p{L}\p{N} .,_-]$/u;
 /** Cells longer than this are cut: a plan comment must stay readable. */

@@ -3,7 +3,7 @@
 // summary by severity, under the API endpoint it is for. Colour only when the output is a terminal.
 import pc from "picocolors";
 import { type GuestPlan, type Plan, SEVERITIES, type Severity, type Step, severityCounts } from "../../engine/types.js";
-import { safeLine, safeText } from "./safe-text.js";
+import { safeLine, safeText } from "../../util/safe-text.js";
 
 export interface Palette {
   red(s: string): string;

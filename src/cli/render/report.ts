@@ -4,7 +4,7 @@ import type { ApplyEvent } from "../../engine/apply.js";
 import type { ApplyReport, GuestReport } from "../../engine/report.js";
 import { formatDuration } from "../../util/duration.js";
 import { type Palette, plainPalette } from "./plan.js";
-import { safeLine, safeText } from "./safe-text.js";
+import { safeLine, safeText } from "../../util/safe-text.js";
 
 function resultColour(p: Palette, result: GuestReport["result"]): (s: string) => string {
   if (result === "failed" || result === "partial") return p.red;
