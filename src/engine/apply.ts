@@ -14,6 +14,7 @@ import { DEFAULT_RETRY, errorText, type RetryPolicy } from "./retry-policy.js";
 import { type ApplyEvent, GuestRunner } from "./step-runner.js";
 import { TaskWatcher } from "./task-watcher.js";
 import type { GuestPlan, Plan, Step } from "./types.js";
+import { reportNameTwins } from "./name-twins.js";
 import { notConverged } from "./verify.js";
 import { VmidAllocator } from "./vmid.js";
 
@@ -213,6 +214,7 @@ export async function applyPlan(client: PveClient, plan: Plan, options: ApplyOpt
       return report;
     }),
   );
+  await reportNameTwins(client, plan.guests.map((guest, i) => ({ guest, report: guests[i]! })));
   return {
     target: plan.target,
     guests,

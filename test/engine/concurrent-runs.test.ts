@@ -198,6 +198,25 @@ describe("two applies whose specs share guest names", () => {
       assert.equal(claims.size, 3, "each guest was created by exactly one run");
     });
   }
+
+  it("when two runs each create a guest of the same name, neither reports it ok: the twin is named", async () => {
+    // Both plans are made before either run creates anything (as when two CI jobs start
+    // together); PVE's create is atomic per vmid, not per name, so each run creates its own.
+    const spec = `vms:${vm("d1")}${vm("d2")}`;
+    const [planA, planB] = await Promise.all([buildPlan(lab.client, desired(spec)), buildPlan(lab.client, desired(spec))]);
+    const a = await applyPlan(lab.client, planA, { ...fastApply, desired: desired(spec) });
+    const b = await applyPlan(lab.client, planB, { ...fastApply, desired: desired(spec) });
+    const guests = await listed(lab);
+    for (const name of ["d1", "d2"]) {
+      const twins = guests.filter((g) => g.name === name).map((g) => g.vmid);
+      assert.equal(twins.length, 2, `${name}: each run created one`);
+      const second = b.guests.find((g) => g.key === name)!;
+      assert.equal(b.ok, false, `${name} exists twice (${twins.join(", ")}), but the second run reported ok`);
+      assert.equal(second.result, "partial");
+      assert.match(second.error ?? "", new RegExp(`another guest named ${name} with the pvectl tag exists too \\(${twins.find((v) => v !== second.vmid)} on pve1\\)`));
+    }
+    assert.equal(a.ok, true, "the first run finished before the second created anything");
+  });
 });
 
 describe("the final read-back", () => {

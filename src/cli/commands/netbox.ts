@@ -92,7 +92,7 @@ function selectionOf(flags: CommonFlags) {
 function showPlan(p: Palette, json: boolean | undefined) {
   return (connection: string, plan: Plan) => {
     if (json) return;
-    process.stdout.write(`${p.bold(`plan for ${connection === "" ? "the PROXMOX_* connection" : `connection ${connection}`}`)} (${plan.target})\n`);
+    process.stdout.write(`${p.bold(`plan for ${connection === "" ? "the PROXMOX_* connection" : `connection ${safeLine(connection)}`}`)}\n`);
     process.stdout.write(`${renderPlan(plan, p)}\n`);
   };
 }
