@@ -1,4 +1,4 @@
-// `--adopt` on plan and apply: without it a spec vmid naming a guest pvectl did not create is
+// `--adopt` on plan, apply and destroy: without it a spec vmid naming a guest pvectl did not create is
 // refused (exit 1, the guest named with its tags); with it the plan shows the adoption step and
 // apply tags the guest, keeping its other tags.
 import assert from "node:assert/strict";
@@ -19,9 +19,11 @@ describe("pvectl plan / apply --adopt", () => {
     sim = await startSimulator({ port: 0, seed: 5 });
     client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
     await client.waitForTask((await client.request("POST", "/nodes/pve1/qemu", { vmid: 250, name: "legacy", tags: "ops" })) as string);
+    await client.waitForTask((await client.request("POST", "/nodes/pve1/qemu", { vmid: 251, name: "retired", tags: "ops" })) as string);
     dir = mkdtempSync(join(tmpdir(), "pvectl-adopt-"));
     env = simEnv(sim);
     writeFileSync(join(dir, "a.yaml"), "vms:\n  - vmid: 250\n    name: legacy\n    node: pve1\n");
+    writeFileSync(join(dir, "retired.yaml"), "vms:\n  - vmid: 251\n    name: retired\n    node: pve1\n");
   });
   after(async () => {
     rmSync(dir, { recursive: true, force: true });
@@ -45,5 +47,17 @@ describe("pvectl plan / apply --adopt", () => {
     assert.equal(config.tags, "ops;pvectl");
     const again = await pvectl(["plan", "-f", join(dir, "a.yaml"), "--detailed-exitcode"], env);
     assert.equal(again.code, 0, again.stdout + again.stderr);
+  });
+
+  it("destroy refuses a foreign guest without --adopt, and destroys it with --adopt", async () => {
+    const file = join(dir, "retired.yaml");
+    const refused = await pvectl(["destroy", "-f", file, "--allow-data-loss", "--yes"], env);
+    assert.equal(refused.code, 1, refused.stdout + refused.stderr);
+    assert.match(refused.stdout + refused.stderr, /vmid 251 is an existing guest that pvectl did not create/);
+    assert.equal(((await client.request("GET", "/nodes/pve1/qemu/251/config")) as { name?: string }).name, "retired", "still there");
+    const destroyed = await pvectl(["destroy", "-f", file, "--adopt", "--allow-data-loss", "--yes"], env);
+    assert.equal(destroyed.code, 0, destroyed.stdout + destroyed.stderr);
+    const left = (await client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
+    assert.equal(left.some((g) => g.vmid === 251), false);
   });
 });

@@ -24,6 +24,7 @@ export function registerDestroyCommand(program: Command): void {
     .option("--json", "the report as JSON")
     .option("--shutdown-timeout <seconds>", "graceful shutdown time before destroying a running guest", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "force a running guest off after the shutdown timeout")
+    .option("--adopt", "destroy guests the spec names by vmid that pvectl did not create (without it they are refused)")
     .option(...LOCK_WAIT_FLAG)
     .action(async (files: string[], flags: Flags) => {
       const target = await openSpecTarget(files, flags, "destroy");
@@ -42,6 +43,7 @@ export function registerDestroyCommand(program: Command): void {
           {
             shutdownTimeoutSeconds: positiveInt(flags.shutdownTimeout, "--shutdown-timeout", DEFAULT_SHUTDOWN_TIMEOUT),
             forceStop: flags.forceStop ?? false,
+            adopt: flags.adopt ?? false,
           },
         );
         await runApply(target.client, plan, flags, {}, "destroy");
