@@ -2,7 +2,7 @@
 // bridge, ISO, image a disk is imported from) is checked through the API, and every privilege
 // the steps need is checked against GET /access/permissions. All problems are reported together.
 import type { PveClient } from "../api/index.js";
-import { volumeOf } from "../pve/index.js";
+import { isVmDriveKey, volumeOf } from "../pve/index.js";
 import { bridgeOf, newVolumeStorage } from "../resources/formats.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { ClusterSnapshot } from "./cluster.js";
@@ -64,7 +64,7 @@ function collect(guests: GuestPlan[]): References {
       for (const call of step.calls) {
         for (const [key, raw] of Object.entries(call.params)) {
           const value = String(raw);
-          if (/^((ide|sata|scsi|virtio)\d+|efidisk0|tpmstate0)$/.test(key)) {
+          if (isVmDriveKey(key)) {
             const first = volumeOf(value) ?? "";
             const fresh = newVolumeStorage(value);
             if (fresh) needStorage(fresh, "images");

@@ -1,6 +1,7 @@
 // The privileges a step needs. The endpoint's own check comes from the schema
 // (`permissions.check`); create and config updates check more, per key and value, inside
 // PVE's handler (qemu-server `$check_vm_modify_config_perm`), so those facts are listed here.
+import { isVmDriveKey } from "../pve/index.js";
 import { bridgeOf, newVolumeStorage } from "../resources/formats.js";
 import { matchEndpoint } from "../schema/index.js";
 import type { ApiCall, RequiredPrivilege, Step } from "./types.js";
@@ -13,7 +14,7 @@ const KEY_PRIVILEGE: Array<[RegExp, string]> = [
     /^(agent|autostart|bios|description|keyboard|localtime|migrate_downtime|migrate_speed|name|onboot|ostype|protection|reboot|startdate|startup|tdf|template|tags)$/,
     "VM.Config.Options",
   ],
-  [/^(boot|bootdisk|vmstatestorage|efidisk0|tpmstate0|(ide|sata|scsi|virtio)\d+)$/, "VM.Config.Disk"],
+  [/^(boot|bootdisk|vmstatestorage)$/, "VM.Config.Disk"],
   [/^net\d+$/, "VM.Config.Network"],
 ];
 const CLOUDINIT_KEY = /^(ciuser|cipassword|citype|ciupgrade|cicustom|sshkeys|nameserver|searchdomain|ipconfig\d+)$/;
@@ -28,13 +29,13 @@ function keyNeeds(key: string, value: string, vmPath: string): Need[] {
     return [{ path: vmPath, privilege: "VM.Config.Cloudinit", anyOf: ["VM.Config.Cloudinit", "VM.Config.Network"] }];
   }
   const needs: Need[] = [];
-  const isDrive = /^((ide|sata|scsi|virtio)\d+|efidisk0|tpmstate0)$/.test(key);
+  const isDrive = isVmDriveKey(key);
   if (isDrive && /media=cdrom/.test(value) && !/:cloudinit/.test(value)) {
     needs.push({ path: vmPath, privilege: "VM.Config.CDROM" });
   } else if (isDrive && /:cloudinit/.test(value)) {
     needs.push({ path: vmPath, privilege: "VM.Config.Cloudinit", anyOf: ["VM.Config.Cloudinit", "VM.Config.CDROM"] });
   } else {
-    const privilege = KEY_PRIVILEGE.find(([re]) => re.test(key))?.[1] ?? "VM.Config.Options";
+    const privilege = isDrive ? "VM.Config.Disk" : (KEY_PRIVILEGE.find(([re]) => re.test(key))?.[1] ?? "VM.Config.Options");
     needs.push({ path: vmPath, privilege });
   }
   const storage = isDrive ? newVolumeStorage(value) : undefined;

@@ -6,7 +6,7 @@ import { PveError, type PveClient } from "../api/index.js";
 import { liveVmFromPending, type PendingEntry } from "../resources/vm/live.js";
 import type { LiveVm } from "../resources/vm/model.js";
 import { OWNERSHIP_TAG } from "../resources/vm/model.js";
-import { tryParseSize, volumeOf } from "../pve/index.js";
+import { isDriveSlot, tryParseSize, volumeOf } from "../pve/index.js";
 import { bridgeOf, newVolumeStorage, parseTags } from "../resources/formats.js";
 import {
   backoff,
@@ -407,7 +407,7 @@ function configApplied(params: Record<string, ParamValue>, live: LiveVm): boolea
     }
     if (key === "force" || key === "digest") continue;
     const disk = live.disks[key];
-    if (/^(ide|sata|scsi|virtio)\d+$/.test(key)) {
+    if (isDriveSlot(key)) {
       const file = volumeOf(value) ?? "";
       // A new volume (STORAGE:SIZE) is there when the slot holds a volume on that storage.
       const fresh = newVolumeStorage(value);

@@ -4,7 +4,9 @@ import {
   canonicalConfigValue,
   isCdrom,
   isCloudinitDrive,
+  driveBusOf,
   isDiskKey,
+  isVmDriveKey,
   isNetKey,
   macOf,
   parseAgent,
@@ -39,6 +41,22 @@ describe("disk keys", () => {
     assert.equal(isDiskKey("mp1"), true);
     assert.equal(isNetKey("net31"), true);
     assert.equal(isNetKey("net32"), false);
+  });
+});
+
+describe("drive slots", () => {
+  it("gives the bus of a slot only within PVE's ranges (ide0-3, sata0-5, scsi0-30, virtio0-15)", () => {
+    for (const [key, bus] of [["ide3", "ide"], ["sata5", "sata"], ["scsi30", "scsi"], ["virtio15", "virtio"], ["scsi0", "scsi"]] as const) {
+      assert.equal(driveBusOf(key), bus, key);
+    }
+    for (const key of ["ide4", "sata6", "scsi31", "virtio16", "scsi01", "efidisk0", "unused0", "net0", "scsi"]) {
+      assert.equal(driveBusOf(key), undefined, key);
+    }
+  });
+
+  it("counts efidisk0 and tpmstate0 as VM drive keys, unusedN and out-of-range slots not", () => {
+    for (const key of ["scsi0", "ide2", "efidisk0", "tpmstate0"]) assert.equal(isVmDriveKey(key), true, key);
+    for (const key of ["unused0", "scsi31", "efidisk1", "rootfs", "mp0"]) assert.equal(isVmDriveKey(key), false, key);
   });
 });
 

@@ -3,7 +3,8 @@
 // in spec terms (the key or section each change and call parameter belongs to).
 import fc from "fast-check";
 import type { Step } from "../../src/engine/types.js";
-import { DRIVE_SLOT, type DesiredVm, type LiveVm, NIC_SLOT } from "../../src/resources/vm/model.js";
+import { isDriveSlot } from "../../src/pve/index.js";
+import { type DesiredVm, type LiveVm, NIC_SLOT } from "../../src/resources/vm/model.js";
 
 // ---- specs naming a random subset ----
 
@@ -73,7 +74,7 @@ function sectionOf(field: string, live: LiveVm, vm: DesiredVm): string {
   if (key === "tpmstate0") return "tpm";
   if (CLOUDINIT_KEY.test(key)) return "cloudInit";
   if (NIC_SLOT.test(key)) return "nics";
-  if (DRIVE_SLOT.test(key)) {
+  if (isDriveSlot(key)) {
     const kind = live.disks[key]?.kind ?? vm.disks.find((d) => d.slot === key)?.kind;
     return kind === "cdrom" ? "cdroms" : kind === "cloudinit" ? "cloudInit" : "disks";
   }

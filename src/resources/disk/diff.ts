@@ -3,7 +3,7 @@
 // (volume destroyed, data-loss-risk, named).
 import type { ApiCall, FieldChange, Step } from "../../engine/types.js";
 import { qemuPaths, type VmidRef } from "../api-paths.js";
-import { formatSize, GIB, printDrive } from "../../pve/index.js";
+import { driveBusOf, formatSize, GIB, printDrive } from "../../pve/index.js";
 import { humanSize } from "../formats.js";
 import type { DesiredDisk, DeviceKind, LiveDisk } from "../vm/model.js";
 
@@ -57,7 +57,8 @@ export function driveOptionsNeedReboot(fields: string[]): boolean {
 
 /** Whether attaching or removing a drive on this bus can happen while the guest runs. */
 function hotpluggable(slot: string, hotplug: string[]): boolean {
-  return /^(scsi|virtio)\d+$/.test(slot) && hotplug.includes("disk");
+  const bus = driveBusOf(slot);
+  return (bus === "scsi" || bus === "virtio") && hotplug.includes("disk");
 }
 
 /** `local-lvm:32,discard=on` — PVE's STORAGE:SIZE_IN_GiB syntax for a new volume. */

@@ -1,8 +1,8 @@
 // Reads a guest's config as PVE returns it (GET .../config, or .../pending for the pending
 // section too) into the normalized LiveVm.
-import { isCdrom, isCloudinitDrive, storageOfVolume, volumeOf } from "../../pve/index.js";
+import { isCdrom, isCloudinitDrive, isDriveSlot, storageOfVolume, volumeOf } from "../../pve/index.js";
 import { configParts, parseTags } from "../formats.js";
-import { DRIVE_SLOT, type LiveDisk, type LiveNic, type LiveVm, NIC_SLOT, type PowerState } from "./model.js";
+import { type LiveDisk, type LiveNic, type LiveVm, NIC_SLOT, type PowerState } from "./model.js";
 import { normalizeOption, PVE_DEFAULTS } from "./options.js";
 
 export type ConfigValue = string | number;
@@ -73,7 +73,7 @@ export function liveVmFromConfig(
   for (const [key, raw] of Object.entries(config)) {
     if (raw === undefined || SKIPPED_KEYS.has(key)) continue;
     const text = String(raw);
-    if (DRIVE_SLOT.test(key)) disks[key] = parseDriveString(key, text);
+    if (isDriveSlot(key)) disks[key] = parseDriveString(key, text);
     else if (NIC_SLOT.test(key)) nics[key] = parseNicString(key, text);
     else if (/^unused\d+$/.test(key)) unused[key] = volumeOf(text) ?? text;
     else options[key] = normalizeOption(key, raw);

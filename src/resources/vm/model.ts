@@ -118,6 +118,4 @@ export interface LiveVm {
 /** Every guest pvectl creates carries this tag; with the name it finds guests a spec gives no vmid. */
 export const OWNERSHIP_TAG = "pvectl";
 
-/** Drive slots pvectl converges; efidisk0/tpmstate0 and unusedN are left to PVE unless named. */
-export const DRIVE_SLOT = /^(ide|sata|scsi|virtio)(\d+)$/;
 export const NIC_SLOT = /^net(\d+)$/;

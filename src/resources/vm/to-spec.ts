@@ -3,7 +3,7 @@
 // to change.
 import { getEndpoint, paramSchema } from "../../schema/index.js";
 import type { SubSchema } from "../../schema/types.js";
-import { formatSize, storageOfVolume } from "../../pve/index.js";
+import { driveBusOf, formatSize, storageOfVolume } from "../../pve/index.js";
 import { canonical, configParts } from "../formats.js";
 import { type LiveVm, OWNERSHIP_TAG } from "./model.js";
 
@@ -55,7 +55,7 @@ function drop<T extends RawObject>(object: T): T {
 
 /** The drive property-string keys of a slot's bus, from PVE's schema (for their types). */
 function driveSchema(slot: string): SubSchema {
-  const bus = /^(ide|sata|scsi|virtio)\d+$/.exec(slot)?.[1];
+  const bus = driveBusOf(slot);
   const endpoint = getEndpoint("PUT", "/nodes/{node}/qemu/{vmid}/config");
   const format = bus && endpoint ? paramSchema(endpoint, `${bus}0`)?.format : undefined;
   return typeof format === "object" ? format : {};

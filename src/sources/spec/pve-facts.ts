@@ -1,10 +1,11 @@
 // The facts of PVE's VM schema that the spec format builds on: enums, slot ranges, drive
 // options and the set of config keys. Read from the generated schema facts (src/schema), so
 // the spec accepts exactly what the PVE version we target accepts.
+import { type DriveBus, driveBusOf } from "../../pve/index.js";
 import { getEndpoint, paramSchema } from "../../schema/index.js";
 import type { EndpointSchema, ParamSchema, SubSchema } from "../../schema/types.js";
 
-export type Bus = "scsi" | "virtio" | "sata" | "ide";
+export type Bus = DriveBus;
 export const BUSES: readonly Bus[] = ["scsi", "virtio", "sata", "ide"];
 
 function endpoint(method: "POST" | "PUT", path: string): EndpointSchema {
@@ -74,6 +75,5 @@ export function driveSubSchema(bus: Bus): SubSchema {
 
 /** The bus of a drive slot ("scsi3" -> "scsi"). */
 export function busOf(slot: string): Bus | undefined {
-  const match = /^(scsi|virtio|sata|ide)\d+$/.exec(slot);
-  return match ? (match[1] as Bus) : undefined;
+  return driveBusOf(slot);
 }
