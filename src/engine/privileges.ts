@@ -1,7 +1,7 @@
 // The privileges a step needs. The endpoint's own check comes from the schema
 // (`permissions.check`); create and config updates check more, per key and value, inside
 // PVE's handler (qemu-server `$check_vm_modify_config_perm`), so those facts are listed here.
-import { isVmDriveKey } from "../pve/index.js";
+import { isCdrom, isCloudinitDrive, isVmDriveKey } from "../pve/index.js";
 import { bridgeOf, newVolumeStorage } from "../resources/formats.js";
 import { matchEndpoint } from "../schema/index.js";
 import type { ApiCall, RequiredPrivilege, Step } from "./types.js";
@@ -30,9 +30,11 @@ function keyNeeds(key: string, value: string, vmPath: string): Need[] {
   }
   const needs: Need[] = [];
   const isDrive = isVmDriveKey(key);
-  if (isDrive && /media=cdrom/.test(value) && !/:cloudinit/.test(value)) {
+  // The drive's own parser says what it is, so a volume merely named like an option is not misread.
+  const cloudinit = isDrive && isCloudinitDrive(value);
+  if (isDrive && isCdrom(value) && !cloudinit) {
     needs.push({ path: vmPath, privilege: "VM.Config.CDROM" });
-  } else if (isDrive && /:cloudinit/.test(value)) {
+  } else if (cloudinit) {
     needs.push({ path: vmPath, privilege: "VM.Config.Cloudinit", anyOf: ["VM.Config.Cloudinit", "VM.Config.CDROM"] });
   } else {
     const privilege = isDrive ? "VM.Config.Disk" : (KEY_PRIVILEGE.find(([re]) => re.test(key))?.[1] ?? "VM.Config.Options");

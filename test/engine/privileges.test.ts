@@ -37,6 +37,16 @@ describe("privileges a step needs", () => {
     assert.ok(!needs.some((n) => n.startsWith("/storage/local ")), "an existing ISO allocates nothing");
   });
 
+  it("an existing cloud-init volume is a cloud-init drive, not a CD-ROM, and an ISO named like an option stays a disk", () => {
+    const needs = (params: Record<string, string>) =>
+      callNeeds({ method: "PUT", path: "/nodes/pve1/qemu/100/config", params })
+        .slice(1)
+        .map((n) => (n.anyOf ? n.anyOf.join("|") : n.privilege));
+    assert.deepEqual(needs({ ide2: "local-lvm:vm-100-cloudinit,media=cdrom" }), ["VM.Config.Cloudinit|VM.Config.CDROM"]);
+    assert.deepEqual(needs({ ide2: "local-lvm:cloudinit" }), ["VM.Config.Cloudinit|VM.Config.CDROM", "Datastore.AllocateSpace"]);
+    assert.deepEqual(needs({ scsi1: "local:100/media=cdrom.qcow2" }), ["VM.Config.Disk"]);
+  });
+
   it("destroy and power steps take their privilege from the schema", () => {
     assert.deepEqual(
       callNeeds({ method: "DELETE", path: "/nodes/pve2/qemu/120", params: { purge: 1 } }).map((n) => `${n.path} ${n.privilege}`),
