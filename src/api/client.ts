@@ -18,7 +18,7 @@ import { fillPath } from "./paths.js";
 import { isTransientFailure, isTransientStatus, retryDelay } from "./retry.js";
 import { SecretScrubber } from "./secrets.js";
 import { type EndpointStat, EndpointStats } from "./stats.js";
-import { type TaskResult, type WaitOptions, waitForTask } from "./tasks.js";
+import { settleStoppedTask, type TaskResult, type WaitOptions, waitForTask } from "./tasks.js";
 import { createDispatcher } from "./tls.js";
 import { type Envelope, type HttpMethod, type RawResponse, send } from "./transport.js";
 
@@ -131,6 +131,11 @@ export class PveClient {
   /** Waits for a task to end; resolves on `OK` and `WARNINGS: n`, throws a PveError (kind "task") on failure. */
   waitForTask(upid: string, options?: WaitOptions): Promise<TaskResult> {
     return waitForTask((path, params, signal) => this.requestEnvelope("GET", path, params, signal), upid, options);
+  }
+
+  /** The outcome of a task known to have ended with `exitstatus` (read from a node's task list). */
+  settleStoppedTask(upid: string, exitstatus: string): Promise<TaskResult> {
+    return settleStoppedTask((path, params, signal) => this.requestEnvelope("GET", path, params, signal), upid, exitstatus);
   }
 
   /** Count, time and errors per endpoint (method + template, concrete paths mapped to theirs), busiest first. */

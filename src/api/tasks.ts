@@ -87,6 +87,30 @@ async function readLog(get: EnvelopeGetter, upid: string, task: Upid, wantAll: b
   return lines.map((line) => line.t);
 }
 
+/**
+ * The outcome of a task that has ended with `exitstatus`: `OK` and `WARNINGS: n` succeed (with the
+ * log's WARN lines), anything else throws a task error carrying the last lines of its log. Every
+ * waiter (one task, or many through a node's task list) ends here, so all report alike.
+ */
+export async function settleStoppedTask(get: EnvelopeGetter, upid: string, exitstatus: string): Promise<TaskResult> {
+  const task = parseTaskId(upid);
+  const result = { upid, node: task.node, type: task.type, id: task.id, exitstatus };
+  if (exitstatus === "OK") return { ...result, warnings: [] };
+  if (WARNINGS.test(exitstatus)) {
+    const log = await readLog(get, upid, task, true).catch(() => []);
+    return { ...result, warnings: log.filter((line) => line.startsWith("WARN")) };
+  }
+  const logTail = (await readLog(get, upid, task, false).catch(() => [])).slice(-LOG_TAIL_LINES);
+  const tail = logTail.length > 0 ? `\nlast lines of the task log:\n${logTail.map((l) => `  ${l}`).join("\n")}` : "";
+  throw new PveError({
+    kind: "task",
+    path: `/nodes/${encodeURIComponent(task.node)}/tasks/${encodeURIComponent(upid)}/status`,
+    pveMessage: exitstatus,
+    task: { upid, exitstatus, logTail },
+    message: `${describe(task)} failed: ${exitstatus}${tail}\n(task ${upid})`,
+  });
+}
+
 export async function waitForTask(get: EnvelopeGetter, upid: string, options: WaitOptions = {}): Promise<TaskResult> {
   const task = parseTaskId(upid);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TASK_TIMEOUT_MS;
@@ -94,24 +118,7 @@ export async function waitForTask(get: EnvelopeGetter, upid: string, options: Wa
   const statusPath = `/nodes/${encodeURIComponent(task.node)}/tasks/${encodeURIComponent(upid)}/status`;
   for (let attempt = 0; ; attempt++) {
     const status = (await get(statusPath, {}, options.signal)).data as Record<string, unknown> | null | undefined;
-    if (status && status.status === "stopped") {
-      const exitstatus = String(status.exitstatus ?? "unexpected status");
-      const result = { upid, node: task.node, type: task.type, id: task.id, exitstatus };
-      if (exitstatus === "OK") return { ...result, warnings: [] };
-      if (WARNINGS.test(exitstatus)) {
-        const log = await readLog(get, upid, task, true).catch(() => []);
-        return { ...result, warnings: log.filter((line) => line.startsWith("WARN")) };
-      }
-      const logTail = (await readLog(get, upid, task, false).catch(() => [])).slice(-LOG_TAIL_LINES);
-      const tail = logTail.length > 0 ? `\nlast lines of the task log:\n${logTail.map((l) => `  ${l}`).join("\n")}` : "";
-      throw new PveError({
-        kind: "task",
-        path: statusPath,
-        pveMessage: exitstatus,
-        task: { upid, exitstatus, logTail },
-        message: `${describe(task)} failed: ${exitstatus}${tail}\n(task ${upid})`,
-      });
-    }
+    if (status && status.status === "stopped") return settleStoppedTask(get, upid, String(status.exitstatus ?? "unexpected status"));
     const remaining = deadline - Date.now();
     if (remaining <= 0) {
       throw new PveError({

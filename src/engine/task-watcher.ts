@@ -25,8 +25,6 @@ interface ListedTask {
   status?: string;
 }
 
-const LOG_TAIL = 10;
-
 export interface TaskWatcherOptions {
   minIntervalMs?: number;
   maxIntervalMs?: number;
@@ -88,7 +86,7 @@ export class TaskWatcher {
     const since = Math.min(...waiters.map((w) => w.starttime));
     let listed: Map<string, ListedTask>;
     try {
-      const items = (await this.#client.request("GET", `/nodes/${node}/tasks`, {
+      const items = (await this.#client.request("GET", `/nodes/${encodeURIComponent(node)}/tasks`, {
         source: "all",
         since,
         userfilter: user.split("!")[0],
@@ -105,7 +103,7 @@ export class TaskWatcher {
       // Not listed (a server that filters differently, or the list failed): ask for this task alone.
       if (!item && waiter.polls >= 2) {
         try {
-          const s = (await this.#client.request("GET", `/nodes/${node}/tasks/${waiter.upid}/status`)) as {
+          const s = (await this.#client.request("GET", `/nodes/${encodeURIComponent(node)}/tasks/${encodeURIComponent(waiter.upid)}/status`)) as {
             status: string;
             exitstatus?: string;
           };
@@ -130,24 +128,11 @@ export class TaskWatcher {
         continue;
       }
       this.#settle(node, waiter);
-      if (status === "OK") waiter.resolve({ upid: waiter.upid, exitstatus: status, warnings: [] });
-      else if (/^WARNINGS: \d+$/.test(status)) {
-        const log = await this.#log(node, waiter.upid);
-        waiter.resolve({ upid: waiter.upid, exitstatus: status, warnings: log.filter((l) => l.startsWith("WARN")) });
-      } else {
-        const tail = (await this.#log(node, waiter.upid)).slice(-LOG_TAIL);
-        const task = parseUpid(waiter.upid);
-        waiter.reject(
-          new PveError({
-            kind: "task",
-            pveMessage: status,
-            task: { upid: waiter.upid, exitstatus: status, logTail: tail },
-            message:
-              `task ${task.type}${task.id ? ` ${task.id}` : ""} on node ${node} failed: ${status}` +
-              (tail.length ? `\nlast lines of the task log:\n${tail.map((l) => `  ${l}`).join("\n")}` : ""),
-          }),
-        );
-      }
+      // The client reads warnings or the failed task's log tail the same way as for a single task.
+      this.#client.settleStoppedTask(waiter.upid, status).then(
+        (result) => waiter.resolve({ upid: waiter.upid, exitstatus: result.exitstatus, warnings: result.warnings }),
+        (err: unknown) => waiter.reject(err),
+      );
     }
   }
 
@@ -159,16 +144,6 @@ export class TaskWatcher {
     );
   }
 
-  async #log(node: string, upid: string): Promise<string[]> {
-    try {
-      const lines = (await this.#client.request("GET", `/nodes/${node}/tasks/${upid}/log`, { start: 0, limit: 1000 })) as Array<{
-        t: string;
-      }>;
-      return lines.map((l) => String(l.t));
-    } catch {
-      return [];
-    }
-  }
 }
 
 function sleep(ms: number): Promise<void> {
