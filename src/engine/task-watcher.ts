@@ -143,7 +143,6 @@ export class TaskWatcher {
       list.filter((w) => w !== waiter),
     );
   }
-
 }
 
 function sleep(ms: number): Promise<void> {

@@ -3,6 +3,7 @@
 // JSONSchema.pm, pve-access-control, pve-storage, qemu-server, pve-container (facts only).
 // Formats not listed here are accepted unchecked.
 import { isIP, isIPv4, isIPv6 } from "node:net";
+import { isDriveSlot, isVmDriveKey } from "./drive-slots.js";
 import { splitList } from "./tags.js";
 import { tryParseSize } from "./size.js";
 
@@ -25,7 +26,8 @@ export class FormatViolation extends Error {
 
 type Validator = (value: string) => void;
 
-function regexFormat(re: RegExp, message: (value: string) => string): Validator {
+/** A format checked by a pattern (or anything with a `test`, such as a slot-name predicate). */
+function regexFormat(re: { test(value: string): boolean }, message: (value: string) => string): Validator {
   return (value) => {
     if (!re.test(value)) throw new FormatViolation(message(value));
   };
@@ -63,9 +65,9 @@ const IPV4_MASKS = new Set(
 );
 
 // qemu-server drive names and the other boot devices (net, usb, hostpci).
-const DRIVE_NAME_RE = /^(?:ide[0-3]|sata[0-5]|scsi(?:[0-9]|[12][0-9]|30)|virtio(?:[0-9]|1[0-5])|efidisk0|tpmstate0)$/;
-const BOOT_DEVICE_RE =
-  /^(?:ide[0-3]|sata[0-5]|scsi(?:[0-9]|[12][0-9]|30)|virtio(?:[0-9]|1[0-5])|net(?:[0-9]|[12][0-9]|3[01])|usb(?:[0-9]|1[0-3])|hostpci(?:[0-9]|1[0-5]))$/;
+const DRIVE_NAME = { test: isVmDriveKey };
+const OTHER_BOOT_DEVICE_RE = /^(?:net(?:[0-9]|[12][0-9]|3[01])|usb(?:[0-9]|1[0-3])|hostpci(?:[0-9]|1[0-5]))$/;
+const BOOT_DEVICE = { test: (value: string) => isDriveSlot(value) || OTHER_BOOT_DEVICE_RE.test(value) };
 
 function checkVolumeId(value: string): void {
   if (!VOLUME_ID_RE.test(value)) throw new FormatViolation(`unable to parse volume ID '${value}'`);
@@ -200,8 +202,8 @@ const VALIDATORS: Record<string, Validator> = {
     if (v.startsWith("/")) return;
     checkVolumeId(v);
   },
-  "pve-qm-bootdisk": regexFormat(DRIVE_NAME_RE, (v) => `invalid boot disk '${v}'`),
-  "pve-qm-bootdev": regexFormat(BOOT_DEVICE_RE, (v) => `invalid boot device '${v}'`),
+  "pve-qm-bootdisk": regexFormat(DRIVE_NAME, (v) => `invalid boot disk '${v}'`),
+  "pve-qm-bootdev": regexFormat(BOOT_DEVICE, (v) => `invalid boot device '${v}'`),
   "pve-hotplug-features": checkHotplug,
   "pve-cpuset": checkCpuset,
   "pve-lxc-mp-string": checkLxcMountPath,

@@ -1,6 +1,7 @@
 // Helpers for the values of guest config keys: drives and mount points, NICs, boot order,
 // cloud-init ipconfig, startup order, agent. All typed values follow property-string.ts
 // (booleans true/false, numbers as numbers, `size` in bytes).
+import { isVmDriveKey } from "./drive-slots.js";
 import { PveFormatError } from "./errors.js";
 import { type GuestKind, guestSubSchema } from "./guest-schema.js";
 import { parsePropertyString, printPropertyString, type PropertyValue, type PropertyValues } from "./property-string.js";
@@ -9,37 +10,16 @@ import { normaliseTags, printTags, splitList } from "./tags.js";
 
 export type { GuestKind } from "./guest-schema.js";
 
-const QEMU_DISK_RE = /^(?:ide[0-3]|sata[0-5]|scsi(?:[0-9]|[12][0-9]|30)|virtio(?:[0-9]|1[0-5])|efidisk0|tpmstate0|unused(?:[0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5]))$/;
+const QEMU_UNUSED_RE = /^unused(?:[0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])$/;
 const LXC_DISK_RE = /^(?:rootfs|(?:mp|unused)(?:[0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5]))$/;
 const QEMU_NET_RE = /^net(?:[0-9]|[12][0-9]|3[01])$/;
 
 /** True for keys whose value references a volume: qemu ide/sata/scsi/virtio/efidisk0/tpmstate0/unusedN, lxc rootfs/mpN/unusedN. */
 export function isDiskKey(key: string, kind?: GuestKind): boolean {
-  if (kind === "qemu") return QEMU_DISK_RE.test(key);
+  const qemu = isVmDriveKey(key) || QEMU_UNUSED_RE.test(key);
+  if (kind === "qemu") return qemu;
   if (kind === "lxc") return LXC_DISK_RE.test(key);
-  return QEMU_DISK_RE.test(key) || LXC_DISK_RE.test(key);
-}
-
-/** The buses a VM drive slot can be on. */
-export type DriveBus = "ide" | "sata" | "scsi" | "virtio";
-
-// PVE's exact slot ranges (qemu-server's drive schema): ide0-3, sata0-5, scsi0-30, virtio0-15.
-const DRIVE_SLOT_RE = /^(ide)[0-3]$|^(sata)[0-5]$|^(scsi)(?:[0-9]|[12][0-9]|30)$|^(virtio)(?:[0-9]|1[0-5])$/;
-
-/** The bus of a VM drive slot ("scsi3" -> "scsi"), or undefined when PVE has no such slot (scsi31). */
-export function driveBusOf(key: string): DriveBus | undefined {
-  const match = DRIVE_SLOT_RE.exec(key);
-  return match ? ((match[1] ?? match[2] ?? match[3] ?? match[4]) as DriveBus) : undefined;
-}
-
-/** True for a VM drive slot on a bus (disks and CD-ROMs; not efidisk0, tpmstate0 or unusedN). */
-export function isDriveSlot(key: string): boolean {
-  return driveBusOf(key) !== undefined;
-}
-
-/** True for the VM keys whose value is a drive: bus slots, efidisk0 and tpmstate0. */
-export function isVmDriveKey(key: string): boolean {
-  return isDriveSlot(key) || key === "efidisk0" || key === "tpmstate0";
+  return qemu || LXC_DISK_RE.test(key);
 }
 
 /** True for unusedN keys (volumes detached from the guest but still owned by it). */

@@ -24,19 +24,16 @@ export {
   validateParams,
   validateValue,
 } from "./validate.js";
+export { type DriveBus, driveBusOf, isDriveSlot, isVmDriveKey } from "./drive-slots.js";
 export { type GuestKind, guestConfigEndpoint, guestKeySchema, guestSubSchema, subSchemaOf } from "./guest-schema.js";
 export {
   type BootOrder,
   canonicalConfigValue,
   isCdrom,
   isCloudinitDrive,
-  type DriveBus,
-  driveBusOf,
   isDiskKey,
-  isDriveSlot,
   isNetKey,
   isUnusedKey,
-  isVmDriveKey,
   macOf,
   parseAgent,
   parseBoot,
