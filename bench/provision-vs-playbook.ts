@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { PveClient } from "../src/api/index.js";
 import { applyPlan } from "../src/engine/apply.js";
 import { buildPlan } from "../src/engine/plan.js";
-import { desiredVmFromSpec } from "../src/resources/vm/from-spec.js";
+import { desiredVmFromSpec } from "../src/sources/spec/qemu-desired.js";
 import { startSimulator } from "../src/sim/index.js";
 import { parseSpec } from "../src/sources/spec/index.js";
 import { REPO_ROOT, ansibleEnv, run } from "../test/conformance/helpers.js";

@@ -4,8 +4,8 @@
 // steps in order; one guest's failure does not stop the others. Every guest ends with a report
 // in one shape.
 import type { PveClient } from "../api/index.js";
-import { liveVmFromConfig } from "../resources/vm/live.js";
-import type { DesiredVm, LiveVm } from "../resources/vm/model.js";
+import { liveVmFromConfig } from "../resources/qemu/read.js";
+import type { DesiredVm, LiveVm } from "../resources/qemu/model.js";
 import { type ClusterSnapshot, readCluster } from "./cluster.js";
 import { KeyedLimiter } from "./limiter.js";
 import { pendingKeys, rebootHeldBack } from "./pending-reboot.js";
@@ -13,7 +13,7 @@ import { type ApplyReport, devicesOf, type GuestReport, resultOf, type StepRepor
 import { DEFAULT_RETRY, errorText, type RetryPolicy } from "./retry-policy.js";
 import { type ApplyEvent, GuestRunner } from "./step-runner.js";
 import { TaskWatcher } from "./task-watcher.js";
-import type { GuestPlan, Plan, Step } from "./types.js";
+import type { GuestPlan, Plan, Step } from "../plan/types.js";
 import { reportNameTwins } from "./name-twins.js";
 import { notConverged } from "./verify.js";
 import { VmidAllocator } from "./vmid.js";

@@ -1,8 +1,8 @@
 // One read of the cluster: GET /cluster/resources (nodes, storages, guests in one call), then
 // the config of each guest that matters, concurrently and bounded.
 import type { PveClient } from "../api/index.js";
-import { liveVmFromConfig, liveVmFromPending, type PendingEntry } from "../resources/vm/live.js";
-import type { LiveVm, PowerState } from "../resources/vm/model.js";
+import { liveVmFromConfig, liveVmFromPending, type PendingEntry } from "../resources/qemu/read.js";
+import type { LiveVm, PowerState } from "../resources/qemu/model.js";
 import { parseTags } from "../resources/formats.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import { errorText } from "./retry-policy.js";

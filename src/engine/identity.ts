@@ -3,9 +3,9 @@
 // creates has it); two such guests with the name is an error, never a guess. An untagged guest
 // is never adopted silently: by name it is not matched at all, and by vmid the plan refuses it
 // (adoptionProblem) unless the spec entry says `adopt: true` or the run has `--adopt`.
-import { OWNERSHIP_TAG } from "../resources/vm/model.js";
+import { OWNERSHIP_TAG } from "../resources/qemu/model.js";
 import type { GuestSummary } from "./cluster.js";
-import type { PreflightProblem } from "./types.js";
+import type { PreflightProblem } from "../plan/types.js";
 
 /** Whether pvectl created the guest (it carries the ownership tag). */
 export function isOwned(guest: Pick<GuestSummary, "tags">): boolean {

@@ -5,7 +5,7 @@
 // its exit status is the request's outcome.
 import type { PveClient } from "../api/index.js";
 import { parseUpid } from "../pve/upid.js";
-import type { ApiCall, Step } from "./types.js";
+import type { ApiCall, Step } from "../plan/types.js";
 
 /** The worker type PVE starts for a call, when the runner can look for it in the task list. */
 export function taskTypeOf(call: ApiCall): string | undefined {

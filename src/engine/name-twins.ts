@@ -7,7 +7,7 @@ import type { PveClient } from "../api/index.js";
 import { readCluster } from "./cluster.js";
 import { isOwned } from "./identity.js";
 import { type GuestReport, resultOf } from "./report.js";
-import type { GuestPlan } from "./types.js";
+import type { GuestPlan } from "../plan/types.js";
 import { errorText } from "./retry-policy.js";
 
 /** Marks reports of guests this run created by name (no vmid in the spec) that now have an owned twin. */

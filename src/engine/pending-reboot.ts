@@ -2,7 +2,7 @@
 // the reboot was held back (--defer-restart, or no --allow-restart), so the report names the
 // keys an operator's maintenance window will apply.
 import type { PveClient } from "../api/index.js";
-import type { PendingEntry } from "../resources/vm/live.js";
+import type { PendingEntry } from "../resources/qemu/read.js";
 import type { GuestReport } from "./report.js";
 import { errorText } from "./retry-policy.js";
 

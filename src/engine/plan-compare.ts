@@ -3,7 +3,7 @@
 // same order, with the same ids, actions, severities, API calls and parameters, deleted volumes
 // and displayed changes. Values are compared in a canonical form (object keys sorted), so
 // formatting or key order in the file does not matter, but any edit does.
-import type { GuestPlan, Plan, Step } from "./types.js";
+import type { GuestPlan, Plan, Step } from "../plan/types.js";
 
 /** JSON with object keys sorted and `undefined` members left out: equal values, equal strings. */
 export function canonical(value: unknown): string {

@@ -1,14 +1,14 @@
 // plan = read the live cluster once, match each spec guest to a live one, diff, preflight.
-// The result is data (engine/types.ts) that `apply` executes as is.
+// The result is data (plan/types.ts) that `apply` executes as is.
 import type { PveClient } from "../api/index.js";
-import { planCreate, planDestroy, planNewGuest, planUpdate } from "../resources/vm/diff.js";
-import type { DesiredVm, LiveVm } from "../resources/vm/model.js";
+import { planCreate, planDestroy, planNewGuest, planUpdate } from "../resources/qemu/diff.js";
+import type { DesiredVm, LiveVm } from "../resources/qemu/model.js";
 import { type ClusterSnapshot, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
 import { adoptionProblem, findGuest, isOwned } from "./identity.js";
 import { type SettleOptions, settleCreates } from "./creates.js";
 import { checkPermissions, checkReferences } from "./preflight.js";
 import { checkPools } from "./preflight-pools.js";
-import type { GuestPlan, Plan, PreflightProblem } from "./types.js";
+import type { GuestPlan, Plan, PreflightProblem } from "../plan/types.js";
 
 export interface PlanOptions {
   /** Seconds a graceful shutdown may take before the stop step fails (or forces). */

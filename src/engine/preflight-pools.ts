@@ -3,7 +3,7 @@
 // missing from the list is either absent or hidden; the permission dump tells which.
 import type { PveClient } from "../api/index.js";
 import { granted, type PermissionDump } from "./privileges.js";
-import type { GuestPlan, PreflightProblem } from "./types.js";
+import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 
 /** Pool id -> keys of the guests whose steps put them there. */
 function poolsNamed(guests: GuestPlan[]): Map<string, Set<string>> {

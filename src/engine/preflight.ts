@@ -7,7 +7,7 @@ import { bridgeOf, newVolumeStorage } from "../resources/formats.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { ClusterSnapshot } from "./cluster.js";
 import { granted, missingPrivileges, type PermissionDump, stepNeeds } from "./privileges.js";
-import type { GuestPlan, PreflightProblem } from "./types.js";
+import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 
 /** Volumes a step reads from storage content: ISOs for CD-ROMs, images for `import-from`. */
 type FileContent = "iso" | "import" | "images";

@@ -4,7 +4,7 @@
 import { isCdrom, isCloudinitDrive, isVmDriveKey } from "../pve/index.js";
 import { bridgeOf, newVolumeStorage } from "../resources/formats.js";
 import { matchEndpoint } from "../schema/index.js";
-import type { ApiCall, RequiredPrivilege, Step } from "./types.js";
+import type { ApiCall, RequiredPrivilege, Step } from "../plan/types.js";
 
 const KEY_PRIVILEGE: Array<[RegExp, string]> = [
   [/^(cores|cpu|cpulimit|cpuunits|numa\d*|smp|sockets|vcpus|affinity)$/, "VM.Config.CPU"],

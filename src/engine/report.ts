@@ -1,8 +1,8 @@
 // The final report: one shape per guest, whatever happened to it (the pitfalls table: "every
 // result reports each guest's NICs, MACs, disks and volumes in one shape").
 import { volumeOf } from "../pve/index.js";
-import type { LiveVm } from "../resources/vm/model.js";
-import type { Severity, StepAction } from "./types.js";
+import type { LiveVm } from "../resources/qemu/model.js";
+import type { Severity, StepAction } from "../plan/types.js";
 
 /** partial: some steps ran, then one failed. skipped: every step was held back by the guard rails. */
 export type GuestResult = "created" | "changed" | "unchanged" | "destroyed" | "partial" | "failed" | "skipped";

@@ -4,7 +4,7 @@
 // version does not know (loose): they cannot run anything, since apply executes the
 // recomputed plan, but they take part in the comparison with it.
 import { z } from "zod";
-import { SEVERITIES } from "./types.js";
+import { SEVERITIES } from "../plan/types.js";
 
 const param = z.union([z.string(), z.number()]);
 

@@ -3,12 +3,12 @@
 // the finest, and the first that fails is reported alone, so the message names the real cause:
 // another cluster, then a cluster that changed since (digests), then a plan that differs.
 import type { PveClient } from "../api/index.js";
-import type { DesiredVm } from "../resources/vm/model.js";
+import type { DesiredVm } from "../resources/qemu/model.js";
 import { compareIdentity, readClusterIdentity } from "./cluster-identity.js";
 import { buildPlan, type PlanContext, planData } from "./plan.js";
 import { comparePlans } from "./plan-compare.js";
 import { checkSavedPlan, type SavedPlan } from "./saved-plan.js";
-import type { Plan } from "./types.js";
+import type { Plan } from "../plan/types.js";
 
 export interface VerifiedPlan {
   /** Why the saved plan may not run; empty when `plan` may be applied. */

@@ -14,7 +14,7 @@ import { type ClusterIdentity, readClusterIdentity } from "./cluster-identity.js
 import { findGuest } from "./identity.js";
 import { type PlanContext, type PlanOptions, planData } from "./plan.js";
 import { describeIssues, savedPlanSchema } from "./saved-plan-schema.js";
-import type { Plan } from "./types.js";
+import type { Plan } from "../plan/types.js";
 
 export const SAVED_PLAN_FORMAT = "pvectl-saved-plan/2";
 

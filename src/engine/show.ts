@@ -1,8 +1,8 @@
 // Live guests in the spec's shape: those a spec names (`pvectl show`) or those picked by vmid,
 // tag or node (`pvectl import`). One cluster read plus one config read per guest.
 import type { PveClient } from "../api/index.js";
-import type { DesiredVm, LiveVm } from "../resources/vm/model.js";
-import { type RawObject, liveToSpecVm } from "../resources/vm/to-spec.js";
+import type { DesiredVm, LiveVm } from "../resources/qemu/model.js";
+import { type RawObject, liveToSpecVm } from "../resources/qemu/to-spec.js";
 import { type GuestSummary, readCluster, readGuests } from "./cluster.js";
 import { findGuest } from "./identity.js";
 

@@ -3,9 +3,9 @@
 // reached PVE, the runner reads the guest back and stops if the write is already there, so a
 // retry never adds a second disk, a second guest or a second start.
 import { PveError, type PveClient } from "../api/index.js";
-import { liveVmFromPending, type PendingEntry } from "../resources/vm/live.js";
-import type { LiveVm } from "../resources/vm/model.js";
-import { OWNERSHIP_TAG } from "../resources/vm/model.js";
+import { liveVmFromPending, type PendingEntry } from "../resources/qemu/read.js";
+import type { LiveVm } from "../resources/qemu/model.js";
+import { OWNERSHIP_TAG } from "../resources/qemu/model.js";
 import { isDriveSlot, tryParseSize, volumeOf } from "../pve/index.js";
 import { bridgeOf, newVolumeStorage, parseTags } from "../resources/formats.js";
 import {
@@ -22,7 +22,7 @@ import {
 import { digestAfterRelease, lockOf, waitForRelease } from "./lock-wait.js";
 import { findLostTask, needsDigestGuard, taskTypeOf } from "./lost-answer.js";
 import type { TaskWatcher } from "./task-watcher.js";
-import type { ApiCall, GuestPlan, ParamValue, Step } from "./types.js";
+import type { ApiCall, GuestPlan, ParamValue, Step } from "../plan/types.js";
 import type { VmidAllocator } from "./vmid.js";
 
 export type ApplyEvent =

@@ -3,8 +3,8 @@
 // while this apply ran, or a step did not land as planned): the report says "not converged"
 // instead of "ok".
 import type { PveClient } from "../api/index.js";
-import { planUpdate } from "../resources/vm/diff.js";
-import type { DesiredVm } from "../resources/vm/model.js";
+import { planUpdate } from "../resources/qemu/diff.js";
+import type { DesiredVm } from "../resources/qemu/model.js";
 import { readGuest } from "./cluster.js";
 import { errorText } from "./retry-policy.js";
 

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { renderPlanMarkdown } from "../../src/cli/render/plan-markdown.js";
-import type { Plan } from "../../src/engine/types.js";
+import type { Plan } from "../../src/plan/types.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { pvectl, simEnv } from "./run.js";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ApplyReport } from "../../src/engine/report.js";
-import type { Plan } from "../../src/engine/types.js";
+import type { Plan } from "../../src/plan/types.js";
 import { renderPlan } from "../../src/cli/render/plan.js";
 import { renderReport } from "../../src/cli/render/report.js";
 

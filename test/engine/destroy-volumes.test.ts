@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
 import { buildDestroyPlan, buildPlan } from "../../src/engine/plan.js";
-import { liveVmFromConfig } from "../../src/resources/vm/live.js";
-import { destroyStep, volumeOwner } from "../../src/resources/vm/steps.js";
+import { liveVmFromConfig } from "../../src/resources/qemu/read.js";
+import { destroyStep, volumeOwner } from "../../src/resources/qemu/steps.js";
 import { desired, fastApply, type Lab, startLab } from "./helpers.js";
 
 const SPEC = `

@@ -1,8 +1,8 @@
 // Shared setup of the engine tests: an in-process simulator (HTTP, instant tasks) and a
 // client logged in as root@pam, closed together.
 import { PveClient } from "../../src/api/index.js";
-import { desiredVmFromSpec } from "../../src/resources/vm/from-spec.js";
-import type { DesiredVm } from "../../src/resources/vm/model.js";
+import { desiredVmFromSpec } from "../../src/sources/spec/qemu-desired.js";
+import type { DesiredVm } from "../../src/resources/qemu/model.js";
 import { type RunningSimulator, startSimulator, type SimulatorOptions } from "../../src/sim/index.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
 

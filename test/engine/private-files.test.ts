@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { savePlan } from "../../src/engine/saved-plan.js";
-import type { Plan } from "../../src/engine/types.js";
+import type { Plan } from "../../src/plan/types.js";
 import { writeCache } from "../../src/inventory/cache.js";
 
 const dir = mkdtempSync(join(tmpdir(), "pvectl-mode-"));

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { callNeeds, granted, missingPrivileges, stepNeeds } from "../../src/engine/privileges.js";
-import type { Step } from "../../src/engine/types.js";
+import type { Step } from "../../src/plan/types.js";
 
 describe("privileges a step needs", () => {
   it("a config change needs the schema's check plus one privilege per key, storage and bridge", () => {

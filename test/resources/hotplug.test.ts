@@ -3,9 +3,9 @@
 // place is `configuration`; what unplugs a device or waits for a reboot is `service-impact`.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { planUpdate } from "../../src/resources/vm/diff.js";
-import { liveVmFromConfig } from "../../src/resources/vm/live.js";
-import type { DesiredVm } from "../../src/resources/vm/model.js";
+import { planUpdate } from "../../src/resources/qemu/diff.js";
+import { liveVmFromConfig } from "../../src/resources/qemu/read.js";
+import type { DesiredVm } from "../../src/resources/qemu/model.js";
 
 const GIB = 1024 ** 3;
 const power = { shutdownTimeoutSeconds: 60, forceStop: false };

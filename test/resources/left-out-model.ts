@@ -2,9 +2,9 @@
 // entries naming vmid, name, node and a random subset of keys, and what a planned step touches
 // in spec terms (the key or section each change and call parameter belongs to).
 import fc from "fast-check";
-import type { Step } from "../../src/engine/types.js";
+import type { Step } from "../../src/plan/types.js";
 import { isDriveSlot } from "../../src/pve/index.js";
-import { type DesiredVm, type LiveVm, NIC_SLOT } from "../../src/resources/vm/model.js";
+import { type DesiredVm, type LiveVm, NIC_SLOT } from "../../src/resources/qemu/model.js";
 
 // ---- specs naming a random subset ----
 

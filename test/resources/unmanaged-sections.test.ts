@@ -2,10 +2,10 @@
 // live devices of that kind; a section written empty (`nics: {}`) still means "none".
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { planUpdate } from "../../src/resources/vm/diff.js";
-import { desiredVmFromSpec } from "../../src/resources/vm/from-spec.js";
-import { liveVmFromConfig } from "../../src/resources/vm/live.js";
-import type { DesiredVm } from "../../src/resources/vm/model.js";
+import { planUpdate } from "../../src/resources/qemu/diff.js";
+import { desiredVmFromSpec } from "../../src/sources/spec/qemu-desired.js";
+import { liveVmFromConfig } from "../../src/resources/qemu/read.js";
+import type { DesiredVm } from "../../src/resources/qemu/model.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
 import { readConfigFixture } from "./config-fixture.js";
 

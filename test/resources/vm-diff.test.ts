@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { liveVmFromConfig, liveVmFromPending } from "../../src/resources/vm/live.js";
-import type { DesiredVm } from "../../src/resources/vm/model.js";
-import { planCreate, planDestroy, planUpdate } from "../../src/resources/vm/diff.js";
+import { liveVmFromConfig, liveVmFromPending } from "../../src/resources/qemu/read.js";
+import type { DesiredVm } from "../../src/resources/qemu/model.js";
+import { planCreate, planDestroy, planUpdate } from "../../src/resources/qemu/diff.js";
 import { readConfigFixture, readJsonFixture } from "./config-fixture.js";
 
 const GIB = 1024 ** 3;

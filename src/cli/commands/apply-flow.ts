@@ -3,7 +3,7 @@ import { createInterface } from "node:readline/promises";
 import type { PveClient } from "../../api/index.js";
 import { type ApplyOptions, applyPlan, DEFERRED_REBOOT, PreflightFailedError, skipReasons } from "../../engine/apply.js";
 import type { ApplyReport } from "../../engine/report.js";
-import type { Plan } from "../../engine/types.js";
+import type { Plan } from "../../plan/types.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine, renderReport } from "../render/report.js";
 import { safeLine } from "../../util/safe-text.js";

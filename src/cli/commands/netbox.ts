@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { PveClient } from "../../api/index.js";
-import type { Plan } from "../../engine/types.js";
+import type { Plan } from "../../plan/types.js";
 import { NetboxClient } from "../../netbox/client.js";
 import { loadNetboxConfig, type NetboxConfig } from "../../netbox/config.js";
 import { type DecommissionOutcome, decommissionNetbox } from "../../netbox/decommission.js";

@@ -2,7 +2,7 @@
 // comment. A compact table of guests (marker, name, vmid, node, steps, highest severity), the
 // summary, then one collapsible <details> per guest with its steps, field changes, destroyed
 // volumes, warnings and errors. Every value from the plan goes through markdown-escape.ts.
-import { type GuestPlan, type Plan, SEVERITIES, type Severity, type Step, severityRank } from "../../engine/types.js";
+import { type GuestPlan, type Plan, SEVERITIES, type Severity, type Step, severityRank } from "../../plan/types.js";
 import { mdCode, mdText } from "./markdown-escape.js";
 import { guestMarker, summaryLine } from "./plan.js";
 

@@ -8,11 +8,11 @@
 import { PveFormatError } from "../../pve/errors.js";
 import { PropertyStringError } from "../../pve/property-string.js";
 import { validateValue } from "../../pve/validate.js";
-import { cdromString, newVolumeString } from "../../resources/disk/diff.js";
-import { printDesiredNic } from "../../resources/nic/diff.js";
-import { desiredVmFromSpec } from "../../resources/vm/from-spec.js";
-import type { DesiredDisk } from "../../resources/vm/model.js";
-import { writeValue } from "../../resources/vm/options.js";
+import { cdromString, newVolumeString } from "../../resources/qemu/disk-diff.js";
+import { printDesiredNic } from "../../resources/qemu/nic-diff.js";
+import { desiredVmFromSpec } from "./qemu-desired.js";
+import type { DesiredDisk } from "../../resources/qemu/model.js";
+import { writeValue } from "../../resources/qemu/options.js";
 import type { SpecPath } from "./errors.js";
 import type { VmSpec } from "./model.js";
 import { ownEntry } from "./own.js";

@@ -1,9 +1,9 @@
 // NICs keyed by slot: add, change (the MAC is kept unless the spec names one), remove.
-import type { FieldChange } from "../../engine/types.js";
+import type { FieldChange } from "../../plan/types.js";
 import { qemuPaths } from "../api-paths.js";
-import type { StepDraft } from "../disk/diff.js";
+import type { StepDraft } from "./disk-diff.js";
 import { printNet } from "../../pve/index.js";
-import type { DesiredNic, LiveNic } from "../vm/model.js";
+import type { DesiredNic, LiveNic } from "./model.js";
 
 export interface NicContext {
   vmid: number;

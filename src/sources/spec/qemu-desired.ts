@@ -1,10 +1,10 @@
 // VmSpec (the validated spec model) -> DesiredVm (the engine's normalized view).
 // Every value is put in the same canonical form the live side is read into.
-import type { DiskSpec, NicSpec, VmSpec } from "../../sources/spec/model.js";
+import type { DiskSpec, NicSpec, VmSpec } from "./model.js";
 import { guestSubSchema, printBoot, printDrive, printIpconfig, printPropertyString } from "../../pve/index.js";
-import { canonical } from "../formats.js";
-import type { DesiredDisk, DesiredNic, DesiredVm } from "./model.js";
-import { normalizeOption } from "./options.js";
+import { canonical } from "../../resources/formats.js";
+import type { DesiredDisk, DesiredNic, DesiredVm } from "../../resources/qemu/model.js";
+import { normalizeOption } from "../../resources/qemu/options.js";
 
 function diskOptions(spec: DiskSpec): Record<string, string> {
   const out: Record<string, string> = {};

@@ -1,10 +1,10 @@
 // One guest, desired vs live -> ordered steps. Order: stop (when the spec wants the guest
 // stopped, so later changes apply at once), config, disks, NICs, start, reboot for pending.
-import type { FieldChange, GuestPlan, Step } from "../../engine/types.js";
+import type { FieldChange, GuestPlan, Step } from "../../plan/types.js";
 import { qemuPaths } from "../api-paths.js";
-import { diffDisks, type StepDraft } from "../disk/diff.js";
+import { diffDisks, type StepDraft } from "./disk-diff.js";
 import { printTags } from "../formats.js";
-import { diffNics } from "../nic/diff.js";
+import { diffNics } from "./nic-diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { appliesLive, displayValue, effectiveOption, writeValue } from "./options.js";
 import { poolDrafts } from "./pool.js";

@@ -2,7 +2,7 @@
 // PVE keeps membership outside the guest's config (user.cfg), so these are calls on /pools,
 // not config keys. A spec without `pool:` does not manage membership.
 import { poolPaths } from "../api-paths.js";
-import type { StepDraft } from "../disk/diff.js";
+import type { StepDraft } from "./disk-diff.js";
 import type { DesiredVm, LiveVm } from "./model.js";
 
 /** `pool: ""` in a spec: the guest belongs to no pool. */

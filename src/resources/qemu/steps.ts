@@ -1,10 +1,10 @@
 // Whole-guest steps: create, start, stop, reboot, destroy.
-import type { FieldChange, ParamValue } from "../../engine/types.js";
+import type { FieldChange, ParamValue } from "../../plan/types.js";
 import { volumeOf } from "../../pve/index.js";
 import { qemuPaths } from "../api-paths.js";
-import { cdromString, describeDisk, importGrowCalls, newVolumeString, type StepDraft } from "../disk/diff.js";
+import { cdromString, describeDisk, importGrowCalls, newVolumeString, type StepDraft } from "./disk-diff.js";
 import { printTags } from "../formats.js";
-import { describeNic, printDesiredNic } from "../nic/diff.js";
+import { describeNic, printDesiredNic } from "./nic-diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { displayValue, writeValue } from "./options.js";
 

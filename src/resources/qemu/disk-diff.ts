@@ -1,11 +1,11 @@
 // Disks keyed by slot: add (a new volume), option change (the same volume, never a new one),
 // grow (shrink refused), move to another storage, detach (volume kept as unusedN) or delete
 // (volume destroyed, data-loss-risk, named).
-import type { ApiCall, FieldChange, Step } from "../../engine/types.js";
+import type { ApiCall, FieldChange, Step } from "../../plan/types.js";
 import { qemuPaths, type VmidRef } from "../api-paths.js";
 import { driveBusOf, formatSize, GIB, printDrive } from "../../pve/index.js";
 import { humanSize } from "../formats.js";
-import type { DesiredDisk, DeviceKind, LiveDisk } from "../vm/model.js";
+import type { DesiredDisk, DeviceKind, LiveDisk } from "./model.js";
 
 export type StepDraft = Omit<Step, "id">;
 
