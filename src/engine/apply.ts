@@ -7,6 +7,7 @@ import type { PveClient } from "../api/index.js";
 import { liveVmFromConfig } from "../resources/qemu/read.js";
 import type { DesiredVm, LiveVm } from "../resources/qemu/model.js";
 import { type ClusterSnapshot, readCluster } from "./cluster.js";
+import { PreflightFailedError } from "./errors.js";
 import { KeyedLimiter } from "./limiter.js";
 import { pendingKeys, rebootHeldBack } from "./pending-reboot.js";
 import { type ApplyReport, devicesOf, type GuestReport, resultOf, type StepReport } from "./report.js";
@@ -46,17 +47,6 @@ export interface ApplyOptions {
   desired?: DesiredVm[];
   /** Poll interval bounds of the task watcher (tests use small ones). */
   taskPoll?: { minIntervalMs?: number; maxIntervalMs?: number };
-}
-
-/** Nothing runs while the preflight found problems. */
-export class PreflightFailedError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`the preflight found ${problems.length} problem(s); nothing was changed:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
-    this.name = "PreflightFailedError";
-  }
-  userMessage(): string {
-    return this.message;
-  }
 }
 
 /**

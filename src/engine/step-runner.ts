@@ -21,6 +21,7 @@ import {
 } from "./retry-policy.js";
 import { digestAfterRelease, lockOf, waitForRelease } from "./lock-wait.js";
 import { findLostTask, needsDigestGuard, taskTypeOf } from "./lost-answer.js";
+import { ChangedSincePlanError } from "./errors.js";
 import type { TaskWatcher } from "./task-watcher.js";
 import type { ApiCall, GuestPlan, ParamValue, Step } from "../plan/types.js";
 import type { VmidAllocator } from "./vmid.js";
@@ -47,17 +48,6 @@ export interface RunnerDeps {
   /** Runs `fn` with the guest's per-node slot given up (so a guest that only waits does not starve the node). */
   idle?<T>(node: string, fn: () => Promise<T>): Promise<T>;
   emit(event: ApplyEvent): void;
-}
-
-/** The guest changed between plan and apply (PVE's config digest no longer matches). */
-export class ChangedSincePlanError extends Error {
-  constructor(readonly guest: string) {
-    super(`${guest} changed since the plan was made (its config digest differs); run \`pvectl plan\` again and review the new plan`);
-    this.name = "ChangedSincePlanError";
-  }
-  userMessage(): string {
-    return this.message;
-  }
 }
 
 const DIGEST_CALL = /\/qemu\/\d+\/(config|resize|move_disk)$/;

@@ -4,7 +4,8 @@
 // gets the ownership tag as a step of its own and keeps its other tags.
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { applyPlan, PreflightFailedError } from "../../src/engine/apply.js";
+import { applyPlan } from "../../src/engine/apply.js";
+import { PreflightFailedError } from "../../src/engine/errors.js";
 import { buildDestroyPlan, buildPlan } from "../../src/engine/plan.js";
 import { selectGuests } from "../../src/engine/show.js";
 import { stringify } from "yaml";

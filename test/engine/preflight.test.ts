@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { applyPlan, PreflightFailedError } from "../../src/engine/apply.js";
+import { applyPlan } from "../../src/engine/apply.js";
+import { PreflightFailedError } from "../../src/engine/errors.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import { clientAs, desired, fastApply, type Lab, startLab } from "./helpers.js";
 

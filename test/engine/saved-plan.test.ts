@@ -17,7 +17,7 @@ import {
   savePlan,
 } from "../../src/engine/saved-plan.js";
 import { verifySavedPlan } from "../../src/engine/saved-plan-verify.js";
-import { ChangedSincePlanError } from "../../src/engine/step-runner.js";
+import { ChangedSincePlanError } from "../../src/engine/errors.js";
 import { startSimulator } from "../../src/sim/index.js";
 import { PVECTL_VERSION } from "../../src/version.js";
 import { clientAs, desired, fastApply, type Lab, startLab } from "./helpers.js";

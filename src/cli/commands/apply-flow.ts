@@ -1,7 +1,8 @@
 // What apply and destroy share: guard-rail notice, confirmation, progress, final report, exit code.
 import { createInterface } from "node:readline/promises";
 import type { PveClient } from "../../api/index.js";
-import { type ApplyOptions, applyPlan, DEFERRED_REBOOT, PreflightFailedError, skipReasons } from "../../engine/apply.js";
+import { type ApplyOptions, applyPlan, DEFERRED_REBOOT, skipReasons } from "../../engine/apply.js";
+import { PreflightFailedError } from "../../engine/errors.js";
 import type { ApplyReport } from "../../engine/report.js";
 import type { Plan } from "../../plan/types.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
