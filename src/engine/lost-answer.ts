@@ -1,33 +1,10 @@
 // What the runner needs to resolve a write whose answer was lost (a timeout, a connection
-// closed after the request was sent): which writes must never be sent twice unguarded, and
-// the task the lost request may have started. PVE starts a worker task for these calls, and
+// closed after the request was sent): the task the lost request may have started (which
+// writes must never be sent twice unguarded is the call's intent: plan/intent.ts). PVE starts a worker task for these calls, and
 // lists it under the guest's vmid with our user: finding it tells us the request arrived, and
 // its exit status is the request's outcome.
 import type { PveClient } from "../api/index.js";
 import { parseUpid } from "../pve/upid.js";
-import type { ApiCall, Step } from "../plan/types.js";
-
-/** The worker type PVE starts for a call, when the runner can look for it in the task list. */
-export function taskTypeOf(call: ApiCall): string | undefined {
-  if (call.method === "POST" && /\/qemu$/.test(call.path)) return "qmcreate";
-  if (call.method === "POST" && call.path.endsWith("/config")) return "qmconfig";
-  if (call.path.endsWith("/resize")) return "resize";
-  if (call.path.endsWith("/move_disk")) return "qmmove";
-  if (call.method === "DELETE") return "qmdestroy";
-  const power = /\/status\/(start|shutdown|stop|reboot)$/.exec(call.path);
-  return power ? `qm${power[1]}` : undefined;
-}
-
-/**
- * Writes whose second landing does harm: a disk add allocates another volume (the first
- * becomes `unusedN`), a NIC add draws another MAC, a move copies the disk again. They are
- * sent with the config digest they were computed against, so that of a first request that
- * lands late and a resend, PVE accepts only one (the other fails its checksum check).
- */
-export function needsDigestGuard(step: Step, call: ApiCall): boolean {
-  if (call.path.endsWith("/move_disk")) return true;
-  return call.path.endsWith("/config") && (step.action === "disk-add" || step.action === "nic-add");
-}
 
 /** Clock skew we tolerate between this host and the node when asking for tasks "since" a call. */
 const SKEW_SECONDS = 120;

@@ -11,12 +11,13 @@ function poolsNamed(guests: GuestPlan[]): Map<string, Set<string>> {
   for (const guest of guests) {
     for (const step of guest.steps) {
       for (const call of step.calls) {
-        const joins = step.action === "pool" && call.params.delete === undefined;
-        const pool = step.action === "create" ? call.params.pool : joins ? call.params.poolid : undefined;
-        if (pool === undefined || String(pool) === "") continue;
-        const users = pools.get(String(pool)) ?? new Set<string>();
+        const intent = call.intent;
+        const joins = intent.op === "pool-membership" && !intent.leave;
+        const pool = intent.op === "create" ? intent.pool : joins ? intent.pool : undefined;
+        if (pool === undefined || pool === "") continue;
+        const users = pools.get(pool) ?? new Set<string>();
         users.add(guest.key);
-        pools.set(String(pool), users);
+        pools.set(pool, users);
       }
     }
   }

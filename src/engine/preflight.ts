@@ -2,8 +2,6 @@
 // bridge, ISO, image a disk is imported from) is checked through the API, and every privilege
 // the steps need is checked against GET /access/permissions. All problems are reported together.
 import type { PveClient } from "../api/index.js";
-import { isVmDriveKey, volumeOf } from "../pve/index.js";
-import { bridgeOf, newVolumeStorage } from "../resources/formats.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { ClusterSnapshot } from "./cluster.js";
 import { granted, missingPrivileges, type PermissionDump, stepNeeds } from "./privileges.js";
@@ -62,26 +60,20 @@ function collect(guests: GuestPlan[]): References {
     };
     for (const step of guest.steps) {
       for (const call of step.calls) {
-        for (const [key, raw] of Object.entries(call.params)) {
-          const value = String(raw);
-          if (isVmDriveKey(key)) {
-            const first = volumeOf(value) ?? "";
-            const fresh = newVolumeStorage(value);
-            if (fresh) needStorage(fresh, "images");
-            const iso = /^([a-zA-Z][\w\-.]*):iso\/.+$/.exec(first);
-            if (iso && /media=cdrom/.test(value)) needFile(iso[1]!, first, "iso");
+        const intent = call.intent;
+        if (intent.op === "move-volume") needStorage(intent.storage, "images");
+        if (intent.op !== "create" && intent.op !== "configure") continue;
+        for (const write of intent.writes) {
+          if (write.as === "drive") {
+            if (write.newOn) needStorage(write.newOn, "images");
+            if (write.iso) needFile(write.iso.storage, write.iso.volume, "iso");
             // import-from: a volume of content type import (storage:import/...) or an existing
             // disk image; an absolute path (root only) cannot be checked through the API
-            const image = /(?:^|,)import-from=([a-zA-Z][\w\-.]*):([^,]+)/.exec(value);
-            if (image) needFile(image[1]!, `${image[1]}:${image[2]}`, image[2]!.startsWith("import/") ? "import" : "images");
-          } else if (/^net\d+$/.test(key)) {
-            const bridge = bridgeOf(key, value);
-            if (bridge) {
-              add(refs.bridges, node, bridge);
-              use(`bridge:${node}:${bridge}`, guest.key);
-            }
-          } else if (key === "storage" && /\/move_disk$/.test(call.path)) {
-            needStorage(value, "images");
+            const image = write.importFrom;
+            if (image) needFile(image.storage, image.volume, image.volume.startsWith(`${image.storage}:import/`) ? "import" : "images");
+          } else if (write.as === "nic" && write.bridge) {
+            add(refs.bridges, node, write.bridge);
+            use(`bridge:${node}:${write.bridge}`, guest.key);
           }
         }
       }

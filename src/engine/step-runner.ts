@@ -3,11 +3,11 @@
 // reached PVE, the runner reads the guest back and stops if the write is already there, so a
 // retry never adds a second disk, a second guest or a second start.
 import { PveError, type PveClient } from "../api/index.js";
-import { liveVmFromPending, type PendingEntry } from "../resources/qemu/read.js";
-import type { LiveVm } from "../resources/qemu/model.js";
+import { acceptsDigest, mustNotLandTwice } from "../plan/intent.js";
+import { GUEST_KINDS, type GuestKind } from "../resources/index.js";
+import type { PendingEntry } from "../resources/qemu/read.js";
 import { OWNERSHIP_TAG } from "../resources/qemu/model.js";
-import { isDriveSlot, tryParseSize, volumeOf } from "../pve/index.js";
-import { bridgeOf, newVolumeStorage, parseTags } from "../resources/formats.js";
+import { parseTags } from "../resources/formats.js";
 import {
   backoff,
   errorText,
@@ -20,7 +20,7 @@ import {
   type RetryPolicy,
 } from "./retry-policy.js";
 import { digestAfterRelease, lockOf, waitForRelease } from "./lock-wait.js";
-import { findLostTask, needsDigestGuard, taskTypeOf } from "./lost-answer.js";
+import { findLostTask } from "./lost-answer.js";
 import { ChangedSincePlanError } from "./errors.js";
 import type { TaskWatcher } from "./task-watcher.js";
 import type { ApiCall, GuestPlan, ParamValue, Step } from "../plan/types.js";
@@ -50,8 +50,6 @@ export interface RunnerDeps {
   emit(event: ApplyEvent): void;
 }
 
-const DIGEST_CALL = /\/qemu\/\d+\/(config|resize|move_disk)$/;
-
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -65,10 +63,12 @@ export class GuestRunner {
   readonly #guest: GuestPlan;
   /**
    * Sent with the guest's first write (PVE refuses it if the config changed since the plan)
-   * and with writes that must not land twice (see needsDigestGuard).
+   * and with writes that must not land twice (plan/intent.ts mustNotLandTwice).
    */
   #digest: string | undefined;
   vmid: number | undefined;
+  /** What the guest's calls mean to PVE (paths to read it back, task types, read-back checks). */
+  readonly #kind: GuestKind;
   /** Tasks this runner started and awaited: never mistaken for a lost request's task. */
   readonly #seen = new Set<string>();
 
@@ -77,6 +77,7 @@ export class GuestRunner {
     this.#guest = guest;
     this.#digest = guest.exists ? guest.digest : undefined;
     this.vmid = guest.vmid;
+    this.#kind = GUEST_KINDS[guest.kind ?? "qemu"];
   }
 
   /** Runs a step; returns the warnings of its tasks and how many attempts it took. */
@@ -85,9 +86,8 @@ export class GuestRunner {
     let attempts = 0;
     for (const call of step.calls) {
       // Grown to at least this size already (an image larger than asked): nothing to do.
-      if (call.growOnly && (await this.#grownAlready(call))) continue;
-      const creates = step.action === "create" && call.method === "POST" && !call.path.includes("{vmid}");
-      const r = creates ? await this.#create(step, call) : await this.#call(step, call);
+      if (call.growOnly && (await this.#landed(call))) continue;
+      const r = call.intent.op === "create" ? await this.#create(step, call) : await this.#call(step, call);
       warnings.push(...r.warnings);
       attempts += r.attempts;
     }
@@ -114,13 +114,13 @@ export class GuestRunner {
     const { client, retry } = this.#deps;
     const path = this.#path(call);
     // A write that must not land twice carries the digest it was computed against.
-    if (this.#digest === undefined && needsDigestGuard(step, call)) this.#digest = await this.#currentDigest();
+    if (this.#digest === undefined && mustNotLandTwice(call.intent)) this.#digest = await this.#currentDigest();
     let lost = false;
     let lockSince: number | undefined;
     let sends = 0;
     for (let attempt = 0; ; attempt++) {
       const params: Record<string, ParamValue> = { ...call.params };
-      if (this.#digest && DIGEST_CALL.test(path)) params.digest = this.#digest;
+      if (this.#digest && acceptsDigest(call.intent)) params.digest = this.#digest;
       const sentAtMs = Date.now();
       sends += 1;
       try {
@@ -130,7 +130,7 @@ export class GuestRunner {
       } catch (err) {
         const last = attempt + 1 >= retry.maxAttempts;
         // A resend refused on its checksum after a lost answer: the first request landed first.
-        if (lost && isDigestMismatch(err) && (await this.#applied(step, call))) return this.#landed(sends);
+        if (lost && isDigestMismatch(err) && (await this.#applied(call))) return this.#sent(sends);
         const lock = this.#deps.lockWaitMs !== undefined ? await this.#heldLock(err, params) : undefined;
         if (lock !== undefined) {
           // Waiting on a lock does not use up the retry attempts: --lock-wait bounds it.
@@ -162,11 +162,11 @@ export class GuestRunner {
           // The answer was lost: find out what the first request did before sending it again.
           lost = true;
           await this.#awaitLostTask(call, sentAtMs);
-          if (await this.#applied(step, call)) return this.#landed(sends);
+          if (await this.#applied(call)) return this.#sent(sends);
           // Not there: a write that must not land twice is resent with the same digest, so a
           // first request still on its way is refused by PVE should it arrive after the resend.
           // Any other write may land twice, and our own first one would fail a digest check.
-          if (!needsDigestGuard(step, call)) this.#digest = undefined;
+          if (!mustNotLandTwice(call.intent)) this.#digest = undefined;
         }
         await this.#pause(step, attempt, err);
       }
@@ -174,7 +174,7 @@ export class GuestRunner {
   }
 
   /** The first request's effect is there: later steps write on top of it, without the old digest. */
-  #landed(sends: number): { warnings: string[]; attempts: number } {
+  #sent(sends: number): { warnings: string[]; attempts: number } {
     this.#digest = undefined;
     return { warnings: [], attempts: sends };
   }
@@ -200,7 +200,7 @@ export class GuestRunner {
 
   async #config(): Promise<Record<string, unknown> | undefined> {
     try {
-      return (await this.#deps.client.request("GET", `/nodes/${this.#guest.node}/qemu/${this.vmid}/config`)) as Record<string, unknown>;
+      return (await this.#deps.client.request("GET", this.#kind.paths.config(this.#guest.node, this.vmid!))) as Record<string, unknown>;
     } catch {
       return undefined;
     }
@@ -208,7 +208,7 @@ export class GuestRunner {
 
   /** If the lost request started a task that is still running, waits for it to end (its result is read back after). */
   async #awaitLostTask(call: ApiCall, sentAtMs: number): Promise<void> {
-    const type = taskTypeOf(call);
+    const type = this.#kind.taskType(call);
     if (type === undefined || this.vmid === undefined) return;
     try {
       const upid = await findLostTask(this.#deps.client, { node: this.#guest.node, vmid: this.vmid, type, sentAtMs }, this.#seen);
@@ -243,41 +243,31 @@ export class GuestRunner {
 
 
   /** Reads the guest back: is this call's effect already there? */
-  async #applied(step: Step, call: ApiCall): Promise<boolean> {
-    const node = this.#guest.node;
-    const vmid = this.vmid;
+  async #applied(call: ApiCall): Promise<boolean> {
+    const intent = call.intent;
     try {
-      if (step.action === "destroy") return await this.#gone();
-      if (step.action === "start" || step.action === "stop") {
-        const status = (await this.#deps.client.request("GET", `/nodes/${node}/qemu/${vmid}/status/current`)) as { status: string };
-        return status.status === (step.action === "start" ? "running" : "stopped");
+      if (intent.op === "destroy") return await this.#gone();
+      if (intent.op === "power") {
+        // A reboot leaves no trace to read: it is never taken as landed.
+        if (intent.action === "reboot") return false;
+        const status = (await this.#deps.client.request("GET", this.#kind.paths.status(this.#guest.node, this.vmid!))) as { status: string };
+        return status.status === (intent.action === "start" ? "running" : "stopped");
       }
-      if (step.action === "reboot") return false;
-      if (call.path.endsWith("/resize")) return await this.#grownAlready(call);
-      const live = await this.#read();
-      if (step.action === "disk-move") {
-        return live.disks[String(call.params.disk)]?.storage === String(call.params.storage);
-      }
-      return configApplied(call.params, live);
+      return await this.#landed(call);
     } catch {
       return false;
     }
   }
 
-  /** Whether the disk a resize call names is already at least the size it asks for. */
-  async #grownAlready(call: ApiCall): Promise<boolean> {
+  /** Whether the guest, read back, shows the call's effect (the kind decides what that means). */
+  async #landed(call: ApiCall): Promise<boolean> {
     try {
-      const disk = (await this.#read()).disks[String(call.params.disk)];
-      const wanted = tryParseSize(String(call.params.size));
-      return disk?.sizeBytes !== undefined && wanted !== undefined && disk.sizeBytes >= wanted;
+      const node = this.#guest.node;
+      const entries = (await this.#deps.client.request("GET", this.#kind.paths.pending(node, this.vmid!))) as PendingEntry[];
+      return this.#kind.landed(call, { vmid: this.vmid!, node }, entries);
     } catch {
       return false;
     }
-  }
-
-  async #read(): Promise<LiveVm> {
-    const entries = (await this.#deps.client.request("GET", `/nodes/${this.#guest.node}/qemu/${this.vmid}/pending`)) as PendingEntry[];
-    return liveVmFromPending({ vmid: this.vmid!, node: this.#guest.node, status: "stopped" }, entries);
   }
 
   /** Create: allocate a vmid if the spec has none, retry on collision, adopt our own half-finished create. */
@@ -385,43 +375,4 @@ interface ListedGuest {
   tags?: string;
   lock?: string;
   node?: string;
-}
-
-/** Whether each key this config call writes (or deletes) already has that value. */
-function configApplied(params: Record<string, ParamValue>, live: LiveVm): boolean {
-  for (const [key, raw] of Object.entries(params)) {
-    const value = String(raw);
-    if (key === "delete") {
-      for (const k of value.split(",")) if (live.disks[k] || live.nics[k] || live.options[k] !== undefined) return false;
-      continue;
-    }
-    if (key === "force" || key === "digest") continue;
-    const disk = live.disks[key];
-    if (isDriveSlot(key)) {
-      const file = volumeOf(value) ?? "";
-      // A new volume (STORAGE:SIZE) is there when the slot holds a volume on that storage.
-      const fresh = newVolumeStorage(value);
-      if (fresh !== undefined) {
-        if (!disk || disk.storage !== fresh) return false;
-      } else if (!disk || disk.volume !== file) return false;
-      continue;
-    }
-    if (/^net\d+$/.test(key)) {
-      const nic = live.nics[key];
-      if (!nic) return false;
-      const bridge = bridgeOf(key, value);
-      if (bridge !== undefined && nic.bridge !== bridge) return false;
-      continue;
-    }
-    if (key === "name") {
-      if (live.name !== value) return false;
-      continue;
-    }
-    if (key === "tags") {
-      if (live.tags.join(";") !== parseTags(value).join(";")) return false;
-      continue;
-    }
-    if (live.options[key] === undefined) return false;
-  }
-  return true;
 }

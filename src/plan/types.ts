@@ -1,6 +1,7 @@
 // The shapes a plan is made of. A plan is data: each step lists the exact API calls apply
 // will make, so `plan` shows what `apply` does and a saved plan can be applied later.
 import type { HttpMethod } from "../schema/types.js";
+import type { CallIntent, GuestType } from "./intent.js";
 
 /** Ordered from harmless to dangerous (DESIGN.md "Severity of a step"). */
 export const SEVERITIES = ["read-only", "configuration", "service-impact", "data-loss-risk"] as const;
@@ -46,6 +47,8 @@ export interface ApiCall {
   method: HttpMethod;
   path: string;
   params: Record<string, ParamValue>;
+  /** What the call does, for preflight, privileges and the executor (plan/intent.ts). */
+  intent: CallIntent;
   /**
    * A resize planned without knowing the disk's size (a disk imported from an image in the
    * same apply takes the image's size): apply reads the size first and skips the call when
@@ -70,16 +73,25 @@ export interface Step {
   shutdownTimeoutSeconds?: number;
 }
 
-/** A privilege a step needs on a path, for the permission preflight. */
-export interface RequiredPrivilege {
+/** A step as a resource kind plans it; the engine numbers it (`id`) when it assembles the plan. */
+export type StepDraft = Omit<Step, "id">;
+
+/** A privilege needed on a path (`/vms/100`, `/storage/local-lvm` ...). */
+export interface PrivilegeNeed {
   path: string;
   privilege: string;
   /** Alternatives: any one of these privileges satisfies the requirement. */
   anyOf?: string[];
+}
+
+/** A privilege a step needs on a path, for the permission preflight. */
+export interface RequiredPrivilege extends PrivilegeNeed {
   stepId: string;
 }
 
 export interface GuestPlan {
+  /** What kind of guest; absent means qemu (every plan before containers). */
+  kind?: GuestType;
   /** The guest's name in the spec (unique within a spec). */
   key: string;
   name: string;

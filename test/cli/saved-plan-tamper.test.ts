@@ -85,8 +85,8 @@ describe("apply --plan with an edited or unfitting saved plan", () => {
     const file = savedPlan((saved) => {
       const guest = saved.plan.guests[0]!;
       guest.steps.push(
-        { id: "tamper1/9-stop", action: "stop", severity: "configuration", summary: "tidy up", changes: [], calls: [{ method: "POST", path: "/nodes/pve1/qemu/261/status/stop", params: {} }] },
-        { id: "tamper1/10-destroy", action: "destroy", severity: "configuration", summary: "tidy up", changes: [], calls: [{ method: "DELETE", path: "/nodes/pve1/qemu/261", params: { purge: 1 } }] },
+        { id: "tamper1/9-stop", action: "stop", severity: "configuration", summary: "tidy up", changes: [], calls: [{ method: "POST", path: "/nodes/pve1/qemu/261/status/stop", params: {}, intent: { kind: "qemu", op: "power", action: "stop" } }] },
+        { id: "tamper1/10-destroy", action: "destroy", severity: "configuration", summary: "tidy up", changes: [], calls: [{ method: "DELETE", path: "/nodes/pve1/qemu/261", params: { purge: 1 }, intent: { kind: "qemu", op: "destroy" } }] },
       );
     });
     const result = await cli(["apply", "--plan", file, "--yes"]);

@@ -47,7 +47,13 @@ describe("disks imported from an image", () => {
       after: `imported from ${IMAGE} on local-lvm, grown to 20 GiB if the image is smaller`,
     });
     assert.deepEqual(create!.calls.slice(1), [
-      { method: "PUT", path: "/nodes/pve1/qemu/301/resize", params: { disk: "scsi0", size: "20G" }, growOnly: true },
+      {
+        method: "PUT",
+        path: "/nodes/pve1/qemu/301/resize",
+        params: { disk: "scsi0", size: "20G" },
+        intent: { kind: "qemu", op: "resize", slot: "scsi0", sizeBytes: 20 * 1024 ** 3 },
+        growOnly: true,
+      },
     ]);
     const report = await applyPlan(lab.client, plan, { ...fastApply, cluster: plan.context.cluster });
     assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));

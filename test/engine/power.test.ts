@@ -29,7 +29,12 @@ describe("power steps", () => {
     const graceful = await buildPlan(lab.client, desired(spec("stopped")), { shutdownTimeoutSeconds: 30 });
     const stop = graceful.guests[0]!.steps[0]!;
     assert.equal(stop.action, "stop");
-    assert.deepEqual(stop.calls[0], { method: "POST", path: "/nodes/pve2/qemu/270/status/shutdown", params: { timeout: 30 } });
+    assert.deepEqual(stop.calls[0], {
+      method: "POST",
+      path: "/nodes/pve2/qemu/270/status/shutdown",
+      params: { timeout: 30 },
+      intent: { kind: "qemu", op: "power", action: "shutdown" },
+    });
     const forced = await buildPlan(lab.client, desired(spec("stopped")), { shutdownTimeoutSeconds: 30, forceStop: true });
     assert.deepEqual(forced.guests[0]!.steps[0]!.calls[0]!.params, { timeout: 30, forceStop: 1 });
     assert.match(forced.guests[0]!.steps[0]!.summary, /graceful shutdown, forced off after 30s/);

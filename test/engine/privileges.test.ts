@@ -2,14 +2,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { callNeeds, granted, missingPrivileges, stepNeeds } from "../../src/engine/privileges.js";
 import type { Step } from "../../src/plan/types.js";
+import { qemuCalls } from "../../src/resources/qemu/calls.js";
 
 describe("privileges a step needs", () => {
   it("a config change needs the schema's check plus one privilege per key, storage and bridge", () => {
-    const needs = callNeeds({
-      method: "PUT",
-      path: "/nodes/pve1/qemu/100/config",
-      params: { memory: "4096", cores: "2", scsi1: "local-lvm:8,discard=on", net1: "model=virtio,bridge=vmbr1,tag=20", ciuser: "debian" },
-    });
+    const needs = callNeeds(
+      qemuCalls.config("pve1", 100, { memory: "4096", cores: "2", scsi1: "local-lvm:8,discard=on", net1: "model=virtio,bridge=vmbr1,tag=20", ciuser: "debian" }),
+    );
     assert.deepEqual(
       needs.map((n) => `${n.path} ${n.anyOf ? n.anyOf.join("|") : n.privilege}`),
       [
@@ -26,11 +25,7 @@ describe("privileges a step needs", () => {
   });
 
   it("a create with start needs VM.Allocate and VM.PowerMgmt on the new vmid; a CD-ROM needs VM.Config.CDROM", () => {
-    const needs = callNeeds({
-      method: "POST",
-      path: "/nodes/pve1/qemu",
-      params: { vmid: 300, name: "x", start: 1, ide2: "local:iso/d.iso,media=cdrom" },
-    }).map((n) => `${n.path} ${n.privilege}`);
+    const needs = callNeeds(qemuCalls.create("pve1", { vmid: 300, name: "x", start: 1, ide2: "local:iso/d.iso,media=cdrom" })).map((n) => `${n.path} ${n.privilege}`);
     assert.ok(needs.includes("/vms/300 VM.Allocate"));
     assert.ok(needs.includes("/vms/300 VM.PowerMgmt"));
     assert.ok(needs.includes("/vms/300 VM.Config.CDROM"));
@@ -39,7 +34,7 @@ describe("privileges a step needs", () => {
 
   it("an existing cloud-init volume is a cloud-init drive, not a CD-ROM, and an ISO named like an option stays a disk", () => {
     const needs = (params: Record<string, string>) =>
-      callNeeds({ method: "PUT", path: "/nodes/pve1/qemu/100/config", params })
+      callNeeds(qemuCalls.config("pve1", 100, params))
         .slice(1)
         .map((n) => (n.anyOf ? n.anyOf.join("|") : n.privilege));
     assert.deepEqual(needs({ ide2: "local-lvm:vm-100-cloudinit,media=cdrom" }), ["VM.Config.Cloudinit|VM.Config.CDROM"]);
@@ -49,11 +44,11 @@ describe("privileges a step needs", () => {
 
   it("destroy and power steps take their privilege from the schema", () => {
     assert.deepEqual(
-      callNeeds({ method: "DELETE", path: "/nodes/pve2/qemu/120", params: { purge: 1 } }).map((n) => `${n.path} ${n.privilege}`),
+      callNeeds(qemuCalls.destroy("pve2", 120)).map((n) => `${n.path} ${n.privilege}`),
       ["/vms/120 VM.Allocate"],
     );
     assert.deepEqual(
-      callNeeds({ method: "POST", path: "/nodes/pve2/qemu/120/status/shutdown", params: { timeout: 60 } }).map((n) => `${n.path} ${n.privilege}`),
+      callNeeds(qemuCalls.power("pve2", 120, "shutdown", { timeout: 60 })).map((n) => `${n.path} ${n.privilege}`),
       ["/vms/120 VM.PowerMgmt"],
     );
   });
@@ -84,7 +79,7 @@ describe("evaluating GET /access/permissions", () => {
       severity: "configuration",
       summary: "create web1",
       changes: [],
-      calls: [{ method: "POST", path: "/nodes/pve1/qemu", params: { vmid: 101, memory: "512", scsi0: "local-lvm:4", net0: "model=virtio,bridge=vmbr0" } }],
+      calls: [qemuCalls.create("pve1", { vmid: 101, memory: "512", scsi0: "local-lvm:4", net0: "model=virtio,bridge=vmbr0" })],
     };
     const missing = missingPrivileges(dump, stepNeeds([step])).map((n) => `${n.path} ${n.privilege} ${n.stepId}`);
     assert.deepEqual(missing, [

@@ -137,7 +137,7 @@ describe("saved plans", () => {
     const third = await save(SPEC("3072"));
     edit(third.file, (s) => {
       const guest = s.plan.guests[0]!;
-      guest.steps.push({ ...guest.steps[0]!, id: "saved1/2-destroy", action: "destroy", calls: [{ method: "DELETE", path: "/nodes/pve1/qemu/220", params: {} }] });
+      guest.steps.push({ ...guest.steps[0]!, id: "saved1/2-destroy", action: "destroy", calls: [{ method: "DELETE", path: "/nodes/pve1/qemu/220", params: {}, intent: { kind: "qemu", op: "destroy" } }] });
     });
     assert.deepEqual(await problemsOf(third.file, SPEC("3072")), ["saved1: step saved1/2-destroy (destroy) is not in the recomputed plan"]);
   });

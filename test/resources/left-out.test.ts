@@ -74,7 +74,14 @@ describe("keys a spec leaves out are not managed", () => {
     assert.deepEqual(plan("").steps, []);
     assert.deepEqual(
       plan("    pool: dev\n").steps.map((s) => [s.action, s.summary, s.calls[0]]),
-      [["pool", "move from pool prod to pool dev", { method: "PUT", path: "/pools", params: { poolid: "dev", vms: "300", "allow-move": 1 } }]],
+      [["pool", "move from pool prod to pool dev", {
+          method: "PUT",
+          path: "/pools",
+          params: { poolid: "dev", vms: "300", "allow-move": 1 },
+          intent: { kind: "pool", op: "pool-membership", pool: "dev", vmids: [300], leave: false },
+        },
+      ],
+    ],
     );
     assert.deepEqual(
       plan('    pool: ""\n').steps.map((s) => [s.action, s.summary, s.calls[0]?.params]),

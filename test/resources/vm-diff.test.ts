@@ -51,7 +51,14 @@ describe("VM diff against a recorded live config", () => {
     assert.equal(step.action, "config");
     assert.equal(step.severity, "configuration");
     assert.deepEqual(step.changes, [{ field: "memory", before: "2048", after: "4096" }]);
-    assert.deepEqual(step.calls, [{ method: "PUT", path: "/nodes/pve1/qemu/101/config", params: { memory: "4096" } }]);
+    assert.deepEqual(step.calls, [
+      {
+        method: "PUT",
+        path: "/nodes/pve1/qemu/101/config",
+        params: { memory: "4096" },
+        intent: { kind: "qemu", op: "configure", writes: [{ key: "memory", as: "option" }], deletes: [], allocates: false },
+      },
+    ]);
   });
 
   it("marks a memory change on a running guest as pending until reboot, then plans the reboot", () => {
@@ -114,6 +121,7 @@ describe("VM diff against a recorded live config", () => {
       method: "PUT",
       path: "/nodes/pve1/qemu/101/resize",
       params: { disk: "scsi0", size: "40G" },
+      intent: { kind: "qemu", op: "resize", slot: "scsi0", sizeBytes: 40 * GIB },
     });
     vm.disks[0]!.sizeBytes = 16 * GIB;
     const shrink = planUpdate(vm, test1(), power);

@@ -1,8 +1,8 @@
 // One guest, desired vs live -> ordered steps. Order: stop (when the spec wants the guest
 // stopped, so later changes apply at once), config, disks, NICs, start, reboot for pending.
-import type { FieldChange, GuestPlan, Step } from "../../plan/types.js";
-import { qemuPaths } from "../api-paths.js";
-import { diffDisks, type StepDraft } from "./disk-diff.js";
+import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
+import { qemuCalls } from "./calls.js";
+import { diffDisks } from "./disk-diff.js";
 import { printTags } from "../formats.js";
 import { diffNics } from "./nic-diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
@@ -95,7 +95,6 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean, adopting: b
     const keep = live.tags.includes(OWNERSHIP_TAG) || adopting ? [OWNERSHIP_TAG] : [];
     put("tags", printTags(live.tags) || undefined, printTags([...vm.tags, ...keep]));
   }
-  const path = qemuPaths.config(live.node, live.vmid);
   const drafts: StepDraft[] = [];
   if (nowChanges.length > 0) {
     drafts.push({
@@ -103,7 +102,7 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean, adopting: b
       severity: "configuration",
       summary: `change ${nowChanges.map((c) => c.field).join(", ")}`,
       changes: nowChanges,
-      calls: [{ method: "PUT", path, params: nowParams }],
+      calls: [qemuCalls.config(live.node, live.vmid, nowParams)],
     });
   }
   if (laterChanges.length > 0) {
@@ -112,7 +111,7 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean, adopting: b
       severity: "service-impact",
       summary: `change ${laterChanges.map((c) => c.field).join(", ")} (pending until reboot: the guest is running)`,
       changes: laterChanges,
-      calls: [{ method: "PUT", path, params: laterParams }],
+      calls: [qemuCalls.config(live.node, live.vmid, laterParams)],
       pendingUntilReboot: true,
     });
   }

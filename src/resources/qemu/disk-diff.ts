@@ -1,13 +1,13 @@
 // Disks keyed by slot: add (a new volume), option change (the same volume, never a new one),
 // grow (shrink refused), move to another storage, detach (volume kept as unusedN) or delete
-// (volume destroyed, data-loss-risk, named).
-import type { ApiCall, FieldChange, Step } from "../../plan/types.js";
-import { qemuPaths, type VmidRef } from "../api-paths.js";
-import { driveBusOf, formatSize, GIB, printDrive } from "../../pve/index.js";
+// (volume destroyed, data-loss-risk, named). One function per case.
+import type { ApiCall, StepDraft } from "../../plan/types.js";
+import { driveBusOf, printDrive } from "../../pve/index.js";
+import type { VmidRef } from "../api-paths.js";
 import { humanSize } from "../formats.js";
+import { qemuCalls } from "./calls.js";
+import { cdromString, describeDisk, describeLive, newVolumeString, optionDiff } from "./disk-values.js";
 import type { DesiredDisk, DeviceKind, LiveDisk } from "./model.js";
-
-export type StepDraft = Omit<Step, "id">;
 
 export interface DiskContext {
   vmid: number;
@@ -29,20 +29,6 @@ export interface DiskDiff {
   warnings: string[];
 }
 
-/** PVE's value for a drive sub-option that is not written. */
-export const DRIVE_OPTION_DEFAULTS: Record<string, string> = {
-  backup: "1",
-  replicate: "1",
-  ssd: "0",
-  iothread: "0",
-  discard: "ignore",
-  shared: "0",
-  ro: "0",
-  scsiblock: "0",
-  snapshot: "0",
-  detect_zeroes: "1",
-};
-
 /**
  * Sub-options of an attached disk that qemu-server's vmconfig_update_disk cannot change on a
  * running guest (they wait in the pending section for the next reboot). Every other option of
@@ -61,17 +47,9 @@ function hotpluggable(slot: string, hotplug: string[]): boolean {
   return (bus === "scsi" || bus === "virtio") && hotplug.includes("disk");
 }
 
-/** `local-lvm:32,discard=on` — PVE's STORAGE:SIZE_IN_GiB syntax for a new volume. */
-export function newVolumeString(disk: DesiredDisk): string {
-  if (disk.kind === "cloudinit") return printDrive(disk.slot, { file: `${disk.storage}:cloudinit`, media: "cdrom" });
-  const extra: Record<string, string> = { ...disk.options };
-  if (disk.format !== undefined) extra.format = disk.format;
-  if (disk.importFrom !== undefined) {
-    // PVE sizes an imported disk from its image: STORAGE:0 plus import-from.
-    return printDrive(disk.slot, { ...extra, file: `${disk.storage}:0`, "import-from": disk.importFrom });
-  }
-  const gib = Number(((disk.sizeBytes ?? 0) / GIB).toFixed(6));
-  return printDrive(disk.slot, { ...extra, file: `${disk.storage}:${gib}` });
+/** Whether a drive in `slot` can be attached or removed now (the guest is stopped, or hotplug allows it). */
+function changesLive(slot: string, ctx: DiskContext): boolean {
+  return !ctx.running || hotpluggable(slot, ctx.hotplug);
 }
 
 /**
@@ -84,193 +62,156 @@ export function importGrowCalls(disks: DesiredDisk[], node: string, vmid: VmidRe
   const calls: ApiCall[] = [];
   for (const disk of disks) {
     if (disk.kind !== "disk" || disk.importFrom === undefined || disk.sizeBytes === undefined) continue;
-    calls.push({ method: "PUT", path: qemuPaths.resize(node, vmid), params: { disk: disk.slot, size: formatSize(disk.sizeBytes) }, growOnly: true });
+    calls.push(qemuCalls.resize(node, vmid, disk.slot, disk.sizeBytes, true));
   }
   return calls;
 }
 
-export function cdromString(disk: DesiredDisk, liveOptions: Record<string, string> = {}): string {
-  return printDrive(disk.slot, { ...liveOptions, ...disk.options, file: disk.iso ?? "none", media: "cdrom" });
-}
-
-export function describeDisk(disk: DesiredDisk): string {
-  if (disk.kind === "cdrom") return `CD-ROM ${disk.iso ?? "none"}`;
-  if (disk.kind === "cloudinit") return `cloud-init drive on ${disk.storage}`;
-  if (disk.importFrom !== undefined) {
-    const grown = disk.sizeBytes !== undefined ? `, grown to ${humanSize(disk.sizeBytes)} if the image is smaller` : "";
-    return `imported from ${disk.importFrom} on ${disk.storage}${grown}`;
-  }
-  const opts = Object.entries(disk.options).map(([k, v]) => `${k}=${v}`);
-  return `${humanSize(disk.sizeBytes ?? 0)} on ${disk.storage}${opts.length ? ` (${opts.join(", ")})` : ""}`;
-}
-
-function describeLive(disk: LiveDisk): string {
-  if (disk.kind === "cdrom") return `CD-ROM ${disk.volume}`;
-  if (disk.kind === "cloudinit") return `cloud-init drive ${disk.volume}`;
-  return `${disk.volume}${disk.sizeBytes !== undefined ? ` (${humanSize(disk.sizeBytes)})` : ""}`;
-}
-
 export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>, ctx: DiskContext): DiskDiff {
   const out: DiskDiff = { steps: [], errors: [], warnings: [] };
-  const config = qemuPaths.config(ctx.node, ctx.vmid);
-  const wanted = new Set(desired.map((d) => d.slot));
-
   for (const disk of desired) {
     const current = live[disk.slot];
-    const liveChange = !ctx.running || hotpluggable(disk.slot, ctx.hotplug);
-    if (!current) {
-      if (disk.kind === "disk" && (disk.storage === undefined || (disk.sizeBytes === undefined && disk.importFrom === undefined))) {
-        out.errors.push(`${disk.slot}: a new disk needs a storage and a size`);
-        continue;
-      }
-      const value = disk.kind === "cdrom" ? cdromString(disk) : newVolumeString(disk);
-      out.steps.push({
-        action: "disk-add",
-        severity: liveChange ? "configuration" : "service-impact",
-        summary: `add ${disk.slot}: ${describeDisk(disk)}${liveChange ? "" : " (pending until reboot)"}`,
-        changes: [{ field: disk.slot, after: describeDisk(disk) }],
-        // POST: allocating a volume runs as a task in PVE, awaited like any other.
-        calls: [{ method: "POST", path: config, params: { [disk.slot]: value } }],
-        ...(liveChange ? {} : { pendingUntilReboot: true }),
-      });
-      continue;
-    }
-    if (current.kind !== disk.kind) {
+    if (!current) addDisk(disk, ctx, out);
+    else if (current.kind !== disk.kind) {
       out.errors.push(
         `${disk.slot} holds a ${current.kind} (${current.volume}) but the spec describes a ${disk.kind}; ` +
           `use another slot, or remove the ${current.kind} from ${disk.slot} first`,
       );
-      continue;
-    }
-    if (disk.kind === "cloudinit") {
+    } else if (disk.kind === "cloudinit") {
       if (disk.storage !== current.storage) {
         out.warnings.push(`${disk.slot}: the cloud-init drive is on ${current.storage}, the spec says ${disk.storage}; left as it is`);
       }
-      continue;
-    }
-    if (disk.kind === "cdrom") {
-      const wantIso = disk.iso ?? "none";
-      const optionChanges = optionDiff(disk.options, current.options);
-      if (wantIso !== current.volume || optionChanges.length > 0) {
-        const changes: FieldChange[] = [];
-        if (wantIso !== current.volume) changes.push({ field: `${disk.slot}.iso`, before: current.volume, after: wantIso });
-        changes.push(...optionChanges.map((c) => ({ ...c, field: `${disk.slot}.${c.field}` })));
-        out.steps.push({
-          action: "disk-options",
-          severity: "configuration",
-          summary: `change CD-ROM ${disk.slot}`,
-          changes,
-          calls: [{ method: "PUT", path: config, params: { [disk.slot]: cdromString(disk, current.options) } }],
-        });
-      }
-      continue;
-    }
-    // A disk that exists: storage, size and options are separate steps on the same volume.
-    if (disk.storage !== undefined && current.storage !== undefined && disk.storage !== current.storage) {
-      out.steps.push({
-        action: "disk-move",
-        severity: "configuration",
-        summary: `move ${disk.slot} from ${current.storage} to ${disk.storage} (data copied, then the source volume ${current.volume} is removed)`,
-        changes: [{ field: `${disk.slot}.storage`, before: current.storage, after: disk.storage }],
-        calls: [
-          {
-            method: "POST",
-            path: qemuPaths.moveDisk(ctx.node, ctx.vmid),
-            params: { disk: disk.slot, storage: disk.storage, delete: 1 },
-          },
-        ],
-      });
-    }
-    if (disk.sizeBytes !== undefined && current.sizeBytes !== undefined && disk.sizeBytes !== current.sizeBytes) {
-      if (disk.sizeBytes < current.sizeBytes && disk.importFrom !== undefined) {
-        // An imported disk is at least its image: a size below it is a minimum already met.
-        out.warnings.push(
-          `${disk.slot} is ${humanSize(current.sizeBytes)} (its image ${disk.importFrom} is larger than the ${humanSize(disk.sizeBytes)} the spec asks); left as it is`,
-        );
-      } else if (disk.sizeBytes < current.sizeBytes) {
-        out.errors.push(
-          `${disk.slot}: shrinking from ${humanSize(current.sizeBytes)} to ${humanSize(disk.sizeBytes)} is refused ` +
-            `(PVE cannot shrink disks and data would be lost); set size to at least ${humanSize(current.sizeBytes)}`,
-        );
-      } else {
-        out.steps.push({
-          action: "disk-grow",
-          severity: "configuration",
-          summary: `grow ${disk.slot} from ${humanSize(current.sizeBytes)} to ${humanSize(disk.sizeBytes)}`,
-          changes: [{ field: `${disk.slot}.size`, before: humanSize(current.sizeBytes), after: humanSize(disk.sizeBytes) }],
-          calls: [
-            {
-              method: "PUT",
-              path: qemuPaths.resize(ctx.node, ctx.vmid),
-              params: { disk: disk.slot, size: formatSize(disk.sizeBytes) },
-            },
-          ],
-        });
-      }
-    }
-    const optionChanges = optionDiff(disk.options, current.options);
-    if (optionChanges.length > 0) {
-      const live = !ctx.running || !driveOptionsNeedReboot(optionChanges.map((c) => c.field));
-      const merged: Record<string, string | number> = { ...current.options, ...disk.options };
-      if (current.sizeBytes !== undefined) merged.size = current.sizeBytes;
-      out.steps.push({
-        action: "disk-options",
-        severity: live ? "configuration" : "service-impact",
-        summary: `change options of ${disk.slot} (same volume ${current.volume})${live ? "" : " (pending until reboot)"}`,
-        changes: optionChanges.map((c) => ({ ...c, field: `${disk.slot}.${c.field}` })),
-        // The existing volume is written back with the new options: PVE keeps the volume.
-        calls: [{ method: "PUT", path: config, params: { [disk.slot]: printDrive(disk.slot, { ...merged, file: current.volume }) } }],
-        ...(live ? {} : { pendingUntilReboot: true }),
-      });
-    }
+    } else if (disk.kind === "cdrom") changeCdrom(disk, current, ctx, out);
+    else changeDisk(disk, current, ctx, out);
   }
-
+  const wanted = new Set(desired.map((d) => d.slot));
   for (const current of Object.values(live)) {
     if (wanted.has(current.slot)) continue;
     // A section the spec does not write is not managed: its drives stay (an explicit detach still applies).
-    const section = SECTION_OF[current.kind];
-    if (ctx.unmanaged?.includes(section) && !ctx.detach.includes(current.slot)) continue;
-    const liveChange = !ctx.running || hotpluggable(current.slot, ctx.hotplug);
-    const pending = liveChange ? {} : { pendingUntilReboot: true };
-    if (current.kind !== "disk" || ctx.detach.includes(current.slot)) {
-      const what =
-        current.kind === "cdrom"
-          ? `remove CD-ROM drive ${current.slot}`
-          : current.kind === "cloudinit"
-            ? `remove the cloud-init drive ${current.slot}`
-            : `detach ${current.slot}`;
-      const kept = current.kind === "disk" ? ` (volume ${current.volume} kept as an unused disk)` : "";
-      // A running guest loses the device: hot-unplugged now, or at the reboot it waits for.
-      const how = !ctx.running ? "" : liveChange ? " (hot-unplugged from the running guest)" : " (pending until reboot)";
-      out.steps.push({
-        action: "disk-detach",
-        severity: ctx.running ? "service-impact" : "configuration",
-        summary: `${what}${kept}${how}`,
-        changes: [{ field: current.slot, before: describeLive(current) }],
-        calls: [{ method: "PUT", path: config, params: { delete: current.slot } }],
-        ...pending,
-      });
-      continue;
-    }
-    out.steps.push({
-      action: "disk-delete",
-      severity: "data-loss-risk",
-      summary: `delete ${current.slot} and destroy volume ${current.volume}${liveChange ? "" : " (pending until reboot)"}`,
-      changes: [{ field: current.slot, before: describeLive(current) }],
-      calls: [{ method: "PUT", path: config, params: { delete: current.slot, force: 1 } }],
-      deletesVolumes: [current.volume],
-      ...pending,
-    });
+    if (ctx.unmanaged?.includes(SECTION_OF[current.kind]) && !ctx.detach.includes(current.slot)) continue;
+    out.steps.push(current.kind !== "disk" || ctx.detach.includes(current.slot) ? detachStep(current, ctx) : deleteStep(current, ctx));
   }
   return out;
 }
 
-/** Sub-options the spec sets that differ from the live value (or PVE's default when unset). */
-export function optionDiff(wanted: Record<string, string>, live: Record<string, string>): FieldChange[] {
-  const changes: FieldChange[] = [];
-  for (const [key, value] of Object.entries(wanted)) {
-    const before = live[key] ?? DRIVE_OPTION_DEFAULTS[key];
-    if (before !== value) changes.push({ field: key, ...(before !== undefined ? { before } : {}), after: value });
+function addDisk(disk: DesiredDisk, ctx: DiskContext, out: DiskDiff): void {
+  if (disk.kind === "disk" && (disk.storage === undefined || (disk.sizeBytes === undefined && disk.importFrom === undefined))) {
+    out.errors.push(`${disk.slot}: a new disk needs a storage and a size`);
+    return;
   }
-  return changes;
+  const liveChange = changesLive(disk.slot, ctx);
+  const value = disk.kind === "cdrom" ? cdromString(disk) : newVolumeString(disk);
+  out.steps.push({
+    action: "disk-add",
+    severity: liveChange ? "configuration" : "service-impact",
+    summary: `add ${disk.slot}: ${describeDisk(disk)}${liveChange ? "" : " (pending until reboot)"}`,
+    changes: [{ field: disk.slot, after: describeDisk(disk) }],
+    // POST: allocating a volume runs as a task in PVE, awaited like any other.
+    calls: [qemuCalls.config(ctx.node, ctx.vmid, { [disk.slot]: value }, { method: "POST", allocates: true })],
+    ...(liveChange ? {} : { pendingUntilReboot: true }),
+  });
+}
+
+function changeCdrom(disk: DesiredDisk, current: LiveDisk, ctx: DiskContext, out: DiskDiff): void {
+  const wantIso = disk.iso ?? "none";
+  const optionChanges = optionDiff(disk.options, current.options);
+  if (wantIso === current.volume && optionChanges.length === 0) return;
+  const changes = optionChanges.map((c) => ({ ...c, field: `${disk.slot}.${c.field}` }));
+  if (wantIso !== current.volume) changes.unshift({ field: `${disk.slot}.iso`, before: current.volume, after: wantIso });
+  out.steps.push({
+    action: "disk-options",
+    severity: "configuration",
+    summary: `change CD-ROM ${disk.slot}`,
+    changes,
+    calls: [qemuCalls.config(ctx.node, ctx.vmid, { [disk.slot]: cdromString(disk, current.options) })],
+  });
+}
+
+/** A disk that exists: storage, size and options are separate steps on the same volume. */
+function changeDisk(disk: DesiredDisk, current: LiveDisk, ctx: DiskContext, out: DiskDiff): void {
+  if (disk.storage !== undefined && current.storage !== undefined && disk.storage !== current.storage) {
+    out.steps.push({
+      action: "disk-move",
+      severity: "configuration",
+      summary: `move ${disk.slot} from ${current.storage} to ${disk.storage} (data copied, then the source volume ${current.volume} is removed)`,
+      changes: [{ field: `${disk.slot}.storage`, before: current.storage, after: disk.storage }],
+      calls: [qemuCalls.moveDisk(ctx.node, ctx.vmid, disk.slot, disk.storage)],
+    });
+  }
+  if (disk.sizeBytes !== undefined && current.sizeBytes !== undefined && disk.sizeBytes !== current.sizeBytes) {
+    resizeDisk(disk, disk.sizeBytes, current, current.sizeBytes, ctx, out);
+  }
+  const optionChanges = optionDiff(disk.options, current.options);
+  if (optionChanges.length === 0) return;
+  const live = !ctx.running || !driveOptionsNeedReboot(optionChanges.map((c) => c.field));
+  const merged: Record<string, string | number> = { ...current.options, ...disk.options };
+  if (current.sizeBytes !== undefined) merged.size = current.sizeBytes;
+  out.steps.push({
+    action: "disk-options",
+    severity: live ? "configuration" : "service-impact",
+    summary: `change options of ${disk.slot} (same volume ${current.volume})${live ? "" : " (pending until reboot)"}`,
+    changes: optionChanges.map((c) => ({ ...c, field: `${disk.slot}.${c.field}` })),
+    // The existing volume is written back with the new options: PVE keeps the volume.
+    calls: [qemuCalls.config(ctx.node, ctx.vmid, { [disk.slot]: printDrive(disk.slot, { ...merged, file: current.volume }) })],
+    ...(live ? {} : { pendingUntilReboot: true }),
+  });
+}
+
+/** Grow to the size asked; shrinking is refused, and an imported disk larger than asked is left alone. */
+function resizeDisk(disk: DesiredDisk, wanted: number, current: LiveDisk, now: number, ctx: DiskContext, out: DiskDiff): void {
+  if (wanted < now && disk.importFrom !== undefined) {
+    // An imported disk is at least its image: a size below it is a minimum already met.
+    out.warnings.push(
+      `${disk.slot} is ${humanSize(now)} (its image ${disk.importFrom} is larger than the ${humanSize(wanted)} the spec asks); left as it is`,
+    );
+  } else if (wanted < now) {
+    out.errors.push(
+      `${disk.slot}: shrinking from ${humanSize(now)} to ${humanSize(wanted)} is refused ` +
+        `(PVE cannot shrink disks and data would be lost); set size to at least ${humanSize(now)}`,
+    );
+  } else {
+    out.steps.push({
+      action: "disk-grow",
+      severity: "configuration",
+      summary: `grow ${disk.slot} from ${humanSize(now)} to ${humanSize(wanted)}`,
+      changes: [{ field: `${disk.slot}.size`, before: humanSize(now), after: humanSize(wanted) }],
+      calls: [qemuCalls.resize(ctx.node, ctx.vmid, current.slot, wanted)],
+    });
+  }
+}
+
+/** A CD-ROM or cloud-init drive removed, or a disk the spec asks to detach (its volume stays as unusedN). */
+function detachStep(current: LiveDisk, ctx: DiskContext): StepDraft {
+  const liveChange = changesLive(current.slot, ctx);
+  const what =
+    current.kind === "cdrom"
+      ? `remove CD-ROM drive ${current.slot}`
+      : current.kind === "cloudinit"
+        ? `remove the cloud-init drive ${current.slot}`
+        : `detach ${current.slot}`;
+  const kept = current.kind === "disk" ? ` (volume ${current.volume} kept as an unused disk)` : "";
+  // A running guest loses the device: hot-unplugged now, or at the reboot it waits for.
+  const how = !ctx.running ? "" : liveChange ? " (hot-unplugged from the running guest)" : " (pending until reboot)";
+  return {
+    action: "disk-detach",
+    severity: ctx.running ? "service-impact" : "configuration",
+    summary: `${what}${kept}${how}`,
+    changes: [{ field: current.slot, before: describeLive(current) }],
+    calls: [qemuCalls.config(ctx.node, ctx.vmid, { delete: current.slot })],
+    ...(liveChange ? {} : { pendingUntilReboot: true }),
+  };
+}
+
+/** A disk left out of a written `disks:` section: its volume is destroyed (named in the plan). */
+function deleteStep(current: LiveDisk, ctx: DiskContext): StepDraft {
+  const liveChange = changesLive(current.slot, ctx);
+  return {
+    action: "disk-delete",
+    severity: "data-loss-risk",
+    summary: `delete ${current.slot} and destroy volume ${current.volume}${liveChange ? "" : " (pending until reboot)"}`,
+    changes: [{ field: current.slot, before: describeLive(current) }],
+    calls: [qemuCalls.config(ctx.node, ctx.vmid, { delete: current.slot, force: 1 })],
+    deletesVolumes: [current.volume],
+    ...(liveChange ? {} : { pendingUntilReboot: true }),
+  };
 }

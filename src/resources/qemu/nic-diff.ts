@@ -1,7 +1,6 @@
 // NICs keyed by slot: add, change (the MAC is kept unless the spec names one), remove.
-import type { FieldChange } from "../../plan/types.js";
-import { qemuPaths } from "../api-paths.js";
-import type { StepDraft } from "./disk-diff.js";
+import type { FieldChange, StepDraft } from "../../plan/types.js";
+import { qemuCalls } from "./calls.js";
 import { printNet } from "../../pve/index.js";
 import type { DesiredNic, LiveNic } from "./model.js";
 
@@ -74,7 +73,6 @@ const PENDING_SUFFIX = " (pending until reboot)";
 
 export function diffNics(desired: DesiredNic[], live: Record<string, LiveNic>, ctx: NicContext): StepDraft[] {
   const steps: StepDraft[] = [];
-  const config = qemuPaths.config(ctx.node, ctx.vmid);
   // Adding or removing a NIC of a running guest is a hot(un)plug: only with `hotplug: network`.
   const plugs = !ctx.running || ctx.hotplug.includes("network");
   const pending = plugs ? {} : { pendingUntilReboot: true as const };
@@ -88,14 +86,14 @@ export function diffNics(desired: DesiredNic[], live: Record<string, LiveNic>, c
         severity: plugs ? "configuration" : "service-impact",
         summary: `add ${nic.slot}: ${describeNic(nic)}${suffix}`,
         changes: [{ field: nic.slot, after: describeNic(nic) }],
-        calls: [{ method: "PUT", path: config, params: { [nic.slot]: printDesiredNic(nic) } }],
+        calls: [qemuCalls.config(ctx.node, ctx.vmid, { [nic.slot]: printDesiredNic(nic) }, { allocates: true })],
         ...pending,
       });
       continue;
     }
     const changes = nicChanges(nic, current);
     if (changes.length === 0) continue;
-    steps.push(nicChangeStep(nic, current, changes, ctx, config));
+    steps.push(nicChangeStep(nic, current, changes, ctx));
   }
   for (const current of Object.values(live)) {
     if (wanted.has(current.slot) || ctx.keepUnlisted) continue;
@@ -105,14 +103,14 @@ export function diffNics(desired: DesiredNic[], live: Record<string, LiveNic>, c
       severity: ctx.running ? "service-impact" : "configuration",
       summary: `remove ${current.slot} (${describeNic(current)})${ctx.running && plugs ? " (hot-unplugged from the running guest)" : suffix}`,
       changes: [{ field: current.slot, before: describeNic(current) }],
-      calls: [{ method: "PUT", path: config, params: { delete: current.slot } }],
+      calls: [qemuCalls.config(ctx.node, ctx.vmid, { delete: current.slot })],
       ...pending,
     });
   }
   return steps;
 }
 
-function nicChangeStep(nic: DesiredNic, current: LiveNic, changes: FieldChange[], ctx: NicContext, config: string): StepDraft {
+function nicChangeStep(nic: DesiredNic, current: LiveNic, changes: FieldChange[], ctx: NicContext): StepDraft {
   const effect = ctx.running ? nicChangeEffect(changes, current, ctx.hotplug) : "in-place";
   const keptMac = nic.macaddr === undefined && current.macaddr ? ` (MAC ${current.macaddr} kept)` : "";
   const how =
@@ -122,7 +120,7 @@ function nicChangeStep(nic: DesiredNic, current: LiveNic, changes: FieldChange[]
     severity: effect === "in-place" ? "configuration" : "service-impact",
     summary: `change ${nic.slot}${keptMac}${how}`,
     changes,
-    calls: [{ method: "PUT", path: config, params: { [nic.slot]: printDesiredNic(nic, current.macaddr, current.options, current.model) } }],
+    calls: [qemuCalls.config(ctx.node, ctx.vmid, { [nic.slot]: printDesiredNic(nic, current.macaddr, current.options, current.model) })],
     ...(effect === "pending" ? { pendingUntilReboot: true as const } : {}),
   };
 }

@@ -1,8 +1,8 @@
 // Pool membership of an existing guest: join, leave (`pool: ""`) or move to another pool.
 // PVE keeps membership outside the guest's config (user.cfg), so these are calls on /pools,
 // not config keys. A spec without `pool:` does not manage membership.
-import { poolPaths } from "../api-paths.js";
-import type { StepDraft } from "./disk-diff.js";
+import type { StepDraft } from "../../plan/types.js";
+import { poolCalls } from "../pool-calls.js";
 import type { DesiredVm, LiveVm } from "./model.js";
 
 /** `pool: ""` in a spec: the guest belongs to no pool. */
@@ -13,7 +13,6 @@ export function poolDrafts(vm: Pick<DesiredVm, "pool">, live: Pick<LiveVm, "vmid
   const wanted = vm.pool;
   const current = live.pool ?? NO_POOL;
   if (wanted === undefined || wanted === current) return [];
-  const vms = String(live.vmid);
   if (wanted === NO_POOL) {
     return [
       {
@@ -21,7 +20,7 @@ export function poolDrafts(vm: Pick<DesiredVm, "pool">, live: Pick<LiveVm, "vmid
         severity: "configuration",
         summary: `leave pool ${current}`,
         changes: [{ field: "pool", before: current }],
-        calls: [{ method: "PUT", path: poolPaths.update, params: { poolid: current, vms, delete: 1 } }],
+        calls: [poolCalls.leave(current, live.vmid)],
       },
     ];
   }
@@ -32,7 +31,7 @@ export function poolDrafts(vm: Pick<DesiredVm, "pool">, live: Pick<LiveVm, "vmid
         severity: "configuration",
         summary: `join pool ${wanted}`,
         changes: [{ field: "pool", after: wanted }],
-        calls: [{ method: "PUT", path: poolPaths.update, params: { poolid: wanted, vms } }],
+        calls: [poolCalls.join(wanted, live.vmid)],
       },
     ];
   }
@@ -43,7 +42,7 @@ export function poolDrafts(vm: Pick<DesiredVm, "pool">, live: Pick<LiveVm, "vmid
       summary: `move from pool ${current} to pool ${wanted}`,
       changes: [{ field: "pool", before: current, after: wanted }],
       // allow-move: PVE moves the guest in one update (no moment without a pool).
-      calls: [{ method: "PUT", path: poolPaths.update, params: { poolid: wanted, vms, "allow-move": 1 } }],
+      calls: [poolCalls.move(wanted, live.vmid)],
     },
   ];
 }

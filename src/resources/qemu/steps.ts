@@ -1,8 +1,9 @@
 // Whole-guest steps: create, start, stop, reboot, destroy.
-import type { FieldChange, ParamValue } from "../../plan/types.js";
+import type { FieldChange, ParamValue, StepDraft } from "../../plan/types.js";
 import { volumeOf } from "../../pve/index.js";
-import { qemuPaths } from "../api-paths.js";
-import { cdromString, describeDisk, importGrowCalls, newVolumeString, type StepDraft } from "./disk-diff.js";
+import { qemuCalls } from "./calls.js";
+import { importGrowCalls } from "./disk-diff.js";
+import { cdromString, describeDisk, newVolumeString } from "./disk-values.js";
 import { printTags } from "../formats.js";
 import { describeNic, printDesiredNic } from "./nic-diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
@@ -52,7 +53,7 @@ export function createStep(vm: DesiredVm): StepDraft {
     summary: `create ${vm.name} on ${vm.node} (${where})${vm.power === "running" ? " and start it" : ""}`,
     changes,
     // Disks imported from a smaller image are grown to the size asked, in the same step.
-    calls: [{ method: "POST", path: qemuPaths.create(vm.node), params }, ...importGrowCalls(vm.disks, vm.node, vm.vmid ?? "{vmid}")],
+    calls: [qemuCalls.create(vm.node, params), ...importGrowCalls(vm.disks, vm.node, vm.vmid ?? "{vmid}")],
   };
 }
 
@@ -65,7 +66,7 @@ export function adoptStep(live: LiveVm): StepDraft {
     severity: "configuration",
     summary: `adopt: add tag ${OWNERSHIP_TAG} (vmid ${live.vmid} was not created by pvectl; its other tags stay)`,
     changes: [{ field: "tags", ...(before !== "" ? { before } : {}), after }],
-    calls: [{ method: "PUT", path: qemuPaths.config(live.node, live.vmid), params: { tags: after } }],
+    calls: [qemuCalls.config(live.node, live.vmid, { tags: after })],
   };
 }
 
@@ -75,7 +76,7 @@ export function startStep(live: LiveVm): StepDraft {
     severity: "configuration",
     summary: `start ${live.name ?? live.vmid}`,
     changes: [{ field: "status", before: "stopped", after: "running" }],
-    calls: [{ method: "POST", path: qemuPaths.status(live.node, live.vmid, "start"), params: {} }],
+    calls: [qemuCalls.power(live.node, live.vmid, "start")],
   };
 }
 
@@ -90,7 +91,7 @@ export function stopStep(live: LiveVm, power: PowerOptions, reason: string): Ste
     severity: "service-impact",
     summary: `stop ${live.name ?? live.vmid} ${reason}(${how})`,
     changes: [{ field: "status", before: "running", after: "stopped" }],
-    calls: [{ method: "POST", path: qemuPaths.status(live.node, live.vmid, "shutdown"), params }],
+    calls: [qemuCalls.power(live.node, live.vmid, "shutdown", params)],
     shutdownTimeoutSeconds: power.shutdownTimeoutSeconds,
   };
 }
@@ -101,7 +102,7 @@ export function rebootStep(live: LiveVm, keys: string[]): StepDraft {
     severity: "service-impact",
     summary: `reboot ${live.name ?? live.vmid} to apply pending changes (${keys.join(", ")})`,
     changes: keys.map((k) => ({ field: k, before: "pending", after: "applied" })),
-    calls: [{ method: "POST", path: qemuPaths.status(live.node, live.vmid, "reboot"), params: {} }],
+    calls: [qemuCalls.power(live.node, live.vmid, "reboot")],
   };
 }
 
@@ -153,7 +154,7 @@ export function destroyStep(live: LiveVm): StepDraft {
       keeps,
     changes: [{ field: "guest", before: `${live.name ?? ""} vmid ${live.vmid} on ${live.node}`.trim() }],
     // purge: also drop the vmid from backup jobs, replication and HA, which would otherwise dangle.
-    calls: [{ method: "DELETE", path: qemuPaths.guest(live.node, live.vmid), params: { purge: 1 } }],
+    calls: [qemuCalls.destroy(live.node, live.vmid)],
     deletesVolumes: volumes,
   };
 }

@@ -8,7 +8,7 @@
 import { PveFormatError } from "../../pve/errors.js";
 import { PropertyStringError } from "../../pve/property-string.js";
 import { validateValue } from "../../pve/validate.js";
-import { cdromString, newVolumeString } from "../../resources/qemu/disk-diff.js";
+import { cdromString, newVolumeString } from "../../resources/qemu/disk-values.js";
 import { printDesiredNic } from "../../resources/qemu/nic-diff.js";
 import { desiredVmFromSpec } from "./qemu-desired.js";
 import type { DesiredDisk } from "../../resources/qemu/model.js";

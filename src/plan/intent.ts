@@ -1,0 +1,73 @@
+// What one API call of a plan does, said in the engine's terms. The resource kind that plans
+// a call writes its intent next to it; preflight, the privilege check and the executor read
+// the intent and never infer meaning from a path or re-parse a value string. A saved plan's
+// intents are never run: apply runs the recomputed plan, intents included, when it equals the
+// saved one.
+
+/** Guest types whose calls the engine runs ("lxc" joins with containers). */
+export type GuestType = "qemu";
+
+export type PowerAction = "start" | "shutdown" | "stop" | "reboot";
+
+/** How a drive write uses storage, as the resource read the value when planning. */
+export type DriveMedia = "disk" | "cdrom" | "cloudinit";
+
+/** A volume on a PVE storage: `volume` is the whole volume id (`local:iso/debian.iso`). */
+export interface StoredVolume {
+  storage: string;
+  volume: string;
+}
+
+/** One config key a create or configure call writes. */
+export type ConfigWrite =
+  | { key: string; as: "option" }
+  | {
+      key: string;
+      as: "drive";
+      media: DriveMedia;
+      /** The volume the slot is to hold (`none` for an empty CD-ROM), when not a new one. */
+      volume?: string;
+      /** A new volume is allocated on this storage (`local-lvm:32`, `local-lvm:cloudinit`). */
+      newOn?: string;
+      /** An ISO image the CD-ROM shows (`local:iso/debian.iso` on `local`). */
+      iso?: StoredVolume;
+      /** The image a new disk is imported from (`local:import/debian.qcow2`); not a host path. */
+      importFrom?: StoredVolume;
+    }
+  | { key: string; as: "nic"; bridge?: string };
+
+export type CallIntent =
+  | { kind: GuestType; op: "create"; writes: ConfigWrite[]; pool?: string; start: boolean }
+  | {
+      kind: GuestType;
+      op: "configure";
+      writes: ConfigWrite[];
+      deletes: string[];
+      /**
+       * A second landing would allocate again (another volume, the first left as `unusedN`;
+       * another MAC): sent with the digest it was computed against, never twice unguarded.
+       */
+      allocates: boolean;
+    }
+  | { kind: GuestType; op: "resize"; slot: string; sizeBytes: number }
+  | { kind: GuestType; op: "move-volume"; slot: string; storage: string }
+  | { kind: GuestType; op: "power"; action: PowerAction }
+  | { kind: GuestType; op: "destroy" }
+  /** Pool membership (PUT /pools): not a guest's own endpoint, so no guest type. */
+  | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean };
+
+export type IntentOp = CallIntent["op"];
+
+/** Calls that take PVE's config `digest` (refused when the config changed since it was read). */
+export function acceptsDigest(intent: CallIntent): boolean {
+  return intent.op === "configure" || intent.op === "resize" || intent.op === "move-volume";
+}
+
+/**
+ * Writes whose second landing does harm (see `allocates`; a move copies the disk again): they
+ * are sent with the config digest they were computed against, so that of a first request that
+ * lands late and a resend, PVE accepts only one.
+ */
+export function mustNotLandTwice(intent: CallIntent): boolean {
+  return intent.op === "move-volume" || (intent.op === "configure" && intent.allocates);
+}

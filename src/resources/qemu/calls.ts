@@ -1,0 +1,103 @@
+// Every API call the qemu kind plans, built in one place with its intent (plan/intent.ts):
+// the value strings are read here, once, by the code that wrote them, so the engine never
+// has to read them again.
+import type { ConfigWrite, PowerAction } from "../../plan/intent.js";
+import type { ApiCall, ParamValue } from "../../plan/types.js";
+import { formatSize, isCdrom, isCloudinitDrive, isVmDriveKey, volumeOf } from "../../pve/index.js";
+import { qemuPaths, type VmidRef } from "../api-paths.js";
+import { bridgeOf, newVolumeStorage } from "../formats.js";
+
+/** Parameters of create and config calls that are not config keys. */
+const NOT_CONFIG = new Set(["node", "vmid", "digest", "delete", "force", "revert", "skiplock", "start", "pool", "storage", "background_delay"]);
+
+const ISO_VOLUME = /^([a-zA-Z][\w\-.]*):iso\/.+$/;
+/** `import-from=STORAGE:PATH`; an absolute path (root only) names no storage to check. */
+const IMPORT_FROM = /(?:^|,)import-from=([a-zA-Z][\w\-.]*):([^,]+)/;
+
+function driveWrite(key: string, value: string): ConfigWrite {
+  const cloudinit = isCloudinitDrive(value);
+  const media = cloudinit ? "cloudinit" : isCdrom(value) ? "cdrom" : "disk";
+  const newOn = newVolumeStorage(value);
+  const volume = volumeOf(value) ?? "";
+  const iso = media === "cdrom" ? ISO_VOLUME.exec(volume) : null;
+  const image = IMPORT_FROM.exec(value);
+  return {
+    key,
+    as: "drive",
+    media,
+    ...(newOn !== undefined ? { newOn } : { volume }),
+    ...(iso ? { iso: { storage: iso[1]!, volume } } : {}),
+    ...(image ? { importFrom: { storage: image[1]!, volume: `${image[1]}:${image[2]}` } } : {}),
+  };
+}
+
+/** The config keys a create or config call writes, each as what it is. */
+export function configWrites(params: Record<string, ParamValue>): ConfigWrite[] {
+  const writes: ConfigWrite[] = [];
+  for (const [key, raw] of Object.entries(params)) {
+    if (NOT_CONFIG.has(key)) continue;
+    const value = String(raw);
+    if (isVmDriveKey(key)) writes.push(driveWrite(key, value));
+    else if (/^net\d+$/.test(key)) {
+      const bridge = bridgeOf(key, value);
+      writes.push({ key, as: "nic", ...(bridge !== undefined ? { bridge } : {}) });
+    } else writes.push({ key, as: "option" });
+  }
+  return writes;
+}
+
+export const qemuCalls = {
+  /** POST /nodes/{node}/qemu; `params.vmid` absent when apply allocates it. */
+  create(node: string, params: Record<string, ParamValue>): ApiCall {
+    const pool = params.pool !== undefined ? String(params.pool) : undefined;
+    return {
+      method: "POST",
+      path: qemuPaths.create(node),
+      params,
+      intent: { kind: "qemu", op: "create", writes: configWrites(params), ...(pool !== undefined ? { pool } : {}), start: String(params.start) === "1" },
+    };
+  },
+
+  /**
+   * A config write. POST when PVE must allocate (it then runs a task); `allocates` marks a
+   * write that must not land twice (a new volume, a new NIC's MAC).
+   */
+  config(node: string, vmid: VmidRef, params: Record<string, ParamValue>, how: { method?: "PUT" | "POST"; allocates?: boolean } = {}): ApiCall {
+    const deletes = params.delete !== undefined ? String(params.delete).split(",") : [];
+    return {
+      method: how.method ?? "PUT",
+      path: qemuPaths.config(node, vmid),
+      params,
+      intent: { kind: "qemu", op: "configure", writes: configWrites(params), deletes, allocates: how.allocates ?? false },
+    };
+  },
+
+  /** Grows a disk to `sizeBytes` (PVE refuses to shrink). */
+  resize(node: string, vmid: VmidRef, slot: string, sizeBytes: number, growOnly?: boolean): ApiCall {
+    return {
+      method: "PUT",
+      path: qemuPaths.resize(node, vmid),
+      params: { disk: slot, size: formatSize(sizeBytes) },
+      intent: { kind: "qemu", op: "resize", slot, sizeBytes },
+      ...(growOnly ? { growOnly: true } : {}),
+    };
+  },
+
+  /** Moves a disk's volume to another storage; the source volume is removed (`delete=1`). */
+  moveDisk(node: string, vmid: VmidRef, slot: string, storage: string): ApiCall {
+    return {
+      method: "POST",
+      path: qemuPaths.moveDisk(node, vmid),
+      params: { disk: slot, storage, delete: 1 },
+      intent: { kind: "qemu", op: "move-volume", slot, storage },
+    };
+  },
+
+  power(node: string, vmid: number, action: PowerAction, params: Record<string, ParamValue> = {}): ApiCall {
+    return { method: "POST", path: qemuPaths.status(node, vmid, action), params, intent: { kind: "qemu", op: "power", action } };
+  },
+
+  destroy(node: string, vmid: number): ApiCall {
+    return { method: "DELETE", path: qemuPaths.guest(node, vmid), params: { purge: 1 }, intent: { kind: "qemu", op: "destroy" } };
+  },
+};

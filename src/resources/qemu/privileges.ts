@@ -1,0 +1,67 @@
+// What qemu-server checks inside its create and config handlers, beyond the endpoint's own
+// schema check (`$check_vm_modify_config_perm`, `check_storage_access`, the bridge's SDN.Use):
+// per key written, by what the plan said the key is.
+import type { CallIntent, ConfigWrite } from "../../plan/intent.js";
+import type { PrivilegeNeed } from "../../plan/types.js";
+import { isVmDriveKey } from "../../pve/index.js";
+
+const KEY_PRIVILEGE: Array<[RegExp, string]> = [
+  [/^(cores|cpu|cpulimit|cpuunits|numa\d*|smp|sockets|vcpus|affinity)$/, "VM.Config.CPU"],
+  [/^(memory|balloon|shares|allow-ksm)$/, "VM.Config.Memory"],
+  [/^(acpi|hotplug|kvm|machine|scsihw|smbios1|tablet|vga|watchdog|audio0|rng0)$/, "VM.Config.HWType"],
+  [
+    /^(agent|autostart|bios|description|keyboard|localtime|migrate_downtime|migrate_speed|name|onboot|ostype|protection|reboot|startdate|startup|tdf|template|tags)$/,
+    "VM.Config.Options",
+  ],
+  [/^(boot|bootdisk|vmstatestorage)$/, "VM.Config.Disk"],
+  [/^net\d+$/, "VM.Config.Network"],
+];
+const CLOUDINIT_KEY = /^(ciuser|cipassword|citype|ciupgrade|cicustom|sshkeys|nameserver|searchdomain|ipconfig\d+)$/;
+
+/** The privilege PVE checks for writing or deleting plain config key `key`. */
+export function optionPrivilege(key: string): string {
+  return KEY_PRIVILEGE.find(([re]) => re.test(key))?.[1] ?? "VM.Config.Options";
+}
+
+/** Privileges for writing one config key on guest path `vmPath`. */
+function writeNeeds(write: ConfigWrite, vmPath: string): PrivilegeNeed[] {
+  if (CLOUDINIT_KEY.test(write.key)) {
+    return [{ path: vmPath, privilege: "VM.Config.Cloudinit", anyOf: ["VM.Config.Cloudinit", "VM.Config.Network"] }];
+  }
+  if (write.as === "drive") {
+    const needs: PrivilegeNeed[] = [];
+    if (write.media === "cdrom") needs.push({ path: vmPath, privilege: "VM.Config.CDROM" });
+    else if (write.media === "cloudinit") needs.push({ path: vmPath, privilege: "VM.Config.Cloudinit", anyOf: ["VM.Config.Cloudinit", "VM.Config.CDROM"] });
+    else needs.push({ path: vmPath, privilege: "VM.Config.Disk" });
+    if (write.newOn) needs.push({ path: `/storage/${write.newOn}`, privilege: "Datastore.AllocateSpace" });
+    return needs;
+  }
+  const needs: PrivilegeNeed[] = [{ path: vmPath, privilege: optionPrivilege(write.key) }];
+  // PVE accepts SDN.Use on the bridge or on the bridge's VLAN; the bridge covers both.
+  if (write.as === "nic" && write.bridge) needs.push({ path: `/sdn/zones/localnetwork/${write.bridge}`, privilege: "SDN.Use" });
+  return needs;
+}
+
+/** Deleting a key needs what writing it would (a drive as a disk: the value is gone). */
+function deleteNeeds(key: string, vmPath: string): PrivilegeNeed[] {
+  if (isVmDriveKey(key)) return [{ path: vmPath, privilege: "VM.Config.Disk" }];
+  return writeNeeds({ key, as: "option" }, vmPath);
+}
+
+/** Privileges a qemu call needs inside its handler, for guest path `vmPath` (`/vms/100`). */
+export function qemuCallNeeds(intent: CallIntent, vmPath: string): PrivilegeNeed[] {
+  const needs: PrivilegeNeed[] = [];
+  if (intent.op === "create") {
+    const pool = intent.pool;
+    needs.push(pool ? { path: `/pool/${pool}`, privilege: "VM.Allocate", anyOf: ["VM.Allocate"] } : { path: vmPath, privilege: "VM.Allocate" });
+    // Creating into a pool also modifies the pool (qemu-server: check_perm_modify on /pool/<id>).
+    if (pool) needs.push({ path: `/pool/${pool}`, privilege: "Pool.Allocate", anyOf: ["Pool.Allocate", "Permissions.Modify"] });
+    if (intent.start) needs.push({ path: vmPath, privilege: "VM.PowerMgmt" });
+  }
+  if (intent.op === "create" || intent.op === "configure") {
+    for (const write of intent.writes) needs.push(...writeNeeds(write, vmPath));
+  }
+  if (intent.op === "configure") for (const key of intent.deletes) needs.push(...deleteNeeds(key, vmPath));
+  if (intent.op === "move-volume") needs.push({ path: `/storage/${intent.storage}`, privilege: "Datastore.AllocateSpace" });
+  return needs;
+}
