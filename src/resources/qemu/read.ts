@@ -1,6 +1,6 @@
 // Reads a guest's config as PVE returns it (GET .../config, or .../pending for the pending
 // section too) into the normalized LiveVm.
-import { isCdrom, isCloudinitDrive, isDriveSlot, storageOfVolume, volumeOf } from "../../pve/index.js";
+import { isCdrom, isCloudinitDrive, isDriveSlot, isUnusedKey, storageOfVolume, volumeOf } from "../../pve/index.js";
 import { configParts, parseTags } from "../formats.js";
 import { type LiveDisk, type LiveNic, type LiveVm, NIC_SLOT, type PowerState } from "./model.js";
 import { normalizeOption, PVE_DEFAULTS } from "./options.js";
@@ -75,7 +75,7 @@ export function liveVmFromConfig(
     const text = String(raw);
     if (isDriveSlot(key)) disks[key] = parseDriveString(key, text);
     else if (NIC_SLOT.test(key)) nics[key] = parseNicString(key, text);
-    else if (/^unused\d+$/.test(key)) unused[key] = volumeOf(text) ?? text;
+    else if (isUnusedKey(key)) unused[key] = volumeOf(text) ?? text;
     else options[key] = normalizeOption(key, raw);
   }
   const hotplugText = options.hotplug ?? PVE_DEFAULTS.hotplug!;

@@ -2,6 +2,7 @@
 // syntax `STORAGE:SIZE_GiB` into a real volume (`local-lvm:vm-100-disk-0,size=32G`).
 // Parsing and printing are pve/'s (PVE's schema, PVE's key order and spellings).
 import {
+  driveBusOf,
   isUnusedKey,
   type PropertyValues,
   parseNewVolume,
@@ -169,9 +170,9 @@ function allocationRank(type: GuestType, key: string): number {
   }
   if (key === "efidisk0") return 0;
   if (key === "tpmstate0") return 9_000;
-  const m = /^(ide|sata|scsi|virtio)(\d+)$/.exec(key);
-  if (!m) return 10_000;
-  return 1 + ["ide", "sata", "scsi", "virtio"].indexOf(m[1] ?? "") * 100 + Number(m[2]);
+  const bus = driveBusOf(key);
+  if (bus === undefined) return 10_000;
+  return 1 + ["ide", "sata", "scsi", "virtio"].indexOf(bus) * 100 + Number(key.slice(bus.length));
 }
 
 /** Config keys in the order PVE allocates their volumes (so vm-<vmid>-disk-N numbers match). */

@@ -1,7 +1,7 @@
 // Config changes: normalising values as PVE writes them, pending changes, applying them
 // (immediately when stopped, hot-plugging what can be hot-plugged when running), and what
 // happens to volumes when a disk is replaced or deleted (→ unusedN, or freed with force).
-import { isCloudinitDrive, isUnusedKey, normaliseTags, printTags, volumeOf } from "../../pve/index.js";
+import { driveBusOf, isCloudinitDrive, isUnusedKey, normaliseTags, printTags, volumeOf } from "../../pve/index.js";
 import { PveApiError } from "../contract.js";
 import { driveVolume, inAllocationOrder, isCdrom, isDiskKey, materialiseDrive, ownsVolume } from "./drives.js";
 import type { SimCluster } from "./model.js";
@@ -69,7 +69,8 @@ function hotpluggable(guest: GuestState, key: string, deleting = false): boolean
   if (FAST_PLUG.has(key) || /^ipconfig\d+$/.test(key)) return true;
   const features = hotplugFeatures(guest.config);
   if (/^net\d+$/.test(key)) return features.has("network");
-  if (/^(scsi|virtio)\d+$/.test(key) || isUnusedKey(key)) return features.has("disk");
+  const bus = driveBusOf(key);
+  if (bus === "scsi" || bus === "virtio" || isUnusedKey(key)) return features.has("disk");
   if (/^usb\d+$/.test(key) || key === "tablet") return features.has("usb");
   if (key === "vcpus") return features.has("cpu");
   if (key === "memory") return features.has("memory");
