@@ -1,7 +1,7 @@
 // PveClient: the one way pvectl talks to the PVE API. It owns the connection pool (TLS
 // policy included), authentication, parameter encoding, error translation, read retries,
 // task waiting and per-endpoint accounting. Callers get `data` back or a PveError.
-import { type ApiParams, type ApiPath, type ApiReturns, matchPath, type PathsWith } from "../schema/index.js";
+import { type ApiPath, type ApiReturns, matchPath, type PathsWith } from "../schema/index.js";
 import { type Authenticator, TicketAuth, TokenAuth } from "./auth.js";
 import { encodeParams } from "./encode.js";
 import { PveError } from "./errors.js";
@@ -14,7 +14,7 @@ import {
   type ResolvedOptions,
   resolveOptions,
 } from "./options.js";
-import { fillPath } from "./paths.js";
+import { fillPath, type ParamsArg } from "./paths.js";
 import { isTransientFailure, isTransientStatus, retryDelay } from "./retry.js";
 import { SecretScrubber } from "./secrets.js";
 import { type EndpointStat, EndpointStats } from "./stats.js";
@@ -28,10 +28,6 @@ type Method = HttpMethod;
  * and a template used with a method it does not have is refused at compile time.
  */
 type UntypedPath<S extends string> = S extends ApiPath ? never : S;
-/** Params are required when the endpoint has required ones. */
-type ParamsArg<P extends PathsWith<M>, M extends Method> = Record<string, never> extends ApiParams<P, M>
-  ? [params?: ApiParams<P, M>]
-  : [params: ApiParams<P, M>];
 
 const API_PREFIX = "/api2/json";
 
