@@ -18,7 +18,8 @@ import { fillPath, type ParamsArg } from "./paths.js";
 import { isTransientFailure, isTransientStatus, retryDelay } from "./retry.js";
 import { SecretScrubber } from "./secrets.js";
 import { type EndpointStat, EndpointStats } from "./stats.js";
-import { settleStoppedTask, type TaskResult, type WaitOptions, waitForTask } from "./tasks.js";
+import { type TaskResult, type WaitOptions, waitForTask } from "./tasks.js";
+import { sleep } from "../util/sleep.js";
 import { createDispatcher } from "./tls.js";
 import { type Envelope, type HttpMethod, type RawResponse, send } from "./transport.js";
 
@@ -124,14 +125,12 @@ export class PveClient {
     }
   }
 
-  /** Waits for a task to end; resolves on `OK` and `WARNINGS: n`, throws a PveError (kind "task") on failure. */
+  /**
+   * Waits for a task to end; resolves on `OK` and `WARNINGS: n`, throws a PveError (kind "task") on
+   * failure. For many tasks at once, a TaskWatcher asks each node once per poll.
+   */
   waitForTask(upid: string, options?: WaitOptions): Promise<TaskResult> {
-    return waitForTask((path, params, signal) => this.requestEnvelope("GET", path, params, signal), upid, options);
-  }
-
-  /** The outcome of a task known to have ended with `exitstatus` (read from a node's task list). */
-  settleStoppedTask(upid: string, exitstatus: string): Promise<TaskResult> {
-    return settleStoppedTask((path, params, signal) => this.requestEnvelope("GET", path, params, signal), upid, exitstatus);
+    return waitForTask(this, upid, options);
   }
 
   /** Count, time and errors per endpoint (method + template, concrete paths mapped to theirs), busiest first. */
@@ -186,7 +185,7 @@ export class PveClient {
         });
       } catch (err) {
         if (attempt < retries && isTransientFailure(err) && !signal?.aborted) {
-          await delay(retryDelay(attempt));
+          await sleep(retryDelay(attempt));
           continue;
         }
         throw transportError(err, ctx, this.#options.timeoutMs);
@@ -199,7 +198,7 @@ export class PveClient {
         continue;
       }
       if (attempt < retries && isTransientStatus(res)) {
-        await delay(retryDelay(attempt));
+        await sleep(retryDelay(attempt));
         continue;
       }
       throw httpError(res, ctx);
@@ -227,8 +226,4 @@ export class PveClient {
       this.#stats.record("POST", path, performance.now() - started, failed);
     }
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
