@@ -1,7 +1,7 @@
 // PveClient: the one way pvectl talks to the PVE API. It owns the connection pool (TLS
 // policy included), authentication, parameter encoding, error translation, read retries,
 // task waiting and per-endpoint accounting. Callers get `data` back or a PveError.
-import { type ApiParams, type ApiPath, type ApiReturns, matchPath, type PathsWith } from "../schema/index.js";
+import { type ApiPath, type ApiReturns, matchPath, type PathsWith } from "../schema/index.js";
 import { type Authenticator, TicketAuth, TokenAuth } from "./auth.js";
 import { encodeParams } from "./encode.js";
 import { PveError } from "./errors.js";
@@ -14,11 +14,12 @@ import {
   type ResolvedOptions,
   resolveOptions,
 } from "./options.js";
-import { fillPath } from "./paths.js";
+import { fillPath, type ParamsArg } from "./paths.js";
 import { isTransientFailure, isTransientStatus, retryDelay } from "./retry.js";
 import { SecretScrubber } from "./secrets.js";
 import { type EndpointStat, EndpointStats } from "./stats.js";
-import { settleStoppedTask, type TaskResult, type WaitOptions, waitForTask } from "./tasks.js";
+import { type TaskResult, type WaitOptions, waitForTask } from "./tasks.js";
+import { sleep } from "../util/sleep.js";
 import { createDispatcher } from "./tls.js";
 import { type Envelope, type HttpMethod, type RawResponse, send } from "./transport.js";
 
@@ -28,10 +29,6 @@ type Method = HttpMethod;
  * and a template used with a method it does not have is refused at compile time.
  */
 type UntypedPath<S extends string> = S extends ApiPath ? never : S;
-/** Params are required when the endpoint has required ones. */
-type ParamsArg<P extends PathsWith<M>, M extends Method> = Record<string, never> extends ApiParams<P, M>
-  ? [params?: ApiParams<P, M>]
-  : [params: ApiParams<P, M>];
 
 const API_PREFIX = "/api2/json";
 
@@ -128,14 +125,12 @@ export class PveClient {
     }
   }
 
-  /** Waits for a task to end; resolves on `OK` and `WARNINGS: n`, throws a PveError (kind "task") on failure. */
+  /**
+   * Waits for a task to end; resolves on `OK` and `WARNINGS: n`, throws a PveError (kind "task") on
+   * failure. For many tasks at once, a TaskWatcher asks each node once per poll.
+   */
   waitForTask(upid: string, options?: WaitOptions): Promise<TaskResult> {
-    return waitForTask((path, params, signal) => this.requestEnvelope("GET", path, params, signal), upid, options);
-  }
-
-  /** The outcome of a task known to have ended with `exitstatus` (read from a node's task list). */
-  settleStoppedTask(upid: string, exitstatus: string): Promise<TaskResult> {
-    return settleStoppedTask((path, params, signal) => this.requestEnvelope("GET", path, params, signal), upid, exitstatus);
+    return waitForTask(this, upid, options);
   }
 
   /** Count, time and errors per endpoint (method + template, concrete paths mapped to theirs), busiest first. */
@@ -190,7 +185,7 @@ export class PveClient {
         });
       } catch (err) {
         if (attempt < retries && isTransientFailure(err) && !signal?.aborted) {
-          await delay(retryDelay(attempt));
+          await sleep(retryDelay(attempt));
           continue;
         }
         throw transportError(err, ctx, this.#options.timeoutMs);
@@ -203,7 +198,7 @@ export class PveClient {
         continue;
       }
       if (attempt < retries && isTransientStatus(res)) {
-        await delay(retryDelay(attempt));
+        await sleep(retryDelay(attempt));
         continue;
       }
       throw httpError(res, ctx);
@@ -231,8 +226,4 @@ export class PveClient {
       this.#stats.record("POST", path, performance.now() - started, failed);
     }
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

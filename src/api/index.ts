@@ -10,5 +10,6 @@ export {
 } from "./errors.js";
 export { clientOptionsFromEnv, normalizeFingerprint, type PveClientOptions } from "./options.js";
 export { type EndpointStat, formatStats } from "./stats.js";
+export { type TaskApi, type TaskOutcome, TaskWatcher, type TaskWatcherOptions } from "./task-watcher.js";
 export type { TaskResult, WaitOptions } from "./tasks.js";
 export type { Envelope, HttpMethod } from "./transport.js";

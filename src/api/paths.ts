@@ -1,6 +1,13 @@
 // Paths may be templates (`/nodes/{node}/qemu/{vmid}/config`) whose placeholders are filled
 // from the parameters (and then not sent again), or concrete paths used as they are.
+import type { ApiParams, PathsWith } from "../schema/index.js";
 import { PveError } from "./errors.js";
+import type { HttpMethod } from "./transport.js";
+
+/** The params argument of a call to template P: optional when the endpoint has no required parameter. */
+export type ParamsArg<P extends PathsWith<M>, M extends HttpMethod> = Record<string, never> extends ApiParams<P, M>
+  ? [params?: ApiParams<P, M>]
+  : [params: ApiParams<P, M>];
 
 export interface FilledPath {
   /** Concrete path, each segment percent-encoded. */

@@ -13,7 +13,7 @@ import { pendingKeys, rebootHeldBack } from "./pending-reboot.js";
 import { type ApplyReport, devicesOf, type GuestReport, resultOf, type StepReport } from "./report.js";
 import { DEFAULT_RETRY, errorText, type RetryPolicy } from "./retry-policy.js";
 import { type ApplyEvent, GuestRunner } from "./step-runner.js";
-import { TaskWatcher } from "./task-watcher.js";
+import { TaskWatcher } from "../api/task-watcher.js";
 import type { GuestPlan, Plan, Step } from "../plan/types.js";
 import { reportNameTwins } from "./name-twins.js";
 import { notConverged } from "./verify.js";

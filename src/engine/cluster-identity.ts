@@ -4,6 +4,7 @@
 // the address is the same (a DNS change, a rebuilt lab, a load balancer pointing elsewhere).
 import { isIP } from "node:net";
 import { connect } from "node:tls";
+import { getClusterStatus } from "../api/endpoints/index.js";
 import { isPveError, type PveClient } from "../api/index.js";
 import type { ClusterSnapshot } from "./cluster.js";
 
@@ -18,7 +19,7 @@ export interface ClusterIdentity {
 
 async function clusterName(client: PveClient): Promise<string | undefined> {
   try {
-    const entries = (await client.request("GET", "/cluster/status")) as Array<{ type?: string; name?: string }>;
+    const entries = await getClusterStatus(client);
     return entries.find((e) => e.type === "cluster")?.name;
   } catch (err) {
     // Without Sys.Audit the name stays unknown; the node list and fingerprint still identify.

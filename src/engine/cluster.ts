@@ -1,7 +1,8 @@
 // One read of the cluster: GET /cluster/resources (nodes, storages, guests in one call), then
 // the config of each guest that matters, concurrently and bounded.
+import { getClusterResources, getQemuConfig, getQemuPending } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
-import { liveVmFromConfig, liveVmFromPending, type PendingEntry } from "../resources/qemu/read.js";
+import { liveVmFromConfig, liveVmFromPending } from "../resources/qemu/read.js";
 import type { LiveVm, PowerState } from "../resources/qemu/model.js";
 import { parseTags } from "../resources/formats.js";
 import { mapConcurrent } from "../util/concurrency.js";
@@ -41,24 +42,8 @@ export interface ClusterSnapshot {
   guests: GuestSummary[];
 }
 
-interface ResourceEntry {
-  type?: string;
-  node?: string;
-  status?: string;
-  storage?: string;
-  content?: string;
-  shared?: number | boolean;
-  vmid?: number;
-  name?: string;
-  tags?: string;
-  lock?: string;
-  template?: number | boolean;
-  maxcpu?: number;
-  pool?: string;
-}
-
 export async function readCluster(client: PveClient): Promise<ClusterSnapshot> {
-  const entries = (await client.request("GET", "/cluster/resources")) as ResourceEntry[];
+  const entries = await getClusterResources(client);
   const nodes = new Map<string, NodeInfo>();
   const storages: StorageInfo[] = [];
   const guests: GuestSummary[] = [];
@@ -100,11 +85,11 @@ export async function readGuest(client: PveClient, guest: GuestSummary): Promise
     template: guest.template,
     ...(guest.pool !== undefined ? { pool: guest.pool } : {}),
   };
-  const entries = (await client.request("GET", `/nodes/${guest.node}/qemu/${guest.vmid}/pending`)) as PendingEntry[];
+  const entries = await getQemuPending(client, guest.node, guest.vmid);
   const live = liveVmFromPending(meta, entries);
   if (live.digest !== undefined) return live;
   // A server without the digest entry in /pending: the config read carries it.
-  const config = (await client.request("GET", `/nodes/${guest.node}/qemu/${guest.vmid}/config`)) as Record<string, string | number>;
+  const config = await getQemuConfig(client, guest.node, guest.vmid);
   return liveVmFromConfig(meta, config, live.pendingKeys);
 }
 

@@ -1,8 +1,9 @@
 // Preflight of pool references: every pool a step puts a guest into (create with `pool`,
 // join, move) must exist. GET /pools lists only the pools the user may audit, so a pool
 // missing from the list is either absent or hidden; the permission dump tells which.
+import { getPermissions, getPools } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
-import { granted, type PermissionDump } from "./privileges.js";
+import { granted } from "./privileges.js";
 import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 
 /** Pool id -> keys of the guests whose steps put them there. */
@@ -27,11 +28,11 @@ function poolsNamed(guests: GuestPlan[]): Map<string, Set<string>> {
 export async function checkPools(client: PveClient, guests: GuestPlan[]): Promise<PreflightProblem[]> {
   const named = poolsNamed(guests);
   if (named.size === 0) return [];
-  const listed = (await client.request("GET", "/pools")) as Array<{ poolid: string }>;
+  const listed = await getPools(client);
   const present = new Set((listed ?? []).map((p) => p.poolid));
   const missing = [...named.keys()].filter((p) => !present.has(p)).sort();
   if (missing.length === 0) return [];
-  const dump = ((await client.request("GET", "/access/permissions")) ?? {}) as PermissionDump;
+  const dump = await getPermissions(client);
   const known = [...present].sort().join(", ") || "none";
   return missing.map((pool) => {
     const path = `/pool/${pool}`;

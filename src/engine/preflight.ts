@@ -1,10 +1,11 @@
 // Before anything changes: every reference a step makes (node, storage and its content type,
 // bridge, ISO, image a disk is imported from) is checked through the API, and every privilege
 // the steps need is checked against GET /access/permissions. All problems are reported together.
+import { getNodeNetwork, getPermissions, getStorageContent } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { ClusterSnapshot } from "./cluster.js";
-import { granted, missingPrivileges, type PermissionDump, stepNeeds } from "./privileges.js";
+import { granted, missingPrivileges, stepNeeds } from "./privileges.js";
 import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 
 /** Volumes a step reads from storage content: ISOs for CD-ROMs, images for `import-from`. */
@@ -126,7 +127,7 @@ export async function checkReferences(client: PveClient, cluster: ClusterSnapsho
     onlineNodes.filter((n) => refs.bridges.has(n)),
     4,
     async (node) => {
-      const ifaces = (await client.request("GET", `/nodes/${node}/network`, { type: "any_bridge" })) as Array<{ iface: string }>;
+      const ifaces = await getNodeNetwork(client, node, { type: "any_bridge" });
       const present = new Set(ifaces.map((i) => i.iface));
       for (const bridge of refs.bridges.get(node) ?? []) {
         if (!present.has(bridge)) {
@@ -153,7 +154,7 @@ export async function checkReferences(client: PveClient, cluster: ClusterSnapsho
     }
   }
   await mapConcurrent([...listings.values()], 4, async ({ node, storage, content, volumes }) => {
-    const listed = (await client.request("GET", `/nodes/${node}/storage/${storage}/content`, { content })) as Array<{ volid: string }>;
+    const listed = await getStorageContent(client, node, storage, { content });
     const present = new Set(listed.map((c) => c.volid));
     for (const volume of volumes) {
       if (present.has(volume)) continue;
@@ -184,7 +185,7 @@ const STORAGE_LISTED_WITH = ["Datastore.Audit", "Datastore.AllocateSpace"];
  */
 async function unlistedStorageProblems(client: PveClient, cluster: ClusterSnapshot, unlisted: UnlistedStorage[]): Promise<PreflightProblem[]> {
   if (unlisted.length === 0) return [];
-  const dump = ((await client.request("GET", "/access/permissions")) ?? {}) as PermissionDump;
+  const dump = await getPermissions(client);
   return unlisted.map(({ node, storage, guest }) => {
     const path = `/storage/${storage}`;
     if (!STORAGE_LISTED_WITH.some((p) => granted(dump, path, p))) {
@@ -206,7 +207,7 @@ async function unlistedStorageProblems(client: PveClient, cluster: ClusterSnapsh
 export async function checkPermissions(client: PveClient, guests: GuestPlan[]): Promise<PreflightProblem[]> {
   const steps = guests.flatMap((g) => g.steps);
   if (steps.length === 0) return [];
-  const dump = ((await client.request("GET", "/access/permissions")) ?? {}) as PermissionDump;
+  const dump = await getPermissions(client);
   const byStep = new Map(guests.flatMap((g) => g.steps.map((s) => [s.id, g.key] as const)));
   return missingPrivileges(dump, stepNeeds(steps)).map((need) => {
     const privilege = need.anyOf && need.anyOf.length > 1 ? need.anyOf.join(" or ") : need.privilege;

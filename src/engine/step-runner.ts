@@ -22,7 +22,7 @@ import {
 import { digestAfterRelease, lockOf, waitForRelease } from "./lock-wait.js";
 import { findLostTask } from "./lost-answer.js";
 import { ChangedSincePlanError } from "./errors.js";
-import type { TaskWatcher } from "./task-watcher.js";
+import type { TaskWatcher } from "../api/task-watcher.js";
 import type { ApiCall, GuestPlan, ParamValue, Step } from "../plan/types.js";
 import type { VmidAllocator } from "./vmid.js";
 

@@ -2,6 +2,7 @@
 // left mean the guest does not match the spec (another run, a person or a tool changed it
 // while this apply ran, or a step did not land as planned): the report says "not converged"
 // instead of "ok".
+import { getQemuStatus } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import { planUpdate } from "../resources/qemu/diff.js";
 import type { DesiredVm } from "../resources/qemu/model.js";
@@ -13,7 +14,7 @@ export async function notConverged(client: PveClient, desired: DesiredVm, where:
   const { vmid, node } = where;
   try {
     // One status read (power state, lock) instead of a cluster listing per guest.
-    const status = (await client.request("GET", `/nodes/${node}/qemu/${vmid}/status/current`)) as { status?: string; lock?: string; template?: number };
+    const status = await getQemuStatus(client, node, vmid);
     const live = await readGuest(client, {
       vmid,
       type: "qemu",

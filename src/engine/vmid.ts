@@ -2,6 +2,7 @@
 // ids are handed out locally (skipping every id the cluster uses) so parallel creates do not
 // all get the same answer. PVE's create is the atomic check: on "already exists" the caller
 // marks the id used and asks again.
+import { getNextVmid } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 
 export class VmidAllocator {
@@ -38,7 +39,7 @@ export class VmidAllocator {
 
   async #fromServer(): Promise<void> {
     // Concurrent callers share one request.
-    this.#refresh ??= this.#client.request("GET", "/cluster/nextid").then((v) => Number(v));
+    this.#refresh ??= getNextVmid(this.#client);
     try {
       const id = await this.#refresh;
       this.#next = Math.max(id, this.#next ?? 0);

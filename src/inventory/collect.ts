@@ -2,32 +2,25 @@
 // basic: one GET /cluster/resources for every guest (plus pool membership and node status);
 // config: plus each guest's config, read concurrently and bounded;
 // agent: plus the guest agent's interfaces for running QEMU guests with the agent enabled.
+import {
+  type AgentInterface,
+  type ApiReader,
+  type ClusterResource,
+  getClusterResources,
+  getLxcConfig,
+  getQemuAgentInterfaces,
+  getQemuConfig,
+  type GuestConfig,
+} from "../api/endpoints/index.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { AgentAddress, FactsLevel, InventoryGuest } from "./model.js";
 
 /** The part of PveClient the inventory needs; anything with this method works (tests, other clients). */
-export interface InventoryApi {
-  request(method: "GET", path: string, params?: Record<string, unknown>): Promise<unknown>;
-}
+export type InventoryApi = ApiReader;
 
 export interface CollectOptions {
   level: FactsLevel;
   concurrency: number;
-}
-
-interface ResourceEntry {
-  type?: string;
-  vmid?: number;
-  name?: string;
-  node?: string;
-  status?: string;
-  template?: number | boolean;
-  tags?: string;
-  pool?: string;
-  maxcpu?: number;
-  maxmem?: number;
-  maxdisk?: number;
-  uptime?: number;
 }
 
 export interface CollectResult {
@@ -40,7 +33,7 @@ function splitTags(raw: string | undefined): string[] {
   return [...new Set(raw.split(/[;,\s]+/).filter((t) => t.length > 0))].sort();
 }
 
-function toGuest(entry: ResourceEntry): InventoryGuest | undefined {
+function toGuest(entry: ClusterResource): InventoryGuest | undefined {
   if ((entry.type !== "qemu" && entry.type !== "lxc") || typeof entry.vmid !== "number" || !entry.node) return undefined;
   const guest: InventoryGuest = {
     vmid: entry.vmid,
@@ -59,7 +52,7 @@ function toGuest(entry: ResourceEntry): InventoryGuest | undefined {
   return guest;
 }
 
-function agentEnabled(config: Record<string, string | number> | undefined): boolean {
+function agentEnabled(config: GuestConfig | undefined): boolean {
   const agent = config?.agent;
   if (agent === undefined) return false;
   const first = String(agent).split(",")[0] ?? "";
@@ -67,15 +60,7 @@ function agentEnabled(config: Record<string, string | number> | undefined): bool
   return ["1", "on", "yes", "true"].includes(enabled);
 }
 
-interface AgentInterface {
-  name?: string;
-  "hardware-address"?: string;
-  "ip-addresses"?: { "ip-address"?: string; "ip-address-type"?: string; prefix?: number }[];
-}
-
-function toAddresses(result: unknown): AgentAddress[] {
-  const list = (result as { result?: AgentInterface[] } | undefined)?.result;
-  if (!Array.isArray(list)) return [];
+function toAddresses(list: AgentInterface[]): AgentAddress[] {
   const addresses: AgentAddress[] = [];
   for (const iface of list) {
     for (const ip of iface["ip-addresses"] ?? []) {
@@ -99,10 +84,8 @@ function describe(err: unknown): string {
 }
 
 export async function collectGuests(api: InventoryApi, options: CollectOptions): Promise<CollectResult> {
-  const resources = (await api.request("GET", "/cluster/resources")) as ResourceEntry[];
-  const offlineNodes = resources
-    .filter((r) => r.type === "node" && r.status !== "online" && r.node)
-    .map((r) => r.node as string);
+  const resources = await getClusterResources(api);
+  const offlineNodes = resources.flatMap((r) => (r.type === "node" && r.status !== "online" && r.node ? [r.node] : []));
   const guests = resources.map(toGuest).filter((g): g is InventoryGuest => g !== undefined);
   if (options.level === "basic") return { guests, offlineNodes };
 
@@ -113,14 +96,14 @@ export async function collectGuests(api: InventoryApi, options: CollectOptions):
       return;
     }
     try {
-      guest.config = (await api.request("GET", `/nodes/${guest.node}/${guest.type}/${guest.vmid}/config`)) as Record<string, string | number>;
+      guest.config = await (guest.type === "qemu" ? getQemuConfig : getLxcConfig)(api, guest.node, guest.vmid);
     } catch (err) {
       guest.factErrors = [`config: ${describe(err)}`];
       return;
     }
     if (options.level !== "agent" || guest.type !== "qemu" || guest.status !== "running" || !agentEnabled(guest.config)) return;
     try {
-      guest.agentAddresses = toAddresses(await api.request("GET", `/nodes/${guest.node}/qemu/${guest.vmid}/agent/network-get-interfaces`));
+      guest.agentAddresses = toAddresses(await getQemuAgentInterfaces(api, guest.node, guest.vmid));
     } catch (err) {
       guest.factErrors = [...(guest.factErrors ?? []), `agent: ${describe(err)}`];
     }

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { PveClient, PveError } from "../../src/api/index.js";
-import { TaskWatcher } from "../../src/engine/task-watcher.js";
+import { TaskWatcher } from "../../src/api/task-watcher.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 
 describe("task watcher", () => {

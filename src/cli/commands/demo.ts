@@ -9,6 +9,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
+import { getQemuConfig, updateQemuConfig } from "../../api/endpoints/index.js";
 import { PveClient } from "../../api/index.js";
 import { applyPlan } from "../../engine/apply.js";
 import type { ApplyReport, GuestReport } from "../../engine/report.js";
@@ -58,11 +59,10 @@ function defaultExamplesDir(): string {
 async function driftByHand(client: PveClient, guests: GuestReport[]): Promise<string | undefined> {
   const guest = guests.find((g) => g.result === "created" && g.vmid !== undefined && g.macs.net0);
   if (!guest) return undefined;
-  const path = `/nodes/${guest.node}/qemu/${guest.vmid}/config`;
-  const config = (await client.request("GET", path)) as Record<string, string | number>;
+  const config = await getQemuConfig(client, guest.node, guest.vmid!);
   const net0 = String(config.net0);
   const bridge = /bridge=vmbr0/.test(net0) ? "vmbr1" : "vmbr0";
-  await client.request("PUT", path, {
+  await updateQemuConfig(client, guest.node, guest.vmid!, {
     net0: net0.replace(/bridge=[^,]+/, `bridge=${bridge}`),
     tags: `${String(config.tags ?? "")};edited-by-hand`,
   });

@@ -1,19 +1,12 @@
 // Reads a guest's config as PVE returns it (GET .../config, or .../pending for the pending
 // section too) into the normalized LiveVm.
+import type { ConfigValue, PendingEntry } from "../../api/endpoints/index.js";
 import { isCdrom, isCloudinitDrive, isDriveSlot, isUnusedKey, storageOfVolume, volumeOf } from "../../pve/index.js";
 import { configParts, parseTags } from "../formats.js";
 import { type LiveDisk, type LiveNic, type LiveVm, NIC_SLOT, type PowerState } from "./model.js";
 import { normalizeOption, PVE_DEFAULTS } from "./options.js";
 
-export type ConfigValue = string | number;
-
-/** One entry of GET /nodes/{node}/qemu/{vmid}/pending. */
-export interface PendingEntry {
-  key: string;
-  value?: ConfigValue;
-  pending?: ConfigValue;
-  delete?: number;
-}
+export type { ConfigValue, PendingEntry } from "../../api/endpoints/index.js";
 
 export interface GuestMeta {
   vmid: number;

@@ -1,9 +1,15 @@
 // Awaits many tasks at once with one list call per node per poll instead of one status call
 // per task: GET /nodes/{node}/tasks?source=all&since=<oldest start>&userfilter=<us> shows
 // every task of ours with its exit status once it ended. A failure is noticed at the next
-// poll (at most a second later) and carries the last lines of the task log.
-import { PveError, type PveClient } from "../api/index.js";
-import { parseUpid } from "../pve/upid.js";
+// poll (at most a second later); an ended task is settled as the single-task wait settles it
+// (task-outcome.ts: warnings, or the failure with the last lines of the task log).
+import { sleep } from "../util/sleep.js";
+import { type ApiReader, type EnvelopeReader, getNodeTasks, getTaskStatus, type ListedTask } from "./endpoints/index.js";
+import { PveError } from "./errors.js";
+import { exitStatusOf, parseTaskId, settleStoppedTask } from "./task-outcome.js";
+
+/** What watching needs from the client (PveClient has both). */
+export type TaskApi = ApiReader & EnvelopeReader;
 
 export interface TaskOutcome {
   upid: string;
@@ -20,11 +26,6 @@ interface Waiter {
   reject(err: unknown): void;
 }
 
-interface ListedTask {
-  upid: string;
-  status?: string;
-}
-
 export interface TaskWatcherOptions {
   minIntervalMs?: number;
   maxIntervalMs?: number;
@@ -33,22 +34,22 @@ export interface TaskWatcherOptions {
 }
 
 export class TaskWatcher {
-  readonly #client: PveClient;
+  readonly #api: TaskApi;
   readonly #waiters = new Map<string, Waiter[]>();
   readonly #loops = new Set<string>();
   readonly #min: number;
   readonly #max: number;
   readonly #timeout: number;
 
-  constructor(client: PveClient, options: TaskWatcherOptions = {}) {
-    this.#client = client;
+  constructor(api: TaskApi, options: TaskWatcherOptions = {}) {
+    this.#api = api;
     this.#min = options.minIntervalMs ?? 100;
     this.#max = options.maxIntervalMs ?? 500;
     this.#timeout = options.timeoutMs ?? 15 * 60 * 1000;
   }
 
   wait(upid: string): Promise<TaskOutcome> {
-    const task = parseUpid(upid);
+    const task = parseTaskId(upid);
     return new Promise((resolve, reject) => {
       const list = this.#waiters.get(task.node) ?? [];
       list.push({ upid, starttime: task.starttime, since: Date.now(), polls: 0, resolve, reject });
@@ -83,19 +84,7 @@ export class TaskWatcher {
   async #poll(node: string, user: string): Promise<void> {
     const waiters = [...(this.#waiters.get(node) ?? [])];
     if (waiters.length === 0) return;
-    const since = Math.min(...waiters.map((w) => w.starttime));
-    let listed: Map<string, ListedTask>;
-    try {
-      const items = (await this.#client.request("GET", `/nodes/${encodeURIComponent(node)}/tasks`, {
-        source: "all",
-        since,
-        userfilter: user.split("!")[0],
-        limit: 100000,
-      })) as ListedTask[];
-      listed = new Map(items.map((i) => [i.upid, i]));
-    } catch {
-      listed = new Map();
-    }
+    const listed = await this.#listed(node, user, Math.min(...waiters.map((w) => w.starttime)));
     for (const waiter of waiters) {
       waiter.polls += 1;
       const item = listed.get(waiter.upid);
@@ -103,11 +92,7 @@ export class TaskWatcher {
       // Not listed (a server that filters differently, or the list failed): ask for this task alone.
       if (!item && waiter.polls >= 2) {
         try {
-          const s = (await this.#client.request("GET", `/nodes/${encodeURIComponent(node)}/tasks/${encodeURIComponent(waiter.upid)}/status`)) as {
-            status: string;
-            exitstatus?: string;
-          };
-          status = s.status === "stopped" ? (s.exitstatus ?? "unexpected status") : "RUNNING";
+          status = exitStatusOf(await getTaskStatus(this.#api, node, waiter.upid)) ?? "RUNNING";
         } catch (err) {
           this.#settle(node, waiter);
           waiter.reject(err);
@@ -128,11 +113,20 @@ export class TaskWatcher {
         continue;
       }
       this.#settle(node, waiter);
-      // The client reads warnings or the failed task's log tail the same way as for a single task.
-      this.#client.settleStoppedTask(waiter.upid, status).then(
+      settleStoppedTask(this.#api, waiter.upid, status).then(
         (result) => waiter.resolve({ upid: waiter.upid, exitstatus: result.exitstatus, warnings: result.warnings }),
         (err: unknown) => waiter.reject(err),
       );
+    }
+  }
+
+  /** Our tasks on `node` since `since`, by UPID; empty when the list cannot be read (each waiter then asks alone). */
+  async #listed(node: string, user: string, since: number): Promise<Map<string, ListedTask>> {
+    try {
+      const items = await getNodeTasks(this.#api, node, { source: "all", since, userfilter: user.split("!")[0], limit: 100000 });
+      return new Map(items.map((i) => [i.upid, i]));
+    } catch {
+      return new Map();
     }
   }
 
@@ -143,8 +137,4 @@ export class TaskWatcher {
       list.filter((w) => w !== waiter),
     );
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

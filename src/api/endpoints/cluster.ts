@@ -1,0 +1,29 @@
+// Cluster-wide reads: the resource listing, the next free vmid, the cluster's status.
+import type { ApiParams, ApiReturns } from "../../schema/index.js";
+import { type ApiReader, get, wireShape } from "./call.js";
+
+type ListedResource = ApiReturns<"/cluster/resources", "GET">[number];
+
+/**
+ * One entry of GET /cluster/resources. `maxcpu` is a number: pvestatd counts it and PVE sends
+ * it as a JSON number (the generator widens every returned `number` to `number | string`
+ * because config values such as `cpulimit` arrive as strings).
+ */
+export type ClusterResource = Omit<ListedResource, "maxcpu"> & { maxcpu?: number };
+
+export type ClusterStatusEntry = ApiReturns<"/cluster/status", "GET">[number];
+
+/** Nodes, storages, guests (and pools, SDN) in one listing; `type` narrows it to one kind. */
+export async function getClusterResources(api: ApiReader, params?: ApiParams<"/cluster/resources", "GET">): Promise<ClusterResource[]> {
+  return wireShape<ClusterResource[]>(await get(api, "/cluster/resources", params));
+}
+
+/** The first free vmid, as a number (PVE sends it as a string; the schema allows both). */
+export async function getNextVmid(api: ApiReader): Promise<number> {
+  return Number(await get(api, "/cluster/nextid"));
+}
+
+/** The cluster entry (with the corosync cluster name, absent on a standalone node) and one entry per node. */
+export async function getClusterStatus(api: ApiReader): Promise<ClusterStatusEntry[]> {
+  return get(api, "/cluster/status");
+}

@@ -1,0 +1,31 @@
+// Typed endpoint wrappers: one function per PVE endpoint pvectl uses, grouped by area. Each
+// fills the path template (segments URL-encoded) and returns the answer typed from the
+// schema, or in a precise shape the wrapper defines where the schema's is too loose.
+export type { ApiReader, ApiWriter, EnvelopeReader } from "./call.js";
+export { getPermissions, type PermissionMap } from "./access.js";
+export { type ClusterResource, type ClusterStatusEntry, getClusterResources, getClusterStatus, getNextVmid } from "./cluster.js";
+export { getLxcConfig } from "./lxc.js";
+export { getNodeNetwork, type NodeInterface } from "./nodes.js";
+export { getPools, type Pool } from "./pools.js";
+export {
+  type AgentInterface,
+  type ConfigValue,
+  type GuestConfig,
+  getQemuAgentInterfaces,
+  getQemuConfig,
+  getQemuPending,
+  getQemuStatus,
+  type PendingEntry,
+  type QemuStatus,
+  updateQemuConfig,
+} from "./qemu.js";
+export { getStorageContent, type StorageVolume } from "./storage.js";
+export {
+  getNodeTasks,
+  getTaskLog,
+  getTaskStatus,
+  type ListedTask,
+  type TaskLogPage,
+  type TaskStatus,
+  taskStatusPath,
+} from "./tasks.js";
