@@ -2,10 +2,10 @@
 // transient 5xx), every task awaited. Before repeating a write whose first attempt may have
 // reached PVE, the runner reads the guest back and stops if the write is already there, so a
 // retry never adds a second disk, a second guest or a second start.
+import { type ClusterResource, getClusterResources } from "../api/endpoints/index.js";
 import { PveError, type PveClient } from "../api/index.js";
 import { acceptsDigest, mustNotLandTwice } from "../plan/intent.js";
 import { GUEST_KINDS, type GuestKind } from "../resources/index.js";
-import type { PendingEntry } from "../resources/qemu/read.js";
 import { OWNERSHIP_TAG } from "../resources/qemu/model.js";
 import { parseTags } from "../resources/formats.js";
 import {
@@ -200,7 +200,7 @@ export class GuestRunner {
 
   async #config(): Promise<Record<string, unknown> | undefined> {
     try {
-      return (await this.#deps.client.request("GET", this.#kind.paths.config(this.#guest.node, this.vmid!))) as Record<string, unknown>;
+      return await this.#kind.read.config(this.#deps.client, this.#guest.node, this.vmid!);
     } catch {
       return undefined;
     }
@@ -223,7 +223,7 @@ export class GuestRunner {
   /** Whether the guest is no longer listed in the cluster. */
   async #gone(): Promise<boolean> {
     try {
-      const guests = (await this.#deps.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
+      const guests = await getClusterResources(this.#deps.client, { type: "vm" });
       return !guests.some((g) => Number(g.vmid) === this.vmid);
     } catch {
       return false;
@@ -250,7 +250,7 @@ export class GuestRunner {
       if (intent.op === "power") {
         // A reboot leaves no trace to read: it is never taken as landed.
         if (intent.action === "reboot") return false;
-        const status = (await this.#deps.client.request("GET", this.#kind.paths.status(this.#guest.node, this.vmid!))) as { status: string };
+        const status = await this.#kind.read.status(this.#deps.client, this.#guest.node, this.vmid!);
         return status.status === (intent.action === "start" ? "running" : "stopped");
       }
       return await this.#landed(call);
@@ -263,7 +263,7 @@ export class GuestRunner {
   async #landed(call: ApiCall): Promise<boolean> {
     try {
       const node = this.#guest.node;
-      const entries = (await this.#deps.client.request("GET", this.#kind.paths.pending(node, this.vmid!))) as PendingEntry[];
+      const entries = await this.#kind.read.pending(this.#deps.client, node, this.vmid!);
       return this.#kind.landed(call, { vmid: this.vmid!, node }, entries);
     } catch {
       return false;
@@ -352,7 +352,7 @@ export class GuestRunner {
     for (let i = 0; i < retry.maxAttempts * 4; i++) {
       let guests: ListedGuest[];
       try {
-        guests = (await client.request("GET", "/cluster/resources", { type: "vm" })) as ListedGuest[];
+        guests = await getClusterResources(client, { type: "vm" });
       } catch {
         await sleep(backoff(retry, Math.min(i, 4)));
         continue;
@@ -369,10 +369,5 @@ export class GuestRunner {
   }
 }
 
-interface ListedGuest {
-  vmid: number;
-  name?: string;
-  tags?: string;
-  lock?: string;
-  node?: string;
-}
+/** A guest as GET /cluster/resources lists it. */
+type ListedGuest = ClusterResource;

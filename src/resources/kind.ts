@@ -4,15 +4,16 @@
 // `GUEST_KINDS`.
 import type { CallIntent, GuestType } from "../plan/intent.js";
 import type { ApiCall, PrivilegeNeed } from "../plan/types.js";
-import type { PendingEntry } from "./qemu/read.js";
+import type { ApiReader, GuestConfig, PendingEntry } from "../api/endpoints/index.js";
 
 export interface GuestKind {
   type: GuestType;
-  /** API paths of one guest of this kind, for reading it back. */
-  paths: {
-    config(node: string, vmid: number): string;
-    pending(node: string, vmid: number): string;
-    status(node: string, vmid: number): string;
+  /** Reads one guest of this kind back (its endpoints). */
+  read: {
+    config(api: ApiReader, node: string, vmid: number): Promise<GuestConfig>;
+    pending(api: ApiReader, node: string, vmid: number): Promise<PendingEntry[]>;
+    /** Run state: `running` or `stopped`. */
+    status(api: ApiReader, node: string, vmid: number): Promise<{ status?: string }>;
   };
   /** The worker type PVE starts for a call (`qmcreate`, `qmconfig` ...), to find a task whose answer was lost. */
   taskType(call: ApiCall): string | undefined;

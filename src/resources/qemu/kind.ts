@@ -1,6 +1,6 @@
 // The qemu kind as the engine sees it (resources/kind.ts).
 import type { GuestKind } from "../kind.js";
-import { qemuPaths } from "../api-paths.js";
+import { getQemuConfig, getQemuPending, getQemuStatus } from "../../api/endpoints/index.js";
 import { qemuCallNeeds } from "./privileges.js";
 import { liveVmFromPending } from "./read.js";
 import { qemuCallLanded } from "./verify.js";
@@ -10,11 +10,7 @@ const POWER_TASK = { start: "qmstart", shutdown: "qmshutdown", stop: "qmstop", r
 
 export const qemuKind: GuestKind = {
   type: "qemu",
-  paths: {
-    config: (node, vmid) => qemuPaths.config(node, vmid),
-    pending: (node, vmid) => qemuPaths.pending(node, vmid),
-    status: (node, vmid) => qemuPaths.status(node, vmid, "current"),
-  },
+  read: { config: getQemuConfig, pending: getQemuPending, status: getQemuStatus },
   taskType(call) {
     const intent = call.intent;
     switch (intent.op) {
