@@ -1,5 +1,6 @@
 // The one error type the client throws. Its message is already the text for a person (what
 // failed, on which object, why, what to do next); the fields let programs branch on it.
+import { PvectlError } from "../util/errors.js";
 
 export type PveErrorKind = "http" | "permission" | "auth" | "connection" | "tls" | "timeout" | "task" | "config";
 
@@ -32,7 +33,7 @@ export interface PveErrorInit {
   code?: string;
 }
 
-export class PveError extends Error {
+export class PveError extends PvectlError {
   readonly kind: PveErrorKind;
   readonly method?: string;
   readonly path?: string;
@@ -57,10 +58,6 @@ export class PveError extends Error {
     if (init.task !== undefined) this.task = init.task;
     if (init.serverFingerprint !== undefined) this.serverFingerprint = init.serverFingerprint;
     if (init.code !== undefined) this.code = init.code;
-  }
-
-  userMessage(): string {
-    return this.message;
   }
 }
 

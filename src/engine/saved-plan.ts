@@ -9,6 +9,7 @@ import { readFile, stat } from "node:fs/promises";
 import type { PveClient } from "../api/index.js";
 import { PVECTL_VERSION } from "../version.js";
 import { mapConcurrent } from "../util/concurrency.js";
+import { PvectlError } from "../util/errors.js";
 import type { ClusterSnapshot } from "./cluster.js";
 import { type ClusterIdentity, readClusterIdentity } from "./cluster-identity.js";
 import { findGuest } from "./identity.js";
@@ -42,7 +43,8 @@ export interface SavedPlan {
 
 export type SavedPlanContent = Omit<SavedPlan, "format" | "pvectlVersion">;
 
-export class SavedPlanError extends Error {
+export class SavedPlanError extends PvectlError {
+  readonly kind = "saved-plan";
   readonly problems: string[];
   constructor(
     readonly file: string,
@@ -55,9 +57,6 @@ export class SavedPlanError extends Error {
     );
     this.name = "SavedPlanError";
     this.problems = shown;
-  }
-  userMessage(): string {
-    return this.message;
   }
 }
 
