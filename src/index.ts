@@ -56,6 +56,7 @@ export {
   type PermissionFailure,
   type PveClientOptions,
   type PveErrorKind,
+  type PveFailureClass,
   type TaskFailure,
   type TaskResult,
   type WaitOptions,
