@@ -19,6 +19,7 @@ export type {
   PveApi,
   SubSchema,
 } from "./schema/index.js";
+export { PvectlError, type PvectlErrorJson } from "./util/errors.js";
 export * from "./pve/index.js";
 export {
   describeVm,
@@ -55,6 +56,7 @@ export {
   type PermissionFailure,
   type PveClientOptions,
   type PveErrorKind,
+  type PveFailureClass,
   type TaskFailure,
   type TaskResult,
   type WaitOptions,

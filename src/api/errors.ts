@@ -1,5 +1,8 @@
 // The one error type the client throws. Its message is already the text for a person (what
-// failed, on which object, why, what to do next); the fields let programs branch on it.
+// failed, on which object, why, what to do next); the fields let programs branch on it, and
+// classify() says what the failure means for a retry (api/classify.ts reads PVE's words).
+import { PvectlError } from "../util/errors.js";
+import { classifyPveFailure, type PveFailureClass } from "./classify.js";
 
 export type PveErrorKind = "http" | "permission" | "auth" | "connection" | "tls" | "timeout" | "task" | "config";
 
@@ -32,7 +35,7 @@ export interface PveErrorInit {
   code?: string;
 }
 
-export class PveError extends Error {
+export class PveError extends PvectlError {
   readonly kind: PveErrorKind;
   readonly method?: string;
   readonly path?: string;
@@ -59,9 +62,15 @@ export class PveError extends Error {
     if (init.code !== undefined) this.code = init.code;
   }
 
-  userMessage(): string {
-    return this.message;
+  /** Lock held, digest refused, already exists, permission, transient ... (see api/classify.ts). */
+  classify(): PveFailureClass {
+    return classifyPveFailure(this);
   }
+}
+
+/** A lock refusal in PVE's words (`VM is locked (backup)`), for a wait on it that gave up: classify() sees the lock. */
+export function lockHeldError(lock: string, message: string): PveError {
+  return new PveError({ kind: "http", status: 500, pveMessage: `VM is locked (${lock})`, message });
 }
 
 export function isPveError(err: unknown): err is PveError {

@@ -1,7 +1,9 @@
 // The PVE API client: connection, auth, TLS, errors, retries, task waiting, accounting.
 export { PveClient } from "./client.js";
+export type { PveFailureClass } from "./classify.js";
 export {
   isPveError,
+  lockHeldError,
   type PermissionFailure,
   PveError,
   type PveErrorKind,

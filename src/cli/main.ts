@@ -3,7 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { PVECTL_VERSION } from "../version.js";
 import { registerCommands } from "./commands/index.js";
-import { errorJson, renderError } from "./render-error.js";
+import { errorExitCode, errorJson, renderError } from "./render-error.js";
 import { plainDefaultsInHelp } from "./render/help-defaults.js";
 
 /** The program for `argv` (only the named command's module is loaded; see commands/index.ts). */
@@ -53,7 +53,7 @@ export async function main(argv: string[]): Promise<void> {
     }
     process.stderr.write(`${renderError(err)}\n`);
     if (json) process.stdout.write(`${JSON.stringify(errorJson(err))}\n`);
-    process.exitCode = process.exitCode && process.exitCode !== 0 ? process.exitCode : 1;
+    process.exitCode = process.exitCode && process.exitCode !== 0 ? process.exitCode : errorExitCode(err);
   }
 }
 

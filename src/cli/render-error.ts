@@ -1,16 +1,15 @@
 // Turns an error into text for a person, or into one JSON object for a machine (`--json`).
-// Errors that carry a user-facing message (`userMessage()`) are printed as they are; anything
-// else is an internal error and says so, with the stack only when PVECTL_DEBUG is set.
-// Messages quote names and PVE's own words, so their control characters are escaped before
-// they reach a terminal (JSON.stringify escapes them in the JSON form).
+// A PvectlError (and the simulator's SimUserError) carries its message for a person
+// (`userMessage()`) and is printed as it is; anything else is an internal error and says so,
+// with the stack only when PVECTL_DEBUG is set. Messages quote names and PVE's own words, so
+// their control characters are escaped before they reach a terminal (JSON.stringify escapes
+// them in the JSON form).
+import { SimUserError } from "../sim/errors.js";
+import { messageAndHint, PvectlError, type PvectlErrorJson } from "../util/errors.js";
 import { safeText } from "../util/safe-text.js";
 
-export interface UserFacingError {
-  userMessage(): string;
-}
-
-function isUserFacing(err: unknown): err is UserFacingError {
-  return typeof err === "object" && err !== null && typeof (err as UserFacingError).userMessage === "function";
+function isUserFacing(err: unknown): err is PvectlError | SimUserError {
+  return err instanceof PvectlError || err instanceof SimUserError;
 }
 
 export function renderError(err: unknown): string {
@@ -21,45 +20,28 @@ export function renderError(err: unknown): string {
 }
 
 /**
- * The error kinds a program can branch on. Client errors keep PveError's own kind (auth,
- * permission, connection, tls, timeout, http, task, config); the others are named by class, so
- * this module does not have to load the engine, the spec loader or NetBox to recognise them.
+ * The error kind a program can branch on: each PvectlError names its own (client errors keep
+ * PveError's auth, permission, connection, tls, timeout, http, task, config), the simulator's
+ * are plain `error`, and commander's parse errors `usage`.
  */
-const KIND_BY_NAME: Record<string, string> = {
-  UsageError: "usage",
-  SimFlagError: "usage",
-  CommanderError: "usage",
-  SpecError: "spec",
-  ConnectionError: "connection-config",
-  SavedPlanError: "saved-plan",
-  PreflightFailedError: "preflight",
-  ChangedSincePlanError: "changed-since-plan",
-  InventoryError: "inventory",
-  NothingImportedError: "nothing-imported",
-  NetboxConfigError: "netbox-config",
-  NetboxSetupError: "netbox-config",
-  NetboxError: "netbox",
-  NetboxConnectionError: "netbox-connection",
-};
-
 export function errorKind(err: unknown): string {
-  if (!(err instanceof Error)) return "internal";
-  const kind = (err as Error & { kind?: unknown }).kind;
-  if (err.name === "PveError" && typeof kind === "string") return kind;
-  return KIND_BY_NAME[err.name] ?? (isUserFacing(err) ? "error" : "internal");
+  if (err instanceof PvectlError) return err.kind;
+  if (err instanceof SimUserError) return "error";
+  return err instanceof Error && err.name === "CommanderError" ? "usage" : "internal";
+}
+
+/** The exit code when this error stops a command. */
+export function errorExitCode(err: unknown): number {
+  return err instanceof PvectlError ? err.exitCode : 1;
 }
 
 export interface ErrorJson {
   ok: false;
-  error: { kind: string; message: string; hint: string | null };
+  error: PvectlErrorJson;
 }
 
 /** `{"ok":false,"error":{kind,message,hint}}`: the message is the error's first line, the hint the rest. */
 export function errorJson(err: unknown, kind = errorKind(err)): ErrorJson {
   const full = isUserFacing(err) ? err.userMessage() : err instanceof Error ? err.message : String(err);
-  const text = full.replace(/^error: /, "").trim();
-  const cut = text.indexOf("\n");
-  const message = cut < 0 ? text : text.slice(0, cut);
-  const hint = cut < 0 ? null : text.slice(cut + 1).replace(/^\s+/gm, "").trim() || null;
-  return { ok: false, error: { kind, message, hint } };
+  return { ok: false, error: { kind, ...messageAndHint(full) } };
 }

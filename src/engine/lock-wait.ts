@@ -2,7 +2,7 @@
 // as `--lock-wait` allows: the guest's config is polled until its `lock` is gone (the write
 // is not resent meanwhile), the wait is reported as it starts and every LOCK_NOTICE_MS, and
 // the guest gives its per-node slot up while it only waits, so the node's other guests go on.
-import { PveError } from "../api/index.js";
+import { lockHeldError } from "../api/index.js";
 import { formatDuration } from "../util/duration.js";
 import { backoff, type RetryPolicy } from "./retry-policy.js";
 
@@ -33,8 +33,7 @@ export async function waitForRelease(wait: LockWait, lock: string): Promise<void
   for (let n = 0; current !== undefined; n++) {
     const elapsed = Date.now() - wait.since;
     if (elapsed >= wait.limitMs) {
-      const message = `VM is locked (${current}); gave up after waiting ${formatDuration(elapsed)} (--lock-wait ${formatDuration(wait.limitMs)})`;
-      throw new PveError({ kind: "http", status: 500, pveMessage: `VM is locked (${current})`, message });
+      throw lockHeldError(current, `VM is locked (${current}); gave up after waiting ${formatDuration(elapsed)} (--lock-wait ${formatDuration(wait.limitMs)})`);
     }
     if (elapsed - shownAt >= LOCK_NOTICE_MS) {
       wait.notify(current, elapsed);

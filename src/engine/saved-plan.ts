@@ -10,6 +10,7 @@ import { getQemuConfig } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import { PVECTL_VERSION } from "../version.js";
 import { mapConcurrent } from "../util/concurrency.js";
+import { PvectlError } from "../util/errors.js";
 import type { ClusterSnapshot } from "./cluster.js";
 import { type ClusterIdentity, readClusterIdentity } from "./cluster-identity.js";
 import { findGuest } from "./identity.js";
@@ -43,7 +44,8 @@ export interface SavedPlan {
 
 export type SavedPlanContent = Omit<SavedPlan, "format" | "pvectlVersion">;
 
-export class SavedPlanError extends Error {
+export class SavedPlanError extends PvectlError {
+  readonly kind = "saved-plan";
   readonly problems: string[];
   constructor(
     readonly file: string,
@@ -56,9 +58,6 @@ export class SavedPlanError extends Error {
     );
     this.name = "SavedPlanError";
     this.problems = shown;
-  }
-  userMessage(): string {
-    return this.message;
   }
 }
 

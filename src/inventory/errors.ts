@@ -1,15 +1,19 @@
 // The inventory fails loudly: an unreachable API, a refused login or an empty result must
 // never look like a successful run against nothing.
-export class InventoryError extends Error {
+import { PvectlError } from "../util/errors.js";
+
+export class InventoryError extends PvectlError {
+  readonly kind = "inventory";
+
   constructor(
     message: string,
-    readonly hint: string,
+    override readonly hint: string,
   ) {
     super(message);
     this.name = "InventoryError";
   }
 
-  userMessage(): string {
+  override userMessage(): string {
     return `${this.message}\n  hint: ${this.hint}`;
   }
 }

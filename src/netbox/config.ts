@@ -9,6 +9,7 @@ import { formatIssue, type SpecIssue } from "../sources/spec/errors.js";
 import { specIssuesFromZod } from "../sources/spec/issues.js";
 import type { ConnectionSpec } from "../sources/spec/model.js";
 import { parseYaml } from "../sources/spec/yaml-source.js";
+import { PvectlError } from "../util/errors.js";
 
 const name = z.string().min(1);
 const storageId = z.string().regex(/^[a-z][a-z0-9\-_.]*$/i, "not a PVE storage id");
@@ -174,13 +175,15 @@ export interface NetboxConfig {
   };
 }
 
-export class NetboxConfigError extends Error {
+export class NetboxConfigError extends PvectlError {
+  readonly kind = "netbox-config";
+
   constructor(readonly issues: SpecIssue[]) {
     super(issues.map(formatIssue).join("\n"));
     this.name = "NetboxConfigError";
   }
 
-  userMessage(): string {
+  override userMessage(): string {
     const n = this.issues.length;
     return [
       `the NetBox config is invalid (${n} ${n === 1 ? "problem" : "problems"}); nothing was read from NetBox or sent to a cluster. Fix it and run again (keys: docs/netbox.md):`,

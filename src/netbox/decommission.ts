@@ -12,10 +12,10 @@ import type { Plan } from "../plan/types.js";
 import type { DesiredVm } from "../resources/qemu/model.js";
 import type { NetboxClient } from "./client.js";
 import type { NetboxConfig } from "./config.js";
-import { NetboxError } from "./errors.js";
 import { recordVmid } from "./mapping.js";
 import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "./records.js";
 import { WriteBack } from "./writeback.js";
+import { userMessageOf as text } from "../util/errors.js";
 
 export interface DecommissionOutcome {
   id: number;
@@ -49,12 +49,6 @@ export interface DecommissionOptions {
 }
 
 const VMINTERFACE = "virtualization.vminterface";
-
-function text(err: unknown): string {
-  if (err instanceof NetboxError) return err.userMessage();
-  if (err && typeof err === "object" && typeof (err as { userMessage?: unknown }).userMessage === "function") return (err as { userMessage(): string }).userMessage();
-  return err instanceof Error ? err.message : String(err);
-}
 
 /** Removes from NetBox what pvectl wrote for a guest that no longer exists; idempotent. */
 async function release(netbox: NetboxClient, config: NetboxConfig, record: NetboxVmRecord): Promise<string[]> {

@@ -1,6 +1,7 @@
 // Errors from talking to NetBox, each with a message a person can act on: what failed, on
 // which object, why (NetBox's own words, per field for 400s), and what to do next.
 // The token never appears in any of them.
+import { PvectlError } from "../util/errors.js";
 
 export type NetboxFieldErrors = Record<string, string[]>;
 
@@ -40,7 +41,8 @@ function detailOf(body: unknown): string | undefined {
   return typeof body === "string" && body.length > 0 && body.length < 300 ? body : undefined;
 }
 
-export class NetboxError extends Error {
+export class NetboxError extends PvectlError {
+  readonly kind = "netbox";
   readonly status: number;
   readonly method: string;
   readonly path: string;
@@ -71,7 +73,7 @@ export class NetboxError extends Error {
       .join("; ");
   }
 
-  userMessage(): string {
+  override userMessage(): string {
     // NetBox's own sentences end with a period; ours follow them after one.
     const detail = this.detail?.replace(/\.$/, "");
     const on = this.subject ? ` for ${this.subject}` : "";
@@ -99,7 +101,9 @@ export class NetboxError extends Error {
 }
 
 /** NetBox could not be reached at all (DNS, refused connection, TLS, timeout). */
-export class NetboxConnectionError extends Error {
+export class NetboxConnectionError extends PvectlError {
+  readonly kind = "netbox-connection";
+
   constructor(
     readonly url: string,
     readonly code: string,
@@ -108,7 +112,7 @@ export class NetboxConnectionError extends Error {
     this.name = "NetboxConnectionError";
   }
 
-  userMessage(): string {
+  override userMessage(): string {
     const hint = /CERT|SSL|TLS|SELF_SIGNED/i.test(this.code)
       ? "the server's TLS certificate is not trusted: give its CA with `ca_file` in the NetBox config (or NETBOX_CA_FILE)"
       : "check the NetBox URL (NETBOX_URL or `url` in the NetBox config), that NetBox is running, and the network path to it";

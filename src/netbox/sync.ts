@@ -17,10 +17,10 @@ import type { GuestPlan, Plan } from "../plan/types.js";
 import { desiredVmFromSpec } from "../sources/spec/qemu-desired.js";
 import type { NetboxClient } from "./client.js";
 import type { NetboxConfig } from "./config.js";
-import { NetboxError } from "./errors.js";
 import { type MappedVm, mapRecord } from "./mapping.js";
 import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "./records.js";
 import { WriteBack } from "./writeback.js";
+import { userMessageOf as errorText } from "../util/errors.js";
 
 const ADOPT_HINT = "set `adopt: true` in the NetBox config to let sync take over guests pvectl did not create";
 
@@ -71,13 +71,6 @@ export interface SyncOptions {
   onEvent?: ApplyOptions["onEvent"];
   onRecord?: (outcome: RecordOutcome) => void;
   apply?: Pick<ApplyOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart" | "allowDataLoss" | "deferRestart" | "lockWaitMs">;
-}
-
-function errorText(err: unknown): string {
-  if (err instanceof NetboxError) return err.userMessage();
-  if (err && typeof err === "object" && "userMessage" in err && typeof (err as { userMessage: unknown }).userMessage === "function")
-    return (err as { userMessage(): string }).userMessage();
-  return err instanceof Error ? err.message : String(err);
 }
 
 function outcomeOf(record: NetboxVmRecord, result: RecordResult, extra: Partial<RecordOutcome> = {}): RecordOutcome {

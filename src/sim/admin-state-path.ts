@@ -3,6 +3,7 @@
 // the simulator write to a path of their choosing (a shell profile, an authorized_keys file).
 import { realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { SimUserError } from "./errors.js";
 
 export interface StateFilePolicy {
   /** The --state file, always allowed. */
@@ -11,7 +12,7 @@ export interface StateFilePolicy {
   stateDir?: string;
 }
 
-export class StateDirError extends Error {
+export class StateDirError extends SimUserError {
   constructor(
     readonly dir: string,
     readonly reason: string,

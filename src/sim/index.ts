@@ -5,6 +5,7 @@ import { parse as parseYaml } from "yaml";
 import type { AccessLogSummary } from "./access-log.js";
 import type { SimAdmin } from "./admin.js";
 import type { ClusterConfig } from "./cluster/index.js";
+import { SimUserError } from "./errors.js";
 import { SimHttpServer } from "./http/server.js";
 import type { SimulatorOptions } from "./options.js";
 import { Simulator } from "./simulator.js";
@@ -39,7 +40,7 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-export class SimConfigFileError extends Error {
+export class SimConfigFileError extends SimUserError {
   constructor(
     readonly file: string,
     readonly reason: string,
@@ -52,7 +53,7 @@ export class SimConfigFileError extends Error {
   }
 }
 
-export class SimListenError extends Error {
+export class SimListenError extends SimUserError {
   constructor(
     readonly host: string,
     readonly port: number,

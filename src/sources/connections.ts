@@ -7,16 +7,15 @@ import { clientOptionsFromEnv, PveError, type PveClientOptions } from "../api/in
 import { plainHttpRefusal } from "../api/options.js";
 import { allowedSecretFile, DEFAULT_SECRET_POLICY, envVariableRefusal, type SecretPolicy } from "./secret-policy.js";
 import type { ConnectionSpec, SpecDocument } from "./spec/model.js";
+import { PvectlError } from "../util/errors.js";
 
 /** A connection that cannot be used as written; says which one, why and what to do. */
-export class ConnectionError extends Error {
+export class ConnectionError extends PvectlError {
+  readonly kind = "connection-config";
+
   constructor(message: string) {
     super(message);
     this.name = "ConnectionError";
-  }
-
-  userMessage(): string {
-    return this.message;
   }
 }
 

@@ -5,6 +5,7 @@
 import { realpathSync } from "node:fs";
 import { dirname, relative, isAbsolute, resolve, sep } from "node:path";
 import { endpointOf } from "../api/options.js";
+import { PvectlError } from "../util/errors.js";
 
 export const DEFAULT_SECRET_ENV_PREFIXES = ["PROXMOX_", "PVE_"] as const;
 
@@ -23,13 +24,13 @@ export interface SecretPolicy {
 export const DEFAULT_SECRET_POLICY: SecretPolicy = { allowHttp: false, secretsDirs: [], secretEnvPrefixes: [...DEFAULT_SECRET_ENV_PREFIXES] };
 
 /** A policy option the operator gave that cannot work; the CLI turns it into a usage error. */
-export class SecretPolicyError extends Error {
+export class SecretPolicyError extends PvectlError {
+  /** The CLI gives it as a usage error; anyone else sees `--json` kind `error`. */
+  readonly kind = "error";
+
   constructor(message: string) {
     super(message);
     this.name = "SecretPolicyError";
-  }
-  userMessage(): string {
-    return this.message;
   }
 }
 

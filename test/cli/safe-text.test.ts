@@ -15,6 +15,7 @@ import { safeLine, safeText } from "../../src/util/safe-text.js";
 import { syncLine } from "../../src/cli/commands/netbox.js";
 import { renderError } from "../../src/cli/render-error.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { ConnectionError } from "../../src/sources/connections.js";
 import { pvectl, simEnv } from "./run.js";
 
 const OSC_TITLE = "\x1b]0;pwn\x07";
@@ -89,7 +90,7 @@ describe("control characters in human output", () => {
 
   it("errors are escaped", () => {
     assert.equal(renderError(new Error(`no guest ${OSC_TITLE}`)), "error: no guest \\x1b]0;pwn\\x07");
-    assert.equal(renderError({ userMessage: () => `x${CLEAR}` }), "error: x\\x1b[2J");
+    assert.equal(renderError(new ConnectionError(`x${CLEAR}`)), "error: x\\x1b[2J");
   });
 
   describe("through the CLI", () => {

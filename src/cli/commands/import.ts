@@ -9,6 +9,7 @@ import type { Command } from "commander";
 import { stringify } from "yaml";
 import { type Selection, selectGuests, type ShownGuests } from "../../engine/show.js";
 import { safeText } from "../../util/safe-text.js";
+import { PvectlError } from "../../util/errors.js";
 import { type ConnectionFlags, clientFromConnectionFlags } from "./connection-flags.js";
 import { UsageError } from "./plan.js";
 
@@ -22,12 +23,14 @@ interface Flags extends ConnectionFlags {
 }
 
 /** The imported spec could not be written: nothing that was asked for can be imported. */
-export class NothingImportedError extends Error {
+export class NothingImportedError extends PvectlError {
+  readonly kind = "nothing-imported";
+
   constructor(readonly problems: string[]) {
     super(problems.length > 0 ? "no guest was imported (see the lines above)" : "no VM matches the selection");
     this.name = "NothingImportedError";
   }
-  userMessage(): string {
+  override userMessage(): string {
     const hint = this.problems.length > 0 ? "only VMs that are not templates can be imported" : "check the selection with `pvectl inventory --list`";
     return `${this.message}; nothing was written\n  ${hint}`;
   }

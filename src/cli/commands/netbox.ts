@@ -12,6 +12,7 @@ import { type DecommissionOutcome, decommissionNetbox } from "../../netbox/decom
 import { startNetboxSimulator } from "../../netbox/sim/index.js";
 import { type RecordOutcome, syncNetbox } from "../../netbox/sync.js";
 import { resolveConnection } from "../../sources/connections.js";
+import { PvectlError } from "../../util/errors.js";
 import { type Palette, paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine } from "../render/report.js";
 import { type ApplyFlags, EXIT_PENDING, guardOptions } from "./apply-flow.js";
@@ -20,13 +21,12 @@ import { untilStopped } from "../until-stopped.js";
 import { LOCK_WAIT_FLAG, lockWaitOption } from "./lock-wait.js";
 
 /** Something missing before pvectl can talk to NetBox (URL, token). */
-export class NetboxSetupError extends Error {
+export class NetboxSetupError extends PvectlError {
+  readonly kind = "netbox-config";
+
   constructor(message: string) {
     super(message);
     this.name = "NetboxSetupError";
-  }
-  userMessage(): string {
-    return this.message;
   }
 }
 

@@ -11,21 +11,21 @@ import type { DesiredVm } from "../../resources/qemu/model.js";
 import { resolveConnection } from "../../sources/connections.js";
 import { type SecretPolicy, SecretPolicyError, secretPolicy } from "../../sources/secret-policy.js";
 import { loadSpecFiles, type SpecDocument } from "../../sources/spec/index.js";
+import { PvectlError } from "../../util/errors.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { renderPlanMarkdown } from "../render/plan-markdown.js";
 import { planFormat } from "./plan-format.js";
 import { createWaitProgress } from "./lock-wait.js";
 
-export class UsageError extends Error {
+export class UsageError extends PvectlError {
+  readonly kind = "usage";
+
   constructor(
     message: string,
-    readonly hint: string,
+    override readonly hint: string,
   ) {
     super(message);
     this.name = "UsageError";
-  }
-  userMessage(): string {
-    return `${this.message}\n  ${this.hint}`;
   }
 }
 

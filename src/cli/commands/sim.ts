@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { type NetboxSimulator, startNetboxSimulator } from "../../netbox/sim/index.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../sim/index.js";
+import { PvectlError } from "../../util/errors.js";
 import { untilStopped } from "../until-stopped.js";
 
 interface SimFlags {
@@ -26,16 +27,18 @@ interface SimFlags {
   netbox?: string | boolean;
 }
 
-export class SimFlagError extends Error {
+export class SimFlagError extends PvectlError {
+  readonly kind = "usage";
+
   constructor(
     readonly flag: string,
     readonly reason: string,
-    readonly hint: string,
+    override readonly hint: string,
   ) {
     super(`${flag}: ${reason}`);
     this.name = "SimFlagError";
   }
-  userMessage(): string {
+  override userMessage(): string {
     return `pvectl sim ${this.flag}: ${this.reason}. ${this.hint}`;
   }
 }

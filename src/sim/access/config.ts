@@ -14,6 +14,7 @@
 //     acl:
 //       - { path: /vms, roles: [PVEVMAdmin], groups: [ops] }
 import { z } from "zod";
+import { SimUserError } from "../errors.js";
 import { isBuiltinRole, isPrivilege } from "./privileges.js";
 import { type AccessState, hashSecret, TOKEN_NAME_RE, USERID_RE } from "./state.js";
 
@@ -60,7 +61,7 @@ const accessConfigSchema = z.object({
     .optional(),
 });
 
-export class AccessConfigError extends Error {
+export class AccessConfigError extends SimUserError {
   constructor(readonly detail: string) {
     super(`invalid simulator access config: ${detail}`);
     this.name = "AccessConfigError";

@@ -1,6 +1,7 @@
 // The `--config` file of `pvectl sim` (YAML, parsed by the platform) and the default cluster.
 import { z } from "zod";
 import { GIB as GiB } from "../../pve/index.js";
+import { SimUserError } from "../errors.js";
 import type { StorageState, StorageType } from "./types.js";
 
 const storageSchema = z.object({
@@ -85,7 +86,7 @@ const DEFAULT_CONTENT = [
 ];
 
 /** Thrown for an invalid --config file; says which field is wrong. */
-export class ClusterConfigError extends Error {
+export class ClusterConfigError extends SimUserError {
   constructor(readonly detail: string) {
     super(`invalid simulator cluster config: ${detail}`);
     this.name = "ClusterConfigError";

@@ -3,6 +3,7 @@
 // Loaded at start when the file exists; saved shortly after every change and at exit.
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { AccessState } from "../access/state.js";
+import { SimUserError } from "../errors.js";
 import type { TasksJSON } from "../tasks/manager.js";
 
 export const STATE_FORMAT = "pvectl-sim-state";
@@ -17,7 +18,7 @@ export interface SimState {
   tasks: TasksJSON;
 }
 
-export class StateFileError extends Error {
+export class StateFileError extends SimUserError {
   constructor(
     readonly file: string,
     readonly reason: string,

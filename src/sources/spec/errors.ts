@@ -1,6 +1,7 @@
 // The error a user sees when spec files are invalid: every problem at once, each with the
 // file, line and column, the path inside the document and what to do about it.
 import type { SourceLocation } from "./model.js";
+import { PvectlError } from "../../util/errors.js";
 
 export type SpecPath = ReadonlyArray<string | number>;
 
@@ -45,7 +46,8 @@ function sortIssues(issues: SpecIssue[]): SpecIssue[] {
 }
 
 /** One or more problems in spec files. Nothing has been sent to any cluster when this is thrown. */
-export class SpecError extends Error {
+export class SpecError extends PvectlError {
+  readonly kind = "spec";
   readonly issues: SpecIssue[];
 
   constructor(issues: SpecIssue[]) {
@@ -55,7 +57,7 @@ export class SpecError extends Error {
     this.issues = sorted;
   }
 
-  userMessage(): string {
+  override userMessage(): string {
     const count = this.issues.length;
     const head = `the spec is invalid (${count} ${count === 1 ? "problem" : "problems"}); nothing was sent to the cluster. Fix the spec and run again:`;
     return [head, ...this.issues.map((issue) => `  ${formatIssue(issue)}`)].join("\n");
