@@ -13,6 +13,10 @@
 //               Cluster.pm check_vmid_unused; clone's `unable to create VM 101: config file
 //               already exists`; /cluster/nextid's 400 `vmid: VM 100 already exists`
 //   permission  a 403 `Permission check failed (/vms/100, VM.Audit)`: the client's kind `permission`
+//   running     `VM 100 already running`: qemu-server QemuServer.pm vm_start (also pve-container's
+//               `CT 100 already running`)
+//   missing     `Configuration file 'nodes/pve/qemu-server/100.conf' does not exist`: pve-guest-common
+//               AbstractConfig.pm load_config, for every call on a guest that is gone
 import type { PveError } from "./errors.js";
 
 /** What a failure means for a retry; each field is computed from the error alone. */
@@ -25,6 +29,10 @@ export interface PveFailureClass {
   digestMismatch: boolean;
   /** What the call would create exists already: for a create, the vmid is taken. */
   alreadyExists: boolean;
+  /** A start found the guest running already. */
+  alreadyRunning: boolean;
+  /** The guest the call names does not exist (its config file is gone). */
+  guestMissing: boolean;
   /** PVE's ACL check refused the call. */
   permissionDenied: boolean;
   /** A lost connection, a timed-out exchange, a proxy or an overloaded node (502/503/504/595/596). */
@@ -42,6 +50,8 @@ const LOCK_HELD = /VM is locked|CT is locked|can't lock file|got timeout|is lock
 const LOCK_NAME = /is locked \(([\w-]+)\)/;
 const DIGEST_REFUSED = /checksum mismatch|file changed? by other user/i;
 const ALREADY_EXISTS = /already exists/i;
+const ALREADY_RUNNING = /already running/i;
+const MISSING = /does not exist/i;
 /**
  * 500s that are a handler's verdict (a second try gets the same answer). Reads repeated by the
  * client itself (api/retry.ts) use a shorter list of their own.
@@ -60,6 +70,8 @@ export function classifyPveFailure(failure: Failure): PveFailureClass {
     lock: LOCK_NAME.exec(words)?.[1],
     digestMismatch,
     alreadyExists: ALREADY_EXISTS.test(words),
+    alreadyRunning: ALREADY_RUNNING.test(words),
+    guestMissing: MISSING.test(words),
     permissionDenied: kind === "permission",
     transient: isTransient(failure),
     retryable500: kind === "http" && status === 500 && !digestMismatch && !HANDLER_VERDICT.test(words),

@@ -51,6 +51,16 @@ export function isDigestMismatch(err: unknown): boolean {
   return err instanceof PveError && err.classify().digestMismatch;
 }
 
+/** A start refused because the guest runs already (someone else started it). */
+export function isAlreadyRunning(err: unknown): boolean {
+  return err instanceof PveError && err.classify().alreadyRunning;
+}
+
+/** The guest is gone (deleted by someone else meanwhile). */
+export function isGuestMissing(err: unknown): boolean {
+  return err instanceof PveError && err.classify().guestMissing;
+}
+
 /** What a create would make exists already (a vmid taken meanwhile). */
 export function isCollision(err: unknown): boolean {
   return err instanceof PveError && err.classify().alreadyExists;

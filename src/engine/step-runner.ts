@@ -3,7 +3,7 @@
 // reached PVE, the runner reads the guest back and stops if the write is already there, so a
 // retry never adds a second disk, a second guest or a second start.
 import { type ClusterResource, getClusterResources } from "../api/endpoints/index.js";
-import { PveError, type PveClient } from "../api/index.js";
+import { lockHeldError, PveError, type PveClient } from "../api/index.js";
 import { acceptsDigest, mustNotLandTwice } from "../plan/intent.js";
 import { GUEST_KINDS, type GuestKind } from "../resources/index.js";
 import { OWNERSHIP_TAG } from "../resources/qemu/model.js";
@@ -12,7 +12,9 @@ import {
   backoff,
   errorText,
   isCollision,
+  isAlreadyRunning,
   isDigestMismatch,
+  isGuestMissing,
   isLockError,
   isRetryable500,
   isTransientError,
@@ -146,14 +148,15 @@ export class GuestRunner {
           const lock = lockOf(config);
           // No lock now and the digest back to ours: a lock came and went (a short backup) meanwhile.
           if (lock === undefined && config?.digest !== params.digest) throw new ChangedSincePlanError(this.#guest.key);
-          if (last && lock === undefined) throw err;
-          if (last) throw new PveError({ kind: "http", status: 500, pveMessage: `VM is locked (${lock})`, message: `VM is locked (${lock}); gave up waiting` });
+          if (last) throw lock === undefined ? err : lockHeldError(lock, `VM is locked (${lock}); gave up waiting`);
           await this.#pause(step, attempt, new Error(`VM is locked (${lock ?? "released meanwhile"})`));
           continue;
         }
-        if (step.action === "start" && /already running/i.test(errorText(err))) return { warnings: [], attempts: sends };
+        const intent = call.intent;
+        if (intent.op === "power" && intent.action === "start" && isAlreadyRunning(err)) return { warnings: [], attempts: sends };
         // Deleted by someone else meanwhile: a stop or destroy has nothing left to do.
-        if ((step.action === "destroy" || step.action === "stop") && /does not exist/i.test(errorText(err)) && (await this.#gone())) {
+        const stops = intent.op === "destroy" || (intent.op === "power" && (intent.action === "shutdown" || intent.action === "stop"));
+        if (stops && isGuestMissing(err) && (await this.#gone())) {
           return { warnings: [`${this.#guest.name} (vmid ${this.vmid}) was already gone`], attempts: sends };
         }
         const retryable = isLockError(err) || isTransientError(err) || isRetryable500(err);
