@@ -11,7 +11,7 @@
 //    already there.
 import type { PveClient } from "../api/index.js";
 import { type ApplyEvent, type ApplyOptions, applyPlan } from "../engine/apply.js";
-import { buildPlan, planData } from "../engine/plan.js";
+import { buildPlan } from "../engine/plan.js";
 import type { GuestReport } from "../engine/report.js";
 import type { GuestPlan, Plan } from "../plan/types.js";
 import { desiredVmFromSpec } from "../sources/spec/qemu-desired.js";
@@ -177,7 +177,7 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
       for (const m of group) await fail(m.record, [`planning failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
       continue;
     }
-    const { plan, blockedAll } = isolatePreflight(planData(planned));
+    const { plan, blockedAll } = isolatePreflight(planned.plan);
     plans[connection] = plan;
     options.onPlan?.(connection, plan);
     const byKey = new Map(group.map((m) => [m.spec.name, m]));

@@ -22,8 +22,8 @@ vms:
 `;
 
 async function converge(lab: Lab, yaml: string, options = {}) {
-  const plan = await buildPlan(lab.client, desired(yaml));
-  return { plan, report: await applyPlan(lab.client, plan, { ...fastApply, cluster: plan.context.cluster, live: plan.context.live, ...options }) };
+  const { plan, context } = await buildPlan(lab.client, desired(yaml));
+  return { plan, report: await applyPlan(lab.client, plan, { ...fastApply, cluster: context.cluster, live: context.live, ...options }) };
 }
 
 async function pendingValues(lab: Lab): Promise<Record<string, unknown>> {

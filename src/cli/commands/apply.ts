@@ -3,7 +3,7 @@
 // rails: --allow-data-loss, --allow-restart, --defer-restart; confirmation on a terminal, --yes
 // for automation.
 import type { Command } from "commander";
-import { buildPlan, DEFAULT_SHUTDOWN_TIMEOUT, planData } from "../../engine/plan.js";
+import { buildPlan, DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
 import { checkSpecFiles, loadPlan, SavedPlanError } from "../../engine/saved-plan.js";
 import { verifySavedPlan } from "../../engine/saved-plan-verify.js";
 import { type ApplyFlags, guardOptions, runApply } from "./apply-flow.js";
@@ -36,9 +36,9 @@ async function applySavedPlan(file: string, flags: Flags, perNode: PerNode): Pro
   const connection = saved.connection !== undefined ? { connection: saved.connection } : {};
   const target = await openSpecTarget([], { ...flags, file: saved.specFiles.map((f) => f.path), ...connection }, "apply");
   try {
-    const { problems, plan } = await verifySavedPlan(target.client, saved, target.desired);
+    const { problems, plan, context } = await verifySavedPlan(target.client, saved, target.desired);
     if (problems.length > 0) throw new SavedPlanError(file, problems);
-    await runApply(target.client, planData(plan), flags, { cluster: plan.context.cluster, live: plan.context.live, desired: target.desired, ...perNode }, "apply");
+    await runApply(target.client, plan, flags, { cluster: context.cluster, live: context.live, desired: target.desired, ...perNode }, "apply");
   } finally {
     await target.client.close();
   }
@@ -87,8 +87,8 @@ export function registerApplyCommand(program: Command): void {
       }
       const target = await openSpecTarget(files, flags, "apply");
       try {
-        const plan = await buildPlan(target.client, target.desired, { ...planOptions(flags), ...createWaitProgress(flags.json) });
-        await runApply(target.client, planData(plan), flags, { cluster: plan.context.cluster, live: plan.context.live, desired: target.desired, ...perNode }, "apply");
+        const { plan, context } = await buildPlan(target.client, target.desired, { ...planOptions(flags), ...createWaitProgress(flags.json) });
+        await runApply(target.client, plan, flags, { cluster: context.cluster, live: context.live, desired: target.desired, ...perNode }, "apply");
       } finally {
         await target.client.close();
       }

@@ -3,7 +3,7 @@
 // exit code say whether there are changes (0 none, 2 changes, 1 error).
 import type { Command } from "commander";
 import { PveClient } from "../../api/index.js";
-import { buildPlan, DEFAULT_SHUTDOWN_TIMEOUT, planData } from "../../engine/plan.js";
+import { buildPlan, DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
 import { type SavedPlanOptions, savedPlanContent, savePlan } from "../../engine/saved-plan.js";
 import { planHasChanges, planHasErrors, type Plan } from "../../plan/types.js";
 import { desiredVmFromSpec } from "../../sources/spec/qemu-desired.js";
@@ -143,7 +143,7 @@ export function registerPlanCommand(program: Command): void {
         const options = planOptions(flags);
         const readConcurrency = positiveInt(flags.readConcurrency, "--read-concurrency", 16);
         const built = await buildPlan(target.client, target.desired, { ...options, readConcurrency, ...createWaitProgress(flags.json) });
-        const plan = planData(built);
+        const { plan } = built;
         if (flags.out) {
           await savePlan(flags.out, await savedPlanContent(target.client, built, target.spec.files, options, target.connection));
         }
