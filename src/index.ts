@@ -75,6 +75,9 @@ export {
   type TaskFaultSpec,
 } from "./sim/index.js";
 export * from "./netbox/index.js";
+export * from "./sources/netbox/index.js";
+export { type RecordOutcome, type SyncOptions, type SyncReport, syncNetbox } from "./app/netbox/sync.js";
+export { type DecommissionOptions, type DecommissionOutcome, type DecommissionReport, decommissionNetbox } from "./app/netbox/decommission.js";
 export {
   buildInventory,
   collectGuests,

@@ -9,18 +9,18 @@
 //    rails keeps its status and gets a journal entry saying what waits. A rerun converges: the
 //    guest is found again (by the vmid written back, else by name) and write-back skips what is
 //    already there.
-import type { PveClient } from "../api/index.js";
-import { type ApplyEvent, type ApplyOptions, applyPlan } from "../engine/apply.js";
-import { buildPlan } from "../engine/plan.js";
-import type { GuestReport } from "../engine/report.js";
-import type { GuestPlan, Plan } from "../plan/types.js";
-import { desiredVmFromSpec } from "../sources/spec/qemu-desired.js";
-import type { NetboxClient } from "./client.js";
-import type { NetboxConfig } from "./config.js";
-import { type MappedVm, mapRecord } from "./mapping.js";
-import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "./records.js";
+import type { PveClient } from "../../api/index.js";
+import { type ApplyEvent, type ApplyOptions, applyPlan } from "../../engine/apply.js";
+import { buildPlan } from "../../engine/plan.js";
+import type { GuestReport } from "../../engine/report.js";
+import type { GuestPlan, Plan } from "../../plan/types.js";
+import { desiredVmFromSpec } from "../../sources/spec/qemu-desired.js";
+import type { NetboxClient } from "../../netbox/client.js";
+import type { NetboxConfig } from "../../sources/netbox/config.js";
+import { type MappedVm, mapRecord } from "../../sources/netbox/mapping.js";
+import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
 import { WriteBack } from "./writeback.js";
-import { userMessageOf as errorText } from "../util/errors.js";
+import { userMessageOf as errorText } from "../../util/errors.js";
 
 const ADOPT_HINT = "set `adopt: true` in the NetBox config to let sync take over guests pvectl did not create";
 

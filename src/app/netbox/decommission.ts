@@ -4,18 +4,18 @@
 // the MAC objects, optionally the interfaces, the vmid custom field) -> the record is set
 // `offline` or deleted. Each record moves on only when its own steps succeeded. A rerun after
 // a crash converges: a guest already gone counts as destroyed, and release reads what is left.
-import type { PveClient } from "../api/index.js";
-import { applyPlan } from "../engine/apply.js";
-import { buildDestroyPlan } from "../engine/plan.js";
-import type { GuestReport } from "../engine/report.js";
-import type { Plan } from "../plan/types.js";
-import type { DesiredVm } from "../resources/qemu/model.js";
-import type { NetboxClient } from "./client.js";
-import type { NetboxConfig } from "./config.js";
-import { recordVmid } from "./mapping.js";
-import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "./records.js";
+import type { PveClient } from "../../api/index.js";
+import { applyPlan } from "../../engine/apply.js";
+import { buildDestroyPlan } from "../../engine/plan.js";
+import type { GuestReport } from "../../engine/report.js";
+import type { Plan } from "../../plan/types.js";
+import type { DesiredVm } from "../../resources/qemu/model.js";
+import type { NetboxClient } from "../../netbox/client.js";
+import type { NetboxConfig } from "../../sources/netbox/config.js";
+import { recordVmid } from "../../sources/netbox/mapping.js";
+import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
 import { WriteBack } from "./writeback.js";
-import { userMessageOf as text } from "../util/errors.js";
+import { userMessageOf as text } from "../../util/errors.js";
 
 export interface DecommissionOutcome {
   id: number;
