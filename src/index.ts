@@ -76,8 +76,35 @@ export {
 } from "./sim/index.js";
 export * from "./netbox/index.js";
 export * from "./sources/netbox/index.js";
-export { type RecordOutcome, type SyncOptions, type SyncReport, syncNetbox } from "./app/netbox/sync.js";
-export { type DecommissionOptions, type DecommissionOutcome, type DecommissionReport, decommissionNetbox } from "./app/netbox/decommission.js";
+export * from "./app/index.js";
+// The types the use cases take and return.
+export type { PlanContext, PlanOptions } from "./engine/plan.js";
+export type { ApplyEvent } from "./engine/apply.js";
+export { PreflightFailedError } from "./engine/errors.js";
+export type { ApplyReport, GuestReport, GuestResult, StepReport } from "./engine/report.js";
+export type { Selection, ShownGuests } from "./engine/show.js";
+export {
+  checkSpecFiles,
+  loadPlan,
+  type SavedPlan,
+  type SavedPlanContent,
+  SavedPlanError,
+  type SavedPlanOptions,
+  savedPlanContent,
+  savePlan,
+} from "./engine/saved-plan.js";
+export {
+  type ApiCall,
+  type FieldChange,
+  type GuestPlan,
+  type Plan,
+  planHasChanges,
+  planHasErrors,
+  type PreflightProblem,
+  type Severity,
+  type Step,
+  type StepAction,
+} from "./plan/types.js";
 export {
   buildInventory,
   collectGuests,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { converge, desired, fastApply, type Lab, startLab } from "./helpers.js";
 
 const vm = (vmid: number, name: string, node = "pve1", memory = "512") => `
   - vmid: ${vmid}
@@ -24,8 +24,7 @@ async function volumes(lab: Lab, node: string): Promise<string[]> {
 }
 
 async function apply(lab: Lab, yaml: string) {
-  const { plan, context } = await buildPlan(lab.client, desired(yaml));
-  return applyPlan(lab.client, plan, { ...fastApply, cluster: context.cluster, live: context.live });
+  return (await converge(lab, yaml)).report;
 }
 
 describe("injected faults", () => {

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { converge, desired, type Lab, startLab } from "./helpers.js";
 
 const BASE = `
 vms:
@@ -17,11 +16,6 @@ vms:
     nics:
       net0: { bridge: vmbr0 }
 `;
-
-async function converge(lab: Lab, yaml: string, options = {}) {
-  const { plan, context } = await buildPlan(lab.client, desired(yaml));
-  return { plan, report: await applyPlan(lab.client, plan, { ...fastApply, ...context, ...options }) };
-}
 
 describe("guard rails", () => {
   let lab: Lab;

@@ -11,11 +11,10 @@ import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { getQemuConfig, updateQemuConfig } from "../../api/endpoints/index.js";
 import { PveClient } from "../../api/index.js";
-import { applyPlan } from "../../engine/apply.js";
+import { applyPlan } from "../../app/apply-plan.js";
+import { planSpec } from "../../app/plan-spec.js";
 import type { ApplyReport, GuestReport } from "../../engine/report.js";
-import { buildPlan } from "../../engine/plan.js";
 import { planHasChanges } from "../../plan/types.js";
-import { desiredVmFromSpec } from "../../sources/spec/qemu-desired.js";
 import { generateInventory, parseInventoryConfig, type AnsibleInventory } from "../../inventory/index.js";
 import { NetboxClient } from "../../netbox/client.js";
 import { loadNetboxConfig } from "../../sources/netbox/config.js";
@@ -124,15 +123,14 @@ export function registerDemoCommand(program: Command): void {
             `specs: ${runnable.join(", ")}\n\n`,
         );
         const spec = await loadSpecFiles(runnable);
-        const desired = spec.vms.map(desiredVmFromSpec);
 
         out.write(p.bold("1. pvectl plan\n"));
-        const { plan, context } = await buildPlan(client, desired);
+        const planned = await planSpec(client, spec);
+        const { plan } = planned;
         out.write(renderPlan(plan, p));
 
         out.write(p.bold("\n2. pvectl apply --yes\n"));
-        const report = await applyPlan(client, plan, {
-          cluster: context.cluster,
+        const report = await applyPlan(client, planned, {
           onEvent: (event) => {
             const line = progressLine(event, p);
             if (line) out.write(`${line}\n`);
@@ -141,20 +139,20 @@ export function registerDemoCommand(program: Command): void {
         out.write(`\n${renderReport(report, p)}`);
 
         out.write(p.bold("\n3. pvectl plan (again)\n"));
-        const { plan: second } = await buildPlan(client, desired);
+        const { plan: second } = await planSpec(client, spec);
         out.write(renderPlan(second, p));
 
         const drift = await driftByHand(client, report.guests);
         let repaired: ApplyReport | undefined;
         if (drift) {
           out.write(p.bold(`\n4. someone edits ${drift} by hand (another bridge for net0, an extra tag); pvectl plan\n`));
-          const driftPlan = await buildPlan(client, desired);
+          const driftPlan = await planSpec(client, spec);
           out.write(renderPlan(driftPlan.plan, p));
           out.write(p.bold("\n5. pvectl apply --yes\n"));
-          repaired = await applyPlan(client, driftPlan.plan, { cluster: driftPlan.context.cluster, live: driftPlan.context.live });
+          repaired = await applyPlan(client, driftPlan);
           out.write(renderReport(repaired, p));
           out.write(p.bold("\n6. pvectl plan\n"));
-          out.write(renderPlan((await buildPlan(client, desired)).plan, p));
+          out.write(renderPlan((await planSpec(client, spec)).plan, p));
         }
         // The NetBox loop: planned records -> built VMs -> staged -> inventory.
         const netboxSim = await startNetboxSimulator({ seed: "demo" });
