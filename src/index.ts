@@ -80,6 +80,7 @@ export * from "./app/index.js";
 // The types the use cases take and return.
 export type { PlanContext, PlanOptions } from "./engine/plan.js";
 export type { ApplyEvent } from "./engine/apply.js";
+export type { ApplyProgress } from "./engine/apply-guest.js";
 export { PreflightFailedError } from "./engine/errors.js";
 export type { ApplyReport, GuestReport, GuestResult, StepReport } from "./engine/report.js";
 export type { Selection, ShownGuests } from "./engine/show.js";

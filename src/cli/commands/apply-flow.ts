@@ -3,7 +3,7 @@ import { createInterface } from "node:readline/promises";
 import type { PveClient } from "../../api/index.js";
 import { type ApplyPlanOptions, applyPlan } from "../../app/apply-plan.js";
 import type { PlannedSpec } from "../../app/plan-spec.js";
-import { DEFERRED_REBOOT, skipReasons } from "../../engine/apply.js";
+import { DEFERRED_REBOOT, skipReasons } from "../../engine/guard-rails.js";
 import { PreflightFailedError } from "../../engine/errors.js";
 import type { ApplyReport } from "../../engine/report.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
