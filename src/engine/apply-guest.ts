@@ -1,6 +1,7 @@
 // One guest's part of an apply: its steps in order (a step the guard rails hold back is
 // skipped; after a failure the rest do not run), then what its report says afterwards: the
 // keys waiting for a reboot, the devices PVE allocated, and whether it now matches its spec.
+import { getQemuConfig } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import type { GuestPlan, Step } from "../plan/types.js";
 import type { DesiredVm, LiveVm } from "../resources/qemu/model.js";
@@ -115,7 +116,7 @@ async function readDevices(client: PveClient, guest: GuestPlan, report: GuestRep
     report.volumes = {};
   } else if (ran && report.vmid !== undefined) {
     try {
-      const config = (await client.request("GET", `/nodes/${guest.node}/qemu/${report.vmid}/config`)) as Record<string, string | number>;
+      const config = await getQemuConfig(client, guest.node, report.vmid);
       Object.assign(report, devicesOf(liveVmFromConfig({ vmid: report.vmid, node: guest.node, status: "stopped" }, config)));
     } catch (err) {
       report.warnings.push(`could not read the final config: ${errorText(err).split("\n")[0]}`);
