@@ -77,7 +77,7 @@ export {
 export * from "./netbox/index.js";
 export * from "./sources/netbox/index.js";
 export * from "./app/index.js";
-// The types the use cases take and return.
+// What the use cases take, return and throw, and the saved-plan files of `plan --out`.
 export type { PlanContext, PlanOptions } from "./engine/plan.js";
 export type { ApplyEvent } from "./engine/apply.js";
 export type { ApplyProgress } from "./engine/apply-guest.js";

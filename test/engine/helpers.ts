@@ -1,5 +1,6 @@
 // Shared setup of the engine tests: an in-process simulator (HTTP, instant tasks) and a
-// client logged in as root@pam, closed together.
+// client logged in as root@pam, closed together; a spec's guests for the engine, and a spec
+// planned and applied in one call.
 import { PveClient } from "../../src/api/index.js";
 import { type ApplyPlanOptions, applyPlan } from "../../src/app/apply-plan.js";
 import { desiredOf, planSpec } from "../../src/app/plan-spec.js";
@@ -47,7 +48,7 @@ export function desired(yaml: string): DesiredVm[] {
 // Enough retries to outlast a 150 ms lock even when the shared machine is slow.
 export const fastApply = { taskPoll: { minIntervalMs: 5, maxIntervalMs: 20 }, retry: { maxAttempts: 10, baseDelayMs: 10, maxDelayMs: 50 } };
 
-/** Plans the spec and applies the plan as `pvectl apply -f` does (what planning read is reused), with fastApply. */
+/** Plans the spec and applies the plan through the app layer (what planning read is reused), with fastApply unless `options` say otherwise. */
 export async function converge(lab: Lab, yaml: string, options: ApplyPlanOptions = {}) {
   const planned = await planSpec(lab.client, parseSpec(yaml, "test.yaml"));
   return { plan: planned.plan, report: await applyPlan(lab.client, planned, { ...fastApply, ...options }) };
