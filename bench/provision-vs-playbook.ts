@@ -72,9 +72,9 @@ try {
   const desired = parseSpec(specYaml(), "bench.yaml").vms.map(desiredVmFromSpec);
   sim.admin.resetAccessLog();
   const started = performance.now();
-  const plan = await buildPlan(client, desired);
+  const { plan, context } = await buildPlan(client, desired);
   if (plan.preflightErrors.length > 0) throw new Error(plan.preflightErrors.map((p) => p.message).join("\n"));
-  const report = await applyPlan(client, plan, { cluster: plan.context.cluster });
+  const report = await applyPlan(client, plan, { cluster: context.cluster });
   const pvectlSeconds = (performance.now() - started) / 1000;
   const pvectlCalls = sim.accessLog({ entries: false }).total;
   await client.close();

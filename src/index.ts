@@ -75,6 +75,37 @@ export {
   type TaskFaultSpec,
 } from "./sim/index.js";
 export * from "./netbox/index.js";
+export * from "./sources/netbox/index.js";
+export * from "./app/index.js";
+// What the use cases take, return and throw, and the saved-plan files of `plan --out`.
+export type { PlanContext, PlanOptions } from "./engine/plan.js";
+export type { ApplyEvent } from "./engine/apply.js";
+export type { ApplyProgress } from "./engine/apply-guest.js";
+export { PreflightFailedError } from "./engine/errors.js";
+export type { ApplyReport, GuestReport, GuestResult, StepReport } from "./engine/report.js";
+export type { Selection, ShownGuests } from "./engine/show.js";
+export {
+  checkSpecFiles,
+  loadPlan,
+  type SavedPlan,
+  type SavedPlanContent,
+  SavedPlanError,
+  type SavedPlanOptions,
+  savedPlanContent,
+  savePlan,
+} from "./engine/saved-plan.js";
+export {
+  type ApiCall,
+  type FieldChange,
+  type GuestPlan,
+  type Plan,
+  planHasChanges,
+  planHasErrors,
+  type PreflightProblem,
+  type Severity,
+  type Step,
+  type StepAction,
+} from "./plan/types.js";
 export {
   buildInventory,
   collectGuests,

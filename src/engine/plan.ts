@@ -32,9 +32,16 @@ export interface PlanOptions {
 
 export const DEFAULT_SHUTDOWN_TIMEOUT = 120;
 
+/** What planning read: apply reuses it instead of reading the cluster again, and reports unchanged guests from it. */
 export interface PlanContext {
   cluster: ClusterSnapshot;
   live: Map<number, LiveVm>;
+}
+
+/** A plan (plain data, to print, save or send as JSON) and what was read to make it. */
+export interface PlanResult {
+  plan: Plan;
+  context: PlanContext;
 }
 
 /** A guest with nothing to do: absent and meant to be, or blocked by `errors`. */
@@ -70,7 +77,7 @@ function foreignGuest(vm: DesiredVm, guest: GuestSummary): GuestPlan {
 }
 
 /** Plans the spec's guests against the live cluster. */
-export async function buildPlan(client: PveClient, desired: DesiredVm[], options: PlanOptions = {}): Promise<Plan & { context: PlanContext }> {
+export async function buildPlan(client: PveClient, desired: DesiredVm[], options: PlanOptions = {}): Promise<PlanResult> {
   const power = {
     shutdownTimeoutSeconds: options.shutdownTimeoutSeconds ?? DEFAULT_SHUTDOWN_TIMEOUT,
     forceStop: options.forceStop ?? false,
@@ -119,7 +126,7 @@ export async function buildPlan(client: PveClient, desired: DesiredVm[], options
     }
   }
   const plan = await finish(client, cluster, newPlan(client, guests), options, refused);
-  return Object.assign(plan, { context: { cluster, live } });
+  return { plan, context: { cluster, live } };
 }
 
 export interface DestroySelection {
@@ -153,10 +160,4 @@ export async function buildDestroyPlan(client: PveClient, selection: DestroySele
     guests.push(failed !== undefined ? idleGuest(vm, [failed]) : planDestroy(vm.key, reads.live.get(guest.vmid)!, power));
   }
   return finish(client, cluster, newPlan(client, guests), options, refused);
-}
-
-/** Removes the in-memory context so a plan can be printed or saved. */
-export function planData(plan: Plan): Plan {
-  const { context: _context, ...rest } = plan as Plan & { context?: PlanContext };
-  return rest;
 }

@@ -5,24 +5,22 @@
 import type { PveClient } from "../api/index.js";
 import type { DesiredVm } from "../resources/qemu/model.js";
 import { compareIdentity, readClusterIdentity } from "./cluster-identity.js";
-import { buildPlan, type PlanContext, planData } from "./plan.js";
+import { buildPlan, type PlanResult } from "./plan.js";
 import { comparePlans } from "./plan-compare.js";
 import { checkSavedPlan, type SavedPlan } from "./saved-plan.js";
-import type { Plan } from "../plan/types.js";
 
-export interface VerifiedPlan {
+/** The recomputed plan (what apply runs: its severities, its calls, never the saved ones) and why it may not run. */
+export interface VerifiedPlan extends PlanResult {
   /** Why the saved plan may not run; empty when `plan` may be applied. */
   problems: string[];
-  /** The recomputed plan: what apply runs (its severities, its calls), never the saved one. */
-  plan: Plan & { context: PlanContext };
 }
 
 export async function verifySavedPlan(client: PveClient, saved: SavedPlan, desired: DesiredVm[]): Promise<VerifiedPlan> {
-  const plan = await buildPlan(client, desired, saved.options);
-  const identity = compareIdentity(saved.cluster, await readClusterIdentity(client, plan.context.cluster));
+  const built = await buildPlan(client, desired, saved.options);
+  const identity = compareIdentity(saved.cluster, await readClusterIdentity(client, built.context.cluster));
   if (saved.plan.target !== client.origin) identity.unshift(`it was made against ${saved.plan.target}, not ${client.origin}`);
-  if (identity.length > 0) return { problems: identity, plan };
-  const stale = await checkSavedPlan(client, saved.plan, plan.context.cluster);
-  if (stale.length > 0) return { problems: stale, plan };
-  return { problems: comparePlans(saved.plan, planData(plan)), plan };
+  if (identity.length > 0) return { problems: identity, ...built };
+  const stale = await checkSavedPlan(client, saved.plan, built.context.cluster);
+  if (stale.length > 0) return { problems: stale, ...built };
+  return { problems: comparePlans(saved.plan, built.plan), ...built };
 }

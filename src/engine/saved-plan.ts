@@ -14,7 +14,7 @@ import { PvectlError } from "../util/errors.js";
 import type { ClusterSnapshot } from "./cluster.js";
 import { type ClusterIdentity, readClusterIdentity } from "./cluster-identity.js";
 import { findGuest } from "./identity.js";
-import { type PlanContext, type PlanOptions, planData } from "./plan.js";
+import type { PlanOptions, PlanResult } from "./plan.js";
 import { describeIssues, savedPlanSchema } from "./saved-plan-schema.js";
 import type { Plan } from "../plan/types.js";
 
@@ -74,7 +74,7 @@ export async function hashSpecFiles(paths: string[]): Promise<SavedSpecFile[]> {
 /** What `plan --out` stores besides the plan: the spec files' hashes and the cluster's identity. */
 export async function savedPlanContent(
   client: PveClient,
-  plan: Plan & { context: PlanContext },
+  { plan, context }: PlanResult,
   specFiles: string[],
   options: SavedPlanOptions,
   connection: string | undefined,
@@ -83,8 +83,8 @@ export async function savedPlanContent(
     ...(connection !== undefined ? { connection } : {}),
     specFiles: await hashSpecFiles(specFiles),
     options,
-    cluster: await readClusterIdentity(client, plan.context.cluster),
-    plan: planData(plan),
+    cluster: await readClusterIdentity(client, context.cluster),
+    plan,
   };
 }
 

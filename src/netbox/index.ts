@@ -1,4 +1,5 @@
-// NetBox as the source of truth: client, simulator, config, mapping, sync and decommission.
+// NetBox itself: its typed client and the NetBox simulator. What pvectl makes of NetBox's
+// records lives in sources/netbox/ (config, mapping, records) and app/netbox/ (sync, decommission).
 export {
   authorizationHeader,
   NetboxClient,
@@ -8,11 +9,6 @@ export {
   type NetboxPath,
 } from "./client.js";
 export { NetboxConnectionError, NetboxError, type NetboxFieldErrors } from "./errors.js";
-export { loadNetboxConfig, type NetboxConfig, NetboxConfigError, parseNetboxConfig } from "./config.js";
-export { type MappedVm, type MappingResult, mapRecord, type UnmappableVm } from "./mapping.js";
-export { loadRecords, type NetboxVmRecord, type RecordSelection } from "./records.js";
-export { type RecordOutcome, type SyncOptions, type SyncReport, syncNetbox } from "./sync.js";
-export { type DecommissionOptions, type DecommissionOutcome, type DecommissionReport, decommissionNetbox } from "./decommission.js";
 export {
   type FaultRule as NetboxFaultRule,
   type NetboxSimAdmin,

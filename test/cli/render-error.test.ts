@@ -11,7 +11,7 @@ import { errorExitCode, errorJson, errorKind, renderError } from "../../src/cli/
 import { ChangedSincePlanError, PreflightFailedError } from "../../src/engine/errors.js";
 import { SavedPlanError } from "../../src/engine/saved-plan.js";
 import { InventoryError } from "../../src/inventory/errors.js";
-import { NetboxConfigError } from "../../src/netbox/config.js";
+import { NetboxConfigError } from "../../src/sources/netbox/config.js";
 import { NetboxConnectionError, NetboxError } from "../../src/netbox/errors.js";
 import { PveFormatError } from "../../src/pve/errors.js";
 import { StateDirError } from "../../src/sim/index.js";

@@ -42,7 +42,7 @@ describe("adoption of guests pvectl did not create", () => {
   });
 
   it("refuses a spec vmid that names a foreign guest, naming its vmid, name, node and tags and how to adopt", async () => {
-    const plan = await buildPlan(lab.client, desired(HIJACK()));
+    const { plan } = await buildPlan(lab.client, desired(HIJACK()));
     assert.deepEqual(plan.guests[0]!.steps, [], "nothing is planned for the foreign guest");
     assert.match(plan.guests[0]!.errors[0] ?? "", /^left alone: vmid 310 was not created by pvectl/, "the guest shows as refused, not as `no changes`");
     assert.deepEqual(
@@ -61,7 +61,7 @@ describe("adoption of guests pvectl did not create", () => {
   });
 
   it("with `adopt: true` plans the ownership tag as its own step first, keeps the other tags, and converges", async () => {
-    const plan = await buildPlan(lab.client, desired(HIJACK("    adopt: true\n")));
+    const { plan } = await buildPlan(lab.client, desired(HIJACK("    adopt: true\n")));
     assert.deepEqual(plan.preflightErrors, []);
     const steps = plan.guests[0]!.steps;
     assert.equal(steps[0]!.action, "adopt");
@@ -72,13 +72,13 @@ describe("adoption of guests pvectl did not create", () => {
     const after = await config(lab, 310);
     assert.equal(after.tags, "db;prod;pvectl");
     assert.equal(after.name, "web9");
-    const rerun = await buildPlan(lab.client, desired(HIJACK()));
+    const { plan: rerun } = await buildPlan(lab.client, desired(HIJACK()));
     assert.deepEqual(rerun.preflightErrors, [], "once adopted, the guest is pvectl's: no `adopt` needed any more");
     assert.deepEqual(rerun.guests[0]!.steps, []);
   });
 
   it("the run-wide option (--adopt) allows it too", async () => {
-    const plan = await buildPlan(lab.client, desired(HIJACK()), { adopt: true });
+    const { plan } = await buildPlan(lab.client, desired(HIJACK()), { adopt: true });
     assert.deepEqual(plan.preflightErrors, []);
     assert.deepEqual(
       plan.guests[0]!.steps.map((s) => s.action),
@@ -87,7 +87,7 @@ describe("adoption of guests pvectl did not create", () => {
   });
 
   it("destroy of a foreign guest is refused the same way (plan `state: absent` and `pvectl destroy`)", async () => {
-    const absent = await buildPlan(lab.client, desired(HIJACK("    state: absent\n")));
+    const { plan: absent } = await buildPlan(lab.client, desired(HIJACK("    state: absent\n")));
     assert.deepEqual(absent.guests[0]!.steps, []);
     assert.match(absent.preflightErrors[0]?.message ?? "", /will not destroy it silently/);
     const destroy = await buildDestroyPlan(lab.client, { desired: desired(HIJACK()) });
@@ -101,7 +101,7 @@ describe("adoption of guests pvectl did not create", () => {
 
   it("after a create race, the guest someone else created under the vmid is not renamed", async () => {
     const spec = desired("vms:\n  - vmid: 320\n    name: fresh\n    node: pve1\n    memory: 1024\n");
-    const plan = await buildPlan(lab.client, spec);
+    const { plan } = await buildPlan(lab.client, spec);
     assert.deepEqual(plan.guests[0]!.steps.map((s) => s.action), ["create"]);
     // Between plan and apply another tool takes vmid 320.
     await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 320, name: "theirs", tags: "other" })) as string);
@@ -109,7 +109,7 @@ describe("adoption of guests pvectl did not create", () => {
     assert.equal(report.ok, false);
     assert.match(report.guests[0]!.error ?? "", /already exists/);
     assert.equal((await config(lab, 320)).name, "theirs", "the other guest is left as it is");
-    const replan = await buildPlan(lab.client, spec);
+    const { plan: replan } = await buildPlan(lab.client, spec);
     assert.deepEqual(replan.guests[0]!.steps, [], "the next plan does not rename it either");
     assert.deepEqual(replan.preflightErrors.map((p) => p.kind), ["adoption"]);
   });
@@ -117,7 +117,7 @@ describe("adoption of guests pvectl did not create", () => {
   it("import writes `adopt: true` for a guest pvectl did not create; the plan of that spec is exactly the adoption", async () => {
     const shown = await selectGuests(lab.client, { vmids: [310] });
     assert.equal(shown.vms[0]!.adopt, true);
-    const plan = await buildPlan(lab.client, desired(stringify({ version: 1, vms: shown.vms })));
+    const { plan } = await buildPlan(lab.client, desired(stringify({ version: 1, vms: shown.vms })));
     assert.deepEqual(plan.preflightErrors, []);
     assert.deepEqual(plan.guests[0]!.steps.map((s) => s.summary), ["adopt: add tag pvectl (vmid 310 was not created by pvectl; its other tags stay)"]);
   });

@@ -27,7 +27,7 @@ describe("a guest deleted between the listing and its read", () => {
   after(async () => lab.close());
 
   async function create(yaml: string): Promise<void> {
-    const report = await applyPlan(lab.client, await buildPlan(lab.client, desired(`vms:${yaml}`)), fastApply);
+    const report = await applyPlan(lab.client, (await buildPlan(lab.client, desired(`vms:${yaml}`))).plan, fastApply);
     assert.equal(report.ok, true, report.guests.map((g) => g.error).join("; "));
   }
 
@@ -41,7 +41,7 @@ describe("a guest deleted between the listing and its read", () => {
     await create(`${vm("gone1", { vmid: 500 })}${vm("stays1", { vmid: 501 })}`);
     const spec = `vms:${vm("gone1", { vmid: 500 })}${vm("stays1", { vmid: 501, memory: 1024 })}`;
     deleteDuringRead(500);
-    const plan = await buildPlan(lab.client, desired(spec));
+    const { plan } = await buildPlan(lab.client, desired(spec));
     const gone = plan.guests.find((g) => g.key === "gone1")!;
     assert.deepEqual(gone.errors, []);
     assert.equal(gone.exists, false);
@@ -59,7 +59,7 @@ describe("a guest deleted between the listing and its read", () => {
   it("plan gives a guest that stays unreadable its own error, not the whole plan", async () => {
     await create(`${vm("bad1", { vmid: 502 })}${vm("fine1", { vmid: 503 })}`);
     lab.sim.admin.injectFault({ method: "GET", path: "^/nodes/pve1/qemu/502/pending$", status: 500, message: "unable to read config: does not exist" });
-    const plan = await buildPlan(lab.client, desired(`vms:${vm("bad1", { vmid: 502 })}${vm("fine1", { vmid: 503, memory: 1024 })}`));
+    const { plan } = await buildPlan(lab.client, desired(`vms:${vm("bad1", { vmid: 502 })}${vm("fine1", { vmid: 503, memory: 1024 })}`));
     assert.match(plan.guests[0]!.errors.join(), /^could not read guest 502 on pve1: .*does not exist/);
     assert.deepEqual(plan.guests[1]!.errors, []);
     assert.equal(plan.guests[1]!.steps.length, 1);
@@ -109,7 +109,7 @@ describe("creates in progress elsewhere in the cluster", () => {
   it("plans the guests on other nodes at once, without waiting", async () => {
     await createInProgress(520, "pve3");
     const waits: number[][] = [];
-    const plan = await buildPlan(lab.client, desired(`vms:${vm("n1")}${vm("n2")}${vm("n3", { node: "pve2" })}`), {
+    const { plan } = await buildPlan(lab.client, desired(`vms:${vm("n1")}${vm("n2")}${vm("n3", { node: "pve2" })}`), {
       createWait: { limitMs: 5000, onWait: (w) => waits.push(w.vmids) },
     });
     assert.deepEqual(
@@ -127,7 +127,7 @@ describe("creates in progress elsewhere in the cluster", () => {
     await createInProgress(521, "pve1");
     setTimeout(() => lab.sim.admin.releaseLock(521), 300);
     const waits: CreateWait[] = [];
-    const plan = await buildPlan(lab.client, desired(`vms:${vm("m1")}${vm("m2", { node: "pve2" })}`), {
+    const { plan } = await buildPlan(lab.client, desired(`vms:${vm("m1")}${vm("m2", { node: "pve2" })}`), {
       createWait: { limitMs: 20_000, onWait: (w) => waits.push(w) },
     });
     assert.deepEqual(
@@ -143,7 +143,7 @@ describe("creates in progress elsewhere in the cluster", () => {
   it("the wait is bounded: a create that does not finish is an error for the guests that may be it only", async () => {
     await createInProgress(522, "pve1");
     const started = Date.now();
-    const plan = await buildPlan(lab.client, desired(`vms:${vm("k1")}${vm("k2", { node: "pve2" })}`), { createWait: { limitMs: 400 } });
+    const { plan } = await buildPlan(lab.client, desired(`vms:${vm("k1")}${vm("k2", { node: "pve2" })}`), { createWait: { limitMs: 400 } });
     assert.ok(Date.now() - started >= 400);
     assert.match(plan.guests[0]!.errors.join(), /^guest\(s\) 522 on pve1 are being created right now and may be k1/);
     assert.deepEqual(plan.guests[1]!.errors, []);
@@ -171,7 +171,7 @@ describe("two applies whose specs share guest names", () => {
 
   for (const vmids of [false, true]) {
     it(`never reports "created" for what the other run created, nor ok for a guest that does not match (${vmids ? "with" : "without"} vmids)`, async () => {
-      const [planA, planB] = await Promise.all([buildPlan(lab.client, desired(spec(512, vmids))), buildPlan(lab.client, desired(spec(1024, vmids)))]);
+      const [{ plan: planA }, { plan: planB }] = await Promise.all([buildPlan(lab.client, desired(spec(512, vmids))), buildPlan(lab.client, desired(spec(1024, vmids)))]);
       const [a, b] = await Promise.all([
         applyPlan(lab.client, planA, { ...fastApply, desired: desired(spec(512, vmids)) }),
         applyPlan(lab.client, planB, { ...fastApply, desired: desired(spec(1024, vmids)) }),
@@ -203,7 +203,7 @@ describe("two applies whose specs share guest names", () => {
     // Both plans are made before either run creates anything (as when two CI jobs start
     // together); PVE's create is atomic per vmid, not per name, so each run creates its own.
     const spec = `vms:${vm("d1")}${vm("d2")}`;
-    const [planA, planB] = await Promise.all([buildPlan(lab.client, desired(spec)), buildPlan(lab.client, desired(spec))]);
+    const [{ plan: planA }, { plan: planB }] = await Promise.all([buildPlan(lab.client, desired(spec)), buildPlan(lab.client, desired(spec))]);
     const a = await applyPlan(lab.client, planA, { ...fastApply, desired: desired(spec) });
     const b = await applyPlan(lab.client, planB, { ...fastApply, desired: desired(spec) });
     const guests = await listed(lab);
@@ -228,8 +228,8 @@ describe("the final read-back", () => {
 
   it("reports a guest changed by someone else during the run as not converged, not ok", async () => {
     const guest = (memory: number) => `vms:\n  - vmid: 540\n    name: rb1\n    node: pve1\n    memory: ${memory}\n    cores: 2`;
-    assert.equal((await applyPlan(lab.client, await buildPlan(lab.client, desired(guest(512))), fastApply)).ok, true);
-    const plan = await buildPlan(lab.client, desired(guest(1024)));
+    assert.equal((await applyPlan(lab.client, (await buildPlan(lab.client, desired(guest(512)))).plan, fastApply)).ok, true);
+    const { plan } = await buildPlan(lab.client, desired(guest(1024)));
     // Someone sets cores right after this run's memory change; the report's read waits for it.
     lab.sim.admin.injectFault({ method: "GET", path: "^/nodes/pve1/qemu/540/config$", latencyMs: 300, times: 1 });
     const report = await applyPlan(lab.client, plan, {

@@ -3,9 +3,7 @@
 // still reboots.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { applyPlan } from "../../src/engine/apply.js";
-import { buildPlan } from "../../src/engine/plan.js";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { converge, type Lab, startLab } from "./helpers.js";
 
 const SPEC = (memory: string, cores: number) => `
 vms:
@@ -20,11 +18,6 @@ vms:
     nics:
       net0: { bridge: vmbr0 }
 `;
-
-async function converge(lab: Lab, yaml: string, options = {}) {
-  const plan = await buildPlan(lab.client, desired(yaml));
-  return { plan, report: await applyPlan(lab.client, plan, { ...fastApply, cluster: plan.context.cluster, live: plan.context.live, ...options }) };
-}
 
 async function pendingValues(lab: Lab): Promise<Record<string, unknown>> {
   const entries = (await lab.client.request("GET", "/nodes/pve1/qemu/180/pending")) as Array<{ key: string; pending?: unknown }>;

@@ -35,8 +35,8 @@ describe("destroy names every volume it deletes", () => {
   let lab: Lab;
   before(async () => {
     lab = await startLab();
-    const plan = await buildPlan(lab.client, desired(SPEC));
-    const report = await applyPlan(lab.client, plan, { ...fastApply, cluster: plan.context.cluster });
+    const { plan, context } = await buildPlan(lab.client, desired(SPEC));
+    const report = await applyPlan(lab.client, plan, { ...fastApply, cluster: context.cluster });
     assert.equal(report.ok, true, JSON.stringify(report.guests[0]));
     // scsi1 detached: its volume stays as unused0, which PVE destroys with the guest.
     await lab.client.request("PUT", "/nodes/pve1/qemu/170/config", { delete: "scsi1" });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { converge, desired, fastApply, type Lab, startLab } from "./helpers.js";
 
 const vm = (vmid: number, name: string, node = "pve1", memory = "512") => `
   - vmid: ${vmid}
@@ -24,8 +24,7 @@ async function volumes(lab: Lab, node: string): Promise<string[]> {
 }
 
 async function apply(lab: Lab, yaml: string) {
-  const plan = await buildPlan(lab.client, desired(yaml));
-  return applyPlan(lab.client, plan, { ...fastApply, cluster: plan.context.cluster, live: plan.context.live });
+  return (await converge(lab, yaml)).report;
 }
 
 describe("injected faults", () => {
@@ -61,7 +60,7 @@ describe("injected faults", () => {
 
   it("waits for a held lock and retries, then succeeds once it is released", async () => {
     await apply(lab, `vms:${vm(233, "locked")}`);
-    const plan = await buildPlan(lab.client, desired(`vms:${vm(233, "locked", "pve1", "1024")}`));
+    const { plan } = await buildPlan(lab.client, desired(`vms:${vm(233, "locked", "pve1", "1024")}`));
     // A backup takes the lock between plan and apply, and finishes a moment later.
     lab.sim.admin.holdLock(233, "backup");
     setTimeout(() => lab.sim.admin.releaseLock(233), 150);
@@ -80,7 +79,7 @@ describe("injected faults", () => {
   });
 
   it("after a dropped connection, adopts the guest its first create made instead of creating another", async () => {
-    const plan = await buildPlan(lab.client, desired(`vms:${vm(235, "dropped")}`));
+    const { plan } = await buildPlan(lab.client, desired(`vms:${vm(235, "dropped")}`));
     // The guest exists as if apply's first POST had been handled before its connection dropped.
     await lab.client.waitForTask(
       (await lab.client.request("POST", "/nodes/pve1/qemu", {
@@ -110,11 +109,11 @@ describe("injected faults", () => {
     const report = await apply(lab, spec);
     assert.equal(report.ok, true, report.guests[0]!.error);
     assert.deepEqual(await volumes(lab, "pve1"), ["local-lvm:vm-236-disk-0", "local-lvm:vm-236-disk-1"]);
-    assert.deepEqual((await buildPlan(lab.client, desired(spec))).guests[0]!.steps, []);
+    assert.deepEqual((await buildPlan(lab.client, desired(spec))).plan.guests[0]!.steps, []);
   });
 
   it("a node that goes offline after the plan fails its own guests with a clear error, not the others", async () => {
-    const plan = await buildPlan(lab.client, desired(`vms:${vm(238, "gone", "pve2")}${vm(239, "here", "pve3")}`));
+    const { plan } = await buildPlan(lab.client, desired(`vms:${vm(238, "gone", "pve2")}${vm(239, "here", "pve3")}`));
     lab.sim.admin.setNodeOnline("pve2", false);
     try {
       const report = await applyPlan(lab.client, plan, fastApply);
@@ -131,7 +130,7 @@ describe("injected faults", () => {
   it("does not create again while an interrupted create is still running", async () => {
     await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve3/qemu", { vmid: 237 })) as string);
     lab.sim.admin.holdLock(237, "create");
-    const plan = await buildPlan(lab.client, desired("vms:\n  - name: inflight\n    node: pve3\n"), { createWait: { limitMs: 200 } });
+    const { plan } = await buildPlan(lab.client, desired("vms:\n  - name: inflight\n    node: pve3\n"), { createWait: { limitMs: 200 } });
     assert.deepEqual(plan.guests[0]!.errors, [
       "guest(s) 237 on pve3 are being created right now and may be inflight (an interrupted apply); run again once they are finished",
     ]);

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { converge, desired, type Lab, startLab } from "./helpers.js";
 
 const BASE = `
 vms:
@@ -17,12 +16,6 @@ vms:
     nics:
       net0: { bridge: vmbr0 }
 `;
-
-async function converge(lab: Lab, yaml: string, options = {}) {
-  const plan = await buildPlan(lab.client, desired(yaml));
-  const context = { cluster: plan.context.cluster, live: plan.context.live };
-  return { plan, report: await applyPlan(lab.client, plan, { ...fastApply, ...context, ...options }) };
-}
 
 describe("guard rails", () => {
   let lab: Lab;
@@ -71,7 +64,7 @@ describe("guard rails", () => {
     assert.equal(second.report.guests[0]!.result, "changed");
     const pending = (await lab.client.request("GET", "/nodes/pve1/qemu/150/pending")) as Array<{ key: string; pending?: unknown }>;
     assert.equal(pending.filter((e) => e.pending !== undefined).length, 0, "the reboot applied the pending change");
-    const empty = await buildPlan(lab.client, desired(bigger));
+    const { plan: empty } = await buildPlan(lab.client, desired(bigger));
     assert.deepEqual(empty.guests[0]!.steps, []);
   });
 
@@ -97,7 +90,7 @@ vms:
     const done = await converge(lab, absent, { allowRestart: true, allowDataLoss: true });
     assert.equal(done.report.guests[0]!.result, "destroyed");
     assert.deepEqual(done.plan.guests[0]!.steps[1]!.deletesVolumes, ["local-lvm:vm-150-disk-0"]);
-    const again = await buildPlan(lab.client, desired(absent));
+    const { plan: again } = await buildPlan(lab.client, desired(absent));
     assert.deepEqual(again.guests[0]!.steps, []);
   });
 });

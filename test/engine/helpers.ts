@@ -1,7 +1,9 @@
 // Shared setup of the engine tests: an in-process simulator (HTTP, instant tasks) and a
-// client logged in as root@pam, closed together.
+// client logged in as root@pam, closed together; a spec's guests for the engine, and a spec
+// planned and applied in one call.
 import { PveClient } from "../../src/api/index.js";
-import { desiredVmFromSpec } from "../../src/sources/spec/qemu-desired.js";
+import { type ApplyPlanOptions, applyPlan } from "../../src/app/apply-plan.js";
+import { desiredOf, planSpec } from "../../src/app/plan-spec.js";
 import type { DesiredVm } from "../../src/resources/qemu/model.js";
 import { type RunningSimulator, startSimulator, type SimulatorOptions } from "../../src/sim/index.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
@@ -39,9 +41,15 @@ export async function startLab(options: SimulatorOptions = {}): Promise<Lab> {
 }
 
 export function desired(yaml: string): DesiredVm[] {
-  return parseSpec(yaml, "test.yaml").vms.map(desiredVmFromSpec);
+  return desiredOf(parseSpec(yaml, "test.yaml"));
 }
 
 /** Small task polls so instant tasks are seen at once. */
 // Enough retries to outlast a 150 ms lock even when the shared machine is slow.
 export const fastApply = { taskPoll: { minIntervalMs: 5, maxIntervalMs: 20 }, retry: { maxAttempts: 10, baseDelayMs: 10, maxDelayMs: 50 } };
+
+/** Plans the spec and applies the plan through the app layer (what planning read is reused), with fastApply unless `options` say otherwise. */
+export async function converge(lab: Lab, yaml: string, options: ApplyPlanOptions = {}) {
+  const planned = await planSpec(lab.client, parseSpec(yaml, "test.yaml"));
+  return { plan: planned.plan, report: await applyPlan(lab.client, planned, { ...fastApply, ...options }) };
+}

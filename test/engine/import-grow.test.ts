@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
-import { buildPlan, planData } from "../../src/engine/plan.js";
+import { buildPlan } from "../../src/engine/plan.js";
 import { desired, fastApply, type Lab, startLab } from "./helpers.js";
 
 const GIB = 1024 ** 3;
@@ -38,7 +38,7 @@ describe("disks imported from an image", () => {
 
   it("grows a disk larger than its image in the same apply; the second plan is empty", async () => {
     const vms = desired(spec(301, "imported", "20G"));
-    const plan = await buildPlan(lab.client, vms);
+    const { plan, context } = await buildPlan(lab.client, vms);
     const [create, ...others] = plan.guests[0]!.steps;
     assert.deepEqual(others, []);
     assert.equal(create!.summary, "create imported on pve1 (vmid 301) and start it");
@@ -55,34 +55,34 @@ describe("disks imported from an image", () => {
         growOnly: true,
       },
     ]);
-    const report = await applyPlan(lab.client, plan, { ...fastApply, cluster: plan.context.cluster });
+    const report = await applyPlan(lab.client, plan, { ...fastApply, cluster: context.cluster });
     assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));
     assert.equal(report.guests[0]!.result, "created");
     assert.match(await scsi0(301), /,size=20G$/);
 
-    const again = await buildPlan(lab.client, vms);
-    assert.deepEqual(planData(again).guests.map((g) => [g.key, g.steps.map((s) => s.summary), g.errors, g.warnings]), [["imported", [], [], []]]);
+    const { plan: again } = await buildPlan(lab.client, vms);
+    assert.deepEqual(again.guests.map((g) => [g.key, g.steps.map((s) => s.summary), g.errors, g.warnings]), [["imported", [], [], []]]);
   });
 
   it("allocates the vmid at apply and grows that guest's disk", async () => {
     const vms = desired(spec(0, "imported-auto", "10G", "stopped").replace("  - vmid: 0\n    name", "  - name"));
-    const plan = await buildPlan(lab.client, vms);
+    const { plan, context } = await buildPlan(lab.client, vms);
     assert.equal(plan.guests[0]!.steps[0]!.calls[1]!.path, "/nodes/pve1/qemu/{vmid}/resize");
-    const report = await applyPlan(lab.client, plan, { ...fastApply, cluster: plan.context.cluster });
+    const report = await applyPlan(lab.client, plan, { ...fastApply, cluster: context.cluster });
     assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));
     const vmid = report.guests[0]!.vmid!;
     assert.match(await scsi0(vmid), /,size=10G$/);
-    assert.deepEqual(planData(await buildPlan(lab.client, vms)).guests[0]!.steps, []);
+    assert.deepEqual((await buildPlan(lab.client, vms)).plan.guests[0]!.steps, []);
   });
 
   it("skips the grow when the image is already larger, and plans no shrink afterwards", async () => {
     const vms = desired(spec(302, "small-ask", "1G", "stopped"));
-    const plan = await buildPlan(lab.client, vms);
+    const { plan, context } = await buildPlan(lab.client, vms);
     assert.deepEqual(plan.guests[0]!.steps[0]!.calls.map((c) => c.method), ["POST", "PUT"]);
-    const report = await applyPlan(lab.client, plan, { ...fastApply, cluster: plan.context.cluster });
+    const report = await applyPlan(lab.client, plan, { ...fastApply, cluster: context.cluster });
     assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));
     assert.match(await scsi0(302), /,size=3G$/);
-    const again = planData(await buildPlan(lab.client, vms)).guests[0]!;
+    const again = (await buildPlan(lab.client, vms)).plan.guests[0]!;
     assert.deepEqual([again.steps, again.errors], [[], []]);
     assert.deepEqual(again.warnings, [`scsi0 is 3 GiB (its image ${IMAGE} is larger than the 1 GiB the spec asks); left as it is`]);
   });

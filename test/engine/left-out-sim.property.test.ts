@@ -47,8 +47,8 @@ describe("a plan touches only what the spec names (property, through the simulat
         const vmid = next++;
         await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu", { vmid, name: "web", ...params })) as string);
         const vm = desiredVmFromSpec(parseSpec(JSON.stringify({ vms: [{ ...entry, vmid }] }), "property.yaml").vms[0]!);
-        const plan = await buildPlan(lab.client, [vm], { skipPreflight: true });
-        const live = plan.context.live.get(vmid)!;
+        const { plan, context } = await buildPlan(lab.client, [vm], { skipPreflight: true });
+        const live = context.live.get(vmid)!;
         const allowed = new Set(["name", ...Object.keys(entry)]);
         for (const step of plan.guests[0]!.steps) {
           const outside = touched(step, live, vm).filter((s) => !allowed.has(s));

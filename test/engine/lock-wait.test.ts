@@ -33,14 +33,14 @@ describe("--lock-wait", () => {
   after(async () => lab.close());
 
   async function create(yaml: string): Promise<void> {
-    const plan = await buildPlan(lab.client, desired(`vms:${yaml}`));
+    const { plan } = await buildPlan(lab.client, desired(`vms:${yaml}`));
     const report = await applyPlan(lab.client, plan, fastApply);
     assert.equal(report.ok, true);
   }
 
   it("waits on a backup lock held longer than the retries last, shows the wait, then applies", async () => {
     await create(vm(400));
-    const plan = await buildPlan(lab.client, desired(`vms:${vm(400, 1024)}`));
+    const { plan } = await buildPlan(lab.client, desired(`vms:${vm(400, 1024)}`));
     lab.sim.admin.holdLock(400, "backup");
     const released = new Promise<void>((resolve) =>
       setTimeout(() => {
@@ -66,7 +66,7 @@ describe("--lock-wait", () => {
   it("applies a plan made while the backup held the lock once the backup ends (the lock line is not a change)", async () => {
     await create(vm(407));
     lab.sim.admin.holdLock(407, "backup");
-    const plan = await buildPlan(lab.client, desired(`vms:${vm(407, 1024)}`));
+    const { plan } = await buildPlan(lab.client, desired(`vms:${vm(407, 1024)}`));
     setTimeout(() => lab.sim.admin.releaseLock(407), 300);
     const report = await applyPlan(lab.client, plan, { ...fastApply, lockWaitMs: 20_000 });
     assert.equal(report.guests[0]!.result, "changed", report.guests[0]!.error);
@@ -75,7 +75,7 @@ describe("--lock-wait", () => {
   it("still refuses a plan whose guest really changed while it waited", async () => {
     await create(vm(408));
     lab.sim.admin.holdLock(408, "backup");
-    const plan = await buildPlan(lab.client, desired(`vms:${vm(408, 1024)}`));
+    const { plan } = await buildPlan(lab.client, desired(`vms:${vm(408, 1024)}`));
     // root changes the guest during the backup (skiplock), then the backup ends.
     setTimeout(() => {
       void lab.client
@@ -89,7 +89,7 @@ describe("--lock-wait", () => {
 
   it("gives up once the lock wait is over, saying on what and how long it waited", async () => {
     await create(vm(401));
-    const plan = await buildPlan(lab.client, desired(`vms:${vm(401, 1024)}`));
+    const { plan } = await buildPlan(lab.client, desired(`vms:${vm(401, 1024)}`));
     lab.sim.admin.holdLock(401, "backup");
     const started = Date.now();
     const report = await applyPlan(lab.client, plan, { ...fastApply, lockWaitMs: 600 });
@@ -100,7 +100,7 @@ describe("--lock-wait", () => {
 
   it("gives the node's slot up while waiting, so the other guests of the node go on", async () => {
     await create(`${vm(402)}${vm(403)}`);
-    const plan = await buildPlan(lab.client, desired(`vms:${vm(402, 1024)}${vm(403, 1024)}`));
+    const { plan } = await buildPlan(lab.client, desired(`vms:${vm(402, 1024)}${vm(403, 1024)}`));
     lab.sim.admin.holdLock(402, "backup");
     let releasedAt = 0;
     setTimeout(() => {

@@ -53,7 +53,7 @@ describe("lost answers of non-idempotent writes", () => {
   });
 
   async function apply(yaml: string) {
-    const plan = await buildPlan(lab.client, desired(`vms:${yaml}`));
+    const { plan } = await buildPlan(lab.client, desired(`vms:${yaml}`));
     return applyPlan(impatient, plan, fastApply);
   }
 
@@ -72,7 +72,7 @@ describe("lost answers of non-idempotent writes", () => {
   }
 
   async function replanSteps(yaml: string): Promise<string[]> {
-    const plan = await buildPlan(lab.client, desired(`vms:${yaml}`));
+    const { plan } = await buildPlan(lab.client, desired(`vms:${yaml}`));
     return plan.guests.flatMap((g) => g.steps.map((s) => s.summary));
   }
 
@@ -169,7 +169,7 @@ describe("a lost create answer while the create task still runs", () => {
   it("waits for its own create task instead of creating the guest again under another vmid", async () => {
     lab.sim.admin.injectFault({ method: "POST", path: "^/nodes/pve1/qemu$", dropResponse: true, times: 1 });
     const spec = vm(0, { noVmid: true });
-    const plan = await buildPlan(lab.client, desired(`vms:${spec}`));
+    const { plan } = await buildPlan(lab.client, desired(`vms:${spec}`));
     const report = await applyPlan(impatient, plan, fastApply);
     const guest = report.guests[0]!;
     assert.equal(report.ok, true, guest.error);

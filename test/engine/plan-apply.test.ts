@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
-import { buildPlan, planData } from "../../src/engine/plan.js";
+import { buildPlan } from "../../src/engine/plan.js";
 import { desired, fastApply, type Lab, startLab } from "./helpers.js";
 import { TWO_WEB } from "./specs.js";
 
@@ -14,7 +14,7 @@ describe("plan and apply against the simulator", () => {
 
   it("plans creates, applies them, and the second plan is empty", async () => {
     const vms = desired(TWO_WEB);
-    const plan = await buildPlan(lab.client, vms);
+    const { plan, context } = await buildPlan(lab.client, vms);
     assert.deepEqual(plan.preflightErrors, []);
     assert.deepEqual(
       plan.guests.map((g) => [g.key, g.steps.map((s) => s.action)]),
@@ -23,7 +23,7 @@ describe("plan and apply against the simulator", () => {
         ["web2", ["create"]],
       ],
     );
-    const report = await applyPlan(lab.client, plan, { ...fastApply, cluster: plan.context.cluster });
+    const report = await applyPlan(lab.client, plan, { ...fastApply, cluster: context.cluster });
     assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));
     const web1 = report.guests.find((g) => g.key === "web1")!;
     assert.equal(web1.result, "created");
@@ -31,9 +31,9 @@ describe("plan and apply against the simulator", () => {
     assert.match(web1.macs.net0 ?? "", /^BC:24:11(:[0-9A-F]{2}){3}$/);
     assert.equal(web1.volumes.scsi0, "local-lvm:vm-201-disk-0");
 
-    const again = await buildPlan(lab.client, vms);
+    const { plan: again } = await buildPlan(lab.client, vms);
     assert.deepEqual(
-      planData(again).guests.map((g) => [g.key, g.steps.map((s) => s.summary), g.errors]),
+      again.guests.map((g) => [g.key, g.steps.map((s) => s.summary), g.errors]),
       [
         ["web1", [], []],
         ["web2", [], []],

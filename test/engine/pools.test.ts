@@ -21,7 +21,7 @@ async function poolOf(lab: Lab, vmid: number): Promise<string | undefined> {
 }
 
 async function converge(lab: Lab, yaml: string) {
-  const plan = await buildPlan(lab.client, desired(yaml));
+  const { plan } = await buildPlan(lab.client, desired(yaml));
   assert.deepEqual(plan.preflightErrors, []);
   const report = await applyPlan(lab.client, plan, fastApply);
   assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));
@@ -53,7 +53,7 @@ describe("pools", () => {
   after(async () => lab.close());
 
   it("preflight: a pool that does not exist is named with the pools there are", async () => {
-    const plan = await buildPlan(lab.client, desired(VM("nope")));
+    const { plan } = await buildPlan(lab.client, desired(VM("nope")));
     assert.deepEqual(
       plan.preflightErrors.map((p) => [p.kind, p.guest, p.message]),
       [["pool", "pooled", "pool nope does not exist (pools: dev, prod); create it (pveum pool add nope) or fix the spec"]],
@@ -63,7 +63,7 @@ describe("pools", () => {
   it("preflight: a pool hidden from the user is 'not visible' with the privilege and path, not 'does not exist'", async () => {
     const auditless = clientAs(lab, "auditless@pve", "auditless1");
     try {
-      const plan = await buildPlan(auditless, desired(VM("prod")));
+      const { plan } = await buildPlan(auditless, desired(VM("prod")));
       const pool = plan.preflightErrors.find((p) => p.kind === "pool")!;
       assert.equal(pool.path, "/pool/prod");
       assert.equal(pool.privilege, "Pool.Audit");
@@ -76,7 +76,7 @@ describe("pools", () => {
   it("preflight: creating into a pool needs Pool.Allocate on /pool/<id>", async () => {
     const joiner = clientAs(lab, "joiner@pve", "joiner123");
     try {
-      const plan = await buildPlan(joiner, desired(VM("prod")));
+      const { plan } = await buildPlan(joiner, desired(VM("prod")));
       assert.deepEqual(
         plan.preflightErrors.filter((p) => p.kind === "permission" && p.path === "/pool/prod").map((p) => p.privilege),
         ["VM.Allocate", "Pool.Allocate or Permissions.Modify"],
@@ -89,7 +89,7 @@ describe("pools", () => {
   it("creates into a pool, then moves, leaves and joins with one step each; show and import write the pool", async () => {
     await converge(lab, VM("prod"));
     assert.equal(await poolOf(lab, 330), "prod");
-    assert.deepEqual((await buildPlan(lab.client, desired(VM("prod")))).guests[0]!.steps, [], "converged");
+    assert.deepEqual((await buildPlan(lab.client, desired(VM("prod")))).plan.guests[0]!.steps, [], "converged");
 
     const move = await converge(lab, VM("dev"));
     assert.deepEqual(
@@ -100,7 +100,7 @@ describe("pools", () => {
     assert.equal((await showSpecGuests(lab.client, desired(VM()))).vms[0]!.pool, "dev");
     assert.equal((await selectGuests(lab.client, { vmids: [330] })).vms[0]!.pool, "dev");
 
-    assert.deepEqual((await buildPlan(lab.client, desired(VM()))).guests[0]!.steps, [], "no `pool:`: membership not managed");
+    assert.deepEqual((await buildPlan(lab.client, desired(VM()))).plan.guests[0]!.steps, [], "no `pool:`: membership not managed");
 
     const leave = await converge(lab, VM(""));
     assert.deepEqual(leave.guests[0]!.steps.map((s) => s.summary), ["leave pool dev"]);
@@ -114,7 +114,7 @@ describe("pools", () => {
   it("preflight: moving into a pool needs Pool.Allocate there (the user has VM.Allocate on the guest)", async () => {
     const joiner = clientAs(lab, "joiner@pve", "joiner123");
     try {
-      const plan = await buildPlan(joiner, desired(VM("dev")));
+      const { plan } = await buildPlan(joiner, desired(VM("dev")));
       assert.equal(plan.guests[0]!.steps[0]?.action, "pool");
       const missing = plan.preflightErrors.filter((p) => p.kind === "permission").map((p) => `${p.path} ${p.privilege}`);
       assert.deepEqual(missing, ["/pool/dev Pool.Allocate"]);
@@ -127,7 +127,7 @@ describe("pools", () => {
     const pooler = clientAs(lab, "pooler@pve", "pooler123");
     try {
       await assert.rejects(pooler.request("PUT", "/pools", { poolid: "dev", vms: "330", "allow-move": 1 }), /Permission check failed \(\/vms\/330/);
-      const plan = await buildPlan(pooler, desired(VM("dev")));
+      const { plan } = await buildPlan(pooler, desired(VM("dev")));
       assert.ok(
         plan.preflightErrors.some((p) => p.path === "/vms/330" && p.privilege === "VM.Allocate or Permissions.Modify"),
         JSON.stringify(plan.preflightErrors),

@@ -21,12 +21,12 @@ describe("power steps", () => {
   let lab: Lab;
   before(async () => {
     lab = await startLab();
-    assert.equal((await applyPlan(lab.client, await buildPlan(lab.client, desired(spec("running"))), fastApply)).ok, true);
+    assert.equal((await applyPlan(lab.client, (await buildPlan(lab.client, desired(spec("running")))).plan, fastApply)).ok, true);
   });
   after(async () => lab.close());
 
   it("stops gracefully with the shutdown timeout; forced off only when asked", async () => {
-    const graceful = await buildPlan(lab.client, desired(spec("stopped")), { shutdownTimeoutSeconds: 30 });
+    const { plan: graceful } = await buildPlan(lab.client, desired(spec("stopped")), { shutdownTimeoutSeconds: 30 });
     const stop = graceful.guests[0]!.steps[0]!;
     assert.equal(stop.action, "stop");
     assert.deepEqual(stop.calls[0], {
@@ -35,7 +35,7 @@ describe("power steps", () => {
       params: { timeout: 30 },
       intent: { kind: "qemu", op: "power", action: "shutdown" },
     });
-    const forced = await buildPlan(lab.client, desired(spec("stopped")), { shutdownTimeoutSeconds: 30, forceStop: true });
+    const { plan: forced } = await buildPlan(lab.client, desired(spec("stopped")), { shutdownTimeoutSeconds: 30, forceStop: true });
     assert.deepEqual(forced.guests[0]!.steps[0]!.calls[0]!.params, { timeout: 30, forceStop: 1 });
     assert.match(forced.guests[0]!.steps[0]!.summary, /graceful shutdown, forced off after 30s/);
 
@@ -45,11 +45,11 @@ describe("power steps", () => {
   });
 
   it("starts a stopped guest the spec wants running (a configuration step, no --allow-restart needed)", async () => {
-    const plan = await buildPlan(lab.client, desired(spec("running")));
+    const { plan } = await buildPlan(lab.client, desired(spec("running")));
     assert.deepEqual(plan.guests[0]!.steps.map((s) => [s.action, s.severity]), [["start", "configuration"]]);
     const report = await applyPlan(lab.client, plan, fastApply);
     assert.equal(report.guests[0]!.result, "changed");
     assert.equal(await status(lab), "running");
-    assert.deepEqual((await buildPlan(lab.client, desired(spec("running")))).guests[0]!.steps, []);
+    assert.deepEqual((await buildPlan(lab.client, desired(spec("running")))).plan.guests[0]!.steps, []);
   });
 });

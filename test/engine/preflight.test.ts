@@ -36,12 +36,12 @@ describe("preflight", () => {
   after(async () => lab.close());
 
   it("finds nothing wrong with a spec that matches the cluster", async () => {
-    const plan = await buildPlan(lab.client, desired(ONE()));
+    const { plan } = await buildPlan(lab.client, desired(ONE()));
     assert.deepEqual(plan.preflightErrors, []);
   });
 
   it("reports a missing storage, bridge and ISO together, and apply refuses to start", async () => {
-    const plan = await buildPlan(lab.client, desired(ONE({ storage: "fast", bridge: "vmbr9", iso: "local:iso/nope.iso" })));
+    const { plan } = await buildPlan(lab.client, desired(ONE({ storage: "fast", bridge: "vmbr9", iso: "local:iso/nope.iso" })));
     assert.deepEqual(
       plan.preflightErrors.map((p) => [p.kind, p.message]),
       [
@@ -56,13 +56,13 @@ describe("preflight", () => {
   });
 
   it("reports a storage without the content type and an offline node", async () => {
-    const wrongContent = await buildPlan(lab.client, desired(ONE({ storage: "local" })));
+    const { plan: wrongContent } = await buildPlan(lab.client, desired(ONE({ storage: "local" })));
     assert.deepEqual(wrongContent.preflightErrors.map((p) => p.message), [
       "storage local on node pve1 does not hold content type images (it holds: backup, import, iso, snippets, vztmpl)",
     ]);
     lab.sim.admin.setNodeOnline("pve2", false);
     try {
-      const offline = await buildPlan(lab.client, desired(ONE({ node: "pve2" })));
+      const { plan: offline } = await buildPlan(lab.client, desired(ONE({ node: "pve2" })));
       assert.deepEqual(offline.preflightErrors.map((p) => p.message), ["node pve2 is offline; nothing can change on it until it is back"]);
     } finally {
       lab.sim.admin.setNodeOnline("pve2", true);
@@ -78,13 +78,13 @@ vms:
     disks:
       scsi0: { storage: local-lvm, importFrom: "${from}" }
 `;
-    assert.deepEqual((await buildPlan(lab.client, desired(imported("local:import/noble.qcow2")))).preflightErrors, []);
-    const missing = await buildPlan(lab.client, desired(imported("local:import/nope.qcow2")));
+    assert.deepEqual((await buildPlan(lab.client, desired(imported("local:import/noble.qcow2")))).plan.preflightErrors, []);
+    const { plan: missing } = await buildPlan(lab.client, desired(imported("local:import/nope.qcow2")));
     assert.deepEqual(
       missing.preflightErrors.map((p) => [p.kind, p.guest, p.message]),
       [["image", "pre2", "image local:import/nope.qcow2 is not in storage local on node pve1; upload it or fix the path"]],
     );
-    const wrongStorage = await buildPlan(lab.client, desired(imported("local-lvm:import/noble.qcow2")));
+    const { plan: wrongStorage } = await buildPlan(lab.client, desired(imported("local-lvm:import/noble.qcow2")));
     assert.deepEqual(wrongStorage.preflightErrors.map((p) => p.message), [
       "storage local-lvm on node pve1 does not hold content type import (it holds: images, rootdir)",
     ]);
@@ -93,7 +93,7 @@ vms:
   it("lists every privilege the user lacks (path, privilege) before anything changes", async () => {
     const deploy = clientAs(lab, "deploy@pve", "deploy123");
     try {
-      const plan = await buildPlan(deploy, desired(ONE()));
+      const { plan } = await buildPlan(deploy, desired(ONE()));
       const missing = plan.preflightErrors.filter((p) => p.kind === "permission").map((p) => `${p.path} ${p.privilege}`);
       assert.deepEqual(missing.sort(), [
         "/sdn/zones/localnetwork/vmbr0 SDN.Use",

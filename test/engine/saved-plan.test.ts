@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { applyPlan } from "../../src/engine/apply.js";
-import { buildPlan, planData } from "../../src/engine/plan.js";
+import { buildPlan } from "../../src/engine/plan.js";
 import {
   checkSpecFiles,
   loadPlan,
@@ -63,7 +63,7 @@ describe("saved plans", () => {
   before(async () => {
     lab = await startLab();
     dir = mkdtempSync(join(tmpdir(), "pvectl-plan-"));
-    const plan = await buildPlan(lab.client, desired(SPEC("512")));
+    const { plan } = await buildPlan(lab.client, desired(SPEC("512")));
     assert.equal((await applyPlan(lab.client, plan, fastApply)).ok, true);
   });
   after(async () => {
@@ -250,7 +250,7 @@ describe("saved plans and the cluster's identity", () => {
     try {
       const { problems } = await verifySavedPlan(client, await loadPlan(file), desired(SPEC("512")));
       assert.deepEqual(problems, ["it was made for cluster simcluster, but the endpoint now belongs to cluster othercluster"]);
-      assert.equal(planData(built).target, client.origin);
+      assert.equal(built.plan.target, client.origin);
     } finally {
       await client.close();
       await second.close();
@@ -262,8 +262,8 @@ describe("saved plans and the cluster's identity", () => {
 it("PVE itself refuses the first write when the digest changed between the check and the write", async () => {
   const lab = await startLab();
   try {
-    assert.equal((await applyPlan(lab.client, await buildPlan(lab.client, desired(SPEC("512"))), fastApply)).ok, true);
-    const plan = await buildPlan(lab.client, desired(SPEC("4096")));
+    assert.equal((await applyPlan(lab.client, (await buildPlan(lab.client, desired(SPEC("512")))).plan, fastApply)).ok, true);
+    const { plan } = await buildPlan(lab.client, desired(SPEC("4096")));
     await lab.client.request("PUT", "/nodes/pve1/qemu/220/config", { description: "changed again" });
     const report = await applyPlan(lab.client, plan, fastApply);
     const guest = report.guests[0]!;

@@ -41,7 +41,7 @@ describe("show and import", () => {
   before(async () => {
     lab = await startLab();
     for (const yaml of [TWO_WEB, RICH]) {
-      const report = await applyPlan(lab.client, await buildPlan(lab.client, desired(yaml)), fastApply);
+      const report = await applyPlan(lab.client, (await buildPlan(lab.client, desired(yaml))).plan, fastApply);
       assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));
     }
   });
@@ -51,7 +51,7 @@ describe("show and import", () => {
     const shown = await selectGuests(lab.client, { all: true });
     assert.equal(shown.vms.length, 3);
     const yaml = stringify({ version: 1, vms: shown.vms });
-    const plan = await buildPlan(lab.client, desired(yaml));
+    const { plan } = await buildPlan(lab.client, desired(yaml));
     assert.deepEqual(
       plan.guests.map((g) => [g.key, g.steps.map((s) => `${s.summary} ${JSON.stringify(s.changes)}`), g.errors]),
       plan.guests.map((g) => [g.key, [], []]),

@@ -35,7 +35,7 @@ describe("storages the user cannot see", () => {
   it("says `not visible` with Datastore.Audit and /storage/<id>, not `does not exist`", async () => {
     const vmonly = clientAs(lab, "vmonly@pve", "vmonly123");
     try {
-      const plan = await buildPlan(vmonly, desired(ON("local-lvm")));
+      const { plan } = await buildPlan(vmonly, desired(ON("local-lvm")));
       const storage = plan.preflightErrors.filter((p) => p.kind === "storage");
       assert.deepEqual(
         storage.map((p) => [p.path, p.privilege]),
@@ -49,7 +49,7 @@ describe("storages the user cannot see", () => {
   });
 
   it("a storage that is absent for a user who may audit storages still does not exist", async () => {
-    const root = await buildPlan(lab.client, desired(ON("fast")));
+    const { plan: root } = await buildPlan(lab.client, desired(ON("fast")));
     assert.deepEqual(
       root.preflightErrors.map((p) => p.message),
       ["storage fast does not exist on node pve1 (storages there: local, local-lvm, shared)"],

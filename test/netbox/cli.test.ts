@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import type { SyncReport } from "../../src/netbox/sync.js";
+import type { SyncReport } from "../../src/app/netbox/sync.js";
 import { DEMO_CONFIG } from "./fixtures.js";
 import { type NetboxLab, startNetboxLab } from "./lab.js";
 

@@ -3,8 +3,8 @@
 // a crash between destroy and release converges on the rerun.
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import { decommissionNetbox } from "../../src/netbox/decommission.js";
-import { parseNetboxConfig } from "../../src/netbox/config.js";
+import { decommissionNetbox } from "../../src/app/netbox/decommission.js";
+import { parseNetboxConfig } from "../../src/sources/netbox/config.js";
 import { DEMO_CONFIG } from "./fixtures.js";
 import { obj } from "./helpers.js";
 import { FAST_APPLY, type NetboxLab, startNetboxLab } from "./lab.js";

@@ -3,9 +3,9 @@
 // simulator seeded with the demo records.
 import { PveClient } from "../../src/api/index.js";
 import { NetboxClient } from "../../src/netbox/client.js";
-import { type NetboxConfig, parseNetboxConfig } from "../../src/netbox/config.js";
+import { type NetboxConfig, parseNetboxConfig } from "../../src/sources/netbox/config.js";
 import { type NetboxSimulator, type NetboxSimulatorOptions, startNetboxSimulator } from "../../src/netbox/sim/index.js";
-import { type SyncOptions, syncNetbox } from "../../src/netbox/sync.js";
+import { type SyncOptions, syncNetbox } from "../../src/app/netbox/sync.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/sim/index.js";
 import { DEMO_CONFIG } from "./fixtures.js";
 

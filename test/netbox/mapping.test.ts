@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { NetboxClient } from "../../src/netbox/client.js";
-import { NetboxConfigError, parseNetboxConfig } from "../../src/netbox/config.js";
-import { type MappingResult, mapRecord } from "../../src/netbox/mapping.js";
-import { loadRecords } from "../../src/netbox/records.js";
+import { NetboxConfigError, parseNetboxConfig } from "../../src/sources/netbox/config.js";
+import { type MappingResult, mapRecord } from "../../src/sources/netbox/mapping.js";
+import { loadRecords } from "../../src/sources/netbox/records.js";
 import { type NetboxSimulator, startNetboxSimulator } from "../../src/netbox/sim/index.js";
 import { DEMO_CONFIG } from "./fixtures.js";
 

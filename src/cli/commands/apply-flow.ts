@@ -1,10 +1,11 @@
 // What apply and destroy share: guard-rail notice, confirmation, progress, final report, exit code.
 import { createInterface } from "node:readline/promises";
 import type { PveClient } from "../../api/index.js";
-import { type ApplyOptions, applyPlan, DEFERRED_REBOOT, skipReasons } from "../../engine/apply.js";
+import { type ApplyPlanOptions, applyPlan } from "../../app/apply-plan.js";
+import type { PlannedSpec } from "../../app/plan-spec.js";
+import { DEFERRED_REBOOT, skipReasons } from "../../engine/guard-rails.js";
 import { PreflightFailedError } from "../../engine/errors.js";
 import type { ApplyReport } from "../../engine/report.js";
-import type { Plan } from "../../plan/types.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine, renderReport } from "../render/report.js";
 import { safeLine } from "../../util/safe-text.js";
@@ -26,7 +27,7 @@ export interface ApplyFlags {
 export const EXIT_PENDING = 3;
 
 /** The guard rails of the flags; --allow-restart and --defer-restart contradict each other. */
-export function guardOptions(flags: ApplyFlags): Required<Pick<ApplyOptions, "allowDataLoss" | "allowRestart" | "deferRestart">> {
+export function guardOptions(flags: ApplyFlags): Required<Pick<ApplyPlanOptions, "allowDataLoss" | "allowRestart" | "deferRestart">> {
   if (flags.allowRestart && flags.deferRestart) {
     throw new UsageError(
       "--allow-restart and --defer-restart contradict each other (reboot now, or leave the reboot for later)",
@@ -48,11 +49,12 @@ async function confirm(question: string): Promise<boolean> {
 
 export async function runApply(
   client: PveClient,
-  plan: Plan,
+  planned: PlannedSpec,
   flags: ApplyFlags,
-  options: Pick<ApplyOptions, "cluster" | "live" | "perNodeConcurrency" | "desired">,
+  options: Pick<ApplyPlanOptions, "perNodeConcurrency" | "verifyConvergence">,
   verb: "apply" | "destroy",
 ): Promise<ApplyReport | undefined> {
+  const { plan } = planned;
   const out = process.stdout;
   const err = process.stderr;
   const palette = paletteFor(out);
@@ -104,7 +106,7 @@ export async function runApply(
   const progressPalette = paletteFor(err);
   const total = plan.guests.length;
   let finished = 0;
-  const report = await applyPlan(client, plan, {
+  const report = await applyPlan(client, planned, {
     ...guard,
     ...options,
     ...lockWaitOption(flags.lockWait),

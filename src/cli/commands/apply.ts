@@ -3,9 +3,10 @@
 // rails: --allow-data-loss, --allow-restart, --defer-restart; confirmation on a terminal, --yes
 // for automation.
 import type { Command } from "commander";
-import { buildPlan, DEFAULT_SHUTDOWN_TIMEOUT, planData } from "../../engine/plan.js";
+import { planSpec } from "../../app/plan-spec.js";
+import { recomputeSavedPlan } from "../../app/saved-plan.js";
+import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
 import { checkSpecFiles, loadPlan, SavedPlanError } from "../../engine/saved-plan.js";
-import { verifySavedPlan } from "../../engine/saved-plan-verify.js";
 import { type ApplyFlags, guardOptions, runApply } from "./apply-flow.js";
 import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, planOptions, positiveInt, UsageError } from "./plan.js";
 import { createWaitProgress, LOCK_WAIT_FLAG } from "./lock-wait.js";
@@ -15,6 +16,9 @@ interface Flags extends ApplyFlags, PlanFlags {
 }
 
 type PerNode = { perNodeConcurrency?: number };
+
+/** apply re-plans every guest whose steps all ran, and reports it when it still differs from the spec. */
+const VERIFY = { verifyConvergence: true };
 
 /** Flags that would change the plan: with --plan, the saved plan's own spec and options apply. */
 const PLAN_SHAPING = ["file", "connection", "shutdownTimeout", "forceStop", "adopt"] as const;
@@ -36,9 +40,9 @@ async function applySavedPlan(file: string, flags: Flags, perNode: PerNode): Pro
   const connection = saved.connection !== undefined ? { connection: saved.connection } : {};
   const target = await openSpecTarget([], { ...flags, file: saved.specFiles.map((f) => f.path), ...connection }, "apply");
   try {
-    const { problems, plan } = await verifySavedPlan(target.client, saved, target.desired);
+    const { problems, ...planned } = await recomputeSavedPlan(target.client, saved, { vms: target.vms });
     if (problems.length > 0) throw new SavedPlanError(file, problems);
-    await runApply(target.client, planData(plan), flags, { cluster: plan.context.cluster, live: plan.context.live, desired: target.desired, ...perNode }, "apply");
+    await runApply(target.client, planned, flags, { ...VERIFY, ...perNode }, "apply");
   } finally {
     await target.client.close();
   }
@@ -87,8 +91,8 @@ export function registerApplyCommand(program: Command): void {
       }
       const target = await openSpecTarget(files, flags, "apply");
       try {
-        const plan = await buildPlan(target.client, target.desired, { ...planOptions(flags), ...createWaitProgress(flags.json) });
-        await runApply(target.client, planData(plan), flags, { cluster: plan.context.cluster, live: plan.context.live, desired: target.desired, ...perNode }, "apply");
+        const planned = await planSpec(target.client, { vms: target.vms }, { ...planOptions(flags), ...createWaitProgress(flags.json) });
+        await runApply(target.client, planned, flags, { ...VERIFY, ...perNode }, "apply");
       } finally {
         await target.client.close();
       }

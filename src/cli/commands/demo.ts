@@ -11,16 +11,15 @@ import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { getQemuConfig, updateQemuConfig } from "../../api/endpoints/index.js";
 import { PveClient } from "../../api/index.js";
-import { applyPlan } from "../../engine/apply.js";
+import { applyPlan } from "../../app/apply-plan.js";
+import { planSpec } from "../../app/plan-spec.js";
 import type { ApplyReport, GuestReport } from "../../engine/report.js";
-import { buildPlan, planData } from "../../engine/plan.js";
 import { planHasChanges } from "../../plan/types.js";
-import { desiredVmFromSpec } from "../../sources/spec/qemu-desired.js";
 import { generateInventory, parseInventoryConfig, type AnsibleInventory } from "../../inventory/index.js";
 import { NetboxClient } from "../../netbox/client.js";
-import { loadNetboxConfig } from "../../netbox/config.js";
+import { loadNetboxConfig } from "../../sources/netbox/config.js";
 import { startNetboxSimulator } from "../../netbox/sim/index.js";
-import { syncNetbox, type SyncReport } from "../../netbox/sync.js";
+import { syncNetbox, type SyncReport } from "../../app/netbox/sync.js";
 import { startSimulator } from "../../sim/index.js";
 import { loadSpecFiles } from "../../sources/spec/index.js";
 import { paletteFor, plainPalette, renderPlan } from "../render/plan.js";
@@ -124,15 +123,14 @@ export function registerDemoCommand(program: Command): void {
             `specs: ${runnable.join(", ")}\n\n`,
         );
         const spec = await loadSpecFiles(runnable);
-        const desired = spec.vms.map(desiredVmFromSpec);
 
         out.write(p.bold("1. pvectl plan\n"));
-        const plan = await buildPlan(client, desired);
-        out.write(renderPlan(planData(plan), p));
+        const planned = await planSpec(client, spec);
+        const { plan } = planned;
+        out.write(renderPlan(plan, p));
 
         out.write(p.bold("\n2. pvectl apply --yes\n"));
-        const report = await applyPlan(client, planData(plan), {
-          cluster: plan.context.cluster,
+        const report = await applyPlan(client, planned, {
           onEvent: (event) => {
             const line = progressLine(event, p);
             if (line) out.write(`${line}\n`);
@@ -141,20 +139,20 @@ export function registerDemoCommand(program: Command): void {
         out.write(`\n${renderReport(report, p)}`);
 
         out.write(p.bold("\n3. pvectl plan (again)\n"));
-        const second = planData(await buildPlan(client, desired));
+        const { plan: second } = await planSpec(client, spec);
         out.write(renderPlan(second, p));
 
         const drift = await driftByHand(client, report.guests);
         let repaired: ApplyReport | undefined;
         if (drift) {
           out.write(p.bold(`\n4. someone edits ${drift} by hand (another bridge for net0, an extra tag); pvectl plan\n`));
-          const driftPlan = await buildPlan(client, desired);
-          out.write(renderPlan(planData(driftPlan), p));
+          const driftPlan = await planSpec(client, spec);
+          out.write(renderPlan(driftPlan.plan, p));
           out.write(p.bold("\n5. pvectl apply --yes\n"));
-          repaired = await applyPlan(client, planData(driftPlan), { cluster: driftPlan.context.cluster, live: driftPlan.context.live });
+          repaired = await applyPlan(client, driftPlan);
           out.write(renderReport(repaired, p));
           out.write(p.bold("\n6. pvectl plan\n"));
-          out.write(renderPlan(planData(await buildPlan(client, desired)), p));
+          out.write(renderPlan((await planSpec(client, spec)).plan, p));
         }
         // The NetBox loop: planned records -> built VMs -> staged -> inventory.
         const netboxSim = await startNetboxSimulator({ seed: "demo" });
@@ -210,7 +208,7 @@ export function registerDemoCommand(program: Command): void {
         out.write(p.dim(`\n${calls} API calls in all.\n`));
         if (flags.json) {
           process.stdout.write(
-            `${JSON.stringify({ specs: runnable, plan: planData(plan), report, secondPlan: second, netbox: sync?.records, inventory, apiCalls: calls }, null, 2)}\n`,
+            `${JSON.stringify({ specs: runnable, plan, report, secondPlan: second, netbox: sync?.records, inventory, apiCalls: calls }, null, 2)}\n`,
           );
         }
         const netboxDone = sync?.ok === true && sync.records.every((r) => r.result === "staged") && rerun?.records.length === 0;

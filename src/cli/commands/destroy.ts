@@ -2,7 +2,8 @@
 // same plan, guard rails (--allow-data-loss, --allow-restart to stop running ones) and
 // confirmation as apply. The plan names every volume that goes.
 import type { Command } from "commander";
-import { buildDestroyPlan, DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
+import { planDestroy } from "../../app/destroy.js";
+import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
 import { type ApplyFlags, runApply } from "./apply-flow.js";
 import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, positiveInt, UsageError } from "./plan.js";
 import { LOCK_WAIT_FLAG } from "./lock-wait.js";
@@ -29,24 +30,24 @@ export function registerDestroyCommand(program: Command): void {
     .action(async (files: string[], flags: Flags) => {
       const target = await openSpecTarget(files, flags, "destroy");
       try {
-        let desired = target.desired;
+        let vms = target.vms;
         if (flags.name) {
-          const unknown = flags.name.filter((n) => !desired.some((d) => d.key === n));
+          const unknown = flags.name.filter((n) => !vms.some((vm) => vm.name === n));
           if (unknown.length > 0) {
-            throw new UsageError(`not in the spec: ${unknown.join(", ")}`, `guests in the spec: ${desired.map((d) => d.key).join(", ")}`);
+            throw new UsageError(`not in the spec: ${unknown.join(", ")}`, `guests in the spec: ${vms.map((vm) => vm.name).join(", ")}`);
           }
-          desired = desired.filter((d) => flags.name!.includes(d.key));
+          vms = vms.filter((vm) => flags.name!.includes(vm.name));
         }
-        const plan = await buildDestroyPlan(
+        const planned = await planDestroy(
           target.client,
-          { desired },
+          { vms },
           {
             shutdownTimeoutSeconds: positiveInt(flags.shutdownTimeout, "--shutdown-timeout", DEFAULT_SHUTDOWN_TIMEOUT),
             forceStop: flags.forceStop ?? false,
             adopt: flags.adopt ?? false,
           },
         );
-        await runApply(target.client, plan, flags, {}, "destroy");
+        await runApply(target.client, planned, flags, {}, "destroy");
       } finally {
         await target.client.close();
       }

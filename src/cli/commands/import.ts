@@ -7,7 +7,8 @@
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { stringify } from "yaml";
-import { type Selection, selectGuests, type ShownGuests } from "../../engine/show.js";
+import { type ImportedSpec, importGuests } from "../../app/show.js";
+import type { Selection } from "../../engine/show.js";
 import { safeText } from "../../util/safe-text.js";
 import { PvectlError } from "../../util/errors.js";
 import { type ConnectionFlags, clientFromConnectionFlags } from "./connection-flags.js";
@@ -48,22 +49,19 @@ function selectionOf(flags: Flags): Selection {
   return { vmids, ...(flags.tag ? { tags: flags.tag } : {}), ...(flags.node ? { nodes: flags.node } : {}), ...(flags.all ? { all: true } : {}) };
 }
 
-/** Says on stderr what was not written and why; returns those lines. */
-function reportLeftOut(shown: ShownGuests): string[] {
-  const lines = [...shown.missing, ...(shown.skipped ?? [])];
-  for (const line of lines) process.stderr.write(`skipped ${safeText(line)}\n`);
-  return lines;
+/** Says on stderr what was not written and why. */
+function reportLeftOut(leftOut: string[]): void {
+  for (const line of leftOut) process.stderr.write(`skipped ${safeText(line)}\n`);
 }
 
-async function writeSpec(shown: ShownGuests, flags: Flags): Promise<void> {
-  const document = { version: 1, vms: shown.vms };
-  const text = flags.json ? `${JSON.stringify(document, null, 2)}\n` : stringify(document);
+async function writeSpec({ spec }: ImportedSpec, flags: Flags): Promise<void> {
+  const text = flags.json ? `${JSON.stringify(spec, null, 2)}\n` : stringify(spec);
   if (!flags.out) {
     process.stdout.write(text);
     return;
   }
   await writeFile(flags.out, text, "utf8");
-  process.stderr.write(`wrote ${shown.vms.length} guest(s) to ${flags.out}; check it with: pvectl plan -f ${flags.out}\n`);
+  process.stderr.write(`wrote ${spec.vms.length} guest(s) to ${flags.out}; check it with: pvectl plan -f ${flags.out}\n`);
 }
 
 export function registerImportCommand(program: Command): void {
@@ -83,12 +81,12 @@ export function registerImportCommand(program: Command): void {
       const selection = selectionOf(flags);
       const client = await clientFromConnectionFlags(flags, "import");
       try {
-        const shown = await selectGuests(client, selection);
-        const leftOut = reportLeftOut(shown);
-        if (shown.vms.length === 0) throw new NothingImportedError(leftOut);
-        await writeSpec(shown, flags);
+        const imported = await importGuests(client, selection);
+        reportLeftOut(imported.leftOut);
+        if (imported.spec.vms.length === 0) throw new NothingImportedError(imported.leftOut);
+        await writeSpec(imported, flags);
         // An explicitly named vmid that was not written is a failure even when others were.
-        const written = new Set(shown.vms.map((vm) => vm.vmid));
+        const written = new Set(imported.spec.vms.map((vm) => vm.vmid));
         if ((selection.vmids ?? []).some((vmid) => !written.has(vmid))) process.exitCode = 1;
       } finally {
         await client.close();

@@ -3,14 +3,13 @@
 // exit code say whether there are changes (0 none, 2 changes, 1 error).
 import type { Command } from "commander";
 import { PveClient } from "../../api/index.js";
-import { buildPlan, DEFAULT_SHUTDOWN_TIMEOUT, planData } from "../../engine/plan.js";
+import { planSpec } from "../../app/plan-spec.js";
+import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
 import { type SavedPlanOptions, savedPlanContent, savePlan } from "../../engine/saved-plan.js";
 import { planHasChanges, planHasErrors, type Plan } from "../../plan/types.js";
-import { desiredVmFromSpec } from "../../sources/spec/qemu-desired.js";
-import type { DesiredVm } from "../../resources/qemu/model.js";
 import { resolveConnection } from "../../sources/connections.js";
 import { type SecretPolicy, SecretPolicyError, secretPolicy } from "../../sources/secret-policy.js";
-import { loadSpecFiles, type SpecDocument } from "../../sources/spec/index.js";
+import { loadSpecFiles, type SpecDocument, type VmSpec } from "../../sources/spec/index.js";
 import { PvectlError } from "../../util/errors.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { renderPlanMarkdown } from "../render/plan-markdown.js";
@@ -33,7 +32,8 @@ export interface SpecTarget {
   spec: SpecDocument;
   files: string[];
   connection?: string;
-  desired: DesiredVm[];
+  /** The spec's guests on this run's one connection. */
+  vms: VmSpec[];
   client: PveClient;
 }
 
@@ -87,7 +87,7 @@ export async function openSpecTarget(positional: string[], flags: SpecFlags, com
   }
   const connection = flags.connection ?? vms[0]?.connection;
   const client = new PveClient(resolveConnection(spec, connection, process.env, policy));
-  return { spec, files, ...(connection !== undefined ? { connection } : {}), desired: vms.map(desiredVmFromSpec), client };
+  return { spec, files, ...(connection !== undefined ? { connection } : {}), vms, client };
 }
 
 export interface PlanFlags extends SpecFlags {
@@ -142,10 +142,10 @@ export function registerPlanCommand(program: Command): void {
       try {
         const options = planOptions(flags);
         const readConcurrency = positiveInt(flags.readConcurrency, "--read-concurrency", 16);
-        const built = await buildPlan(target.client, target.desired, { ...options, readConcurrency, ...createWaitProgress(flags.json) });
-        const plan = planData(built);
+        const planned = await planSpec(target.client, { vms: target.vms }, { ...options, readConcurrency, ...createWaitProgress(flags.json) });
+        const { plan } = planned;
         if (flags.out) {
-          await savePlan(flags.out, await savedPlanContent(target.client, built, target.spec.files, options, target.connection));
+          await savePlan(flags.out, await savedPlanContent(target.client, planned, target.spec.files, options, target.connection));
         }
         if (format === "json") process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
         else if (format === "markdown") {

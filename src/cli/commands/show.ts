@@ -2,7 +2,7 @@
 // (YAML, or --json), so a person can compare them with what the spec says.
 import type { Command } from "commander";
 import { stringify } from "yaml";
-import { showSpecGuests } from "../../engine/show.js";
+import { showSpec } from "../../app/show.js";
 import { safeText } from "../../util/safe-text.js";
 import { addSecretPolicyOptions, openSpecTarget, type SpecFlags } from "./plan.js";
 
@@ -20,7 +20,7 @@ export function registerShowCommand(program: Command): void {
     .action(async (files: string[], flags: Flags) => {
       const target = await openSpecTarget(files, flags, "show");
       try {
-        const shown = await showSpecGuests(target.client, target.desired);
+        const shown = await showSpec(target.client, { vms: target.vms });
         if (flags.json) process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
         else {
           process.stdout.write(stringify({ version: 1, vms: shown.vms }));

@@ -12,8 +12,8 @@
 //   interfaces              -> net0.. in NetBox's name order; untagged VLAN -> tag, tagged -> trunks,
 //                              disabled -> link_down, MTU (virtio), MAC kept when NetBox has one
 //   tags                    -> PVE tags (tags.passThrough), plus tags.add
-import { isValidTag } from "../pve/tags.js";
-import type { CdromSpec, DiskSpec, NicSpec, VmSpec } from "../sources/spec/model.js";
+import { isValidTag } from "../../pve/tags.js";
+import type { CdromSpec, DiskSpec, NicSpec, VmSpec } from "../spec/model.js";
 import type { NetboxConfig, Unit } from "./config.js";
 import type { NetboxVmRecord } from "./records.js";
 

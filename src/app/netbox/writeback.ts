@@ -2,10 +2,10 @@
 // after a crash converge: vmid first (so the next run finds the guest by vmid), then MACs and
 // the primary IPv4 (each step first looks for what an earlier, interrupted run already wrote,
 // so nothing is created twice), and the status last (only once everything else is there).
-import type { NetboxClient } from "./client.js";
-import type { NetboxConfig } from "./config.js";
-import type { NicBinding } from "./mapping.js";
-import { describeRecord, type NetboxVmRecord } from "./records.js";
+import type { NetboxClient } from "../../netbox/client.js";
+import type { NetboxConfig } from "../../sources/netbox/config.js";
+import type { NicBinding } from "../../sources/netbox/mapping.js";
+import { describeRecord, type NetboxVmRecord } from "../../sources/netbox/records.js";
 
 export interface WriteBackInput {
   record: NetboxVmRecord;

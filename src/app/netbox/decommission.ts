@@ -4,18 +4,18 @@
 // the MAC objects, optionally the interfaces, the vmid custom field) -> the record is set
 // `offline` or deleted. Each record moves on only when its own steps succeeded. A rerun after
 // a crash converges: a guest already gone counts as destroyed, and release reads what is left.
-import type { PveClient } from "../api/index.js";
-import { applyPlan } from "../engine/apply.js";
-import { buildDestroyPlan } from "../engine/plan.js";
-import type { GuestReport } from "../engine/report.js";
-import type { Plan } from "../plan/types.js";
-import type { DesiredVm } from "../resources/qemu/model.js";
-import type { NetboxClient } from "./client.js";
-import type { NetboxConfig } from "./config.js";
-import { recordVmid } from "./mapping.js";
-import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "./records.js";
+import type { PveClient } from "../../api/index.js";
+import { buildDestroyPlan } from "../../engine/plan.js";
+import type { GuestReport } from "../../engine/report.js";
+import type { Plan } from "../../plan/types.js";
+import type { DesiredVm } from "../../resources/qemu/model.js";
+import type { NetboxClient } from "../../netbox/client.js";
+import type { NetboxConfig } from "../../sources/netbox/config.js";
+import { recordVmid } from "../../sources/netbox/mapping.js";
+import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
+import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
 import { WriteBack } from "./writeback.js";
-import { userMessageOf as text } from "../util/errors.js";
+import { userMessageOf as text } from "../../util/errors.js";
 
 export interface DecommissionOutcome {
   id: number;
@@ -45,7 +45,7 @@ export interface DecommissionOptions {
   planOnly?: boolean;
   onPlan?: (connection: string, plan: Plan) => void;
   onRecord?: (outcome: DecommissionOutcome) => void;
-  apply?: Parameters<typeof applyPlan>[2];
+  apply?: ApplyPlanOptions;
 }
 
 const VMINTERFACE = "virtualization.vminterface";
@@ -142,11 +142,12 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
   for (const [connection, group] of groups) {
     const label = connection === "" ? undefined : connection;
     const conn = label ? { connection: label } : {};
+    const desired = group.map((g) => g.desired);
     let plan: Plan;
     let pve: PveClient;
     try {
       pve = options.pveClient(label);
-      plan = await buildDestroyPlan(pve, { desired: group.map((g) => g.desired) }, { shutdownTimeoutSeconds: config.decommission.stopTimeout, forceStop: true });
+      plan = await buildDestroyPlan(pve, { desired }, { shutdownTimeoutSeconds: config.decommission.stopTimeout, forceStop: true });
     } catch (err) {
       for (const g of group) await fail(g.record, [`planning failed: ${text(err)}`], conn);
       continue;
@@ -159,7 +160,7 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
       try {
         // The record's status asks for the guest to go, so stopping it is intended (allowRestart);
         // destroying its disks still needs --allow-data-loss.
-        const report = await applyPlan(pve, plan, { ...options.apply, allowRestart: true, allowDataLoss: options.allowDataLoss === true });
+        const report = await applyPlan(pve, { plan, desired }, { ...options.apply, allowRestart: true, allowDataLoss: options.allowDataLoss === true });
         reports = new Map(report.guests.map((g) => [g.key, g]));
       } catch (err) {
         for (const g of group) await fail(g.record, [`apply failed: ${text(err)}`], conn);

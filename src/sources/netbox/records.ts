@@ -1,7 +1,7 @@
 // Reads the NetBox records a sync or decommission works on: the selected virtual machines
 // with their interfaces and virtual disks, fetched in a few paged requests (not one per VM).
-import type { Filters, NetboxClient } from "./client.js";
-import type { VirtualDisk, VirtualMachineWithConfigContext, VMInterface } from "./generated/types.js";
+import type { Filters, NetboxClient } from "../../netbox/client.js";
+import type { VirtualDisk, VirtualMachineWithConfigContext, VMInterface } from "../../netbox/generated/types.js";
 
 export interface NetboxVmRecord {
   vm: VirtualMachineWithConfigContext;

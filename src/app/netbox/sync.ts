@@ -9,18 +9,18 @@
 //    rails keeps its status and gets a journal entry saying what waits. A rerun converges: the
 //    guest is found again (by the vmid written back, else by name) and write-back skips what is
 //    already there.
-import type { PveClient } from "../api/index.js";
-import { type ApplyEvent, type ApplyOptions, applyPlan } from "../engine/apply.js";
-import { buildPlan, planData } from "../engine/plan.js";
-import type { GuestReport } from "../engine/report.js";
-import type { GuestPlan, Plan } from "../plan/types.js";
-import { desiredVmFromSpec } from "../sources/spec/qemu-desired.js";
-import type { NetboxClient } from "./client.js";
-import type { NetboxConfig } from "./config.js";
-import { type MappedVm, mapRecord } from "./mapping.js";
-import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "./records.js";
+import type { PveClient } from "../../api/index.js";
+import type { ApplyEvent } from "../../engine/apply.js";
+import type { GuestReport } from "../../engine/report.js";
+import type { GuestPlan, Plan } from "../../plan/types.js";
+import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
+import { type PlannedSpec, planSpec } from "../plan-spec.js";
+import type { NetboxClient } from "../../netbox/client.js";
+import type { NetboxConfig } from "../../sources/netbox/config.js";
+import { type MappedVm, mapRecord } from "../../sources/netbox/mapping.js";
+import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
 import { WriteBack } from "./writeback.js";
-import { userMessageOf as errorText } from "../util/errors.js";
+import { userMessageOf as errorText } from "../../util/errors.js";
 
 const ADOPT_HINT = "set `adopt: true` in the NetBox config to let sync take over guests pvectl did not create";
 
@@ -68,9 +68,9 @@ export interface SyncOptions {
   planOnly?: boolean;
   /** Called with each connection's plan before it is applied (to show it). */
   onPlan?: (connection: string, plan: Plan) => void;
-  onEvent?: ApplyOptions["onEvent"];
+  onEvent?: ApplyPlanOptions["onEvent"];
   onRecord?: (outcome: RecordOutcome) => void;
-  apply?: Pick<ApplyOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart" | "allowDataLoss" | "deferRestart" | "lockWaitMs">;
+  apply?: Pick<ApplyPlanOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart" | "allowDataLoss" | "deferRestart" | "lockWaitMs">;
 }
 
 function outcomeOf(record: NetboxVmRecord, result: RecordResult, extra: Partial<RecordOutcome> = {}): RecordOutcome {
@@ -168,16 +168,16 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   for (const [connection, group] of byConnection) {
     const label = connection === "" ? undefined : connection;
     let pve: PveClient;
-    let planned: Awaited<ReturnType<typeof buildPlan>>;
+    let planned: PlannedSpec;
     try {
       pve = options.pveClient(label);
       // A record's vmid never takes over a guest pvectl did not create unless the config says `adopt: true`.
-      planned = await buildPlan(pve, group.map((m) => desiredVmFromSpec(m.spec)), { adopt: config.adopt, adoptHint: ADOPT_HINT });
+      planned = await planSpec(pve, { vms: group.map((m) => m.spec) }, { adopt: config.adopt, adoptHint: ADOPT_HINT });
     } catch (err) {
       for (const m of group) await fail(m.record, [`planning failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
       continue;
     }
-    const { plan, blockedAll } = isolatePreflight(planData(planned));
+    const { plan, blockedAll } = isolatePreflight(planned.plan);
     plans[connection] = plan;
     options.onPlan?.(connection, plan);
     const byKey = new Map(group.map((m) => [m.spec.name, m]));
@@ -194,10 +194,9 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
     }
     let reports: GuestReport[];
     try {
-      const report = await applyPlan(pve, plan, {
+      // The plan with the preflight problems moved onto their guests, and what planning read.
+      const report = await applyPlan(pve, { ...planned, plan }, {
         ...options.apply,
-        cluster: planned.context.cluster,
-        live: planned.context.live,
         ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       });
       // The engine grows a disk imported from an image to the size asked for in the same apply,

@@ -5,11 +5,11 @@
 // file:line:column, like spec files.
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { formatIssue, type SpecIssue } from "../sources/spec/errors.js";
-import { specIssuesFromZod } from "../sources/spec/issues.js";
-import type { ConnectionSpec } from "../sources/spec/model.js";
-import { parseYaml } from "../sources/spec/yaml-source.js";
-import { PvectlError } from "../util/errors.js";
+import { formatIssue, type SpecIssue } from "../spec/errors.js";
+import { specIssuesFromZod } from "../spec/issues.js";
+import type { ConnectionSpec } from "../spec/model.js";
+import { parseYaml } from "../spec/yaml-source.js";
+import { PvectlError } from "../../util/errors.js";
 
 const name = z.string().min(1);
 const storageId = z.string().regex(/^[a-z][a-z0-9\-_.]*$/i, "not a PVE storage id");

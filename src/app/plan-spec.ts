@@ -1,0 +1,31 @@
+// Planning a spec (`pvectl plan`, `apply -f`, the demo, library users): the spec's guests as
+// the engine compares them, planned against the live cluster.
+import type { PveClient } from "../api/index.js";
+import { buildPlan, type PlanContext, type PlanOptions } from "../engine/plan.js";
+import type { Plan } from "../plan/types.js";
+import type { DesiredVm } from "../resources/qemu/model.js";
+import type { SpecDocument } from "../sources/spec/index.js";
+import { desiredVmFromSpec } from "../sources/spec/qemu-desired.js";
+
+/** The guests a use case works on: a spec's VMs, as loadSpecFiles and parseSpec return them. */
+export type SpecGuests = Pick<SpecDocument, "vms">;
+
+/** A plan ready for applyPlan. */
+export interface PlannedSpec {
+  /** What apply will do: plain data, to print, save or send as JSON. */
+  plan: Plan;
+  /** The spec's guests as the engine compares them (apply re-plans them to verify convergence, when asked). */
+  desired: DesiredVm[];
+  /** What planning read (the cluster, the live guests), reused by apply; without it apply reads the cluster itself. */
+  context?: PlanContext;
+}
+
+export function desiredOf(spec: SpecGuests): DesiredVm[] {
+  return spec.vms.map(desiredVmFromSpec);
+}
+
+/** Plans the spec's guests against the live cluster: nothing is changed. */
+export async function planSpec(client: PveClient, spec: SpecGuests, options: PlanOptions = {}): Promise<Required<PlannedSpec>> {
+  const desired = desiredOf(spec);
+  return { ...(await buildPlan(client, desired, options)), desired };
+}

@@ -1,0 +1,49 @@
+// The guard rails of an apply: which steps run with the options given. data-loss-risk steps
+// need allowDataLoss; service-impact steps need allowRestart, or with deferRestart only the
+// changes that wait for a reboot are written (the reboot itself is left to the operator).
+import type { GuestPlan, Step } from "../plan/types.js";
+
+export interface GuardRails {
+  allowDataLoss?: boolean;
+  allowRestart?: boolean;
+  /**
+   * Write changes that only take effect at the next reboot now, as PVE pending changes, and
+   * leave the reboot to the operator (a maintenance window). `allowRestart` wins: it reboots.
+   * Steps that disturb the running guest now (stop, a NIC hot-unplug) still need allowRestart.
+   */
+  deferRestart?: boolean;
+}
+
+/** The reason a reboot is left out under --defer-restart (the CLI counts these apart from refusals). */
+export const DEFERRED_REBOOT = "deferred (--defer-restart): reboot the guest in your maintenance window, or run with --allow-restart";
+
+/** Why a step will not run with these options (undefined: it runs). */
+export function refusal(step: Step, options: GuardRails): string | undefined {
+  if (step.severity === "data-loss-risk" && !options.allowDataLoss) return "data-loss-risk: needs --allow-data-loss";
+  if (step.severity !== "service-impact" || options.allowRestart) return undefined;
+  if (options.deferRestart) {
+    // Written to PVE's pending section, the guest keeps running as it is until its reboot.
+    if (step.pendingUntilReboot) return undefined;
+    if (step.action === "reboot") return DEFERRED_REBOOT;
+    return "service-impact now (not a change that waits for a reboot): needs --allow-restart";
+  }
+  return "service-impact: needs --allow-restart";
+}
+
+/** Per step of a guest: the reason it is skipped, if it is. Destroys and stops pull their companions with them. */
+export function skipReasons(guest: GuestPlan, options: GuardRails): Map<string, string> {
+  const reasons = new Map<string, string>();
+  const destroy = guest.steps.find((s) => s.action === "destroy");
+  const destroyRefused = destroy ? refusal(destroy, options) : undefined;
+  let stopRefused: string | undefined;
+  for (const step of guest.steps) {
+    const own = refusal(step, options);
+    if (destroyRefused) reasons.set(step.id, step === destroy ? destroyRefused : `not run: the destroy is refused (${destroyRefused})`);
+    else if (stopRefused) reasons.set(step.id, `not run: the guest was not stopped (${stopRefused})`);
+    else if (own) {
+      reasons.set(step.id, own);
+      if (step.action === "stop") stopRefused = own;
+    }
+  }
+  return reasons;
+}
