@@ -1,14 +1,12 @@
 // One guest's part of an apply: its steps in order (a step the guard rails hold back is
 // skipped; after a failure the rest do not run), then what its report says afterwards: the
 // keys waiting for a reboot, the devices PVE allocated, and whether it now matches its spec.
-import { getQemuConfig } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import type { GuestPlan, Step } from "../plan/types.js";
-import type { DesiredVm, LiveVm } from "../resources/qemu/model.js";
-import { liveVmFromConfig } from "../resources/qemu/read.js";
+import { type DesiredGuest, type GuestDevices, kindOf, type LiveGuest } from "../resources/index.js";
 import { type GuardRails, skipReasons } from "./guard-rails.js";
 import { pendingKeys, rebootHeldBack } from "./pending-reboot.js";
-import { devicesOf, type GuestReport, resultOf, type StepReport } from "./report.js";
+import { type GuestReport, resultOf, type StepReport } from "./report.js";
 import { errorText } from "./retry-policy.js";
 import { type ApplyEvent, GuestRunner, type RunnerDeps } from "./step-runner.js";
 import { notConverged } from "./verify.js";
@@ -23,9 +21,9 @@ export interface GuestApply {
   emit(event: ApplyProgress): void;
   guard: GuardRails;
   /** Live guests as the plan read them: the devices reported for a guest whose steps did not run. */
-  live?: Map<number, LiveVm>;
+  live?: Map<number, LiveGuest>;
   /** The spec: a guest whose steps all ran is re-planned against a fresh read (verify.ts). */
-  desired?: DesiredVm[];
+  desired?: DesiredGuest[];
 }
 
 export async function applyGuest(run: GuestApply, guest: GuestPlan): Promise<GuestReport> {
@@ -41,14 +39,19 @@ export async function applyGuest(run: GuestApply, guest: GuestPlan): Promise<Gue
   return report;
 }
 
-function newReport(guest: GuestPlan, live: Map<number, LiveVm> | undefined): GuestReport {
+/** The guest's devices as read at plan time; none for a guest that does not exist yet. */
+function devicesOf(guest: GuestPlan, live: LiveGuest | undefined): GuestDevices {
+  return live ? kindOf(guest).devices(live) : { macs: {}, volumes: {} };
+}
+
+function newReport(guest: GuestPlan, live: Map<number, LiveGuest> | undefined): GuestReport {
   return {
     key: guest.key,
     name: guest.name,
     ...(guest.vmid !== undefined ? { vmid: guest.vmid } : {}),
     node: guest.node,
     result: "unchanged",
-    ...devicesOf(guest.vmid !== undefined ? live?.get(guest.vmid) : undefined),
+    ...devicesOf(guest, guest.vmid !== undefined ? live?.get(guest.vmid) : undefined),
     steps: [],
     pending: [],
     warnings: [...guest.warnings],
@@ -102,7 +105,7 @@ async function runStep(run: GuestApply, guest: GuestPlan, runner: GuestRunner, s
 /** When the reboot was held back: the keys PVE keeps pending for it. */
 async function readPendingReboot(client: PveClient, guest: GuestPlan, report: GuestReport): Promise<void> {
   if (report.vmid === undefined || !rebootHeldBack(report)) return;
-  const waiting = await pendingKeys(client, guest.node, report.vmid);
+  const waiting = await pendingKeys(client, guest, report.vmid);
   if (waiting.keys.length > 0) report.pendingReboot = waiting.keys;
   if (waiting.warning) report.warnings.push(waiting.warning);
 }
@@ -116,8 +119,9 @@ async function readDevices(client: PveClient, guest: GuestPlan, report: GuestRep
     report.volumes = {};
   } else if (ran && report.vmid !== undefined) {
     try {
-      const config = await getQemuConfig(client, guest.node, report.vmid);
-      Object.assign(report, devicesOf(liveVmFromConfig({ vmid: report.vmid, node: guest.node, status: "stopped" }, config)));
+      const kind = kindOf(guest);
+      const config = await kind.read.config(client, guest.node, report.vmid);
+      Object.assign(report, kind.devices(kind.fromConfig({ vmid: report.vmid, node: guest.node, status: "stopped" }, config)));
     } catch (err) {
       report.warnings.push(`could not read the final config: ${errorText(err).split("\n")[0]}`);
     }

@@ -4,7 +4,7 @@
 // runs each guest's steps in order (apply-guest.ts); one guest's failure does not stop the
 // others. Every guest ends with a report in one shape.
 import type { PveClient } from "../api/index.js";
-import type { DesiredVm, LiveVm } from "../resources/qemu/model.js";
+import type { DesiredGuest, LiveGuest } from "../resources/index.js";
 import { type ApplyProgress, applyGuest, type GuestApply } from "./apply-guest.js";
 import { type ClusterSnapshot, readCluster } from "./cluster.js";
 import { PreflightFailedError } from "./errors.js";
@@ -29,12 +29,12 @@ export interface ApplyOptions extends GuardRails {
   /** The cluster as the plan read it (saves a read); read again when absent. */
   cluster?: ClusterSnapshot;
   /** Live guests as the plan read them, for the report of guests without changes. */
-  live?: Map<number, LiveVm>;
+  live?: Map<number, LiveGuest>;
   /**
    * The spec the plan was made from: each guest whose steps all ran is re-planned against a
    * fresh read at the end, and reported "not converged" if steps are left (verify.ts).
    */
-  desired?: DesiredVm[];
+  desired?: DesiredGuest[];
   /** Poll interval bounds of the task watcher (tests use small ones). */
   taskPoll?: { minIntervalMs?: number; maxIntervalMs?: number };
 }

@@ -1,9 +1,8 @@
 // One read of the cluster: GET /cluster/resources (nodes, storages, guests in one call), then
 // the config of each guest that matters, concurrently and bounded.
-import { getClusterResources, getQemuConfig, getQemuPending } from "../api/endpoints/index.js";
+import { getClusterResources } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
-import { liveVmFromConfig, liveVmFromPending } from "../resources/qemu/read.js";
-import type { LiveVm, PowerState } from "../resources/qemu/model.js";
+import { kindOfType, type LiveGuest, type PowerState } from "../resources/index.js";
 import { parseTags } from "../resources/formats.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import { errorText } from "./retry-policy.js";
@@ -75,8 +74,11 @@ export async function readCluster(client: PveClient): Promise<ClusterSnapshot> {
   return { nodes, storages, guests };
 }
 
-/** Reads one guest's config with its pending section (GET .../pending), into a LiveVm. */
-export async function readGuest(client: PveClient, guest: GuestSummary): Promise<LiveVm> {
+/** Reads one guest's config with its pending section (GET .../pending), into its kind's live model. */
+export async function readGuest(client: PveClient, guest: GuestSummary): Promise<LiveGuest> {
+  const kind = kindOfType(guest.type);
+  // Identity matches only guests of a kind pvectl manages; anything else never gets here.
+  if (kind === undefined) throw new Error(`vmid ${guest.vmid} is a ${guest.type} guest, which pvectl does not manage`);
   const meta = {
     vmid: guest.vmid,
     node: guest.node,
@@ -85,12 +87,12 @@ export async function readGuest(client: PveClient, guest: GuestSummary): Promise
     template: guest.template,
     ...(guest.pool !== undefined ? { pool: guest.pool } : {}),
   };
-  const entries = await getQemuPending(client, guest.node, guest.vmid);
-  const live = liveVmFromPending(meta, entries);
+  const entries = await kind.read.pending(client, guest.node, guest.vmid);
+  const live = kind.fromPending(meta, entries);
   if (live.digest !== undefined) return live;
   // A server without the digest entry in /pending: the config read carries it.
-  const config = await getQemuConfig(client, guest.node, guest.vmid);
-  return liveVmFromConfig(meta, config, live.pendingKeys);
+  const config = await kind.read.config(client, guest.node, guest.vmid);
+  return kind.fromConfig(meta, config, live.pendingKeys);
 }
 
 export const DEFAULT_READ_CONCURRENCY = 16;
@@ -99,14 +101,14 @@ export async function readGuests(
   client: PveClient,
   guests: GuestSummary[],
   concurrency = DEFAULT_READ_CONCURRENCY,
-): Promise<Map<number, LiveVm>> {
+): Promise<Map<number, LiveGuest>> {
   const lives = await mapConcurrent(guests, concurrency, (g) => readGuest(client, g));
   return new Map(lives.map((l) => [l.vmid, l]));
 }
 
 /** Per-guest outcome of reading many guests: one guest that cannot be read never fails the others. */
 export interface GuestReads {
-  live: Map<number, LiveVm>;
+  live: Map<number, LiveGuest>;
   /** Listed at first, no longer listed when asked again: deleted between the listing and its read. */
   gone: Set<number>;
   /** Still listed, but its read failed twice: why, for that guest alone. */

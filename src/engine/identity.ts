@@ -3,7 +3,8 @@
 // creates has it); two such guests with the name is an error, never a guess. An untagged guest
 // is never adopted silently: by name it is not matched at all, and by vmid the plan refuses it
 // (adoptionProblem) unless the spec entry says `adopt: true` or the run has `--adopt`.
-import { OWNERSHIP_TAG } from "../resources/qemu/model.js";
+import type { GuestType } from "../plan/intent.js";
+import { kindOf, OWNERSHIP_TAG } from "../resources/index.js";
 import type { GuestSummary } from "./cluster.js";
 import type { PreflightProblem } from "../plan/types.js";
 
@@ -38,17 +39,24 @@ export type Match =
   /** `creating`: the vmids of guests in creation that may be this one (worth waiting for). */
   | { kind: "error"; message: string; creating?: number[] };
 
-/** `node`: where the spec puts the guest (pvectl creates it there); without it, any node. */
-export function findGuest(spec: { name: string; vmid?: number; node?: string }, guests: GuestSummary[]): Match {
+/** How messages name a guest of each type. */
+const GUEST_NOUN: Record<GuestSummary["type"], string> = { qemu: "a VM", lxc: "a container (LXC)" };
+
+/**
+ * `node`: where the spec puts the guest (pvectl creates it there); without it, any node.
+ * Only guests of the spec entry's kind are candidates (`kind` absent: a VM).
+ */
+export function findGuest(spec: { name: string; vmid?: number; node?: string; kind?: GuestType }, guests: GuestSummary[]): Match {
+  const type = kindOf(spec).type;
   if (spec.vmid !== undefined) {
     const guest = guests.find((g) => g.vmid === spec.vmid);
     if (!guest) return { kind: "absent" };
-    if (guest.type !== "qemu") {
-      return { kind: "error", message: `vmid ${spec.vmid} is a container (LXC) on ${guest.node}, not a VM; pick another vmid` };
+    if (guest.type !== type) {
+      return { kind: "error", message: `vmid ${spec.vmid} is ${GUEST_NOUN[guest.type]} on ${guest.node}, not ${GUEST_NOUN[type]}; pick another vmid` };
     }
     return { kind: "found", guest };
   }
-  const named = guests.filter((g) => g.type === "qemu" && g.name === spec.name);
+  const named = guests.filter((g) => g.type === type && g.name === spec.name);
   const owned = named.filter((g) => g.tags.includes(OWNERSHIP_TAG));
   if (owned.length === 1) return { kind: "found", guest: owned[0]! };
   if (owned.length > 1) {
@@ -63,7 +71,7 @@ export function findGuest(spec: { name: string; vmid?: number; node?: string }, 
   // pvectl creates a guest on its spec's node, so only a create on that node can be it;
   // creating again could duplicate it, so the plan waits for it (see creates.ts).
   const creating = guests.filter(
-    (g) => g.type === "qemu" && g.lock === "create" && g.name !== spec.name && (spec.node === undefined || g.node === spec.node),
+    (g) => g.type === type && g.lock === "create" && g.name !== spec.name && (spec.node === undefined || g.node === spec.node),
   );
   if (named.length === 0 && creating.length > 0) {
     const ids = creating.map((g) => `${g.vmid} on ${g.node}`).join(", ");

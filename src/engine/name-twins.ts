@@ -3,6 +3,7 @@
 // a guest, but the cluster holds two guests with one name and the ownership tag, and the next
 // plan refuses the name as ambiguous. One listing after the run finds such twins so the report
 // says so now, naming both vmids, instead of "created".
+import { kindOf } from "../resources/index.js";
 import type { PveClient } from "../api/index.js";
 import { readCluster } from "./cluster.js";
 import { isOwned } from "./identity.js";
@@ -22,7 +23,7 @@ export async function reportNameTwins(client: PveClient, runs: Array<{ guest: Gu
     return;
   }
   for (const { guest, report } of byName) {
-    const twins = guests.filter((g) => g.type === "qemu" && g.name === guest.name && g.vmid !== report.vmid && isOwned(g));
+    const twins = guests.filter((g) => g.type === kindOf(guest).type && g.name === guest.name && g.vmid !== report.vmid && isOwned(g));
     if (twins.length === 0) continue;
     const ids = twins.map((g) => `${g.vmid} on ${g.node}`).join(", ");
     report.error =

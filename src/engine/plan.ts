@@ -1,8 +1,7 @@
 // plan = read the live cluster once, match each spec guest to a live one, diff, preflight.
 // The result is data (plan/types.ts) that `apply` executes as is.
 import type { PveClient } from "../api/index.js";
-import { planCreate, planDestroy, planNewGuest, planUpdate } from "../resources/qemu/diff.js";
-import type { DesiredVm, LiveVm } from "../resources/qemu/model.js";
+import { type DesiredGuest, kindOf, type LiveGuest } from "../resources/index.js";
 import { type ClusterSnapshot, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
 import { adoptionProblem, findGuest, isOwned } from "./identity.js";
 import { type SettleOptions, settleCreates } from "./creates.js";
@@ -35,7 +34,7 @@ export const DEFAULT_SHUTDOWN_TIMEOUT = 120;
 /** What planning read: apply reuses it instead of reading the cluster again, and reports unchanged guests from it. */
 export interface PlanContext {
   cluster: ClusterSnapshot;
-  live: Map<number, LiveVm>;
+  live: Map<number, LiveGuest>;
 }
 
 /** A plan (plain data, to print, save or send as JSON) and what was read to make it. */
@@ -45,8 +44,8 @@ export interface PlanResult {
 }
 
 /** A guest with nothing to do: absent and meant to be, or blocked by `errors`. */
-function idleGuest(vm: DesiredVm, errors: string[]): GuestPlan {
-  return planNewGuest(vm, [], errors);
+function idleGuest(vm: DesiredGuest, errors: string[]): GuestPlan {
+  return kindOf(vm).plan.idle(vm, errors);
 }
 
 function newPlan(client: PveClient, guests: GuestPlan[]): Plan {
@@ -66,18 +65,19 @@ async function finish(client: PveClient, cluster: ClusterSnapshot, plan: Plan, o
 }
 
 /** A matched guest pvectl did not create, that neither the spec entry nor the run allows adopting. */
-function refusesAdoption(vm: DesiredVm, guest: GuestSummary, options: PlanOptions): boolean {
+function refusesAdoption(vm: DesiredGuest, guest: GuestSummary, options: PlanOptions): boolean {
   return !isOwned(guest) && vm.adopt !== true && options.adopt !== true;
 }
 
 /** A guest the plan leaves alone because adopting it was not allowed: no steps; the preflight problem says why and how. */
-function foreignGuest(vm: DesiredVm, guest: GuestSummary): GuestPlan {
+function foreignGuest(vm: DesiredGuest, guest: GuestSummary): GuestPlan {
   const error = `left alone: vmid ${guest.vmid} was not created by pvectl and adopting it is not allowed (see the preflight problem)`;
-  return { key: vm.key, name: vm.name, vmid: guest.vmid, node: guest.node, exists: true, steps: [], errors: [error], warnings: [] };
+  const kind = vm.kind !== undefined ? { kind: vm.kind } : {};
+  return { ...kind, key: vm.key, name: vm.name, vmid: guest.vmid, node: guest.node, exists: true, steps: [], errors: [error], warnings: [] };
 }
 
 /** Plans the spec's guests against the live cluster. */
-export async function buildPlan(client: PveClient, desired: DesiredVm[], options: PlanOptions = {}): Promise<PlanResult> {
+export async function buildPlan(client: PveClient, desired: DesiredGuest[], options: PlanOptions = {}): Promise<PlanResult> {
   const power = {
     shutdownTimeoutSeconds: options.shutdownTimeoutSeconds ?? DEFAULT_SHUTDOWN_TIMEOUT,
     forceStop: options.forceStop ?? false,
@@ -102,7 +102,7 @@ export async function buildPlan(client: PveClient, desired: DesiredVm[], options
       continue;
     }
     if (match.kind === "absent") {
-      guests.push(vm.absent ? idleGuest(vm, []) : planCreate(vm));
+      guests.push(vm.absent ? idleGuest(vm, []) : kindOf(vm).plan.create(vm));
       continue;
     }
     const owner = claimed.get(match.guest.vmid);
@@ -117,12 +117,13 @@ export async function buildPlan(client: PveClient, desired: DesiredVm[], options
     }
     // Deleted between the listing and its read: absent after all. Unreadable: its own error.
     const failed = reads.failed.get(match.guest.vmid);
-    if (reads.gone.has(match.guest.vmid)) guests.push(vm.absent ? idleGuest(vm, []) : planCreate(vm));
+    if (reads.gone.has(match.guest.vmid)) guests.push(vm.absent ? idleGuest(vm, []) : kindOf(vm).plan.create(vm));
     else if (failed !== undefined) guests.push(idleGuest(vm, [failed]));
     else {
       const current = live.get(match.guest.vmid)!;
       const adopt = !isOwned(match.guest);
-      guests.push(vm.absent ? planDestroy(vm.key, current, power) : planUpdate(vm, current, { ...power, adopt }));
+      const plan = kindOf(vm).plan;
+      guests.push(vm.absent ? plan.destroy(vm.key, current, power) : plan.update(vm, current, { ...power, adopt }));
     }
   }
   const plan = await finish(client, cluster, newPlan(client, guests), options, refused);
@@ -131,7 +132,7 @@ export async function buildPlan(client: PveClient, desired: DesiredVm[], options
 
 export interface DestroySelection {
   /** Spec guests to destroy (found the same way plan finds them). */
-  desired: DesiredVm[];
+  desired: DesiredGuest[];
 }
 
 /** Plans destroying the spec's guests that exist (the `pvectl destroy` command). */
@@ -142,7 +143,7 @@ export async function buildDestroyPlan(client: PveClient, selection: DestroySele
   };
   const cluster = await readCluster(client);
   const guests: GuestPlan[] = [];
-  const found: Array<{ vm: DesiredVm; guest: GuestSummary }> = [];
+  const found: Array<{ vm: DesiredGuest; guest: GuestSummary }> = [];
   const refused: PreflightProblem[] = [];
   for (const vm of selection.desired) {
     const match = findGuest(vm, cluster.guests);
@@ -157,7 +158,7 @@ export async function buildDestroyPlan(client: PveClient, selection: DestroySele
     // A guest deleted meanwhile is already gone: nothing to destroy.
     if (reads.gone.has(guest.vmid)) continue;
     const failed = reads.failed.get(guest.vmid);
-    guests.push(failed !== undefined ? idleGuest(vm, [failed]) : planDestroy(vm.key, reads.live.get(guest.vmid)!, power));
+    guests.push(failed !== undefined ? idleGuest(vm, [failed]) : kindOf(vm).plan.destroy(vm.key, reads.live.get(guest.vmid)!, power));
   }
   return finish(client, cluster, newPlan(client, guests), options, refused);
 }

@@ -1,7 +1,5 @@
 // The final report: one shape per guest, whatever happened to it (the pitfalls table: "every
 // result reports each guest's NICs, MACs, disks and volumes in one shape").
-import { volumeOf } from "../pve/index.js";
-import type { LiveVm } from "../resources/qemu/model.js";
 import type { Severity, StepAction } from "../plan/types.js";
 
 /** partial: some steps ran, then one failed. skipped: every step was held back by the guard rails. */
@@ -46,24 +44,6 @@ export interface ApplyReport {
   /** Seconds from the first call to the last report. */
   elapsedSeconds: number;
   ok: boolean;
-}
-
-export function devicesOf(live: LiveVm | undefined): Pick<GuestReport, "macs" | "volumes"> {
-  const macs: Record<string, string> = {};
-  const volumes: Record<string, string> = {};
-  if (!live) return { macs, volumes };
-  for (const nic of Object.values(live.nics).sort((a, b) => a.slot.localeCompare(b.slot, "en", { numeric: true }))) {
-    if (nic.macaddr) macs[nic.slot] = nic.macaddr;
-  }
-  for (const disk of Object.values(live.disks).sort((a, b) => a.slot.localeCompare(b.slot, "en", { numeric: true }))) {
-    volumes[disk.slot] = disk.volume;
-  }
-  for (const key of ["efidisk0", "tpmstate0"]) {
-    const value = live.options[key];
-    const volume = value !== undefined ? volumeOf(value) : undefined;
-    if (volume) volumes[key] = volume;
-  }
-  return { macs, volumes };
 }
 
 /** The overall result from what happened to the steps. */

@@ -3,7 +3,7 @@
 // the finest, and the first that fails is reported alone, so the message names the real cause:
 // another cluster, then a cluster that changed since (digests), then a plan that differs.
 import type { PveClient } from "../api/index.js";
-import type { DesiredVm } from "../resources/qemu/model.js";
+import type { DesiredGuest } from "../resources/index.js";
 import { compareIdentity, readClusterIdentity } from "./cluster-identity.js";
 import { buildPlan, type PlanResult } from "./plan.js";
 import { comparePlans } from "./plan-compare.js";
@@ -15,7 +15,7 @@ export interface VerifiedPlan extends PlanResult {
   problems: string[];
 }
 
-export async function verifySavedPlan(client: PveClient, saved: SavedPlan, desired: DesiredVm[]): Promise<VerifiedPlan> {
+export async function verifySavedPlan(client: PveClient, saved: SavedPlan, desired: DesiredGuest[]): Promise<VerifiedPlan> {
   const built = await buildPlan(client, desired, saved.options);
   const identity = compareIdentity(saved.cluster, await readClusterIdentity(client, built.context.cluster));
   if (saved.plan.target !== client.origin) identity.unshift(`it was made against ${saved.plan.target}, not ${client.origin}`);

@@ -6,7 +6,7 @@
 // config `digest` (PVE's SHA-1 of the config file) or a guest it creates exists by now.
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
-import { getQemuConfig } from "../api/endpoints/index.js";
+import { kindOf } from "../resources/index.js";
 import type { PveClient } from "../api/index.js";
 import { PVECTL_VERSION } from "../version.js";
 import { mapConcurrent } from "../util/concurrency.js";
@@ -160,7 +160,7 @@ export async function checkSavedPlan(client: PveClient, plan: Plan, cluster: Clu
       problems.push(`${guest.key} (vmid ${guest.vmid}) moved from ${guest.node} to ${live.node} since the plan`);
       return;
     }
-    const config = await getQemuConfig(client, live.node, live.vmid);
+    const config = await kindOf(guest).read.config(client, live.node, live.vmid);
     if (config.digest !== guest.digest) {
       problems.push(`${guest.key} (vmid ${guest.vmid}) changed since the plan (config digest ${guest.digest?.slice(0, 12)} is now ${config.digest?.slice(0, 12)})`);
     }

@@ -1,8 +1,7 @@
 // Live guests in the spec's shape: those a spec names (`pvectl show`) or those picked by vmid,
 // tag or node (`pvectl import`). One cluster read plus one config read per guest.
 import type { PveClient } from "../api/index.js";
-import type { DesiredVm, LiveVm } from "../resources/qemu/model.js";
-import { type RawObject, liveToSpecVm } from "../resources/qemu/to-spec.js";
+import { type DesiredGuest, kindOfType, type LiveGuest, type SpecObject } from "../resources/index.js";
 import { type GuestSummary, readCluster, readGuests } from "./cluster.js";
 import { findGuest } from "./identity.js";
 
@@ -14,7 +13,7 @@ export interface Selection {
 }
 
 export interface ShownGuests {
-  vms: RawObject[];
+  vms: SpecObject[];
   /** Spec guests that do not exist, or could not be matched (with why). */
   missing: string[];
   /** Selected guests that exist but were not written, with why (containers, templates). */
@@ -24,16 +23,18 @@ export interface ShownGuests {
 /** Why a selected guest cannot be imported, or undefined when it can. */
 function unimportable(g: GuestSummary): string | undefined {
   const who = `vmid ${g.vmid}${g.name ? ` (${g.name})` : ""} on ${g.node}`;
-  if (g.type !== "qemu") return `${who}: a container (LXC); pvectl does not manage containers yet`;
+  if (kindOfType(g.type) === undefined) return `${who}: a container (LXC); pvectl does not manage containers yet`;
   if (g.template) return `${who}: a template; pvectl does not converge templates`;
   return undefined;
 }
 
-function toSpec(lives: LiveVm[]): RawObject[] {
-  return lives.sort((a, b) => a.vmid - b.vmid).map(liveToSpecVm);
+/** Each live guest in its kind's spec shape, by vmid. */
+function toSpec(lives: Map<number, LiveGuest>, guests: GuestSummary[]): SpecObject[] {
+  const typeOf = new Map(guests.map((g) => [g.vmid, g.type]));
+  return [...lives.values()].sort((a, b) => a.vmid - b.vmid).map((live) => kindOfType(typeOf.get(live.vmid) ?? "qemu")!.toSpec(live));
 }
 
-export async function showSpecGuests(client: PveClient, desired: DesiredVm[], concurrency = 16): Promise<ShownGuests> {
+export async function showSpecGuests(client: PveClient, desired: DesiredGuest[], concurrency = 16): Promise<ShownGuests> {
   const cluster = await readCluster(client);
   const missing: string[] = [];
   const found = [];
@@ -43,7 +44,7 @@ export async function showSpecGuests(client: PveClient, desired: DesiredVm[], co
     else missing.push(match.kind === "error" ? `${vm.key}: ${match.message}` : `${vm.key}: does not exist`);
   }
   const live = await readGuests(client, found, concurrency);
-  return { vms: toSpec([...live.values()]), missing };
+  return { vms: toSpec(live, found), missing };
 }
 
 export async function selectGuests(client: PveClient, selection: Selection, concurrency = 16): Promise<ShownGuests> {
@@ -66,5 +67,5 @@ export async function selectGuests(client: PveClient, selection: Selection, conc
     if (!cluster.guests.some((g) => g.vmid === vmid)) missing.push(`vmid ${vmid}: does not exist`);
   }
   const live = await readGuests(client, picked, concurrency);
-  return { vms: toSpec([...live.values()]), missing, skipped };
+  return { vms: toSpec(live, picked), missing, skipped };
 }

@@ -5,8 +5,7 @@
 import { type ClusterResource, getClusterResources } from "../api/endpoints/index.js";
 import { lockHeldError, PveError, type PveClient } from "../api/index.js";
 import { acceptsDigest, mustNotLandTwice } from "../plan/intent.js";
-import { GUEST_KINDS, type GuestKind } from "../resources/index.js";
-import { OWNERSHIP_TAG } from "../resources/qemu/model.js";
+import { type AnyGuestKind, kindOf, OWNERSHIP_TAG } from "../resources/index.js";
 import { parseTags } from "../resources/formats.js";
 import {
   backoff,
@@ -70,7 +69,7 @@ export class GuestRunner {
   #digest: string | undefined;
   vmid: number | undefined;
   /** What the guest's calls mean to PVE (paths to read it back, task types, read-back checks). */
-  readonly #kind: GuestKind;
+  readonly #kind: AnyGuestKind;
   /** Tasks this runner started and awaited: never mistaken for a lost request's task. */
   readonly #seen = new Set<string>();
 
@@ -79,7 +78,7 @@ export class GuestRunner {
     this.#guest = guest;
     this.#digest = guest.exists ? guest.digest : undefined;
     this.vmid = guest.vmid;
-    this.#kind = GUEST_KINDS[guest.kind ?? "qemu"];
+    this.#kind = kindOf(guest);
   }
 
   /** Runs a step; returns the warnings of its tasks and how many attempts it took. */

@@ -1,8 +1,29 @@
-// The guest kinds the engine can plan and run, by the type a call's intent names.
+// The guest kinds the engine can plan and run. Adding a kind: its folder, its line in
+// GUEST_KINDS, and its models in the DesiredGuest / LiveGuest unions.
 import type { GuestType } from "../plan/intent.js";
 import type { GuestKind } from "./kind.js";
 import { qemuKind } from "./qemu/kind.js";
+import type { DesiredVm, LiveVm } from "./qemu/model.js";
 
-export type { GuestKind } from "./kind.js";
+export { OWNERSHIP_TAG } from "./ownership.js";
+export type { DesiredBase, GuestDevices, GuestKind, GuestMeta, LiveBase, PowerOptions, PowerState, SpecObject, UpdateOptions } from "./kind.js";
 
-export const GUEST_KINDS: Record<GuestType, GuestKind> = { qemu: qemuKind };
+/** A guest as a source of desired state describes it, of any kind. */
+export type DesiredGuest = DesiredVm;
+/** A guest as read from the cluster, of any kind. */
+export type LiveGuest = LiveVm;
+
+/** A kind as the engine holds it: over the unions of every kind's models. */
+export type AnyGuestKind = GuestKind<DesiredGuest, LiveGuest>;
+
+export const GUEST_KINDS: Record<GuestType, AnyGuestKind> = { qemu: qemuKind };
+
+/** The kind of a desired guest or a guest's plan (absent `kind`: qemu, as before containers). */
+export function kindOf(guest: { kind?: GuestType }): AnyGuestKind {
+  return GUEST_KINDS[guest.kind ?? "qemu"];
+}
+
+/** The kind of a listed guest (`type` from /cluster/resources); undefined for one pvectl does not manage. */
+export function kindOfType(type: string): AnyGuestKind | undefined {
+  return Object.hasOwn(GUEST_KINDS, type) ? GUEST_KINDS[type as GuestType] : undefined;
+}

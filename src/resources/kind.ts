@@ -1,20 +1,98 @@
-// The contract between the engine and a guest kind. The engine plans, checks and runs calls
+// The contract between the engine and a guest kind. The engine plans, checks and runs guests
 // without knowing what a kind's keys mean: it asks the kind through this interface. A new
-// kind (containers) is a folder under resources/ that implements it, plus a line in
-// `GUEST_KINDS`.
-import type { CallIntent, GuestType } from "../plan/intent.js";
-import type { ApiCall, PrivilegeNeed } from "../plan/types.js";
+// kind (containers) is a folder under resources/ that implements it, plus its line in
+// resources/index.ts (the registry and the DesiredGuest / LiveGuest unions).
 import type { ApiReader, GuestConfig, PendingEntry } from "../api/endpoints/index.js";
+import type { CallIntent, GuestType } from "../plan/intent.js";
+import type { ApiCall, GuestPlan, PrivilegeNeed } from "../plan/types.js";
 
-export interface GuestKind {
+export type PowerState = "running" | "stopped";
+
+/** What the cluster listing says of a guest, beside its config. */
+export interface GuestMeta {
+  vmid: number;
+  node: string;
+  status: PowerState;
+  lock?: string;
+  template?: boolean;
+  /** Pool membership, as /cluster/resources lists it (not part of the config). */
+  pool?: string;
+}
+
+export interface PowerOptions {
+  /** Seconds a graceful shutdown may take. */
+  shutdownTimeoutSeconds: number;
+  /** After the timeout, stop the guest hard instead of failing. */
+  forceStop: boolean;
+}
+
+export interface UpdateOptions extends PowerOptions {
+  /**
+   * The guest lacks the ownership tag and the operator allowed adopting it (`adopt: true` or
+   * `--adopt`): the plan adds the tag first. The engine refuses such a guest otherwise.
+   */
+  adopt?: boolean;
+}
+
+/** The NICs' MACs and the volumes of a guest, as every report shows them (keyed by slot). */
+export interface GuestDevices {
+  macs: Record<string, string>;
+  volumes: Record<string, string>;
+}
+
+/** A guest in the spec's shape, as `pvectl show` and `pvectl import` write it. */
+export type SpecValue = string | number | boolean | string[] | SpecObject | undefined;
+export interface SpecObject {
+  [key: string]: SpecValue;
+}
+
+/** What the engine needs of a desired guest, whatever its kind. */
+export interface DesiredBase {
+  /** Absent: qemu (every spec entry before containers). */
+  kind?: GuestType;
+  key: string;
+  name: string;
+  vmid?: number;
+  node: string;
+  absent?: boolean;
+  adopt?: boolean;
+}
+
+/** What the engine needs of a live guest, whatever its kind. */
+export interface LiveBase {
+  vmid: number;
+  node: string;
+  digest?: string;
+  /** Keys with a change waiting in PVE's pending section (applied at the next reboot). */
+  pendingKeys: string[];
+}
+
+export interface GuestKind<D extends DesiredBase, L extends LiveBase> {
+  /** The guest type in /cluster/resources and in API paths. */
   type: GuestType;
   /** Reads one guest of this kind back (its endpoints). */
   read: {
     config(api: ApiReader, node: string, vmid: number): Promise<GuestConfig>;
     pending(api: ApiReader, node: string, vmid: number): Promise<PendingEntry[]>;
     /** Run state: `running` or `stopped`. */
-    status(api: ApiReader, node: string, vmid: number): Promise<{ status?: string }>;
+    status(api: ApiReader, node: string, vmid: number): Promise<{ status?: string; lock?: string; template?: number | boolean }>;
   };
+  /** The live model of a guest from its pending listing (config values with their pending changes). */
+  fromPending(meta: GuestMeta, entries: PendingEntry[]): L;
+  /** The live model from a plain config read (the digest, when /pending lacks it). */
+  fromConfig(meta: GuestMeta, config: GuestConfig, pendingKeys?: string[]): L;
+  plan: {
+    /** A guest that does not exist yet. */
+    create(desired: D): GuestPlan;
+    /** The differences between the spec and the live guest. */
+    update(desired: D, live: L, options: UpdateOptions): GuestPlan;
+    destroy(key: string, live: L, power: PowerOptions): GuestPlan;
+    /** Nothing to do (absent and meant to be), or blocked by `errors`. */
+    idle(desired: D, errors: string[]): GuestPlan;
+  };
+  devices(live: L): GuestDevices;
+  /** The live guest in the spec's shape (`pvectl show`, `pvectl import`). */
+  toSpec(live: L): SpecObject;
   /** The worker type PVE starts for a call (`qmcreate`, `qmconfig` ...), to find a task whose answer was lost. */
   taskType(call: ApiCall): string | undefined;
   /** Whether a call's effect is in the guest as its pending listing shows it (read back after a lost answer). */

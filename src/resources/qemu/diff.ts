@@ -8,15 +8,8 @@ import { diffNics } from "./nic-diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { appliesLive, displayValue, effectiveOption, writeValue } from "./options.js";
 import { poolDrafts } from "./pool.js";
-import { adoptStep, createStep, destroyStep, type PowerOptions, rebootStep, startStep, stopStep } from "./steps.js";
-
-export interface GuestDiffOptions extends PowerOptions {
-  /**
-   * The guest lacks the ownership tag and the operator allowed adopting it (`adopt: true` or
-   * `--adopt`): the plan adds the tag first. The engine refuses such a guest otherwise.
-   */
-  adopt?: boolean;
-}
+import type { PowerOptions, UpdateOptions } from "../kind.js";
+import { adoptStep, createStep, destroyStep, rebootStep, startStep, stopStep } from "./steps.js";
 
 function withIds(key: string, drafts: StepDraft[]): Step[] {
   return drafts.map((draft, i) => ({ id: `${key}/${i + 1}-${draft.action}`, ...draft }));
@@ -119,7 +112,7 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean, adopting: b
 }
 
 /** The plan for a guest that exists: the differences only. */
-export function planUpdate(vm: DesiredVm, live: LiveVm, options: GuestDiffOptions): GuestPlan {
+export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions): GuestPlan {
   const errors: string[] = [];
   const warnings: string[] = [];
   const drafts: StepDraft[] = [];

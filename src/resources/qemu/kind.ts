@@ -1,38 +1,53 @@
 // The qemu kind as the engine sees it (resources/kind.ts).
-import type { GuestKind } from "../kind.js";
 import { getQemuConfig, getQemuPending, getQemuStatus } from "../../api/endpoints/index.js";
+import type { ApiCall } from "../../plan/types.js";
+import type { GuestKind } from "../kind.js";
+import { qemuDevices } from "./devices.js";
+import { planCreate, planDestroy, planNewGuest, planUpdate } from "./diff.js";
+import type { DesiredVm, LiveVm } from "./model.js";
 import { qemuCallNeeds } from "./privileges.js";
-import { liveVmFromPending } from "./read.js";
+import { liveVmFromConfig, liveVmFromPending } from "./read.js";
+import { liveToSpecVm } from "./to-spec.js";
 import { qemuCallLanded } from "./verify.js";
 
 /** qemu-server's worker types, by what a call does. */
 const POWER_TASK = { start: "qmstart", shutdown: "qmshutdown", stop: "qmstop", reboot: "qmreboot" } as const;
 
-export const qemuKind: GuestKind = {
+function qemuTaskType(call: ApiCall): string | undefined {
+  const intent = call.intent;
+  switch (intent.op) {
+    case "create":
+      return "qmcreate";
+    // A PUT config answers at once; only a POST runs as a task.
+    case "configure":
+      return call.method === "POST" ? "qmconfig" : undefined;
+    case "resize":
+      return "resize";
+    case "move-volume":
+      return "qmmove";
+    case "destroy":
+      return "qmdestroy";
+    case "power":
+      return POWER_TASK[intent.action];
+    default:
+      return undefined;
+  }
+}
+
+export const qemuKind: GuestKind<DesiredVm, LiveVm> = {
   type: "qemu",
   read: { config: getQemuConfig, pending: getQemuPending, status: getQemuStatus },
-  taskType(call) {
-    const intent = call.intent;
-    switch (intent.op) {
-      case "create":
-        return "qmcreate";
-      // A PUT config answers at once; only a POST runs as a task.
-      case "configure":
-        return call.method === "POST" ? "qmconfig" : undefined;
-      case "resize":
-        return "resize";
-      case "move-volume":
-        return "qmmove";
-      case "destroy":
-        return "qmdestroy";
-      case "power":
-        return POWER_TASK[intent.action];
-      default:
-        return undefined;
-    }
+  fromPending: liveVmFromPending,
+  fromConfig: liveVmFromConfig,
+  plan: {
+    create: planCreate,
+    update: planUpdate,
+    destroy: planDestroy,
+    idle: (vm, errors) => planNewGuest(vm, [], errors),
   },
-  landed(call, guest, pending) {
-    return qemuCallLanded(call, liveVmFromPending({ ...guest, status: "stopped" }, pending));
-  },
+  devices: qemuDevices,
+  toSpec: liveToSpecVm,
+  taskType: qemuTaskType,
+  landed: (call, guest, pending) => qemuCallLanded(call, liveVmFromPending({ ...guest, status: "stopped" }, pending)),
   callNeeds: qemuCallNeeds,
 };

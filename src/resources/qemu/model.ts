@@ -3,7 +3,9 @@
 // sizes in bytes), disks and NICs keyed by slot, tags sorted. Both sides are brought to this
 // shape before anything is compared, so a difference here is a real difference.
 
-export type PowerState = "running" | "stopped";
+import type { PowerState } from "../kind.js";
+
+export type { PowerState };
 
 /** The device sections of a spec, as `VmSpec.unmanaged` names them (`cloudInit`: the cloud-init drive). */
 export type DeviceKind = "disks" | "cdroms" | "nics" | "cloudInit";
@@ -38,6 +40,8 @@ export interface DesiredNic {
 }
 
 export interface DesiredVm {
+  /** Absent: qemu (kept optional so every DesiredVm made before containers still is one). */
+  kind?: "qemu";
   /** The guest's name in the spec: how plans, reports and errors refer to it. */
   key: string;
   name: string;
@@ -115,7 +119,7 @@ export interface LiveVm {
   pool?: string;
 }
 
-/** Every guest pvectl creates carries this tag; with the name it finds guests a spec gives no vmid. */
-export const OWNERSHIP_TAG = "pvectl";
+/** The ownership tag is every kind's (resources/ownership.ts); the qemu modules take it from here. */
+export { OWNERSHIP_TAG } from "../ownership.js";
 
 export const NIC_SLOT = /^net(\d+)$/;

@@ -3,20 +3,11 @@
 import type { ConfigValue, PendingEntry } from "../../api/endpoints/index.js";
 import { isCdrom, isCloudinitDrive, isDriveSlot, isUnusedKey, storageOfVolume, volumeOf } from "../../pve/index.js";
 import { configParts, parseTags } from "../formats.js";
-import { type LiveDisk, type LiveNic, type LiveVm, NIC_SLOT, type PowerState } from "./model.js";
+import type { GuestMeta } from "../kind.js";
+import { type LiveDisk, type LiveNic, type LiveVm, NIC_SLOT } from "./model.js";
 import { normalizeOption, PVE_DEFAULTS } from "./options.js";
 
 export type { ConfigValue, PendingEntry } from "../../api/endpoints/index.js";
-
-export interface GuestMeta {
-  vmid: number;
-  node: string;
-  status: PowerState;
-  lock?: string;
-  template?: boolean;
-  /** Pool membership, as /cluster/resources lists it (not part of the config). */
-  pool?: string;
-}
 
 const SKIPPED_KEYS = new Set(["digest", "lock", "name", "tags"]);
 

@@ -1,5 +1,6 @@
 // Whole-guest steps: create, start, stop, reboot, destroy.
 import type { FieldChange, ParamValue, StepDraft } from "../../plan/types.js";
+import type { PowerOptions } from "../kind.js";
 import { volumeOf } from "../../pve/index.js";
 import { qemuCalls } from "./calls.js";
 import { importGrowCalls } from "./disk-diff.js";
@@ -8,13 +9,6 @@ import { printTags } from "../formats.js";
 import { describeNic, printDesiredNic } from "./nic-diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { displayValue, writeValue } from "./options.js";
-
-export interface PowerOptions {
-  /** Seconds a graceful shutdown may take. */
-  shutdownTimeoutSeconds: number;
-  /** After the timeout, stop the guest hard instead of failing. */
-  forceStop: boolean;
-}
 
 /** The POST /nodes/{node}/qemu call that creates `vm` (vmid filled in at apply time when allocated). */
 export function createStep(vm: DesiredVm): StepDraft {
