@@ -3,55 +3,12 @@
 // to change.
 import { getEndpoint, paramSchema } from "../../schema/index.js";
 import type { SubSchema } from "../../schema/types.js";
-import { driveBusOf, formatSize, storageOfVolume } from "../../pve/index.js";
+import { driveBusOf, formatSize, isUnusedKey, isVmDriveKey, storageOfVolume } from "../../pve/index.js";
 import { canonical, configParts } from "../formats.js";
 import { type LiveVm, OWNERSHIP_TAG } from "./model.js";
+import { bool, drop, importRuleOf, num, type RawObject, specFields } from "./to-spec-options.js";
 
-export type RawValue = string | number | boolean | string[] | RawObject | undefined;
-export interface RawObject {
-  [key: string]: RawValue;
-}
-
-/** Config keys PVE writes for itself: never part of a desired state. */
-const NOISE = new Set(["meta", "smbios1", "vmgenid", "digest", "lock", "parent", "snaptime", "vmstate", "runningmachine", "runningcpu", "template", "bootdisk"]);
-const STRUCTURED = new Set([
-  "cores",
-  "sockets",
-  "cpu",
-  "memory",
-  "balloon",
-  "machine",
-  "bios",
-  "ostype",
-  "scsihw",
-  "onboot",
-  "description",
-  "boot",
-  "agent",
-  "efidisk0",
-  "tpmstate0",
-  "ciuser",
-  "sshkeys",
-  "nameserver",
-  "searchdomain",
-  "ciupgrade",
-  "citype",
-  "cipassword",
-]);
-
-function num(value: string | undefined): number | undefined {
-  if (value === undefined || !/^-?\d+(\.\d+)?$/.test(value)) return undefined;
-  return Number(value);
-}
-
-function bool(value: string | undefined): boolean | undefined {
-  return value === undefined ? undefined : value === "1";
-}
-
-function drop<T extends RawObject>(object: T): T {
-  for (const key of Object.keys(object)) if (object[key] === undefined) delete object[key];
-  return object;
-}
+export type { RawObject, RawValue } from "./to-spec-options.js";
 
 /** The drive property-string keys of a slot's bus, from PVE's schema (for their types). */
 function driveSchema(slot: string): SubSchema {
@@ -83,32 +40,8 @@ export function liveToSpecVm(live: LiveVm): RawObject {
     adopt: live.tags.includes(OWNERSHIP_TAG) ? undefined : true,
     pool: live.pool,
     power: live.status,
-    cores: num(o.cores),
-    sockets: num(o.sockets),
-    cpu: o.cpu,
-    memory: num(configParts("memory", o.memory ?? "")?.current),
-    balloon: num(o.balloon),
-    machine: o.machine,
-    bios: o.bios as string | undefined,
-    ostype: o.ostype,
-    scsihw: o.scsihw,
-    onboot: bool(o.onboot),
-    description: o.description,
+    ...specFields(undefined, o),
   };
-  if (o.boot !== undefined) {
-    const order = configParts("boot", o.boot)?.order;
-    if (order) vm.boot = order.split(";");
-  }
-  if (o.agent !== undefined) {
-    const agent = configParts("agent", o.agent) ?? {};
-    const rest = drop({
-      fstrimClonedDisks: bool(agent.fstrim_cloned_disks),
-      // PVE's schema reads the older spellings (guest-fsfreeze, freeze-fs-on-backup) as `freeze-fs`.
-      freezeFs: bool(agent["freeze-fs"]),
-      type: agent.type,
-    });
-    vm.agent = Object.keys(rest).length === 0 ? agent.enabled === "1" : { enabled: agent.enabled === "1", ...rest };
-  }
   const tags = live.tags.filter((t) => t !== OWNERSHIP_TAG);
   if (tags.length > 0) vm.tags = tags;
   if (o.efidisk0 !== undefined) {
@@ -156,29 +89,12 @@ export function liveToSpecVm(live: LiveVm): RawObject {
   }
   if (Object.keys(nics).length) vm.nics = nics;
   if (cloudInit) {
-    const ipconfig: RawObject = {};
-    for (const [key, value] of Object.entries(o)) {
-      if (!/^ipconfig\d+$/.test(key)) continue;
-      const parts = configParts(key, value) ?? {};
-      ipconfig[key] = drop({ ip: parts.ip, gw: parts.gw, ip6: parts.ip6, gw6: parts.gw6 });
-    }
-    Object.assign(
-      cloudInit,
-      drop({
-        user: o.ciuser,
-        sshKeys: o.sshkeys !== undefined ? o.sshkeys.split("\n").filter((k) => k.trim() !== "") : undefined,
-        ipconfig: Object.keys(ipconfig).length ? ipconfig : undefined,
-        nameservers: o.nameserver !== undefined ? o.nameserver.split(/\s+/) : undefined,
-        searchDomains: o.searchdomain !== undefined ? o.searchdomain.split(/\s+/) : undefined,
-        upgrade: bool(o.ciupgrade),
-        type: o.citype,
-      }),
-    );
+    Object.assign(cloudInit, specFields("cloudInit", o));
     vm.cloudInit = cloudInit;
   }
   const extra: RawObject = {};
   for (const [key, value] of Object.entries(o)) {
-    if (NOISE.has(key) || STRUCTURED.has(key) || /^(ipconfig|unused)\d+$/.test(key)) continue;
+    if (isVmDriveKey(key) || isUnusedKey(key) || importRuleOf(key) !== "extraConfig") continue;
     extra[key] = /^-?\d+(\.\d+)?$/.test(value) ? Number(canonical(value)) : value;
   }
   if (Object.keys(extra).length) vm.extraConfig = extra;

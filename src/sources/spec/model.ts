@@ -7,6 +7,8 @@
 // identity *within its connection*: the engine looks the name up in the cluster and refuses to
 // guess when several guests share it. A name is otherwise only a label.
 
+import type { SpecFieldRow } from "../../resources/qemu/options-table.js";
+
 /** Where something was written, for messages ("web.yaml:12:5"). Line and column are 1-based. */
 export interface SourceLocation {
   file: string;
@@ -63,8 +65,30 @@ export type PowerState = "running" | "stopped";
 /** Drive option values the way PVE writes them in a property string (booleans as booleans). */
 export type DriveOptionValue = string | number | boolean;
 
-/** A VM's desired state. Optional fields that are absent are not managed (live value kept). */
-export interface VmSpec {
+/** The normalized value of each spec kind (resources/qemu/options-table.ts). */
+interface SpecKindValues {
+  "pve-string": string;
+  MiB: number;
+  "default-key": string;
+  "boot-order": string[];
+  agent: AgentSpec;
+  "ssh-keys": string[];
+  addresses: string[];
+  words: string[];
+}
+/** A `pve` kind takes the type PVE's schema gives the key. */
+type PveValue<V> = V extends "integer" | "number" ? number : V extends "boolean" ? boolean : string;
+type ValueOf<Row> = Row extends { value: infer V; spec: { kind: infer K } } ? (K extends "pve" ? PveValue<V> : K extends keyof SpecKindValues ? SpecKindValues[K] : never) : never;
+
+/** The fields the options table gives the VM (`Section` undefined) or a section; absent: not managed. */
+type OptionFields<Section extends "cloudInit" | undefined> = { [Row in SpecFieldRow<Section> as Row["spec"]["field"]]?: ValueOf<Row> };
+
+/**
+ * A VM's desired state. Optional fields that are absent are not managed (live value kept).
+ * Its plain options (cores, memory in MiB, bios, boot order, agent ...) come from the options
+ * table (resources/qemu/options-table.ts), with the JSON Schema's descriptions there.
+ */
+export interface VmSpec extends OptionFields<undefined> {
   kind: "vm";
   /** The identity when given (recommended). */
   vmid?: number;
@@ -80,28 +104,10 @@ export interface VmSpec {
   /** Desired power state; undefined: leave it as it is. */
   power?: PowerState;
 
-  cores?: number;
-  sockets?: number;
-  /** PVE `cpu` property string or type, e.g. "host" or "x86-64-v2-AES". */
-  cpu?: string;
-  /** MiB. */
-  memory?: number;
-  /** MiB; 0 disables the balloon device. */
-  balloon?: number;
-  /** e.g. "q35", "pc-q35-9.0" (PVE `machine` property string). */
-  machine?: string;
-  bios?: "seabios" | "ovmf";
-  ostype?: string;
-  scsihw?: string;
   efidisk?: EfiDiskSpec;
   tpm?: TpmSpec;
-  /** Boot order: slot names, e.g. ["scsi0", "ide2", "net0"] (PVE `boot: order=...`). */
-  boot?: string[];
-  agent?: AgentSpec;
-  onboot?: boolean;
   /** Sorted, de-duplicated (PVE sorts tags; an unsorted list would diff forever). */
   tags?: string[];
-  description?: string;
 
   /**
    * Device sections the spec left out entirely (no `disks:` key, ...; no `cloudInit:` key for
@@ -204,21 +210,14 @@ export interface AgentSpec {
   type?: "virtio" | "isa";
 }
 
-export interface CloudInitSpec {
+/** Cloud-init basics: user, sshKeys, nameservers, searchDomains, upgrade, type from the options table. */
+export interface CloudInitSpec extends OptionFields<"cloudInit"> {
   /** Slot of the cloud-init drive (default "ide2"). */
   slot: string;
   /** Storage that holds the cloud-init drive, e.g. "local-lvm". */
   storage: string;
-  user?: string;
-  /** One public key per entry. */
-  sshKeys?: string[];
   /** Keyed "ipconfig0".."ipconfig31" (ipconfigN configures netN). */
   ipconfig?: Record<string, IpConfigSpec>;
-  nameservers?: string[];
-  searchDomains?: string[];
-  /** Upgrade packages on first boot (PVE `ciupgrade`). */
-  upgrade?: boolean;
-  type?: "nocloud" | "configdrive2" | "opennebula";
 }
 
 export interface IpConfigSpec {

@@ -5,6 +5,7 @@
 import { tryParseSize } from "../../pve/size.js";
 import { normaliseTags } from "../../pve/tags.js";
 import { validateValue } from "../../pve/validate.js";
+import { type SpecField, type SpecKind, specFieldRows } from "../../resources/qemu/options-table.js";
 import type { SpecPath } from "./errors.js";
 import { checkExtraConfig } from "./extra-config.js";
 import type {
@@ -22,7 +23,7 @@ import type {
   VmSpec,
 } from "./model.js";
 import { busOf, configKeySchema, driveSubSchema } from "./pve-facts.js";
-import type { RawVm } from "./raw-schema.js";
+import type { RawAgent, RawVm } from "./raw-schema.js";
 import { didYouMean } from "./suggest.js";
 
 const MIB = 1024 * 1024;
@@ -111,7 +112,7 @@ function normalizeNic(raw: RawNic): NicSpec {
   return nic;
 }
 
-function normalizeAgent(raw: NonNullable<RawVm["agent"]>): AgentSpec {
+function normalizeAgent(raw: RawAgent): AgentSpec {
   if (typeof raw === "boolean") return { enabled: raw };
   const agent: AgentSpec = { enabled: raw.enabled };
   if (raw.fstrimClonedDisks !== undefined) agent.fstrimClonedDisks = raw.fstrimClonedDisks;
@@ -122,12 +123,7 @@ function normalizeAgent(raw: NonNullable<RawVm["agent"]>): AgentSpec {
 
 function normalizeCloudInit(raw: RawCloudInit, nicSlots: Set<string>, path: SpecPath, sink: IssueSink): CloudInitSpec {
   const cloudInit: CloudInitSpec = { slot: raw.slot ?? "ide2", storage: raw.storage };
-  if (raw.user !== undefined) cloudInit.user = raw.user;
-  if (raw.sshKeys !== undefined) cloudInit.sshKeys = raw.sshKeys.map((key) => key.trim());
-  if (raw.nameservers !== undefined) cloudInit.nameservers = raw.nameservers;
-  if (raw.searchDomains !== undefined) cloudInit.searchDomains = raw.searchDomains;
-  if (raw.upgrade !== undefined) cloudInit.upgrade = raw.upgrade;
-  if (raw.type !== undefined) cloudInit.type = raw.type as CloudInitSpec["type"];
+  normalizeOptionFields("cloudInit", raw, cloudInit, path, sink);
   if (raw.ipconfig !== undefined) {
     const ipconfig: Record<string, IpConfigSpec> = {};
     for (const [key, value] of Object.entries(raw.ipconfig)) {
@@ -152,6 +148,39 @@ function checkWithSchema(key: string, value: string, path: SpecPath, sink: Issue
   const result = validateValue(schema, value, key);
   if (result.error !== undefined) {
     sink.add(path, `PVE would refuse \`${value}\`: ${result.error.split("\n").filter(Boolean).join("; ")}`);
+  }
+}
+
+/** Where a value was written, for the kinds that check it. */
+interface ValueContext {
+  key: string;
+  path: SpecPath;
+  sink: IssueSink;
+}
+
+/** Each spec kind's value as written -> as VmSpec holds it (SpecKind); undefined after reporting a problem. */
+const KIND_NORMALIZERS: Record<Exclude<SpecKind, "own">, (value: unknown, at: ValueContext) => unknown> = {
+  pve: (value) => value,
+  "pve-string": (value, at) => {
+    checkWithSchema(at.key, value as string, at.path, at.sink);
+    return value;
+  },
+  MiB: (value, at) => toMiB(value as number | string, at.path, at.sink),
+  "default-key": (value) => value,
+  "boot-order": (value) => [...(value as string[])],
+  agent: (value) => normalizeAgent(value as RawAgent),
+  "ssh-keys": (value) => (value as string[]).map((key) => key.trim()),
+  addresses: (value) => value,
+  words: (value) => value,
+};
+
+/** The options table's fields of the VM (`section` undefined) or a section, from `raw` into `target`. */
+function normalizeOptionFields(section: SpecField["section"], raw: Record<string, unknown>, target: object, path: SpecPath, sink: IssueSink): void {
+  for (const { row, spec } of specFieldRows(section)) {
+    const value = raw[spec.field];
+    if (spec.kind === "own" || value === undefined) continue;
+    // The kind decides the value's type (SpecKindValues in model.ts).
+    Object.assign(target, { [spec.field]: KIND_NORMALIZERS[spec.kind](value, { key: row.key, path: [...path, spec.field], sink }) });
   }
 }
 
@@ -180,21 +209,10 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   if (raw.pool !== undefined) vm.pool = raw.pool;
   if (raw.adopt !== undefined) vm.adopt = raw.adopt;
   if (raw.power !== undefined) vm.power = raw.power;
-  if (raw.cores !== undefined) vm.cores = raw.cores;
-  if (raw.sockets !== undefined) vm.sockets = raw.sockets;
-  if (raw.cpu !== undefined) {
-    checkWithSchema("cpu", raw.cpu, [...path, "cpu"], report);
-    vm.cpu = raw.cpu;
-  }
-  if (raw.memory !== undefined) vm.memory = toMiB(raw.memory, [...path, "memory"], report);
-  if (raw.balloon !== undefined) vm.balloon = toMiB(raw.balloon, [...path, "balloon"], report);
+  normalizeOptionFields(undefined, raw, vm, path, report);
   if (vm.memory !== undefined && vm.balloon !== undefined && vm.balloon > vm.memory) {
     report.add([...path, "balloon"], `balloon (${vm.balloon} MiB) is more than memory (${vm.memory} MiB); PVE refuses that`);
   }
-  if (raw.machine !== undefined) vm.machine = raw.machine;
-  if (raw.bios !== undefined) vm.bios = raw.bios as VmSpec["bios"];
-  if (raw.ostype !== undefined) vm.ostype = raw.ostype;
-  if (raw.scsihw !== undefined) vm.scsihw = raw.scsihw;
   if (raw.efidisk !== undefined) {
     if (vm.bios !== "ovmf") report.add([...path, "efidisk"], "an EFI disk needs `bios: ovmf`", "key");
     const efidisk: EfiDiskSpec = { storage: raw.efidisk.storage };
@@ -207,10 +225,7 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
     vm.tpm = { storage: raw.tpm.storage };
     if (raw.tpm.version !== undefined) vm.tpm.version = raw.tpm.version as TpmSpec["version"];
   }
-  if (raw.agent !== undefined) vm.agent = normalizeAgent(raw.agent);
-  if (raw.onboot !== undefined) vm.onboot = raw.onboot;
   if (raw.tags !== undefined) vm.tags = normaliseTags(raw.tags);
-  if (raw.description !== undefined) vm.description = raw.description;
 
   const unmanaged = (["disks", "cdroms", "nics", "cloudInit"] as const).filter((section) => raw[section] === undefined);
   if (unmanaged.length > 0) vm.unmanaged = [...unmanaged];
@@ -252,12 +267,12 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
     claim(vm.cloudInit.slot, "`cloudInit`", raw.cloudInit.slot ? [...cloudInitPath, "slot"] : cloudInitPath);
   }
 
-  if (raw.boot !== undefined) {
+  if (vm.boot !== undefined) {
     // Every slot the spec declares counts, even one with a problem of its own (no follow-on errors).
     const declared = (slots: Record<string, unknown> | undefined): string[] => Object.keys(slots ?? {});
     const bootable = [...declared(raw.disks), ...declared(raw.cdroms), ...declared(raw.nics)];
     const seen = new Set<string>();
-    raw.boot.forEach((device, i) => {
+    vm.boot.forEach((device, i) => {
       if (seen.has(device)) report.add([...path, "boot", i], `${device} is listed twice`);
       seen.add(device);
       if (!bootable.includes(device)) {
@@ -267,7 +282,6 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
         );
       }
     });
-    vm.boot = [...raw.boot];
   }
 
   for (const [key, value] of Object.entries(raw.extraConfig ?? {})) {

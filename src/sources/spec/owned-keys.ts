@@ -2,78 +2,51 @@
 // for the escape hatch (`extraConfig: { net0: ... }` is refused) and for unknown VM keys
 // written with PVE's or proxmox_kvm's names (`net:`, `sshkeys:`).
 
-const SAME_NAME_FIELDS = [
-  "name",
-  "vmid",
-  "node",
-  "pool",
-  "cores",
-  "sockets",
-  "cpu",
-  "memory",
-  "balloon",
-  "machine",
-  "bios",
-  "ostype",
-  "scsihw",
-  "boot",
-  "agent",
-  "onboot",
-  "tags",
-  "description",
-];
+import { type QemuOption, qemuOption, specFieldOf } from "../../resources/qemu/options-table.js";
 
+/** The VM's own fields that are not config keys of the options table. */
+const OWN_FIELDS = ["vmid", "node", "pool"];
+
+/** Drive keys with a section of their own. */
 const RENAMED: Record<string, string> = {
   efidisk0: "the VM's `efidisk: { storage: ... }`",
   tpmstate0: "the VM's `tpm: { storage: ... }`",
-  bootdisk: "the VM's `boot: [scsi0, ...]` (bootdisk is deprecated in PVE)",
   cdrom: "`cdroms: { ide2: { iso: ... } }`",
-  ciuser: "`cloudInit.user`",
-  sshkeys: "`cloudInit.sshKeys` (a list, one key per entry)",
-  nameserver: "`cloudInit.nameservers` (a list)",
-  searchdomain: "`cloudInit.searchDomains` (a list)",
-  ciupgrade: "`cloudInit.upgrade`",
-  citype: "`cloudInit.type`",
-  cipassword:
-    "nothing: a password in a spec file ends up in git and logs; give cloud-init `sshKeys` instead, or set the password out of band",
 };
 
 const INDEXED: Array<[RegExp, string]> = [
   [/^(scsi|virtio|sata|ide)\d+$/, "`disks: { <slot>: { storage: ..., size: ... } }` (or `cdroms` / `cloudInit` for CD-ROM and cloud-init drives)"],
   [/^net\d+$/, "`nics: { <slot>: { bridge: vmbr0 } }`"],
-  [/^ipconfig\d+$/, "`cloudInit.ipconfig: { <key>: { ip: ..., gw: ... } }`"],
   [/^unused\d+$/, "nothing: unused volumes are left to pvectl's plan (it reports them)"],
 ];
 
-/** Keys no spec may set at all (bookkeeping of PVE or of a single API call). */
-const NOT_SETTABLE = new Set([
-  "lock",
-  "digest",
-  "delete",
-  "revert",
-  "skiplock",
-  "vmgenid",
-  "meta",
-  "template",
-  // Snapshot bookkeeping that appears in config files.
-  "parent",
-  "snaptime",
-  "snapstate",
-  "vmstate",
-  "runningmachine",
-  "runningcpu",
-]);
+/** Parameters of a single API call, never part of a desired state. */
+const CALL_PARAMETERS = new Set(["delete", "revert", "skiplock"]);
+
+/** Where the spec writes a config key of the options table instead; undefined: under extraConfig. */
+function optionHint(row: QemuOption, key: string): string | undefined {
+  if (typeof row.spec === "object" && "refused" in row.spec) return row.spec.refused;
+  const spec = specFieldOf(row);
+  if (!spec) return undefined;
+  if (spec.hint !== undefined) return spec.hint.replace("<key>", key);
+  if (spec.section === undefined) return `the VM's own \`${spec.field}\` field`;
+  return `\`${spec.section}.${spec.field}\`${spec.note !== undefined ? ` (${spec.note})` : ""}`;
+}
 
 /** Where a PVE config key belongs in the spec when the structured model owns it; undefined when it does not. */
 export function ownedKeyHint(key: string): string | undefined {
-  if (SAME_NAME_FIELDS.includes(key)) return `the VM's own \`${key}\` field`;
+  if (OWN_FIELDS.includes(key)) return `the VM's own \`${key}\` field`;
+  const row = qemuOption(key);
+  const hint = row && optionHint(row, key);
+  if (hint !== undefined) return hint;
   if (Object.hasOwn(RENAMED, key)) return RENAMED[key];
-  for (const [pattern, hint] of INDEXED) if (pattern.test(key)) return hint.replace("<slot>", key).replace("<key>", key);
+  for (const [pattern, hint] of INDEXED) if (pattern.test(key)) return hint.replace("<slot>", key);
   return undefined;
 }
 
+/** Keys no spec may set at all (bookkeeping of PVE or of a single API call). */
 export function isNotSettable(key: string): boolean {
-  return NOT_SETTABLE.has(key);
+  return CALL_PARAMETERS.has(key) || qemuOption(key)?.spec === "pve-internal";
 }
 
 /** Names that proxmox_kvm users will reach for, mapped to this format's fields. */

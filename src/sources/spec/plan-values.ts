@@ -13,6 +13,7 @@ import { printDesiredNic } from "../../resources/qemu/nic-diff.js";
 import { desiredVmFromSpec } from "./qemu-desired.js";
 import type { DesiredDisk } from "../../resources/qemu/model.js";
 import { writeValue } from "../../resources/qemu/options.js";
+import { qemuOption, specFieldOf } from "../../resources/qemu/options-table.js";
 import type { SpecPath } from "./errors.js";
 import type { VmSpec } from "./model.js";
 import { ownEntry } from "./own.js";
@@ -24,17 +25,19 @@ export interface PlanValueProblem {
   message: string;
 }
 
-/** Spec fields under other names in PVE's config. */
+/** Drives with a section of their own. */
 const FIELD_OF_KEY: Record<string, SpecPath> = {
-  ciuser: ["cloudInit", "user"],
-  sshkeys: ["cloudInit", "sshKeys"],
-  nameserver: ["cloudInit", "nameservers"],
-  searchdomain: ["cloudInit", "searchDomains"],
-  ciupgrade: ["cloudInit", "upgrade"],
-  citype: ["cloudInit", "type"],
   efidisk0: ["efidisk"],
   tpmstate0: ["tpm"],
 };
+
+/** The spec field the options table gives config key `key` (`ciuser` -> cloudInit.user); not `own` ones. */
+function optionFieldPath(key: string): SpecPath | undefined {
+  const row = qemuOption(key);
+  const spec = row && specFieldOf(row);
+  if (!spec || spec.kind === "own") return undefined;
+  return spec.section !== undefined ? [spec.section, spec.field] : [spec.field];
+}
 
 /** Why a MAC PVE refuses is usually refused: its first octet is odd. */
 const MAC_HINT = " (a NIC needs a unicast MAC: the first octet must be even, e.g. BC:24:11:...)";
@@ -46,7 +49,7 @@ const NIC_FIELD_OF: Record<string, string> = { link_down: "linkDown", virtio: "m
 function specPathOf(vm: VmSpec, key: string): SpecPath {
   const [top = "", sub] = key.split(".");
   if (top === "") return [];
-  const mapped = ownEntry(FIELD_OF_KEY, top);
+  const mapped = optionFieldPath(top) ?? ownEntry(FIELD_OF_KEY, top);
   if (mapped) return mapped;
   if (/^ipconfig\d+$/.test(top)) return ["cloudInit", "ipconfig", top, ...(sub ? [sub] : [])];
   if (/^net\d+$/.test(top)) return ["nics", top, ...(sub ? [ownEntry(NIC_FIELD_OF, sub) ?? sub] : [])];

@@ -29,7 +29,8 @@ export function configKeySchema(key: string): ParamSchema | undefined {
   return paramSchema(qemuConfigEndpoint(), key);
 }
 
-function requireParam(name: string): ParamSchema {
+/** The schema of a VM create parameter; throws when the generated facts lack it. */
+export function requireParam(name: string): ParamSchema {
   const schema = paramSchema(qemuCreateEndpoint(), name);
   if (!schema) throw new Error(`PVE schema facts lack the VM parameter ${name}`);
   return schema;

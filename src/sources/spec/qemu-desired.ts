@@ -1,10 +1,11 @@
 // VmSpec (the validated spec model) -> DesiredVm (the engine's normalized view).
 // Every value is put in the same canonical form the live side is read into.
-import type { DiskSpec, NicSpec, VmSpec } from "./model.js";
+import type { AgentSpec, DiskSpec, NicSpec, VmSpec } from "./model.js";
 import { guestSubSchema, printBoot, printDrive, printIpconfig, printPropertyString } from "../../pve/index.js";
 import { canonical } from "../../resources/formats.js";
 import type { DesiredDisk, DesiredNic, DesiredVm } from "../../resources/qemu/model.js";
 import { normalizeOption } from "../../resources/qemu/options.js";
+import { type SpecField, type SpecKind, specFieldRowsInWritingOrder } from "../../resources/qemu/options-table.js";
 
 function diskOptions(spec: DiskSpec): Record<string, string> {
   const out: Record<string, string> = {};
@@ -32,40 +33,52 @@ function nicOptions(nic: NicSpec): Record<string, string> {
   return out;
 }
 
+type PveValue = string | number | boolean;
+
+function agentValue(agent: AgentSpec): string | undefined {
+  const rest: Record<string, string> = {};
+  if (agent.freezeFs !== undefined) rest["freeze-fs"] = canonical(agent.freezeFs);
+  if (agent.fstrimClonedDisks !== undefined) rest.fstrim_cloned_disks = canonical(agent.fstrimClonedDisks);
+  if (agent.type !== undefined) rest.type = agent.type;
+  const schema = guestSubSchema("qemu", "agent");
+  return schema ? printPropertyString({ enabled: canonical(agent.enabled), ...rest }, schema, { key: "agent" }) : undefined;
+}
+
+/** Kinds whose normalized value is already what PVE is given. */
+const asIs = (value: unknown) => value as PveValue;
+
+/** Each spec kind's normalized value (SpecKind) -> the value PVE is given; undefined: not written. */
+const KIND_VALUES: Record<Exclude<SpecKind, "own">, (value: unknown) => PveValue | undefined> = {
+  pve: asIs,
+  "pve-string": asIs,
+  MiB: asIs,
+  "default-key": asIs,
+  "boot-order": (value) => printBoot(value as string[]),
+  agent: (value) => agentValue(value as AgentSpec),
+  "ssh-keys": (value) => `${(value as string[]).join("\n")}\n`,
+  addresses: (value) => (value as string[]).join(" "),
+  words: (value) => (value as string[]).join(" "),
+};
+
+/** The options table's fields the spec sets on the VM or in a section, by PVE key. */
+function tableOptions(section: SpecField["section"], from: object, set: (key: string, value: PveValue | undefined) => void): void {
+  const values: Record<string, unknown> = { ...from };
+  for (const { row, spec } of specFieldRowsInWritingOrder(section)) {
+    const value = values[spec.field];
+    if (spec.kind !== "own" && value !== undefined) set(row.key, KIND_VALUES[spec.kind](value));
+  }
+}
+
 /** Plain config keys the spec sets, in PVE's names and canonical form. */
 function specOptions(vm: VmSpec): Record<string, string> {
   const options: Record<string, string> = {};
-  const set = (key: string, value: string | number | boolean | undefined) => {
+  const set = (key: string, value: PveValue | undefined) => {
     if (value !== undefined) options[key] = normalizeOption(key, value);
   };
-  set("cores", vm.cores);
-  set("sockets", vm.sockets);
-  set("cpu", vm.cpu);
-  set("memory", vm.memory);
-  set("balloon", vm.balloon);
-  set("machine", vm.machine);
-  set("bios", vm.bios);
-  set("ostype", vm.ostype);
-  set("scsihw", vm.scsihw);
-  set("onboot", vm.onboot);
-  set("description", vm.description);
-  if (vm.boot !== undefined) set("boot", printBoot(vm.boot));
-  if (vm.agent !== undefined) {
-    const rest: Record<string, string> = {};
-    if (vm.agent.freezeFs !== undefined) rest["freeze-fs"] = canonical(vm.agent.freezeFs);
-    if (vm.agent.fstrimClonedDisks !== undefined) rest.fstrim_cloned_disks = canonical(vm.agent.fstrimClonedDisks);
-    if (vm.agent.type !== undefined) rest.type = vm.agent.type;
-    const schema = guestSubSchema("qemu", "agent");
-    if (schema) set("agent", printPropertyString({ enabled: canonical(vm.agent.enabled), ...rest }, schema, { key: "agent" }));
-  }
+  tableOptions(undefined, vm, set);
   const ci = vm.cloudInit;
   if (ci) {
-    set("ciuser", ci.user);
-    if (ci.sshKeys !== undefined) set("sshkeys", `${ci.sshKeys.join("\n")}\n`);
-    if (ci.nameservers !== undefined) set("nameserver", ci.nameservers.join(" "));
-    if (ci.searchDomains !== undefined) set("searchdomain", ci.searchDomains.join(" "));
-    set("ciupgrade", ci.upgrade);
-    set("citype", ci.type);
+    tableOptions("cloudInit", ci, set);
     for (const [key, ip] of Object.entries(ci.ipconfig ?? {})) {
       const parts: Record<string, string> = {};
       if (ip.ip !== undefined) parts.ip = ip.ip;

@@ -2,14 +2,16 @@
 // It is both the validator (strict: unknown keys are errors) and the source of the JSON Schema
 // that editors use for completion. Enums and ranges come from PVE's schema facts.
 import { z } from "zod";
+import { defaultKeyOf } from "../../pve/index.js";
 import { volumeIdProblem } from "../../pve/volume-id.js";
+import { type QemuOption, type SpecField, type SpecFieldName, type SpecKind, specFieldRows } from "../../resources/qemu/options-table.js";
 import type { ParamSchema } from "../../schema/types.js";
 import {
   BUSES,
   driveSubSchema,
-  paramEnum,
   paramSubSchema,
   qemuCreateEndpoint,
+  requireParam,
   slotNames,
   subKeyEnum,
 } from "./pve-facts.js";
@@ -33,6 +35,7 @@ const TOKEN_NAME = /^[A-Za-z][A-Za-z0-9.\-_]+$/;
 const VOLUME_ID = /^[a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]:.+$/;
 const IPV4_CIDR = /^(\d{1,3}\.){3}\d{1,3}\/\d{1,2}$/;
 const IPV4 = /^(\d{1,3}\.){3}\d{1,3}$/;
+const IP_ADDRESS = /^((\d{1,3}\.){3}\d{1,3}|[0-9a-fA-F:]*:[0-9a-fA-F:.]*)$/;
 
 export const SPEC_PATTERNS = { SIZE_WITH_UNIT, MAC, TAG, IPV4_CIDR };
 
@@ -198,6 +201,59 @@ function nicSchema() {
     .meta({ id: "Nic", description: "A network interface." });
 }
 
+// ---- the options table's fields (resources/qemu/options-table.ts) ----
+
+/** The lower bound PVE sets for a MiB value: the key's, or its property string's default key's. */
+function minimumMiB(row: QemuOption): number {
+  const param = requireParam(row.key);
+  const sub = typeof param.format === "object" ? param.format : undefined;
+  const defaultKey = sub ? defaultKeyOf(sub) : undefined;
+  return (defaultKey !== undefined ? sub?.[defaultKey]?.minimum : param.minimum) ?? 0;
+}
+
+/** A value of the default key of PVE's property string, matched against that key's pattern. */
+function defaultKeySchema(row: QemuOption, spec: SpecField): z.ZodType {
+  const sub = paramSubSchema(row.key);
+  const name = defaultKeyOf(sub);
+  const keyPattern = name !== undefined ? sub[name]?.pattern : undefined;
+  return keyPattern ? pattern(new RegExp(`^(${keyPattern})$`), spec.example ?? `a value of PVE's ${row.key}`) : z.string();
+}
+
+/** How a spec writes each kind of value (see SpecKind). */
+const KIND_SCHEMAS: Record<Exclude<SpecKind, "own">, (row: QemuOption, spec: SpecField) => z.ZodType> = {
+  pve: (row) => fromPveParam(requireParam(row.key)),
+  "pve-string": () => z.string().min(1),
+  MiB: (row) => memoryValue(minimumMiB(row)),
+  "default-key": defaultKeySchema,
+  "boot-order": () => z.array(z.string()),
+  agent: () => agentSchema(),
+  "ssh-keys": () => z.array(z.string().min(1)),
+  addresses: () => z.array(pattern(IP_ADDRESS, "an IPv4 or IPv6 address")),
+  words: () => z.array(z.string().min(1)),
+};
+
+/**
+ * The fields the options table gives the VM (`section` undefined) or a section, in the table's
+ * order, each optional; `placed` holds the object's other fields, each put right after the
+ * table field `after` names (so the JSON Schema lists them where a person expects them).
+ */
+function optionFields<Section extends SpecField["section"], Placed extends Record<string, z.ZodType>>(
+  section: Section,
+  placed: Placed,
+  after: Record<keyof Placed, string>,
+): Placed & Record<SpecFieldName<Section>, z.ZodOptional<z.ZodType>> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const { row, spec } of specFieldRows(section)) {
+    if (spec.kind !== "own") {
+      const optional = KIND_SCHEMAS[spec.kind](row, spec).optional();
+      shape[spec.field] = spec.describe !== undefined ? optional.describe(spec.describe) : optional;
+    }
+    for (const [name, schema] of Object.entries(placed)) if (after[name] === spec.field) shape[name] = schema;
+  }
+  // The table's fields are typed loosely (normalize reads them by kind); the placed ones keep their types.
+  return shape as Placed & Record<SpecFieldName<Section>, z.ZodOptional<z.ZodType>>;
+}
+
 // ---- the rest of a VM ----
 
 function agentSchema() {
@@ -234,21 +290,34 @@ function cloudInitSchema() {
     .strictObject({
       storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm").describe("Storage for the cloud-init drive."),
       slot: z.enum(cdromSlots() as [string, ...string[]]).optional().describe("Slot of the cloud-init drive; default ide2."),
-      user: z.string().min(1).optional(),
-      sshKeys: z.array(z.string().min(1)).optional().describe("Public SSH keys, one per entry."),
-      ipconfig: z.strictObject(ipconfigSlots).optional().describe("ipconfigN configures netN."),
-      nameservers: z.array(pattern(/^((\d{1,3}\.){3}\d{1,3}|[0-9a-fA-F:]*:[0-9a-fA-F:.]*)$/, "an IPv4 or IPv6 address")).optional(),
-      searchDomains: z.array(z.string().min(1)).optional(),
-      upgrade: z.boolean().optional(),
-      type: z.enum(paramEnum("citype")).optional(),
+      ...optionFields("cloudInit", { ipconfig: z.strictObject(ipconfigSlots).optional().describe("ipconfigN configures netN.") }, { ipconfig: "sshKeys" }),
     })
     .describe("Cloud-init basics.");
+}
+
+function efidiskSchema() {
+  return z.strictObject({
+    storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm"),
+    format: z.enum(subKeyEnum("efidisk0", "format")).optional(),
+    efitype: z.enum(subKeyEnum("efidisk0", "efitype")).optional(),
+    preEnrolledKeys: z.boolean().optional(),
+  });
+}
+
+function tpmSchema() {
+  return z.strictObject({
+    storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm"),
+    version: z.enum(subKeyEnum("tpmstate0", "version")).optional(),
+  });
+}
+
+function tagsSchema() {
+  return z.array(pattern(TAG, "letters, digits and _ - + . (not starting with - + .)"));
 }
 
 function vmSchema() {
   const create = qemuCreateEndpoint();
   const vmid = create.params.vmid ?? {};
-  const machineType = paramSubSchema("machine").type?.pattern;
   return z
     .strictObject({
       vmid: z
@@ -270,38 +339,11 @@ function vmSchema() {
         .describe("Manage an existing VM pvectl did not create (no `pvectl` tag); the plan adds the tag. Without it such a VM is refused."),
       state: z.enum(["present", "absent"]).optional().describe("absent destroys the VM (a data-loss step)."),
       power: z.enum(["running", "stopped"]).optional().describe("Desired power state; leave out to not manage it."),
-      cores: z.number().int().min(1).optional(),
-      sockets: z.number().int().min(1).optional(),
-      cpu: z.string().min(1).optional().describe("CPU type or PVE cpu string, e.g. host or x86-64-v2-AES."),
-      memory: memoryValue(16).optional().describe("MiB (2048) or a size with a unit (2G)."),
-      balloon: memoryValue(0).optional().describe("Minimum memory for ballooning; 0 disables the balloon device."),
-      machine: (machineType ? pattern(new RegExp(`^(${machineType})$`), "a machine type like q35 or pc-q35-9.0") : z.string())
-        .optional()
-        .describe("Machine type, e.g. q35."),
-      bios: z.enum(paramEnum("bios")).optional(),
-      ostype: z.enum(paramEnum("ostype")).optional(),
-      scsihw: z.enum(paramEnum("scsihw")).optional(),
-      efidisk: z
-        .strictObject({
-          storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm"),
-          format: z.enum(subKeyEnum("efidisk0", "format")).optional(),
-          efitype: z.enum(subKeyEnum("efidisk0", "efitype")).optional(),
-          preEnrolledKeys: z.boolean().optional(),
-        })
-        .optional()
-        .describe("EFI vars disk (needs bios: ovmf)."),
-      tpm: z
-        .strictObject({
-          storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm"),
-          version: z.enum(subKeyEnum("tpmstate0", "version")).optional(),
-        })
-        .optional()
-        .describe("TPM state disk."),
-      boot: z.array(z.string()).optional().describe("Boot order by slot, e.g. [scsi0, ide2, net0]."),
-      agent: agentSchema().optional().describe("QEMU guest agent: true/false or options."),
-      onboot: z.boolean().optional(),
-      tags: z.array(pattern(TAG, "letters, digits and _ - + . (not starting with - + .)")).optional(),
-      description: z.string().optional(),
+      ...optionFields(
+        undefined,
+        { efidisk: efidiskSchema().optional().describe("EFI vars disk (needs bios: ovmf)."), tpm: tpmSchema().optional().describe("TPM state disk."), tags: tagsSchema().optional() },
+        { efidisk: "scsihw", tpm: "scsihw", tags: "onboot" },
+      ),
       disks: slotsObject(diskSlots(), diskSchema(), "Disks by slot: scsi0-30, virtio0-15, sata0-5, ide0-3.").optional(),
       detach: z
         .array(z.enum(diskSlots() as [string, ...string[]]))
@@ -364,4 +406,5 @@ export function specSchemas(): ReturnType<typeof buildSpecFileSchema> {
 
 export type RawSpecFile = z.output<ReturnType<typeof buildSpecFileSchema>["file"]>;
 export type RawVm = z.output<ReturnType<typeof buildSpecFileSchema>["vm"]>;
+export type RawAgent = z.output<ReturnType<typeof agentSchema>>;
 export type RawConnection = z.output<ReturnType<typeof buildSpecFileSchema>["connection"]>;
