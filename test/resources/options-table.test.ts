@@ -20,7 +20,7 @@ import {
   type SpecKind,
   specFieldOf,
 } from "../../src/resources/qemu/options-table.js";
-import { optionPrivilege as checkedPrivilege, qemuCallNeeds } from "../../src/resources/qemu/privileges.js";
+import { qemuCallNeeds } from "../../src/resources/qemu/privileges.js";
 import { liveVmFromConfig } from "../../src/resources/qemu/read.js";
 import { liveToSpecVm, type RawObject } from "../../src/resources/qemu/to-spec.js";
 import { expandIndexedName, getEndpoint, paramSchema } from "../../src/schema/index.js";
@@ -110,6 +110,19 @@ describe("options table: rows are PVE's facts", () => {
     assert.equal(qemuOption("net0"), undefined, "NICs are keyed by slot, not in the table");
   });
 });
+
+/**
+ * qemu-server's `$check_vm_modify_config_perm` per key (PVE/API2/Qemu.pm), written out
+ * independently of the table so a wrong row fails here: anything not listed needs
+ * VM.Config.Options.
+ */
+const QEMU_SERVER_PRIVILEGE: Array<[RegExp, string]> = [
+  [/^(cores|cpu|cpulimit|cpuunits|numa\d*|smp|sockets|vcpus|affinity)$/, "VM.Config.CPU"],
+  [/^(memory|balloon|shares|allow-ksm)$/, "VM.Config.Memory"],
+  [/^(acpi|hotplug|kvm|machine|scsihw|smbios1|tablet|vga|watchdog|audio0|rng0)$/, "VM.Config.HWType"],
+  [/^(boot|bootdisk|vmstatestorage)$/, "VM.Config.Disk"],
+];
+const checkedPrivilege = (key: string) => QEMU_SERVER_PRIVILEGE.find(([re]) => re.test(key))?.[1] ?? "VM.Config.Options";
 
 describe("options table: privileges", () => {
   const configureOne = (key: string) => qemuCallNeeds({ kind: "qemu", op: "configure", writes: [{ key, as: "option" }], deletes: [], allocates: false }, "/vms/100");

@@ -3,31 +3,18 @@
 // per key written, by what the plan said the key is.
 import type { CallIntent, ConfigWrite } from "../../plan/intent.js";
 import type { PrivilegeNeed } from "../../plan/types.js";
-import { isVmDriveKey } from "../../pve/index.js";
+import { isNetKey, isVmDriveKey } from "../../pve/index.js";
+import { optionPrivilege, optionPrivilegeAnyOf } from "./options-table.js";
 
-const KEY_PRIVILEGE: Array<[RegExp, string]> = [
-  [/^(cores|cpu|cpulimit|cpuunits|numa\d*|smp|sockets|vcpus|affinity)$/, "VM.Config.CPU"],
-  [/^(memory|balloon|shares|allow-ksm)$/, "VM.Config.Memory"],
-  [/^(acpi|hotplug|kvm|machine|scsihw|smbios1|tablet|vga|watchdog|audio0|rng0)$/, "VM.Config.HWType"],
-  [
-    /^(agent|autostart|bios|description|keyboard|localtime|migrate_downtime|migrate_speed|name|onboot|ostype|protection|reboot|startdate|startup|tdf|template|tags)$/,
-    "VM.Config.Options",
-  ],
-  [/^(boot|bootdisk|vmstatestorage)$/, "VM.Config.Disk"],
-  [/^net\d+$/, "VM.Config.Network"],
-];
-const CLOUDINIT_KEY = /^(ciuser|cipassword|citype|ciupgrade|cicustom|sshkeys|nameserver|searchdomain|ipconfig\d+)$/;
-
-/** The privilege PVE checks for writing or deleting plain config key `key`. */
-export function optionPrivilege(key: string): string {
-  return KEY_PRIVILEGE.find(([re]) => re.test(key))?.[1] ?? "VM.Config.Options";
+/** A plain config key: the privilege its options-table row names (VM.Config.Options for keys without a row). */
+function optionNeed(key: string, vmPath: string): PrivilegeNeed {
+  const privilege = optionPrivilege(key) ?? "VM.Config.Options";
+  const anyOf = optionPrivilegeAnyOf(key);
+  return { path: vmPath, privilege, ...(anyOf ? { anyOf: [...anyOf] } : {}) };
 }
 
 /** Privileges for writing one config key on guest path `vmPath`. */
 function writeNeeds(write: ConfigWrite, vmPath: string): PrivilegeNeed[] {
-  if (CLOUDINIT_KEY.test(write.key)) {
-    return [{ path: vmPath, privilege: "VM.Config.Cloudinit", anyOf: ["VM.Config.Cloudinit", "VM.Config.Network"] }];
-  }
   if (write.as === "drive") {
     const needs: PrivilegeNeed[] = [];
     if (write.media === "cdrom") needs.push({ path: vmPath, privilege: "VM.Config.CDROM" });
@@ -36,16 +23,20 @@ function writeNeeds(write: ConfigWrite, vmPath: string): PrivilegeNeed[] {
     if (write.newOn) needs.push({ path: `/storage/${write.newOn}`, privilege: "Datastore.AllocateSpace" });
     return needs;
   }
-  const needs: PrivilegeNeed[] = [{ path: vmPath, privilege: optionPrivilege(write.key) }];
-  // PVE accepts SDN.Use on the bridge or on the bridge's VLAN; the bridge covers both.
-  if (write.as === "nic" && write.bridge) needs.push({ path: `/sdn/zones/localnetwork/${write.bridge}`, privilege: "SDN.Use" });
-  return needs;
+  if (write.as === "nic") {
+    const needs: PrivilegeNeed[] = [{ path: vmPath, privilege: "VM.Config.Network" }];
+    // PVE accepts SDN.Use on the bridge or on the bridge's VLAN; the bridge covers both.
+    if (write.bridge) needs.push({ path: `/sdn/zones/localnetwork/${write.bridge}`, privilege: "SDN.Use" });
+    return needs;
+  }
+  return [optionNeed(write.key, vmPath)];
 }
 
-/** Deleting a key needs what writing it would (a drive as a disk: the value is gone). */
+/** Deleting a key needs what writing it would (a drive as a disk, a NIC as a NIC: the value is gone). */
 function deleteNeeds(key: string, vmPath: string): PrivilegeNeed[] {
   if (isVmDriveKey(key)) return [{ path: vmPath, privilege: "VM.Config.Disk" }];
-  return writeNeeds({ key, as: "option" }, vmPath);
+  if (isNetKey(key)) return [{ path: vmPath, privilege: "VM.Config.Network" }];
+  return [optionNeed(key, vmPath)];
 }
 
 /** Privileges a qemu call needs inside its handler, for guest path `vmPath` (`/vms/100`). */
