@@ -68,7 +68,7 @@ export class GuestRunner {
    */
   #digest: string | undefined;
   vmid: number | undefined;
-  /** What the guest's calls mean to PVE (paths to read it back, task types, read-back checks). */
+  /** The guest's kind: how to read it back, its task types, whether a call landed. */
   readonly #kind: AnyGuestKind;
   /** Tasks this runner started and awaited: never mistaken for a lost request's task. */
   readonly #seen = new Set<string>();
