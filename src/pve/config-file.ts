@@ -4,6 +4,8 @@
 // section (`[PENDING]` for VMs, `[pve:pending]` for containers), VMs' `[special:<name>]`
 // sections (cloudinit, fleecing) and one `[<snapname>]` section per snapshot, sorted.
 // Values are kept as the text PVE stores.
+import { parseDrive, printDrive } from "./config.js";
+import { driveBusOf } from "./drive-slots.js";
 import { type GuestKind, guestConfigEndpoint } from "./guest-schema.js";
 import { validateParam } from "./validate.js";
 
@@ -66,93 +68,165 @@ const QEMU_KEY_LINE_RE = /^([a-z][a-z_-]*\d*):\s*(.+?)\s*$/;
 const LXC_KEY_LINE_RE = /^([a-z][a-z_]*\d*):\s*(.+?)\s*$/;
 const LXC_RAW_LINE_RE = /^(lxc\.[a-z0-9_\-.]+)(?::|\s*=)\s*(.*?)\s*$/;
 const PENDING_HEADER: Record<GuestKind, string> = { qemu: "[PENDING]", lxc: "[pve:pending]" };
+const PENDING_HEADER_RE: Record<GuestKind, RegExp> = { qemu: /^\[PENDING\]\s*$/i, lxc: /^\[pve:pending\]\s*$/i };
+/** The special sections qemu-server knows; any other `[special:...]` is an unknown section. */
+const SPECIAL_SECTION_RE = /^\[special:(cloudinit|fleecing)\]\s*$/i;
+const SNAPSHOT_HEADER_RE = /^\[([a-z][a-z0-9_-]+)\]\s*$/i;
+const ANY_HEADER_RE = /^\[([^\]]*)\]\s*$/;
 
 function guessKind(text: string): GuestKind {
   return /^\[pve:pending\]\s*$/im.test(text) || /^lxc\./m.test(text) ? "lxc" : "qemu";
 }
 
+/**
+ * The description as PVE hands it back after reading the `#` lines: qemu-server trims trailing
+ * whitespace (`s/\s+$//`, so a lone `#` is an empty description); pve-container keeps the
+ * newline each `#` line adds and drops an empty one.
+ */
+function finishDescription(kind: GuestKind, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (kind === "qemu") return text.replace(/\s+$/, "");
+  return text === "" ? undefined : text;
+}
+
+/**
+ * The description a guest reads back after PVE wrote `text` to its config: qemu-server
+ * without trailing whitespace, pve-container as one `#` line per line, each ending in a
+ * newline (Perl's split drops trailing empty lines). Used by the simulator when storing one.
+ */
+export function storedDescription(kind: GuestKind, text: string): string {
+  if (kind === "qemu") return text.replace(/\s+$/, "");
+  const lines = text.split("\n");
+  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  return lines.map((line) => `${line}\n`).join("");
+}
+
+/** qemu-server rewrites bus drives (ide/sata/scsi/virtio) through parse_drive/print_drive while reading. */
+function normaliseBusDrive(key: string, value: string): string | undefined {
+  if (driveBusOf(key) === undefined) return value;
+  try {
+    return printDrive(key, parseDrive(key, value, "qemu"), "qemu");
+  } catch {
+    return undefined;
+  }
+}
+
+interface Reader {
+  file: GuestConfigFile;
+  who: string;
+  /** The section lines go to; undefined while skipping an unknown section (qemu-server). */
+  section: ConfigSection | undefined;
+  sectionName: string;
+  description: string | undefined;
+  /** Headers read so far, for qemu-server's duplicate-section warnings. */
+  seen: Set<string>;
+}
+
+function closeSection(r: Reader): void {
+  const description = finishDescription(r.file.kind, r.description);
+  if (r.section && description !== undefined) r.section.description = description;
+  r.description = undefined;
+}
+
+/** Handles a `[...]` header line; false when the line is no header of this dialect. */
+function readHeader(r: Reader, line: string): boolean {
+  const { file, who } = r;
+  const open = (name: string, fresh: ConfigSection | undefined, duplicate: boolean, what: string): true => {
+    closeSection(r);
+    r.seen.add(name);
+    if (duplicate) file.warnings.push(`${who} - duplicate ${what}: ${name.replace(/^special:/, "")}`);
+    r.sectionName = name;
+    r.section = fresh;
+    return true;
+  };
+  if (PENDING_HEADER_RE[file.kind].test(line)) {
+    file.pending = {};
+    return open("pending", file.pending, file.kind === "qemu" && r.seen.has("pending"), "section");
+  }
+  const special = file.kind === "qemu" ? SPECIAL_SECTION_RE.exec(line) : null;
+  if (special) {
+    const name = (special[1] as string).toLowerCase();
+    file.special[name] = {};
+    return open(`special:${name}`, file.special[name], r.seen.has(`special:${name}`), "special section");
+  }
+  const snapshot = SNAPSHOT_HEADER_RE.exec(line);
+  if (snapshot) {
+    const name = snapshot[1] as string;
+    file.snapshots[name] = {};
+    return open(name, file.snapshots[name], file.kind === "qemu" && r.seen.has(name), "snapshot section");
+  }
+  const unknown = file.kind === "qemu" ? ANY_HEADER_RE.exec(line) : null;
+  if (!unknown) return false;
+  // PVE 9 skips a section it does not know (a newer PVE's special section, say) rather than
+  // merging its keys into the section before it. pve-container has no such rule.
+  closeSection(r);
+  file.warnings.push(`${who} - skipping unknown section: '${unknown[1]}'`);
+  r.sectionName = "";
+  r.section = undefined;
+  return true;
+}
+
 export function parseConfigFile(text: string, options: ParseConfigOptions = {}): GuestConfigFile {
   const kind = options.kind ?? guessKind(text);
   const file: GuestConfigFile = { kind, current: {}, pending: {}, special: {}, snapshots: {}, lxcRaw: {}, warnings: [] };
-  const who = `vm ${options.vmid ?? "?"}`;
+  const r: Reader = { file, who: `vm ${options.vmid ?? "?"}`, section: file.current, sectionName: "", description: undefined, seen: new Set() };
   const endpoint = options.kind ? guestConfigEndpoint(options.kind) : undefined;
-  let section: ConfigSection = file.current;
-  let sectionName = "";
-  let description = "";
-  const closeSection = (): void => {
-    if (description) section.description = description;
-    description = "";
-  };
-  const open = (name: string, fresh: ConfigSection): void => {
-    closeSection();
-    sectionName = name;
-    section = fresh;
-  };
-  const setKey = (key: string, value: string): void => {
+  const setKey = (section: ConfigSection, key: string, value: string): void => {
+    // qemu-server takes the cloud-init section as it is (informative only).
+    if (r.sectionName === "special:cloudinit") {
+      section[key] = value;
+      return;
+    }
     const problem = endpoint ? checkKnownKey(endpoint, key, value) : undefined;
-    if (problem) file.warnings.push(`${who} - unable to parse value of '${key}' - ${problem}`);
+    if (problem) file.warnings.push(`${r.who} - unable to parse value of '${key}' - ${problem}`);
     // qemu-server drops a value it cannot read; pve-container warns and keeps it.
     if (problem && kind === "qemu") return;
-    section[kind === "qemu" && key === "cdrom" ? "ide2" : key] = value;
+    if (kind === "lxc") {
+      section[key] = value;
+      return;
+    }
+    const name = key === "cdrom" ? "ide2" : key;
+    const normalised = normaliseBusDrive(name, value);
+    if (normalised === undefined) file.warnings.push(`${r.who} - unable to parse value of '${name}'`);
+    else section[name] = normalised;
   };
 
-  const handlers: Array<[RegExp, (m: RegExpExecArray) => void]> = [
-    [
-      /^\[(?:PENDING|pve:pending)\]\s*$/i,
-      () => {
-        file.pending = {};
-        open("pending", file.pending);
-      },
-    ],
-    [
-      /^\[special:([a-z]+)\]\s*$/i,
-      (m) => {
-        const name = (m[1] as string).toLowerCase();
-        file.special[name] = {};
-        open(`special:${name}`, file.special[name]);
-      },
-    ],
-    [
-      /^\[([a-z][a-z0-9_-]+)\]\s*$/i,
-      (m) => {
-        const name = m[1] as string;
-        file.snapshots[name] = {};
-        open(name, file.snapshots[name]);
-      },
-    ],
-    [/^#(.*)$/, (m) => (description += `${decodeConfigText(m[1] as string)}\n`)],
+  const handlers: Array<[RegExp, (section: ConfigSection, m: RegExpExecArray) => void]> = [
+    [/^#(.*)$/, (_s, m) => (r.description = `${r.description ?? ""}${decodeConfigText(m[1] as string)}\n`)],
     [
       LXC_RAW_LINE_RE,
-      (m) => {
-        const lines = file.lxcRaw[sectionName] ?? [];
+      (_s, m) => {
+        const lines = file.lxcRaw[r.sectionName] ?? [];
         lines.push([m[1] as string, m[2] as string]);
-        file.lxcRaw[sectionName] = lines;
+        file.lxcRaw[r.sectionName] = lines;
       },
     ],
-    [/^description:\s*(.*\S)\s*$/, (m) => (description += decodeConfigText(m[1] as string))],
+    [/^description:\s*(.*\S)\s*$/, (_s, m) => (r.description = `${r.description ?? ""}${decodeConfigText(m[1] as string)}`)],
     [
       /^(delete|args):\s*(.*\S)\s*$/,
-      (m) => {
-        if (m[1] === "delete" && sectionName !== "pending") {
-          file.warnings.push(`${who} - property 'delete' is only allowed in ${PENDING_HEADER[kind]}`);
+      (section, m) => {
+        if (m[1] === "delete" && r.sectionName !== "pending") {
+          file.warnings.push(`${r.who} - property 'delete' is only allowed in ${PENDING_HEADER[kind]}`);
         } else {
           section[m[1] as string] = m[2] as string;
         }
       },
     ],
-    [kind === "qemu" ? QEMU_KEY_LINE_RE : LXC_KEY_LINE_RE, (m) => setKey(m[1] as string, m[2] as string)],
+    [kind === "qemu" ? QEMU_KEY_LINE_RE : LXC_KEY_LINE_RE, (section, m) => setKey(section, m[1] as string, m[2] as string)],
   ];
 
   for (const line of text.split("\n")) {
-    if (/^\s*$/.test(line)) continue;
+    if (/^\s*$/.test(line) || readHeader(r, line)) continue;
+    const section = r.section;
+    if (!section) continue;
     const handled = handlers.some(([re, handle]) => {
       const m = re.exec(line);
-      if (m) handle(m);
+      if (m) handle(section, m);
       return m !== null;
     });
-    if (!handled) file.warnings.push(`${who} - unable to parse config: ${line}`);
+    if (!handled) file.warnings.push(`${r.who} - unable to parse config: ${line}`);
   }
-  closeSection();
+  closeSection(r);
   return file;
 }
 

@@ -58,5 +58,6 @@ export {
   type GuestConfigFile,
   type ParseConfigOptions,
   parseConfigFile,
+  storedDescription,
   printConfigFile,
 } from "./config-file.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { decodeConfigText, encodeConfigText, parseConfigFile, printConfigFile } from "../../src/pve/index.js";
+import { decodeConfigText, encodeConfigText, parseConfigFile, printConfigFile, storedDescription } from "../../src/pve/index.js";
 import { fixtureNames, readFixture } from "./helpers.js";
 
 describe("parseConfigFile", () => {
@@ -28,8 +28,8 @@ describe("parseConfigFile", () => {
     ].join("\n");
     const file = parseConfigFile(text, { kind: "qemu", vmid: 100 });
     assert.deepEqual(file.current, {
-      // PVE keeps everything after '#', including the space.
-      description: " web server\n  owner: ops\n",
+      // PVE keeps everything after '#', including the space, and trims trailing whitespace.
+      description: " web server\n  owner: ops",
       boot: "order=scsi0",
       memory: "2048",
       net0: "virtio=BC:24:11:AA:BB:CC,bridge=vmbr0",
@@ -37,7 +37,7 @@ describe("parseConfigFile", () => {
     });
     assert.deepEqual(file.pending, { delete: "net1,!scsi2", memory: "4096" });
     assert.deepEqual(file.special, { cloudinit: { name: "web" } });
-    assert.deepEqual(file.snapshots, { "before-upgrade": { description: "snapshot note\n", memory: "1024", snaptime: "1700000000" } });
+    assert.deepEqual(file.snapshots, { "before-upgrade": { description: "snapshot note", memory: "1024", snaptime: "1700000000" } });
     assert.deepEqual(file.warnings, []);
     assert.equal(printConfigFile(file), text);
   });
@@ -127,7 +127,111 @@ describe("container configs", () => {
   });
 });
 
+describe("sections PVE does not know", () => {
+  const text = [
+    "name: web",
+    "bios: ovmf",
+    "",
+    "[special:something-new]",
+    "#not the description",
+    "name: overwritten",
+    "bios: seabios",
+    "",
+    "[:3]",
+    "cores: 64",
+    "",
+    "[PENDING]",
+    "memory: 4096",
+    "",
+    "[x]",
+    "memory: 1",
+    "",
+    "[snap1]",
+    "memory: 1024",
+    "",
+  ].join("\n");
+
+  it("skips every line of an unknown qemu section until the next known one (PVE 9's parse_vm_config)", () => {
+    const file = parseConfigFile(text, { kind: "qemu", vmid: 100 });
+    assert.deepEqual(file.current, { name: "web", bios: "ovmf" });
+    assert.deepEqual(file.pending, { memory: "4096" });
+    assert.deepEqual(file.special, {});
+    // a one-letter name is no snapshot name ([a-z][a-z0-9_-]+), so [x] is unknown too
+    assert.deepEqual(file.snapshots, { snap1: { memory: "1024" } });
+    assert.deepEqual(file.warnings, [
+      "vm 100 - skipping unknown section: 'special:something-new'",
+      "vm 100 - skipping unknown section: ':3'",
+      "vm 100 - skipping unknown section: 'x'",
+    ]);
+  });
+
+  it("knows only [PENDING] for VMs and only [pve:pending] for containers", () => {
+    const vm = parseConfigFile("cores: 2\n[pve:pending]\ncores: 4\n", { kind: "qemu", vmid: 1 });
+    assert.deepEqual(vm.current, { cores: "2" });
+    assert.deepEqual(vm.pending, {});
+    const ct = parseConfigFile("cores: 2\n[PENDING]\ncores: 4\n", { kind: "lxc", vmid: 2 });
+    assert.deepEqual(ct.pending, {});
+    assert.deepEqual(ct.snapshots, { PENDING: { cores: "4" } });
+  });
+
+  it("has pve-container read on after an unknown header, as it has no such rule", () => {
+    const ct = parseConfigFile("cores: 2\n[special:x]\ncores: 4\n", { kind: "lxc", vmid: 2 });
+    assert.deepEqual(ct.current, { cores: "4" });
+    assert.deepEqual(ct.warnings, ["vm 2 - unable to parse config: [special:x]"]);
+  });
+
+  it("warns about duplicate qemu sections", () => {
+    const file = parseConfigFile(readFixture("qemu__parse-config-input__duplicate-sections.conf"), { kind: "qemu", vmid: 120 });
+    assert.deepEqual(file.warnings, [
+      "vm 120 - duplicate section: pending",
+      "vm 120 - duplicate special section: cloudinit",
+      "vm 120 - duplicate snapshot section: foo",
+    ]);
+  });
+});
+
+describe("descriptions", () => {
+  it("are read back without trailing whitespace by qemu-server, with a newline per line by pve-container", () => {
+    const text = "#line one\n#\n#line two  \n#\n#\ncores: 1\n";
+    assert.equal(parseConfigFile(text, { kind: "qemu" }).current.description, "line one\n\nline two");
+    assert.equal(parseConfigFile(text, { kind: "lxc" }).current.description, "line one\n\nline two  \n\n\n");
+  });
+
+  it("storedDescription is what a guest reads back after PVE wrote a description", () => {
+    assert.equal(storedDescription("qemu", "managed by ansible\n"), "managed by ansible");
+    assert.equal(storedDescription("qemu", "a\n\nb \n\n"), "a\n\nb");
+    assert.equal(storedDescription("lxc", "managed by ansible\n"), "managed by ansible\n");
+    assert.equal(storedDescription("lxc", "a\n\nb\n\n"), "a\n\nb\n");
+    for (const kind of ["qemu", "lxc"] as const) {
+      for (const text of ["x\n", "a\n\nb  \n", "single"]) {
+        const file = parseConfigFile(printConfigFile({ kind, current: { description: text } }), { kind });
+        assert.equal(file.current.description, storedDescription(kind, text), `${kind} ${JSON.stringify(text)}`);
+      }
+    }
+  });
+});
+
 describe("qemu specifics", () => {
+  it("rewrites bus drives in PVE's key order while reading, and leaves efidisk0 as written", () => {
+    const file = parseConfigFile(
+      [
+        "scsi0: size=32G,iothread=1,file=local-lvm:vm-100-disk-0,discard=on",
+        "ide2: media=cdrom,file=none",
+        "sata1: local:100/vm-100-disk-1.qcow2,size=1024M,backup=0",
+        "efidisk0: efitype=4m,file=local-lvm:vm-100-disk-2,size=528K",
+        "",
+      ].join("\n"),
+      { kind: "qemu", vmid: 100 },
+    );
+    assert.deepEqual(file.current, {
+      scsi0: "local-lvm:vm-100-disk-0,discard=on,iothread=1,size=32G",
+      ide2: "none,media=cdrom",
+      sata1: "local:100/vm-100-disk-1.qcow2,backup=0,size=1G",
+      efidisk0: "efitype=4m,file=local-lvm:vm-100-disk-2,size=528K",
+    });
+  });
+
+
   it("stores the cdrom alias as ide2", () => {
     assert.deepEqual(parseConfigFile("cdrom: local:iso/debian.iso,media=cdrom\n", { kind: "qemu" }).current, {
       ide2: "local:iso/debian.iso,media=cdrom",

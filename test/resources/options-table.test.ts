@@ -76,6 +76,7 @@ describe("options table: rows are PVE's facts", () => {
         text: schema.type === "string",
         "property-string": typeof schema.format === "object",
         "ssh-keys": schema.format === "urlencoded",
+        comment: row.key === "description" && schema.type === "string",
       };
       assert.ok(expected[row.value], `${row.key}: ${row.value} but PVE says ${schema.type} ${JSON.stringify(schema.format ?? "")}`);
     }

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { liveVmFromConfig, liveVmFromPending } from "../../src/resources/qemu/read.js";
 import type { DesiredVm } from "../../src/resources/qemu/model.js";
 import { planCreate, planDestroy, planUpdate } from "../../src/resources/qemu/diff.js";
+import { normalizeOption } from "../../src/resources/qemu/options.js";
 import { readConfigFixture, readJsonFixture } from "./config-fixture.js";
 
 const GIB = 1024 ** 3;
@@ -77,6 +78,19 @@ describe("VM diff against a recorded live config", () => {
     assert.deepEqual(plan.steps[0]!.changes.map((c) => c.field), ["description"]);
     assert.equal(plan.steps[1]!.pendingUntilReboot, true);
     assert.match(plan.steps[2]!.summary, /pending changes \(memory\)/);
+  });
+
+  it("compares descriptions as PVE reads them back: without trailing whitespace, leading spaces kept", () => {
+    const live = test1();
+    live.options.description = normalizeOption("description", "managed by ansible");
+    // a number-like description stays text
+    assert.equal(normalizeOption("description", "1.50"), "1.50");
+    const vm = desiredTest1();
+    // a YAML `|` block scalar ends in a newline PVE never stores
+    vm.options.description = normalizeOption("description", "managed by ansible\n");
+    assert.deepEqual(planUpdate(vm, live, power).steps, []);
+    vm.options.description = normalizeOption("description", "  managed by ansible");
+    assert.deepEqual(planUpdate(vm, live, power).steps.flatMap((s) => s.changes.map((c) => c.field)), ["description"]);
   });
 
   it("changes a NIC's bridge keeping its generated MAC", () => {

@@ -14,6 +14,18 @@ describe("QEMU config", () => {
     assert.notEqual(after.digest, before.digest);
   });
 
+  it("stores a description as PVE reads it back: trailing whitespace gone on VMs, one newline per line on containers", async () => {
+    const h = new Harness();
+    await h.createVm(100, { description: "managed by ansible\n" });
+    assert.equal((await h.config(100)).description, "managed by ansible");
+    await h.call("PUT", "/nodes/pve1/qemu/100/config", { description: "  two\n\nlines \n\n" });
+    assert.equal((await h.config(100)).description, "  two\n\nlines");
+    await h.ok("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst", rootfs: "local-lvm:4", description: "notes" });
+    assert.equal((await h.config(200, "pve1", "lxc")).description, "notes\n");
+    await h.call("PUT", "/nodes/pve1/lxc/200/config", { description: "a\n\nb\n\n" });
+    assert.equal((await h.config(200, "pve1", "lxc")).description, "a\n\nb\n");
+  });
+
   it("refuses a stale digest with PVE's message", async () => {
     const h = new Harness();
     await h.createVm(100);

@@ -43,6 +43,54 @@ describe("QEMU create", () => {
     assert.equal((await h.config(101)).virtio0, "shared:101/vm-101-disk-0.qcow2,size=4G");
   });
 
+  it("allocates in qemu-server's drive order: ide, scsi, virtio, sata, then efidisk0 and tpmstate0", async () => {
+    const h = new Harness();
+    await h.createVm(100, {
+      bios: "ovmf",
+      tpmstate0: "local-lvm:1,version=v2.0",
+      efidisk0: "local-lvm:1,efitype=4m",
+      sata1: "local-lvm:1",
+      sata0: "local-lvm:1",
+      virtio0: "local-lvm:1",
+      scsi10: "local-lvm:1",
+      scsi2: "local-lvm:1",
+      ide0: "local-lvm:1",
+    });
+    const cfg = await h.config(100);
+    const disk = (key: string) => /vm-100-disk-(\d+)/.exec(String(cfg[key]))?.[1];
+    assert.deepEqual(
+      ["ide0", "scsi2", "scsi10", "virtio0", "sata0", "sata1", "efidisk0", "tpmstate0"].map(disk),
+      ["0", "1", "2", "3", "4", "5", "6", "7"],
+    );
+  });
+
+  it("drops format= from the drive once the volume exists, the volume name carrying it (create_disks)", async () => {
+    const h = new Harness();
+    await h.createVm(101, {
+      scsi0: "local-lvm:1,format=raw",
+      scsi1: "shared:1,format=qcow2",
+      scsi2: "shared:1,format=raw,cache=none",
+      tpmstate0: "shared:1,version=v2.0",
+      ide2: "shared:cloudinit,format=raw",
+    });
+    const cfg = await h.config(101);
+    // numbers are per storage (find_free_diskname looks at one storage)
+    assert.equal(cfg.scsi0, "local-lvm:vm-101-disk-0,size=1G");
+    assert.equal(cfg.scsi1, "shared:101/vm-101-disk-0.qcow2,size=1G");
+    assert.equal(cfg.scsi2, "shared:101/vm-101-disk-1.raw,cache=none,size=1G");
+    // swtpm takes raw volumes only, whatever the storage's default
+    assert.equal(cfg.tpmstate0, "shared:101/vm-101-disk-2.raw,size=4M,version=v2.0");
+    assert.equal(cfg.ide2, "shared:101/vm-101-cloudinit.raw,media=cdrom");
+  });
+
+  it("prints drives without a volume in PVE's order too", async () => {
+    const h = new Harness();
+    await h.createVm(102, { ide2: "media=cdrom,file=none", ide0: "file=cdrom,media=cdrom" });
+    const cfg = await h.config(102);
+    assert.equal(cfg.ide2, "none,media=cdrom");
+    assert.equal(cfg.ide0, "cdrom,media=cdrom");
+  });
+
   it("holds `lock: create` while the qmcreate task runs", async () => {
     const h = new Harness({ deferTasks: true });
     const upid = await h.call("POST", "/nodes/pve1/qemu", { vmid: 100, scsi0: "local-lvm:4" });

@@ -15,7 +15,12 @@ export type OptionValue =
   /** Read with PVE's schema and printed back (`memory: 2048` is `current=2048`). */
   | "property-string"
   /** URL-encoded, one SSH key per line. */
-  | "ssh-keys";
+  | "ssh-keys"
+  /**
+   * Free text PVE keeps as `#` comment lines: qemu-server reads it back without trailing
+   * whitespace (parse_vm_config's `s/\s+$//`), so only that is ignored; leading spaces count.
+   */
+  | "comment";
 
 /** Guest `hotplug` features that let a running guest take a change at once. */
 export type HotplugFeature = "cpu" | "memory" | "usb";
@@ -154,7 +159,7 @@ export const QEMU_OPTIONS = [
   },
   { key: "onboot", value: "boolean", default: "0", hotplug: "now", privilege: OPTIONS, spec: { field: "onboot", kind: "pve" } },
   { key: "tags", value: "text", hotplug: "now", privilege: OPTIONS, spec: { field: "tags", kind: "own" } },
-  { key: "description", value: "text", default: "", hotplug: "now", privilege: OPTIONS, spec: { field: "description", kind: "pve" } },
+  { key: "description", value: "comment", default: "", hotplug: "now", privilege: OPTIONS, spec: { field: "description", kind: "pve" } },
 
   // ---- cloud-init, the spec's `cloudInit` section ----
   { key: "ciuser", value: "text", hotplug: "now", ...CLOUDINIT_PRIVILEGE, spec: { section: "cloudInit", field: "user", kind: "pve-string" } },

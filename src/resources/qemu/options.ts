@@ -10,8 +10,11 @@ export const PVE_DEFAULTS: Record<string, string> = Object.fromEntries(
 );
 
 export function normalizeOption(key: string, value: string | number | boolean): string {
-  const text = canonical(value);
   const kind = qemuOption(key)?.value;
+  // A description of "1.50" is text, not a number; a YAML `|` block's final newline is not
+  // kept by PVE, so "notes\n" and "notes" are the same description.
+  if (kind === "comment") return String(value).replace(/\s+$/, "");
+  const text = canonical(value);
   // PVE stores SSH keys URL-encoded; compare the keys themselves.
   if (kind === "ssh-keys") return `${safeDecode(text).trim()}\n`;
   if (kind !== "property-string" || typeof value !== "string") return text;

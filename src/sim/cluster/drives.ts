@@ -75,11 +75,19 @@ export interface MaterialiseOptions {
 // `STORAGE:cloudinit` asks for the VM's cloud-init drive.
 const CLOUDINIT = /^([a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]):cloudinit$/;
 
-/** Allocates the cloud-init drive of a VM (`vm-<vmid>-cloudinit`, 4 MiB). */
-export function allocateCloudinit(state: ClusterState, storageId: string, vmid: number, node: string, now: number): VolumeState {
+/** Allocates the cloud-init drive of a VM (`vm-<vmid>-cloudinit`, 4 MiB), in the drive's `format=` when given. */
+export function allocateCloudinit(state: ClusterState, storageId: string, vmid: number, node: string, now: number, format?: string): VolumeState {
   const storage = requireStorage(state, storageId, node);
   if (!storage.content.includes("images")) throw new PveApiError(500, `storage '${storageId}' does not support vm images`);
-  return allocateVolume(state, { storage, node, vmid, size: 4 * 1024 * 1024, content: "images", name: `vm-${vmid}-cloudinit`, ctime: now });
+  const name = `vm-${vmid}-cloudinit`;
+  return allocateVolume(state, { storage, node, vmid, size: 4 * 1024 * 1024, content: "images", name, ...(format ? { format } : {}), ctime: now });
+}
+
+/** The drive's `format=`: what to allocate in. PVE drops it from the drive once the volume exists. */
+function takeFormat(drive: PropertyValues): string | undefined {
+  const format = typeof drive.format === "string" ? drive.format : undefined;
+  delete drive.format;
+  return format;
 }
 
 /**
@@ -94,7 +102,7 @@ export function materialiseDrive(opts: MaterialiseOptions): string {
   const file = String(drive[volumeKey] ?? "");
   const cloudinit = type === "qemu" ? CLOUDINIT.exec(file) : null;
   if (cloudinit) {
-    const volume = allocateCloudinit(state, cloudinit[1] ?? "", vmid, node, opts.now);
+    const volume = allocateCloudinit(state, cloudinit[1] ?? "", vmid, node, opts.now, takeFormat(drive));
     opts.allocated.push(volume);
     drive[volumeKey] = volume.volid;
     drive.media = "cdrom";
@@ -124,7 +132,10 @@ export function materialiseDrive(opts: MaterialiseOptions): string {
       size = Math.max(size, source.size);
       delete drive["import-from"];
     }
-    const format = typeof drive.format === "string" ? drive.format : undefined;
+    // qemu-server's create_disks: the volume is made in `format=` (tpmstate0 always raw), and
+    // the key is deleted from the drive ("no longer needed"); the volume name says the format.
+    const requested = takeFormat(drive);
+    const format = key === "tpmstate0" ? "raw" : requested;
     const volume = allocateVolume(state, {
       storage,
       node,
@@ -148,7 +159,10 @@ export function materialiseDrive(opts: MaterialiseOptions): string {
     if (!isCdrom(opts.value) && drive.size === undefined) drive.size = volume.size;
     return printDrive(type, key, drive);
   }
-  return opts.value;
+  if (type === "lxc") return opts.value;
+  // none, cdrom or a host path: qemu-server still prints the drive in its own order, without a size
+  if (file === "none" || file === "cdrom") delete drive.size;
+  return printDrive(type, key, drive);
 }
 
 /** Bytes of a drive from its `size=` option. */
@@ -162,17 +176,21 @@ export function ownsVolume(vmid: number, volid: string): boolean {
   return volumeOwner(volid) === vmid;
 }
 
+// qemu-server's create_disks walks foreach_volume, i.e. valid_drive_names: every ide, then scsi,
+// virtio and sata slot in number order, then efidisk0 and tpmstate0. Containers: rootfs, then mpN.
+const QEMU_BUS_ORDER = ["ide", "scsi", "virtio", "sata"];
+
 function allocationRank(type: GuestType, key: string): number {
   if (type === "lxc") {
     if (key === "rootfs") return 0;
     const m = /^mp(\d+)$/.exec(key);
     return m ? 1 + Number(m[1]) : 10_000;
   }
-  if (key === "efidisk0") return 0;
+  if (key === "efidisk0") return 8_000;
   if (key === "tpmstate0") return 9_000;
   const bus = driveBusOf(key);
   if (bus === undefined) return 10_000;
-  return 1 + ["ide", "sata", "scsi", "virtio"].indexOf(bus) * 100 + Number(key.slice(bus.length));
+  return QEMU_BUS_ORDER.indexOf(bus) * 1_000 + Number(key.slice(bus.length));
 }
 
 /** Config keys in the order PVE allocates their volumes (so vm-<vmid>-disk-N numbers match). */

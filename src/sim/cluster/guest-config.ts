@@ -1,7 +1,7 @@
 // Config changes: normalising values as PVE writes them, pending changes, applying them
 // (immediately when stopped, hot-plugging what can be hot-plugged when running), and what
 // happens to volumes when a disk is replaced or deleted (→ unusedN, or freed with force).
-import { driveBusOf, isCloudinitDrive, isUnusedKey, normaliseTags, printTags, volumeOf } from "../../pve/index.js";
+import { driveBusOf, isCloudinitDrive, isUnusedKey, normaliseTags, printTags, storedDescription, volumeOf } from "../../pve/index.js";
 import { PveApiError } from "../contract.js";
 import { driveVolume, inAllocationOrder, isCdrom, isDiskKey, materialiseDrive, ownsVolume } from "./drives.js";
 import type { SimCluster } from "./model.js";
@@ -190,6 +190,8 @@ export function normaliseValue(
     });
   }
   if (key === "tags") return printTags(normaliseTags(String(value)));
+  // What PVE reads back from the `#` lines it wrote (qemu trims, containers end each line in \n).
+  if (key === "description") return storedDescription(guest.type, String(value));
   if (key === "vmgenid" && (value === "1" || value === 1)) return model.newUuid();
   if (NUMBER_KEYS.has(key)) return String(value);
   return value;

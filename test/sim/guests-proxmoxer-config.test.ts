@@ -1,0 +1,64 @@
+// Config-file fidelity seen through a client nobody here wrote (Debian's python3-proxmoxer):
+// a `|`-style description comes back as PVE reads it, volumes are numbered in qemu-server's
+// drive order and `format=` is gone from allocated drives.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { promisify } from "node:util";
+import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+
+const PYTHON = "/usr/bin/python3";
+const PROXMOXER = "/usr/lib/python3/dist-packages/proxmoxer/__init__.py";
+const skip = !existsSync(PYTHON) || !existsSync(PROXMOXER) ? "python3-proxmoxer is not installed (apt-get install python3-proxmoxer)" : false;
+
+const SCRIPT = `
+import json, sys, time
+from proxmoxer import ProxmoxAPI
+host, port, ca, password = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+p = ProxmoxAPI(host, port=port, user="root@pam", password=password, verify_ssl=ca)
+node = p.nodes("pve1")
+def wait(upid):
+    for _ in range(600):
+        if node.tasks(upid).status.get()["status"] == "stopped":
+            return
+        time.sleep(0.05)
+wait(node.qemu.post(vmid=100, name="cfg", bios="ovmf", description="managed by ansible\\n",
+                    efidisk0="local-lvm:1,efitype=4m", sata0="local-lvm:1", scsi0="local-lvm:1,format=raw",
+                    virtio0="shared:1,format=qcow2", ide0="local-lvm:1"))
+print(json.dumps(node.qemu(100).config.get()))
+`;
+
+describe("python3-proxmoxer reads configs as PVE writes them", { skip }, () => {
+  let sim: RunningSimulator;
+  let dir: string;
+  before(async () => {
+    sim = await startSimulator({ port: 0, seed: 1 });
+    dir = mkdtempSync(join(tmpdir(), "pvectl-sim-proxmoxer-cfg-"));
+  });
+  after(async () => {
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("sees the description trimmed, disks numbered ide, scsi, virtio, sata, efidisk0 and no format=", async () => {
+    const caFile = join(dir, "ca.pem");
+    const scriptFile = join(dir, "config.py");
+    writeFileSync(caFile, sim.ca as string);
+    writeFileSync(scriptFile, SCRIPT);
+    // Asynchronous on purpose: the simulator runs in this process and must keep answering.
+    const { stdout } = await promisify(execFile)(PYTHON, [scriptFile, "127.0.0.1", String(sim.port), caFile, sim.rootPassword], {
+      encoding: "utf8",
+      timeout: 60000,
+    });
+    const config = JSON.parse(stdout);
+    assert.equal(config.description, "managed by ansible");
+    assert.equal(config.ide0, "local-lvm:vm-100-disk-0,size=1G");
+    assert.equal(config.scsi0, "local-lvm:vm-100-disk-1,size=1G");
+    assert.equal(config.virtio0, "shared:100/vm-100-disk-0.qcow2,size=1G");
+    assert.equal(config.sata0, "local-lvm:vm-100-disk-2,size=1G");
+    assert.match(config.efidisk0, /^local-lvm:vm-100-disk-3,efitype=4m,/);
+  });
+});
