@@ -3,6 +3,7 @@
 import { type AuthIdentity, PveApiError, type Router } from "../contract.js";
 import { list, str } from "../params.js";
 import { authId, userUsable } from "./authenticate.js";
+import { capabilities } from "./capabilities.js";
 import { normalizePath } from "./evaluate.js";
 import { permissionError } from "./schema-check.js";
 import type { AccessControl } from "./service.js";
@@ -17,17 +18,6 @@ export interface VersionInfo {
 
 /** Paths always listed by GET /access/permissions (when they carry privileges). */
 const BASE_PATHS = ["/", "/access", "/access/groups", "/nodes", "/pool", "/sdn", "/storage", "/vms"];
-
-/** The `cap` object of a login response: privileges held anywhere below each top-level area. */
-const CAP_AREAS: Record<string, { prefix: string; privs: RegExp }> = {
-  vms: { prefix: "/vms", privs: /^(VM\.|Permissions\.Modify$)/ },
-  storage: { prefix: "/storage", privs: /^(Datastore\.|Permissions\.Modify$)/ },
-  access: { prefix: "/access", privs: /^(User\.Modify|Group\.Allocate|Permissions\.Modify|Realm\.|Sys\.Audit)/ },
-  nodes: { prefix: "/nodes", privs: /^(Sys\.|Permissions\.Modify$)/ },
-  dc: { prefix: "/", privs: /^(Sys\.Audit|Sys\.Modify|SDN\.)/ },
-  sdn: { prefix: "/sdn", privs: /^(SDN\.|Permissions\.Modify$)/ },
-  mapping: { prefix: "/mapping", privs: /^(Mapping\.|Permissions\.Modify$)/ },
-};
 
 export function permissionPaths(access: AccessControl, extraPaths: string[]): string[] {
   const paths = new Set(BASE_PATHS);
@@ -44,19 +34,6 @@ export function dumpPermissions(access: AccessControl, auth: AuthIdentity, paths
     out[path] = Object.fromEntries([...privs].sort(([a], [b]) => a.localeCompare(b)));
   }
   return out;
-}
-
-function capabilities(access: AccessControl, auth: AuthIdentity, paths: string[]) {
-  const cap: Record<string, Record<string, number>> = {};
-  for (const [area, { prefix, privs }] of Object.entries(CAP_AREAS)) {
-    const held: Record<string, number> = {};
-    for (const path of paths) {
-      if (area === "dc" ? path !== "/" : !(path === prefix || path.startsWith(`${prefix}/`))) continue;
-      for (const priv of access.privileges(auth, path).keys()) if (privs.test(priv)) held[priv] = 1;
-    }
-    cap[area] = held;
-  }
-  return cap;
 }
 
 export interface AuthHandlerDeps {
@@ -135,7 +112,7 @@ export function registerAuthHandlers(router: Router, deps: AuthHandlerDeps): voi
       username,
       ticket: access.signer.createTicket(username, now),
       CSRFPreventionToken: access.signer.createCsrfToken(username, now),
-      cap: capabilities(access, auth, permissionPaths(access, deps.poolMemberPaths())),
+      cap: capabilities(access, auth),
     };
     const clusterName = deps.clusterName();
     if (clusterName && access.has(auth, "/", ["Sys.Audit"])) result.clustername = clusterName;

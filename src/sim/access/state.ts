@@ -74,7 +74,8 @@ export function initialAccessState(rootPassword: string): AccessState {
     acl: [],
     realms: {
       pam: { type: "pam", comment: "Linux PAM standard authentication" },
-      pve: { type: "pve", comment: "Proxmox VE authentication server", default: 1 },
+      // a fresh domains.cfg marks no realm as default
+      pve: { type: "pve", comment: "Proxmox VE authentication server" },
     },
   };
 }

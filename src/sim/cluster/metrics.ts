@@ -123,6 +123,11 @@ function sharesOf(salt: string, guest: GuestState): { mem: number; net: number }
   return shares;
 }
 
+function hasNic(guest: GuestState): boolean {
+  for (const key in guest.config) if (key.startsWith("net") && /^net\d+$/.test(key)) return true;
+  return false;
+}
+
 /** `now` can be passed in by callers that go through thousands of guests at one moment. */
 export function guestUsage(model: SimCluster, guest: GuestState, now = model.now()): GuestUsage {
   if (guest.status !== "running") {
@@ -135,14 +140,15 @@ export function guestUsage(model: SimCluster, guest: GuestState, now = model.now
   const cpu = 0.005 + 0.08 * noise(salt, guest.vmid, "cpu", tick);
   const shares = sharesOf(salt, guest);
   const mem = Math.round(maxmem * (0.2 + 0.4 * shares.mem));
-  const rate = 500 + Math.round(4000 * shares.net);
+  // traffic is counted on the guest's tap/veth devices: without a netN there is none
+  const rate = hasNic(guest) ? 500 + Math.round(4000 * shares.net) : 0;
   const disk = guest.type === "lxc" ? Math.round(guestMaxDisk(guest) * 0.15) : 0;
   return {
     cpu,
     mem,
     disk,
-    netin: 40_000 + rate * uptime,
-    netout: 2_000 + Math.round((rate * uptime) / 8),
+    netin: rate === 0 ? 0 : 40_000 + rate * uptime,
+    netout: rate === 0 ? 0 : 2_000 + Math.round((rate * uptime) / 8),
     diskread: 120 * MiB + 4096 * uptime,
     diskwrite: 8192 * uptime,
     uptime,

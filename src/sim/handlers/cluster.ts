@@ -4,7 +4,7 @@ import type { StorageState } from "../cluster/types.js";
 import { storageOnNode, storageUsed } from "../cluster/volumes.js";
 import { type HandlerContext, JsonList, PveApiError, type Router } from "../contract.js";
 import { guestResources } from "./guest-resource.js";
-import { nodeEntry } from "./nodes.js";
+import { nodeResource } from "./nodes.js";
 import { sim, str } from "./context.js";
 
 type Entry = Record<string, unknown>;
@@ -66,7 +66,7 @@ function resources(ctx: HandlerContext): JsonList {
   const guests = guestResources(model, visible.sort((a, b) => a.vmid - b.vmid));
   const out: Entry[] = [];
   if (type === undefined || type === "node") {
-    for (const node of model.state.nodes) out.push(nodeEntry(ctx, model, node.name));
+    for (const node of model.state.nodes) out.push(nodeResource(ctx, model, node.name));
   }
   if (type === undefined || type === "storage") out.push(...storageResources(ctx, model));
   if (type === undefined) {

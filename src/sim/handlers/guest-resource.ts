@@ -101,11 +101,12 @@ function usageJson(u: GuestUsage): string {
 /**
  * Guests as /cluster/resources entries, in the order given, written when the response is: the
  * entries of a slice are made, joined and dropped before the next slice's (see JsonList).
+ * `withPool` false leaves out the `pool` key, as PVE's /pools/{poolid} members carry none.
  */
-export function guestResources(model: SimCluster, guests: GuestState[]): JsonRun {
+export function guestResources(model: SimCluster, guests: GuestState[], withPool = true): JsonRun {
   const online = new Map(model.state.nodes.map((n) => [n.name, n.online]));
   const pools = new Map<number, string>();
-  for (const p of model.state.pools) for (const vmid of p.vmids) if (!pools.has(vmid)) pools.set(vmid, p.poolid);
+  if (withPool) for (const p of model.state.pools) for (const vmid of p.vmids) if (!pools.has(vmid)) pools.set(vmid, p.poolid);
   const now = model.now();
   const entry = (guest: GuestState): string => {
     const nodeOnline = online.get(guest.node) ?? false;

@@ -6,10 +6,11 @@ import type { GuestState, GuestType } from "../cluster/types.js";
 import type { HandlerContext, Router } from "../contract.js";
 import { flag, nodeParam, pathGuest, sim } from "./context.js";
 import { QEMU_VERSION } from "./qemu-create.js";
+import { addFullStatus, memHost, pressures } from "./qemu-status-full.js";
 
 const MiB = 1024 ** 2;
 
-type Entry = Record<string, string | number | Record<string, number | string>>;
+type Entry = Record<string, unknown>;
 
 export function guestPid(guest: GuestState): number {
   return 10_000 + ((guest.vmid * 7919) % 3_000_000);
@@ -51,8 +52,16 @@ export function guestSummary(model: SimCluster, guest: GuestState): Entry {
   } else {
     entry.serial = Object.keys(cfg).some((k) => /^serial\d+$/.test(k)) ? 1 : 0;
     if (entry.serial === 0) delete entry.serial;
+    entry.memhost = memHost(guest, usage);
+    if (guest.status === "running") Object.assign(entry, pressures(model, guest, usage));
   }
   return entry;
+}
+
+/** vmstatus `full`: the QMP status fields and what QEMU reports of drives, taps and balloon. */
+function fullFields(model: SimCluster, guest: GuestState, entry: Entry): void {
+  qmpFields(guest, entry);
+  addFullStatus(model, guest, guestUsage(model, guest), entry);
 }
 
 function qmpFields(guest: GuestState, entry: Entry): void {
@@ -74,7 +83,7 @@ function list(type: GuestType) {
       .sort((a, b) => a.vmid - b.vmid)
       .map((g) => {
         const entry = guestSummary(model, g);
-        if (type === "qemu" && flag(ctx, "full")) qmpFields(g, entry);
+        if (type === "qemu" && flag(ctx, "full")) fullFields(model, g, entry);
         return entry;
       });
   };
@@ -87,7 +96,7 @@ function current(type: GuestType) {
     const entry = guestSummary(model, guest);
     entry.ha = guest.hastate ? { managed: 1, state: guest.hastate } : { managed: 0 };
     if (type === "qemu") {
-      qmpFields(guest, entry);
+      fullFields(model, guest, entry);
       if (agentEnabled(guest)) entry.agent = 1;
       const vga = String(effectiveConfig(guest).vga ?? "");
       if (/qxl/.test(vga)) entry.spice = 1;

@@ -14,7 +14,7 @@ function fingerprint(model: SimCluster, node: string): string {
   return bytes.join(":");
 }
 
-/** A node as /nodes and /cluster/resources list it (stats only with Sys.Audit on the node). */
+/** What /nodes and /cluster/resources both say of a node (stats only with Sys.Audit on the node). */
 export function nodeEntry(ctx: HandlerContext, model: SimCluster, name: string): Entry {
   const node = model.requireNode(name);
   const entry: Entry = {
@@ -35,14 +35,20 @@ export function nodeEntry(ctx: HandlerContext, model: SimCluster, name: string):
     disk: usage.disk,
     maxdisk: node.rootDisk,
     uptime: usage.uptime,
-    "cgroup-mode": 2,
-    ssl_fingerprint: fingerprint(model, name),
   };
 }
 
+// Each list adds its own key (pve-manager): GET /nodes the certificate's fingerprint, read from
+// the cluster file system, /cluster/resources the cgroup mode from the node's static info.
+// Both come whatever the caller may audit and whether the node is up.
 function listNodes(ctx: HandlerContext): Entry[] {
   const model = sim(ctx);
-  return model.state.nodes.map((n) => nodeEntry(ctx, model, n.name));
+  return model.state.nodes.map((n) => ({ ...nodeEntry(ctx, model, n.name), ssl_fingerprint: fingerprint(model, n.name) }));
+}
+
+/** A node as /cluster/resources lists it. */
+export function nodeResource(ctx: HandlerContext, model: SimCluster, name: string): Entry {
+  return { ...nodeEntry(ctx, model, name), "cgroup-mode": 2 };
 }
 
 function nodeIndex(ctx: HandlerContext): Entry[] {

@@ -35,7 +35,8 @@ function members(ctx: HandlerContext, model: SimCluster, pool: PoolState, type?:
       if (storage && node) storages.push(storageResource(model, storage, node.name));
     }
   }
-  return new JsonList([guestResources(model, guests), storages]);
+  // the members are the pool's by definition: PVE lists them without a `pool` key
+  return new JsonList([guestResources(model, guests, false), storages]);
 }
 
 function poolSummary(ctx: HandlerContext, model: SimCluster, pool: PoolState, withMembers: boolean, type?: string): Entry {
