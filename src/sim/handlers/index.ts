@@ -18,6 +18,7 @@ import { registerNodeHandlers } from "./nodes.js";
 import { registerPoolHandlers } from "./pools.js";
 import { registerQemuCreate } from "./qemu-create.js";
 import { registerQemuPower } from "./qemu-power.js";
+import { registerRrdHandlers } from "./rrddata.js";
 import { registerSnapshotHandlers } from "./snapshots.js";
 import { registerStorageHandlers } from "./storage.js";
 
@@ -42,4 +43,5 @@ export function registerGuestHandlers(router: Router): void {
   registerIndexHandlers(router);
   registerFeatureHandlers(router);
   registerHaHandlers(router);
+  registerRrdHandlers(router);
 }
