@@ -14,6 +14,7 @@ import { registerHaHandlers } from "./ha.js";
 import { registerIndexHandlers } from "./indexes.js";
 import { registerLxcHandlers } from "./lxc.js";
 import { registerMigrateHandlers } from "./migrate.js";
+import { registerNetworkHandlers } from "./network.js";
 import { registerNodeHandlers } from "./nodes.js";
 import { registerPoolHandlers } from "./pools.js";
 import { registerQemuCreate } from "./qemu-create.js";
@@ -44,4 +45,5 @@ export function registerGuestHandlers(router: Router): void {
   registerFeatureHandlers(router);
   registerHaHandlers(router);
   registerRrdHandlers(router);
+  registerNetworkHandlers(router);
 }
