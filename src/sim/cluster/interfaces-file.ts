@@ -75,7 +75,7 @@ export function unifiedDiff(oldText: string, newText: string, oldName: string, n
     if (i < a.length && j < b.length && a[i] === b[j]) {
       body.push(` ${a[i++]}`);
       j++;
-    } else if (j < b.length && (i >= a.length || (lcs[i]?.[j + 1] ?? 0) >= (lcs[i + 1]?.[j] ?? 0))) body.push(`+${b[j++]}`);
+    } else if (j < b.length && (i >= a.length || (lcs[i]?.[j + 1] ?? 0) > (lcs[i + 1]?.[j] ?? 0))) body.push(`+${b[j++]}`);
     else body.push(`-${a[i++]}`);
   }
   return [`--- ${oldName}`, `+++ ${newName}`, `@@ -1,${a.length} +1,${b.length} @@`, ...body, ""].join("\n");

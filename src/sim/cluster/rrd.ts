@@ -62,12 +62,12 @@ export function guestRrd(model: SimCluster, guest: GuestState, timeframe: string
 }
 
 /** A node's figures at a moment: its own base load plus what its running guests use then. */
-function nodeFigures(model: SimCluster, node: NodeState, time: number): { cpu: number; mem: number; netin: number; netout: number } {
+function nodeFigures(model: SimCluster, node: NodeState, running: GuestState[], time: number): { cpu: number; mem: number; netin: number; netout: number } {
   let cpu = 0;
   let mem = 0;
   let net = 0;
-  for (const guest of model.state.guests) {
-    if (guest.node !== node.name || guest.status !== "running" || guest.startedAt === undefined || guest.startedAt > time - 1) continue;
+  for (const guest of running) {
+    if (guest.startedAt === undefined || guest.startedAt > time - 1) continue;
     const at = guestUsage(model, guest, time);
     cpu += at.cpu;
     mem += at.mem;
@@ -81,9 +81,11 @@ export function nodeRrd(model: SimCluster, node: NodeState, timeframe: string, c
   const salt = model.state.salt;
   const swaptotal = 8 * 1024 ** 3;
   const rootused = Math.round(node.rootDisk * 0.08);
+  // The node's running guests once, not once per point: a node may hold thousands.
+  const running = model.state.guests.filter((g) => g.node === node.name && g.status === "running");
   return pointTimes(model.now(), step).map((time): RrdPoint => {
     if (time < node.bootTime || !node.online) return { time };
-    const f = nodeFigures(model, node, time);
+    const f = nodeFigures(model, node, running, time);
     const max = cf === "MAX";
     const cpu = max ? peak(f.cpu, 1, salt, node.name, "rrdcpu", time) : f.cpu;
     return {
