@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { AccessLog } from "./access-log.js";
 import { registerAclHandlers } from "./access/handlers-acl.js";
 import { registerAuthHandlers } from "./access/handlers-auth.js";
+import { registerRealmHandlers } from "./access/handlers-realms.js";
 import { registerUserHandlers } from "./access/handlers-users.js";
 import { applyAccessConfig } from "./access/config.js";
 import { AccessControl } from "./access/service.js";
@@ -117,6 +118,7 @@ export class Simulator {
         ]),
     });
     registerUserHandlers(this.router, this.access, this.random);
+    registerRealmHandlers(this.router, this.access);
     registerAclHandlers(this.router, this.access);
     registerTaskHandlers(this.router, this.tasks);
   }

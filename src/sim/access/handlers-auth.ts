@@ -5,6 +5,7 @@ import { list, str } from "../params.js";
 import { authId, userUsable } from "./authenticate.js";
 import { capabilities } from "./capabilities.js";
 import { normalizePath } from "./evaluate.js";
+import { realmConfig } from "./handlers-realms.js";
 import { permissionError } from "./schema-check.js";
 import type { AccessControl } from "./service.js";
 import { hashSecret, splitAuthId } from "./state.js";
@@ -149,10 +150,7 @@ export function registerAuthHandlers(router: Router, deps: AuthHandlerDeps): voi
   );
 
   router.add("GET", "/access/domains/{realm}", (ctx) => {
-    const realm = str(ctx.params, "realm") ?? "";
-    const r = access.state.realms[realm];
-    if (!r) throw new PveApiError(500, `domain '${realm}' does not exist`);
-    return { type: r.type, ...(r.comment ? { comment: r.comment } : {}), ...(r.default ? { default: 1 } : {}), digest: "0" };
+    return realmConfig(access.state, str(ctx.params, "realm") ?? "");
   });
 
   router.add("PUT", "/access/password", (ctx) => {

@@ -42,6 +42,8 @@ export interface RealmRecord {
   type: string;
   comment?: string;
   default?: 0 | 1;
+  /** Every other domains.cfg key of the realm (server1, issuer-url, ...), as the API sent it. */
+  config?: Record<string, string | number>;
 }
 
 export interface AccessState {

@@ -16,6 +16,17 @@ export interface NodeState {
   /** seconds since the epoch the node booted */
   bootTime: number;
   ip: string;
+  /** /etc/network/interfaces once edited through the API (until then derived from `bridges`). */
+  network?: NodeNetwork;
+}
+
+/** One interface stanza as PVE's INotify parser returns it (iface name is the key). */
+export type NetIface = Record<string, string | number | string[]>;
+
+export interface NodeNetwork {
+  current: Record<string, NetIface>;
+  /** interfaces.new: edits not yet applied by PUT /nodes/{node}/network. */
+  pending?: Record<string, NetIface>;
 }
 
 export type StorageType = "dir" | "lvmthin" | "nfs" | "lvm" | "zfspool" | "rbd" | "cifs";

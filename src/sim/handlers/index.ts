@@ -14,10 +14,12 @@ import { registerHaHandlers } from "./ha.js";
 import { registerIndexHandlers } from "./indexes.js";
 import { registerLxcHandlers } from "./lxc.js";
 import { registerMigrateHandlers } from "./migrate.js";
+import { registerNetworkHandlers } from "./network.js";
 import { registerNodeHandlers } from "./nodes.js";
 import { registerPoolHandlers } from "./pools.js";
 import { registerQemuCreate } from "./qemu-create.js";
 import { registerQemuPower } from "./qemu-power.js";
+import { registerRrdHandlers } from "./rrddata.js";
 import { registerSnapshotHandlers } from "./snapshots.js";
 import { registerStorageHandlers } from "./storage.js";
 
@@ -42,4 +44,6 @@ export function registerGuestHandlers(router: Router): void {
   registerIndexHandlers(router);
   registerFeatureHandlers(router);
   registerHaHandlers(router);
+  registerRrdHandlers(router);
+  registerNetworkHandlers(router);
 }

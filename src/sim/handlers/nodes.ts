@@ -1,8 +1,8 @@
-// GET /nodes, /nodes/{node}, /nodes/{node}/status, /nodes/{node}/network.
+// GET /nodes, /nodes/{node}, /nodes/{node}/status (the network is in network.ts).
 import { noise, nodeUsage } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
-import { nodeParam, sim, str } from "./context.js";
+import { nodeParam, sim } from "./context.js";
 
 type Entry = Record<string, unknown>;
 
@@ -105,46 +105,8 @@ function nodeStatus(ctx: HandlerContext): Entry {
   };
 }
 
-function network(ctx: HandlerContext): Entry[] {
-  const model = sim(ctx);
-  const node = model.requireNode(nodeParam(ctx));
-  const type = str(ctx, "type");
-  // Bridges first: clients such as community.general's inventory take the first entry's address.
-  const bridges: Entry[] = [];
-  const ports: Entry[] = [];
-  node.bridges.forEach((bridge, i) => {
-    ports.push({ iface: `eno${i + 1}`, type: "eth", method: "manual", method6: "manual", families: ["inet"], active: 1, exists: 1, priority: i * 2 + 1 });
-    const entry: Entry = {
-      iface: bridge,
-      type: "bridge",
-      method: i === 0 ? "static" : "manual",
-      method6: "manual",
-      families: ["inet"],
-      active: 1,
-      autostart: 1,
-      bridge_ports: `eno${i + 1}`,
-      bridge_stp: "off",
-      bridge_fd: "0",
-      priority: i * 2 + 2,
-    };
-    if (i === 0) {
-      entry.address = node.ip;
-      entry.netmask = "24";
-      entry.cidr = `${node.ip}/24`;
-      entry.gateway = node.ip.replace(/\.\d+$/, ".1");
-    }
-    bridges.push(entry);
-  });
-  const out = [...bridges, ...ports];
-  if (type === undefined) return out;
-  if (type === "any_bridge") return out.filter((e) => e.type === "bridge" || e.type === "OVSBridge");
-  if (type === "any_local_bridge") return out.filter((e) => e.type === "bridge");
-  return out.filter((e) => e.type === type);
-}
-
 export function registerNodeHandlers(router: Router): void {
   router.add("GET", "/nodes", listNodes);
   router.add("GET", "/nodes/{node}", nodeIndex);
   router.add("GET", "/nodes/{node}/status", nodeStatus);
-  router.add("GET", "/nodes/{node}/network", network);
 }
