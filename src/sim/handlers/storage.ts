@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import type { SimCluster } from "../cluster/model.js";
 import type { StorageState, VolumeState } from "../cluster/types.js";
 import {
+  addVolume,
   findStorage,
   findVolume,
   isFileStorage,
@@ -189,7 +190,7 @@ function allocate(ctx: HandlerContext): string {
   const volname = isFileStorage(storage) ? `${vmid}/${base}.${format}` : base;
   const volid = `${storage.id}:${volname}`;
   if (findVolume(model.state, volid, node)) throw new PveApiError(500, `volume '${volid}' already exists`);
-  model.state.volumes.push({
+  addVolume(model.state, {
     volid,
     storage: storage.id,
     content: "images",
@@ -226,7 +227,7 @@ function downloadUrl(ctx: HandlerContext): string {
     work: (task) => {
       task.log(`downloading ${url} to /var/lib/vz/template/${dir}/${filename}`);
       const format = content === "iso" ? "iso" : content === "vztmpl" ? (filename.endsWith(".tar.zst") ? "tzst" : "tgz") : (filename.split(".").pop() ?? "raw");
-      model.state.volumes.push({
+      addVolume(model.state, {
         volid,
         storage: storage.id,
         ...(storage.shared ? {} : { node }),
