@@ -14,6 +14,7 @@ import { registerHaHandlers } from "./ha.js";
 import { registerIndexHandlers } from "./indexes.js";
 import { registerLxcHandlers } from "./lxc.js";
 import { registerMigrateHandlers } from "./migrate.js";
+import { registerNetworkConfigHandlers } from "./network-config.js";
 import { registerNodeHandlers } from "./nodes.js";
 import { registerPoolHandlers } from "./pools.js";
 import { registerQemuCreate } from "./qemu-create.js";
@@ -42,4 +43,5 @@ export function registerGuestHandlers(router: Router): void {
   registerIndexHandlers(router);
   registerFeatureHandlers(router);
   registerHaHandlers(router);
+  registerNetworkConfigHandlers(router);
 }

@@ -15,6 +15,7 @@ import {
 } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { flag, nodeParam, num, sim, startGuestTask, str } from "./context.js";
+import { simulatedUrlSize } from "./url-metadata.js";
 
 type Entry = Record<string, string | number>;
 
@@ -218,7 +219,7 @@ function downloadUrl(ctx: HandlerContext): string {
   const volid = `${storage.id}:${dir}/${filename}`;
   if (findVolume(model.state, volid, node)) throw new PveApiError(500, `refusing to override existing file '${filename}'`);
   const url = str(ctx, "url") ?? "";
-  const size = 50 * 1024 * 1024 + (createHash("sha1").update(url).digest().readUInt32BE(0) % (700 * 1024 * 1024));
+  const size = simulatedUrlSize(url);
   return startGuestTask(ctx, {
     type: "download",
     vmid: filename,
