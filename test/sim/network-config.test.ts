@@ -117,6 +117,17 @@ describe("SDN zones, vnets and subnets", () => {
     const elsewhere = await h.call("POST", "/nodes/pve2/qemu/101/status/start");
     assert.equal(h.task(elsewhere).exitstatus, "bridge 'labnet' does not exist");
   });
+
+  it("SDN.Use is checked on the vnet's zone once the vnet is applied (check_sdn_bridge)", async () => {
+    const h = await setup();
+    h.userid = "netops@pve"; // root@pam skips the option checks
+    h.denied.add("/sdn/zones/lab/labnet SDN.Use");
+    await h.createVm(100, { net0: "virtio,bridge=labnet" }); // not applied yet: localnetwork
+    h.userid = "root@pam";
+    await h.ok("PUT", "/cluster/sdn");
+    h.userid = "netops@pve";
+    await rejects(h.call("POST", "/nodes/pve1/qemu", { vmid: 101, net0: "virtio,bridge=labnet" }), 403, "Permission check failed (/sdn/zones/lab/labnet, SDN.Use)");
+  });
 });
 
 describe("network configuration in --state files", () => {

@@ -83,3 +83,9 @@ export function sdnBridges(state: ClusterState, node: string): string[] {
     })
     .map(([id]) => id);
 }
+
+/** The SDN zone a bridge belongs to for SDN.Use checks: an applied vnet's zone, else localnetwork. */
+export function bridgeZone(state: ClusterState, bridge: string): string {
+  const zone = state.sdn?.running?.vnets[bridge]?.zone;
+  return zone === undefined ? "localnetwork" : String(zone);
+}
