@@ -87,6 +87,8 @@ export function loadClusterModel(json: unknown, deps: { random: Random; now: () 
     guests: state.guests ?? [],
     pools: state.pools ?? [],
     backupJobs: state.backupJobs ?? [],
+    ...(state.firewallGroups ? { firewallGroups: state.firewallGroups } : {}),
+    ...(state.sdn ? { sdn: state.sdn } : {}),
   };
   return new SimCluster(structuredClone(full), deps);
 }

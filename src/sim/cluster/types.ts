@@ -127,4 +127,35 @@ export interface ClusterState {
   macPrefix: string;
   /** Seconds after start until a new VM's guest agent answers. */
   agentDelay: number;
+  /** Datacenter security groups (cluster.fw `[group NAME]` sections), absent until the first one. */
+  firewallGroups?: FirewallGroupState[];
+  /** SDN zones, vnets and subnets, edited and applied; absent until the first edit. */
+  sdn?: SdnState;
+}
+
+/** One firewall rule as PVE stores it: type, action and the optional match fields. */
+export type FirewallRule = Record<string, string | number>;
+
+export interface FirewallGroupState {
+  group: string;
+  comment?: string;
+  /** In evaluation order: position 0 first. */
+  rules: FirewallRule[];
+}
+
+/** One SDN section (zone, vnet or subnet): its options by key, `type` included. */
+export type SdnSection = Record<string, string | number>;
+
+/** SDN objects of one kind by id (like /etc/pve/sdn/zones.cfg). */
+export type SdnSections = Record<string, SdnSection>;
+
+export interface SdnConfig {
+  zones: SdnSections;
+  vnets: SdnSections;
+  subnets: SdnSections;
+}
+
+/** The edited config and what `PUT /cluster/sdn` last applied (PVE's .running-config). */
+export interface SdnState extends SdnConfig {
+  running?: SdnConfig & { version: number };
 }

@@ -26,6 +26,78 @@ export function requireStorage(state: ClusterState, id: string, node: string): S
   return storage;
 }
 
+/**
+ * Volumes by volid and by (storage, owner vmid), so that allocating a disk costs the owner's own
+ * volumes instead of a pass over every volume in the cluster (20,000 creates were quadratic).
+ * `state.volumes` stays the one truth (it is what --state files hold): the index is derived from
+ * it, kept per array, and rebuilt whenever the array changed behind its back (length or last
+ * element differ from what the index last saw) — so a handler that still pushes directly costs
+ * one rebuild, never a wrong answer.
+ */
+interface VolumeIndex {
+  byVolid: Map<string, VolumeState[]>;
+  byOwner: Map<string, Set<VolumeState>>;
+  length: number;
+  last: VolumeState | undefined;
+}
+
+const indexes = new WeakMap<VolumeState[], VolumeIndex>();
+
+function ownerKey(storage: string, vmid: number | undefined): string {
+  return `${storage}\0${vmid ?? ""}`;
+}
+
+function addToIndex(index: VolumeIndex, volume: VolumeState): void {
+  const same = index.byVolid.get(volume.volid);
+  if (same) same.push(volume);
+  else index.byVolid.set(volume.volid, [volume]);
+  const key = ownerKey(volume.storage, volumeOwner(volume.volid));
+  const owned = index.byOwner.get(key);
+  if (owned) owned.add(volume);
+  else index.byOwner.set(key, new Set([volume]));
+}
+
+function dropFromIndex(index: VolumeIndex, volume: VolumeState): void {
+  const same = index.byVolid.get(volume.volid)?.filter((v) => v !== volume) ?? [];
+  if (same.length > 0) index.byVolid.set(volume.volid, same);
+  else index.byVolid.delete(volume.volid);
+  index.byOwner.get(ownerKey(volume.storage, volumeOwner(volume.volid)))?.delete(volume);
+}
+
+function volumeIndex(state: ClusterState): VolumeIndex {
+  const volumes = state.volumes;
+  const known = indexes.get(volumes);
+  if (known && known.length === volumes.length && known.last === volumes.at(-1)) return known;
+  const index: VolumeIndex = { byVolid: new Map(), byOwner: new Map(), length: volumes.length, last: volumes.at(-1) };
+  for (const volume of volumes) addToIndex(index, volume);
+  indexes.set(volumes, index);
+  return index;
+}
+
+/** Records that `state.volumes` now matches the index again (after a change made through it). */
+function synced(state: ClusterState, index: VolumeIndex): void {
+  index.length = state.volumes.length;
+  index.last = state.volumes.at(-1);
+}
+
+/** Adds a volume to the cluster (every new volume should come through here or allocateVolume). */
+export function addVolume(state: ClusterState, volume: VolumeState): void {
+  const index = volumeIndex(state);
+  state.volumes.push(volume);
+  addToIndex(index, volume);
+  synced(state, index);
+}
+
+/** Removes this very volume object (backup pruning, destroy). */
+export function dropVolume(state: ClusterState, volume: VolumeState): void {
+  const index = volumeIndex(state);
+  const at = state.volumes.indexOf(volume);
+  if (at < 0) return;
+  state.volumes.splice(at, 1);
+  dropFromIndex(index, volume);
+  synced(state, index);
+}
+
 /** Volumes visible on `node` (node-local ones of that node plus shared ones). */
 export function volumesOn(state: ClusterState, storageId: string, node: string): VolumeState[] {
   const storage = findStorage(state, storageId);
@@ -37,8 +109,7 @@ export function findVolume(state: ClusterState, volid: string, node: string): Vo
   const storageId = volid.split(":")[0] ?? "";
   const storage = findStorage(state, storageId);
   if (!storage) return undefined;
-  // one pass without building volumesOn()'s list: this runs for every volume a create allocates
-  return state.volumes.find((v) => v.volid === volid && v.storage === storageId && (storage.shared || v.node === node));
+  return volumeIndex(state).byVolid.get(volid)?.find((v) => v.storage === storageId && (storage.shared || v.node === node));
 }
 
 /** The part after `storage:`. */
@@ -61,11 +132,9 @@ export function volumeOwner(volid: string): number | undefined {
 
 function nextDiskIndex(state: ClusterState, storage: StorageState, node: string, vmid: number): number {
   const used = new Set<number>();
-  // a plain substring test first: the name parse of every volume on the storage made each
-  // allocation cost a pass of regular expressions over all of them (10,000 guests: seconds)
-  const marker = `-${vmid}-disk-`;
-  for (const v of state.volumes) {
-    if (!v.volid.includes(marker) || v.storage !== storage.id || (!storage.shared && v.node !== node)) continue;
+  const owned = volumeIndex(state).byOwner.get(ownerKey(storage.id, vmid)) ?? [];
+  for (const v of owned) {
+    if (!storage.shared && v.node !== node) continue;
     const m = /^(?:vm|base|subvol)-(\d+)-disk-(\d+)$/.exec(volumeBaseName(v.volid));
     if (m && Number(m[1]) === vmid) used.add(Number(m[2]));
   }
@@ -116,14 +185,14 @@ export function allocateVolume(state: ClusterState, opts: AllocateOptions): Volu
     ...(storage.shared ? {} : { node }),
     ...(opts.parent ? { parent: opts.parent } : {}),
   };
-  state.volumes.push(volume);
+  addVolume(state, volume);
   return volume;
 }
 
 export function removeVolume(state: ClusterState, volid: string, node: string): boolean {
   const volume = findVolume(state, volid, node);
   if (!volume) return false;
-  state.volumes.splice(state.volumes.indexOf(volume), 1);
+  dropVolume(state, volume);
   return true;
 }
 
@@ -136,6 +205,12 @@ export function storageUsed(state: ClusterState, storageId: string, node: string
 export function renameToBase(state: ClusterState, volid: string, node: string): string {
   const volume = findVolume(state, volid, node);
   const renamed = volid.replace(/(^|[:/])vm-(\d+-disk-\d+)(\.\w+)?$/, "$1base-$2$3");
-  if (volume) volume.volid = renamed;
+  if (volume) {
+    // the owner (and so the owner key) stays; only the volid entry moves
+    const index = volumeIndex(state);
+    dropFromIndex(index, volume);
+    volume.volid = renamed;
+    addToIndex(index, volume);
+  }
   return renamed;
 }

@@ -5,7 +5,7 @@ import { driveSize, driveVolume, isCdrom, isDiskKey, parseDrive } from "../clust
 import { guestName } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { BackupContent, BackupJob, GuestConfig, GuestState, StorageState } from "../cluster/types.js";
-import { findVolume, requireStorage, volumesOn } from "../cluster/volumes.js";
+import { addVolume, dropVolume, findVolume, requireStorage, volumesOn } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { flag, nodeParam, sim, str } from "./context.js";
 
@@ -80,7 +80,7 @@ function prune(model: SimCluster, storage: StorageState, node: string, vmid: num
     .filter((v) => v.content === "backup" && v.vmid === vmid && !v.protected)
     .sort((a, b) => b.ctime - a.ctime);
   for (const old of backups.slice(Number(keepLast))) {
-    model.state.volumes.splice(model.state.volumes.indexOf(old), 1);
+    dropVolume(model.state, old);
   }
 }
 
@@ -138,7 +138,7 @@ function vzdump(ctx: HandlerContext): string {
         const volid = `${storage.id}:backup/${file}`;
         const note = notes(notesTemplate, guest, model);
         const content = backupContent(model, guest);
-        model.state.volumes.push({
+        addVolume(model.state, {
           volid,
           storage: storage.id,
           ...(storage.shared ? {} : { node }),

@@ -3,7 +3,9 @@
 import { isUnusedKey, parseNewVolume, volumeOf } from "../../pve/index.js";
 import { isCdrom, isDiskKey } from "../cluster/drives.js";
 import { nicBridge } from "../cluster/nics.js";
+import { bridgeZone } from "../cluster/sdn.js";
 import { type HandlerContext, PveApiError } from "../contract.js";
+import { sim } from "./context.js";
 
 const CPU = new Set(["cores", "cpu", "cpulimit", "cpuunits", "numa", "smp", "sockets", "vcpus", "affinity"]);
 const MEMORY = new Set(["memory", "balloon", "shares"]);
@@ -45,7 +47,8 @@ export function checkQemuOptionPermissions(ctx: HandlerContext, vmid: number, ke
     else if (/^net\d+$/.test(key)) {
       ctx.checkPermission(path, ["VM.Config.Network"]);
       const bridge = value !== undefined ? nicBridge("qemu", key, String(value)) : undefined;
-      if (bridge) ctx.checkPermission(`/sdn/zones/localnetwork/${bridge}`, ["SDN.Use"]);
+      // PVE's check_sdn_bridge: an applied vnet is checked on its zone
+      if (bridge) ctx.checkPermission(`/sdn/zones/${bridgeZone(sim(ctx).state, bridge)}/${bridge}`, ["SDN.Use"]);
     } else if (CLOUDINIT.has(key) || /^ipconfig\d+$/.test(key)) {
       ctx.checkPermission(path, ["VM.Config.Cloudinit", "VM.Config.Network"], true);
     } else if (/^(serial|usb)\d+$/.test(key)) {

@@ -15,6 +15,7 @@ import { registerIndexHandlers } from "./indexes.js";
 import { registerLxcHandlers } from "./lxc.js";
 import { registerMigrateHandlers } from "./migrate.js";
 import { registerNetworkHandlers } from "./network.js";
+import { registerNetworkConfigHandlers } from "./network-config.js";
 import { registerNodeHandlers } from "./nodes.js";
 import { registerPoolHandlers } from "./pools.js";
 import { registerQemuCreate } from "./qemu-create.js";
@@ -46,4 +47,5 @@ export function registerGuestHandlers(router: Router): void {
   registerHaHandlers(router);
   registerRrdHandlers(router);
   registerNetworkHandlers(router);
+  registerNetworkConfigHandlers(router);
 }

@@ -2,6 +2,7 @@
 import { applyPending, checkLock } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import { nicBridge } from "../cluster/nics.js";
+import { sdnBridges } from "../cluster/sdn.js";
 import type { GuestState } from "../cluster/types.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { regenerateCloudinit } from "./cloudinit.js";
@@ -9,7 +10,8 @@ import { flag, pathGuest, rootOnly, sim, startGuestTask } from "./context.js";
 import { applyHaState, haManaged } from "./ha.js";
 
 function assertBridges(model: SimCluster, guest: GuestState): void {
-  const bridges = model.node(guest.node)?.bridges ?? [];
+  // an applied SDN vnet is a bridge on the nodes of its zone
+  const bridges = [...(model.node(guest.node)?.bridges ?? []), ...sdnBridges(model.state, guest.node)];
   for (const [key, value] of Object.entries(guest.config)) {
     if (!/^net\d+$/.test(key)) continue;
     const bridge = nicBridge("qemu", key, String(value));

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import type { SimCluster } from "../cluster/model.js";
 import type { StorageState, VolumeState } from "../cluster/types.js";
 import {
+  addVolume,
   findStorage,
   findVolume,
   isFileStorage,
@@ -14,6 +15,7 @@ import {
 } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { flag, nodeParam, num, sim, startGuestTask, str } from "./context.js";
+import { simulatedUrlSize } from "./url-metadata.js";
 
 type Entry = Record<string, string | number>;
 
@@ -189,7 +191,7 @@ function allocate(ctx: HandlerContext): string {
   const volname = isFileStorage(storage) ? `${vmid}/${base}.${format}` : base;
   const volid = `${storage.id}:${volname}`;
   if (findVolume(model.state, volid, node)) throw new PveApiError(500, `volume '${volid}' already exists`);
-  model.state.volumes.push({
+  addVolume(model.state, {
     volid,
     storage: storage.id,
     content: "images",
@@ -217,7 +219,7 @@ function downloadUrl(ctx: HandlerContext): string {
   const volid = `${storage.id}:${dir}/${filename}`;
   if (findVolume(model.state, volid, node)) throw new PveApiError(500, `refusing to override existing file '${filename}'`);
   const url = str(ctx, "url") ?? "";
-  const size = 50 * 1024 * 1024 + (createHash("sha1").update(url).digest().readUInt32BE(0) % (700 * 1024 * 1024));
+  const size = simulatedUrlSize(url);
   return startGuestTask(ctx, {
     type: "download",
     vmid: filename,
@@ -226,7 +228,7 @@ function downloadUrl(ctx: HandlerContext): string {
     work: (task) => {
       task.log(`downloading ${url} to /var/lib/vz/template/${dir}/${filename}`);
       const format = content === "iso" ? "iso" : content === "vztmpl" ? (filename.endsWith(".tar.zst") ? "tzst" : "tgz") : (filename.split(".").pop() ?? "raw");
-      model.state.volumes.push({
+      addVolume(model.state, {
         volid,
         storage: storage.id,
         ...(storage.shared ? {} : { node }),
