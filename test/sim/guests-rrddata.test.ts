@@ -11,7 +11,8 @@ type Point = any;
 describe("rrddata", () => {
   it("a running VM's last hour point matches status/current; earlier points of a stopped span are zero", async () => {
     const h = new Harness();
-    await h.createVm(100, { memory: 2048, cores: 2 });
+    // A NIC: PVE counts a guest's traffic on its tap devices, so a guest without one has none.
+    await h.createVm(100, { memory: 2048, cores: 2, net0: "virtio,bridge=vmbr0" });
     h.clock += 3600;
     await h.ok("POST", "/nodes/pve1/qemu/100/status/start");
     h.clock += 1800;
