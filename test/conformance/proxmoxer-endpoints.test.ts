@@ -3,17 +3,10 @@
 // delete, node network edit/apply/revert with the `changes` diff, and rrddata of a node and
 // its guests.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { promisify } from "node:util";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { proxmoxerSkip as skip, runProxmoxerScript } from "./proxmoxer.js";
 
-const PYTHON = "/usr/bin/python3";
-const PROXMOXER = "/usr/lib/python3/dist-packages/proxmoxer/__init__.py";
-const skip = !existsSync(PYTHON) || !existsSync(PROXMOXER) ? "python3-proxmoxer is not installed (apt-get install python3-proxmoxer)" : false;
 
 // One JSON document out. `raw` reads a whole envelope through proxmoxer's own session (its
 // ticket and CSRF header), because proxmoxer hands back only `data` and `changes` sits beside it.
@@ -76,27 +69,15 @@ print(json.dumps(out))
 
 describe("python3-proxmoxer: realms, node network, rrddata", { skip }, () => {
   let sim: RunningSimulator;
-  let dir: string;
   before(async () => {
     sim = await startSimulator({ port: 0, seed: 7 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-sim-endpoints-"));
   });
   after(async () => {
     await sim.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("drives the endpoints as PVE answers them", async () => {
-    const caFile = join(dir, "ca.pem");
-    const scriptFile = join(dir, "endpoints.py");
-    writeFileSync(caFile, sim.ca as string);
-    writeFileSync(scriptFile, SCRIPT);
-    // Asynchronous on purpose: the simulator runs in this process and must keep answering.
-    const { stdout } = await promisify(execFile)(PYTHON, [scriptFile, "127.0.0.1", String(sim.port), caFile, sim.rootPassword], {
-      encoding: "utf8",
-      timeout: 90_000,
-    });
-    const out = JSON.parse(stdout);
+    const out = await runProxmoxerScript(sim, SCRIPT, 90_000);
 
     assert.equal(out.sso.type, "openid");
     assert.equal(out.sso["issuer-url"], "https://idp.example/x");

@@ -2,17 +2,10 @@
 // python3-proxmoxer sees them over verified HTTPS against the in-process simulator: a client
 // nobody here wrote, sending its own encodings (form bodies, query strings, path quoting).
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { promisify } from "node:util";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { proxmoxerSkip as skip, runProxmoxerScript } from "./proxmoxer.js";
 
-const PYTHON = "/usr/bin/python3";
-const PROXMOXER = "/usr/lib/python3/dist-packages/proxmoxer/__init__.py";
-const skip = !existsSync(PYTHON) || !existsSync(PROXMOXER) ? "python3-proxmoxer is not installed (apt-get install python3-proxmoxer)" : false;
 
 // One JSON document; each expected failure is caught and recorded as its message.
 const SCRIPT = `
@@ -70,24 +63,15 @@ print(json.dumps(out))
 
 describe("python3-proxmoxer: security groups, SDN, query-url-metadata", { skip }, () => {
   let sim: RunningSimulator;
-  let dir: string;
   before(async () => {
     sim = await startSimulator({ port: 0, seed: 3 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-proxmoxer-net-"));
   });
   after(async () => {
     await sim.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("creates, lists, applies and deletes as PVE answers them", async () => {
-    const caFile = join(dir, "ca.pem");
-    const scriptFile = join(dir, "net.py");
-    writeFileSync(caFile, sim.ca as string);
-    writeFileSync(scriptFile, SCRIPT);
-    // Asynchronous on purpose: the simulator runs in this process and must keep answering.
-    const { stdout } = await promisify(execFile)(PYTHON, [scriptFile, "127.0.0.1", String(sim.port), caFile, sim.rootPassword], { encoding: "utf8", timeout: 60000 });
-    const out = JSON.parse(stdout);
+    const out = await runProxmoxerScript(sim, SCRIPT);
     assert.deepEqual(out.groups, [["webservers", "HTTP(S) in"]]);
     assert.deepEqual(out.rules, [[0, "443", 1], [1, "80", 1]]);
     assert.equal(out.rule1, "80");

@@ -2,17 +2,10 @@
 // a `|`-style description comes back as PVE reads it, volumes are numbered in qemu-server's
 // drive order and `format=` is gone from allocated drives.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { promisify } from "node:util";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { proxmoxerSkip as skip, runProxmoxerScript } from "../conformance/proxmoxer.js";
 
-const PYTHON = "/usr/bin/python3";
-const PROXMOXER = "/usr/lib/python3/dist-packages/proxmoxer/__init__.py";
-const skip = !existsSync(PYTHON) || !existsSync(PROXMOXER) ? "python3-proxmoxer is not installed (apt-get install python3-proxmoxer)" : false;
 
 const SCRIPT = `
 import json, sys, time
@@ -33,27 +26,15 @@ print(json.dumps(node.qemu(100).config.get()))
 
 describe("python3-proxmoxer reads configs as PVE writes them", { skip }, () => {
   let sim: RunningSimulator;
-  let dir: string;
   before(async () => {
     sim = await startSimulator({ port: 0, seed: 1 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-sim-proxmoxer-cfg-"));
   });
   after(async () => {
     await sim.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("sees the description trimmed, disks numbered ide, scsi, virtio, sata, efidisk0 and no format=", async () => {
-    const caFile = join(dir, "ca.pem");
-    const scriptFile = join(dir, "config.py");
-    writeFileSync(caFile, sim.ca as string);
-    writeFileSync(scriptFile, SCRIPT);
-    // Asynchronous on purpose: the simulator runs in this process and must keep answering.
-    const { stdout } = await promisify(execFile)(PYTHON, [scriptFile, "127.0.0.1", String(sim.port), caFile, sim.rootPassword], {
-      encoding: "utf8",
-      timeout: 60000,
-    });
-    const config = JSON.parse(stdout);
+    const config = await runProxmoxerScript(sim, SCRIPT);
     assert.equal(config.description, "managed by ansible");
     assert.equal(config.ide0, "local-lvm:vm-100-disk-0,size=1G");
     assert.equal(config.scsi0, "local-lvm:vm-100-disk-1,size=1G");

@@ -2,17 +2,10 @@
 // over verified HTTPS. One script, one login: the ticket's cap, /nodes and /cluster/resources
 // node keys, realms, pool members, and a running VM's full status.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { promisify } from "node:util";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { proxmoxerSkip as skip, runProxmoxerScript } from "../conformance/proxmoxer.js";
 
-const PYTHON = "/usr/bin/python3";
-const PROXMOXER = "/usr/lib/python3/dist-packages/proxmoxer/__init__.py";
-const skip = !existsSync(PYTHON) || !existsSync(PROXMOXER) ? "python3-proxmoxer is not installed (apt-get install python3-proxmoxer)" : false;
 
 const SCRIPT = `
 import json, sys, time
@@ -51,27 +44,15 @@ const sum = (xs: unknown[]) => xs.reduce<number>((a, b) => a + (b as number), 0)
 
 describe("issue #19 shapes through python3-proxmoxer", { skip }, () => {
   let sim: RunningSimulator;
-  let dir: string;
   before(async () => {
     sim = await startSimulator({ port: 0, seed: 3 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-sim-proxmoxer-shapes-"));
   });
   after(async () => {
     await sim.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("sees PVE's cap, node keys, realms, pool members and full VM status", async () => {
-    const caFile = join(dir, "ca.pem");
-    const scriptFile = join(dir, "shapes.py");
-    writeFileSync(caFile, sim.ca as string);
-    writeFileSync(scriptFile, SCRIPT);
-    // asynchronous: the simulator runs in this process and must keep answering
-    const { stdout } = await promisify(execFile)(PYTHON, [scriptFile, "127.0.0.1", String(sim.port), caFile, sim.rootPassword], {
-      encoding: "utf8",
-      timeout: 60000,
-    });
-    const out = JSON.parse(stdout);
+    const out = await runProxmoxerScript(sim, SCRIPT);
 
     assert.deepEqual(out.cap.access, ["Group.Allocate", "Permissions.Modify", "User.Modify"]);
     assert.deepEqual(out.cap.mapping, ["Mapping.Audit", "Mapping.Modify", "Mapping.Use", "Permissions.Modify"]);
