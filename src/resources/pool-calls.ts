@@ -1,22 +1,20 @@
 // Pool membership calls (PVE 9's `PUT /pools` takes the pool id as a parameter; the guest
 // type does not matter), built with their intent.
-import type { ApiCall } from "../plan/types.js";
+import type { ApiCall, ParamValue } from "../plan/types.js";
 import { poolPaths } from "./api-paths.js";
 
+function membership(pool: string, vmid: number, leave: boolean, flags: Record<string, ParamValue> = {}): ApiCall {
+  return {
+    method: "PUT",
+    path: poolPaths.update,
+    params: { poolid: pool, vms: String(vmid), ...flags },
+    intent: { kind: "pool", op: "pool-membership", pool, vmids: [vmid], leave },
+  };
+}
+
 export const poolCalls = {
-  join(pool: string, vmid: number): ApiCall {
-    return { method: "PUT", path: poolPaths.update, params: { poolid: pool, vms: String(vmid) }, intent: { kind: "pool", op: "pool-membership", pool, vmids: [vmid], leave: false } };
-  },
-  leave(pool: string, vmid: number): ApiCall {
-    return { method: "PUT", path: poolPaths.update, params: { poolid: pool, vms: String(vmid), delete: 1 }, intent: { kind: "pool", op: "pool-membership", pool, vmids: [vmid], leave: true } };
-  },
+  join: (pool: string, vmid: number): ApiCall => membership(pool, vmid, false),
+  leave: (pool: string, vmid: number): ApiCall => membership(pool, vmid, true, { delete: 1 }),
   /** Into `pool` from the one the guest is in (`allow-move`: one call, never in no pool between). */
-  move(pool: string, vmid: number): ApiCall {
-    return {
-      method: "PUT",
-      path: poolPaths.update,
-      params: { poolid: pool, vms: String(vmid), "allow-move": 1 },
-      intent: { kind: "pool", op: "pool-membership", pool, vmids: [vmid], leave: false },
-    };
-  },
+  move: (pool: string, vmid: number): ApiCall => membership(pool, vmid, false, { "allow-move": 1 }),
 };
