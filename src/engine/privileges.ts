@@ -6,10 +6,8 @@ import { GUEST_KINDS } from "../resources/index.js";
 import { matchEndpoint } from "../schema/index.js";
 import type { ApiCall, PrivilegeNeed, RequiredPrivilege, Step } from "../plan/types.js";
 
-type Need = PrivilegeNeed;
-
 /** Evaluates the schema's `check` expression into the privileges it demands. */
-function checkNeeds(check: unknown[], params: Record<string, string>): Need[][] {
+function checkNeeds(check: unknown[], params: Record<string, string>): PrivilegeNeed[][] {
   const [op, ...rest] = check as [string, ...unknown[]];
   if (op === "perm") {
     const [template, privs, mode] = rest as [string, string[], string?];
@@ -24,14 +22,14 @@ function checkNeeds(check: unknown[], params: Record<string, string>): Need[][] 
 }
 
 /** Every privilege one API call of a step needs. */
-export function callNeeds(call: ApiCall): Need[] {
+export function callNeeds(call: ApiCall): PrivilegeNeed[] {
   const match = matchEndpoint(call.method, call.path);
   const params: Record<string, string> = {};
   for (const [k, v] of Object.entries(match?.pathParams ?? {})) params[k] = v;
   for (const [k, v] of Object.entries(call.params)) params[k] = String(v);
   const vmid = params.vmid ?? "{vmid}";
   const vmPath = `/vms/${vmid}`;
-  const needs: Need[] = [];
+  const needs: PrivilegeNeed[] = [];
   const check = match?.endpoint.permissions?.check;
   if (check) needs.push(...checkNeeds(check, params).flat());
 

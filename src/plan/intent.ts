@@ -56,8 +56,6 @@ export type CallIntent =
   /** Pool membership (PUT /pools): not a guest's own endpoint, so no guest type. */
   | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean };
 
-export type IntentOp = CallIntent["op"];
-
 /** Calls that take PVE's config `digest` (refused when the config changed since it was read). */
 export function acceptsDigest(intent: CallIntent): boolean {
   return intent.op === "configure" || intent.op === "resize" || intent.op === "move-volume";
