@@ -16,7 +16,7 @@ const TEMPLATE = "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst";
 let sim: RunningSimulator;
 let dir: string;
 
-type Inventory = Record<string, { hosts?: string[]; children?: string[] }> & { _meta?: unknown };
+type Inventory = Record<string, { hosts?: string[]; children?: string[] }>;
 
 async function task(client: PveClient, method: "POST" | "PUT", path: string, params: Record<string, string | number> = {}) {
   await client.waitForTask((await client.request(method, path, params)) as string);

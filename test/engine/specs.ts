@@ -48,3 +48,22 @@ export function vmsWithoutVmids(names: string[]): string {
     )
     .join("");
 }
+
+/**
+ * `containers:` entries without vmids, spread over pve1..pve3, each with a 1 GiB rootfs on
+ * local-lvm and one NIC: what the kill test creates in bulk.
+ */
+export function containersWithoutVmids(names: string[]): string {
+  return names
+    .map(
+      (name, i) => `
+  - hostname: ${name}
+    node: pve${(i % 3) + 1}
+    ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst"
+    memory: 512
+    rootfs: { storage: local-lvm, size: 1G }
+    nics:
+      net0: { name: eth0, bridge: vmbr0, ip: dhcp }`,
+    )
+    .join("");
+}
