@@ -131,7 +131,7 @@ export interface Plan {
 
 export interface PreflightProblem {
   /** `adoption`: the spec names an existing guest pvectl did not create, without `adopt`. */
-  kind: "node" | "storage" | "bridge" | "iso" | "image" | "permission" | "pool" | "adoption";
+  kind: "node" | "storage" | "bridge" | "iso" | "image" | "template" | "permission" | "pool" | "adoption";
   guest?: string;
   message: string;
   path?: string;
