@@ -54,3 +54,20 @@ export function lxcCallNeeds(intent: CallIntent, vmPath: string): PrivilegeNeed[
   if (intent.op === "move-volume") needs.push({ path: `/storage/${intent.storage}`, privilege: "Datastore.AllocateSpace" });
   return needs;
 }
+
+/**
+ * Writes only root@pam may make (pve-container refuses every other user whatever its
+ * privileges): hookscripts, device passthrough (`devN`) and every feature flag but `nesting`.
+ * The plan names each so that an apply as another user is not a surprise.
+ */
+export function rootOnlyWarnings(params: Record<string, string | number>): string[] {
+  const warnings: string[] = [];
+  for (const [key, raw] of Object.entries(params)) {
+    const value = String(raw);
+    if (lxcOption(key)?.rootOnly) warnings.push(`${key} can be written only by root@pam (PVE refuses any other user or token)`);
+    if (key !== "features") continue;
+    const flags = value.split(",").filter((part) => part !== "" && !/^nesting=/.test(part) && !/=0$/.test(part));
+    if (flags.length > 0) warnings.push(`features ${flags.join(",")} can be set only by root@pam (PVE refuses any other user or token; nesting needs VM.Allocate)`);
+  }
+  return warnings;
+}

@@ -133,6 +133,14 @@ describe("container diff against a live config", () => {
     assert.match(plan.warnings.join("\n"), /mp1 is a bind mount of host path \/srv\/shared: only root@pam/);
   });
 
+  it("flags feature flags other than nesting as root@pam only, when the plan writes them", () => {
+    const ct = desiredCt();
+    ct.options.features = "fuse=1,keyctl=1,nesting=1";
+    const plan = planUpdateCt(ct, liveCt(), power);
+    assert.match(plan.warnings.join("\n"), /features fuse=1,keyctl=1 can be set only by root@pam/);
+    assert.doesNotMatch(planUpdateCt(desiredCt(), liveCt(), power).warnings.join("\n"), /features/, "nothing written, nothing flagged");
+  });
+
   it("never touches a key the spec leaves out", () => {
     const ct = desiredCt();
     delete ct.options.nameserver;
