@@ -53,14 +53,19 @@ function hotplugFeatures(config: GuestConfig): Set<string> {
   return new Set(raw.split(","));
 }
 
-/** pve-container: options applied at once to a running container. */
+/** pve-container: options applied at once to a running container ($LXC_FASTPLUG_OPTIONS). */
 const LXC_FAST_PLUG = new Set(["description", "onboot", "startup", "protection", "hostname", "hookscript", "cores", "tags", "lock"]);
 
+/**
+ * pve-container's vmconfig_hotplug_pending. Deleting: fast-plug options, unusedN (the volume is
+ * freed), swap, cpulimit, cpuunits and net0..net9 (its pattern takes one digit, so deleting
+ * net10 and up waits for a restart). Setting: fast-plug options, cpulimit, cpuunits, any netN,
+ * memory and swap, and mpN/devN that do not exist yet (a changed mount point waits).
+ */
 function lxcHotpluggable(guest: GuestState, key: string, deleting: boolean): boolean {
-  if (LXC_FAST_PLUG.has(key) || key === "cpulimit" || key === "cpuunits" || /^net\d+$/.test(key)) return true;
-  if (deleting) return false;
-  if (key === "memory" || key === "swap") return true;
-  // new mount points and devices are hot-plugged; changing an existing one waits for a restart
+  if (LXC_FAST_PLUG.has(key) || key === "cpulimit" || key === "cpuunits") return true;
+  if (deleting) return key === "swap" || isUnusedKey(key) || /^net\d$/.test(key);
+  if (/^net\d+$/.test(key) || key === "memory" || key === "swap") return true;
   return /^(mp|dev)\d+$/.test(key) && guest.config[key] === undefined;
 }
 

@@ -31,7 +31,8 @@ export function guestMaxMem(guest: GuestState): number {
 export function guestCpus(model: SimCluster, guest: GuestState): number {
   const cfg = guest.config;
   const hostCpus = model.node(guest.node)?.cpus ?? 16;
-  if (guest.type === "lxc") return Number(cfg.cores ?? hostCpus);
+  // pve-container: cores, else cpulimit, else every CPU of the host
+  if (guest.type === "lxc") return Number(cfg.cores ?? 0) || Number(cfg.cpulimit ?? 0) || hostCpus;
   if (cfg.vcpus !== undefined) return Number(cfg.vcpus);
   return Math.min(hostCpus, Number(cfg.sockets ?? 1) * Number(cfg.cores ?? 1));
 }
