@@ -57,6 +57,16 @@ describe("LXC volumes are named as pve-container's alloc_disk names them", () =>
     await h.ok("POST", "/nodes/pve1/lxc/200/clone", { newid: 202, full: 1, storage: "local-lvm" });
     assert.equal((await cfg(h, 202)).rootfs, "local-lvm:vm-202-disk-0,size=4G");
   });
+
+  it("a subvol on a directory storage keeps its name as a template and cannot be linked-cloned", async () => {
+    const h = harness();
+    await create(h, 200, { rootfs: "local:0" });
+    await h.call("POST", "/nodes/pve1/lxc/200/template");
+    assert.equal((await cfg(h, 200)).rootfs, "local:200/subvol-200-disk-0.subvol,size=0T");
+    await rejects(h.call("POST", "/nodes/pve1/lxc/200/clone", { newid: 201 }), 500,
+      "Linked clone feature for 'local:200/subvol-200-disk-0.subvol' is not available");
+    assert.equal((await cfg(h, 200)).lock, undefined);
+  });
 });
 
 describe("POST /nodes/{node}/lxc/{vmid}/move_volume", () => {

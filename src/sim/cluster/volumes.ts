@@ -218,14 +218,16 @@ export function storageUsed(state: ClusterState, storageId: string, node: string
 }
 
 /**
- * Renames vm-<vmid>-disk-N to base-<vmid>-disk-N (template conversion; a subvol-… dataset becomes
- * basevol-…, as ZFS's create_base does); returns the new volid.
+ * Renames vm-<vmid>-disk-N to base-<vmid>-disk-N (template conversion); returns the new volid.
+ * A subvol keeps its name except on ZFS, whose create_base makes it basevol-…; the directory
+ * plugin only renames `vm-` names.
  */
 export function renameToBase(state: ClusterState, volid: string, node: string): string {
   const volume = findVolume(state, volid, node);
-  const renamed = volid
-    .replace(/(^|[:/])vm-(\d+-disk-\d+)(\.\w+)?$/, "$1base-$2$3")
-    .replace(/(^|[:/])subvol-(\d+-disk-\d+)(\.\w+)?$/, "$1basevol-$2$3");
+  let renamed = volid.replace(/(^|[:/])vm-(\d+-disk-\d+)(\.\w+)?$/, "$1base-$2$3");
+  if (findStorage(state, volid.split(":")[0] ?? "")?.type === "zfspool") {
+    renamed = renamed.replace(/(^|[:/])subvol-(\d+-disk-\d+)$/, "$1basevol-$2");
+  }
   if (volume) {
     // the owner (and so the owner key) stays; only the volid entry moves
     const index = volumeIndex(state);

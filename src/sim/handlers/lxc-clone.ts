@@ -143,9 +143,14 @@ function lxcTemplate(ctx: HandlerContext): null {
     vmid: guest.vmid,
     kind: "template",
     work: () => {
-      for (const [key, value] of Object.entries(guest.config)) {
-        const volid = isDiskKey("lxc", key) ? driveVolume(String(value)) : undefined;
-        if (volid) guest.config[key] = withVolume("lxc", key, String(value), renameToBase(model.state, volid, guest.node));
+      const volumes = Object.entries(guest.config).filter(([key, value]) => isDiskKey("lxc", key) && driveVolume(String(value)));
+      for (const [, value] of volumes) {
+        const volid = driveVolume(String(value)) ?? "";
+        // template_create asks the storage first: plain LVM cannot make base volumes
+        if (findStorage(model.state, volid.split(":")[0] ?? "")?.type === "lvm") throw new Error(`Template feature is not available for '${volid}'`);
+      }
+      for (const [key, value] of volumes) {
+        guest.config[key] = withVolume("lxc", key, String(value), renameToBase(model.state, driveVolume(String(value)) ?? "", guest.node));
       }
       guest.config.template = 1;
     },
