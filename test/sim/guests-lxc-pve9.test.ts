@@ -63,6 +63,9 @@ describe("LXC volumes are named as pve-container's alloc_disk names them", () =>
     await create(h, 200, { rootfs: "local:0" });
     await h.call("POST", "/nodes/pve1/lxc/200/template");
     assert.equal((await cfg(h, 200)).rootfs, "local:200/subvol-200-disk-0.subvol,size=0T");
+    // vmstatus: a rootfs without a size counts as 4 GiB
+    const status = (await h.call("GET", "/nodes/pve1/lxc/200/status/current")) as Record<string, unknown>;
+    assert.equal(status.maxdisk, 4 * 1024 ** 3);
     await rejects(h.call("POST", "/nodes/pve1/lxc/200/clone", { newid: 201 }), 500,
       "Linked clone feature for 'local:200/subvol-200-disk-0.subvol' is not available");
     assert.equal((await cfg(h, 200)).lock, undefined);

@@ -80,7 +80,8 @@ function bootOrder(boot: string): string[] {
 /** The boot disk's size (QEMU: first disk in boot order, else first disk by key; LXC: rootfs). */
 export function guestMaxDisk(guest: GuestState): number {
   const cfg = guest.config;
-  if (guest.type === "lxc") return cfg.rootfs === undefined ? 0 : factsOf("lxc", "rootfs", String(cfg.rootfs)).size;
+  // pve-container's vmstatus: the rootfs `size`, 4 GiB when it has none (or size=0T)
+  if (guest.type === "lxc") return (cfg.rootfs === undefined ? 0 : factsOf("lxc", "rootfs", String(cfg.rootfs)).size) || 4 * 1024 ** 3;
   const bootDisk = (key: string): DriveFacts | undefined => {
     const value = cfg[key];
     if (value === undefined || !isDiskKey("qemu", key)) return undefined;
