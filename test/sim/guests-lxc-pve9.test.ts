@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import { Harness, rejects } from "./guests-harness.js";
 
 const TEMPLATE = "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst";
+const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4f ops@example";
 
 /** One node with every kind of container storage. */
 function harness(deferTasks = false): Harness {
@@ -202,12 +203,14 @@ describe("create as create_vm in PVE 9", () => {
 
   it("privileged when asked (no unprivileged key), secrets never in the config, hostname CT<vmid>", async () => {
     const h = harness();
-    await create(h, 200, { unprivileged: 0, password: "secret12", "ssh-public-keys": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBx root@x" });
+    await rejects(create(h, 200, { "ssh-public-keys": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBx root@x" }), 500, "SSH public key validation error");
+    await create(h, 200, { unprivileged: 0, password: "secret12", cpuunits: 50_000, "ssh-public-keys": `\n${KEY}\n` });
     const c = await cfg(h, 200);
     assert.equal(c.unprivileged, undefined);
     assert.equal(c.hostname, "CT200");
     assert.equal(c.password, undefined);
     assert.equal(c["ssh-public-keys"], undefined);
+    assert.equal(c.cpuunits, 10_000);
     await create(h, 201);
     assert.equal((await cfg(h, 201)).unprivileged, 1);
   });

@@ -10,6 +10,11 @@ import { sim } from "./context.js";
 
 const REQUIRED = new Set(["memory", "rootfs", "ostype"]);
 
+/** PVE::CGroup::clamp_cpu_shares on a cgroup v2 host (PVE 9 has no other): 1..10000. */
+export function clampCpuUnits(units: number): number {
+  return Math.min(10_000, Math.max(1, units));
+}
+
 function checkDelete(guest: GuestState, key: string): void {
   // deleting an unset key only warns, so none of the checks below apply to it
   if (guest.config[key] === undefined && guest.pending[key] === undefined) return;

@@ -14,6 +14,8 @@ import { registerLxcMoveVolume } from "./lxc-move-volume.js";
 import { checkTemplateAccess } from "./lxc-ostemplate.js";
 import { registerLxcPower, startContainer } from "./lxc-power.js";
 import { registerLxcResize } from "./lxc-resize.js";
+import { clampCpuUnits } from "./lxc-config-checks.js";
+import { validateSshPublicKeys } from "./ssh-keys.js";
 import { freeOnFailure, removeGuest, reserveGuest } from "./new-guest.js";
 import { checkAllocate, checkPoolExists } from "./qemu-create.js";
 import { restoreOnCreate } from "./restore.js";
@@ -50,6 +52,7 @@ function requestedConfig(ctx: HandlerContext, storage: string): GuestConfig {
     // a bare number means a new volume of that many GiB on the default storage
     requested[key] = isDiskKey("lxc", key) && /^\d+(\.\d+)?$/.test(String(value)) ? `${storage}:${value}` : value;
   }
+  if (requested.cpuunits !== undefined) requested.cpuunits = clampCpuUnits(Number(requested.cpuunits));
   const mountPoints = Object.keys(requested).some((k) => /^mp\d+$/.test(k));
   if (mountPoints && requested.rootfs === undefined) {
     throw new PveApiError(500, "mount points configured, but 'rootfs' not set - aborting");
@@ -67,6 +70,8 @@ function checkCreate(ctx: HandlerContext, model: SimCluster, vmid: number, pool:
   }
   checkPoolExists(model, pool);
   checkAllocate(ctx, vmid, pool);
+  const keys = str(ctx, "ssh-public-keys");
+  if (keys !== undefined) validateSshPublicKeys(keys);
   const isRoot = ctx.auth.userid === "root@pam" && ctx.auth.tokenid === undefined;
   checkTemplateAccess(model, str(ctx, "ostemplate") ?? "", "vztmpl", isRoot);
 }
