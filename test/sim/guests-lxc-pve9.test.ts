@@ -159,6 +159,22 @@ describe("config updates: hotplug and pending as update_pct_config", () => {
     assert.equal(pending.find((p) => p.key === "net10")?.delete, 1);
   });
 
+  it("a running CT's changed mount point waits as asked and gets its volume at the next start", async () => {
+    const h = harness();
+    await create(h, 200, { mp0: "local-lvm:1,mp=/data" });
+    await h.ok("POST", "/nodes/pve1/lxc/200/status/start");
+    await h.call("PUT", "/nodes/pve1/lxc/200/config", { mp0: "tank:3,mp=/data", mp1: "tank:1,mp=/new" });
+    const pending = (await h.call("GET", "/nodes/pve1/lxc/200/pending")) as Array<Record<string, unknown>>;
+    assert.deepEqual(pending.find((p) => p.key === "mp0"), { key: "mp0", value: "local-lvm:vm-200-disk-1,mp=/data,size=1G", pending: "tank:3,mp=/data" });
+    // a new mount point is hot-plugged (and allocated) at once
+    assert.equal(pending.find((p) => p.key === "mp1")?.value, "tank:subvol-200-disk-0,mp=/new,size=1G");
+    assert.equal(h.model.state.volumes.filter((v) => v.storage === "tank").length, 1);
+    await h.ok("POST", "/nodes/pve1/lxc/200/status/reboot");
+    const c = await cfg(h, 200);
+    assert.equal(c.mp0, "tank:subvol-200-disk-1,mp=/data,size=3G");
+    assert.equal(c.unused0, "local-lvm:vm-200-disk-1");
+  });
+
   it("refuses to delete required options and to touch unprivileged", async () => {
     const h = harness();
     await create(h, 200);
@@ -183,6 +199,17 @@ describe("power operations answer as API2/LXC/Status.pm", () => {
     await h.call("POST", "/nodes/pve1/lxc/200/template");
     const again = await h.call("POST", "/nodes/pve1/lxc/200/status/start");
     assert.equal(h.task(again).exitstatus, "you can't start a CT if it's a template");
+  });
+});
+
+describe("migrate as pve-container", () => {
+  it("a running CT with online=1 passes the API and fails in the vzmigrate task", async () => {
+    const h = new Harness({ nodes: 2 });
+    await h.ok("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: TEMPLATE, rootfs: "shared:4", start: 1 });
+    const upid = await h.call("POST", "/nodes/pve1/lxc/200/migrate", { target: "pve2", online: 1 });
+    assert.equal(h.task(upid).exitstatus, "lxc live migration is currently not implemented");
+    assert.equal(h.model.guest(200)?.node, "pve1");
+    assert.equal((await cfg(h, 200)).lock, undefined);
   });
 });
 
