@@ -270,4 +270,18 @@ describe("status and destroy", () => {
     assert.equal(h.model.guest(200), undefined);
     assert.deepEqual(h.model.state.volumes.filter((v) => v.vmid === 200), []);
   });
+
+  it("destroy-unreferenced-disks also frees the vmid's volumes no config names; purge drops it from backup jobs", async () => {
+    const h = harness();
+    await create(h, 200);
+    await create(h, 201);
+    await h.call("POST", "/nodes/pve1/storage/local-lvm/content", { vmid: 200, filename: "vm-200-disk-7", size: "1G" });
+    await h.call("POST", "/nodes/pve1/storage/local-lvm/content", { vmid: 201, filename: "vm-201-disk-7", size: "1G" });
+    await h.call("POST", "/cluster/backup", { vmid: "200,201", schedule: "daily", storage: "local" });
+    await h.ok("DELETE", "/nodes/pve1/lxc/200", { "destroy-unreferenced-disks": 1, purge: 1 });
+    await h.ok("DELETE", "/nodes/pve1/lxc/201");
+    assert.deepEqual(h.model.state.volumes.filter((v) => v.vmid === 200).map((v) => v.volid), []);
+    assert.deepEqual(h.model.state.volumes.filter((v) => v.vmid === 201).map((v) => v.volid), ["local-lvm:vm-201-disk-7"]);
+    assert.equal(h.model.state.backupJobs[0]?.vmid, "201");
+  });
 });
