@@ -20,6 +20,7 @@ function harness(deferTasks = false): Harness {
         { id: "tank", type: "zfspool", content: "images,rootdir" },
         { id: "ceph", type: "rbd", content: "images,rootdir" },
         { id: "isos", type: "dir", content: "iso,vztmpl" },
+        { id: "fast", type: "btrfs", content: "images,rootdir" },
       ],
       content: [TEMPLATE, "local:iso/debian-13-netinst.iso"],
     },
@@ -45,6 +46,21 @@ describe("LXC volumes are named as pve-container's alloc_disk names them", () =>
     const formats = h.model.state.volumes.filter((v) => v.vmid === 200).map((v) => `${v.volid} ${v.format}`);
     assert.ok(formats.includes("tank:subvol-200-disk-0 subvol"));
     assert.ok(formats.includes("local:200/subvol-200-disk-1.subvol subvol"));
+  });
+
+  it("btrfs keeps the directory plugin's names, raw for VMs too, and names a linked clone without its base", async () => {
+    const h = harness();
+    await create(h, 200, { rootfs: "fast:4", mp0: "fast:0,mp=/a" });
+    const c = await cfg(h, 200);
+    assert.equal(c.rootfs, "fast:200/vm-200-disk-0.raw,size=4G");
+    assert.equal(c.mp0, "fast:200/subvol-200-disk-1.subvol,mp=/a,size=0T");
+    await h.createVm(100, { scsi0: "fast:2" });
+    assert.equal((await h.config(100)).scsi0, "fast:100/vm-100-disk-0.raw,size=2G");
+    await h.call("PUT", "/nodes/pve1/lxc/200/config", { delete: "mp0" });
+    await h.call("POST", "/nodes/pve1/lxc/200/template");
+    assert.equal((await cfg(h, 200)).rootfs, "fast:200/base-200-disk-0.raw,size=4G");
+    await h.ok("POST", "/nodes/pve1/lxc/200/clone", { newid: 201 });
+    assert.equal((await cfg(h, 201)).rootfs, "fast:201/vm-201-disk-0.raw,size=4G");
   });
 
   it("a ZFS template has basevol volumes and its linked clone a subvol on top", async () => {
