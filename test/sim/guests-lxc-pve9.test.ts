@@ -242,6 +242,10 @@ describe("create as create_vm in PVE 9", () => {
       "unable to parse lvm volume name 'vztmpl/x.tar.zst'");
     await rejects(h.call("POST", "/nodes/pve1/lxc", { vmid: 402, ostemplate: TEMPLATE, mp0: "local-lvm:1,mp=/x" }), 500,
       "mount points configured, but 'rootfs' not set - aborting");
+    h.model.state.storages.find((s) => s.id === "tank")!.nodes = ["pve9"];
+    await rejects(h.call("POST", "/nodes/pve1/lxc", { vmid: 402, ostemplate: TEMPLATE, rootfs: "tank:1" }), 500,
+      "storage 'tank' is not available on node 'pve1'");
+    assert.equal(h.model.guest(402), undefined);
   });
 
   it("privileged when asked (no unprivileged key), secrets never in the config, hostname CT<vmid>", async () => {
