@@ -248,6 +248,15 @@ describe("create as create_vm in PVE 9", () => {
     assert.equal(h.model.guest(402), undefined);
   });
 
+  it("start=1 starts the new CT in a vzstart task of its own", async () => {
+    const h = harness(true);
+    const upid = await h.call("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: TEMPLATE, rootfs: "local-lvm:4", start: 1 });
+    await h.runTasks();
+    assert.equal(h.task(upid).exitstatus, "OK");
+    assert.deepEqual(h.tasks.map((t) => `${t.options.type}:${t.exitstatus}`), ["vzcreate:OK", "vzstart:OK"]);
+    assert.equal(h.model.guest(200)?.status, "running");
+  });
+
   it("privileged when asked (no unprivileged key), secrets never in the config, hostname CT<vmid>", async () => {
     const h = harness();
     await rejects(create(h, 200, { "ssh-public-keys": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBx root@x" }), 500, "SSH public key validation error");

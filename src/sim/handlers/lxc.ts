@@ -135,7 +135,11 @@ function createCt(ctx: HandlerContext): string {
       } catch (err) {
         throw new Error(`unable to create CT ${vmid} - ${err instanceof Error ? err.message : String(err)}`);
       }
-      if (start) startContainer(model, guest, false);
+      // start=1 calls the start API from the worker: a vzstart task of its own, which the
+      // vzcreate task does not wait for (an HA resource added with state started starts it too)
+      if (start && !haManagedParam) {
+        ctx.tasks.start({ node, type: "vzstart", id: String(vmid), kind: "start", work: () => startContainer(model, guest, false) });
+      }
       if (haManagedParam) applyHaState(model, guest, start ? "started" : "stopped");
     },
   });
