@@ -288,6 +288,16 @@ describe("status and destroy", () => {
     assert.equal(running.pressurecpufull, undefined);
   });
 
+  it("interfaces carry PVE 9's hardware-address and ip-addresses beside the old keys", async () => {
+    const h = harness();
+    await create(h, 200, { net0: "name=eth0,bridge=vmbr0,ip=10.1.2.3/24", start: 1 });
+    const ifaces = (await h.call("GET", "/nodes/pve1/lxc/200/interfaces")) as Array<Record<string, unknown>>;
+    const eth0 = ifaces.find((i) => i.name === "eth0") as Record<string, unknown>;
+    assert.equal(eth0["hardware-address"], eth0.hwaddr);
+    assert.equal(eth0.inet, "10.1.2.3/24");
+    assert.deepEqual((eth0["ip-addresses"] as unknown[])[0], { "ip-address": "10.1.2.3", "ip-address-type": "inet", prefix: 24 });
+  });
+
   it("force destroys a running CT with rootfs, every mount point and unused volume", async () => {
     const h = harness();
     await create(h, 200, { mp0: "tank:1,mp=/a", mp1: "local:1,mp=/b" });
