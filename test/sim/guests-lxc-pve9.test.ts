@@ -20,6 +20,7 @@ function harness(deferTasks = false): Harness {
         { id: "tank", type: "zfspool", content: "images,rootdir" },
         { id: "ceph", type: "rbd", content: "images,rootdir" },
         { id: "isos", type: "dir", content: "iso,vztmpl" },
+        { id: "fast", type: "btrfs", content: "images,rootdir" },
       ],
       content: [TEMPLATE, "local:iso/debian-13-netinst.iso"],
     },
@@ -45,6 +46,21 @@ describe("LXC volumes are named as pve-container's alloc_disk names them", () =>
     const formats = h.model.state.volumes.filter((v) => v.vmid === 200).map((v) => `${v.volid} ${v.format}`);
     assert.ok(formats.includes("tank:subvol-200-disk-0 subvol"));
     assert.ok(formats.includes("local:200/subvol-200-disk-1.subvol subvol"));
+  });
+
+  it("btrfs keeps the directory plugin's names, raw for VMs too, and names a linked clone without its base", async () => {
+    const h = harness();
+    await create(h, 200, { rootfs: "fast:4", mp0: "fast:0,mp=/a" });
+    const c = await cfg(h, 200);
+    assert.equal(c.rootfs, "fast:200/vm-200-disk-0.raw,size=4G");
+    assert.equal(c.mp0, "fast:200/subvol-200-disk-1.subvol,mp=/a,size=0T");
+    await h.createVm(100, { scsi0: "fast:2" });
+    assert.equal((await h.config(100)).scsi0, "fast:100/vm-100-disk-0.raw,size=2G");
+    await h.call("PUT", "/nodes/pve1/lxc/200/config", { delete: "mp0" });
+    await h.call("POST", "/nodes/pve1/lxc/200/template");
+    assert.equal((await cfg(h, 200)).rootfs, "fast:200/base-200-disk-0.raw,size=4G");
+    await h.ok("POST", "/nodes/pve1/lxc/200/clone", { newid: 201 });
+    assert.equal((await cfg(h, 201)).rootfs, "fast:201/vm-201-disk-0.raw,size=4G");
   });
 
   it("a ZFS template has basevol volumes and its linked clone a subvol on top", async () => {
@@ -226,6 +242,19 @@ describe("create as create_vm in PVE 9", () => {
       "unable to parse lvm volume name 'vztmpl/x.tar.zst'");
     await rejects(h.call("POST", "/nodes/pve1/lxc", { vmid: 402, ostemplate: TEMPLATE, mp0: "local-lvm:1,mp=/x" }), 500,
       "mount points configured, but 'rootfs' not set - aborting");
+    h.model.state.storages.find((s) => s.id === "tank")!.nodes = ["pve9"];
+    await rejects(h.call("POST", "/nodes/pve1/lxc", { vmid: 402, ostemplate: TEMPLATE, rootfs: "tank:1" }), 500,
+      "storage 'tank' is not available on node 'pve1'");
+    assert.equal(h.model.guest(402), undefined);
+  });
+
+  it("start=1 starts the new CT in a vzstart task of its own", async () => {
+    const h = harness(true);
+    const upid = await h.call("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: TEMPLATE, rootfs: "local-lvm:4", start: 1 });
+    await h.runTasks();
+    assert.equal(h.task(upid).exitstatus, "OK");
+    assert.deepEqual(h.tasks.map((t) => `${t.options.type}:${t.exitstatus}`), ["vzcreate:OK", "vzstart:OK"]);
+    assert.equal(h.model.guest(200)?.status, "running");
   });
 
   it("privileged when asked (no unprivileged key), secrets never in the config, hostname CT<vmid>", async () => {
@@ -257,6 +286,16 @@ describe("status and destroy", () => {
       assert.equal(typeof running[key], "number", key);
     }
     assert.equal(running.pressurecpufull, undefined);
+  });
+
+  it("interfaces carry PVE 9's hardware-address and ip-addresses beside the old keys", async () => {
+    const h = harness();
+    await create(h, 200, { net0: "name=eth0,bridge=vmbr0,ip=10.1.2.3/24", start: 1 });
+    const ifaces = (await h.call("GET", "/nodes/pve1/lxc/200/interfaces")) as Array<Record<string, unknown>>;
+    const eth0 = ifaces.find((i) => i.name === "eth0") as Record<string, unknown>;
+    assert.equal(eth0["hardware-address"], eth0.hwaddr);
+    assert.equal(eth0.inet, "10.1.2.3/24");
+    assert.deepEqual((eth0["ip-addresses"] as unknown[])[0], { "ip-address": "10.1.2.3", "ip-address-type": "inet", prefix: 24 });
   });
 
   it("force destroys a running CT with rootfs, every mount point and unused volume", async () => {

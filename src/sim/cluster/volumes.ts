@@ -2,7 +2,9 @@
 import { PveApiError } from "../contract.js";
 import type { ClusterState, StorageState, VolumeState } from "./types.js";
 
-const FILE_BASED = new Set(["dir", "nfs", "cifs"]);
+// storages with a path, whose volumes are files named <vmid>/<name>.<format> (btrfs keeps the
+// directory plugin's names and stores a raw image as a subvolume holding disk.raw)
+const FILE_BASED = new Set(["dir", "btrfs", "nfs", "cifs"]);
 
 export function isFileStorage(storage: StorageState): boolean {
   return FILE_BASED.has(storage.type);
@@ -172,7 +174,8 @@ export function containerFormat(storage: StorageState, bytes: number): "raw" | "
 
 /** Default image format on a storage (qcow2 on file storages for VMs, raw otherwise). */
 export function defaultFormat(storage: StorageState, content: "images" | "rootdir"): string {
-  return isFileStorage(storage) && content === "images" ? "qcow2" : "raw";
+  // btrfs defaults to raw (its plugin's default format), other path storages to qcow2
+  return isFileStorage(storage) && storage.type !== "btrfs" && content === "images" ? "qcow2" : "raw";
 }
 
 export function allocateVolume(state: ClusterState, opts: AllocateOptions): VolumeState {
@@ -184,7 +187,8 @@ export function allocateVolume(state: ClusterState, opts: AllocateOptions): Volu
   let volname: string;
   if (isFileStorage(storage)) {
     const own = `${vmid}/${base}.${format}`;
-    volname = opts.parent ? `${volumeName(opts.parent)}/${own}` : own;
+    // a btrfs linked clone is a subvolume snapshot: its name does not mention the base
+    volname = opts.parent && storage.type !== "btrfs" ? `${volumeName(opts.parent)}/${own}` : own;
   } else {
     volname = opts.parent ? `${volumeBaseName(opts.parent)}/${base}` : base;
   }

@@ -28,7 +28,7 @@ function pluginName(storage: StorageState): string {
 }
 
 function contentTypeOf(storage: StorageState, volname: string): string {
-  if (["dir", "nfs", "cifs"].includes(storage.type)) {
+  if (["dir", "btrfs", "nfs", "cifs"].includes(storage.type)) {
     const hit = DIR_VOLNAMES.find(([re]) => re.test(volname));
     if (!hit) throw new PveApiError(500, `unable to parse directory volume name '${volname}'`);
     return hit[1];

@@ -4,9 +4,9 @@ import { inAllocationOrder, isDiskKey } from "../cluster/drives.js";
 import { normaliseValue } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { ConfigValue, GuestConfig, GuestState, VolumeState } from "../cluster/types.js";
-import { findStorage, findVolume } from "../cluster/volumes.js";
+import { findStorage, findVolume, requireStorage } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
-import { checkNewDiskStorages } from "./config-permissions.js";
+import { checkNewDiskStorages, newDiskStorage } from "./config-permissions.js";
 import { flag, nodeParam, sim, str, vmidParam } from "./context.js";
 import { applyHaState } from "./ha.js";
 import { registerLxcClone } from "./lxc-clone.js";
@@ -108,6 +108,11 @@ function createCt(ctx: HandlerContext): string {
   const storage = str(ctx, "storage") ?? "local";
   const requested = requestedConfig(ctx, storage);
   checkNewDiskStorages(ctx, requested, (k) => isDiskKey("lxc", k), "rootdir", (id) => findStorage(model.state, id)?.content);
+  // storage_check_enabled: a storage of a new volume must be enabled on this node, at once
+  for (const key of Object.keys(requested).filter((k) => isDiskKey("lxc", k))) {
+    const id = newDiskStorage(String(requested[key]), undefined);
+    if (id !== undefined) requireStorage(model.state, id, node);
+  }
   const ostemplate = str(ctx, "ostemplate") ?? "";
   const guest = reserveGuest(model, { vmid, type: "lxc", node, agentDelay: 0 }, "create");
   const start = flag(ctx, "start");
@@ -130,7 +135,11 @@ function createCt(ctx: HandlerContext): string {
       } catch (err) {
         throw new Error(`unable to create CT ${vmid} - ${err instanceof Error ? err.message : String(err)}`);
       }
-      if (start) startContainer(model, guest, false);
+      // start=1 calls the start API from the worker: a vzstart task of its own, which the
+      // vzcreate task does not wait for (an HA resource added with state started starts it too)
+      if (start && !haManagedParam) {
+        ctx.tasks.start({ node, type: "vzstart", id: String(vmid), kind: "start", work: () => startContainer(model, guest, false) });
+      }
       if (haManagedParam) applyHaState(model, guest, start ? "started" : "stopped");
     },
   });
