@@ -20,7 +20,7 @@ export function registerShowCommand(program: Command): void {
     .action(async (files: string[], flags: Flags) => {
       const target = await openSpecTarget(files, flags, "show");
       try {
-        const shown = await showSpec(target.client, { vms: target.vms });
+        const shown = await showSpec(target.client, { vms: target.vms, containers: target.containers });
         if (flags.json) process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
         else {
           process.stdout.write(stringify({ version: 1, vms: shown.vms }));
