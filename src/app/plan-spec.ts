@@ -3,25 +3,33 @@
 import type { PveClient } from "../api/index.js";
 import { buildPlan, type PlanContext, type PlanOptions } from "../engine/plan.js";
 import type { Plan } from "../plan/types.js";
-import type { DesiredVm } from "../resources/qemu/model.js";
+import type { DesiredCt } from "../resources/lxc/model.js";
+import type { DesiredGuest } from "../resources/index.js";
 import type { SpecDocument } from "../sources/spec/index.js";
+import { desiredCtFromSpec } from "../sources/spec/lxc-desired.js";
 import { desiredVmFromSpec } from "../sources/spec/qemu-desired.js";
 
-/** The guests a use case works on: a spec's VMs, as loadSpecFiles and parseSpec return them. */
-export type SpecGuests = Pick<SpecDocument, "vms">;
+/** The guests a use case works on: a spec's VMs and containers, as loadSpecFiles and parseSpec return them. */
+export type SpecGuests = Pick<SpecDocument, "vms"> & Partial<Pick<SpecDocument, "containers">>;
+
+/** The spec's containers as the engine compares them. */
+export function desiredContainersOf(spec: SpecGuests): DesiredCt[] {
+  return (spec.containers ?? []).map(desiredCtFromSpec);
+}
 
 /** A plan ready for applyPlan. */
 export interface PlannedSpec {
   /** What apply will do: plain data, to print, save or send as JSON. */
   plan: Plan;
   /** The spec's guests as the engine compares them (apply re-plans them to verify convergence, when asked). */
-  desired: DesiredVm[];
+  desired: DesiredGuest[];
   /** What planning read (the cluster, the live guests), reused by apply; without it apply reads the cluster itself. */
   context?: PlanContext;
 }
 
-export function desiredOf(spec: SpecGuests): DesiredVm[] {
-  return spec.vms.map(desiredVmFromSpec);
+/** The spec's guests as the engine compares them: its VMs, then its containers. */
+export function desiredOf(spec: SpecGuests): DesiredGuest[] {
+  return [...spec.vms.map(desiredVmFromSpec), ...desiredContainersOf(spec)];
 }
 
 /** Plans the spec's guests against the live cluster: nothing is changed. */

@@ -5,18 +5,47 @@ import { type Selection, selectGuests, type ShownGuests, showSpecGuests } from "
 import type { RawObject } from "../resources/qemu/to-spec.js";
 import { desiredOf, type SpecGuests } from "./plan-spec.js";
 
+/** A spec document: VMs under `vms:`, containers under `containers:` (left out when there are none). */
+export interface GuestsSpec {
+  version: 1;
+  vms: RawObject[];
+  containers?: RawObject[];
+}
+
 export interface ImportedSpec {
   /** A spec document of the guests, each with its vmid (and `adopt: true` when pvectl did not create it). */
-  spec: { version: 1; vms: RawObject[] };
-  /** Selected guests that were not written, with why: vmids that do not exist, containers, templates. */
+  spec: GuestsSpec;
+  /** Selected guests that were not written, with why: vmids that do not exist, templates. */
   leftOut: string[];
 }
 
-export function showSpec(client: PveClient, spec: SpecGuests): Promise<ShownGuests> {
-  return showSpecGuests(client, desiredOf(spec));
+/** What `show` prints: the spec's guests as they are live, and those it could not find. */
+export interface ShownSpec {
+  spec: GuestsSpec;
+  missing: string[];
+}
+
+/**
+ * The guests in their spec sections. Each kind writes its own shape (resources/<kind>/to-spec):
+ * a container's entry is the one keyed by `hostname`, a VM's by `name`.
+ */
+export function specSections(guests: RawObject[]): GuestsSpec {
+  const containers = guests.filter((g) => g.hostname !== undefined);
+  const vms = guests.filter((g) => g.hostname === undefined);
+  return { version: 1, vms, ...(containers.length > 0 ? { containers } : {}) };
+}
+
+/** Every guest of a written spec (VMs, then containers). */
+export function specGuests(spec: GuestsSpec): RawObject[] {
+  return [...spec.vms, ...(spec.containers ?? [])];
+}
+
+export async function showSpec(client: PveClient, spec: SpecGuests): Promise<ShownSpec> {
+  const shown: ShownGuests = await showSpecGuests(client, desiredOf(spec));
+  return { spec: specSections(shown.vms), missing: shown.missing };
 }
 
 export async function importGuests(client: PveClient, selection: Selection): Promise<ImportedSpec> {
   const shown = await selectGuests(client, selection);
-  return { spec: { version: 1, vms: shown.vms }, leftOut: [...shown.missing, ...(shown.skipped ?? [])] };
+  return { spec: specSections(shown.vms), leftOut: [...shown.missing, ...(shown.skipped ?? [])] };
 }

@@ -16,16 +16,14 @@ export interface ShownGuests {
   vms: SpecObject[];
   /** Spec guests that do not exist, or could not be matched (with why). */
   missing: string[];
-  /** Selected guests that exist but were not written, with why (containers, templates). */
+  /** Selected guests that exist but were not written, with why (templates, types pvectl does not manage). */
   skipped?: string[];
 }
 
 /** Why a selected guest cannot be imported, or undefined when it can. */
 function unimportable(g: GuestSummary): string | undefined {
   const who = `vmid ${g.vmid}${g.name ? ` (${g.name})` : ""} on ${g.node}`;
-  // Containers are planned and applied; writing them as spec entries comes with the spec
-  // layer's `containers:` (resources/lxc/to-spec.ts), until then they are skipped as before.
-  if (g.type === "lxc" || kindOfType(g.type) === undefined) return `${who}: a container (LXC); pvectl does not manage containers yet`;
+  if (kindOfType(g.type) === undefined) return `${who}: a guest of type ${g.type}, which this build of pvectl does not manage`;
   if (g.template) return `${who}: a template; pvectl does not converge templates`;
   return undefined;
 }

@@ -91,14 +91,24 @@ export function allowedSecretFile(path: string, specFile: string, policy: Secret
   };
 }
 
+/** Why a spec may not read this environment variable at all (its prefix), or undefined. */
+export function envPrefixRefusal(variable: string, policy: SecretPolicy): string | undefined {
+  if (policy.secretEnvPrefixes.some((prefix) => variable.startsWith(prefix))) return undefined;
+  return (
+    `${variable}: it does not start with an allowed prefix (${policy.secretEnvPrefixes.join(", ")}), and a spec may only read variables set aside for specs. ` +
+    `Rename the variable (e.g. PVE_${variable}), or allow its prefix with --secret-env-prefix (which replaces the defaults; repeat it to keep them)`
+  );
+}
+
+/** The PROXMOX_* connection's own secrets (PROXMOX_PASSWORD ...). */
+export function isEnvConnectionSecret(variable: string): boolean {
+  return ENV_CONNECTION_SECRETS.has(variable);
+}
+
 /** Why a spec connection may not read this environment variable, or undefined. */
 export function envVariableRefusal(variable: string, target: { host: string; port?: number }, policy: SecretPolicy, env: NodeJS.ProcessEnv): string | undefined {
-  if (!policy.secretEnvPrefixes.some((prefix) => variable.startsWith(prefix))) {
-    return (
-      `${variable}: it does not start with an allowed prefix (${policy.secretEnvPrefixes.join(", ")}), and a spec may only read variables set aside for specs. ` +
-      `Rename the variable (e.g. PVE_${variable}), or allow its prefix with --secret-env-prefix (which replaces the defaults; repeat it to keep them)`
-    );
-  }
+  const prefix = envPrefixRefusal(variable, policy);
+  if (prefix) return prefix;
   if (!ENV_CONNECTION_SECRETS.has(variable)) return undefined;
   // PROXMOX_PASSWORD & co. belong to the PROXMOX_HOST connection: a spec may not redirect them.
   const configured = env.PROXMOX_HOST?.trim() ? safeOrigin({ host: env.PROXMOX_HOST, ...(env.PROXMOX_PORT ? { port: Number(env.PROXMOX_PORT) } : {}) }) : undefined;

@@ -45,7 +45,7 @@ describe("pvectl import: skipped guests and --connection", () => {
     const result = await pvectl(["import", "--vmid", "302"], env);
     assert.equal(result.code, 1, result.stderr);
     assert.equal(result.stdout, "");
-    assert.match(result.stderr, /skipped vmid 302 \(ct1\) on pve2: a container \(LXC\); pvectl does not manage containers yet\n/);
+    assert.match(result.stderr, /skipped vmid 302 \(ct1\) on pve2: a guest of type lxc, which this build of pvectl does not manage\n/);
     assert.match(result.stderr, /no guest was imported .*nothing was written/);
   });
 
@@ -62,7 +62,7 @@ describe("pvectl import: skipped guests and --connection", () => {
     assert.match(result.stdout, /- vmid: 300\n {4}name: vm1\n/);
     assert.doesNotMatch(result.stdout, /vmid: 30[12]/);
     assert.match(result.stderr, /skipped vmid 301 \(tpl1\) on pve1: a template/);
-    assert.match(result.stderr, /skipped vmid 302 \(ct1\) on pve2: a container \(LXC\)/);
+    assert.match(result.stderr, /skipped vmid 302 \(ct1\) on pve2: a guest of type lxc/);
   });
 
   it("a named vmid that was skipped fails the run even when others were written", async () => {

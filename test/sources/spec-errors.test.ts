@@ -82,10 +82,8 @@ describe("unknown keys", () => {
     );
   });
 
-  it("says containers are not supported yet", () => {
-    assert.deepEqual(problems(lines("containers:", "  - name: ct1")), [
-      "web.yaml:1:1: containers: LXC containers are not supported yet: this version manages `vms` only",
-    ]);
+  it("reads `containers:` as a list of containers (a container needs a node)", () => {
+    assert.deepEqual(problems(lines("containers:", "  - name: ct1")), ["web.yaml:2:5: containers[0].node: is required"]);
   });
 });
 

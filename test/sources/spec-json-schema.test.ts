@@ -30,6 +30,18 @@ describe("schema/pvectl-spec.schema.json", () => {
     assert.equal(schema.definitions.Nic.properties.tag.maximum, 4094);
     assert.equal(schema.definitions.Connection.additionalProperties, false);
     assert.ok(!("tokenSecret" in schema.definitions.Connection.properties), "no inline secret field exists");
+    const ct = schema.definitions.Container;
+    assert.equal(schema.properties.containers.items.$ref, "#/definitions/Container");
+    assert.equal(ct.additionalProperties, false);
+    assert.deepEqual(ct.required, ["node"]);
+    assert.ok(!("password" in ct.properties), "a container's password is referenced, never written");
+    assert.ok("passwordEnv" in ct.properties && "hostname" in ct.properties && "name" in ct.properties);
+    assert.ok(ct.properties.ostype.enum.includes("debian"));
+    assert.deepEqual(Object.keys(ct.properties.features.properties), ["nesting", "keyctl", "fuse", "mount", "mknod"]);
+    assert.equal(Object.keys(ct.properties.mounts.properties).length, 256);
+    assert.equal(Object.keys(ct.properties.nics.properties).length, 32);
+    assert.deepEqual(schema.definitions.CtMount.required, ["mountpoint"]);
+    assert.equal(schema.definitions.CtNic.properties.tag.maximum, 4094);
   });
 
   it("the examples start with the editor's schema line and satisfy the schema", async () => {

@@ -156,7 +156,7 @@ describe("normalization", () => {
   });
 
   it("treats an empty file as declaring nothing", () => {
-    assert.deepEqual(parseSpec("# nothing yet\n", "empty.yaml"), { files: ["empty.yaml"], connections: {}, vms: [] });
+    assert.deepEqual(parseSpec("# nothing yet\n", "empty.yaml"), { files: ["empty.yaml"], connections: {}, vms: [], containers: [] });
   });
 });
 

@@ -59,6 +59,7 @@ describe("pvectl validate", () => {
       valid: false,
       files: [bad],
       vms: [],
+      containers: [],
       connections: [],
       issues: [{ file: bad, line: 2, column: 28, path: "vms[0].corse", message: "unknown key `corse`; did you mean `cores`?" }],
     });

@@ -40,7 +40,7 @@ async function applySavedPlan(file: string, flags: Flags, perNode: PerNode): Pro
   const connection = saved.connection !== undefined ? { connection: saved.connection } : {};
   const target = await openSpecTarget([], { ...flags, file: saved.specFiles.map((f) => f.path), ...connection }, "apply");
   try {
-    const { problems, ...planned } = await recomputeSavedPlan(target.client, saved, { vms: target.vms });
+    const { problems, ...planned } = await recomputeSavedPlan(target.client, saved, { vms: target.vms, containers: target.containers });
     if (problems.length > 0) throw new SavedPlanError(file, problems);
     await runApply(target.client, planned, flags, { ...VERIFY, ...perNode }, "apply");
   } finally {
@@ -91,7 +91,7 @@ export function registerApplyCommand(program: Command): void {
       }
       const target = await openSpecTarget(files, flags, "apply");
       try {
-        const planned = await planSpec(target.client, { vms: target.vms }, { ...planOptions(flags), ...createWaitProgress(flags.json) });
+        const planned = await planSpec(target.client, { vms: target.vms, containers: target.containers }, { ...planOptions(flags), ...createWaitProgress(flags.json) });
         await runApply(target.client, planned, flags, { ...VERIFY, ...perNode }, "apply");
       } finally {
         await target.client.close();

@@ -97,7 +97,7 @@ export function registerDemoCommand(program: Command): void {
       const runnable: string[] = [];
       for (const file of files) {
         const spec = await loadSpecFiles([file]);
-        if (spec.vms.some((vm) => vm.connection !== undefined)) out.write(p.dim(`(skipping ${file}: it targets a named connection)\n`));
+        if ([...spec.vms, ...spec.containers].some((guest) => guest.connection !== undefined)) out.write(p.dim(`(skipping ${file}: it targets a named connection)\n`));
         else runnable.push(file);
       }
       if (runnable.length === 0) throw new UsageError(`no example spec without a named connection in ${dir}`, "pass --examples DIR");

@@ -31,16 +31,19 @@ export function registerDestroyCommand(program: Command): void {
       const target = await openSpecTarget(files, flags, "destroy");
       try {
         let vms = target.vms;
+        let containers = target.containers;
         if (flags.name) {
-          const unknown = flags.name.filter((n) => !vms.some((vm) => vm.name === n));
+          const all = [...vms, ...containers];
+          const unknown = flags.name.filter((n) => !all.some((guest) => guest.name === n));
           if (unknown.length > 0) {
-            throw new UsageError(`not in the spec: ${unknown.join(", ")}`, `guests in the spec: ${vms.map((vm) => vm.name).join(", ")}`);
+            throw new UsageError(`not in the spec: ${unknown.join(", ")}`, `guests in the spec: ${all.map((guest) => guest.name).join(", ")}`);
           }
           vms = vms.filter((vm) => flags.name!.includes(vm.name));
+          containers = containers.filter((ct) => flags.name!.includes(ct.name));
         }
         const planned = await planDestroy(
           target.client,
-          { vms },
+          { vms, containers },
           {
             shutdownTimeoutSeconds: positiveInt(flags.shutdownTimeout, "--shutdown-timeout", DEFAULT_SHUTDOWN_TIMEOUT),
             forceStop: flags.forceStop ?? false,

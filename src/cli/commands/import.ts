@@ -2,12 +2,12 @@
 // guests that exist (vmids included, so the spec manages exactly these guests). A plan of the
 // written spec against the same cluster is empty, except the adoption step of each guest
 // pvectl did not create (written with `adopt: true`). Selected guests that cannot be written
-// (containers, templates) are named on stderr; when nothing asked for was written, nothing is
+// (templates) are named on stderr; when nothing asked for was written, nothing is
 // written at all and the exit code is 1.
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { stringify } from "yaml";
-import { type ImportedSpec, importGuests } from "../../app/show.js";
+import { type ImportedSpec, importGuests, specGuests } from "../../app/show.js";
 import type { Selection } from "../../engine/show.js";
 import { safeText } from "../../util/safe-text.js";
 import { PvectlError } from "../../util/errors.js";
@@ -28,11 +28,11 @@ export class NothingImportedError extends PvectlError {
   readonly kind = "nothing-imported";
 
   constructor(readonly problems: string[]) {
-    super(problems.length > 0 ? "no guest was imported (see the lines above)" : "no VM matches the selection");
+    super(problems.length > 0 ? "no guest was imported (see the lines above)" : "no guest matches the selection");
     this.name = "NothingImportedError";
   }
   override userMessage(): string {
-    const hint = this.problems.length > 0 ? "only VMs that are not templates can be imported" : "check the selection with `pvectl inventory --list`";
+    const hint = this.problems.length > 0 ? "only guests that are not templates can be imported" : "check the selection with `pvectl inventory --list`";
     return `${this.message}; nothing was written\n  ${hint}`;
   }
 }
@@ -61,17 +61,17 @@ async function writeSpec({ spec }: ImportedSpec, flags: Flags): Promise<void> {
     return;
   }
   await writeFile(flags.out, text, "utf8");
-  process.stderr.write(`wrote ${spec.vms.length} guest(s) to ${flags.out}; check it with: pvectl plan -f ${flags.out}\n`);
+  process.stderr.write(`wrote ${specGuests(spec).length} guest(s) to ${flags.out}; check it with: pvectl plan -f ${flags.out}\n`);
 }
 
 export function registerImportCommand(program: Command): void {
   program
     .command("import")
-    .description("write a spec file from existing VMs (by vmid, tag, node, or all); containers and templates are skipped, with a note")
+    .description("write a spec file from existing VMs and containers (by vmid, tag, node, or all); templates are skipped, with a note")
     .option("--vmid <vmid...>", "these guests")
     .option("--tag <tag...>", "guests with any of these tags")
     .option("--node <node...>", "guests on these nodes")
-    .option("--all", "every VM of the cluster (templates and containers excepted)")
+    .option("--all", "every VM and container of the cluster (templates excepted)")
     .option("-o, --out <file>", "write the spec here instead of stdout")
     .option("--json", "JSON instead of YAML")
     .option("-f, --file <path...>", "a spec file whose `connections:` define the cluster (with --connection)")
@@ -83,10 +83,11 @@ export function registerImportCommand(program: Command): void {
       try {
         const imported = await importGuests(client, selection);
         reportLeftOut(imported.leftOut);
-        if (imported.spec.vms.length === 0) throw new NothingImportedError(imported.leftOut);
+        const guests = specGuests(imported.spec);
+        if (guests.length === 0) throw new NothingImportedError(imported.leftOut);
         await writeSpec(imported, flags);
         // An explicitly named vmid that was not written is a failure even when others were.
-        const written = new Set(imported.spec.vms.map((vm) => vm.vmid));
+        const written = new Set(guests.map((guest) => guest.vmid));
         if ((selection.vmids ?? []).some((vmid) => !written.has(vmid))) process.exitCode = 1;
       } finally {
         await client.close();

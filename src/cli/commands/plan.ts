@@ -9,7 +9,8 @@ import { type SavedPlanOptions, savedPlanContent, savePlan } from "../../engine/
 import { planHasChanges, planHasErrors, type Plan } from "../../plan/types.js";
 import { resolveConnection } from "../../sources/connections.js";
 import { type SecretPolicy, SecretPolicyError, secretPolicy } from "../../sources/secret-policy.js";
-import { loadSpecFiles, type SpecDocument, type VmSpec } from "../../sources/spec/index.js";
+import { checkContainerSecrets } from "../../sources/ct-secrets.js";
+import { type ContainerSpec, loadSpecFiles, type SpecDocument, type VmSpec } from "../../sources/spec/index.js";
 import { PvectlError } from "../../util/errors.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { renderPlanMarkdown } from "../render/plan-markdown.js";
@@ -34,6 +35,7 @@ export interface SpecTarget {
   connection?: string;
   /** The spec's guests on this run's one connection. */
   vms: VmSpec[];
+  containers: ContainerSpec[];
   client: PveClient;
 }
 
@@ -76,18 +78,22 @@ export async function openSpecTarget(positional: string[], flags: SpecFlags, com
   const policy = policyOf(flags);
   if (files.length === 0) throw new UsageError("no spec file given", `usage: pvectl ${command} -f web.yaml [-f more.yaml]`);
   const spec = await loadSpecFiles(files);
-  let vms = spec.vms;
-  if (flags.connection !== undefined) vms = vms.filter((vm) => vm.connection === flags.connection);
-  const names = [...new Set(vms.map((vm) => vm.connection ?? "(PROXMOX_* environment)"))];
+  const onConnection = <G extends { connection?: string }>(guests: G[]): G[] =>
+    flags.connection === undefined ? guests : guests.filter((g) => g.connection === flags.connection);
+  const vms = onConnection(spec.vms);
+  const containers = onConnection(spec.containers);
+  const names = [...new Set([...vms, ...containers].map((g) => g.connection ?? "(PROXMOX_* environment)"))];
   if (names.length > 1) {
     throw new UsageError(
       `the spec uses ${names.length} connections (${names.join(", ")}); pvectl works on one cluster at a time`,
       `add --connection NAME to pick one, e.g. pvectl ${command} --connection ${names.find((n) => !n.startsWith("(")) ?? "NAME"} ...`,
     );
   }
-  const connection = flags.connection ?? vms[0]?.connection;
+  const connection = flags.connection ?? vms[0]?.connection ?? containers[0]?.connection;
+  // Refused password sources fail before any client exists: nothing is sent.
+  checkContainerSecrets({ connections: spec.connections, containers }, policy);
   const client = new PveClient(resolveConnection(spec, connection, process.env, policy));
-  return { spec, files, ...(connection !== undefined ? { connection } : {}), vms, client };
+  return { spec, files, ...(connection !== undefined ? { connection } : {}), vms, containers, client };
 }
 
 export interface PlanFlags extends SpecFlags {
@@ -142,7 +148,7 @@ export function registerPlanCommand(program: Command): void {
       try {
         const options = planOptions(flags);
         const readConcurrency = positiveInt(flags.readConcurrency, "--read-concurrency", 16);
-        const planned = await planSpec(target.client, { vms: target.vms }, { ...options, readConcurrency, ...createWaitProgress(flags.json) });
+        const planned = await planSpec(target.client, { vms: target.vms, containers: target.containers }, { ...options, readConcurrency, ...createWaitProgress(flags.json) });
         const { plan } = planned;
         if (flags.out) {
           await savePlan(flags.out, await savedPlanContent(target.client, planned, target.spec.files, options, target.connection));

@@ -20,10 +20,11 @@ export function registerShowCommand(program: Command): void {
     .action(async (files: string[], flags: Flags) => {
       const target = await openSpecTarget(files, flags, "show");
       try {
-        const shown = await showSpec(target.client, { vms: target.vms });
-        if (flags.json) process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+        const shown = await showSpec(target.client, { vms: target.vms, containers: target.containers });
+        const { version: _version, ...sections } = shown.spec;
+        if (flags.json) process.stdout.write(`${JSON.stringify({ ...sections, missing: shown.missing }, null, 2)}\n`);
         else {
-          process.stdout.write(stringify({ version: 1, vms: shown.vms }));
+          process.stdout.write(stringify(shown.spec));
           for (const line of shown.missing) process.stderr.write(`not live: ${safeText(line)}\n`);
         }
       } finally {

@@ -1,7 +1,7 @@
 // `pvectl validate FILE...`: checks spec files offline — no cluster, no credentials — with the
 // same loader plan and apply use. For CI and pre-commit hooks; exit 0 valid, 1 invalid.
 import type { Command } from "commander";
-import { describeVm, formatPath, loadSpecFiles, SpecError, type SpecDocument } from "../../sources/spec/index.js";
+import { describeCt, describeVm, formatPath, loadSpecFiles, SpecError, type SpecDocument } from "../../sources/spec/index.js";
 import { safeLine } from "../../util/safe-text.js";
 import { UsageError } from "./plan.js";
 
@@ -13,13 +13,14 @@ interface ValidateFlags {
 /** The readable report of valid files. */
 export function validateSummary(spec: SpecDocument): string {
   const vms = spec.vms.length;
+  const cts = spec.containers.length;
   const connections = Object.keys(spec.connections).length;
-  const lines = [
-    `ok: ${safeLine(spec.files.join(", "))}: ${vms} VM${vms === 1 ? "" : "s"}, ${connections} connection${connections === 1 ? "" : "s"}`,
-  ];
-  for (const vm of spec.vms) {
-    const where = `${vm.node}${vm.connection !== undefined ? ` via ${vm.connection}` : ""}`;
-    lines.push(`  ${safeLine(`${describeVm(vm)} on ${where}`)}${vm.state === "absent" ? " (absent: to be destroyed)" : ""}`);
+  const counted = [`${vms} VM${vms === 1 ? "" : "s"}`, ...(cts > 0 ? [`${cts} container${cts === 1 ? "" : "s"}`] : []), `${connections} connection${connections === 1 ? "" : "s"}`];
+  const lines = [`ok: ${safeLine(spec.files.join(", "))}: ${counted.join(", ")}`];
+  const guests = [...spec.vms.map((vm) => ({ guest: vm, text: describeVm(vm) })), ...spec.containers.map((ct) => ({ guest: ct, text: describeCt(ct) }))];
+  for (const { guest, text } of guests) {
+    const where = `${guest.node}${guest.connection !== undefined ? ` via ${guest.connection}` : ""}`;
+    lines.push(`  ${safeLine(`${text} on ${where}`)}${guest.state === "absent" ? " (absent: to be destroyed)" : ""}`);
   }
   return lines.join("\n");
 }
@@ -37,6 +38,14 @@ export function validateJson(spec: SpecDocument | undefined, files: string[], er
         connection: vm.connection ?? null,
         state: vm.state,
         source: vm.source,
+      })),
+      containers: (spec?.containers ?? []).map((ct) => ({
+        vmid: ct.vmid ?? null,
+        hostname: ct.name,
+        node: ct.node,
+        connection: ct.connection ?? null,
+        state: ct.state,
+        source: ct.source,
       })),
       connections: Object.keys(spec?.connections ?? {}).sort(),
       issues: (error?.issues ?? []).map((issue) => ({
@@ -58,7 +67,7 @@ export function registerValidateCommand(program: Command): void {
     .description("check spec files offline (no cluster contacted): every problem with file:line:column")
     .argument("[files...]", "spec files")
     .option("-f, --file <path...>", "spec file(s)")
-    .option("--json", "the result as JSON ({ valid, vms, issues })")
+    .option("--json", "the result as JSON ({ valid, vms, containers, issues })")
     .action(async (positional: string[], flags: ValidateFlags) => {
       const files = [...(flags.file ?? []), ...positional];
       if (files.length === 0) throw new UsageError("no spec file given", "usage: pvectl validate web.yaml [more.yaml ...]");

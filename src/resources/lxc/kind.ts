@@ -1,12 +1,13 @@
 // The lxc kind as the engine sees it (resources/kind.ts).
 import { getLxcConfig, getLxcPending, getLxcStatus } from "../../api/endpoints/index.js";
 import type { ApiCall } from "../../plan/types.js";
-import type { GuestKind, SpecObject } from "../kind.js";
+import type { GuestKind } from "../kind.js";
 import { lxcDevices } from "./devices.js";
 import { planCreateCt, planDestroyCt, planNewCt, planUpdateCt } from "./diff.js";
 import type { DesiredCt, LiveCt } from "./model.js";
 import { lxcCallNeeds } from "./privileges.js";
 import { liveCtFromConfig, liveCtFromPending } from "./read.js";
+import { liveToSpecCt } from "./to-spec.js";
 import { lxcCallLanded } from "./verify.js";
 
 /** pve-container's worker types, by what a call does. */
@@ -31,14 +32,6 @@ function lxcTaskType(call: ApiCall): string | undefined {
   }
 }
 
-/**
- * Until the spec engineer's to-spec.ts lands (`show`, `import`): the container's identity
- * only, so that nothing is claimed about keys not read.
- */
-function identityOnly(live: LiveCt): SpecObject {
-  return { vmid: live.vmid, hostname: live.name ?? `ct${live.vmid}`, node: live.node };
-}
-
 export const lxcKind: GuestKind<DesiredCt, LiveCt> = {
   type: "lxc",
   read: { config: getLxcConfig, pending: getLxcPending, status: getLxcStatus },
@@ -51,7 +44,7 @@ export const lxcKind: GuestKind<DesiredCt, LiveCt> = {
     idle: (ct, errors) => planNewCt(ct, [], errors),
   },
   devices: lxcDevices,
-  toSpec: identityOnly,
+  toSpec: liveToSpecCt,
   taskType: lxcTaskType,
   landed: (call, guest, pending) => lxcCallLanded(call, liveCtFromPending({ ...guest, status: "stopped" }, pending)),
   callNeeds: lxcCallNeeds,

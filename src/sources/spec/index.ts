@@ -4,3 +4,4 @@ export { SpecError, type SpecIssue, type SpecPath, formatIssue, formatPath } fro
 export { loadSpecFiles, parseSpec } from "./load.js";
 export * from "./model.js";
 export { specJsonSchema } from "./json-schema.js";
+export { describeCt } from "./container-model.js";

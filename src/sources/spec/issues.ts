@@ -6,6 +6,7 @@ import type { SpecIssue, SpecPath } from "./errors.js";
 import { ownedKeyHint, PROXMOX_KVM_NAMES } from "./owned-keys.js";
 import { configKeySchema, slotNames } from "./pve-facts.js";
 import { ownEntry } from "./own.js";
+import { unknownContainerKeyMessage } from "./ct-issues.js";
 import { didYouMean } from "./suggest.js";
 import type { YamlDocument } from "./yaml-source.js";
 
@@ -80,13 +81,12 @@ function slotRangeText(bases: string[]): string {
 function unknownKeyMessage(parent: SpecPath, key: string, allowed: string[]): string {
   const depth = parent.length;
   const last = parent[depth - 1];
-  if (depth === 0 && key === "containers") {
-    return "LXC containers are not supported yet: this version manages `vms` only";
-  }
   if (depth === 2 && parent[0] === "connections") {
     const secret = inlineSecretMessage(key);
     if (secret) return secret;
   }
+  if (depth === 2 && parent[0] === "containers") return unknownContainerKeyMessage(key, allowed);
+  if (depth === 4 && parent[0] === "containers" && parent[2] === "nics" && key === "macaddr") return "unknown key `macaddr`; a container NIC's MAC is `hwaddr`";
   if (last === "cloudInit" && (key === "password" || key === "cipassword")) {
     return "a cloud-init password in a spec file ends up in version control and logs; give `sshKeys` instead, or set the password out of band";
   }

@@ -7,6 +7,8 @@ import type { z } from "zod";
 import { normalizeFingerprint } from "../../api/index.js";
 import { SpecError, type SpecIssue, type SpecPath } from "./errors.js";
 import { specIssuesFromZod } from "./issues.js";
+import { type ContainerSpec, describeCt } from "./container-model.js";
+import { normalizeCt } from "./ct-normalize.js";
 import type { ConnectionSpec, SourceLocation, SpecDocument, VmSpec } from "./model.js";
 import { describeVm } from "./model.js";
 import { MAX_SPEC_BYTES, tooLargeMessage } from "./limits.js";
@@ -21,13 +23,30 @@ import { parseYaml, type YamlDocument } from "./yaml-source.js";
 interface FileContents {
   connections: ConnectionSpec[];
   vms: VmSpec[];
+  containers: ContainerSpec[];
   issues: SpecIssue[];
 }
 
-/** Where each VM sits in its YAML document, for messages about its fields after merging. */
-const vmPlaces = new WeakMap<VmSpec, { doc: YamlDocument; path: SpecPath }>();
+type Guest = VmSpec | ContainerSpec;
 
-function vmIssue(vm: VmSpec, field: string, message: string): SpecIssue {
+function emptyContents(issues: SpecIssue[] = []): FileContents {
+  return { connections: [], vms: [], containers: [], issues };
+}
+
+/** Where each guest sits in its YAML document, for messages about its fields after merging. */
+const vmPlaces = new WeakMap<Guest, { doc: YamlDocument; path: SpecPath }>();
+
+function describeGuest(guest: Guest): string {
+  return guest.kind === "vm" ? describeVm(guest) : describeCt(guest);
+}
+
+/** "VM", "container", or "guest" when a VM and a container collide. */
+function nounOf(a: Guest, b: Guest): string {
+  if (a.kind !== b.kind) return "guest";
+  return a.kind === "vm" ? "VM" : "container";
+}
+
+function vmIssue(vm: Guest, field: string, message: string): SpecIssue {
   const place = vmPlaces.get(vm);
   if (!place) return { location: vm.source, path: [field], message };
   const path = [...place.path, field];
@@ -133,10 +152,23 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
       }
     });
   }
+  if (Array.isArray(record.containers)) {
+    record.containers.forEach((raw, index) => {
+      const path = ["containers", index];
+      if (hasIssueUnder(zodIssues, path)) return;
+      const checked = schemas.ct.safeParse(raw);
+      if (!checked.success) return;
+      const ct = normalizeCt(checked.data, path, doc.locate(path), sink);
+      if (ct) {
+        vmPlaces.set(ct, { doc, path });
+        out.containers.push(ct);
+      }
+    });
+  }
 }
 
 function parseFile(text: string, file: string): FileContents {
-  const out: FileContents = { connections: [], vms: [], issues: [] };
+  const out = emptyContents();
   const yaml = parseYaml(text, file);
   out.issues.push(...yaml.issues);
   for (const doc of yaml.documents) readDocument(doc, file, out);
@@ -161,18 +193,20 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
     }
   }
   const names = [...connections.keys()].sort();
-  const vms: VmSpec[] = [];
-  const byVmid = new Map<string, VmSpec>();
-  const byName = new Map<string, VmSpec>();
-  for (const vm of contents.flatMap((c) => c.vms)) {
+  // VMs and containers share one vmid space (PVE's) and, as identities, one name space.
+  const guests: Guest[] = [];
+  const byVmid = new Map<string, Guest>();
+  const byName = new Map<string, Guest>();
+  for (const vm of contents.flatMap((c): Guest[] => [...c.vms, ...c.containers])) {
+    const nameField = vm.kind === "vm" ? "name" : "hostname";
     if (vm.connection !== undefined && !connections.has(vm.connection)) {
       const known = names.length > 0 ? ` (defined: ${names.join(", ")})` : " (no connections are defined; leave `connection` out to use the PROXMOX_* environment variables)";
-      issues.push(vmIssue(vm, "connection", `${describeVm(vm)} names connection \`${vm.connection}\`, which no spec file defines${didYouMean(vm.connection, names) || known}`));
+      issues.push(vmIssue(vm, "connection", `${describeGuest(vm)} names connection \`${vm.connection}\`, which no spec file defines${didYouMean(vm.connection, names) || known}`));
       continue;
     }
     if (vm.connection === undefined && names.length === 1) vm.connection = names[0];
     if (vm.connection === undefined && names.length > 1) {
-      issues.push(vmIssue(vm, "connection", `${describeVm(vm)} names no connection, and the spec defines several (${names.join(", ")}): add \`connection: <name>\``));
+      issues.push(vmIssue(vm, "connection", `${describeGuest(vm)} names no connection, and the spec defines several (${names.join(", ")}): add \`connection: <name>\``));
       continue;
     }
     const scope = vm.connection ?? "";
@@ -181,7 +215,7 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
       const key = `${scope}\u0000${vm.vmid}`;
       const previous = byVmid.get(key);
       if (previous) {
-        issues.push(vmIssue(vm, "vmid", `vmid ${vm.vmid}${scopeText} is declared twice: here (${vm.name}) and at ${where(previous.source)} (${previous.name}); a vmid identifies one VM`));
+        issues.push(vmIssue(vm, "vmid", `vmid ${vm.vmid}${scopeText} is declared twice: here (${vm.name}) and at ${where(previous.source)} (${previous.name}); a vmid identifies one ${nounOf(vm, previous)}`));
         continue;
       }
       byVmid.set(key, vm);
@@ -189,14 +223,16 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
     const nameKey = `${scope}\u0000${vm.name}`;
     const sameName = byName.get(nameKey);
     if (sameName) {
-      issues.push(vmIssue(vm, "name", `the name ${vm.name}${scopeText} is used twice: here and at ${where(sameName.source)}; give each VM its own name (PVE allows duplicates, which makes names useless for finding a VM)`));
+      issues.push(vmIssue(vm, nameField, `the name ${vm.name}${scopeText} is used twice: here and at ${where(sameName.source)}; give each ${nounOf(vm, sameName)} its own name (PVE allows duplicates, which makes names useless for finding a ${nounOf(vm, sameName)})`));
       continue;
     }
     byName.set(nameKey, vm);
-    vms.push(vm);
+    guests.push(vm);
   }
   if (issues.length > 0) throw new SpecError(issues);
-  return { files, connections: Object.fromEntries(connections), vms };
+  const vms = guests.filter((g): g is VmSpec => g.kind === "vm");
+  const containers = guests.filter((g): g is ContainerSpec => g.kind === "container");
+  return { files, connections: Object.fromEntries(connections), vms, containers };
 }
 
 /** Parses one spec text (file name for messages); throws SpecError listing every problem. */
@@ -239,13 +275,13 @@ export async function loadSpecFiles(paths: string[]): Promise<SpecDocument> {
       // The size is checked before the file is read, so a huge file costs neither time nor memory.
       const { size } = await stat(path);
       if (size > MAX_SPEC_BYTES) {
-        contents.push({ connections: [], vms: [], issues: [{ location: { file: path, line: 1, column: 1 }, path: [], message: tooLargeMessage(size) }] });
+        contents.push(emptyContents([{ location: { file: path, line: 1, column: 1 }, path: [], message: tooLargeMessage(size) }]));
         continue;
       }
       text = await readFile(path, "utf8");
     } catch (err) {
       const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message;
-      contents.push({ connections: [], vms: [], issues: [{ path: [], message: `cannot read spec file ${path}: ${reason}` }] });
+      contents.push(emptyContents([{ path: [], message: `cannot read spec file ${path}: ${reason}` }]));
       continue;
     }
     contents.push(parseFile(text, path));

@@ -8,6 +8,7 @@
 // guess when several guests share it. A name is otherwise only a label.
 
 import type { SpecFieldRow } from "../../resources/qemu/options-table.js";
+import type { ContainerSpec } from "./container-model.js";
 
 /** Where something was written, for messages ("web.yaml:12:5"). Line and column are 1-based. */
 export interface SourceLocation {
@@ -24,8 +25,8 @@ export interface SpecDocument {
   connections: Record<string, ConnectionSpec>;
   /** Every VM of every file, in file order. */
   vms: VmSpec[];
-  // Room for more kinds: `containers: ContainerSpec[]` (LXC) will sit next to `vms`, with
-  // `kind: "container"`, so code that walks guests can switch on `kind`.
+  /** Every LXC container of every file, in file order (`kind: "container"`). */
+  containers: ContainerSpec[];
 }
 
 /**
@@ -228,6 +229,8 @@ export interface IpConfigSpec {
   ip6?: string;
   gw6?: string;
 }
+
+export type { ContainerSpec, CtMountSpec, CtNicSpec, CtSecretRef } from "./container-model.js";
 
 /** "vm 200 (web1)" or "vm web1" — how messages name a VM. */
 export function describeVm(vm: Pick<VmSpec, "vmid" | "name">): string {

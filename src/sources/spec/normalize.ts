@@ -48,7 +48,7 @@ function bytesOf(value: string, what: string, path: SpecPath, sink: IssueSink, n
 }
 
 /** MiB from `2048` (MiB already) or `2G`; undefined after reporting when it is not whole MiB. */
-function toMiB(value: number | string, path: SpecPath, sink: IssueSink): number | undefined {
+export function toMiB(value: number | string, path: SpecPath, sink: IssueSink): number | undefined {
   if (typeof value === "number") return value;
   const what = String(path[path.length - 1]);
   const bytes = bytesOf(value, what, path, sink, ", and PVE further limits memory to what the host CPU can address");
@@ -60,7 +60,7 @@ function toMiB(value: number | string, path: SpecPath, sink: IssueSink): number 
   return bytes / MIB;
 }
 
-function sizeBytes(value: string, path: SpecPath, sink: IssueSink): number | undefined {
+export function sizeBytes(value: string, path: SpecPath, sink: IssueSink): number | undefined {
   const bytes = bytesOf(value, "a disk", path, sink);
   if (bytes === undefined) return undefined;
   if (bytes < MIB) {

@@ -3,9 +3,9 @@
 // that editors use for completion. Enums and ranges come from PVE's schema facts.
 import { z } from "zod";
 import { defaultKeyOf } from "../../pve/index.js";
-import { volumeIdProblem } from "../../pve/volume-id.js";
 import { type QemuOption, type SpecField, type SpecFieldName, type SpecKind, specFieldRows } from "../../resources/qemu/options-table.js";
 import type { ParamSchema } from "../../schema/types.js";
+import { ctSchema } from "./ct-schema.js";
 import {
   BUSES,
   driveSubSchema,
@@ -16,93 +16,31 @@ import {
   subKeyEnum,
 } from "./pve-facts.js";
 
-// ---- value formats (facts of PVE's formats, written as patterns) ----
+import {
+  BRIDGE_ID,
+  CONNECTION_NAME,
+  DNS_NAME,
+  FINGERPRINT,
+  IP_ADDRESS,
+  IPV4,
+  IPV4_CIDR,
+  MAC,
+  NODE_NAME,
+  POOL_ID_OR_NONE,
+  STORAGE_ID,
+  TOKEN_NAME,
+  USER_ID,
+  envName,
+  fromPveParam,
+  memoryValue,
+  pattern,
+  sizeString,
+  slotsObject,
+  tagsSchema,
+  volumeId,
+} from "./zod-values.js";
 
-const DNS_NAME = /^([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?\.)*[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/;
-const NODE_NAME = /^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/;
-const STORAGE_ID = /^[a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]$/;
-/** A pool id, or "" for "in no pool". */
-const POOL_ID_OR_NONE = /^[A-Za-z0-9_-]*$/;
-const BRIDGE_ID = /^[-_.\w\d]+$/;
-const TAG = /^[a-zA-Z0-9_][a-zA-Z0-9_\-+.]*$/;
-const MAC = /^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$/;
-const SIZE_WITH_UNIT = /^\d+(\.\d+)?\s*[KMGT](iB)?$/;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const FINGERPRINT = /^([0-9a-fA-F]{2}:){31}[0-9a-fA-F]{2}$|^[0-9a-fA-F]{64}$/;
-const CONNECTION_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
-const USER_ID = /^[^\s:@/]+@[A-Za-z][A-Za-z0-9.\-_]+$/;
-const TOKEN_NAME = /^[A-Za-z][A-Za-z0-9.\-_]+$/;
-const VOLUME_ID = /^[a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]:.+$/;
-const IPV4_CIDR = /^(\d{1,3}\.){3}\d{1,3}\/\d{1,2}$/;
-const IPV4 = /^(\d{1,3}\.){3}\d{1,3}$/;
-const IP_ADDRESS = /^((\d{1,3}\.){3}\d{1,3}|[0-9a-fA-F:]*:[0-9a-fA-F:.]*)$/;
-
-export const SPEC_PATTERNS = { SIZE_WITH_UNIT, MAC, TAG, IPV4_CIDR };
-
-const sizeHint = "a size with a unit: K, M, G or T (powers of 1024), e.g. 32G or 512M";
-
-/** A size string with a unit; a bare number gets told to add one (32 could be bytes or GiB). */
-function sizeString(what: string) {
-  return z
-    .string({
-      error: (issue) =>
-        typeof issue.input === "number"
-          ? `${issue.input} has no unit; write ${issue.input}G for ${issue.input} GiB (units: K, M, G, T, powers of 1024)`
-          : issue.input === undefined
-            ? `${what} is required (${sizeHint})`
-            : `expected ${sizeHint}`,
-    })
-    .regex(SIZE_WITH_UNIT, { error: (issue) => `\`${String(issue.input)}\` is not a size; write ${sizeHint}` });
-}
-
-/** Memory as MiB (a number, as PVE writes it) or a size with a unit. */
-function memoryValue(minimumMiB: number) {
-  return z.union([z.number().int().min(minimumMiB), sizeString("memory")], {
-    error: `expected MiB as a whole number (e.g. 2048) or ${sizeHint}`,
-  });
-}
-
-/** Where the secret's *name* goes: a mistaken paste of the secret itself must not be echoed back. */
-function envName() {
-  return z.string({ error: "must be the name of an environment variable; write the variable's name here, never the secret itself" }).regex(ENV_NAME, {
-    error: "is not an environment variable name (letters, digits and _, not starting with a digit); write the variable's name here, never the secret itself",
-  });
-}
-
-/** A volume id PVE's storage layer would read (no `..`, one file name under iso/, import/ ...). */
-function volumeId(explanation: string) {
-  return pattern(VOLUME_ID, explanation).superRefine((value, ctx) => {
-    const problem = VOLUME_ID.test(value) ? volumeIdProblem(value) : undefined;
-    if (problem) ctx.addIssue({ code: "custom", message: `\`${value}\` ${problem}` });
-  });
-}
-
-function pattern(regex: RegExp, explanation: string) {
-  return z.string().regex(regex, { error: (issue) => `\`${String(issue.input)}\` is not valid: ${explanation}` });
-}
-
-/** A zod type for one key of a PVE property string (drive options): type, enum and range. */
-function fromPveParam(schema: ParamSchema): z.ZodType {
-  if (schema.enum) return z.enum(schema.enum as [string, ...string[]]);
-  switch (schema.type) {
-    case "boolean":
-      return z.boolean();
-    case "integer": {
-      let value = z.number().int();
-      if (schema.minimum !== undefined) value = value.min(schema.minimum);
-      if (schema.maximum !== undefined) value = value.max(schema.maximum);
-      return value;
-    }
-    case "number": {
-      let value = z.number();
-      if (schema.minimum !== undefined) value = value.min(schema.minimum);
-      if (schema.maximum !== undefined) value = value.max(schema.maximum);
-      return value;
-    }
-    default:
-      return z.string();
-  }
-}
+export { SPEC_PATTERNS } from "./zod-values.js";
 
 // ---- drives ----
 
@@ -157,13 +95,6 @@ function cdromSchema() {
     .meta({ id: "Cdrom", description: "A CD-ROM drive." });
 }
 
-// One value schema shared by every slot, so the JSON Schema defines it once ($defs).
-function slotsObject<T extends z.ZodType>(slots: string[], value: T, description: string) {
-  const shape: Record<string, z.ZodOptional<T>> = {};
-  const optional = value.optional();
-  for (const slot of slots) shape[slot] = optional;
-  return z.strictObject(shape).describe(description);
-}
 
 export function diskSlots(): string[] {
   return BUSES.flatMap((bus) => slotNames(bus));
@@ -311,9 +242,6 @@ function tpmSchema() {
   });
 }
 
-function tagsSchema() {
-  return z.array(pattern(TAG, "letters, digits and _ - + . (not starting with - + .)"));
-}
 
 function vmSchema() {
   const create = qemuCreateEndpoint();
@@ -385,6 +313,7 @@ let cached: ReturnType<typeof buildSpecFileSchema> | undefined;
 function buildSpecFileSchema() {
   const connection = connectionSchema();
   const vm = vmSchema();
+  const ct = ctSchema();
   const file = z
     .strictObject({
       version: z.literal(1).optional().describe("Spec format version (1)."),
@@ -393,9 +322,10 @@ function buildSpecFileSchema() {
         .optional()
         .describe("Named cluster connections."),
       vms: z.array(vm).optional().describe("QEMU virtual machines."),
+      containers: z.array(ct).optional().describe("LXC containers."),
     })
     .describe("A pvectl spec file: the desired state of guests on Proxmox VE clusters.");
-  return { file, vm, connection };
+  return { file, vm, ct, connection };
 }
 
 /** The zod schemas of a spec file, one VM and one connection (built once from the PVE facts). */
