@@ -157,9 +157,7 @@ describe("containers through the engine", () => {
     assert.deepEqual(await volumes(lab, 306), ["local-lvm:vm-306-disk-0", "local-lvm:vm-306-disk-1"]);
   });
 
-  // todo until the sim engineer's POST .../lxc/{vmid}/move_volume (c-sim 2f7d56c) is merged.
-  const moveTodo = { todo: "needs the simulator's POST /nodes/{node}/lxc/{vmid}/move_volume (branch c-sim)" };
-  it("moves a mount point to another storage, keeping the source unless --allow-data-loss", moveTodo, async () => {
+  it("moves a mount point to another storage, keeping the source unless --allow-data-loss", async () => {
     await converge(lab, ct(307, { power: "stopped" }));
     const moved = ct(307, { power: "stopped" });
     moved.mounts[1]!.storage = "shared";
@@ -174,6 +172,18 @@ describe("containers through the engine", () => {
     assert.match(String(cfg.mp0), /^shared:/);
     assert.match(String(cfg.unused0), /vm-307-disk-1/);
     assert.deepEqual((await replan(lab, moved)).steps, []);
+  });
+
+  it("moves a mount point and destroys the source with --allow-data-loss", async () => {
+    await converge(lab, ct(311, { power: "stopped" }));
+    const moved = ct(311, { power: "stopped" });
+    moved.mounts[1]!.storage = "shared";
+    const { result } = await converge(lab, moved, all);
+    assert.deepEqual(result.steps.map((s) => s.status), ["done", "done"], JSON.stringify(result));
+    const cfg = await config(lab, 311);
+    assert.match(String(cfg.mp0), /^shared:/);
+    assert.deepEqual(Object.keys(cfg).filter((k) => k.startsWith("unused")), []);
+    assert.deepEqual(await volumes(lab, 311), ["local-lvm:vm-311-disk-0"], "the source volume is gone");
   });
 
   it("changes a NIC's VLAN on a running container and keeps its MAC", async () => {
