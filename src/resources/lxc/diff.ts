@@ -48,7 +48,7 @@ export function planCreateCt(ct: DesiredCt): GuestPlan {
       errors.push(`${ct.key}: ${m.slot} needs a storage and a size (or a host path for a bind mount)`);
     }
   }
-  const warnings = [...ct.mounts.flatMap((m) => (m.bindPath !== undefined ? [bindMountWarning(m.slot, m.bindPath)] : [])), ...rootOnlyWarnings(ct.options)];
+  const warnings = [...ct.mounts.flatMap((m) => (m.bindPath !== undefined ? [bindMountWarning(m.slot, m.bindPath)] : [])), ...rootOnlyWarnings(ct.options, { unprivileged: ct.options.unprivileged ?? "1" })];
   return planNewCt(ct, errors.length > 0 ? [] : withIds(ct.key, [createStep(ct)]), errors, warnings);
 }
 
@@ -95,7 +95,7 @@ function configDrafts(ct: DesiredCt, live: LiveCt, running: boolean, adopting: b
     const keep = live.tags.includes(OWNERSHIP_TAG) || adopting ? [OWNERSHIP_TAG] : [];
     put("tags", printTags(live.tags) || undefined, printTags([...ct.tags, ...keep]));
   }
-  out.warnings.push(...rootOnlyWarnings({ ...now.params, ...later.params }));
+  out.warnings.push(...rootOnlyWarnings({ ...now.params, ...later.params }, { features: live.options.features, unprivileged: effectiveCtOption(live.options, "unprivileged") }));
   const drafts: StepDraft[] = [];
   if (now.changes.length > 0) {
     drafts.push({
