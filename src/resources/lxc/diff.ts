@@ -40,12 +40,12 @@ export function planNewCt(ct: DesiredCt, steps: Step[], errors: string[] = [], w
 /** The plan for a container the spec describes and that does not exist yet. */
 export function planCreateCt(ct: DesiredCt): GuestPlan {
   const errors: string[] = [];
-  if (ct.ostemplate === undefined) errors.push(`${ct.key}: a new container needs a template (ostemplate, e.g. local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst)`);
+  if (ct.ostemplate === undefined) errors.push("a new container needs a template (ostemplate, e.g. local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst)");
   const rootfs = ct.mounts.find((m) => m.slot === "rootfs");
-  if (rootfs?.storage === undefined || rootfs.sizeBytes === undefined) errors.push(`${ct.key}: a new container needs rootfs with a storage and a size`);
+  if (rootfs?.storage === undefined || rootfs.sizeBytes === undefined) errors.push("a new container needs rootfs with a storage and a size (rootfs: { storage, size })");
   for (const m of ct.mounts) {
     if (m.slot !== "rootfs" && m.bindPath === undefined && (m.storage === undefined || m.sizeBytes === undefined)) {
-      errors.push(`${ct.key}: ${m.slot} needs a storage and a size (or a host path for a bind mount)`);
+      errors.push(`${m.slot}: a new mount point needs a storage and a size (or a host path for a bind mount)`);
     }
   }
   const warnings = [...ct.mounts.flatMap((m) => (m.bindPath !== undefined ? [bindMountWarning(m.slot, m.bindPath)] : [])), ...rootOnlyWarnings(ct.options, { unprivileged: ct.options.unprivileged ?? "1" })];
@@ -86,7 +86,10 @@ function configDrafts(ct: DesiredCt, live: LiveCt, running: boolean, adopting: b
     const before = effectiveCtOption(live.options, key);
     if (before === value) continue;
     if (isCreateOnly(key)) {
-      errors.push(`${key} is ${before ?? "not set"} and cannot change after the container is created (PVE: read-only option); set ${key}: ${before ?? "(unset)"} in the spec, or recreate the container`);
+      errors.push(
+        `${key} cannot change after the container is created (it is ${before ?? "not set"}, the spec says ${value}; PVE refuses a read-only option); ` +
+          "change the spec back, or recreate the container",
+      );
     } else put(key, before, value);
   }
   const liveTags = live.tags.filter((t) => t !== OWNERSHIP_TAG);
