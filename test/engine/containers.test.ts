@@ -157,6 +157,25 @@ describe("containers through the engine", () => {
     assert.deepEqual(await volumes(lab, 306), ["local-lvm:vm-306-disk-0", "local-lvm:vm-306-disk-1"]);
   });
 
+  it("detaches one mount point and drops two in one apply, destroying exactly the dropped volumes", async () => {
+    const three = ct(312, { power: "stopped" });
+    three.mounts.push(
+      { slot: "mp1", storage: "local-lvm", sizeBytes: 1 * GIB, mountpoint: "/m1", options: {} },
+      { slot: "mp2", storage: "local-lvm", sizeBytes: 1 * GIB, mountpoint: "/m2", options: {} },
+    );
+    await converge(lab, three);
+    const kept = (await config(lab, 312)).mp0 as string;
+    const spec = ct(312, { power: "stopped", detach: ["mp0"] });
+    spec.mounts = spec.mounts.slice(0, 1);
+    const { guest, result } = await converge(lab, spec, all);
+    assert.deepEqual(guest.steps.map((s) => s.action), ["disk-detach", "disk-delete", "disk-delete"]);
+    assert.ok(result.steps.every((s) => s.status === "done"), JSON.stringify(result));
+    const cfg = await config(lab, 312);
+    assert.deepEqual(Object.keys(cfg).filter((k) => /^(mp|unused)\d+$/.test(k)), ["unused0"]);
+    assert.equal(cfg.unused0, kept.split(",")[0], "the detached volume is kept");
+    assert.deepEqual(await volumes(lab, 312), ["local-lvm:vm-312-disk-0", kept.split(",")[0]!].sort());
+  });
+
   it("moves a mount point to another storage, keeping the source unless --allow-data-loss", async () => {
     await converge(lab, ct(307, { power: "stopped" }));
     const moved = ct(307, { power: "stopped" });

@@ -112,7 +112,7 @@ function moveMount(mount: DesiredMount, current: LiveMount, ctx: MountContext, o
     );
     return;
   }
-  const unused = ctx.unused.next();
+  const unused = ctx.unused.take();
   out.steps.push({
     action: "disk-move",
     severity: "configuration",
@@ -128,6 +128,7 @@ function moveMount(mount: DesiredMount, current: LiveMount, ctx: MountContext, o
     calls: [lxcCalls.config(ctx.node, ctx.vmid, { delete: unused })],
     deletesVolumes: [current.volume],
   });
+  ctx.unused.free(unused);
 }
 
 /** Grow to the size asked (PVE grows running containers' volumes too); shrinking is refused. */
@@ -162,6 +163,8 @@ function optionStep(mount: DesiredMount, current: LiveMount, changes: StepDraft[
 
 /** A mount point the spec asks to detach, or a bind mount dropped: the volume (or host path) is kept. */
 function detachStep(current: LiveMount, ctx: MountContext): StepDraft {
+  // A stopped container's volume becomes unusedN now (a running one's at its restart).
+  if (!ctx.running && !isHostPath(current.volume)) ctx.unused.take();
   const kept = isHostPath(current.volume) ? ` (host path ${current.volume} untouched)` : ` (volume ${current.volume} kept as an unused volume)`;
   return {
     action: "disk-detach",
@@ -175,7 +178,8 @@ function detachStep(current: LiveMount, ctx: MountContext): StepDraft {
 
 /** A mount point left out of a written `mounts:` section: removed, and its volume (then unusedN) destroyed. */
 function deleteStep(current: LiveMount, ctx: MountContext): StepDraft {
-  const unused = ctx.unused.next();
+  const unused = ctx.unused.take();
+  ctx.unused.free(unused);
   return {
     action: "disk-delete",
     severity: "data-loss-risk",

@@ -1,8 +1,10 @@
 // Which `unusedN` key PVE gives a volume a container lets go of. Moving a volume (without
-// `delete`) and deleting a mount point both keep the volume as the lowest free unusedN
-// (pve-container's add_unused_volume). A plan that then destroys that volume names the key in
-// advance; the steps run in plan order and the config digest guards against changes
-// meanwhile, so the same keys are handed out here in the same order.
+// `delete`) and removing a mount point both keep the volume as the lowest free unusedN
+// (pve-container's add_unused_volume); deleting that key frees it again. A plan that destroys
+// such a volume names its key in advance, so the planner replays the same bookkeeping in
+// step order. The steps that destroy are data-loss-risk ones, which run all together (with
+// --allow-data-loss) or not at all, so the replay assumes every step runs; the config digest
+// guards against changes made meanwhile.
 export class UnusedSlots {
   readonly #taken: Set<number>;
 
@@ -10,11 +12,16 @@ export class UnusedSlots {
     this.#taken = new Set(Object.keys(unused).map((k) => Number(k.slice("unused".length))));
   }
 
-  /** The key the next volume let go of will get. */
-  next(): string {
+  /** The key the next volume let go of gets (the lowest free one). */
+  take(): string {
     let i = 0;
     while (this.#taken.has(i)) i += 1;
     this.#taken.add(i);
     return `unused${i}`;
+  }
+
+  /** The key is deleted (its volume destroyed): PVE gives it to the next volume let go of. */
+  free(key: string): void {
+    this.#taken.delete(Number(key.slice("unused".length)));
   }
 }
