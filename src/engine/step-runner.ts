@@ -7,6 +7,7 @@ import { lockHeldError, PveError, type PveClient } from "../api/index.js";
 import { acceptsDigest, mustNotLandTwice } from "../plan/intent.js";
 import { type AnyGuestKind, kindOf, OWNERSHIP_TAG } from "../resources/index.js";
 import { parseTags } from "../resources/formats.js";
+import { volumeOf } from "../pve/index.js";
 import {
   backoff,
   errorText,
@@ -119,6 +120,7 @@ export class GuestRunner {
   async #call(step: Step, call: ApiCall): Promise<{ warnings: string[]; attempts: number }> {
     const { client, retry } = this.#deps;
     const path = this.#path(call);
+    await this.#checkExpected(call);
     // A write that must not land twice carries the digest it was computed against.
     if (this.#digest === undefined && mustNotLandTwice(call.intent)) this.#digest = await this.#currentDigest();
     let lost = false;
@@ -178,6 +180,24 @@ export class GuestRunner {
         }
         await this.#pause(step, attempt, err);
       }
+    }
+  }
+
+  /**
+   * A call that destroys what a key holds, where the plan predicted the key (plan/intent.ts
+   * `expects`): the guest is read first and the call refused unless each key holds the
+   * volume the plan named, so a wrong prediction destroys nothing.
+   */
+  async #checkExpected(call: ApiCall): Promise<void> {
+    const intent = call.intent;
+    if (intent.op !== "configure" || !intent.expects?.length) return;
+    const config = await this.#kind.read.config(this.#deps.client, this.#guest.node, this.vmid!);
+    for (const { key, volume } of intent.expects) {
+      const held = config[key] !== undefined ? volumeOf(String(config[key])) : undefined;
+      if (held === volume) continue;
+      throw new Error(
+        `${key} of ${this.#guest.name} holds ${held ?? "nothing"}, not ${volume} as planned; nothing was destroyed: run plan again to see the container as it is now`,
+      );
     }
   }
 

@@ -56,6 +56,12 @@ export type CallIntent =
        * another MAC): sent with the digest it was computed against, never twice unguarded.
        */
       allocates: boolean;
+      /**
+       * Volumes keys must hold when the call is sent: a delete of an `unusedN` the planner
+       * predicted (the one PVE gives a volume a container let go of). The executor checks
+       * first, so a wrong guess destroys nothing.
+       */
+      expects?: Array<{ key: string; volume: string }>;
     }
   | { kind: GuestType; op: "resize"; slot: string; sizeBytes: number }
   | { kind: GuestType; op: "move-volume"; slot: string; storage: string }

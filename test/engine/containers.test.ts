@@ -176,6 +176,28 @@ describe("containers through the engine", () => {
     assert.deepEqual(await volumes(lab, 312), ["local-lvm:vm-312-disk-0", kept.split(",")[0]!].sort());
   });
 
+  it("destroys nothing when the unusedN it predicted holds another volume by the time it runs", async () => {
+    const two = ct(313, { power: "stopped" });
+    two.mounts.push({ slot: "mp1", storage: "local-lvm", sizeBytes: 1 * GIB, mountpoint: "/m1", options: {} });
+    await converge(lab, two);
+    const spec = ct(313, { power: "stopped" });
+    spec.mounts = spec.mounts.slice(0, 1);
+    spec.unmanaged = [];
+    const { plan, context } = await buildPlan(lab.client, [{ ...spec, detach: [] }]);
+    // Only mp0 is dropped by this plan; mp1 is detached by someone else before it runs, and
+    // (without a digest to catch that) its volume takes the unused0 the plan predicted for mp0's.
+    const drop = plan.guests[0]!.steps.find((s) => s.changes.some((c) => c.field === "mp0"))!;
+    plan.guests[0]!.steps = [drop];
+    delete plan.guests[0]!.digest;
+    const mp1 = String((await config(lab, 313)).mp1).split(",")[0]!;
+    await lab.client.request("PUT", "/nodes/pve1/lxc/313/config", { delete: "mp1" });
+    const report = await applyPlan(lab.client, plan, { ...all, cluster: context.cluster });
+    const result = report.guests[0]!;
+    assert.equal(result.result, "failed");
+    assert.match(result.error ?? "", /unused0 of ct313 holds local-lvm:vm-313-disk-2, not local-lvm:vm-313-disk-1 as planned; nothing was destroyed/);
+    assert.ok((await volumes(lab, 313)).includes(mp1), "the other volume survives");
+  });
+
   it("moves a mount point to another storage, keeping the source unless --allow-data-loss", async () => {
     await converge(lab, ct(307, { power: "stopped" }));
     const moved = ct(307, { power: "stopped" });

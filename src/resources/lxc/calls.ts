@@ -82,6 +82,15 @@ export const lxcCalls = {
     };
   },
 
+  /**
+   * Deletes `unusedKey`, destroying its volume, which the plan expects to be `volume` (the
+   * key was predicted, see unused-slots.ts): the executor checks before it sends.
+   */
+  destroyUnused(node: string, vmid: VmidRef, unusedKey: string, volume: string): ApiCall {
+    const call = lxcCalls.config(node, vmid, { delete: unusedKey });
+    return { ...call, intent: { kind: "lxc", op: "configure", writes: [], deletes: [unusedKey], allocates: false, expects: [{ key: unusedKey, volume }] } };
+  },
+
   /** Grows rootfs or a mount point to `sizeBytes` (PVE refuses to shrink); PVE 9 runs it as a `resize` task. */
   resize(node: string, vmid: VmidRef, slot: string, sizeBytes: number): ApiCall {
     return {

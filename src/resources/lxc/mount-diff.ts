@@ -125,7 +125,7 @@ function moveMount(mount: DesiredMount, current: LiveMount, ctx: MountContext, o
     severity: "data-loss-risk",
     summary: `destroy ${current.volume}, the source of the move of ${mount.slot} (kept as ${unused} without --allow-data-loss)`,
     changes: [{ field: unused, before: current.volume }],
-    calls: [lxcCalls.config(ctx.node, ctx.vmid, { delete: unused })],
+    calls: [lxcCalls.destroyUnused(ctx.node, ctx.vmid, unused, current.volume)],
     deletesVolumes: [current.volume],
   });
   ctx.unused.free(unused);
@@ -186,7 +186,7 @@ function deleteStep(current: LiveMount, ctx: MountContext): StepDraft {
     summary: `delete ${current.slot} and destroy volume ${current.volume}`,
     changes: [{ field: current.slot, before: describeLiveMount(current) }],
     // PVE keeps a removed mount point's volume as unusedN; deleting that entry destroys it.
-    calls: [lxcCalls.config(ctx.node, ctx.vmid, { delete: current.slot }), lxcCalls.config(ctx.node, ctx.vmid, { delete: unused })],
+    calls: [lxcCalls.config(ctx.node, ctx.vmid, { delete: current.slot }), lxcCalls.destroyUnused(ctx.node, ctx.vmid, unused, current.volume)],
     deletesVolumes: [current.volume],
   };
 }
