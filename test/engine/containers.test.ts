@@ -253,6 +253,19 @@ describe("containers through the engine", () => {
     assert.deepEqual(await volumes(lab, 309), []);
   });
 
+  it("stops and starts a container as the spec's power says (vzshutdown, vzstart)", async () => {
+    await converge(lab, ct(314));
+    const stopped = await converge(lab, ct(314, { power: "stopped" }), all);
+    assert.deepEqual(stopped.guest.steps.map((s) => [s.action, s.severity]), [["stop", "service-impact"]]);
+    const status = async () => ((await lab.client.request("GET", "/nodes/pve1/lxc/314/status/current")) as { status: string }).status;
+    assert.equal(await status(), "stopped");
+    const started = await converge(lab, ct(314));
+    assert.deepEqual(started.guest.steps.map((s) => s.action), ["start"]);
+    assert.equal(await status(), "running");
+    const tasks = (await lab.client.request("GET", "/nodes/pve1/tasks", { vmid: 314 })) as Array<{ type: string; status?: string }>;
+    assert.deepEqual([...new Set(tasks.map((t) => t.type))].sort(), ["vzcreate", "vzshutdown", "vzstart"]);
+  });
+
   it("refuses a container pvectl did not create unless the spec adopts it", async () => {
     const upid = await lab.client.request("POST", "/nodes/pve1/lxc", {
       vmid: 310,
