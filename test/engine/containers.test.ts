@@ -157,9 +157,7 @@ describe("containers through the engine", () => {
     assert.deepEqual(await volumes(lab, 306), ["local-lvm:vm-306-disk-0", "local-lvm:vm-306-disk-1"]);
   });
 
-  // todo until the sim engineer's POST .../lxc/{vmid}/move_volume (c-sim 2f7d56c) is merged.
-  const moveTodo = { todo: "needs the simulator's POST /nodes/{node}/lxc/{vmid}/move_volume (branch c-sim)" };
-  it("moves a mount point to another storage, keeping the source unless --allow-data-loss", moveTodo, async () => {
+  it("moves a mount point to another storage, keeping the source unless --allow-data-loss", async () => {
     await converge(lab, ct(307, { power: "stopped" }));
     const moved = ct(307, { power: "stopped" });
     moved.mounts[1]!.storage = "shared";
