@@ -174,6 +174,18 @@ describe("containers through the engine", () => {
     assert.deepEqual((await replan(lab, moved)).steps, []);
   });
 
+  it("moves a mount point and destroys the source with --allow-data-loss", async () => {
+    await converge(lab, ct(311, { power: "stopped" }));
+    const moved = ct(311, { power: "stopped" });
+    moved.mounts[1]!.storage = "shared";
+    const { result } = await converge(lab, moved, all);
+    assert.deepEqual(result.steps.map((s) => s.status), ["done", "done"], JSON.stringify(result));
+    const cfg = await config(lab, 311);
+    assert.match(String(cfg.mp0), /^shared:/);
+    assert.deepEqual(Object.keys(cfg).filter((k) => k.startsWith("unused")), []);
+    assert.deepEqual(await volumes(lab, 311), ["local-lvm:vm-311-disk-0"], "the source volume is gone");
+  });
+
   it("changes a NIC's VLAN on a running container and keeps its MAC", async () => {
     const { result } = await converge(lab, ct(308));
     const mac = result.macs.net0!;
