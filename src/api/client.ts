@@ -65,6 +65,14 @@ export class PveClient {
     return new PveClient(Object.keys(given).length > 0 ? mergeEnvOptions(env, given) : clientOptionsFromEnv(env));
   }
 
+  /**
+   * A secret this client will send as a parameter (a container's root password): masked, like
+   * the client's own credentials, in every error and log text from now on.
+   */
+  maskSecret(value: string): void {
+    this.#scrubber.add(value);
+  }
+
   /** `https://host:port` */
   get origin(): string {
     return this.#options.origin;

@@ -17,7 +17,9 @@ import type { Plan } from "../plan/types.js";
 import { reportNameTwins } from "./name-twins.js";
 import { VmidAllocator } from "./vmid.js";
 
-export type { ApplyEvent } from "./step-runner.js";
+import type { SecretResolver } from "./step-runner.js";
+
+export type { ApplyEvent, SecretResolver } from "./step-runner.js";
 
 export interface ApplyOptions extends GuardRails {
   /** Guests worked on at once per node; default sized to the cluster (see defaultPerNode). */
@@ -35,6 +37,8 @@ export interface ApplyOptions extends GuardRails {
    * fresh read at the end, and reported "not converged" if steps are left (verify.ts).
    */
   desired?: DesiredGuest[];
+  /** Reads the secrets create calls carry by reference (a container's root password); without it such a call fails. */
+  resolveSecret?: SecretResolver;
   /** Poll interval bounds of the task watcher (tests use small ones). */
   taskPoll?: { minIntervalMs?: number; maxIntervalMs?: number };
 }
@@ -87,6 +91,7 @@ function sharedByGuests(client: PveClient, cluster: ClusterSnapshot, limiter: Ke
     retry: options.retry ?? DEFAULT_RETRY,
     emit,
     ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}),
+    ...(options.resolveSecret !== undefined ? { resolveSecret: options.resolveSecret } : {}),
     // Every guest with steps runs inside limiter.run(node): waiting on a lock gives its slot up.
     idle: <T>(node: string, fn: () => Promise<T>) => limiter.outside(node, fn),
   };

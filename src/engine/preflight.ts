@@ -6,10 +6,16 @@ import type { PveClient } from "../api/index.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { ClusterSnapshot } from "./cluster.js";
 import { granted, missingPrivileges, stepNeeds } from "./privileges.js";
+import type { GuestType } from "../plan/intent.js";
 import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 
-/** Volumes a step reads from storage content: ISOs for CD-ROMs, images for `import-from`. */
-type FileContent = "iso" | "import" | "images";
+/** Volumes a step reads from storage content: ISOs for CD-ROMs, images for `import-from`, a container's template. */
+type FileContent = "iso" | "import" | "images" | "vztmpl";
+
+/** The content type a storage needs to hold a guest type's volumes (a container's rootfs and mount points: `rootdir`). */
+function volumeContent(kind: GuestType): string {
+  return kind === "lxc" ? "rootdir" : "images";
+}
 
 interface References {
   nodes: Set<string>;
@@ -62,11 +68,12 @@ function collect(guests: GuestPlan[]): References {
     for (const step of guest.steps) {
       for (const call of step.calls) {
         const intent = call.intent;
-        if (intent.op === "move-volume") needStorage(intent.storage, "images");
+        if (intent.op === "move-volume") needStorage(intent.storage, volumeContent(intent.kind));
         if (intent.op !== "create" && intent.op !== "configure") continue;
+        if (intent.op === "create" && intent.template) needFile(intent.template.storage, intent.template.volume, "vztmpl");
         for (const write of intent.writes) {
           if (write.as === "drive") {
-            if (write.newOn) needStorage(write.newOn, "images");
+            if (write.newOn) needStorage(write.newOn, volumeContent(intent.kind));
             if (write.iso) needFile(write.iso.storage, write.iso.volume, "iso");
             // import-from: a volume of content type import (storage:import/...) or an existing
             // disk image; an absolute path (root only) cannot be checked through the API
@@ -158,15 +165,23 @@ export async function checkReferences(client: PveClient, cluster: ClusterSnapsho
     const present = new Set(listed.map((c) => c.volid));
     for (const volume of volumes) {
       if (present.has(volume)) continue;
-      const what = content === "iso" ? "ISO" : "image";
-      problems.push({
-        kind: content === "iso" ? "iso" : "image",
-        guest: whoUses(refs, `file:${node}:${volume}`),
-        message: `${what} ${volume} is not in storage ${storage} on node ${node}; upload it or fix the path`,
-      });
+      problems.push({ ...missingFile(content, volume, storage, node), guest: whoUses(refs, `file:${node}:${volume}`) });
     }
   });
   return problems;
+}
+
+/** What is missing and what to do about it, by the content the volume was expected in. */
+function missingFile(content: FileContent, volume: string, storage: string, node: string): Omit<PreflightProblem, "guest"> {
+  if (content === "vztmpl") {
+    const file = volume.slice(volume.indexOf("/") + 1);
+    return {
+      kind: "template",
+      message: `container template ${volume} is not in storage ${storage} on node ${node}; download it there (pveam download ${storage} ${file}) or fix ostemplate`,
+    };
+  }
+  const what = content === "iso" ? "ISO" : "image";
+  return { kind: content === "iso" ? "iso" : "image", message: `${what} ${volume} is not in storage ${storage} on node ${node}; upload it or fix the path` };
 }
 
 interface UnlistedStorage {

@@ -24,7 +24,7 @@ import { digestAfterRelease, lockOf, waitForRelease } from "./lock-wait.js";
 import { findLostTask } from "./lost-answer.js";
 import { ChangedSincePlanError } from "./errors.js";
 import type { TaskWatcher } from "../api/task-watcher.js";
-import type { ApiCall, GuestPlan, ParamValue, Step } from "../plan/types.js";
+import type { ApiCall, GuestPlan, ParamValue, SecretRef, Step } from "../plan/types.js";
 import type { VmidAllocator } from "./vmid.js";
 
 export type ApplyEvent =
@@ -36,8 +36,13 @@ export type ApplyEvent =
   /** Waiting on a lock another operation holds (backup, snapshot, migrate ...), up to `limitMs`. */
   | { type: "lock-wait"; guest: GuestPlan; step: Step; lock: string; elapsedMs: number; limitMs: number };
 
+/** Reads a secret a call names by reference (apply-plan.ts gives one that follows the secret policy). */
+export type SecretResolver = (ref: SecretRef) => Promise<string>;
+
 export interface RunnerDeps {
   client: PveClient;
+  /** Resolves the secrets a call carries by reference (`ApiCall.secrets`) when it is sent. */
+  resolveSecret?: SecretResolver;
   watcher: TaskWatcher;
   allocator: VmidAllocator;
   retry: RetryPolicy;
@@ -122,10 +127,11 @@ export class GuestRunner {
     for (let attempt = 0; ; attempt++) {
       const params: Record<string, ParamValue> = { ...call.params };
       if (this.#digest && acceptsDigest(call.intent)) params.digest = this.#digest;
+      const secrets = await this.#secretParams(call);
       const sentAtMs = Date.now();
       sends += 1;
       try {
-        const result = await client.request(call.method, path, params);
+        const result = await client.request(call.method, path, { ...params, ...secrets });
         this.#digest = undefined;
         return { warnings: await this.#wait(result), attempts: sends };
       } catch (err) {
@@ -173,6 +179,24 @@ export class GuestRunner {
         await this.#pause(step, attempt, err);
       }
     }
+  }
+
+  /**
+   * The values of the parameters a call carries by reference, read only now: they are never in
+   * the plan, and the client masks them in any error text.
+   */
+  async #secretParams(call: ApiCall): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    for (const [param, ref] of Object.entries(call.secrets ?? {})) {
+      const where = "env" in ref ? `environment variable ${ref.env}` : `file ${ref.file}`;
+      if (!this.#deps.resolveSecret) {
+        throw new Error(`${this.#guest.name}: ${param} comes from ${where}, but this apply was given no way to read secrets; run it with pvectl apply`);
+      }
+      const value = await this.#deps.resolveSecret(ref);
+      this.#deps.client.maskSecret(value);
+      out[param] = value;
+    }
+    return out;
   }
 
   /** The first request's effect is there: later steps write on top of it, without the old digest. */
@@ -285,7 +309,7 @@ export class GuestRunner {
       const vmid = this.vmid!;
       const sentAtMs = Date.now();
       try {
-        const upid = await client.request("POST", call.path, { ...call.params, vmid });
+        const upid = await client.request("POST", call.path, { ...call.params, ...(await this.#secretParams(call)), vmid });
         return { warnings: await this.#wait(upid), attempts: attempt };
       } catch (err) {
         const last = attempt >= retry.maxAttempts;

@@ -4,8 +4,8 @@
 // intents are never run: apply runs the recomputed plan, intents included, when it equals the
 // saved one.
 
-/** Guest types whose calls the engine runs ("lxc" joins with containers). */
-export type GuestType = "qemu";
+/** Guest types whose calls the engine runs. */
+export type GuestType = "qemu" | "lxc";
 
 export type PowerAction = "start" | "shutdown" | "stop" | "reboot";
 
@@ -37,7 +37,15 @@ export type ConfigWrite =
   | { key: string; as: "nic"; bridge?: string };
 
 export type CallIntent =
-  | { kind: GuestType; op: "create"; writes: ConfigWrite[]; pool?: string; start: boolean }
+  | {
+      kind: GuestType;
+      op: "create";
+      writes: ConfigWrite[];
+      pool?: string;
+      start: boolean;
+      /** A container's template (`local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst`), read from its storage. */
+      template?: StoredVolume;
+    }
   | {
       kind: GuestType;
       op: "configure";

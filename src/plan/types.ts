@@ -42,6 +42,13 @@ export interface FieldChange {
 
 export type ParamValue = string | number;
 
+/**
+ * Where a create-time secret (a container's root password) comes from. A plan carries only
+ * this reference; the step runner resolves it when it sends the call, so the value is never
+ * in a plan, a saved plan, output or logs.
+ */
+export type SecretRef = { env: string } | { file: string };
+
 /** One API call of a step. `{vmid}` in `path` is filled at apply time when the vmid is allocated then. */
 export interface ApiCall {
   method: HttpMethod;
@@ -55,6 +62,8 @@ export interface ApiCall {
    * the disk is already at least that large, since PVE refuses to shrink.
    */
   growOnly?: boolean;
+  /** Parameters whose values are secrets, sent resolved from these references (never in `params`). */
+  secrets?: Record<string, SecretRef>;
 }
 
 export interface Step {
@@ -122,7 +131,7 @@ export interface Plan {
 
 export interface PreflightProblem {
   /** `adoption`: the spec names an existing guest pvectl did not create, without `adopt`. */
-  kind: "node" | "storage" | "bridge" | "iso" | "image" | "permission" | "pool" | "adoption";
+  kind: "node" | "storage" | "bridge" | "iso" | "image" | "template" | "permission" | "pool" | "adoption";
   guest?: string;
   message: string;
   path?: string;

@@ -1,4 +1,4 @@
-// Paths of the QEMU endpoints the resource modules call, in one place.
+// Paths of the guest endpoints the resource modules call, in one place.
 // `{vmid}` stays a placeholder when the vmid is allocated at apply time.
 import type { PowerAction } from "../plan/intent.js";
 
@@ -17,4 +17,14 @@ export const qemuPaths = {
 /** Pool membership: PVE 9's `PUT /pools` takes the pool id as a parameter (`/pools/{poolid}` is deprecated). */
 export const poolPaths = {
   update: "/pools",
+};
+
+/** Paths of the LXC endpoints the container kind calls. */
+export const lxcPaths = {
+  create: (node: string) => `/nodes/${node}/lxc`,
+  guest: (node: string, vmid: VmidRef) => `/nodes/${node}/lxc/${vmid}`,
+  config: (node: string, vmid: VmidRef) => `/nodes/${node}/lxc/${vmid}/config`,
+  resize: (node: string, vmid: VmidRef) => `/nodes/${node}/lxc/${vmid}/resize`,
+  moveVolume: (node: string, vmid: VmidRef) => `/nodes/${node}/lxc/${vmid}/move_volume`,
+  status: (node: string, vmid: VmidRef, action: PowerAction) => `/nodes/${node}/lxc/${vmid}/status/${action}`,
 };

@@ -2,7 +2,7 @@
 // with PVE's schema (`parsePropertyString` and friends), then every value is put in one
 // canonical text form (numbers without trailing zeros, booleans as 1/0) so both sides of a
 // diff compare as plain strings. Nothing here parses a PVE format by itself.
-import { guestSubSchema, normaliseTags, parseNewVolume, parsePropertyString, type PropertyValue, printTags as printTagList, splitList, volumeOf } from "../pve/index.js";
+import { type GuestKind, guestSubSchema, normaliseTags, parseNewVolume, parsePropertyString, type PropertyValue, printTags as printTagList, splitList, volumeOf } from "../pve/index.js";
 
 /** Bytes for display: `32 GiB`, `1.5 GiB`, `512 MiB`. */
 export function humanSize(bytes: number): string {
@@ -28,13 +28,13 @@ export function canonical(value: PropertyValue): string {
 }
 
 /**
- * A QEMU config value read as a property string with PVE's schema for `key` (`scsi0`, `net1`,
- * `memory`, `agent` ...), each value in canonical text (`size` in bytes, aliases resolved,
+ * A guest config value read as a property string with PVE's schema for `key` of guest type
+ * `kind` (qemu `scsi0`, `net1`, `agent` ...; lxc `rootfs`, `mp0`, `net0`, `features`), each value in canonical text (`size` in bytes, aliases resolved,
  * `virtio=MAC` as `model` + `macaddr`). Undefined when `key` has no property-string format or
  * PVE would not read the value.
  */
-export function configParts(key: string, text: string): Record<string, string> | undefined {
-  const schema = guestSubSchema("qemu", key);
+export function configParts(key: string, text: string, kind: GuestKind = "qemu"): Record<string, string> | undefined {
+  const schema = guestSubSchema(kind, key);
   if (!schema) return undefined;
   try {
     const out: Record<string, string> = {};
@@ -55,9 +55,9 @@ export function newVolumeStorage(driveValue: string): string | undefined {
   return cloudinit ? cloudinit[1] : parseNewVolume(volume)?.storage;
 }
 
-/** The bridge of a NIC value (`virtio=...,bridge=vmbr0`), read with PVE's net schema. */
-export function bridgeOf(netKey: string, value: string): string | undefined {
-  return configParts(netKey, value)?.bridge;
+/** The bridge of a NIC value (`virtio=...,bridge=vmbr0`), read with PVE's net schema of that guest type. */
+export function bridgeOf(netKey: string, value: string, kind: GuestKind = "qemu"): string | undefined {
+  return configParts(netKey, value, kind)?.bridge;
 }
 
 /** PVE accepts tags separated by `;`, `,` or spaces; returns them unique and sorted, as PVE keeps them. */

@@ -2,6 +2,8 @@
 // GUEST_KINDS, and its models in the DesiredGuest / LiveGuest unions.
 import type { GuestType } from "../plan/intent.js";
 import type { GuestKind } from "./kind.js";
+import { lxcKind } from "./lxc/kind.js";
+import type { DesiredCt, LiveCt } from "./lxc/model.js";
 import { qemuKind } from "./qemu/kind.js";
 import type { DesiredVm, LiveVm } from "./qemu/model.js";
 
@@ -9,14 +11,16 @@ export { OWNERSHIP_TAG } from "./ownership.js";
 export type { DesiredBase, GuestDevices, GuestKind, GuestMeta, LiveBase, PowerOptions, PowerState, SpecObject, UpdateOptions } from "./kind.js";
 
 /** A guest as a source of desired state describes it, of any kind. */
-export type DesiredGuest = DesiredVm;
+export type DesiredGuest = DesiredVm | DesiredCt;
 /** A guest as read from the cluster, of any kind. */
-export type LiveGuest = LiveVm;
+export type LiveGuest = LiveVm | LiveCt;
 
 /** A kind as the engine holds it: over the unions of every kind's models. */
 export type AnyGuestKind = GuestKind<DesiredGuest, LiveGuest>;
 
-export const GUEST_KINDS: Record<GuestType, AnyGuestKind> = { qemu: qemuKind };
+// Each kind reads and plans only its own guests: the engine hands it guests of its type
+// (kindOf / kindOfType), so widening each to the unions here is sound.
+export const GUEST_KINDS: Record<GuestType, AnyGuestKind> = { qemu: qemuKind, lxc: lxcKind };
 
 /** The kind of a desired guest or a guest's plan (absent `kind`: qemu, as before containers). */
 export function kindOf(guest: { kind?: GuestType }): AnyGuestKind {

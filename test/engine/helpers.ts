@@ -3,10 +3,11 @@
 // planned and applied in one call.
 import { PveClient } from "../../src/api/index.js";
 import { type ApplyPlanOptions, applyPlan } from "../../src/app/apply-plan.js";
-import { desiredOf, planSpec } from "../../src/app/plan-spec.js";
+import { planSpec } from "../../src/app/plan-spec.js";
 import type { DesiredVm } from "../../src/resources/qemu/model.js";
 import { type RunningSimulator, startSimulator, type SimulatorOptions } from "../../src/sim/index.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
+import { desiredVmFromSpec } from "../../src/sources/spec/qemu-desired.js";
 
 export interface Lab {
   sim: RunningSimulator;
@@ -40,8 +41,9 @@ export async function startLab(options: SimulatorOptions = {}): Promise<Lab> {
   };
 }
 
+/** The VMs of a spec as the engine compares them (VMs only: tests read their disks). */
 export function desired(yaml: string): DesiredVm[] {
-  return desiredOf(parseSpec(yaml, "test.yaml"));
+  return parseSpec(yaml, "test.yaml").vms.map(desiredVmFromSpec);
 }
 
 /** Small task polls so instant tasks are seen at once. */

@@ -31,7 +31,7 @@ describe("mapping NetBox records to containers", () => {
     nb = await startNetboxSimulator({ seed: "demo" });
     client = new NetboxClient({ url: nb.url, token: nb.token });
     cluster = nb.admin.idOf("virtualization/clusters", { name: "pve-lab" });
-    platform = nb.admin.create("dcim/platforms", { name: "Debian CT", slug: "debian-ct" }).id;
+    platform = nb.admin.create("dcim/platforms", { name: "Debian CT", slug: "debian-ct" }).id as number;
   });
   after(async () => {
     await client.close();
@@ -78,8 +78,8 @@ describe("mapping NetBox records to containers", () => {
   test("the record's primary IPv4 is net0's static address, with the platform's gateway", async () => {
     const vm = nb.admin.create("virtualization/virtual-machines", { name: "ct-02", status: "planned", cluster, platform, vcpus: 1, memory: 512, disk: 4096 });
     const iface = nb.admin.create("virtualization/interfaces", { virtual_machine: vm.id, name: "eth0" });
-    const ip = nb.admin.create("ipam/ip-addresses", { address: "10.20.0.42/24", assigned_object_type: "virtualization.vminterface", assigned_object_id: iface.id });
-    nb.admin.update("virtualization/virtual-machines", vm.id, { primary_ip4: ip.id });
+    const ip = nb.admin.create("ipam/ip-addresses", { address: "10.20.0.42/24", assigned_object_type: "virtualization.vminterface", assigned_object_id: iface.id }).id as number;
+    nb.admin.update("virtualization/virtual-machines", vm.id as number, { primary_ip4: ip });
     const r = await mapped("ct-02");
     assert.ok(r.ok, JSON.stringify(r));
     assert.ok(r.spec.kind === "container");

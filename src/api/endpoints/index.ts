@@ -4,7 +4,7 @@
 export type { ApiReader, ApiWriter, EnvelopeReader } from "./call.js";
 export { getPermissions, type PermissionMap } from "./access.js";
 export { type ClusterResource, type ClusterStatusEntry, getClusterResources, getClusterStatus, getNextVmid } from "./cluster.js";
-export { getLxcConfig } from "./lxc.js";
+export { getLxcConfig, getLxcPending, getLxcStatus, type LxcStatus } from "./lxc.js";
 export { getNodeNetwork, type NodeInterface } from "./nodes.js";
 export { getPools, type Pool } from "./pools.js";
 export {

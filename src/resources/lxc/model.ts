@@ -3,6 +3,7 @@
 // bytes, tags sorted). Mount points and NICs are keyed by slot (`rootfs`, `mp0`, `net0`), so a
 // change to one never recreates another, and a NIC keeps its MAC unless the spec names one.
 
+import type { SecretRef } from "../../plan/types.js";
 import type { DesiredBase, LiveBase, PowerState } from "../kind.js";
 
 /** The device sections of a container spec, as `DesiredCt.unmanaged` names them. */
@@ -43,12 +44,12 @@ export interface DesiredCtNic {
 /**
  * Where a create-time secret comes from (the root password): resolved by the executor when
  * it sends the create call, never stored in a plan. Which variables and files a spec may
- * name is the operator's secret policy (sources/secret-policy.ts).
+ * name is the operator's secret policy (sources/secret-policy.ts). Defined with the plan's
+ * calls, which carry it.
  */
-export type SecretRef = { env: string } | { file: string };
+export type { SecretRef } from "../../plan/types.js";
 
-// `Omit` until the registry knows the lxc kind (plan/intent.ts GuestType); then plain `extends DesiredBase`.
-export interface DesiredCt extends Omit<DesiredBase, "kind"> {
+export interface DesiredCt extends DesiredBase {
   kind: "lxc";
   /** The container's hostname (PVE's `hostname`; `name` in the spec is its alias). */
   name: string;

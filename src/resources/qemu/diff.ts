@@ -7,7 +7,7 @@ import { printTags } from "../formats.js";
 import { diffNics } from "./nic-diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { appliesLive, displayValue, effectiveOption, writeValue } from "./options.js";
-import { poolDrafts } from "./pool.js";
+import { poolDrafts } from "../pool-steps.js";
 import type { PowerOptions, UpdateOptions } from "../kind.js";
 import { adoptStep, createStep, destroyStep, rebootStep, startStep, stopStep } from "./steps.js";
 

@@ -96,6 +96,8 @@ export interface LiveNic {
 }
 
 export interface LiveVm {
+  /** Absent: qemu (read before containers); tells a LiveVm from a LiveCt in the LiveGuest union. */
+  kind?: "qemu";
   vmid: number;
   node: string;
   name?: string;

@@ -6,7 +6,7 @@ import type { StorageState, StorageType } from "./types.js";
 
 const storageSchema = z.object({
   id: z.string().regex(/^[a-z][a-z0-9\-_.]*[a-z0-9]$/i),
-  type: z.enum(["dir", "lvmthin", "nfs", "lvm", "zfspool", "rbd", "cifs"]),
+  type: z.enum(["dir", "btrfs", "lvmthin", "nfs", "lvm", "zfspool", "rbd", "cifs"]),
   content: z.union([z.string(), z.array(z.string())]),
   shared: z.boolean().optional(),
   nodes: z.array(z.string()).optional(),

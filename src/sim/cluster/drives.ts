@@ -15,7 +15,7 @@ import {
 } from "../../pve/index.js";
 import { PveApiError } from "../contract.js";
 import type { ClusterState, GuestType, VolumeState } from "./types.js";
-import { allocateVolume, findStorage, findVolume, requireStorage, volumeOwner } from "./volumes.js";
+import { allocateVolume, containerFormat, findStorage, findVolume, requireStorage, volumeOwner } from "./volumes.js";
 
 /** Disks and mount points attached to the guest (qemu ide/sata/scsi/virtio/efidisk0/tpmstate0, lxc rootfs/mpN). */
 export function isDiskKey(type: GuestType, key: string): boolean {
@@ -135,7 +135,7 @@ export function materialiseDrive(opts: MaterialiseOptions): string {
     // qemu-server's create_disks: the volume is made in `format=` (tpmstate0 always raw), and
     // the key is deleted from the drive ("no longer needed"); the volume name says the format.
     const requested = takeFormat(drive);
-    const format = key === "tpmstate0" ? "raw" : requested;
+    const format = type === "lxc" ? containerFormat(storage, size) : key === "tpmstate0" ? "raw" : requested;
     const volume = allocateVolume(state, {
       storage,
       node,

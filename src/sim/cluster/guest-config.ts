@@ -1,7 +1,16 @@
 // Config changes: normalising values as PVE writes them, pending changes, applying them
 // (immediately when stopped, hot-plugging what can be hot-plugged when running), and what
 // happens to volumes when a disk is replaced or deleted (→ unusedN, or freed with force).
-import { driveBusOf, isCloudinitDrive, isUnusedKey, normaliseTags, printTags, storedDescription, volumeOf } from "../../pve/index.js";
+import {
+  driveBusOf,
+  isCloudinitDrive,
+  isUnusedKey,
+  normaliseTags,
+  parseNewVolume,
+  printTags,
+  storedDescription,
+  volumeOf,
+} from "../../pve/index.js";
 import { PveApiError } from "../contract.js";
 import { driveVolume, inAllocationOrder, isCdrom, isDiskKey, materialiseDrive, ownsVolume } from "./drives.js";
 import type { SimCluster } from "./model.js";
@@ -53,14 +62,19 @@ function hotplugFeatures(config: GuestConfig): Set<string> {
   return new Set(raw.split(","));
 }
 
-/** pve-container: options applied at once to a running container. */
+/** pve-container: options applied at once to a running container ($LXC_FASTPLUG_OPTIONS). */
 const LXC_FAST_PLUG = new Set(["description", "onboot", "startup", "protection", "hostname", "hookscript", "cores", "tags", "lock"]);
 
+/**
+ * pve-container's vmconfig_hotplug_pending. Deleting: fast-plug options, unusedN (the volume is
+ * freed), swap, cpulimit, cpuunits and net0..net9 (its pattern takes one digit, so deleting
+ * net10 and up waits for a restart). Setting: fast-plug options, cpulimit, cpuunits, any netN,
+ * memory and swap, and mpN/devN that do not exist yet (a changed mount point waits).
+ */
 function lxcHotpluggable(guest: GuestState, key: string, deleting: boolean): boolean {
-  if (LXC_FAST_PLUG.has(key) || key === "cpulimit" || key === "cpuunits" || /^net\d+$/.test(key)) return true;
-  if (deleting) return false;
-  if (key === "memory" || key === "swap") return true;
-  // new mount points and devices are hot-plugged; changing an existing one waits for a restart
+  if (LXC_FAST_PLUG.has(key) || key === "cpulimit" || key === "cpuunits") return true;
+  if (deleting) return key === "swap" || isUnusedKey(key) || /^net\d$/.test(key);
+  if (/^net\d+$/.test(key) || key === "memory" || key === "swap") return true;
   return /^(mp|dev)\d+$/.test(key) && guest.config[key] === undefined;
 }
 
@@ -133,7 +147,10 @@ function applyOne(model: SimCluster, guest: GuestState, key: string): void {
     return;
   }
   if (!(key in guest.pending)) return;
-  const value = guest.pending[key] as ConfigValue;
+  // a container's mount point kept pending as asked (STORAGE:SIZE) gets its volume only now
+  const value = isDeferredMountPoint(guest, key, guest.pending[key] as ConfigValue)
+    ? normaliseValue(model, guest, key, guest.pending[key] as ConfigValue, [])
+    : (guest.pending[key] as ConfigValue);
   delete guest.pending[key];
   const old = guest.config[key];
   guest.config[key] = value;
@@ -145,6 +162,16 @@ function applyOne(model: SimCluster, guest: GuestState, key: string): void {
     }
     if (old !== undefined && volumeOf(String(old)) !== newVol) releaseVolume(model, guest, old, false);
   }
+}
+
+/**
+ * pve-container writes a changed mount point of a running CT to pending as given and allocates
+ * a `STORAGE:SIZE` volume only when the change is applied (apply_pending_mountpoint at the next
+ * start); a new mount point is hot-plugged, and allocated, at once. qemu-server allocates at once.
+ */
+function isDeferredMountPoint(guest: GuestState, key: string, value: ConfigValue): boolean {
+  if (guest.type !== "lxc" || !/^mp\d+$/.test(key)) return false;
+  return parseNewVolume(volumeOf(String(value)) ?? "") !== undefined;
 }
 
 /** Applies every pending change (stopped guest, start, reboot). */
@@ -208,7 +235,9 @@ export function updateGuestConfig(
   const values: GuestConfig = {};
   try {
     for (const key of inAllocationOrder(guest.type, Object.keys(update.set))) {
-      values[key] = normaliseValue(model, guest, key, update.set[key] as ConfigValue, allocated);
+      const value = update.set[key] as ConfigValue;
+      const deferred = guest.status === "running" && guest.config[key] !== undefined && isDeferredMountPoint(guest, key, value);
+      values[key] = deferred ? value : normaliseValue(model, guest, key, value, allocated);
     }
   } catch (err) {
     for (const v of allocated) removeVolume(model.state, v.volid, guest.node);

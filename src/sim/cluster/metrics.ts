@@ -31,7 +31,8 @@ export function guestMaxMem(guest: GuestState): number {
 export function guestCpus(model: SimCluster, guest: GuestState): number {
   const cfg = guest.config;
   const hostCpus = model.node(guest.node)?.cpus ?? 16;
-  if (guest.type === "lxc") return Number(cfg.cores ?? hostCpus);
+  // pve-container: cores, else cpulimit, else every CPU of the host
+  if (guest.type === "lxc") return Number(cfg.cores ?? 0) || Number(cfg.cpulimit ?? 0) || hostCpus;
   if (cfg.vcpus !== undefined) return Number(cfg.vcpus);
   return Math.min(hostCpus, Number(cfg.sockets ?? 1) * Number(cfg.cores ?? 1));
 }
@@ -79,7 +80,8 @@ function bootOrder(boot: string): string[] {
 /** The boot disk's size (QEMU: first disk in boot order, else first disk by key; LXC: rootfs). */
 export function guestMaxDisk(guest: GuestState): number {
   const cfg = guest.config;
-  if (guest.type === "lxc") return cfg.rootfs === undefined ? 0 : factsOf("lxc", "rootfs", String(cfg.rootfs)).size;
+  // pve-container's vmstatus: the rootfs `size`, 4 GiB when it has none (or size=0T)
+  if (guest.type === "lxc") return (cfg.rootfs === undefined ? 0 : factsOf("lxc", "rootfs", String(cfg.rootfs)).size) || 4 * 1024 ** 3;
   const bootDisk = (key: string): DriveFacts | undefined => {
     const value = cfg[key];
     if (value === undefined || !isDiskKey("qemu", key)) return undefined;

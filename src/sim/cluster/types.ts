@@ -29,7 +29,7 @@ export interface NodeNetwork {
   pending?: Record<string, NetIface>;
 }
 
-export type StorageType = "dir" | "lvmthin" | "nfs" | "lvm" | "zfspool" | "rbd" | "cifs";
+export type StorageType = "dir" | "btrfs" | "lvmthin" | "nfs" | "lvm" | "zfspool" | "rbd" | "cifs";
 
 export interface StorageState {
   id: string;

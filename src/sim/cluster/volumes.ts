@@ -2,7 +2,9 @@
 import { PveApiError } from "../contract.js";
 import type { ClusterState, StorageState, VolumeState } from "./types.js";
 
-const FILE_BASED = new Set(["dir", "nfs", "cifs"]);
+// storages with a path, whose volumes are files named <vmid>/<name>.<format> (btrfs keeps the
+// directory plugin's names and stores a raw image as a subvolume holding disk.raw)
+const FILE_BASED = new Set(["dir", "btrfs", "nfs", "cifs"]);
 
 export function isFileStorage(storage: StorageState): boolean {
   return FILE_BASED.has(storage.type);
@@ -135,7 +137,8 @@ function nextDiskIndex(state: ClusterState, storage: StorageState, node: string,
   const owned = volumeIndex(state).byOwner.get(ownerKey(storage.id, vmid)) ?? [];
   for (const v of owned) {
     if (!storage.shared && v.node !== node) continue;
-    const m = /^(?:vm|base|subvol)-(\d+)-disk-(\d+)$/.exec(volumeBaseName(v.volid));
+    // pve-storage's find_free_diskname counts every kind of disk of the vmid (vm, base, subvol, basevol)
+    const m = /^(?:vm|base|subvol|basevol)-(\d+)-disk-(\d+)$/.exec(volumeBaseName(v.volid));
     if (m && Number(m[1]) === vmid) used.add(Number(m[2]));
   }
   let n = 0;
@@ -156,19 +159,36 @@ export interface AllocateOptions {
   ctime: number;
 }
 
+/**
+ * The format pve-container's alloc_disk picks for a container volume (rootfs, mpN, and the copy
+ * made by a full clone or move_volume): a storage with a path (dir, nfs, cifs) makes a raw image
+ * holding an ext4 file system when a size is asked for and a plain directory (`subvol`) for size
+ * 0; a ZFS pool always makes a dataset (`subvol`, with the size as refquota); block storages
+ * (lvm, lvmthin, rbd) always make a raw image.
+ */
+export function containerFormat(storage: StorageState, bytes: number): "raw" | "subvol" {
+  if (storage.type === "zfspool") return "subvol";
+  if (isFileStorage(storage)) return bytes > 0 ? "raw" : "subvol";
+  return "raw";
+}
+
 /** Default image format on a storage (qcow2 on file storages for VMs, raw otherwise). */
 export function defaultFormat(storage: StorageState, content: "images" | "rootdir"): string {
-  return isFileStorage(storage) && content === "images" ? "qcow2" : "raw";
+  // btrfs defaults to raw (its plugin's default format), other path storages to qcow2
+  return isFileStorage(storage) && storage.type !== "btrfs" && content === "images" ? "qcow2" : "raw";
 }
 
 export function allocateVolume(state: ClusterState, opts: AllocateOptions): VolumeState {
   const { storage, node, vmid } = opts;
   const format = opts.format ?? defaultFormat(storage, opts.content);
-  const base = opts.name ?? `vm-${vmid}-disk-${nextDiskIndex(state, storage, node, vmid)}`;
+  // a subvol is named subvol-<vmid>-disk-N (and `.subvol` on file storages) instead of vm-…
+  const prefix = format === "subvol" ? "subvol" : "vm";
+  const base = opts.name ?? `${prefix}-${vmid}-disk-${nextDiskIndex(state, storage, node, vmid)}`;
   let volname: string;
   if (isFileStorage(storage)) {
     const own = `${vmid}/${base}.${format}`;
-    volname = opts.parent ? `${volumeName(opts.parent)}/${own}` : own;
+    // a btrfs linked clone is a subvolume snapshot: its name does not mention the base
+    volname = opts.parent && storage.type !== "btrfs" ? `${volumeName(opts.parent)}/${own}` : own;
   } else {
     volname = opts.parent ? `${volumeBaseName(opts.parent)}/${base}` : base;
   }
@@ -201,10 +221,17 @@ export function storageUsed(state: ClusterState, storageId: string, node: string
   return volumesOn(state, storageId, node).reduce((sum, v) => sum + v.size, 0);
 }
 
-/** Renames vm-<vmid>-disk-N to base-<vmid>-disk-N (template conversion); returns the new volid. */
+/**
+ * Renames vm-<vmid>-disk-N to base-<vmid>-disk-N (template conversion); returns the new volid.
+ * A subvol keeps its name except on ZFS, whose create_base makes it basevol-…; the directory
+ * plugin only renames `vm-` names.
+ */
 export function renameToBase(state: ClusterState, volid: string, node: string): string {
   const volume = findVolume(state, volid, node);
-  const renamed = volid.replace(/(^|[:/])vm-(\d+-disk-\d+)(\.\w+)?$/, "$1base-$2$3");
+  let renamed = volid.replace(/(^|[:/])vm-(\d+-disk-\d+)(\.\w+)?$/, "$1base-$2$3");
+  if (findStorage(state, volid.split(":")[0] ?? "")?.type === "zfspool") {
+    renamed = renamed.replace(/(^|[:/])subvol-(\d+-disk-\d+)$/, "$1basevol-$2");
+  }
   if (volume) {
     // the owner (and so the owner key) stays; only the volid entry moves
     const index = volumeIndex(state);

@@ -140,22 +140,33 @@ function execStatus(ctx: HandlerContext): Record<string, number | string> {
   return { exited: 1, exitcode: 0, "out-data": "" };
 }
 
-function lxcInterfaces(ctx: HandlerContext): Array<Record<string, string>> {
+/** One address as PVE 9 lists it under `ip-addresses` (the families of `ip -j addr`). */
+function ctAddress(cidr: string, family: "inet" | "inet6"): Record<string, string | number> {
+  const [address, prefix] = cidr.split("/");
+  return { "ip-address": address ?? "", "ip-address-type": family, prefix: Number(prefix) };
+}
+
+/**
+ * GET …/lxc/{vmid}/interfaces: PVE 9 gives each interface `hardware-address` and `ip-addresses`
+ * beside the older `hwaddr`, `inet` and `inet6` (kept for clients that read them).
+ */
+function lxcInterfaces(ctx: HandlerContext): Array<Record<string, unknown>> {
   const guest = pathGuest(ctx, "lxc");
   const model = sim(ctx);
   if (guest.status !== "running") throw new PveApiError(500, `CT ${guest.vmid} not running`);
-  const out: Array<Record<string, string>> = [
-    { name: "lo", hwaddr: "00:00:00:00:00:00", inet: "127.0.0.1/8", inet6: "::1/128" },
-  ];
+  const entry = (name: string, mac: string, inet: string | undefined, inet6: string): Record<string, unknown> => {
+    const out: Record<string, unknown> = { name, hwaddr: mac, "hardware-address": mac };
+    if (inet !== undefined) out.inet = inet;
+    out.inet6 = inet6;
+    out["ip-addresses"] = [...(inet !== undefined ? [ctAddress(inet, "inet")] : []), ctAddress(inet6, "inet6")];
+    return out;
+  };
+  const out = [entry("lo", "00:00:00:00:00:00", "127.0.0.1/8", "::1/128")];
   for (const nic of nics(guest)) {
     const ip = typeof nic.props.ip === "string" ? nic.props.ip : undefined;
-    const entry: Record<string, string> = {
-      name: typeof nic.props.name === "string" ? nic.props.name : `eth${nic.index}`,
-      hwaddr: nic.mac.toLowerCase(),
-      inet6: `${linkLocal(nic.mac)}/64`,
-    };
-    if (ip && ip !== "manual") entry.inet = ip === "dhcp" ? `${guestIpv4(model, guest.vmid, nic.index)}/24` : ip;
-    out.push(entry);
+    const name = typeof nic.props.name === "string" ? nic.props.name : `eth${nic.index}`;
+    const inet = ip && ip !== "manual" ? (ip === "dhcp" ? `${guestIpv4(model, guest.vmid, nic.index)}/24` : ip) : undefined;
+    out.push(entry(name, nic.mac.toLowerCase(), inet, `${linkLocal(nic.mac)}/64`));
   }
   return out;
 }

@@ -15,7 +15,8 @@ export function snapshotsPossible(model: SimCluster, guest: GuestState, config: 
 export function canSnapshot(model: SimCluster, guest: GuestState, volid: string): boolean {
   const storage = findStorage(model.state, volid.split(":")[0] ?? "");
   if (!storage) return false;
-  if (["lvmthin", "zfspool", "rbd"].includes(storage.type)) return true;
+  // btrfs snapshots raw images and subvolumes (as subvolume snapshots) and qcow2 files
+  if (["lvmthin", "zfspool", "rbd", "btrfs"].includes(storage.type)) return true;
   if (storage.type === "lvm") return false;
   return findVolume(model.state, volid, guest.node)?.format === "qcow2";
 }

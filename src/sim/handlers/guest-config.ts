@@ -6,6 +6,7 @@ import type { GuestConfig, GuestState, GuestType } from "../cluster/types.js";
 import { findStorage } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { checkLxcOptionPermissions, checkNewDiskStorages, checkQemuOptionPermissions } from "./config-permissions.js";
+import { checkLxcUpdate, clampCpuUnits } from "./lxc-config-checks.js";
 import { CONTROL_PARAMS, flag, isKnownOption, pathGuest, rootOnly, sim, startGuestTask, str } from "./context.js";
 
 function masked(config: GuestConfig): GuestConfig {
@@ -109,9 +110,12 @@ function prepareUpdate(ctx: HandlerContext, guest: GuestState) {
     checkNewDiskStorages(ctx, set, (k) => isDiskKey("qemu", k), "images", (id) => findStorage(model.state, id)?.content);
   } else {
     checkLxcOptionPermissions(ctx, guest.vmid, touched);
-    checkNewDiskStorages(ctx, set, (k) => isDiskKey("lxc", k), "rootdir", (id) => findStorage(model.state, id)?.content);
   }
   checkLock(guest, flag(ctx, "skiplock"));
+  if (guest.type === "lxc") {
+    checkLxcUpdate(ctx, guest, set, deletes);
+    if (set.cpuunits !== undefined) set.cpuunits = clampCpuUnits(Number(set.cpuunits));
+  }
   const cfg = effectiveConfig(guest);
   const memory = Number.parseInt(String(set.memory ?? cfg.memory ?? "512").replace(/^current=/, ""), 10);
   const balloon = set.balloon ?? cfg.balloon;

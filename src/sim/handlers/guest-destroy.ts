@@ -83,7 +83,10 @@ function destroy(type: GuestType) {
     if (guest.hastate !== undefined && !flag(ctx, "purge")) {
       throw new PveApiError(500, `unable to remove ${label} ${vmid} - used in HA resources and purge parameter not set.`);
     }
-    if (guest.status === "running") {
+    // pve-container checks the lock at once and may stop a running CT first (`force`)
+    const force = type === "lxc" && flag(ctx, "force");
+    if (type === "lxc") checkLock(guest);
+    if (guest.status === "running" && !force) {
       throw new PveApiError(500, type === "qemu" ? `VM ${vmid} is running - destroy failed` : `unable to destroy CT ${vmid} - container is running`);
     }
     const skiplock = flag(ctx, "skiplock");
@@ -95,6 +98,10 @@ function destroy(type: GuestType) {
       work: (task) => {
         if (!model.state.guests.includes(guest)) throw new Error(`Configuration file 'nodes/${guest.node}/${type === "qemu" ? "qemu-server" : "lxc"}/${vmid}.conf' does not exist`);
         if (guest.config.lock !== "suspended") checkLock(guest, skiplock);
+        if (guest.status === "running" && force) {
+          task.warn(`forced to stop CT ${vmid} before destroying!`);
+          model.markStopped(guest);
+        }
         if (guest.status === "running") throw new Error(type === "qemu" ? `VM ${vmid} is running - destroy failed` : `unable to destroy CT ${vmid} - container is running`);
         destroyGuest(model, guest, opts, (l) => task.log(l));
         if (opts.purge) task.log(`purging ${label} ${vmid} from related configurations..`);

@@ -47,8 +47,10 @@ export function guestSummary(model: SimCluster, guest: GuestState): Entry {
   if (cfg.template === 1) entry.template = 1;
   if (guest.type === "lxc") {
     entry.type = "lxc";
-    entry.maxswap = Number(cfg.swap ?? 512) * MiB;
+    // pve-container's vmstatus: `swap // 0`, and PVE 9's cgroup pressure figures while running
+    entry.maxswap = Number(cfg.swap ?? 0) * MiB;
     entry.swap = 0;
+    if (guest.status === "running") Object.assign(entry, containerPressures(pressures(model, guest, usage)));
   } else {
     entry.serial = Object.keys(cfg).some((k) => /^serial\d+$/.test(k)) ? 1 : 0;
     if (entry.serial === 0) delete entry.serial;
@@ -108,6 +110,12 @@ function current(type: GuestType) {
     }
     return entry;
   };
+}
+
+/** A container reports no `pressurecpufull` (PVE 9's LXC vmstatus leaves it out). */
+function containerPressures(all: Entry): Entry {
+  const { pressurecpufull: _full, ...rest } = all;
+  return rest;
 }
 
 export function registerGuestStatus(router: Router): void {

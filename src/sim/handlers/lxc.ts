@@ -1,24 +1,23 @@
-// LXC containers: create from a template in storage content, power operations, clone,
-// template, pending (containers apply changes at once in the simulator).
-import { driveVolume, inAllocationOrder, isDiskKey, withVolume } from "../cluster/drives.js";
-import { applyPending, checkLock, normaliseValue } from "../cluster/guest-config.js";
-import { withNewMac } from "../cluster/nics.js";
-import type { ConfigValue, GuestConfig } from "../cluster/types.js";
-import {
-  allocateVolume,
-  findStorage,
-  findVolume,
-  renameToBase,
-  requireStorage,
-} from "../cluster/volumes.js";
+// POST /nodes/{node}/lxc (`vzcreate`) as pve-container's create_vm does it; restore=1 goes to
+// restore.ts. Power, clone/template, resize and move_volume live in lxc-*.ts.
+import { inAllocationOrder, isDiskKey } from "../cluster/drives.js";
+import { normaliseValue } from "../cluster/guest-config.js";
+import type { SimCluster } from "../cluster/model.js";
+import type { ConfigValue, GuestConfig, GuestState, VolumeState } from "../cluster/types.js";
+import { findStorage, findVolume, requireStorage } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
-import { readCloneRequest } from "./clone-request.js";
-import { checkNewDiskStorages } from "./config-permissions.js";
-import { flag, nodeParam, pathGuest, sim, startGuestTask, str, vmidParam } from "./context.js";
-import { applyHaState, haManaged } from "./ha.js";
+import { checkNewDiskStorages, newDiskStorage } from "./config-permissions.js";
+import { flag, nodeParam, sim, str, vmidParam } from "./context.js";
+import { applyHaState } from "./ha.js";
+import { registerLxcClone } from "./lxc-clone.js";
+import { registerLxcMoveVolume } from "./lxc-move-volume.js";
+import { checkTemplateAccess } from "./lxc-ostemplate.js";
+import { registerLxcPower, startContainer } from "./lxc-power.js";
+import { registerLxcResize } from "./lxc-resize.js";
+import { clampCpuUnits } from "./lxc-config-checks.js";
+import { validateSshPublicKeys } from "./ssh-keys.js";
 import { freeOnFailure, removeGuest, reserveGuest } from "./new-guest.js";
 import { checkAllocate, checkPoolExists } from "./qemu-create.js";
-import { haTask } from "./qemu-power.js";
 import { restoreOnCreate } from "./restore.js";
 
 const CREATE_CONTROL = new Set([
@@ -45,6 +44,54 @@ function ostypeOf(template: string): string {
   return OSTYPES.find((os) => file.startsWith(os)) ?? "unmanaged";
 }
 
+/** The request's config options, mount points given as a bare number placed on `storage`. */
+function requestedConfig(ctx: HandlerContext, storage: string): GuestConfig {
+  const requested: GuestConfig = {};
+  for (const [key, value] of Object.entries(ctx.params)) {
+    if (value === undefined || CREATE_CONTROL.has(key) || key === "unprivileged" || /^unused\d+$/.test(key)) continue;
+    // a bare number means a new volume of that many GiB on the default storage
+    requested[key] = isDiskKey("lxc", key) && /^\d+(\.\d+)?$/.test(String(value)) ? `${storage}:${value}` : value;
+  }
+  if (requested.cpuunits !== undefined) requested.cpuunits = clampCpuUnits(Number(requested.cpuunits));
+  const mountPoints = Object.keys(requested).some((k) => /^mp\d+$/.test(k));
+  if (mountPoints && requested.rootfs === undefined) {
+    throw new PveApiError(500, "mount points configured, but 'rootfs' not set - aborting");
+  }
+  requested.rootfs ??= `${storage}:4`;
+  return requested;
+}
+
+/** The checks create_vm makes before it forks (errors answer the request at once). */
+function checkCreate(ctx: HandlerContext, model: SimCluster, vmid: number, pool: string | undefined, unprivileged: number): void {
+  if (unprivileged === 0) ctx.checkPermission("/", ["Sys.Modify"]);
+  const existing = model.guest(vmid);
+  if (existing) {
+    throw new PveApiError(500, `${existing.type === "qemu" ? "VM" : "CT"} ${vmid} already exists on node '${existing.node}'`);
+  }
+  checkPoolExists(model, pool);
+  checkAllocate(ctx, vmid, pool);
+  const keys = str(ctx, "ssh-public-keys");
+  if (keys !== undefined) validateSshPublicKeys(keys);
+  const isRoot = ctx.auth.userid === "root@pam" && ctx.auth.tokenid === undefined;
+  checkTemplateAccess(model, str(ctx, "ostemplate") ?? "", "vztmpl", isRoot);
+}
+
+/** The config create writes: the request's options with volumes allocated, then PVE's defaults. */
+function buildConfig(model: SimCluster, guest: GuestState, requested: GuestConfig, ostemplate: string, unprivileged: number, allocated: VolumeState[]): GuestConfig {
+  const config: GuestConfig = { arch: "amd64", ostype: ostypeOf(ostemplate) };
+  for (const key of inAllocationOrder("lxc", Object.keys(requested))) {
+    config[key] = normaliseValue(model, guest, key, requested[key] as ConfigValue, allocated);
+  }
+  // the template is read after the volumes exist; a missing file fails the task and frees them
+  if (!findVolume(model.state, ostemplate, guest.node)) throw new Error(`can't find file '${ostemplate}'`);
+  config.hostname ||= `CT${guest.vmid}`;
+  config.memory ||= 512;
+  config.swap ??= 512;
+  // unprivileged is written only when set: a privileged CT has no `unprivileged` key
+  if (unprivileged === 1) config.unprivileged = 1;
+  return config;
+}
+
 function createCt(ctx: HandlerContext): string {
   const model = sim(ctx);
   const node = nodeParam(ctx);
@@ -55,31 +102,18 @@ function createCt(ctx: HandlerContext): string {
     checkPoolExists(model, pool);
     return restoreOnCreate(ctx, model, "lxc", str(ctx, "ostemplate") ?? "", CREATE_CONTROL);
   }
-  checkAllocate(ctx, vmid, pool);
+  // PVE 9 creates unprivileged containers unless told otherwise (a restore keeps the archive's)
   const unprivileged = ctx.params.unprivileged === undefined ? 1 : Number(ctx.params.unprivileged);
-  if (unprivileged === 0) ctx.checkPermission("/", ["Sys.Modify"]);
+  checkCreate(ctx, model, vmid, pool, unprivileged);
   const storage = str(ctx, "storage") ?? "local";
-  const requested: GuestConfig = {};
-  for (const [key, value] of Object.entries(ctx.params)) {
-    if (value !== undefined && !CREATE_CONTROL.has(key)) requested[key] = value;
-  }
-  requested.rootfs ??= `${storage}:4`;
-  for (const key of Object.keys(requested)) {
-    // a bare number means a new volume of that many GiB on the default storage
-    if (isDiskKey("lxc", key) && /^\d+(\.\d+)?$/.test(String(requested[key]))) requested[key] = `${storage}:${requested[key]}`;
-  }
+  const requested = requestedConfig(ctx, storage);
   checkNewDiskStorages(ctx, requested, (k) => isDiskKey("lxc", k), "rootdir", (id) => findStorage(model.state, id)?.content);
-  checkPoolExists(model, pool);
-  const existing = model.guest(vmid);
-  if (existing) {
-    throw new PveApiError(500, `${existing.type === "qemu" ? "VM" : "CT"} ${vmid} already exists on node '${existing.node}'`);
+  // storage_check_enabled: a storage of a new volume must be enabled on this node, at once
+  for (const key of Object.keys(requested).filter((k) => isDiskKey("lxc", k))) {
+    const id = newDiskStorage(String(requested[key]), undefined);
+    if (id !== undefined) requireStorage(model.state, id, node);
   }
   const ostemplate = str(ctx, "ostemplate") ?? "";
-  const templateStorage = ostemplate.split(":")[0] ?? "";
-  if (!findStorage(model.state, templateStorage)) throw new PveApiError(500, `storage '${templateStorage}' does not exist`);
-  if (!findVolume(model.state, ostemplate, node)) {
-    throw new PveApiError(500, `volume '${ostemplate}' does not exist`);
-  }
   const guest = reserveGuest(model, { vmid, type: "lxc", node, agentDelay: 0 }, "create");
   const start = flag(ctx, "start");
   const haManagedParam = flag(ctx, "ha-managed");
@@ -89,140 +123,33 @@ function createCt(ctx: HandlerContext): string {
     id: String(vmid),
     kind: "create",
     onFailure: () => removeGuest(model, guest),
-    work: (task) =>
-      freeOnFailure(model, node, () => removeGuest(model, guest), (allocated) => {
-        const config: GuestConfig = { arch: "amd64", memory: 512, swap: 512, ostype: ostypeOf(ostemplate) };
-        for (const key of inAllocationOrder("lxc", Object.keys(requested))) {
-          config[key] = normaliseValue(model, guest, key, requested[key] as ConfigValue, allocated);
-        }
-        config.hostname ??= `CT${vmid}`;
-        config.unprivileged = unprivileged;
-        task.log(`extracting archive '${ostemplate}'`);
-        task.log(`Total bytes read: ${findVolume(model.state, ostemplate, node)?.size ?? 0}`);
-        guest.config = config;
-        if (pool !== undefined) model.addToPool(pool, vmid);
-        if (start) model.markRunning(guest);
-        if (haManagedParam) applyHaState(model, guest, start ? "started" : "stopped");
-      }),
-  });
-}
-
-function start(ctx: HandlerContext): string {
-  const guest = pathGuest(ctx, "lxc");
-  const model = sim(ctx);
-  if (haManaged(guest)) return haTask(ctx, model, guest, "started");
-  if (guest.status === "running") throw new PveApiError(500, `CT ${guest.vmid} already running`);
-  if (guest.config.template === 1) throw new PveApiError(500, "you can't start a CT if it's a template");
-  checkLock(guest, flag(ctx, "skiplock"));
-  return startGuestTask(ctx, {
-    type: "vzstart",
-    vmid: guest.vmid,
-    kind: "start",
-    work: () => {
-      if (guest.status === "running") return;
-      applyPending(model, guest);
-      model.markRunning(guest);
+    work: async (task) => {
+      try {
+        freeOnFailure(model, node, () => removeGuest(model, guest), (allocated) => {
+          const config = buildConfig(model, guest, requested, ostemplate, unprivileged, allocated);
+          task.log(`extracting archive '${ostemplate}'`);
+          task.log(`Total bytes read: ${findVolume(model.state, ostemplate, node)?.size ?? 0}`);
+          guest.config = config;
+          if (pool !== undefined) model.addToPool(pool, vmid);
+        });
+      } catch (err) {
+        throw new Error(`unable to create CT ${vmid} - ${err instanceof Error ? err.message : String(err)}`);
+      }
+      // start=1 calls the start API from the worker: a vzstart task of its own, which the
+      // vzcreate task does not wait for (an HA resource added with state started starts it too)
+      if (start && !haManagedParam) {
+        ctx.tasks.start({ node, type: "vzstart", id: String(vmid), kind: "start", work: () => startContainer(model, guest, false) });
+      }
+      if (haManagedParam) applyHaState(model, guest, start ? "started" : "stopped");
     },
-  });
-}
-
-function stopLike(type: "vzstop" | "vzshutdown" | "vzreboot") {
-  return (ctx: HandlerContext): string => {
-    const guest = pathGuest(ctx, "lxc");
-    const model = sim(ctx);
-    if (type !== "vzreboot" && haManaged(guest)) return haTask(ctx, model, guest, "stopped");
-    if (guest.status !== "running") throw new PveApiError(500, `CT ${guest.vmid} not running`);
-    if (type !== "vzreboot") checkLock(guest, flag(ctx, "skiplock"));
-    return startGuestTask(ctx, {
-      type,
-      vmid: guest.vmid,
-      kind: type === "vzreboot" ? "start" : "stop",
-      work: () => {
-        model.markStopped(guest);
-        if (type === "vzreboot") {
-          applyPending(model, guest);
-          model.markRunning(guest);
-        }
-      },
-    });
-  };
-}
-
-function lxcTemplate(ctx: HandlerContext): null {
-  const guest = pathGuest(ctx, "lxc");
-  const model = sim(ctx);
-  checkLock(guest);
-  if (guest.snapshots.length > 0) throw new PveApiError(500, "unable to create template, because CT contains snapshots");
-  if (guest.config.template === 1) throw new PveApiError(500, "you can't convert a template to a template");
-  if (guest.status === "running") throw new PveApiError(500, "you can't convert a CT to template if the CT is running");
-  for (const [key, value] of Object.entries(guest.config)) {
-    if (!isDiskKey("lxc", key)) continue;
-    const volid = driveVolume(String(value));
-    if (!volid) continue;
-    guest.config[key] = withVolume("lxc", key, String(value), renameToBase(model.state, volid, guest.node));
-  }
-  guest.config.template = 1;
-  return null;
-}
-
-function cloneCt(ctx: HandlerContext): string {
-  const { source, model, newid, pool, target, storageId, isTemplate, full } = readCloneRequest(ctx, "lxc");
-  if (model.guest(newid)) throw new PveApiError(500, `unable to create CT ${newid} - CT ${newid} already exists on node '${model.guest(newid)?.node}'`);
-  checkLock(source);
-  if (!full && !isTemplate) throw new PveApiError(500, "linked clone feature is not available for non-template containers");
-  if (!full && storageId !== undefined) throw new PveApiError(500, "parameter 'storage' not allowed for linked clones");
-  if (storageId !== undefined) requireStorage(model.state, storageId, target);
-  const clone = reserveGuest(model, { vmid: newid, type: "lxc", node: target, agentDelay: 0 }, "create");
-  const hostname = str(ctx, "hostname");
-  const description = str(ctx, "description");
-  return startGuestTask(ctx, {
-    type: "vzclone",
-    vmid: source.vmid,
-    kind: "clone",
-    onFailure: () => removeGuest(model, clone),
-    work: () =>
-      freeOnFailure(model, target, () => removeGuest(model, clone), (allocated) => {
-        const next: GuestConfig = {};
-        for (const [key, value] of Object.entries(source.config)) {
-          if (["lock", "template", "parent"].includes(key) || /^unused\d+$/.test(key)) continue;
-          next[key] = value;
-        }
-        for (const key of Object.keys(next)) {
-          if (/^net\d+$/.test(key)) {
-            next[key] = withNewMac("lxc", key, String(next[key]), model.newMac());
-          }
-          if (!isDiskKey("lxc", key)) continue;
-          const volid = driveVolume(String(next[key]));
-          const volume = volid ? findVolume(model.state, volid, source.node) : undefined;
-          if (!volume) continue;
-          const storage = requireStorage(model.state, full ? (storageId ?? volume.storage) : volume.storage, target);
-          const created = allocateVolume(model.state, {
-            storage,
-            node: target,
-            vmid: newid,
-            size: volume.size,
-            content: "rootdir",
-            ...(full ? {} : { parent: volume.volid }),
-            ctime: model.now(),
-          });
-          allocated.push(created);
-          next[key] = withVolume("lxc", key, String(next[key]), created.volid);
-        }
-        if (hostname !== undefined) next.hostname = hostname;
-        if (description !== undefined) next.description = description;
-        clone.config = next;
-        if (pool !== undefined) model.addToPool(pool, newid);
-      }),
   });
 }
 
 export function registerLxcHandlers(router: Router): void {
   router.add("POST", "/nodes/{node}/lxc", createCt);
-  router.add("POST", "/nodes/{node}/lxc/{vmid}/status/start", start);
-  router.add("POST", "/nodes/{node}/lxc/{vmid}/status/stop", stopLike("vzstop"));
-  router.add("POST", "/nodes/{node}/lxc/{vmid}/status/shutdown", stopLike("vzshutdown"));
-  router.add("POST", "/nodes/{node}/lxc/{vmid}/status/reboot", stopLike("vzreboot"));
-  router.add("POST", "/nodes/{node}/lxc/{vmid}/template", lxcTemplate);
-  router.add("POST", "/nodes/{node}/lxc/{vmid}/clone", cloneCt);
+  registerLxcPower(router);
+  registerLxcClone(router);
+  registerLxcResize(router);
+  registerLxcMoveVolume(router);
 }
 

@@ -33,7 +33,7 @@ function migrate(type: GuestType) {
     const online = flag(ctx, "online");
     const restart = type === "lxc" && flag(ctx, "restart");
     if (running && type === "qemu" && !online) throw new PveApiError(500, "can't migrate running VM without --online");
-    if (running && type === "lxc" && !restart) {
+    if (running && type === "lxc" && !restart && !online) {
       throw new PveApiError(500, "can't migrate running container without --online or --restart");
     }
     checkLock(guest);
@@ -62,6 +62,11 @@ function migrate(type: GuestType) {
         if (guest.config.lock === "migrate") delete guest.config.lock;
       },
       work: (task) => {
+        // pve-container accepts `online` in the API and refuses it in LXC::Migrate's prepare
+        if (type === "lxc" && running && online && !restart) {
+          if (guest.config.lock === "migrate") delete guest.config.lock;
+          throw new Error("lxc live migration is currently not implemented");
+        }
         task.log(`starting migration of ${type === "qemu" ? "VM" : "CT"} ${guest.vmid} to node '${target}' (${targetNode.ip})`);
         for (const volume of local) {
           volume.node = target;

@@ -1,4 +1,4 @@
-// Disk operations: PUT …/resize (grow only), POST …/move_disk, PUT …/unlink; LXC resize.
+// Disk operations: PUT …/resize (grow only), POST …/move_disk, PUT …/unlink (containers: lxc-resize.ts, lxc-move-volume.ts).
 import { formatSize, isUnusedKey, splitList, tryParseSize } from "../../pve/index.js";
 import { driveSize, driveVolume, isCdrom, isDiskKey, withVolume } from "../cluster/drives.js";
 import { checkLock, nextUnusedKey, updateGuestConfig } from "../cluster/guest-config.js";
@@ -179,7 +179,6 @@ function unlink(ctx: HandlerContext): null {
 
 export function registerDiskHandlers(router: Router): void {
   router.add("PUT", "/nodes/{node}/qemu/{vmid}/resize", resize("qemu"));
-  router.add("PUT", "/nodes/{node}/lxc/{vmid}/resize", resize("lxc"));
   router.add("POST", "/nodes/{node}/qemu/{vmid}/move_disk", moveDisk);
   router.add("PUT", "/nodes/{node}/qemu/{vmid}/unlink", unlink);
 }

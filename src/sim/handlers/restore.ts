@@ -7,6 +7,7 @@ import { withNewMac } from "../cluster/nics.js";
 import type { BackupContent, GuestConfig, GuestState, GuestType, VolumeState } from "../cluster/types.js";
 import {
   allocateVolume,
+  containerFormat,
   findVolume,
   isFileStorage,
   removeVolume,
@@ -126,7 +127,7 @@ function restoredConfig(
       vmid: guest.vmid,
       size: disk.size,
       content: type === "qemu" ? "images" : "rootdir",
-      format: isFileStorage(storage) ? (type === "qemu" ? disk.format : "raw") : "raw",
+      format: type === "lxc" ? containerFormat(storage, disk.size) : isFileStorage(storage) ? disk.format : "raw",
       ctime: model.now(),
     });
     allocated.push(volume);

@@ -69,15 +69,26 @@ export function errorToResponse(err: unknown): ApiResponse {
   return errorResponse(500, message);
 }
 
+/**
+ * The tasks a request starts, scheduled once its response is written. A task started later, by
+ * the work of one of them (an LXC create with start=1 calls the start API from its worker),
+ * is scheduled at once: there is no response left to wait for.
+ */
+interface TaskReleases {
+  done: boolean;
+  pending: Array<() => void>;
+}
+
 export class ApiPipeline {
   constructor(private readonly deps: PipelineDeps) {}
 
   async handle(req: ApiRequest): Promise<ApiOutcome> {
-    const releases: Array<() => void> = [];
+    const releases: TaskReleases = { done: false, pending: [] };
     const outcome: ApiOutcome = {
       response: errorResponse(500, "internal error"),
       releaseTasks: () => {
-        for (const r of releases) r();
+        releases.done = true;
+        for (const r of releases.pending.splice(0)) r();
       },
     };
     try {
@@ -88,7 +99,7 @@ export class ApiPipeline {
     return outcome;
   }
 
-  private async run(req: ApiRequest, outcome: ApiOutcome, releases: Array<() => void>): Promise<ApiResponse> {
+  private async run(req: ApiRequest, outcome: ApiOutcome, releases: TaskReleases): Promise<ApiResponse> {
     const { access, clock } = this.deps;
     if (!METHODS.has(req.method)) return notImplemented(req.method, req.path);
     const method = req.method as HttpMethod;
@@ -178,7 +189,7 @@ export class ApiPipeline {
     endpoint: EndpointSchema,
     params: Record<string, string | number | undefined>,
     auth: AuthIdentity,
-    releases: Array<() => void>,
+    releases: TaskReleases,
   ): HandlerContext {
     const { access, tasks, clock, random } = this.deps;
     const cluster = this.deps.cluster();
@@ -197,7 +208,8 @@ export class ApiPipeline {
       tasks: {
         start: (options) => {
           const { record, release } = tasks.create(options, authId(auth));
-          releases.push(release);
+          if (releases.done) release();
+          else releases.pending.push(release);
           return record.upid;
         },
       },

@@ -1,15 +1,14 @@
-// Pool membership of an existing guest: join, leave (`pool: ""`) or move to another pool.
+// Pool membership of an existing guest, of any kind: join, leave (`pool: ""`) or move to another pool.
 // PVE keeps membership outside the guest's config (user.cfg), so these are calls on /pools,
 // not config keys. A spec without `pool:` does not manage membership.
-import type { StepDraft } from "../../plan/types.js";
-import { poolCalls } from "../pool-calls.js";
-import type { DesiredVm, LiveVm } from "./model.js";
+import type { StepDraft } from "../plan/types.js";
+import { poolCalls } from "./pool-calls.js";
 
 /** `pool: ""` in a spec: the guest belongs to no pool. */
 export const NO_POOL = "";
 
 /** The step that brings the guest's membership to the spec's, or none. */
-export function poolDrafts(vm: Pick<DesiredVm, "pool">, live: Pick<LiveVm, "vmid" | "pool">): StepDraft[] {
+export function poolDrafts(vm: { pool?: string | undefined }, live: { vmid: number; pool?: string | undefined }): StepDraft[] {
   const wanted = vm.pool;
   const current = live.pool ?? NO_POOL;
   if (wanted === undefined || wanted === current) return [];

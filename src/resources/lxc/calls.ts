@@ -1,0 +1,118 @@
+// Every API call the lxc kind plans, built in one place with its intent (plan/intent.ts).
+// Containers differ from VMs here: config is PUT only (there is no POST config; PVE allocates
+// new mount point volumes inside the PUT), volumes move with move_volume, and the create call
+// takes a template and may take a root password, which the plan holds only as a reference.
+import type { ConfigWrite, PowerAction } from "../../plan/intent.js";
+import type { ApiCall, ParamValue, SecretRef } from "../../plan/types.js";
+import { formatSize, volumeOf } from "../../pve/index.js";
+import { lxcPaths, type VmidRef } from "../api-paths.js";
+import { bridgeOf, newVolumeStorage } from "../formats.js";
+import { CT_NIC_SLOT, MOUNT_SLOT } from "./model.js";
+
+/** Parameters of create and config calls that are not config keys. */
+const NOT_CONFIG = new Set([
+  "node",
+  "vmid",
+  "digest",
+  "delete",
+  "revert",
+  "start",
+  "pool",
+  "storage",
+  "ostemplate",
+  "password",
+  "ssh-public-keys",
+]);
+
+const TEMPLATE_VOLUME = /^([a-zA-Z][\w\-.]*):vztmpl\/.+$/;
+
+/** A mount point value as what it is: a new volume on a storage, an existing volume, or a host path. */
+function mountWrite(key: string, value: string): ConfigWrite {
+  const newOn = newVolumeStorage(value);
+  return { key, as: "drive", media: "disk", ...(newOn !== undefined ? { newOn } : { volume: volumeOf(value) ?? "" }) };
+}
+
+/** The config keys a create or config call writes, each as what it is. */
+export function lxcConfigWrites(params: Record<string, ParamValue>): ConfigWrite[] {
+  const writes: ConfigWrite[] = [];
+  for (const [key, raw] of Object.entries(params)) {
+    if (NOT_CONFIG.has(key)) continue;
+    const value = String(raw);
+    if (MOUNT_SLOT.test(key)) writes.push(mountWrite(key, value));
+    else if (CT_NIC_SLOT.test(key)) {
+      const bridge = bridgeOf(key, value, "lxc");
+      writes.push({ key, as: "nic", ...(bridge !== undefined ? { bridge } : {}) });
+    } else writes.push({ key, as: "option" });
+  }
+  return writes;
+}
+
+export const lxcCalls = {
+  /**
+   * POST /nodes/{node}/lxc; `params.vmid` absent when apply allocates it. `secrets` names the
+   * parameters sent from a reference (the root password), resolved only when the call is sent.
+   */
+  create(node: string, params: Record<string, ParamValue>, secrets?: Record<string, SecretRef>): ApiCall {
+    const pool = params.pool !== undefined ? String(params.pool) : undefined;
+    const template = TEMPLATE_VOLUME.exec(String(params.ostemplate ?? ""));
+    return {
+      method: "POST",
+      path: lxcPaths.create(node),
+      params,
+      intent: {
+        kind: "lxc",
+        op: "create",
+        writes: lxcConfigWrites(params),
+        ...(pool !== undefined ? { pool } : {}),
+        start: String(params.start) === "1",
+        ...(template ? { template: { storage: template[1]!, volume: template[0] } } : {}),
+      },
+      ...(secrets !== undefined && Object.keys(secrets).length > 0 ? { secrets } : {}),
+    };
+  },
+
+  /** A config write (PUT: applied at once, or left in `[pve:pending]` until the next start). */
+  config(node: string, vmid: VmidRef, params: Record<string, ParamValue>, how: { allocates?: boolean } = {}): ApiCall {
+    const deletes = params.delete !== undefined ? String(params.delete).split(",") : [];
+    return {
+      method: "PUT",
+      path: lxcPaths.config(node, vmid),
+      params,
+      intent: { kind: "lxc", op: "configure", writes: lxcConfigWrites(params), deletes, allocates: how.allocates ?? false },
+    };
+  },
+
+  /** Grows rootfs or a mount point to `sizeBytes` (PVE refuses to shrink); PVE 9 runs it as a `resize` task. */
+  resize(node: string, vmid: VmidRef, slot: string, sizeBytes: number): ApiCall {
+    return {
+      method: "PUT",
+      path: lxcPaths.resize(node, vmid),
+      params: { disk: slot, size: formatSize(sizeBytes) },
+      intent: { kind: "lxc", op: "resize", slot, sizeBytes },
+    };
+  },
+
+  /** Moves a mount point's volume to another storage; the source stays as an unusedN entry (`delete: 0`). */
+  moveVolume(node: string, vmid: VmidRef, slot: string, storage: string): ApiCall {
+    return {
+      method: "POST",
+      path: lxcPaths.moveVolume(node, vmid),
+      params: { volume: slot, storage, delete: 0 },
+      intent: { kind: "lxc", op: "move-volume", slot, storage },
+    };
+  },
+
+  power(node: string, vmid: number, action: PowerAction, params: Record<string, ParamValue> = {}): ApiCall {
+    return { method: "POST", path: lxcPaths.status(node, vmid, action), params, intent: { kind: "lxc", op: "power", action } };
+  },
+
+  /** purge: also drops the vmid from backup jobs, replication and HA; volumes PVE does not reference are freed too. */
+  destroy(node: string, vmid: number): ApiCall {
+    return {
+      method: "DELETE",
+      path: lxcPaths.guest(node, vmid),
+      params: { purge: 1, "destroy-unreferenced-disks": 1 },
+      intent: { kind: "lxc", op: "destroy" },
+    };
+  },
+};

@@ -1,0 +1,184 @@
+// One container, desired vs live -> ordered steps. Order: adopt, pool, stop (when the spec
+// wants it stopped, so later changes apply at once), config, mount points, NICs, start, and a
+// restart for changes left in `[pve:pending]`.
+import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
+import { printTags } from "../formats.js";
+import type { PowerOptions, UpdateOptions } from "../kind.js";
+import { OWNERSHIP_TAG } from "../ownership.js";
+import { poolDrafts } from "../pool-steps.js";
+import { lxcCalls } from "./calls.js";
+import type { DesiredCt, LiveCt } from "./model.js";
+import { diffMounts } from "./mount-diff.js";
+import { bindMountWarning } from "./mount-diff.js";
+import { diffCtNics } from "./nic-diff.js";
+import { ctAppliesLive, effectiveCtOption, isCreateOnly } from "./options.js";
+import { adoptStep, createStep, destroyStep, rebootStep, startStep, stopStep } from "./steps.js";
+import { UnusedSlots } from "./unused-slots.js";
+
+const PENDING = "applies at the next restart: the container is running";
+
+function withIds(key: string, drafts: StepDraft[]): Step[] {
+  return drafts.map((draft, i) => ({ id: `${key}/${i + 1}-${draft.action}`, ...draft }));
+}
+
+/** A container not found live: created by `steps`, or left alone (absent as wanted, or blocked by `errors`). */
+export function planNewCt(ct: DesiredCt, steps: Step[], errors: string[] = [], warnings: string[] = []): GuestPlan {
+  return {
+    kind: "lxc",
+    key: ct.key,
+    name: ct.name,
+    ...(ct.vmid !== undefined ? { vmid: ct.vmid } : {}),
+    node: ct.node,
+    exists: false,
+    steps,
+    errors,
+    warnings,
+  };
+}
+
+/** The plan for a container the spec describes and that does not exist yet. */
+export function planCreateCt(ct: DesiredCt): GuestPlan {
+  const errors: string[] = [];
+  if (ct.ostemplate === undefined) errors.push(`${ct.key}: a new container needs a template (ostemplate, e.g. local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst)`);
+  const rootfs = ct.mounts.find((m) => m.slot === "rootfs");
+  if (rootfs?.storage === undefined || rootfs.sizeBytes === undefined) errors.push(`${ct.key}: a new container needs rootfs with a storage and a size`);
+  for (const m of ct.mounts) {
+    if (m.slot !== "rootfs" && m.bindPath === undefined && (m.storage === undefined || m.sizeBytes === undefined)) {
+      errors.push(`${ct.key}: ${m.slot} needs a storage and a size (or a host path for a bind mount)`);
+    }
+  }
+  const warnings = ct.mounts.flatMap((m) => (m.bindPath !== undefined ? [bindMountWarning(m.slot, m.bindPath)] : []));
+  return planNewCt(ct, errors.length > 0 ? [] : withIds(ct.key, [createStep(ct)]), errors, warnings);
+}
+
+/** The plan that removes a live container (spec says absent, or `pvectl destroy`). */
+export function planDestroyCt(key: string, live: LiveCt, power: PowerOptions): GuestPlan {
+  const drafts: StepDraft[] = [];
+  if (live.status === "running") drafts.push(stopStep(live, power, "before destroying it "));
+  drafts.push(destroyStep(live));
+  return {
+    kind: "lxc",
+    key,
+    name: live.name ?? key,
+    vmid: live.vmid,
+    node: live.node,
+    exists: true,
+    ...(live.digest !== undefined ? { digest: live.digest } : {}),
+    steps: withIds(key, drafts),
+    errors: [],
+    warnings: live.lock ? [`container is locked (${live.lock}); apply waits and retries`] : [],
+  };
+}
+
+/** Plain config keys, hostname and tags: which differ, split into at-once and pending-until-restart. */
+function configDrafts(ct: DesiredCt, live: LiveCt, running: boolean, adopting: boolean, errors: string[]): StepDraft[] {
+  const now: { changes: FieldChange[]; params: Record<string, string> } = { changes: [], params: {} };
+  const later: { changes: FieldChange[]; params: Record<string, string> } = { changes: [], params: {} };
+  const put = (key: string, before: string | undefined, after: string) => {
+    const into = !running || ctAppliesLive(key) ? now : later;
+    into.changes.push({ field: key, ...(before !== undefined ? { before } : {}), after });
+    into.params[key] = after;
+  };
+  if (live.name !== ct.name) put("hostname", live.name, ct.name);
+  for (const [key, value] of Object.entries(ct.options).sort(([a], [b]) => a.localeCompare(b))) {
+    const before = effectiveCtOption(live.options, key);
+    if (before === value) continue;
+    if (isCreateOnly(key)) {
+      errors.push(`${key} is ${before ?? "not set"} and cannot change after the container is created (PVE: read-only option); set ${key}: ${before ?? "(unset)"} in the spec, or recreate the container`);
+    } else put(key, before, value);
+  }
+  const liveTags = live.tags.filter((t) => t !== OWNERSHIP_TAG);
+  if (ct.tags !== undefined && printTags(liveTags) !== printTags(ct.tags)) {
+    // The ownership tag stays on containers that have it (or are adopted): it is how reruns find them.
+    const keep = live.tags.includes(OWNERSHIP_TAG) || adopting ? [OWNERSHIP_TAG] : [];
+    put("tags", printTags(live.tags) || undefined, printTags([...ct.tags, ...keep]));
+  }
+  const drafts: StepDraft[] = [];
+  if (now.changes.length > 0) {
+    drafts.push({
+      action: "config",
+      severity: "configuration",
+      summary: `change ${now.changes.map((c) => c.field).join(", ")}`,
+      changes: now.changes,
+      calls: [lxcCalls.config(live.node, live.vmid, now.params)],
+    });
+  }
+  if (later.changes.length > 0) {
+    drafts.push({
+      action: "config-pending",
+      severity: "service-impact",
+      summary: `change ${later.changes.map((c) => c.field).join(", ")} (${PENDING})`,
+      changes: later.changes,
+      calls: [lxcCalls.config(live.node, live.vmid, later.params)],
+      pendingUntilReboot: true,
+    });
+  }
+  return drafts;
+}
+
+/** The keys the spec manages: a change already pending on one of them also calls for the restart. */
+function managedKeys(ct: DesiredCt): Set<string> {
+  return new Set([
+    ...Object.keys(ct.options),
+    "hostname",
+    ...(ct.tags !== undefined ? ["tags"] : []),
+    ...ct.mounts.map((m) => m.slot),
+    ...ct.nics.map((n) => n.slot),
+  ]);
+}
+
+/** The plan for a container that exists: the differences only. */
+export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions): GuestPlan {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const drafts: StepDraft[] = [];
+  if (live.template) errors.push(`vmid ${live.vmid} is a container template; pvectl does not converge templates`);
+  if (live.node !== ct.node) {
+    warnings.push(`runs on ${live.node}, the spec says ${ct.node}: placement is PVE's (HA, migration); changes apply on ${live.node}`);
+  }
+  if (live.lock) warnings.push(`container is locked (${live.lock}); apply waits and retries`);
+  for (const [slot, volume] of Object.entries(live.unused)) {
+    warnings.push(`${slot} holds ${volume}, attached to nothing; pvectl leaves it (delete it in PVE if it is not needed)`);
+  }
+  const adopting = options.adopt === true && !live.tags.includes(OWNERSHIP_TAG);
+  if (adopting) drafts.push(adoptStep(live));
+  drafts.push(...poolDrafts(ct, live));
+  let running = live.status === "running";
+  if (ct.power === "stopped" && running) {
+    drafts.push(stopStep(live, options, ""));
+    running = false;
+  }
+  drafts.push(...configDrafts(ct, live, running, adopting, errors));
+  const mounts = diffMounts(ct.mounts, live.mounts, {
+    vmid: live.vmid,
+    node: live.node,
+    running,
+    detach: ct.detach ?? [],
+    unused: new UnusedSlots(live.unused),
+    ...(ct.unmanaged !== undefined ? { unmanaged: ct.unmanaged } : {}),
+  });
+  errors.push(...mounts.errors);
+  warnings.push(...mounts.warnings);
+  drafts.push(...mounts.steps);
+  drafts.push(...diffCtNics(ct.nics, live.nics, { vmid: live.vmid, node: live.node, running, keepUnlisted: ct.unmanaged?.includes("nics") ?? false }));
+  if (ct.power === "running" && !running) drafts.push(startStep(live));
+  if (running) {
+    const pending = new Set<string>();
+    for (const d of drafts) if (d.pendingUntilReboot) for (const c of d.changes) pending.add(c.field.split(".")[0]!);
+    const managed = managedKeys(ct);
+    for (const key of live.pendingKeys) if (managed.has(key)) pending.add(key);
+    if (pending.size > 0) drafts.push(rebootStep(live, [...pending].sort()));
+  }
+  return {
+    kind: "lxc",
+    key: ct.key,
+    name: ct.name,
+    vmid: live.vmid,
+    node: live.node,
+    exists: true,
+    ...(live.digest !== undefined ? { digest: live.digest } : {}),
+    steps: errors.length > 0 ? [] : withIds(ct.key, drafts),
+    errors,
+    warnings,
+  };
+}

@@ -1,0 +1,56 @@
+// What pve-container checks inside its create and config handlers beyond the endpoint's own
+// schema check (LXC.pm check_ct_modify_config_perm, the template's storage access, the
+// bridge's SDN.Use): per key written, by what the plan said the key is. Bind mounts, device
+// mount points, hookscripts and features other than nesting are root@pam only: no privilege
+// grants them, so plans flag them instead (mount-diff.ts bindMountWarning).
+import type { CallIntent, ConfigWrite } from "../../plan/intent.js";
+import type { PrivilegeNeed } from "../../plan/types.js";
+import { isUnusedKey } from "../../pve/index.js";
+import { CT_NIC_SLOT, MOUNT_SLOT } from "./model.js";
+import { lxcOption } from "./options-table.js";
+
+const DISK = "VM.Config.Disk";
+const NETWORK = "VM.Config.Network";
+
+function optionNeed(key: string, vmPath: string): PrivilegeNeed {
+  return { path: vmPath, privilege: lxcOption(key)?.privilege ?? "VM.Config.Options" };
+}
+
+function writeNeeds(write: ConfigWrite, vmPath: string): PrivilegeNeed[] {
+  if (write.as === "drive") {
+    const needs: PrivilegeNeed[] = [{ path: vmPath, privilege: DISK }];
+    if (write.newOn) needs.push({ path: `/storage/${write.newOn}`, privilege: "Datastore.AllocateSpace" });
+    return needs;
+  }
+  if (write.as === "nic") {
+    const needs: PrivilegeNeed[] = [{ path: vmPath, privilege: NETWORK }];
+    if (write.bridge) needs.push({ path: `/sdn/zones/localnetwork/${write.bridge}`, privilege: "SDN.Use" });
+    return needs;
+  }
+  return [optionNeed(write.key, vmPath)];
+}
+
+function deleteNeeds(key: string, vmPath: string): PrivilegeNeed[] {
+  if (MOUNT_SLOT.test(key) || isUnusedKey(key)) return [{ path: vmPath, privilege: DISK }];
+  if (CT_NIC_SLOT.test(key)) return [{ path: vmPath, privilege: NETWORK }];
+  return [optionNeed(key, vmPath)];
+}
+
+/** Privileges an lxc call needs inside its handler, for guest path `vmPath` (`/vms/200`). */
+export function lxcCallNeeds(intent: CallIntent, vmPath: string): PrivilegeNeed[] {
+  const needs: PrivilegeNeed[] = [];
+  if (intent.op === "create") {
+    const pool = intent.pool;
+    needs.push(pool ? { path: `/pool/${pool}`, privilege: "VM.Allocate", anyOf: ["VM.Allocate"] } : { path: vmPath, privilege: "VM.Allocate" });
+    if (pool) needs.push({ path: `/pool/${pool}`, privilege: "Pool.Allocate", anyOf: ["Pool.Allocate", "Permissions.Modify"] });
+    if (intent.start) needs.push({ path: vmPath, privilege: "VM.PowerMgmt" });
+    // Reading a template needs read access to its storage (templates may be sensitive).
+    if (intent.template) {
+      needs.push({ path: `/storage/${intent.template.storage}`, privilege: "Datastore.AllocateSpace", anyOf: ["Datastore.AllocateSpace", "Datastore.Audit"] });
+    }
+  }
+  if (intent.op === "create" || intent.op === "configure") for (const write of intent.writes) needs.push(...writeNeeds(write, vmPath));
+  if (intent.op === "configure") for (const key of intent.deletes) needs.push(...deleteNeeds(key, vmPath));
+  if (intent.op === "move-volume") needs.push({ path: `/storage/${intent.storage}`, privilege: "Datastore.AllocateSpace" });
+  return needs;
+}

@@ -1,0 +1,222 @@
+// Containers through the engine and the in-process simulator, with hand-built DesiredCt
+// values (the spec layer's `containers:` is written in parallel): every guarantee VMs have —
+// a rerun plan is empty, what applies live and what waits for a restart, grow and shrink,
+// mount points added, dropped, detached and moved, a VLAN change keeping the MAC, destroy
+// naming every volume, and no change to a container pvectl did not create without adopt.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { applyPlan } from "../../src/engine/apply.js";
+import { buildDestroyPlan, buildPlan } from "../../src/engine/plan.js";
+import type { DesiredCt } from "../../src/resources/lxc/model.js";
+import { fastApply, type Lab, startLab } from "./helpers.js";
+
+const GIB = 1024 ** 3;
+const TEMPLATE = "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst";
+
+function ct(vmid: number, extra: Partial<DesiredCt> = {}): DesiredCt {
+  return {
+    kind: "lxc",
+    key: `ct${vmid}`,
+    name: `ct${vmid}`,
+    vmid,
+    node: "pve1",
+    ostemplate: TEMPLATE,
+    options: { cores: "1", memory: "512", nameserver: "10.0.0.53" },
+    tags: [],
+    mounts: [
+      { slot: "rootfs", storage: "local-lvm", sizeBytes: 2 * GIB, options: {} },
+      { slot: "mp0", storage: "local-lvm", sizeBytes: 1 * GIB, mountpoint: "/data", options: {} },
+    ],
+    nics: [{ slot: "net0", name: "eth0", bridge: "vmbr0", options: { ip: "dhcp", tag: "10" } }],
+    power: "running",
+    ...extra,
+  };
+}
+
+const all = { ...fastApply, allowRestart: true, allowDataLoss: true };
+
+async function converge(lab: Lab, desired: DesiredCt, options: Record<string, unknown> = fastApply) {
+  const { plan, context } = await buildPlan(lab.client, [desired]);
+  assert.deepEqual(plan.preflightErrors, [], "preflight");
+  assert.deepEqual(plan.guests[0]!.errors, [], "plan errors");
+  const report = await applyPlan(lab.client, plan, { ...options, cluster: context.cluster });
+  return { plan, report, guest: plan.guests[0]!, result: report.guests[0]! };
+}
+
+async function replan(lab: Lab, desired: DesiredCt) {
+  return (await buildPlan(lab.client, [desired])).plan.guests[0]!;
+}
+
+async function config(lab: Lab, vmid: number): Promise<Record<string, unknown>> {
+  return (await lab.client.request("GET", `/nodes/pve1/lxc/${vmid}/config`)) as Record<string, unknown>;
+}
+
+async function volumes(lab: Lab, vmid: number): Promise<string[]> {
+  const content = (await lab.client.request("GET", "/nodes/pve1/storage/local-lvm/content")) as Array<{ volid: string }>;
+  return content.map((c) => c.volid).filter((v) => new RegExp(`-${vmid}-disk-`).test(v)).sort();
+}
+
+describe("containers through the engine", () => {
+  let lab: Lab;
+  before(async () => {
+    lab = await startLab();
+  });
+  after(async () => lab.close());
+
+  it("creates a container, and a rerun plans nothing", async () => {
+    const { result } = await converge(lab, ct(300));
+    assert.equal(result.result, "created", JSON.stringify(result));
+    assert.match(result.macs.net0 ?? "", /^BC:24:11:/);
+    assert.deepEqual(Object.keys(result.volumes).sort(), ["mp0", "rootfs"]);
+    const cfg = await config(lab, 300);
+    assert.equal(cfg.unprivileged, 1);
+    assert.equal(cfg.tags, "pvectl");
+    assert.deepEqual((await replan(lab, ct(300))).steps, []);
+  });
+
+  it("changes memory and cores of a running container at once, without a restart", async () => {
+    await converge(lab, ct(301));
+    const changed = ct(301, { options: { cores: "2", memory: "1024", nameserver: "10.0.0.53" } });
+    const { guest, result } = await converge(lab, changed);
+    assert.deepEqual(guest.steps.map((s) => s.action), ["config"]);
+    assert.equal(result.result, "changed");
+    const cfg = await config(lab, 301);
+    assert.equal(cfg.memory, 1024);
+    assert.equal(cfg.cores, 2);
+    assert.deepEqual((await replan(lab, changed)).steps, []);
+  });
+
+  it("leaves a nameserver change of a running container pending (service-impact), applied by the restart", async () => {
+    await converge(lab, ct(302));
+    const changed = ct(302, { options: { cores: "1", memory: "512", nameserver: "10.0.0.54" } });
+    const planned = await replan(lab, changed);
+    assert.deepEqual(planned.steps.map((s) => [s.action, s.severity]), [
+      ["config-pending", "service-impact"],
+      ["reboot", "service-impact"],
+    ]);
+    assert.match(planned.steps[0]!.summary, /applies at the next restart/);
+    const refused = await converge(lab, changed);
+    assert.deepEqual(refused.result.steps.map((s) => s.status), ["skipped", "skipped"]);
+    await converge(lab, changed, all);
+    assert.equal((await config(lab, 302)).nameserver, "10.0.0.54");
+    assert.deepEqual((await replan(lab, changed)).steps, []);
+  });
+
+  it("grows rootfs, and refuses to shrink it", async () => {
+    await converge(lab, ct(303));
+    const grown = ct(303);
+    grown.mounts[0]!.sizeBytes = 3 * GIB;
+    const { guest } = await converge(lab, grown);
+    assert.deepEqual(guest.steps.map((s) => s.action), ["disk-grow"]);
+    assert.match(String((await config(lab, 303)).rootfs), /size=3G/);
+    assert.deepEqual((await replan(lab, grown)).steps, []);
+    const shrunk = ct(303);
+    shrunk.mounts[0]!.sizeBytes = 1 * GIB;
+    const refused = await replan(lab, shrunk);
+    assert.deepEqual(refused.steps, []);
+    assert.match(refused.errors.join("\n"), /rootfs: shrinking from 3 GiB to 1 GiB is refused/);
+  });
+
+  it("hot-plugs a new mount point into a running container", async () => {
+    await converge(lab, ct(304));
+    const more = ct(304);
+    more.mounts.push({ slot: "mp1", storage: "local-lvm", sizeBytes: 1 * GIB, mountpoint: "/logs", options: {} });
+    const { guest } = await converge(lab, more);
+    assert.deepEqual(guest.steps.map((s) => [s.action, s.severity]), [["disk-add", "configuration"]]);
+    assert.match(String((await config(lab, 304)).mp1), /mp=\/logs/);
+    assert.deepEqual((await replan(lab, more)).steps, []);
+  });
+
+  it("drops a mount point only with --allow-data-loss, naming its volume, and then destroys it", async () => {
+    await converge(lab, ct(305, { power: "stopped" }));
+    const fewer = ct(305, { power: "stopped" });
+    fewer.mounts.pop();
+    const planned = await replan(lab, fewer);
+    assert.deepEqual(planned.steps.map((s) => [s.action, s.severity]), [["disk-delete", "data-loss-risk"]]);
+    assert.deepEqual(planned.steps[0]!.deletesVolumes, ["local-lvm:vm-305-disk-1"]);
+    const refused = await converge(lab, fewer, { ...fastApply, power: "stopped" });
+    assert.equal(refused.result.steps[0]!.status, "skipped");
+    assert.ok((await config(lab, 305)).mp0, "still attached without --allow-data-loss");
+    await converge(lab, fewer, all);
+    const cfg = await config(lab, 305);
+    assert.equal(cfg.mp0, undefined);
+    assert.deepEqual(Object.keys(cfg).filter((k) => k.startsWith("unused")), []);
+    assert.deepEqual(await volumes(lab, 305), ["local-lvm:vm-305-disk-0"]);
+    assert.deepEqual((await replan(lab, fewer)).steps, []);
+  });
+
+  it("detaches a mount point listed under detach: and keeps its volume as unusedN", async () => {
+    await converge(lab, ct(306, { power: "stopped" }));
+    const detached = ct(306, { power: "stopped", detach: ["mp0"] });
+    detached.mounts.pop();
+    const { guest } = await converge(lab, detached);
+    assert.deepEqual(guest.steps.map((s) => [s.action, s.severity]), [["disk-detach", "configuration"]]);
+    const cfg = await config(lab, 306);
+    assert.equal(cfg.mp0, undefined);
+    assert.match(String(cfg.unused0), /vm-306-disk-1/);
+    assert.deepEqual(await volumes(lab, 306), ["local-lvm:vm-306-disk-0", "local-lvm:vm-306-disk-1"]);
+  });
+
+  // todo until the sim engineer's POST .../lxc/{vmid}/move_volume (c-sim 2f7d56c) is merged.
+  const moveTodo = { todo: "needs the simulator's POST /nodes/{node}/lxc/{vmid}/move_volume (branch c-sim)" };
+  it("moves a mount point to another storage, keeping the source unless --allow-data-loss", moveTodo, async () => {
+    await converge(lab, ct(307, { power: "stopped" }));
+    const moved = ct(307, { power: "stopped" });
+    moved.mounts[1]!.storage = "shared";
+    const planned = await replan(lab, moved);
+    assert.deepEqual(planned.steps.map((s) => [s.action, s.severity]), [
+      ["disk-move", "configuration"],
+      ["disk-delete", "data-loss-risk"],
+    ]);
+    const { result } = await converge(lab, moved);
+    assert.deepEqual(result.steps.map((s) => s.status), ["done", "skipped"], JSON.stringify(result));
+    const cfg = await config(lab, 307);
+    assert.match(String(cfg.mp0), /^shared:/);
+    assert.match(String(cfg.unused0), /vm-307-disk-1/);
+    assert.deepEqual((await replan(lab, moved)).steps, []);
+  });
+
+  it("changes a NIC's VLAN on a running container and keeps its MAC", async () => {
+    const { result } = await converge(lab, ct(308));
+    const mac = result.macs.net0!;
+    const retagged = ct(308);
+    retagged.nics[0]!.options.tag = "20";
+    const { guest } = await converge(lab, retagged);
+    assert.deepEqual(guest.steps.map((s) => [s.action, s.severity]), [["nic-change", "configuration"]]);
+    const net0 = String((await config(lab, 308)).net0);
+    assert.match(net0, /tag=20/);
+    assert.match(net0, new RegExp(`hwaddr=${mac}`, "i"));
+    assert.deepEqual((await replan(lab, retagged)).steps, []);
+  });
+
+  it("destroy names rootfs and every mount point volume, and frees exactly those", async () => {
+    await converge(lab, ct(309));
+    const before = await volumes(lab, 309);
+    assert.equal(before.length, 2);
+    const plan = await buildDestroyPlan(lab.client, { desired: [ct(309)] });
+    const destroy = plan.guests[0]!.steps.find((s) => s.action === "destroy")!;
+    assert.deepEqual(destroy.deletesVolumes, before);
+    for (const volume of before) assert.ok(destroy.summary.includes(volume), destroy.summary);
+    const report = await applyPlan(lab.client, plan, all);
+    assert.equal(report.guests[0]!.result, "destroyed");
+    assert.deepEqual(await volumes(lab, 309), []);
+  });
+
+  it("refuses a container pvectl did not create unless the spec adopts it", async () => {
+    const upid = await lab.client.request("POST", "/nodes/pve1/lxc", {
+      vmid: 310,
+      hostname: "ct310",
+      ostemplate: TEMPLATE,
+      rootfs: "local-lvm:2",
+      memory: 512,
+      cores: 1,
+    });
+    await lab.client.waitForTask(upid as string);
+    const spec = ct(310, { power: "stopped", mounts: [{ slot: "rootfs", storage: "local-lvm", sizeBytes: 2 * GIB, options: {} }], nics: [], unmanaged: ["nics"] });
+    const refused = (await buildPlan(lab.client, [spec])).plan;
+    assert.deepEqual(refused.preflightErrors.map((p) => p.kind), ["adoption"]);
+    const adopted = await converge(lab, { ...spec, adopt: true });
+    assert.equal(adopted.guest.steps[0]!.action, "adopt");
+    assert.match(String((await config(lab, 310)).tags), /pvectl/);
+  });
+});

@@ -1,0 +1,194 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { planCreateCt, planDestroyCt, planUpdateCt } from "../../../src/resources/lxc/diff.js";
+import { ctConfig as ctConfigBase, desiredCt, GIB, liveCt, power } from "./fixture.js";
+
+const actions = (plan: { steps: { action: string }[] }) => plan.steps.map((s) => s.action);
+
+describe("container diff against a live config", () => {
+  it("plans nothing when the spec matches (defaults, generated MAC, ownership tag)", () => {
+    const plan = planUpdateCt(desiredCt(), liveCt("running"), power);
+    assert.deepEqual(plan.errors, []);
+    assert.deepEqual(plan.steps, []);
+    assert.equal(plan.kind, "lxc");
+  });
+
+  it("changes memory and cores on a running container at once, without a restart", () => {
+    const ct = desiredCt();
+    ct.options.memory = "2048";
+    ct.options.cores = "4";
+    const plan = planUpdateCt(ct, liveCt("running"), power);
+    assert.deepEqual(actions(plan), ["config"]);
+    assert.equal(plan.steps[0]!.severity, "configuration");
+    assert.deepEqual(plan.steps[0]!.calls[0]!.params, { cores: "4", memory: "2048" });
+    assert.equal(plan.steps[0]!.calls[0]!.method, "PUT");
+    assert.equal(plan.steps[0]!.calls[0]!.path, "/nodes/pve1/lxc/200/config");
+  });
+
+  it("leaves a nameserver change on a running container pending, service-impact, with a restart", () => {
+    const ct = desiredCt();
+    ct.options.nameserver = "10.0.0.54";
+    const plan = planUpdateCt(ct, liveCt("running"), power);
+    assert.deepEqual(actions(plan), ["config-pending", "reboot"]);
+    assert.equal(plan.steps[0]!.severity, "service-impact");
+    assert.equal(plan.steps[0]!.pendingUntilReboot, true);
+    assert.match(plan.steps[0]!.summary, /applies at the next restart/);
+    assert.equal(plan.steps[1]!.calls[0]!.path, "/nodes/pve1/lxc/200/status/reboot");
+  });
+
+  it("applies the same nameserver change at once on a stopped container", () => {
+    const ct = desiredCt();
+    ct.options.nameserver = "10.0.0.54";
+    const plan = planUpdateCt(ct, liveCt("stopped"), power);
+    assert.deepEqual(actions(plan), ["config"]);
+  });
+
+  it("refuses to change unprivileged after creation", () => {
+    const ct = desiredCt();
+    ct.options.unprivileged = "0";
+    const plan = planUpdateCt(ct, liveCt(), power);
+    assert.deepEqual(plan.steps, []);
+    assert.match(plan.errors.join("\n"), /unprivileged .*cannot change after the container is created/);
+  });
+
+  it("grows rootfs with a resize call and refuses to shrink a mount point", () => {
+    const grow = desiredCt();
+    grow.mounts[0]!.sizeBytes = 12 * GIB;
+    const plan = planUpdateCt(grow, liveCt("running"), power);
+    assert.deepEqual(actions(plan), ["disk-grow"]);
+    assert.deepEqual(plan.steps[0]!.calls[0], {
+      method: "PUT",
+      path: "/nodes/pve1/lxc/200/resize",
+      params: { disk: "rootfs", size: "12G" },
+      intent: { kind: "lxc", op: "resize", slot: "rootfs", sizeBytes: 12 * GIB },
+    });
+    const shrink = desiredCt();
+    shrink.mounts[1]!.sizeBytes = 4 * GIB;
+    const refused = planUpdateCt(shrink, liveCt(), power);
+    assert.deepEqual(refused.steps, []);
+    assert.match(refused.errors.join("\n"), /mp0: shrinking from 16 GiB to 4 GiB is refused/);
+  });
+
+  it("hot-plugs a new mount point into a running container", () => {
+    const ct = desiredCt();
+    ct.mounts.push({ slot: "mp2", storage: "local-lvm", sizeBytes: 2 * GIB, mountpoint: "/logs", options: {} });
+    const plan = planUpdateCt(ct, liveCt("running"), power);
+    assert.deepEqual(actions(plan), ["disk-add"]);
+    assert.equal(plan.steps[0]!.severity, "configuration");
+    assert.deepEqual(plan.steps[0]!.calls[0]!.params, { mp2: "local-lvm:2,mp=/logs" });
+  });
+
+  it("deletes a dropped mount point only as data-loss-risk naming its volume, and destroys the unused entry it leaves", () => {
+    const ct = desiredCt();
+    ct.mounts.splice(1, 1);
+    const plan = planUpdateCt(ct, liveCt("stopped"), power);
+    assert.deepEqual(actions(plan), ["disk-delete"]);
+    const step = plan.steps[0]!;
+    assert.equal(step.severity, "data-loss-risk");
+    assert.deepEqual(step.deletesVolumes, ["local-lvm:vm-200-disk-1"]);
+    assert.deepEqual(step.calls.map((c) => c.params), [{ delete: "mp0" }, { delete: "unused0" }]);
+  });
+
+  it("detaches a mount point listed under detach: (volume kept, configuration)", () => {
+    const ct = desiredCt();
+    ct.mounts.splice(1, 1);
+    ct.detach = ["mp0"];
+    const plan = planUpdateCt(ct, liveCt("stopped"), power);
+    assert.deepEqual(actions(plan), ["disk-detach"]);
+    assert.equal(plan.steps[0]!.severity, "configuration");
+    assert.match(plan.steps[0]!.summary, /kept as an unused volume/);
+  });
+
+  it("keeps every mount point when the spec has no mounts: section", () => {
+    const ct = desiredCt();
+    ct.mounts = [];
+    ct.unmanaged = ["mounts"];
+    assert.deepEqual(planUpdateCt(ct, liveCt(), power).steps, []);
+  });
+
+  it("moves a volume with move_volume keeping the source, then destroys it only as data-loss-risk", () => {
+    const ct = desiredCt();
+    ct.mounts[1]!.storage = "zfs";
+    const plan = planUpdateCt(ct, liveCt("stopped", { ...liveCtConfigWithUnused() }), power);
+    assert.deepEqual(actions(plan), ["disk-move", "disk-delete"]);
+    assert.deepEqual(plan.steps[0]!.calls[0]!.params, { volume: "mp0", storage: "zfs", delete: 0 });
+    assert.equal(plan.steps[0]!.severity, "configuration");
+    // unused0 is taken: PVE keeps the source as the lowest free unusedN.
+    assert.deepEqual(plan.steps[1]!.calls[0]!.params, { delete: "unused1" });
+    assert.equal(plan.steps[1]!.severity, "data-loss-risk");
+    assert.deepEqual(plan.steps[1]!.deletesVolumes, ["local-lvm:vm-200-disk-1"]);
+  });
+
+  it("keeps the MAC when a NIC's VLAN changes", () => {
+    const ct = desiredCt();
+    ct.nics[0]!.options.tag = "20";
+    const plan = planUpdateCt(ct, liveCt("running"), power);
+    assert.deepEqual(actions(plan), ["nic-change"]);
+    assert.equal(plan.steps[0]!.severity, "configuration");
+    assert.equal(plan.steps[0]!.calls[0]!.params.net0, "name=eth0,bridge=vmbr0,hwaddr=BC:24:11:0A:0B:0C,ip=dhcp,tag=20,type=veth");
+  });
+
+  it("flags bind mounts as root@pam only", () => {
+    const plan = planUpdateCt(desiredCt(), liveCt(), power);
+    assert.match(plan.warnings.join("\n"), /mp1 is a bind mount of host path \/srv\/shared: only root@pam/);
+  });
+
+  it("never touches a key the spec leaves out", () => {
+    const ct = desiredCt();
+    delete ct.options.nameserver;
+    delete ct.options.features;
+    assert.deepEqual(planUpdateCt(ct, liveCt(), power).steps, []);
+  });
+});
+
+function liveCtConfigWithUnused() {
+  return { ...ctConfigBase(), unused0: "local-lvm:vm-200-disk-7" };
+}
+
+describe("container create and destroy", () => {
+  it("creates from the template, unprivileged unless the spec says so, with new volumes and the ownership tag", () => {
+    const plan = planCreateCt({ ...desiredCt(), power: "running" });
+    const call = plan.steps[0]!.calls[0]!;
+    assert.equal(call.method, "POST");
+    assert.equal(call.path, "/nodes/pve1/lxc");
+    assert.equal(call.params.ostemplate, "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst");
+    assert.equal(call.params.unprivileged, "1");
+    assert.equal(call.params.rootfs, "local-lvm:8");
+    assert.equal(call.params.mp0, "local-lvm:16,mp=/data,backup=1");
+    assert.equal(call.params.mp1, "/srv/shared,mp=/shared,ro=1");
+    assert.equal(call.params.net0, "name=eth0,bridge=vmbr0,ip=dhcp,tag=10");
+    assert.equal(call.params.tags, "pvectl;web");
+    assert.equal(call.params.start, 1);
+    assert.deepEqual(call.intent.op === "create" ? call.intent.template : undefined, {
+      storage: "local",
+      volume: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst",
+    });
+  });
+
+  it("carries the root password as a reference, shown by where it comes from", () => {
+    const plan = planCreateCt({ ...desiredCt(), password: { env: "PVE_CT_ROOT_PW" } });
+    const step = plan.steps[0]!;
+    assert.equal(step.calls[0]!.params.password, undefined);
+    assert.deepEqual(step.calls[0]!.secrets, { password: { env: "PVE_CT_ROOT_PW" } });
+    assert.deepEqual(step.changes.find((c) => c.field === "password"), { field: "password", after: "(from env PVE_CT_ROOT_PW)" });
+  });
+
+  it("refuses a create without a template or rootfs", () => {
+    const ct = desiredCt();
+    delete ct.ostemplate;
+    ct.mounts = [];
+    const plan = planCreateCt(ct);
+    assert.deepEqual(plan.steps, []);
+    assert.match(plan.errors.join("\n"), /needs a template/);
+    assert.match(plan.errors.join("\n"), /needs rootfs/);
+  });
+
+  it("destroy names rootfs and every mount point volume, not the bind mount's host path", () => {
+    const plan = planDestroyCt("web1", liveCt("running"), power);
+    assert.deepEqual(actions(plan), ["stop", "destroy"]);
+    const destroy = plan.steps[1]!;
+    assert.deepEqual(destroy.deletesVolumes, ["local-lvm:vm-200-disk-0", "local-lvm:vm-200-disk-1"]);
+    assert.deepEqual(destroy.calls[0]!.params, { purge: 1, "destroy-unreferenced-disks": 1 });
+    assert.equal(destroy.calls[0]!.path, "/nodes/pve1/lxc/200");
+  });
+});
