@@ -27,7 +27,7 @@ export interface PlannedSpec {
   context?: PlanContext;
 }
 
-/** The spec's guests as the engine compares them: its VMs, then its containers. */
+/** Every guest of the spec as the engine compares them: its VMs, then its containers. */
 export function desiredOf(spec: SpecGuests): DesiredGuest[] {
   return [...spec.vms.map(desiredVmFromSpec), ...desiredContainersOf(spec)];
 }

@@ -1,5 +1,6 @@
-// `pvectl import` says what it skipped (containers, templates) and fails when nothing asked for
-// was written; `import` and `inventory` take `--file SPEC --connection NAME`.
+// `pvectl import` writes VMs under `vms:` and containers under `containers:`, says what it
+// skipped (templates) and fails when nothing asked for was written; `import` and `inventory`
+// take `--file SPEC --connection NAME`.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,12 +42,12 @@ describe("pvectl import: skipped guests and --connection", () => {
     await sim.close();
   });
 
-  it("--vmid of a container writes nothing, says why, and exits 1", async () => {
+  it("--vmid of a container writes it under `containers:` (adopt: it was not created by pvectl)", async () => {
     const result = await pvectl(["import", "--vmid", "302"], env);
-    assert.equal(result.code, 1, result.stderr);
-    assert.equal(result.stdout, "");
-    assert.match(result.stderr, /skipped vmid 302 \(ct1\) on pve2: a guest of type lxc, which this build of pvectl does not manage\n/);
-    assert.match(result.stderr, /no guest was imported .*nothing was written/);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^version: 1\nvms: \[\]\ncontainers:\n {2}- vmid: 302\n {4}hostname: ct1\n {4}node: pve2\n {4}adopt: true\n/);
+    assert.match(result.stdout, /rootfs:\n {6}storage: local-lvm\n {6}size: 1G\n/);
+    assert.equal(result.stderr, "");
   });
 
   it("--vmid of a template writes nothing and exits 1", async () => {
@@ -56,20 +57,20 @@ describe("pvectl import: skipped guests and --connection", () => {
     assert.match(result.stderr, /skipped vmid 301 \(tpl1\) on pve1: a template; pvectl does not converge templates\n/);
   });
 
-  it("--tag writes the VMs and names the container and template it skipped", async () => {
+  it("--tag writes the VM and the container and names the template it skipped", async () => {
     const result = await pvectl(["import", "--tag", "imp"], env);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /- vmid: 300\n {4}name: vm1\n/);
-    assert.doesNotMatch(result.stdout, /vmid: 30[12]/);
+    assert.match(result.stdout, /containers:\n {2}- vmid: 302\n {4}hostname: ct1\n/);
+    assert.doesNotMatch(result.stdout, /vmid: 301/);
     assert.match(result.stderr, /skipped vmid 301 \(tpl1\) on pve1: a template/);
-    assert.match(result.stderr, /skipped vmid 302 \(ct1\) on pve2: a guest of type lxc/);
   });
 
   it("a named vmid that was skipped fails the run even when others were written", async () => {
-    const result = await pvectl(["import", "--vmid", "300", "302"], env);
+    const result = await pvectl(["import", "--vmid", "300", "301"], env);
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stdout, /- vmid: 300\n/);
-    assert.match(result.stderr, /skipped vmid 302/);
+    assert.match(result.stderr, /skipped vmid 301/);
   });
 
   describe("--file SPEC --connection NAME", () => {

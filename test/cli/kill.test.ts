@@ -31,7 +31,7 @@ function apply(file: string, env: NodeJS.ProcessEnv, killAfterSends?: number): P
 
 const KINDS = [
   { what: "VMs", count: 6, section: "vms", entries: vmsWithoutVmids },
-  { what: "containers", count: 20, section: "containers", entries: containersWithoutVmids, todo: "containers: in spec files land with #13's spec branch" },
+  { what: "containers", count: 20, section: "containers", entries: containersWithoutVmids },
 ] as const;
 
 for (const kind of KINDS) {
@@ -52,7 +52,7 @@ for (const kind of KINDS) {
       await sim.close();
     });
 
-    it("leaves nothing a rerun cannot converge: no duplicate guests, no orphaned volumes", { todo: "todo" in kind ? kind.todo : undefined }, async () => {
+    it("leaves nothing a rerun cannot converge: no duplicate guests, no orphaned volumes", async () => {
       const killed = await apply(join(dir, "spec.yaml"), env, kind.count);
       assert.equal(killed.code, null, "the first apply was killed");
       assert.doesNotMatch(killed.stderr, /^ok /m, "killed before any create was seen to finish");

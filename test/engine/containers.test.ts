@@ -284,3 +284,32 @@ describe("containers through the engine", () => {
     assert.match(String((await config(lab, 310)).tags), /pvectl/);
   });
 });
+
+describe("a container created and started in one step", () => {
+  let lab: Lab;
+  before(async () => {
+    // Realistic timing: the create task ends before the start task it began does.
+    lab = await startLab({ timing: "realistic", timeScale: 0.05, workersPerNode: 4 });
+  });
+  after(async () => lab.close());
+
+  it("is reported created only once PVE's start task has run it", async () => {
+    const { result } = await converge(lab, ct(320));
+    assert.equal(result.result, "created", JSON.stringify(result));
+    const status = (await lab.client.request("GET", "/nodes/pve1/lxc/320/status/current")) as { status: string };
+    assert.equal(status.status, "running");
+    const tasks = (await lab.client.request("GET", "/nodes/pve1/tasks", { vmid: 320 })) as Array<{ type: string; status?: string }>;
+    assert.deepEqual(tasks.map((t) => [t.type, t.status]).sort(), [["vzcreate", "OK"], ["vzstart", "OK"]]);
+  });
+
+  it("reports a start that fails as the create step's error, and keeps the container", async () => {
+    lab.sim.admin.failTasks({ type: "vzstart", vmid: 321, message: "startup for container '321' failed" });
+    const { plan, context } = await buildPlan(lab.client, [ct(321)]);
+    const report = await applyPlan(lab.client, plan, { ...fastApply, cluster: context.cluster });
+    const result = report.guests[0]!;
+    assert.notEqual(result.result, "created");
+    assert.match(result.error ?? "", /created, but PVE's start of it failed: .*startup for container '321' failed/);
+    const listed = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number; status: string }>;
+    assert.equal(listed.find((g) => g.vmid === 321)?.status, "stopped");
+  });
+});

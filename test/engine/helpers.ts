@@ -4,10 +4,10 @@
 import { PveClient } from "../../src/api/index.js";
 import { type ApplyPlanOptions, applyPlan } from "../../src/app/apply-plan.js";
 import { planSpec } from "../../src/app/plan-spec.js";
-import { desiredVmFromSpec } from "../../src/sources/spec/qemu-desired.js";
 import type { DesiredVm } from "../../src/resources/qemu/model.js";
 import { type RunningSimulator, startSimulator, type SimulatorOptions } from "../../src/sim/index.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
+import { desiredVmFromSpec } from "../../src/sources/spec/qemu-desired.js";
 
 export interface Lab {
   sim: RunningSimulator;

@@ -56,6 +56,7 @@ describe("mapping NetBox records to VM specs", () => {
     nb.admin.update("virtualization/virtual-machines", id, { custom_fields: { proxmox_vmid: 4321, proxmox_node: "pve2", proxmox_storage: "ceph" } });
     const r = await mapped("db-01");
     assert.ok(r.ok, JSON.stringify(r));
+    assert.ok(r.spec.kind === "vm");
     assert.equal(r.spec.vmid, 4321);
     assert.equal(r.spec.node, "pve2");
     assert.deepEqual(r.spec.disks, {
@@ -77,6 +78,7 @@ describe("mapping NetBox records to VM specs", () => {
     nb.admin.update("virtualization/interfaces", ifaceId, { primary_mac_address: mac.id });
     const r = await mapped("web-02");
     assert.ok(r.ok);
+    assert.ok(r.spec.kind === "vm");
     assert.equal(r.spec.nics.net0?.macaddr, "BC:24:11:12:34:56");
   });
 

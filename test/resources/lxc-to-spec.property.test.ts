@@ -84,7 +84,7 @@ const container = fc.record(
     searchdomain: maybe(fc.array(dnsName, { minLength: 1, maxLength: 2 })),
     features: maybe(features),
     passwordEnv: maybe(fc.constant("PVE_CT_ROOT")),
-    sshPublicKeys: maybe(fc.constant(["ssh-ed25519 AAAA ops@example.com"])),
+    sshPublicKeys: maybe(fc.constant(["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHB2ZWN0bC1kZW1vLWtleS1vbmx5LW5vdC1hLXJlYWwh ops@example.com"])),
     rootfs: fc.record({ storage, size, quota: maybe(bool), acl: maybe(bool) }, { requiredKeys: ["storage", "size"] }),
     mounts: slots("mp", 8, () => fc.oneof(volumeMount, bindMount)),
     nics: slots("net", 6, nic),

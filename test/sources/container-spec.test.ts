@@ -36,7 +36,7 @@ const FULL = lines(
   "    tags: [web, prod]",
   "    nameserver: [10.0.0.1, 10.0.0.2]",
   "    searchdomain: [example.com]",
-  "    sshPublicKeys: ['ssh-ed25519 AAAA ops@example.com ']",
+  "    sshPublicKeys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHB2ZWN0bC1kZW1vLWtleS1vbmx5LW5vdC1hLXJlYWwh ops@example.com ']",
   "    passwordEnv: PVE_CT_ROOT",
   "    rootfs: { storage: local-lvm, size: 8G, quota: true }",
   "    mounts:",
@@ -74,7 +74,7 @@ describe("a container entry", () => {
           tty: "3",
           console: "0",
         },
-        sshPublicKeys: "ssh-ed25519 AAAA ops@example.com",
+        sshPublicKeys: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHB2ZWN0bC1kZW1vLWtleS1vbmx5LW5vdC1hLXJlYWwh ops@example.com",
         password: { env: "PVE_CT_ROOT" },
         tags: ["prod", "web"],
         mounts: [
@@ -168,6 +168,16 @@ describe("bad container input", () => {
         "16:47: PVE would refuse \"foo\" for `cmode`: value 'foo' does not have a value in the enumeration 'shell, console, tty'",
         "16:52: `lock` cannot be set through a spec (PVE keeps it itself or it belongs to a single API call)",
         "17:5: a container needs `hostname` (or its alias `name`), e.g. `hostname: web1`",
+      ],
+    );
+  });
+
+  it("checks SSH public keys as PVE's ssh-keygen would", () => {
+    assert.deepEqual(
+      problems(lines("containers:", "  - hostname: a", "    node: pve1", "    sshPublicKeys:", "      - ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDemo ops@x", "      - AAAAB3NzaC1yc2E ops@x")),
+      [
+        "5:9: PVE would refuse this key: it is not a complete ssh-ed25519 key: its base64 part is cut off or damaged (copy the whole line of the .pub file)",
+        "6:9: PVE would refuse this key: it is not an OpenSSH public key: expected a key type (ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256 ...) followed by the key",
       ],
     );
   });

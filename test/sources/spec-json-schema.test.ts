@@ -45,7 +45,7 @@ describe("schema/pvectl-spec.schema.json", () => {
   });
 
   it("the examples start with the editor's schema line and satisfy the schema", async () => {
-    for (const file of ["examples/web.yaml", "examples/full.yaml"]) {
+    for (const file of ["examples/web.yaml", "examples/full.yaml", "examples/containers.yaml"]) {
       const text = await readFile(file, "utf8");
       assert.ok(text.startsWith("# yaml-language-server: $schema=../schema/pvectl-spec.schema.json\n"), file);
       const result = specSchemas().file.safeParse(parse(text));

@@ -172,7 +172,9 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
     try {
       pve = options.pveClient(label);
       // A record's vmid never takes over a guest pvectl did not create unless the config says `adopt: true`.
-      planned = await planSpec(pve, { vms: group.map((m) => m.spec) }, { adopt: config.adopt, adoptHint: ADOPT_HINT });
+      const specs = group.map((m) => m.spec);
+      const guests = { vms: specs.filter((s) => s.kind === "vm"), containers: specs.filter((s) => s.kind === "container") };
+      planned = await planSpec(pve, guests, { adopt: config.adopt, adoptHint: ADOPT_HINT });
     } catch (err) {
       for (const m of group) await fail(m.record, [`planning failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
       continue;
@@ -232,7 +234,7 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
         const result = await writeBack.succeed({ record: m.record, vmid: report.vmid, node: report.node, macs: report.macs, nics: m.nics });
         const outcome = outcomeOf(m.record, "staged", { ...extra, wrote: result.wrote, status: config.writeBack.onSuccess, ...(result.primaryIp4 ? { primaryIp4: result.primaryIp4 } : {}) });
         try {
-          await writeBack.journal(m.record, "success", `pvectl built vm ${report.vmid} on ${report.node} (${report.result}); wrote ${result.wrote.join(", ") || "nothing new"}`);
+          await writeBack.journal(m.record, "success", `pvectl built ${m.spec.kind === "vm" ? "vm" : "container"} ${report.vmid} on ${report.node} (${report.result}); wrote ${result.wrote.join(", ") || "nothing new"}`);
         } catch {
           // The record has moved on; a missing success note is not a failure.
         }

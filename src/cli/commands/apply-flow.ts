@@ -51,7 +51,7 @@ export async function runApply(
   client: PveClient,
   planned: PlannedSpec,
   flags: ApplyFlags,
-  options: Pick<ApplyPlanOptions, "perNodeConcurrency" | "verifyConvergence">,
+  options: Pick<ApplyPlanOptions, "perNodeConcurrency" | "verifyConvergence" | "secretPolicy">,
   verb: "apply" | "destroy",
 ): Promise<ApplyReport | undefined> {
   const { plan } = planned;

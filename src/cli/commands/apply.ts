@@ -42,7 +42,7 @@ async function applySavedPlan(file: string, flags: Flags, perNode: PerNode): Pro
   try {
     const { problems, ...planned } = await recomputeSavedPlan(target.client, saved, { vms: target.vms, containers: target.containers });
     if (problems.length > 0) throw new SavedPlanError(file, problems);
-    await runApply(target.client, planned, flags, { ...VERIFY, ...perNode }, "apply");
+    await runApply(target.client, planned, flags, { ...VERIFY, ...perNode, secretPolicy: target.policy }, "apply");
   } finally {
     await target.client.close();
   }
@@ -92,7 +92,7 @@ export function registerApplyCommand(program: Command): void {
       const target = await openSpecTarget(files, flags, "apply");
       try {
         const planned = await planSpec(target.client, { vms: target.vms, containers: target.containers }, { ...planOptions(flags), ...createWaitProgress(flags.json) });
-        await runApply(target.client, planned, flags, { ...VERIFY, ...perNode }, "apply");
+        await runApply(target.client, planned, flags, { ...VERIFY, ...perNode, secretPolicy: target.policy }, "apply");
       } finally {
         await target.client.close();
       }

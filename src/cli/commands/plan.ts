@@ -36,6 +36,8 @@ export interface SpecTarget {
   /** The spec's guests on this run's one connection. */
   vms: VmSpec[];
   containers: ContainerSpec[];
+  /** The operator's secret policy (a container's root password is read by it when the create is sent). */
+  policy: SecretPolicy;
   client: PveClient;
 }
 
@@ -93,7 +95,7 @@ export async function openSpecTarget(positional: string[], flags: SpecFlags, com
   // Refused password sources fail before any client exists: nothing is sent.
   checkContainerSecrets({ connections: spec.connections, containers }, policy);
   const client = new PveClient(resolveConnection(spec, connection, process.env, policy));
-  return { spec, files, ...(connection !== undefined ? { connection } : {}), vms, containers, client };
+  return { spec, files, ...(connection !== undefined ? { connection } : {}), vms, containers, policy, client };
 }
 
 export interface PlanFlags extends SpecFlags {

@@ -1,6 +1,6 @@
 // The NetBox sync configuration (YAML): how to reach NetBox, which records to select, and
-// how a NetBox virtual machine becomes a pvectl VM spec (clusters -> connections and nodes,
-// platforms -> ostype and ISO/image, units, custom fields, write-back and decommission
+// how a NetBox virtual machine becomes a pvectl VM or container spec (clusters -> connections
+// and nodes, platforms -> ostype and ISO/image, or a container's template; units, custom fields, write-back and decommission
 // policy). Every key is documented in docs/netbox.md. Problems are reported all at once with
 // file:line:column, like spec files.
 import { readFile } from "node:fs/promises";
@@ -38,8 +38,36 @@ const clusterSchema = z.strictObject({
   bridge: z.string().optional(),
 });
 
+/**
+ * A platform whose records become LXC containers. NetBox's vcpus, memory, first virtual disk
+ * and interfaces fill in cores, memory, rootfs and NICs as for VMs; these say the rest.
+ */
+const containerSchema = z.strictObject({
+  /** The template, `storage:vztmpl/file`. */
+  ostemplate: z.string().regex(/^[^:\s]+:vztmpl\/[^/]+$/, "expected a template volume like local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst"),
+  /** rootfs storage; default: the cluster's (or the record's custom field). */
+  storage: storageId.optional(),
+  /** rootfs size (`8G`) when the record has no virtual disk and no disk size. */
+  size: z.string().regex(/^\d+(\.\d+)?[KMGT]$/, "expected a size with a unit, e.g. 8G").optional(),
+  /** NIC bridge; default: the cluster's. */
+  bridge: z.string().optional(),
+  unprivileged: z.boolean().optional(),
+  features: z.strictObject({ nesting: z.boolean().optional(), keyctl: z.boolean().optional(), fuse: z.boolean().optional(), mknod: z.boolean().optional() }).optional(),
+  ostype: z.enum(["debian", "devuan", "ubuntu", "centos", "fedora", "opensuse", "archlinux", "alpine", "gentoo", "nixos", "unmanaged"]).optional(),
+  swap: z.number().int().min(0).optional(),
+  /** The first NIC's address when the record has no primary IPv4: dhcp (default) or manual. */
+  ip: z.enum(["dhcp", "manual"]).optional(),
+  /** IPv4 gateway of the first NIC, used with a static address (the record's primary IPv4). */
+  gw: z.string().regex(/^(\d{1,3}\.){3}\d{1,3}$/, "expected an IPv4 address").optional(),
+  nameserver: z.array(z.string()).optional(),
+  searchdomain: z.array(z.string()).optional(),
+});
+
 const platformSchema = z.strictObject({
-  ostype: z.enum(["other", "wxp", "w2k", "w2k3", "w2k8", "wvista", "win7", "win8", "win10", "win11", "l24", "l26", "solaris"]),
+  /** A VM's ostype; required unless the platform maps to a container. */
+  ostype: z.enum(["other", "wxp", "w2k", "w2k3", "w2k8", "wvista", "win7", "win8", "win10", "win11", "l24", "l26", "solaris"]).optional(),
+  /** Records of this platform become LXC containers (the VM keys do not apply). */
+  container: containerSchema.optional(),
   /** ISO attached as a CD-ROM on ide2. */
   iso: volumeId.optional(),
   /** Disk image the first disk is created from (PVE import-from), e.g. a cloud image. */
@@ -129,6 +157,7 @@ const configSchema = z.strictObject({
 
 export type Unit = z.output<typeof unit>;
 export type PlatformMapping = z.output<typeof platformSchema>;
+export type ContainerMapping = z.output<typeof containerSchema>;
 export type ClusterMapping = z.output<typeof clusterSchema>;
 
 /** The configuration with every default filled in. */
@@ -221,6 +250,18 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
   for (const [slug, p] of Object.entries(raw.platforms ?? {})) {
     if (p.iso && p.image)
       issues.push({ location: doc.locate(["platforms", slug, "image"], "key"), path: ["platforms", slug], message: "give either `iso` (install from a CD-ROM) or `image` (first disk imported from an image), not both" });
+    if (p.container) {
+      for (const key of ["ostype", "iso", "image", "bios", "machine", "cpu", "agent", "scsihw"] as const) {
+        if (p[key] !== undefined)
+          issues.push({
+            location: doc.locate(["platforms", slug, key], "key"),
+            path: ["platforms", slug, key],
+            message: `\`${key}\` is a VM setting, and this platform maps to a container; leave it out${key === "ostype" ? " (a container's ostype goes under `container:`)" : ""}`,
+          });
+      }
+    } else if (p.ostype === undefined) {
+      issues.push({ location: doc.locate(["platforms", slug], "key"), path: ["platforms", slug], message: "a platform needs `ostype` (VMs) or `container: { ostemplate: ... }` (LXC containers)" });
+    }
   }
   if (issues.length > 0) throw new NetboxConfigError(issues);
 

@@ -12,9 +12,13 @@
 //   interfaces              -> net0.. in NetBox's name order; untagged VLAN -> tag, tagged -> trunks,
 //                              disabled -> link_down, MTU (virtio), MAC kept when NetBox has one
 //   tags                    -> PVE tags (tags.passThrough), plus tags.add
+//
+// A platform with `container:` makes the record an LXC container instead (mapping-ct.ts).
 import { isValidTag } from "../../pve/tags.js";
-import type { CdromSpec, DiskSpec, NicSpec, VmSpec } from "../spec/model.js";
-import type { NetboxConfig, Unit } from "./config.js";
+import type { CdromSpec, ContainerSpec, DiskSpec, NicSpec, VmSpec } from "../spec/model.js";
+import type { NetboxConfig } from "./config.js";
+import { diskSizes, MAX_NICS, UNIT_BYTES, vlansOf } from "./mapping-common.js";
+import { mapContainer } from "./mapping-ct.js";
 import type { NetboxVmRecord } from "./records.js";
 
 export interface NicBinding {
@@ -26,7 +30,8 @@ export interface NicBinding {
 export interface MappedVm {
   ok: true;
   record: NetboxVmRecord;
-  spec: VmSpec;
+  /** A VM, or a container when the record's platform maps to one. */
+  spec: VmSpec | ContainerSpec;
   /** NetBox cluster name (the key under `clusters:`). */
   cluster: string;
   /** Which NetBox interface each NIC slot came from, for writing MACs back. */
@@ -41,10 +46,8 @@ export interface UnmappableVm {
 
 export type MappingResult = MappedVm | UnmappableVm;
 
-const UNIT_BYTES: Record<Unit, number> = { MB: 1e6, MiB: 2 ** 20, GB: 1e9, GiB: 2 ** 30 };
 const MIN_MEMORY_MIB = 16;
 const MAX_DISKS: Record<string, number> = { scsi: 31, virtio: 16, sata: 6 };
-const MAX_NICS = 32;
 const VM_NAME = /^(?=.{1,63}$)[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?)*$/;
 
 function customField(record: NetboxVmRecord, key: string): unknown {
@@ -62,6 +65,14 @@ export function recordVmid(record: NetboxVmRecord, config: NetboxConfig): number
   if (!Number.isInteger(n) || n < 100 || n > 999_999_999)
     return `custom field ${config.customFields.vmid} is ${JSON.stringify(raw)}; a Proxmox VE vmid is a whole number from 100 to 999999999`;
   return n;
+}
+
+/** The record's PVE tags (NetBox's, when passed through, plus tags.add); undefined: tags not managed. */
+function recordTags(record: NetboxVmRecord, config: NetboxConfig, errors: string[]): string[] | undefined {
+  if (!config.tags.passThrough && config.tags.add.length === 0) return undefined;
+  const all = [...(config.tags.passThrough ? (record.vm.tags ?? []).map((t) => t.slug) : []), ...config.tags.add].map((t) => t.toLowerCase());
+  for (const t of all) if (!isValidTag(t)) errors.push(`tag \`${t}\` is not a valid Proxmox VE tag (letters, digits, _ - + .; not starting with - + .)`);
+  return [...new Set(all)].sort();
 }
 
 export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): MappingResult {
@@ -84,15 +95,15 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
   const node = (typeof nodeCf === "string" ? nodeCf : undefined) ?? cluster?.node ?? d.node;
   if (cluster && node === undefined)
     errors.push(`no Proxmox node: set custom field ${config.customFields.node} or \`clusters.${clusterName}.node\` (or \`defaults.node\`)`);
-  const storageCf = customField(record, config.customFields.storage);
-  const storage = (typeof storageCf === "string" ? storageCf : undefined) ?? cluster?.storage ?? d.storage;
-  if (cluster && storage === undefined)
-    errors.push(`no storage for the disks: set custom field ${config.customFields.storage} or \`clusters.${clusterName}.storage\` (or \`defaults.storage\`)`);
-
   const platformSlug = vm.platform?.slug ?? d.platform;
   const platform = platformSlug === undefined ? undefined : config.platforms[platformSlug];
   if (platformSlug === undefined) errors.push(`has no platform; set one in NetBox or \`defaults.platform\` (configured: ${known(Object.keys(config.platforms))})`);
   else if (!platform) errors.push(`platform \`${platformSlug}\` is not configured under \`platforms:\` in ${config.file} (configured: ${known(Object.keys(config.platforms))})`);
+  const storageCf = customField(record, config.customFields.storage);
+  const storage = (typeof storageCf === "string" ? storageCf : undefined) ?? platform?.container?.storage ?? cluster?.storage ?? d.storage;
+  if (cluster && storage === undefined)
+    errors.push(`no storage for the disks: set custom field ${config.customFields.storage} or \`clusters.${clusterName}.storage\` (or \`defaults.storage\`)`);
+
 
   const cores = vm.vcpus ?? d.cores;
   if (cores === undefined) errors.push("vcpus is not set; set it in NetBox or `defaults.cores`");
@@ -106,14 +117,23 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
     if (memory < MIN_MEMORY_MIB) errors.push(`memory ${memoryRaw} ${d.memoryUnit} is below the ${MIN_MEMORY_MIB} MiB Proxmox VE needs`);
   }
 
+  const tags = recordTags(record, config, errors);
+  if (platform?.container) {
+    return mapContainer(record, config, {
+      errors,
+      platform: platform.container,
+      ...(clusterName !== undefined && cluster ? { cluster: { name: clusterName, ...cluster } } : {}),
+      ...(typeof vmid === "number" ? { vmid } : {}),
+      ...(node !== undefined ? { node } : {}),
+      ...(storage !== undefined ? { storage } : {}),
+      ...(cores !== undefined ? { cores } : {}),
+      ...(memory !== undefined ? { memory } : {}),
+      ...(tags !== undefined ? { tags } : {}),
+    });
+  }
+
   const disks: Record<string, DiskSpec> = {};
-  const sizes: { label: string; size: number }[] = record.disks.length
-    ? record.disks.map((disk) => ({ label: `virtual disk \`${disk.name}\``, size: disk.size }))
-    : vm.disk !== null && vm.disk !== undefined
-      ? [{ label: "disk", size: vm.disk }]
-      : d.diskSize !== undefined
-        ? [{ label: "defaults.diskSize", size: d.diskSize }]
-        : [];
+  const sizes = diskSizes(record, config);
   if (sizes.length === 0) errors.push("has no virtual disks and no disk size; add a virtual disk in NetBox or set `defaults.diskSize`");
   if (sizes.length > (MAX_DISKS[d.diskBus] ?? 0)) errors.push(`has ${sizes.length} disks; the ${d.diskBus} bus holds at most ${MAX_DISKS[d.diskBus]}`);
   sizes.forEach(({ label, size }, i) => {
@@ -134,10 +154,7 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
     errors.push(`no bridge for the NICs: set \`clusters.${clusterName}.bridge\` (or \`defaults.bridge\`)`);
   record.interfaces.slice(0, MAX_NICS).forEach((iface, i) => {
     const slot = `net${i}`;
-    const nic: NicSpec = { model: d.nicModel, bridge: bridge ?? "" };
-    const mode = iface.mode?.value;
-    if ((mode === "access" || mode === "tagged") && iface.untagged_vlan) nic.tag = iface.untagged_vlan.vid;
-    if (mode === "tagged" && iface.tagged_vlans?.length) nic.trunks = iface.tagged_vlans.map((v) => v.vid).sort((a, b) => a - b).join(";");
+    const nic: NicSpec = { model: d.nicModel, bridge: bridge ?? "", ...vlansOf(iface) };
     if (iface.mtu !== null && iface.mtu !== undefined && d.nicModel === "virtio") nic.mtu = iface.mtu;
     if (iface.enabled === false) nic.linkDown = true;
     if (iface.mac_address) nic.macaddr = iface.mac_address.toUpperCase();
@@ -146,13 +163,6 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
   });
 
   const cdroms: Record<string, CdromSpec> = platform?.iso ? { ide2: { iso: platform.iso } } : {};
-
-  let tags: string[] | undefined;
-  if (config.tags.passThrough || config.tags.add.length > 0) {
-    const all = [...(config.tags.passThrough ? (vm.tags ?? []).map((t) => t.slug) : []), ...config.tags.add].map((t) => t.toLowerCase());
-    for (const t of all) if (!isValidTag(t)) errors.push(`tag \`${t}\` is not a valid Proxmox VE tag (letters, digits, _ - + .; not starting with - + .)`);
-    tags = [...new Set(all)].sort();
-  }
 
   if (errors.length > 0 || !cluster || clusterName === undefined || node === undefined || cores === undefined || memory === undefined || !platform) {
     return { ok: false, record, errors };

@@ -2,6 +2,7 @@
 // hostname and its alias, values into PVE's text (MiB, feature flags, lists), the checks PVE's
 // API would make on each value, rootfs and mount points, NICs, and the escape hatch.
 import { dirname, resolve } from "node:path";
+import { sshPublicKeyProblem } from "../../pve/ssh-keys.js";
 import { normaliseTags } from "../../pve/tags.js";
 import { validateValue } from "../../pve/validate.js";
 import { volumeIdProblem } from "../../pve/volume-id.js";
@@ -176,7 +177,13 @@ export function normalizeCt(raw: RawCt, path: SpecPath, source: SourceLocation, 
   }
   ct.options = tableOptions(raw as Record<string, unknown>, path, report);
   if (raw.tags !== undefined) ct.tags = normaliseTags(raw.tags);
-  if (raw.sshPublicKeys !== undefined) ct.sshPublicKeys = raw.sshPublicKeys.map((key) => key.trim());
+  if (raw.sshPublicKeys !== undefined) {
+    ct.sshPublicKeys = raw.sshPublicKeys.map((key) => key.trim());
+    ct.sshPublicKeys.forEach((key, i) => {
+      const problem = key.includes("\n") ? "holds several lines; give one key per entry" : sshPublicKeyProblem(key);
+      if (problem) report.add([...path, "sshPublicKeys", i], `PVE would refuse this key: it ${problem}`);
+    });
+  }
   const password = passwordOf(raw, source.file, path, report);
   if (password) ct.password = password;
   devices(raw, ct, path, report);
