@@ -56,8 +56,16 @@ const MISSING = /does not exist/i;
  * 500s that are a handler's verdict (a second try gets the same answer). Reads repeated by the
  * client itself (api/retry.ts) use a shorter list of their own.
  */
-const HANDLER_VERDICT =
-  /does not exist|already exists|not found|no such|checksum mismatch|not supported|not allowed|only root|Permission check failed|not running|is running|already running|protection mode|no options specified|unable to parse|invalid|not implemented|you can't|shrinking|not a/i;
+const HANDLER_VERDICT = new RegExp(
+  [
+    "does not exist|already exists|not found|no such|checksum mismatch|not supported|not allowed|only root|Permission check failed",
+    "not running|is running|already running|protection mode|no options specified|unable to parse|invalid|not implemented|you can't|shrinking|not a",
+    // pve-container's refusals (create, update_pct_config, resize, move_volume, template)
+    "validation error|unable to (?:modify|delete|shrink|create template|clone|use)|cannot move|can't (?:move|remove|update|resize|clone|convert)",
+    "already at specified size|already in use|not possible|not set - aborting|format error|is not available|does not allow|does not support|needs? to be",
+  ].join("|"),
+  "i",
+);
 const TRANSIENT_STATUSES = new Set([502, 503, 504, 595, 596]);
 
 export function classifyPveFailure(failure: Failure): PveFailureClass {

@@ -296,8 +296,44 @@ export class GuestRunner {
     }
   }
 
-  /** Create: allocate a vmid if the spec has none, retry on collision, adopt our own half-finished create. */
+  /** Create, and when the create also starts the guest, wait for that start too. */
   async #create(step: Step, call: ApiCall): Promise<{ warnings: string[]; attempts: number }> {
+    const sentAtMs = Date.now();
+    const created = await this.#sendCreate(step, call);
+    if (call.intent.op !== "create" || !call.intent.start) return created;
+    return { warnings: [...created.warnings, ...(await this.#awaitAutostart(sentAtMs))], attempts: created.attempts };
+  }
+
+  /**
+   * PVE's create worker starts the guest (`start=1`) by starting a task of its own (pve-container
+   * runs vm_start from vzcreate's worker), so the create task can end before the guest runs.
+   * The guest is reported running only when that start task has ended well; a failed start is
+   * this step's error (the guest exists: its vmid stays taken).
+   */
+  async #awaitAutostart(sinceMs: number): Promise<string[]> {
+    const { client, watcher } = this.#deps;
+    const node = this.#guest.node;
+    const vmid = this.vmid!;
+    const startCall: ApiCall = { method: "POST", path: "", params: {}, intent: { kind: this.#kind.type, op: "power", action: "start" } };
+    const type = this.#kind.taskType(startCall);
+    let upid: string | undefined;
+    try {
+      if ((await this.#kind.read.status(client, node, vmid)).status === "running" || type === undefined) return [];
+      upid = await findLostTask(client, { node, vmid, type, sentAtMs: sinceMs }, this.#seen);
+    } catch {
+      // Unreadable now: the verification after the run says whether the guest runs.
+    }
+    if (upid === undefined) return [];
+    this.#seen.add(upid);
+    try {
+      return (await watcher.wait(upid)).warnings;
+    } catch (err) {
+      throw new Error(`created, but PVE's start of it failed: ${errorText(err)}`);
+    }
+  }
+
+  /** Create: allocate a vmid if the spec has none, retry on collision, adopt our own half-finished create. */
+  async #sendCreate(step: Step, call: ApiCall): Promise<{ warnings: string[]; attempts: number }> {
     const { client, allocator, retry } = this.#deps;
     const allocate = this.#guest.vmid === undefined;
     // vmids whose create this runner sent without getting an answer: only those can be its own.

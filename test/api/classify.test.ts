@@ -133,3 +133,27 @@ describe("PveError.classify: failures that may go away", () => {
     assert.equal(answer(500, "VM is locked (backup)").classify().mayHaveApplied, true);
   });
 });
+
+describe("PveError.classify: pve-container's refusals", () => {
+  it("are a handler's verdict, never a 500 worth repeating", () => {
+    for (const message of [
+      "SSH public key validation error",
+      "unable to modify read-only option: 'unprivileged'",
+      "unable to delete required option 'rootfs'",
+      "cannot move volumes of a running container",
+      "Cannot move in-use volume while the source CT is running - detach or shutdown first",
+      "disk is already at specified size",
+      "mount points configured, but 'rootfs' not set - aborting",
+      "storage 'local' does not allow content type 'rootdir' (Container)",
+      "storage 'zfs' is not available on node 'pve2'",
+      "unable to use volume local:iso/x.iso - content type needs to be 'vztmpl'",
+      "you can't convert a CT to template if the CT is running",
+    ]) {
+      assert.equal(answer(500, message).classify().retryable500, false, message);
+    }
+  });
+
+  it("leaves a 500 that says nothing of the request's merit retryable", () => {
+    assert.equal(answer(500, "Connection reset by peer").classify().retryable500, true);
+  });
+});

@@ -56,6 +56,8 @@ vms:
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /Apply finished in [\d.]+s: 4 created\./);
     assert.match(result.stdout, /^ok cache1: create \(vmid 250\)$/m, "the example container");
+    assert.match(result.stdout, /^created +cache1 +vmid 250 +node pve3\n +macs: net0=BC:24:11(:[0-9A-F]{2}){3}\n +volumes: mp0=local-lvm:vm-250-disk-1 rootfs=local-lvm:vm-250-disk-0$/m);
+    assert.match(result.stdout, /= cache1 \(vmid 250\) on pve3: no changes/);
     assert.match(result.stdout, /7\. NetBox at http:\/\/127\.0\.0\.1:\d+ holds 3 VM records in status planned: db-01, web-01, web-02\n/);
     for (const name of ["db-01", "web-01", "web-02"]) {
       assert.match(result.stdout, new RegExp(`^staged +${name} \\(NetBox id \\d+\\): vm \\d+ on pve2 \\(created\\); wrote proxmox_vmid=\\d+, eth0 MAC BC:24:11`, "m"));

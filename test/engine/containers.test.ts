@@ -157,9 +157,7 @@ describe("containers through the engine", () => {
     assert.deepEqual(await volumes(lab, 306), ["local-lvm:vm-306-disk-0", "local-lvm:vm-306-disk-1"]);
   });
 
-  // todo until the sim engineer's POST .../lxc/{vmid}/move_volume (c-sim 2f7d56c) is merged.
-  const moveTodo = { todo: "needs the simulator's POST /nodes/{node}/lxc/{vmid}/move_volume (branch c-sim)" };
-  it("moves a mount point to another storage, keeping the source unless --allow-data-loss", moveTodo, async () => {
+  it("moves a mount point to another storage, keeping the source unless --allow-data-loss", async () => {
     await converge(lab, ct(307, { power: "stopped" }));
     const moved = ct(307, { power: "stopped" });
     moved.mounts[1]!.storage = "shared";
@@ -174,6 +172,18 @@ describe("containers through the engine", () => {
     assert.match(String(cfg.mp0), /^shared:/);
     assert.match(String(cfg.unused0), /vm-307-disk-1/);
     assert.deepEqual((await replan(lab, moved)).steps, []);
+  });
+
+  it("moves a mount point and destroys the source with --allow-data-loss", async () => {
+    await converge(lab, ct(311, { power: "stopped" }));
+    const moved = ct(311, { power: "stopped" });
+    moved.mounts[1]!.storage = "shared";
+    const { result } = await converge(lab, moved, all);
+    assert.deepEqual(result.steps.map((s) => s.status), ["done", "done"], JSON.stringify(result));
+    const cfg = await config(lab, 311);
+    assert.match(String(cfg.mp0), /^shared:/);
+    assert.deepEqual(Object.keys(cfg).filter((k) => k.startsWith("unused")), []);
+    assert.deepEqual(await volumes(lab, 311), ["local-lvm:vm-311-disk-0"], "the source volume is gone");
   });
 
   it("changes a NIC's VLAN on a running container and keeps its MAC", async () => {
@@ -218,5 +228,34 @@ describe("containers through the engine", () => {
     const adopted = await converge(lab, { ...spec, adopt: true });
     assert.equal(adopted.guest.steps[0]!.action, "adopt");
     assert.match(String((await config(lab, 310)).tags), /pvectl/);
+  });
+});
+
+describe("a container created and started in one step", () => {
+  let lab: Lab;
+  before(async () => {
+    // Realistic timing: the create task ends before the start task it began does.
+    lab = await startLab({ timing: "realistic", timeScale: 0.05, workersPerNode: 4 });
+  });
+  after(async () => lab.close());
+
+  it("is reported created only once PVE's start task has run it", async () => {
+    const { result } = await converge(lab, ct(320));
+    assert.equal(result.result, "created", JSON.stringify(result));
+    const status = (await lab.client.request("GET", "/nodes/pve1/lxc/320/status/current")) as { status: string };
+    assert.equal(status.status, "running");
+    const tasks = (await lab.client.request("GET", "/nodes/pve1/tasks", { vmid: 320 })) as Array<{ type: string; status?: string }>;
+    assert.deepEqual(tasks.map((t) => [t.type, t.status]).sort(), [["vzcreate", "OK"], ["vzstart", "OK"]]);
+  });
+
+  it("reports a start that fails as the create step's error, and keeps the container", async () => {
+    lab.sim.admin.failTasks({ type: "vzstart", vmid: 321, message: "startup for container '321' failed" });
+    const { plan, context } = await buildPlan(lab.client, [ct(321)]);
+    const report = await applyPlan(lab.client, plan, { ...fastApply, cluster: context.cluster });
+    const result = report.guests[0]!;
+    assert.notEqual(result.result, "created");
+    assert.match(result.error ?? "", /created, but PVE's start of it failed: .*startup for container '321' failed/);
+    const listed = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number; status: string }>;
+    assert.equal(listed.find((g) => g.vmid === 321)?.status, "stopped");
   });
 });

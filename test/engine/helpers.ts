@@ -41,7 +41,7 @@ export async function startLab(options: SimulatorOptions = {}): Promise<Lab> {
   };
 }
 
-/** The VMs of a spec as the engine compares them (VMs only: tests read their disks). */
+/** The VMs of a `vms:` spec text as the engine compares them. */
 export function desired(yaml: string): DesiredVm[] {
   return parseSpec(yaml, "test.yaml").vms.map(desiredVmFromSpec);
 }

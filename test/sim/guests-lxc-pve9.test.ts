@@ -131,6 +131,19 @@ describe("POST /nodes/{node}/lxc/{vmid}/move_volume", () => {
       "cannot move volumes of a running container");
   });
 
+  it("keeps a template's base volume that linked clones use, even with delete=1 (a warning)", async () => {
+    const h = harness();
+    await create(h, 200);
+    await h.call("POST", "/nodes/pve1/lxc/200/template");
+    await h.ok("POST", "/nodes/pve1/lxc/200/clone", { newid: 201 });
+    const upid = await h.call("POST", "/nodes/pve1/lxc/200/move_volume", { volume: "rootfs", storage: "ceph", delete: 1 });
+    assert.equal(h.task(upid).exitstatus, "WARNINGS: 1");
+    const c = await cfg(h, 200);
+    assert.equal(c.rootfs, "ceph:base-200-disk-0,size=4G");
+    assert.equal(c.unused0, "local-lvm:base-200-disk-0");
+    assert.ok(h.model.state.volumes.some((v) => v.volid === "local-lvm:base-200-disk-0"));
+  });
+
   it("moves a volume to another container under the target's name", async () => {
     const h = harness();
     await create(h, 200, { mp0: "local-lvm:2,mp=/data" });

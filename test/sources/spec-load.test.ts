@@ -34,7 +34,7 @@ describe("examples/web.yaml (the README demo)", () => {
       slot: "ide2",
       storage: "local-lvm",
       user: "debian",
-      sshKeys: ["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDemoKeyOnlyDemoKeyOnlyDemoKeyOnly00000 ops@example.com"],
+      sshKeys: ["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDemoKeyOnlyDemoKeyOnlyDemoKeyOnly0000000000 ops@example.com"],
       ipconfig: { ipconfig0: { ip: "10.0.10.11/24", gw: "10.0.10.1" } },
       nameservers: ["10.0.10.1"],
     });

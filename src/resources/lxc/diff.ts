@@ -7,6 +7,7 @@ import type { PowerOptions, UpdateOptions } from "../kind.js";
 import { OWNERSHIP_TAG } from "../ownership.js";
 import { poolDrafts } from "../pool-steps.js";
 import { lxcCalls } from "./calls.js";
+import { rootOnlyWarnings } from "./privileges.js";
 import type { DesiredCt, LiveCt } from "./model.js";
 import { diffMounts } from "./mount-diff.js";
 import { bindMountWarning } from "./mount-diff.js";
@@ -47,7 +48,7 @@ export function planCreateCt(ct: DesiredCt): GuestPlan {
       errors.push(`${ct.key}: ${m.slot} needs a storage and a size (or a host path for a bind mount)`);
     }
   }
-  const warnings = ct.mounts.flatMap((m) => (m.bindPath !== undefined ? [bindMountWarning(m.slot, m.bindPath)] : []));
+  const warnings = [...ct.mounts.flatMap((m) => (m.bindPath !== undefined ? [bindMountWarning(m.slot, m.bindPath)] : [])), ...rootOnlyWarnings(ct.options, { unprivileged: ct.options.unprivileged ?? "1" })];
   return planNewCt(ct, errors.length > 0 ? [] : withIds(ct.key, [createStep(ct)]), errors, warnings);
 }
 
@@ -71,7 +72,8 @@ export function planDestroyCt(key: string, live: LiveCt, power: PowerOptions): G
 }
 
 /** Plain config keys, hostname and tags: which differ, split into at-once and pending-until-restart. */
-function configDrafts(ct: DesiredCt, live: LiveCt, running: boolean, adopting: boolean, errors: string[]): StepDraft[] {
+function configDrafts(ct: DesiredCt, live: LiveCt, running: boolean, adopting: boolean, out: { errors: string[]; warnings: string[] }): StepDraft[] {
+  const { errors } = out;
   const now: { changes: FieldChange[]; params: Record<string, string> } = { changes: [], params: {} };
   const later: { changes: FieldChange[]; params: Record<string, string> } = { changes: [], params: {} };
   const put = (key: string, before: string | undefined, after: string) => {
@@ -93,6 +95,7 @@ function configDrafts(ct: DesiredCt, live: LiveCt, running: boolean, adopting: b
     const keep = live.tags.includes(OWNERSHIP_TAG) || adopting ? [OWNERSHIP_TAG] : [];
     put("tags", printTags(live.tags) || undefined, printTags([...ct.tags, ...keep]));
   }
+  out.warnings.push(...rootOnlyWarnings({ ...now.params, ...later.params }, { features: live.options.features, unprivileged: effectiveCtOption(live.options, "unprivileged") }));
   const drafts: StepDraft[] = [];
   if (now.changes.length > 0) {
     drafts.push({
@@ -148,7 +151,7 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
     drafts.push(stopStep(live, options, ""));
     running = false;
   }
-  drafts.push(...configDrafts(ct, live, running, adopting, errors));
+  drafts.push(...configDrafts(ct, live, running, adopting, { errors, warnings }));
   const mounts = diffMounts(ct.mounts, live.mounts, {
     vmid: live.vmid,
     node: live.node,

@@ -1,7 +1,7 @@
 // The lxc kind as the engine sees it (resources/kind.ts).
 import { getLxcConfig, getLxcPending, getLxcStatus } from "../../api/endpoints/index.js";
 import type { ApiCall } from "../../plan/types.js";
-import type { GuestKind, SpecObject } from "../kind.js";
+import type { GuestKind } from "../kind.js";
 import { lxcDevices } from "./devices.js";
 import { planCreateCt, planDestroyCt, planNewCt, planUpdateCt } from "./diff.js";
 import type { DesiredCt, LiveCt } from "./model.js";

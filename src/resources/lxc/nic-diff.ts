@@ -18,11 +18,14 @@ export interface CtNicContext {
 export const CT_NIC_OPTION_DEFAULTS: Record<string, string> = { firewall: "0", link_down: "0", type: "veth" };
 
 /**
- * Fields PVE changes on the running container's interface in place (bridge, VLAN, limits,
- * addresses). Any other (name, MAC, MTU, type) makes PVE remove the veth pair and create it
- * again: the container's interface goes down for a moment.
+ * What a NIC change does to a running container, as pve-container's update_net does it: a new
+ * name or MAC removes the veth pair and creates it again (the interface goes down for a
+ * moment); bridge, VLAN, firewall, link state, rate and addresses are changed on the running
+ * interface; MTU, trunks and type are written to the config but reach the interface only at
+ * the next start (PVE keeps nothing pending for them).
  */
-const IN_PLACE_FIELDS = new Set(["bridge", "tag", "trunks", "firewall", "rate", "link_down", "ip", "gw", "ip6", "gw6"]);
+const REPLUG_FIELDS = new Set(["name", "hwaddr"]);
+const AT_START_FIELDS = new Set(["mtu", "trunks", "type"]);
 
 /**
  * The NIC string to write: the live NIC's MAC, bridge and sub-options kept unless the spec
@@ -90,12 +93,17 @@ export function diffCtNics(desired: DesiredCtNic[], live: Record<string, LiveCtN
 
 function changeStep(nic: DesiredCtNic, current: LiveCtNic, changes: FieldChange[], ctx: CtNicContext): StepDraft {
   const fields = changes.map((c) => c.field.slice(c.field.indexOf(".") + 1));
-  const replug = ctx.running && fields.some((f) => !IN_PLACE_FIELDS.has(f));
+  const replug = ctx.running && fields.some((f) => REPLUG_FIELDS.has(f));
+  const atStart = ctx.running ? fields.filter((f) => AT_START_FIELDS.has(f)) : [];
   const keptMac = nic.hwaddr === undefined && current.hwaddr ? ` (MAC ${current.hwaddr} kept)` : "";
+  const notes = [
+    ...(replug ? ["the running container's interface is recreated"] : []),
+    ...(atStart.length > 0 ? [`${atStart.join(", ")} reach the running interface only at the next start`] : []),
+  ];
   return {
     action: "nic-change",
     severity: replug ? "service-impact" : "configuration",
-    summary: `change ${nic.slot}${keptMac}${replug ? " (the running container's interface is recreated)" : ""}`,
+    summary: `change ${nic.slot}${keptMac}${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`,
     changes,
     calls: [lxcCalls.config(ctx.node, ctx.vmid, { [nic.slot]: printCtNic(nic, current) })],
   };

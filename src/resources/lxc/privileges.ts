@@ -54,3 +54,38 @@ export function lxcCallNeeds(intent: CallIntent, vmPath: string): PrivilegeNeed[
   if (intent.op === "move-volume") needs.push({ path: `/storage/${intent.storage}`, privilege: "Datastore.AllocateSpace" });
   return needs;
 }
+
+/** The flags of a `features` value that are on (`keyctl=1,nesting=1` -> keyctl=1, nesting=1). */
+function featureFlags(value: string | undefined): Map<string, string> {
+  const flags = new Map<string, string>();
+  for (const part of (value ?? "").split(",")) {
+    const [name, flag = ""] = part.split("=");
+    if (name && flag !== "0" && flag !== "") flags.set(name, flag);
+  }
+  return flags;
+}
+
+/**
+ * Writes only root@pam may make (pve-container refuses every other user whatever its
+ * privileges): hookscripts, device passthrough (`devN`), a change of any feature flag but
+ * `nesting`, and any feature change of a privileged container. The plan names each so that
+ * an apply as another user is not a surprise. `before` holds the live values of the keys.
+ */
+export function rootOnlyWarnings(params: Record<string, string | number>, before: { features?: string | undefined; unprivileged?: string | undefined } = {}): string[] {
+  const warnings: string[] = [];
+  for (const [key, raw] of Object.entries(params)) {
+    if (lxcOption(key)?.rootOnly) warnings.push(`${key} can be written only by root@pam (PVE refuses any other user or token)`);
+    if (key !== "features") continue;
+    if (before.unprivileged !== "1") {
+      warnings.push("features of a privileged container can be changed only by root@pam (PVE refuses any other user or token)");
+      continue;
+    }
+    const old = featureFlags(before.features);
+    const now = featureFlags(String(raw));
+    const changed = [...new Set([...old.keys(), ...now.keys()])].filter((f) => f !== "nesting" && old.get(f) !== now.get(f)).sort();
+    if (changed.length > 0) {
+      warnings.push(`changing features ${changed.join(", ")} is allowed only to root@pam (PVE refuses any other user or token; nesting alone needs VM.Allocate)`);
+    }
+  }
+  return warnings;
+}

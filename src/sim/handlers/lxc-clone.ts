@@ -78,9 +78,9 @@ function cloneConfig(model: SimCluster, req: CloneRequest, config: GuestConfig, 
   return next;
 }
 
-function cloneCt(ctx: HandlerContext): string {
-  const req = readCloneRequest(ctx, "lxc");
-  const { source, model, newid, pool, target, storageId } = req;
+/** clone_vm's checks before the task, in its order; returns the config to clone from. */
+function checkClone(ctx: HandlerContext, req: CloneRequest): GuestConfig {
+  const { source, model, newid, target, storageId } = req;
   if (storageId !== undefined) {
     const storage = requireStorage(model.state, storageId, source.node);
     if (target !== source.node) {
@@ -97,6 +97,13 @@ function cloneCt(ctx: HandlerContext): string {
   const snapname = str(ctx, "snapname");
   const config = sourceConfig(source, snapname);
   checkCloneVolumes(req, config, snapname);
+  return config;
+}
+
+function cloneCt(ctx: HandlerContext): string {
+  const req = readCloneRequest(ctx, "lxc");
+  const { source, model, newid, pool, target } = req;
+  const config = checkClone(ctx, req);
   source.config.lock = "disk";
   const clone = reserveGuest(model, { vmid: newid, type: "lxc", node: target, agentDelay: 0 }, "create");
   const hostname = str(ctx, "hostname");

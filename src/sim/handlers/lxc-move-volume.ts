@@ -41,7 +41,14 @@ function checkMoveToStorage(ctx: HandlerContext, model: SimCluster, guest: Guest
 }
 
 /** copy_volume onto `storageId`, then the config points at the copy; runs inside the task. */
-function copyToStorage(model: SimCluster, guest: GuestState, key: string, storageId: string, deleteSource: boolean, log: (l: string) => void): void {
+function copyToStorage(
+  model: SimCluster,
+  guest: GuestState,
+  key: string,
+  storageId: string,
+  deleteSource: boolean,
+  task: { log: (l: string) => void; warn: (l: string) => void },
+): void {
   const text = String(guest.config[key]);
   const volid = driveVolume(text);
   if (volid === undefined) throw new Error("cannot copy volumes of type bind");
@@ -58,11 +65,14 @@ function copyToStorage(model: SimCluster, guest: GuestState, key: string, storag
     format: containerFormat(storage, source.size),
     ctime: model.now(),
   });
-  log(`copying ${volid} to ${copy.volid} (rsync --stats -X -A --numeric-ids -aH --whole-file --sparse --one-file-system)`);
+  task.log(`copying ${volid} to ${copy.volid} (rsync --stats -X -A --numeric-ids -aH --whole-file --sparse --one-file-system)`);
   // a template's volumes are base volumes, so is the copy
   const target = guest.config.template === 1 ? renameToBase(model.state, copy.volid, guest.node) : copy.volid;
   guest.config[key] = withVolume("lxc", key, text, target, source.size);
-  if (deleteSource) removeVolume(model.state, volid, guest.node);
+  // vdisk_free refuses a base volume that linked clones still use: PVE warns and keeps it as unusedN
+  const inUse = model.state.volumes.some((v) => v.parent === volid);
+  if (deleteSource && inUse) task.warn(`base volume '${volid}' is still in use by linked cloned`);
+  if (deleteSource && !inUse) removeVolume(model.state, volid, guest.node);
   else guest.config[nextUnusedKey(guest)] = volid;
 }
 
@@ -83,7 +93,7 @@ function moveToStorage(ctx: HandlerContext, guest: GuestState, key: string, stor
     onFailure: unlock,
     work: (task) => {
       try {
-        copyToStorage(model, guest, key, storageId, flag(ctx, "delete"), (l) => task.log(l));
+        copyToStorage(model, guest, key, storageId, flag(ctx, "delete"), task);
       } finally {
         unlock();
       }

@@ -128,9 +128,34 @@ describe("container diff against a live config", () => {
     assert.equal(plan.steps[0]!.calls[0]!.params.net0, "name=eth0,bridge=vmbr0,hwaddr=BC:24:11:0A:0B:0C,ip=dhcp,tag=20,type=veth");
   });
 
+  it("recreates a running container's interface for a new name or MAC (service-impact), not for an address or MTU", () => {
+    const renamed = desiredCt();
+    renamed.nics[0]!.name = "eth1";
+    const replug = planUpdateCt(renamed, liveCt("running"), power).steps[0]!;
+    assert.equal(replug.severity, "service-impact");
+    assert.match(replug.summary, /interface is recreated/);
+    const readdressed = desiredCt();
+    readdressed.nics[0]!.options = { ip: "10.0.0.5/24", gw: "10.0.0.1", mtu: "9000", tag: "10" };
+    const step = planUpdateCt(readdressed, liveCt("running"), power).steps[0]!;
+    assert.equal(step.severity, "configuration");
+    assert.match(step.summary, /mtu reach the running interface only at the next start/);
+    assert.equal(planUpdateCt(renamed, liveCt("stopped"), power).steps[0]!.severity, "configuration", "a stopped container loses nothing");
+  });
+
   it("flags bind mounts as root@pam only", () => {
     const plan = planUpdateCt(desiredCt(), liveCt(), power);
     assert.match(plan.warnings.join("\n"), /mp1 is a bind mount of host path \/srv\/shared: only root@pam/);
+  });
+
+  it("flags a change of feature flags other than nesting as root@pam only", () => {
+    const ct = desiredCt();
+    ct.options.features = "fuse=1,keyctl=1,nesting=1";
+    assert.match(planUpdateCt(ct, liveCt(), power).warnings.join("\n"), /changing features fuse is allowed only to root@pam/);
+    ct.options.features = "keyctl=1";
+    const nestingOff = planUpdateCt(ct, liveCt(), power);
+    assert.equal(nestingOff.steps.length, 1);
+    assert.doesNotMatch(nestingOff.warnings.join("\n"), /features/, "keyctl unchanged, only nesting: not root only");
+    assert.doesNotMatch(planUpdateCt(desiredCt(), liveCt(), power).warnings.join("\n"), /features/, "nothing written, nothing flagged");
   });
 
   it("never touches a key the spec leaves out", () => {
