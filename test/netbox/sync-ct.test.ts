@@ -5,9 +5,10 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { afterEach, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { decommissionNetbox } from "../../src/app/netbox/decommission.js";
 import { DEMO_CONFIG } from "./fixtures.js";
 import { obj } from "./helpers.js";
-import { type NetboxLab, startNetboxLab } from "./lab.js";
+import { FAST_APPLY, type NetboxLab, startNetboxLab } from "./lab.js";
 
 const TEMPLATE = "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst";
 const CONFIG = DEMO_CONFIG.replace("platforms:\n", `platforms:\n  debian-ct:\n    container:\n      ostemplate: ${TEMPLATE}\n      features: { nesting: true }\n`);
@@ -53,6 +54,7 @@ describe("pvectl netbox sync: a platform mapped to containers", () => {
     assert.equal(report.ok, true, JSON.stringify(report.records));
     const [outcome] = report.records;
     assert.equal(outcome?.result, "staged");
+    assert.equal(outcome?.guestKind, "container");
     const vmid = outcome?.vmid;
     assert.ok(vmid !== undefined);
 
@@ -74,5 +76,19 @@ describe("pvectl netbox sync: a platform mapped to containers", () => {
     const journal = lab.nb.admin.list("extras/journal-entries", { assigned_object_id: String(id) }).map((j) => String(j.comments));
     assert.match(journal[0] ?? "", new RegExp(`^pvectl built container ${vmid} on pve1 \\(created\\)`));
     assert.equal(obj(lab.nb.admin.list("virtualization/virtual-machines", { name: "ct-01" })[0]?.status).value, "staged");
+  });
+
+  test("decommission destroys the record's container (found as a container by its vmid) and releases what sync wrote", async () => {
+    lab = await startNetboxLab(CONFIG, SIM);
+    const id = addContainerRecord(lab, "ct-02");
+    const synced = await lab.sync({ selection: { names: ["ct-02"] } });
+    const vmid = synced.records[0]?.vmid;
+    assert.ok(vmid !== undefined, JSON.stringify(synced.records));
+    lab.nb.admin.update("virtualization/virtual-machines", id, { status: "decommissioning" });
+    const report = await decommissionNetbox({ config: lab.config, netbox: lab.netbox, pveClient: () => lab.pve, apply: FAST_APPLY, allowDataLoss: true });
+    assert.deepEqual(report.records.map((r) => [r.name, r.result, r.errors]), [["ct-02", "offline", []]]);
+    const guests = (await lab.pve.request("GET", "/cluster/resources", { type: "vm" })) as { vmid: number }[];
+    assert.ok(!guests.some((g) => g.vmid === vmid), "the container is gone");
+    assert.equal(obj(lab.nb.admin.list("virtualization/virtual-machines", { name: "ct-02" })[0]).primary_ip4, null);
   });
 });

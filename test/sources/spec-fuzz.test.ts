@@ -35,6 +35,8 @@ const KEYS = [
   "cloudInit", "ipconfig", "ipconfig0", "ip", "gw", "sshKeys", "extraConfig", "hookscript", "cicustom", "boot",
   "agent", "tags", "description", "host", "tokenId", "tokenSecretEnv", "connection", "detach", "efidisk", "tpm",
   "constructor", "toString", "__proto__", "hasOwnProperty", "x-defaults", "<<",
+  "containers", "hostname", "rootfs", "mounts", "mp0", "mountpoint", "volume", "features", "nesting", "hwaddr",
+  "ostemplate", "passwordEnv", "passwordFile", "sshPublicKeys", "nameserver", "swap", "unprivileged",
 ];
 
 const SCALARS: fc.Arbitrary<unknown> = fc.oneof(
@@ -59,7 +61,7 @@ const SPECISH: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
   ),
 })).value;
 
-const EXAMPLES = ["examples/web.yaml", "examples/full.yaml"].map((file) => readFileSync(file, "utf8"));
+const EXAMPLES = ["examples/web.yaml", "examples/full.yaml", "examples/containers.yaml"].map((file) => readFileSync(file, "utf8"));
 
 /** An example with a few characters replaced, inserted or deleted. */
 const MUTATED = fc
@@ -84,10 +86,11 @@ describe("the spec loader under random input", () => {
     fc.assert(fc.property(fc.string({ maxLength: 400, unit: "binary" }), loadsCleanly), { numRuns: 300 });
   });
 
-  it("handles random YAML built from the spec's keys, under vms or at the top", () => {
+  it("handles random YAML built from the spec's keys, under vms, containers or at the top", () => {
     const documents = fc.oneof(
       SPECISH.map((value) => stringify(value)),
       fc.array(SPECISH, { maxLength: 3 }).map((vms) => stringify({ vms })),
+      fc.array(SPECISH, { maxLength: 3 }).map((cts) => stringify({ containers: cts.map((ct) => (ct && typeof ct === "object" && !Array.isArray(ct) ? { hostname: "a", node: "pve1", ...ct } : ct)) })),
       fc.array(SPECISH, { maxLength: 3 }).map((vms) => stringify({ version: 1, vms: vms.map((vm) => (vm && typeof vm === "object" && !Array.isArray(vm) ? { name: "a", node: "pve1", ...vm } : vm)) })),
     );
     fc.assert(fc.property(documents, loadsCleanly), { numRuns: 300 });

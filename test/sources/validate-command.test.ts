@@ -49,6 +49,15 @@ describe("pvectl validate", () => {
     });
   });
 
+  it("lists containers next to VMs, for people and as JSON", async () => {
+    const spec = await loadSpecFiles(["examples/containers.yaml"]);
+    assert.equal(validateSummary(spec), ["ok: examples/containers.yaml: 0 VMs, 1 container, 0 connections", "  container 250 (cache1) on pve3"].join("\n"));
+    const parsed = JSON.parse(validateJson(spec, ["examples/containers.yaml"], undefined));
+    assert.deepEqual(parsed.containers, [
+      { vmid: 250, hostname: "cache1", node: "pve3", connection: null, state: "present", source: { file: "examples/containers.yaml", line: 10, column: 5 } },
+    ]);
+  });
+
   it("gives the issues of invalid files as JSON", async () => {
     const error = await loadSpecFiles([bad]).then(
       () => assert.fail("accepted"),

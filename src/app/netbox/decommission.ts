@@ -8,7 +8,7 @@ import type { PveClient } from "../../api/index.js";
 import { buildDestroyPlan } from "../../engine/plan.js";
 import type { GuestReport } from "../../engine/report.js";
 import type { Plan } from "../../plan/types.js";
-import type { DesiredVm } from "../../resources/qemu/model.js";
+import type { DesiredGuest } from "../../resources/index.js";
 import type { NetboxClient } from "../../netbox/client.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { recordVmid } from "../../sources/netbox/mapping.js";
@@ -92,6 +92,17 @@ async function release(netbox: NetboxClient, config: NetboxConfig, record: Netbo
   return released;
 }
 
+/**
+ * The record's guest as a destroy plan names it: a container when the record's platform maps
+ * to one (identity checks the kind: a VM entry never matches a container's vmid), else a VM.
+ */
+function goneGuest(record: NetboxVmRecord, config: NetboxConfig, node: string, vmid: number | undefined): DesiredGuest {
+  const base = { key: record.vm.name, name: record.vm.name, ...(vmid !== undefined ? { vmid } : {}), node, options: {}, nics: [], absent: true };
+  const slug = record.vm.platform?.slug ?? config.defaults.platform;
+  const container = slug !== undefined && config.platforms[slug]?.container !== undefined;
+  return container ? { ...base, kind: "lxc", mounts: [] } : { ...base, disks: [], special: {} };
+}
+
 export async function decommissionNetbox(options: DecommissionOptions): Promise<DecommissionReport> {
   const { config, netbox } = options;
   const writeBack = new WriteBack(netbox, config);
@@ -120,7 +131,7 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
   };
 
   // Which PVE connection holds each record's guest.
-  const groups = new Map<string, { record: NetboxVmRecord; desired: DesiredVm }[]>();
+  const groups = new Map<string, { record: NetboxVmRecord; desired: DesiredGuest }[]>();
   for (const record of records) {
     const cluster = record.vm.cluster?.name;
     const mapping = cluster === undefined ? undefined : config.clusters[cluster];
@@ -133,7 +144,7 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
       await fail(record, [vmid]);
       continue;
     }
-    const desired: DesiredVm = { key: record.vm.name, name: record.vm.name, ...(vmid !== undefined ? { vmid } : {}), node: mapping.node ?? "", options: {}, disks: [], nics: [], special: {}, absent: true };
+    const desired = goneGuest(record, config, mapping.node ?? "", vmid);
     const key = mapping.connection ?? "";
     groups.set(key, [...(groups.get(key) ?? []), { record, desired }]);
   }

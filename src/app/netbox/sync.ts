@@ -43,6 +43,8 @@ export interface RecordOutcome {
   primaryIp4?: string;
   /** What the engine did (created / changed / unchanged ...). */
   guestResult?: string;
+  /** What the record becomes: a VM, or a container when its platform maps to one. */
+  guestKind?: "vm" | "container";
   /** What was written to NetBox for this record. */
   wrote: string[];
   errors: string[];
@@ -188,7 +190,7 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
         const m = byKey.get(guest.key);
         if (!m) continue;
         const errors = [...guest.errors, ...blockedAll];
-        const extra = { ...(label ? { connection: label } : {}), node: guest.node, ...(guest.vmid !== undefined ? { vmid: guest.vmid } : {}) };
+        const extra = { ...(label ? { connection: label } : {}), node: guest.node, ...(guest.vmid !== undefined ? { vmid: guest.vmid } : {}), guestKind: m.spec.kind };
         if (errors.length > 0) await fail(m.record, errors, "failed", extra);
         else done(outcomeOf(m.record, "planned", extra));
       }
@@ -213,6 +215,7 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
       if (!m) continue;
       const extra: Partial<RecordOutcome> = {
         ...(label ? { connection: label } : {}),
+        guestKind: m.spec.kind,
         node: report.node,
         ...(report.vmid !== undefined ? { vmid: report.vmid } : {}),
         macs: report.macs,

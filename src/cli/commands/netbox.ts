@@ -100,10 +100,10 @@ function showPlan(p: Palette, json: boolean | undefined) {
 export function syncLine(o: RecordOutcome, p: Palette): string {
   const who = safeLine(`${o.name} (NetBox id ${o.id})`);
   if (o.result === "staged") {
-    return `${p.green("staged ")} ${who}: vm ${o.vmid} on ${o.node} (${o.guestResult})${o.wrote.length ? `; wrote ${o.wrote.join(", ")}` : ""}`;
+    return `${p.green("staged ")} ${who}: ${o.guestKind ?? "vm"} ${o.vmid} on ${o.node} (${o.guestResult})${o.wrote.length ? `; wrote ${o.wrote.join(", ")}` : ""}`;
   }
-  if (o.result === "planned") return `${p.cyan("planned")} ${who}: would build${o.vmid !== undefined ? ` vm ${o.vmid}` : ""} on ${o.node}`;
-  if (o.result === "held") return `${p.yellow("held   ")} ${who}: vm ${o.vmid ?? "-"} on ${o.node}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
+  if (o.result === "planned") return `${p.cyan("planned")} ${who}: would build${o.vmid !== undefined ? ` ${o.guestKind ?? "vm"} ${o.vmid}` : ""} on ${o.node}`;
+  if (o.result === "held") return `${p.yellow("held   ")} ${who}: ${o.guestKind ?? "vm"} ${o.vmid ?? "-"} on ${o.node}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
   const label = o.result === "invalid" ? p.red("invalid") : p.red("failed ");
   return `${label} ${who}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
 }

@@ -7,6 +7,15 @@ import { lxcSubSchema } from "./ct-facts.js";
 import type { SpecPath } from "./errors.js";
 import type { IssueSink } from "./normalize.js";
 
+/** What to write instead, for the sub-keys whose format people get wrong. */
+const HINTS: Record<string, string> = {
+  ip: "write dhcp, manual or an IPv4 address in CIDR form, e.g. 10.0.0.5/24",
+  ip6: "write dhcp, auto, manual or an IPv6 address in CIDR form, e.g. fd00::5/64",
+  gw: "write an IPv4 address, e.g. 10.0.0.1",
+  gw6: "write an IPv6 address, e.g. fd00::1",
+  hwaddr: "a NIC needs a unicast MAC: the first octet must be even, e.g. BC:24:11:2A:3B:4C",
+};
+
 /** PVE's sub-keys under other names in the spec. */
 function fieldOf(subKey: string, device: CtMountSpec | CtNicSpec): string {
   if (subKey === "mp") return "mountpoint";
@@ -36,7 +45,8 @@ export function checkCtDevice(slot: string, device: CtMountSpec | CtNicSpec, pat
     for (const [where, message] of entries) {
       const subKey = where.split(".").slice(1).join(".");
       const at = subKey === "" ? path : [...path, fieldOf(subKey, device)];
-      sink.add(at, `PVE would refuse this: ${message.trim().replace(/\n/g, "; ")}`);
+      const hint = Object.hasOwn(HINTS, subKey) ? ` (${HINTS[subKey]})` : "";
+      sink.add(at, `PVE would refuse this: ${message.trim().replace(/\n/g, "; ")}${hint}`);
     }
     return false;
   }

@@ -3,7 +3,7 @@
 // come from the container options table (resources/lxc/options-table.ts), in its order; mount
 // points and NICs take their sub-keys from PVE's container schema.
 import { z } from "zod";
-import { LXC_FEATURES, type LxcOption, type LxcSpecField, type LxcSpecKind, lxcSpecFieldRows } from "../../resources/lxc/options-table.js";
+import { LXC_FEATURES, type LxcOption, type LxcSpecKind, lxcSpecFieldRows } from "../../resources/lxc/options-table.js";
 import { lxcCreateEndpoint, lxcSlotNames, lxcSubSchema, mountOptionNames, requireLxcParam } from "./ct-facts.js";
 import {
   BRIDGE_ID,
@@ -60,14 +60,10 @@ function tableFields<Own extends Record<string, z.ZodType>>(own: Own): Own & Rec
       continue;
     }
     const optional = KIND_SCHEMAS[spec.kind](row).optional();
-    shape[spec.field] = describeOf(spec) !== undefined ? optional.describe(describeOf(spec) as string) : optional;
+    shape[spec.field] = spec.describe !== undefined ? optional.describe(spec.describe) : optional;
   }
   // The table's fields are typed loosely (normalize reads them by kind); the given ones keep their types.
   return shape as Own & Record<string, z.ZodOptional<z.ZodType>>;
-}
-
-function describeOf(spec: LxcSpecField): string | undefined {
-  return spec.describe;
 }
 
 /** Options of a rootfs or mount point, from PVE's sub-schema (acl, backup, quota, ro ...). */
