@@ -15,6 +15,7 @@ import { diffCtNics } from "./nic-diff.js";
 import { ctAppliesLive, effectiveCtOption, isCreateOnly } from "./options.js";
 import { adoptStep, createStep, destroyStep, rebootStep, startStep, stopStep } from "./steps.js";
 import { UnusedSlots } from "./unused-slots.js";
+import { converts, liveTemplateErrors, templateStep, templateVolumeErrors, templateWishErrors } from "../template.js";
 
 const PENDING = "applies at the next restart: the container is running";
 
@@ -39,7 +40,7 @@ export function planNewCt(ct: DesiredCt, steps: Step[], errors: string[] = [], w
 
 /** The plan for a container the spec describes and that does not exist yet. */
 export function planCreateCt(ct: DesiredCt): GuestPlan {
-  const errors: string[] = [];
+  const errors: string[] = templateWishErrors(ct);
   if (ct.ostemplate === undefined) errors.push("a new container needs a template (ostemplate, e.g. local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst)");
   const rootfs = ct.mounts.find((m) => m.slot === "rootfs");
   if (rootfs?.storage === undefined || rootfs.sizeBytes === undefined) errors.push("a new container needs rootfs with a storage and a size (rootfs: { storage, size })");
@@ -49,7 +50,9 @@ export function planCreateCt(ct: DesiredCt): GuestPlan {
     }
   }
   const warnings = [...ct.mounts.flatMap((m) => (m.bindPath !== undefined ? [bindMountWarning(m.slot, m.bindPath)] : [])), ...rootOnlyWarnings(ct.options, { unprivileged: ct.options.unprivileged ?? "1" })];
-  return planNewCt(ct, errors.length > 0 ? [] : withIds(ct.key, [createStep(ct)]), errors, warnings);
+  const drafts = [createStep(ct)];
+  if (ct.template === true) drafts.push(templateStep(`container ${ct.name}`, lxcCalls.template(ct.node, ct.vmid ?? "{vmid}"), false));
+  return planNewCt(ct, errors.length > 0 ? [] : withIds(ct.key, drafts), errors, warnings);
 }
 
 /** The plan that removes a live container (spec says absent, or `pvectl destroy`). */
@@ -138,7 +141,7 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
   const errors: string[] = [];
   const warnings: string[] = [];
   const drafts: StepDraft[] = [];
-  if (live.template) errors.push(`vmid ${live.vmid} is a container template; pvectl does not converge templates`);
+  errors.push(...templateWishErrors(ct), ...liveTemplateErrors(ct, live, "container"));
   if (live.node !== ct.node) {
     warnings.push(`runs on ${live.node}, the spec says ${ct.node}: placement is PVE's (HA, migration); changes apply on ${live.node}`);
   }
@@ -150,8 +153,11 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
   if (adopting) drafts.push(adoptStep(live));
   drafts.push(...poolDrafts(ct, live));
   let running = live.status === "running";
-  if (ct.power === "stopped" && running) {
-    drafts.push(stopStep(live, options, ""));
+  const converting = converts(ct, live);
+  const wasRunning = running;
+  if ((ct.power === "stopped" || converting) && running) {
+    // PVE converts only a stopped container: the stop comes first, and every change after it applies at once.
+    drafts.push(stopStep(live, options, converting ? "before converting it to a template " : ""));
     running = false;
   }
   drafts.push(...configDrafts(ct, live, running, adopting, { errors, warnings }));
@@ -167,7 +173,10 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
   warnings.push(...mounts.warnings);
   drafts.push(...mounts.steps);
   drafts.push(...diffCtNics(ct.nics, live.nics, { vmid: live.vmid, node: live.node, running, keepUnlisted: ct.unmanaged?.includes("nics") ?? false }));
-  if (ct.power === "running" && !running) drafts.push(startStep(live));
+  errors.push(...templateVolumeErrors(drafts, live));
+  if (ct.power === "running" && !running && !live.template) drafts.push(startStep(live));
+  // Last: a template's volumes are left alone, so every change to them lands before.
+  if (converting) drafts.push(templateStep(`container ${ct.name} (vmid ${live.vmid})`, lxcCalls.template(live.node, live.vmid), wasRunning));
   if (running) {
     const pending = new Set<string>();
     for (const d of drafts) if (d.pendingUntilReboot) for (const c of d.changes) pending.add(c.field.split(".")[0]!);

@@ -10,6 +10,7 @@ import { appliesLive, displayValue, effectiveOption, writeValue } from "./option
 import { poolDrafts } from "../pool-steps.js";
 import type { PowerOptions, UpdateOptions } from "../kind.js";
 import { adoptStep, createStep, destroyStep, rebootStep, startStep, stopStep } from "./steps.js";
+import { converts, liveTemplateErrors, templateStep, templateVolumeErrors, templateWishErrors } from "../template.js";
 
 function withIds(key: string, drafts: StepDraft[]): Step[] {
   return drafts.map((draft, i) => ({ id: `${key}/${i + 1}-${draft.action}`, ...draft }));
@@ -29,9 +30,13 @@ export function planNewGuest(vm: DesiredVm, steps: Step[], errors: string[] = []
   };
 }
 
-/** The plan for a guest the spec describes and that does not exist yet. */
+/** The plan for a guest the spec describes and that does not exist yet (converted after, when it is to be a template). */
 export function planCreate(vm: DesiredVm): GuestPlan {
-  return planNewGuest(vm, withIds(vm.key, [createStep(vm)]));
+  const errors = templateWishErrors(vm);
+  if (errors.length > 0) return planNewGuest(vm, [], errors);
+  const drafts = [createStep(vm)];
+  if (vm.template === true) drafts.push(templateStep(vm.name, qemuCalls.template(vm.node, vm.vmid ?? "{vmid}"), false));
+  return planNewGuest(vm, withIds(vm.key, drafts));
 }
 
 /** The plan that removes a live guest (spec says absent, or `pvectl destroy`). */
@@ -116,7 +121,7 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
   const errors: string[] = [];
   const warnings: string[] = [];
   const drafts: StepDraft[] = [];
-  if (live.template) errors.push(`vmid ${live.vmid} is a template; pvectl does not converge templates`);
+  errors.push(...templateWishErrors(vm), ...liveTemplateErrors(vm, live, "VM"));
   if (live.node !== vm.node) {
     warnings.push(`runs on ${live.node}, the spec says ${vm.node}: placement is PVE's (HA, migration); changes apply on ${live.node}`);
   }
@@ -129,8 +134,11 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
   if (adopting) drafts.push(adoptStep(live));
   drafts.push(...poolDrafts(vm, live));
   let running = live.status === "running";
-  if (vm.power === "stopped" && running) {
-    drafts.push(stopStep(live, options, ""));
+  const converting = converts(vm, live);
+  const wasRunning = running;
+  if ((vm.power === "stopped" || converting) && running) {
+    // PVE converts only a stopped guest: the stop comes first, and every change after it applies at once.
+    drafts.push(stopStep(live, options, converting ? "before converting it to a template " : ""));
     running = false;
   }
   const config = configDrafts(vm, live, running, adopting);
@@ -155,7 +163,10 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
       keepUnlisted: vm.unmanaged?.includes("nics") ?? false,
     }),
   );
-  if (vm.power === "running" && !running) drafts.push(startStep(live));
+  errors.push(...templateVolumeErrors(drafts, live));
+  if (vm.power === "running" && !running && !live.template) drafts.push(startStep(live));
+  // Last: a template's volumes are left alone, so every change to them lands before.
+  if (converting) drafts.push(templateStep(`${vm.name} (vmid ${live.vmid})`, qemuCalls.template(live.node, live.vmid), wasRunning));
 
   // Changes that wait for a reboot: ours, and those already pending on keys the spec manages.
   if (running) {

@@ -72,7 +72,7 @@ export function liveVmFromConfig(
     ...(name !== undefined ? { name } : {}),
     status: meta.status,
     ...(lock !== undefined ? { lock } : {}),
-    template: meta.template ?? config.template === 1,
+    template: meta.template ?? Number(config.template) === 1,
     ...(digest !== undefined ? { digest } : {}),
     options,
     tags: parseTags(config.tags !== undefined ? String(config.tags) : undefined),

@@ -17,6 +17,7 @@ import type { SourceLocation } from "./model.js";
 import { type IssueSink, sizeBytes, toMiB } from "./normalize.js";
 import type { RawCt } from "./ct-schema.js";
 import { printCtFeatures } from "./ct-values.js";
+import { checkTemplatePower } from "./template-power.js";
 
 type RawMount = Record<string, unknown> & { storage?: string; size?: string; volume?: string; mountpoint?: string };
 type RawNic = Record<string, unknown>;
@@ -170,6 +171,8 @@ export function normalizeCt(raw: RawCt, path: SpecPath, source: SourceLocation, 
   if (raw.pool !== undefined) ct.pool = raw.pool;
   if (raw.adopt !== undefined) ct.adopt = raw.adopt;
   if (raw.power !== undefined) ct.power = raw.power;
+  if (raw.template !== undefined) ct.template = raw.template;
+  checkTemplatePower(raw, path, report);
   if (raw.ostemplate !== undefined) {
     const problem = volumeIdProblem(raw.ostemplate, "vztmpl");
     if (problem) report.add([...path, "ostemplate"], `\`${raw.ostemplate}\` ${problem}`);
