@@ -156,7 +156,8 @@ async function runPvectl(): Promise<{ run: Timed; calls: number }> {
   sim.admin.resetAccessLog();
   const pvectl = await timed("node", [join(REPO_ROOT, "bin/pvectl.js"), "apply", join(dir, "containers.yaml"), "--yes", "--json"], proxmoxEnv);
   if (pvectl.code !== 0) throw new Error(`pvectl apply failed (${pvectl.code}):\n${pvectl.output.slice(-4000)}`);
-  const pvectlCalls = sim.accessLog({ entries: false }).total;
+  const log = sim.accessLog({ entries: false });
+  const pvectlCalls = log.total;
   const running = await runningContainers();
   if (running !== count) throw new Error(`pvectl: ${running} of ${count} containers running after apply`);
   const lowerBound = (count * (CREATE_SECONDS + START_SECONDS) * timeScale) / (NODES * workers);
@@ -169,5 +170,6 @@ async function runPvectl(): Promise<{ run: Timed; calls: number }> {
       `pvectl is ${fmt(pvectl.seconds / lowerBound, 2)}x the lower bound (target <= 1.3x)`,
   );
 
+  console.log(`pvectl per-endpoint calls: ${JSON.stringify(log.byEndpoint)}`);
   return { run: pvectl, calls: pvectlCalls };
 }

@@ -353,8 +353,8 @@ export class GuestRunner {
     const type = this.#kind.taskType(startCall);
     let upid: string | undefined;
     try {
-      if ((await this.#kind.read.status(client, node, vmid)).status === "running" || type === undefined) return [];
-      upid = await findLostTask(client, { node, vmid, type, sentAtMs: sinceMs }, this.#seen);
+      // Listed as soon as the create task ends (its worker started it), running or done.
+      if (type !== undefined) upid = await findLostTask(client, { node, vmid, type, sentAtMs: sinceMs }, this.#seen);
     } catch {
       // Unreadable now: the verification after the run says whether the guest runs.
     }

@@ -3,17 +3,17 @@
 // restart for changes left in `[pve:pending]`.
 import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import { printTags } from "../formats.js";
+import { adoptStep, rebootStep, startStep, stopStep } from "../guest-steps.js";
 import type { PowerOptions, UpdateOptions } from "../kind.js";
 import { OWNERSHIP_TAG } from "../ownership.js";
 import { poolDrafts } from "../pool-steps.js";
 import { lxcCalls } from "./calls.js";
-import { rootOnlyWarnings } from "./privileges.js";
 import type { DesiredCt, LiveCt } from "./model.js";
-import { diffMounts } from "./mount-diff.js";
-import { bindMountWarning } from "./mount-diff.js";
+import { bindMountWarning, diffMounts } from "./mount-diff.js";
 import { diffCtNics } from "./nic-diff.js";
 import { ctAppliesLive, effectiveCtOption, isCreateOnly } from "./options.js";
-import { adoptStep, createStep, destroyStep, rebootStep, startStep, stopStep } from "./steps.js";
+import { rootOnlyWarnings } from "./privileges.js";
+import { createStep, destroyStep } from "./steps.js";
 import { UnusedSlots } from "./unused-slots.js";
 import { converts, liveTemplateErrors, templateStep, templateVolumeErrors, templateWishErrors } from "../template.js";
 
@@ -58,7 +58,7 @@ export function planCreateCt(ct: DesiredCt): GuestPlan {
 /** The plan that removes a live container (spec says absent, or `pvectl destroy`). */
 export function planDestroyCt(key: string, live: LiveCt, power: PowerOptions): GuestPlan {
   const drafts: StepDraft[] = [];
-  if (live.status === "running") drafts.push(stopStep(live, power, "before destroying it "));
+  if (live.status === "running") drafts.push(stopStep(lxcCalls, live, power, "before destroying it "));
   drafts.push(destroyStep(live));
   return {
     kind: "lxc",
@@ -150,14 +150,14 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
     warnings.push(`${slot} holds ${volume}, attached to nothing; pvectl leaves it (delete it in PVE if it is not needed)`);
   }
   const adopting = options.adopt === true && !live.tags.includes(OWNERSHIP_TAG);
-  if (adopting) drafts.push(adoptStep(live));
+  if (adopting) drafts.push(adoptStep(lxcCalls, live));
   drafts.push(...poolDrafts(ct, live));
   let running = live.status === "running";
   const converting = converts(ct, live);
   const wasRunning = running;
   if ((ct.power === "stopped" || converting) && running) {
     // PVE converts only a stopped container: the stop comes first, and every change after it applies at once.
-    drafts.push(stopStep(live, options, converting ? "before converting it to a template " : ""));
+    drafts.push(stopStep(lxcCalls, live, options, converting ? "before converting it to a template " : ""));
     running = false;
   }
   drafts.push(...configDrafts(ct, live, running, adopting, { errors, warnings }));
@@ -174,7 +174,7 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
   drafts.push(...mounts.steps);
   drafts.push(...diffCtNics(ct.nics, live.nics, { vmid: live.vmid, node: live.node, running, keepUnlisted: ct.unmanaged?.includes("nics") ?? false }));
   errors.push(...templateVolumeErrors(drafts, live));
-  if (ct.power === "running" && !running && !live.template) drafts.push(startStep(live));
+  if (ct.power === "running" && !running && !live.template) drafts.push(startStep(lxcCalls, live));
   // Last: a template's volumes are left alone, so every change to them lands before.
   if (converting) drafts.push(templateStep(`container ${ct.name} (vmid ${live.vmid})`, lxcCalls.template(live.node, live.vmid), wasRunning));
   if (running) {
@@ -182,7 +182,7 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
     for (const d of drafts) if (d.pendingUntilReboot) for (const c of d.changes) pending.add(c.field.split(".")[0]!);
     const managed = managedKeys(ct);
     for (const key of live.pendingKeys) if (managed.has(key)) pending.add(key);
-    if (pending.size > 0) drafts.push(rebootStep(live, [...pending].sort()));
+    if (pending.size > 0) drafts.push(rebootStep(lxcCalls, live, [...pending].sort(), "restart"));
   }
   return {
     kind: "lxc",

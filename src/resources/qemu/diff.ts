@@ -1,15 +1,16 @@
 // One guest, desired vs live -> ordered steps. Order: stop (when the spec wants the guest
 // stopped, so later changes apply at once), config, disks, NICs, start, reboot for pending.
 import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
+import { printTags } from "../formats.js";
+import { adoptStep, rebootStep, startStep, stopStep } from "../guest-steps.js";
+import type { PowerOptions, UpdateOptions } from "../kind.js";
+import { poolDrafts } from "../pool-steps.js";
 import { qemuCalls } from "./calls.js";
 import { diffDisks } from "./disk-diff.js";
-import { printTags } from "../formats.js";
-import { diffNics } from "./nic-diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
+import { diffNics } from "./nic-diff.js";
 import { appliesLive, displayValue, effectiveOption, writeValue } from "./options.js";
-import { poolDrafts } from "../pool-steps.js";
-import type { PowerOptions, UpdateOptions } from "../kind.js";
-import { adoptStep, createStep, destroyStep, rebootStep, startStep, stopStep } from "./steps.js";
+import { createStep, destroyStep } from "./steps.js";
 import { converts, liveTemplateErrors, templateStep, templateVolumeErrors, templateWishErrors } from "../template.js";
 
 function withIds(key: string, drafts: StepDraft[]): Step[] {
@@ -42,7 +43,7 @@ export function planCreate(vm: DesiredVm): GuestPlan {
 /** The plan that removes a live guest (spec says absent, or `pvectl destroy`). */
 export function planDestroy(key: string, live: LiveVm, power: PowerOptions): GuestPlan {
   const drafts: StepDraft[] = [];
-  if (live.status === "running") drafts.push(stopStep(live, power, "before destroying it "));
+  if (live.status === "running") drafts.push(stopStep(qemuCalls, live, power, "before destroying it "));
   drafts.push(destroyStep(live));
   const warnings = live.lock ? [`guest is locked (${live.lock}); apply waits and retries`] : [];
   return {
@@ -131,14 +132,14 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
   }
 
   const adopting = options.adopt === true && !live.tags.includes(OWNERSHIP_TAG);
-  if (adopting) drafts.push(adoptStep(live));
+  if (adopting) drafts.push(adoptStep(qemuCalls, live));
   drafts.push(...poolDrafts(vm, live));
   let running = live.status === "running";
   const converting = converts(vm, live);
   const wasRunning = running;
   if ((vm.power === "stopped" || converting) && running) {
     // PVE converts only a stopped guest: the stop comes first, and every change after it applies at once.
-    drafts.push(stopStep(live, options, converting ? "before converting it to a template " : ""));
+    drafts.push(stopStep(qemuCalls, live, options, converting ? "before converting it to a template " : ""));
     running = false;
   }
   const config = configDrafts(vm, live, running, adopting);
@@ -164,7 +165,7 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
     }),
   );
   errors.push(...templateVolumeErrors(drafts, live));
-  if (vm.power === "running" && !running && !live.template) drafts.push(startStep(live));
+  if (vm.power === "running" && !running && !live.template) drafts.push(startStep(qemuCalls, live));
   // Last: a template's volumes are left alone, so every change to them lands before.
   if (converting) drafts.push(templateStep(`${vm.name} (vmid ${live.vmid})`, qemuCalls.template(live.node, live.vmid), wasRunning));
 
@@ -180,7 +181,7 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
     const pending = new Set<string>();
     for (const d of drafts) if (d.pendingUntilReboot) for (const c of d.changes) pending.add(c.field.split(".")[0]!);
     for (const key of live.pendingKeys) if (managed.has(key)) pending.add(key);
-    if (pending.size > 0) drafts.push(rebootStep(live, [...pending].sort()));
+    if (pending.size > 0) drafts.push(rebootStep(qemuCalls, live, [...pending].sort(), "reboot"));
   }
   return {
     key: vm.key,
