@@ -44,7 +44,8 @@ export function liveTemplateErrors(wish: TemplateWish, live: TemplateLive, noun:
   const errors: string[] = [];
   if (wish.template === false) {
     errors.push(
-      `vmid ${live.vmid} is a ${noun} template and the spec says \`template: false\`: PVE cannot turn a template back into a ${noun}; ` +
+      `vmid ${live.vmid} is a ${noun} template and the spec says \`template: false\`: PVE has no way to turn a template back into a ${noun} ` +
+        "(clearing the flag would leave its disks as base volumes that linked clones may share); " +
         "clone it (a full clone) to get one, and set `template: true` or leave `template` out for this entry",
     );
   }

@@ -100,7 +100,7 @@ describe("template: true on a VM", () => {
   it("`template: false` on a template is an error: PVE cannot undo a conversion", () => {
     const plan = planUpdate(desiredVm({ template: false }), liveVm("stopped", true), power);
     assert.deepEqual(plan.steps, []);
-    assert.match(plan.errors.join("\n"), /is a VM template and the spec says `template: false`: PVE cannot turn a template back .*clone it/);
+    assert.match(plan.errors.join("\n"), /is a VM template and the spec says `template: false`: PVE has no way to turn a template back .*clone it/);
   });
 
   it("`power: running` on a template is an error, never a start step", () => {
@@ -144,6 +144,6 @@ describe("template: true on a container", () => {
     const grow = desiredCt();
     grow.mounts[0] = { slot: "rootfs", storage: "local-lvm", sizeBytes: 16 * GIB, options: {} };
     assert.match(planUpdateCt(grow, liveCt("stopped", tplConfig()), power).errors.join("\n"), /does not change its volumes/);
-    assert.match(planUpdateCt({ ...desiredCt(), template: false }, liveCt("stopped", tplConfig()), power).errors.join("\n"), /cannot turn a template back into a container/);
+    assert.match(planUpdateCt({ ...desiredCt(), template: false }, liveCt("stopped", tplConfig()), power).errors.join("\n"), /no way to turn a template back into a container/);
   });
 });
