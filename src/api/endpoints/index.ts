@@ -13,6 +13,7 @@ export {
   type GuestConfig,
   getQemuAgentInterfaces,
   getQemuConfig,
+  getQemuFeature,
   getQemuPending,
   getQemuStatus,
   type PendingEntry,

@@ -63,3 +63,13 @@ export async function getQemuAgentInterfaces(api: ApiReader, node: string, vmid:
   const list = answer?.result;
   return Array.isArray(list) ? wireShape<AgentInterface[]>(list) : [];
 }
+
+/** Whether PVE can clone, copy or snapshot the guest's volumes (`hasFeature`), and to which nodes. */
+export async function getQemuFeature(
+  api: ApiReader,
+  node: string,
+  vmid: number,
+  feature: "snapshot" | "clone" | "copy",
+): Promise<ApiReturns<"/nodes/{node}/qemu/{vmid}/feature", "GET">> {
+  return get(api, "/nodes/{node}/qemu/{vmid}/feature", { node, vmid, feature });
+}

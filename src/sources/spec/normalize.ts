@@ -8,6 +8,7 @@ import { validateValue } from "../../pve/validate.js";
 import { type SpecField, type SpecKind, specFieldRows } from "../../resources/qemu/options-table.js";
 import type { SpecPath } from "./errors.js";
 import { checkExtraConfig } from "./extra-config.js";
+import { normalizeClone } from "./clone.js";
 import type {
   AgentSpec,
   CdromSpec,
@@ -208,6 +209,7 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   if (raw.connection !== undefined) vm.connection = raw.connection;
   if (raw.pool !== undefined) vm.pool = raw.pool;
   if (raw.adopt !== undefined) vm.adopt = raw.adopt;
+  if (raw.clone !== undefined) vm.clone = normalizeClone(raw.clone, [...path, "clone"], report);
   if (raw.power !== undefined) vm.power = raw.power;
   normalizeOptionFields(undefined, raw, vm, path, report);
   if (vm.memory !== undefined && vm.balloon !== undefined && vm.balloon > vm.memory) {
