@@ -3,7 +3,7 @@
 // …/feature?feature=clone, so every storage type and format is judged by PVE's rules); a clone
 // onto another node needs every volume it makes on shared storage (PVE: "can't clone VM to
 // node … (VM uses local storage)"), which a full clone can get by naming a shared `storage`.
-import { getQemuFeature } from "../api/endpoints/index.js";
+import { getGuestFeature } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import type { CloneIntent } from "../plan/intent.js";
 import type { GuestPlan, PreflightProblem } from "../plan/types.js";
@@ -48,6 +48,13 @@ function crossNodeProblem(clone: Clone, cluster: ClusterSnapshot): PreflightProb
   };
 }
 
+/** pve-container copies a running container's volumes only from a snapshot. */
+function runningProblem(clone: Clone): PreflightProblem | undefined {
+  const { intent } = clone;
+  if (intent.kind !== "lxc" || !intent.full || !intent.source.running) return undefined;
+  return { kind: "clone", guest: clone.guest, message: `PVE cannot make a full clone of a running container (${sourceName(intent)}): stop it first, or clone a template` };
+}
+
 async function linkedProblem(client: PveClient, clone: Clone): Promise<PreflightProblem | undefined> {
   const { intent } = clone;
   if (intent.full) return undefined;
@@ -57,7 +64,7 @@ async function linkedProblem(client: PveClient, clone: Clone): Promise<Preflight
   }
   if (intent.volumes.length === 0) return undefined;
   try {
-    const answer = await getQemuFeature(client, intent.source.node, intent.source.vmid, "clone");
+    const answer = await getGuestFeature(client, intent.kind, intent.source.node, intent.source.vmid, "clone");
     if (answer.hasFeature) return undefined;
   } catch (err) {
     return { kind: "clone", guest: clone.guest, message: `could not ask PVE whether ${sourceName(intent)} can be linked-cloned: ${errorText(err).split("\n")[0]}` };
@@ -76,11 +83,13 @@ export async function checkClones(client: PveClient, cluster: ClusterSnapshot, g
   for (const clone of clones) {
     const cross = crossNodeProblem(clone, cluster);
     if (cross) problems.push(cross);
+    const running = runningProblem(clone);
+    if (running) problems.push(running);
   }
   // One feature question per source, however many clones it makes.
   const linked = new Map<string, Clone[]>();
   for (const clone of clones) {
-    const key = `${clone.intent.source.node}/${clone.intent.source.vmid}/${clone.intent.full}`;
+    const key = `${clone.intent.kind}/${clone.intent.source.node}/${clone.intent.source.vmid}/${clone.intent.full}`;
     linked.set(key, [...(linked.get(key) ?? []), clone]);
   }
   const answers = await mapConcurrent([...linked.values()], 4, async (group) => ({ group, problem: await linkedProblem(client, group[0]!) }));

@@ -79,7 +79,8 @@ export type CallIntent =
 export interface CloneIntent {
   kind: GuestType;
   op: "clone";
-  source: { vmid: number; node: string; template: boolean };
+  /** `running`: PVE refuses a full clone of a running container (without a snapshot). */
+  source: { vmid: number; node: string; template: boolean; running: boolean };
   /** The node the clone is made on (PVE's `target`; the source's node when the same). */
   target: string;
   /** Full copy (true) or linked clone on the source's base volumes (false). */

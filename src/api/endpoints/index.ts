@@ -13,7 +13,7 @@ export {
   type GuestConfig,
   getQemuAgentInterfaces,
   getQemuConfig,
-  getQemuFeature,
+  getGuestFeature,
   getQemuPending,
   getQemuStatus,
   type PendingEntry,

@@ -3,6 +3,7 @@
 // bridge's SDN.Use): per key written, by what the plan said the key is. Bind mounts, device
 // mount points, hookscripts and features other than nesting are root@pam only: no privilege
 // grants them, so plans flag them instead (mount-diff.ts bindMountWarning).
+import { cloneNeeds } from "../clone-needs.js";
 import type { CallIntent, ConfigWrite } from "../../plan/intent.js";
 import type { PrivilegeNeed } from "../../plan/types.js";
 import { isUnusedKey } from "../../pve/index.js";
@@ -52,6 +53,7 @@ export function lxcCallNeeds(intent: CallIntent, vmPath: string): PrivilegeNeed[
   if (intent.op === "create" || intent.op === "configure") for (const write of intent.writes) needs.push(...writeNeeds(write, vmPath));
   if (intent.op === "configure") for (const key of intent.deletes) needs.push(...deleteNeeds(key, vmPath));
   if (intent.op === "move-volume") needs.push({ path: `/storage/${intent.storage}`, privilege: "Datastore.AllocateSpace" });
+  if (intent.op === "clone") needs.push(...cloneNeeds(intent));
   return needs;
 }
 

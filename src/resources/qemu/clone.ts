@@ -6,27 +6,14 @@
 // the name from the call. The clone is stopped. Its vmid, and its volumes' names, are known
 // only once it exists, so the follow-ups say `{vmid}` and `{volume:SLOT}` and the step runner
 // fills them in.
-import type { CloneIntent } from "../../plan/intent.js";
-import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
-import { qemuPaths, type VmidRef } from "../api-paths.js";
+import type { GuestPlan, Step, StepDraft } from "../../plan/types.js";
+import type { VmidRef } from "../api-paths.js";
+import { type CloneSourceFacts, clonedVolumeRef, cloneStep, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
 import { printTags } from "../formats.js";
 import type { CloneSpec } from "../kind.js";
+import { qemuCalls } from "./calls.js";
 import { planNewGuest, planUpdate } from "./diff.js";
 import { type DesiredVm, type LiveDisk, type LiveVm, OWNERSHIP_TAG } from "./model.js";
-import { qemuCalls } from "./calls.js";
-
-/** The vmid the predicted copy is planned with when apply allocates it; its paths then say `{vmid}`. */
-const UNKNOWN_VMID = 0;
-
-/** How a follow-up names a cloned volume, filled in at apply from the clone's config. */
-export function clonedVolumeRef(slot: string): string {
-  return `{volume:${slot}}`;
-}
-
-/** Whether the clone is full: as asked, else PVE's default (linked from a template, full otherwise). */
-export function isFullClone(clone: CloneSpec, source: LiveVm): boolean {
-  return clone.full ?? !source.template;
-}
 
 /** The source's disks as the clone will hold them. */
 function clonedDisks(source: LiveVm, full: boolean, storage: string | undefined): Record<string, LiveDisk> {
@@ -44,7 +31,6 @@ function clonedDisks(source: LiveVm, full: boolean, storage: string | undefined)
 
 /** The clone as it will be right after PVE's clone task: what the follow-ups are diffed against. */
 export function predictClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): LiveVm {
-  const full = isFullClone(clone, source);
   const { template: _template, ...options } = source.options;
   const nics = Object.fromEntries(Object.entries(source.nics).map(([slot, { macaddr: _mac, ...nic }]) => [slot, nic]));
   return {
@@ -55,7 +41,7 @@ export function predictClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): L
     template: false,
     options,
     tags: source.tags,
-    disks: clonedDisks(source, full, clone.storage),
+    disks: clonedDisks(source, isFullClone(clone, source), clone.storage),
     nics,
     unused: {},
     pendingKeys: [],
@@ -64,49 +50,17 @@ export function predictClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): L
   };
 }
 
-function cloneIntent(vm: DesiredVm, clone: CloneSpec, source: LiveVm): CloneIntent {
-  const full = isFullClone(clone, source);
-  const volumes = Object.values(source.disks)
-    .filter((d) => d.kind !== "cdrom" && d.storage !== undefined)
-    .map((d) => ({ slot: d.slot, storage: d.storage! }));
-  const bridges = [...new Set(Object.values(source.nics).flatMap((n) => (n.bridge !== undefined ? [n.bridge] : [])))].sort();
+function sourceFacts(source: LiveVm): CloneSourceFacts {
   return {
-    kind: "qemu",
-    op: "clone",
-    source: { vmid: source.vmid, node: source.node, template: source.template },
-    target: vm.node,
-    full,
-    ...(full && clone.storage !== undefined ? { storage: clone.storage } : {}),
-    ...(vm.pool !== undefined && vm.pool !== "" ? { pool: vm.pool } : {}),
-    volumes,
-    bridges,
-  };
-}
-
-/** POST /nodes/{source node}/qemu/{source}/clone, every choice PVE would default written out. */
-export function cloneStep(vm: DesiredVm, clone: CloneSpec, source: LiveVm): StepDraft {
-  const intent = cloneIntent(vm, clone, source);
-  const params: Record<string, string | number> = { name: vm.name, full: intent.full ? 1 : 0 };
-  if (vm.vmid !== undefined) params.newid = vm.vmid;
-  if (vm.node !== source.node) params.target = vm.node;
-  if (intent.storage !== undefined) params.storage = intent.storage;
-  if (intent.full && clone.format !== undefined) params.format = clone.format;
-  if (intent.pool !== undefined) params.pool = intent.pool;
-  const what = source.template ? "template" : "guest";
-  const how = intent.full ? "full clone" : "linked clone";
-  const where = vm.vmid !== undefined ? `vmid ${vm.vmid}` : "vmid allocated at apply";
-  const changes: FieldChange[] = [
-    { field: "clone", after: `${how} of ${what} ${source.name ?? source.vmid} (vmid ${source.vmid} on ${source.node})` },
-    { field: "name", after: vm.name },
-    ...(intent.storage !== undefined ? [{ field: "storage", after: intent.storage }] : []),
-    ...(intent.pool !== undefined ? [{ field: "pool", after: intent.pool }] : []),
-  ];
-  return {
-    action: "clone",
-    severity: "configuration",
-    summary: `${how} of ${source.name ?? source.vmid} (vmid ${source.vmid}) as ${vm.name} on ${vm.node} (${where})`,
-    changes,
-    calls: [{ method: "POST", path: `${qemuPaths.guest(source.node, source.vmid)}/clone`, params, intent }],
+    vmid: source.vmid,
+    node: source.node,
+    ...(source.name !== undefined ? { name: source.name } : {}),
+    template: source.template,
+    running: source.status === "running",
+    volumes: Object.values(source.disks)
+      .filter((d) => d.kind !== "cdrom" && d.storage !== undefined)
+      .map((d) => ({ slot: d.slot, storage: d.storage! })),
+    bridges: [...new Set(Object.values(source.nics).flatMap((n) => (n.bridge !== undefined ? [n.bridge] : [])))].sort(),
   };
 }
 
@@ -123,24 +77,17 @@ function ownershipStep(copy: LiveVm, vmid: VmidRef): StepDraft {
   };
 }
 
-/** Paths planned against the predicted copy's placeholder vmid, said as `{vmid}` for the runner. */
-function withVmidPlaceholder(step: StepDraft, vm: DesiredVm): StepDraft {
-  if (vm.vmid !== undefined) return step;
-  const from = `/qemu/${UNKNOWN_VMID}/`;
-  return { ...step, calls: step.calls.map((c) => ({ ...c, path: c.path.replace(from, "/qemu/{vmid}/") })) };
-}
-
 /** The plan of a VM the spec clones: the clone, then what makes the copy match the spec. */
 export function planClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): GuestPlan {
   const copy = predictClone(vm, clone, source);
-  const drafts: StepDraft[] = [cloneStep(vm, clone, source)];
+  const drafts: StepDraft[] = [cloneStep("qemu", "name", vm, clone, sourceFacts(source))];
   if (!copy.tags.includes(OWNERSHIP_TAG)) {
     drafts.push(ownershipStep(copy, vm.vmid ?? "{vmid}"));
     copy.tags = [...copy.tags, OWNERSHIP_TAG].sort();
   }
   const update = planUpdate(vm, copy, { shutdownTimeoutSeconds: 0, forceStop: false });
   if (update.errors.length > 0) return planNewGuest(vm, [], update.errors.map((e) => `after the clone: ${e}`));
-  drafts.push(...update.steps.map(({ id: _id, ...draft }) => withVmidPlaceholder(draft, vm)));
+  drafts.push(...update.steps.map(({ id: _id, ...draft }) => withVmidPlaceholder(draft, "qemu", vm.vmid)));
   const steps: Step[] = drafts.map((draft, i) => ({ id: `${vm.key}/${i + 1}-${draft.action}`, ...draft }));
   const plan = planNewGuest(vm, steps);
   plan.warnings.push(...update.warnings);
