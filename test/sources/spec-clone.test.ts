@@ -40,4 +40,11 @@ describe("spec: clone", () => {
     assert.match(found.join("\n"), /vms\[0\]\.clone\.format/);
     assert.match(problems(vm("{ full: true }")).join("\n"), /vms\[0\]\.clone\.from/);
   });
+
+  it("boot may name the cloud-init drive (PVE boots it as a CD-ROM; import writes it so), and a clone's devices from its source", () => {
+    const ci = "vms:\n  - name: a\n    node: pve1\n    boot: [scsi0, ide2]\n    disks:\n      scsi0: { storage: local-lvm, size: 4G }\n    cloudInit: { storage: local-lvm, slot: ide2 }\n";
+    assert.deepEqual(parseSpec(ci, "web.yaml").vms[0]!.boot, ["scsi0", "ide2"]);
+    assert.deepEqual(parseSpec(`${vm("{ from: tpl }")}    boot: [scsi0, net0]\n`, "web.yaml").vms[0]!.boot, ["scsi0", "net0"]);
+    assert.match(problems("vms:\n  - name: a\n    node: pve1\n    boot: [scsi0]\n").join("\n"), /`scsi0` is not a disk, CD-ROM or NIC of this VM/);
+  });
 });

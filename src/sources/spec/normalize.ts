@@ -272,12 +272,15 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   if (vm.boot !== undefined) {
     // Every slot the spec declares counts, even one with a problem of its own (no follow-on errors).
     const declared = (slots: Record<string, unknown> | undefined): string[] => Object.keys(slots ?? {});
-    const bootable = [...declared(raw.disks), ...declared(raw.cdroms), ...declared(raw.nics)];
+    // The cloud-init drive is a CD-ROM to PVE, in its default boot order (import writes it so).
+    const cloudInitSlot = vm.cloudInit !== undefined ? [vm.cloudInit.slot] : [];
+    const bootable = [...declared(raw.disks), ...declared(raw.cdroms), ...declared(raw.nics), ...cloudInitSlot];
     const seen = new Set<string>();
     vm.boot.forEach((device, i) => {
       if (seen.has(device)) report.add([...path, "boot", i], `${device} is listed twice`);
       seen.add(device);
-      if (!bootable.includes(device)) {
+      // A clone has its source's devices too, which the spec need not list.
+      if (!bootable.includes(device) && raw.clone === undefined) {
         report.add(
           [...path, "boot", i],
           `\`${device}\` is not a disk, CD-ROM or NIC of this VM${didYouMean(device, bootable) || (bootable.length > 0 ? ` (it has ${bootable.join(", ")})` : "")}`,
