@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { clientAs, desired, fastApply, type Lab, startLab } from "./helpers.js";
 
 type Config = Record<string, string | number>;
 
@@ -55,7 +55,14 @@ ${extra}`;
 describe("clone: a VM cloned and converged in one plan", () => {
   let lab: Lab;
   before(async () => {
-    lab = await startLab();
+    lab = await startLab({
+      config: {
+        access: {
+          users: [{ userid: "cloner@pve", password: "cloner123" }],
+          acl: [{ path: "/vms/9000", roles: ["PVETemplateUser"], users: ["cloner@pve"] }],
+        },
+      },
+    });
     await makeTemplate(lab, 9000, "debian-tpl", "pve1", "local-lvm");
     await makeTemplate(lab, 9001, "plain-src", "pve1", "local-lvm", "base");
     await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 9100, name: "not-a-template", memory: 512, scsi0: "local-lvm:2", tags: "pvectl" });
@@ -143,5 +150,20 @@ describe("clone: a VM cloned and converged in one plan", () => {
     const far = (await listed(lab)).find((g) => g.name === "far")!;
     assert.equal(far.node, "pve2");
     assert.match(String((await config(lab, "pve2", far.vmid)).scsi0), /^shared:/);
+  });
+
+  it("preflight: the privileges of a clone are named (VM.Allocate on the new vmid, space on the storage, the bridge)", async () => {
+    const cloner = clientAs(lab, "cloner@pve", "cloner123");
+    try {
+      const spec = `vms:\n  - vmid: 777\n    name: mine\n    node: pve1\n    clone: { from: 9000 }\n`;
+      const { plan } = await buildPlan(cloner, desired(spec));
+      const missing = plan.preflightErrors.filter((p) => p.kind === "permission").map((p) => `${p.path} ${p.privilege}`);
+      assert.ok(missing.includes("/vms/777 VM.Allocate"), missing.join("\n"));
+      assert.ok(missing.includes("/storage/local-lvm Datastore.AllocateSpace"), missing.join("\n"));
+      assert.ok(missing.includes("/sdn/zones/localnetwork/vmbr0 SDN.Use"), missing.join("\n"));
+      assert.ok(!missing.some((m) => m.startsWith("/vms/9000 ")), "VM.Clone on the template is granted");
+    } finally {
+      await cloner.close();
+    }
   });
 });
