@@ -8,6 +8,7 @@ import { buildPlan } from "../../src/engine/plan.js";
 import type { DesiredGuest } from "../../src/resources/index.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
 import { desiredCtFromSpec } from "../../src/sources/spec/lxc-desired.js";
+import { PveClient } from "../../src/api/index.js";
 import { fastApply, type Lab, startLab } from "./helpers.js";
 
 function cts(yaml: string): DesiredGuest[] {
@@ -73,5 +74,22 @@ describe("clone: a container cloned and converged in one plan", () => {
       () => parseSpec(`containers:\n  - hostname: ct-c\n    node: pve1\n    clone: { from: ct-tpl }\n    ostemplate: "${TEMPLATE}"\n`, "ct.yaml"),
       /ct\.yaml:5:5: containers\[0\]\.ostemplate: ostemplate is used only to create a container from a template; a clone keeps its source's/,
     );
+  });
+
+  it("a container clone whose answer was dropped is read back: one copy, reported", async () => {
+    const url = new URL(lab.sim.url);
+    const impatient = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", user: "root@pam", password: lab.sim.rootPassword, timeoutMs: 250 });
+    try {
+      const spec = `containers:\n  - hostname: ct-lost\n    node: pve1\n    clone: { from: 8000 }\n    cores: 3\n`;
+      const { plan } = await buildPlan(lab.client, cts(spec));
+      lab.sim.admin.injectFault({ method: "POST", path: "^/nodes/pve1/lxc/8000/clone$", dropResponse: true, times: 1 });
+      const report = await applyPlan(impatient, plan, fastApply);
+      assert.equal(report.ok, true, report.guests[0]!.error);
+      const guests = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number; name?: string }>;
+      assert.deepEqual(guests.filter((g) => g.name === "ct-lost").map((g) => g.vmid), [report.guests[0]!.vmid]);
+      assert.deepEqual((await buildPlan(lab.client, cts(spec))).plan.guests[0]!.steps, []);
+    } finally {
+      await impatient.close();
+    }
   });
 });
