@@ -39,6 +39,11 @@ export type Match =
   /** `creating`: the vmids of guests in creation that may be this one (worth waiting for). */
   | { kind: "error"; message: string; creating?: number[] };
 
+/** A guest being made: `lock: create`, or a copy in its clone task (`lock: clone`, no name yet; a source may hold that lock too, with its name). */
+function inCreation(g: GuestSummary): boolean {
+  return g.lock === "create" || (g.lock === "clone" && g.name === undefined);
+}
+
 /** How messages name a guest of each type. */
 const GUEST_NOUN: Record<GuestSummary["type"], string> = { qemu: "a VM", lxc: "a container (LXC)" };
 
@@ -71,7 +76,7 @@ export function findGuest(spec: { name: string; vmid?: number; node?: string; ki
   // pvectl creates a guest on its spec's node, so only a create on that node can be it;
   // creating again could duplicate it, so the plan waits for it (see creates.ts).
   const creating = guests.filter(
-    (g) => g.type === type && g.lock === "create" && g.name !== spec.name && (spec.node === undefined || g.node === spec.node),
+    (g) => g.type === type && inCreation(g) && g.name !== spec.name && (spec.node === undefined || g.node === spec.node),
   );
   if (named.length === 0 && creating.length > 0) {
     const ids = creating.map((g) => `${g.vmid} on ${g.node}`).join(", ");

@@ -2,11 +2,13 @@
 // The result is data (plan/types.ts) that `apply` executes as is.
 import type { PveClient } from "../api/index.js";
 import { type DesiredGuest, kindOf, type LiveGuest } from "../resources/index.js";
-import { type ClusterSnapshot, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
-import { adoptionProblem, findGuest, isOwned } from "./identity.js";
+import { type ClusterSnapshot, type GuestReads, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
+import { findCloneSource, type SourceMatch } from "./clone-source.js";
+import { adoptionProblem, findGuest, isOwned, type Match } from "./identity.js";
 import { type SettleOptions, settleCreates } from "./creates.js";
 import { checkPermissions, checkReferences } from "./preflight.js";
 import { checkPools } from "./preflight-pools.js";
+import { checkClones } from "./preflight-clone.js";
 import type { GuestPlan, Plan, PreflightProblem } from "../plan/types.js";
 
 export interface PlanOptions {
@@ -55,12 +57,13 @@ function newPlan(client: PveClient, guests: GuestPlan[]): Plan {
 async function finish(client: PveClient, cluster: ClusterSnapshot, plan: Plan, options: PlanOptions, refused: PreflightProblem[]): Promise<Plan> {
   plan.preflightErrors = [...refused];
   if (options.skipPreflight) return plan;
-  const [references, pools, permissions] = await Promise.all([
+  const [references, pools, permissions, clones] = await Promise.all([
     checkReferences(client, cluster, plan.guests),
     checkPools(client, plan.guests),
     checkPermissions(client, plan.guests),
+    checkClones(client, cluster, plan.guests),
   ]);
-  plan.preflightErrors.push(...references, ...pools, ...permissions);
+  plan.preflightErrors.push(...references, ...pools, ...permissions, ...clones);
   return plan;
 }
 
@@ -74,6 +77,30 @@ function foreignGuest(vm: DesiredGuest, guest: GuestSummary): GuestPlan {
   const error = `left alone: vmid ${guest.vmid} was not created by pvectl and adopting it is not allowed (see the preflight problem)`;
   const kind = vm.kind !== undefined ? { kind: vm.kind } : {};
   return { ...kind, key: vm.key, name: vm.name, vmid: guest.vmid, node: guest.node, exists: true, steps: [], errors: [error], warnings: [] };
+}
+
+/** Said of an existing guest whose spec entry has `clone:`: what it was cloned from is not PVE's to tell, nor a reason to recreate it. */
+const CLONE_NOTE = "exists, so clone: is not used (a guest is cloned only when it is created; a changed clone.from does not recreate it)";
+
+/** The clone source of each entry to be created with `clone:`, found in the listing. */
+function cloneSources(matches: Array<{ vm: DesiredGuest; match: Match }>, cluster: ClusterSnapshot): Map<string, SourceMatch> {
+  const out = new Map<string, SourceMatch>();
+  for (const { vm, match } of matches) {
+    if (vm.clone !== undefined && !vm.absent && match.kind !== "error") out.set(vm.key, findCloneSource(vm, cluster.guests));
+  }
+  return out;
+}
+
+/** A guest to be created: by its kind's create, or cloned from its source (read with the rest). */
+function createPlan(vm: DesiredGuest, source: SourceMatch | undefined, reads: GuestReads): GuestPlan {
+  if (vm.clone === undefined) return kindOf(vm).plan.create(vm);
+  if (source === undefined) return idleGuest(vm, ["clone.from: the source was not looked up"]);
+  if (source.kind === "error") return idleGuest(vm, [source.message]);
+  const vmid = source.guest.vmid;
+  const live = reads.live.get(vmid);
+  if (live !== undefined) return kindOf(vm).plan.create(vm, live);
+  const why = reads.failed.get(vmid) ?? `the source (vmid ${vmid}) was deleted meanwhile`;
+  return idleGuest(vm, [`clone.from: ${why}`]);
 }
 
 /** Plans the spec's guests against the live cluster. */
@@ -92,17 +119,27 @@ export async function buildPlan(client: PveClient, desired: DesiredGuest[], opti
     if (other === undefined && !refusesAdoption(vm, match.guest, options)) toRead.push(match.guest);
     claimed.set(match.guest.vmid, other ?? vm.key);
   }
+  // The sources of the guests cloned into being are read with the rest, once each.
+  const sources = cloneSources(matches, cluster);
+  const reading = new Set(toRead.map((g) => g.vmid));
+  for (const source of sources.values()) {
+    if (source.kind === "found" && !reading.has(source.guest.vmid)) {
+      reading.add(source.guest.vmid);
+      toRead.push(source.guest);
+    }
+  }
   const reads = await readGuestsPerGuest(client, toRead, options.readConcurrency);
   const live = reads.live;
   const guests: GuestPlan[] = [];
   const refused: PreflightProblem[] = [];
+  const create = (vm: DesiredGuest) => createPlan(vm, sources.get(vm.key), reads);
   for (const { vm, match } of matches) {
     if (match.kind === "error") {
       guests.push(idleGuest(vm, [match.message]));
       continue;
     }
     if (match.kind === "absent") {
-      guests.push(vm.absent ? idleGuest(vm, []) : kindOf(vm).plan.create(vm));
+      guests.push(vm.absent ? idleGuest(vm, []) : create(vm));
       continue;
     }
     const owner = claimed.get(match.guest.vmid);
@@ -117,13 +154,15 @@ export async function buildPlan(client: PveClient, desired: DesiredGuest[], opti
     }
     // Deleted between the listing and its read: absent after all. Unreadable: its own error.
     const failed = reads.failed.get(match.guest.vmid);
-    if (reads.gone.has(match.guest.vmid)) guests.push(vm.absent ? idleGuest(vm, []) : kindOf(vm).plan.create(vm));
+    if (reads.gone.has(match.guest.vmid)) guests.push(vm.absent ? idleGuest(vm, []) : create(vm));
     else if (failed !== undefined) guests.push(idleGuest(vm, [failed]));
     else {
       const current = live.get(match.guest.vmid)!;
       const adopt = !isOwned(match.guest);
       const plan = kindOf(vm).plan;
-      guests.push(vm.absent ? plan.destroy(vm.key, current, power) : plan.update(vm, current, { ...power, adopt }));
+      const planned = vm.absent ? plan.destroy(vm.key, current, power) : plan.update(vm, current, { ...power, adopt });
+      if (!vm.absent && vm.clone !== undefined) planned.warnings.push(CLONE_NOTE);
+      guests.push(planned);
     }
   }
   const plan = await finish(client, cluster, newPlan(client, guests), options, refused);

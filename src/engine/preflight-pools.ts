@@ -14,7 +14,7 @@ function poolsNamed(guests: GuestPlan[]): Map<string, Set<string>> {
       for (const call of step.calls) {
         const intent = call.intent;
         const joins = intent.op === "pool-membership" && !intent.leave;
-        const pool = intent.op === "create" ? intent.pool : joins ? intent.pool : undefined;
+        const pool = intent.op === "create" || intent.op === "clone" ? intent.pool : joins ? intent.pool : undefined;
         if (pool === undefined || pool === "") continue;
         const users = pools.get(pool) ?? new Set<string>();
         users.add(guest.key);

@@ -69,6 +69,14 @@ function collect(guests: GuestPlan[]): References {
       for (const call of step.calls) {
         const intent = call.intent;
         if (intent.op === "move-volume") needStorage(intent.storage, volumeContent(intent.kind));
+        // A clone: its target storage, and the bridges its copied NICs keep (on the new guest's node).
+        if (intent.op === "clone" && intent.storage !== undefined) needStorage(intent.storage, volumeContent(intent.kind));
+        if (intent.op === "clone") {
+          for (const bridge of intent.bridges) {
+            add(refs.bridges, node, bridge);
+            use(`bridge:${node}:${bridge}`, guest.key);
+          }
+        }
         if (intent.op !== "create" && intent.op !== "configure") continue;
         if (intent.op === "create" && intent.template) needFile(intent.template.storage, intent.template.volume, "vztmpl");
         for (const write of intent.writes) {

@@ -21,7 +21,7 @@ import {
   mayHaveApplied,
   type RetryPolicy,
 } from "./retry-policy.js";
-import { digestAfterRelease, lockOf, waitForRelease } from "./lock-wait.js";
+import { digestAfterRelease, LOCK_NOTICE_MS, lockOf, waitForRelease } from "./lock-wait.js";
 import { findLostTask } from "./lost-answer.js";
 import { ChangedSincePlanError } from "./errors.js";
 import type { TaskWatcher } from "../api/task-watcher.js";
@@ -78,6 +78,8 @@ export class GuestRunner {
   readonly #kind: AnyGuestKind;
   /** Tasks this runner started and awaited: never mistaken for a lost request's task. */
   readonly #seen = new Set<string>();
+  /** When the last clone lock wait was shown (ms into the wait). */
+  #lockNoticeAt: number | undefined;
 
   constructor(deps: RunnerDeps, guest: GuestPlan) {
     this.#deps = deps;
@@ -94,7 +96,8 @@ export class GuestRunner {
     for (const call of step.calls) {
       // Grown to at least this size already (an image larger than asked): nothing to do.
       if (call.growOnly && (await this.#landed(call))) continue;
-      const r = call.intent.op === "create" ? await this.#create(step, call) : await this.#call(step, call);
+      const makesGuest = call.intent.op === "create" || call.intent.op === "clone";
+      const r = makesGuest ? await this.#create(step, call) : await this.#call(step, call);
       warnings.push(...r.warnings);
       attempts += r.attempts;
     }
@@ -121,13 +124,14 @@ export class GuestRunner {
     const { client, retry } = this.#deps;
     const path = this.#path(call);
     await this.#checkExpected(call);
+    const planned = await this.#withClonedVolumes(call);
     // A write that must not land twice carries the digest it was computed against.
     if (this.#digest === undefined && mustNotLandTwice(call.intent)) this.#digest = await this.#currentDigest();
     let lost = false;
     let lockSince: number | undefined;
     let sends = 0;
     for (let attempt = 0; ; attempt++) {
-      const params: Record<string, ParamValue> = { ...call.params };
+      const params: Record<string, ParamValue> = { ...planned };
       if (this.#digest && acceptsDigest(call.intent)) params.digest = this.#digest;
       const secrets = await this.#secretParams(call);
       const sentAtMs = Date.now();
@@ -203,6 +207,23 @@ export class GuestRunner {
   }
 
   /**
+   * A follow-up of a clone that writes a cloned volume back (its options changed) names it
+   * `{volume:SLOT}`: PVE names the copies only when it makes them, so they are read now.
+   */
+  async #withClonedVolumes(call: ApiCall): Promise<Record<string, ParamValue>> {
+    const refs = Object.values(call.params).some((v) => typeof v === "string" && v.includes("{volume:"));
+    if (!refs) return call.params;
+    const config = await this.#kind.read.config(this.#deps.client, this.#guest.node, this.vmid!);
+    const fill = (text: string) =>
+      text.replace(/\{volume:(\w+)\}/g, (_, slot: string) => {
+        const volume = config[slot] !== undefined ? volumeOf(String(config[slot])) : undefined;
+        if (volume === undefined) throw new Error(`${slot} of ${this.#guest.name} holds no volume after the clone; run plan again to see the guest as it is now`);
+        return volume;
+      });
+    return Object.fromEntries(Object.entries(call.params).map(([k, v]) => [k, typeof v === "string" ? fill(v) : v]));
+  }
+
+  /**
    * The values of the parameters a call carries by reference, read only now: they are never in
    * the plan, and the client masks them in any error text.
    */
@@ -257,8 +278,11 @@ export class GuestRunner {
   async #awaitLostTask(call: ApiCall, sentAtMs: number): Promise<void> {
     const type = this.#kind.taskType(call);
     if (type === undefined || this.vmid === undefined) return;
+    // A clone's task runs on the source's node, listed under the source's vmid.
+    const intent = call.intent;
+    const where = intent.op === "clone" ? { node: intent.source.node, vmid: intent.source.vmid } : { node: this.#guest.node, vmid: this.vmid };
     try {
-      const upid = await findLostTask(this.#deps.client, { node: this.#guest.node, vmid: this.vmid, type, sentAtMs }, this.#seen);
+      const upid = await findLostTask(this.#deps.client, { ...where, type, sentAtMs }, this.#seen);
       if (upid === undefined) return;
       this.#seen.add(upid);
       await this.#deps.watcher.wait(upid);
@@ -371,6 +395,10 @@ export class GuestRunner {
   async #sendCreate(step: Step, call: ApiCall): Promise<{ warnings: string[]; attempts: number }> {
     const { client, allocator, retry } = this.#deps;
     const allocate = this.#guest.vmid === undefined;
+    const cloning = call.intent.op === "clone";
+    // A clone's new vmid is `newid` (its path's vmid is the source's).
+    const idParam = cloning ? "newid" : "vmid";
+    let lockSince: number | undefined;
     // vmids whose create this runner sent without getting an answer: only those can be its own.
     const lost = new Set<number>();
     let attempt = 0;
@@ -380,7 +408,7 @@ export class GuestRunner {
       const vmid = this.vmid!;
       const sentAtMs = Date.now();
       try {
-        const upid = await client.request("POST", call.path, { ...call.params, ...(await this.#secretParams(call)), vmid });
+        const upid = await client.request("POST", call.path, { ...call.params, ...(await this.#secretParams(call)), [idParam]: vmid });
         return { warnings: await this.#wait(upid), attempts: attempt };
       } catch (err) {
         const last = attempt >= retry.maxAttempts;
@@ -388,7 +416,7 @@ export class GuestRunner {
           // PVE refused this very request: the guest there is ours only if a lost attempt made it.
           const guests = await this.#settledListing(vmid);
           const there = guests.find((g) => Number(g.vmid) === vmid);
-          if (there && lost.has(vmid) && this.#isOurs(there)) return { warnings: [], attempts: attempt };
+          if (there && lost.has(vmid) && this.#isOurs(there, !cloning)) return { warnings: [], attempts: attempt };
           this.#refuseRival(guests);
           if (!allocate || last) throw err;
           await allocator.collided(vmid);
@@ -403,6 +431,15 @@ export class GuestRunner {
           }
           throw err;
         }
+        // Clones of one source queue behind each other's locks (the source's, a storage's):
+        // with --lock-wait they keep trying for that long instead of using up the attempts.
+        if (cloning && isLockError(err) && this.#deps.lockWaitMs !== undefined) {
+          lockSince ??= Date.now();
+          if (await this.#awaitCloneLock(step, err, lockSince)) {
+            attempt -= 1;
+            continue;
+          }
+        }
         const retryable = isLockError(err) || isTransientError(err) || isRetryable500(err);
         if (!retryable || last) throw err;
         if (mayHaveApplied(err)) {
@@ -410,7 +447,7 @@ export class GuestRunner {
           // A create of ours still running is waited for: its vmid must not be given up.
           await this.#awaitLostTask(call, sentAtMs);
           const there = (await this.#settledListing(vmid)).find((g) => Number(g.vmid) === vmid);
-          if (there && this.#isOurs(there)) return { warnings: [], attempts: attempt };
+          if (there && this.#isOurs(there, !cloning)) return { warnings: [], attempts: attempt };
           if (there && allocate) {
             await allocator.collided(vmid);
             this.vmid = undefined;
@@ -421,9 +458,30 @@ export class GuestRunner {
     }
   }
 
-  /** A guest listed with this guest's name, node and ownership tag. */
-  #isOurs(g: ListedGuest): boolean {
-    return g.name === this.#guest.name && parseTags(g.tags).includes(OWNERSHIP_TAG) && g.node === this.#guest.node;
+  /**
+   * A guest listed with this guest's name, node and ownership tag. A clone carries its
+   * source's tags, so one made by a lost attempt of ours is known by name and node alone.
+   */
+  #isOurs(g: ListedGuest, tagged = true): boolean {
+    return g.name === this.#guest.name && (!tagged || parseTags(g.tags).includes(OWNERSHIP_TAG)) && g.node === this.#guest.node;
+  }
+
+  /**
+   * A clone refused because its source (or a storage) is locked: waits a little, outside the
+   * node's slot, and says so; false once --lock-wait is used up (the error then stands).
+   */
+  async #awaitCloneLock(step: Step, err: unknown, since: number): Promise<boolean> {
+    const { lockWaitMs = 0, retry, emit, idle } = this.#deps;
+    const elapsedMs = Date.now() - since;
+    if (elapsedMs >= lockWaitMs) return false;
+    const lock = /\(([\w-]+)\)/.exec(errorText(err))?.[1] ?? "clone";
+    if (this.#lockNoticeAt === undefined || elapsedMs - this.#lockNoticeAt >= LOCK_NOTICE_MS) {
+      emit({ type: "lock-wait", guest: this.#guest, step, lock, elapsedMs, limitMs: lockWaitMs });
+      this.#lockNoticeAt = elapsedMs;
+    }
+    const pause = () => sleep(Math.min(backoff(retry, 3), lockWaitMs - elapsedMs));
+    await (idle ? idle(this.#guest.node, pause) : pause());
+    return true;
   }
 
   /**
@@ -455,7 +513,8 @@ export class GuestRunner {
         continue;
       }
       const found = guests.find((g) => Number(g.vmid) === vmid);
-      if (found?.lock !== "create") return guests;
+      // A guest being made shows only its lock: `create`, or `clone` for a copy.
+      if (found?.lock !== "create" && found?.lock !== "clone") return guests;
       await sleep(backoff(retry, Math.min(i, 4)));
     }
     // Still being created: it may be ours, so creating under another vmid could duplicate it.

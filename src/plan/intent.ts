@@ -63,6 +63,7 @@ export type CallIntent =
        */
       expects?: Array<{ key: string; volume: string }>;
     }
+  | CloneIntent
   | { kind: GuestType; op: "resize"; slot: string; sizeBytes: number }
   | { kind: GuestType; op: "move-volume"; slot: string; storage: string }
   | { kind: GuestType; op: "power"; action: PowerAction }
@@ -71,6 +72,29 @@ export type CallIntent =
   | { kind: GuestType; op: "template" }
   /** Pool membership (PUT /pools): not a guest's own endpoint, so no guest type. */
   | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean };
+
+/**
+ * A new guest made as a copy of another (POST …/{vmid}/clone): the call's path names the
+ * source, `newid` the guest it makes. What preflight, the privilege check and the executor
+ * need to know about the copy is said here, as the planner read the source.
+ */
+export interface CloneIntent {
+  kind: GuestType;
+  op: "clone";
+  /** `running`: PVE refuses a full clone of a running container (without a snapshot). */
+  source: { vmid: number; node: string; template: boolean; running: boolean };
+  /** The node the clone is made on (PVE's `target`; the source's node when the same). */
+  target: string;
+  /** Full copy (true) or linked clone on the source's base volumes (false). */
+  full: boolean;
+  /** Full clones only: every copied volume goes to this storage (default: each source volume's storage). */
+  storage?: string;
+  pool?: string;
+  /** The source's volumes the clone copies or links, by slot (CD-ROM images are shared, not listed). */
+  volumes: Array<{ slot: string; storage: string }>;
+  /** Bridges the copied NICs are on (PVE checks SDN.Use on each). */
+  bridges: string[];
+}
 
 /** Calls that take PVE's config `digest` (refused when the config changed since it was read). */
 export function acceptsDigest(intent: CallIntent): boolean {

@@ -13,6 +13,8 @@ export function severityRank(severity: Severity): number {
 
 export type StepAction =
   | "create"
+  /** A new guest copied from another (a template, usually); its follow-up steps converge the rest. */
+  | "clone"
   | "config"
   | "config-pending"
   | "disk-add"
@@ -133,7 +135,7 @@ export interface Plan {
 
 export interface PreflightProblem {
   /** `adoption`: the spec names an existing guest pvectl did not create, without `adopt`. */
-  kind: "node" | "storage" | "bridge" | "iso" | "image" | "template" | "permission" | "pool" | "adoption";
+  kind: "node" | "storage" | "bridge" | "iso" | "image" | "template" | "permission" | "pool" | "adoption" | "clone";
   guest?: string;
   message: string;
   path?: string;

@@ -46,6 +46,25 @@ export interface SpecObject {
   [key: string]: SpecValue;
 }
 
+/**
+ * A new guest made as a copy of another (`clone:` in the spec). Only read when the guest does
+ * not exist yet: an existing guest is converged, never cloned again.
+ */
+export interface CloneSpec {
+  /** The source: a vmid, or the name of a guest or template that carries the ownership tag. */
+  from: number | string;
+  /** Full copy or linked clone; undefined: PVE's default (linked from a template, full otherwise). */
+  full?: boolean;
+  /** Clone the source as it was at this snapshot. */
+  snapname?: string;
+  /** Full clones: the storage every copied volume goes to. */
+  storage?: string;
+  /** Full clones on file storages: the copies' format (raw, qcow2, vmdk). */
+  format?: string;
+  /** The node the source is on (picks among same-named templates, one per node). */
+  node?: string;
+}
+
 /** What the engine needs of a desired guest, whatever its kind. */
 export interface DesiredBase {
   /** Absent: qemu (every spec entry before containers). */
@@ -56,6 +75,8 @@ export interface DesiredBase {
   node: string;
   absent?: boolean;
   adopt?: boolean;
+  /** Made by copying another guest when it does not exist yet. */
+  clone?: CloneSpec;
 }
 
 /** What the engine needs of a live guest, whatever its kind. */
@@ -82,8 +103,11 @@ export interface GuestKind<D extends DesiredBase, L extends LiveBase> {
   /** The live model from a plain config read (the digest, when /pending lacks it). */
   fromConfig(meta: GuestMeta, config: GuestConfig, pendingKeys?: string[]): L;
   plan: {
-    /** A guest that does not exist yet. */
-    create(desired: D): GuestPlan;
+    /**
+     * A guest that does not exist yet. With `clone:`, the engine found and read the source
+     * (`source`): the plan is the clone step and the steps that converge the copy.
+     */
+    create(desired: D, source?: L): GuestPlan;
     /** The differences between the spec and the live guest. */
     update(desired: D, live: L, options: UpdateOptions): GuestPlan;
     destroy(key: string, live: L, power: PowerOptions): GuestPlan;

@@ -13,6 +13,7 @@ export {
   type GuestConfig,
   getQemuAgentInterfaces,
   getQemuConfig,
+  getGuestFeature,
   getQemuPending,
   getQemuStatus,
   type PendingEntry,

@@ -63,3 +63,15 @@ export async function getQemuAgentInterfaces(api: ApiReader, node: string, vmid:
   const list = answer?.result;
   return Array.isArray(list) ? wireShape<AgentInterface[]>(list) : [];
 }
+
+/** Whether PVE can clone, copy or snapshot a guest's volumes (`hasFeature`), by the guest's type. */
+export async function getGuestFeature(
+  api: ApiReader,
+  type: "qemu" | "lxc",
+  node: string,
+  vmid: number,
+  feature: "snapshot" | "clone" | "copy",
+): Promise<{ hasFeature?: boolean | number }> {
+  if (type === "lxc") return get(api, "/nodes/{node}/lxc/{vmid}/feature", { node, vmid, feature });
+  return get(api, "/nodes/{node}/qemu/{vmid}/feature", { node, vmid, feature });
+}

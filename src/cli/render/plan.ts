@@ -35,7 +35,7 @@ export function colourSeverity(p: Palette, severity: Severity): string {
 }
 
 function stepMarker(step: Step): string {
-  if (step.action === "create" || step.action === "disk-add" || step.action === "nic-add") return "+";
+  if (step.action === "create" || step.action === "clone" || step.action === "disk-add" || step.action === "nic-add") return "+";
   if (step.action === "destroy" || step.action === "disk-delete" || step.action === "nic-remove" || step.action === "disk-detach") return "-";
   return "~";
 }
@@ -43,7 +43,7 @@ function stepMarker(step: Step): string {
 export function guestMarker(guest: GuestPlan): "+" | "-" | "~" | "=" | "!" {
   if (guest.errors.length > 0) return "!";
   if (guest.steps.length === 0) return "=";
-  if (guest.steps.some((s) => s.action === "create")) return "+";
+  if (guest.steps.some((s) => s.action === "create" || s.action === "clone")) return "+";
   if (guest.steps.some((s) => s.action === "destroy")) return "-";
   return "~";
 }

@@ -2,6 +2,7 @@
 import { getLxcConfig, getLxcPending, getLxcStatus } from "../../api/endpoints/index.js";
 import type { ApiCall } from "../../plan/types.js";
 import type { GuestKind } from "../kind.js";
+import { planCtClone } from "./clone.js";
 import { lxcDevices } from "./devices.js";
 import { planCreateCt, planDestroyCt, planNewCt, planUpdateCt } from "./diff.js";
 import type { DesiredCt, LiveCt } from "./model.js";
@@ -18,6 +19,8 @@ function lxcTaskType(call: ApiCall): string | undefined {
   switch (intent.op) {
     case "create":
       return "vzcreate";
+    case "clone":
+      return "vzclone";
     case "resize":
       return "resize";
     case "move-volume":
@@ -40,7 +43,7 @@ export const lxcKind: GuestKind<DesiredCt, LiveCt> = {
   fromPending: liveCtFromPending,
   fromConfig: liveCtFromConfig,
   plan: {
-    create: planCreateCt,
+    create: (ct, source) => (ct.clone !== undefined && source !== undefined ? planCtClone(ct, ct.clone, source) : planCreateCt(ct)),
     update: planUpdateCt,
     destroy: planDestroyCt,
     idle: (ct, errors) => planNewCt(ct, [], errors),

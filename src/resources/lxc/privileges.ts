@@ -7,6 +7,7 @@
 import type { CallIntent, ConfigWrite } from "../../plan/intent.js";
 import type { PrivilegeNeed } from "../../plan/types.js";
 import { isUnusedKey } from "../../pve/index.js";
+import { cloneNeeds } from "../clone-needs.js";
 import { guestCreateNeeds } from "../create-privileges.js";
 import { CT_NIC_SLOT, MOUNT_SLOT } from "./model.js";
 import { lxcOption } from "./options-table.js";
@@ -51,6 +52,7 @@ export function lxcCallNeeds(intent: CallIntent, vmPath: string): PrivilegeNeed[
   if (intent.op === "create" || intent.op === "configure") for (const write of intent.writes) needs.push(...writeNeeds(write, vmPath));
   if (intent.op === "configure") for (const key of intent.deletes) needs.push(...deleteNeeds(key, vmPath));
   if (intent.op === "move-volume") needs.push({ path: `/storage/${intent.storage}`, privilege: "Datastore.AllocateSpace" });
+  if (intent.op === "clone") needs.push(...cloneNeeds(intent));
   return needs;
 }
 

@@ -2,6 +2,7 @@
 import { getQemuConfig, getQemuPending, getQemuStatus } from "../../api/endpoints/index.js";
 import type { ApiCall } from "../../plan/types.js";
 import type { GuestKind } from "../kind.js";
+import { planClone } from "./clone.js";
 import { qemuDevices } from "./devices.js";
 import { planCreate, planDestroy, planNewGuest, planUpdate } from "./diff.js";
 import type { DesiredVm, LiveVm } from "./model.js";
@@ -18,6 +19,8 @@ function qemuTaskType(call: ApiCall): string | undefined {
   switch (intent.op) {
     case "create":
       return "qmcreate";
+    case "clone":
+      return "qmclone";
     // A PUT config answers at once; only a POST runs as a task.
     case "configure":
       return call.method === "POST" ? "qmconfig" : undefined;
@@ -42,7 +45,7 @@ export const qemuKind: GuestKind<DesiredVm, LiveVm> = {
   fromPending: liveVmFromPending,
   fromConfig: liveVmFromConfig,
   plan: {
-    create: planCreate,
+    create: (vm, source) => (vm.clone !== undefined && source !== undefined ? planClone(vm, vm.clone, source) : planCreate(vm)),
     update: planUpdate,
     destroy: planDestroy,
     idle: (vm, errors) => planNewGuest(vm, [], errors),

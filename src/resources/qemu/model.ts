@@ -3,7 +3,7 @@
 // sizes in bytes), disks and NICs keyed by slot, tags sorted. Both sides are brought to this
 // shape before anything is compared, so a difference here is a real difference.
 
-import type { PowerState } from "../kind.js";
+import type { CloneSpec, PowerState } from "../kind.js";
 
 export type { PowerState };
 
@@ -76,6 +76,8 @@ export interface DesiredVm {
    * tag) may be managed; the plan adds the ownership tag as its own step.
    */
   adopt?: boolean;
+  /** Made by cloning another guest when it does not exist yet (ignored once it exists). */
+  clone?: CloneSpec;
 }
 
 export interface LiveDisk {

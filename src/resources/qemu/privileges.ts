@@ -5,6 +5,7 @@
 import type { CallIntent, ConfigWrite } from "../../plan/intent.js";
 import type { PrivilegeNeed } from "../../plan/types.js";
 import { isNetKey, isVmDriveKey } from "../../pve/index.js";
+import { cloneNeeds } from "../clone-needs.js";
 import { guestCreateNeeds } from "../create-privileges.js";
 import { optionPrivilege, optionPrivilegeAnyOf } from "./options-table.js";
 
@@ -52,5 +53,6 @@ export function qemuCallNeeds(intent: CallIntent, vmPath: string): PrivilegeNeed
   }
   if (intent.op === "configure") for (const key of intent.deletes) needs.push(...deleteNeeds(key, vmPath));
   if (intent.op === "move-volume") needs.push({ path: `/storage/${intent.storage}`, privilege: "Datastore.AllocateSpace" });
+  if (intent.op === "clone") needs.push(...cloneNeeds(intent));
   return needs;
 }

@@ -3,6 +3,7 @@
 // extraConfig alike: `memory: "2048"`, `features: "keyctl=1,nesting=1"`), so turning a
 // container into the engine's DesiredCt is a copy. Same identity rule as VMs: the vmid when
 // given, else the hostname among the connection's guests.
+import type { CloneSpec } from "../../resources/index.js";
 import type { PowerState, SourceLocation, VmState } from "./model.js";
 
 /** Where the root password comes from: an environment variable or a file (absolute path). */
@@ -39,6 +40,8 @@ export interface ContainerSpec {
   connection?: string;
   pool?: string;
   adopt?: boolean;
+  /** Created by cloning this source when the container does not exist yet. */
+  clone?: CloneSpec;
   state: VmState;
   power?: PowerState;
   /** `template: true`: converted to a template (one way); false: must not be one; undefined: not managed. */

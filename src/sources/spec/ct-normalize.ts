@@ -1,6 +1,7 @@
 // From a container as written (already shape-checked by zod) to the normalized ContainerSpec:
 // hostname and its alias, values into PVE's text (MiB, feature flags, lists), the checks PVE's
 // API would make on each value, rootfs and mount points, NICs, and the escape hatch.
+import { normalizeClone } from "./clone.js";
 import { dirname, resolve } from "node:path";
 import { sshPublicKeyProblem } from "../../pve/ssh-keys.js";
 import { normaliseTags } from "../../pve/tags.js";
@@ -173,6 +174,13 @@ export function normalizeCt(raw: RawCt, path: SpecPath, source: SourceLocation, 
   if (raw.power !== undefined) ct.power = raw.power;
   if (raw.template !== undefined) ct.template = raw.template;
   checkTemplatePower(raw, path, report);
+  if (raw.clone !== undefined) {
+    ct.clone = normalizeClone(raw.clone, [...path, "clone"], report);
+    // What only a create from a template writes: a clone keeps its source's.
+    for (const key of ["ostemplate", "sshPublicKeys", "passwordEnv", "passwordFile"] as const) {
+      if (raw[key] !== undefined) report.add([...path, key], `${key} is used only to create a container from a template; a clone keeps its source's: remove it, or clone:`, "key");
+    }
+  }
   if (raw.ostemplate !== undefined) {
     const problem = volumeIdProblem(raw.ostemplate, "vztmpl");
     if (problem) report.add([...path, "ostemplate"], `\`${raw.ostemplate}\` ${problem}`);

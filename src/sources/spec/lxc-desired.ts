@@ -54,5 +54,6 @@ export function desiredCtFromSpec(ct: ContainerSpec): DesiredCt {
     ...(ct.state === "absent" ? { absent: true } : {}),
     ...(ct.pool !== undefined ? { pool: ct.pool } : {}),
     ...(ct.adopt === true ? { adopt: true } : {}),
+    ...(ct.clone !== undefined ? { clone: { ...ct.clone } } : {}),
   };
 }

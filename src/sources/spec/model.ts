@@ -8,6 +8,7 @@
 // guess when several guests share it. A name is otherwise only a label.
 
 import type { SpecFieldRow } from "../../resources/qemu/options-table.js";
+import type { CloneSpec } from "../../resources/index.js";
 import type { ContainerSpec } from "./container-model.js";
 
 /** Where something was written, for messages ("web.yaml:12:5"). Line and column are 1-based. */
@@ -101,6 +102,8 @@ export interface VmSpec extends OptionFields<undefined> {
   pool?: string;
   /** `adopt: true`: an existing guest without pvectl's ownership tag may be managed (and gets the tag). */
   adopt?: boolean;
+  /** Created by cloning this source when the VM does not exist yet. */
+  clone?: CloneSpec;
   state: VmState;
   /** Desired power state; undefined: leave it as it is. */
   power?: PowerState;

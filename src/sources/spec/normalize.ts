@@ -8,6 +8,7 @@ import { validateValue } from "../../pve/validate.js";
 import { type SpecField, type SpecKind, specFieldRows } from "../../resources/qemu/options-table.js";
 import type { SpecPath } from "./errors.js";
 import { checkExtraConfig } from "./extra-config.js";
+import { normalizeClone } from "./clone.js";
 import type {
   AgentSpec,
   CdromSpec,
@@ -209,6 +210,7 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   if (raw.connection !== undefined) vm.connection = raw.connection;
   if (raw.pool !== undefined) vm.pool = raw.pool;
   if (raw.adopt !== undefined) vm.adopt = raw.adopt;
+  if (raw.clone !== undefined) vm.clone = normalizeClone(raw.clone, [...path, "clone"], report);
   if (raw.power !== undefined) vm.power = raw.power;
   if (raw.template !== undefined) vm.template = raw.template;
   checkTemplatePower(raw, path, report);
@@ -273,12 +275,15 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   if (vm.boot !== undefined) {
     // Every slot the spec declares counts, even one with a problem of its own (no follow-on errors).
     const declared = (slots: Record<string, unknown> | undefined): string[] => Object.keys(slots ?? {});
-    const bootable = [...declared(raw.disks), ...declared(raw.cdroms), ...declared(raw.nics)];
+    // The cloud-init drive is a CD-ROM to PVE, in its default boot order (import writes it so).
+    const cloudInitSlot = vm.cloudInit !== undefined ? [vm.cloudInit.slot] : [];
+    const bootable = [...declared(raw.disks), ...declared(raw.cdroms), ...declared(raw.nics), ...cloudInitSlot];
     const seen = new Set<string>();
     vm.boot.forEach((device, i) => {
       if (seen.has(device)) report.add([...path, "boot", i], `${device} is listed twice`);
       seen.add(device);
-      if (!bootable.includes(device)) {
+      // A clone has its source's devices too, which the spec need not list.
+      if (!bootable.includes(device) && raw.clone === undefined) {
         report.add(
           [...path, "boot", i],
           `\`${device}\` is not a disk, CD-ROM or NIC of this VM${didYouMean(device, bootable) || (bootable.length > 0 ? ` (it has ${bootable.join(", ")})` : "")}`,

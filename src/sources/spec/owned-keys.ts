@@ -67,5 +67,4 @@ export const PROXMOX_KVM_NAMES: Record<string, string> = {
   api_password: "`connections: { <name>: { passwordEnv: VARIABLE } }` (secrets are never written inline)",
   validate_certs: "`connections: { <name>: { validateCerts: ... } }`",
   started: "`power: running`",
-  clone: "nothing yet: cloning is not part of the spec format",
 };

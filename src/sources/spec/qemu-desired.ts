@@ -146,5 +146,6 @@ export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
     ...(vm.state === "absent" ? { absent: true } : {}),
     ...(vm.pool !== undefined ? { pool: vm.pool } : {}),
     ...(vm.adopt === true ? { adopt: true } : {}),
+    ...(vm.clone !== undefined ? { clone: { ...vm.clone } } : {}),
   };
 }

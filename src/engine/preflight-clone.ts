@@ -1,0 +1,100 @@
+// Clones, checked before anything changes, as PVE will judge them: a linked clone needs a
+// template as its source and storages that can make linked clones (PVE's own answer, GET
+// …/feature?feature=clone, so every storage type and format is judged by PVE's rules); a clone
+// onto another node needs every volume it makes on shared storage (PVE: "can't clone VM to
+// node … (VM uses local storage)"), which a full clone can get by naming a shared `storage`.
+import { getGuestFeature } from "../api/endpoints/index.js";
+import type { PveClient } from "../api/index.js";
+import type { CloneIntent } from "../plan/intent.js";
+import type { GuestPlan, PreflightProblem } from "../plan/types.js";
+import { mapConcurrent } from "../util/concurrency.js";
+import type { ClusterSnapshot } from "./cluster.js";
+import { errorText } from "./retry-policy.js";
+
+interface Clone {
+  guest: string;
+  intent: CloneIntent;
+}
+
+function clonesOf(guests: GuestPlan[]): Clone[] {
+  return guests.flatMap((g) => g.steps.flatMap((s) => s.calls.flatMap((c) => (c.intent.op === "clone" ? [{ guest: g.key, intent: c.intent }] : []))));
+}
+
+function sourceName(intent: CloneIntent): string {
+  return `${intent.source.template ? "template" : "guest"} ${intent.source.vmid} on ${intent.source.node}`;
+}
+
+/** Cross-node: the storages the copy would be made on that are local to the source's node. */
+function localTargets(intent: CloneIntent, cluster: ClusterSnapshot): string[] {
+  const targets = new Set(intent.volumes.map((v) => (intent.full && intent.storage !== undefined ? intent.storage : v.storage)));
+  return [...targets].filter((s) => !cluster.storages.some((i) => i.storage === s && i.shared)).sort();
+}
+
+function crossNodeProblem(clone: Clone, cluster: ClusterSnapshot): PreflightProblem | undefined {
+  const { intent } = clone;
+  if (intent.target === intent.source.node) return undefined;
+  const local = localTargets(intent, cluster);
+  if (local.length === 0) return undefined;
+  const shared = [...new Set(cluster.storages.filter((s) => s.shared && s.node === intent.target && s.content.includes("images")).map((s) => s.storage))].sort();
+  const fix = intent.full
+    ? shared.length > 0
+      ? `set clone.storage to a shared storage (${shared.join(", ")})`
+      : "no shared storage holds images on the target node; clone onto the source's node and migrate"
+    : `set full: true with clone.storage on a shared storage${shared.length > 0 ? ` (${shared.join(", ")})` : ""}, or create the guest on ${intent.source.node}`;
+  return {
+    kind: "clone",
+    guest: clone.guest,
+    message: `cloning ${sourceName(intent)} onto ${intent.target} needs shared storage, but ${local.join(", ")} ${local.length > 1 ? "are" : "is"} local to ${intent.source.node}: ${fix}`,
+  };
+}
+
+/** pve-container copies a running container's volumes only from a snapshot. */
+function runningProblem(clone: Clone): PreflightProblem | undefined {
+  const { intent } = clone;
+  if (intent.kind !== "lxc" || !intent.full || !intent.source.running) return undefined;
+  return { kind: "clone", guest: clone.guest, message: `PVE cannot make a full clone of a running container (${sourceName(intent)}): stop it first, or clone a template` };
+}
+
+async function linkedProblem(client: PveClient, clone: Clone): Promise<PreflightProblem | undefined> {
+  const { intent } = clone;
+  if (intent.full) return undefined;
+  const fix = "set full: true (a full copy)";
+  if (!intent.source.template) {
+    return { kind: "clone", guest: clone.guest, message: `a linked clone (full: false) needs a template as its source; ${sourceName(intent)} is not one: ${fix}, or clone a template` };
+  }
+  if (intent.volumes.length === 0) return undefined;
+  try {
+    const answer = await getGuestFeature(client, intent.kind, intent.source.node, intent.source.vmid, "clone");
+    if (answer.hasFeature) return undefined;
+  } catch (err) {
+    return { kind: "clone", guest: clone.guest, message: `could not ask PVE whether ${sourceName(intent)} can be linked-cloned: ${errorText(err).split("\n")[0]}` };
+  }
+  const storages = [...new Set(intent.volumes.map((v) => v.storage))].sort().join(", ");
+  return {
+    kind: "clone",
+    guest: clone.guest,
+    message: `Linked clone feature is not available for ${sourceName(intent)}: its volumes on ${storages} cannot be linked-cloned (PVE links on lvmthin, zfs, rbd, btrfs, or qcow2 files): ${fix}`,
+  };
+}
+
+export async function checkClones(client: PveClient, cluster: ClusterSnapshot, guests: GuestPlan[]): Promise<PreflightProblem[]> {
+  const clones = clonesOf(guests);
+  const problems: PreflightProblem[] = [];
+  for (const clone of clones) {
+    const cross = crossNodeProblem(clone, cluster);
+    if (cross) problems.push(cross);
+    const running = runningProblem(clone);
+    if (running) problems.push(running);
+  }
+  // One feature question per source, however many clones it makes.
+  const linked = new Map<string, Clone[]>();
+  for (const clone of clones) {
+    const key = `${clone.intent.kind}/${clone.intent.source.node}/${clone.intent.source.vmid}/${clone.intent.full}`;
+    linked.set(key, [...(linked.get(key) ?? []), clone]);
+  }
+  const answers = await mapConcurrent([...linked.values()], 4, async (group) => ({ group, problem: await linkedProblem(client, group[0]!) }));
+  for (const { group, problem } of answers) {
+    if (problem) for (const clone of group) problems.push({ ...problem, guest: clone.guest });
+  }
+  return problems;
+}

@@ -1,0 +1,92 @@
+// The clone step every kind plans the same way (POST …/{source}/clone, `qmclone`/`vzclone`),
+// and what its follow-ups share: they are planned against a predicted copy whose vmid is not
+// known yet when apply allocates it, so their paths then say `{vmid}`.
+import type { CloneIntent, GuestType } from "../plan/intent.js";
+import type { FieldChange, ParamValue, StepDraft } from "../plan/types.js";
+import type { CloneSpec } from "./kind.js";
+
+/** The vmid a predicted copy is planned with when apply allocates it; its paths then say `{vmid}`. */
+export const UNKNOWN_VMID = 0;
+
+/** How a follow-up names a cloned volume, filled in at apply from the clone's config. */
+export function clonedVolumeRef(slot: string): string {
+  return `{volume:${slot}}`;
+}
+
+/** The source as the planner read it. */
+export interface CloneSourceFacts {
+  vmid: number;
+  node: string;
+  name?: string;
+  template: boolean;
+  running: boolean;
+  /** Volumes the clone copies or links, by slot (CD-ROM images and bind mounts are not copied). */
+  volumes: Array<{ slot: string; storage: string }>;
+  bridges: string[];
+}
+
+/** The new guest as the spec describes it. */
+export interface CloneTarget {
+  name: string;
+  node: string;
+  vmid?: number;
+  pool?: string;
+}
+
+/** Full as asked, else PVE's default: linked from a template, full otherwise. */
+export function isFullClone(clone: CloneSpec, source: { template: boolean }): boolean {
+  return clone.full ?? !source.template;
+}
+
+function cloneIntent(kind: GuestType, target: CloneTarget, clone: CloneSpec, source: CloneSourceFacts): CloneIntent {
+  const full = isFullClone(clone, source);
+  return {
+    kind,
+    op: "clone",
+    source: { vmid: source.vmid, node: source.node, template: source.template, running: source.running },
+    target: target.node,
+    full,
+    ...(full && clone.storage !== undefined ? { storage: clone.storage } : {}),
+    ...(target.pool !== undefined && target.pool !== "" ? { pool: target.pool } : {}),
+    volumes: source.volumes,
+    bridges: source.bridges,
+  };
+}
+
+/**
+ * POST /nodes/{source node}/{kind}/{source}/clone, with every choice PVE would default written
+ * out (`full`), `newid` added at apply when the vmid is allocated then. `nameParam`: how the
+ * kind's clone call names the copy (`name` for VMs, `hostname` for containers).
+ */
+export function cloneStep(kind: GuestType, nameParam: string, target: CloneTarget, clone: CloneSpec, source: CloneSourceFacts): StepDraft {
+  const intent = cloneIntent(kind, target, clone, source);
+  const params: Record<string, ParamValue> = { [nameParam]: target.name, full: intent.full ? 1 : 0 };
+  if (target.vmid !== undefined) params.newid = target.vmid;
+  if (target.node !== source.node) params.target = target.node;
+  if (intent.storage !== undefined) params.storage = intent.storage;
+  if (intent.full && clone.format !== undefined) params.format = clone.format;
+  if (intent.pool !== undefined) params.pool = intent.pool;
+  const what = `${source.template ? "template" : "guest"} ${source.name ?? source.vmid}`;
+  const how = intent.full ? "full clone" : "linked clone";
+  const where = target.vmid !== undefined ? `vmid ${target.vmid}` : "vmid allocated at apply";
+  const changes: FieldChange[] = [
+    { field: "clone", after: `${how} of ${what} (vmid ${source.vmid} on ${source.node})` },
+    { field: nameParam, after: target.name },
+    ...(intent.storage !== undefined ? [{ field: "storage", after: intent.storage }] : []),
+    ...(intent.pool !== undefined ? [{ field: "pool", after: intent.pool }] : []),
+  ];
+  return {
+    action: "clone",
+    severity: "configuration",
+    summary: `${how} of ${source.name ?? source.vmid} (vmid ${source.vmid}) as ${target.name} on ${target.node} (${where})`,
+    changes,
+    calls: [{ method: "POST", path: `/nodes/${source.node}/${kind}/${source.vmid}/clone`, params, intent }],
+  };
+}
+
+/** A follow-up planned against the predicted copy's placeholder vmid, its paths said as `{vmid}` for the runner. */
+export function withVmidPlaceholder(step: StepDraft, kind: GuestType, vmid: number | undefined): StepDraft {
+  if (vmid !== undefined) return step;
+  const from = `/${kind}/${UNKNOWN_VMID}/`;
+  return { ...step, calls: step.calls.map((c) => ({ ...c, path: c.path.replace(from, `/${kind}/{vmid}/`) })) };
+}

@@ -1,0 +1,85 @@
+// A container made by cloning another (`clone:` under `containers:`), as pve-container's
+// clone_vm copies it: the config but the template flag, unusedN and locks; each mount point's
+// volume copied (full, onto `storage` when named) or linked to the template's base volume;
+// every NIC with a new MAC; `hostname` from the call; stopped. Then the ordinary update diff
+// against that copy converges the rest in the same plan (see qemu/clone.ts).
+import type { GuestPlan, Step, StepDraft } from "../../plan/types.js";
+import type { VmidRef } from "../api-paths.js";
+import { type CloneSourceFacts, clonedVolumeRef, cloneStep, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
+import { printTags } from "../formats.js";
+import type { CloneSpec } from "../kind.js";
+import { lxcCalls } from "./calls.js";
+import { planNewCt, planUpdateCt } from "./diff.js";
+import { OWNERSHIP_TAG } from "../ownership.js";
+import type { DesiredCt, LiveCt, LiveMount } from "./model.js";
+
+function clonedMounts(source: LiveCt, full: boolean, storage: string | undefined): Record<string, LiveMount> {
+  const out: Record<string, LiveMount> = {};
+  for (const [slot, mount] of Object.entries(source.mounts)) {
+    out[slot] = { ...mount, volume: clonedVolumeRef(slot), ...(mount.storage !== undefined ? { storage: full && storage !== undefined ? storage : mount.storage } : {}) };
+  }
+  return out;
+}
+
+/** The container as it will be right after PVE's clone task. */
+export function predictCtClone(ct: DesiredCt, clone: CloneSpec, source: LiveCt): LiveCt {
+  const { template: _template, ...options } = source.options;
+  const nics = Object.fromEntries(Object.entries(source.nics).map(([slot, { hwaddr: _mac, ...nic }]) => [slot, nic]));
+  return {
+    kind: "lxc",
+    vmid: ct.vmid ?? UNKNOWN_VMID,
+    node: ct.node,
+    name: ct.name,
+    status: "stopped",
+    template: false,
+    options,
+    tags: source.tags,
+    mounts: clonedMounts(source, isFullClone(clone, source), clone.storage),
+    nics,
+    unused: {},
+    pendingKeys: [],
+    ...(ct.pool !== undefined && ct.pool !== "" ? { pool: ct.pool } : {}),
+  };
+}
+
+function sourceFacts(source: LiveCt): CloneSourceFacts {
+  return {
+    vmid: source.vmid,
+    node: source.node,
+    ...(source.name !== undefined ? { name: source.name } : {}),
+    template: source.template,
+    running: source.status === "running",
+    volumes: Object.values(source.mounts).flatMap((m) => (m.storage !== undefined ? [{ slot: m.slot, storage: m.storage }] : [])),
+    bridges: [...new Set(Object.values(source.nics).flatMap((n) => (n.bridge !== undefined ? [n.bridge] : [])))].sort(),
+  };
+}
+
+function ownershipStep(copy: LiveCt, vmid: VmidRef): StepDraft {
+  const before = printTags(copy.tags);
+  const after = printTags([...copy.tags, OWNERSHIP_TAG]);
+  return {
+    action: "config",
+    severity: "configuration",
+    summary: `tag the clone ${OWNERSHIP_TAG} (its source does not carry the tag, so the copy does not either)`,
+    changes: [{ field: "tags", ...(before !== "" ? { before } : {}), after }],
+    calls: [lxcCalls.config(copy.node, vmid, { tags: after })],
+  };
+}
+
+/** The plan of a container the spec clones: the clone, then what makes the copy match the spec. */
+export function planCtClone(ct: DesiredCt, clone: CloneSpec, source: LiveCt): GuestPlan {
+  // pve-container refuses to clone a bind mount (`unable to clone mountpoint 'mp0' (type bind)`).
+  const binds = Object.values(source.mounts).filter((m) => m.storage === undefined).map((m) => m.slot);
+  if (binds.length > 0) return planNewCt(ct, [], [`clone.from: PVE cannot clone container ${source.vmid}: ${binds.join(", ")} ${binds.length > 1 ? "are bind mounts" : "is a bind mount"}`]);
+  const copy = predictCtClone(ct, clone, source);
+  const drafts: StepDraft[] = [cloneStep("lxc", "hostname", ct, clone, sourceFacts(source))];
+  if (!copy.tags.includes(OWNERSHIP_TAG)) {
+    drafts.push(ownershipStep(copy, ct.vmid ?? "{vmid}"));
+    copy.tags = [...copy.tags, OWNERSHIP_TAG].sort();
+  }
+  const update = planUpdateCt(ct, copy, { shutdownTimeoutSeconds: 0, forceStop: false });
+  if (update.errors.length > 0) return planNewCt(ct, [], update.errors.map((e) => `after the clone: ${e}`));
+  drafts.push(...update.steps.map(({ id: _id, ...draft }) => withVmidPlaceholder(draft, "lxc", ct.vmid)));
+  const steps: Step[] = drafts.map((draft, i) => ({ id: `${ct.key}/${i + 1}-${draft.action}`, ...draft }));
+  return planNewCt(ct, steps, [], update.warnings);
+}

@@ -1,0 +1,95 @@
+// A VM made by cloning another (`clone:` in the spec): one clone step, then the steps that
+// converge the copy to the spec, in the same plan. The follow-ups are the ordinary update diff,
+// computed against the source's config as PVE will copy it (qemu-server's clone_vm): every key
+// but the template flag, unusedN and locks; each NIC with a new MAC; each disk as a new volume
+// of the new vmid (on `storage` for a full clone that names one, else where the source's is);
+// the name from the call. The clone is stopped. Its vmid, and its volumes' names, are known
+// only once it exists, so the follow-ups say `{vmid}` and `{volume:SLOT}` and the step runner
+// fills them in.
+import type { GuestPlan, Step, StepDraft } from "../../plan/types.js";
+import type { VmidRef } from "../api-paths.js";
+import { type CloneSourceFacts, clonedVolumeRef, cloneStep, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
+import { printTags } from "../formats.js";
+import type { CloneSpec } from "../kind.js";
+import { qemuCalls } from "./calls.js";
+import { planNewGuest, planUpdate } from "./diff.js";
+import { type DesiredVm, type LiveDisk, type LiveVm, OWNERSHIP_TAG } from "./model.js";
+
+/** The source's disks as the clone will hold them. */
+function clonedDisks(source: LiveVm, full: boolean, storage: string | undefined): Record<string, LiveDisk> {
+  const out: Record<string, LiveDisk> = {};
+  for (const [slot, disk] of Object.entries(source.disks)) {
+    // A CD-ROM's image is shared, not copied.
+    if (disk.kind === "cdrom" || disk.storage === undefined) {
+      out[slot] = disk;
+      continue;
+    }
+    out[slot] = { ...disk, volume: clonedVolumeRef(slot), storage: full && storage !== undefined ? storage : disk.storage };
+  }
+  return out;
+}
+
+/** The clone as it will be right after PVE's clone task: what the follow-ups are diffed against. */
+export function predictClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): LiveVm {
+  const { template: _template, ...options } = source.options;
+  const nics = Object.fromEntries(Object.entries(source.nics).map(([slot, { macaddr: _mac, ...nic }]) => [slot, nic]));
+  return {
+    vmid: vm.vmid ?? UNKNOWN_VMID,
+    node: vm.node,
+    name: vm.name,
+    status: "stopped",
+    template: false,
+    options,
+    tags: source.tags,
+    disks: clonedDisks(source, isFullClone(clone, source), clone.storage),
+    nics,
+    unused: {},
+    pendingKeys: [],
+    hotplug: source.hotplug,
+    ...(vm.pool !== undefined && vm.pool !== "" ? { pool: vm.pool } : {}),
+  };
+}
+
+function sourceFacts(source: LiveVm): CloneSourceFacts {
+  return {
+    vmid: source.vmid,
+    node: source.node,
+    ...(source.name !== undefined ? { name: source.name } : {}),
+    template: source.template,
+    running: source.status === "running",
+    volumes: Object.values(source.disks)
+      .filter((d) => d.kind !== "cdrom" && d.storage !== undefined)
+      .map((d) => ({ slot: d.slot, storage: d.storage! })),
+    bridges: [...new Set(Object.values(source.nics).flatMap((n) => (n.bridge !== undefined ? [n.bridge] : [])))].sort(),
+  };
+}
+
+/** The copy lacks pvectl's ownership tag (its source has none): the first follow-up adds it, so a rerun finds the clone. */
+function ownershipStep(copy: LiveVm, vmid: VmidRef): StepDraft {
+  const before = printTags(copy.tags);
+  const after = printTags([...copy.tags, OWNERSHIP_TAG]);
+  return {
+    action: "config",
+    severity: "configuration",
+    summary: `tag the clone ${OWNERSHIP_TAG} (its source does not carry the tag, so the copy does not either)`,
+    changes: [{ field: "tags", ...(before !== "" ? { before } : {}), after }],
+    calls: [qemuCalls.config(copy.node, vmid, { tags: after })],
+  };
+}
+
+/** The plan of a VM the spec clones: the clone, then what makes the copy match the spec. */
+export function planClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): GuestPlan {
+  const copy = predictClone(vm, clone, source);
+  const drafts: StepDraft[] = [cloneStep("qemu", "name", vm, clone, sourceFacts(source))];
+  if (!copy.tags.includes(OWNERSHIP_TAG)) {
+    drafts.push(ownershipStep(copy, vm.vmid ?? "{vmid}"));
+    copy.tags = [...copy.tags, OWNERSHIP_TAG].sort();
+  }
+  const update = planUpdate(vm, copy, { shutdownTimeoutSeconds: 0, forceStop: false });
+  if (update.errors.length > 0) return planNewGuest(vm, [], update.errors.map((e) => `after the clone: ${e}`));
+  drafts.push(...update.steps.map(({ id: _id, ...draft }) => withVmidPlaceholder(draft, "qemu", vm.vmid)));
+  const steps: Step[] = drafts.map((draft, i) => ({ id: `${vm.key}/${i + 1}-${draft.action}`, ...draft }));
+  const plan = planNewGuest(vm, steps);
+  plan.warnings.push(...update.warnings);
+  return plan;
+}
