@@ -69,6 +69,8 @@ function specYaml(): string {
     tags: [production]
     disks:
       scsi0: { storage: shared, size: 16G }
+    nics:
+      net0: { bridge: vmbr0 }
     cloudInit:
       storage: shared
       ipconfig:
