@@ -58,11 +58,18 @@ describe("clone: a VM cloned and converged in one plan", () => {
     lab = await startLab({
       config: {
         access: {
-          users: [{ userid: "cloner@pve", password: "cloner123" }],
-          acl: [{ path: "/vms/9000", roles: ["PVETemplateUser"], users: ["cloner@pve"] }],
+          users: [
+            { userid: "cloner@pve", password: "cloner123" },
+            { userid: "pooler@pve", password: "pooler123" },
+          ],
+          acl: [
+            { path: "/vms/9000", roles: ["PVETemplateUser"], users: ["cloner@pve", "pooler@pve"] },
+            { path: "/pool/dev", roles: ["PVEVMAdmin"], users: ["pooler@pve"] },
+          ],
         },
       },
     });
+    await lab.client.request("POST", "/pools", { poolid: "dev" });
     await makeTemplate(lab, 9000, "debian-tpl", "pve1", "local-lvm");
     await makeTemplate(lab, 9001, "plain-src", "pve1", "local-lvm", "base");
     await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 9100, name: "not-a-template", memory: 512, scsi0: "local-lvm:2", tags: "pvectl" });
@@ -164,6 +171,19 @@ describe("clone: a VM cloned and converged in one plan", () => {
       assert.ok(!missing.some((m) => m.startsWith("/vms/9000 ")), "VM.Clone on the template is granted");
     } finally {
       await cloner.close();
+    }
+  });
+
+  it("preflight: VM.Allocate on the pool a clone goes into does instead of on the new vmid (PVE's `or`)", async () => {
+    const pooler = clientAs(lab, "pooler@pve", "pooler123");
+    try {
+      const spec = (pool: string) => `vms:\n  - vmid: 778\n    name: pooled\n    node: pve1\n    clone: { from: 9000 }\n${pool}`;
+      const missing = async (pool: string) =>
+        (await buildPlan(pooler, desired(spec(pool)))).plan.preflightErrors.filter((p) => p.kind === "permission").map((p) => p.message);
+      assert.ok(!(await missing("    pool: dev\n")).some((m) => m.includes("/vms/778")), "the pool's VM.Allocate does");
+      assert.ok((await missing("")).some((m) => m.includes("lacks VM.Allocate on /vms/778 (needed by")), "without a pool, the vmid's is needed");
+    } finally {
+      await pooler.close();
     }
   });
 });
