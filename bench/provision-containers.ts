@@ -8,14 +8,13 @@
 // Prints wall time, CPU seconds and API calls per container, the scheduling lower bound and ratios.
 //
 //   npm run build && npx tsx bench/provision-containers.ts [--count 60] [--time-scale 1] [--workers 4] [--pause 5] [--skip-article] [--skip-best]
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { PveClient } from "../src/api/index.js";
 import { startSimulator } from "../src/sim/index.js";
 import { REPO_ROOT, ansibleEnv } from "../test/conformance/helpers.js";
+import { pvectlEnv, runningGuests, type Timed, timed } from "./whole-process.js";
 
 const { values } = parseArgs({
   options: {
@@ -64,55 +63,9 @@ function specYaml(): string {
   return `version: 1\ncontainers:${cts.join("")}\n`;
 }
 
-interface Timed {
-  code: number;
-  seconds: number;
-  cpuSeconds: number;
-  output: string;
-}
-
-/** Runs a command as a whole process under /usr/bin/time: wall seconds, and user+system CPU of it and its children. */
-function timed(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<Timed> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn("/usr/bin/time", ["-f", "CPU %U %S", command, ...args], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (d: Buffer) => {
-      output += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      output += d.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const cpu = /CPU ([\d.]+) ([\d.]+)\s*$/.exec(output);
-      resolve({ code: code ?? -1, seconds: (performance.now() - started) / 1000, cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN, output });
-    });
-  });
-}
-
 const sim = await startSimulator({ port: 0, nodes: NODES, seed: 13, timing: "realistic", timeScale, workersPerNode: workers });
 const dir = await mkdtemp(join(tmpdir(), "pvectl-bench-ct-"));
-const proxmoxEnv = {
-  PATH: process.env.PATH,
-  HOME: process.env.HOME,
-  PROXMOX_HOST: "127.0.0.1",
-  PROXMOX_PORT: String(sim.port),
-  PROXMOX_USER: "root@pam",
-  PROXMOX_PASSWORD: sim.rootPassword,
-  PROXMOX_FINGERPRINT: sim.fingerprint,
-};
-
-/** Containers the cluster lists as running, read through pvectl's client (outside any timing). */
-async function runningContainers(): Promise<number> {
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
-  try {
-    const guests = (await client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ type: string; status: string }>;
-    return guests.filter((g) => g.type === "lxc" && g.status === "running").length;
-  } finally {
-    await client.close();
-  }
-}
+const proxmoxEnv = pvectlEnv(sim);
 
 async function runPlaybook(shape: "article" | "best"): Promise<{ run: Timed; calls: number }> {
   sim.admin.reset();
@@ -125,7 +78,7 @@ async function runPlaybook(shape: "article" | "best"): Promise<{ run: Timed; cal
   const args = ["-i", join(dir, "hosts.ini"), join(REPO_ROOT, `bench/playbooks/provision-containers-${shape}.yml`), "-e", vars, ...(best ? ["-f", "12"] : [])];
   const run = await timed("ansible-playbook", args, ansibleEnv(best ? { ANSIBLE_STRATEGY: "free" } : {}));
   if (run.code !== 0) throw new Error(`ansible-playbook (${shape}) failed (${run.code}):\n${run.output.slice(-4000)}`);
-  const running = await runningContainers();
+  const running = await runningGuests(sim, "lxc");
   if (running !== count) throw new Error(`playbook (${shape}): ${running} of ${count} containers running`);
   return { run, calls: sim.accessLog({ entries: false }).total };
 }
@@ -156,8 +109,9 @@ async function runPvectl(): Promise<{ run: Timed; calls: number }> {
   sim.admin.resetAccessLog();
   const pvectl = await timed("node", [join(REPO_ROOT, "bin/pvectl.js"), "apply", join(dir, "containers.yaml"), "--yes", "--json"], proxmoxEnv);
   if (pvectl.code !== 0) throw new Error(`pvectl apply failed (${pvectl.code}):\n${pvectl.output.slice(-4000)}`);
-  const pvectlCalls = sim.accessLog({ entries: false }).total;
-  const running = await runningContainers();
+  const log = sim.accessLog({ entries: false });
+  const pvectlCalls = log.total;
+  const running = await runningGuests(sim, "lxc");
   if (running !== count) throw new Error(`pvectl: ${running} of ${count} containers running after apply`);
   const lowerBound = (count * (CREATE_SECONDS + START_SECONDS) * timeScale) / (NODES * workers);
   console.log(
@@ -169,5 +123,6 @@ async function runPvectl(): Promise<{ run: Timed; calls: number }> {
       `pvectl is ${fmt(pvectl.seconds / lowerBound, 2)}x the lower bound (target <= 1.3x)`,
   );
 
+  console.log(`pvectl per-endpoint calls: ${JSON.stringify(log.byEndpoint)}`);
   return { run: pvectl, calls: pvectlCalls };
 }

@@ -15,7 +15,7 @@ export interface GuestsSpec {
 export interface ImportedSpec {
   /** A spec document of the guests, each with its vmid (and `adopt: true` when pvectl did not create it). */
   spec: GuestsSpec;
-  /** Selected guests that were not written, with why: vmids that do not exist, templates. */
+  /** Selected guests that were not written, with why: vmids that do not exist, guest types pvectl does not manage. */
   leftOut: string[];
 }
 

@@ -16,7 +16,7 @@ export interface ShownGuests {
   vms: SpecObject[];
   /** Spec guests that do not exist, or could not be matched (with why). */
   missing: string[];
-  /** Selected guests that exist but were not written, with why (templates, types pvectl does not manage). */
+  /** Selected guests that exist but were not written, with why (types pvectl does not manage). */
   skipped?: string[];
 }
 
@@ -24,7 +24,6 @@ export interface ShownGuests {
 function unimportable(g: GuestSummary): string | undefined {
   const who = `vmid ${g.vmid}${g.name ? ` (${g.name})` : ""} on ${g.node}`;
   if (kindOfType(g.type) === undefined) return `${who}: a guest of type ${g.type}, which this build of pvectl does not manage`;
-  if (g.template) return `${who}: a template; pvectl does not converge templates`;
   return undefined;
 }
 

@@ -139,6 +139,7 @@ export class GuestRunner {
       try {
         const result = await client.request(call.method, path, { ...params, ...secrets });
         this.#digest = undefined;
+        if (!isUpidResult(result) && call.intent.op === "template") return { warnings: await this.#awaitUnnamedTask(call, sentAtMs), attempts: sends };
         return { warnings: await this.#wait(result), attempts: sends };
       } catch (err) {
         const last = attempt + 1 >= retry.maxAttempts;
@@ -290,6 +291,20 @@ export class GuestRunner {
     }
   }
 
+  /**
+   * pve-container's template call starts a `vztemplate` task but answers null: the task is
+   * found by its type, and awaited like any other (its failure is the step's). Not found: the
+   * read-back must show the guest converted.
+   */
+  async #awaitUnnamedTask(call: ApiCall, sentAtMs: number): Promise<string[]> {
+    const type = this.#kind.taskType(call);
+    const where = { node: this.#guest.node, vmid: this.vmid!, type: type ?? "", sentAtMs };
+    const upid = type !== undefined ? await findLostTask(this.#deps.client, where, this.#seen) : undefined;
+    if (upid !== undefined) return this.#wait(upid);
+    if (await this.#landed(call)) return [];
+    throw new Error(`PVE accepted ${call.method} ${this.#path(call)} but no ${type ?? "task"} task of vmid ${this.vmid} was found and the guest is not converted: check the node's task log`);
+  }
+
   /** Whether the guest is no longer listed in the cluster. */
   async #gone(): Promise<boolean> {
     try {
@@ -362,8 +377,8 @@ export class GuestRunner {
     const type = this.#kind.taskType(startCall);
     let upid: string | undefined;
     try {
-      if ((await this.#kind.read.status(client, node, vmid)).status === "running" || type === undefined) return [];
-      upid = await findLostTask(client, { node, vmid, type, sentAtMs: sinceMs }, this.#seen);
+      // Listed as soon as the create task ends (its worker started it), running or done.
+      if (type !== undefined) upid = await findLostTask(client, { node, vmid, type, sentAtMs: sinceMs }, this.#seen);
     } catch {
       // Unreadable now: the verification after the run says whether the guest runs.
     }

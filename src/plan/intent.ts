@@ -68,6 +68,8 @@ export type CallIntent =
   | { kind: GuestType; op: "move-volume"; slot: string; storage: string }
   | { kind: GuestType; op: "power"; action: PowerAction }
   | { kind: GuestType; op: "destroy" }
+  /** Converts the guest to a template (one way: PVE has no call that turns it back). */
+  | { kind: GuestType; op: "template" }
   /** Pool membership (PUT /pools): not a guest's own endpoint, so no guest type. */
   | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean };
 

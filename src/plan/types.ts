@@ -30,6 +30,8 @@ export type StepAction =
   | "stop"
   | "reboot"
   | "destroy"
+  /** Conversion to a template (POST .../template), which cannot be undone. */
+  | "template"
   /** An existing guest pvectl did not create gets the ownership tag (`adopt`). */
   | "adopt"
   /** Pool membership: join, leave or move (PUT /pools). */

@@ -10,6 +10,7 @@ export const qemuPaths = {
   config: (node: string, vmid: VmidRef) => `/nodes/${node}/qemu/${vmid}/config`,
   resize: (node: string, vmid: VmidRef) => `/nodes/${node}/qemu/${vmid}/resize`,
   moveDisk: (node: string, vmid: VmidRef) => `/nodes/${node}/qemu/${vmid}/move_disk`,
+  template: (node: string, vmid: VmidRef) => `/nodes/${node}/qemu/${vmid}/template`,
   status: (node: string, vmid: VmidRef, action: PowerAction) =>
     `/nodes/${node}/qemu/${vmid}/status/${action}`,
 };
@@ -26,5 +27,6 @@ export const lxcPaths = {
   config: (node: string, vmid: VmidRef) => `/nodes/${node}/lxc/${vmid}/config`,
   resize: (node: string, vmid: VmidRef) => `/nodes/${node}/lxc/${vmid}/resize`,
   moveVolume: (node: string, vmid: VmidRef) => `/nodes/${node}/lxc/${vmid}/move_volume`,
+  template: (node: string, vmid: VmidRef) => `/nodes/${node}/lxc/${vmid}/template`,
   status: (node: string, vmid: VmidRef, action: PowerAction) => `/nodes/${node}/lxc/${vmid}/status/${action}`,
 };

@@ -1,6 +1,6 @@
-// `pvectl import` writes VMs under `vms:` and containers under `containers:`, says what it
-// skipped (templates) and fails when nothing asked for was written; `import` and `inventory`
-// take `--file SPEC --connection NAME`.
+// `pvectl import` writes VMs under `vms:` and containers under `containers:`, templates with
+// `template: true`, says what it could not write and fails when nothing asked for was written;
+// `import` and `inventory` take `--file SPEC --connection NAME`.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -50,27 +50,28 @@ describe("pvectl import: skipped guests and --connection", () => {
     assert.equal(result.stderr, "");
   });
 
-  it("--vmid of a template writes nothing and exits 1", async () => {
+  it("--vmid of a template writes it with `template: true` and no power state", async () => {
     const result = await pvectl(["import", "--vmid", "301"], env);
-    assert.equal(result.code, 1, result.stderr);
-    assert.equal(result.stdout, "");
-    assert.match(result.stderr, /skipped vmid 301 \(tpl1\) on pve1: a template; pvectl does not converge templates\n/);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /- vmid: 301\n {4}name: tpl1\n {4}node: pve1\n {4}adopt: true\n {4}template: true\n/);
+    assert.doesNotMatch(result.stdout, /power:/);
+    assert.equal(result.stderr, "");
   });
 
-  it("--tag writes the VM and the container and names the template it skipped", async () => {
+  it("--tag writes the VM, the template and the container", async () => {
     const result = await pvectl(["import", "--tag", "imp"], env);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /- vmid: 300\n {4}name: vm1\n/);
+    assert.match(result.stdout, /- vmid: 301\n {4}name: tpl1\n/);
     assert.match(result.stdout, /containers:\n {2}- vmid: 302\n {4}hostname: ct1\n/);
-    assert.doesNotMatch(result.stdout, /vmid: 301/);
-    assert.match(result.stderr, /skipped vmid 301 \(tpl1\) on pve1: a template/);
+    assert.equal(result.stderr, "");
   });
 
-  it("a named vmid that was skipped fails the run even when others were written", async () => {
-    const result = await pvectl(["import", "--vmid", "300", "301"], env);
+  it("a named vmid that does not exist fails the run even when others were written", async () => {
+    const result = await pvectl(["import", "--vmid", "300", "399"], env);
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stdout, /- vmid: 300\n/);
-    assert.match(result.stderr, /skipped vmid 301/);
+    assert.match(result.stderr, /vmid 399: does not exist/);
   });
 
   describe("--file SPEC --connection NAME", () => {

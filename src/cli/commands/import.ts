@@ -1,9 +1,10 @@
 // `pvectl import --vmid 100 101 | --tag web | --node pve1 | --all [-o FILE]`: write a spec for
 // guests that exist (vmids included, so the spec manages exactly these guests). A plan of the
 // written spec against the same cluster is empty, except the adoption step of each guest
-// pvectl did not create (written with `adopt: true`). Selected guests that cannot be written
-// (templates) are named on stderr; when nothing asked for was written, nothing is
-// written at all and the exit code is 1.
+// pvectl did not create (written with `adopt: true`). Templates are written with
+// `template: true`. Selected guests that cannot be written (a guest type pvectl does not
+// manage) are named on stderr; when nothing asked for was written, nothing is written at all
+// and the exit code is 1.
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { stringify } from "yaml";
@@ -32,7 +33,7 @@ export class NothingImportedError extends PvectlError {
     this.name = "NothingImportedError";
   }
   override userMessage(): string {
-    const hint = this.problems.length > 0 ? "only guests that are not templates can be imported" : "check the selection with `pvectl inventory --list`";
+    const hint = this.problems.length > 0 ? "only VMs and containers can be imported" : "check the selection with `pvectl inventory --list`";
     return `${this.message}; nothing was written\n  ${hint}`;
   }
 }
@@ -67,11 +68,11 @@ async function writeSpec({ spec }: ImportedSpec, flags: Flags): Promise<void> {
 export function registerImportCommand(program: Command): void {
   program
     .command("import")
-    .description("write a spec file from existing VMs and containers (by vmid, tag, node, or all); templates are skipped, with a note")
+    .description("write a spec file from existing VMs and containers (by vmid, tag, node, or all); templates are written with template: true")
     .option("--vmid <vmid...>", "these guests")
     .option("--tag <tag...>", "guests with any of these tags")
     .option("--node <node...>", "guests on these nodes")
-    .option("--all", "every VM and container of the cluster (templates excepted)")
+    .option("--all", "every VM and container of the cluster (templates included)")
     .option("-o, --out <file>", "write the spec here instead of stdout")
     .option("--json", "JSON instead of YAML")
     .option("-f, --file <path...>", "a spec file whose `connections:` define the cluster (with --connection)")

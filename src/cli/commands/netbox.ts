@@ -128,9 +128,9 @@ function addSelectionFlags(cmd: Command): Command {
 }
 
 export function registerNetboxCommand(program: Command): void {
-  const netbox = program.command("netbox").description("NetBox as the source of truth: build planned VMs, decommission retired ones");
+  const netbox = program.command("netbox").description("NetBox as the source of truth: build planned VMs and containers, decommission retired ones");
 
-  addSelectionFlags(netbox.command("sync").description("build the VMs of NetBox records with status planned, write back vmid/MACs/IP, set them staged"))
+  addSelectionFlags(netbox.command("sync").description("build the VMs (or containers, where the platform says so) of NetBox records with status planned, write back vmid/MACs/IP, set them staged"))
     .option("--allow-restart", "run service-impact steps (stop, reboot, NIC hot-unplug, changes that need a reboot), as apply does")
     .option(...LOCK_WAIT_FLAG)
     .option("--allow-data-loss", "run data-loss-risk steps (disk delete), as apply does")

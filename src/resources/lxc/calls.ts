@@ -124,4 +124,12 @@ export const lxcCalls = {
       intent: { kind: "lxc", op: "destroy" },
     };
   },
+
+  /**
+   * Converts the container to a template in a `vztemplate` task. pve-container answers null,
+   * not the task's UPID: the executor finds the task by its type to wait for it.
+   */
+  template(node: string, vmid: VmidRef): ApiCall {
+    return { method: "POST", path: lxcPaths.template(node, vmid), params: {}, intent: { kind: "lxc", op: "template" } };
+  },
 };

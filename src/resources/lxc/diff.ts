@@ -3,18 +3,19 @@
 // restart for changes left in `[pve:pending]`.
 import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import { printTags } from "../formats.js";
+import { adoptStep, rebootStep, startStep, stopStep } from "../guest-steps.js";
 import type { PowerOptions, UpdateOptions } from "../kind.js";
 import { OWNERSHIP_TAG } from "../ownership.js";
 import { poolDrafts } from "../pool-steps.js";
 import { lxcCalls } from "./calls.js";
-import { rootOnlyWarnings } from "./privileges.js";
 import type { DesiredCt, LiveCt } from "./model.js";
-import { diffMounts } from "./mount-diff.js";
-import { bindMountWarning } from "./mount-diff.js";
+import { bindMountWarning, diffMounts } from "./mount-diff.js";
 import { diffCtNics } from "./nic-diff.js";
 import { ctAppliesLive, effectiveCtOption, isCreateOnly } from "./options.js";
-import { adoptStep, createStep, destroyStep, rebootStep, startStep, stopStep } from "./steps.js";
+import { rootOnlyWarnings } from "./privileges.js";
+import { createStep, destroyStep } from "./steps.js";
 import { UnusedSlots } from "./unused-slots.js";
+import { converts, liveTemplateErrors, templateStep, templateVolumeErrors, templateWishErrors } from "../template.js";
 
 const PENDING = "applies at the next restart: the container is running";
 
@@ -39,7 +40,7 @@ export function planNewCt(ct: DesiredCt, steps: Step[], errors: string[] = [], w
 
 /** The plan for a container the spec describes and that does not exist yet. */
 export function planCreateCt(ct: DesiredCt): GuestPlan {
-  const errors: string[] = [];
+  const errors: string[] = templateWishErrors(ct);
   if (ct.ostemplate === undefined) errors.push("a new container needs a template (ostemplate, e.g. local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst)");
   const rootfs = ct.mounts.find((m) => m.slot === "rootfs");
   if (rootfs?.storage === undefined || rootfs.sizeBytes === undefined) errors.push("a new container needs rootfs with a storage and a size (rootfs: { storage, size })");
@@ -49,13 +50,15 @@ export function planCreateCt(ct: DesiredCt): GuestPlan {
     }
   }
   const warnings = [...ct.mounts.flatMap((m) => (m.bindPath !== undefined ? [bindMountWarning(m.slot, m.bindPath)] : [])), ...rootOnlyWarnings(ct.options, { unprivileged: ct.options.unprivileged ?? "1" })];
-  return planNewCt(ct, errors.length > 0 ? [] : withIds(ct.key, [createStep(ct)]), errors, warnings);
+  const drafts = [createStep(ct)];
+  if (ct.template === true) drafts.push(templateStep(`container ${ct.name}`, lxcCalls.template(ct.node, ct.vmid ?? "{vmid}"), false));
+  return planNewCt(ct, errors.length > 0 ? [] : withIds(ct.key, drafts), errors, warnings);
 }
 
 /** The plan that removes a live container (spec says absent, or `pvectl destroy`). */
 export function planDestroyCt(key: string, live: LiveCt, power: PowerOptions): GuestPlan {
   const drafts: StepDraft[] = [];
-  if (live.status === "running") drafts.push(stopStep(live, power, "before destroying it "));
+  if (live.status === "running") drafts.push(stopStep(lxcCalls, live, power, "before destroying it "));
   drafts.push(destroyStep(live));
   return {
     kind: "lxc",
@@ -138,7 +141,7 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
   const errors: string[] = [];
   const warnings: string[] = [];
   const drafts: StepDraft[] = [];
-  if (live.template) errors.push(`vmid ${live.vmid} is a container template; pvectl does not converge templates`);
+  errors.push(...templateWishErrors(ct), ...liveTemplateErrors(ct, live, "container"));
   if (live.node !== ct.node) {
     warnings.push(`runs on ${live.node}, the spec says ${ct.node}: placement is PVE's (HA, migration); changes apply on ${live.node}`);
   }
@@ -147,11 +150,14 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
     warnings.push(`${slot} holds ${volume}, attached to nothing; pvectl leaves it (delete it in PVE if it is not needed)`);
   }
   const adopting = options.adopt === true && !live.tags.includes(OWNERSHIP_TAG);
-  if (adopting) drafts.push(adoptStep(live));
+  if (adopting) drafts.push(adoptStep(lxcCalls, live));
   drafts.push(...poolDrafts(ct, live));
   let running = live.status === "running";
-  if (ct.power === "stopped" && running) {
-    drafts.push(stopStep(live, options, ""));
+  const converting = converts(ct, live);
+  const wasRunning = running;
+  if ((ct.power === "stopped" || converting) && running) {
+    // PVE converts only a stopped container: the stop comes first, and every change after it applies at once.
+    drafts.push(stopStep(lxcCalls, live, options, converting ? "before converting it to a template " : ""));
     running = false;
   }
   drafts.push(...configDrafts(ct, live, running, adopting, { errors, warnings }));
@@ -167,13 +173,16 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
   warnings.push(...mounts.warnings);
   drafts.push(...mounts.steps);
   drafts.push(...diffCtNics(ct.nics, live.nics, { vmid: live.vmid, node: live.node, running, keepUnlisted: ct.unmanaged?.includes("nics") ?? false }));
-  if (ct.power === "running" && !running) drafts.push(startStep(live));
+  errors.push(...templateVolumeErrors(drafts, live));
+  if (ct.power === "running" && !running && !live.template) drafts.push(startStep(lxcCalls, live));
+  // Last: a template's volumes are left alone, so every change to them lands before.
+  if (converting) drafts.push(templateStep(`container ${ct.name} (vmid ${live.vmid})`, lxcCalls.template(live.node, live.vmid), wasRunning));
   if (running) {
     const pending = new Set<string>();
     for (const d of drafts) if (d.pendingUntilReboot) for (const c of d.changes) pending.add(c.field.split(".")[0]!);
     const managed = managedKeys(ct);
     for (const key of live.pendingKeys) if (managed.has(key)) pending.add(key);
-    if (pending.size > 0) drafts.push(rebootStep(live, [...pending].sort()));
+    if (pending.size > 0) drafts.push(rebootStep(lxcCalls, live, [...pending].sort(), "restart"));
   }
   return {
     kind: "lxc",

@@ -27,6 +27,8 @@ function lxcTaskType(call: ApiCall): string | undefined {
       return "move_volume";
     case "destroy":
       return "vzdestroy";
+    case "template":
+      return "vztemplate";
     case "power":
       return POWER_TASK[intent.action];
     // A container's config is only ever PUT, which answers at once (no task).

@@ -68,6 +68,8 @@ export interface DesiredCt extends DesiredBase {
   nics: DesiredCtNic[];
   /** Mount point slots to detach (volume kept as unusedN) rather than delete when the spec drops them. */
   detach?: string[];
+  /** true: a template (converted once, never started); false: must not be one; absent: not managed. */
+  template?: boolean;
   /** Device sections the spec left out entirely: live devices of that kind are kept. Absent: all managed. */
   unmanaged?: CtDeviceKind[];
   power?: PowerState;

@@ -3,10 +3,12 @@
 // bridge's SDN.Use): per key written, by what the plan said the key is. Bind mounts, device
 // mount points, hookscripts and features other than nesting are root@pam only: no privilege
 // grants them, so plans flag them instead (mount-diff.ts bindMountWarning).
-import { cloneNeeds } from "../clone-needs.js";
+
 import type { CallIntent, ConfigWrite } from "../../plan/intent.js";
 import type { PrivilegeNeed } from "../../plan/types.js";
 import { isUnusedKey } from "../../pve/index.js";
+import { cloneNeeds } from "../clone-needs.js";
+import { guestCreateNeeds } from "../create-privileges.js";
 import { CT_NIC_SLOT, MOUNT_SLOT } from "./model.js";
 import { lxcOption } from "./options-table.js";
 
@@ -41,10 +43,7 @@ function deleteNeeds(key: string, vmPath: string): PrivilegeNeed[] {
 export function lxcCallNeeds(intent: CallIntent, vmPath: string): PrivilegeNeed[] {
   const needs: PrivilegeNeed[] = [];
   if (intent.op === "create") {
-    const pool = intent.pool;
-    needs.push(pool ? { path: `/pool/${pool}`, privilege: "VM.Allocate", anyOf: ["VM.Allocate"] } : { path: vmPath, privilege: "VM.Allocate" });
-    if (pool) needs.push({ path: `/pool/${pool}`, privilege: "Pool.Allocate", anyOf: ["Pool.Allocate", "Permissions.Modify"] });
-    if (intent.start) needs.push({ path: vmPath, privilege: "VM.PowerMgmt" });
+    needs.push(...guestCreateNeeds(intent, vmPath));
     // Reading a template needs read access to its storage (templates may be sensitive).
     if (intent.template) {
       needs.push({ path: `/storage/${intent.template.storage}`, privilege: "Datastore.AllocateSpace", anyOf: ["Datastore.AllocateSpace", "Datastore.Audit"] });

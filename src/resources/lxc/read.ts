@@ -5,6 +5,7 @@ import type { ConfigValue, PendingEntry } from "../../api/endpoints/index.js";
 import { isUnusedKey, storageOfVolume, volumeOf } from "../../pve/index.js";
 import { configParts, parseTags } from "../formats.js";
 import type { GuestMeta } from "../kind.js";
+import { effectiveConfig } from "../pending.js";
 import { CT_NIC_SLOT, type LiveCt, type LiveCtNic, type LiveMount, MOUNT_SLOT } from "./model.js";
 import { normalizeCtOption } from "./options.js";
 
@@ -79,22 +80,8 @@ export function liveCtFromConfig(meta: GuestMeta, config: Record<string, ConfigV
   };
 }
 
-/**
- * Builds the LiveCt from GET .../pending: the effective config is each key's pending value
- * (or its current value), minus keys pending deletion; those keys are the pending ones.
- */
+/** Builds the LiveCt from GET .../pending (its effective config: ../pending.ts). */
 export function liveCtFromPending(meta: GuestMeta, entries: PendingEntry[]): LiveCt {
-  const config: Record<string, ConfigValue | undefined> = {};
-  const pendingKeys: string[] = [];
-  for (const entry of entries) {
-    if (entry.delete) {
-      pendingKeys.push(entry.key);
-      continue;
-    }
-    if (entry.pending !== undefined) {
-      pendingKeys.push(entry.key);
-      config[entry.key] = entry.pending;
-    } else config[entry.key] = entry.value;
-  }
+  const { config, pendingKeys } = effectiveConfig(entries);
   return liveCtFromConfig(meta, config, pendingKeys);
 }

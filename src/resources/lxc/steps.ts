@@ -1,7 +1,6 @@
-// Whole-container steps: create, adopt, start, stop, restart, destroy.
+// Whole-container steps: create and destroy (adopt, start, stop and restart: ../guest-steps.ts).
 import type { FieldChange, ParamValue, SecretRef, StepDraft } from "../../plan/types.js";
 import { printTags } from "../formats.js";
-import type { PowerOptions } from "../kind.js";
 import { OWNERSHIP_TAG } from "../ownership.js";
 import { lxcCalls } from "./calls.js";
 import type { DesiredCt, LiveCt } from "./model.js";
@@ -58,55 +57,6 @@ export function createStep(ct: DesiredCt): StepDraft {
     summary: `create container ${ct.name} on ${ct.node} (${where}) from ${ct.ostemplate ?? "?"}${ct.power === "running" ? " and start it" : ""}`,
     changes,
     calls: [lxcCalls.create(ct.node, params, secrets)],
-  };
-}
-
-/** Adoption: the ownership tag is added to a container pvectl did not create, as a step of its own. */
-export function adoptStep(live: LiveCt): StepDraft {
-  const before = printTags(live.tags);
-  const after = printTags([...live.tags, OWNERSHIP_TAG]);
-  return {
-    action: "adopt",
-    severity: "configuration",
-    summary: `adopt: add tag ${OWNERSHIP_TAG} (vmid ${live.vmid} was not created by pvectl; its other tags stay)`,
-    changes: [{ field: "tags", ...(before !== "" ? { before } : {}), after }],
-    calls: [lxcCalls.config(live.node, live.vmid, { tags: after })],
-  };
-}
-
-export function startStep(live: LiveCt): StepDraft {
-  return {
-    action: "start",
-    severity: "configuration",
-    summary: `start ${live.name ?? live.vmid}`,
-    changes: [{ field: "status", before: "stopped", after: "running" }],
-    calls: [lxcCalls.power(live.node, live.vmid, "start")],
-  };
-}
-
-export function stopStep(live: LiveCt, power: PowerOptions, reason: string): StepDraft {
-  const params: Record<string, ParamValue> = { timeout: power.shutdownTimeoutSeconds };
-  if (power.forceStop) params.forceStop = 1;
-  const how = power.forceStop
-    ? `graceful shutdown, forced off after ${power.shutdownTimeoutSeconds}s`
-    : `graceful shutdown, fails after ${power.shutdownTimeoutSeconds}s (use --force-stop to force it off)`;
-  return {
-    action: "stop",
-    severity: "service-impact",
-    summary: `stop ${live.name ?? live.vmid} ${reason}(${how})`,
-    changes: [{ field: "status", before: "running", after: "stopped" }],
-    calls: [lxcCalls.power(live.node, live.vmid, "shutdown", params)],
-    shutdownTimeoutSeconds: power.shutdownTimeoutSeconds,
-  };
-}
-
-export function rebootStep(live: LiveCt, keys: string[]): StepDraft {
-  return {
-    action: "reboot",
-    severity: "service-impact",
-    summary: `restart ${live.name ?? live.vmid} to apply pending changes (${keys.join(", ")})`,
-    changes: keys.map((k) => ({ field: k, before: "pending", after: "applied" })),
-    calls: [lxcCalls.power(live.node, live.vmid, "reboot")],
   };
 }
 

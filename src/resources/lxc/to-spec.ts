@@ -50,7 +50,8 @@ export function liveToSpecCt(live: LiveCt): SpecObject {
     // Importing a container pvectl did not create is the operator's choice to manage it, in writing.
     adopt: live.tags.includes(OWNERSHIP_TAG) ? undefined : true,
     pool: live.pool,
-    power: live.status,
+    // A template is never started: `template: true` says all there is about its power.
+    ...(live.template ? { template: true } : { power: live.status }),
     ...ctSpecFields(live.options),
   };
   const tags = live.tags.filter((t) => t !== OWNERSHIP_TAG);

@@ -27,7 +27,7 @@ function present(live: LiveCt, key: string): boolean {
   return live.mounts[key] !== undefined || live.nics[key] !== undefined || live.unused[key] !== undefined || live.options[key] !== undefined;
 }
 
-/** Whether the effect of a config, resize or move call is in `live` (false for other calls). */
+/** Whether the effect of a config, resize, move or template call is in `live` (false for other calls). */
 export function lxcCallLanded(call: ApiCall, live: LiveCt): boolean {
   const intent = call.intent;
   switch (intent.op) {
@@ -40,6 +40,9 @@ export function lxcCallLanded(call: ApiCall, live: LiveCt): boolean {
     }
     case "move-volume":
       return live.mounts[intent.slot]?.storage === intent.storage;
+    // The read-back says so once PVE wrote `template: 1` (a conversion cannot be half undone).
+    case "template":
+      return live.template;
     default:
       return false;
   }

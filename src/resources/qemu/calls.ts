@@ -100,4 +100,9 @@ export const qemuCalls = {
   destroy(node: string, vmid: number): ApiCall {
     return { method: "DELETE", path: qemuPaths.guest(node, vmid), params: { purge: 1 }, intent: { kind: "qemu", op: "destroy" } };
   },
+
+  /** Converts every disk to a base image and marks the VM a template (a `qmtemplate` task). */
+  template(node: string, vmid: VmidRef): ApiCall {
+    return { method: "POST", path: qemuPaths.template(node, vmid), params: {}, intent: { kind: "qemu", op: "template" } };
+  },
 };

@@ -1,15 +1,17 @@
 // One guest, desired vs live -> ordered steps. Order: stop (when the spec wants the guest
 // stopped, so later changes apply at once), config, disks, NICs, start, reboot for pending.
 import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
+import { printTags } from "../formats.js";
+import { adoptStep, rebootStep, startStep, stopStep } from "../guest-steps.js";
+import type { PowerOptions, UpdateOptions } from "../kind.js";
+import { poolDrafts } from "../pool-steps.js";
 import { qemuCalls } from "./calls.js";
 import { diffDisks } from "./disk-diff.js";
-import { printTags } from "../formats.js";
-import { diffNics } from "./nic-diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
+import { diffNics } from "./nic-diff.js";
 import { appliesLive, displayValue, effectiveOption, writeValue } from "./options.js";
-import { poolDrafts } from "../pool-steps.js";
-import type { PowerOptions, UpdateOptions } from "../kind.js";
-import { adoptStep, createStep, destroyStep, rebootStep, startStep, stopStep } from "./steps.js";
+import { createStep, destroyStep } from "./steps.js";
+import { converts, liveTemplateErrors, templateStep, templateVolumeErrors, templateWishErrors } from "../template.js";
 
 function withIds(key: string, drafts: StepDraft[]): Step[] {
   return drafts.map((draft, i) => ({ id: `${key}/${i + 1}-${draft.action}`, ...draft }));
@@ -29,15 +31,19 @@ export function planNewGuest(vm: DesiredVm, steps: Step[], errors: string[] = []
   };
 }
 
-/** The plan for a guest the spec describes and that does not exist yet. */
+/** The plan for a guest the spec describes and that does not exist yet (converted after, when it is to be a template). */
 export function planCreate(vm: DesiredVm): GuestPlan {
-  return planNewGuest(vm, withIds(vm.key, [createStep(vm)]));
+  const errors = templateWishErrors(vm);
+  if (errors.length > 0) return planNewGuest(vm, [], errors);
+  const drafts = [createStep(vm)];
+  if (vm.template === true) drafts.push(templateStep(vm.name, qemuCalls.template(vm.node, vm.vmid ?? "{vmid}"), false));
+  return planNewGuest(vm, withIds(vm.key, drafts));
 }
 
 /** The plan that removes a live guest (spec says absent, or `pvectl destroy`). */
 export function planDestroy(key: string, live: LiveVm, power: PowerOptions): GuestPlan {
   const drafts: StepDraft[] = [];
-  if (live.status === "running") drafts.push(stopStep(live, power, "before destroying it "));
+  if (live.status === "running") drafts.push(stopStep(qemuCalls, live, power, "before destroying it "));
   drafts.push(destroyStep(live));
   const warnings = live.lock ? [`guest is locked (${live.lock}); apply waits and retries`] : [];
   return {
@@ -116,7 +122,7 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
   const errors: string[] = [];
   const warnings: string[] = [];
   const drafts: StepDraft[] = [];
-  if (live.template) errors.push(`vmid ${live.vmid} is a template; pvectl does not converge templates`);
+  errors.push(...templateWishErrors(vm), ...liveTemplateErrors(vm, live, "VM"));
   if (live.node !== vm.node) {
     warnings.push(`runs on ${live.node}, the spec says ${vm.node}: placement is PVE's (HA, migration); changes apply on ${live.node}`);
   }
@@ -126,11 +132,14 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
   }
 
   const adopting = options.adopt === true && !live.tags.includes(OWNERSHIP_TAG);
-  if (adopting) drafts.push(adoptStep(live));
+  if (adopting) drafts.push(adoptStep(qemuCalls, live));
   drafts.push(...poolDrafts(vm, live));
   let running = live.status === "running";
-  if (vm.power === "stopped" && running) {
-    drafts.push(stopStep(live, options, ""));
+  const converting = converts(vm, live);
+  const wasRunning = running;
+  if ((vm.power === "stopped" || converting) && running) {
+    // PVE converts only a stopped guest: the stop comes first, and every change after it applies at once.
+    drafts.push(stopStep(qemuCalls, live, options, converting ? "before converting it to a template " : ""));
     running = false;
   }
   const config = configDrafts(vm, live, running, adopting);
@@ -155,7 +164,10 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
       keepUnlisted: vm.unmanaged?.includes("nics") ?? false,
     }),
   );
-  if (vm.power === "running" && !running) drafts.push(startStep(live));
+  errors.push(...templateVolumeErrors(drafts, live));
+  if (vm.power === "running" && !running && !live.template) drafts.push(startStep(qemuCalls, live));
+  // Last: a template's volumes are left alone, so every change to them lands before.
+  if (converting) drafts.push(templateStep(`${vm.name} (vmid ${live.vmid})`, qemuCalls.template(live.node, live.vmid), wasRunning));
 
   // Changes that wait for a reboot: ours, and those already pending on keys the spec manages.
   if (running) {
@@ -169,7 +181,7 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
     const pending = new Set<string>();
     for (const d of drafts) if (d.pendingUntilReboot) for (const c of d.changes) pending.add(c.field.split(".")[0]!);
     for (const key of live.pendingKeys) if (managed.has(key)) pending.add(key);
-    if (pending.size > 0) drafts.push(rebootStep(live, [...pending].sort()));
+    if (pending.size > 0) drafts.push(rebootStep(qemuCalls, live, [...pending].sort(), "reboot"));
   }
   return {
     key: vm.key,

@@ -30,6 +30,8 @@ function qemuTaskType(call: ApiCall): string | undefined {
       return "qmmove";
     case "destroy":
       return "qmdestroy";
+    case "template":
+      return "qmtemplate";
     case "power":
       return POWER_TASK[intent.action];
     default:

@@ -65,6 +65,8 @@ export interface DesiredVm {
   special: Record<string, string>;
   /** Absent: the spec does not care whether the guest runs. */
   power?: PowerState;
+  /** true: a template (converted once, never started); false: must not be one; absent: not managed. */
+  template?: boolean;
   /** The spec asks for the guest to be gone. */
   absent?: boolean;
   /** The pool the guest belongs to (joined, left or moved to); undefined: membership not managed. */

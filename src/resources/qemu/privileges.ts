@@ -1,10 +1,12 @@
 // What qemu-server checks inside its create and config handlers, beyond the endpoint's own
 // schema check (`$check_vm_modify_config_perm`, `check_storage_access`, the bridge's SDN.Use):
 // per key written, by what the plan said the key is.
+
 import type { CallIntent, ConfigWrite } from "../../plan/intent.js";
 import type { PrivilegeNeed } from "../../plan/types.js";
 import { isNetKey, isVmDriveKey } from "../../pve/index.js";
 import { cloneNeeds } from "../clone-needs.js";
+import { guestCreateNeeds } from "../create-privileges.js";
 import { optionPrivilege, optionPrivilegeAnyOf } from "./options-table.js";
 
 /** A plain config key: the privilege its options-table row names (VM.Config.Options for keys without a row). */
@@ -44,11 +46,7 @@ function deleteNeeds(key: string, vmPath: string): PrivilegeNeed[] {
 export function qemuCallNeeds(intent: CallIntent, vmPath: string): PrivilegeNeed[] {
   const needs: PrivilegeNeed[] = [];
   if (intent.op === "create") {
-    const pool = intent.pool;
-    needs.push(pool ? { path: `/pool/${pool}`, privilege: "VM.Allocate", anyOf: ["VM.Allocate"] } : { path: vmPath, privilege: "VM.Allocate" });
-    // Creating into a pool also modifies the pool (qemu-server: check_perm_modify on /pool/<id>).
-    if (pool) needs.push({ path: `/pool/${pool}`, privilege: "Pool.Allocate", anyOf: ["Pool.Allocate", "Permissions.Modify"] });
-    if (intent.start) needs.push({ path: vmPath, privilege: "VM.PowerMgmt" });
+    needs.push(...guestCreateNeeds(intent, vmPath));
   }
   if (intent.op === "create" || intent.op === "configure") {
     for (const write of intent.writes) needs.push(...writeNeeds(write, vmPath));

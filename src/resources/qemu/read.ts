@@ -4,6 +4,7 @@ import type { ConfigValue, PendingEntry } from "../../api/endpoints/index.js";
 import { isCdrom, isCloudinitDrive, isDriveSlot, isUnusedKey, storageOfVolume, volumeOf } from "../../pve/index.js";
 import { configParts, parseTags } from "../formats.js";
 import type { GuestMeta } from "../kind.js";
+import { effectiveConfig } from "../pending.js";
 import { type LiveDisk, type LiveNic, type LiveVm, NIC_SLOT } from "./model.js";
 import { normalizeOption, PVE_DEFAULTS } from "./options.js";
 
@@ -72,7 +73,7 @@ export function liveVmFromConfig(
     ...(name !== undefined ? { name } : {}),
     status: meta.status,
     ...(lock !== undefined ? { lock } : {}),
-    template: meta.template ?? config.template === 1,
+    template: meta.template ?? Number(config.template) === 1,
     ...(digest !== undefined ? { digest } : {}),
     options,
     tags: parseTags(config.tags !== undefined ? String(config.tags) : undefined),
@@ -85,22 +86,8 @@ export function liveVmFromConfig(
   };
 }
 
-/**
- * Builds the LiveVm from GET .../pending: the effective config is each key's pending value
- * (or its current value), minus keys pending deletion; those keys are the pending ones.
- */
+/** Builds the LiveVm from GET .../pending (its effective config: ../pending.ts). */
 export function liveVmFromPending(meta: GuestMeta, entries: PendingEntry[]): LiveVm {
-  const config: Record<string, ConfigValue | undefined> = {};
-  const pendingKeys: string[] = [];
-  for (const entry of entries) {
-    if (entry.delete) {
-      pendingKeys.push(entry.key);
-      continue;
-    }
-    if (entry.pending !== undefined) {
-      pendingKeys.push(entry.key);
-      config[entry.key] = entry.pending;
-    } else config[entry.key] = entry.value;
-  }
+  const { config, pendingKeys } = effectiveConfig(entries);
   return liveVmFromConfig(meta, config, pendingKeys);
 }

@@ -1,13 +1,12 @@
-// Whole-guest steps: create, start, stop, reboot, destroy.
+// Whole-guest steps: create and destroy (adopt, start, stop and reboot: ../guest-steps.ts).
 import type { FieldChange, ParamValue, StepDraft } from "../../plan/types.js";
-import type { PowerOptions } from "../kind.js";
 import { volumeOf } from "../../pve/index.js";
+import { printTags } from "../formats.js";
 import { qemuCalls } from "./calls.js";
 import { importGrowCalls } from "./disk-diff.js";
 import { cdromString, describeDisk, newVolumeString } from "./disk-values.js";
-import { printTags } from "../formats.js";
-import { describeNic, printDesiredNic } from "./nic-diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
+import { describeNic, printDesiredNic } from "./nic-diff.js";
 import { displayValue, writeValue } from "./options.js";
 
 /** The POST /nodes/{node}/qemu call that creates `vm` (vmid filled in at apply time when allocated). */
@@ -48,55 +47,6 @@ export function createStep(vm: DesiredVm): StepDraft {
     changes,
     // Disks imported from a smaller image are grown to the size asked, in the same step.
     calls: [qemuCalls.create(vm.node, params), ...importGrowCalls(vm.disks, vm.node, vm.vmid ?? "{vmid}")],
-  };
-}
-
-/** Adoption: the ownership tag is added to a guest pvectl did not create, as a step of its own. */
-export function adoptStep(live: LiveVm): StepDraft {
-  const before = printTags(live.tags);
-  const after = printTags([...live.tags, OWNERSHIP_TAG]);
-  return {
-    action: "adopt",
-    severity: "configuration",
-    summary: `adopt: add tag ${OWNERSHIP_TAG} (vmid ${live.vmid} was not created by pvectl; its other tags stay)`,
-    changes: [{ field: "tags", ...(before !== "" ? { before } : {}), after }],
-    calls: [qemuCalls.config(live.node, live.vmid, { tags: after })],
-  };
-}
-
-export function startStep(live: LiveVm): StepDraft {
-  return {
-    action: "start",
-    severity: "configuration",
-    summary: `start ${live.name ?? live.vmid}`,
-    changes: [{ field: "status", before: "stopped", after: "running" }],
-    calls: [qemuCalls.power(live.node, live.vmid, "start")],
-  };
-}
-
-export function stopStep(live: LiveVm, power: PowerOptions, reason: string): StepDraft {
-  const params: Record<string, ParamValue> = { timeout: power.shutdownTimeoutSeconds };
-  if (power.forceStop) params.forceStop = 1;
-  const how = power.forceStop
-    ? `graceful shutdown, forced off after ${power.shutdownTimeoutSeconds}s`
-    : `graceful shutdown, fails after ${power.shutdownTimeoutSeconds}s (use --force-stop to force it off)`;
-  return {
-    action: "stop",
-    severity: "service-impact",
-    summary: `stop ${live.name ?? live.vmid} ${reason}(${how})`,
-    changes: [{ field: "status", before: "running", after: "stopped" }],
-    calls: [qemuCalls.power(live.node, live.vmid, "shutdown", params)],
-    shutdownTimeoutSeconds: power.shutdownTimeoutSeconds,
-  };
-}
-
-export function rebootStep(live: LiveVm, keys: string[]): StepDraft {
-  return {
-    action: "reboot",
-    severity: "service-impact",
-    summary: `reboot ${live.name ?? live.vmid} to apply pending changes (${keys.join(", ")})`,
-    changes: keys.map((k) => ({ field: k, before: "pending", after: "applied" })),
-    calls: [qemuCalls.power(live.node, live.vmid, "reboot")],
   };
 }
 

@@ -39,7 +39,8 @@ export function liveToSpecVm(live: LiveVm): RawObject {
     // says so in writing (and its plan shows the adoption step) rather than being refused.
     adopt: live.tags.includes(OWNERSHIP_TAG) ? undefined : true,
     pool: live.pool,
-    power: live.status,
+    // A template is never started: `template: true` says all there is about its power.
+    ...(live.template ? { template: true } : { power: live.status }),
     ...specFields(undefined, o),
   };
   const tags = live.tags.filter((t) => t !== OWNERSHIP_TAG);

@@ -25,7 +25,7 @@ function writeLanded(write: ConfigWrite, value: string, live: LiveVm): boolean {
   return live.options[write.key] !== undefined;
 }
 
-/** Whether the effect of a config, resize or move call is in `live` (false for other calls). */
+/** Whether the effect of a config, resize, move or template call is in `live` (false for other calls). */
 export function qemuCallLanded(call: ApiCall, live: LiveVm): boolean {
   const intent = call.intent;
   switch (intent.op) {
@@ -38,6 +38,9 @@ export function qemuCallLanded(call: ApiCall, live: LiveVm): boolean {
     }
     case "move-volume":
       return live.disks[intent.slot]?.storage === intent.storage;
+    // The read-back says so once PVE wrote `template: 1` (a conversion cannot be half undone).
+    case "template":
+      return live.template;
     default:
       return false;
   }

@@ -44,6 +44,8 @@ export interface ContainerSpec {
   clone?: CloneSpec;
   state: VmState;
   power?: PowerState;
+  /** `template: true`: converted to a template (one way); false: must not be one; undefined: not managed. */
+  template?: boolean;
   /** `storage:vztmpl/file`, used when the container is created. */
   ostemplate?: string;
   /** Plain config keys the spec sets (table fields and extraConfig), PVE names, canonical text. */

@@ -18,6 +18,7 @@ import type { SourceLocation } from "./model.js";
 import { type IssueSink, sizeBytes, toMiB } from "./normalize.js";
 import type { RawCt } from "./ct-schema.js";
 import { printCtFeatures } from "./ct-values.js";
+import { checkTemplatePower } from "./template-power.js";
 
 type RawMount = Record<string, unknown> & { storage?: string; size?: string; volume?: string; mountpoint?: string };
 type RawNic = Record<string, unknown>;
@@ -171,6 +172,8 @@ export function normalizeCt(raw: RawCt, path: SpecPath, source: SourceLocation, 
   if (raw.pool !== undefined) ct.pool = raw.pool;
   if (raw.adopt !== undefined) ct.adopt = raw.adopt;
   if (raw.power !== undefined) ct.power = raw.power;
+  if (raw.template !== undefined) ct.template = raw.template;
+  checkTemplatePower(raw, path, report);
   if (raw.clone !== undefined) {
     ct.clone = normalizeClone(raw.clone, [...path, "clone"], report);
     // What only a create from a template writes: a clone keeps its source's.

@@ -3,7 +3,7 @@
 // PVE's or the `proxmox` Ansible module's names (`net0:`, `disk:`, `pubkey:`).
 import { type LxcOption, lxcOption, lxcSpecFieldOf } from "../../resources/lxc/options-table.js";
 
-const OWN_FIELDS = ["vmid", "node", "pool", "ostemplate"];
+const OWN_FIELDS = ["vmid", "node", "pool", "ostemplate", "template"];
 
 const INDEXED: Array<[RegExp, string]> = [
   [/^rootfs$/, "`rootfs: { storage: ..., size: ... }`"],

@@ -134,6 +134,10 @@ export function ctSchema() {
       clone: ctCloneSchema().optional(),
       state: z.enum(["present", "absent"]).optional().describe("absent destroys the container (a data-loss step)."),
       power: z.enum(["running", "stopped"]).optional().describe("Desired power state; leave out to not manage it."),
+      template: z
+        .boolean()
+        .optional()
+        .describe("true: the container is converted to a template once (cannot be undone; never started). Leave out to not manage it."),
       ostemplate: volumeId("a template volume, e.g. local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst")
         .optional()
         .describe("The template a new container is created from: storage:vztmpl/file."),

@@ -50,6 +50,7 @@ export function desiredCtFromSpec(ct: ContainerSpec): DesiredCt {
     ...(ct.detach !== undefined ? { detach: [...ct.detach] } : {}),
     ...(ct.unmanaged !== undefined && ct.unmanaged.length > 0 ? { unmanaged: [...ct.unmanaged] } : {}),
     ...(ct.power !== undefined ? { power: ct.power } : {}),
+    ...(ct.template !== undefined ? { template: ct.template } : {}),
     ...(ct.state === "absent" ? { absent: true } : {}),
     ...(ct.pool !== undefined ? { pool: ct.pool } : {}),
     ...(ct.adopt === true ? { adopt: true } : {}),

@@ -107,6 +107,8 @@ export interface VmSpec extends OptionFields<undefined> {
   state: VmState;
   /** Desired power state; undefined: leave it as it is. */
   power?: PowerState;
+  /** `template: true`: converted to a template (one way); false: must not be one; undefined: not managed. */
+  template?: boolean;
 
   efidisk?: EfiDiskSpec;
   tpm?: TpmSpec;

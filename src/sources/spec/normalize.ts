@@ -26,6 +26,7 @@ import type {
 import { busOf, configKeySchema, driveSubSchema } from "./pve-facts.js";
 import type { RawAgent, RawVm } from "./raw-schema.js";
 import { didYouMean } from "./suggest.js";
+import { checkTemplatePower } from "./template-power.js";
 
 const MIB = 1024 * 1024;
 
@@ -211,6 +212,8 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   if (raw.adopt !== undefined) vm.adopt = raw.adopt;
   if (raw.clone !== undefined) vm.clone = normalizeClone(raw.clone, [...path, "clone"], report);
   if (raw.power !== undefined) vm.power = raw.power;
+  if (raw.template !== undefined) vm.template = raw.template;
+  checkTemplatePower(raw, path, report);
   normalizeOptionFields(undefined, raw, vm, path, report);
   if (vm.memory !== undefined && vm.balloon !== undefined && vm.balloon > vm.memory) {
     report.add([...path, "balloon"], `balloon (${vm.balloon} MiB) is more than memory (${vm.memory} MiB); PVE refuses that`);

@@ -5,7 +5,7 @@
 import { type QemuOption, qemuOption, specFieldOf } from "../../resources/qemu/options-table.js";
 
 /** The VM's own fields that are not config keys of the options table. */
-const OWN_FIELDS = ["vmid", "node", "pool"];
+const OWN_FIELDS = ["vmid", "node", "pool", "template"];
 
 /** Drive keys with a section of their own. */
 const RENAMED: Record<string, string> = {

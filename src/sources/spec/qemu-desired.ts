@@ -142,6 +142,7 @@ export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
     ...(vm.detach !== undefined ? { detach: [...vm.detach] } : {}),
     ...(vm.unmanaged !== undefined && vm.unmanaged.length > 0 ? { unmanaged: [...vm.unmanaged] } : {}),
     ...(vm.power !== undefined ? { power: vm.power } : {}),
+    ...(vm.template !== undefined ? { template: vm.template } : {}),
     ...(vm.state === "absent" ? { absent: true } : {}),
     ...(vm.pool !== undefined ? { pool: vm.pool } : {}),
     ...(vm.adopt === true ? { adopt: true } : {}),

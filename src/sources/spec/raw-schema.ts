@@ -269,6 +269,10 @@ function vmSchema() {
       clone: vmCloneSchema().optional(),
       state: z.enum(["present", "absent"]).optional().describe("absent destroys the VM (a data-loss step)."),
       power: z.enum(["running", "stopped"]).optional().describe("Desired power state; leave out to not manage it."),
+      template: z
+        .boolean()
+        .optional()
+        .describe("true: the VM is converted to a template once (cannot be undone; never started). Leave out to not manage it."),
       ...optionFields(
         undefined,
         { efidisk: efidiskSchema().optional().describe("EFI vars disk (needs bios: ovmf)."), tpm: tpmSchema().optional().describe("TPM state disk."), tags: tagsSchema().optional() },

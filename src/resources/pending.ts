@@ -1,0 +1,24 @@
+// GET .../pending as every kind reads it: the effective config is each key's pending value
+// (or its current value), minus keys pending deletion; those keys are the pending ones.
+import type { ConfigValue, PendingEntry } from "../api/endpoints/index.js";
+
+export interface EffectiveConfig {
+  config: Record<string, ConfigValue | undefined>;
+  pendingKeys: string[];
+}
+
+export function effectiveConfig(entries: PendingEntry[]): EffectiveConfig {
+  const config: Record<string, ConfigValue | undefined> = {};
+  const pendingKeys: string[] = [];
+  for (const entry of entries) {
+    if (entry.delete) {
+      pendingKeys.push(entry.key);
+      continue;
+    }
+    if (entry.pending !== undefined) {
+      pendingKeys.push(entry.key);
+      config[entry.key] = entry.pending;
+    } else config[entry.key] = entry.value;
+  }
+  return { config, pendingKeys };
+}
