@@ -186,4 +186,24 @@ describe("clone: a VM cloned and converged in one plan", () => {
       await pooler.close();
     }
   });
+
+  it("clone.snapname: the copy is the source as it was at the snapshot, and the follow-ups are diffed against that", async () => {
+    await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 9300, name: "snapped", memory: 1024, cores: 1, scsi0: "local-lvm:2", tags: "pvectl" });
+    await lab.client.request("POST", "/nodes/pve1/qemu/9300/snapshot", { snapname: "golden" });
+    await lab.client.request("PUT", "/nodes/pve1/qemu/9300/config", { memory: 4096 });
+    const spec = `vms:\n  - name: from-snap\n    node: pve1\n    cores: 2\n    clone: { from: snapped, snapname: golden }\n`;
+    const { plan } = await buildPlan(lab.client, desired(spec));
+    assert.deepEqual(plan.preflightErrors, []);
+    const steps = plan.guests[0]!.steps;
+    assert.deepEqual(steps[0]!.calls[0]!.params, { name: "from-snap", full: 1, snapname: "golden" });
+    assert.deepEqual(steps.slice(1).flatMap((s) => s.changes.map((c) => c.field)), ["cores"]);
+    const report = await applyPlan(lab.client, plan, fastApply);
+    assert.equal(report.ok, true, report.guests[0]!.error);
+    const made = await config(lab, "pve1", report.guests[0]!.vmid!);
+    assert.equal(Number(made.memory), 1024, "the snapshot's memory, not today's");
+    assert.equal(made.cores, 2);
+    assert.deepEqual((await buildPlan(lab.client, desired(spec))).plan.guests[0]!.steps, []);
+    const missing = `vms:\n  - name: no-snap\n    node: pve1\n    clone: { from: snapped, snapname: nope }\n`;
+    assert.match((await buildPlan(lab.client, desired(missing))).plan.guests[0]!.errors.join(), /clone.snapname: snapshot nope of vmid 9300 cannot be read: .*does not exist/);
+  });
 });
