@@ -1,6 +1,9 @@
 // plan = read the live cluster once, match each spec guest to a live one, diff, preflight.
 // The result is data (plan/types.ts) that `apply` executes as is.
+import { getGuestSnapshotConfig } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
+import { mapConcurrent } from "../util/concurrency.js";
+import { errorText } from "./retry-policy.js";
 import { type DesiredGuest, kindOf, type LiveGuest } from "../resources/index.js";
 import { type ClusterSnapshot, type GuestReads, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
 import { findCloneSource, type SourceMatch } from "./clone-source.js";
@@ -91,13 +94,44 @@ function cloneSources(matches: Array<{ vm: DesiredGuest; match: Match }>, cluste
   return out;
 }
 
+/**
+ * The source as it was at `clone.snapname`, for each entry that clones a snapshot: the config
+ * that snapshot holds (what PVE copies), or why it cannot be read.
+ */
+async function readSnapshots(
+  client: PveClient,
+  matches: Array<{ vm: DesiredGuest }>,
+  sources: Map<string, SourceMatch>,
+  reads: GuestReads,
+): Promise<Map<string, LiveGuest | string>> {
+  const out = new Map<string, LiveGuest | string>();
+  const wanted = matches.flatMap(({ vm }) => {
+    const source = sources.get(vm.key);
+    const snapname = vm.clone?.snapname;
+    const live = source?.kind === "found" ? reads.live.get(source.guest.vmid) : undefined;
+    return snapname !== undefined && live !== undefined ? [{ vm, snapname, live }] : [];
+  });
+  await mapConcurrent(wanted, 4, async ({ vm, snapname, live }) => {
+    const kind = kindOf(vm);
+    try {
+      const config = await getGuestSnapshotConfig(client, kind.type, live.node, live.vmid, snapname);
+      out.set(vm.key, kind.fromConfig({ vmid: live.vmid, node: live.node, status: live.status, template: live.template }, config));
+    } catch (err) {
+      out.set(vm.key, `clone.snapname: snapshot ${snapname} of vmid ${live.vmid} cannot be read: ${errorText(err).split("\n")[0]}`);
+    }
+  });
+  return out;
+}
+
 /** A guest to be created: by its kind's create, or cloned from its source (read with the rest). */
-function createPlan(vm: DesiredGuest, source: SourceMatch | undefined, reads: GuestReads): GuestPlan {
+function createPlan(vm: DesiredGuest, source: SourceMatch | undefined, reads: GuestReads, snapshots: Map<string, LiveGuest | string>): GuestPlan {
   if (vm.clone === undefined) return kindOf(vm).plan.create(vm);
   if (source === undefined) return idleGuest(vm, ["clone.from: the source was not looked up"]);
   if (source.kind === "error") return idleGuest(vm, [source.message]);
   const vmid = source.guest.vmid;
-  const live = reads.live.get(vmid);
+  const snapshot = snapshots.get(vm.key);
+  if (typeof snapshot === "string") return idleGuest(vm, [snapshot]);
+  const live = snapshot ?? reads.live.get(vmid);
   if (live !== undefined) return kindOf(vm).plan.create(vm, live);
   const why = reads.failed.get(vmid) ?? `the source (vmid ${vmid}) was deleted meanwhile`;
   return idleGuest(vm, [`clone.from: ${why}`]);
@@ -132,7 +166,8 @@ export async function buildPlan(client: PveClient, desired: DesiredGuest[], opti
   const live = reads.live;
   const guests: GuestPlan[] = [];
   const refused: PreflightProblem[] = [];
-  const create = (vm: DesiredGuest) => createPlan(vm, sources.get(vm.key), reads);
+  const snapshots = await readSnapshots(client, matches, sources, reads);
+  const create = (vm: DesiredGuest) => createPlan(vm, sources.get(vm.key), reads, snapshots);
   for (const { vm, match } of matches) {
     if (match.kind === "error") {
       guests.push(idleGuest(vm, [match.message]));

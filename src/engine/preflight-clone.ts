@@ -51,7 +51,7 @@ function crossNodeProblem(clone: Clone, cluster: ClusterSnapshot): PreflightProb
 /** pve-container copies a running container's volumes only from a snapshot. */
 function runningProblem(clone: Clone): PreflightProblem | undefined {
   const { intent } = clone;
-  if (intent.kind !== "lxc" || !intent.full || !intent.source.running) return undefined;
+  if (intent.kind !== "lxc" || !intent.full || !intent.source.running || intent.snapname !== undefined) return undefined;
   return { kind: "clone", guest: clone.guest, message: `PVE cannot make a full clone of a running container (${sourceName(intent)}): stop it first, or clone a template` };
 }
 
@@ -59,12 +59,13 @@ async function linkedProblem(client: PveClient, clone: Clone): Promise<Preflight
   const { intent } = clone;
   if (intent.full) return undefined;
   const fix = "set full: true (a full copy)";
-  if (!intent.source.template) {
+  // pve-container links a container's snapshot too; qemu-server links templates only.
+  if (!intent.source.template && !(intent.kind === "lxc" && intent.snapname !== undefined)) {
     return { kind: "clone", guest: clone.guest, message: `a linked clone (full: false) needs a template as its source; ${sourceName(intent)} is not one: ${fix}, or clone a template` };
   }
   if (intent.volumes.length === 0) return undefined;
   try {
-    const answer = await getGuestFeature(client, intent.kind, intent.source.node, intent.source.vmid, "clone");
+    const answer = await getGuestFeature(client, intent.kind, intent.source.node, intent.source.vmid, "clone", intent.snapname);
     if (answer.hasFeature) return undefined;
   } catch (err) {
     return { kind: "clone", guest: clone.guest, message: `could not ask PVE whether ${sourceName(intent)} can be linked-cloned: ${errorText(err).split("\n")[0]}` };
@@ -89,7 +90,7 @@ export async function checkClones(client: PveClient, cluster: ClusterSnapshot, g
   // One feature question per source, however many clones it makes.
   const linked = new Map<string, Clone[]>();
   for (const clone of clones) {
-    const key = `${clone.intent.kind}/${clone.intent.source.node}/${clone.intent.source.vmid}/${clone.intent.full}`;
+    const key = `${clone.intent.kind}/${clone.intent.source.node}/${clone.intent.source.vmid}/${clone.intent.full}/${clone.intent.snapname ?? ""}`;
     linked.set(key, [...(linked.get(key) ?? []), clone]);
   }
   const answers = await mapConcurrent([...linked.values()], 4, async (group) => ({ group, problem: await linkedProblem(client, group[0]!) }));

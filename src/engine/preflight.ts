@@ -239,7 +239,7 @@ export async function checkPermissions(client: PveClient, guests: GuestPlan[]): 
       guest: byStep.get(need.stepId) ?? "",
       path: need.path,
       privilege,
-      message: `${client.identity} lacks ${privilege} on ${need.path} (needed by step ${need.stepId})`,
+      message: `${client.identity} lacks ${privilege} on ${need.path}${(need.orOn ?? []).map((o) => ` (or ${o.privilege} on ${o.path})`).join("")} (needed by step ${need.stepId})`,
     };
   });
 }

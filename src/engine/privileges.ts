@@ -6,6 +6,12 @@ import { GUEST_KINDS } from "../resources/index.js";
 import { matchEndpoint } from "../schema/index.js";
 import type { ApiCall, PrivilegeNeed, RequiredPrivilege, Step } from "../plan/types.js";
 
+/** PVE fails a `perm` check with `require_param` when that parameter is not given: such an alternative cannot be the one that passes. */
+function applies(check: unknown[], params: Record<string, string>): boolean {
+  const [op, , , mode, param] = check as [string, unknown, unknown, string?, string?];
+  return !(op === "perm" && mode === "require_param" && param !== undefined && params[param] === undefined);
+}
+
 /** Evaluates the schema's `check` expression into the privileges it demands. */
 function checkNeeds(check: unknown[], params: Record<string, string>): PrivilegeNeed[][] {
   const [op, ...rest] = check as [string, ...unknown[]];
@@ -16,8 +22,19 @@ function checkNeeds(check: unknown[], params: Record<string, string>): Privilege
     return [privs.map((privilege) => ({ path, privilege }))];
   }
   if (op === "and") return [rest.flatMap((c) => checkNeeds(c as unknown[], params).flat())];
-  // "or": the first alternative is reported; evaluation accepts any of them.
-  if (op === "or") return checkNeeds(rest[0] as unknown[], params);
+  // "or": the first alternative that applies is reported; single-privilege alternatives on other
+  // paths are accepted instead (`orOn`), others are left to PVE.
+  if (op === "or") {
+    const options = rest
+      .filter((c) => applies(c as unknown[], params))
+      .map((c) => checkNeeds(c as unknown[], params).flat())
+      .filter((needs) => needs.length > 0);
+    const [first, ...others] = options;
+    if (first === undefined) return [];
+    const orOn = others.filter((needs) => needs.length === 1).map((needs) => ({ path: needs[0]!.path, privilege: needs[0]!.privilege }));
+    if (first.length !== 1 || orOn.length === 0) return [first];
+    return [[{ ...first[0]!, orOn }]];
+  }
   return [];
 }
 
@@ -79,5 +96,5 @@ export function granted(dump: PermissionDump, path: string, privilege: string): 
 }
 
 export function missingPrivileges(dump: PermissionDump, needs: RequiredPrivilege[]): RequiredPrivilege[] {
-  return needs.filter((n) => !(n.anyOf ?? [n.privilege]).some((p) => granted(dump, n.path, p)));
+  return needs.filter((n) => !(n.anyOf ?? [n.privilege]).some((p) => granted(dump, n.path, p)) && !(n.orOn ?? []).some((o) => granted(dump, o.path, o.privilege)));
 }

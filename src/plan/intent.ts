@@ -85,6 +85,8 @@ export interface CloneIntent {
   source: { vmid: number; node: string; template: boolean; running: boolean };
   /** The node the clone is made on (PVE's `target`; the source's node when the same). */
   target: string;
+  /** The source's snapshot the copy is made from. */
+  snapname?: string;
   /** Full copy (true) or linked clone on the source's base volumes (false). */
   full: boolean;
   /** Full clones only: every copied volume goes to this storage (default: each source volume's storage). */

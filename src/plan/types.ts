@@ -95,6 +95,11 @@ export interface PrivilegeNeed {
   privilege: string;
   /** Alternatives: any one of these privileges satisfies the requirement. */
   anyOf?: string[];
+  /**
+   * Other paths that would do instead (PVE's `or` of permission checks: VM.Allocate on the new
+   * vmid, or on the pool the guest goes into); none of them held: the need is missing.
+   */
+  orOn?: Array<{ path: string; privilege: string }>;
 }
 
 /** A privilege a step needs on a path, for the permission preflight. */

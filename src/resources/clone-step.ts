@@ -8,6 +8,14 @@ import type { CloneSpec } from "./kind.js";
 /** The vmid a predicted copy is planned with when apply allocates it; its paths then say `{vmid}`. */
 export const UNKNOWN_VMID = 0;
 
+/** Keys of a snapshot's config that describe the snapshot, not the guest a clone of it gets. */
+export const SNAPSHOT_ONLY_KEYS = new Set(["template", "snaptime", "parent", "vmstate", "snapstate", "runningmachine", "runningcpu"]);
+
+/** The source's plain keys as the copy gets them. */
+export function copiedOptions(options: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(options).filter(([key]) => !SNAPSHOT_ONLY_KEYS.has(key)));
+}
+
 /** How a follow-up names a cloned volume, filled in at apply from the clone's config. */
 export function clonedVolumeRef(slot: string): string {
   return `{volume:${slot}}`;
@@ -46,6 +54,7 @@ function cloneIntent(kind: GuestType, target: CloneTarget, clone: CloneSpec, sou
     source: { vmid: source.vmid, node: source.node, template: source.template, running: source.running },
     target: target.node,
     full,
+    ...(clone.snapname !== undefined ? { snapname: clone.snapname } : {}),
     ...(full && clone.storage !== undefined ? { storage: clone.storage } : {}),
     ...(target.pool !== undefined && target.pool !== "" ? { pool: target.pool } : {}),
     volumes: source.volumes,
@@ -66,7 +75,9 @@ export function cloneStep(kind: GuestType, nameParam: string, target: CloneTarge
   if (intent.storage !== undefined) params.storage = intent.storage;
   if (intent.full && clone.format !== undefined) params.format = clone.format;
   if (intent.pool !== undefined) params.pool = intent.pool;
-  const what = `${source.template ? "template" : "guest"} ${source.name ?? source.vmid}`;
+  if (clone.snapname !== undefined) params.snapname = clone.snapname;
+  const at = clone.snapname !== undefined ? ` at snapshot ${clone.snapname}` : "";
+  const what = `${source.template ? "template" : "guest"} ${source.name ?? source.vmid}${at}`;
   const how = intent.full ? "full clone" : "linked clone";
   const where = target.vmid !== undefined ? `vmid ${target.vmid}` : "vmid allocated at apply";
   const changes: FieldChange[] = [
@@ -78,7 +89,7 @@ export function cloneStep(kind: GuestType, nameParam: string, target: CloneTarge
   return {
     action: "clone",
     severity: "configuration",
-    summary: `${how} of ${source.name ?? source.vmid} (vmid ${source.vmid}) as ${target.name} on ${target.node} (${where})`,
+    summary: `${how} of ${source.name ?? source.vmid}${at} (vmid ${source.vmid}) as ${target.name} on ${target.node} (${where})`,
     changes,
     calls: [{ method: "POST", path: `/nodes/${source.node}/${kind}/${source.vmid}/clone`, params, intent }],
   };

@@ -58,11 +58,18 @@ describe("clone: a VM cloned and converged in one plan", () => {
     lab = await startLab({
       config: {
         access: {
-          users: [{ userid: "cloner@pve", password: "cloner123" }],
-          acl: [{ path: "/vms/9000", roles: ["PVETemplateUser"], users: ["cloner@pve"] }],
+          users: [
+            { userid: "cloner@pve", password: "cloner123" },
+            { userid: "pooler@pve", password: "pooler123" },
+          ],
+          acl: [
+            { path: "/vms/9000", roles: ["PVETemplateUser"], users: ["cloner@pve", "pooler@pve"] },
+            { path: "/pool/dev", roles: ["PVEVMAdmin"], users: ["pooler@pve"] },
+          ],
         },
       },
     });
+    await lab.client.request("POST", "/pools", { poolid: "dev" });
     await makeTemplate(lab, 9000, "debian-tpl", "pve1", "local-lvm");
     await makeTemplate(lab, 9001, "plain-src", "pve1", "local-lvm", "base");
     await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 9100, name: "not-a-template", memory: 512, scsi0: "local-lvm:2", tags: "pvectl" });
@@ -165,5 +172,38 @@ describe("clone: a VM cloned and converged in one plan", () => {
     } finally {
       await cloner.close();
     }
+  });
+
+  it("preflight: VM.Allocate on the pool a clone goes into does instead of on the new vmid (PVE's `or`)", async () => {
+    const pooler = clientAs(lab, "pooler@pve", "pooler123");
+    try {
+      const spec = (pool: string) => `vms:\n  - vmid: 778\n    name: pooled\n    node: pve1\n    clone: { from: 9000 }\n${pool}`;
+      const missing = async (pool: string) =>
+        (await buildPlan(pooler, desired(spec(pool)))).plan.preflightErrors.filter((p) => p.kind === "permission").map((p) => p.message);
+      assert.ok(!(await missing("    pool: dev\n")).some((m) => m.includes("/vms/778")), "the pool's VM.Allocate does");
+      assert.ok((await missing("")).some((m) => m.includes("lacks VM.Allocate on /vms/778 (needed by")), "without a pool, the vmid's is needed");
+    } finally {
+      await pooler.close();
+    }
+  });
+
+  it("clone.snapname: the copy is the source as it was at the snapshot, and the follow-ups are diffed against that", async () => {
+    await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 9300, name: "snapped", memory: 1024, cores: 1, scsi0: "local-lvm:2", tags: "pvectl" });
+    await lab.client.request("POST", "/nodes/pve1/qemu/9300/snapshot", { snapname: "golden" });
+    await lab.client.request("PUT", "/nodes/pve1/qemu/9300/config", { memory: 4096 });
+    const spec = `vms:\n  - name: from-snap\n    node: pve1\n    cores: 2\n    clone: { from: snapped, snapname: golden }\n`;
+    const { plan } = await buildPlan(lab.client, desired(spec));
+    assert.deepEqual(plan.preflightErrors, []);
+    const steps = plan.guests[0]!.steps;
+    assert.deepEqual(steps[0]!.calls[0]!.params, { name: "from-snap", full: 1, snapname: "golden" });
+    assert.deepEqual(steps.slice(1).flatMap((s) => s.changes.map((c) => c.field)), ["cores"]);
+    const report = await applyPlan(lab.client, plan, fastApply);
+    assert.equal(report.ok, true, report.guests[0]!.error);
+    const made = await config(lab, "pve1", report.guests[0]!.vmid!);
+    assert.equal(Number(made.memory), 1024, "the snapshot's memory, not today's");
+    assert.equal(made.cores, 2);
+    assert.deepEqual((await buildPlan(lab.client, desired(spec))).plan.guests[0]!.steps, []);
+    const missing = `vms:\n  - name: no-snap\n    node: pve1\n    clone: { from: snapped, snapname: nope }\n`;
+    assert.match((await buildPlan(lab.client, desired(missing))).plan.guests[0]!.errors.join(), /clone.snapname: snapshot nope of vmid 9300 cannot be read: .*does not exist/);
   });
 });

@@ -21,8 +21,9 @@ describe("spec: clone", () => {
   it("carries the source and the choices the spec makes, nothing it leaves out", () => {
     const [a] = parseSpec(vm("{ from: debian-tpl }"), "web.yaml").vms.map(desiredVmFromSpec);
     assert.deepEqual(a!.clone, { from: "debian-tpl" });
-    const [b] = parseSpec(vm("{ from: 9000, full: true, storage: shared, format: qcow2, node: pve2 }"), "web.yaml").vms.map(desiredVmFromSpec);
-    assert.deepEqual(b!.clone, { from: 9000, full: true, storage: "shared", format: "qcow2", node: "pve2" });
+    const [b] = parseSpec(vm("{ from: 9000, full: true, storage: shared, format: qcow2, node: pve2, snapname: golden }"), "web.yaml").vms.map(desiredVmFromSpec);
+    assert.deepEqual(b!.clone, { from: 9000, full: true, storage: "shared", format: "qcow2", node: "pve2", snapname: "golden" });
+    assert.match(problems(vm("{ from: 9000, snapname: 1bad }")).join("\n"), /vms\[0\]\.clone\.snapname/);
   });
 
   it("a linked clone that names a storage or format is refused where it is written", () => {

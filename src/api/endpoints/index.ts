@@ -14,6 +14,7 @@ export {
   getQemuAgentInterfaces,
   getQemuConfig,
   getGuestFeature,
+  getGuestSnapshotConfig,
   getQemuPending,
   getQemuStatus,
   type PendingEntry,

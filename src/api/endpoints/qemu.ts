@@ -71,7 +71,15 @@ export async function getGuestFeature(
   node: string,
   vmid: number,
   feature: "snapshot" | "clone" | "copy",
+  snapname?: string,
 ): Promise<{ hasFeature?: boolean | number }> {
-  if (type === "lxc") return get(api, "/nodes/{node}/lxc/{vmid}/feature", { node, vmid, feature });
-  return get(api, "/nodes/{node}/qemu/{vmid}/feature", { node, vmid, feature });
+  const at = snapname !== undefined ? { snapname } : {};
+  if (type === "lxc") return get(api, "/nodes/{node}/lxc/{vmid}/feature", { node, vmid, feature, ...at });
+  return get(api, "/nodes/{node}/qemu/{vmid}/feature", { node, vmid, feature, ...at });
+}
+
+/** A guest's config as it was at a snapshot (what a clone with `snapname` copies), by the guest's type. */
+export async function getGuestSnapshotConfig(api: ApiReader, type: "qemu" | "lxc", node: string, vmid: number, snapname: string): Promise<GuestConfig> {
+  if (type === "lxc") return wireShape<GuestConfig>(await get(api, "/nodes/{node}/lxc/{vmid}/snapshot/{snapname}/config", { node, vmid, snapname }));
+  return wireShape<GuestConfig>(await get(api, "/nodes/{node}/qemu/{vmid}/snapshot/{snapname}/config", { node, vmid, snapname }));
 }

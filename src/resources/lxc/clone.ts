@@ -5,7 +5,7 @@
 // against that copy converges the rest in the same plan (see qemu/clone.ts).
 import type { GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import type { VmidRef } from "../api-paths.js";
-import { type CloneSourceFacts, clonedVolumeRef, cloneStep, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
+import { type CloneSourceFacts, clonedVolumeRef, cloneStep, copiedOptions, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
 import { printTags } from "../formats.js";
 import type { CloneSpec } from "../kind.js";
 import { lxcCalls } from "./calls.js";
@@ -23,7 +23,7 @@ function clonedMounts(source: LiveCt, full: boolean, storage: string | undefined
 
 /** The container as it will be right after PVE's clone task. */
 export function predictCtClone(ct: DesiredCt, clone: CloneSpec, source: LiveCt): LiveCt {
-  const { template: _template, ...options } = source.options;
+  const options = copiedOptions(source.options);
   const nics = Object.fromEntries(Object.entries(source.nics).map(([slot, { hwaddr: _mac, ...nic }]) => [slot, nic]));
   return {
     kind: "lxc",

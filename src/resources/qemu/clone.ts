@@ -8,7 +8,7 @@
 // fills them in.
 import type { GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import type { VmidRef } from "../api-paths.js";
-import { type CloneSourceFacts, clonedVolumeRef, cloneStep, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
+import { type CloneSourceFacts, clonedVolumeRef, cloneStep, copiedOptions, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
 import { printTags } from "../formats.js";
 import type { CloneSpec } from "../kind.js";
 import { qemuCalls } from "./calls.js";
@@ -31,7 +31,7 @@ function clonedDisks(source: LiveVm, full: boolean, storage: string | undefined)
 
 /** The clone as it will be right after PVE's clone task: what the follow-ups are diffed against. */
 export function predictClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): LiveVm {
-  const { template: _template, ...options } = source.options;
+  const options = copiedOptions(source.options);
   const nics = Object.fromEntries(Object.entries(source.nics).map(([slot, { macaddr: _mac, ...nic }]) => [slot, nic]));
   return {
     vmid: vm.vmid ?? UNKNOWN_VMID,

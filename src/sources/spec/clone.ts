@@ -8,6 +8,8 @@ import type { IssueSink } from "./normalize.js";
 import { DNS_NAME, NODE_NAME, pattern, STORAGE_ID } from "./zod-values.js";
 
 const VMID_MIN = 100;
+/** PVE's `pve-configid` (a snapshot name). */
+const SNAPSHOT_NAME = /^[A-Za-z][A-Za-z0-9_-]+$/;
 const VMID_MAX = 999_999_999;
 
 function fromField() {
@@ -21,6 +23,10 @@ const common = {
   full: z.boolean().optional().describe("Full copy, or linked clone (templates only). Default: linked from a template, full otherwise (PVE's default)."),
   storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm").optional().describe("Full clones: the storage every copied volume goes to."),
   node: pattern(NODE_NAME, "a node name, e.g. pve1").optional().describe("The node the source is on (to pick among same-named templates)."),
+  snapname: pattern(SNAPSHOT_NAME, "a snapshot name (a letter, then letters, digits, '-' and '_')")
+    .max(40)
+    .optional()
+    .describe("Clone the source as it was at this snapshot."),
 };
 
 /** `clone:` of a VM (`format` for full clones onto file storages). */
@@ -52,5 +58,6 @@ export function normalizeClone(raw: Partial<RawClone> & Pick<RawClone, "from">, 
     ...(raw.storage !== undefined ? { storage: raw.storage } : {}),
     ...(raw.format !== undefined ? { format: raw.format } : {}),
     ...(raw.node !== undefined ? { node: raw.node } : {}),
+    ...(raw.snapname !== undefined ? { snapname: raw.snapname } : {}),
   };
 }
