@@ -3,6 +3,7 @@
 import type { PveClient } from "../api/index.js";
 import { type DesiredGuest, kindOf, type LiveGuest } from "../resources/index.js";
 import { type ClusterSnapshot, type GuestReads, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
+import { deferClonesOfSourcesInFlight } from "./clone-order.js";
 import { findCloneSource, type SourceMatch } from "./clone-source.js";
 import { adoptionProblem, findGuest, isOwned, type Match } from "./identity.js";
 import { type SettleOptions, settleCreates } from "./creates.js";
@@ -165,6 +166,7 @@ export async function buildPlan(client: PveClient, desired: DesiredGuest[], opti
       guests.push(planned);
     }
   }
+  deferClonesOfSourcesInFlight(guests, desired);
   const plan = await finish(client, cluster, newPlan(client, guests), options, refused);
   return { plan, context: { cluster, live } };
 }
