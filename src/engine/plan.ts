@@ -6,6 +6,7 @@ import { mapConcurrent } from "../util/concurrency.js";
 import { errorText } from "./retry-policy.js";
 import { type DesiredGuest, kindOf, type LiveGuest } from "../resources/index.js";
 import { type ClusterSnapshot, type GuestReads, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
+import { deferClonesOfSourcesInFlight } from "./clone-order.js";
 import { findCloneSource, type SourceMatch } from "./clone-source.js";
 import { adoptionProblem, findGuest, isOwned, type Match } from "./identity.js";
 import { type SettleOptions, settleCreates } from "./creates.js";
@@ -200,6 +201,7 @@ export async function buildPlan(client: PveClient, desired: DesiredGuest[], opti
       guests.push(planned);
     }
   }
+  deferClonesOfSourcesInFlight(guests, desired);
   const plan = await finish(client, cluster, newPlan(client, guests), options, refused);
   return { plan, context: { cluster, live } };
 }
