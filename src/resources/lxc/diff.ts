@@ -3,10 +3,10 @@
 // restart for changes left in `[pve:pending]`.
 import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import { printTags } from "../formats.js";
-import { adoptStep, rebootStep, startStep, stopStep } from "../guest-steps.js";
+import { rebootStep, startStep, stopStep } from "../guest-steps.js";
+import { openUpdate } from "../update-opening.js";
 import type { PowerOptions, UpdateOptions } from "../kind.js";
 import { OWNERSHIP_TAG } from "../ownership.js";
-import { poolDrafts } from "../pool-steps.js";
 import { lxcCalls } from "./calls.js";
 import type { DesiredCt, LiveCt } from "./model.js";
 import { bindMountWarning, diffMounts } from "./mount-diff.js";
@@ -15,7 +15,7 @@ import { ctAppliesLive, effectiveCtOption, isCreateOnly } from "./options.js";
 import { rootOnlyWarnings } from "./privileges.js";
 import { createStep, destroyStep } from "./steps.js";
 import { UnusedSlots } from "./unused-slots.js";
-import { converts, liveTemplateErrors, templateStep, templateVolumeErrors, templateWishErrors } from "../template.js";
+import { templateStep, templateVolumeErrors, templateWishErrors } from "../template.js";
 
 const PENDING = "applies at the next restart: the container is running";
 
@@ -138,28 +138,9 @@ function managedKeys(ct: DesiredCt): Set<string> {
 
 /** The plan for a container that exists: the differences only. */
 export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions): GuestPlan {
-  const errors: string[] = [];
-  const warnings: string[] = [];
-  const drafts: StepDraft[] = [];
-  errors.push(...templateWishErrors(ct), ...liveTemplateErrors(ct, live, "container"));
-  if (live.node !== ct.node) {
-    warnings.push(`runs on ${live.node}, the spec says ${ct.node}: placement is PVE's (HA, migration); changes apply on ${live.node}`);
-  }
-  if (live.lock) warnings.push(`container is locked (${live.lock}); apply waits and retries`);
-  for (const [slot, volume] of Object.entries(live.unused)) {
-    warnings.push(`${slot} holds ${volume}, attached to nothing; pvectl leaves it (delete it in PVE if it is not needed)`);
-  }
-  const adopting = options.adopt === true && !live.tags.includes(OWNERSHIP_TAG);
-  if (adopting) drafts.push(adoptStep(lxcCalls, live));
-  drafts.push(...poolDrafts(ct, live));
-  let running = live.status === "running";
-  const converting = converts(ct, live);
-  const wasRunning = running;
-  if ((ct.power === "stopped" || converting) && running) {
-    // PVE converts only a stopped container: the stop comes first, and every change after it applies at once.
-    drafts.push(stopStep(lxcCalls, live, options, converting ? "before converting it to a template " : ""));
-    running = false;
-  }
+  const opening = openUpdate(lxcCalls, ct, live, options, "container");
+  const { errors, warnings, drafts, adopting, converting, running } = opening;
+  const wasRunning = live.status === "running";
   drafts.push(...configDrafts(ct, live, running, adopting, { errors, warnings }));
   const mounts = diffMounts(ct.mounts, live.mounts, {
     vmid: live.vmid,

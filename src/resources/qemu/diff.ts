@@ -2,16 +2,16 @@
 // stopped, so later changes apply at once), config, disks, NICs, start, reboot for pending.
 import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import { printTags } from "../formats.js";
-import { adoptStep, rebootStep, startStep, stopStep } from "../guest-steps.js";
+import { rebootStep, startStep, stopStep } from "../guest-steps.js";
+import { openUpdate } from "../update-opening.js";
 import type { PowerOptions, UpdateOptions } from "../kind.js";
-import { poolDrafts } from "../pool-steps.js";
 import { qemuCalls } from "./calls.js";
 import { diffDisks } from "./disk-diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { diffNics } from "./nic-diff.js";
 import { appliesLive, displayValue, effectiveOption, writeValue } from "./options.js";
 import { createStep, destroyStep } from "./steps.js";
-import { converts, liveTemplateErrors, templateStep, templateVolumeErrors, templateWishErrors } from "../template.js";
+import { templateStep, templateVolumeErrors, templateWishErrors } from "../template.js";
 
 function withIds(key: string, drafts: StepDraft[]): Step[] {
   return drafts.map((draft, i) => ({ id: `${key}/${i + 1}-${draft.action}`, ...draft }));
@@ -119,29 +119,9 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean, adopting: b
 
 /** The plan for a guest that exists: the differences only. */
 export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions): GuestPlan {
-  const errors: string[] = [];
-  const warnings: string[] = [];
-  const drafts: StepDraft[] = [];
-  errors.push(...templateWishErrors(vm), ...liveTemplateErrors(vm, live, "VM"));
-  if (live.node !== vm.node) {
-    warnings.push(`runs on ${live.node}, the spec says ${vm.node}: placement is PVE's (HA, migration); changes apply on ${live.node}`);
-  }
-  if (live.lock) warnings.push(`guest is locked (${live.lock}); apply waits and retries`);
-  for (const [slot, volume] of Object.entries(live.unused)) {
-    warnings.push(`${slot} holds ${volume}, attached to nothing; pvectl leaves it (delete it in PVE if it is not needed)`);
-  }
-
-  const adopting = options.adopt === true && !live.tags.includes(OWNERSHIP_TAG);
-  if (adopting) drafts.push(adoptStep(qemuCalls, live));
-  drafts.push(...poolDrafts(vm, live));
-  let running = live.status === "running";
-  const converting = converts(vm, live);
-  const wasRunning = running;
-  if ((vm.power === "stopped" || converting) && running) {
-    // PVE converts only a stopped guest: the stop comes first, and every change after it applies at once.
-    drafts.push(stopStep(qemuCalls, live, options, converting ? "before converting it to a template " : ""));
-    running = false;
-  }
+  const opening = openUpdate(qemuCalls, vm, live, options, "VM");
+  const { errors, warnings, drafts, adopting, converting, running } = opening;
+  const wasRunning = live.status === "running";
   const config = configDrafts(vm, live, running, adopting);
   drafts.push(...config.drafts);
   const disks = diffDisks(vm.disks, live.disks, {
