@@ -2,8 +2,11 @@
 // and what its follow-ups share: they are planned against a predicted copy whose vmid is not
 // known yet when apply allocates it, so their paths then say `{vmid}`.
 import type { CloneIntent, GuestType } from "../plan/intent.js";
-import type { FieldChange, ParamValue, StepDraft } from "../plan/types.js";
+import type { ApiCall, FieldChange, ParamValue, StepDraft } from "../plan/types.js";
+import type { VmidRef } from "./api-paths.js";
+import { printTags } from "./formats.js";
 import type { CloneSpec } from "./kind.js";
+import { OWNERSHIP_TAG } from "./ownership.js";
 
 /** The vmid a predicted copy is planned with when apply allocates it; its paths then say `{vmid}`. */
 export const UNKNOWN_VMID = 0;
@@ -100,4 +103,24 @@ export function withVmidPlaceholder(step: StepDraft, kind: GuestType, vmid: numb
   if (vmid !== undefined) return step;
   const from = `/${kind}/${UNKNOWN_VMID}/`;
   return { ...step, calls: step.calls.map((c) => ({ ...c, path: c.path.replace(from, `/${kind}/{vmid}/`) })) };
+}
+
+/**
+ * The copy lacks pvectl's ownership tag (its source has none): the first follow-up adds it, so a
+ * rerun finds the clone. `config` is the kind's config call.
+ */
+export function cloneOwnershipStep(
+  config: (node: string, vmid: VmidRef, params: Record<string, ParamValue>) => ApiCall,
+  copy: { node: string; tags: string[] },
+  vmid: VmidRef,
+): StepDraft {
+  const before = printTags(copy.tags);
+  const after = printTags([...copy.tags, OWNERSHIP_TAG]);
+  return {
+    action: "config",
+    severity: "configuration",
+    summary: `tag the clone ${OWNERSHIP_TAG} (its source does not carry the tag, so the copy does not either)`,
+    changes: [{ field: "tags", ...(before !== "" ? { before } : {}), after }],
+    calls: [config(copy.node, vmid, { tags: after })],
+  };
 }

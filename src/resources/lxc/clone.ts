@@ -4,9 +4,7 @@
 // every NIC with a new MAC; `hostname` from the call; stopped. Then the ordinary update diff
 // against that copy converges the rest in the same plan (see qemu/clone.ts).
 import type { GuestPlan, Step, StepDraft } from "../../plan/types.js";
-import type { VmidRef } from "../api-paths.js";
-import { type CloneSourceFacts, clonedVolumeRef, cloneStep, copiedOptions, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
-import { printTags } from "../formats.js";
+import { type CloneSourceFacts, clonedVolumeRef, cloneOwnershipStep, cloneStep, copiedOptions, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
 import type { CloneSpec } from "../kind.js";
 import { lxcCalls } from "./calls.js";
 import { planNewCt, planUpdateCt } from "./diff.js";
@@ -54,18 +52,6 @@ function sourceFacts(source: LiveCt): CloneSourceFacts {
   };
 }
 
-function ownershipStep(copy: LiveCt, vmid: VmidRef): StepDraft {
-  const before = printTags(copy.tags);
-  const after = printTags([...copy.tags, OWNERSHIP_TAG]);
-  return {
-    action: "config",
-    severity: "configuration",
-    summary: `tag the clone ${OWNERSHIP_TAG} (its source does not carry the tag, so the copy does not either)`,
-    changes: [{ field: "tags", ...(before !== "" ? { before } : {}), after }],
-    calls: [lxcCalls.config(copy.node, vmid, { tags: after })],
-  };
-}
-
 /** The plan of a container the spec clones: the clone, then what makes the copy match the spec. */
 export function planCtClone(ct: DesiredCt, clone: CloneSpec, source: LiveCt): GuestPlan {
   // pve-container refuses to clone a bind mount (`unable to clone mountpoint 'mp0' (type bind)`).
@@ -74,7 +60,7 @@ export function planCtClone(ct: DesiredCt, clone: CloneSpec, source: LiveCt): Gu
   const copy = predictCtClone(ct, clone, source);
   const drafts: StepDraft[] = [cloneStep("lxc", "hostname", ct, clone, sourceFacts(source))];
   if (!copy.tags.includes(OWNERSHIP_TAG)) {
-    drafts.push(ownershipStep(copy, ct.vmid ?? "{vmid}"));
+    drafts.push(cloneOwnershipStep(lxcCalls.config, copy, ct.vmid ?? "{vmid}"));
     copy.tags = [...copy.tags, OWNERSHIP_TAG].sort();
   }
   const update = planUpdateCt(ct, copy, { shutdownTimeoutSeconds: 0, forceStop: false });

@@ -7,9 +7,7 @@
 // only once it exists, so the follow-ups say `{vmid}` and `{volume:SLOT}` and the step runner
 // fills them in.
 import type { GuestPlan, Step, StepDraft } from "../../plan/types.js";
-import type { VmidRef } from "../api-paths.js";
-import { type CloneSourceFacts, clonedVolumeRef, cloneStep, copiedOptions, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
-import { printTags } from "../formats.js";
+import { type CloneSourceFacts, clonedVolumeRef, cloneOwnershipStep, cloneStep, copiedOptions, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
 import type { CloneSpec } from "../kind.js";
 import { qemuCalls } from "./calls.js";
 import { planNewGuest, planUpdate } from "./diff.js";
@@ -64,25 +62,12 @@ function sourceFacts(source: LiveVm): CloneSourceFacts {
   };
 }
 
-/** The copy lacks pvectl's ownership tag (its source has none): the first follow-up adds it, so a rerun finds the clone. */
-function ownershipStep(copy: LiveVm, vmid: VmidRef): StepDraft {
-  const before = printTags(copy.tags);
-  const after = printTags([...copy.tags, OWNERSHIP_TAG]);
-  return {
-    action: "config",
-    severity: "configuration",
-    summary: `tag the clone ${OWNERSHIP_TAG} (its source does not carry the tag, so the copy does not either)`,
-    changes: [{ field: "tags", ...(before !== "" ? { before } : {}), after }],
-    calls: [qemuCalls.config(copy.node, vmid, { tags: after })],
-  };
-}
-
 /** The plan of a VM the spec clones: the clone, then what makes the copy match the spec. */
 export function planClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): GuestPlan {
   const copy = predictClone(vm, clone, source);
   const drafts: StepDraft[] = [cloneStep("qemu", "name", vm, clone, sourceFacts(source))];
   if (!copy.tags.includes(OWNERSHIP_TAG)) {
-    drafts.push(ownershipStep(copy, vm.vmid ?? "{vmid}"));
+    drafts.push(cloneOwnershipStep(qemuCalls.config, copy, vm.vmid ?? "{vmid}"));
     copy.tags = [...copy.tags, OWNERSHIP_TAG].sort();
   }
   const update = planUpdate(vm, copy, { shutdownTimeoutSeconds: 0, forceStop: false });
