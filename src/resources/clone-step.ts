@@ -36,6 +36,25 @@ export interface CloneSourceFacts {
   bridges: string[];
 }
 
+/**
+ * The facts of a live source, whatever its kind: `volumes` are those the kind copies (its disks
+ * or mount points with a storage); the bridges come from its NICs.
+ */
+export function cloneSourceFacts(
+  source: { vmid: number; node: string; name?: string; template: boolean; status: string; nics: Record<string, { bridge?: string }> },
+  volumes: Array<{ slot: string; storage: string }>,
+): CloneSourceFacts {
+  return {
+    vmid: source.vmid,
+    node: source.node,
+    ...(source.name !== undefined ? { name: source.name } : {}),
+    template: source.template,
+    running: source.status === "running",
+    volumes,
+    bridges: [...new Set(Object.values(source.nics).flatMap((n) => (n.bridge !== undefined ? [n.bridge] : [])))].sort(),
+  };
+}
+
 /** The new guest as the spec describes it. */
 export interface CloneTarget {
   name: string;

@@ -4,11 +4,11 @@
 // every NIC with a new MAC; `hostname` from the call; stopped. Then the ordinary update diff
 // against that copy converges the rest in the same plan (see qemu/clone.ts).
 import type { GuestPlan, Step, StepDraft } from "../../plan/types.js";
-import { type CloneSourceFacts, clonedVolumeRef, cloneOwnershipStep, cloneStep, copiedOptions, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
+import { type CloneSourceFacts, clonedVolumeRef, cloneOwnershipStep, cloneSourceFacts, cloneStep, copiedOptions, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
 import type { CloneSpec } from "../kind.js";
+import { OWNERSHIP_TAG } from "../ownership.js";
 import { lxcCalls } from "./calls.js";
 import { planNewCt, planUpdateCt } from "./diff.js";
-import { OWNERSHIP_TAG } from "../ownership.js";
 import type { DesiredCt, LiveCt, LiveMount } from "./model.js";
 
 function clonedMounts(source: LiveCt, full: boolean, storage: string | undefined): Record<string, LiveMount> {
@@ -40,16 +40,12 @@ export function predictCtClone(ct: DesiredCt, clone: CloneSpec, source: LiveCt):
   };
 }
 
+/** The source's volumes the clone copies: mount points on a storage (bind mounts are refused before). */
 function sourceFacts(source: LiveCt): CloneSourceFacts {
-  return {
-    vmid: source.vmid,
-    node: source.node,
-    ...(source.name !== undefined ? { name: source.name } : {}),
-    template: source.template,
-    running: source.status === "running",
-    volumes: Object.values(source.mounts).flatMap((m) => (m.storage !== undefined ? [{ slot: m.slot, storage: m.storage }] : [])),
-    bridges: [...new Set(Object.values(source.nics).flatMap((n) => (n.bridge !== undefined ? [n.bridge] : [])))].sort(),
-  };
+  return cloneSourceFacts(
+    source,
+    Object.values(source.mounts).flatMap((m) => (m.storage !== undefined ? [{ slot: m.slot, storage: m.storage }] : [])),
+  );
 }
 
 /** The plan of a container the spec clones: the clone, then what makes the copy match the spec. */

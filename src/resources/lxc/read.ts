@@ -3,8 +3,9 @@
 // own property-string schemas, sizes in bytes, bind mounts recognised by their host path.
 import type { ConfigValue, PendingEntry } from "../../api/endpoints/index.js";
 import { isUnusedKey, storageOfVolume, volumeOf } from "../../pve/index.js";
-import { configParts, parseTags } from "../formats.js";
+import { configParts } from "../formats.js";
 import type { GuestMeta } from "../kind.js";
+import { liveGuestFields } from "../live-base.js";
 import { effectiveConfig } from "../pending.js";
 import { CT_NIC_SLOT, type LiveCt, type LiveCtNic, type LiveMount, MOUNT_SLOT } from "./model.js";
 import { normalizeCtOption } from "./options.js";
@@ -58,25 +59,13 @@ export function liveCtFromConfig(meta: GuestMeta, config: Record<string, ConfigV
     else if (isUnusedKey(key)) unused[key] = volumeOf(text) ?? text;
     else options[key] = normalizeCtOption(key, raw);
   }
-  const name = config.hostname !== undefined ? String(config.hostname) : undefined;
-  const digest = config.digest !== undefined ? String(config.digest) : undefined;
-  const lock = meta.lock ?? (config.lock !== undefined ? String(config.lock) : undefined);
   return {
     kind: "lxc",
-    vmid: meta.vmid,
-    node: meta.node,
-    ...(name !== undefined ? { name } : {}),
-    status: meta.status,
-    ...(lock !== undefined ? { lock } : {}),
-    template: meta.template ?? Number(config.template) === 1,
-    ...(digest !== undefined ? { digest } : {}),
+    ...liveGuestFields(meta, config, "hostname", pendingKeys),
     options,
-    tags: parseTags(config.tags !== undefined ? String(config.tags) : undefined),
     mounts,
     nics,
     unused,
-    pendingKeys: [...pendingKeys].sort(),
-    ...(meta.pool !== undefined ? { pool: meta.pool } : {}),
   };
 }
 

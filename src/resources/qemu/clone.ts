@@ -7,7 +7,7 @@
 // only once it exists, so the follow-ups say `{vmid}` and `{volume:SLOT}` and the step runner
 // fills them in.
 import type { GuestPlan, Step, StepDraft } from "../../plan/types.js";
-import { type CloneSourceFacts, clonedVolumeRef, cloneOwnershipStep, cloneStep, copiedOptions, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
+import { type CloneSourceFacts, clonedVolumeRef, cloneOwnershipStep, cloneSourceFacts, cloneStep, copiedOptions, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
 import type { CloneSpec } from "../kind.js";
 import { qemuCalls } from "./calls.js";
 import { planNewGuest, planUpdate } from "./diff.js";
@@ -48,18 +48,14 @@ export function predictClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): L
   };
 }
 
+/** The source's volumes the clone copies: disks on a storage (a CD-ROM's image is shared). */
 function sourceFacts(source: LiveVm): CloneSourceFacts {
-  return {
-    vmid: source.vmid,
-    node: source.node,
-    ...(source.name !== undefined ? { name: source.name } : {}),
-    template: source.template,
-    running: source.status === "running",
-    volumes: Object.values(source.disks)
+  return cloneSourceFacts(
+    source,
+    Object.values(source.disks)
       .filter((d) => d.kind !== "cdrom" && d.storage !== undefined)
       .map((d) => ({ slot: d.slot, storage: d.storage! })),
-    bridges: [...new Set(Object.values(source.nics).flatMap((n) => (n.bridge !== undefined ? [n.bridge] : [])))].sort(),
-  };
+  );
 }
 
 /** The plan of a VM the spec clones: the clone, then what makes the copy match the spec. */

@@ -2,8 +2,9 @@
 // section too) into the normalized LiveVm.
 import type { ConfigValue, PendingEntry } from "../../api/endpoints/index.js";
 import { isCdrom, isCloudinitDrive, isDriveSlot, isUnusedKey, storageOfVolume, volumeOf } from "../../pve/index.js";
-import { configParts, parseTags } from "../formats.js";
+import { configParts } from "../formats.js";
 import type { GuestMeta } from "../kind.js";
+import { liveGuestFields } from "../live-base.js";
 import { effectiveConfig } from "../pending.js";
 import { type LiveDisk, type LiveNic, type LiveVm, NIC_SLOT } from "./model.js";
 import { normalizeOption, PVE_DEFAULTS } from "./options.js";
@@ -64,25 +65,13 @@ export function liveVmFromConfig(
     else options[key] = normalizeOption(key, raw);
   }
   const hotplugText = options.hotplug ?? PVE_DEFAULTS.hotplug!;
-  const name = config.name !== undefined ? String(config.name) : undefined;
-  const digest = config.digest !== undefined ? String(config.digest) : undefined;
-  const lock = meta.lock ?? (config.lock !== undefined ? String(config.lock) : undefined);
   return {
-    vmid: meta.vmid,
-    node: meta.node,
-    ...(name !== undefined ? { name } : {}),
-    status: meta.status,
-    ...(lock !== undefined ? { lock } : {}),
-    template: meta.template ?? Number(config.template) === 1,
-    ...(digest !== undefined ? { digest } : {}),
+    ...liveGuestFields(meta, config, "name", pendingKeys),
     options,
-    tags: parseTags(config.tags !== undefined ? String(config.tags) : undefined),
     disks,
     nics,
     unused,
-    pendingKeys: [...pendingKeys].sort(),
     hotplug: hotplugText === "0" ? [] : hotplugText === "1" ? ["network", "disk", "usb"] : hotplugText.split(","),
-    ...(meta.pool !== undefined ? { pool: meta.pool } : {}),
   };
 }
 
