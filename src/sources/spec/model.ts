@@ -145,8 +145,11 @@ export interface VmSpec extends OptionFields<undefined> {
 }
 
 export interface DiskSpec {
-  /** Storage id, e.g. "local-lvm". */
-  storage: string;
+  /**
+   * Storage id, e.g. "local-lvm". Spec files always write it; a NetBox clone's first disk may
+   * leave it out: the disk stays where the clone put it (its storage is not managed).
+   */
+  storage?: string;
   /** Bytes. Always set unless `importFrom` is given (then the imported image's size applies). */
   sizeBytes?: number;
   format?: "raw" | "qcow" | "qed" | "qcow2" | "vmdk" | "cloop";
