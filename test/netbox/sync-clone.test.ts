@@ -3,12 +3,33 @@
 // its first disk stays on the template's storage (no move planned after a linked clone), and a
 // rerun of the same record plans nothing.
 import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
 import { afterEach, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import type { Plan } from "../../src/plan/types.js";
 import { DEMO_CONFIG } from "./fixtures.js";
 import { type NetboxLab, startNetboxLab } from "./lab.js";
 
 const TEMPLATE_VMID = 9000;
+const PYTHON = "/usr/bin/python3";
+const noPynetbox = spawnSync(PYTHON, ["-c", "import pynetbox"]).status !== 0 ? "python3-pynetbox is not installed (apt-get install python3-pynetbox)" : false;
+
+/** Creates the clone platform's record with pynetbox (asynchronously: the NetBox simulator lives in this process). */
+async function pynetboxRecord(lab: NetboxLab, name: string): Promise<number> {
+  const script = fileURLToPath(new URL("./sync-clone.py", import.meta.url));
+  const child = spawn(PYTHON, [script, lab.nb.url, lab.nb.token, name], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => {
+    stdout += d;
+  });
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  assert.equal(code, 0, `pynetbox failed:\n${stderr}`);
+  return (JSON.parse(stdout) as { id: number }).id;
+}
 
 /** A template made by hand the way PVE's docs make one: a disk, a NIC and a cloud-init drive, owned by pvectl. */
 async function makeTemplate(lab: NetboxLab, storage: string): Promise<void> {
@@ -87,5 +108,24 @@ describe("pvectl netbox sync: a platform built as clones of a template", () => {
     const vmid = report.records[0]?.vmid;
     const cfg = (await lab.pve.request("GET", `/nodes/pve1/qemu/${vmid}/config`)) as Record<string, unknown>;
     assert.match(String(cfg.scsi0), new RegExp(`^local-lvm:vm-${vmid}-disk-0,.*size=8G`));
+  });
+
+  test("a record made with pynetbox: cloned with cloud-init's ipconfig0 from its primary IPv4; a rerun plans nothing", { skip: noPynetbox }, async () => {
+    lab = await startNetboxLab(config("{ from: debian-13-tpl }\n    cloudInit: { gw: 10.20.0.1 }"), SIM);
+    await makeTemplate(lab, "local-zfs");
+    const id = await pynetboxRecord(lab, "app-03");
+    const report = await lab.sync({ selection: { names: ["app-03"] } });
+    assert.equal(report.ok, true, JSON.stringify(report.records));
+    assert.equal(report.records[0]?.result, "staged");
+    const vmid = report.records[0]?.vmid;
+    const cfg = (await lab.pve.request("GET", `/nodes/pve1/qemu/${vmid}/config`)) as Record<string, unknown>;
+    assert.deepEqual(String(cfg.ipconfig0).split(",").sort(), ["gw=10.20.0.1", "ip=10.20.0.50/24"]);
+    assert.match(String(cfg.ide2), /^local-zfs:.*cloudinit/, "the template's cloud-init drive, where the clone put it");
+    assert.match(String(cfg.scsi0), /size=8G/);
+
+    lab.nb.admin.update("virtualization/virtual-machines", id, { status: "planned" });
+    const again: Plan[] = [];
+    await lab.sync({ planOnly: true, selection: { names: ["app-03"] }, onPlan: (_c, plan) => again.push(plan) });
+    assert.deepEqual(again[0]?.guests.map((g) => [g.key, g.steps.map((s) => s.summary), g.errors]), [["app-03", [], []]]);
   });
 });

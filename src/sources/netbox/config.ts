@@ -76,6 +76,16 @@ const cloneSchema = z.strictObject({
   storage: storageId.optional(),
 });
 
+/** A VM platform's cloud-init: net0's address from the record's primary IPv4 (ipconfig0). */
+const cloudInitSchema = z.strictObject({
+  /** Slot of the cloud-init drive (default ide2, where PVE's docs put it on a template). */
+  slot: z.string().regex(/^(ide[0-3]|sata[0-5]|scsi([0-9]|[12][0-9]|30))$/, "expected a drive slot like ide2, sata0 or scsi1").optional(),
+  /** Storage of the drive; default: a clone keeps its template's drive, other VMs the record's storage. */
+  storage: storageId.optional(),
+  /** IPv4 gateway, used with a static address (the record's primary IPv4). */
+  gw: z.string().regex(/^(\d{1,3}\.){3}\d{1,3}$/, "expected an IPv4 address").optional(),
+});
+
 const platformSchema = z.strictObject({
   /** A VM's ostype; required unless the platform maps to a container. */
   ostype: z.enum(["other", "wxp", "w2k", "w2k3", "w2k8", "wvista", "win7", "win8", "win10", "win11", "l24", "l26", "solaris"]).optional(),
@@ -87,6 +97,8 @@ const platformSchema = z.strictObject({
   image: volumeId.optional(),
   /** Records of this platform are built as clones of a template (first disk: the template's, grown). */
   clone: cloneSchema.optional(),
+  /** Records of this platform get net0's address by cloud-init (ipconfig0). */
+  cloudInit: cloudInitSchema.optional(),
   bios: z.enum(["seabios", "ovmf"]).optional(),
   machine: z.string().optional(),
   cpu: z.string().optional(),
@@ -286,8 +298,14 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
     if (p.iso && p.image)
       issues.push({ location: doc.locate(["platforms", slug, "image"], "key"), path: ["platforms", slug], message: "give either `iso` (install from a CD-ROM) or `image` (first disk imported from an image), not both" });
     if (p.clone) issues.push(...cloneIssues(slug, p, doc));
+    if (p.cloudInit && p.iso && (p.cloudInit.slot ?? "ide2") === "ide2")
+      issues.push({
+        location: doc.locate(["platforms", slug, "cloudInit"], "key"),
+        path: ["platforms", slug, "cloudInit", "slot"],
+        message: "the ISO's CD-ROM is on ide2, where the cloud-init drive goes by default: set `cloudInit.slot` to another slot (e.g. ide0)",
+      });
     if (p.container) {
-      for (const key of ["ostype", "iso", "image", "clone", "bios", "machine", "cpu", "agent", "scsihw"] as const) {
+      for (const key of ["ostype", "iso", "image", "clone", "cloudInit", "bios", "machine", "cpu", "agent", "scsihw"] as const) {
         if (p[key] !== undefined)
           issues.push({
             location: doc.locate(["platforms", slug, key], "key"),

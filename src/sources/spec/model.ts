@@ -223,8 +223,11 @@ export interface AgentSpec {
 export interface CloudInitSpec extends OptionFields<"cloudInit"> {
   /** Slot of the cloud-init drive (default "ide2"). */
   slot: string;
-  /** Storage that holds the cloud-init drive, e.g. "local-lvm". */
-  storage: string;
+  /**
+   * Storage that holds the cloud-init drive, e.g. "local-lvm". Spec files always write it; a
+   * NetBox clone may leave it out: the template's drive stays where it is (not managed).
+   */
+  storage?: string;
   /** Keyed "ipconfig0".."ipconfig31" (ipconfigN configures netN). */
   ipconfig?: Record<string, IpConfigSpec>;
 }
