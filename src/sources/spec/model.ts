@@ -151,8 +151,11 @@ export interface VmSpec extends OptionFields<undefined> {
 }
 
 export interface DiskSpec {
-  /** Storage id, e.g. "local-lvm". */
-  storage: string;
+  /**
+   * Storage id, e.g. "local-lvm". Spec files always write it; a NetBox clone's first disk may
+   * leave it out: the disk stays where the clone put it (its storage is not managed).
+   */
+  storage?: string;
   /** Bytes. Always set unless `importFrom` is given (then the imported image's size applies). */
   sizeBytes?: number;
   format?: "raw" | "qcow" | "qed" | "qcow2" | "vmdk" | "cloop";
@@ -226,8 +229,11 @@ export interface AgentSpec {
 export interface CloudInitSpec extends OptionFields<"cloudInit"> {
   /** Slot of the cloud-init drive (default "ide2"). */
   slot: string;
-  /** Storage that holds the cloud-init drive, e.g. "local-lvm". */
-  storage: string;
+  /**
+   * Storage that holds the cloud-init drive, e.g. "local-lvm". Spec files always write it; a
+   * NetBox clone may leave it out: the template's drive stays where it is (not managed).
+   */
+  storage?: string;
   /** Keyed "ipconfig0".."ipconfig31" (ipconfigN configures netN). */
   ipconfig?: Record<string, IpConfigSpec>;
 }
