@@ -1,6 +1,7 @@
 // DELETE /nodes/{node}/{qemu|lxc}/{vmid}: referenced volumes are removed; with
 // destroy-unreferenced-disks also every volume named for the vmid; purge cleans jobs and HA.
 import { driveVolume, isVolumeKey, ownsVolume } from "../cluster/drives.js";
+import { flockAtStart } from "../cluster/config-flock.js";
 import { checkLock } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestState, GuestType } from "../cluster/types.js";
@@ -93,11 +94,13 @@ function destroy(type: GuestType) {
     }
     const skiplock = flag(ctx, "skiplock");
     const opts = { unreferenced: flag(ctx, "destroy-unreferenced-disks"), purge: flag(ctx, "purge") };
+    const waitFlock = flockAtStart(model.state, type, vmid);
     return startGuestTask(ctx, {
       type: type === "qemu" ? "qmdestroy" : "vzdestroy",
       vmid,
       kind: "destroy",
       work: (task) => {
+        waitFlock();
         if (!model.state.guests.includes(guest)) throw new Error(`Configuration file 'nodes/${guest.node}/${type === "qemu" ? "qemu-server" : "lxc"}/${vmid}.conf' does not exist`);
         if (guest.config.lock !== "suspended") checkLock(guest, skiplock);
         if (guest.status === "running" && force) {

@@ -4,6 +4,7 @@
 // while the task runs.
 import { isUnusedKey } from "../../pve/index.js";
 import { driveSize, driveVolume, isDiskKey, isVolumeKey } from "../cluster/drives.js";
+import { flockAtStart } from "../cluster/config-flock.js";
 import { checkLock } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import { pinSnapshot, snapshotDiskVolids, unpinSnapshot, vmstateBytes, vmstateStorage } from "../cluster/snapshot-space.js";
@@ -34,6 +35,7 @@ function lockedTask(
   options: { type: string; lock: string; kind: string; precheck?: () => void; work: (log: (l: string) => void) => void },
 ): string {
   const alreadyLocked = guest.config.lock;
+  const waitFlock = flockAtStart(sim(ctx).state, guest.type, guest.vmid);
   if (alreadyLocked === undefined) guest.config.lock = options.lock;
   const release = () => {
     if (alreadyLocked === undefined && guest.config.lock === options.lock) delete guest.config.lock;
@@ -45,6 +47,7 @@ function lockedTask(
     onFailure: release,
     work: (task) => {
       try {
+        waitFlock();
         options.precheck?.();
         if (alreadyLocked !== undefined) checkLock(guest);
         options.work((l) => task.log(l));
