@@ -32,7 +32,14 @@ export function requireSnapshot(guest: GuestState, name: string): SnapshotState 
 function lockedTask(
   ctx: HandlerContext,
   guest: GuestState,
-  options: { type: string; lock: string; kind: string; precheck?: () => void; work: (log: (l: string) => void) => void },
+  options: {
+    type: string;
+    lock: string;
+    kind: string;
+    bytes?: number;
+    precheck?: () => void;
+    work: (log: (l: string) => void) => void;
+  },
 ): string {
   const alreadyLocked = guest.config.lock;
   const waitFlock = flockAtStart(sim(ctx).state, guest.type, guest.vmid);
@@ -44,6 +51,7 @@ function lockedTask(
     type: options.type,
     vmid: guest.vmid,
     kind: options.kind,
+    ...(options.bytes !== undefined ? { bytes: options.bytes } : {}),
     onFailure: release,
     work: (task) => {
       try {
@@ -95,6 +103,8 @@ export function createSnapshot(type: GuestType) {
       type: type === "qemu" ? "qmsnapshot" : "vzsnapshot",
       lock: "snapshot",
       kind: "snapshot",
+      // saving RAM takes time by the memory's size
+      ...(wantVmstate && guest.status === "running" ? { bytes: vmstateBytes(guest.config) / 2 } : {}),
       precheck: () => {
         if (guest.config.template === 1) throw new Error("you can't take a snapshot if it's a template");
       },
