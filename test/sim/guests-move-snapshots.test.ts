@@ -1,6 +1,7 @@
 // Moving a VM disk that snapshots still name (qemu-server move_disk): the source volume has to
 // stay, so delete=1 is refused at once, a plain move warns and keeps the source as unusedN,
-// and handing the disk to another VM is refused.
+// and handing the disk to another VM is refused. Destroying a container template whose base
+// volume linked clones use.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Harness, rejects } from "./guests-harness.js";
@@ -39,5 +40,20 @@ describe("move_disk and snapshots", () => {
     await h.ok("DELETE", "/nodes/pve1/qemu/100/snapshot/before");
     await h.ok("POST", "/nodes/pve1/qemu/100/move_disk", { disk: "scsi1", "target-vmid": 101 });
     assert.ok((await h.config(101)).scsi1);
+  });
+});
+
+describe("destroying a template that linked clones use", () => {
+  it("a CT template's destroy task fails on the base volume (vdisk_free's words) and the template stays", async () => {
+    const h = new Harness();
+    await h.ok("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst", rootfs: "local-lvm:4" });
+    await h.call("POST", "/nodes/pve1/lxc/200/template");
+    await h.ok("POST", "/nodes/pve1/lxc/200/clone", { newid: 201 });
+    const upid = await h.call("DELETE", "/nodes/pve1/lxc/200");
+    assert.equal(h.task(upid).exitstatus, "base volume 'base-200-disk-0' is still in use by linked clones");
+    assert.ok(h.model.guest(200));
+    assert.ok(h.model.state.volumes.some((v) => v.volid === "local-lvm:base-200-disk-0"));
+    await h.ok("DELETE", "/nodes/pve1/lxc/201");
+    await h.ok("DELETE", "/nodes/pve1/lxc/200");
   });
 });

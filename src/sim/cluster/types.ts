@@ -42,6 +42,8 @@ export interface StorageState {
   total: number;
   path?: string;
   enabled: boolean;
+  /** storage.cfg `prune-backups` (retention applied after each backup and by prunebackups). */
+  pruneBackups?: string;
 }
 
 /** What a vzdump archive holds: the guest's config and the size of each backed-up disk. */

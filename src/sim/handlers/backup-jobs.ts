@@ -1,14 +1,10 @@
 // Backup jobs: the /cluster/backup job list (jobs.cfg) and which guests no job covers.
 import { splitList } from "../../pve/index.js";
-import { guestName } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { BackupJob } from "../cluster/types.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { sim, str } from "./context.js";
 
-function splitVmids(text: string | undefined): number[] {
-  return splitList(text ?? "").map(Number);
-}
 
 function nextRun(schedule: string | undefined, now: number): number | undefined {
   if (!schedule) return undefined;
@@ -80,29 +76,10 @@ function deleteJob(ctx: HandlerContext): null {
   return null;
 }
 
-function notBackedUp(ctx: HandlerContext): Array<Record<string, unknown>> {
-  const model = sim(ctx);
-  const covered = new Set<number>();
-  for (const job of model.state.backupJobs) {
-    if (job.enabled === 0) continue;
-    if (job.all === 1) {
-      const exclude = splitVmids(String(job.exclude ?? ""));
-      for (const g of model.state.guests) if (!exclude.includes(g.vmid)) covered.add(g.vmid);
-    }
-    for (const v of splitVmids(String(job.vmid ?? ""))) covered.add(v);
-    if (job.pool !== undefined) for (const v of model.pool(String(job.pool))?.vmids ?? []) covered.add(v);
-  }
-  return model.state.guests
-    .filter((g) => !covered.has(g.vmid) && g.config.template !== 1)
-    .sort((a, b) => a.vmid - b.vmid)
-    .map((g) => ({ vmid: g.vmid, name: guestName(g), type: g.type }));
-}
-
 export function registerBackupJobHandlers(router: Router): void {
   router.add("GET", "/cluster/backup", listJobs);
   router.add("POST", "/cluster/backup", createJob);
   router.add("GET", "/cluster/backup/{id}", (ctx) => jobView(sim(ctx), requireJob(sim(ctx), str(ctx, "id") ?? "")));
   router.add("PUT", "/cluster/backup/{id}", updateJob);
   router.add("DELETE", "/cluster/backup/{id}", deleteJob);
-  router.add("GET", "/cluster/backup-info/not-backed-up", notBackedUp);
 }

@@ -4,11 +4,12 @@ import { splitList } from "../../pve/index.js";
 import { driveSize, driveVolume, isCdrom, isDiskKey, parseDrive } from "../cluster/drives.js";
 import { guestName } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
-import type { BackupContent, GuestConfig, GuestState, StorageState } from "../cluster/types.js";
-import { addVolume, dropVolume, findVolume, requireStorage, volumesOn } from "../cluster/volumes.js";
+import type { BackupContent, GuestConfig, GuestState } from "../cluster/types.js";
+import { addVolume, findVolume, requireStorage } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { registerBackupJobHandlers } from "./backup-jobs.js";
 import { flag, nodeParam, sim, str } from "./context.js";
+import { pruneAfterBackup } from "./prune-backups.js";
 
 const EXTENSIONS: Record<string, string> = { "0": "", "1": ".lzo", gzip: ".gz", lzo: ".lzo", zstd: ".zst" };
 
@@ -19,6 +20,11 @@ function splitVmids(text: string | undefined): number[] {
 function stamp(seconds: number): string {
   const d = new Date(seconds * 1000).toISOString();
   return `${d.slice(0, 10).replace(/-/g, "_")}-${d.slice(11, 19).replace(/:/g, "_")}`;
+}
+
+/** vzdump's log time: "YYYY-MM-DD HH:MM:SS" (the simulated nodes run on UTC). */
+function logTime(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 19).replace("T", " ");
 }
 
 function selectGuests(ctx: HandlerContext, model: SimCluster, node: string): GuestState[] {
@@ -73,18 +79,6 @@ function backupSize(guest: GuestState): number {
   return Math.max(1024 * 1024, Math.round(total * 0.3));
 }
 
-/** keep-last=N pruning of one guest's backups on a storage. */
-function prune(model: SimCluster, storage: StorageState, node: string, vmid: number, spec: string): void {
-  const keepLast = /keep-last=(\d+)/.exec(spec)?.[1];
-  if (keepLast === undefined || /keep-all=1/.test(spec)) return;
-  const backups = volumesOn(model.state, storage.id, node)
-    .filter((v) => v.content === "backup" && v.vmid === vmid && !v.protected)
-    .sort((a, b) => b.ctime - a.ctime);
-  for (const old of backups.slice(Number(keepLast))) {
-    dropVolume(model.state, old);
-  }
-}
-
 function vzdump(ctx: HandlerContext): string {
   const model = sim(ctx);
   const node = nodeParam(ctx);
@@ -107,7 +101,9 @@ function vzdump(ctx: HandlerContext): string {
   const compress = str(ctx, "compress") ?? "0";
   const notesTemplate = str(ctx, "notes-template");
   const isProtected = flag(ctx, "protected");
-  const pruneSpec = ctx.params.remove === 0 ? undefined : str(ctx, "prune-backups");
+  // remove=0 keeps every old backup; else the job's prune-backups, or the storage's, apply
+  const prune = ctx.params.remove !== 0;
+  const pruneSpec = str(ctx, "prune-backups");
   // Guests already locked fail in the task; the others show `lock: backup` meanwhile.
   const lockedBefore = new Set(guests.filter((g) => g.config.lock !== undefined).map((g) => g.vmid));
   for (const g of guests) if (!lockedBefore.has(g.vmid)) g.config.lock = "backup";
@@ -131,7 +127,7 @@ function vzdump(ctx: HandlerContext): string {
         }
         if (!model.state.guests.includes(guest)) continue;
         task.log(`INFO: Starting Backup of VM ${guest.vmid} (${guest.type})`);
-        task.log(`INFO: Backup started at ${new Date(model.now() * 1000).toISOString()}`);
+        task.log(`INFO: Backup started at ${logTime(model.now())}`);
         task.log(`INFO: backup mode: ${mode}`);
         const kind = guest.type === "qemu" ? "qemu" : "lxc";
         const ext = guest.type === "qemu" ? "vma" : "tar";
@@ -153,12 +149,14 @@ function vzdump(ctx: HandlerContext): string {
           ...(isProtected ? { protected: true } : {}),
           backup: content,
         });
-        task.log(`INFO: creating vzdump archive '${volid}'`);
+        // PVE names the archive by its path on a file storage (the volid on other storages)
+        task.log(`INFO: creating vzdump archive '${storage.path ? `${storage.path}/dump/${file}` : volid}'`);
         if (guest.config.lock === "backup") delete guest.config.lock;
-        if (pruneSpec) prune(model, storage, node, guest.vmid, pruneSpec);
+        if (prune) pruneAfterBackup(model, storage, node, guest, pruneSpec, (l) => task.log(l));
         task.log(`INFO: Finished Backup of VM ${guest.vmid}`);
       }
       if (failed.length > 0) throw new Error("job errors");
+      task.log("INFO: Backup job finished successfully");
     },
   });
 }

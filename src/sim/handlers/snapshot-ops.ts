@@ -4,6 +4,7 @@
 // while the task runs.
 import { isUnusedKey } from "../../pve/index.js";
 import { driveSize, driveVolume, isDiskKey, isVolumeKey } from "../cluster/drives.js";
+import { flockAtStart } from "../cluster/config-flock.js";
 import { checkLock } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import { pinSnapshot, snapshotDiskVolids, unpinSnapshot, vmstateBytes, vmstateStorage } from "../cluster/snapshot-space.js";
@@ -31,9 +32,17 @@ export function requireSnapshot(guest: GuestState, name: string): SnapshotState 
 function lockedTask(
   ctx: HandlerContext,
   guest: GuestState,
-  options: { type: string; lock: string; kind: string; precheck?: () => void; work: (log: (l: string) => void) => void },
+  options: {
+    type: string;
+    lock: string;
+    kind: string;
+    bytes?: number;
+    precheck?: () => void;
+    work: (log: (l: string) => void) => void;
+  },
 ): string {
   const alreadyLocked = guest.config.lock;
+  const waitFlock = flockAtStart(sim(ctx).state, guest.type, guest.vmid);
   if (alreadyLocked === undefined) guest.config.lock = options.lock;
   const release = () => {
     if (alreadyLocked === undefined && guest.config.lock === options.lock) delete guest.config.lock;
@@ -42,9 +51,11 @@ function lockedTask(
     type: options.type,
     vmid: guest.vmid,
     kind: options.kind,
+    ...(options.bytes !== undefined ? { bytes: options.bytes } : {}),
     onFailure: release,
     work: (task) => {
       try {
+        waitFlock();
         options.precheck?.();
         if (alreadyLocked !== undefined) checkLock(guest);
         options.work((l) => task.log(l));
@@ -92,6 +103,8 @@ export function createSnapshot(type: GuestType) {
       type: type === "qemu" ? "qmsnapshot" : "vzsnapshot",
       lock: "snapshot",
       kind: "snapshot",
+      // saving RAM takes time by the memory's size
+      ...(wantVmstate && guest.status === "running" ? { bytes: vmstateBytes(guest.config) / 2 } : {}),
       precheck: () => {
         if (guest.config.template === 1) throw new Error("you can't take a snapshot if it's a template");
       },
