@@ -9,6 +9,8 @@ import { planSpec } from "../../src/app/plan-spec.js";
 import { recomputeSavedPlan } from "../../src/app/saved-plan.js";
 import { savedPlanContent, savePlan, loadPlan } from "../../src/engine/saved-plan.js";
 import { planHasChanges } from "../../src/plan/types.js";
+import { importGuests, showSpec } from "../../src/app/show.js";
+import { stringify } from "yaml";
 import { parseSpec, SpecError } from "../../src/sources/spec/index.js";
 import { fastApply, type Lab, startLab } from "./helpers.js";
 
@@ -153,6 +155,24 @@ describe("backup jobs as desired state", () => {
     assert.ok(problems.some((p) => /backup-job nightly: step .* differs .*schedule/.test(p)), problems.join("\n"));
     const untouched = await loadPlan(file);
     assert.deepEqual((await recomputeSavedPlan(lab.client, untouched, spec)).problems, []);
+  });
+
+  it("imports every job (foreign ones with adopt: true); the imported spec plans only the adoption, then nothing", async () => {
+    await converge(JOB().replace("storage: local", "storage: local\n    notesTemplate: \"{{guestname}}\"\n    mailto: [ops@example.com]\n    extraConfig: { bwlimit: 2000, repeat-missed: true }"));
+    await lab.client.request("POST", "/cluster/backup", { id: "theirs", schedule: "sun 01:00", exclude: "100", storage: "local", "prune-backups": "keep-all=1" });
+    const imported = await importGuests(lab.client, {}, { backupJobs: true });
+    const text = stringify(imported.spec);
+    const first = (await plan(text)).plan;
+    assert.deepEqual(
+      (first.objects ?? []).filter((o) => o.steps.length > 0).map((o) => [o.key, o.steps.map((s) => s.action)]),
+      [["theirs", ["object-update"]]],
+      text,
+    );
+    await applyPlan(lab.client, await plan(text), fastApply);
+    assert.equal(planHasChanges((await plan(text)).plan), false);
+    const shown = await showSpec(lab.client, parseSpec(text, "jobs.yaml"));
+    assert.deepEqual(shown.missing, []);
+    assert.equal(shown.spec.backupJobs?.length, 2);
   });
 
   it("says where a bad schedule is and what PVE accepts", () => {
