@@ -14,6 +14,8 @@ import { checkPermissions, checkReferences } from "./preflight.js";
 import { checkPools } from "./preflight-pools.js";
 import { checkClones } from "./preflight-clone.js";
 import type { GuestPlan, Plan, PreflightProblem } from "../plan/types.js";
+import type { DesiredObjects } from "../resources/objects.js";
+import { planObjects } from "./plan-objects.js";
 
 export interface PlanOptions {
   /** Seconds a graceful shutdown may take before the stop step fails (or forces). */
@@ -138,8 +140,8 @@ function createPlan(vm: DesiredGuest, source: SourceMatch | undefined, reads: Gu
   return idleGuest(vm, [`clone.from: ${why}`]);
 }
 
-/** Plans the spec's guests against the live cluster. */
-export async function buildPlan(client: PveClient, desired: DesiredGuest[], options: PlanOptions = {}): Promise<PlanResult> {
+/** Plans the spec's guests, and the cluster objects it declares (backup jobs), against the live cluster. */
+export async function buildPlan(client: PveClient, desired: DesiredGuest[], options: PlanOptions = {}, objects: DesiredObjects = {}): Promise<PlanResult> {
   const power = {
     shutdownTimeoutSeconds: options.shutdownTimeoutSeconds ?? DEFAULT_SHUTDOWN_TIMEOUT,
     forceStop: options.forceStop ?? false,
@@ -203,6 +205,11 @@ export async function buildPlan(client: PveClient, desired: DesiredGuest[], opti
   }
   deferClonesOfSourcesInFlight(guests, desired);
   const plan = await finish(client, cluster, newPlan(client, guests), options, refused);
+  if (objects.backupJobs !== undefined) {
+    const planned = await planObjects(client, objects, options);
+    plan.objects = planned.objects;
+    plan.preflightErrors.push(...planned.problems);
+  }
   return { plan, context: { cluster, live } };
 }
 

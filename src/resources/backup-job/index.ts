@@ -4,3 +4,4 @@ export { jobDefault, jobParamSchemas, normalizeJobValue } from "./normalize.js";
 export { liveJob, readBackupJobs } from "./read.js";
 export { type JobPlans, planBackupJobs } from "./diff.js";
 export { jobCallNeeds } from "./privileges.js";
+export { backupJobToSpec } from "./to-spec.js";
