@@ -101,12 +101,12 @@ export const lxcCalls = {
     };
   },
 
-  /** Moves a mount point's volume to another storage; the source stays as an unusedN entry (`delete: 0`). */
-  moveVolume(node: string, vmid: VmidRef, slot: string, storage: string): ApiCall {
+  /** Moves a mount point's volume to another storage; the source stays as an unusedN entry unless `deleteSource`. */
+  moveVolume(node: string, vmid: VmidRef, slot: string, storage: string, deleteSource = false): ApiCall {
     return {
       method: "POST",
       path: lxcPaths.moveVolume(node, vmid),
-      params: { volume: slot, storage, delete: 0 },
+      params: { volume: slot, storage, delete: deleteSource ? 1 : 0 },
       intent: { kind: "lxc", op: "move-volume", slot, storage },
     };
   },

@@ -14,7 +14,7 @@ import { diffCtNics } from "./nic-diff.js";
 import { ctAppliesLive, effectiveCtOption, isCreateOnly } from "./options.js";
 import { rootOnlyWarnings } from "./privileges.js";
 import { createStep, destroyStep } from "./steps.js";
-import { UnusedSlots } from "./unused-slots.js";
+import { UnusedSlots } from "../unused-slots.js";
 import { templateStep, templateVolumeErrors, templateWishErrors } from "../template.js";
 
 const PENDING = "applies at the next restart: the container is running";

@@ -83,14 +83,23 @@ export const qemuCalls = {
     };
   },
 
-  /** Moves a disk's volume to another storage; the source volume is removed (`delete=1`). */
-  moveDisk(node: string, vmid: VmidRef, slot: string, storage: string): ApiCall {
+  /** Moves a disk's volume to another storage; the source stays as an unusedN entry unless `deleteSource`. */
+  moveDisk(node: string, vmid: VmidRef, slot: string, storage: string, deleteSource = false): ApiCall {
     return {
       method: "POST",
       path: qemuPaths.moveDisk(node, vmid),
-      params: { disk: slot, storage, delete: 1 },
+      params: { disk: slot, storage, delete: deleteSource ? 1 : 0 },
       intent: { kind: "qemu", op: "move-volume", slot, storage },
     };
+  },
+
+  /**
+   * Deletes `unusedKey`, destroying its volume (PVE always frees an unusedN it deletes), which
+   * the plan expects to be `volume` (the key was predicted): the executor checks before it sends.
+   */
+  destroyUnused(node: string, vmid: VmidRef, unusedKey: string, volume: string): ApiCall {
+    const call = qemuCalls.config(node, vmid, { delete: unusedKey });
+    return { ...call, intent: { kind: "qemu", op: "configure", writes: [], deletes: [unusedKey], allocates: false, expects: [{ key: unusedKey, volume }] } };
   },
 
   power(node: string, vmid: number, action: PowerAction, params: Record<string, ParamValue> = {}): ApiCall {

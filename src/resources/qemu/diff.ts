@@ -6,6 +6,7 @@ import { rebootStep, startStep, stopStep } from "../guest-steps.js";
 import { openUpdate } from "../update-opening.js";
 import type { PowerOptions, UpdateOptions } from "../kind.js";
 import { qemuCalls } from "./calls.js";
+import { UnusedSlots } from "../unused-slots.js";
 import { diffDisks } from "./disk-diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { diffNics } from "./nic-diff.js";
@@ -131,6 +132,7 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
     hotplug: live.hotplug,
     detach: vm.detach ?? [],
     ...(vm.unmanaged !== undefined ? { unmanaged: vm.unmanaged } : {}),
+    unused: new UnusedSlots(live.unused),
   });
   errors.push(...disks.errors);
   warnings.push(...disks.warnings);
