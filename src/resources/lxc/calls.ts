@@ -2,7 +2,7 @@
 // Containers differ from VMs here: config is PUT only (there is no POST config; PVE allocates
 // new mount point volumes inside the PUT), volumes move with move_volume, and the create call
 // takes a template and may take a root password, which the plan holds only as a reference.
-import type { ConfigWrite, PowerAction } from "../../plan/intent.js";
+import type { ConfigWrite, PowerAction, TemplateVolume } from "../../plan/intent.js";
 import type { ApiCall, ParamValue, SecretRef } from "../../plan/types.js";
 import { formatSize, volumeOf } from "../../pve/index.js";
 import { lxcPaths, type VmidRef } from "../api-paths.js";
@@ -129,7 +129,8 @@ export const lxcCalls = {
    * Converts the container to a template in a `vztemplate` task. pve-container answers null,
    * not the task's UPID: the executor finds the task by its type to wait for it.
    */
-  template(node: string, vmid: VmidRef): ApiCall {
-    return { method: "POST", path: lxcPaths.template(node, vmid), params: {}, intent: { kind: "lxc", op: "template" } };
+  /** `volumes`: where the guest's volumes will be when it is converted (preflight checks their storages). */
+  template(node: string, vmid: VmidRef, volumes: TemplateVolume[] = []): ApiCall {
+    return { method: "POST", path: lxcPaths.template(node, vmid), params: {}, intent: { kind: "lxc", op: "template", volumes } };
   },
 };

@@ -1,7 +1,7 @@
 // Every API call the qemu kind plans, built in one place with its intent (plan/intent.ts):
 // the value strings are read here, once, by the code that wrote them, so the engine never
 // has to read them again.
-import type { ConfigWrite, PowerAction } from "../../plan/intent.js";
+import type { ConfigWrite, PowerAction, TemplateVolume } from "../../plan/intent.js";
 import type { ApiCall, ParamValue } from "../../plan/types.js";
 import { formatSize, isCdrom, isCloudinitDrive, isVmDriveKey, volumeOf } from "../../pve/index.js";
 import { qemuPaths, type VmidRef } from "../api-paths.js";
@@ -111,7 +111,8 @@ export const qemuCalls = {
   },
 
   /** Converts every disk to a base image and marks the VM a template (a `qmtemplate` task). */
-  template(node: string, vmid: VmidRef): ApiCall {
-    return { method: "POST", path: qemuPaths.template(node, vmid), params: {}, intent: { kind: "qemu", op: "template" } };
+  /** `volumes`: where the guest's volumes will be when it is converted (preflight checks their storages). */
+  template(node: string, vmid: VmidRef, volumes: TemplateVolume[] = []): ApiCall {
+    return { method: "POST", path: qemuPaths.template(node, vmid), params: {}, intent: { kind: "qemu", op: "template", volumes } };
   },
 };
