@@ -8,7 +8,7 @@ import { removeVolume, storageOnNode, volumeOwner } from "../cluster/volumes.js"
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { flag, guestLabel, pathGuest, rootOnly, sim, startGuestTask } from "./context.js";
 
-/** Volumes a guest's config (current, pending and snapshots) references and owns. */
+/** Volumes a guest's config (current, pending and snapshots, with their RAM states) references and owns. */
 export function referencedVolumes(guest: GuestState): string[] {
   const out = new Set<string>();
   const configs = [guest.config, guest.pending, ...guest.snapshots.map((s) => s.config)];
@@ -19,6 +19,8 @@ export function referencedVolumes(guest: GuestState): string[] {
       if (volid && ownsVolume(guest.vmid, volid)) out.add(volid);
     }
   }
+  // a snapshot's saved RAM is a volume of its own (vm-<vmid>-state-<snap>)
+  for (const snap of guest.snapshots) if (snap.config.vmstate !== undefined) out.add(String(snap.config.vmstate));
   return [...out];
 }
 

@@ -6,6 +6,7 @@
 // Identity rule: a VM is identified by its vmid. When a spec gives no vmid, the name is the
 // identity *within its connection*: the engine looks the name up in the cluster and refuses to
 // guess when several guests share it. A name is otherwise only a label.
+import type { BackupJobSpec } from "./backup-job-normalize.js";
 
 import type { SpecFieldRow } from "../../resources/qemu/options-table.js";
 import type { CloneSpec } from "../../resources/index.js";
@@ -28,6 +29,11 @@ export interface SpecDocument {
   vms: VmSpec[];
   /** Every LXC container of every file, in file order (`kind: "container"`). */
   containers: ContainerSpec[];
+  /**
+   * Every backup job of every file, in file order; present when any file writes `backupJobs:`
+   * (even empty: then pvectl's jobs the spec does not list are deleted), absent otherwise.
+   */
+  backupJobs?: BackupJobSpec[];
 }
 
 /**
