@@ -3,7 +3,8 @@
 // unusedN. The destroy is data-loss-risk, so without --allow-data-loss the source stays and
 // the plan says where; with it, the volume the plan names is the one destroyed (the key is
 // predicted, unused-slots.ts, and checked before the call). A disk of a clone this plan makes
-// is moved with its source removed at once: that copy holds nothing of the user's yet.
+// is moved with its source removed at once: that copy holds nothing of the user's yet. A guest
+// with snapshots keeps the source: they still use it (PVE's is_volume_in_use refuses the destroy).
 import type { ApiCall, StepDraft } from "../plan/types.js";
 import { isClonedVolumeRef } from "./clone-step.js";
 import { humanSize } from "./formats.js";
@@ -23,6 +24,11 @@ export interface MoveHow {
   guest: string;
   /** The move call; `deleteSource`: PVE removes the source once copied. */
   move: (deleteSource: boolean) => ApiCall;
+  /**
+   * The guest has snapshots: PVE copies only the current state (the snapshots stay with the
+   * source) and refuses to destroy a volume a snapshot uses, so the source is kept.
+   */
+  snapshotted: boolean;
   /** The call that deletes the predicted unusedN key (destroying its volume). */
   destroy: (unusedKey: string) => ApiCall;
 }
@@ -52,6 +58,19 @@ export function moveSteps(source: MoveSource, target: string, unused: UnusedSlot
     ];
   }
   const key = unused.take();
+  if (how.snapshotted) {
+    return [
+      {
+        action: "disk-move",
+        severity: "configuration",
+        summary:
+          `move ${source.slot} from ${source.storage} to ${target}: ${manner}, without the ${how.guest}'s snapshots; ` +
+          `the source volume ${source.volume} is kept as ${key} (the snapshots still use it, so PVE refuses to destroy it)`,
+        changes,
+        calls: [how.move(false)],
+      },
+    ];
+  }
   const steps: StepDraft[] = [
     {
       action: "disk-move",

@@ -1,7 +1,7 @@
 // A clone whose spec puts a disk on another storage than the clone lands on: the same plan
 // clones, then moves the new copy there, removing the copy it moved from (it holds nothing of
 // the user's), so no unusedN is left behind and a rerun is empty. An existing guest's move keeps
-// its source as unusedN unless --allow-data-loss.
+// its source as unusedN unless --allow-data-loss; a guest with snapshots keeps it in any case.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { planSpec } from "../../src/app/plan-spec.js";
@@ -68,5 +68,21 @@ describe("disk moves after a clone and on existing guests", () => {
     assert.match(String(cfg.scsi0), /^shared:/);
     // unused0 (kept by the first move) stays; the second move's source became unused1 and was destroyed.
     assert.deepEqual(Object.keys(cfg).filter((k) => k.startsWith("unused")), ["unused0"]);
+  });
+
+  it("a guest with snapshots: the move keeps its source (the snapshots use it), even with --allow-data-loss", async () => {
+    await lab.client.request("POST", "/nodes/pve1/qemu/9301/snapshot", { snapname: "before" });
+    const before = (await lab.client.request("GET", "/nodes/pve1/qemu/9301/config")) as Record<string, unknown>;
+    const source = String(before.scsi0).split(",")[0];
+    const { plan, report } = await converge(lab, CLONE("local-lvm"), { allowDataLoss: true });
+    assert.equal(report.ok, true, JSON.stringify(report.guests));
+    const steps = plan.guests[0]!.steps;
+    assert.deepEqual(steps.map((s) => s.action), ["disk-move"]);
+    assert.equal(
+      steps[0]!.summary,
+      `move scsi0 from shared to local-lvm: 2 GiB copied offline (the VM is stopped), without the VM's snapshots; the source volume ${source} is kept as unused1 (the snapshots still use it, so PVE refuses to destroy it)`,
+    );
+    const cfg = (await lab.client.request("GET", "/nodes/pve1/qemu/9301/config")) as Record<string, unknown>;
+    assert.equal(String(cfg.unused1), source);
   });
 });

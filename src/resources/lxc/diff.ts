@@ -160,6 +160,7 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
     running,
     detach: ct.detach ?? [],
     unused: new UnusedSlots(live.unused),
+    snapshotted: live.snapshotted === true,
     ...(ct.unmanaged !== undefined ? { unmanaged: ct.unmanaged } : {}),
   });
   errors.push(...mounts.errors);

@@ -19,6 +19,8 @@ export interface MountContext {
   unmanaged?: CtDeviceKind[];
   /** The unusedN keys volumes let go of in this plan will get. */
   unused: UnusedSlots;
+  /** The container has snapshots: a move's source stays (they use it). */
+  snapshotted?: boolean;
 }
 
 export interface MountDiff {
@@ -119,6 +121,7 @@ function moveMount(mount: DesiredMount, current: LiveMount, ctx: MountContext, o
     ...moveSteps(source, target, ctx.unused, {
       online: false,
       guest: "container",
+      snapshotted: ctx.snapshotted ?? false,
       move: (deleteSource) => lxcCalls.moveVolume(ctx.node, ctx.vmid, mount.slot, target, deleteSource),
       destroy: (key) => lxcCalls.destroyUnused(ctx.node, ctx.vmid, key, current.volume),
     }),

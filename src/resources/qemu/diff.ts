@@ -144,6 +144,7 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
     detach: vm.detach ?? [],
     ...(vm.unmanaged !== undefined ? { unmanaged: vm.unmanaged } : {}),
     unused: new UnusedSlots(live.unused),
+    snapshotted: live.snapshotted === true,
   });
   errors.push(...disks.errors);
   warnings.push(...disks.warnings);

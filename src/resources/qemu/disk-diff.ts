@@ -25,6 +25,8 @@ export interface DiskContext {
    * keys too), so replaying the moves alone predicts their keys.
    */
   unused: UnusedSlots;
+  /** The guest has snapshots: a move's source stays (they use it). */
+  snapshotted?: boolean;
 }
 
 /** Which spec section owns a live drive of this kind (the cloud-init drive has its own key, `cloudInit`). */
@@ -149,6 +151,7 @@ function changeDisk(disk: DesiredDisk, current: LiveDisk, ctx: DiskContext, out:
       ...moveSteps(source, target, ctx.unused, {
         online: ctx.running,
         guest: "VM",
+        snapshotted: ctx.snapshotted ?? false,
         move: (deleteSource) => qemuCalls.moveDisk(ctx.node, ctx.vmid, disk.slot, target, deleteSource),
         destroy: (key) => qemuCalls.destroyUnused(ctx.node, ctx.vmid, key, current.volume),
       }),
