@@ -165,6 +165,17 @@ describe("VM diff against a recorded live config", () => {
     assert.deepEqual(destroy!.calls[0]!.params, { delete: "unused0" });
   });
 
+  it("a cloud-init drive without a storage (a NetBox clone's) is the guest's as it is, or a plan error when the guest has none there", () => {
+    const vm = desiredTest1();
+    vm.disks.push({ slot: "ide2", kind: "cloudinit", options: {} });
+    const live = test1();
+    const kept = planUpdate(vm, { ...live, disks: { ...live.disks, ide2: { slot: "ide2", kind: "cloudinit", volume: "zfs:vm-101-cloudinit", storage: "zfs", options: {} } } }, power);
+    assert.deepEqual([kept.steps, kept.errors, kept.warnings], [[], [], []], "no move, no warning: its storage is not managed");
+    const missing = planUpdate(vm, live, power);
+    assert.deepEqual(missing.steps, []);
+    assert.deepEqual(missing.errors, ["ide2: the guest has no cloud-init drive there, and a new one needs a storage: name it, or the slot the guest's drive is in"]);
+  });
+
   it("a running VM's disk is moved online, a stopped one's offline", () => {
     const vm = desiredTest1();
     vm.disks[0]!.storage = "ceph";
