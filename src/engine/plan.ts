@@ -13,6 +13,7 @@ import { type SettleOptions, settleCreates } from "./creates.js";
 import { checkPermissions, checkReferences } from "./preflight.js";
 import { checkPools } from "./preflight-pools.js";
 import { checkClones } from "./preflight-clone.js";
+import { checkTemplates } from "./preflight-template.js";
 import type { GuestPlan, Plan, PreflightProblem } from "../plan/types.js";
 import type { DesiredObjects } from "../resources/objects.js";
 import { planObjects } from "./plan-objects.js";
@@ -69,7 +70,7 @@ async function finish(client: PveClient, cluster: ClusterSnapshot, plan: Plan, o
     checkPermissions(client, plan.guests),
     checkClones(client, cluster, plan.guests),
   ]);
-  plan.preflightErrors.push(...references, ...pools, ...permissions, ...clones);
+  plan.preflightErrors.push(...references, ...pools, ...permissions, ...clones, ...checkTemplates(cluster, plan.guests));
   return plan;
 }
 

@@ -201,7 +201,7 @@ export class GuestRunner {
       const held = config[key] !== undefined ? volumeOf(String(config[key])) : undefined;
       if (held === volume) continue;
       throw new Error(
-        `${key} of ${this.#guest.name} holds ${held ?? "nothing"}, not ${volume} as planned; nothing was destroyed: run plan again to see the container as it is now`,
+        `${key} of ${this.#guest.name} holds ${held ?? "nothing"}, not ${volume} as planned; nothing was destroyed: run plan again to see the guest as it is now`,
       );
     }
   }

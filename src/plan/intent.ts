@@ -36,6 +36,13 @@ export type ConfigWrite =
     }
   | { key: string; as: "nic"; bridge?: string };
 
+/** A volume a template conversion turns into a base volume: its slot and storage (and volume id when it exists). */
+export interface TemplateVolume {
+  slot: string;
+  storage: string;
+  volume?: string;
+}
+
 export type CallIntent =
   | {
       kind: GuestType;
@@ -68,8 +75,12 @@ export type CallIntent =
   | { kind: GuestType; op: "move-volume"; slot: string; storage: string }
   | { kind: GuestType; op: "power"; action: PowerAction }
   | { kind: GuestType; op: "destroy" }
-  /** Converts the guest to a template (one way: PVE has no call that turns it back). */
-  | { kind: GuestType; op: "template" }
+  /**
+   * Converts the guest to a template (one way: PVE has no call that turns it back). `volumes`:
+   * where its disks or mount points will be when it is converted, for preflight (a storage that
+   * cannot hold base volumes).
+   */
+  | { kind: GuestType; op: "template"; volumes?: TemplateVolume[] }
   /** Pool membership (PUT /pools): not a guest's own endpoint, so no guest type. */
   | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean }
   | ObjectIntent;
