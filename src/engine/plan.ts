@@ -14,6 +14,7 @@ import { checkPermissions, checkReferences } from "./preflight.js";
 import { checkPools } from "./preflight-pools.js";
 import { checkClones } from "./preflight-clone.js";
 import { checkTemplates } from "./preflight-template.js";
+import { planRetention } from "./snapshot-retention.js";
 import type { GuestPlan, Plan, PreflightProblem } from "../plan/types.js";
 import type { DesiredObjects } from "../resources/objects.js";
 import { planObjects } from "./plan-objects.js";
@@ -204,6 +205,7 @@ export async function buildPlan(client: PveClient, desired: DesiredGuest[], opti
       guests.push(planned);
     }
   }
+  await planRetention(client, guests, desired, live);
   deferClonesOfSourcesInFlight(guests, desired);
   const plan = await finish(client, cluster, newPlan(client, guests), options, refused);
   if (objects.backupJobs !== undefined) {

@@ -81,6 +81,7 @@ export type CallIntent =
    * cannot hold base volumes).
    */
   | { kind: GuestType; op: "template"; volumes?: TemplateVolume[] }
+  | SnapshotIntent
   /** Pool membership (PUT /pools): not a guest's own endpoint, so no guest type. */
   | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean }
   | ObjectIntent;
@@ -94,6 +95,17 @@ export interface ObjectIntent {
   object: "backup-job";
   op: "object-create" | "object-update" | "object-delete";
   key: string;
+}
+
+export type SnapshotAction = "create" | "delete" | "rollback";
+
+/** A snapshot call (POST/DELETE …/snapshot[/{name}[/rollback]]); `vmstate` only with create (VMs). */
+export interface SnapshotIntent {
+  kind: GuestType;
+  op: "snapshot";
+  action: SnapshotAction;
+  name: string;
+  vmstate?: boolean;
 }
 
 /**

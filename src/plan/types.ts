@@ -39,7 +39,11 @@ export type StepAction =
   /** A cluster object (backup job, and the access objects of #16): created, updated or deleted by its id. */
   | "object-create"
   | "object-update"
-  | "object-delete";
+  | "object-delete"
+  /** Snapshot calls (#15): taking one is configuration; deleting or rolling back loses data. */
+  | "snapshot-create"
+  | "snapshot-delete"
+  | "snapshot-rollback";
 
 /** One field that changes: `before`/`after` are display strings; absent means "not set". */
 export interface FieldChange {
@@ -166,7 +170,7 @@ export interface Plan {
 
 export interface PreflightProblem {
   /** `adoption`: the spec names an existing guest pvectl did not create, without `adopt`. */
-  kind: "node" | "storage" | "bridge" | "iso" | "image" | "template" | "permission" | "pool" | "adoption" | "clone" | "object";
+  kind: "node" | "storage" | "bridge" | "iso" | "image" | "template" | "permission" | "pool" | "adoption" | "clone" | "object" | "snapshot";
   guest?: string;
   message: string;
   path?: string;
