@@ -35,7 +35,13 @@ export type StepAction =
   /** An existing guest pvectl did not create gets the ownership tag (`adopt`). */
   | "adopt"
   /** Pool membership: join, leave or move (PUT /pools). */
-  | "pool";
+  | "pool"
+  /** A vzdump archive of the guest (POST /nodes/{node}/vzdump). */
+  | "backup"
+  /** A guest made (or replaced) from a vzdump archive. */
+  | "restore"
+  /** One backup archive deleted from its storage (backup prune). */
+  | "archive-delete";
 
 /** One field that changes: `before`/`after` are display strings; absent means "not set". */
 export interface FieldChange {
