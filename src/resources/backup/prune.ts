@@ -19,6 +19,8 @@ export function retentionText(retention: Retention): string {
 /** One archive with PVE's verdict, and where it was listed (a local storage is read per node). */
 export interface MarkedArchive {
   volid: string;
+  /** The guest it belongs to. */
+  vmid: number;
   node: string;
   storage: string;
   ctime?: number;
