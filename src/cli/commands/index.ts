@@ -17,6 +17,8 @@ const COMMANDS: Record<string, () => Promise<Registrar>> = {
   inventory: async () => (await import("./inventory.js")).registerInventoryCommand,
   sim: async () => (await import("./sim.js")).registerSimCommand,
   netbox: async () => (await import("./netbox.js")).registerNetboxCommand,
+  backup: async () => (await import("./backup.js")).registerBackupCommand,
+  restore: async () => (await import("./restore.js")).registerRestoreCommand,
 };
 
 /** Registers the command named by `argv[2]` when there is one, else every command. */
