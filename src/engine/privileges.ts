@@ -2,8 +2,7 @@
 // (`permissions.check`); create and config updates check more, per key and value, inside
 // PVE's handler: the guest kind lists those (resources/<kind>/privileges.ts), by the call's
 // intent.
-import { GUEST_KINDS } from "../resources/index.js";
-import { archiveCallNeeds } from "../resources/backup/privileges.js";
+import { archiveCallNeeds, GUEST_KINDS } from "../resources/index.js";
 import { matchEndpoint } from "../schema/index.js";
 import type { ApiCall, PrivilegeNeed, RequiredPrivilege, Step } from "../plan/types.js";
 
