@@ -14,6 +14,8 @@ export interface StepReport {
   /** Why a step was skipped or failed. */
   reason?: string;
   attempts?: number;
+  /** What a done step made, when that is news (a backup's archive: `archive local:backup/vzdump-…`). */
+  result?: string;
 }
 
 export interface GuestReport {

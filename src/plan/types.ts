@@ -43,7 +43,14 @@ export type StepAction =
   /** Snapshot calls (#15): taking one is configuration; deleting or rolling back loses data. */
   | "snapshot-create"
   | "snapshot-delete"
-  | "snapshot-rollback";
+  | "snapshot-rollback"
+
+  /** A vzdump archive of the guest (POST /nodes/{node}/vzdump). */
+  | "backup"
+  /** A guest made (or replaced) from a vzdump archive. */
+  | "restore"
+  /** One backup archive deleted from its storage (backup prune). */
+  | "archive-delete";
 
 /** One field that changes: `before`/`after` are display strings; absent means "not set". */
 export interface FieldChange {

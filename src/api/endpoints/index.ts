@@ -21,6 +21,7 @@ export {
   type QemuStatus,
   updateQemuConfig,
 } from "./qemu.js";
+export { getNotBackedUp, getPruneMarks, type NotBackedUp, type PruneMark } from "./backup.js";
 export { getStorageContent, type StorageVolume } from "./storage.js";
 export {
   getNodeTasks,

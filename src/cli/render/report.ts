@@ -21,6 +21,7 @@ export function renderGuestReport(g: GuestReport, p: Palette = plainPalette): st
   const volumes = Object.entries(g.volumes).map(([k, v]) => safeLine(`${k}=${v}`));
   if (macs.length) lines.push(`          macs: ${macs.join(" ")}`);
   if (volumes.length) lines.push(`          volumes: ${volumes.join(" ")}`);
+  for (const step of g.steps) if (step.result !== undefined) lines.push(`          ${step.action}: ${safeLine(step.result)}`);
   for (const pending of g.pending) lines.push(`          ${p.yellow(`pending: ${safeText(pending)}`)}`);
   if (g.pendingReboot?.length) lines.push(`          ${p.yellow(`waiting for a reboot: ${safeLine(g.pendingReboot.join(", "))}`)}`);
   for (const warning of g.warnings) lines.push(`          ${p.yellow(`warning: ${safeText(warning)}`)}`);
@@ -60,7 +61,7 @@ export function progressLine(event: ApplyEvent | { type: "guest-done"; report: G
     case "step-start":
       return `${p.dim("..")} ${safeLine(event.guest.key)}: ${safeLine(event.step.summary)}`;
     case "step-done":
-      return `${p.green("ok")} ${safeLine(event.guest.key)}: ${event.step.action}${event.vmid !== undefined ? ` (vmid ${event.vmid})` : ""}${event.warnings.length ? p.yellow(` ${event.warnings.length} warning(s)`) : ""}`;
+      return `${p.green("ok")} ${safeLine(event.guest.key)}: ${event.step.action}${event.vmid !== undefined ? ` (vmid ${event.vmid})` : ""}${event.result !== undefined ? `: ${safeLine(event.result)}` : ""}${event.warnings.length ? p.yellow(` ${event.warnings.length} warning(s)`) : ""}`;
     case "step-skipped":
       return `${p.yellow("--")} ${safeLine(event.guest.key)}: ${event.step.action} skipped (${safeLine(event.reason)})`;
     case "step-failed":
