@@ -70,8 +70,20 @@ export type CallIntent =
   | { kind: GuestType; op: "destroy" }
   /** Converts the guest to a template (one way: PVE has no call that turns it back). */
   | { kind: GuestType; op: "template" }
+  | SnapshotIntent
   /** Pool membership (PUT /pools): not a guest's own endpoint, so no guest type. */
   | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean };
+
+export type SnapshotAction = "create" | "delete" | "rollback";
+
+/** A snapshot call (POST/DELETE …/snapshot[/{name}[/rollback]]); `vmstate` only with create (VMs). */
+export interface SnapshotIntent {
+  kind: GuestType;
+  op: "snapshot";
+  action: SnapshotAction;
+  name: string;
+  vmstate?: boolean;
+}
 
 /**
  * A new guest made as a copy of another (POST …/{vmid}/clone): the call's path names the

@@ -35,7 +35,11 @@ export type StepAction =
   /** An existing guest pvectl did not create gets the ownership tag (`adopt`). */
   | "adopt"
   /** Pool membership: join, leave or move (PUT /pools). */
-  | "pool";
+  | "pool"
+  /** Snapshot calls (#15): taking one is configuration; deleting or rolling back loses data. */
+  | "snapshot-create"
+  | "snapshot-delete"
+  | "snapshot-rollback";
 
 /** One field that changes: `before`/`after` are display strings; absent means "not set". */
 export interface FieldChange {
