@@ -52,7 +52,7 @@ async function proxmoxSnap(state: "present" | "absent" | "rollback", name: strin
 
 /** pvectl's own reading of the guests' snapshots: vmid -> snapshot names (without PVE's "current"). */
 async function pvectlSnapshots(): Promise<Map<number, string[]>> {
-  const listed = await pvectl(["snapshot", "list", "--vmid", String(VM), "--vmid", String(CT), "--json"], simEnv(sim));
+  const listed = await pvectl(["snapshot", "list", "--vmid", String(VM), String(CT), "--json"], simEnv(sim));
   assert.equal(listed.code, 0, `${listed.stdout}${listed.stderr}`);
   return snapshotNames(JSON.parse(listed.stdout));
 }
@@ -82,7 +82,7 @@ print(json.dumps(out))
 
 test("proxmox_snap and pvectl see each other's snapshots; proxmoxer lists both", { skip: missing }, async () => {
   const env = simEnv(sim);
-  const made = await pvectl(["snapshot", "create", "by-pvectl", "--vmid", String(VM), "--vmid", String(CT), "--yes"], env);
+  const made = await pvectl(["snapshot", "create", "by-pvectl", "--vmid", String(VM), String(CT), "--yes"], env);
   assert.equal(made.code, 0, `${made.stdout}${made.stderr}`);
 
   // The module lists the guest's snapshots first: pvectl's is "already present", not made again.
@@ -113,7 +113,7 @@ test("proxmox_snap and pvectl see each other's snapshots; proxmoxer lists both",
   );
 
   // pvectl removes the module's snapshot; the module finds nothing left to remove.
-  const deleted = await pvectl(["snapshot", "delete", "by-ansible", "--vmid", String(VM), "--vmid", String(CT), "--yes", "--allow-data-loss"], env);
+  const deleted = await pvectl(["snapshot", "delete", "by-ansible", "--vmid", String(VM), String(CT), "--yes", "--allow-data-loss"], env);
   assert.equal(deleted.code, 0, `${deleted.stdout}${deleted.stderr}`);
   await proxmoxSnap("absent", "by-ansible", false);
   assert.deepEqual(await proxmoxerSnapshots(), { [VM]: {}, [CT]: {} });
