@@ -144,7 +144,7 @@ export interface Plan {
 
 export interface PreflightProblem {
   /** `adoption`: the spec names an existing guest pvectl did not create, without `adopt`. */
-  kind: "node" | "storage" | "bridge" | "iso" | "image" | "template" | "permission" | "pool" | "adoption" | "clone";
+  kind: "node" | "storage" | "bridge" | "iso" | "image" | "template" | "permission" | "pool" | "adoption" | "clone" | "snapshot";
   guest?: string;
   message: string;
   path?: string;

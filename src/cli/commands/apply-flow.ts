@@ -52,7 +52,9 @@ export async function runApply(
   planned: PlannedSpec,
   flags: ApplyFlags,
   options: Pick<ApplyPlanOptions, "perNodeConcurrency" | "verifyConvergence" | "secretPolicy">,
-  verb: "apply" | "destroy",
+  verb: "apply" | "destroy" | "snapshot",
+  /** More to say in --json output, next to the plan or report (the guests a selection skipped). */
+  extraJson: Record<string, unknown> = {},
 ): Promise<ApplyReport | undefined> {
   const { plan } = planned;
   const out = process.stdout;
@@ -61,7 +63,7 @@ export async function runApply(
   if (!flags.json) out.write(renderPlan(plan, palette));
   if (plan.preflightErrors.length > 0) {
     const failure = new PreflightFailedError(plan.preflightErrors.map((p) => p.message));
-    if (flags.json) out.write(`${JSON.stringify({ ok: false, plan, error: failure.message }, null, 2)}\n`);
+    if (flags.json) out.write(`${JSON.stringify({ ok: false, plan, error: failure.message, ...extraJson }, null, 2)}\n`);
     process.exitCode = 1;
     return undefined;
   }
@@ -122,7 +124,7 @@ export async function runApply(
       if (line) err.write(`${line}\n`);
     },
   });
-  if (flags.json) out.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (flags.json) out.write(`${JSON.stringify({ ...report, ...extraJson }, null, 2)}\n`);
   else out.write(`\n${renderReport(report, palette)}`);
   const pending = report.guests.some((g) => g.pending.length > 0);
   process.exitCode = report.ok ? (pending ? EXIT_PENDING : 0) : 1;
