@@ -12,9 +12,7 @@ import { pvectl, simEnv } from "../cli/run.js";
 import { REPO_ROOT, ansibleEnv, ansibleMissing, run } from "./helpers.js";
 import { runProxmoxerScript } from "./proxmoxer.js";
 
-// TEMPORARY: the snapshot commands are being built on branch t-snap; this goes when they merge.
-const CLI_PENDING = "pvectl snapshot create/list/delete are not on this branch yet";
-const missing = ansibleMissing() ?? CLI_PENDING;
+const missing = ansibleMissing();
 const VM = 100;
 const CT = 200;
 const GUESTS = [VM, CT];
