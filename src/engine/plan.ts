@@ -13,6 +13,7 @@ import { type SettleOptions, settleCreates } from "./creates.js";
 import { checkPermissions, checkReferences } from "./preflight.js";
 import { checkPools } from "./preflight-pools.js";
 import { checkClones } from "./preflight-clone.js";
+import { planRetention } from "./snapshot-retention.js";
 import type { GuestPlan, Plan, PreflightProblem } from "../plan/types.js";
 
 export interface PlanOptions {
@@ -201,6 +202,7 @@ export async function buildPlan(client: PveClient, desired: DesiredGuest[], opti
       guests.push(planned);
     }
   }
+  await planRetention(client, guests, desired, live);
   deferClonesOfSourcesInFlight(guests, desired);
   const plan = await finish(client, cluster, newPlan(client, guests), options, refused);
   return { plan, context: { cluster, live } };

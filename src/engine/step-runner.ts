@@ -23,6 +23,7 @@ import {
 } from "./retry-policy.js";
 import { digestAfterRelease, LOCK_NOTICE_MS, lockOf, waitForRelease } from "./lock-wait.js";
 import { findLostTask } from "./lost-answer.js";
+import { snapshotLanded } from "./snapshot-landed.js";
 import { ChangedSincePlanError } from "./errors.js";
 import type { TaskWatcher } from "../api/task-watcher.js";
 import type { ApiCall, GuestPlan, ParamValue, SecretRef, Step } from "../plan/types.js";
@@ -332,6 +333,7 @@ export class GuestRunner {
     const intent = call.intent;
     try {
       if (intent.op === "destroy") return await this.#gone();
+      if (intent.op === "snapshot") return await snapshotLanded(this.#deps.client, { node: this.#guest.node, vmid: this.vmid! }, intent);
       if (intent.op === "power") {
         // A reboot leaves no trace to read: it is never taken as landed.
         if (intent.action === "reboot") return false;

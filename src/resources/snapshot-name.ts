@@ -1,6 +1,7 @@
 // Snapshot names as PVE accepts them (`snapname` is format `pve-configid`, maxLength 40, in
-// src/schema/generated/endpoints.json; PVE's configid check wants a letter first and then at
-// least one more letter, digit, `_` or `-`, so one-character names are refused). `current` names the live
+// src/schema/generated/endpoints.json; the format is checked against `$CONFIGID_RE` in
+// proxmox/pve-common src/PVE/JSONSchema.pm: a letter first and then at least one more letter,
+// digit, `_` or `-`, case-insensitive, so one-character names are refused). `current` names the live
 // state in PVE's snapshot list and `pending` is reserved too, so neither can be a snapshot.
 const SNAPSHOT_NAME = /^[A-Za-z][A-Za-z0-9_-]+$/;
 const MAX_LENGTH = 40;

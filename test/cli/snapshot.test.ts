@@ -81,6 +81,30 @@ describe("pvectl snapshot", () => {
     assert.doesNotMatch(listed.stdout, /"second"/);
   });
 
+  it("delete and prune are data-loss-risk: held back (exit 3) without --allow-data-loss, each snapshot named", async () => {
+    await pvectl(["snapshot", "create", "auto-x", "--name", "snapa", "--yes"], env);
+    const held = await pvectl(["snapshot", "prune", "--keep", "0", "--prefix", "auto-", "--name", "snapa", "--yes"], env);
+    assert.equal(held.code, 3, held.stderr);
+    assert.match(held.stdout, /delete snapshot 'auto-x' of snapa \(beyond the newest 0 named 'auto-\*'\).* {2}\[data-loss-risk\]/);
+    assert.doesNotMatch(held.stdout, /'first'/, "a snapshot without the prefix is never in a prune");
+    const done = await pvectl(["snapshot", "delete", "auto-x", "--name", "snapa", "--yes", "--allow-data-loss"], env);
+    assert.equal(done.code, 0, done.stderr);
+    assert.match(done.stdout, /delete snapshot 'auto-x' of snapa: the state it holds is gone for good {2}\[data-loss-risk\]/);
+  });
+
+  it("--all asks for confirmation: without a terminal and without --yes nothing runs", async () => {
+    const result = await pvectl(["snapshot", "create", "third", "--all"], env);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /refusing to snapshot without confirmation/);
+  });
+
+  it("refuses bad --keep and --min-free values with what to give instead", async () => {
+    const keep = await pvectl(["snapshot", "prune", "--keep", "-1", "--all", "--yes"], env);
+    assert.match(keep.stderr, /--keep must be a whole number/);
+    const free = await pvectl(["snapshot", "create", "fourth", "--all", "--min-free", "150%", "--yes"], env);
+    assert.match(free.stderr, /--min-free must be a percentage from 0 to 100/);
+  });
+
   it("a vmid the cluster does not have is reported as not found", async () => {
     const result = await pvectl(["snapshot", "list", "--vmid", "998", "--json"], env);
     assert.deepEqual((JSON.parse(result.stdout) as { notFound: string[] }).notFound, ["vmid 998"]);

@@ -91,7 +91,8 @@ export function registerSnapshotCommand(program: Command): void {
   )
     .option("--vmstate", "VMs: also save the RAM of a running VM (it pauses while the memory is written; needs --allow-restart)")
     .option("--description <text>", "the snapshot's description")
-    .option("--min-free <percent>", "refuse when a thin pool (lvmthin, zfspool) holding a volume has less free space than this", `${DEFAULT_MIN_FREE_PERCENT}%`)
+    .option("--min-free <percent>", `refuse when a thin pool (lvmthin, zfspool) holding a volume has less free space than this (default: ${DEFAULT_MIN_FREE_PERCENT}%)`)
+    .addHelpText("after", "\nExample: pvectl snapshot create before-upgrade --tag web --yes   (NAME first: --name and -f take several values)")
     .action(async (name: string, flags: WriteFlags & { vmstate?: boolean; description?: string }) => {
       await runSnapshotOperation(
         flags,
@@ -128,9 +129,9 @@ export function registerSnapshotCommand(program: Command): void {
       .description("delete each selected guest's snapshots named with --prefix beyond the newest --keep (data-loss-risk, each snapshot named)"),
   )
     .requiredOption("--keep <n>", "how many of the newest snapshots with the prefix to keep (0 or more)")
-    .option("--prefix <prefix>", "only snapshots whose name starts with this are pruned; others are never touched (default: every snapshot)", "")
-    .action(async (flags: WriteFlags & { keep: string; prefix: string }) => {
-      await runSnapshotOperation(flags, { action: "prune", retention: { keep: keepCount(flags.keep), prefix: flags.prefix } }, "prune");
+    .option("--prefix <prefix>", "only snapshots whose name starts with this are pruned; others are never touched (default: every snapshot)")
+    .action(async (flags: WriteFlags & { keep: string; prefix?: string }) => {
+      await runSnapshotOperation(flags, { action: "prune", retention: { keep: keepCount(flags.keep), prefix: flags.prefix ?? "" } }, "prune");
     });
 }
 

@@ -4,6 +4,7 @@
 // shape before anything is compared, so a difference here is a real difference.
 
 import type { CloneSpec, PowerState } from "../kind.js";
+import type { Retention } from "../snapshot-prune.js";
 
 export type { PowerState };
 
@@ -78,6 +79,8 @@ export interface DesiredVm {
   adopt?: boolean;
   /** Made by cloning another guest when it does not exist yet (ignored once it exists). */
   clone?: CloneSpec;
+  /** Snapshot retention (`snapshots:`): apply prunes beyond it; undefined: snapshots are not managed. */
+  snapshots?: Retention;
 }
 
 export interface LiveDisk {

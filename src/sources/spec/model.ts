@@ -9,6 +9,7 @@
 
 import type { SpecFieldRow } from "../../resources/qemu/options-table.js";
 import type { CloneSpec } from "../../resources/index.js";
+import type { Retention } from "../../resources/snapshot-prune.js";
 import type { ContainerSpec } from "./container-model.js";
 
 /** Where something was written, for messages ("web.yaml:12:5"). Line and column are 1-based. */
@@ -104,6 +105,8 @@ export interface VmSpec extends OptionFields<undefined> {
   adopt?: boolean;
   /** Created by cloning this source when the VM does not exist yet. */
   clone?: CloneSpec;
+  /** Snapshot retention (`snapshots:`); undefined: snapshots are not managed. */
+  snapshots?: Retention;
   state: VmState;
   /** Desired power state; undefined: leave it as it is. */
   power?: PowerState;

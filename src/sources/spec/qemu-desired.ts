@@ -146,6 +146,7 @@ export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
     ...(vm.state === "absent" ? { absent: true } : {}),
     ...(vm.pool !== undefined ? { pool: vm.pool } : {}),
     ...(vm.adopt === true ? { adopt: true } : {}),
+    ...(vm.snapshots !== undefined ? { snapshots: { ...vm.snapshots } } : {}),
     ...(vm.clone !== undefined ? { clone: { ...vm.clone } } : {}),
   };
 }

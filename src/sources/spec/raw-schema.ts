@@ -6,6 +6,7 @@ import { defaultKeyOf } from "../../pve/index.js";
 import { type QemuOption, type SpecField, type SpecFieldName, type SpecKind, specFieldRows } from "../../resources/qemu/options-table.js";
 import type { ParamSchema } from "../../schema/types.js";
 import { vmCloneSchema } from "./clone.js";
+import { snapshotsSchema } from "./snapshots.js";
 import { ctSchema } from "./ct-schema.js";
 import {
   BUSES,
@@ -267,6 +268,7 @@ function vmSchema() {
         .optional()
         .describe("Manage an existing VM pvectl did not create (no `pvectl` tag); the plan adds the tag. Without it such a VM is refused."),
       clone: vmCloneSchema().optional(),
+      snapshots: snapshotsSchema().optional(),
       state: z.enum(["present", "absent"]).optional().describe("absent destroys the VM (a data-loss step)."),
       power: z.enum(["running", "stopped"]).optional().describe("Desired power state; leave out to not manage it."),
       template: z
