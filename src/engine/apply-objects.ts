@@ -3,7 +3,7 @@
 // call whose answer was lost is first resolved by reading the job list back (a create that
 // landed is done, never sent again; a delete whose job is gone is done).
 import type { PveClient } from "../api/index.js";
-import { readBackupJobs } from "../resources/backup-job/index.js";
+import { readBackupJobs } from "../resources/objects.js";
 import type { ObjectPlan, Step } from "../plan/types.js";
 import { refusal, type GuardRails } from "./guard-rails.js";
 import type { ObjectReport, StepReport } from "./report.js";

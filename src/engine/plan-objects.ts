@@ -3,7 +3,7 @@
 // problems (nothing runs while any remain).
 import { getPermissions } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
-import { planBackupJobs, readBackupJobs } from "../resources/backup-job/index.js";
+import { planBackupJobs, readBackupJobs } from "../resources/objects.js";
 import type { DesiredObjects } from "../resources/objects.js";
 import type { ObjectPlan, PreflightProblem } from "../plan/types.js";
 import { missingPrivileges, stepNeeds } from "./privileges.js";

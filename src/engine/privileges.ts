@@ -3,7 +3,7 @@
 // PVE's handler: the guest kind lists those (resources/<kind>/privileges.ts), by the call's
 // intent.
 import { archiveCallNeeds, GUEST_KINDS } from "../resources/index.js";
-import { jobCallNeeds } from "../resources/backup-job/index.js";
+import { objectCallNeeds } from "../resources/objects.js";
 import { matchEndpoint } from "../schema/index.js";
 import type { ApiCall, PrivilegeNeed, RequiredPrivilege, Step } from "../plan/types.js";
 
@@ -52,7 +52,7 @@ export function callNeeds(call: ApiCall): PrivilegeNeed[] {
   if (check) needs.push(...checkNeeds(check, params).flat());
 
   const intent = call.intent;
-  if (intent.kind === "object") needs.push(...jobCallNeeds(intent, call.params));
+  if (intent.kind === "object") needs.push(...objectCallNeeds(intent, call.params));
   else if (intent.kind !== "pool") needs.push(...GUEST_KINDS[intent.kind].callNeeds(intent, vmPath));
   needs.push(...archiveCallNeeds(intent, vmPath));
   // PUT /pools with vms=: PVE also checks each guest (`check_perm_modify` on /vms/<vmid>).

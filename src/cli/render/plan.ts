@@ -4,7 +4,7 @@
 import pc from "picocolors";
 import { type GuestPlan, type Plan, SEVERITIES, type Severity, type Step, severityCounts } from "../../plan/types.js";
 import { safeLine, safeText } from "../../util/safe-text.js";
-import { objectMarker, objectSummary, renderObjects } from "./plan-objects.js";
+import { objectSummary, renderObjects } from "./plan-objects.js";
 
 export interface Palette {
   red(s: string): string;
@@ -125,7 +125,7 @@ export function summaryLine(plan: Plan, p: Palette = plainPalette): string {
   if (parts.length > 0) lines.push(`Steps by severity: ${parts.join(", ")}.`);
   // "No changes" only when nothing failed: a guest with errors or a preflight problem means
   // the cluster may well differ from the spec, it was just not planned.
-  const failed = errorSummary(plan, counts.error + (plan.objects ?? []).filter((o) => objectMarker(o) === "!").length);
+  const failed = errorSummary(plan, counts.error);
   if (failed) lines.push(p.red(failed));
   else if (parts.length === 0) lines.push("No changes: the cluster matches the spec.");
   return lines.join("\n");
@@ -134,9 +134,11 @@ export function summaryLine(plan: Plan, p: Palette = plainPalette): string {
 /** What failed in a plan, in one sentence (undefined when nothing did). */
 export function errorSummary(plan: Plan, guestsWithErrors: number): string | undefined {
   const preflight = plan.preflightErrors.length;
-  if (guestsWithErrors === 0 && preflight === 0) return undefined;
+  const objectsWithErrors = (plan.objects ?? []).filter((o) => o.errors.length > 0).length;
+  if (guestsWithErrors === 0 && preflight === 0 && objectsWithErrors === 0) return undefined;
   const what = [
-    ...(guestsWithErrors ? [`${guestsWithErrors} guest(s) or object(s) with errors (their steps do not run)`] : []),
+    ...(guestsWithErrors ? [`${guestsWithErrors} guest(s) with errors (their steps do not run)`] : []),
+    ...(objectsWithErrors ? [`${objectsWithErrors} object(s) with errors (their steps do not run)`] : []),
     ...(preflight ? [`${preflight} preflight problem(s) (nothing runs)`] : []),
   ];
   return `Not converged: ${what.join(", ")}; fix what is listed above and run again.`;
