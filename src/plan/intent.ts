@@ -71,7 +71,19 @@ export type CallIntent =
   /** Converts the guest to a template (one way: PVE has no call that turns it back). */
   | { kind: GuestType; op: "template" }
   /** Pool membership (PUT /pools): not a guest's own endpoint, so no guest type. */
-  | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean };
+  | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean }
+  | ObjectIntent;
+
+/**
+ * A call on a cluster object (a backup job ...) by its id. `create` is never resent: a lost
+ * answer is resolved by reading the object back (it exists with pvectl's marker: it landed).
+ */
+export interface ObjectIntent {
+  kind: "object";
+  object: "backup-job";
+  op: "object-create" | "object-update" | "object-delete";
+  key: string;
+}
 
 /**
  * A new guest made as a copy of another (POST …/{vmid}/clone): the call's path names the

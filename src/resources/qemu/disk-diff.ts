@@ -78,7 +78,8 @@ export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>
           `use another slot, or remove the ${current.kind} from ${disk.slot} first`,
       );
     } else if (disk.kind === "cloudinit") {
-      if (disk.storage !== current.storage) {
+      // No storage asked: the drive stays where it is (a clone's, on its template's storage).
+      if (disk.storage !== undefined && disk.storage !== current.storage) {
         out.warnings.push(`${disk.slot}: the cloud-init drive is on ${current.storage}, the spec says ${disk.storage}; left as it is`);
       }
     } else if (disk.kind === "cdrom") changeCdrom(disk, current, ctx, out);
@@ -97,6 +98,10 @@ export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>
 function addDisk(disk: DesiredDisk, ctx: DiskContext, out: DiskDiff): void {
   if (disk.kind === "disk" && (disk.storage === undefined || (disk.sizeBytes === undefined && disk.importFrom === undefined))) {
     out.errors.push(`${disk.slot}: a new disk needs a storage and a size`);
+    return;
+  }
+  if (disk.kind === "cloudinit" && disk.storage === undefined) {
+    out.errors.push(`${disk.slot}: the guest has no cloud-init drive there, and a new one needs a storage: name it, or the slot the guest's drive is in`);
     return;
   }
   const liveChange = changesLive(disk.slot, ctx);

@@ -1,0 +1,78 @@
+// The guest selection flags every command over many guests shares (snapshot, backup):
+// `-f SPEC`, `--vmid`, `--name`, `--tag`, `--pool`, `--node`, `--all`, `--include-foreign`.
+// With spec files the cluster is the spec's connection; without, the PROXMOX_* environment.
+import type { Command } from "commander";
+import { PveClient } from "../../api/index.js";
+import type { GuestSelector, SelectedSpecGuest } from "../../engine/selection.js";
+import { addSecretPolicyOptions, openSpecTarget, type SpecFlags, UsageError } from "./plan.js";
+
+export interface SelectionFlags extends SpecFlags {
+  vmid?: string[];
+  name?: string[];
+  tag?: string[];
+  pool?: string[];
+  node?: string[];
+  all?: boolean;
+  includeForeign?: boolean;
+}
+
+export function addSelectionOptions(command: Command): Command {
+  return addSecretPolicyOptions(command)
+    .option("-f, --file <path...>", "the guests of these spec files")
+    .option("--connection <name>", "the spec connection to use (with -f)")
+    .option("--vmid <vmid...>", "these guests, by vmid")
+    .option("--name <name...>", "these guests, by name")
+    .option("--tag <tag...>", "only guests carrying every one of these tags")
+    .option("--pool <pool...>", "only guests in one of these pools")
+    .option("--node <node...>", "only guests on one of these nodes")
+    .option("--all", "every guest of the cluster (narrowed by --tag/--pool/--node)")
+    .option("--include-foreign", "also act on selected guests pvectl did not create (without it they are skipped and listed)");
+}
+
+export interface OpenedSelection {
+  client: PveClient;
+  selector: GuestSelector;
+}
+
+/** The client and the selector of a command's flags; `command` names it in the hints. */
+export async function openSelection(flags: SelectionFlags, command: string): Promise<OpenedSelection> {
+  const base: GuestSelector = {
+    ...(flags.vmid ? { vmids: flags.vmid.map((v) => vmidOf(v)) } : {}),
+    ...(flags.name ? { names: flags.name } : {}),
+    ...(flags.tag ? { tags: flags.tag } : {}),
+    ...(flags.pool ? { pools: flags.pool } : {}),
+    ...(flags.node ? { nodes: flags.node } : {}),
+    ...(flags.all ? { all: true } : {}),
+    ...(flags.includeForeign ? { includeForeign: true } : {}),
+  };
+  if ((flags.file ?? []).length === 0) {
+    if (flags.connection !== undefined) {
+      throw new UsageError(`--connection ${flags.connection} needs the spec file that defines it`, `e.g. pvectl ${command} -f cluster.yaml --connection ${flags.connection} ...`);
+    }
+    return { client: PveClient.fromEnv(), selector: base };
+  }
+  const target = await openSpecTarget([], flags, command);
+  const spec: SelectedSpecGuest[] = [
+    ...target.vms.map((vm) => specGuest(vm, "qemu")),
+    ...target.containers.map((ct) => specGuest(ct, "lxc")),
+  ];
+  return { client: target.client, selector: { ...base, spec } };
+}
+
+function specGuest(guest: { name: string; vmid?: number; node?: string; adopt?: boolean }, kind: "qemu" | "lxc"): SelectedSpecGuest {
+  return {
+    name: guest.name,
+    kind,
+    ...(guest.vmid !== undefined ? { vmid: guest.vmid } : {}),
+    ...(guest.node !== undefined ? { node: guest.node } : {}),
+    ...(guest.adopt === true ? { adopt: true } : {}),
+  };
+}
+
+function vmidOf(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 100 || n > 999_999_999) {
+    throw new UsageError(`--vmid must be a guest id (a whole number from 100), got '${value}'`, "e.g. --vmid 101 102");
+  }
+  return n;
+}
