@@ -138,3 +138,60 @@ describe("not-backed-up", () => {
     ]);
   });
 });
+
+describe("vzdump's job as VZDump runs it", () => {
+  it("logs the command line, skips guests of other nodes, fails unknown ones, says how each guest went", async () => {
+    const h = harness();
+    await h.createVm(100, { scsi0: "local-lvm:4" });
+    await h.createVm(101, {}, "pve2");
+    h.clock += 3600;
+    const upid = await h.call("POST", "/nodes/pve1/vzdump", { vmid: "100,101,999", storage: "local", compress: "zstd", "notes-template": "{{guestname}} x" });
+    const task = h.task(upid);
+    assert.equal(task.exitstatus, "job errors");
+    assert.equal(task.log[0], "INFO: starting new backup job: vzdump 100 101 999 --compress zstd --node pve1 --notes-template '{{guestname}} x' --storage local");
+    assert.equal(task.log[1], "INFO: skip external VMs: 101");
+    assert.ok(task.log.includes("INFO: status = stopped"));
+    assert.ok(task.log.includes("INFO: VM Name: vm100"));
+    assert.ok(task.log.includes("INFO: include disk 'scsi0' 'local-lvm:vm-100-disk-0' 4G"));
+    assert.ok(task.log.includes("INFO: backup mode: stop"), "a stopped guest is backed up in stop mode");
+    assert.ok(task.log.includes("INFO: Finished Backup of VM 100 (00:00:09)"));
+    assert.ok(task.log.includes("ERROR: Backup of VM 999 failed - unable to find VM '999'"));
+    assert.equal(await h.call("POST", "/nodes/pve1/vzdump", { vmid: "101", storage: "local" }), "OK", "nothing on this node: no task");
+  });
+
+  it("a container on storage without snapshots falls back from snapshot to suspend mode", async () => {
+    const h = new Harness({
+      config: {
+        nodes: ["pve1"],
+        bridges: ["vmbr0"],
+        storages: [
+          { id: "local", type: "dir", content: "iso,vztmpl,backup,rootdir", path: "/var/lib/vz" },
+          { id: "local-lvm", type: "lvmthin", content: "images,rootdir" },
+        ],
+        content: ["local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst"],
+      },
+    });
+    const ostemplate = "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst";
+    await h.ok("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate, rootfs: "local:2", hostname: "db-1", start: 1 });
+    await h.ok("POST", "/nodes/pve1/lxc", { vmid: 201, ostemplate, rootfs: "local-lvm:2", mp0: "local-lvm:1,mp=/data", start: 1 });
+    const log = h.task(await h.ok("POST", "/nodes/pve1/vzdump", { vmid: "200,201", storage: "local", mode: "snapshot" })).log;
+    assert.ok(log.includes("INFO: mode failure - some volumes do not support snapshots"));
+    assert.ok(log.includes("INFO: trying 'suspend' mode instead"));
+    assert.ok(log.includes("INFO: CT Name: db-1"));
+    assert.ok(log.includes("INFO: including mount point mp0 ('/data') in backup"));
+    assert.deepEqual(log.filter((l) => l.startsWith("INFO: backup mode")), ["INFO: backup mode: suspend", "INFO: backup mode: snapshot"]);
+  });
+
+  it("options PVE keeps for root are refused for others; a named guest without VM.Backup fails the task", async () => {
+    const h = harness();
+    await h.createVm(100);
+    h.userid = "ops@pve";
+    await rejects(h.call("POST", "/nodes/pve1/vzdump", { vmid: "100", storage: "local", "prune-backups": "keep-last=1" }), 400, "Parameter verification failed.", {
+      "prune-backups": "Only root may set this option.",
+    });
+    h.denied.add("/vms/100 VM.Backup");
+    const upid = await h.call("POST", "/nodes/pve1/vzdump", { vmid: "100", storage: "local" });
+    assert.equal(h.task(upid).exitstatus, "Permission check failed (/vms/100, VM.Backup)");
+    assert.equal((await h.config(100)).lock, undefined);
+  });
+});

@@ -64,6 +64,7 @@ describe("restore from vzdump archives", () => {
     assert.match(archive, /^local:backup\/vzdump-lxc-200-.*\.tar\.zst$/);
     const upid = await h.ok("POST", "/nodes/pve1/lxc", { vmid: 201, ostemplate: archive, restore: 1, storage: "local-lvm" });
     assert.match(upid, /:vzrestore:201:/);
+    assert.equal(h.task(upid).log[0], `extracting archive '/var/lib/vz/dump/${archive.slice("local:backup/".length)}'`);
     const cfg = await h.config(201, "pve1", "lxc");
     assert.equal(cfg.rootfs, "local-lvm:vm-201-disk-0,size=4G");
     assert.equal(cfg.hostname, "ct1");

@@ -1,162 +1,152 @@
-// Backups: POST /nodes/{node}/vzdump (vzdump task, `lock: backup` while it runs, archive
-// volumes in storage content). The /cluster/backup job list (jobs.cfg) is backup-jobs.ts.
+// Backups: POST /nodes/{node}/vzdump as pve-manager's API2/VZDump.pm and VZDump.pm run it — a
+// `vzdump` task over the node's guests (`lock: backup` on each while it runs), an archive per
+// guest in storage content (vzdump-archive.ts) and the retention after each (prune-backups.ts).
+// The /cluster/backup job list (jobs.cfg) is backup-jobs.ts.
 import { splitList } from "../../pve/index.js";
-import { driveSize, driveVolume, isCdrom, isDiskKey, parseDrive } from "../cluster/drives.js";
-import { guestName } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
-import type { BackupContent, GuestConfig, GuestState } from "../cluster/types.js";
-import { addVolume, findVolume, requireStorage } from "../cluster/volumes.js";
+import type { GuestState } from "../cluster/types.js";
+import { requireStorage } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { registerBackupJobHandlers } from "./backup-jobs.js";
 import { flag, nodeParam, sim, str } from "./context.js";
 import { pruneAfterBackup } from "./prune-backups.js";
+import { type ArchiveOptions, backupGuest, backupSize, finishGuest } from "./vzdump-archive.js";
 
-const EXTENSIONS: Record<string, string> = { "0": "", "1": ".lzo", gzip: ".gz", lzo: ".lzo", zstd: ".zst" };
+/** Options only root@pam may give (API2/VZDump.pm). */
+const ROOT_ONLY = ["maxfiles", "prune-backups", "tmpdir", "dumpdir", "script", "bwlimit", "ionice", "job-id"];
 
-function splitVmids(text: string | undefined): number[] {
-  return splitList(text ?? "").map(Number);
+interface Selection {
+  /** This node's guests, by vmid. */
+  local: GuestState[];
+  /** Asked-for vmids no guest has: they fail in the task. */
+  orphans: number[];
+  /** Asked-for guests on other nodes: "skip external VMs". */
+  external: number[];
+  /** A named guest without VM.Backup: VZDump's permission check fails the whole task. */
+  denied?: number | undefined;
 }
 
-function stamp(seconds: number): string {
-  const d = new Date(seconds * 1000).toISOString();
-  return `${d.slice(0, 10).replace(/-/g, "_")}-${d.slice(11, 19).replace(/:/g, "_")}`;
-}
-
-/** vzdump's log time: "YYYY-MM-DD HH:MM:SS" (the simulated nodes run on UTC). */
-function logTime(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 19).replace("T", " ");
-}
-
-function selectGuests(ctx: HandlerContext, model: SimCluster, node: string): GuestState[] {
-  const onNode = model.state.guests.filter((g) => g.node === node).sort((a, b) => a.vmid - b.vmid);
+/** The job's guests as VZDump::get_included_guests names them: pool, else vmid, else all. */
+function selectGuests(ctx: HandlerContext, model: SimCluster, node: string): Selection {
   const pool = str(ctx, "pool");
-  if (pool !== undefined) {
-    const members = model.pool(pool)?.vmids ?? [];
-    return onNode.filter((g) => members.includes(g.vmid));
+  let vmids: number[];
+  if (pool !== undefined) vmids = model.pool(pool)?.vmids ?? [];
+  else if (str(ctx, "vmid") !== undefined) vmids = splitList(str(ctx, "vmid") ?? "").map(Number);
+  else {
+    const exclude = new Set(splitList(str(ctx, "exclude") ?? "").map(Number));
+    vmids = model.state.guests.map((g) => g.vmid).filter((v) => !exclude.has(v));
   }
-  if (flag(ctx, "all")) {
-    const exclude = splitVmids(str(ctx, "exclude"));
-    return onNode.filter((g) => !exclude.includes(g.vmid));
+  const out: Selection = { local: [], orphans: [], external: [] };
+  for (const vmid of [...new Set(vmids)].sort((a, b) => a - b)) {
+    const guest = model.guest(vmid);
+    if (!guest) out.orphans.push(vmid);
+    else if (guest.node === node) out.local.push(guest);
+    else out.external.push(vmid);
   }
-  const wanted = splitVmids(str(ctx, "vmid"));
-  for (const vmid of wanted) {
-    if (!model.guest(vmid)) throw new PveApiError(500, `unable to find VM ${vmid}`);
-  }
-  return onNode.filter((g) => wanted.includes(g.vmid));
+  // with all=1 a guest the caller may not back up is left out; a named one fails the task
+  if (flag(ctx, "all")) out.local = out.local.filter((g) => ctx.hasPermission(`/vms/${g.vmid}`, ["VM.Backup"]));
+  else out.denied = out.local.find((g) => !ctx.hasPermission(`/vms/${g.vmid}`, ["VM.Backup"]))?.vmid;
+  return out;
 }
 
-function notes(template: string | undefined, guest: GuestState, model: SimCluster): string | undefined {
-  if (template === undefined) return undefined;
-  return template
-    .replace(/\{\{guestname\}\}/g, guestName(guest))
-    .replace(/\{\{vmid\}\}/g, String(guest.vmid))
-    .replace(/\{\{node\}\}/g, guest.node)
-    .replace(/\{\{cluster\}\}/g, model.state.clusterName)
-    .replace(/\\n/g, "\n");
+function shellQuote(value: string): string {
+  return /^[A-Za-z0-9_.,:/@%+=-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`;
 }
 
-/** The config and disks an archive keeps (enough to restore the guest). */
-function backupContent(model: SimCluster, guest: GuestState): BackupContent {
-  const config: GuestConfig = { ...guest.config };
-  delete config.lock;
-  delete config.parent;
-  const disks: BackupContent["disks"] = {};
-  for (const [key, value] of Object.entries(config)) {
-    if (!isDiskKey(guest.type, key)) continue;
-    const volid = driveVolume(String(value));
-    if (!volid || isCdrom(String(value)) || parseDrive(guest.type, key, String(value)).backup === false) continue;
-    const volume = findVolume(model.state, volid, guest.node);
-    if (volume) disks[key] = { size: volume.size, storage: volume.storage, format: volume.format };
+/** The job's command line as VZDump::Common::command_line prints it (options sorted here). */
+function commandLine(ctx: HandlerContext): string {
+  const parts = ["vzdump", ...splitList(str(ctx, "vmid") ?? "")];
+  for (const [key, value] of Object.entries(ctx.params).sort(([a], [b]) => a.localeCompare(b))) {
+    if (value === undefined || key === "vmid" || value === "") continue;
+    parts.push(`--${key} ${shellQuote(String(value))}`);
   }
-  return { type: guest.type, config, disks };
+  return parts.join(" ");
 }
 
-function backupSize(guest: GuestState): number {
-  let total = 0;
-  for (const [k, v] of Object.entries(guest.config)) {
-    if (isDiskKey(guest.type, k) && !isCdrom(String(v))) total += driveSize(guest.type, k, String(v));
+function checkRequest(ctx: HandlerContext): void {
+  for (const p of ROOT_ONLY) {
+    if (ctx.params[p] !== undefined && ctx.auth.userid !== "root@pam") {
+      throw new PveApiError(400, "Parameter verification failed.", { [p]: "Only root may set this option." });
+    }
   }
-  return Math.max(1024 * 1024, Math.round(total * 0.3));
+  if (flag(ctx, "stdout")) {
+    throw new PveApiError(400, "Parameter verification failed.", { stdout: "option is only allowed on the command line interface." });
+  }
 }
 
 function vzdump(ctx: HandlerContext): string {
   const model = sim(ctx);
   const node = nodeParam(ctx);
   model.requireNode(node);
-  for (const p of ["tmpdir", "dumpdir", "script", "job-id"]) {
-    if (ctx.params[p] !== undefined && ctx.auth.userid !== "root@pam") {
-      throw new PveApiError(400, "Parameter verification failed.", { [p]: "Only root may set this option." });
-    }
-  }
-  if (flag(ctx, "stdout")) throw new PveApiError(501, "vzdump to stdout is not supported by the simulator");
+  checkRequest(ctx);
   const storageId = str(ctx, "storage") ?? "local";
   const storage = requireStorage(model.state, storageId, node);
   if (!storage.content.includes("backup")) {
     throw new PveApiError(500, `can't use storage '${storageId}' for backups - wrong content type`);
   }
+  const { local, orphans, external, denied } = selectGuests(ctx, model, node);
+  // PVE answers a plain "OK" (no task) when every named guest lives on another node
+  if (local.length === 0 && orphans.length === 0 && !flag(ctx, "all")) return "OK";
   ctx.checkPermission(`/storage/${storageId}`, ["Datastore.AllocateSpace"]);
-  const guests = selectGuests(ctx, model, node);
-  for (const g of guests) ctx.checkPermission(`/vms/${g.vmid}`, ["VM.Backup"]);
-  const mode = str(ctx, "mode") ?? "snapshot";
-  const compress = str(ctx, "compress") ?? "0";
-  const notesTemplate = str(ctx, "notes-template");
-  const isProtected = flag(ctx, "protected");
+  const opts: ArchiveOptions = {
+    storage,
+    node,
+    mode: str(ctx, "mode") ?? "snapshot",
+    compress: str(ctx, "compress") ?? "0",
+    notesTemplate: str(ctx, "notes-template"),
+    protected: flag(ctx, "protected"),
+  };
   // remove=0 keeps every old backup; else the job's prune-backups, or the storage's, apply
   const prune = ctx.params.remove !== 0;
   const pruneSpec = str(ctx, "prune-backups");
+  const started = model.now();
+  const cmdline = commandLine(ctx);
   // Guests already locked fail in the task; the others show `lock: backup` meanwhile.
-  const lockedBefore = new Set(guests.filter((g) => g.config.lock !== undefined).map((g) => g.vmid));
-  for (const g of guests) if (!lockedBefore.has(g.vmid)) g.config.lock = "backup";
-  const bytes = guests.reduce((sum, g) => sum + backupSize(g), 0);
+  const lockedBefore = new Set(local.filter((g) => g.config.lock !== undefined).map((g) => g.vmid));
+  for (const g of local) if (!lockedBefore.has(g.vmid)) g.config.lock = "backup";
+  const unlock = (g: GuestState) => {
+    if (!lockedBefore.has(g.vmid) && g.config.lock === "backup") delete g.config.lock;
+  };
+  const ids = [...local.map((g) => g.vmid), ...orphans];
   return ctx.tasks.start({
     node,
     type: "vzdump",
-    id: guests.length === 1 ? String(guests[0]?.vmid) : "",
+    id: ids.length === 1 ? String(ids[0]) : "",
     kind: "backup",
-    bytes,
+    bytes: local.reduce((sum, g) => sum + backupSize(g), 0),
     onFailure: () => {
-      for (const g of guests) if (!lockedBefore.has(g.vmid) && g.config.lock === "backup") delete g.config.lock;
+      for (const g of local) unlock(g);
     },
     work: (task) => {
-      const failed: number[] = [];
-      for (const guest of guests) {
-        if (lockedBefore.has(guest.vmid)) {
-          task.log(`ERROR: Backup of VM ${guest.vmid} failed - ${guest.type === "qemu" ? "VM" : "CT"} is locked (${guest.config.lock})`);
-          failed.push(guest.vmid);
+      const log = (l: string) => task.log(l);
+      log(`INFO: starting new backup job: ${cmdline}`);
+      if (external.length > 0) log(`INFO: skip external VMs: ${external.join(", ")}`);
+      if (denied !== undefined) {
+        for (const g of local) unlock(g);
+        throw new Error(`Permission check failed (/vms/${denied}, VM.Backup)`);
+      }
+      let failed = 0;
+      let clock = started;
+      for (const vmid of [...ids].sort((a, b) => a - b)) {
+        const guest = local.find((g) => g.vmid === vmid);
+        if (!guest || !model.state.guests.includes(guest)) {
+          log(`ERROR: Backup of VM ${vmid} failed - unable to find VM '${vmid}'`);
+          failed++;
           continue;
         }
-        if (!model.state.guests.includes(guest)) continue;
-        task.log(`INFO: Starting Backup of VM ${guest.vmid} (${guest.type})`);
-        task.log(`INFO: Backup started at ${logTime(model.now())}`);
-        task.log(`INFO: backup mode: ${mode}`);
-        const kind = guest.type === "qemu" ? "qemu" : "lxc";
-        const ext = guest.type === "qemu" ? "vma" : "tar";
-        const file = `vzdump-${kind}-${guest.vmid}-${stamp(model.now())}.${ext}${EXTENSIONS[compress] ?? ""}`;
-        const volid = `${storage.id}:backup/${file}`;
-        const note = notes(notesTemplate, guest, model);
-        const content = backupContent(model, guest);
-        addVolume(model.state, {
-          volid,
-          storage: storage.id,
-          ...(storage.shared ? {} : { node }),
-          content: "backup",
-          format: `${ext}${EXTENSIONS[compress] ?? ""}`.replace(/^(vma|tar)\./, "$1."),
-          size: backupSize(guest),
-          ctime: model.now(),
-          vmid: guest.vmid,
-          subtype: guest.type,
-          ...(note !== undefined ? { notes: note } : {}),
-          ...(isProtected ? { protected: true } : {}),
-          backup: content,
-        });
-        // PVE names the archive by its path on a file storage (the volid on other storages)
-        task.log(`INFO: creating vzdump archive '${storage.path ? `${storage.path}/dump/${file}` : volid}'`);
-        if (guest.config.lock === "backup") delete guest.config.lock;
-        if (prune) pruneAfterBackup(model, storage, node, guest, pruneSpec, (l) => task.log(l));
-        task.log(`INFO: Finished Backup of VM ${guest.vmid}`);
+        if (lockedBefore.has(guest.vmid)) {
+          log(`ERROR: Backup of VM ${guest.vmid} failed - ${guest.type === "qemu" ? "VM" : "CT"} is locked (${guest.config.lock})`);
+          failed++;
+          continue;
+        }
+        const end = backupGuest(model, guest, opts, clock, log);
+        unlock(guest);
+        if (prune) pruneAfterBackup(model, storage, node, guest, pruneSpec, log);
+        finishGuest(guest, clock, end, log);
+        clock = end;
       }
-      if (failed.length > 0) throw new Error("job errors");
-      task.log("INFO: Backup job finished successfully");
+      if (failed > 0) throw new Error("job errors");
+      log("INFO: Backup job finished successfully");
     },
   });
 }

@@ -32,6 +32,12 @@ interface RestoreRequest {
   start: boolean;
 }
 
+/** The archive's file as PVE names it in logs (the volid on a storage without a path). */
+function archivePath(model: SimCluster, volid: string): string {
+  const storage = model.state.storages.find((st) => volid.startsWith(`${st.id}:backup/`));
+  return storage?.path ? `${storage.path}/dump/${volid.slice(storage.id.length + "backup/".length + 1)}` : volid;
+}
+
 function label(type: GuestType): "VM" | "CT" {
   return type === "qemu" ? "VM" : "CT";
 }
@@ -89,7 +95,9 @@ function restoreArchive(req: RestoreRequest): string {
     bytes: volume.size,
     onFailure: undo,
     work: (task) => {
-      task.log(`restore vma archive: ${archive}`);
+      // qemu-server pipes the vma through its extractor, pve-container extracts the tar
+      const path = archivePath(model, archive);
+      task.log(type === "qemu" ? `restore vma archive: ${path}` : `extracting archive '${path}'`);
       freeOnFailure(model, node, undo, (allocated) => {
         if (existing) {
           for (const volid of referencedVolumes(guest)) removeVolume(model.state, volid, node);
