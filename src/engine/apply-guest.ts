@@ -87,11 +87,11 @@ async function runSteps(run: GuestApply, guest: GuestPlan, runner: GuestRunner, 
 async function runStep(run: GuestApply, guest: GuestPlan, runner: GuestRunner, step: Step, report: GuestReport): Promise<boolean> {
   run.emit({ type: "step-start", guest, step });
   try {
-    const { warnings, attempts } = await runner.run(step);
-    report.steps.push({ ...stepReport(step, "done"), attempts });
+    const { warnings, attempts, result } = await runner.run(step);
+    report.steps.push({ ...stepReport(step, "done"), attempts, ...(result !== undefined ? { result } : {}) });
     report.warnings.push(...warnings);
     if (runner.vmid !== undefined) report.vmid = runner.vmid;
-    run.emit({ type: "step-done", guest, step, ...(runner.vmid !== undefined ? { vmid: runner.vmid } : {}), warnings });
+    run.emit({ type: "step-done", guest, step, ...(runner.vmid !== undefined ? { vmid: runner.vmid } : {}), warnings, ...(result !== undefined ? { result } : {}) });
     return true;
   } catch (err) {
     const message = errorText(err);

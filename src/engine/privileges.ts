@@ -2,7 +2,8 @@
 // (`permissions.check`); create and config updates check more, per key and value, inside
 // PVE's handler: the guest kind lists those (resources/<kind>/privileges.ts), by the call's
 // intent.
-import { GUEST_KINDS } from "../resources/index.js";
+import { archiveCallNeeds, GUEST_KINDS } from "../resources/index.js";
+import { objectCallNeeds } from "../resources/objects.js";
 import { matchEndpoint } from "../schema/index.js";
 import type { ApiCall, PrivilegeNeed, RequiredPrivilege, Step } from "../plan/types.js";
 
@@ -51,7 +52,9 @@ export function callNeeds(call: ApiCall): PrivilegeNeed[] {
   if (check) needs.push(...checkNeeds(check, params).flat());
 
   const intent = call.intent;
-  if (intent.kind !== "pool") needs.push(...GUEST_KINDS[intent.kind].callNeeds(intent, vmPath));
+  if (intent.kind === "object") needs.push(...objectCallNeeds(intent, call.params));
+  else if (intent.kind !== "pool") needs.push(...GUEST_KINDS[intent.kind].callNeeds(intent, vmPath));
+  needs.push(...archiveCallNeeds(intent, vmPath));
   // PUT /pools with vms=: PVE also checks each guest (`check_perm_modify` on /vms/<vmid>).
   if (intent.op === "pool-membership") {
     for (const id of intent.vmids) needs.push({ path: `/vms/${id}`, privilege: "VM.Allocate", anyOf: ["VM.Allocate", "Permissions.Modify"] });

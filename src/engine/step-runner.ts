@@ -24,6 +24,7 @@ import {
 import { digestAfterRelease, LOCK_NOTICE_MS, lockOf, waitForRelease } from "./lock-wait.js";
 import { findLostTask } from "./lost-answer.js";
 import { snapshotLanded } from "./snapshot-landed.js";
+import { isArchiveIntent, runArchiveCall } from "./archive-call.js";
 import { ChangedSincePlanError } from "./errors.js";
 import type { TaskWatcher } from "../api/task-watcher.js";
 import type { ApiCall, GuestPlan, ParamValue, SecretRef, Step } from "../plan/types.js";
@@ -31,7 +32,7 @@ import type { VmidAllocator } from "./vmid.js";
 
 export type ApplyEvent =
   | { type: "step-start"; guest: GuestPlan; step: Step }
-  | { type: "step-done"; guest: GuestPlan; step: Step; vmid?: number; warnings: string[] }
+  | { type: "step-done"; guest: GuestPlan; step: Step; vmid?: number; warnings: string[]; result?: string }
   | { type: "step-skipped"; guest: GuestPlan; step: Step; reason: string }
   | { type: "step-failed"; guest: GuestPlan; step: Step; error: string }
   | { type: "retry"; guest: GuestPlan; step: Step; attempt: number; reason: string; delayMs: number }
@@ -90,19 +91,32 @@ export class GuestRunner {
     this.#kind = kindOf(guest);
   }
 
-  /** Runs a step; returns the warnings of its tasks and how many attempts it took. */
-  async run(step: Step): Promise<{ warnings: string[]; attempts: number }> {
+  /** Runs a step; returns the warnings of its tasks, how many attempts it took and what it made (a backup's archive). */
+  async run(step: Step): Promise<{ warnings: string[]; attempts: number; result?: string }> {
     const warnings: string[] = [];
     let attempts = 0;
+    let result: string | undefined;
     for (const call of step.calls) {
       // Grown to at least this size already (an image larger than asked): nothing to do.
       if (call.growOnly && (await this.#landed(call))) continue;
       const makesGuest = call.intent.op === "create" || call.intent.op === "clone";
-      const r = makesGuest ? await this.#create(step, call) : await this.#call(step, call);
+      // Backups, restores and archive deletes resolve their lost answers their own way (archive-call.ts).
+      const r = isArchiveIntent(call.intent)
+        ? await runArchiveCall(this.#archiveDeps(step), this.#guest.node, { ...call, intent: call.intent })
+        : makesGuest
+          ? await this.#create(step, call)
+          : await this.#call(step, call);
       warnings.push(...r.warnings);
       attempts += r.attempts;
+      if ("result" in r && typeof r.result === "string") result = r.result;
     }
-    return { warnings, attempts };
+    return { warnings, attempts, ...(result !== undefined ? { result } : {}) };
+  }
+
+  #archiveDeps(step: Step) {
+    const { client, watcher, retry, emit } = this.#deps;
+    const onRetry = (attempt: number, reason: string, delayMs: number) => emit({ type: "retry", guest: this.#guest, step, attempt, reason, delayMs });
+    return { client, watcher, retry, seen: this.#seen, onRetry };
   }
 
   #path(call: ApiCall): string {
@@ -202,7 +216,7 @@ export class GuestRunner {
       const held = config[key] !== undefined ? volumeOf(String(config[key])) : undefined;
       if (held === volume) continue;
       throw new Error(
-        `${key} of ${this.#guest.name} holds ${held ?? "nothing"}, not ${volume} as planned; nothing was destroyed: run plan again to see the container as it is now`,
+        `${key} of ${this.#guest.name} holds ${held ?? "nothing"}, not ${volume} as planned; nothing was destroyed: run plan again to see the guest as it is now`,
       );
     }
   }

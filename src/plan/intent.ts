@@ -36,6 +36,13 @@ export type ConfigWrite =
     }
   | { key: string; as: "nic"; bridge?: string };
 
+/** A volume a template conversion turns into a base volume: its slot and storage (and volume id when it exists). */
+export interface TemplateVolume {
+  slot: string;
+  storage: string;
+  volume?: string;
+}
+
 export type CallIntent =
   | {
       kind: GuestType;
@@ -68,11 +75,30 @@ export type CallIntent =
   | { kind: GuestType; op: "move-volume"; slot: string; storage: string }
   | { kind: GuestType; op: "power"; action: PowerAction }
   | { kind: GuestType; op: "destroy" }
-  /** Converts the guest to a template (one way: PVE has no call that turns it back). */
-  | { kind: GuestType; op: "template" }
+  /**
+   * Converts the guest to a template (one way: PVE has no call that turns it back). `volumes`:
+   * where its disks or mount points will be when it is converted, for preflight (a storage that
+   * cannot hold base volumes).
+   */
+  | { kind: GuestType; op: "template"; volumes?: TemplateVolume[] }
   | SnapshotIntent
+  | BackupIntent
+  | RestoreIntent
+  | ArchiveDeleteIntent
   /** Pool membership (PUT /pools): not a guest's own endpoint, so no guest type. */
-  | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean };
+  | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean }
+  | ObjectIntent;
+
+/**
+ * A call on a cluster object (a backup job ...) by its id. `create` is never resent: a lost
+ * answer is resolved by reading the object back (it exists with pvectl's marker: it landed).
+ */
+export interface ObjectIntent {
+  kind: "object";
+  object: "backup-job";
+  op: "object-create" | "object-update" | "object-delete";
+  key: string;
+}
 
 export type SnapshotAction = "create" | "delete" | "rollback";
 
@@ -108,6 +134,41 @@ export interface CloneIntent {
   volumes: Array<{ slot: string; storage: string }>;
   /** Bridges the copied NICs are on (PVE checks SDN.Use on each). */
   bridges: string[];
+}
+
+/** How vzdump keeps a running guest consistent: `suspend` pauses it, `stop` stops it for the copy. */
+export type BackupMode = "snapshot" | "suspend" | "stop";
+
+/** One guest's vzdump archive written to `storage` (the call's path names the guest's node). */
+export interface BackupIntent {
+  kind: GuestType;
+  op: "backup";
+  vmid: number;
+  storage: string;
+  mode: BackupMode;
+}
+
+/**
+ * A guest made from a vzdump archive (qemu: `archive=`; lxc: `ostemplate=` with `restore=1`).
+ * `replaces`: the vmid exists and PVE's `force` replaces its disks with the archive's.
+ */
+export interface RestoreIntent {
+  kind: GuestType;
+  op: "restore";
+  vmid: number;
+  archive: StoredVolume;
+  /** Every restored disk goes here (default: the storage each disk was backed up from). */
+  storage?: string;
+  replaces: boolean;
+  start: boolean;
+}
+
+/** A backup archive of guest `vmid` deleted from its storage (a prune names each one). */
+export interface ArchiveDeleteIntent {
+  kind: GuestType;
+  op: "archive-delete";
+  vmid: number;
+  archive: StoredVolume;
 }
 
 /** Calls that take PVE's config `digest` (refused when the config changed since it was read). */

@@ -8,6 +8,7 @@ import { qemuKind } from "./qemu/kind.js";
 import type { DesiredVm, LiveVm } from "./qemu/model.js";
 
 export { OWNERSHIP_TAG } from "./ownership.js";
+export { archiveCallNeeds } from "./backup/privileges.js";
 export type { CloneSpec, DesiredBase, GuestDevices, GuestKind, GuestMeta, LiveBase, PowerOptions, PowerState, SpecObject, UpdateOptions } from "./kind.js";
 
 /** A guest as a source of desired state describes it, of any kind. */

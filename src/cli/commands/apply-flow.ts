@@ -3,7 +3,7 @@ import { createInterface } from "node:readline/promises";
 import type { PveClient } from "../../api/index.js";
 import { type ApplyPlanOptions, applyPlan } from "../../app/apply-plan.js";
 import type { PlannedSpec } from "../../app/plan-spec.js";
-import { DEFERRED_REBOOT, skipReasons } from "../../engine/guard-rails.js";
+import { DEFERRED_REBOOT, refusal, skipReasons } from "../../engine/guard-rails.js";
 import { PreflightFailedError } from "../../engine/errors.js";
 import type { ApplyReport } from "../../engine/report.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
@@ -79,6 +79,12 @@ export async function runApply(
     runnable += guest.steps.length - reasons.size;
     if (deferredReboots > 0) deferred += guest.steps.filter((s) => s.pendingUntilReboot && !reasons.has(s.id)).length;
   }
+  for (const object of plan.objects ?? []) {
+    if (object.errors.length > 0) continue;
+    const held = object.steps.filter((s) => refusal(s, guard) !== undefined).length;
+    refused += held;
+    runnable += object.steps.length - held;
+  }
   if (refused > 0 && !flags.json) {
     err.write(
       palette.yellow(
@@ -126,7 +132,7 @@ export async function runApply(
   });
   if (flags.json) out.write(`${JSON.stringify({ ...report, ...extraJson }, null, 2)}\n`);
   else out.write(`\n${renderReport(report, palette)}`);
-  const pending = report.guests.some((g) => g.pending.length > 0);
+  const pending = report.guests.some((g) => g.pending.length > 0) || (report.objects ?? []).some((o) => o.pending.length > 0);
   process.exitCode = report.ok ? (pending ? EXIT_PENDING : 0) : 1;
   return report;
 }

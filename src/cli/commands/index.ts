@@ -18,6 +18,8 @@ const COMMANDS: Record<string, () => Promise<Registrar>> = {
   sim: async () => (await import("./sim.js")).registerSimCommand,
   netbox: async () => (await import("./netbox.js")).registerNetboxCommand,
   snapshot: async () => (await import("./snapshot.js")).registerSnapshotCommand,
+  backup: async () => (await import("./backup.js")).registerBackupCommand,
+  restore: async () => (await import("./restore.js")).registerRestoreCommand,
 };
 
 /** Registers the command named by `argv[2]` when there is one, else every command. */

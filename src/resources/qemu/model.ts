@@ -111,6 +111,8 @@ export interface LiveVm {
   status: PowerState;
   lock?: string;
   template: boolean;
+  /** The guest has snapshots (PVE refuses to destroy a volume one of them uses). */
+  snapshotted?: true;
   digest?: string;
   /** Effective config (pending values applied) without disks, NICs and tags, normalized. */
   options: Record<string, string>;

@@ -8,6 +8,7 @@ import type { ParamSchema } from "../../schema/types.js";
 import { vmCloneSchema } from "./clone.js";
 import { snapshotsSchema } from "./snapshots.js";
 import { ctSchema } from "./ct-schema.js";
+import { backupJobSchema } from "./backup-job-schema.js";
 import {
   BUSES,
   driveSubSchema,
@@ -322,6 +323,7 @@ function buildSpecFileSchema() {
   const connection = connectionSchema();
   const vm = vmSchema();
   const ct = ctSchema();
+  const backupJob = backupJobSchema();
   const file = z
     .strictObject({
       version: z.literal(1).optional().describe("Spec format version (1)."),
@@ -331,9 +333,13 @@ function buildSpecFileSchema() {
         .describe("Named cluster connections."),
       vms: z.array(vm).optional().describe("QEMU virtual machines."),
       containers: z.array(ct).optional().describe("LXC containers."),
+      backupJobs: z
+        .array(backupJob)
+        .optional()
+        .describe("Backup jobs (/cluster/backup). Written (even empty): pvectl's jobs not listed are deleted; left out: jobs are not managed."),
     })
     .describe("A pvectl spec file: the desired state of guests on Proxmox VE clusters.");
-  return { file, vm, ct, connection };
+  return { file, vm, ct, connection, backupJob };
 }
 
 /** The zod schemas of a spec file, one VM and one connection (built once from the PVE facts). */

@@ -1,0 +1,116 @@
+// `restore ARCHIVE --vmid N`: to a free vmid it makes the guest (configuration); over an
+// existing guest it is data-loss-risk naming that guest's disks, runs only with
+// --allow-data-loss, and only over a guest pvectl owns (or with --include-foreign); a lost
+// answer is resolved by the restore task, never by a second restore.
+import assert from "node:assert/strict";
+import { after, before, beforeEach, describe, it } from "node:test";
+import { PveClient } from "../../src/api/index.js";
+import { applyPlan } from "../../src/app/apply-plan.js";
+import { planBackupRun } from "../../src/app/backup-plan.js";
+import { planRestoreArchive } from "../../src/app/restore.js";
+import { converge, fastApply, type Lab, startLab } from "../engine/helpers.js";
+
+const SPEC = `vms:
+  - { vmid: 501, name: web, node: pve1, memory: 512, disks: { scsi0: { storage: local-lvm, size: 1G } } }
+containers:
+  - { vmid: 502, name: cache, node: pve1, ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst", rootfs: { storage: local-lvm, size: 1G } }
+`;
+
+async function backUp(lab: Lab, vmid: number): Promise<string> {
+  const planned = await planBackupRun(lab.client, { vmids: [vmid], includeForeign: true }, { storage: "local", mode: "snapshot", compress: "zstd" });
+  const report = await applyPlan(lab.client, planned, fastApply);
+  assert.equal(report.ok, true, report.guests[0]!.error);
+  return report.guests[0]!.steps[0]!.result!.replace(/^archive /, "");
+}
+
+async function config(lab: Lab, type: string, vmid: number): Promise<Record<string, unknown>> {
+  return (await lab.client.request("GET", `/nodes/pve1/${type}/${vmid}/config`)) as Record<string, unknown>;
+}
+
+describe("restore", () => {
+  let lab: Lab;
+  before(async () => {
+    lab = await startLab();
+  });
+  beforeEach(async () => {
+    lab.sim.admin.reset();
+    assert.equal((await converge(lab, SPEC)).report.ok, true);
+  });
+  after(() => lab.close());
+
+  for (const [type, vmid] of [
+    ["qemu", 501],
+    ["lxc", 502],
+  ] as const) {
+    it(`restores a ${type} archive to a free vmid, keeping the archive's tags (pvectl's guest stays pvectl's)`, async () => {
+      const archive = await backUp(lab, vmid);
+      const planned = await planRestoreArchive(lab.client, { archive, vmid: vmid + 50 });
+      assert.deepEqual(planned.plan.preflightErrors, []);
+      assert.deepEqual(planned.plan.guests[0]!.steps.map((s) => [s.action, s.severity]), [["restore", "configuration"]]);
+      const report = await applyPlan(lab.client, planned, fastApply);
+      assert.equal(report.ok, true, report.guests[0]!.error);
+      const restored = await config(lab, type, vmid + 50);
+      assert.match(String(restored.tags), /pvectl/);
+      assert.equal(restored[type === "qemu" ? "name" : "hostname"], (await config(lab, type, vmid))[type === "qemu" ? "name" : "hostname"]);
+    });
+  }
+
+  it("restores over an existing guest only with --allow-data-loss, naming the disks it replaces", async () => {
+    const archive = await backUp(lab, 501);
+    const disk = String((await config(lab, "qemu", 501)).scsi0).split(",")[0];
+    const planned = await planRestoreArchive(lab.client, { archive, vmid: 501 });
+    const [step] = planned.plan.guests[0]!.steps;
+    assert.equal(step!.severity, "data-loss-risk");
+    assert.deepEqual(step!.deletesVolumes, [disk]);
+    const refused = await applyPlan(lab.client, planned, fastApply);
+    assert.equal(refused.guests[0]!.result, "skipped");
+    assert.equal(String((await config(lab, "qemu", 501)).scsi0).split(",")[0], disk, "untouched without --allow-data-loss");
+    const done = await applyPlan(lab.client, planned, { ...fastApply, allowDataLoss: true });
+    assert.equal(done.ok, true, done.guests[0]!.error);
+  });
+
+  it("refuses to restore over a guest pvectl did not create unless --include-foreign", async () => {
+    await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 590, name: "theirs", tags: "other" })) as string);
+    const archive = await backUp(lab, 501);
+    const refused = await planRestoreArchive(lab.client, { archive, vmid: 590 });
+    assert.deepEqual(refused.plan.preflightErrors.map((p) => p.kind), ["adoption"]);
+    await assert.rejects(applyPlan(lab.client, refused, { ...fastApply, allowDataLoss: true }), /preflight/i);
+    assert.equal((await config(lab, "qemu", 590)).name, "theirs");
+    const allowed = await planRestoreArchive(lab.client, { archive, vmid: 590, includeForeign: true });
+    assert.deepEqual(allowed.plan.preflightErrors, []);
+  });
+
+  it("refuses a running guest, another type, a missing archive and a name that is no archive, with what to do", async () => {
+    const archive = await backUp(lab, 501);
+    await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu/501/status/start")) as string);
+    const running = await planRestoreArchive(lab.client, { archive, vmid: 501 });
+    assert.match(running.plan.guests[0]!.errors.join(), /running: .*stop it first/);
+    const otherType = await planRestoreArchive(lab.client, { archive, vmid: 502 });
+    assert.match(otherType.plan.guests[0]!.errors.join(), /is a container and the archive holds a VM/);
+    const missing = await planRestoreArchive(lab.client, { archive: "local:backup/vzdump-qemu-501-2020_01_01-00_00_00.vma.zst", vmid: 560 });
+    assert.match(missing.plan.preflightErrors.map((p) => p.message).join(), /not on storage local/);
+    await assert.rejects(planRestoreArchive(lab.client, { archive: "local:iso/debian.iso", vmid: 560 }), /not a vzdump archive/);
+  });
+
+  for (const [what, fault] of [
+    ["dropped", { dropResponse: true }],
+    ["held past the client's timeout", { responseDelayMs: 1500 }],
+  ] as const) {
+    it(`restores once when the answer is ${what}`, async () => {
+      const archive = await backUp(lab, 501);
+      const url = new URL(lab.sim.url);
+      const impatient = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", user: "root@pam", password: lab.sim.rootPassword, timeoutMs: 250 });
+      try {
+        const planned = await planRestoreArchive(impatient, { archive, vmid: 551 });
+        lab.sim.admin.injectFault({ method: "POST", path: "^/nodes/pve1/qemu$", ...fault, times: 1 });
+        const report = await applyPlan(impatient, planned, fastApply);
+        await new Promise((resolve) => setTimeout(resolve, 1700));
+        assert.equal(report.ok, true, report.guests[0]!.error);
+        const tasks = (await lab.client.request("GET", "/nodes/pve1/tasks", { typefilter: "qmrestore", vmid: 551 })) as unknown[];
+        assert.equal(tasks.length, 1, "one restore task: the lost request was not sent again");
+      } finally {
+        await impatient.close();
+      }
+    });
+  }
+});
