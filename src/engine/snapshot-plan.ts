@@ -11,7 +11,7 @@ import type { SnapshotEntry } from "../resources/snapshot-prune.js";
 import { type SnapshotOperation, snapshotSteps } from "../resources/snapshot-steps.js";
 import { snapshotVolumes } from "../resources/snapshot-volumes.js";
 import { mapConcurrent } from "../util/concurrency.js";
-import { DEFAULT_READ_CONCURRENCY, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
+import { DEFAULT_READ_CONCURRENCY, type GuestReads, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
 import type { PlanContext } from "./plan.js";
 import { checkPermissions, checkReferences } from "./preflight.js";
 import { errorText } from "./retry-policy.js";
@@ -45,45 +45,63 @@ export function guestKeys(guests: GuestSummary[]): Map<number, string> {
   return new Map(guests.map((g) => [g.vmid, g.name === undefined ? `vmid-${g.vmid}` : count.get(g.name)! > 1 ? `${g.name}#${g.vmid}` : g.name]));
 }
 
+/** What planning read of the selected guests. */
+interface Reads {
+  /** Per guest (by vmid): its snapshots, or why they could not be read. */
+  snapshots: Map<number, SnapshotEntry[] | string>;
+  /** Create only: the guests' configs (their volumes, lock and run state) and the nodes' storages. */
+  guests?: GuestReads;
+  storages: Map<string, Map<string, StorageFacts>>;
+}
+
 export async function planSnapshots(client: PveClient, selector: GuestSelector, op: SnapshotOperation, options: SnapshotPlanOptions = {}): Promise<SnapshotPlanResult> {
   const cluster = await readCluster(client);
   const selection = selectGuests(cluster.guests, { ...selector, excludeTemplates: true });
   const concurrency = options.readConcurrency ?? DEFAULT_READ_CONCURRENCY;
-  const creates = op.action === "create";
-  // Volumes are read only for a create (the only operation whose storage matters).
-  const reads = creates ? await readGuestsPerGuest(client, selection.guests, concurrency) : undefined;
-  const guests = selection.guests.filter((g) => !reads?.gone.has(g.vmid));
-  const notFound = [...selection.notFound, ...[...(reads?.gone ?? [])].map((v) => `vmid ${v} (deleted meanwhile)`)];
-  const snapshots = await mapConcurrent(guests, concurrency, (g) => readSnapshots(client, g).then((s) => s, (err: unknown) => errorText(err).split("\n")[0]!));
-  const storages = creates ? await nodeStorages(client, guests) : new Map<string, Map<string, StorageFacts>>();
+  // Configs and storages are read only for a create (the only operation whose storage matters).
+  const guestReads = op.action === "create" ? await readGuestsPerGuest(client, selection.guests, concurrency) : undefined;
+  const guests = selection.guests.filter((g) => !guestReads?.gone.has(g.vmid));
+  const listed = await mapConcurrent(guests, concurrency, (g) => readSnapshots(client, g).then((s) => s, (err: unknown) => errorText(err).split("\n")[0]!));
+  const reads: Reads = {
+    snapshots: new Map(guests.map((g, i) => [g.vmid, listed[i]!])),
+    ...(guestReads !== undefined ? { guests: guestReads } : {}),
+    storages: guestReads !== undefined ? await nodeStorages(client, guests) : new Map(),
+  };
   const keys = guestKeys(guests);
-  const problems: PreflightProblem[] = [];
   const nameProblem = "name" in op ? snapshotNameProblem(op.name) : undefined;
-  if (nameProblem !== undefined) problems.push({ kind: "snapshot", message: nameProblem });
-  const planned: GuestPlan[] = guests.map((g, i) => {
-    const key = keys.get(g.vmid)!;
-    const base: GuestPlan = { kind: g.type, key, name: g.name ?? key, vmid: g.vmid, node: g.node, exists: true, steps: [], errors: [], warnings: [] };
-    const listed = snapshots[i]!;
-    const failedRead = typeof listed === "string" ? listed : reads?.failed.get(g.vmid);
-    if (failedRead !== undefined) return { ...base, errors: [`could not read its snapshots: ${failedRead}`] };
-    const live = reads?.live.get(g.vmid);
-    const status = live?.status ?? g.status;
-    const lock = live !== undefined ? live.lock : g.lock;
-    const built = snapshotSteps({ kind: g.type, vmid: g.vmid, node: g.node, status, snapshots: listed as SnapshotEntry[], ...(g.name !== undefined ? { name: g.name } : {}) }, op);
-    const own = [...built.problems];
-    if (lock !== undefined && built.steps.length > 0) own.push(`${key} is locked (${lock}): another operation is running on it; wait for it to finish (or remove a stale lock) and run again`);
-    if (creates && live !== undefined) {
-      const volumes = snapshotVolumes(live);
-      const facts = storages.get(g.node) ?? new Map<string, StorageFacts>();
-      own.push(...volumeProblems(key, volumes, facts), ...spaceProblems(key, volumes, facts, options.minFreePercent ?? DEFAULT_MIN_FREE_PERCENT));
-    }
-    problems.push(...own.map((message) => ({ kind: "snapshot" as const, guest: key, message })));
-    return { ...base, steps: built.steps.map((s, n) => ({ ...s, id: `${key}/${n + 1}-${s.action}` })) };
+  const problems: PreflightProblem[] = nameProblem !== undefined ? [{ kind: "snapshot", message: nameProblem }] : [];
+  const planned = guests.map((g) => {
+    const one = planGuest(g, keys.get(g.vmid)!, op, reads, options.minFreePercent ?? DEFAULT_MIN_FREE_PERCENT);
+    problems.push(...one.problems.map((message) => ({ kind: "snapshot" as const, guest: one.guest.key, message })));
+    return one.guest;
   });
   const plan: Plan = { format: "pvectl-plan/1", createdAt: new Date().toISOString(), target: client.origin, guests: planned, preflightErrors: problems };
   const [references, permissions] = await Promise.all([checkReferences(client, cluster, planned), checkPermissions(client, planned)]);
   plan.preflightErrors.push(...references, ...permissions);
-  return { plan, context: { cluster, live: reads?.live ?? new Map() }, selection: { skipped: selection.skipped, notFound } };
+  const notFound = [...selection.notFound, ...[...(guestReads?.gone ?? [])].map((v) => `vmid ${v} (deleted meanwhile)`)];
+  return { plan, context: { cluster, live: guestReads?.live ?? new Map() }, selection: { skipped: selection.skipped, notFound } };
+}
+
+/** One guest's steps and what refuses them (lock, name taken or missing, storage, free space). */
+function planGuest(g: GuestSummary, key: string, op: SnapshotOperation, reads: Reads, minFreePercent: number): { guest: GuestPlan; problems: string[] } {
+  const guest: GuestPlan = { kind: g.type, key, name: g.name ?? key, vmid: g.vmid, node: g.node, exists: true, steps: [], errors: [], warnings: [] };
+  const listed = reads.snapshots.get(g.vmid)!;
+  const failed = typeof listed === "string" ? listed : reads.guests?.failed.get(g.vmid);
+  if (failed !== undefined) return { guest: { ...guest, errors: [`could not read its snapshots: ${failed}`] }, problems: [] };
+  const live = reads.guests?.live.get(g.vmid);
+  const status = live?.status ?? g.status;
+  const lock = live !== undefined ? live.lock : g.lock;
+  const built = snapshotSteps({ kind: g.type, vmid: g.vmid, node: g.node, status, snapshots: listed as SnapshotEntry[], ...(g.name !== undefined ? { name: g.name } : {}) }, op);
+  const problems = [...built.problems];
+  if (lock !== undefined && built.steps.length > 0) {
+    problems.push(`${key} is locked (${lock}): another operation is running on it; wait for it to finish (or remove a stale lock) and run again`);
+  }
+  if (live !== undefined) {
+    const volumes = snapshotVolumes(live);
+    const facts = reads.storages.get(g.node) ?? new Map<string, StorageFacts>();
+    problems.push(...volumeProblems(key, volumes, facts), ...spaceProblems(key, volumes, facts, minFreePercent));
+  }
+  return { guest: { ...guest, steps: built.steps.map((s, n) => ({ ...s, id: `${key}/${n + 1}-${s.action}` })) }, problems };
 }
 
 /** node -> storage -> its type and space, one listing per node the guests are on. */

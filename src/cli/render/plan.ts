@@ -36,8 +36,8 @@ export function colourSeverity(p: Palette, severity: Severity): string {
 }
 
 function stepMarker(step: Step): string {
-  if (step.action === "create" || step.action === "clone" || step.action === "disk-add" || step.action === "nic-add") return "+";
-  if (step.action === "destroy" || step.action === "disk-delete" || step.action === "nic-remove" || step.action === "disk-detach") return "-";
+  if (step.action === "create" || step.action === "clone" || step.action === "disk-add" || step.action === "nic-add" || step.action === "snapshot-create") return "+";
+  if (step.action === "destroy" || step.action === "disk-delete" || step.action === "nic-remove" || step.action === "disk-detach" || step.action === "snapshot-delete") return "-";
   return "~";
 }
 
