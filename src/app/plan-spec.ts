@@ -6,11 +6,20 @@ import type { Plan } from "../plan/types.js";
 import type { DesiredCt } from "../resources/lxc/model.js";
 import type { DesiredGuest } from "../resources/index.js";
 import type { SpecDocument } from "../sources/spec/index.js";
+import type { DesiredObjects } from "../resources/objects.js";
 import { desiredCtFromSpec } from "../sources/spec/lxc-desired.js";
 import { desiredVmFromSpec } from "../sources/spec/qemu-desired.js";
 
-/** The guests a use case works on: a spec's VMs and containers, as loadSpecFiles and parseSpec return them. */
-export type SpecGuests = Pick<SpecDocument, "vms"> & Partial<Pick<SpecDocument, "containers">>;
+/**
+ * What a use case works on: a spec's VMs and containers, and the backup jobs it declares (absent:
+ * not managed), as loadSpecFiles and parseSpec return them.
+ */
+export type SpecGuests = Pick<SpecDocument, "vms"> & Partial<Pick<SpecDocument, "containers" | "backupJobs">>;
+
+/** The cluster objects the spec declares, as the engine compares them. */
+export function desiredObjectsOf(spec: SpecGuests): DesiredObjects {
+  return spec.backupJobs === undefined ? {} : { backupJobs: { jobs: spec.backupJobs.map((job) => job.desired) } };
+}
 
 /** The spec's containers as the engine compares them. */
 export function desiredContainersOf(spec: SpecGuests): DesiredCt[] {
@@ -35,5 +44,5 @@ export function desiredOf(spec: SpecGuests): DesiredGuest[] {
 /** Plans the spec's guests against the live cluster: nothing is changed. */
 export async function planSpec(client: PveClient, spec: SpecGuests, options: PlanOptions = {}): Promise<Required<PlannedSpec>> {
   const desired = desiredOf(spec);
-  return { ...(await buildPlan(client, desired, options)), desired };
+  return { ...(await buildPlan(client, desired, options, desiredObjectsOf(spec))), desired };
 }

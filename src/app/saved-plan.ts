@@ -3,7 +3,7 @@
 import type { PveClient } from "../api/index.js";
 import type { SavedPlan } from "../engine/saved-plan.js";
 import { verifySavedPlan } from "../engine/saved-plan-verify.js";
-import { desiredOf, type PlannedSpec, type SpecGuests } from "./plan-spec.js";
+import { desiredObjectsOf, desiredOf, type PlannedSpec, type SpecGuests } from "./plan-spec.js";
 
 export interface RecomputedPlan extends Required<PlannedSpec> {
   /** Why the saved plan may not run; empty when the recomputed `plan` may be applied. */
@@ -12,5 +12,5 @@ export interface RecomputedPlan extends Required<PlannedSpec> {
 
 export async function recomputeSavedPlan(client: PveClient, saved: SavedPlan, spec: SpecGuests): Promise<RecomputedPlan> {
   const desired = desiredOf(spec);
-  return { ...(await verifySavedPlan(client, saved, desired)), desired };
+  return { ...(await verifySavedPlan(client, saved, desired, desiredObjectsOf(spec))), desired };
 }

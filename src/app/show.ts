@@ -4,12 +4,15 @@ import type { PveClient } from "../api/index.js";
 import { type Selection, selectGuests, type ShownGuests, showSpecGuests } from "../engine/show.js";
 import type { RawObject } from "../resources/qemu/to-spec.js";
 import { desiredOf, type SpecGuests } from "./plan-spec.js";
+import { backupJobToSpec, readBackupJobs } from "../resources/backup-job/index.js";
 
 /** A spec document: VMs under `vms:`, containers under `containers:` (left out when there are none). */
 export interface GuestsSpec {
   version: 1;
   vms: RawObject[];
   containers?: RawObject[];
+  /** Backup jobs (present when asked for, or when the shown spec declares them). */
+  backupJobs?: RawObject[];
 }
 
 export interface ImportedSpec {
@@ -42,10 +45,27 @@ export function specGuests(spec: GuestsSpec): RawObject[] {
 
 export async function showSpec(client: PveClient, spec: SpecGuests): Promise<ShownSpec> {
   const shown: ShownGuests = await showSpecGuests(client, desiredOf(spec));
-  return { spec: specSections(shown.vms), missing: shown.missing };
+  const sections = specSections(shown.vms);
+  if (spec.backupJobs === undefined) return { spec: sections, missing: shown.missing };
+  const live = new Map((await readBackupJobs(client)).map((job) => [job.id, job]));
+  const missing = [...shown.missing];
+  const jobs: RawObject[] = [];
+  for (const { id } of spec.backupJobs) {
+    const job = live.get(id);
+    if (job) jobs.push(backupJobToSpec(job) as RawObject);
+    else missing.push(`backup job ${id}: does not exist`);
+  }
+  return { spec: { ...sections, backupJobs: jobs }, missing };
 }
 
-export async function importGuests(client: PveClient, selection: Selection): Promise<ImportedSpec> {
+/**
+ * Existing guests as a new spec; with `backupJobs`, every backup job of the cluster too (a spec
+ * that writes `backupJobs:` manages them all: pvectl's jobs it does not list are deleted, so an
+ * import writes every job, foreign ones with `adopt: true`).
+ */
+export async function importGuests(client: PveClient, selection: Selection, options: { backupJobs?: boolean } = {}): Promise<ImportedSpec> {
   const shown = await selectGuests(client, selection);
-  return { spec: specSections(shown.vms), leftOut: [...shown.missing, ...(shown.skipped ?? [])] };
+  const spec = specSections(shown.vms);
+  if (options.backupJobs) spec.backupJobs = (await readBackupJobs(client)).map((job) => backupJobToSpec(job) as RawObject);
+  return { spec, leftOut: [...shown.missing, ...(shown.skipped ?? [])] };
 }

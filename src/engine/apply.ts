@@ -16,6 +16,7 @@ import { TaskWatcher } from "../api/task-watcher.js";
 import type { Plan } from "../plan/types.js";
 import { reportNameTwins } from "./name-twins.js";
 import { VmidAllocator } from "./vmid.js";
+import { applyObjects, type ObjectEvent } from "./apply-objects.js";
 
 import type { SecretResolver } from "./step-runner.js";
 
@@ -28,6 +29,8 @@ export interface ApplyOptions extends GuardRails {
   /** Wait this long on a lock another operation holds (`--lock-wait`); default: the retry policy's attempts. */
   lockWaitMs?: number;
   onEvent?: (event: ApplyProgress) => void;
+  /** Progress of the plan's objects section (backup jobs ...). */
+  onObjectEvent?: (event: ObjectEvent) => void;
   /** The cluster as the plan read it (saves a read); read again when absent. */
   cluster?: ClusterSnapshot;
   /** Live guests as the plan read them, for the report of guests without changes. */
@@ -70,11 +73,17 @@ export async function applyPlan(client: PveClient, plan: Plan, options: ApplyOpt
     }),
   );
   await reportNameTwins(client, plan.guests.map((guest, i) => ({ guest, report: guests[i]! })));
+  // Objects after guests: a new job may name guests this apply just created.
+  const objects =
+    plan.objects === undefined
+      ? undefined
+      : await applyObjects(client, plan.objects, { guard: options, retry: options.retry ?? DEFAULT_RETRY, ...(options.onObjectEvent ? { emit: options.onObjectEvent } : {}) });
   return {
     target: plan.target,
     guests,
+    ...(objects !== undefined ? { objects } : {}),
     elapsedSeconds: Number(((performance.now() - started) / 1000).toFixed(2)),
-    ok: guests.every((g) => g.result !== "failed" && g.result !== "partial" && g.error === undefined),
+    ok: guests.every((g) => g.result !== "failed" && g.result !== "partial" && g.error === undefined) && (objects ?? []).every((o) => o.result !== "failed"),
   };
 }
 

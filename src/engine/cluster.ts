@@ -19,6 +19,8 @@ export interface StorageInfo {
   content: string[];
   available: boolean;
   shared: boolean;
+  /** The storage's plugin type (`lvm`, `lvmthin`, `dir`, `zfspool` ...), when PVE lists it. */
+  type?: string;
 }
 
 /** A guest as /cluster/resources lists it (before its config is read). */
@@ -56,6 +58,7 @@ export async function readCluster(client: PveClient): Promise<ClusterSnapshot> {
         content: (e.content ?? "").split(",").filter((c) => c !== ""),
         available: e.status === "available",
         shared: Boolean(e.shared),
+        ...(e.plugintype !== undefined ? { type: e.plugintype } : {}),
       });
     } else if ((e.type === "qemu" || e.type === "lxc") && e.vmid !== undefined && e.node) {
       guests.push({

@@ -3,7 +3,7 @@
 // same order, with the same ids, actions, severities, API calls and parameters, deleted volumes
 // and displayed changes. Values are compared in a canonical form (object keys sorted), so
 // formatting or key order in the file does not matter, but any edit does.
-import type { GuestPlan, Plan, Step } from "../plan/types.js";
+import type { GuestPlan, ObjectPlan, Plan, Step } from "../plan/types.js";
 
 /** JSON with object keys sorted and `undefined` members left out: equal values, equal strings. */
 export function canonical(value: unknown): string {
@@ -52,7 +52,7 @@ function compareStep(key: string, saved: Step, fresh: Step): string[] {
   return [`${key}: step ${saved.id} differs from the recomputed plan in ${detail.join(", ")}`];
 }
 
-function compareSteps(saved: GuestPlan, fresh: GuestPlan): string[] {
+function compareSteps(saved: { key: string; steps: Step[] }, fresh: { key: string; steps: Step[] }): string[] {
   const savedIds = saved.steps.map((s) => s.id);
   const freshIds = fresh.steps.map((s) => s.id);
   const problems: string[] = [];
@@ -78,8 +78,34 @@ function compareGuest(saved: GuestPlan, fresh: GuestPlan): string[] {
   return [...problems, ...compareSteps(saved, fresh)];
 }
 
+/** The objects section (backup jobs ...): the same objects, in the same order, with equal steps. */
+function compareObjects(saved: ObjectPlan[], fresh: ObjectPlan[]): string[] {
+  const name = (o: ObjectPlan) => `${o.kind} ${o.key}`;
+  const freshByName = new Map(fresh.map((o) => [name(o), o]));
+  const savedNames = new Set(saved.map(name));
+  const problems: string[] = [];
+  for (const object of saved) {
+    const other = freshByName.get(name(object));
+    if (!other) {
+      problems.push(`${name(object)} is in the saved plan but not in the recomputed plan`);
+      continue;
+    }
+    const fields = differingFields(object, other, ["steps", "warnings"]);
+    const record = (o: ObjectPlan) => o as unknown as Record<string, unknown>;
+    problems.push(...fields.map((f) => `${name(object)}: ${f} differs (saved ${show(record(object)[f])}, recomputed ${show(record(other)[f])})`));
+    problems.push(...compareSteps({ key: name(object), steps: object.steps }, { key: name(other), steps: other.steps }));
+  }
+  for (const object of fresh) if (!savedNames.has(name(object))) problems.push(`${name(object)} is in the recomputed plan but not in the saved plan`);
+  if (problems.length === 0 && canonical(saved.map(name)) !== canonical(fresh.map(name))) problems.push("the saved plan lists the objects in another order than the recomputed plan");
+  return problems;
+}
+
 /** Every difference between the saved and the recomputed plan; empty when they are equal. */
 export function comparePlans(saved: Plan, fresh: Plan): string[] {
+  return [...compareGuests(saved, fresh), ...compareObjects(saved.objects ?? [], fresh.objects ?? [])];
+}
+
+function compareGuests(saved: Plan, fresh: Plan): string[] {
   const freshByKey = new Map(fresh.guests.map((g) => [g.key, g]));
   const savedKeys = new Set(saved.guests.map((g) => g.key));
   const problems: string[] = [];

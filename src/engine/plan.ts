@@ -13,7 +13,11 @@ import { type SettleOptions, settleCreates } from "./creates.js";
 import { checkPermissions, checkReferences } from "./preflight.js";
 import { checkPools } from "./preflight-pools.js";
 import { checkClones } from "./preflight-clone.js";
+import { checkTemplates } from "./preflight-template.js";
+import { planRetention } from "./snapshot-retention.js";
 import type { GuestPlan, Plan, PreflightProblem } from "../plan/types.js";
+import type { DesiredObjects } from "../resources/objects.js";
+import { planObjects } from "./plan-objects.js";
 
 export interface PlanOptions {
   /** Seconds a graceful shutdown may take before the stop step fails (or forces). */
@@ -67,7 +71,7 @@ async function finish(client: PveClient, cluster: ClusterSnapshot, plan: Plan, o
     checkPermissions(client, plan.guests),
     checkClones(client, cluster, plan.guests),
   ]);
-  plan.preflightErrors.push(...references, ...pools, ...permissions, ...clones);
+  plan.preflightErrors.push(...references, ...pools, ...permissions, ...clones, ...checkTemplates(cluster, plan.guests));
   return plan;
 }
 
@@ -138,8 +142,8 @@ function createPlan(vm: DesiredGuest, source: SourceMatch | undefined, reads: Gu
   return idleGuest(vm, [`clone.from: ${why}`]);
 }
 
-/** Plans the spec's guests against the live cluster. */
-export async function buildPlan(client: PveClient, desired: DesiredGuest[], options: PlanOptions = {}): Promise<PlanResult> {
+/** Plans the spec's guests, and the cluster objects it declares (backup jobs), against the live cluster. */
+export async function buildPlan(client: PveClient, desired: DesiredGuest[], options: PlanOptions = {}, objects: DesiredObjects = {}): Promise<PlanResult> {
   const power = {
     shutdownTimeoutSeconds: options.shutdownTimeoutSeconds ?? DEFAULT_SHUTDOWN_TIMEOUT,
     forceStop: options.forceStop ?? false,
@@ -201,8 +205,14 @@ export async function buildPlan(client: PveClient, desired: DesiredGuest[], opti
       guests.push(planned);
     }
   }
+  await planRetention(client, guests, desired, live);
   deferClonesOfSourcesInFlight(guests, desired);
   const plan = await finish(client, cluster, newPlan(client, guests), options, refused);
+  if (objects.backupJobs !== undefined) {
+    const planned = await planObjects(client, objects, options);
+    plan.objects = planned.objects;
+    plan.preflightErrors.push(...planned.problems);
+  }
   return { plan, context: { cluster, live } };
 }
 

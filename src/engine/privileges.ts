@@ -3,6 +3,7 @@
 // PVE's handler: the guest kind lists those (resources/<kind>/privileges.ts), by the call's
 // intent.
 import { archiveCallNeeds, GUEST_KINDS } from "../resources/index.js";
+import { jobCallNeeds } from "../resources/backup-job/index.js";
 import { matchEndpoint } from "../schema/index.js";
 import type { ApiCall, PrivilegeNeed, RequiredPrivilege, Step } from "../plan/types.js";
 
@@ -51,7 +52,8 @@ export function callNeeds(call: ApiCall): PrivilegeNeed[] {
   if (check) needs.push(...checkNeeds(check, params).flat());
 
   const intent = call.intent;
-  if (intent.kind !== "pool") needs.push(...GUEST_KINDS[intent.kind].callNeeds(intent, vmPath));
+  if (intent.kind === "object") needs.push(...jobCallNeeds(intent, call.params));
+  else if (intent.kind !== "pool") needs.push(...GUEST_KINDS[intent.kind].callNeeds(intent, vmPath));
   needs.push(...archiveCallNeeds(intent, vmPath));
   // PUT /pools with vms=: PVE also checks each guest (`check_perm_modify` on /vms/<vmid>).
   if (intent.op === "pool-membership") {

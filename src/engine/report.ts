@@ -40,9 +40,22 @@ export interface GuestReport {
   error?: string;
 }
 
+/** What happened to one cluster object of the plan (a backup job ...). */
+export interface ObjectReport {
+  kind: string;
+  key: string;
+  result: "created" | "changed" | "deleted" | "unchanged" | "failed" | "skipped";
+  steps: StepReport[];
+  /** Steps the guard rails held back. */
+  pending: string[];
+  error?: string;
+}
+
 export interface ApplyReport {
   target: string;
   guests: GuestReport[];
+  /** The plan's objects section, when it has one. */
+  objects?: ObjectReport[];
   /** Seconds from the first call to the last report. */
   elapsedSeconds: number;
   ok: boolean;

@@ -39,11 +39,22 @@ const guest = z.looseObject({
   warnings: z.array(z.string()),
 });
 
+const object = z.looseObject({
+  kind: z.string(),
+  key: z.string(),
+  exists: z.boolean(),
+  foreign: z.boolean().optional(),
+  steps: z.array(step),
+  errors: z.array(z.string()),
+  warnings: z.array(z.string()),
+});
+
 const plan = z.looseObject({
   format: z.literal("pvectl-plan/1"),
   createdAt: z.string(),
   target: z.string(),
   guests: z.array(guest),
+  objects: z.array(object).optional(),
   preflightErrors: z.array(z.looseObject({ kind: z.string(), message: z.string() })),
 });
 

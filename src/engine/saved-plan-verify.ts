@@ -4,6 +4,7 @@
 // another cluster, then a cluster that changed since (digests), then a plan that differs.
 import type { PveClient } from "../api/index.js";
 import type { DesiredGuest } from "../resources/index.js";
+import type { DesiredObjects } from "../resources/objects.js";
 import { compareIdentity, readClusterIdentity } from "./cluster-identity.js";
 import { buildPlan, type PlanResult } from "./plan.js";
 import { comparePlans } from "./plan-compare.js";
@@ -15,8 +16,8 @@ export interface VerifiedPlan extends PlanResult {
   problems: string[];
 }
 
-export async function verifySavedPlan(client: PveClient, saved: SavedPlan, desired: DesiredGuest[]): Promise<VerifiedPlan> {
-  const built = await buildPlan(client, desired, saved.options);
+export async function verifySavedPlan(client: PveClient, saved: SavedPlan, desired: DesiredGuest[], objects: DesiredObjects = {}): Promise<VerifiedPlan> {
+  const built = await buildPlan(client, desired, saved.options, objects);
   const identity = compareIdentity(saved.cluster, await readClusterIdentity(client, built.context.cluster));
   if (saved.plan.target !== client.origin) identity.unshift(`it was made against ${saved.plan.target}, not ${client.origin}`);
   if (identity.length > 0) return { problems: identity, ...built };

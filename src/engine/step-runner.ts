@@ -23,6 +23,7 @@ import {
 } from "./retry-policy.js";
 import { digestAfterRelease, LOCK_NOTICE_MS, lockOf, waitForRelease } from "./lock-wait.js";
 import { findLostTask } from "./lost-answer.js";
+import { snapshotLanded } from "./snapshot-landed.js";
 import { isArchiveIntent, runArchiveCall } from "./archive-call.js";
 import { ChangedSincePlanError } from "./errors.js";
 import type { TaskWatcher } from "../api/task-watcher.js";
@@ -215,7 +216,7 @@ export class GuestRunner {
       const held = config[key] !== undefined ? volumeOf(String(config[key])) : undefined;
       if (held === volume) continue;
       throw new Error(
-        `${key} of ${this.#guest.name} holds ${held ?? "nothing"}, not ${volume} as planned; nothing was destroyed: run plan again to see the container as it is now`,
+        `${key} of ${this.#guest.name} holds ${held ?? "nothing"}, not ${volume} as planned; nothing was destroyed: run plan again to see the guest as it is now`,
       );
     }
   }
@@ -346,6 +347,7 @@ export class GuestRunner {
     const intent = call.intent;
     try {
       if (intent.op === "destroy") return await this.#gone();
+      if (intent.op === "snapshot") return await snapshotLanded(this.#deps.client, { node: this.#guest.node, vmid: this.vmid! }, intent);
       if (intent.op === "power") {
         // A reboot leaves no trace to read: it is never taken as landed.
         if (intent.action === "reboot") return false;

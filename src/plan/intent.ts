@@ -36,6 +36,13 @@ export type ConfigWrite =
     }
   | { key: string; as: "nic"; bridge?: string };
 
+/** A volume a template conversion turns into a base volume: its slot and storage (and volume id when it exists). */
+export interface TemplateVolume {
+  slot: string;
+  storage: string;
+  volume?: string;
+}
+
 export type CallIntent =
   | {
       kind: GuestType;
@@ -68,13 +75,41 @@ export type CallIntent =
   | { kind: GuestType; op: "move-volume"; slot: string; storage: string }
   | { kind: GuestType; op: "power"; action: PowerAction }
   | { kind: GuestType; op: "destroy" }
-  /** Converts the guest to a template (one way: PVE has no call that turns it back). */
-  | { kind: GuestType; op: "template" }
+  /**
+   * Converts the guest to a template (one way: PVE has no call that turns it back). `volumes`:
+   * where its disks or mount points will be when it is converted, for preflight (a storage that
+   * cannot hold base volumes).
+   */
+  | { kind: GuestType; op: "template"; volumes?: TemplateVolume[] }
+  | SnapshotIntent
   | BackupIntent
   | RestoreIntent
   | ArchiveDeleteIntent
   /** Pool membership (PUT /pools): not a guest's own endpoint, so no guest type. */
-  | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean };
+  | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean }
+  | ObjectIntent;
+
+/**
+ * A call on a cluster object (a backup job ...) by its id. `create` is never resent: a lost
+ * answer is resolved by reading the object back (it exists with pvectl's marker: it landed).
+ */
+export interface ObjectIntent {
+  kind: "object";
+  object: "backup-job";
+  op: "object-create" | "object-update" | "object-delete";
+  key: string;
+}
+
+export type SnapshotAction = "create" | "delete" | "rollback";
+
+/** A snapshot call (POST/DELETE …/snapshot[/{name}[/rollback]]); `vmstate` only with create (VMs). */
+export interface SnapshotIntent {
+  kind: GuestType;
+  op: "snapshot";
+  action: SnapshotAction;
+  name: string;
+  vmstate?: boolean;
+}
 
 /**
  * A new guest made as a copy of another (POST …/{vmid}/clone): the call's path names the

@@ -36,6 +36,15 @@ export type StepAction =
   | "adopt"
   /** Pool membership: join, leave or move (PUT /pools). */
   | "pool"
+  /** A cluster object (backup job, and the access objects of #16): created, updated or deleted by its id. */
+  | "object-create"
+  | "object-update"
+  | "object-delete"
+  /** Snapshot calls (#15): taking one is configuration; deleting or rolling back loses data. */
+  | "snapshot-create"
+  | "snapshot-delete"
+  | "snapshot-rollback"
+
   /** A vzdump archive of the guest (POST /nodes/{node}/vzdump). */
   | "backup"
   /** A guest made (or replaced) from a vzdump archive. */
@@ -131,6 +140,26 @@ export interface GuestPlan {
   warnings: string[];
 }
 
+/** Kinds of cluster objects a plan converges besides guests (the `objects` section). */
+export type ObjectKind = "backup-job";
+
+/**
+ * One cluster object (not a guest) in a plan: a backup job today, access objects next. Its
+ * steps are calls by the object's id; `foreign` objects exist live without pvectl's marker
+ * and are listed so a reviewer sees them, never changed.
+ */
+export interface ObjectPlan {
+  kind: ObjectKind;
+  /** The object's id (a backup job's `id`), unique per kind within a plan. */
+  key: string;
+  exists: boolean;
+  /** Not pvectl's and not in the spec: listed as "not managed", no steps. */
+  foreign?: boolean;
+  steps: Step[];
+  errors: string[];
+  warnings: string[];
+}
+
 export interface Plan {
   format: "pvectl-plan/1";
   createdAt: string;
@@ -140,13 +169,15 @@ export interface Plan {
    */
   target: string;
   guests: GuestPlan[];
+  /** Cluster objects the spec converges (backup jobs ...); absent in plans without any. */
+  objects?: ObjectPlan[];
   /** Problems found by the preflight (references, permissions): nothing runs while any remain. */
   preflightErrors: PreflightProblem[];
 }
 
 export interface PreflightProblem {
   /** `adoption`: the spec names an existing guest pvectl did not create, without `adopt`. */
-  kind: "node" | "storage" | "bridge" | "iso" | "image" | "template" | "permission" | "pool" | "adoption" | "clone";
+  kind: "node" | "storage" | "bridge" | "iso" | "image" | "template" | "permission" | "pool" | "adoption" | "clone" | "object" | "snapshot";
   guest?: string;
   message: string;
   path?: string;
@@ -154,11 +185,11 @@ export interface PreflightProblem {
 }
 
 export function planHasChanges(plan: Plan): boolean {
-  return plan.guests.some((g) => g.steps.length > 0);
+  return plan.guests.some((g) => g.steps.length > 0) || (plan.objects ?? []).some((o) => o.steps.length > 0);
 }
 
 export function planHasErrors(plan: Plan): boolean {
-  return plan.preflightErrors.length > 0 || plan.guests.some((g) => g.errors.length > 0);
+  return plan.preflightErrors.length > 0 || plan.guests.some((g) => g.errors.length > 0) || (plan.objects ?? []).some((o) => o.errors.length > 0);
 }
 
 export function severityCounts(plan: Plan): Record<Severity, number> {
@@ -169,5 +200,6 @@ export function severityCounts(plan: Plan): Record<Severity, number> {
     "data-loss-risk": 0,
   };
   for (const guest of plan.guests) for (const step of guest.steps) counts[step.severity] += 1;
+  for (const object of plan.objects ?? []) for (const step of object.steps) counts[step.severity] += 1;
   return counts;
 }

@@ -6,6 +6,7 @@ import { isIP, isIPv4, isIPv6 } from "node:net";
 import { isDriveSlot, isVmDriveKey } from "./drive-slots.js";
 import { splitList } from "./tags.js";
 import { tryParseSize } from "./size.js";
+import { CalendarEventError, parseCalendarEvent } from "./calendar-event.js";
 
 /**
  * Thrown by a format check. `message` is PVE's text without the trailing newline;
@@ -122,6 +123,15 @@ function checkLxcMountPath(value: string): void {
   }
 }
 
+function checkCalendarEvent(value: string): void {
+  try {
+    parseCalendarEvent(value);
+  } catch (err) {
+    if (err instanceof CalendarEventError) throw new FormatViolation(err.message);
+    throw err;
+  }
+}
+
 const VALIDATORS: Record<string, Validator> = {
   string: () => {},
   urlencoded: regexFormat(/^[-%a-zA-Z0-9_.!~*'()]*$/, (v) => `invalid urlencoded string: ${v}`),
@@ -208,6 +218,7 @@ const VALIDATORS: Record<string, Validator> = {
   "pve-cpuset": checkCpuset,
   "pve-lxc-mp-string": checkLxcMountPath,
   "pve-ha-resource-id": regexFormat(/^[a-z]+:\S+$/, () => "value does not look like a valid ha resource id"),
+  "pve-calendar-event": checkCalendarEvent,
 };
 
 /** The validator for a code format, or undefined when the format is unknown here (accepted unchecked). */

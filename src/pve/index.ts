@@ -61,3 +61,4 @@ export {
   storedDescription,
   printConfigFile,
 } from "./config-file.js";
+export { type CalendarEvent, CalendarEventError, calendarEventProblem, nextCalendarEvent, parseCalendarEvent } from "./calendar-event.js";

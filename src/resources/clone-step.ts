@@ -24,6 +24,11 @@ export function clonedVolumeRef(slot: string): string {
   return `{volume:${slot}}`;
 }
 
+/** Whether a planned volume is a copy the clone step of this same plan makes (it holds nothing of the user's yet). */
+export function isClonedVolumeRef(volume: string): boolean {
+  return /^\{volume:\w+\}$/.test(volume);
+}
+
 /** The source as the planner read it. */
 export interface CloneSourceFacts {
   vmid: number;

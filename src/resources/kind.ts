@@ -5,6 +5,7 @@
 import type { ApiReader, GuestConfig, PendingEntry } from "../api/endpoints/index.js";
 import type { CallIntent, GuestType } from "../plan/intent.js";
 import type { ApiCall, GuestPlan, PrivilegeNeed } from "../plan/types.js";
+import type { Retention } from "./snapshot-prune.js";
 
 export type PowerState = "running" | "stopped";
 
@@ -77,6 +78,8 @@ export interface DesiredBase {
   adopt?: boolean;
   /** Made by copying another guest when it does not exist yet. */
   clone?: CloneSpec;
+  /** Snapshot retention (`snapshots:` in the spec): apply prunes beyond it; undefined: not managed. */
+  snapshots?: Retention;
 }
 
 /** What the engine needs of a live guest, whatever its kind. */

@@ -16,6 +16,8 @@ export interface LiveGuestFields {
   tags: string[];
   pendingKeys: string[];
   pool?: string;
+  /** The guest has snapshots (its config names the one it runs from, `parent`); undefined: none. */
+  snapshotted?: true;
 }
 
 /** `nameKey`: the config key that holds the guest's name (`name` for VMs, `hostname` for containers). */
@@ -40,5 +42,6 @@ export function liveGuestFields(
     tags: parseTags(text("tags")),
     pendingKeys: [...pendingKeys].sort(),
     ...(meta.pool !== undefined ? { pool: meta.pool } : {}),
+    ...(config.parent !== undefined ? { snapshotted: true as const } : {}),
   };
 }

@@ -2,6 +2,7 @@
 // guest that already is a template. Conversion is one way (PVE has no call that undoes it),
 // needs the guest stopped (qemu-server and pve-container refuse a running one), and a
 // template is never started (both refuse `status/start` on one).
+import type { TemplateVolume } from "../plan/intent.js";
 import type { ApiCall, StepAction, StepDraft } from "../plan/types.js";
 import type { PowerState } from "./kind.js";
 
@@ -79,4 +80,35 @@ export function templateStep(who: string, call: ApiCall, wasRunning: boolean): S
     changes: [{ field: "template", before: "no", after: "yes" }],
     calls: [call],
   };
+}
+
+/** A disk or mount point as the conversion reads it: its slot, storage and (live) volume. */
+interface VolumeSlot {
+  slot: string;
+  storage?: string;
+  volume?: string;
+}
+
+/**
+ * Where the guest's volumes will be when the conversion runs (it is the plan's last step): the
+ * spec's, on the storage it names (a move lands first), else where they are; live ones the spec
+ * does not list only when the section is not managed (otherwise they are removed before).
+ */
+export function templateVolumes(desired: VolumeSlot[], live: Record<string, VolumeSlot>, keepUnlisted: boolean): TemplateVolume[] {
+  const out: TemplateVolume[] = [];
+  const listed = new Set(desired.map((d) => d.slot));
+  for (const want of desired) {
+    const current = live[want.slot];
+    const storage = want.storage ?? current?.storage;
+    if (storage === undefined) continue;
+    const volume = current?.storage === storage ? current.volume : undefined;
+    out.push({ slot: want.slot, storage, ...(volume !== undefined ? { volume } : {}) });
+  }
+  if (keepUnlisted) {
+    for (const current of Object.values(live)) {
+      if (listed.has(current.slot) || current.storage === undefined) continue;
+      out.push({ slot: current.slot, storage: current.storage, ...(current.volume !== undefined ? { volume: current.volume } : {}) });
+    }
+  }
+  return out;
 }

@@ -3,6 +3,7 @@
 // access log, clock.
 import type { AccessLogSummary } from "./access-log.js";
 import type { RequestFault, RequestFaultSpec, TaskFault, TaskFaultSpec } from "./faults/rules.js";
+import type { NodeTaskLoad } from "./tasks/load.js";
 import type { TimingOptions } from "./tasks/timing.js";
 
 export interface SimAdmin {
@@ -28,6 +29,10 @@ export interface SimAdmin {
   advanceClock(seconds: number): void;
   /** Resolves when no task is running or queued. */
   waitForTasks(timeoutMs?: number): Promise<void>;
+  /** Per node: tasks submitted and not finished (running + queued) and tasks running, now and at peak; slots is workersPerNode. */
+  taskLoad(): { slots: number; nodes: Record<string, NodeTaskLoad> };
+  /** Peaks start again from the current load. */
+  resetTaskLoad(): void;
   timing(): TimingOptions;
   setTiming(timing: Partial<TimingOptions>): void;
 }

@@ -17,6 +17,7 @@ export type { RequestFault, RequestFaultSpec, TaskFault, TaskFaultSpec } from ".
 export type { SimulatorOptions } from "./options.js";
 export { StateDirError } from "./admin-state-path.js";
 export { StateFileError } from "./state/state-file.js";
+export type { NodeTaskLoad } from "./tasks/load.js";
 export type { TimingOptions, TimingProfile } from "./tasks/timing.js";
 
 export interface RunningSimulator {

@@ -216,6 +216,8 @@ export class Simulator {
     resetAccessLog: () => this.log.reset(),
     advanceClock: (seconds) => this.clock.advance(seconds),
     waitForTasks: (timeoutMs) => this.tasks.idle(timeoutMs),
+    taskLoad: () => ({ slots: this.tasks.timing.workersPerNode, nodes: this.tasks.taskLoad() }),
+    resetTaskLoad: () => this.tasks.resetLoad(),
     timing: () => ({ ...this.tasks.timing }),
     setTiming: (timing) => {
       this.tasks.timing = { ...this.tasks.timing, ...timing };

@@ -54,7 +54,12 @@ vms:
   it("runs the package's own examples and the NetBox loop to the inventory (the README's main job)", async () => {
     const result = await demo(["--timing", "instant"]);
     assert.equal(result.code, 0, result.stdout + result.stderr);
-    assert.match(result.stdout, /Apply finished in [\d.]+s: 4 created\./);
+    assert.match(result.stdout, /^0\. the templates first \(debian-13-tpl\): .*\ncreated +debian-13-tpl +vmid 9000 +node pve1\n/m);
+    assert.match(result.stdout, /^= debian-13-tpl \(vmid 9000\) on pve1: no changes\n\+ app1 \(vmid 210\) on pve1\n {4}\+ linked clone of debian-13-tpl \(vmid 9000\) as app1 on pve1/m);
+    assert.match(result.stdout, /^ {4}~ grow scsi0 from 4 GiB to 16 GiB/m, "the clone is converged in the same plan");
+    assert.match(result.stdout, /Apply finished in [\d.]+s: 1 unchanged, 5 created\./);
+    assert.match(result.stdout, /^created +app1 +vmid 210 +node pve1\n.*\n +volumes: ide2=local-lvm:vm-210-cloudinit scsi0=local-lvm:base-9000-disk-0\/vm-210-disk-0$/m);
+    assert.match(result.stdout, /^= app1 \(vmid 210\) on pve1: no changes$/m);
     assert.match(result.stdout, /^ok cache1: create \(vmid 250\)$/m, "the example container");
     assert.match(result.stdout, /^created +cache1 +vmid 250 +node pve3\n +macs: net0=BC:24:11(:[0-9A-F]{2}){3}\n +volumes: mp0=local-lvm:vm-250-disk-1 rootfs=local-lvm:vm-250-disk-0$/m);
     assert.match(result.stdout, /= cache1 \(vmid 250\) on pve3: no changes/);
@@ -64,7 +69,8 @@ vms:
     }
     assert.match(result.stdout, /8\. pvectl netbox sync \(again\): 0 record\(s\) selected, nothing to do/);
     assert.match(result.stdout, /^ {2}@netbox_staged: db-01, web-01, web-02$/m);
-    assert.match(result.stdout, /^ {2}@proxmox_all_qemu: db-01, db1, web-01, web-02, web1, web2$/m);
+    assert.match(result.stdout, /^ {2}@proxmox_all_qemu: app1, db-01, db1, web-01, web-02, web1, web2$/m);
+    assert.match(result.stdout, /^ {2}app1: ansible_host=10\.0\.10\.31$/m, "the clone's cloud-init address");
     assert.match(result.stdout, /^ {2}web-01: ansible_host=10\.20\.0\.\d+$/m, "ansible_host from NetBox's primary IP");
     assert.match(result.stdout, /^ {2}web1: ansible_host=10\.0\.10\.11$/m, "ansible_host from the cloud-init ipconfig");
     assert.match(result.stdout, /^ {2}@proxmox_all_lxc: cache1$/m);

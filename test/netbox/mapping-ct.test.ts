@@ -106,7 +106,7 @@ describe("mapping NetBox records to containers", () => {
 describe("NetBox config: container platforms", () => {
   test("a platform is a VM's (ostype) or a container's, and a container platform takes no VM keys", () => {
     const text = (platform: string) => `clusters:\n  a: { node: pve1 }\nplatforms:\n  p:\n${platform}`;
-    assert.throws(() => parseNetboxConfig(text("    iso: local:iso/x.iso\n"), "nb.yaml"), /nb\.yaml:4:3: platforms\.p: a platform needs `ostype` \(VMs\) or `container: \{ ostemplate: \.\.\. \}` \(LXC containers\)/);
+    assert.throws(() => parseNetboxConfig(text("    iso: local:iso/x.iso\n"), "nb.yaml"), /nb\.yaml:4:3: platforms\.p: a platform needs `ostype` \(VMs\), `clone: \{ from: \.\.\. \}` \(VMs cloned from a template\) or `container: \{ ostemplate: \.\.\. \}` \(LXC containers\)/);
     assert.throws(
       () => parseNetboxConfig(text("    ostype: l26\n    container: { ostemplate: local:vztmpl/d.tar.zst }\n"), "nb.yaml"),
       (err: unknown) => err instanceof NetboxConfigError && /5:5: platforms\.p\.ostype: `ostype` is a VM setting, and this platform maps to a container; leave it out \(a container's ostype goes under `container:`\)/.test(err.userMessage()),

@@ -55,9 +55,14 @@ describe("code formats", () => {
     assert.equal(check("mac-addr-opt", "zz"), "invalid format - value does not look like a valid unicast MAC address\n");
   });
 
+  it("checks schedules as PVE's calendar event parser does", () => {
+    assert.equal(check("pve-calendar-event", "mon..fri 02:30"), undefined);
+    assert.match(String(check("pve-calendar-event", "anything at all")), /invalid calendar event 'anything at all'/);
+  });
+
   it("accepts values of code formats it does not check", () => {
-    assert.equal(check("pve-calendar-event", "anything at all"), undefined);
-    assert.ok(!checkedCodeFormats().includes("pve-calendar-event"));
+    assert.equal(check("email-or-username-list", "anything at all"), undefined);
+    assert.ok(!checkedCodeFormats().includes("email-or-username-list"));
     assert.ok(checkedCodeFormats().includes("pve-vmid"));
   });
 });

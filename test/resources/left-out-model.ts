@@ -71,6 +71,8 @@ function sectionOf(field: string, live: LiveVm, vm: DesiredVm): string {
   if (key === "status") return "power";
   if (OWN_NAME.has(key)) return key;
   if (key === "efidisk0") return "efidisk";
+  // Only a disk moved to another storage lets go of a volume as unusedN (its source, destroyed next).
+  if (/^unused\d+$/.test(key)) return "disks";
   if (key === "tpmstate0") return "tpm";
   if (CLOUDINIT_KEY.test(key)) return "cloudInit";
   if (NIC_SLOT.test(key)) return "nics";

@@ -50,7 +50,10 @@ describe("template: true on a VM", () => {
     assert.equal(create!.calls[0]!.params.start, undefined);
     assert.equal(convert!.severity, "configuration");
     assert.match(convert!.summary, /cannot be undone/);
-    assert.deepEqual(convert!.calls, [{ method: "POST", path: "/nodes/pve1/qemu/9000/template", params: {}, intent: { kind: "qemu", op: "template" } }]);
+    // The intent names where the disks will be, for preflight's storage check.
+    assert.deepEqual(convert!.calls, [
+      { method: "POST", path: "/nodes/pve1/qemu/9000/template", params: {}, intent: { kind: "qemu", op: "template", volumes: [{ slot: "scsi0", storage: "local-lvm" }] } },
+    ]);
   });
 
   it("a new VM without a vmid is converted at the vmid apply allocates", () => {
@@ -125,7 +128,10 @@ describe("template: true on a container", () => {
   it("a new container is created, then converted in a vztemplate call", () => {
     const plan = planCreateCt({ ...desiredCt(), template: true });
     assert.deepEqual(actions(plan), ["create", "template"]);
-    assert.deepEqual(plan.steps[1]!.calls[0], { method: "POST", path: "/nodes/pve1/lxc/200/template", params: {}, intent: { kind: "lxc", op: "template" } });
+    const call = plan.steps[1]!.calls[0]!;
+    assert.deepEqual({ ...call, intent: { kind: call.intent.kind, op: call.intent.op } }, { method: "POST", path: "/nodes/pve1/lxc/200/template", params: {}, intent: { kind: "lxc", op: "template" } });
+    assert.ok(call.intent.op === "template");
+    assert.ok((call.intent.volumes ?? []).some((v) => v.slot === "rootfs"), "the intent names rootfs and where it will be");
   });
 
   it("a running container is stopped first; the conversion comes last", () => {

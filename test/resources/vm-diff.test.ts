@@ -4,6 +4,7 @@ import { liveVmFromConfig, liveVmFromPending } from "../../src/resources/qemu/re
 import type { DesiredVm } from "../../src/resources/qemu/model.js";
 import { planCreate, planDestroy, planUpdate } from "../../src/resources/qemu/diff.js";
 import { normalizeOption } from "../../src/resources/qemu/options.js";
+import { humanSize } from "../../src/resources/formats.js";
 import { readConfigFixture, readJsonFixture } from "./config-fixture.js";
 
 const GIB = 1024 ** 3;
@@ -145,12 +146,43 @@ describe("VM diff against a recorded live config", () => {
     ]);
   });
 
-  it("moves a disk to another storage", () => {
+  it("moves a disk to another storage, saying what is copied and how; the source is kept as unusedN unless --allow-data-loss", () => {
     const vm = desiredTest1();
     vm.disks[0]!.storage = "ceph";
-    const plan = planUpdate(vm, test1(), power);
-    assert.equal(plan.steps[0]!.action, "disk-move");
-    assert.deepEqual(plan.steps[0]!.calls[0]!.params, { disk: "scsi0", storage: "ceph", delete: 1 });
+    const live = test1();
+    const plan = planUpdate(vm, live, power);
+    const [move, destroy] = plan.steps;
+    assert.equal(move!.action, "disk-move");
+    assert.equal(move!.severity, "configuration");
+    assert.deepEqual(move!.calls[0]!.params, { disk: "scsi0", storage: "ceph", delete: 0 });
+    const size = humanSize(live.disks.scsi0!.sizeBytes!);
+    const how = live.status === "running" ? `${size} copied online (drive-mirror: the VM keeps running)` : `${size} copied offline (the VM is stopped)`;
+    assert.equal(move!.summary, `move scsi0 from local-lvm to ceph: ${how}; the source volume local-lvm:vm-101-disk-0 is kept as unused0`);
+    assert.deepEqual(move!.changes[1], { field: "scsi0.move", after: how });
+    assert.equal(destroy!.action, "disk-delete");
+    assert.equal(destroy!.severity, "data-loss-risk");
+    assert.deepEqual(destroy!.deletesVolumes, ["local-lvm:vm-101-disk-0"]);
+    assert.deepEqual(destroy!.calls[0]!.params, { delete: "unused0" });
+  });
+
+  it("a cloud-init drive without a storage (a NetBox clone's) is the guest's as it is, or a plan error when the guest has none there", () => {
+    const vm = desiredTest1();
+    vm.disks.push({ slot: "ide2", kind: "cloudinit", options: {} });
+    const live = test1();
+    const kept = planUpdate(vm, { ...live, disks: { ...live.disks, ide2: { slot: "ide2", kind: "cloudinit", volume: "zfs:vm-101-cloudinit", storage: "zfs", options: {} } } }, power);
+    assert.deepEqual([kept.steps, kept.errors, kept.warnings], [[], [], []], "no move, no warning: its storage is not managed");
+    const missing = planUpdate(vm, live, power);
+    assert.deepEqual(missing.steps, []);
+    assert.deepEqual(missing.errors, ["ide2: the guest has no cloud-init drive there, and a new one needs a storage: name it, or the slot the guest's drive is in"]);
+  });
+
+  it("a running VM's disk is moved online, a stopped one's offline", () => {
+    const vm = desiredTest1();
+    vm.disks[0]!.storage = "ceph";
+    const running = planUpdate(vm, test1("running"), power);
+    const stopped = planUpdate(vm, test1("stopped"), power);
+    assert.match(running.steps.find((s) => s.action === "disk-move")!.summary, /copied online \(drive-mirror: the VM keeps running\)/);
+    assert.match(stopped.steps.find((s) => s.action === "disk-move")!.summary, /copied offline \(the VM is stopped\)/);
   });
 
   it("deletes a disk the spec no longer has as data-loss-risk, naming the volume", () => {

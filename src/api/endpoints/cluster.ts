@@ -27,3 +27,15 @@ export async function getNextVmid(api: ApiReader): Promise<number> {
 export async function getClusterStatus(api: ApiReader): Promise<ClusterStatusEntry[]> {
   return get(api, "/cluster/status");
 }
+
+/**
+ * A backup job as GET /cluster/backup lists it: the schema types only `id`; the other keys are
+ * the job's options (PVE's jobs.cfg entry, property strings answered as objects), `type` and
+ * `next-run`.
+ */
+export type BackupJobEntry = Record<string, unknown> & { id: string };
+
+/** Every backup job of the cluster (Sys.Audit on /). */
+export async function getBackupJobs(api: ApiReader): Promise<BackupJobEntry[]> {
+  return wireShape<BackupJobEntry[]>(await get(api, "/cluster/backup"));
+}

@@ -3,7 +3,7 @@
 // schema, or in a precise shape the wrapper defines where the schema's is too loose.
 export type { ApiReader, ApiWriter, EnvelopeReader } from "./call.js";
 export { getPermissions, type PermissionMap } from "./access.js";
-export { type ClusterResource, type ClusterStatusEntry, getClusterResources, getClusterStatus, getNextVmid } from "./cluster.js";
+export { type BackupJobEntry, type ClusterResource, type ClusterStatusEntry, getBackupJobs, getClusterResources, getClusterStatus, getNextVmid } from "./cluster.js";
 export { getLxcConfig, getLxcPending, getLxcStatus, type LxcStatus } from "./lxc.js";
 export { getNodeNetwork, type NodeInterface } from "./nodes.js";
 export { getPools, type Pool } from "./pools.js";

@@ -3,7 +3,7 @@ import { createInterface } from "node:readline/promises";
 import type { PveClient } from "../../api/index.js";
 import { type ApplyPlanOptions, applyPlan } from "../../app/apply-plan.js";
 import type { PlannedSpec } from "../../app/plan-spec.js";
-import { DEFERRED_REBOOT, skipReasons } from "../../engine/guard-rails.js";
+import { DEFERRED_REBOOT, refusal, skipReasons } from "../../engine/guard-rails.js";
 import { PreflightFailedError } from "../../engine/errors.js";
 import type { ApplyReport } from "../../engine/report.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
@@ -52,7 +52,9 @@ export async function runApply(
   planned: PlannedSpec,
   flags: ApplyFlags,
   options: Pick<ApplyPlanOptions, "perNodeConcurrency" | "verifyConvergence" | "secretPolicy">,
-  verb: "apply" | "destroy",
+  verb: "apply" | "destroy" | "snapshot",
+  /** More to say in --json output, next to the plan or report (the guests a selection skipped). */
+  extraJson: Record<string, unknown> = {},
 ): Promise<ApplyReport | undefined> {
   const { plan } = planned;
   const out = process.stdout;
@@ -61,7 +63,7 @@ export async function runApply(
   if (!flags.json) out.write(renderPlan(plan, palette));
   if (plan.preflightErrors.length > 0) {
     const failure = new PreflightFailedError(plan.preflightErrors.map((p) => p.message));
-    if (flags.json) out.write(`${JSON.stringify({ ok: false, plan, error: failure.message }, null, 2)}\n`);
+    if (flags.json) out.write(`${JSON.stringify({ ok: false, plan, error: failure.message, ...extraJson }, null, 2)}\n`);
     process.exitCode = 1;
     return undefined;
   }
@@ -76,6 +78,12 @@ export async function runApply(
     refused += reasons.size - deferredReboots;
     runnable += guest.steps.length - reasons.size;
     if (deferredReboots > 0) deferred += guest.steps.filter((s) => s.pendingUntilReboot && !reasons.has(s.id)).length;
+  }
+  for (const object of plan.objects ?? []) {
+    if (object.errors.length > 0) continue;
+    const held = object.steps.filter((s) => refusal(s, guard) !== undefined).length;
+    refused += held;
+    runnable += object.steps.length - held;
   }
   if (refused > 0 && !flags.json) {
     err.write(
@@ -122,9 +130,9 @@ export async function runApply(
       if (line) err.write(`${line}\n`);
     },
   });
-  if (flags.json) out.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (flags.json) out.write(`${JSON.stringify({ ...report, ...extraJson }, null, 2)}\n`);
   else out.write(`\n${renderReport(report, palette)}`);
-  const pending = report.guests.some((g) => g.pending.length > 0);
+  const pending = report.guests.some((g) => g.pending.length > 0) || (report.objects ?? []).some((o) => o.pending.length > 0);
   process.exitCode = report.ok ? (pending ? EXIT_PENDING : 0) : 1;
   return report;
 }

@@ -8,7 +8,7 @@ import { recomputeSavedPlan } from "../../app/saved-plan.js";
 import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
 import { checkSpecFiles, loadPlan, SavedPlanError } from "../../engine/saved-plan.js";
 import { type ApplyFlags, guardOptions, runApply } from "./apply-flow.js";
-import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, planOptions, positiveInt, UsageError } from "./plan.js";
+import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, planOptions, positiveInt, specOf, UsageError } from "./plan.js";
 import { createWaitProgress, LOCK_WAIT_FLAG } from "./lock-wait.js";
 
 interface Flags extends ApplyFlags, PlanFlags {
@@ -40,7 +40,7 @@ async function applySavedPlan(file: string, flags: Flags, perNode: PerNode): Pro
   const connection = saved.connection !== undefined ? { connection: saved.connection } : {};
   const target = await openSpecTarget([], { ...flags, file: saved.specFiles.map((f) => f.path), ...connection }, "apply");
   try {
-    const { problems, ...planned } = await recomputeSavedPlan(target.client, saved, { vms: target.vms, containers: target.containers });
+    const { problems, ...planned } = await recomputeSavedPlan(target.client, saved, specOf(target));
     if (problems.length > 0) throw new SavedPlanError(file, problems);
     await runApply(target.client, planned, flags, { ...VERIFY, ...perNode, secretPolicy: target.policy }, "apply");
   } finally {
@@ -91,7 +91,7 @@ export function registerApplyCommand(program: Command): void {
       }
       const target = await openSpecTarget(files, flags, "apply");
       try {
-        const planned = await planSpec(target.client, { vms: target.vms, containers: target.containers }, { ...planOptions(flags), ...createWaitProgress(flags.json) });
+        const planned = await planSpec(target.client, specOf(target), { ...planOptions(flags), ...createWaitProgress(flags.json) });
         await runApply(target.client, planned, flags, { ...VERIFY, ...perNode, secretPolicy: target.policy }, "apply");
       } finally {
         await target.client.close();

@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Registrar>> = {
   inventory: async () => (await import("./inventory.js")).registerInventoryCommand,
   sim: async () => (await import("./sim.js")).registerSimCommand,
   netbox: async () => (await import("./netbox.js")).registerNetboxCommand,
+  snapshot: async () => (await import("./snapshot.js")).registerSnapshotCommand,
   backup: async () => (await import("./backup.js")).registerBackupCommand,
   restore: async () => (await import("./restore.js")).registerRestoreCommand,
 };

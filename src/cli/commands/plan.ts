@@ -3,14 +3,14 @@
 // exit code say whether there are changes (0 none, 2 changes, 1 error).
 import type { Command } from "commander";
 import { PveClient } from "../../api/index.js";
-import { planSpec } from "../../app/plan-spec.js";
+import { planSpec, type SpecGuests } from "../../app/plan-spec.js";
 import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
 import { type SavedPlanOptions, savedPlanContent, savePlan } from "../../engine/saved-plan.js";
 import { planHasChanges, planHasErrors, type Plan } from "../../plan/types.js";
 import { resolveConnection } from "../../sources/connections.js";
 import { type SecretPolicy, SecretPolicyError, secretPolicy } from "../../sources/secret-policy.js";
 import { checkContainerSecrets } from "../../sources/ct-secrets.js";
-import { type ContainerSpec, loadSpecFiles, type SpecDocument, type VmSpec } from "../../sources/spec/index.js";
+import { type BackupJobSpec, type ContainerSpec, loadSpecFiles, type SpecDocument, type VmSpec } from "../../sources/spec/index.js";
 import { PvectlError } from "../../util/errors.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { renderPlanMarkdown } from "../render/plan-markdown.js";
@@ -36,9 +36,16 @@ export interface SpecTarget {
   /** The spec's guests on this run's one connection. */
   vms: VmSpec[];
   containers: ContainerSpec[];
+  /** The spec's backup jobs on this connection; absent: the spec does not manage backup jobs. */
+  backupJobs?: BackupJobSpec[];
   /** The operator's secret policy (a container's root password is read by it when the create is sent). */
   policy: SecretPolicy;
   client: PveClient;
+}
+
+/** What a command plans from its target: guests and backup jobs. */
+export function specOf(target: SpecTarget): SpecGuests {
+  return { vms: target.vms, containers: target.containers, ...(target.backupJobs ? { backupJobs: target.backupJobs } : {}) };
 }
 
 export interface SpecFlags {
@@ -84,18 +91,19 @@ export async function openSpecTarget(positional: string[], flags: SpecFlags, com
     flags.connection === undefined ? guests : guests.filter((g) => g.connection === flags.connection);
   const vms = onConnection(spec.vms);
   const containers = onConnection(spec.containers);
-  const names = [...new Set([...vms, ...containers].map((g) => g.connection ?? "(PROXMOX_* environment)"))];
+  const backupJobs = spec.backupJobs === undefined ? undefined : onConnection(spec.backupJobs);
+  const names = [...new Set([...vms, ...containers, ...(backupJobs ?? [])].map((g) => g.connection ?? "(PROXMOX_* environment)"))];
   if (names.length > 1) {
     throw new UsageError(
       `the spec uses ${names.length} connections (${names.join(", ")}); pvectl works on one cluster at a time`,
       `add --connection NAME to pick one, e.g. pvectl ${command} --connection ${names.find((n) => !n.startsWith("(")) ?? "NAME"} ...`,
     );
   }
-  const connection = flags.connection ?? vms[0]?.connection ?? containers[0]?.connection;
+  const connection = flags.connection ?? vms[0]?.connection ?? containers[0]?.connection ?? backupJobs?.[0]?.connection;
   // Refused password sources fail before any client exists: nothing is sent.
   checkContainerSecrets({ connections: spec.connections, containers }, policy);
   const client = new PveClient(resolveConnection(spec, connection, process.env, policy));
-  return { spec, files, ...(connection !== undefined ? { connection } : {}), vms, containers, policy, client };
+  return { spec, files, ...(connection !== undefined ? { connection } : {}), vms, containers, ...(backupJobs ? { backupJobs } : {}), policy, client };
 }
 
 export interface PlanFlags extends SpecFlags {
@@ -150,7 +158,7 @@ export function registerPlanCommand(program: Command): void {
       try {
         const options = planOptions(flags);
         const readConcurrency = positiveInt(flags.readConcurrency, "--read-concurrency", 16);
-        const planned = await planSpec(target.client, { vms: target.vms, containers: target.containers }, { ...options, readConcurrency, ...createWaitProgress(flags.json) });
+        const planned = await planSpec(target.client, specOf(target), { ...options, readConcurrency, ...createWaitProgress(flags.json) });
         const { plan } = planned;
         if (flags.out) {
           await savePlan(flags.out, await savedPlanContent(target.client, planned, target.spec.files, options, target.connection));

@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { stringify } from "yaml";
 import { showSpec } from "../../app/show.js";
 import { safeText } from "../../util/safe-text.js";
-import { addSecretPolicyOptions, openSpecTarget, type SpecFlags } from "./plan.js";
+import { addSecretPolicyOptions, openSpecTarget, type SpecFlags, specOf } from "./plan.js";
 
 interface Flags extends SpecFlags {
   json?: boolean;
@@ -20,7 +20,7 @@ export function registerShowCommand(program: Command): void {
     .action(async (files: string[], flags: Flags) => {
       const target = await openSpecTarget(files, flags, "show");
       try {
-        const shown = await showSpec(target.client, { vms: target.vms, containers: target.containers });
+        const shown = await showSpec(target.client, specOf(target));
         const { version: _version, ...sections } = shown.spec;
         if (flags.json) process.stdout.write(`${JSON.stringify({ ...sections, missing: shown.missing }, null, 2)}\n`);
         else {

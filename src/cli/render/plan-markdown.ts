@@ -5,6 +5,23 @@
 import { type GuestPlan, type Plan, SEVERITIES, type Severity, type Step, severityRank } from "../../plan/types.js";
 import { mdCode, mdText } from "./markdown-escape.js";
 import { guestMarker, summaryLine } from "./plan.js";
+import { idleText, objectMarker } from "./plan-objects.js";
+import type { ObjectPlan } from "../../plan/types.js";
+
+function objectRow(object: ObjectPlan): string {
+  const top = object.steps.reduce<Severity | undefined>((t, s) => (t === undefined || severityRank(s.severity) > severityRank(t) ? s.severity : t), undefined);
+  const status = object.errors.length > 0 ? `${object.errors.length} error(s)` : top ? severityCell(top) : idleText(object);
+  return `| ${objectMarker(object)} | ${object.kind} | ${mdCode(object.key)} | ${object.steps.length} | ${mdText(status)} |`;
+}
+
+function objectDetails(object: ObjectPlan): string[] {
+  const lines = [`<details><summary>${objectMarker(object)} ${object.kind} ${mdCode(object.key)}</summary>`, ""];
+  for (const error of object.errors) lines.push(`- error: ${mdText(error)}`);
+  for (const step of object.steps) lines.push(`- ${mdText(step.summary)} — ${severityCell(step.severity)}`, ...changeLines(step));
+  for (const warning of object.warnings) lines.push(`- warning: ${mdText(warning)}`);
+  lines.push("", "</details>");
+  return lines;
+}
 
 function severityCell(severity: Severity): string {
   return severity === "data-loss-risk" ? `**${severity}**` : severity;
@@ -49,6 +66,10 @@ export function renderPlanMarkdown(plan: Plan): string {
   if (plan.guests.length > 0) {
     lines.push("| | guest | vmid | node | steps | highest severity |", "|---|---|---|---|---|---|", ...plan.guests.map(guestRow), "");
   }
+  const objects = plan.objects ?? [];
+  if (objects.length > 0) {
+    lines.push("| | object | id | steps | highest severity |", "|---|---|---|---|---|", ...objects.map(objectRow), "");
+  }
   lines.push(...summaryLine(plan).split("\n").map((line) => `${mdText(line)}  `), "");
   if (plan.preflightErrors.length > 0) {
     lines.push(`**Preflight found ${plan.preflightErrors.length} problem(s); nothing will run until they are fixed:**`, "");
@@ -58,6 +79,7 @@ export function renderPlanMarkdown(plan: Plan): string {
   for (const guest of plan.guests.filter((g) => g.steps.length > 0 || g.errors.length > 0 || g.warnings.length > 0)) {
     lines.push(...guestDetails(guest), "");
   }
+  for (const object of objects.filter((o) => o.steps.length > 0 || o.errors.length > 0 || o.warnings.length > 0)) lines.push(...objectDetails(object), "");
   lines.push(`<sub>Severities: ${SEVERITIES.join(" < ")}. Made ${mdText(plan.createdAt)}.</sub>`);
   return `${lines.join("\n")}\n`;
 }

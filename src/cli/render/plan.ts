@@ -4,6 +4,7 @@
 import pc from "picocolors";
 import { type GuestPlan, type Plan, SEVERITIES, type Severity, type Step, severityCounts } from "../../plan/types.js";
 import { safeLine, safeText } from "../../util/safe-text.js";
+import { objectMarker, objectSummary, renderObjects } from "./plan-objects.js";
 
 export interface Palette {
   red(s: string): string;
@@ -91,6 +92,7 @@ export function renderPlan(plan: Plan, p: Palette = plainPalette): string {
     for (const step of guest.steps) lines.push(...renderStep(p, step));
     for (const warning of guest.warnings) lines.push(`    ${p.yellow(`warning: ${safeText(warning)}`)}`);
   }
+  lines.push(...renderObjects(plan, p));
   if (plan.preflightErrors.length > 0) {
     lines.push("", p.red(p.bold(`Preflight found ${plan.preflightErrors.length} problem(s); nothing will run until they are fixed:`)));
     for (const problem of plan.preflightErrors) {
@@ -118,10 +120,12 @@ export function summaryLine(plan: Plan, p: Palette = plainPalette): string {
   const bySeverity = severityCounts(plan);
   const parts = SEVERITIES.filter((s) => bySeverity[s] > 0).map((s) => `${bySeverity[s]} ${colourSeverity(p, s)}`);
   const lines = [guests];
+  const objects = objectSummary(plan);
+  if (objects) lines.push(objects);
   if (parts.length > 0) lines.push(`Steps by severity: ${parts.join(", ")}.`);
   // "No changes" only when nothing failed: a guest with errors or a preflight problem means
   // the cluster may well differ from the spec, it was just not planned.
-  const failed = errorSummary(plan, counts.error);
+  const failed = errorSummary(plan, counts.error + (plan.objects ?? []).filter((o) => objectMarker(o) === "!").length);
   if (failed) lines.push(p.red(failed));
   else if (parts.length === 0) lines.push("No changes: the cluster matches the spec.");
   return lines.join("\n");
@@ -132,7 +136,7 @@ export function errorSummary(plan: Plan, guestsWithErrors: number): string | und
   const preflight = plan.preflightErrors.length;
   if (guestsWithErrors === 0 && preflight === 0) return undefined;
   const what = [
-    ...(guestsWithErrors ? [`${guestsWithErrors} guest(s) with errors (their steps do not run)`] : []),
+    ...(guestsWithErrors ? [`${guestsWithErrors} guest(s) or object(s) with errors (their steps do not run)`] : []),
     ...(preflight ? [`${preflight} preflight problem(s) (nothing runs)`] : []),
   ];
   return `Not converged: ${what.join(", ")}; fix what is listed above and run again.`;

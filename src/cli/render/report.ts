@@ -1,7 +1,7 @@
 // The apply report for people (one block per guest: result, vmid, node, MACs, volumes,
 // warnings, pending steps, error) and the progress lines printed while apply runs.
 import type { ApplyEvent } from "../../engine/apply.js";
-import type { ApplyReport, GuestReport } from "../../engine/report.js";
+import type { ApplyReport, GuestReport, ObjectReport } from "../../engine/report.js";
 import { formatDuration } from "../../util/duration.js";
 import { type Palette, plainPalette } from "./plan.js";
 import { safeLine, safeText } from "../../util/safe-text.js";
@@ -30,12 +30,22 @@ export function renderGuestReport(g: GuestReport, p: Palette = plainPalette): st
   return lines;
 }
 
+function renderObjectReport(o: ObjectReport, p: Palette): string[] {
+  const colour = o.result === "failed" ? p.red : o.result === "skipped" ? p.yellow : o.result === "unchanged" ? p.dim : p.green;
+  const lines = [`${colour(o.result.padEnd(9))} ${p.bold(safeLine(`${o.kind} ${o.key}`))}`];
+  for (const pending of o.pending) lines.push(`          ${p.yellow(`pending: ${safeText(pending)}`)}`);
+  if (o.error) lines.push(`          ${p.red(`error: ${safeText(o.error)}`)}`);
+  return lines;
+}
+
 export function renderReport(report: ApplyReport, p: Palette = plainPalette): string {
   const lines = report.guests.flatMap((g) => renderGuestReport(g, p));
+  for (const object of report.objects ?? []) lines.push(...renderObjectReport(object, p));
   const counts = new Map<string, number>();
   for (const g of report.guests) counts.set(g.result, (counts.get(g.result) ?? 0) + 1);
   const summary = [...counts.entries()].map(([k, v]) => `${v} ${k}`).join(", ");
-  const pending = report.guests.reduce((n, g) => n + g.pending.length, 0);
+  for (const o of report.objects ?? []) counts.set(o.result, (counts.get(o.result) ?? 0) + 1);
+  const pending = report.guests.reduce((n, g) => n + g.pending.length, 0) + (report.objects ?? []).reduce((n, o) => n + o.pending.length, 0);
   const rebootWaiting = report.guests.filter((g) => g.pendingReboot?.length).map((g) => g.key);
   lines.push(
     "",

@@ -2,7 +2,7 @@
 // Containers differ from VMs here: config is PUT only (there is no POST config; PVE allocates
 // new mount point volumes inside the PUT), volumes move with move_volume, and the create call
 // takes a template and may take a root password, which the plan holds only as a reference.
-import type { ConfigWrite, PowerAction } from "../../plan/intent.js";
+import type { ConfigWrite, PowerAction, TemplateVolume } from "../../plan/intent.js";
 import type { ApiCall, ParamValue, SecretRef } from "../../plan/types.js";
 import { formatSize, volumeOf } from "../../pve/index.js";
 import { lxcPaths, type VmidRef } from "../api-paths.js";
@@ -101,12 +101,12 @@ export const lxcCalls = {
     };
   },
 
-  /** Moves a mount point's volume to another storage; the source stays as an unusedN entry (`delete: 0`). */
-  moveVolume(node: string, vmid: VmidRef, slot: string, storage: string): ApiCall {
+  /** Moves a mount point's volume to another storage; the source stays as an unusedN entry unless `deleteSource`. */
+  moveVolume(node: string, vmid: VmidRef, slot: string, storage: string, deleteSource = false): ApiCall {
     return {
       method: "POST",
       path: lxcPaths.moveVolume(node, vmid),
-      params: { volume: slot, storage, delete: 0 },
+      params: { volume: slot, storage, delete: deleteSource ? 1 : 0 },
       intent: { kind: "lxc", op: "move-volume", slot, storage },
     };
   },
@@ -129,7 +129,8 @@ export const lxcCalls = {
    * Converts the container to a template in a `vztemplate` task. pve-container answers null,
    * not the task's UPID: the executor finds the task by its type to wait for it.
    */
-  template(node: string, vmid: VmidRef): ApiCall {
-    return { method: "POST", path: lxcPaths.template(node, vmid), params: {}, intent: { kind: "lxc", op: "template" } };
+  /** `volumes`: where the guest's volumes will be when it is converted (preflight checks their storages). */
+  template(node: string, vmid: VmidRef, volumes: TemplateVolume[] = []): ApiCall {
+    return { method: "POST", path: lxcPaths.template(node, vmid), params: {}, intent: { kind: "lxc", op: "template", volumes } };
   },
 };

@@ -14,8 +14,10 @@ import { diffCtNics } from "./nic-diff.js";
 import { ctAppliesLive, effectiveCtOption, isCreateOnly } from "./options.js";
 import { rootOnlyWarnings } from "./privileges.js";
 import { createStep, destroyStep } from "./steps.js";
-import { UnusedSlots } from "./unused-slots.js";
-import { templateStep, templateVolumeErrors, templateWishErrors } from "../template.js";
+import { UnusedSlots } from "../unused-slots.js";
+import type { TemplateVolume } from "../../plan/intent.js";
+import { templateStep, templateVolumeErrors, templateVolumes, templateWishErrors } from "../template.js";
+import { isHostPath } from "./read.js";
 
 const PENDING = "applies at the next restart: the container is running";
 
@@ -38,6 +40,16 @@ export function planNewCt(ct: DesiredCt, steps: Step[], errors: string[] = [], w
   };
 }
 
+/** The volumes a conversion makes base volumes of: rootfs and storage-backed mount points (not bind mounts). */
+function ctTemplateVolumes(ct: DesiredCt, live?: LiveCt): TemplateVolume[] {
+  const volumes = Object.fromEntries(Object.entries(live?.mounts ?? {}).filter(([, m]) => !isHostPath(m.volume)));
+  return templateVolumes(
+    ct.mounts.filter((m) => m.bindPath === undefined),
+    volumes,
+    ct.unmanaged?.includes("mounts") ?? false,
+  );
+}
+
 /** The plan for a container the spec describes and that does not exist yet. */
 export function planCreateCt(ct: DesiredCt): GuestPlan {
   const errors: string[] = templateWishErrors(ct);
@@ -51,7 +63,7 @@ export function planCreateCt(ct: DesiredCt): GuestPlan {
   }
   const warnings = [...ct.mounts.flatMap((m) => (m.bindPath !== undefined ? [bindMountWarning(m.slot, m.bindPath)] : [])), ...rootOnlyWarnings(ct.options, { unprivileged: ct.options.unprivileged ?? "1" })];
   const drafts = [createStep(ct)];
-  if (ct.template === true) drafts.push(templateStep(`container ${ct.name}`, lxcCalls.template(ct.node, ct.vmid ?? "{vmid}"), false));
+  if (ct.template === true) drafts.push(templateStep(`container ${ct.name}`, lxcCalls.template(ct.node, ct.vmid ?? "{vmid}", ctTemplateVolumes(ct)), false));
   return planNewCt(ct, errors.length > 0 ? [] : withIds(ct.key, drafts), errors, warnings);
 }
 
@@ -148,6 +160,7 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
     running,
     detach: ct.detach ?? [],
     unused: new UnusedSlots(live.unused),
+    snapshotted: live.snapshotted === true,
     ...(ct.unmanaged !== undefined ? { unmanaged: ct.unmanaged } : {}),
   });
   errors.push(...mounts.errors);
@@ -157,7 +170,7 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
   errors.push(...templateVolumeErrors(drafts, live));
   if (ct.power === "running" && !running && !live.template) drafts.push(startStep(lxcCalls, live));
   // Last: a template's volumes are left alone, so every change to them lands before.
-  if (converting) drafts.push(templateStep(`container ${ct.name} (vmid ${live.vmid})`, lxcCalls.template(live.node, live.vmid), wasRunning));
+  if (converting) drafts.push(templateStep(`container ${ct.name} (vmid ${live.vmid})`, lxcCalls.template(live.node, live.vmid, ctTemplateVolumes(ct, live)), wasRunning));
   if (running) {
     const pending = new Set<string>();
     for (const d of drafts) if (d.pendingUntilReboot) for (const c of d.changes) pending.add(c.field.split(".")[0]!);

@@ -2,6 +2,7 @@
 import { getLxcConfig, getLxcPending, getLxcStatus } from "../../api/endpoints/index.js";
 import type { ApiCall } from "../../plan/types.js";
 import type { GuestKind } from "../kind.js";
+import { snapshotTaskType } from "../snapshot-calls.js";
 import { planCtClone } from "./clone.js";
 import { lxcDevices } from "./devices.js";
 import { planCreateCt, planDestroyCt, planNewCt, planUpdateCt } from "./diff.js";
@@ -31,6 +32,8 @@ function lxcTaskType(call: ApiCall): string | undefined {
       return "vztemplate";
     case "power":
       return POWER_TASK[intent.action];
+    case "snapshot":
+      return snapshotTaskType("lxc", intent.action);
     // A container's config is only ever PUT, which answers at once (no task).
     default:
       return undefined;

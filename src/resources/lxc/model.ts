@@ -102,6 +102,8 @@ export interface LiveCt extends LiveBase {
   status: PowerState;
   lock?: string;
   template: boolean;
+  /** The container has snapshots (PVE refuses to destroy a volume one of them uses). */
+  snapshotted?: true;
   /** Effective config (pending values applied) without mount points, NICs and tags, normalized. */
   options: Record<string, string>;
   /** All tags, sorted, including the ownership tag. */

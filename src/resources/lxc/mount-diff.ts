@@ -7,7 +7,8 @@ import { lxcCalls } from "./calls.js";
 import type { CtDeviceKind, DesiredMount, LiveMount } from "./model.js";
 import { describeLiveMount, describeMount, keptMountString, mountOptionDiff, newMountString } from "./mount-values.js";
 import { isHostPath } from "./read.js";
-import type { UnusedSlots } from "./unused-slots.js";
+import { moveSteps } from "../move-step.js";
+import type { UnusedSlots } from "../unused-slots.js";
 
 export interface MountContext {
   vmid: number;
@@ -18,6 +19,8 @@ export interface MountContext {
   unmanaged?: CtDeviceKind[];
   /** The unusedN keys volumes let go of in this plan will get. */
   unused: UnusedSlots;
+  /** The container has snapshots: a move's source stays (they use it). */
+  snapshotted?: boolean;
 }
 
 export interface MountDiff {
@@ -102,7 +105,7 @@ function changeMount(mount: DesiredMount, current: LiveMount, ctx: MountContext,
   if (changes.length > 0) optionStep(mount, current, changes, ctx, out, keptMountString(mount, current));
 }
 
-/** Another storage: the volume is copied there; the source is kept as unusedN unless --allow-data-loss lets the next step destroy it. */
+/** Another storage: the volume is copied there (offline: PVE refuses a running container); the source is kept as unusedN unless --allow-data-loss lets the next step destroy it. */
 function moveMount(mount: DesiredMount, current: LiveMount, ctx: MountContext, out: MountDiff): void {
   if (mount.storage === undefined || current.storage === undefined || mount.storage === current.storage) return;
   if (ctx.running) {
@@ -112,23 +115,17 @@ function moveMount(mount: DesiredMount, current: LiveMount, ctx: MountContext, o
     );
     return;
   }
-  const unused = ctx.unused.take();
-  out.steps.push({
-    action: "disk-move",
-    severity: "configuration",
-    summary: `move ${mount.slot} from ${current.storage} to ${mount.storage} (data copied; the source volume ${current.volume} is kept as ${unused})`,
-    changes: [{ field: `${mount.slot}.storage`, before: current.storage, after: mount.storage }],
-    calls: [lxcCalls.moveVolume(ctx.node, ctx.vmid, mount.slot, mount.storage)],
-  });
-  out.steps.push({
-    action: "disk-delete",
-    severity: "data-loss-risk",
-    summary: `destroy ${current.volume}, the source of the move of ${mount.slot} (kept as ${unused} without --allow-data-loss)`,
-    changes: [{ field: unused, before: current.volume }],
-    calls: [lxcCalls.destroyUnused(ctx.node, ctx.vmid, unused, current.volume)],
-    deletesVolumes: [current.volume],
-  });
-  ctx.unused.free(unused);
+  const target = mount.storage;
+  const source = { slot: mount.slot, volume: current.volume, storage: current.storage, ...(current.sizeBytes !== undefined ? { sizeBytes: current.sizeBytes } : {}) };
+  out.steps.push(
+    ...moveSteps(source, target, ctx.unused, {
+      online: false,
+      guest: "container",
+      snapshotted: ctx.snapshotted ?? false,
+      move: (deleteSource) => lxcCalls.moveVolume(ctx.node, ctx.vmid, mount.slot, target, deleteSource),
+      destroy: (key) => lxcCalls.destroyUnused(ctx.node, ctx.vmid, key, current.volume),
+    }),
+  );
 }
 
 /** Grow to the size asked (PVE grows running containers' volumes too); shrinking is refused. */

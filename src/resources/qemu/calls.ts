@@ -1,7 +1,7 @@
 // Every API call the qemu kind plans, built in one place with its intent (plan/intent.ts):
 // the value strings are read here, once, by the code that wrote them, so the engine never
 // has to read them again.
-import type { ConfigWrite, PowerAction } from "../../plan/intent.js";
+import type { ConfigWrite, PowerAction, TemplateVolume } from "../../plan/intent.js";
 import type { ApiCall, ParamValue } from "../../plan/types.js";
 import { formatSize, isCdrom, isCloudinitDrive, isVmDriveKey, volumeOf } from "../../pve/index.js";
 import { qemuPaths, type VmidRef } from "../api-paths.js";
@@ -83,14 +83,23 @@ export const qemuCalls = {
     };
   },
 
-  /** Moves a disk's volume to another storage; the source volume is removed (`delete=1`). */
-  moveDisk(node: string, vmid: VmidRef, slot: string, storage: string): ApiCall {
+  /** Moves a disk's volume to another storage; the source stays as an unusedN entry unless `deleteSource`. */
+  moveDisk(node: string, vmid: VmidRef, slot: string, storage: string, deleteSource = false): ApiCall {
     return {
       method: "POST",
       path: qemuPaths.moveDisk(node, vmid),
-      params: { disk: slot, storage, delete: 1 },
+      params: { disk: slot, storage, delete: deleteSource ? 1 : 0 },
       intent: { kind: "qemu", op: "move-volume", slot, storage },
     };
+  },
+
+  /**
+   * Deletes `unusedKey`, destroying its volume (PVE always frees an unusedN it deletes), which
+   * the plan expects to be `volume` (the key was predicted): the executor checks before it sends.
+   */
+  destroyUnused(node: string, vmid: VmidRef, unusedKey: string, volume: string): ApiCall {
+    const call = qemuCalls.config(node, vmid, { delete: unusedKey });
+    return { ...call, intent: { kind: "qemu", op: "configure", writes: [], deletes: [unusedKey], allocates: false, expects: [{ key: unusedKey, volume }] } };
   },
 
   power(node: string, vmid: number, action: PowerAction, params: Record<string, ParamValue> = {}): ApiCall {
@@ -102,7 +111,8 @@ export const qemuCalls = {
   },
 
   /** Converts every disk to a base image and marks the VM a template (a `qmtemplate` task). */
-  template(node: string, vmid: VmidRef): ApiCall {
-    return { method: "POST", path: qemuPaths.template(node, vmid), params: {}, intent: { kind: "qemu", op: "template" } };
+  /** `volumes`: where the guest's volumes will be when it is converted (preflight checks their storages). */
+  template(node: string, vmid: VmidRef, volumes: TemplateVolume[] = []): ApiCall {
+    return { method: "POST", path: qemuPaths.template(node, vmid), params: {}, intent: { kind: "qemu", op: "template", volumes } };
   },
 };

@@ -6,12 +6,14 @@ import { rebootStep, startStep, stopStep } from "../guest-steps.js";
 import { openUpdate } from "../update-opening.js";
 import type { PowerOptions, UpdateOptions } from "../kind.js";
 import { qemuCalls } from "./calls.js";
+import { UnusedSlots } from "../unused-slots.js";
 import { diffDisks } from "./disk-diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { diffNics } from "./nic-diff.js";
 import { appliesLive, displayValue, effectiveOption, writeValue } from "./options.js";
 import { createStep, destroyStep } from "./steps.js";
-import { templateStep, templateVolumeErrors, templateWishErrors } from "../template.js";
+import type { TemplateVolume } from "../../plan/intent.js";
+import { templateStep, templateVolumeErrors, templateVolumes, templateWishErrors } from "../template.js";
 
 function withIds(key: string, drafts: StepDraft[]): Step[] {
   return drafts.map((draft, i) => ({ id: `${key}/${i + 1}-${draft.action}`, ...draft }));
@@ -31,12 +33,22 @@ export function planNewGuest(vm: DesiredVm, steps: Step[], errors: string[] = []
   };
 }
 
+/** The disks a conversion makes base volumes of (CD-ROMs and the cloud-init drive are not). */
+function vmTemplateVolumes(vm: DesiredVm, live?: LiveVm): TemplateVolume[] {
+  const liveDisks = Object.fromEntries(Object.entries(live?.disks ?? {}).filter(([, d]) => d.kind === "disk"));
+  return templateVolumes(
+    vm.disks.filter((d) => d.kind === "disk"),
+    liveDisks,
+    vm.unmanaged?.includes("disks") ?? false,
+  );
+}
+
 /** The plan for a guest the spec describes and that does not exist yet (converted after, when it is to be a template). */
 export function planCreate(vm: DesiredVm): GuestPlan {
   const errors = templateWishErrors(vm);
   if (errors.length > 0) return planNewGuest(vm, [], errors);
   const drafts = [createStep(vm)];
-  if (vm.template === true) drafts.push(templateStep(vm.name, qemuCalls.template(vm.node, vm.vmid ?? "{vmid}"), false));
+  if (vm.template === true) drafts.push(templateStep(vm.name, qemuCalls.template(vm.node, vm.vmid ?? "{vmid}", vmTemplateVolumes(vm)), false));
   return planNewGuest(vm, withIds(vm.key, drafts));
 }
 
@@ -131,6 +143,8 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
     hotplug: live.hotplug,
     detach: vm.detach ?? [],
     ...(vm.unmanaged !== undefined ? { unmanaged: vm.unmanaged } : {}),
+    unused: new UnusedSlots(live.unused),
+    snapshotted: live.snapshotted === true,
   });
   errors.push(...disks.errors);
   warnings.push(...disks.warnings);
@@ -147,7 +161,7 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
   errors.push(...templateVolumeErrors(drafts, live));
   if (vm.power === "running" && !running && !live.template) drafts.push(startStep(qemuCalls, live));
   // Last: a template's volumes are left alone, so every change to them lands before.
-  if (converting) drafts.push(templateStep(`${vm.name} (vmid ${live.vmid})`, qemuCalls.template(live.node, live.vmid), wasRunning));
+  if (converting) drafts.push(templateStep(`${vm.name} (vmid ${live.vmid})`, qemuCalls.template(live.node, live.vmid, vmTemplateVolumes(vm, live)), wasRunning));
 
   // Changes that wait for a reboot: ours, and those already pending on keys the spec manages.
   if (running) {

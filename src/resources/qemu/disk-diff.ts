@@ -1,10 +1,12 @@
 // Disks keyed by slot: add (a new volume), option change (the same volume, never a new one),
-// grow (shrink refused), move to another storage, detach (volume kept as unusedN) or delete
+// grow (shrink refused), move to another storage (source kept as unusedN), detach (volume kept as unusedN) or delete
 // (volume destroyed, data-loss-risk, named). One function per case.
 import type { ApiCall, StepDraft } from "../../plan/types.js";
 import { driveBusOf, printDrive } from "../../pve/index.js";
 import type { VmidRef } from "../api-paths.js";
 import { humanSize } from "../formats.js";
+import { moveSteps } from "../move-step.js";
+import type { UnusedSlots } from "../unused-slots.js";
 import { qemuCalls } from "./calls.js";
 import { cdromString, describeDisk, describeLive, newVolumeString, optionDiff } from "./disk-values.js";
 import type { DesiredDisk, DeviceKind, LiveDisk } from "./model.js";
@@ -18,6 +20,13 @@ export interface DiskContext {
   detach: string[];
   /** Sections the spec left out: unlisted live drives of that kind are kept as they are. */
   unmanaged?: DeviceKind[];
+  /**
+   * The unusedN keys the sources of moves get. Moves are planned before detaches (which take
+   * keys too), so replaying the moves alone predicts their keys.
+   */
+  unused: UnusedSlots;
+  /** The guest has snapshots: a move's source stays (they use it). */
+  snapshotted?: boolean;
 }
 
 /** Which spec section owns a live drive of this kind (the cloud-init drive has its own key, `cloudInit`). */
@@ -78,7 +87,8 @@ export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>
           `use another slot, or remove the ${current.kind} from ${disk.slot} first`,
       );
     } else if (disk.kind === "cloudinit") {
-      if (disk.storage !== current.storage) {
+      // No storage asked: the drive stays where it is (a clone's, on its template's storage).
+      if (disk.storage !== undefined && disk.storage !== current.storage) {
         out.warnings.push(`${disk.slot}: the cloud-init drive is on ${current.storage}, the spec says ${disk.storage}; left as it is`);
       }
     } else if (disk.kind === "cdrom") changeCdrom(disk, current, ctx, out);
@@ -97,6 +107,10 @@ export function diffDisks(desired: DesiredDisk[], live: Record<string, LiveDisk>
 function addDisk(disk: DesiredDisk, ctx: DiskContext, out: DiskDiff): void {
   if (disk.kind === "disk" && (disk.storage === undefined || (disk.sizeBytes === undefined && disk.importFrom === undefined))) {
     out.errors.push(`${disk.slot}: a new disk needs a storage and a size`);
+    return;
+  }
+  if (disk.kind === "cloudinit" && disk.storage === undefined) {
+    out.errors.push(`${disk.slot}: the guest has no cloud-init drive there, and a new one needs a storage: name it, or the slot the guest's drive is in`);
     return;
   }
   const liveChange = changesLive(disk.slot, ctx);
@@ -130,13 +144,18 @@ function changeCdrom(disk: DesiredDisk, current: LiveDisk, ctx: DiskContext, out
 /** A disk that exists: storage, size and options are separate steps on the same volume. */
 function changeDisk(disk: DesiredDisk, current: LiveDisk, ctx: DiskContext, out: DiskDiff): void {
   if (disk.storage !== undefined && current.storage !== undefined && disk.storage !== current.storage) {
-    out.steps.push({
-      action: "disk-move",
-      severity: "configuration",
-      summary: `move ${disk.slot} from ${current.storage} to ${disk.storage} (data copied, then the source volume ${current.volume} is removed)`,
-      changes: [{ field: `${disk.slot}.storage`, before: current.storage, after: disk.storage }],
-      calls: [qemuCalls.moveDisk(ctx.node, ctx.vmid, disk.slot, disk.storage)],
-    });
+    const target = disk.storage;
+    const source = { slot: disk.slot, volume: current.volume, storage: current.storage, ...(current.sizeBytes !== undefined ? { sizeBytes: current.sizeBytes } : {}) };
+    // qemu-server moves a running VM's disk with drive-mirror, a stopped one's by copying it.
+    out.steps.push(
+      ...moveSteps(source, target, ctx.unused, {
+        online: ctx.running,
+        guest: "VM",
+        snapshotted: ctx.snapshotted ?? false,
+        move: (deleteSource) => qemuCalls.moveDisk(ctx.node, ctx.vmid, disk.slot, target, deleteSource),
+        destroy: (key) => qemuCalls.destroyUnused(ctx.node, ctx.vmid, key, current.volume),
+      }),
+    );
   }
   if (disk.sizeBytes !== undefined && current.sizeBytes !== undefined && disk.sizeBytes !== current.sizeBytes) {
     resizeDisk(disk, disk.sizeBytes, current, current.sizeBytes, ctx, out);

@@ -2,6 +2,7 @@
 import { getQemuConfig, getQemuPending, getQemuStatus } from "../../api/endpoints/index.js";
 import type { ApiCall } from "../../plan/types.js";
 import type { GuestKind } from "../kind.js";
+import { snapshotTaskType } from "../snapshot-calls.js";
 import { planClone } from "./clone.js";
 import { qemuDevices } from "./devices.js";
 import { planCreate, planDestroy, planNewGuest, planUpdate } from "./diff.js";
@@ -34,6 +35,8 @@ function qemuTaskType(call: ApiCall): string | undefined {
       return "qmtemplate";
     case "power":
       return POWER_TASK[intent.action];
+    case "snapshot":
+      return snapshotTaskType("qemu", intent.action);
     default:
       return undefined;
   }

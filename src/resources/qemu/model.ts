@@ -4,6 +4,7 @@
 // shape before anything is compared, so a difference here is a real difference.
 
 import type { CloneSpec, PowerState } from "../kind.js";
+import type { Retention } from "../snapshot-prune.js";
 
 export type { PowerState };
 
@@ -78,6 +79,8 @@ export interface DesiredVm {
   adopt?: boolean;
   /** Made by cloning another guest when it does not exist yet (ignored once it exists). */
   clone?: CloneSpec;
+  /** Snapshot retention (`snapshots:`): apply prunes beyond it; undefined: snapshots are not managed. */
+  snapshots?: Retention;
 }
 
 export interface LiveDisk {
@@ -108,6 +111,8 @@ export interface LiveVm {
   status: PowerState;
   lock?: string;
   template: boolean;
+  /** The guest has snapshots (PVE refuses to destroy a volume one of them uses). */
+  snapshotted?: true;
   digest?: string;
   /** Effective config (pending values applied) without disks, NICs and tags, normalized. */
   options: Record<string, string>;

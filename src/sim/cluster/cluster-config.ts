@@ -13,6 +13,11 @@ const storageSchema = z.object({
   /** capacity in GiB */
   size: z.number().positive().optional(),
   path: z.string().optional(),
+  /** Retention, e.g. "keep-last=3,keep-daily=7" (default keep-all=1). */
+  "prune-backups": z
+    .string()
+    .regex(/^keep-(all|last|hourly|daily|weekly|monthly|yearly)=\d+(,keep-(all|last|hourly|daily|weekly|monthly|yearly)=\d+)*$/)
+    .optional(),
 });
 
 const nodeSchema = z.union([
@@ -133,6 +138,7 @@ export function normaliseClusterConfig(raw: unknown, nodeCount?: number): Normal
         ...(s.nodes ? { nodes: s.nodes } : {}),
         total: (s.size ?? 500) * GiB,
         ...(s.path ? { path: s.path } : {}),
+        ...(s["prune-backups"] ? { pruneBackups: s["prune-backups"] } : {}),
         enabled: true,
       }))
     : DEFAULT_STORAGES.map((s) => ({ ...s, content: [...s.content] }));

@@ -42,6 +42,8 @@ export interface StorageState {
   total: number;
   path?: string;
   enabled: boolean;
+  /** storage.cfg `prune-backups` (retention applied after each backup and by prunebackups). */
+  pruneBackups?: string;
 }
 
 /** What a vzdump archive holds: the guest's config and the size of each backed-up disk. */
@@ -69,6 +71,8 @@ export interface VolumeState {
   subtype?: GuestType;
   /** vzdump archives only. */
   backup?: BackupContent;
+  /** Bytes the guest snapshots of this volume hold on its storage (see cluster/snapshot-space.ts). */
+  snapshotUsed?: number;
 }
 
 export interface SnapshotState {
@@ -77,7 +81,10 @@ export interface SnapshotState {
   snaptime: number;
   vmstate: boolean;
   parent?: string;
+  /** The snapshot's own config section (no description, lock or unusedN; `vmstate: <volid>` when RAM was saved). */
   config: GuestConfig;
+  /** volid -> bytes this snapshot holds on the volume's storage (released on delete). */
+  pinned?: Record<string, number>;
 }
 
 export interface GuestState {

@@ -216,9 +216,9 @@ export function removeVolume(state: ClusterState, volid: string, node: string): 
   return true;
 }
 
-/** Bytes used on a storage as seen from a node. */
+/** Bytes used on a storage as seen from a node: the volumes plus what their snapshots hold. */
 export function storageUsed(state: ClusterState, storageId: string, node: string): number {
-  return volumesOn(state, storageId, node).reduce((sum, v) => sum + v.size, 0);
+  return volumesOn(state, storageId, node).reduce((sum, v) => sum + v.size + (v.snapshotUsed ?? 0), 0);
 }
 
 /**

@@ -1,13 +1,15 @@
 // Backups: POST /nodes/{node}/vzdump (vzdump task, `lock: backup` while it runs, archive
-// volumes in storage content) and the /cluster/backup job list (jobs.cfg).
+// volumes in storage content). The /cluster/backup job list (jobs.cfg) is backup-jobs.ts.
 import { splitList } from "../../pve/index.js";
 import { driveSize, driveVolume, isCdrom, isDiskKey, parseDrive } from "../cluster/drives.js";
 import { guestName } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
-import type { BackupContent, BackupJob, GuestConfig, GuestState, StorageState } from "../cluster/types.js";
-import { addVolume, dropVolume, findVolume, requireStorage, volumesOn } from "../cluster/volumes.js";
+import type { BackupContent, GuestConfig, GuestState } from "../cluster/types.js";
+import { addVolume, findVolume, requireStorage } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
+import { registerBackupJobHandlers } from "./backup-jobs.js";
 import { flag, nodeParam, sim, str } from "./context.js";
+import { pruneAfterBackup } from "./prune-backups.js";
 
 const EXTENSIONS: Record<string, string> = { "0": "", "1": ".lzo", gzip: ".gz", lzo: ".lzo", zstd: ".zst" };
 
@@ -18,6 +20,11 @@ function splitVmids(text: string | undefined): number[] {
 function stamp(seconds: number): string {
   const d = new Date(seconds * 1000).toISOString();
   return `${d.slice(0, 10).replace(/-/g, "_")}-${d.slice(11, 19).replace(/:/g, "_")}`;
+}
+
+/** vzdump's log time: "YYYY-MM-DD HH:MM:SS" (the simulated nodes run on UTC). */
+function logTime(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 19).replace("T", " ");
 }
 
 function selectGuests(ctx: HandlerContext, model: SimCluster, node: string): GuestState[] {
@@ -72,18 +79,6 @@ function backupSize(guest: GuestState): number {
   return Math.max(1024 * 1024, Math.round(total * 0.3));
 }
 
-/** keep-last=N pruning of one guest's backups on a storage. */
-function prune(model: SimCluster, storage: StorageState, node: string, vmid: number, spec: string): void {
-  const keepLast = /keep-last=(\d+)/.exec(spec)?.[1];
-  if (keepLast === undefined || /keep-all=1/.test(spec)) return;
-  const backups = volumesOn(model.state, storage.id, node)
-    .filter((v) => v.content === "backup" && v.vmid === vmid && !v.protected)
-    .sort((a, b) => b.ctime - a.ctime);
-  for (const old of backups.slice(Number(keepLast))) {
-    dropVolume(model.state, old);
-  }
-}
-
 function vzdump(ctx: HandlerContext): string {
   const model = sim(ctx);
   const node = nodeParam(ctx);
@@ -106,7 +101,9 @@ function vzdump(ctx: HandlerContext): string {
   const compress = str(ctx, "compress") ?? "0";
   const notesTemplate = str(ctx, "notes-template");
   const isProtected = flag(ctx, "protected");
-  const pruneSpec = ctx.params.remove === 0 ? undefined : str(ctx, "prune-backups");
+  // remove=0 keeps every old backup; else the job's prune-backups, or the storage's, apply
+  const prune = ctx.params.remove !== 0;
+  const pruneSpec = str(ctx, "prune-backups");
   // Guests already locked fail in the task; the others show `lock: backup` meanwhile.
   const lockedBefore = new Set(guests.filter((g) => g.config.lock !== undefined).map((g) => g.vmid));
   for (const g of guests) if (!lockedBefore.has(g.vmid)) g.config.lock = "backup";
@@ -130,7 +127,7 @@ function vzdump(ctx: HandlerContext): string {
         }
         if (!model.state.guests.includes(guest)) continue;
         task.log(`INFO: Starting Backup of VM ${guest.vmid} (${guest.type})`);
-        task.log(`INFO: Backup started at ${new Date(model.now() * 1000).toISOString()}`);
+        task.log(`INFO: Backup started at ${logTime(model.now())}`);
         task.log(`INFO: backup mode: ${mode}`);
         const kind = guest.type === "qemu" ? "qemu" : "lxc";
         const ext = guest.type === "qemu" ? "vma" : "tar";
@@ -152,112 +149,19 @@ function vzdump(ctx: HandlerContext): string {
           ...(isProtected ? { protected: true } : {}),
           backup: content,
         });
-        task.log(`INFO: creating vzdump archive '${volid}'`);
+        // PVE names the archive by its path on a file storage (the volid on other storages)
+        task.log(`INFO: creating vzdump archive '${storage.path ? `${storage.path}/dump/${file}` : volid}'`);
         if (guest.config.lock === "backup") delete guest.config.lock;
-        if (pruneSpec) prune(model, storage, node, guest.vmid, pruneSpec);
+        if (prune) pruneAfterBackup(model, storage, node, guest, pruneSpec, (l) => task.log(l));
         task.log(`INFO: Finished Backup of VM ${guest.vmid}`);
       }
       if (failed.length > 0) throw new Error("job errors");
+      task.log("INFO: Backup job finished successfully");
     },
   });
 }
 
-// --- /cluster/backup ---
-
-function nextRun(schedule: string | undefined, now: number): number | undefined {
-  if (!schedule) return undefined;
-  const m = /(\d{1,2}):(\d{2})/.exec(schedule);
-  if (!m) return now + 3600;
-  const day = Math.floor(now / 86_400) * 86_400;
-  let t = day + Number(m[1]) * 3600 + Number(m[2]) * 60;
-  if (t <= now) t += 86_400;
-  return t;
-}
-
-function requireJob(model: SimCluster, id: string): BackupJob {
-  const job = model.state.backupJobs.find((j) => j.id === id);
-  if (!job) throw new PveApiError(400, "Parameter verification failed.", { id: `No such job '${id}'` });
-  return job;
-}
-
-function jobView(model: SimCluster, job: BackupJob): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...job };
-  const next = job.enabled === 0 ? undefined : nextRun(String(job.schedule ?? ""), model.now());
-  if (next !== undefined) out["next-run"] = next;
-  return out;
-}
-
-const JOB_CONTROL = new Set(["id", "starttime", "dow", "delete", "digest"]);
-
-function applyJobParams(ctx: HandlerContext, job: BackupJob): void {
-  for (const [key, value] of Object.entries(ctx.params)) {
-    if (value === undefined || JOB_CONTROL.has(key)) continue;
-    job[key] = value;
-  }
-  const starttime = str(ctx, "starttime");
-  if (starttime !== undefined) {
-    const dow = str(ctx, "dow");
-    job.schedule = dow && dow !== "mon,tue,wed,thu,fri,sat,sun" ? `${dow} ${starttime}` : starttime;
-  }
-}
-
-function listJobs(ctx: HandlerContext): Array<Record<string, unknown>> {
-  const model = sim(ctx);
-  return model.state.backupJobs.map((j) => jobView(model, j));
-}
-
-function createJob(ctx: HandlerContext): null {
-  const model = sim(ctx);
-  const id = str(ctx, "id") ?? `backup-${model.deps.random.hex(4)}-${model.deps.random.hex(2)}`;
-  if (model.state.backupJobs.some((j) => j.id === id)) throw new PveApiError(500, `Job '${id}' already exists`);
-  if (ctx.params.schedule === undefined && ctx.params.starttime === undefined) {
-    throw new PveApiError(400, "Parameter verification failed.", { schedule: "neither 'starttime' nor 'schedule' were set" });
-  }
-  const job: BackupJob = { id, type: "vzdump", enabled: 1 };
-  applyJobParams(ctx, job);
-  model.state.backupJobs.push(job);
-  return null;
-}
-
-function updateJob(ctx: HandlerContext): null {
-  const model = sim(ctx);
-  const job = requireJob(model, str(ctx, "id") ?? "");
-  applyJobParams(ctx, job);
-  for (const key of splitList(str(ctx, "delete") ?? "")) delete job[key];
-  return null;
-}
-
-function deleteJob(ctx: HandlerContext): null {
-  const model = sim(ctx);
-  const job = requireJob(model, str(ctx, "id") ?? "");
-  model.state.backupJobs = model.state.backupJobs.filter((j) => j !== job);
-  return null;
-}
-
-function notBackedUp(ctx: HandlerContext): Array<Record<string, unknown>> {
-  const model = sim(ctx);
-  const covered = new Set<number>();
-  for (const job of model.state.backupJobs) {
-    if (job.enabled === 0) continue;
-    if (job.all === 1) {
-      const exclude = splitVmids(String(job.exclude ?? ""));
-      for (const g of model.state.guests) if (!exclude.includes(g.vmid)) covered.add(g.vmid);
-    }
-    for (const v of splitVmids(String(job.vmid ?? ""))) covered.add(v);
-    if (job.pool !== undefined) for (const v of model.pool(String(job.pool))?.vmids ?? []) covered.add(v);
-  }
-  return model.state.guests
-    .filter((g) => !covered.has(g.vmid) && g.config.template !== 1)
-    .sort((a, b) => a.vmid - b.vmid)
-    .map((g) => ({ vmid: g.vmid, name: guestName(g), type: g.type }));
-}
-
 export function registerBackupHandlers(router: Router): void {
   router.add("POST", "/nodes/{node}/vzdump", vzdump);
-  router.add("GET", "/cluster/backup", listJobs);
-  router.add("POST", "/cluster/backup", createJob);
-  router.add("GET", "/cluster/backup/{id}", (ctx) => jobView(sim(ctx), requireJob(sim(ctx), str(ctx, "id") ?? "")));
-  router.add("PUT", "/cluster/backup/{id}", updateJob);
-  router.add("DELETE", "/cluster/backup/{id}", deleteJob);
-  router.add("GET", "/cluster/backup-info/not-backed-up", notBackedUp);
+  registerBackupJobHandlers(router);
 }

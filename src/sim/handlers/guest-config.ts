@@ -1,6 +1,7 @@
 // GET/PUT/POST …/{qemu|lxc}/{vmid}/config and GET …/qemu/{vmid}/pending.
 import { splitList } from "../../pve/index.js";
 import { isDiskKey } from "../cluster/drives.js";
+import { assertFlockFree, flockAtStart } from "../cluster/config-flock.js";
 import { checkLock, effectiveConfig, updateGuestConfig } from "../cluster/guest-config.js";
 import type { GuestConfig, GuestState, GuestType } from "../cluster/types.js";
 import { findStorage } from "../cluster/volumes.js";
@@ -111,6 +112,8 @@ function prepareUpdate(ctx: HandlerContext, guest: GuestState) {
   } else {
     checkLxcOptionPermissions(ctx, guest.vmid, touched);
   }
+  // PUT waits for the config-file lock (a clone of this VM may hold it); POST's task does
+  if (ctx.method === "PUT") assertFlockFree(model.state, guest.type, guest.vmid);
   checkLock(guest, flag(ctx, "skiplock"));
   if (guest.type === "lxc") {
     checkLxcUpdate(ctx, guest, set, deletes);
@@ -138,11 +141,13 @@ function postConfig(ctx: HandlerContext): string {
   const guest = pathGuest(ctx, "qemu");
   const update = prepareUpdate(ctx, guest);
   const model = sim(ctx);
+  const waitFlock = flockAtStart(model.state, guest.type, guest.vmid);
   return startGuestTask(ctx, {
     type: "qmconfig",
     vmid: guest.vmid,
     kind: "config",
     work: (task) => {
+      waitFlock();
       checkLock(guest, flag(ctx, "skiplock"));
       updateGuestConfig(model, guest, update, (line) => task.warn(line));
     },

@@ -1,6 +1,7 @@
 // DELETE /nodes/{node}/{qemu|lxc}/{vmid}: referenced volumes are removed; with
 // destroy-unreferenced-disks also every volume named for the vmid; purge cleans jobs and HA.
 import { driveVolume, isVolumeKey, ownsVolume } from "../cluster/drives.js";
+import { flockAtStart } from "../cluster/config-flock.js";
 import { checkLock } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestState, GuestType } from "../cluster/types.js";
@@ -8,7 +9,7 @@ import { removeVolume, storageOnNode, volumeOwner } from "../cluster/volumes.js"
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { flag, guestLabel, pathGuest, rootOnly, sim, startGuestTask } from "./context.js";
 
-/** Volumes a guest's config (current, pending and snapshots) references and owns. */
+/** Volumes a guest's config (current, pending and snapshots, with their RAM states) references and owns. */
 export function referencedVolumes(guest: GuestState): string[] {
   const out = new Set<string>();
   const configs = [guest.config, guest.pending, ...guest.snapshots.map((s) => s.config)];
@@ -19,6 +20,8 @@ export function referencedVolumes(guest: GuestState): string[] {
       if (volid && ownsVolume(guest.vmid, volid)) out.add(volid);
     }
   }
+  // a snapshot's saved RAM is a volume of its own (vm-<vmid>-state-<snap>)
+  for (const snap of guest.snapshots) if (snap.config.vmstate !== undefined) out.add(String(snap.config.vmstate));
   return [...out];
 }
 
@@ -35,18 +38,21 @@ function purgeFromJobs(model: SimCluster, vmid: number): void {
   });
 }
 
+const inUseByClones = (model: SimCluster, volid: string) => model.state.volumes.some((v) => v.parent === volid);
+
 export function destroyGuest(model: SimCluster, guest: GuestState, opts: { unreferenced: boolean; purge: boolean }, log: (l: string) => void): void {
-  if (guest.config.template === 1) {
-    for (const volid of referencedVolumes(guest)) {
-      if (model.state.volumes.some((v) => v.parent === volid)) {
-        throw new Error(`base volume '${volid}' is still in use by linked cloned`);
-      }
-    }
+  // qemu-server looks at a template's base volumes before freeing anything
+  if (guest.type === "qemu" && guest.config.template === 1) {
+    const used = referencedVolumes(guest).find((volid) => inUseByClones(model, volid));
+    if (used) throw new Error(`base volume '${used}' is still in use by linked cloned`);
   }
   const previousLock = guest.config.lock;
   guest.config.lock = "destroyed";
   try {
     for (const volid of referencedVolumes(guest)) {
+      // pve-container frees volume by volume: vdisk_free refuses a base in use, and what was
+      // freed before it stays freed (the container and its config stay)
+      if (inUseByClones(model, volid)) throw new Error(`base volume '${volid.slice(volid.indexOf(":") + 1)}' is still in use by linked clones`);
       if (removeVolume(model.state, volid, guest.node)) log(`Removing image: 100% complete...done. (${volid})`);
     }
     if (opts.unreferenced) {
@@ -91,11 +97,13 @@ function destroy(type: GuestType) {
     }
     const skiplock = flag(ctx, "skiplock");
     const opts = { unreferenced: flag(ctx, "destroy-unreferenced-disks"), purge: flag(ctx, "purge") };
+    const waitFlock = flockAtStart(model.state, type, vmid);
     return startGuestTask(ctx, {
       type: type === "qemu" ? "qmdestroy" : "vzdestroy",
       vmid,
       kind: "destroy",
       work: (task) => {
+        waitFlock();
         if (!model.state.guests.includes(guest)) throw new Error(`Configuration file 'nodes/${guest.node}/${type === "qemu" ? "qemu-server" : "lxc"}/${vmid}.conf' does not exist`);
         if (guest.config.lock !== "suspended") checkLock(guest, skiplock);
         if (guest.status === "running" && force) {

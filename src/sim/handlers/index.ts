@@ -2,6 +2,7 @@
 import type { Router } from "../contract.js";
 import { registerAgentHandlers } from "./agent.js";
 import { registerBackupHandlers } from "./backup.js";
+import { registerBackupInfoHandlers } from "./backup-info.js";
 import { registerCloudinitHandlers } from "./cloudinit.js";
 import { registerClusterHandlers } from "./cluster.js";
 import { registerDiskHandlers } from "./qemu-disk.js";
@@ -18,6 +19,7 @@ import { registerNetworkHandlers } from "./network.js";
 import { registerNetworkConfigHandlers } from "./network-config.js";
 import { registerNodeHandlers } from "./nodes.js";
 import { registerPoolHandlers } from "./pools.js";
+import { registerPruneHandlers } from "./prune-backups.js";
 import { registerQemuCreate } from "./qemu-create.js";
 import { registerQemuPower } from "./qemu-power.js";
 import { registerRrdHandlers } from "./rrddata.js";
@@ -40,6 +42,8 @@ export function registerGuestHandlers(router: Router): void {
   registerAgentHandlers(router);
   registerLxcHandlers(router);
   registerBackupHandlers(router);
+  registerPruneHandlers(router);
+  registerBackupInfoHandlers(router);
   registerMigrateHandlers(router);
   registerCloudinitHandlers(router);
   registerIndexHandlers(router);

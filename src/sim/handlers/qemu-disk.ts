@@ -6,6 +6,7 @@ import type { SimCluster } from "../cluster/model.js";
 import type { GuestState, GuestType } from "../cluster/types.js";
 import { allocateVolume, findVolume, removeVolume, requireStorage } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
+import { volumeInUse } from "./volume-use.js";
 import { flag, isKnownOption, num, pathGuest, rootOnly, sim, startGuestTask, str } from "./context.js";
 
 function checkDigest(model: SimCluster, guest: GuestState, digest: string | undefined): void {
@@ -94,6 +95,9 @@ function moveDisk(ctx: HandlerContext): string {
     throw new PveApiError(500, "you can't move to the same storage with same format");
   }
   const deleteSource = flag(ctx, "delete");
+  // the snapshots keep naming the old volume, so it has to stay (as unusedN)
+  const snapshotted = volumeInUse(guest, disk, volid);
+  if (snapshotted && deleteSource) throw new PveApiError(500, "you can't move a disk with snapshots and delete the source");
   ctx.checkPermission(`/storage/${storage.id}`, ["Datastore.AllocateSpace"]);
   return startGuestTask(ctx, {
     type: "qmmove",
@@ -102,6 +106,7 @@ function moveDisk(ctx: HandlerContext): string {
     bytes: source.size,
     work: (task) => {
       checkLock(guest);
+      if (snapshotted) task.warn("moving disk with snapshots, snapshots will not be moved!");
       const target = allocateVolume(model.state, {
         storage,
         node: guest.node,
@@ -130,6 +135,10 @@ function reassignDisk(ctx: HandlerContext, model: SimCluster, guest: GuestState,
     throw new PveApiError(500, "checksum mismatch (file change by other user?)");
   }
   checkLock(target);
+  const volid = driveVolume(String(guest.config[disk])) ?? "";
+  if (volumeInUse(guest, disk, volid)) {
+    throw new PveApiError(500, "Can't move disk used by a snapshot to another VM");
+  }
   const targetDisk = str(ctx, "target-disk") ?? disk;
   if (target.config[targetDisk] !== undefined) {
     throw new PveApiError(500, `target-disk '${targetDisk}' is already in use on VM ${targetVmid}`);

@@ -41,7 +41,7 @@ function storageConfig(model: SimCluster, s: StorageState): Entry {
     entry.export = `/export/${s.id}`;
     entry.options = "vers=4.2";
   }
-  if (s.content.includes("backup")) entry["prune-backups"] = "keep-all=1";
+  if (s.content.includes("backup")) entry["prune-backups"] = s.pruneBackups ?? "keep-all=1";
   return entry;
 }
 
@@ -154,17 +154,20 @@ function getVolume(ctx: HandlerContext): Entry {
 
 function deleteVolume(ctx: HandlerContext): string {
   const { model, volume, node } = pathVolume(ctx);
-  if (volume.protected) throw new PveApiError(500, `can't remove protected backup '${volume.volid}'`);
   const owner = volume.vmid ?? volumeOwner(volume.volid);
+  const volname = volume.volid.slice(volume.storage.length + 1);
+  // the answer is a task either way: refusals (protected backup, base in use) fail the task
   return startGuestTask(ctx, {
     type: "imgdel",
     vmid: owner !== undefined ? `${owner}@${volume.storage}` : volume.storage,
     kind: "config",
-    work: () => {
+    work: (task) => {
       if (model.state.volumes.some((v) => v.parent === volume.volid)) {
-        throw new Error(`base volume '${volume.volid.slice(volume.storage.length + 1)}' is still in use by linked clones`);
+        throw new Error(`base volume '${volname}' is still in use by linked clones`);
       }
+      if (volume.protected) throw new Error(`cannot remove protected volume '${volname}' on '${volume.storage}'`);
       if (!removeVolume(model.state, volume.volid, node)) throw new Error(`volume '${volume.volid}' does not exist`);
+      task.log(`Removed volume '${volume.volid}'`);
     },
   });
 }

@@ -94,6 +94,11 @@ async function fixedRoute(ctx: AdminContext, route: string, query: URLSearchPara
     case "DELETE /access-log":
       admin.resetAccessLog();
       return data(null);
+    case "GET /task-load":
+      return data(admin.taskLoad());
+    case "DELETE /task-load":
+      admin.resetTaskLoad();
+      return data(null);
     case "POST /clock/advance":
       admin.advanceClock(readShape(body, CLOCK_SHAPE, what).seconds);
       return data(null);

@@ -5,6 +5,7 @@ import { formatUpid, type Upid } from "../../pve/upid.js";
 import type { SimClock } from "../clock.js";
 import type { StartTaskOptions, TaskHandle } from "../contract.js";
 import type { SeededRandom } from "../random.js";
+import { type NodeTaskLoad, TaskLoad } from "./load.js";
 import { type TimingOptions, taskDuration } from "./timing.js";
 
 /** A task: the parts of its UPID, plus its state and log. */
@@ -65,6 +66,7 @@ export class TaskRunner {
   private readonly pending = new Map<string, PendingTask>();
   private readonly queues = new Map<string, PendingTask[]>();
   private readonly busy = new Map<string, number>();
+  private readonly loadCounts = new TaskLoad();
   private closed = false;
 
   constructor(
@@ -100,6 +102,7 @@ export class TaskRunner {
     this.trim();
     const pending: PendingTask = { record, options, warnings: 0, running: false };
     this.pending.set(record.upid, pending);
+    this.loadCounts.submitted(options.node, 1);
     return { record, release: () => this.schedule(pending) };
   }
 
@@ -131,7 +134,8 @@ export class TaskRunner {
   private schedule(p: PendingTask): void {
     if (this.closed || p.record.status === "stopped") return;
     if (this.timing.profile === "instant") {
-      void this.execute(p);
+      this.loadCounts.running(p.record.node, 1);
+      void this.execute(p).finally(() => this.loadCounts.running(p.record.node, -1));
       return;
     }
     const queue = this.queues.get(p.record.node) ?? [];
@@ -145,16 +149,22 @@ export class TaskRunner {
     while (queue.length > 0 && (this.busy.get(node) ?? 0) < this.timing.workersPerNode) {
       const p = queue.shift() as PendingTask;
       if (p.record.status === "stopped") continue;
-      this.busy.set(node, (this.busy.get(node) ?? 0) + 1);
+      this.occupy(node, 1);
       const seconds = taskDuration(this.timing, p.options.kind, p.options.bytes, this.random.next());
       p.timer = setTimeout(() => {
         p.timer = undefined;
         void this.execute(p).finally(() => {
-          this.busy.set(node, (this.busy.get(node) ?? 1) - 1);
+          this.occupy(node, -1);
           this.pump(node);
         });
       }, seconds * 1000 * this.timing.timeScale);
     }
+  }
+
+  /** Takes (1) or frees (-1) one of the node's worker slots. */
+  private occupy(node: string, delta: 1 | -1): void {
+    this.busy.set(node, Math.max(0, (this.busy.get(node) ?? 0) + delta));
+    this.loadCounts.running(node, delta);
   }
 
   private handle(p: PendingTask): TaskHandle {
@@ -213,7 +223,7 @@ export class TaskRunner {
   }
 
   private settle(r: TaskRecord): void {
-    this.pending.delete(r.upid);
+    if (this.pending.delete(r.upid)) this.loadCounts.submitted(r.node, -1);
     this.hooks.changed();
   }
 
@@ -224,7 +234,7 @@ export class TaskRunner {
     if (p.timer) {
       clearTimeout(p.timer);
       p.timer = undefined;
-      this.busy.set(p.record.node, (this.busy.get(p.record.node) ?? 1) - 1);
+      this.occupy(p.record.node, -1);
       this.pump(p.record.node);
     }
     p.record.log.push("received interrupt");
@@ -242,7 +252,7 @@ export class TaskRunner {
       if (p.timer) {
         clearTimeout(p.timer);
         p.timer = undefined;
-        this.busy.set(node, (this.busy.get(node) ?? 1) - 1);
+        this.occupy(node, -1);
       }
       await this.rollback(p, "unexpected status");
       this.finish(p, "unexpected status");
@@ -267,6 +277,15 @@ export class TaskRunner {
     }
   }
 
+  /** Tasks in flight and running per node, now and their peaks since the last resetLoad(). */
+  taskLoad(): Record<string, NodeTaskLoad> {
+    return this.loadCounts.snapshot();
+  }
+
+  resetLoad(): void {
+    this.loadCounts.resetPeaks();
+  }
+
   toJSON(): TasksJSON {
     return { tasks: this.tasks.map((t) => ({ ...t, log: [...t.log] })), nodes: { ...this.nodes } };
   }
@@ -288,6 +307,7 @@ export class TaskRunner {
     this.pending.clear();
     this.queues.clear();
     this.busy.clear();
+    this.loadCounts.clear();
   }
 
   close(): void {

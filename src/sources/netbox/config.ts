@@ -8,7 +8,7 @@ import { z } from "zod";
 import { formatIssue, type SpecIssue } from "../spec/errors.js";
 import { specIssuesFromZod } from "../spec/issues.js";
 import type { ConnectionSpec } from "../spec/model.js";
-import { parseYaml } from "../spec/yaml-source.js";
+import { parseYaml, type YamlDocument } from "../spec/yaml-source.js";
 import { PvectlError } from "../../util/errors.js";
 
 const name = z.string().min(1);
@@ -63,6 +63,29 @@ const containerSchema = z.strictObject({
   searchdomain: z.array(z.string()).optional(),
 });
 
+/**
+ * A platform whose VMs are clones of a template (or another VM). `storage` is where a full
+ * clone's disks go; a linked clone's disks stay on the template's storage (PVE refuses a target).
+ */
+const cloneSchema = z.strictObject({
+  /** The source: a vmid, or the name of a template that carries the pvectl tag. */
+  from: z.union([z.number().int().min(100).max(999_999_999), z.string().regex(/^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?$/, "expected a vmid or a guest name")]),
+  /** Full copy (true) or linked clone (false); omitted: PVE's default (linked from a template). */
+  full: z.boolean().optional(),
+  /** Full clones: the storage every copied disk goes to. */
+  storage: storageId.optional(),
+});
+
+/** A VM platform's cloud-init: net0's address from the record's primary IPv4 (ipconfig0). */
+const cloudInitSchema = z.strictObject({
+  /** Slot of the cloud-init drive (default ide2, where PVE's docs put it on a template). */
+  slot: z.string().regex(/^(ide[0-3]|sata[0-5]|scsi([0-9]|[12][0-9]|30))$/, "expected a drive slot like ide2, sata0 or scsi1").optional(),
+  /** Storage of the drive; default: a clone keeps its template's drive, other VMs the record's storage. */
+  storage: storageId.optional(),
+  /** IPv4 gateway, used with a static address (the record's primary IPv4). */
+  gw: z.string().regex(/^(\d{1,3}\.){3}\d{1,3}$/, "expected an IPv4 address").optional(),
+});
+
 const platformSchema = z.strictObject({
   /** A VM's ostype; required unless the platform maps to a container. */
   ostype: z.enum(["other", "wxp", "w2k", "w2k3", "w2k8", "wvista", "win7", "win8", "win10", "win11", "l24", "l26", "solaris"]).optional(),
@@ -72,6 +95,10 @@ const platformSchema = z.strictObject({
   iso: volumeId.optional(),
   /** Disk image the first disk is created from (PVE import-from), e.g. a cloud image. */
   image: volumeId.optional(),
+  /** Records of this platform are built as clones of a template (first disk: the template's, grown). */
+  clone: cloneSchema.optional(),
+  /** Records of this platform get net0's address by cloud-init (ipconfig0). */
+  cloudInit: cloudInitSchema.optional(),
   bios: z.enum(["seabios", "ovmf"]).optional(),
   machine: z.string().optional(),
   cpu: z.string().optional(),
@@ -221,6 +248,26 @@ export class NetboxConfigError extends PvectlError {
   }
 }
 
+/** What a clone platform cannot also say: the first disk comes from the template, not an ISO or image. */
+function cloneIssues(slug: string, p: PlatformMapping, doc: YamlDocument): SpecIssue[] {
+  const issues: SpecIssue[] = [];
+  for (const key of ["iso", "image"] as const) {
+    if (p[key] !== undefined)
+      issues.push({
+        location: doc.locate(["platforms", slug, key], "key"),
+        path: ["platforms", slug, key],
+        message: `\`${key}\` and \`clone\` both say where the VM's system comes from; a clone is a copy of its template: leave \`${key}\` out`,
+      });
+  }
+  if (p.clone?.full !== true && p.clone?.storage !== undefined)
+    issues.push({
+      location: doc.locate(["platforms", slug, "clone", "storage"], "key"),
+      path: ["platforms", slug, "clone", "storage"],
+      message: "`storage` applies to full clones only (a linked clone's disks stay on the template's storage, and PVE clones a template linked unless told otherwise): set `full: true`, or remove it",
+    });
+  return issues;
+}
+
 /** Parses the YAML text of a NetBox config. */
 export function parseNetboxConfig(text: string, file: string): NetboxConfig {
   const parsed = parseYaml(text, file);
@@ -250,8 +297,15 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
   for (const [slug, p] of Object.entries(raw.platforms ?? {})) {
     if (p.iso && p.image)
       issues.push({ location: doc.locate(["platforms", slug, "image"], "key"), path: ["platforms", slug], message: "give either `iso` (install from a CD-ROM) or `image` (first disk imported from an image), not both" });
+    if (p.clone) issues.push(...cloneIssues(slug, p, doc));
+    if (p.cloudInit && p.iso && (p.cloudInit.slot ?? "ide2") === "ide2")
+      issues.push({
+        location: doc.locate(["platforms", slug, "cloudInit"], "key"),
+        path: ["platforms", slug, "cloudInit", "slot"],
+        message: "the ISO's CD-ROM is on ide2, where the cloud-init drive goes by default: set `cloudInit.slot` to another slot (e.g. ide0)",
+      });
     if (p.container) {
-      for (const key of ["ostype", "iso", "image", "bios", "machine", "cpu", "agent", "scsihw"] as const) {
+      for (const key of ["ostype", "iso", "image", "clone", "cloudInit", "bios", "machine", "cpu", "agent", "scsihw"] as const) {
         if (p[key] !== undefined)
           issues.push({
             location: doc.locate(["platforms", slug, key], "key"),
@@ -259,8 +313,8 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
             message: `\`${key}\` is a VM setting, and this platform maps to a container; leave it out${key === "ostype" ? " (a container's ostype goes under `container:`)" : ""}`,
           });
       }
-    } else if (p.ostype === undefined) {
-      issues.push({ location: doc.locate(["platforms", slug], "key"), path: ["platforms", slug], message: "a platform needs `ostype` (VMs) or `container: { ostemplate: ... }` (LXC containers)" });
+    } else if (p.ostype === undefined && p.clone === undefined) {
+      issues.push({ location: doc.locate(["platforms", slug], "key"), path: ["platforms", slug], message: "a platform needs `ostype` (VMs), `clone: { from: ... }` (VMs cloned from a template) or `container: { ostemplate: ... }` (LXC containers)" });
     }
   }
   if (issues.length > 0) throw new NetboxConfigError(issues);

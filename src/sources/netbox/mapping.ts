@@ -9,14 +9,16 @@
 //   memory                  -> memory in MiB (defaults.memoryUnit says what NetBox's number means)
 //   virtual disks or disk   -> scsi0.. (defaults.diskBus) on the storage, sizes by defaults.diskUnit
 //   platform (slug)         -> platforms.<slug>: ostype, ISO (ide2) or image (first disk), bios ...
+//                              or clone (the template's first disk, grown; its storage kept);
+//                              cloudInit: ipconfig0 from the primary IPv4 (else dhcp)
 //   interfaces              -> net0.. in NetBox's name order; untagged VLAN -> tag, tagged -> trunks,
 //                              disabled -> link_down, MTU (virtio), MAC kept when NetBox has one
 //   tags                    -> PVE tags (tags.passThrough), plus tags.add
 //
 // A platform with `container:` makes the record an LXC container instead (mapping-ct.ts).
 import { isValidTag } from "../../pve/tags.js";
-import type { CdromSpec, ContainerSpec, DiskSpec, NicSpec, VmSpec } from "../spec/model.js";
-import type { NetboxConfig } from "./config.js";
+import type { CdromSpec, CloudInitSpec, ContainerSpec, DeviceSection, DiskSpec, NicSpec, VmSpec } from "../spec/model.js";
+import type { NetboxConfig, PlatformMapping } from "./config.js";
 import { diskSizes, MAX_NICS, UNIT_BYTES, vlansOf } from "./mapping-common.js";
 import { mapContainer } from "./mapping-ct.js";
 import type { NetboxVmRecord } from "./records.js";
@@ -73,6 +75,36 @@ function recordTags(record: NetboxVmRecord, config: NetboxConfig, errors: string
   const all = [...(config.tags.passThrough ? (record.vm.tags ?? []).map((t) => t.slug) : []), ...config.tags.add].map((t) => t.toLowerCase());
   for (const t of all) if (!isValidTag(t)) errors.push(`tag \`${t}\` is not a valid Proxmox VE tag (letters, digits, _ - + .; not starting with - + .)`);
   return [...new Set(all)].sort();
+}
+
+/**
+ * Where a clone's first disk (its template's) lives: a full clone onto a storage puts it there;
+ * otherwise it stays where PVE puts it (a linked clone on the template's storage), so its
+ * storage is not managed and the plan never moves it right after the clone.
+ */
+function cloneDiskStorage(clone: NonNullable<PlatformMapping["clone"]>): string | undefined {
+  return clone.full === true ? clone.storage : undefined;
+}
+
+/** Sections a clone leaves as its template made them: the CD-ROMs unless an ISO is named, cloud-init unless configured. */
+function cloneUnmanaged(platform: PlatformMapping): DeviceSection[] {
+  return [...(platform.iso ? [] : (["cdroms"] as const)), ...(platform.cloudInit ? [] : (["cloudInit"] as const))];
+}
+
+/**
+ * net0's address by cloud-init: the record's primary IPv4 when it has one before the sync
+ * (static, with the platform's gateway), else DHCP. A clone's drive stays on its template's
+ * storage unless the platform names one.
+ */
+function cloudInitOf(record: NetboxVmRecord, platform: PlatformMapping, storage: string | undefined): CloudInitSpec {
+  const ci = platform.cloudInit ?? {};
+  const primary = record.vm.primary_ip4?.address;
+  const onStorage = ci.storage ?? (platform.clone ? undefined : storage);
+  return {
+    slot: ci.slot ?? "ide2",
+    ...(onStorage !== undefined ? { storage: onStorage } : {}),
+    ipconfig: { ipconfig0: primary ? { ip: primary, ...(ci.gw !== undefined ? { gw: ci.gw } : {}) } : { ip: "dhcp" } },
+  };
 }
 
 export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): MappingResult {
@@ -141,7 +173,8 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
       errors.push(`${label} has size ${size} ${d.diskUnit}; a disk needs a positive size`);
       return;
     }
-    const disk: DiskSpec = { storage: storage ?? "", sizeBytes: size * UNIT_BYTES[d.diskUnit], options: {} };
+    const onStorage = i === 0 && platform?.clone ? cloneDiskStorage(platform.clone) : storage;
+    const disk: DiskSpec = { ...(onStorage !== undefined ? { storage: onStorage } : {}), sizeBytes: size * UNIT_BYTES[d.diskUnit], options: {} };
     if (i === 0 && platform?.image) disk.importFrom = platform.image;
     disks[`${d.diskBus}${i}`] = disk;
   });
@@ -163,6 +196,7 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
   });
 
   const cdroms: Record<string, CdromSpec> = platform?.iso ? { ide2: { iso: platform.iso } } : {};
+  const cloudInit = platform?.cloudInit && record.interfaces.length > 0 ? cloudInitOf(record, platform, storage) : undefined;
 
   if (errors.length > 0 || !cluster || clusterName === undefined || node === undefined || cores === undefined || memory === undefined || !platform) {
     return { ok: false, record, errors };
@@ -178,10 +212,11 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
     ...(d.power !== undefined ? { power: d.power } : {}),
     cores,
     memory,
-    ostype: platform.ostype,
+    ...(platform.ostype !== undefined ? { ostype: platform.ostype } : {}),
+    ...(platform.clone ? { clone: { ...platform.clone } } : {}),
     ...(platform.bios !== undefined ? { bios: platform.bios } : {}),
-    // UEFI needs somewhere to keep its variables.
-    ...(platform.bios === "ovmf" ? { efidisk: { storage: storage ?? "", efitype: "4m" as const } } : {}),
+    // UEFI needs somewhere to keep its variables (a clone has its template's).
+    ...(platform.bios === "ovmf" && !platform.clone ? { efidisk: { storage: storage ?? "", efitype: "4m" as const } } : {}),
     ...(platform.machine !== undefined ? { machine: platform.machine } : {}),
     ...(platform.cpu !== undefined ? { cpu: platform.cpu } : {}),
     ...((platform.scsihw ?? d.scsihw) !== undefined ? { scsihw: platform.scsihw ?? d.scsihw } : {}),
@@ -190,6 +225,9 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
     disks,
     cdroms,
     nics,
+    ...(cloudInit ? { cloudInit } : {}),
+    // A clone keeps the CD-ROM and cloud-init drives of its template unless the platform says otherwise.
+    ...(platform.clone ? { unmanaged: cloneUnmanaged(platform) } : {}),
     extraConfig: {},
     source: { file: `netbox:virtualization/virtual-machines/${vm.id}`, line: 1, column: 1 },
   };

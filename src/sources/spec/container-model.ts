@@ -4,6 +4,7 @@
 // container into the engine's DesiredCt is a copy. Same identity rule as VMs: the vmid when
 // given, else the hostname among the connection's guests.
 import type { CloneSpec } from "../../resources/index.js";
+import type { Retention } from "../../resources/snapshot-prune.js";
 import type { PowerState, SourceLocation, VmState } from "./model.js";
 
 /** Where the root password comes from: an environment variable or a file (absolute path). */
@@ -42,6 +43,8 @@ export interface ContainerSpec {
   adopt?: boolean;
   /** Created by cloning this source when the container does not exist yet. */
   clone?: CloneSpec;
+  /** Snapshot retention (`snapshots:`); undefined: snapshots are not managed. */
+  snapshots?: Retention;
   state: VmState;
   power?: PowerState;
   /** `template: true`: converted to a template (one way); false: must not be one; undefined: not managed. */

@@ -171,6 +171,7 @@ export function normalizeCt(raw: RawCt, path: SpecPath, source: SourceLocation, 
   if (raw.connection !== undefined) ct.connection = raw.connection;
   if (raw.pool !== undefined) ct.pool = raw.pool;
   if (raw.adopt !== undefined) ct.adopt = raw.adopt;
+  if (raw.snapshots !== undefined) ct.snapshots = { ...raw.snapshots };
   if (raw.power !== undefined) ct.power = raw.power;
   if (raw.template !== undefined) ct.template = raw.template;
   checkTemplatePower(raw, path, report);

@@ -3,6 +3,7 @@
 // come from the container options table (resources/lxc/options-table.ts), in its order; mount
 // points and NICs take their sub-keys from PVE's container schema.
 import { ctCloneSchema } from "./clone.js";
+import { snapshotsSchema } from "./snapshots.js";
 import { z } from "zod";
 import { LXC_FEATURES, type LxcOption, type LxcSpecKind, lxcSpecFieldRows } from "../../resources/lxc/options-table.js";
 import { lxcCreateEndpoint, lxcSlotNames, lxcSubSchema, mountOptionNames, requireLxcParam } from "./ct-facts.js";
@@ -132,6 +133,7 @@ export function ctSchema() {
         .describe('Resource pool; "" means in no pool; leave out to not manage membership.'),
       adopt: z.boolean().optional().describe("Manage an existing container pvectl did not create (no `pvectl` tag); the plan adds the tag."),
       clone: ctCloneSchema().optional(),
+      snapshots: snapshotsSchema().optional(),
       state: z.enum(["present", "absent"]).optional().describe("absent destroys the container (a data-loss step)."),
       power: z.enum(["running", "stopped"]).optional().describe("Desired power state; leave out to not manage it."),
       template: z

@@ -17,6 +17,7 @@ import { withoutProtoKeys } from "./own.js";
 import { planValueProblems } from "./plan-values.js";
 import { type RawConnection, specSchemas } from "./raw-schema.js";
 import { didYouMean } from "./suggest.js";
+import { type BackupJobSpec, normalizeBackupJob } from "./backup-job-normalize.js";
 import { parseYaml, type YamlDocument } from "./yaml-source.js";
 
 /** One file's contribution before the files are merged. */
@@ -24,6 +25,8 @@ interface FileContents {
   connections: ConnectionSpec[];
   vms: VmSpec[];
   containers: ContainerSpec[];
+  /** Undefined: the file does not write `backupJobs:`. */
+  backupJobs?: BackupJobSpec[];
   issues: SpecIssue[];
 }
 
@@ -152,6 +155,18 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
       }
     });
   }
+  if (Array.isArray(record.backupJobs)) {
+    out.backupJobs ??= [];
+    const jobs = out.backupJobs;
+    record.backupJobs.forEach((raw, index) => {
+      const path = ["backupJobs", index];
+      if (hasIssueUnder(zodIssues, path)) return;
+      const checked = schemas.backupJob.safeParse(raw);
+      if (!checked.success) return;
+      const job = normalizeBackupJob(checked.data, path, doc.locate(path), sink);
+      if (job) jobs.push(job);
+    });
+  }
   if (Array.isArray(record.containers)) {
     record.containers.forEach((raw, index) => {
       const path = ["containers", index];
@@ -229,10 +244,39 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
     byName.set(nameKey, vm);
     guests.push(vm);
   }
+  const backupJobs = mergeBackupJobs(contents, names, issues);
   if (issues.length > 0) throw new SpecError(issues);
   const vms = guests.filter((g): g is VmSpec => g.kind === "vm");
   const containers = guests.filter((g): g is ContainerSpec => g.kind === "container");
-  return { files, connections: Object.fromEntries(connections), vms, containers };
+  return { files, connections: Object.fromEntries(connections), vms, containers, ...(backupJobs ? { backupJobs } : {}) };
+}
+
+/** Backup jobs of every file: each names a defined connection (or the only one), and an id once per cluster. */
+function mergeBackupJobs(contents: FileContents[], names: string[], issues: SpecIssue[]): BackupJobSpec[] | undefined {
+  if (contents.every((c) => c.backupJobs === undefined)) return undefined;
+  const out: BackupJobSpec[] = [];
+  const seen = new Map<string, BackupJobSpec>();
+  for (const job of contents.flatMap((c) => c.backupJobs ?? [])) {
+    const issue = (field: string, message: string) => issues.push({ location: job.source, path: ["backupJobs", job.id, field], message });
+    if (job.connection !== undefined && !names.includes(job.connection)) {
+      issue("connection", `backup job ${job.id} names connection \`${job.connection}\`, which no spec file defines${didYouMean(job.connection, names)}`);
+      continue;
+    }
+    if (job.connection === undefined && names.length === 1) job.connection = names[0];
+    if (job.connection === undefined && names.length > 1) {
+      issue("connection", `backup job ${job.id} names no connection, and the spec defines several (${names.join(", ")}): add \`connection: <name>\``);
+      continue;
+    }
+    const key = `${job.connection ?? ""}\u0000${job.id}`;
+    const previous = seen.get(key);
+    if (previous) {
+      issue("id", `backup job id ${job.id} is declared twice: here and at ${where(previous.source)}; a job id names one job of a cluster`);
+      continue;
+    }
+    seen.set(key, job);
+    out.push(job);
+  }
+  return out;
 }
 
 /** Parses one spec text (file name for messages); throws SpecError listing every problem. */

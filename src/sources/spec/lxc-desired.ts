@@ -54,6 +54,7 @@ export function desiredCtFromSpec(ct: ContainerSpec): DesiredCt {
     ...(ct.state === "absent" ? { absent: true } : {}),
     ...(ct.pool !== undefined ? { pool: ct.pool } : {}),
     ...(ct.adopt === true ? { adopt: true } : {}),
+    ...(ct.snapshots !== undefined ? { snapshots: { ...ct.snapshots } } : {}),
     ...(ct.clone !== undefined ? { clone: { ...ct.clone } } : {}),
   };
 }

@@ -6,9 +6,11 @@
 // Identity rule: a VM is identified by its vmid. When a spec gives no vmid, the name is the
 // identity *within its connection*: the engine looks the name up in the cluster and refuses to
 // guess when several guests share it. A name is otherwise only a label.
+import type { BackupJobSpec } from "./backup-job-normalize.js";
 
 import type { SpecFieldRow } from "../../resources/qemu/options-table.js";
 import type { CloneSpec } from "../../resources/index.js";
+import type { Retention } from "../../resources/snapshot-prune.js";
 import type { ContainerSpec } from "./container-model.js";
 
 /** Where something was written, for messages ("web.yaml:12:5"). Line and column are 1-based. */
@@ -28,6 +30,11 @@ export interface SpecDocument {
   vms: VmSpec[];
   /** Every LXC container of every file, in file order (`kind: "container"`). */
   containers: ContainerSpec[];
+  /**
+   * Every backup job of every file, in file order; present when any file writes `backupJobs:`
+   * (even empty: then pvectl's jobs the spec does not list are deleted), absent otherwise.
+   */
+  backupJobs?: BackupJobSpec[];
 }
 
 /**
@@ -104,6 +111,8 @@ export interface VmSpec extends OptionFields<undefined> {
   adopt?: boolean;
   /** Created by cloning this source when the VM does not exist yet. */
   clone?: CloneSpec;
+  /** Snapshot retention (`snapshots:`); undefined: snapshots are not managed. */
+  snapshots?: Retention;
   state: VmState;
   /** Desired power state; undefined: leave it as it is. */
   power?: PowerState;
@@ -145,8 +154,11 @@ export interface VmSpec extends OptionFields<undefined> {
 }
 
 export interface DiskSpec {
-  /** Storage id, e.g. "local-lvm". */
-  storage: string;
+  /**
+   * Storage id, e.g. "local-lvm". Spec files always write it; a NetBox clone's first disk may
+   * leave it out: the disk stays where the clone put it (its storage is not managed).
+   */
+  storage?: string;
   /** Bytes. Always set unless `importFrom` is given (then the imported image's size applies). */
   sizeBytes?: number;
   format?: "raw" | "qcow" | "qed" | "qcow2" | "vmdk" | "cloop";
@@ -220,8 +232,11 @@ export interface AgentSpec {
 export interface CloudInitSpec extends OptionFields<"cloudInit"> {
   /** Slot of the cloud-init drive (default "ide2"). */
   slot: string;
-  /** Storage that holds the cloud-init drive, e.g. "local-lvm". */
-  storage: string;
+  /**
+   * Storage that holds the cloud-init drive, e.g. "local-lvm". Spec files always write it; a
+   * NetBox clone may leave it out: the template's drive stays where it is (not managed).
+   */
+  storage?: string;
   /** Keyed "ipconfig0".."ipconfig31" (ipconfigN configures netN). */
   ipconfig?: Record<string, IpConfigSpec>;
 }

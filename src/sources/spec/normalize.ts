@@ -210,6 +210,7 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   if (raw.connection !== undefined) vm.connection = raw.connection;
   if (raw.pool !== undefined) vm.pool = raw.pool;
   if (raw.adopt !== undefined) vm.adopt = raw.adopt;
+  if (raw.snapshots !== undefined) vm.snapshots = { ...raw.snapshots };
   if (raw.clone !== undefined) vm.clone = normalizeClone(raw.clone, [...path, "clone"], report);
   if (raw.power !== undefined) vm.power = raw.power;
   if (raw.template !== undefined) vm.template = raw.template;

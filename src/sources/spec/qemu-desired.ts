@@ -99,7 +99,7 @@ export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
     disks.push({
       slot,
       kind: "disk",
-      storage: disk.storage,
+      ...(disk.storage !== undefined ? { storage: disk.storage } : {}),
       ...(disk.sizeBytes !== undefined ? { sizeBytes: disk.sizeBytes } : {}),
       options,
       ...(disk.format !== undefined ? { format: disk.format } : {}),
@@ -109,7 +109,10 @@ export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
   for (const [slot, cdrom] of Object.entries(vm.cdroms)) {
     disks.push({ slot, kind: "cdrom", ...(cdrom.iso !== undefined ? { iso: cdrom.iso } : {}), options: {} });
   }
-  if (vm.cloudInit) disks.push({ slot: vm.cloudInit.slot, kind: "cloudinit", storage: vm.cloudInit.storage, options: {} });
+  if (vm.cloudInit) {
+    const { slot, storage } = vm.cloudInit;
+    disks.push({ slot, kind: "cloudinit", ...(storage !== undefined ? { storage } : {}), options: {} });
+  }
   const nics: DesiredNic[] = Object.entries(vm.nics).map(([slot, nic]) => ({
     slot,
     ...(nic.model !== undefined ? { model: nic.model } : {}),
@@ -146,6 +149,7 @@ export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
     ...(vm.state === "absent" ? { absent: true } : {}),
     ...(vm.pool !== undefined ? { pool: vm.pool } : {}),
     ...(vm.adopt === true ? { adopt: true } : {}),
+    ...(vm.snapshots !== undefined ? { snapshots: { ...vm.snapshots } } : {}),
     ...(vm.clone !== undefined ? { clone: { ...vm.clone } } : {}),
   };
 }

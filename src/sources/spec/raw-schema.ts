@@ -6,7 +6,9 @@ import { defaultKeyOf } from "../../pve/index.js";
 import { type QemuOption, type SpecField, type SpecFieldName, type SpecKind, specFieldRows } from "../../resources/qemu/options-table.js";
 import type { ParamSchema } from "../../schema/types.js";
 import { vmCloneSchema } from "./clone.js";
+import { snapshotsSchema } from "./snapshots.js";
 import { ctSchema } from "./ct-schema.js";
+import { backupJobSchema } from "./backup-job-schema.js";
 import {
   BUSES,
   driveSubSchema,
@@ -267,6 +269,7 @@ function vmSchema() {
         .optional()
         .describe("Manage an existing VM pvectl did not create (no `pvectl` tag); the plan adds the tag. Without it such a VM is refused."),
       clone: vmCloneSchema().optional(),
+      snapshots: snapshotsSchema().optional(),
       state: z.enum(["present", "absent"]).optional().describe("absent destroys the VM (a data-loss step)."),
       power: z.enum(["running", "stopped"]).optional().describe("Desired power state; leave out to not manage it."),
       template: z
@@ -320,6 +323,7 @@ function buildSpecFileSchema() {
   const connection = connectionSchema();
   const vm = vmSchema();
   const ct = ctSchema();
+  const backupJob = backupJobSchema();
   const file = z
     .strictObject({
       version: z.literal(1).optional().describe("Spec format version (1)."),
@@ -329,9 +333,13 @@ function buildSpecFileSchema() {
         .describe("Named cluster connections."),
       vms: z.array(vm).optional().describe("QEMU virtual machines."),
       containers: z.array(ct).optional().describe("LXC containers."),
+      backupJobs: z
+        .array(backupJob)
+        .optional()
+        .describe("Backup jobs (/cluster/backup). Written (even empty): pvectl's jobs not listed are deleted; left out: jobs are not managed."),
     })
     .describe("A pvectl spec file: the desired state of guests on Proxmox VE clusters.");
-  return { file, vm, ct, connection };
+  return { file, vm, ct, connection, backupJob };
 }
 
 /** The zod schemas of a spec file, one VM and one connection (built once from the PVE facts). */

@@ -117,6 +117,16 @@ describe("container diff against a live config", () => {
     assert.deepEqual(plan.steps[1]!.calls[0]!.params, { delete: "unused1" });
     assert.equal(plan.steps[1]!.severity, "data-loss-risk");
     assert.deepEqual(plan.steps[1]!.deletesVolumes, ["local-lvm:vm-200-disk-1"]);
+    // What is copied, and that the container is stopped for it (PVE moves container volumes offline only).
+    assert.match(plan.steps[0]!.summary, /^move mp0 from local-lvm to zfs: [\d.]+ GiB copied offline \(the container is stopped\); the source volume local-lvm:vm-200-disk-1 is kept as unused1$/);
+  });
+
+  it("refuses to move a volume of a running container (PVE: cannot move volumes of a running container)", () => {
+    const ct = desiredCt();
+    ct.mounts[1]!.storage = "zfs";
+    const plan = planUpdateCt(ct, liveCt("running"), power);
+    assert.deepEqual(plan.steps, []);
+    assert.match(plan.errors.join("\n"), /mp0: moving local-lvm:vm-200-disk-1 to zfs needs the container stopped/);
   });
 
   it("keeps the MAC when a NIC's VLAN changes", () => {

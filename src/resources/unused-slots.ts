@@ -1,6 +1,6 @@
-// Which `unusedN` key PVE gives a volume a container lets go of. Moving a volume (without
-// `delete`) and removing a mount point both keep the volume as the lowest free unusedN
-// (pve-container's add_unused_volume); deleting that key frees it again. A plan that destroys
+// Which `unusedN` key PVE gives a volume a guest lets go of. Moving a volume (without
+// `delete`) and removing a mount point or disk both keep the volume as the lowest free unusedN
+// (add_unused_volume, the same for containers and VMs); deleting that key frees it again. A plan that destroys
 // such a volume names its key in advance, so the planner replays the same bookkeeping in
 // step order. The steps that destroy are data-loss-risk ones, which run all together (with
 // --allow-data-loss) or not at all, so the replay assumes every step runs; the config digest

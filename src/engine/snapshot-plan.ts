@@ -1,0 +1,99 @@
+// Planning a snapshot operation over many guests (`pvectl snapshot create|delete|rollback|prune`):
+// select the guests, read each one's snapshots (and for a create its volumes and the node's
+// storages), build each guest's steps (resources/snapshot-steps.ts) and run the preflight.
+// The result is a Plan like any other: apply runs it through the same executor.
+import type { PveClient } from "../api/index.js";
+import { getGuestSnapshots, getNodeStorages } from "../api/endpoints/snapshots.js";
+import type { GuestPlan, Plan, PreflightProblem } from "../plan/types.js";
+import { snapshotNameProblem } from "../resources/snapshot-name.js";
+import { type StorageFacts, spaceProblems, volumeProblems } from "../resources/snapshot-preflight.js";
+import type { SnapshotEntry } from "../resources/snapshot-prune.js";
+import { type SnapshotOperation, snapshotSteps } from "../resources/snapshot-steps.js";
+import { snapshotVolumes } from "../resources/snapshot-volumes.js";
+import { mapConcurrent } from "../util/concurrency.js";
+import { DEFAULT_READ_CONCURRENCY, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
+import type { PlanContext } from "./plan.js";
+import { checkPermissions, checkReferences } from "./preflight.js";
+import { errorText } from "./retry-policy.js";
+import { type GuestSelector, type Selection, selectGuests } from "./selection.js";
+
+export const DEFAULT_MIN_FREE_PERCENT = 10;
+
+export interface SnapshotPlanOptions {
+  /** A create is refused when a thin pool holding a volume has less free space than this (percent). */
+  minFreePercent?: number;
+  readConcurrency?: number;
+}
+
+export interface SnapshotPlanResult {
+  plan: Plan;
+  context: PlanContext;
+  /** Guests selected but left out (not pvectl's, templates) and names the cluster does not have. */
+  selection: Pick<Selection, "skipped" | "notFound">;
+}
+
+/** A guest's snapshots as PVE lists them, without the `current` entry (the live state). */
+export async function readSnapshots(client: PveClient, guest: Pick<GuestSummary, "type" | "node" | "vmid">): Promise<SnapshotEntry[]> {
+  const listed = await getGuestSnapshots(client, guest.type, guest.node, guest.vmid);
+  return listed.filter((s) => s.name !== "current").map((s) => ({ name: s.name, ...(s.snaptime !== undefined ? { snaptime: Number(s.snaptime) } : {}) }));
+}
+
+/** Unique plan keys: the guest's name, with its vmid when two selected guests share it. */
+export function guestKeys(guests: GuestSummary[]): Map<number, string> {
+  const count = new Map<string, number>();
+  for (const g of guests) if (g.name !== undefined) count.set(g.name, (count.get(g.name) ?? 0) + 1);
+  return new Map(guests.map((g) => [g.vmid, g.name === undefined ? `vmid-${g.vmid}` : count.get(g.name)! > 1 ? `${g.name}#${g.vmid}` : g.name]));
+}
+
+export async function planSnapshots(client: PveClient, selector: GuestSelector, op: SnapshotOperation, options: SnapshotPlanOptions = {}): Promise<SnapshotPlanResult> {
+  const cluster = await readCluster(client);
+  const selection = selectGuests(cluster.guests, { ...selector, excludeTemplates: true });
+  const concurrency = options.readConcurrency ?? DEFAULT_READ_CONCURRENCY;
+  const creates = op.action === "create";
+  // Volumes are read only for a create (the only operation whose storage matters).
+  const reads = creates ? await readGuestsPerGuest(client, selection.guests, concurrency) : undefined;
+  const guests = selection.guests.filter((g) => !reads?.gone.has(g.vmid));
+  const notFound = [...selection.notFound, ...[...(reads?.gone ?? [])].map((v) => `vmid ${v} (deleted meanwhile)`)];
+  const snapshots = await mapConcurrent(guests, concurrency, (g) => readSnapshots(client, g).then((s) => s, (err: unknown) => errorText(err).split("\n")[0]!));
+  const storages = creates ? await nodeStorages(client, guests) : new Map<string, Map<string, StorageFacts>>();
+  const keys = guestKeys(guests);
+  const problems: PreflightProblem[] = [];
+  const nameProblem = "name" in op ? snapshotNameProblem(op.name) : undefined;
+  if (nameProblem !== undefined) problems.push({ kind: "snapshot", message: nameProblem });
+  const planned: GuestPlan[] = guests.map((g, i) => {
+    const key = keys.get(g.vmid)!;
+    const base: GuestPlan = { kind: g.type, key, name: g.name ?? key, vmid: g.vmid, node: g.node, exists: true, steps: [], errors: [], warnings: [] };
+    const listed = snapshots[i]!;
+    const failedRead = typeof listed === "string" ? listed : reads?.failed.get(g.vmid);
+    if (failedRead !== undefined) return { ...base, errors: [`could not read its snapshots: ${failedRead}`] };
+    const live = reads?.live.get(g.vmid);
+    const status = live?.status ?? g.status;
+    const lock = live !== undefined ? live.lock : g.lock;
+    const built = snapshotSteps({ kind: g.type, vmid: g.vmid, node: g.node, status, snapshots: listed as SnapshotEntry[], ...(g.name !== undefined ? { name: g.name } : {}) }, op);
+    const own = [...built.problems];
+    if (lock !== undefined && built.steps.length > 0) own.push(`${key} is locked (${lock}): another operation is running on it; wait for it to finish (or remove a stale lock) and run again`);
+    if (creates && live !== undefined) {
+      const volumes = snapshotVolumes(live);
+      const facts = storages.get(g.node) ?? new Map<string, StorageFacts>();
+      own.push(...volumeProblems(key, volumes, facts), ...spaceProblems(key, volumes, facts, options.minFreePercent ?? DEFAULT_MIN_FREE_PERCENT));
+    }
+    problems.push(...own.map((message) => ({ kind: "snapshot" as const, guest: key, message })));
+    return { ...base, steps: built.steps.map((s, n) => ({ ...s, id: `${key}/${n + 1}-${s.action}` })) };
+  });
+  const plan: Plan = { format: "pvectl-plan/1", createdAt: new Date().toISOString(), target: client.origin, guests: planned, preflightErrors: problems };
+  const [references, permissions] = await Promise.all([checkReferences(client, cluster, planned), checkPermissions(client, planned)]);
+  plan.preflightErrors.push(...references, ...permissions);
+  return { plan, context: { cluster, live: reads?.live ?? new Map() }, selection: { skipped: selection.skipped, notFound } };
+}
+
+/** node -> storage -> its type and space, one listing per node the guests are on. */
+async function nodeStorages(client: PveClient, guests: GuestSummary[]): Promise<Map<string, Map<string, StorageFacts>>> {
+  const nodes = [...new Set(guests.map((g) => g.node))];
+  const lists = await mapConcurrent(nodes, 4, (node) => getNodeStorages(client, node).catch(() => []));
+  return new Map(
+    nodes.map((node, i) => [
+      node,
+      new Map(lists[i]!.map((s) => [s.storage, { type: s.type, ...(s.total !== undefined ? { total: Number(s.total) } : {}), ...(s.avail !== undefined ? { avail: Number(s.avail) } : {}) }])),
+    ]),
+  );
+}

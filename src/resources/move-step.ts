@@ -1,0 +1,93 @@
+// A volume moved to another storage, for every kind: the move (what is copied, and whether
+// the guest keeps running while it is), then the destroy of the source, which PVE keeps as
+// unusedN. The destroy is data-loss-risk, so without --allow-data-loss the source stays and
+// the plan says where; with it, the volume the plan names is the one destroyed (the key is
+// predicted, unused-slots.ts, and checked before the call). A disk of a clone this plan makes
+// is moved with its source removed at once: that copy holds nothing of the user's yet. A guest
+// with snapshots keeps the source: they still use it (PVE's is_volume_in_use refuses the destroy).
+import type { ApiCall, StepDraft } from "../plan/types.js";
+import { isClonedVolumeRef } from "./clone-step.js";
+import { humanSize } from "./formats.js";
+import type { UnusedSlots } from "./unused-slots.js";
+
+export interface MoveSource {
+  slot: string;
+  volume: string;
+  storage: string;
+  sizeBytes?: number;
+}
+
+export interface MoveHow {
+  /** Copied while the guest runs (a VM's drive-mirror); otherwise the guest is stopped throughout. */
+  online: boolean;
+  /** "VM" or "container": who keeps running or stays stopped. */
+  guest: string;
+  /** The move call; `deleteSource`: PVE removes the source once copied. */
+  move: (deleteSource: boolean) => ApiCall;
+  /**
+   * The guest has snapshots: PVE copies only the current state (the snapshots stay with the
+   * source) and refuses to destroy a volume a snapshot uses, so the source is kept.
+   */
+  snapshotted: boolean;
+  /** The call that deletes the predicted unusedN key (destroying its volume). */
+  destroy: (unusedKey: string) => ApiCall;
+}
+
+/** What the move copies and how, as the plan says it: "16 GiB copied online (drive-mirror: the VM keeps running)". */
+export function moveManner(source: MoveSource, how: Pick<MoveHow, "online" | "guest">): string {
+  const size = source.sizeBytes !== undefined ? humanSize(source.sizeBytes) : "the whole volume";
+  return how.online ? `${size} copied online (drive-mirror: the ${how.guest} keeps running)` : `${size} copied offline (the ${how.guest} is stopped)`;
+}
+
+export function moveSteps(source: MoveSource, target: string, unused: UnusedSlots, how: MoveHow): StepDraft[] {
+  const manner = moveManner(source, how);
+  const changes = [
+    { field: `${source.slot}.storage`, before: source.storage, after: target },
+    { field: `${source.slot}.move`, after: manner },
+  ];
+  if (isClonedVolumeRef(source.volume)) {
+    // The clone step of this plan made the source: it holds nothing of the user's, so the move removes it.
+    return [
+      {
+        action: "disk-move",
+        severity: "configuration",
+        summary: `move ${source.slot} of the new clone from ${source.storage} to ${target}: ${manner}; the clone's copy on ${source.storage} is removed`,
+        changes,
+        calls: [how.move(true)],
+      },
+    ];
+  }
+  const key = unused.take();
+  if (how.snapshotted) {
+    return [
+      {
+        action: "disk-move",
+        severity: "configuration",
+        summary:
+          `move ${source.slot} from ${source.storage} to ${target}: ${manner}, without the ${how.guest}'s snapshots; ` +
+          `the source volume ${source.volume} is kept as ${key} (the snapshots still use it, so PVE refuses to destroy it)`,
+        changes,
+        calls: [how.move(false)],
+      },
+    ];
+  }
+  const steps: StepDraft[] = [
+    {
+      action: "disk-move",
+      severity: "configuration",
+      summary: `move ${source.slot} from ${source.storage} to ${target}: ${manner}; the source volume ${source.volume} is kept as ${key}`,
+      changes,
+      calls: [how.move(false)],
+    },
+    {
+      action: "disk-delete",
+      severity: "data-loss-risk",
+      summary: `destroy ${source.volume}, the source of the move of ${source.slot} (kept as ${key} without --allow-data-loss)`,
+      changes: [{ field: key, before: source.volume }],
+      calls: [how.destroy(key)],
+      deletesVolumes: [source.volume],
+    },
+  ];
+  unused.free(key);
+  return steps;
+}

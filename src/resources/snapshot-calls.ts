@@ -1,0 +1,52 @@
+// The API calls of snapshot steps, for both guest kinds: PVE's snapshot endpoints have the same
+// shape under /qemu and /lxc (only VMs take `vmstate`, the saved RAM of a running VM).
+import type { GuestType, SnapshotAction } from "../plan/intent.js";
+import type { ApiCall } from "../plan/types.js";
+
+function base(kind: GuestType, node: string, vmid: number): string {
+  return `/nodes/${encodeURIComponent(node)}/${kind}/${vmid}/snapshot`;
+}
+
+export function snapshotCreateCall(
+  kind: GuestType,
+  node: string,
+  vmid: number,
+  name: string,
+  options: { vmstate?: boolean; description?: string } = {},
+): ApiCall {
+  const vmstate = kind === "qemu" && options.vmstate === true;
+  return {
+    method: "POST",
+    path: base(kind, node, vmid),
+    params: { snapname: name, ...(vmstate ? { vmstate: 1 } : {}), ...(options.description ? { description: options.description } : {}) },
+    intent: { kind, op: "snapshot", action: "create", name, ...(vmstate ? { vmstate: true } : {}) },
+  };
+}
+
+export function snapshotDeleteCall(kind: GuestType, node: string, vmid: number, name: string): ApiCall {
+  return {
+    method: "DELETE",
+    path: `${base(kind, node, vmid)}/${encodeURIComponent(name)}`,
+    params: {},
+    intent: { kind, op: "snapshot", action: "delete", name },
+  };
+}
+
+export function snapshotRollbackCall(kind: GuestType, node: string, vmid: number, name: string, start: boolean): ApiCall {
+  return {
+    method: "POST",
+    path: `${base(kind, node, vmid)}/${encodeURIComponent(name)}/rollback`,
+    params: start ? { start: 1 } : {},
+    intent: { kind, op: "snapshot", action: "rollback", name },
+  };
+}
+
+/** The worker types PVE starts for snapshot calls (qemu-server's and pve-container's API handlers). */
+const TASK_TYPES: Record<GuestType, Record<SnapshotAction, string>> = {
+  qemu: { create: "qmsnapshot", delete: "qmdelsnapshot", rollback: "qmrollback" },
+  lxc: { create: "vzsnapshot", delete: "vzdelsnapshot", rollback: "vzrollback" },
+};
+
+export function snapshotTaskType(kind: GuestType, action: SnapshotAction): string {
+  return TASK_TYPES[kind][action];
+}

@@ -1,0 +1,88 @@
+// A clone whose spec puts a disk on another storage than the clone lands on: the same plan
+// clones, then moves the new copy there, removing the copy it moved from (it holds nothing of
+// the user's), so no unusedN is left behind and a rerun is empty. An existing guest's move keeps
+// its source as unusedN unless --allow-data-loss; a guest with snapshots keeps it in any case.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { planSpec } from "../../src/app/plan-spec.js";
+import { parseSpec } from "../../src/sources/spec/index.js";
+import { converge, type Lab, startLab } from "./helpers.js";
+
+const TEMPLATE = `
+vms:
+  - vmid: 9300
+    name: tpl-move
+    node: pve1
+    template: true
+    memory: 512
+    disks:
+      scsi0: { storage: local-lvm, size: 1G }
+`;
+
+const CLONE = (storage: string) => `
+vms:
+  - vmid: 9301
+    name: app-move
+    node: pve1
+    clone: { from: tpl-move, full: true }
+    disks:
+      scsi0: { storage: ${storage}, size: 2G }
+`;
+
+describe("disk moves after a clone and on existing guests", () => {
+  let lab: Lab;
+  before(async () => {
+    lab = await startLab();
+    assert.equal((await converge(lab, TEMPLATE)).report.ok, true);
+  });
+  after(async () => lab.close());
+
+  it("a clone's disk moved in the same plan leaves no unused copy, and a rerun is empty", async () => {
+    const { plan, report } = await converge(lab, CLONE("shared"));
+    assert.equal(report.ok, true, JSON.stringify(report.guests));
+    const steps = plan.guests[0]!.steps;
+    assert.deepEqual(steps.map((s) => s.action), ["clone", "disk-move", "disk-grow"]);
+    assert.match(steps[1]!.summary, /^move scsi0 of the new clone from local-lvm to shared: 1 GiB copied offline \(the VM is stopped\); the clone's copy on local-lvm is removed$/);
+    assert.equal(steps[1]!.calls[0]!.params.delete, 1);
+    const cfg = (await lab.client.request("GET", "/nodes/pve1/qemu/9301/config")) as Record<string, unknown>;
+    assert.match(String(cfg.scsi0), /^shared:9301\/vm-9301-disk-\d+\.\w+,.*size=2G/);
+    assert.deepEqual(Object.keys(cfg).filter((k) => k.startsWith("unused")), []);
+    const again = (await planSpec(lab.client, parseSpec(CLONE("shared"), "test.yaml"))).plan;
+    assert.deepEqual(again.guests[0]!.steps, []);
+  });
+
+  it("an existing guest's move keeps the source as unused0 without --allow-data-loss, and destroys it with it", async () => {
+    const kept = await converge(lab, CLONE("local-lvm"));
+    assert.equal(kept.report.ok, true, JSON.stringify(kept.report.guests));
+    assert.deepEqual(kept.plan.guests[0]!.steps.map((s) => [s.action, s.severity]), [
+      ["disk-move", "configuration"],
+      ["disk-delete", "data-loss-risk"],
+    ]);
+    let cfg = (await lab.client.request("GET", "/nodes/pve1/qemu/9301/config")) as Record<string, unknown>;
+    assert.match(String(cfg.scsi0), /^local-lvm:/);
+    assert.match(String(cfg.unused0), /^shared:9301\//, "the source is kept");
+
+    const back = await converge(lab, CLONE("shared"), { allowDataLoss: true });
+    assert.equal(back.report.ok, true, JSON.stringify(back.report.guests));
+    cfg = (await lab.client.request("GET", "/nodes/pve1/qemu/9301/config")) as Record<string, unknown>;
+    assert.match(String(cfg.scsi0), /^shared:/);
+    // unused0 (kept by the first move) stays; the second move's source became unused1 and was destroyed.
+    assert.deepEqual(Object.keys(cfg).filter((k) => k.startsWith("unused")), ["unused0"]);
+  });
+
+  it("a guest with snapshots: the move keeps its source (the snapshots use it), even with --allow-data-loss", async () => {
+    await lab.client.request("POST", "/nodes/pve1/qemu/9301/snapshot", { snapname: "before" });
+    const before = (await lab.client.request("GET", "/nodes/pve1/qemu/9301/config")) as Record<string, unknown>;
+    const source = String(before.scsi0).split(",")[0];
+    const { plan, report } = await converge(lab, CLONE("local-lvm"), { allowDataLoss: true });
+    assert.equal(report.ok, true, JSON.stringify(report.guests));
+    const steps = plan.guests[0]!.steps;
+    assert.deepEqual(steps.map((s) => s.action), ["disk-move"]);
+    assert.equal(
+      steps[0]!.summary,
+      `move scsi0 from shared to local-lvm: 2 GiB copied offline (the VM is stopped), without the VM's snapshots; the source volume ${source} is kept as unused1 (the snapshots still use it, so PVE refuses to destroy it)`,
+    );
+    const cfg = (await lab.client.request("GET", "/nodes/pve1/qemu/9301/config")) as Record<string, unknown>;
+    assert.equal(String(cfg.unused1), source);
+  });
+});
