@@ -2,37 +2,12 @@
 // each named, data-loss-risk (nothing goes without --allow-data-loss); protected archives are
 // kept and said so; an archive made after the plan is not touched; foreign guests' archives
 // are left alone; a lost delete answer is resolved by reading back.
-// The simulator does not answer GET …/prunebackups yet: this test registers a stand-in that
-// marks as PVE does for keep-last (newest N of each guest kept; protected ones marked and not
-// counted).
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { applyPlan } from "../../src/app/apply-plan.js";
 import { planBackupPrune, planBackupRun } from "../../src/app/backup-plan.js";
-import type { Router } from "../../src/sim/contract.js";
-import { volumesOn } from "../../src/sim/cluster/volumes.js";
-import { sim, str } from "../../src/sim/handlers/context.js";
 import { converge, fastApply, type Lab, startLab } from "../engine/helpers.js";
-
-function pruneStandIn(router: Router): void {
-  router.add("GET", "/nodes/{node}/storage/{storage}/prunebackups", (ctx) => {
-    const keepLast = Number(/keep-last=(\d+)/.exec(str(ctx, "prune-backups") ?? "")?.[1] ?? 0);
-    const backups = volumesOn(sim(ctx).state, str(ctx, "storage") ?? "", str(ctx, "node") ?? "").filter((v) => v.content === "backup");
-    const kept = new Map<number, number>();
-    return [...backups]
-      .sort((a, b) => b.ctime - a.ctime)
-      .map((v) => {
-        let mark = "protected";
-        if (!v.protected) {
-          const n = kept.get(v.vmid ?? 0) ?? 0;
-          mark = n < keepLast ? "keep" : "remove";
-          kept.set(v.vmid ?? 0, n + 1);
-        }
-        return { volid: v.volid, vmid: v.vmid, ctime: v.ctime, type: v.subtype ?? "qemu", mark };
-      });
-  });
-}
 
 const SPEC = `vms:
   - { vmid: 401, name: web, node: pve1, memory: 256, disks: { scsi0: { storage: local-lvm, size: 1G } } }
@@ -41,7 +16,7 @@ const SPEC = `vms:
 describe("backup prune", () => {
   let lab: Lab;
   before(async () => {
-    lab = await startLab({ extraHandlers: pruneStandIn });
+    lab = await startLab();
   });
   after(() => lab.close());
 

@@ -21,7 +21,8 @@ export function renderGuestReport(g: GuestReport, p: Palette = plainPalette): st
   const volumes = Object.entries(g.volumes).map(([k, v]) => safeLine(`${k}=${v}`));
   if (macs.length) lines.push(`          macs: ${macs.join(" ")}`);
   if (volumes.length) lines.push(`          volumes: ${volumes.join(" ")}`);
-  for (const step of g.steps) if (step.result !== undefined) lines.push(`          ${step.action}: ${safeLine(step.result)}`);
+  // Reports built before steps carried results (a saved JSON report) may lack `steps`.
+  for (const step of g.steps ?? []) if (step.result !== undefined) lines.push(`          ${step.action}: ${safeLine(step.result)}`);
   for (const pending of g.pending) lines.push(`          ${p.yellow(`pending: ${safeText(pending)}`)}`);
   if (g.pendingReboot?.length) lines.push(`          ${p.yellow(`waiting for a reboot: ${safeLine(g.pendingReboot.join(", "))}`)}`);
   for (const warning of g.warnings) lines.push(`          ${p.yellow(`warning: ${safeText(warning)}`)}`);
