@@ -101,7 +101,8 @@ function planGuest(g: GuestSummary, key: string, op: SnapshotOperation, reads: R
     const facts = reads.storages.get(g.node) ?? new Map<string, StorageFacts>();
     problems.push(...volumeProblems(key, volumes, facts), ...spaceProblems(key, volumes, facts, minFreePercent));
   }
-  return { guest: { ...guest, steps: built.steps.map((s, n) => ({ ...s, id: `${key}/${n + 1}-${s.action}` })) }, problems };
+  const steps = built.steps.map((s, n) => ({ ...s, id: `${key}/${n + 1}-${s.action}` }));
+  return { guest: { ...guest, steps, warnings: built.warnings ?? [] }, problems };
 }
 
 /** node -> storage -> its type and space, one listing per node the guests are on. */

@@ -30,6 +30,8 @@ export interface SnapshotSteps {
   steps: StepDraft[];
   /** Why the operation cannot run on this guest (the name is taken, or missing). */
   problems: string[];
+  /** What the operator asked for that this guest cannot do (RAM of a container), said with the plan. */
+  warnings?: string[];
 }
 
 function label(guest: SnapshotGuest): string {
@@ -44,7 +46,7 @@ export function snapshotSteps(guest: SnapshotGuest, op: SnapshotOperation): Snap
   switch (op.action) {
     case "create":
       if (has(guest, op.name)) return { steps: [], problems: [`${label(guest)} already has a snapshot named '${op.name}'; choose another name, or delete that one first`] };
-      return { steps: [createStep(guest, op)], problems: [] };
+      return { steps: [createStep(guest, op)], problems: [], ...vmstateNote(guest, op.vmstate === true) };
     case "delete":
       if (!has(guest, op.name)) return { steps: [], problems: [missing(guest, op.name)] };
       return { steps: [deleteStep(guest, op.name, "")], problems: [] };
@@ -65,6 +67,14 @@ export function pruneSteps(guest: SnapshotGuest, retention: Retention): StepDraf
 function missing(guest: SnapshotGuest, name: string): string {
   const names = guest.snapshots.map((s) => s.name);
   return `${label(guest)} has no snapshot named '${name}' (it has: ${names.length > 0 ? names.join(", ") : "none"})`;
+}
+
+/** --vmstate where there is no RAM to save: said, not silently dropped (PVE's container snapshot takes no vmstate). */
+function vmstateNote(guest: SnapshotGuest, vmstate: boolean): { warnings?: string[] } {
+  if (!vmstate) return {};
+  if (guest.kind === "lxc") return { warnings: [`--vmstate ignored: ${label(guest)} is a container, whose snapshots hold no RAM (only VMs save it)`] };
+  if (guest.status !== "running") return { warnings: [`--vmstate ignored: ${label(guest)} is stopped, so it has no RAM to save`] };
+  return {};
 }
 
 function createStep(guest: SnapshotGuest, op: { name: string; vmstate?: boolean; description?: string }): StepDraft {

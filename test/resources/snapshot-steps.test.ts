@@ -10,6 +10,8 @@ describe("snapshot steps and their storage preflight", () => {
     const { steps } = snapshotSteps(guest, { action: "create", name: "b", vmstate: true });
     assert.equal(steps[0]!.severity, "configuration");
     assert.equal(steps[0]!.calls[0]!.params.vmstate, undefined);
+    assert.match(snapshotSteps(guest, { action: "create", name: "b", vmstate: true }).warnings?.[0] ?? "", /--vmstate ignored: ct is a container/);
+    assert.equal(snapshotSteps(guest, { action: "create", name: "b" }).warnings, undefined);
   });
 
   it("delete names the snapshot and is data-loss-risk", () => {
