@@ -63,11 +63,15 @@ vms:
     assert.match(result.stdout, /^ok cache1: create \(vmid 250\)$/m, "the example container");
     assert.match(result.stdout, /^created +cache1 +vmid 250 +node pve3\n +macs: net0=BC:24:11(:[0-9A-F]{2}){3}\n +volumes: mp0=local-lvm:vm-250-disk-1 rootfs=local-lvm:vm-250-disk-0$/m);
     assert.match(result.stdout, /= cache1 \(vmid 250\) on pve3: no changes/);
-    assert.match(result.stdout, /7\. NetBox at http:\/\/127\.0\.0\.1:\d+ holds 3 VM records in status planned: db-01, web-01, web-02\n/);
+    assert.match(result.stdout, /^7\. pvectl snapshot create before-upgrade --tag web$/m);
+    assert.match(result.stdout, /^ {4}\+ take snapshot 'before-upgrade' of web1 {2}\[configuration\]$/m);
+    assert.match(result.stdout, /^ {4}\+ take snapshot 'before-upgrade' of web2 {2}\[configuration\]$/m);
+    assert.match(result.stdout, /Apply finished in [\d.]+s: 2 changed\./);
+    assert.match(result.stdout, /8\. NetBox at http:\/\/127\.0\.0\.1:\d+ holds 3 VM records in status planned: db-01, web-01, web-02\n/);
     for (const name of ["db-01", "web-01", "web-02"]) {
       assert.match(result.stdout, new RegExp(`^staged +${name} \\(NetBox id \\d+\\): vm \\d+ on pve2 \\(created\\); wrote proxmox_vmid=\\d+, eth0 MAC BC:24:11`, "m"));
     }
-    assert.match(result.stdout, /8\. pvectl netbox sync \(again\): 0 record\(s\) selected, nothing to do/);
+    assert.match(result.stdout, /9\. pvectl netbox sync \(again\): 0 record\(s\) selected, nothing to do/);
     assert.match(result.stdout, /^ {2}@netbox_staged: db-01, web-01, web-02$/m);
     assert.match(result.stdout, /^ {2}@proxmox_all_qemu: app1, db-01, db1, web-01, web-02, web1, web2$/m);
     assert.match(result.stdout, /^ {2}app1: ansible_host=10\.0\.10\.31$/m, "the clone's cloud-init address");

@@ -14,6 +14,7 @@ import { getQemuConfig, updateQemuConfig } from "../../api/endpoints/index.js";
 import { PveClient } from "../../api/index.js";
 import { applyPlan } from "../../app/apply-plan.js";
 import { planSpec } from "../../app/plan-spec.js";
+import { planSnapshots } from "../../engine/snapshot-plan.js";
 import type { ApplyReport, GuestReport } from "../../engine/report.js";
 import { planHasChanges } from "../../plan/types.js";
 import { generateInventory, parseInventoryConfig, type AnsibleInventory } from "../../inventory/index.js";
@@ -24,7 +25,7 @@ import { syncNetbox, type SyncReport } from "../../app/netbox/sync.js";
 import { startSimulator } from "../../sim/index.js";
 import { loadSpecFiles } from "../../sources/spec/index.js";
 import type { SpecDocument } from "../../sources/spec/model.js";
-import { paletteFor, plainPalette, renderPlan } from "../render/plan.js";
+import { type Palette, paletteFor, plainPalette, renderPlan } from "../render/plan.js";
 import { progressLine, renderReport } from "../render/report.js";
 import { syncLine } from "./netbox.js";
 import { UsageError } from "./plan.js";
@@ -78,6 +79,21 @@ function templatesOf(spec: SpecDocument): SpecDocument | undefined {
   const vms = spec.vms.filter((vm) => vm.template === true);
   const containers = spec.containers.filter((ct) => ct.template === true);
   return vms.length + containers.length > 0 ? { ...spec, vms, containers } : undefined;
+}
+
+/**
+ * `pvectl snapshot create before-upgrade --tag web`: a snapshot is an operation over many
+ * guests, selected, planned, guarded and run per node like an apply. The web tier only: the
+ * example database keeps a raw disk on NFS, which cannot be snapshotted (the preflight says so).
+ */
+async function snapshotWebTier(client: PveClient, out: { write(text: string): unknown }, p: Palette): Promise<ApplyReport | undefined> {
+  const { plan, context } = await planSnapshots(client, { tags: ["web"] }, { action: "create", name: "before-upgrade" });
+  if (plan.guests.length === 0) return undefined;
+  out.write(p.bold("\n7. pvectl snapshot create before-upgrade --tag web\n"));
+  out.write(renderPlan(plan, p));
+  const report = await applyPlan(client, { plan, desired: [], context });
+  out.write(renderReport(report, p));
+  return report;
 }
 
 export function registerDemoCommand(program: Command): void {
@@ -175,6 +191,7 @@ export function registerDemoCommand(program: Command): void {
           out.write(p.bold("\n6. pvectl plan\n"));
           out.write(renderPlan((await planSpec(client, spec)).plan, p));
         }
+        const snapshot = await snapshotWebTier(client, out, p);
         // The NetBox loop: planned records -> built VMs -> staged -> inventory.
         const netboxSim = await startNetboxSimulator({ seed: "demo" });
         let sync: SyncReport | undefined;
@@ -186,7 +203,7 @@ export function registerDemoCommand(program: Command): void {
           const config = await loadNetboxConfig(join(defaultExamplesDir(), "netbox", "netbox.yaml"));
           const planned = await netbox.list("virtualization/virtual-machines", { status: "planned" });
           out.write(
-            p.bold(`\n7. NetBox at ${netboxSim.url} holds ${planned.length} VM records in status planned: ${planned.map((r) => r.name).join(", ")}\n`),
+            p.bold(`\n8. NetBox at ${netboxSim.url} holds ${planned.length} VM records in status planned: ${planned.map((r) => r.name).join(", ")}\n`),
           );
           out.write(p.bold("   pvectl netbox sync\n"));
           sync = await syncNetbox({
@@ -201,9 +218,9 @@ export function registerDemoCommand(program: Command): void {
             onRecord: (outcome) => out.write(`${syncLine(outcome, p)}\n`),
           });
           rerun = await syncNetbox({ config, netbox, pveClient: () => client });
-          out.write(p.bold(`\n8. pvectl netbox sync (again): ${rerun.records.length} record(s) selected, nothing to do\n`));
+          out.write(p.bold(`\n9. pvectl netbox sync (again): ${rerun.records.length} record(s) selected, nothing to do\n`));
 
-          out.write(p.bold("\n9. pvectl inventory (what ansible-inventory --graph shows, with NetBox facts)\n"));
+          out.write(p.bold("\n10. pvectl inventory (what ansible-inventory --graph shows, with NetBox facts)\n"));
           inventory = await generateInventory(
             { api: client, endpoint: client.origin, identity: client.identity, netbox },
             parseInventoryConfig(
@@ -233,7 +250,7 @@ export function registerDemoCommand(program: Command): void {
           );
         }
         const netboxDone = sync?.ok === true && sync.records.every((r) => r.result === "staged") && rerun?.records.length === 0;
-        if (made?.ok === false || !report.ok || planHasChanges(second) || repaired?.ok === false || !netboxDone) {
+        if (made?.ok === false || !report.ok || planHasChanges(second) || repaired?.ok === false || snapshot?.ok === false || !netboxDone) {
           out.write(p.red("The demo did not converge; see the errors above.\n"));
           process.exitCode = 1;
         }
