@@ -6,7 +6,7 @@ import type { FieldChange, ObjectPlan, Step, StepDraft } from "../../plan/types.
 import type { DesiredBackupJob, DesiredBackupJobs, LiveBackupJob } from "./model.js";
 import { jobDefault } from "./normalize.js";
 import { createJobStep, deleteJobStep, updateJobStep } from "./steps.js";
-import { markedComment } from "./model.js";
+import { BACKUP_JOB_MARKER, markedComment } from "./model.js";
 
 export interface JobPlans {
   objects: ObjectPlan[];
@@ -50,7 +50,7 @@ function updateOf(job: DesiredBackupJob, live: LiveBackupJob): StepDraft | undef
 
 function adoptionRefusal(job: DesiredBackupJob): string {
   const where = job.where ? ` (${job.where})` : "";
-  return `backup job ${job.id}${where} exists but was not created by pvectl (no ${"[pvectl]"} marker in its comment); add \`adopt: true\` to the spec entry to manage it, or give the spec job another id`;
+  return `backup job ${job.id}${where} exists but was not created by pvectl (no ${BACKUP_JOB_MARKER} marker in its comment); add \`adopt: true\` to the spec entry to manage it, or give the spec job another id`;
 }
 
 export function planBackupJobs(desired: DesiredBackupJobs, live: LiveBackupJob[], options: { adopt?: boolean } = {}): JobPlans {
