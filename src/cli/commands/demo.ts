@@ -1,10 +1,10 @@
 // `pvectl demo`: the README's main job in one command. Starts the PVE API simulator in-process
 // (HTTPS, its certificate pinned by fingerprint), plans and applies the example specs
 // (examples/*.yaml that use the default connection; their templates first, so a clone of one
-// is made in the same demo), prints plan, progress and result, shows
-// that a second plan is empty, then edits a guest by hand and shows pvectl finding and
-// repairing the drift (MAC kept). Then the NetBox loop: a NetBox simulator holds VM records in
-// status `planned`; `netbox sync` builds them, writes back vmid/MACs/IP and moves them to
+// is made in the same demo), prints plan, progress and result, shows that a second plan is
+// empty, then edits a guest by hand and shows pvectl finding and repairing the drift (MAC
+// kept), and snapshots the web tier. Then the NetBox loop: a NetBox simulator holds VM records
+// in status `planned`; `netbox sync` builds them, writes back vmid/MACs/IP and moves them to
 // `staged`; finally the Ansible inventory of everything that now exists, with NetBox facts.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
