@@ -42,6 +42,17 @@ interface Run {
   run: Timed;
   calls: number;
   load: Record<string, NodeTaskLoad>;
+  /** Playbooks only: hosts whose task failed, and the first failure's message. */
+  failed?: { hosts: number; first: string };
+}
+
+/** A playbook's failed hosts (its PLAY RECAP) and its failure messages, most frequent first, with counts. */
+function playbookFailures(output: string): { hosts: number; first: string } {
+  const hosts = [...output.matchAll(/\bfailed=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+  const counts = new Map<string, number>();
+  for (const m of output.matchAll(/"msg": "([^"]{0,160})/g)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
+  const first = [...counts].sort((a, b) => b[1] - a[1]).map(([msg, n]) => `${n}x ${msg}`).join(" | ") || "(no message)";
+  return { hosts, first };
 }
 
 const sim = await startSimulator({ port: 0, nodes: NODES, seed: 15 });
@@ -61,18 +72,25 @@ function lowerBound(slots: number): number {
   return (busiest * SNAPSHOT_SECONDS * timeScale) / slots;
 }
 
-async function measured(label: string, snapName: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+/**
+ * Runs one tool and reads what it did. A playbook whose hosts failed is reported, not thrown:
+ * proxmox_snap gives up on a task after its `timeout` (30 s), and tasks queued behind a node's
+ * slots are how an overloaded node shows. pvectl must succeed on every guest.
+ */
+async function measured(label: string, snapName: string, command: string, args: string[], env: NodeJS.ProcessEnv, mayFail = false): Promise<Run> {
   sim.admin.resetAccessLog();
   sim.admin.resetTaskLoad();
   const run = await timed(command, args, env);
-  if (run.code !== 0) throw new Error(`${label} failed (${run.code}):\n${run.output.slice(-4000)}`);
+  const failed = run.code !== 0 && mayFail ? playbookFailures(run.output) : undefined;
+  if (run.code !== 0 && !failed?.hosts) throw new Error(`${label} failed (${run.code}):\n${run.output.slice(-4000)}`);
   await sim.admin.waitForTasks(600_000);
   const calls = sim.accessLog({ entries: false }).total;
   const load = sim.admin.taskLoad().nodes;
   const snapshots = await snapshotsByVmid(sim, guests);
   const missing = guests.filter((g) => !(snapshots.get(g.vmid) ?? []).includes(snapName)).length;
+  // A module that timed out leaves its task running: the snapshot is there once the task ends.
   if (missing > 0) throw new Error(`${label}: ${missing} of ${count} guests have no snapshot ${snapName}`);
-  return { label, run, calls, load };
+  return { label, run, calls, load, ...(failed ? { failed } : {}) };
 }
 
 function runPvectl(): Promise<Run> {
@@ -86,7 +104,7 @@ async function runPlaybook(forks: number): Promise<Run> {
   const snapName = `bench-forks${forks}`;
   const vars = JSON.stringify({ api_host: `127.0.0.1:${sim.port}`, api_password: sim.rootPassword, snap_name: snapName });
   const args = ["-i", join(dir, "hosts.ini"), join(REPO_ROOT, "bench/playbooks/snap.yml"), "-e", vars, "-f", String(forks)];
-  return measured(`playbook, forks ${forks}`, snapName, "ansible-playbook", args, ansibleEnv({}));
+  return measured(`playbook, forks ${forks}`, snapName, "ansible-playbook", args, ansibleEnv({}), true);
 }
 
 function loadLine(load: Record<string, NodeTaskLoad>, slots: number): string {
@@ -103,6 +121,7 @@ function report(r: Run, slots: number): void {
       `(${fmt(r.run.cpuSeconds / count, 3)} per guest), ${r.calls} API calls (${fmt(r.calls / count, 2)} per guest)`,
   );
   console.log(`  ${loadLine(r.load, slots)}`);
+  if (r.failed) console.log(`  ${r.failed.hosts} of ${count} hosts failed: ${r.failed.first}`);
 }
 
 try {
