@@ -1,14 +1,14 @@
 // GET …/{qemu|lxc}/{vmid}/feature: can the guest's volumes be snapshotted, cloned, copied?
-import { driveVolume, isCdrom, isDiskKey } from "../cluster/drives.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestConfig, GuestState, GuestType } from "../cluster/types.js";
+import { snapshotDiskVolids } from "../cluster/snapshot-space.js";
 import { findStorage, findVolume, storageOnNode } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { pathGuest, sim, str } from "./context.js";
 
 /** True when every disk of the config can take a snapshot. */
 export function snapshotsPossible(model: SimCluster, guest: GuestState, config: GuestConfig): boolean {
-  return diskVolumes(guest, config).every((v) => canSnapshot(model, guest, v));
+  return snapshotDiskVolids(guest, config).every((v) => canSnapshot(model, guest, v));
 }
 
 /** Storage types and formats that take snapshots (file storages only with qcow2). */
@@ -19,16 +19,6 @@ export function canSnapshot(model: SimCluster, guest: GuestState, volid: string)
   if (["lvmthin", "zfspool", "rbd", "btrfs"].includes(storage.type)) return true;
   if (storage.type === "lvm") return false;
   return findVolume(model.state, volid, guest.node)?.format === "qcow2";
-}
-
-export function diskVolumes(guest: GuestState, config: GuestConfig): string[] {
-  const out: string[] = [];
-  for (const [key, value] of Object.entries(config)) {
-    if (!isDiskKey(guest.type, key)) continue;
-    const volid = driveVolume(String(value));
-    if (volid && !isCdrom(String(value))) out.push(volid);
-  }
-  return out;
 }
 
 function feature(type: GuestType) {
@@ -43,7 +33,7 @@ function feature(type: GuestType) {
       config = snap.config;
     }
     const wanted = str(ctx, "feature");
-    const vols = diskVolumes(guest, config);
+    const vols = snapshotDiskVolids(guest, config);
     // copy works everywhere; snapshots need a snapshot-capable storage/format; linked clones
     // (feature "clone") need that too and a base image (template) or a snapshot as source
     const linkable = vols.every((v) => canSnapshot(model, guest, v));
