@@ -12,20 +12,12 @@ import type { PreflightProblem } from "../plan/types.js";
 import { storageOn } from "../resources/backup/guests.js";
 import { archiveKind, planRestore, type ReplacedGuest } from "../resources/backup/restore.js";
 import { kindOf } from "../resources/index.js";
-import { PvectlError } from "../util/errors.js";
+import { UsageProblem } from "../util/errors.js";
 import { newOperationPlan } from "./backup-plan.js";
 import type { PlannedSpec } from "./plan-spec.js";
 
-export class RestoreInputError extends PvectlError {
-  readonly kind = "usage";
-
-  constructor(
-    message: string,
-    override readonly hint: string,
-  ) {
-    super(message);
-    this.name = "RestoreInputError";
-  }
+export class RestoreInputError extends UsageProblem {
+  override name = "RestoreInputError";
 }
 
 export interface RestoreOptions {

@@ -5,7 +5,7 @@
 // when a spec adopts it or the operator says so (`includeForeign`); otherwise it is listed as
 // skipped, so an operator sees what was left out and why.
 import type { GuestType } from "../plan/intent.js";
-import { PvectlError } from "../util/errors.js";
+import { UsageProblem } from "../util/errors.js";
 import type { GuestSummary } from "./cluster.js";
 import { findGuest, isOwned } from "./identity.js";
 
@@ -49,16 +49,8 @@ export interface Selection {
   notFound: string[];
 }
 
-export class SelectionError extends PvectlError {
-  readonly kind = "usage";
-
-  constructor(
-    message: string,
-    override readonly hint: string,
-  ) {
-    super(message);
-    this.name = "SelectionError";
-  }
+export class SelectionError extends UsageProblem {
+  override name = "SelectionError";
 }
 
 /** Whether the selector names any guest at all (an operation without one is refused, never "every guest"). */

@@ -52,3 +52,19 @@ export function userMessageOf(err: unknown): string {
   if (err instanceof PvectlError) return err.userMessage();
   return err instanceof Error ? err.message : String(err);
 }
+
+/**
+ * Input a person gave cannot be used (a flag, a selection, an argument): what is wrong, and
+ * the hint says what to give instead. Commands' own usage errors derive from it.
+ */
+export class UsageProblem extends PvectlError {
+  readonly kind: string = "usage";
+
+  constructor(
+    message: string,
+    override readonly hint: string,
+  ) {
+    super(message);
+    this.name = "UsageProblem";
+  }
+}

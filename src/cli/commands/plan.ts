@@ -11,22 +11,14 @@ import { resolveConnection } from "../../sources/connections.js";
 import { type SecretPolicy, SecretPolicyError, secretPolicy } from "../../sources/secret-policy.js";
 import { checkContainerSecrets } from "../../sources/ct-secrets.js";
 import { type BackupJobSpec, type ContainerSpec, loadSpecFiles, type SpecDocument, type VmSpec } from "../../sources/spec/index.js";
-import { PvectlError } from "../../util/errors.js";
+import { UsageProblem } from "../../util/errors.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { renderPlanMarkdown } from "../render/plan-markdown.js";
 import { planFormat } from "./plan-format.js";
 import { createWaitProgress } from "./lock-wait.js";
 
-export class UsageError extends PvectlError {
-  readonly kind = "usage";
-
-  constructor(
-    message: string,
-    override readonly hint: string,
-  ) {
-    super(message);
-    this.name = "UsageError";
-  }
+export class UsageError extends UsageProblem {
+  override name = "UsageError";
 }
 
 export interface SpecTarget {
