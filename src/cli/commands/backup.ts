@@ -145,7 +145,7 @@ function registerStatus(backup: Command): void {
     .description("guests that no backup job covers (the whole cluster, or the selected guests)")
     .option("--json", "JSON instead of a table")
     .action(async (flags: ReadFlags) => {
-      const { client, selector } = await openSelection(flags, "backup status");
+      const { client, selector } = await openSelection(flags, "backup status", true);
       try {
         const uncovered = await backupStatus(client, selector);
         process.stdout.write(flags.json ? `${JSON.stringify({ notBackedUp: uncovered }, null, 2)}\n` : renderUncovered(uncovered));

@@ -3,7 +3,7 @@
 // With spec files the cluster is the spec's connection; without, the PROXMOX_* environment.
 import type { Command } from "commander";
 import { PveClient } from "../../api/index.js";
-import type { GuestSelector, SelectedSpecGuest } from "../../engine/selection.js";
+import { type GuestSelector, namesGuests, type SelectedSpecGuest, selectGuests } from "../../engine/selection.js";
 import { addSecretPolicyOptions, openSpecTarget, type SpecFlags, UsageError } from "./plan.js";
 
 export interface SelectionFlags extends SpecFlags {
@@ -34,8 +34,11 @@ export interface OpenedSelection {
   selector: GuestSelector;
 }
 
-/** The client and the selector of a command's flags; `command` names it in the hints. */
-export async function openSelection(flags: SelectionFlags, command: string): Promise<OpenedSelection> {
+/**
+ * The client and the selector of a command's flags; `command` names it in the hints.
+ * `wholeCluster`: a read-only command that reads every guest when none is named (backup status).
+ */
+export async function openSelection(flags: SelectionFlags, command: string, wholeCluster = false): Promise<OpenedSelection> {
   const base: GuestSelector = {
     ...(flags.vmid ? { vmids: flags.vmid.map((v) => vmidOf(v)) } : {}),
     ...(flags.name ? { names: flags.name } : {}),
@@ -46,6 +49,8 @@ export async function openSelection(flags: SelectionFlags, command: string): Pro
     ...(flags.includeForeign ? { includeForeign: true } : {}),
   };
   if ((flags.file ?? []).length === 0) {
+    // Nothing named is refused before any connection is opened (selectGuests says what to give).
+    if (!wholeCluster && !namesGuests(base)) selectGuests([], base);
     if (flags.connection !== undefined) {
       throw new UsageError(`--connection ${flags.connection} needs the spec file that defines it`, `e.g. pvectl ${command} -f cluster.yaml --connection ${flags.connection} ...`);
     }
