@@ -10,7 +10,7 @@ import { planBackupRun } from "../../src/app/backup-plan.js";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { proxmoxerSkip as skip, runProxmoxerScript } from "./proxmoxer.js";
+import { PROXMOXER_PREAMBLE, proxmoxerSkip as skip, runProxmoxerScript } from "./proxmoxer.js";
 
 const CT_TEMPLATE = "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst";
 
@@ -23,19 +23,7 @@ containers:
 `;
 
 const SCRIPT = `
-import json, sys, time
-from proxmoxer import ProxmoxAPI
-host, port, ca, password = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-p = ProxmoxAPI(host, port=port, user="root@pam", password=password, verify_ssl=ca)
-node = p.nodes("pve1")
-def wait(upid):
-    for _ in range(500):
-        s = node.tasks(upid).status.get()
-        if s["status"] == "stopped":
-            return s["exitstatus"]
-        time.sleep(0.01)
-    return "timeout"
-out = {}
+${PROXMOXER_PREAMBLE}out = {}
 content = node.storage("local").content.get(content="backup")
 out["archives"] = sorted([c["volid"], c["vmid"], c.get("notes"), bool(c.get("protected")), c["format"]] for c in content)
 web = [c["volid"] for c in content if c["vmid"] == 8001][0]

@@ -4,24 +4,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { proxmoxerSkip as skip, runProxmoxerScript } from "./proxmoxer.js";
+import { PROXMOXER_PREAMBLE, proxmoxerSkip as skip, runProxmoxerScript } from "./proxmoxer.js";
 
 const TEMPLATE = "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst";
 
 const SCRIPT = `
-import json, sys, time
-from proxmoxer import ProxmoxAPI
-host, port, ca, password = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-p = ProxmoxAPI(host, port=port, user="root@pam", password=password, verify_ssl=ca)
-node = p.nodes("pve1")
-def wait(upid):
-    for _ in range(500):
-        s = node.tasks(upid).status.get()
-        if s["status"] == "stopped":
-            return s["exitstatus"]
-        time.sleep(0.01)
-    return "timeout"
-def err(f):
+${PROXMOXER_PREAMBLE}def err(f):
     try:
         f()
         return None

@@ -9,7 +9,7 @@ import { applyPlan } from "../../src/app/apply-plan.js";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { proxmoxerSkip as skip, runProxmoxerScript } from "./proxmoxer.js";
+import { PROXMOXER_PREAMBLE, proxmoxerSkip as skip, runProxmoxerScript } from "./proxmoxer.js";
 
 const CT_TEMPLATE = "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst";
 
@@ -34,19 +34,7 @@ containers:
 `;
 
 const SCRIPT = `
-import json, sys, time
-from proxmoxer import ProxmoxAPI
-host, port, ca, password = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-p = ProxmoxAPI(host, port=port, user="root@pam", password=password, verify_ssl=ca)
-node = p.nodes("pve1")
-def wait(upid):
-    for _ in range(500):
-        s = node.tasks(upid).status.get()
-        if s["status"] == "stopped":
-            return s["exitstatus"]
-        time.sleep(0.01)
-    return "timeout"
-out = {}
+${PROXMOXER_PREAMBLE}out = {}
 out["resources"] = sorted([r["vmid"], r["type"], r["template"]] for r in p.cluster.resources.get(type="vm"))
 out["qemu_list"] = [[v["vmid"], v.get("template")] for v in node.qemu.get()]
 out["vm_config"] = node.qemu(9000).config.get()

@@ -15,6 +15,24 @@ const PROXMOXER = "/usr/lib/python3/dist-packages/proxmoxer/__init__.py";
 export const proxmoxerSkip: string | false =
   !existsSync(PYTHON) || !existsSync(PROXMOXER) ? "python3-proxmoxer is not installed (apt-get install python3-proxmoxer)" : false;
 
+/**
+ * What every script starts with: its imports, a root@pam login over the verified connection
+ * (`p`), node pve1 (`node`), and `wait(upid)`, which returns the task's exit status.
+ */
+export const PROXMOXER_PREAMBLE = `import json, sys, time, urllib.parse
+from proxmoxer import ProxmoxAPI
+host, port, ca, password = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+p = ProxmoxAPI(host, port=port, user="root@pam", password=password, verify_ssl=ca)
+node = p.nodes("pve1")
+def wait(upid):
+    for _ in range(500):
+        s = node.tasks(upid).status.get()
+        if s["status"] == "stopped":
+            return s["exitstatus"]
+        time.sleep(0.01)
+    return "timeout"
+`;
+
 /** Runs `script` against `sim` and parses what it printed. */
 export async function runProxmoxerScript(sim: RunningSimulator, script: string, timeoutMs = 60_000) {
   const dir = mkdtempSync(join(tmpdir(), "pvectl-proxmoxer-"));
