@@ -29,7 +29,7 @@ export const ipAddresses: ResourceDef = {
     nullComputed("tenant"),
     { name: "status", kind: "choice", values: NETBOX_ENUMS["WritableIPAddressRequest.status"] ?? ["active"], default: "active" },
     { name: "role", kind: "choice", values: (NETBOX_ENUMS["WritableIPAddressRequest.role"] ?? []).filter((v) => v !== ""), default: null, nullable: true },
-    { name: "assigned_object_type", kind: "choice", values: ["dcim.interface", "virtualization.vminterface", "ipam.fhrpgroup"], default: null, nullable: true },
+    { name: "assigned_object_type", kind: "choice", values: ["dcim.interface", "virtualization.vminterface", "ipam.fhrpgroup"], default: null, nullable: true, plain: true },
     { name: "assigned_object_id", kind: "int", nullable: true, min: 0 },
     { name: "assigned_object", kind: "computed", value: (r, ctx) => assignedObject(ctx, r) },
     nullComputed("nat_inside"),
