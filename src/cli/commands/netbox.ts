@@ -1,93 +1,22 @@
-// `pvectl netbox sync|decommission|sim`: NetBox as the source of truth (docs/netbox.md).
+// `pvectl netbox sync|diff|decommission|sim`: NetBox as the source of truth (docs/netbox.md).
 //   sync          planned records -> built VMs -> staged (vmid, MACs, primary IPv4 written back)
+//   diff          where NetBox and PVE disagree, both ways; writes nothing
 //   decommission  decommissioning records -> guest destroyed -> released -> offline / deleted
 //   sim           a NetBox API simulator with demo records, for tests and demos
-import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import { PveClient } from "../../api/index.js";
-import type { Plan } from "../../plan/types.js";
-import { NetboxClient } from "../../netbox/client.js";
-import { loadNetboxConfig, type NetboxConfig } from "../../sources/netbox/config.js";
 import { type DecommissionOutcome, decommissionNetbox } from "../../app/netbox/decommission.js";
-import { startNetboxSimulator } from "../../netbox/sim/index.js";
 import { type RecordOutcome, syncNetbox } from "../../app/netbox/sync.js";
-import { resolveConnection } from "../../sources/connections.js";
-import { PvectlError } from "../../util/errors.js";
+import { startNetboxSimulator } from "../../netbox/sim/index.js";
+import type { Plan } from "../../plan/types.js";
+import { loadNetboxConfig } from "../../sources/netbox/config.js";
+import { safeLine, safeText } from "../../util/safe-text.js";
 import { type Palette, paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine } from "../render/report.js";
-import { type ApplyFlags, EXIT_PENDING, guardOptions } from "./apply-flow.js";
-import { safeLine, safeText } from "../../util/safe-text.js";
 import { untilStopped } from "../until-stopped.js";
+import { type ApplyFlags, EXIT_PENDING, guardOptions } from "./apply-flow.js";
 import { LOCK_WAIT_FLAG, lockWaitOption } from "./lock-wait.js";
-
-/** Something missing before pvectl can talk to NetBox (URL, token). */
-export class NetboxSetupError extends PvectlError {
-  readonly kind = "netbox-config";
-
-  constructor(message: string) {
-    super(message);
-    this.name = "NetboxSetupError";
-  }
-}
-
-interface CommonFlags {
-  config: string;
-  url?: string;
-  cluster?: string[];
-  site?: string[];
-  tag?: string[];
-  name?: string[];
-  planOnly?: boolean;
-  json?: boolean;
-}
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-function netboxClient(config: NetboxConfig, flags: CommonFlags, env: NodeJS.ProcessEnv = process.env): NetboxClient {
-  const url = flags.url ?? config.netbox.url ?? env.NETBOX_URL;
-  if (!url) throw new NetboxSetupError(`no NetBox URL: give --url, set \`netbox.url\` in ${config.file}, or export NETBOX_URL`);
-  let token: string | undefined;
-  if (config.netbox.tokenFile) {
-    try {
-      token = (readFileSync(config.netbox.tokenFile, "utf8").split(/\r?\n/)[0] ?? "").trim();
-    } catch (err) {
-      throw new NetboxSetupError(`netbox.tokenFile ${config.netbox.tokenFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"}); fix the path in ${config.file}`);
-    }
-  } else token = env[config.netbox.tokenEnv]?.trim();
-  if (!token) {
-    throw new NetboxSetupError(
-      `no NetBox token: export ${config.netbox.tokenEnv} (a v1 key of 40 hex digits, or a v2 token nbt_<key>.<secret>), or set \`netbox.tokenFile\` in ${config.file}`,
-    );
-  }
-  return new NetboxClient({ url, token, ...(config.netbox.caFile ? { caFile: config.netbox.caFile } : {}), insecure: config.netbox.insecure });
-}
-
-function pveClients(config: NetboxConfig): { get: (name: string | undefined) => PveClient; close: () => Promise<void> } {
-  const clients = new Map<string, PveClient>();
-  return {
-    get(name) {
-      const key = name ?? "";
-      let client = clients.get(key);
-      if (!client) {
-        client = new PveClient(resolveConnection({ connections: config.connections }, name));
-        clients.set(key, client);
-      }
-      return client;
-    },
-    close: async () => {
-      await Promise.all([...clients.values()].map((c) => c.close()));
-    },
-  };
-}
-
-function selectionOf(flags: CommonFlags) {
-  return {
-    ...(flags.cluster?.length ? { clusters: flags.cluster } : {}),
-    ...(flags.site?.length ? { sites: flags.site } : {}),
-    ...(flags.tag?.length ? { tags: flags.tag } : {}),
-    ...(flags.name?.length ? { names: flags.name } : {}),
-  };
-}
+import { registerNetboxDiff } from "./netbox-diff.js";
+import { addRecordFlags, type CommonFlags, collect, NetboxSetupError, netboxClient, pveClients, selectionOf } from "./netbox-setup.js";
 
 function showPlan(p: Palette, json: boolean | undefined) {
   return (connection: string, plan: Plan) => {
@@ -116,15 +45,7 @@ function decommissionLine(o: DecommissionOutcome, p: Palette): string {
 }
 
 function addSelectionFlags(cmd: Command): Command {
-  return cmd
-    .requiredOption("-c, --config <file>", "NetBox sync config (YAML; keys in docs/netbox.md)")
-    .option("--url <url>", "NetBox URL (default: netbox.url in the config, else NETBOX_URL)")
-    .option("--cluster <name>", "only records of this NetBox cluster (repeatable)", collect)
-    .option("--site <slug>", "only records of this site (repeatable)", collect)
-    .option("--tag <slug>", "only records with this tag (repeatable; all must match)", collect)
-    .option("--name <name>", "only the record with this name (repeatable)", collect)
-    .option("--plan-only", "show the plan; change nothing in Proxmox VE or NetBox")
-    .option("--json", "print the result as JSON");
+  return addRecordFlags(cmd).option("--plan-only", "show the plan; change nothing in Proxmox VE or NetBox");
 }
 
 export function registerNetboxCommand(program: Command): void {
@@ -182,6 +103,8 @@ export function registerNetboxCommand(program: Command): void {
         await pve.close();
       }
     });
+
+  registerNetboxDiff(netbox);
 
   addSelectionFlags(netbox.command("decommission").description("destroy the guests of NetBox records with status decommissioning, release what pvectl wrote, set them offline"))
     .option("--allow-data-loss", "really destroy the guests and their disks (without it the destroy steps are refused)")

@@ -12,7 +12,8 @@ export interface NetboxVmRecord {
 }
 
 export interface RecordSelection {
-  status: string;
+  /** Absent: every status (netbox diff reads them all). */
+  status?: string | string[];
   clusters?: string[];
   sites?: string[];
   tags?: string[];
@@ -45,7 +46,8 @@ async function childrenOf<T extends { virtual_machine: { id: number } }>(
 }
 
 export async function loadRecords(client: NetboxClient, selection: RecordSelection): Promise<NetboxVmRecord[]> {
-  const filters: Filters = { status: selection.status };
+  const filters: Filters = {};
+  if (selection.status !== undefined) filters.status = selection.status;
   if (selection.clusters?.length) filters.cluster = selection.clusters;
   if (selection.sites?.length) filters.site = selection.sites;
   if (selection.tags?.length) filters.tag = selection.tags;
