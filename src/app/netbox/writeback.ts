@@ -23,6 +23,16 @@ export interface WriteBackResult {
 
 const VMINTERFACE = "virtualization.vminterface";
 
+interface IpRef {
+  id: number;
+  address: string;
+}
+
+/** The DNS name pvectl writes for a record: its name in the configured zone, lower case. */
+export function dnsNameOf(name: string, zone: string): string {
+  return `${name}.${zone}`.toLowerCase();
+}
+
 export class WriteBack {
   private prefixId: number | undefined;
 
@@ -76,11 +86,11 @@ export class WriteBack {
   }
 
   /** Primary IPv4 from the configured prefix, on the first interface; reuses an address an earlier run assigned. */
-  async primaryIp4(input: WriteBackInput, wrote: string[]): Promise<string | undefined> {
+  async primaryIp4(input: WriteBackInput, wrote: string[]): Promise<IpRef | undefined> {
     const prefixId = await this.prefix();
     const { vm } = input.record;
+    if (vm.primary_ip4) return { id: vm.primary_ip4.id, address: vm.primary_ip4.address };
     if (prefixId === undefined) return undefined;
-    if (vm.primary_ip4) return vm.primary_ip4.address;
     const first = input.nics[0];
     if (!first) return undefined;
     const subject = describeRecord(vm);
@@ -100,7 +110,22 @@ export class WriteBack {
       ));
     await this.netbox.patch("virtualization/virtual-machines", vm.id, { primary_ip4: ip.id }, { subject });
     wrote.push(`primary IPv4 ${ip.address}`);
-    return ip.address;
+    return { id: ip.id, address: ip.address };
+  }
+
+  /** `<name>.<zone>` as the `dns_name` of the record's primary addresses (what NetBox's DNS plugins read). */
+  async dnsName(input: WriteBackInput, primaryIp4: IpRef | undefined, wrote: string[]): Promise<void> {
+    const zone = this.config.writeBack.dns?.zone;
+    if (zone === undefined) return;
+    const { vm } = input.record;
+    const name = dnsNameOf(vm.name, zone);
+    const ids = [primaryIp4?.id, vm.primary_ip6?.id].filter((id): id is number => id !== undefined);
+    if (ids.length === 0) return;
+    for (const ip of await this.netbox.list("ipam/ip-addresses", { id: ids })) {
+      if (ip.dns_name === name) continue;
+      await this.netbox.patch("ipam/ip-addresses", ip.id, { dns_name: name }, { subject: `IP ${ip.address} of ${describeRecord(vm)}` });
+      wrote.push(`dns_name ${name} on ${ip.address}`);
+    }
   }
 
   async status(record: NetboxVmRecord, status: string, wrote: string[]): Promise<void> {
@@ -126,7 +151,8 @@ export class WriteBack {
     await this.vmid(input, wrote);
     await this.macs(input, wrote);
     const primaryIp4 = await this.primaryIp4(input, wrote);
+    await this.dnsName(input, primaryIp4, wrote);
     await this.status(input.record, this.config.writeBack.onSuccess, wrote);
-    return { wrote, ...(primaryIp4 !== undefined ? { primaryIp4 } : {}) };
+    return { wrote, ...(primaryIp4 !== undefined ? { primaryIp4: primaryIp4.address } : {}) };
   }
 }

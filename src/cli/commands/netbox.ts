@@ -13,7 +13,8 @@ import { safeLine, safeText } from "../../util/safe-text.js";
 import { type Palette, paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine } from "../render/report.js";
 import { untilStopped } from "../until-stopped.js";
-import { type ApplyFlags, EXIT_PENDING, guardOptions } from "./apply-flow.js";
+import { type ApplyFlags, confirm, EXIT_PENDING, guardOptions } from "./apply-flow.js";
+import { UsageError } from "./plan.js";
 import { LOCK_WAIT_FLAG, lockWaitOption } from "./lock-wait.js";
 import { registerNetboxDiff } from "./netbox-diff.js";
 import { addRecordFlags, type CommonFlags, collect, NetboxSetupError, netboxClient, pveClients, selectionOf } from "./netbox-setup.js";
@@ -37,9 +38,16 @@ export function syncLine(o: RecordOutcome, p: Palette): string {
   return `${label} ${who}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
 }
 
+async function confirmRetire(records: string[]): Promise<boolean> {
+  const ok = await confirm(`\nDecommission ${records.length} record(s) (${records.map(safeLine).join(", ")}): destroy their guests and release what pvectl wrote? Type 'yes' to continue: `);
+  if (!ok) process.stderr.write("Cancelled; nothing was changed for these records.\n");
+  return ok;
+}
+
 function decommissionLine(o: DecommissionOutcome, p: Palette): string {
   const who = safeLine(`${o.name} (NetBox id ${o.id})`);
   if (o.result === "planned") return `${p.cyan("planned")} ${who}: ${o.guest}`;
+  if (o.result === "cancelled") return `${p.yellow("cancelled")} ${who}: not confirmed; nothing changed (status stays decommissioning)`;
   if (o.result === "failed") return `${p.red("failed ")} ${who}: ${safeText(o.errors.join("; "))} (status stays decommissioning)`;
   return `${p.green(o.result.padEnd(7))} ${who}: guest ${o.guest}; released ${o.released.join(", ") || "nothing"}`;
 }
@@ -108,7 +116,12 @@ export function registerNetboxCommand(program: Command): void {
 
   addSelectionFlags(netbox.command("decommission").description("destroy the guests of NetBox records with status decommissioning, release what pvectl wrote, set them offline"))
     .option("--allow-data-loss", "really destroy the guests and their disks (without it the destroy steps are refused)")
-    .action(async (flags: CommonFlags & { allowDataLoss?: boolean }) => {
+    .option("--known-hosts <file>", "also remove each retired guest's name, DNS name and addresses from this OpenSSH known_hosts file (as ssh-keygen -R)")
+    .option("-y, --yes", "do not ask for confirmation")
+    .action(async (flags: CommonFlags & { allowDataLoss?: boolean; knownHosts?: string; yes?: boolean }) => {
+      // Refused before anything is read, so nothing can be half done.
+      if (!flags.yes && !flags.planOnly && !process.stdin.isTTY)
+        throw new UsageError("refusing to decommission without confirmation and there is no terminal to ask on", "review it with --plan-only, then run again with --yes");
       const config = await loadNetboxConfig(flags.config);
       const client = netboxClient(config, flags);
       const pve = pveClients(config);
@@ -121,6 +134,8 @@ export function registerNetboxCommand(program: Command): void {
           selection: selectionOf(flags),
           allowDataLoss: flags.allowDataLoss === true,
           planOnly: flags.planOnly === true,
+          ...(flags.knownHosts !== undefined ? { knownHosts: flags.knownHosts } : {}),
+          ...(flags.yes ? {} : { confirm: (_connection: string, _plan: Plan, records: string[]) => confirmRetire(records) }),
           onPlan: showPlan(p, flags.json),
           onRecord: (o) => {
             if (!flags.json) process.stdout.write(`${decommissionLine(o, p)}\n`);

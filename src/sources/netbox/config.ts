@@ -163,6 +163,8 @@ const configSchema = z.strictObject({
     .strictObject({
       macs: z.boolean().optional(),
       primaryIp4: z.strictObject({ prefix: z.string(), status: z.string().optional() }).optional(),
+      /** `dns_name` on the record's primary IP addresses: `<name>.<zone>`. */
+      dns: z.strictObject({ zone: z.string().regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i, "expected a DNS zone like lab.example.com") }).optional(),
       onSuccess: z.string().optional(),
       onFailure: z.enum(["planned", "failed"]).optional(),
       journal: z.boolean().optional(),
@@ -215,6 +217,7 @@ export interface NetboxConfig {
   writeBack: {
     macs: boolean;
     primaryIp4?: { prefix: string; status: string };
+    dns?: { zone: string };
     onSuccess: string;
     onFailure: "planned" | "failed";
     journal: boolean;
@@ -354,6 +357,7 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
     writeBack: {
       macs: raw.writeBack?.macs ?? true,
       ...(raw.writeBack?.primaryIp4 ? { primaryIp4: { prefix: raw.writeBack.primaryIp4.prefix, status: raw.writeBack.primaryIp4.status ?? "active" } } : {}),
+      ...(raw.writeBack?.dns ? { dns: { zone: raw.writeBack.dns.zone.toLowerCase() } } : {}),
       onSuccess: raw.writeBack?.onSuccess ?? "staged",
       onFailure: raw.writeBack?.onFailure ?? "planned",
       journal: raw.writeBack?.journal ?? true,
