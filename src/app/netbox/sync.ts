@@ -1,4 +1,6 @@
-// `pvectl netbox sync`: NetBox records with status `planned` -> built VMs -> status `staged`.
+// `pvectl netbox sync`: NetBox records with status `planned` -> built VMs -> status `staged`;
+// with `select.status` listing `staged`/`active` too, records already built are converged again
+// (day 2: the same plan, guard rails and write-back; their status is kept).
 // 1. select the records and map each to a VmSpec (a bad record fails alone, nothing written
 //    for it but the reason);
 // 2. per PVE connection: plan with the engine (live state, identity by vmid or name), then
@@ -19,12 +21,12 @@ import type { NetboxClient } from "../../netbox/client.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { type MappedVm, mapRecord } from "../../sources/netbox/mapping.js";
 import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
-import { WriteBack } from "./writeback.js";
+import { isBuilt, WriteBack } from "./writeback.js";
 import { userMessageOf as errorText } from "../../util/errors.js";
 
 const ADOPT_HINT = "set `adopt: true` in the NetBox config to let sync take over guests pvectl did not create";
 
-export type RecordResult = "staged" | "failed" | "invalid" | "planned" | "held";
+export type RecordResult = "staged" | "converged" | "failed" | "invalid" | "planned" | "held";
 
 export interface RecordOutcome {
   id: number;
@@ -32,7 +34,8 @@ export interface RecordOutcome {
   cluster?: string;
   connection?: string;
   /**
-   * staged: built and written back; failed: build or write-back failed; invalid: the record
+   * staged: built and written back; converged: a record already built (staged, active: day 2)
+   * matches its guest again, its status kept; failed: build or write-back failed; invalid: the record
    * cannot be mapped; planned: plan only (dry run); held: steps of its guest were held back by
    * the guard rails (or wait for a reboot), so the record keeps its status.
    */
@@ -138,7 +141,8 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   const hold = async (record: NetboxVmRecord, waits: string[], extra: Partial<RecordOutcome>) => {
     const outcome = outcomeOf(record, "held", { ...extra, errors: waits });
     try {
-      await writeBack.journal(record, "warning", `pvectl netbox sync: not ${config.writeBack.onSuccess} yet, ${waits.join("; ")}`);
+      const what = isBuilt(record, config) ? "changes wait" : `not ${config.writeBack.onSuccess} yet`;
+      await writeBack.journal(record, "warning", `pvectl netbox sync: ${what}, ${waits.join("; ")}`);
     } catch (err) {
       outcome.errors.push(`could not record what waits in NetBox: ${errorText(err)}`);
     }
@@ -234,12 +238,18 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
         continue;
       }
       try {
+        const built = isBuilt(m.record, config);
         const result = await writeBack.succeed({ record: m.record, vmid: report.vmid, node: report.node, macs: report.macs, nics: m.nics });
-        const outcome = outcomeOf(m.record, "staged", { ...extra, wrote: result.wrote, status: config.writeBack.onSuccess, ...(result.primaryIp4 ? { primaryIp4: result.primaryIp4 } : {}) });
-        try {
-          await writeBack.journal(m.record, "success", `pvectl built ${m.spec.kind === "vm" ? "vm" : "container"} ${report.vmid} on ${report.node} (${report.result}); wrote ${result.wrote.join(", ") || "nothing new"}`);
-        } catch {
-          // The record has moved on; a missing success note is not a failure.
+        const status = built ? (m.record.vm.status?.value ?? "") : config.writeBack.onSuccess;
+        const outcome = outcomeOf(m.record, built ? "converged" : "staged", { ...extra, wrote: result.wrote, status, ...(result.primaryIp4 ? { primaryIp4: result.primaryIp4 } : {}) });
+        // A day-2 run that found nothing to do leaves no note: the journal stays a history of changes.
+        if (!built || report.result !== "unchanged" || result.wrote.length > 0) {
+          const verb = built ? "converged" : "built";
+          try {
+            await writeBack.journal(m.record, "success", `pvectl ${verb} ${m.spec.kind === "vm" ? "vm" : "container"} ${report.vmid} on ${report.node} (${report.result}); wrote ${result.wrote.join(", ") || "nothing new"}`);
+          } catch {
+            // The record has moved on; a missing success note is not a failure.
+          }
         }
         done(outcome);
       } catch (err) {
@@ -249,7 +259,7 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   }
   const order = new Map(records.map((r, i) => [r.vm.id, i]));
   outcomes.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  return { records: outcomes, plans, ok: outcomes.every((o) => o.result === "staged" || o.result === "planned" || o.result === "held") };
+  return { records: outcomes, plans, ok: outcomes.every((o) => o.result === "staged" || o.result === "converged" || o.result === "planned" || o.result === "held") };
 }
 
 /** What keeps a guest that ran without errors from counting as built: held-back steps, a reboot owed. */

@@ -23,6 +23,15 @@ export interface WriteBackResult {
 
 const VMINTERFACE = "virtualization.vminterface";
 
+/** Statuses that say a record's guest is built: day-2 runs converge such records and keep their status. */
+const BUILT_STATUSES = new Set(["staged", "active"]);
+
+/** Whether the record is past `planned`: its guest was built (it is converged, not staged, by sync). */
+export function isBuilt(record: NetboxVmRecord, config: NetboxConfig): boolean {
+  const status = record.vm.status?.value ?? "";
+  return BUILT_STATUSES.has(status) || status === config.writeBack.onSuccess;
+}
+
 interface IpRef {
   id: number;
   address: string;
@@ -152,7 +161,7 @@ export class WriteBack {
     await this.macs(input, wrote);
     const primaryIp4 = await this.primaryIp4(input, wrote);
     await this.dnsName(input, primaryIp4, wrote);
-    await this.status(input.record, this.config.writeBack.onSuccess, wrote);
+    if (!isBuilt(input.record, this.config)) await this.status(input.record, this.config.writeBack.onSuccess, wrote);
     return { wrote, ...(primaryIp4 !== undefined ? { primaryIp4: primaryIp4.address } : {}) };
   }
 }

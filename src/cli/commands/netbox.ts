@@ -32,6 +32,9 @@ export function syncLine(o: RecordOutcome, p: Palette): string {
   if (o.result === "staged") {
     return `${p.green("staged ")} ${who}: ${o.guestKind ?? "vm"} ${o.vmid} on ${o.node} (${o.guestResult})${o.wrote.length ? `; wrote ${o.wrote.join(", ")}` : ""}`;
   }
+  if (o.result === "converged") {
+    return `${p.green("converged")} ${who}: ${o.guestKind ?? "vm"} ${o.vmid} on ${o.node} (${o.guestResult})${o.wrote.length ? `; wrote ${o.wrote.join(", ")}` : ""} (status stays ${o.status})`;
+  }
   if (o.result === "planned") return `${p.cyan("planned")} ${who}: would build${o.vmid !== undefined ? ` ${o.guestKind ?? "vm"} ${o.vmid}` : ""} on ${o.node}`;
   if (o.result === "held") return `${p.yellow("held   ")} ${who}: ${o.guestKind ?? "vm"} ${o.vmid ?? "-"} on ${o.node}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
   const label = o.result === "invalid" ? p.red("invalid") : p.red("failed ");
@@ -59,7 +62,7 @@ function addSelectionFlags(cmd: Command): Command {
 export function registerNetboxCommand(program: Command): void {
   const netbox = program.command("netbox").description("NetBox as the source of truth: build planned VMs and containers, decommission retired ones");
 
-  addSelectionFlags(netbox.command("sync").description("build the VMs (or containers, where the platform says so) of NetBox records with status planned, write back vmid/MACs/IP, set them staged"))
+  addSelectionFlags(netbox.command("sync").description("build the VMs (or containers, where the platform says so) of NetBox records with status planned, write back vmid/MACs/IP, set them staged; converge staged/active records too when select.status lists them"))
     .option("--allow-restart", "run service-impact steps (stop, reboot, NIC hot-unplug, changes that need a reboot), as apply does")
     .option(...LOCK_WAIT_FLAG)
     .option("--allow-data-loss", "run data-loss-risk steps (disk delete), as apply does")
@@ -97,11 +100,11 @@ export function registerNetboxCommand(program: Command): void {
           },
         });
         if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-        else if (report.records.length === 0) process.stdout.write(`no NetBox records with status ${config.select.status} match; nothing to do\n`);
+        else if (report.records.length === 0) process.stdout.write(`no NetBox records with status ${config.select.status.join(" or ")} match; nothing to do\n`);
         else {
           const count = (r: string) => report.records.filter((o) => o.result === r).length;
           process.stdout.write(
-            `${count("staged")} staged, ${count("planned")} planned only, ${count("held")} held back, ${count("failed")} failed, ${count("invalid")} invalid\n`,
+            `${count("staged")} staged, ${count("converged") > 0 ? `${count("converged")} converged, ` : ""}${count("planned")} planned only, ${count("held")} held back, ${count("failed")} failed, ${count("invalid")} invalid\n`,
           );
         }
         if (!report.ok) process.exitCode = 1;

@@ -120,7 +120,8 @@ const configSchema = z.strictObject({
     .optional(),
   select: z
     .strictObject({
-      status: z.string().optional(),
+      /** One status or a list: `planned` builds; `staged`/`active` opt in to day-2 convergence. */
+      status: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
       clusters: z.array(name).optional(),
       sites: z.array(name).optional(),
       tags: z.array(name).optional(),
@@ -193,7 +194,8 @@ export type ClusterMapping = z.output<typeof clusterSchema>;
 export interface NetboxConfig {
   file: string;
   netbox: { url?: string; tokenEnv: string; tokenFile?: string; caFile?: string; insecure: boolean };
-  select: { status: string; clusters: string[]; sites: string[]; tags: string[] };
+  /** `status`: the statuses whose records sync converges (default only `planned`). */
+  select: { status: string[]; clusters: string[]; sites: string[]; tags: string[] };
   connections: Record<string, ConnectionSpec>;
   clusters: Record<string, ClusterMapping>;
   defaults: {
@@ -333,7 +335,7 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
       insecure: raw.netbox?.insecure ?? false,
     },
     select: {
-      status: raw.select?.status ?? "planned",
+      status: typeof raw.select?.status === "string" ? [raw.select.status] : (raw.select?.status ?? ["planned"]),
       clusters: raw.select?.clusters ?? [],
       sites: raw.select?.sites ?? [],
       tags: raw.select?.tags ?? [],
