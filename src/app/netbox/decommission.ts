@@ -16,6 +16,7 @@ import { recordVmid } from "../../sources/netbox/mapping.js";
 import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
 import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
 import { removeFromKnownHostsFile } from "./known-hosts.js";
+import { recordFreedVmid } from "./vmid-quarantine.js";
 import { dnsNameOf, WriteBack } from "./writeback.js";
 import { userMessageOf as text } from "../../util/errors.js";
 
@@ -233,6 +234,8 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
         continue;
       }
       try {
+        const clusterId = record.vm.cluster?.id;
+        if (existed && vmid !== undefined && clusterId !== undefined && config.vmidQuarantineMs > 0) await recordFreedVmid(netbox, clusterId, vmid, record.vm.name);
         const ips = await addressesOf(netbox, record);
         const released = await release(netbox, config, record, ips);
         if (options.knownHosts !== undefined) {

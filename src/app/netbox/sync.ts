@@ -21,6 +21,7 @@ import type { NetboxClient } from "../../netbox/client.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { type MappedVm, mapRecord } from "../../sources/netbox/mapping.js";
 import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
+import { vmidsInQuarantine } from "./vmid-quarantine.js";
 import { isBuilt, WriteBack } from "./writeback.js";
 import { userMessageOf as errorText } from "../../util/errors.js";
 
@@ -57,7 +58,7 @@ export interface RecordOutcome {
 
 export interface SyncReport {
   records: RecordOutcome[];
-  /** One plan per PVE connection ("" = the PROXMOX_* environment). */
+  /** One plan per PVE connection ("" = the PROXMOX_* environment), and per vmid range within one: "lab (vmids 1000-1999)". */
   plans: Record<string, Plan>;
   ok: boolean;
 }
@@ -76,6 +77,13 @@ export interface SyncOptions {
   onEvent?: ApplyPlanOptions["onEvent"];
   onRecord?: (outcome: RecordOutcome) => void;
   apply?: Pick<ApplyPlanOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart" | "allowDataLoss" | "deferRestart" | "lockWaitMs">;
+}
+
+/** Records planned and applied together: one PVE connection, one source of new vmids. */
+interface ApplyGroup {
+  connection: string;
+  range?: readonly [number, number];
+  members: MappedVm[];
 }
 
 function outcomeOf(record: NetboxVmRecord, result: RecordResult, extra: Partial<RecordOutcome> = {}): RecordOutcome {
@@ -149,29 +157,34 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
     done(outcome);
   };
 
-  // 1. map
-  const byConnection = new Map<string, MappedVm[]>();
+  // 1. map, grouped by PVE connection and, within one, by the vmid range new guests take ids from
+  const groups = new Map<string, ApplyGroup>();
+  const names = new Map<string, MappedVm>();
   for (const record of records) {
     const mapped = mapRecord(record, config);
     if (!mapped.ok) {
       await fail(record, mapped.errors, "invalid");
       continue;
     }
-    const key = mapped.spec.connection ?? "";
-    const group = byConnection.get(key) ?? [];
-    const clash = group.find((g) => g.spec.name === mapped.spec.name);
+    const connection = mapped.spec.connection ?? "";
+    const clash = names.get(`${connection}\u0000${mapped.spec.name}`);
     if (clash) {
       const message = `another record (${describeRecord(clash.record.vm)}) has the same name on the same Proxmox connection; names must be unique per cluster`;
       await fail(record, [message], "invalid");
       continue;
     }
-    group.push(mapped);
-    byConnection.set(key, group);
+    names.set(`${connection}\u0000${mapped.spec.name}`, mapped);
+    const range = config.clusters[record.vm.cluster?.name ?? ""]?.vmidRange;
+    const key = `${connection}\u0000${range?.join("-") ?? ""}`;
+    const group = groups.get(key) ?? { connection, ...(range ? { range } : {}), members: [] };
+    group.members.push(mapped);
+    groups.set(key, group);
   }
+  const quarantined = !options.planOnly && groups.size > 0 ? await vmidsInQuarantine(netbox, config) : new Map<string, number[]>();
 
-  // 2. plan + apply per connection, 3. write back per record
+  // 2. plan + apply per group, 3. write back per record
   const plans: Record<string, Plan> = {};
-  for (const [connection, group] of byConnection) {
+  for (const { connection, range, members: group } of groups.values()) {
     const label = connection === "" ? undefined : connection;
     let pve: PveClient;
     let planned: PlannedSpec;
@@ -186,8 +199,9 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
       continue;
     }
     const { plan, blockedAll } = isolatePreflight(planned.plan);
-    plans[connection] = plan;
-    options.onPlan?.(connection, plan);
+    const planKey = range ? `${connection === "" ? "PROXMOX_*" : connection} (vmids ${range[0]}-${range[1]})` : connection;
+    plans[planKey] = plan;
+    options.onPlan?.(planKey, plan);
     const byKey = new Map(group.map((m) => [m.spec.name, m]));
     if (options.planOnly || blockedAll.length > 0) {
       for (const guest of plan.guests) {
@@ -205,6 +219,7 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
       // The plan with the preflight problems moved onto their guests, and what planning read.
       const report = await applyPlan(pve, { ...planned, plan }, {
         ...options.apply,
+        vmids: { ...(range ? { range } : {}), reserved: quarantined.get(connection) ?? [] },
         ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       });
       // The engine grows a disk imported from an image to the size asked for in the same apply,

@@ -9,11 +9,13 @@ import { formatIssue, type SpecIssue } from "../spec/errors.js";
 import { specIssuesFromZod } from "../spec/issues.js";
 import type { ConnectionSpec } from "../spec/model.js";
 import { parseYaml, type YamlDocument } from "../spec/yaml-source.js";
+import { parseDuration } from "../../util/duration.js";
 import { PvectlError } from "../../util/errors.js";
 
 const name = z.string().min(1);
 const storageId = z.string().regex(/^[a-z][a-z0-9\-_.]*$/i, "not a PVE storage id");
 const nodeName = z.string().regex(/^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/, "not a PVE node name");
+const vmid = z.number().int().min(100).max(999_999_999);
 const volumeId = z.string().regex(/^[^:\s]+:.+$/, "expected a volume id like local:iso/debian-13-netinst.iso");
 
 const connectionSchema = z.strictObject({
@@ -36,6 +38,8 @@ const clusterSchema = z.strictObject({
   node: nodeName.optional(),
   storage: storageId.optional(),
   bridge: z.string().optional(),
+  /** Guests built for this cluster's records without a vmid get one from this range (inclusive). */
+  vmidRange: z.tuple([vmid, vmid]).optional(),
 });
 
 /**
@@ -173,6 +177,8 @@ const configSchema = z.strictObject({
     .optional(),
   /** Let sync take over a guest pvectl did not create when a record's vmid names it (default false). */
   adopt: z.boolean().optional(),
+  /** How long a vmid freed by decommission is not handed out again (a duration: 30m, 24h, 7d; 0 = no quarantine). */
+  vmidQuarantine: z.union([z.string(), z.literal(0)]).optional(),
   decommission: z
     .strictObject({
       status: z.string().optional(),
@@ -186,6 +192,9 @@ const configSchema = z.strictObject({
 });
 
 export type Unit = z.output<typeof unit>;
+
+/** A vmid freed by decommission is not handed out again for a day unless the config says otherwise. */
+export const DEFAULT_VMID_QUARANTINE_MS = 24 * 3600 * 1000;
 export type PlatformMapping = z.output<typeof platformSchema>;
 export type ContainerMapping = z.output<typeof containerSchema>;
 export type ClusterMapping = z.output<typeof clusterSchema>;
@@ -226,6 +235,8 @@ export interface NetboxConfig {
   };
   /** Records may adopt existing guests pvectl did not create (their vmid custom field names one). */
   adopt: boolean;
+  /** Milliseconds a vmid freed by decommission stays out of allocation. */
+  vmidQuarantineMs: number;
   decommission: {
     status: string;
     stopTimeout: number;
@@ -296,6 +307,13 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
         message: `connection \`${m.connection}\` is not defined under \`connections:\`${Object.keys(connections).length ? ` (defined: ${Object.keys(connections).sort().join(", ")})` : ""}`,
       });
   }
+  for (const [cluster, m] of Object.entries(raw.clusters)) {
+    if (m.vmidRange && m.vmidRange[0] > m.vmidRange[1])
+      issues.push({ location: doc.locate(["clusters", cluster, "vmidRange"]), path: ["clusters", cluster, "vmidRange"], message: `the range starts above its end (${m.vmidRange[0]} > ${m.vmidRange[1]}); write [low, high]` });
+  }
+  const quarantineMs = raw.vmidQuarantine === undefined ? DEFAULT_VMID_QUARANTINE_MS : raw.vmidQuarantine === 0 ? 0 : parseDuration(raw.vmidQuarantine);
+  if (quarantineMs === undefined)
+    issues.push({ location: doc.locate(["vmidQuarantine"]), path: ["vmidQuarantine"], message: `\`${String(raw.vmidQuarantine)}\` is not a duration; write e.g. 30m, 24h or 7d (0: no quarantine)` });
   const platform = raw.defaults?.platform;
   if (platform !== undefined && !raw.platforms?.[platform])
     issues.push({ location: doc.locate(["defaults", "platform"]), path: ["defaults", "platform"], message: `platform \`${platform}\` is not defined under \`platforms:\`` });
@@ -365,6 +383,7 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
       journal: raw.writeBack?.journal ?? true,
     },
     adopt: raw.adopt ?? false,
+    vmidQuarantineMs: quarantineMs ?? DEFAULT_VMID_QUARANTINE_MS,
     decommission: {
       status: raw.decommission?.status ?? "decommissioning",
       stopTimeout: raw.decommission?.stopTimeout ?? 60,
