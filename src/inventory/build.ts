@@ -4,16 +4,17 @@
 import { type AddressSource, pickAnsibleHost } from "./address.js";
 import type { InventoryConfig } from "./config.js";
 import { selectGuests } from "./filters.js";
-import { netboxAddress } from "./netbox.js";
 import { assignHostnames } from "./hostnames.js";
-import type { AnsibleInventory, InventoryGuest } from "./model.js";
+import type { AnsibleInventory, InventoryGuest, InventoryNode } from "./model.js";
+import { netboxAddress } from "./netbox.js";
+import { pluginHostVars } from "./plugin-facts.js";
 
 /** Ansible's `to_safe`: group names keep only letters, digits and underscores. */
 export function safeGroupName(name: string): string {
   return name.replace(/[^A-Za-z0-9_]/g, "_");
 }
 
-function hostFacts(guest: InventoryGuest, prefix: string): Record<string, unknown> {
+function levelFacts(guest: InventoryGuest, prefix: string): Record<string, unknown> {
   const facts: Record<string, unknown> = {
     [`${prefix}vmid`]: guest.vmid,
     [`${prefix}name`]: guest.name,
@@ -32,6 +33,22 @@ function hostFacts(guest: InventoryGuest, prefix: string): Record<string, unknow
     if (facts[`${prefix}${key}`] === undefined) facts[`${prefix}${key}`] = value;
   }
   if (guest.agentAddresses) facts[`${prefix}agent_addresses`] = guest.agentAddresses;
+  if (guest.factErrors) {
+    facts[`${prefix}fact_gathering_failed`] = true;
+    facts[`${prefix}fact_errors`] = guest.factErrors;
+  }
+  return facts;
+}
+
+/** A guest's host variables for the configured facts level and placement choice, plus any fact-gathering failure. */
+function hostFacts(guest: InventoryGuest, config: InventoryConfig): Record<string, unknown> {
+  const prefix = config.factsPrefix;
+  if (config.facts !== "plugin") {
+    const facts = levelFacts(guest, prefix);
+    if (!config.placementFacts) delete facts[`${prefix}node`];
+    return facts;
+  }
+  const facts = pluginHostVars(guest, { prefix, placement: config.placementFacts });
   if (guest.factErrors) {
     facts[`${prefix}fact_gathering_failed`] = true;
     facts[`${prefix}fact_errors`] = guest.factErrors;
@@ -80,6 +97,26 @@ function compose(template: string | number | boolean, vars: Record<string, unkno
 export interface BuildOptions {
   /** More variables per guest (NetBox facts), set before ansible_host, compose and keyed groups. */
   extraFacts?: ReadonlyMap<InventoryGuest, Record<string, unknown>>;
+  /** The cluster's nodes, for the nodes group (config `nodesGroup`). */
+  nodes?: readonly InventoryNode[];
+}
+
+/**
+ * The hypervisors as hosts of `<prefix>nodes`, as the community plugin lists them, with
+ * `ansible_host` from the node's cluster address when asked (and known, and the node online).
+ * A node whose name a guest already uses as its host name joins the group without new variables.
+ */
+function addNodeHosts(
+  nodes: readonly InventoryNode[],
+  config: InventoryConfig,
+  hostvars: Record<string, Record<string, unknown>>,
+  addTo: (group: string, host: string) => void,
+): void {
+  for (const node of nodes) {
+    addTo(`${config.groupPrefix}nodes`, node.name);
+    if (hostvars[node.name] !== undefined || !config.nodesAnsibleHost || !node.online || !node.address) continue;
+    hostvars[node.name] = { ansible_host: node.address };
+  }
 }
 
 export function buildInventory(
@@ -102,7 +139,7 @@ export function buildInventory(
   for (const guest of [...selected].sort((a, b) => a.vmid - b.vmid)) {
     const host = names.get(guest) as string;
     const extra = options.extraFacts?.get(guest);
-    const vars = { ...hostFacts(guest, config.factsPrefix), ...extra };
+    const vars = { ...hostFacts(guest, config), ...extra };
     const address = pickAnsibleHost(guest, config.ansibleHost as AddressSource[], () => netboxAddress(extra));
     if (address) vars.ansible_host = address;
     for (const [name, template] of Object.entries(config.compose)) {
@@ -127,6 +164,8 @@ export function buildInventory(
       }
     }
   }
+
+  if (config.nodesGroup) addNodeHosts(options.nodes ?? [], config, hostvars, addTo);
 
   const inventory: AnsibleInventory = { _meta: { hostvars } };
   const groupNames = [...groups.keys()].sort();

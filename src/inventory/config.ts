@@ -22,7 +22,13 @@ export const inventoryConfigSchema = z
     groupPrefix: z.string().default("proxmox_"),
     /** Prefix of the per-host facts (proxmox_vmid, proxmox_node ...). */
     factsPrefix: z.string().default("proxmox_"),
-    facts: z.enum(["basic", "config", "agent"]).default("basic"),
+    facts: z.enum(["basic", "config", "agent", "plugin"]).default("basic"),
+    /** false: host variables leave out where a guest runs (proxmox_node); the per-node groups stay. */
+    placementFacts: z.boolean().default(true),
+    /** The hypervisors as hosts of the `<groupPrefix>nodes` group, as the community plugin lists them. */
+    nodesGroup: z.boolean().default(false),
+    /** `ansible_host` of each node in the nodes group: its cluster address (the plugin's want_proxmox_nodes_ansible_host). */
+    nodesAnsibleHost: z.boolean().default(false),
     /** Parallel per-guest reads at the config and agent levels. */
     concurrency: z.number().int().min(1).max(64).default(8),
     includeTemplates: z.boolean().default(false),
