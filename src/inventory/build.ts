@@ -94,6 +94,11 @@ function compose(template: string | number | boolean, vars: Record<string, unkno
   return missing ? undefined : out;
 }
 
+/** `running`, or with qemuExtendedStatuses a VM's qmpstatus (a paused VM is `running` to PVE, `paused` to QEMU). */
+function runningGroup(guest: InventoryGuest, config: InventoryConfig): string {
+  return config.qemuExtendedStatuses && guest.type === "qemu" && guest.qmpstatus ? guest.qmpstatus : "running";
+}
+
 export interface BuildOptions {
   /** More variables per guest (NetBox facts), set before ansible_host, compose and keyed groups. */
   extraFacts?: ReadonlyMap<InventoryGuest, Record<string, unknown>>;
@@ -154,7 +159,7 @@ export function buildInventory(
       continue;
     }
     addTo(`${gp}all_${guest.type}`, host);
-    if (guest.status === "running") addTo(`${gp}all_running`, host);
+    if (guest.status === "running") addTo(`${gp}all_${runningGroup(guest, config)}`, host);
     else if (guest.status === "stopped") addTo(`${gp}all_stopped`, host);
     addTo(`${gp}${guest.node}_${guest.type}`, host);
     if (guest.pool) addTo(`${gp}pool_${guest.pool}`, host);

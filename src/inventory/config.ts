@@ -29,6 +29,8 @@ export const inventoryConfigSchema = z
     nodesGroup: z.boolean().default(false),
     /** `ansible_host` of each node in the nodes group: its cluster address (the plugin's want_proxmox_nodes_ansible_host). */
     nodesAnsibleHost: z.boolean().default(false),
+    /** A running VM's status group from QEMU's own state (all_paused, all_prelaunch ...), as the plugin's qemu_extended_statuses; needs facts: plugin. */
+    qemuExtendedStatuses: z.boolean().default(false),
     /** Parallel per-guest reads at the config and agent levels. */
     concurrency: z.number().int().min(1).max(64).default(8),
     includeTemplates: z.boolean().default(false),
@@ -70,6 +72,10 @@ export const inventoryConfigSchema = z
   .refine((c) => !c.ansibleHost.includes("netbox") || c.netbox !== undefined, {
     message: "ansibleHost lists netbox but no netbox section says where NetBox is",
     path: ["ansibleHost"],
+  })
+  .refine((c) => !c.qemuExtendedStatuses || c.facts === "plugin", {
+    message: "qemuExtendedStatuses needs facts: plugin (QEMU's own state is read at that level only)",
+    path: ["qemuExtendedStatuses"],
   });
 
 export type InventoryConfig = z.infer<typeof inventoryConfigSchema>;

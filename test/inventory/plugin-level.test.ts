@@ -138,3 +138,17 @@ test("placementFacts: false drops proxmox_node at every level, groups per node s
     assert.deepEqual(inv.proxmox_pve1_qemu, { hosts: ["web"] }, facts);
   }
 });
+
+test("qemuExtendedStatuses puts a running VM in the group of QEMU's own state, and needs the plugin level", () => {
+  const guests = [
+    { vmid: 100, name: "paused", node: "pve1", type: "qemu" as const, status: "running", qmpstatus: "paused", template: false, tags: [] },
+    { vmid: 101, name: "up", node: "pve1", type: "qemu" as const, status: "running", qmpstatus: "running", template: false, tags: [] },
+    { vmid: 200, name: "ct", node: "pve1", type: "lxc" as const, status: "running", template: false, tags: [] },
+  ];
+  const plain = buildInventory(guests, parseInventoryConfig({ facts: "plugin" }, "test"));
+  assert.deepEqual(plain.proxmox_all_running, { hosts: ["ct", "paused", "up"] });
+  const extended = buildInventory(guests, parseInventoryConfig({ facts: "plugin", qemuExtendedStatuses: true }, "test"));
+  assert.deepEqual(extended.proxmox_all_paused, { hosts: ["paused"] });
+  assert.deepEqual(extended.proxmox_all_running, { hosts: ["ct", "up"] });
+  assert.throws(() => parseInventoryConfig({ qemuExtendedStatuses: true }, "test"), /qemuExtendedStatuses needs facts: plugin/);
+});
