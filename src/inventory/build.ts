@@ -4,56 +4,14 @@
 import { type AddressSource, pickAnsibleHost } from "./address.js";
 import type { InventoryConfig } from "./config.js";
 import { selectGuests } from "./filters.js";
+import { hostFacts } from "./host-facts.js";
 import { assignHostnames } from "./hostnames.js";
 import type { AnsibleInventory, InventoryGuest, InventoryNode } from "./model.js";
 import { netboxAddress } from "./netbox.js";
-import { pluginHostVars } from "./plugin-facts.js";
 
 /** Ansible's `to_safe`: group names keep only letters, digits and underscores. */
 export function safeGroupName(name: string): string {
   return name.replace(/[^A-Za-z0-9_]/g, "_");
-}
-
-function levelFacts(guest: InventoryGuest, prefix: string): Record<string, unknown> {
-  const facts: Record<string, unknown> = {
-    [`${prefix}vmid`]: guest.vmid,
-    [`${prefix}name`]: guest.name,
-    [`${prefix}node`]: guest.node,
-    [`${prefix}vmtype`]: guest.type,
-    [`${prefix}status`]: guest.status,
-    [`${prefix}template`]: guest.template,
-    [`${prefix}tags`]: guest.tags.join(";"),
-    [`${prefix}tags_parsed`]: guest.tags,
-  };
-  if (guest.pool) facts[`${prefix}pool`] = guest.pool;
-  if (guest.maxcpu !== undefined) facts[`${prefix}maxcpu`] = guest.maxcpu;
-  if (guest.maxmem !== undefined) facts[`${prefix}maxmem`] = guest.maxmem;
-  for (const [key, value] of Object.entries(guest.config ?? {})) {
-    // PVE's own keys never collide with the fixed facts above except `name`, `tags` and `template`, which agree.
-    if (facts[`${prefix}${key}`] === undefined) facts[`${prefix}${key}`] = value;
-  }
-  if (guest.agentAddresses) facts[`${prefix}agent_addresses`] = guest.agentAddresses;
-  if (guest.factErrors) {
-    facts[`${prefix}fact_gathering_failed`] = true;
-    facts[`${prefix}fact_errors`] = guest.factErrors;
-  }
-  return facts;
-}
-
-/** A guest's host variables for the configured facts level and placement choice, plus any fact-gathering failure. */
-function hostFacts(guest: InventoryGuest, config: InventoryConfig): Record<string, unknown> {
-  const prefix = config.factsPrefix;
-  if (config.facts !== "plugin") {
-    const facts = levelFacts(guest, prefix);
-    if (!config.placementFacts) delete facts[`${prefix}node`];
-    return facts;
-  }
-  const facts = pluginHostVars(guest, { prefix, placement: config.placementFacts });
-  if (guest.factErrors) {
-    facts[`${prefix}fact_gathering_failed`] = true;
-    facts[`${prefix}fact_errors`] = guest.factErrors;
-  }
-  return facts;
 }
 
 /** Values of a keyed-group key for one host: built-in names, or any host variable (with or without the facts prefix). */

@@ -27,9 +27,11 @@ export { buildInventory, safeGroupName } from "./build.js";
 export { collectGuests, type InventoryApi } from "./collect.js";
 export { type InventoryConfig, inventoryConfigSchema, loadInventoryConfig, parseInventoryConfig } from "./config.js";
 export { InventoryError } from "./errors.js";
+export { hostFacts } from "./host-facts.js";
 export { assignHostnames } from "./hostnames.js";
 export type { AnsibleInventory, FactsLevel, InventoryGuest } from "./model.js";
 export { netboxFacts } from "./netbox.js";
+export { type PluginFactsOptions, pluginConfigValue, pluginFactName, pluginHostVars } from "./plugin-facts.js";
 
 export interface InventorySource {
   api: InventoryApi;
