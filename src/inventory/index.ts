@@ -2,8 +2,8 @@
 // hand Ansible an empty inventory unless that was asked for.
 import type { NetboxClient } from "../netbox/client.js";
 import { buildInventory } from "./build.js";
-import { type CacheKey, defaultCacheDir, readCache, writeCache } from "./cache.js";
-import { type CollectResult, collectGuests, type InventoryApi } from "./collect.js";
+import { readCache, writeCache, defaultCacheDir, type CacheKey } from "./cache.js";
+import { type CollectResult, type InventoryApi, collectGuests } from "./collect.js";
 import type { InventoryConfig } from "./config.js";
 import { InventoryError } from "./errors.js";
 import { guestFilter } from "./filters.js";
@@ -25,13 +25,13 @@ async function netboxClientFor(settings: NonNullable<InventoryConfig["netbox"]>)
 
 export { buildInventory, safeGroupName } from "./build.js";
 export { collectGuests, type InventoryApi } from "./collect.js";
-export { type InventoryConfig, inventoryConfigSchema, loadInventoryConfig, parseInventoryConfig } from "./config.js";
+export { inventoryConfigSchema, loadInventoryConfig, parseInventoryConfig, type InventoryConfig } from "./config.js";
 export { InventoryError } from "./errors.js";
 export { hostFacts } from "./host-facts.js";
 export { assignHostnames } from "./hostnames.js";
-export type { AnsibleInventory, FactsLevel, InventoryGuest } from "./model.js";
 export { netboxFacts } from "./netbox.js";
-export { type PluginFactsOptions, pluginConfigValue, pluginFactName, pluginHostVars } from "./plugin-facts.js";
+export { pluginConfigValue, pluginFactName, pluginHostVars, type PluginFactsOptions } from "./plugin-facts.js";
+export type { AnsibleInventory, FactsLevel, InventoryGuest } from "./model.js";
 
 export interface InventorySource {
   api: InventoryApi;

@@ -1,10 +1,8 @@
 // Typed endpoint wrappers: one function per PVE endpoint pvectl uses, grouped by area. Each
 // fills the path template (segments URL-encoded) and returns the answer typed from the
 // schema, or in a precise shape the wrapper defines where the schema's is too loose.
-
-export { getPermissions, type PermissionMap } from "./access.js";
-export { getNotBackedUp, getPruneMarks, type NotBackedUp, type PruneMark } from "./backup.js";
 export type { ApiReader, ApiWriter, EnvelopeReader } from "./call.js";
+export { getPermissions, type PermissionMap } from "./access.js";
 export { type BackupJobEntry, type ClusterResource, type ClusterStatusEntry, getBackupJobs, getClusterResources, getClusterStatus, getNextVmid } from "./cluster.js";
 export { getLxcConfig, getLxcPending, getLxcStatus, type LxcStatus } from "./lxc.js";
 export { getNodeNetwork, type NodeInterface } from "./nodes.js";
@@ -13,11 +11,11 @@ export {
   type AgentInterface,
   type ConfigValue,
   type GuestConfig,
-  getGuestFeature,
-  getGuestSnapshotConfig,
   getNodeQemuList,
   getQemuAgentInterfaces,
   getQemuConfig,
+  getGuestFeature,
+  getGuestSnapshotConfig,
   getQemuPending,
   getQemuStatus,
   type PendingEntry,
@@ -25,6 +23,7 @@ export {
   type QemuStatus,
   updateQemuConfig,
 } from "./qemu.js";
+export { getNotBackedUp, getPruneMarks, type NotBackedUp, type PruneMark } from "./backup.js";
 export { getGuestSnapshots, type ListedSnapshot } from "./snapshots.js";
 export { getStorageContent, type StorageVolume } from "./storage.js";
 export {
