@@ -14,7 +14,9 @@ export async function readQmpStatuses(api: ApiReader, guests: readonly Inventory
       guest.qmpstatus = "stopped";
       continue;
     }
-    running.set(guest.node, [...(running.get(guest.node) ?? []), guest]);
+    const onNode = running.get(guest.node);
+    if (onNode) onNode.push(guest);
+    else running.set(guest.node, [guest]);
   }
   await Promise.all(
     [...running].map(async ([node, onNode]) => {
