@@ -73,8 +73,9 @@ export async function generateInventory(
     extraFacts = await netboxFacts(netbox, collected.guests, { vmidField: config.netbox.vmidField });
   }
   const inventory = buildInventory(collected.guests, config, { nodes: collected.nodes ?? [], ...(extraFacts ? { extraFacts } : {}) });
-  const hostCount = Object.keys(inventory._meta.hostvars).length;
-  if (hostCount === 0 && !config.allowEmpty) {
+  // Guests, not hosts: the nodes group's hypervisors must not make an inventory without guests look full.
+  const guestHosts = collected.guests.filter(guestFilter(config)).length;
+  if (guestHosts === 0 && !config.allowEmpty) {
     const seen = collected.guests.length;
     const why =
       seen === 0
