@@ -19,6 +19,8 @@ export interface CollectOptions {
   concurrency: number;
   /** The guests that become hosts; only they get per-guest reads (default: every guest). */
   select?: (guest: InventoryGuest) => boolean;
+  /** Plugin level: read every guest's snapshot list, not only where the config names a parent. */
+  exactSnapshots?: boolean;
   /** Read the nodes' addresses (for `ansible_host` of the nodes group): one GET /cluster/status. */
   nodeAddresses?: boolean;
 }
@@ -80,7 +82,7 @@ export async function collectGuests(api: InventoryApi, options: CollectOptions):
   await Promise.all([
     nodeReads,
     options.level === "plugin" ? readQmpStatuses(api, reachable) : Promise.resolve(),
-    mapConcurrent(reachable, options.concurrency, (guest) => readGuestFacts(api, guest, options.level)),
+    mapConcurrent(reachable, options.concurrency, (guest) => readGuestFacts(api, guest, options.level, { exactSnapshots: options.exactSnapshots ?? false })),
   ]);
   return { guests, offlineNodes, nodes };
 }

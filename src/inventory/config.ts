@@ -31,6 +31,8 @@ export const inventoryConfigSchema = z
     nodesAnsibleHost: z.boolean().default(false),
     /** A running VM's status group from QEMU's own state (all_paused, all_prelaunch ...), as the plugin's qemu_extended_statuses; needs facts: plugin. */
     qemuExtendedStatuses: z.boolean().default(false),
+    /** Plugin level: read every guest's snapshot list (one more call per guest), not only where the config names a parent. */
+    exactSnapshots: z.boolean().default(false),
     /** Parallel per-guest reads at the config, agent and plugin levels. */
     concurrency: z.number().int().min(1).max(64).default(8),
     includeTemplates: z.boolean().default(false),

@@ -74,10 +74,11 @@ async function readAgent(api: ApiReader, guest: InventoryGuest, level: FactsLeve
  * Snapshot names without `current`. Only a guest whose config names a `parent` is asked: PVE
  * sets `parent` when a snapshot is taken or rolled back to, and removes it only when the
  * snapshot it named is deleted and had no parent itself. The one case this misses (snapshots
- * left only on a branch the current state no longer descends from) is in docs/inventory.md.
+ * left only on a branch the current state no longer descends from) is in docs/inventory.md;
+ * `exact` reads every guest's list.
  */
-async function readSnapshots(api: ApiReader, guest: InventoryGuest): Promise<void> {
-  if (guest.config?.parent === undefined) {
+async function readSnapshots(api: ApiReader, guest: InventoryGuest, exact: boolean): Promise<void> {
+  if (!exact && guest.config?.parent === undefined) {
     guest.snapshots = [];
     return;
   }
@@ -89,8 +90,13 @@ async function readSnapshots(api: ApiReader, guest: InventoryGuest): Promise<voi
   }
 }
 
+export interface GuestReadOptions {
+  /** Plugin level: every guest's snapshot list, not only where the config names a parent. */
+  exactSnapshots?: boolean;
+}
+
 /** The reads of one guest for `level` (not basic); each adds what it learned to `guest`. */
-export async function readGuestFacts(api: ApiReader, guest: InventoryGuest, level: FactsLevel): Promise<void> {
+export async function readGuestFacts(api: ApiReader, guest: InventoryGuest, level: FactsLevel, options: GuestReadOptions = {}): Promise<void> {
   try {
     guest.config = await (guest.type === "qemu" ? getQemuConfig : getLxcConfig)(api, guest.node, guest.vmid);
   } catch (err) {
@@ -100,6 +106,6 @@ export async function readGuestFacts(api: ApiReader, guest: InventoryGuest, leve
   const wantsAgent = level === "agent" || level === "plugin";
   const reads: Promise<void>[] = [];
   if (wantsAgent && guest.type === "qemu" && guest.status === "running" && agentEnabled(guest.config)) reads.push(readAgent(api, guest, level));
-  if (level === "plugin") reads.push(readSnapshots(api, guest));
+  if (level === "plugin") reads.push(readSnapshots(api, guest, options.exactSnapshots ?? false));
   await Promise.all(reads);
 }

@@ -53,7 +53,12 @@ export async function generateInventory(
   options: GenerateOptions = {},
 ): Promise<AnsibleInventory> {
   // Per-guest facts are read only for the selected guests, and node addresses only when asked: both are part of what a cache entry holds.
-  const selection = JSON.stringify({ filters: config.filters, templates: config.includeTemplates, nodeAddresses: config.nodesAnsibleHost });
+  const selection = JSON.stringify({
+    filters: config.filters,
+    templates: config.includeTemplates,
+    nodeAddresses: config.nodesAnsibleHost,
+    exactSnapshots: config.exactSnapshots,
+  });
   const key: CacheKey = { endpoint: source.endpoint, identity: source.identity, level: config.facts, selection };
   const dir = config.cacheDir ?? defaultCacheDir();
   let collected: CollectResult | undefined;
@@ -63,6 +68,7 @@ export async function generateInventory(
       level: config.facts,
       concurrency: config.concurrency,
       select: guestFilter(config),
+      exactSnapshots: config.exactSnapshots,
       nodeAddresses: config.nodesGroup && config.nodesAnsibleHost,
     });
     if (config.cacheTtl > 0) await writeCache(dir, key, collected, options.now);

@@ -29,9 +29,11 @@ let sim: RunningSimulator;
 let dir: string;
 let plugin: Inventory;
 let pvectl: Inventory;
+let scripts = 0;
 
 async function pvectlInventory(config: string, extraArgs: string[] = []): Promise<Inventory> {
-  const script = join(dir, `pve-${extraArgs.length}.sh`);
+  scripts += 1;
+  const script = join(dir, `pve-${scripts}.sh`);
   await writeFile(script, `#!/bin/sh\ncd '${REPO_ROOT}' && exec node --import tsx src/cli/main.ts inventory --config '${config}' ${extraArgs.join(" ")} "$@"\n`);
   await chmod(script, 0o755);
   const env = ansibleEnv({ PROXMOX_HOST: "127.0.0.1", PROXMOX_PORT: String(sim.port), PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: sim.rootPassword, PROXMOX_FINGERPRINT: sim.fingerprint });
@@ -121,6 +123,13 @@ test("the built-in groups, the nodes group included, hold the same hosts", { ski
     );
   assert.deepEqual(groups(pvectl), groups(plugin));
   assert.deepEqual(groups(pvectl).proxmox_nodes, ["pve1", "pve2"]);
+});
+
+test("with exactSnapshots every variable of every host is the plugin's, without exception", { skip: missing }, async () => {
+  const config = join(dir, "exact.yaml");
+  await writeFile(config, "facts: plugin\nexactSnapshots: true\nnodesGroup: true\nnodesAnsibleHost: true\nansibleHost: []\nkeyedGroups: []\n");
+  const exact = await pvectlInventory(config, ["--facts", "plugin"]);
+  assert.deepEqual(hostvars(exact), hostvars(plugin));
 });
 
 test("--no-placement-facts leaves proxmox_node out of every host and keeps the per-node groups", { skip: missing }, async () => {

@@ -18,6 +18,8 @@ interface FakeGuest {
   template: boolean;
   agent: boolean;
   snapshots: string[];
+  /** Snapshots only off the current state's ancestry: the config names no parent. */
+  orphan?: boolean;
   tag: string;
 }
 
@@ -30,6 +32,7 @@ const guestArb = fc.record({
   template: fc.boolean(),
   agent: fc.boolean(),
   snapshots: fc.array(fc.constantFrom("s1", "s2", "s3"), { maxLength: 2 }).map((s) => [...new Set(s)]),
+  orphan: fc.boolean(),
   tag: fc.constantFrom("web", "db"),
 });
 
@@ -55,7 +58,7 @@ function fakeCluster(guests: FakeGuest[], offline: string[]): InventoryApi & { c
       if (leaf === "config") {
         const config: Record<string, unknown> = { memory: 512, tags: guest.tag };
         if (guest.agent) config.agent = "1";
-        if (guest.snapshots.length > 0) config.parent = guest.snapshots.at(-1);
+        if (guest.snapshots.length > 0 && !guest.orphan) config.parent = guest.snapshots.at(-1);
         return config;
       }
       if (leaf === "snapshot") return [...guest.snapshots.map((name) => ({ name })), { name: "current" }];
@@ -65,27 +68,29 @@ function fakeCluster(guests: FakeGuest[], offline: string[]): InventoryApi & { c
   };
 }
 
-test("plugin level: the calls are exactly the listing, qmpstatus per node, config per host, agent and snapshots where they exist", async () => {
+test("plugin level: the calls are exactly the listing, qmpstatus per node, config per host, agent and snapshots where they exist (every guest's with exactSnapshots)", async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.array(guestArb, { maxLength: 40 }),
       fc.subarray(NODES, { maxLength: 1 }),
       fc.option(fc.constantFrom("web", "db"), { nil: undefined }),
-      async (drawn, offline, tag) => {
+      fc.boolean(),
+      async (drawn, offline, tag, exact) => {
         const guests = drawn.map((g, i) => ({ ...g, vmid: 100 + i, agent: g.agent && g.type === "qemu" }));
         const config = parseInventoryConfig({ facts: "plugin", ...(tag ? { filters: { tags: [tag] } } : {}) }, "test");
         const api = fakeCluster(guests, offline);
-        const collected = await collectGuests(api, { level: "plugin", concurrency: 4, select: guestFilter(config) });
+        const collected = await collectGuests(api, { level: "plugin", concurrency: 4, select: guestFilter(config), exactSnapshots: exact });
         const hosts = guests.filter((g) => !g.template && (!tag || g.tag === tag));
         const reached = hosts.filter((g) => !offline.includes(g.node));
         const runningVms = reached.filter((g) => g.type === "qemu" && g.running);
-        const expected = 1 + new Set(runningVms.map((g) => g.node)).size + reached.length + runningVms.filter((g) => g.agent).length + reached.filter((g) => g.snapshots.length > 0).length;
+        const listed = (g: FakeGuest) => exact || (g.snapshots.length > 0 && !g.orphan);
+        const expected = 1 + new Set(runningVms.map((g) => g.node)).size + reached.length + runningVms.filter((g) => g.agent).length + reached.filter(listed).length;
         assert.equal(api.calls.length, expected, api.calls.join("\n"));
 
         const vars = buildInventory(collected.guests, config, { nodes: collected.nodes ?? [] })._meta.hostvars;
         for (const g of reached) {
           const host = vars[`g${g.vmid}`];
-          assert.deepEqual(host?.proxmox_snapshots, g.snapshots, `g${g.vmid}`);
+          assert.deepEqual(host?.proxmox_snapshots, listed(g) ? g.snapshots : [], `g${g.vmid}`);
           assert.equal(host?.proxmox_agent_interfaces !== undefined, g.agent && g.running, `g${g.vmid} agent interfaces`);
           if (g.type === "qemu") assert.equal(host?.proxmox_qmpstatus, g.running ? "running" : "stopped");
         }
