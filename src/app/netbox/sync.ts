@@ -21,6 +21,7 @@ import type { NetboxClient } from "../../netbox/client.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { type MappedVm, mapRecord } from "../../sources/netbox/mapping.js";
 import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
+import { loadGuestAddresses } from "../../sources/netbox/addresses.js";
 import { vmidsInQuarantine } from "./vmid-quarantine.js";
 import { isBuilt, WriteBack } from "./writeback.js";
 import { userMessageOf as errorText } from "../../util/errors.js";
@@ -79,6 +80,29 @@ export interface SyncOptions {
   apply?: Pick<ApplyPlanOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart" | "allowDataLoss" | "deferRestart" | "lockWaitMs">;
 }
 
+/** Whether the record's platform puts addresses into the guest (cloud-init on a VM, a container's NICs). */
+function takesAddresses(record: NetboxVmRecord, config: NetboxConfig): boolean {
+  const platform = config.platforms[record.vm.platform?.slug ?? config.defaults.platform ?? ""];
+  return platform?.cloudInit !== undefined || platform?.container !== undefined;
+}
+
+/**
+ * A record that takes addresses and has no primary IPv4 gets one from writeBack.primaryIp4's
+ * prefix before its guest is built, so the guest is built with it. Plan only: the next free
+ * address is shown (not taken; it may differ when sync runs).
+ */
+async function addressBeforeBuild(record: NetboxVmRecord, config: NetboxConfig, writeBack: WriteBack, planOnly: boolean, early: Map<number, string[]>): Promise<void> {
+  if (!config.writeBack.primaryIp4 || record.vm.primary_ip4 || record.interfaces.length === 0 || !takesAddresses(record, config)) return;
+  if (planOnly) {
+    const next = await writeBack.nextFreeIp4();
+    if (next !== undefined) record.vm.primary_ip4 = { id: -1, url: "", display: next, family: { value: "4", label: "IPv4" }, address: next };
+    return;
+  }
+  const wrote: string[] = [];
+  await writeBack.primaryIp4BeforeBuild(record, wrote);
+  early.set(record.vm.id, wrote);
+}
+
 /** Records planned and applied together: one PVE connection, one source of new vmids. */
 interface ApplyGroup {
   connection: string;
@@ -126,7 +150,10 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   };
   const records = await loadRecords(netbox, selection);
   const outcomes: RecordOutcome[] = [];
+  // What was written for a record before its guest was built (its primary IPv4), reported with its outcome.
+  const early = new Map<number, string[]>();
   const done = (o: RecordOutcome) => {
+    o.wrote = [...(early.get(o.id) ?? []), ...o.wrote];
     outcomes.push(o);
     options.onRecord?.(o);
   };
@@ -157,10 +184,23 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
     done(outcome);
   };
 
+  // 0. addresses into the guest: records whose platform configures addresses get their primary
+  //    IPv4 first (plan only: the one sync would take), then every record's addresses and gateways
+  const addressed: NetboxVmRecord[] = [];
+  for (const record of records) {
+    try {
+      await addressBeforeBuild(record, config, writeBack, options.planOnly === true, early);
+      addressed.push(record);
+    } catch (err) {
+      await fail(record, [`assigning its address in NetBox failed: ${errorText(err)}`], "failed");
+    }
+  }
+  await loadGuestAddresses(netbox, addressed, config.customFields.gateway);
+
   // 1. map, grouped by PVE connection and, within one, by the vmid range new guests take ids from
   const groups = new Map<string, ApplyGroup>();
   const names = new Map<string, MappedVm>();
-  for (const record of records) {
+  for (const record of addressed) {
     const mapped = mapRecord(record, config);
     if (!mapped.ok) {
       await fail(record, mapped.errors, "invalid");

@@ -96,22 +96,47 @@ export class WriteBack {
 
   /** Primary IPv4 from the configured prefix, on the first interface; reuses an address an earlier run assigned. */
   async primaryIp4(input: WriteBackInput, wrote: string[]): Promise<IpRef | undefined> {
-    const prefixId = await this.prefix();
     const { vm } = input.record;
     if (vm.primary_ip4) return { id: vm.primary_ip4.id, address: vm.primary_ip4.address };
-    if (prefixId === undefined) return undefined;
     const first = input.nics[0];
     if (!first) return undefined;
+    return this.assignPrimaryIp4(input.record, first.interfaceId, wrote);
+  }
+
+  /**
+   * The record's primary IPv4 assigned before its guest is built, so the address goes into the
+   * guest (cloud-init ipconfig, a container's NIC): the same allocation as at write-back, made
+   * earlier; the record is updated in place. A build that then fails leaves the address on
+   * the interface, and the next run uses it again.
+   */
+  async primaryIp4BeforeBuild(record: NetboxVmRecord, wrote: string[]): Promise<void> {
+    const first = record.interfaces[0];
+    if (record.vm.primary_ip4 || !first) return;
+    const ip = await this.assignPrimaryIp4(record, first.id, wrote);
+    if (ip) record.vm.primary_ip4 = { id: ip.id, url: "", display: ip.address, family: { value: "4", label: "IPv4" }, address: ip.address };
+  }
+
+  /** The first free address of the configured prefix, without taking it (plan only: what sync would assign). */
+  async nextFreeIp4(): Promise<string | undefined> {
+    const prefixId = await this.prefix();
+    if (prefixId === undefined) return undefined;
+    return (await this.netbox.availableIps(prefixId, 1))[0]?.address;
+  }
+
+  private async assignPrimaryIp4(record: NetboxVmRecord, interfaceId: number, wrote: string[]): Promise<IpRef | undefined> {
+    const prefixId = await this.prefix();
+    if (prefixId === undefined) return undefined;
+    const { vm } = record;
     const subject = describeRecord(vm);
     const prefix = this.config.writeBack.primaryIp4?.prefix ?? "";
-    const assigned = await this.netbox.list("ipam/ip-addresses", { vminterface_id: first.interfaceId, parent: prefix });
+    const assigned = await this.netbox.list("ipam/ip-addresses", { vminterface_id: interfaceId, parent: prefix });
     const ip =
       assigned[0] ??
       (await this.netbox.allocateIp(
         prefixId,
         {
           assigned_object_type: VMINTERFACE,
-          assigned_object_id: first.interfaceId,
+          assigned_object_id: interfaceId,
           status: (this.config.writeBack.primaryIp4?.status ?? "active") as "active",
           description: `pvectl: ${vm.name}`,
         },

@@ -86,8 +86,11 @@ const cloudInitSchema = z.strictObject({
   slot: z.string().regex(/^(ide[0-3]|sata[0-5]|scsi([0-9]|[12][0-9]|30))$/, "expected a drive slot like ide2, sata0 or scsi1").optional(),
   /** Storage of the drive; default: a clone keeps its template's drive, other VMs the record's storage. */
   storage: storageId.optional(),
-  /** IPv4 gateway, used with a static address (the record's primary IPv4). */
+  /** IPv4 gateway, used with a static address (default: the gateway of the address's prefix). */
   gw: z.string().regex(/^(\d{1,3}\.){3}\d{1,3}$/, "expected an IPv4 address").optional(),
+  /** DNS servers and search domains the guest is given (cloud-init nameserver / searchdomain). */
+  nameservers: z.array(z.string().min(1)).min(1).optional(),
+  searchDomains: z.array(z.string().min(1)).min(1).optional(),
 });
 
 const platformSchema = z.strictObject({
@@ -156,6 +159,8 @@ const configSchema = z.strictObject({
       vmid: z.string().optional(),
       node: z.string().optional(),
       storage: z.string().optional(),
+      /** On a prefix: the gateway of its addresses (default: the prefix's first address). */
+      gateway: z.string().optional(),
     })
     .optional(),
   tags: z
@@ -223,7 +228,7 @@ export interface NetboxConfig {
     power?: "running" | "stopped";
   };
   platforms: Record<string, PlatformMapping>;
-  customFields: { vmid: string; node: string; storage: string };
+  customFields: { vmid: string; node: string; storage: string; gateway: string };
   tags: { passThrough: boolean; add: string[] };
   writeBack: {
     macs: boolean;
@@ -372,6 +377,7 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
       vmid: raw.customFields?.vmid ?? "proxmox_vmid",
       node: raw.customFields?.node ?? "proxmox_node",
       storage: raw.customFields?.storage ?? "proxmox_storage",
+      gateway: raw.customFields?.gateway ?? "gateway",
     },
     tags: { passThrough: raw.tags?.passThrough ?? true, add: raw.tags?.add ?? [] },
     writeBack: {

@@ -2,6 +2,7 @@
 // with their interfaces and virtual disks, fetched in a few paged requests (not one per VM).
 import type { Filters, NetboxClient } from "../../netbox/client.js";
 import type { VirtualDisk, VirtualMachineWithConfigContext, VMInterface } from "../../netbox/generated/types.js";
+import type { InterfaceAddresses } from "./addresses.js";
 
 export interface NetboxVmRecord {
   vm: VirtualMachineWithConfigContext;
@@ -9,6 +10,8 @@ export interface NetboxVmRecord {
   interfaces: VMInterface[];
   /** Sorted by id (creation order). */
   disks: VirtualDisk[];
+  /** The primary addresses per interface, with gateways, when loaded (loadGuestAddresses). */
+  addresses?: InterfaceAddresses[];
 }
 
 export interface RecordSelection {

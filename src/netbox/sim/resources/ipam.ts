@@ -1,7 +1,7 @@
 // Simulated /api/ipam/: IP addresses, prefixes (with available-ips, see available-ips.ts) and VLANs.
 import { NETBOX_ENUMS } from "../../generated/types.js";
 import { addError } from "../errors.js";
-import { contains, formatCidr, parseCidr } from "../ip.js";
+import { contains, formatCidr, parseCidr } from "../../ip.js";
 import type { ResourceDef } from "../resource.js";
 import { num, str } from "../resource.js";
 import type { Row } from "../store.js";
