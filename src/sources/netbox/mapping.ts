@@ -120,8 +120,7 @@ function ipconfigsOf(record: NetboxVmRecord, platformGw: string | undefined): Re
     if (!a.ip4 && !a.ip6 && i > 0) return;
     const gw = platformGw ?? a.gw4;
     out[`ipconfig${i}`] = {
-      ip: a.ip4 ?? "dhcp",
-      ...(a.ip4 && gw !== undefined ? { gw } : {}),
+      ...(a.ip4 ? { ip: a.ip4, ...(gw !== undefined ? { gw } : {}) } : i === 0 ? { ip: "dhcp" } : {}),
       ...(a.ip6 ? { ip6: a.ip6, ...(a.gw6 !== undefined ? { gw6: a.gw6 } : {}) } : {}),
     };
   });
