@@ -91,3 +91,12 @@ test("pvectl netbox decommission without --yes and without a terminal is refused
   assert.match(refused.stderr, /--plan-only, then run again with --yes/);
   assert.deepEqual(lab.nb.admin.requests, []);
 });
+
+test("pvectl netbox serve refuses to start without a webhook secret, and a bad --listen is a usage error", async () => {
+  const noSecret = await pvectl(["netbox", "serve", "-c", config, "--listen", "0"], { NETBOX_WEBHOOK_SECRET: "" });
+  assert.equal(noSecret.code, 1);
+  assert.match(noSecret.stderr, /no webhook secret: export NETBOX_WEBHOOK_SECRET \(or give --secret-file\)/);
+  const badListen = await pvectl(["netbox", "serve", "-c", config, "--listen", "nowhere:http"]);
+  assert.notEqual(badListen.code, 0);
+  assert.match(badListen.stderr, /--listen.*give a port \(8080\), :port \(every interface\) or host:port/s);
+});

@@ -14,17 +14,17 @@
 import type { PveClient } from "../../api/index.js";
 import type { ApplyEvent } from "../../engine/apply.js";
 import type { GuestReport } from "../../engine/report.js";
-import type { GuestPlan, Plan } from "../../plan/types.js";
-import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
-import { type PlannedSpec, planSpec } from "../plan-spec.js";
 import type { NetboxClient } from "../../netbox/client.js";
+import type { GuestPlan, Plan } from "../../plan/types.js";
+import { loadGuestAddresses } from "../../sources/netbox/addresses.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { type MappedVm, mapRecord } from "../../sources/netbox/mapping.js";
 import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
-import { loadGuestAddresses } from "../../sources/netbox/addresses.js";
+import { userMessageOf as errorText } from "../../util/errors.js";
+import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
+import { type PlannedSpec, planSpec } from "../plan-spec.js";
 import { vmidsInQuarantine } from "./vmid-quarantine.js";
 import { isBuilt, WriteBack } from "./writeback.js";
-import { userMessageOf as errorText } from "../../util/errors.js";
 
 const ADOPT_HINT = "set `adopt: true` in the NetBox config to let sync take over guests pvectl did not create";
 
@@ -147,6 +147,7 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
     sites: options.selection?.sites ?? config.select.sites,
     tags: options.selection?.tags ?? config.select.tags,
     ...(options.selection?.names ? { names: options.selection.names } : {}),
+    ...(options.selection?.ids ? { ids: options.selection.ids } : {}),
   };
   const records = await loadRecords(netbox, selection);
   const outcomes: RecordOutcome[] = [];

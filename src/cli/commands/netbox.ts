@@ -1,6 +1,7 @@
 // `pvectl netbox sync|diff|decommission|sim`: NetBox as the source of truth (docs/netbox.md).
 //   sync          planned records -> built VMs -> staged (vmid, MACs, primary IPv4 written back)
 //   diff          where NetBox and PVE disagree, both ways; writes nothing
+//   serve         NetBox webhooks -> sync of the records they name, with a periodic reconcile
 //   decommission  decommissioning records -> guest destroyed -> released -> offline / deleted
 //   sim           a NetBox API simulator with demo records, for tests and demos
 import type { Command } from "commander";
@@ -14,10 +15,11 @@ import { type Palette, paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine } from "../render/report.js";
 import { untilStopped } from "../until-stopped.js";
 import { type ApplyFlags, confirm, EXIT_PENDING, guardOptions } from "./apply-flow.js";
-import { UsageError } from "./plan.js";
 import { LOCK_WAIT_FLAG, lockWaitOption } from "./lock-wait.js";
 import { registerNetboxDiff } from "./netbox-diff.js";
+import { registerNetboxServe } from "./netbox-serve.js";
 import { addRecordFlags, type CommonFlags, collect, NetboxSetupError, netboxClient, pveClients, selectionOf } from "./netbox-setup.js";
+import { UsageError } from "./plan.js";
 
 function showPlan(p: Palette, json: boolean | undefined) {
   return (connection: string, plan: Plan) => {
@@ -116,6 +118,7 @@ export function registerNetboxCommand(program: Command): void {
     });
 
   registerNetboxDiff(netbox);
+  registerNetboxServe(netbox);
 
   addSelectionFlags(netbox.command("decommission").description("destroy the guests of NetBox records with status decommissioning, release what pvectl wrote, set them offline"))
     .option("--allow-data-loss", "really destroy the guests and their disks (without it the destroy steps are refused)")

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { HttpError } from "./errors.js";
+import { type Delivery, EventBus } from "./events.js";
 import { createRow, deleteRow, updateRow } from "./ops.js";
 import { filterRows } from "./query.js";
 import { buildRegistry, parseVersion } from "./registry.js";
@@ -16,8 +17,9 @@ import { serializeBrief, serializeFull } from "./serialize.js";
 import { createHandler, type FaultRule, type LoggedRequest, type ServerState } from "./server.js";
 import { Store } from "./store.js";
 
-export type { FaultRule, LoggedRequest } from "./server.js";
+export type { Delivery } from "./events.js";
 export { seedDemo } from "./seed.js";
+export type { FaultRule, LoggedRequest } from "./server.js";
 
 export interface NetboxSimulatorOptions {
   /** Port to listen on; 0 (default) picks a free one. */
@@ -48,6 +50,10 @@ export interface NetboxSimAdmin {
   /** Every request served so far (method, path with query, status). */
   readonly requests: LoggedRequest[];
   clearRequests(): void;
+  /** Webhooks sent by event rules (url, event, object, answer status or error). */
+  readonly webhookDeliveries: Delivery[];
+  /** Resolves when every webhook sent so far has been answered or failed. */
+  webhooksIdle(): Promise<void>;
 }
 
 export interface NetboxSimulator {
@@ -70,15 +76,27 @@ function unwrap<T>(fn: () => T): T {
   }
 }
 
-function makeAdmin(ctx: SimContext, state: ServerState): NetboxSimAdmin {
+/** An admin write is a request of its own: its changes reach event rules when it succeeded. */
+function asRequest<T>(events: EventBus, fn: () => T): T {
+  try {
+    const out = unwrap(fn);
+    events.flush();
+    return out;
+  } catch (err) {
+    events.discard();
+    throw err;
+  }
+}
+
+function makeAdmin(ctx: SimContext, state: ServerState, events: EventBus): NetboxSimAdmin {
   const params = (filters?: Record<string, string | string[]>) => {
     const p = new URLSearchParams();
     for (const [k, v] of Object.entries(filters ?? {})) for (const x of Array.isArray(v) ? v : [v]) p.append(k, x);
     return p;
   };
   const admin: NetboxSimAdmin = {
-    create: (path, body) => unwrap(() => serializeFull(ctx, ctx.def(path), createRow(ctx, ctx.def(path), body))),
-    update: (path, id, patch) => unwrap(() => serializeFull(ctx, ctx.def(path), updateRow(ctx, ctx.def(path), id, patch, true))),
+    create: (path, body) => asRequest(events, () => serializeFull(ctx, ctx.def(path), createRow(ctx, ctx.def(path), body))),
+    update: (path, id, patch) => asRequest(events, () => serializeFull(ctx, ctx.def(path), updateRow(ctx, ctx.def(path), id, patch, true))),
     get: (path, id) => {
       const row = ctx.store.get(ctx.def(path).path, id);
       return row ? serializeFull(ctx, ctx.def(path), row) : undefined;
@@ -92,7 +110,7 @@ function makeAdmin(ctx: SimContext, state: ServerState): NetboxSimAdmin {
       if (found.length !== 1) throw new Error(`expected one ${path} matching ${JSON.stringify(filters)}, found ${found.length}`);
       return Number(found[0]?.id);
     },
-    remove: (path, id) => unwrap(() => deleteRow(ctx, ctx.def(path), id)),
+    remove: (path, id) => asRequest(events, () => deleteRow(ctx, ctx.def(path), id)),
     failNext: (rule) => {
       state.faults.push({ ...rule });
     },
@@ -102,6 +120,8 @@ function makeAdmin(ctx: SimContext, state: ServerState): NetboxSimAdmin {
     clearRequests: () => {
       state.log.length = 0;
     },
+    webhookDeliveries: events.deliveries,
+    webhooksIdle: () => events.idle(),
   };
   return admin;
 }
@@ -128,6 +148,8 @@ export async function startNetboxSimulator(options: NetboxSimulatorOptions = {})
     full: (def, row) => serializeFull(ctx, def, row),
     remove: (path, id) => deleteRow(ctx, ctx.def(path), id),
   };
+  const events = new EventBus(ctx);
+  ctx.changed = (def, kind, row, before) => events.record(def, kind, row, before);
   const v1 = randomBytes(20).toString("hex");
   const v2 = `nbt_${randomBytes(6).toString("hex")}.${randomBytes(20).toString("hex")}`;
   const writable = options.tokens ?? [v1, v2];
@@ -136,8 +158,9 @@ export async function startNetboxSimulator(options: NetboxSimulatorOptions = {})
     tokens: { writable: new Set(writable), readOnly: new Set(options.readOnlyTokens ?? []) },
     faults: [],
     log: [],
+    events,
   };
-  const admin = makeAdmin(ctx, state);
+  const admin = makeAdmin(ctx, state, events);
   const seed = options.seed ?? "empty";
   if (seed === "demo") seedDemo(admin);
   else if (typeof seed === "function") seed(admin);

@@ -10,6 +10,7 @@ export function createRow(ctx: SimContext, def: ResourceDef, body: unknown): Row
   row.id = ctx.store.nextId(def.path);
   ctx.store.table(def.path).set(row.id, row);
   def.afterWrite?.(row, undefined, ctx);
+  ctx.changed?.(def, "created", row, undefined);
   return row;
 }
 
@@ -19,6 +20,7 @@ export function updateRow(ctx: SimContext, def: ResourceDef, id: number, body: u
   const row = parseBody(ctx, def, body, before, partial);
   ctx.store.table(def.path).set(id, row);
   def.afterWrite?.(row, before, ctx);
+  ctx.changed?.(def, "updated", row, before);
   return row;
 }
 
@@ -26,6 +28,7 @@ export function deleteRow(ctx: SimContext, def: ResourceDef, id: number): void {
   const row = ctx.store.get(def.path, id);
   if (!row) throw notFound();
   def.beforeDelete?.(row, ctx);
+  ctx.changed?.(def, "deleted", undefined, row);
   ctx.store.table(def.path).delete(id);
 }
 

@@ -1,6 +1,7 @@
 // Every resource the simulator serves, for one NetBox version.
 import type { ResourceDef, SimVersion } from "./resource.js";
 import { macAddresses, platforms, sites } from "./resources/dcim.js";
+import { eventRules, webhooks } from "./resources/events.js";
 import { customFields, journalEntries, tags } from "./resources/extras.js";
 import { ipAddresses, prefixes, vlans } from "./resources/ipam.js";
 import { clusters, clusterTypes, virtualDisks, virtualMachines, vmInterfaces } from "./resources/virtualization.js";
@@ -13,6 +14,8 @@ export function buildRegistry(version: SimVersion): Map<string, ResourceDef> {
     tags,
     customFields,
     journalEntries,
+    webhooks,
+    eventRules,
     ipAddresses,
     prefixes,
     vlans,

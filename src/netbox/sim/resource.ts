@@ -50,6 +50,8 @@ export interface SimContext {
   full(def: ResourceDef, row: Row): Record<string, unknown>;
   /** Deletes a row with its model's cascade rules (used by cascades themselves). */
   remove(path: string, id: number): void;
+  /** Every create, update and delete, for event rules (events.ts). */
+  changed?(def: ResourceDef, kind: "created" | "updated" | "deleted", row: Row | undefined, before: Row | undefined): void;
 }
 
 export type RowFilter = (row: Row, values: string[], ctx: SimContext) => boolean;

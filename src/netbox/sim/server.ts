@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { checkAuth, type TokenSet } from "./auth.js";
 import { allocateAvailableIps, listAvailableIps } from "./available-ips.js";
 import { HttpError, notFound } from "./errors.js";
+import type { EventBus } from "./events.js";
 import { bulk, bulkItemId, createRow, deleteRow, updateRow } from "./ops.js";
 import { filterRows, paginate } from "./query.js";
 import type { ResourceDef, SimContext } from "./resource.js";
@@ -31,6 +32,8 @@ export interface LoggedRequest {
 
 export interface ServerState {
   ctx: SimContext;
+  /** Changes a request made go to webhooks only when it succeeded. */
+  events?: EventBus;
   tokens: TokenSet;
   faults: FaultRule[];
   log: LoggedRequest[];
@@ -236,9 +239,16 @@ export function createHandler(state: ServerState): (req: IncomingMessage, res: S
     }
     // Single writes validate fully before touching the store, and bulk writes restore their
     // own snapshot on failure (ops.ts), so no copy of the store is needed here.
-    route(state, req, url).then(finish, (err: unknown) => {
-      if (err instanceof HttpError) finish({ status: err.status, body: err.body });
-      else finish({ status: 500, body: { error: String(err), exception: "Server Error", netbox_version: state.ctx.version.full } });
-    });
+    route(state, req, url).then(
+      (reply) => {
+        finish(reply);
+        state.events?.flush();
+      },
+      (err: unknown) => {
+        state.events?.discard();
+        if (err instanceof HttpError) finish({ status: err.status, body: err.body });
+        else finish({ status: 500, body: { error: String(err), exception: "Server Error", netbox_version: state.ctx.version.full } });
+      },
+    );
   };
 }

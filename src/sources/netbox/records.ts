@@ -22,6 +22,8 @@ export interface RecordSelection {
   tags?: string[];
   /** Only these VM names (CLI `--name`). */
   names?: string[];
+  /** Only these NetBox ids (`netbox serve`: the records webhooks named). */
+  ids?: number[];
 }
 
 const ID_CHUNK = 100;
@@ -55,6 +57,7 @@ export async function loadRecords(client: NetboxClient, selection: RecordSelecti
   if (selection.sites?.length) filters.site = selection.sites;
   if (selection.tags?.length) filters.tag = selection.tags;
   if (selection.names?.length) filters.name = selection.names;
+  if (selection.ids?.length) filters.id = selection.ids;
   const vms = await client.list("virtualization/virtual-machines", filters);
   return attachChildren(client, vms);
 }
