@@ -2,10 +2,11 @@
 // (`permissions.check`); create and config updates check more, per key and value, inside
 // PVE's handler: the guest kind lists those (resources/<kind>/privileges.ts), by the call's
 // intent.
+
+import type { ApiCall, PrivilegeNeed, RequiredPrivilege, Step } from "../plan/types.js";
 import { archiveCallNeeds, GUEST_KINDS } from "../resources/index.js";
 import { objectCallNeeds } from "../resources/objects.js";
 import { matchEndpoint } from "../schema/index.js";
-import type { ApiCall, PrivilegeNeed, RequiredPrivilege, Step } from "../plan/types.js";
 
 /** PVE fails a `perm` check with `require_param` when that parameter is not given: such an alternative cannot be the one that passes. */
 function applies(check: unknown[], params: Record<string, string>): boolean {
@@ -55,6 +56,14 @@ export function callNeeds(call: ApiCall): PrivilegeNeed[] {
   if (intent.kind === "object") needs.push(...objectCallNeeds(intent, call.params));
   else if (intent.kind !== "pool") needs.push(...GUEST_KINDS[intent.kind].callNeeds(intent, vmPath));
   needs.push(...archiveCallNeeds(intent, vmPath));
+  // A create into a pool is checked on the pool first (qemu-server/pve-container check_vm_perm
+  // with the pool): every privilege on the new guest may be held there instead.
+  if (intent.op === "create" && intent.pool !== undefined) {
+    const pool = `/pool/${intent.pool}`;
+    for (const [i, need] of needs.entries()) {
+      if (need.path === vmPath) needs[i] = { ...need, orOn: [...(need.orOn ?? []), ...(need.anyOf ?? [need.privilege]).map((privilege) => ({ path: pool, privilege }))] };
+    }
+  }
   // PUT /pools with vms=: PVE also checks each guest (`check_perm_modify` on /vms/<vmid>).
   if (intent.op === "pool-membership") {
     for (const id of intent.vmids) needs.push({ path: `/vms/${id}`, privilege: "VM.Allocate", anyOf: ["VM.Allocate", "Permissions.Modify"] });
