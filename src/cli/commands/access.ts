@@ -38,6 +38,7 @@ async function offlineSpec(positional: string[], flags: NeedsFlags): Promise<Spe
   return { vms: on(spec.vms), containers: on(spec.containers), ...(spec.backupJobs ? { backupJobs: on(spec.backupJobs) } : {}) };
 }
 
+const DEFAULT_ROLE = "Deploy";
 const ROLE_ID = /^[A-Za-z][A-Za-z0-9.\-_]*$/;
 
 function subjectOf(flags: NeedsFlags): AclSubject {
@@ -61,8 +62,10 @@ function printNeeds(needs: AccessNeeds, flags: NeedsFlags): void {
     return;
   }
   if (format === "spec") {
-    const role = flags.role ?? "PvectlDeploy";
+    const role = flags.role ?? DEFAULT_ROLE;
     if (!ROLE_ID.test(role)) throw new UsageError(`--role '${role}' is not a PVE role id`, "a letter, then letters, digits, '.', '-' or '_', e.g. --role WebDeploy");
+    // PVE keeps role ids starting with PVE (any case) for its built-in roles.
+    if (/^pve/i.test(role)) throw new UsageError(`--role '${role}' starts with PVE, which PVE keeps for its built-in roles`, "pick another name, e.g. --role WebDeploy");
     const spec = accessSpec(needs.paths, role, subjectOf(flags));
     const notes = needs.notes.map((n) => `# ${safeLine(n)}\n`).join("");
     process.stdout.write(`${notes}${stringify({ access: spec })}`);
@@ -87,7 +90,7 @@ export function registerAccessCommand(program: Command): void {
     .option("--connection <name>", "only the guests of this spec connection")
     .option("--format <format>", "text (the default), json, or spec: an access: section with custom roles and ACL entries granting exactly that")
     .option("--json", "same as --format json")
-    .option("--role <name>", "the custom role's id in --format spec (roles for storages, bridges and cluster paths get a suffix)", "PvectlDeploy")
+    .option("--role <name>", "the custom role's id in --format spec (roles for storages, bridges and cluster paths get a suffix: DeployStorage ...)", DEFAULT_ROLE)
     .option("--token <id>", "--format spec: the ACL subject, a token (user@realm!name)")
     .option("--user <id>", "--format spec: the ACL subject, a user (user@realm)")
     .option("--group <id>", "--format spec: the ACL subject, a group")
