@@ -20,7 +20,7 @@ export async function makeToken(root: PveClient, tokenId: string): Promise<strin
   return made.value;
 }
 
-export function tokenClient(root: PveClient, url: string, tokenId: string, tokenSecret: string): PveClient {
+export function tokenClient(url: string, tokenId: string, tokenSecret: string): PveClient {
   const u = new URL(url);
   return new PveClient({ host: u.hostname, port: Number(u.port), protocol: "http", tokenId, tokenSecret });
 }

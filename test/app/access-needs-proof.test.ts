@@ -27,7 +27,7 @@ describe("a token made from access needs runs the example specs", () => {
     granted = accessSpec(specAccessNeeds(spec).paths, "Deploy", { token: TOKEN });
     const secret = await makeToken(lab.client, TOKEN);
     await grantAccess(lab.client, granted);
-    token = tokenClient(lab.client, lab.sim.url, TOKEN, secret);
+    token = tokenClient(lab.sim.url, TOKEN, secret);
   });
   after(async () => {
     await token.close();
