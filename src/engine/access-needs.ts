@@ -81,6 +81,23 @@ function scoped(needs: PrivilegeNeed[], scope: Scope, operation: string, user: s
   });
 }
 
+/**
+ * Moving an existing guest into its pool is checked on the guest before it is a member
+ * (VM.Allocate on /vms/<vmid>): a grant that would reach the guest forever, for a move made
+ * once. Guests created by pvectl are created in their pool, so only the pool's own privilege is
+ * listed; the note says what a move of an older guest needs.
+ */
+function poolJoinNeeds(guest: DesiredGuest, needs: ScopedNeed[], notes: string[]): ScopedNeed[] {
+  const onGuest = needs.filter((n) => GUEST_PATH.test(n.path) || UNKNOWN_GUEST.test(n.path));
+  if (onGuest.length > 0) {
+    const where = guest.vmid !== undefined ? `/vms/${guest.vmid}` : "the guest";
+    notes.push(
+      `moving a guest that already exists outside its pool into it (pool: on ${guest.key}) also needs VM.Allocate on ${where} until it is a member: not granted here; have an administrator move it, or grant that once`,
+    );
+  }
+  return needs.filter((n) => !onGuest.includes(n));
+}
+
 function needsOfCalls(calls: ApiCall[]): PrivilegeNeed[] {
   return calls.flatMap((c) => callNeeds(c));
 }
@@ -97,7 +114,10 @@ function guestNeeds(guest: DesiredGuest, all: DesiredGuest[], options: NeedsOpti
   const out: ScopedNeed[] = [];
   // A guest the spec wants absent is only stopped and destroyed.
   const wanted = guest.absent ? operations.filter((op) => op.operation === "power" || op.operation === "destroy") : operations;
-  for (const { operation, calls } of wanted) out.push(...scoped(needsOfCalls(calls), own, operation, guest.key));
+  for (const { operation, calls } of wanted) {
+    const needs = scoped(needsOfCalls(calls), own, operation, guest.key);
+    out.push(...(operation === "pool" ? poolJoinNeeds(guest, needs, notes) : needs));
+  }
   out.push(...scoped(readNeeds(guest, source), own, "read", guest.key));
   return out;
 }

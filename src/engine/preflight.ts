@@ -3,12 +3,12 @@
 // the steps need is checked against GET /access/permissions. All problems are reported together.
 import { getNodeNetwork, getPermissions, getStorageContent } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
-import type { GuestType } from "../plan/intent.js";
-import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { ClusterSnapshot } from "./cluster.js";
 import { granted, missingPrivileges, stepNeeds } from "./privileges.js";
 import { planReadNeeds } from "./read-needs.js";
+import type { GuestType } from "../plan/intent.js";
+import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 
 /** Volumes a step reads from storage content: ISOs for CD-ROMs, images for `import-from`, a container's template. */
 type FileContent = "iso" | "import" | "images" | "vztmpl";

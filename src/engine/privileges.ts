@@ -2,11 +2,10 @@
 // (`permissions.check`); create and config updates check more, per key and value, inside
 // PVE's handler: the guest kind lists those (resources/<kind>/privileges.ts), by the call's
 // intent.
-
-import type { ApiCall, PrivilegeNeed, RequiredPrivilege, Step } from "../plan/types.js";
 import { archiveCallNeeds, GUEST_KINDS } from "../resources/index.js";
 import { objectCallNeeds } from "../resources/objects.js";
 import { matchEndpoint } from "../schema/index.js";
+import type { ApiCall, PrivilegeNeed, RequiredPrivilege, Step } from "../plan/types.js";
 
 /** PVE fails a `perm` check with `require_param` when that parameter is not given: such an alternative cannot be the one that passes. */
 function applies(check: unknown[], params: Record<string, string>): boolean {
