@@ -130,6 +130,8 @@ function group(needs: ScopedNeed[]): PathNeeds[] {
     byPath.set(need.path, privileges);
     const entry = privileges.get(need.privilege) ?? { privilege: need.privilege, ...(need.anyOf && need.anyOf.length > 1 ? { anyOf: need.anyOf } : {}), operations: [], users: [] };
     privileges.set(need.privilege, entry);
+    // One need of exactly this privilege makes it required, whatever alternatives another had.
+    if (!(need.anyOf && need.anyOf.length > 1)) delete entry.anyOf;
     if (!entry.operations.includes(need.operation)) entry.operations.push(need.operation);
     if (!entry.users.includes(need.user)) entry.users.push(need.user);
   }
