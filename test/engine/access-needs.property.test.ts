@@ -21,7 +21,8 @@ function dumpOf(spec: ReturnType<typeof accessSpec>): PermissionDump {
   for (const acl of spec.acls) {
     if (acl.token === undefined) continue;
     const role = spec.roles.find((r) => r.id === acl.role)!;
-    const entry = (dump[acl.path] ??= {});
+    const entry = dump[acl.path] ?? {};
+    dump[acl.path] = entry;
     for (const p of role.privileges) entry[p] = acl.propagate ? 1 : (entry[p] ?? 0);
   }
   return dump;
