@@ -34,12 +34,13 @@ function roleSuffix(path: string): string {
 }
 
 /**
- * Propagation only where the grant must reach paths below: /vms (guests not known yet) and /
- * or /nodes for cluster-wide reads. A guest, pool, storage or bridge is checked on its own path
- * (pool members inherit the pool's roles whatever `propagate` says).
+ * Propagation only where the grant must reach paths below: /vms (guests whose vmid is not known
+ * yet). Every other path is checked as itself: a guest, pool, storage, bridge, and / (Sys.Modify
+ * for backup jobs or `startup`, which must not reach every node's settings below it); pool
+ * members inherit the pool's roles whatever `propagate` says.
  */
 function propagates(path: string): boolean {
-  return path === "/vms" || path === "/storage" || path === "/" || path === "/nodes";
+  return path === "/vms";
 }
 
 /** `deploy@pve!ci` -> `deploy@pve`. */

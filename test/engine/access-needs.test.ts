@@ -2,7 +2,7 @@
 // paths (per guest, per pool, /vms when nothing narrows it), the opt-in operations and notes.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { specAccessNeeds } from "../../src/app/access.js";
+import { accessSpec, specAccessNeeds } from "../../src/app/access.js";
 import type { NeedsOptions } from "../../src/engine/access-needs.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
 
@@ -79,6 +79,13 @@ describe("access needs", () => {
     const outside = needs("vms:\n  - vmid: 211\n    name: app2\n    node: pve1\n    clone: { from: 9100 }\n");
     assert.ok(outside.lines.includes("/vms/9100 VM.Clone clone"));
     assert.ok(outside.notes.some((n) => n.startsWith("clone source 9100 of app2 is not in these specs")));
+  });
+
+  it("a VM's startup order needs Sys.Modify on / (qemu-server: it changes the host's behaviour), granted without propagation", () => {
+    const { lines } = needs(VM.replace("    memory: 1G\n", "    memory: 1G\n    extraConfig: { startup: order=2 }\n"));
+    assert.ok(lines.includes("/ Sys.Modify change,create"));
+    const spec = accessSpec(specAccessNeeds(parseSpec(VM.replace("    memory: 1G\n", "    memory: 1G\n    extraConfig: { startup: order=2 }\n"), "t.yaml")).paths, "Deploy", { group: "ops" });
+    assert.deepEqual(spec.acls.find((a) => a.path === "/"), { path: "/", role: "DeployCluster", group: "ops", propagate: false });
   });
 
   it("backup jobs: Sys.Audit to read them, Sys.Modify on / to change them", () => {

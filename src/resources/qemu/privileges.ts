@@ -37,6 +37,8 @@ function writeNeeds(write: ConfigWrite, vmPath: string): PrivilegeNeed[] {
     if (write.bridge) needs.push({ path: `/sdn/zones/localnetwork/${write.bridge}`, privilege: "SDN.Use" });
     return needs;
   }
+  // startup changes the host's boot order of guests: qemu-server wants Sys.Modify on / too.
+  if (write.key === "startup") return [optionNeed(write.key, vmPath), { path: "/", privilege: "Sys.Modify" }];
   return [optionNeed(write.key, vmPath)];
 }
 
