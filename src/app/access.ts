@@ -34,6 +34,8 @@ export interface AccessCheck {
   subject: string;
   missing: MissingPrivilege[];
   needs: AccessNeeds;
+  /** PVE lists no privilege at all: also its answer for a user or token that does not exist. */
+  holdsNothing: boolean;
 }
 
 /** The running identity may not read the other's permissions. */
@@ -81,12 +83,9 @@ export async function checkAccess(client: PveClient, spec: SpecGuests, subject: 
         `run the check as ${subject.split("!")[0]} (its own tokens), or as a user or token with Sys.Audit on /access (root@pam, an admin)`,
       );
     }
-    if (err instanceof PveError && err.status === 500 && /no such (user|token)/.test(err.pveMessage ?? "")) {
-      throw new UsageProblem(`${subject} does not exist on ${client.origin}: ${err.pveMessage}`, "check the id (user@realm!tokenname), or create it first");
-    }
     throw err;
   }
   const keyed = needs.checks.map((n, i) => ({ ...n, stepId: String(i) }));
   const missing = missingPrivileges(dump, keyed).map((n) => needs.checks[Number(n.stepId)]!);
-  return { subject, missing: merge(missing), needs };
+  return { subject, missing: merge(missing), needs, holdsNothing: Object.keys(dump).length === 0 };
 }

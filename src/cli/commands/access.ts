@@ -76,7 +76,7 @@ function printNeeds(needs: AccessNeeds, flags: NeedsFlags): void {
 }
 
 function printCheck(check: AccessCheck, json: boolean): void {
-  if (json) process.stdout.write(`${JSON.stringify({ subject: check.subject, ok: check.missing.length === 0, missing: check.missing, notes: check.needs.notes }, null, 2)}\n`);
+  if (json) process.stdout.write(`${JSON.stringify({ subject: check.subject, ok: check.missing.length === 0, holdsNothing: check.holdsNothing, missing: check.missing, notes: check.needs.notes }, null, 2)}\n`);
   else process.stdout.write(renderCheck(check));
 }
 

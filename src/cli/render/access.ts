@@ -32,6 +32,7 @@ export function renderCheck(check: AccessCheck): string {
     path = m.path;
     lines.push(safeLine(missingLine(m)));
   }
+  if (check.holdsNothing) lines.push(`note: PVE lists no privilege at all for ${safeLine(check.subject)}; it answers the same for an id that does not exist, so check the id`);
   lines.push("grant them (pvectl access needs --format spec writes the roles and ACL entries), then check again");
   return `${lines.join("\n")}\n`;
 }
