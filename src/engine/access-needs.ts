@@ -122,16 +122,23 @@ function guestNeeds(guest: DesiredGuest, all: DesiredGuest[], options: NeedsOpti
   return out;
 }
 
-/** Groups needs per path and privilege, sorted, so the output and a generated role are stable. */
+/** A need's alternatives, when it has more than one. */
+function alternativesOf(need: { anyOf?: string[] }): string[] | undefined {
+  return need.anyOf && need.anyOf.length > 1 ? need.anyOf : undefined;
+}
+
+/** Groups needs per path, then per privilege and set of alternatives, sorted, so the output and a generated role are stable. */
 function group(needs: ScopedNeed[]): PathNeeds[] {
   const byPath = new Map<string, Map<string, PathPrivilege>>();
   for (const need of needs) {
     const privileges = byPath.get(need.path) ?? new Map<string, PathPrivilege>();
     byPath.set(need.path, privileges);
-    const entry = privileges.get(need.privilege) ?? { privilege: need.privilege, ...(need.anyOf && need.anyOf.length > 1 ? { anyOf: need.anyOf } : {}), operations: [], users: [] };
-    privileges.set(need.privilege, entry);
-    // One need of exactly this privilege makes it required, whatever alternatives another had.
-    if (!(need.anyOf && need.anyOf.length > 1)) delete entry.anyOf;
+    const anyOf = alternativesOf(need);
+    // Needs with other alternatives are other requirements (a cloud-init drive: Cloudinit or
+    // CDROM; a cloud-init key: Cloudinit or Network): kept apart until coverage is decided.
+    const key = `${need.privilege}|${(anyOf ?? []).join(",")}`;
+    const entry = privileges.get(key) ?? { privilege: need.privilege, ...(anyOf ? { anyOf } : {}), operations: [], users: [] };
+    privileges.set(key, entry);
     if (!entry.operations.includes(need.operation)) entry.operations.push(need.operation);
     if (!entry.users.includes(need.user)) entry.users.push(need.user);
   }
@@ -139,7 +146,7 @@ function group(needs: ScopedNeed[]): PathNeeds[] {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([path, privileges]) => ({
       path,
-      privileges: withoutCovered([...privileges.values()])
+      privileges: mergeByPrivilege(withoutCovered([...privileges.values()]))
         .sort((a, b) => a.privilege.localeCompare(b.privilege))
         .map((p) => ({ ...p, operations: p.operations.sort(), users: p.users.sort() })),
     }));
@@ -147,11 +154,27 @@ function group(needs: ScopedNeed[]): PathNeeds[] {
 
 /**
  * An `any` need (PUT config: any VM.Config.* privilege) is met by a privilege the same path
- * needs anyway: it is left out, so the role does not grow by a privilege nothing else needs.
+ * needs exactly: it is left out, so the role does not grow by a privilege nothing else needs.
  */
 function withoutCovered(privileges: PathPrivilege[]): PathPrivilege[] {
   const exact = new Set(privileges.filter((p) => p.anyOf === undefined).map((p) => p.privilege));
   return privileges.filter((p) => p.anyOf === undefined || !p.anyOf.some((alt) => exact.has(alt)));
+}
+
+/** One line per privilege: required exactly when any remaining need requires it exactly. */
+function mergeByPrivilege(privileges: PathPrivilege[]): PathPrivilege[] {
+  const out = new Map<string, PathPrivilege>();
+  for (const p of privileges) {
+    const seen = out.get(p.privilege);
+    if (seen === undefined) {
+      out.set(p.privilege, { ...p, operations: [...p.operations], users: [...p.users] });
+      continue;
+    }
+    if (p.anyOf === undefined) delete seen.anyOf;
+    for (const o of p.operations) if (!seen.operations.includes(o)) seen.operations.push(o);
+    for (const u of p.users) if (!seen.users.includes(u)) seen.users.push(u);
+  }
+  return [...out.values()];
 }
 
 /** Operations listed per guest in the text output, in the order an operator meets them. */

@@ -51,12 +51,23 @@ export function userOfToken(token: string): string {
 export function accessSpec(paths: PathNeeds[], role: string, subject: AclSubject): AccessSpec {
   const roles = new Map<string, Set<string>>();
   const acls: AccessSpecAcl[] = [];
+  // A role is granted on every path of its kind: a privilege one path needs exactly also meets
+  // another path's `any` need, so that need adds its preferred privilege only when no
+  // alternative is in the role already (exact ones first).
+  for (const exactFirst of [true, false]) {
+    for (const { path, privileges } of paths) {
+      const id = `${role}${roleSuffix(path)}`;
+      const set = roles.get(id) ?? new Set<string>();
+      roles.set(id, set);
+      for (const p of privileges) {
+        if ((p.anyOf === undefined) !== exactFirst) continue;
+        if (p.anyOf === undefined || !p.anyOf.some((alt) => set.has(alt))) set.add(p.privilege);
+      }
+    }
+  }
   for (const { path, privileges } of paths) {
     if (privileges.length === 0) continue;
     const id = `${role}${roleSuffix(path)}`;
-    const set = roles.get(id) ?? new Set<string>();
-    roles.set(id, set);
-    for (const p of privileges) set.add(p.privilege);
     const propagate = propagates(path);
     // A privilege-separated token holds what both it and its user hold: the user gets the same grants.
     if ("token" in subject) acls.push({ path, role: id, user: userOfToken(subject.token), propagate });
