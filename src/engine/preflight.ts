@@ -6,6 +6,7 @@ import type { PveClient } from "../api/index.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { ClusterSnapshot } from "./cluster.js";
 import { granted, missingPrivileges, stepNeeds } from "./privileges.js";
+import { planReadNeeds } from "./read-needs.js";
 import type { GuestType } from "../plan/intent.js";
 import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 
@@ -232,7 +233,7 @@ export async function checkPermissions(client: PveClient, guests: GuestPlan[]): 
   if (steps.length === 0) return [];
   const dump = await getPermissions(client);
   const byStep = new Map(guests.flatMap((g) => g.steps.map((s) => [s.id, g.key] as const)));
-  return missingPrivileges(dump, stepNeeds(steps)).map((need) => {
+  return missingPrivileges(dump, [...stepNeeds(steps), ...planReadNeeds(guests)]).map((need) => {
     const privilege = need.anyOf && need.anyOf.length > 1 ? need.anyOf.join(" or ") : need.privilege;
     return {
       kind: "permission" as const,

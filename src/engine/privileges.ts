@@ -55,6 +55,14 @@ export function callNeeds(call: ApiCall): PrivilegeNeed[] {
   if (intent.kind === "object") needs.push(...objectCallNeeds(intent, call.params));
   else if (intent.kind !== "pool") needs.push(...GUEST_KINDS[intent.kind].callNeeds(intent, vmPath));
   needs.push(...archiveCallNeeds(intent, vmPath));
+  // A create into a pool is checked on the pool first (qemu-server/pve-container check_vm_perm
+  // with the pool): every privilege on the new guest may be held there instead.
+  if (intent.op === "create" && intent.pool !== undefined) {
+    const pool = `/pool/${intent.pool}`;
+    for (const [i, need] of needs.entries()) {
+      if (need.path === vmPath) needs[i] = { ...need, orOn: [...(need.orOn ?? []), ...(need.anyOf ?? [need.privilege]).map((privilege) => ({ path: pool, privilege }))] };
+    }
+  }
   // PUT /pools with vms=: PVE also checks each guest (`check_perm_modify` on /vms/<vmid>).
   if (intent.op === "pool-membership") {
     for (const id of intent.vmids) needs.push({ path: `/vms/${id}`, privilege: "VM.Allocate", anyOf: ["VM.Allocate", "Permissions.Modify"] });

@@ -97,6 +97,8 @@ vms:
       const missing = plan.preflightErrors.filter((p) => p.kind === "permission").map((p) => `${p.path} ${p.privilege}`);
       assert.deepEqual(missing.sort(), [
         "/sdn/zones/localnetwork/vmbr0 SDN.Use",
+        // the ISO is read from its storage (PVE's check_volume_access)
+        "/storage/local Datastore.AllocateSpace or Datastore.Audit",
         "/storage/local-lvm Datastore.AllocateSpace",
         "/vms/210 VM.Allocate",
         "/vms/210 VM.Config.Disk",

@@ -29,7 +29,12 @@ describe("privileges a step needs", () => {
     assert.ok(needs.includes("/vms/300 VM.Allocate"));
     assert.ok(needs.includes("/vms/300 VM.PowerMgmt"));
     assert.ok(needs.includes("/vms/300 VM.Config.CDROM"));
-    assert.ok(!needs.some((n) => n.startsWith("/storage/local ")), "an existing ISO allocates nothing");
+    // An existing ISO allocates nothing, but PVE's check_volume_access wants read access to its storage.
+    const iso = callNeeds(qemuCalls.create("pve1", { vmid: 300, name: "x", ide2: "local:iso/d.iso,media=cdrom" })).filter((n) => n.path === "/storage/local");
+    assert.deepEqual(
+      iso.map((n) => n.anyOf),
+      [["Datastore.AllocateSpace", "Datastore.Audit"]],
+    );
   });
 
   it("an existing cloud-init volume is a cloud-init drive, not a CD-ROM, and an ISO named like an option stays a disk", () => {

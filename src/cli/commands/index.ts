@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<Registrar>> = {
   snapshot: async () => (await import("./snapshot.js")).registerSnapshotCommand,
   backup: async () => (await import("./backup.js")).registerBackupCommand,
   restore: async () => (await import("./restore.js")).registerRestoreCommand,
+  access: async () => (await import("./access.js")).registerAccessCommand,
 };
 
 /** Registers the command named by `argv[2]` when there is one, else every command. */

@@ -24,6 +24,11 @@ function writeNeeds(write: ConfigWrite, vmPath: string): PrivilegeNeed[] {
     else if (write.media === "cloudinit") needs.push({ path: vmPath, privilege: "VM.Config.Cloudinit", anyOf: ["VM.Config.Cloudinit", "VM.Config.CDROM"] });
     else needs.push({ path: vmPath, privilege: "VM.Config.Disk" });
     if (write.newOn) needs.push({ path: `/storage/${write.newOn}`, privilege: "Datastore.AllocateSpace" });
+    // An ISO or an image to import is read from its storage: PVE's check_volume_access wants
+    // read access there (ISOs and images may be sensitive).
+    for (const read of [write.iso, write.importFrom]) {
+      if (read) needs.push({ path: `/storage/${read.storage}`, privilege: "Datastore.AllocateSpace", anyOf: ["Datastore.AllocateSpace", "Datastore.Audit"] });
+    }
     return needs;
   }
   if (write.as === "nic") {
@@ -32,6 +37,8 @@ function writeNeeds(write: ConfigWrite, vmPath: string): PrivilegeNeed[] {
     if (write.bridge) needs.push({ path: `/sdn/zones/localnetwork/${write.bridge}`, privilege: "SDN.Use" });
     return needs;
   }
+  // startup changes the host's boot order of guests: qemu-server wants Sys.Modify on / too.
+  if (write.key === "startup") return [optionNeed(write.key, vmPath), { path: "/", privilege: "Sys.Modify" }];
   return [optionNeed(write.key, vmPath)];
 }
 

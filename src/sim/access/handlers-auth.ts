@@ -2,13 +2,14 @@
 // /access, /access/domains, /access/password.
 import { type AuthIdentity, PveApiError, type Router } from "../contract.js";
 import { list, str } from "../params.js";
-import { authId, userUsable } from "./authenticate.js";
+import { userUsable } from "./authenticate.js";
 import { capabilities } from "./capabilities.js";
 import { normalizePath } from "./evaluate.js";
 import { realmConfig } from "./handlers-realms.js";
+import { permissionsRequest } from "./permissions-dump.js";
 import { permissionError } from "./schema-check.js";
 import type { AccessControl } from "./service.js";
-import { hashSecret, splitAuthId } from "./state.js";
+import { hashSecret } from "./state.js";
 import { verifyTotp } from "./totp.js";
 
 export interface VersionInfo {
@@ -120,28 +121,9 @@ export function registerAuthHandlers(router: Router, deps: AuthHandlerDeps): voi
     return result;
   });
 
-  router.add("GET", "/access/permissions", (ctx) => {
-    const requested = str(ctx.params, "userid");
-    let subject: AuthIdentity = ctx.auth;
-    if (requested && requested !== authId(ctx.auth)) {
-      const { userid, tokenid } = splitAuthId(requested);
-      const ownToken = !ctx.auth.tokenid && userid === ctx.auth.userid;
-      if (!ownToken) ctx.checkPermission("/access", ["Sys.Audit"]);
-      const user = access.state.users[userid];
-      if (!user) throw new PveApiError(500, `no such user ('${userid}')`);
-      if (tokenid) {
-        const token = user.tokens[tokenid];
-        if (!token) throw new PveApiError(500, `no such token '${tokenid}' for user '${userid}'`);
-        subject = { userid, tokenid, privsep: token.privsep === 1 };
-      } else subject = { userid };
-    }
-    const path = str(ctx.params, "path");
-    if (path !== undefined) {
-      const p = normalizePath(path);
-      return { [p]: Object.fromEntries(access.privileges(subject, p)) };
-    }
-    return dumpPermissions(access, subject, permissionPaths(access, deps.poolMemberPaths()));
-  });
+  router.add("GET", "/access/permissions", (ctx) =>
+    permissionsRequest(ctx, access, (subject) => dumpPermissions(access, subject, permissionPaths(access, deps.poolMemberPaths()))),
+  );
 
   router.add("GET", "/access/domains", () =>
     Object.entries(access.state.realms)

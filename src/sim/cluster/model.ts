@@ -54,6 +54,10 @@ export class SimCluster implements ClusterModel {
   poolOfGuest(vmid: number): string | undefined {
     return this.poolOf(vmid);
   }
+  /** Every pool's guests and storages: GET /access/permissions lists their paths (get_effective_permissions). */
+  poolMembers(): Array<{ poolid: string; vmids: number[]; storages: string[] }> {
+    return this.state.pools.map((p) => ({ poolid: p.poolid, vmids: [...p.vmids], storages: [...p.storages] }));
+  }
   poolOfStorage(storage: string): string | undefined {
     return this.state.pools.find((p) => p.storages.includes(storage))?.poolid;
   }

@@ -25,6 +25,18 @@ export function newDiskStorage(value: string, defaultStorage: string | undefined
 }
 
 /**
+ * An ISO image is read from its storage: pve-storage's check_volume_access wants
+ * Datastore.Allocate there, or at least Datastore.AllocateSpace or Datastore.Audit (ISOs may be sensitive).
+ */
+function checkIsoAccess(ctx: HandlerContext, value: unknown): void {
+  const iso = /^([a-zA-Z][\w\-.]*):iso\//.exec(String(value ?? "").split(",")[0] ?? "");
+  if (!iso) return;
+  const storage = `/storage/${iso[1]}`;
+  if (ctx.hasPermission(storage, ["Datastore.Allocate"])) return;
+  ctx.checkPermission(storage, ["Datastore.AllocateSpace", "Datastore.Audit"], true);
+}
+
+/**
  * Checks the caller's privileges for setting or deleting these QEMU options on /vms/<vmid>
  * (root@pam may do everything). `values` holds the new values of the keys being set.
  */
@@ -36,6 +48,7 @@ export function checkQemuOptionPermissions(ctx: HandlerContext, vmid: number, ke
     if (isDiskKey("qemu", key) || key === "cdrom") {
       const cdrom = key === "cdrom" || (value !== undefined && isCdrom(String(value)));
       ctx.checkPermission(path, [cdrom ? "VM.Config.CDROM" : "VM.Config.Disk"]);
+      checkIsoAccess(ctx, value);
     } else if (isUnusedKey(key) || DISK.has(key)) ctx.checkPermission(path, ["VM.Config.Disk"]);
     else if (CPU.has(key) || /^numa\d+$/.test(key)) ctx.checkPermission(path, ["VM.Config.CPU"]);
     else if (MEMORY.has(key)) ctx.checkPermission(path, ["VM.Config.Memory"]);

@@ -11,6 +11,7 @@ import { checkNewDiskStorages, checkQemuOptionPermissions } from "./config-permi
 import { flag, nodeParam, sim, str, vmidParam } from "./context.js";
 import { applyHaState } from "./ha.js";
 import { freeOnFailure, removeGuest, reserveGuest } from "./new-guest.js";
+import { withCreatePool } from "./pool-checks.js";
 import { restoreOnCreate } from "./restore.js";
 
 /** Create-only parameters that are not written to the config. */
@@ -75,7 +76,8 @@ function createVm(ctx: HandlerContext): string {
     return restoreOnCreate(ctx, model, "qemu", archive, CREATE_CONTROL);
   }
   checkAllocate(ctx, vmid, pool);
-  if (flag(ctx, "start")) ctx.checkPermission(`/vms/${vmid}`, ["VM.PowerMgmt"]);
+  const inPool = withCreatePool(ctx, vmid, pool);
+  if (flag(ctx, "start")) inPool.checkPermission(`/vms/${vmid}`, ["VM.PowerMgmt"]);
   checkPoolExists(model, pool);
   // qemu-server: creating into a pool modifies it (check_perm_modify on /pool/<id>).
   if (pool !== undefined) ctx.checkPermission(`/pool/${pool}`, ["Permissions.Modify", "Pool.Allocate"], true);
@@ -94,7 +96,7 @@ function createVm(ctx: HandlerContext): string {
     if (defaultStorage === undefined) throw new PveApiError(500, "no storage ID specified (and no default storage)");
     requested[key] = `${defaultStorage}:${value}`;
   }
-  checkQemuOptionPermissions(ctx, vmid, Object.keys(requested), requested);
+  checkQemuOptionPermissions(inPool, vmid, Object.keys(requested), requested);
   checkNewDiskStorages(ctx, requested, (k) => isDiskKey("qemu", k), "images", (id) => findStorage(model.state, id)?.content);
   model.assertVmidFree(vmid, "VM");
   const guest = reserveGuest(model, { vmid, type: "qemu", node, agentDelay: model.state.agentDelay }, "create");

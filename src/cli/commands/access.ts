@@ -1,0 +1,122 @@
+// `pvectl access needs`: the privileges the specs' operations can need, per ACL path (text,
+// --json, or --format spec: an `access:` section granting exactly that). `pvectl access check
+// --token ID`: what that token (or user) lacks of it, read from PVE as the running identity.
+import type { Command } from "commander";
+import { stringify } from "yaml";
+import { type AccessCheck, type AccessNeeds, type AclSubject, accessSpec, checkAccess, checkAuthId, type NeedsOptions, specAccessNeeds } from "../../app/access.js";
+import type { SpecGuests } from "../../app/plan-spec.js";
+import { loadSpecFiles } from "../../sources/spec/index.js";
+import { safeLine } from "../../util/safe-text.js";
+import { renderCheck, renderNeeds } from "../render/access.js";
+import { addSecretPolicyOptions, openSpecTarget, type SpecFlags, specOf, UsageError } from "./plan.js";
+
+interface NeedsFlags extends SpecFlags {
+  json?: boolean;
+  format?: string;
+  role?: string;
+  token?: string;
+  user?: string;
+  group?: string;
+  snapshots?: boolean;
+  backupStorage?: string[];
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+function needsOptions(flags: NeedsFlags): NeedsOptions {
+  return { ...(flags.snapshots ? { snapshots: true } : {}), ...(flags.backupStorage ? { backupStorages: flags.backupStorage } : {}) };
+}
+
+/** The specs' guests on one connection, read offline (`access needs` contacts no cluster). */
+async function offlineSpec(positional: string[], flags: NeedsFlags): Promise<SpecGuests> {
+  const files = [...(flags.file ?? []), ...positional];
+  if (files.length === 0) throw new UsageError("no spec file given", "usage: pvectl access needs web.yaml [more.yaml ...]");
+  const spec = await loadSpecFiles(files);
+  const on = <G extends { connection?: string }>(guests: G[]): G[] => (flags.connection === undefined ? guests : guests.filter((g) => g.connection === flags.connection));
+  return { vms: on(spec.vms), containers: on(spec.containers), ...(spec.backupJobs ? { backupJobs: on(spec.backupJobs) } : {}) };
+}
+
+const DEFAULT_ROLE = "Deploy";
+const ROLE_ID = /^[A-Za-z][A-Za-z0-9.\-_]*$/;
+
+function subjectOf(flags: NeedsFlags): AclSubject {
+  const given = [flags.token && { token: flags.token }, flags.user && { user: flags.user }, flags.group && { group: flags.group }].filter((s): s is AclSubject => Boolean(s));
+  if (given.length !== 1) {
+    throw new UsageError(
+      given.length === 0 ? "--format spec needs the ACL subject" : "give only one of --token, --user, --group",
+      "e.g. pvectl access needs web.yaml --format spec --token deploy@pve!ci (or --user deploy@pve, --group web-team)",
+    );
+  }
+  const subject = given[0]!;
+  if ("token" in subject) checkAuthId(subject.token);
+  if ("user" in subject) checkAuthId(subject.user);
+  return subject;
+}
+
+function printNeeds(needs: AccessNeeds, flags: NeedsFlags): void {
+  const format = flags.json ? "json" : (flags.format ?? "text");
+  if (format === "json") {
+    process.stdout.write(`${JSON.stringify({ paths: needs.paths, notes: needs.notes }, null, 2)}\n`);
+    return;
+  }
+  if (format === "spec") {
+    const role = flags.role ?? DEFAULT_ROLE;
+    if (!ROLE_ID.test(role)) throw new UsageError(`--role '${role}' is not a PVE role id`, "a letter, then letters, digits, '.', '-' or '_', e.g. --role WebDeploy");
+    // PVE keeps role ids starting with PVE (any case) for its built-in roles.
+    if (/^pve/i.test(role)) throw new UsageError(`--role '${role}' starts with PVE, which PVE keeps for its built-in roles`, "pick another name, e.g. --role WebDeploy");
+    const spec = accessSpec(needs.paths, role, subjectOf(flags));
+    const notes = needs.notes.map((n) => `# ${safeLine(n)}\n`).join("");
+    process.stdout.write(`${notes}${stringify({ access: spec })}`);
+    return;
+  }
+  if (format !== "text") throw new UsageError(`unknown --format '${format}'`, "use text, json or spec");
+  process.stdout.write(renderNeeds(needs));
+}
+
+function printCheck(check: AccessCheck, json: boolean): void {
+  if (json) process.stdout.write(`${JSON.stringify({ subject: check.subject, ok: check.missing.length === 0, holdsNothing: check.holdsNothing, missing: check.missing, notes: check.needs.notes }, null, 2)}\n`);
+  else process.stdout.write(renderCheck(check));
+}
+
+export function registerAccessCommand(program: Command): void {
+  const access = program.command("access").description("least privilege: what the specs need (needs), what a token lacks (check)");
+  access
+    .command("needs")
+    .description("the privileges every operation of the specs can need, per ACL path (reads no cluster)")
+    .argument("[files...]", "spec files")
+    .option("-f, --file <path...>", "spec file(s)")
+    .option("--connection <name>", "only the guests of this spec connection")
+    .option("--format <format>", "text (the default), json, or spec: an access: section with custom roles and ACL entries granting exactly that")
+    .option("--json", "same as --format json")
+    .option("--role <name>", "the custom role's id in --format spec (roles for storages, bridges and cluster paths get a suffix: DeployStorage ...)", DEFAULT_ROLE)
+    .option("--token <id>", "--format spec: the ACL subject, a token (user@realm!name)")
+    .option("--user <id>", "--format spec: the ACL subject, a user (user@realm)")
+    .option("--group <id>", "--format spec: the ACL subject, a group")
+    .option("--snapshots", "include snapshot create, delete and rollback for every guest (pvectl snapshot); without it only guests with snapshots: retention")
+    .option("--backup-storage <id>", "include backup run and restore to this storage (repeatable)", collect)
+    .action(async (files: string[], flags: NeedsFlags) => {
+      printNeeds(specAccessNeeds(await offlineSpec(files, flags), needsOptions(flags)), flags);
+    });
+  addSecretPolicyOptions(access.command("check"))
+    .description("what a token (or user) lacks of what the specs need, per path; exit 1 when anything is missing")
+    .argument("[files...]", "spec files")
+    .option("-f, --file <path...>", "spec file(s)")
+    .requiredOption("--token <id>", "the token (user@realm!name) or user (user@realm) to check; pvectl runs as its own connection, which must be that user or hold Sys.Audit on /access")
+    .option("--connection <name>", "only the guests of this spec connection")
+    .option("--json", "the result as JSON ({ subject, ok, missing })")
+    .option("--snapshots", "include snapshot operations for every guest (as access needs)")
+    .option("--backup-storage <id>", "include backup run and restore to this storage (repeatable)", collect)
+    .action(async (files: string[], flags: NeedsFlags & { token: string }) => {
+      checkAuthId(flags.token);
+      const target = await openSpecTarget(files, flags, "access check");
+      try {
+        const check = await checkAccess(target.client, specOf(target), flags.token, needsOptions(flags));
+        printCheck(check, flags.json === true);
+        if (check.missing.length > 0) process.exitCode = 1;
+      } finally {
+        await target.client.close();
+      }
+    });
+}

@@ -1,0 +1,85 @@
+// `pvectl access needs` (text, --json, --format spec) and `pvectl access check --token`: what
+// the example web tier needs, and what a token lacks of it (exit 1), read by root; a user that
+// may not read another's permissions gets a clear refusal, not a stack trace.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { parse } from "yaml";
+import { PveClient } from "../../src/api/index.js";
+import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { pvectl, simEnv } from "./run.js";
+
+describe("pvectl access", () => {
+  let sim: RunningSimulator;
+  let root: PveClient;
+  let env: NodeJS.ProcessEnv;
+  before(async () => {
+    sim = await startSimulator({ port: 0, seed: 3 });
+    root = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+    env = simEnv(sim);
+    await root.request("POST", "/access/users", { userid: "deploy@pve", password: "deploy-pass-1" });
+    await root.request("POST", "/access/users/deploy@pve/token/ci", { privsep: 1 });
+    await root.request("PUT", "/access/acl", { path: "/vms/201", roles: "PVEVMAdmin", users: "deploy@pve" });
+    await root.request("PUT", "/access/acl", { path: "/vms/201", roles: "PVEVMAdmin", tokens: "deploy@pve!ci" });
+  });
+  after(async () => {
+    await root.close();
+    await sim.close();
+  });
+
+  it("needs: per path, with the operations and guests, and the pool advice", async () => {
+    const out = await pvectl(["access", "needs", "examples/web.yaml"]);
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /^\/vms\/201\n(?: {2}.+\n)*? {2}VM\.Allocate +create, destroy: web1$/m);
+    assert.match(out.stdout, /^\/sdn\/zones\/localnetwork\/vmbr1\n {2}SDN\.Use +change, create: db1$/m);
+    assert.match(out.stdout, /^note: not in a pool: web1, web2, db1\./m);
+  });
+
+  it("needs --format spec: roles and ACL entries for the token and its user, loadable YAML", async () => {
+    const out = await pvectl(["access", "needs", "examples/web.yaml", "--format", "spec", "--token", "deploy@pve!ci", "--role", "WebDeploy"]);
+    assert.equal(out.code, 0, out.stderr);
+    const { access } = parse(out.stdout) as { access: { roles: Array<{ id: string; privileges: string[] }>; acls: Array<Record<string, unknown>> } };
+    assert.deepEqual(
+      access.roles.map((r) => r.id),
+      ["WebDeploy", "WebDeployNetwork", "WebDeployStorage"],
+    );
+    assert.ok(access.roles[0]!.privileges.includes("VM.PowerMgmt"));
+    assert.ok(!access.roles[0]!.privileges.some((p) => p.startsWith("Datastore.")), "storage privileges live in the storage role");
+    assert.deepEqual(access.acls.filter((a) => a.path === "/vms/201"), [
+      { path: "/vms/201", role: "WebDeploy", user: "deploy@pve", propagate: false },
+      { path: "/vms/201", role: "WebDeploy", token: "deploy@pve!ci", propagate: false },
+    ]);
+  });
+
+  it("needs refuses a role id PVE keeps for itself, and --format spec without a subject", async () => {
+    const pve = await pvectl(["access", "needs", "examples/web.yaml", "--format", "spec", "--token", "deploy@pve!ci", "--role", "PVEDeploy"]);
+    assert.equal(pve.code, 1);
+    assert.match(pve.stderr, /starts with PVE/);
+    const none = await pvectl(["access", "needs", "examples/web.yaml", "--format", "spec"]);
+    assert.equal(none.code, 1);
+    assert.match(none.stderr, /needs the ACL subject/);
+  });
+
+  it("check: lists what the token lacks per path and exits 1; --json says the same", async () => {
+    const out = await pvectl(["access", "check", "--token", "deploy@pve!ci", "examples/web.yaml"], env);
+    assert.equal(out.code, 1, out.stderr);
+    assert.match(out.stdout, /^deploy@pve!ci lacks \d+ privileges the specs need:/);
+    assert.match(out.stdout, /^\/vms\/202\n {2}VM\.Allocate/m);
+    assert.doesNotMatch(out.stdout, /^\/vms\/201$/m, "PVEVMAdmin on /vms/201 holds every VM privilege web1 needs");
+    const json = await pvectl(["access", "check", "--token", "deploy@pve!ci", "examples/web.yaml", "--json"], env);
+    const result = JSON.parse(json.stdout) as { ok: boolean; missing: Array<{ path: string; privilege: string }> };
+    assert.equal(result.ok, false);
+    assert.ok(result.missing.some((m) => m.path === "/storage/local-lvm" && m.privilege === "Datastore.AllocateSpace"));
+  });
+
+  it("check: a user without Sys.Audit on /access may not read another's permissions, and is told so", async () => {
+    const out = await pvectl(["access", "check", "--token", "root@pam", "examples/web.yaml"], {
+      ...env,
+      PROXMOX_USER: "deploy@pve",
+      PROXMOX_PASSWORD: "deploy-pass-1",
+    });
+    assert.equal(out.code, 1);
+    assert.match(out.stderr, /deploy@pve may not read the permissions of root@pam/);
+    assert.match(out.stderr, /Sys\.Audit on \/access/);
+    assert.doesNotMatch(out.stderr, /\bat .+\.ts:\d+/, "no stack trace");
+  });
+});
