@@ -7,10 +7,10 @@
 //
 //   npm run build && npx tsx bench/sim.ts [--guests 10000] [--seconds 5] [--http]
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { once } from "node:events";
 import { parseArgs } from "node:util";
 import { Pool } from "undici";
 import { REPO_ROOT } from "../test/conformance/helpers.js";

@@ -8,8 +8,9 @@
 // On every call those are compared with the guest as it is now, and an entry is read again
 // when anything differs: comparing is several times cheaper than reading, and it holds however
 // the guest was changed. Usage figures of running guests move with time and are written anew.
-import { type GuestUsage, guestCpus, guestMaxDisk, guestMaxMem, guestName, guestUsage } from "../cluster/metrics.js";
+
 import { flat } from "../cluster/ids.js";
+import { type GuestUsage, guestCpus, guestMaxDisk, guestMaxMem, guestName, guestUsage } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { ConfigValue, GuestState } from "../cluster/types.js";
 import type { JsonRun } from "../contract.js";
@@ -30,6 +31,12 @@ interface CachedEntry {
   stopped?: string;
   head: string;
   tail: string;
+  // a running guest's usage figures as JSON, for the second and start time they were made at:
+  // they are a function of the entry's guest, its start time and the clock's whole second, so
+  // calls within one second (a client polling, several clients) share them
+  usageAt: number | undefined;
+  usageStartedAt: number | undefined;
+  usage: string | undefined;
 }
 
 const cache = new WeakMap<GuestState, CachedEntry>();
@@ -91,6 +98,10 @@ function readEntry(model: SimCluster, guest: GuestState, online: boolean, pool: 
     // kept for the guest's lifetime, so built flat (see flat())
     head: head.slice(0, -1),
     tail: tail === "{}" ? "}" : flat(",", tail.slice(1)),
+    // present from the start, so every entry keeps one hidden class
+    usageAt: undefined,
+    usageStartedAt: undefined,
+    usage: undefined,
   };
 }
 
@@ -117,7 +128,12 @@ export function guestResources(model: SimCluster, guests: GuestState[], withPool
       cache.set(guest, cached);
     }
     if (cached.stopped) return cached.stopped;
-    const json = flat(cached.head, usageJson(guestUsage(model, guest, now)), cached.tail);
+    if (cached.usage === undefined || cached.usageAt !== now || cached.usageStartedAt !== guest.startedAt) {
+      cached.usage = usageJson(guestUsage(model, guest, now));
+      cached.usageAt = now;
+      cached.usageStartedAt = guest.startedAt;
+    }
+    const json = flat(cached.head, cached.usage, cached.tail);
     if (guest.status !== "running") cached.stopped = json;
     return json;
   };
