@@ -31,12 +31,13 @@ interface CachedEntry {
   stopped?: string;
   head: string;
   tail: string;
-  // a running guest's usage figures as JSON, for the second and start time they were made at:
-  // they are a function of the entry's guest, its start time and the clock's whole second, so
-  // calls within one second (a client polling, several clients) share them
-  usageAt: number | undefined;
-  usageStartedAt: number | undefined;
-  usage: string | undefined;
+  // a running guest's whole entry, for the second and start time it was made at: its usage
+  // figures are a function of the entry's guest, its start time and the clock's whole second,
+  // so calls within one second (a client polling, several clients) share one flat string
+  // instead of each building and flattening 5,000 of them
+  runningAt: number | undefined;
+  runningStartedAt: number | undefined;
+  running: string | undefined;
 }
 
 const cache = new WeakMap<GuestState, CachedEntry>();
@@ -99,9 +100,9 @@ function readEntry(model: SimCluster, guest: GuestState, online: boolean, pool: 
     head: head.slice(0, -1),
     tail: tail === "{}" ? "}" : flat(",", tail.slice(1)),
     // present from the start, so every entry keeps one hidden class
-    usageAt: undefined,
-    usageStartedAt: undefined,
-    usage: undefined,
+    runningAt: undefined,
+    runningStartedAt: undefined,
+    running: undefined,
   };
 }
 
@@ -128,14 +129,16 @@ export function guestResources(model: SimCluster, guests: GuestState[], withPool
       cache.set(guest, cached);
     }
     if (cached.stopped) return cached.stopped;
-    if (cached.usage === undefined || cached.usageAt !== now || cached.usageStartedAt !== guest.startedAt) {
-      cached.usage = usageJson(guestUsage(model, guest, now));
-      cached.usageAt = now;
-      cached.usageStartedAt = guest.startedAt;
+    if (guest.status !== "running") {
+      cached.stopped = flat(cached.head, usageJson(guestUsage(model, guest, now)), cached.tail);
+      return cached.stopped;
     }
-    const json = flat(cached.head, cached.usage, cached.tail);
-    if (guest.status !== "running") cached.stopped = json;
-    return json;
+    if (cached.running === undefined || cached.runningAt !== now || cached.runningStartedAt !== guest.startedAt) {
+      cached.running = flat(cached.head, usageJson(guestUsage(model, guest, now)), cached.tail);
+      cached.runningAt = now;
+      cached.runningStartedAt = guest.startedAt;
+    }
+    return cached.running;
   };
   return { length: guests.length, text: (start, end) => guests.slice(start, end).map(entry).join(",") };
 }
