@@ -28,6 +28,8 @@ describe("start-up: command modules loaded on demand", () => {
     assert.equal(namedCommand(argv("--version")), undefined);
     assert.equal(namedCommand(argv("--help")), undefined);
     assert.equal(namedCommand(argv("plna")), undefined);
+    assert.equal(namedCommand(argv("-h", "plan")), undefined, "the program's help lists every command");
+    assert.equal(namedCommand(argv("plan", "--help")), "plan");
     assert.equal(namedCommand(argv("constructor")), undefined);
   });
 

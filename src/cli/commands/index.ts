@@ -86,10 +86,14 @@ const COMMANDS: Record<string, CommandEntry> = {
 
 /**
  * The command a run names: the first argument that is not an option (pvectl's only global
- * options take no value), or the one after `help`. Undefined when it names none we know.
+ * options take no value), or the one after `help`. Undefined when it names none we know, and
+ * when `-h`/`--help` comes before it (commander then shows the program's help, every command).
  */
 export function namedCommand(argv: string[]): string | undefined {
-  const words = argv.slice(2).filter((a) => !a.startsWith("-"));
+  const args = argv.slice(2);
+  const first = args.findIndex((a) => !a.startsWith("-"));
+  if (first < 0 || args.slice(0, first).some((a) => a === "-h" || a === "--help")) return undefined;
+  const words = args.slice(first).filter((a) => !a.startsWith("-"));
   const name = words[0] === "help" ? words[1] : words[0];
   return name !== undefined && Object.hasOwn(COMMANDS, name) ? name : undefined;
 }
