@@ -2,25 +2,31 @@
 // compiled CLI): simple GET requests per second on loopback, then, with 10,000 guests,
 // `/cluster/resources` latency (all guests stopped, then half of them running; repeated calls
 // and calls right after a change) and the simulator process's memory.
+// Over HTTPS by default (what Ansible and pvectl use; the client trusts the CA the simulator
+// printed and keeps its connections alive, as both do); `--http` measures plain HTTP.
 //
-//   npm run build && npx tsx bench/sim.ts [--guests 10000] [--seconds 5]
+//   npm run build && npx tsx bench/sim.ts [--guests 10000] [--seconds 5] [--http]
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { once } from "node:events";
 import { parseArgs } from "node:util";
 import { Pool } from "undici";
 import { REPO_ROOT } from "../test/conformance/helpers.js";
 
-const { values } = parseArgs({ options: { guests: { type: "string", default: "10000" }, seconds: { type: "string", default: "5" } } });
+const { values } = parseArgs({
+  options: { guests: { type: "string", default: "10000" }, seconds: { type: "string", default: "5" }, http: { type: "boolean", default: false } },
+});
 const guestCount = Number(values.guests);
 const seconds = Number(values.seconds);
 if (!existsSync(join(REPO_ROOT, "dist/cli/main.js"))) throw new Error("run `npm run build` first: the benchmark runs the compiled CLI");
 
-const child = spawn(process.execPath, [join(REPO_ROOT, "bin/pvectl.js"), "sim", "--port", "0", "--http", "--json", "--seed", "5"], { stdio: ["ignore", "pipe", "inherit"] });
+const simArgs = [join(REPO_ROOT, "bin/pvectl.js"), "sim", "--port", "0", "--json", "--seed", "5", ...(values.http ? ["--http"] : [])];
+const child = spawn(process.execPath, simArgs, { stdio: ["ignore", "pipe", "inherit"] });
 const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
-const info = JSON.parse(line) as { url: string; password: string; adminToken: string };
+const info = JSON.parse(line) as { url: string; password: string; adminToken: string; ca: string | null };
+console.log(`simulator over ${values.http ? "plain HTTP" : "HTTPS (CA trusted, connections kept alive)"}: ${info.url}`);
 // The admin API (/_sim) answers only with the token `pvectl sim` printed.
 const adminHeaders = { "x-sim-admin-token": info.adminToken };
 
@@ -29,7 +35,7 @@ function rssMiB(): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-const pool = new Pool(info.url, { connections: 16 });
+const pool = new Pool(info.url, { connections: 16, ...(info.ca ? { connect: { ca: info.ca } } : {}) });
 try {
   const login = await pool.request({
     method: "POST",

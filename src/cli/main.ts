@@ -3,11 +3,14 @@
 import { Command, CommanderError } from "commander";
 import { PVECTL_VERSION } from "../version.js";
 import { registerCommands } from "./commands/index.js";
-import { errorExitCode, errorJson, renderError } from "./render-error.js";
 import { plainDefaultsInHelp } from "./render/help-defaults.js";
+import { errorExitCode, errorJson, renderError } from "./render-error.js";
 
-/** The program for `argv` (only the named command's module is loaded; see commands/index.ts). */
-export async function buildProgram(argv: string[] = []): Promise<Command> {
+/**
+ * The program for `argv`: only the named command's module is loaded, none when it names no
+ * command (see commands/index.ts); without `argv`, every command's.
+ */
+export async function buildProgram(argv?: string[]): Promise<Command> {
   const program = new Command("pvectl")
     .description("Desired-state automation for Proxmox VE")
     .version(PVECTL_VERSION)

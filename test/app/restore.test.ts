@@ -114,3 +114,36 @@ describe("restore", () => {
     });
   }
 });
+
+describe("restore with --start", () => {
+  let lab: Lab;
+  before(async () => {
+    // The start PVE's restore worker begins takes far longer than the restore here: a run
+    // that stopped at the restore task would see the guest stopped.
+    lab = await startLab({ timing: "realistic", timeScale: 0.01, workersPerNode: 4, durations: { start: 60 } });
+    assert.equal((await converge(lab, SPEC)).report.ok, true);
+  });
+  after(() => lab.close());
+
+  it("reports the guest restored only once the start task PVE began has run it", async () => {
+    const archive = await backUp(lab, 501);
+    const planned = await planRestoreArchive(lab.client, { archive, vmid: 551, start: true });
+    const report = await applyPlan(lab.client, planned, fastApply);
+    assert.equal(report.ok, true, report.guests[0]!.error);
+    const status = (await lab.client.request("GET", "/nodes/pve1/qemu/551/status/current")) as { status: string };
+    assert.equal(status.status, "running");
+    const tasks = (await lab.client.request("GET", "/nodes/pve1/tasks", { vmid: 551 })) as Array<{ type: string; status?: string }>;
+    assert.deepEqual(tasks.map((t) => [t.type, t.status]).sort(), [["qmrestore", "OK"], ["qmstart", "OK"]]);
+  });
+
+  it("reports a start that fails as the restore's error, and keeps the restored container", async () => {
+    const archive = await backUp(lab, 502);
+    lab.sim.admin.failTasks({ type: "vzstart", vmid: 552, message: "startup for container '552' failed" });
+    const planned = await planRestoreArchive(lab.client, { archive, vmid: 552, start: true });
+    const report = await applyPlan(lab.client, planned, fastApply);
+    assert.equal(report.ok, false);
+    assert.match(report.guests[0]!.error ?? "", /restored, but PVE's start of it failed: .*startup for container '552' failed/);
+    const status = (await lab.client.request("GET", "/nodes/pve1/lxc/552/status/current")) as { status: string };
+    assert.equal(status.status, "stopped");
+  });
+});

@@ -12,7 +12,7 @@ function allCommands(command: Command): Command[] {
 
 describe("option defaults in --help", () => {
   it("no command prints a default in quotes", async () => {
-    const program = await buildProgram([]);
+    const program = await buildProgram();
     const commands = allCommands(program);
     assert.ok(commands.length > 10, "every command and subcommand is registered");
     for (const command of commands) {

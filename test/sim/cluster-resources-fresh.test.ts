@@ -105,4 +105,21 @@ describe("/cluster/resources after changes", () => {
       );
     }
   });
+
+  it("moves a running guest's usage with the clock, and restarts its uptime after a stop and start in the same second", async () => {
+    const h = new Harness();
+    await h.createVm(100, { scsi0: "local-lvm:4", net0: "virtio,bridge=vmbr0", start: 1 });
+    h.clock += 100;
+    const first = await entry(h, 100);
+    assert.deepEqual(await entry(h, 100), first, "the same second lists the same figures");
+    h.clock += 30;
+    const later = await entry(h, 100);
+    assert.equal(later.uptime, (first.uptime as number) + 30);
+    assert.ok((later.netin as number) > (first.netin as number));
+    await h.call("POST", "/nodes/pve1/qemu/100/status/stop");
+    await h.call("POST", "/nodes/pve1/qemu/100/status/start");
+    const restarted = await entry(h, 100);
+    assert.equal(restarted.status, "running");
+    assert.equal(restarted.uptime, 0);
+  });
 });

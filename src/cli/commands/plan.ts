@@ -6,20 +6,18 @@ import { PveClient } from "../../api/index.js";
 import { planSpec, type SpecGuests } from "../../app/plan-spec.js";
 import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
 import { type SavedPlanOptions, savedPlanContent, savePlan } from "../../engine/saved-plan.js";
-import { planHasChanges, planHasErrors, type Plan } from "../../plan/types.js";
+import { type Plan, planHasChanges, planHasErrors } from "../../plan/types.js";
 import { resolveConnection } from "../../sources/connections.js";
-import { type SecretPolicy, SecretPolicyError, secretPolicy } from "../../sources/secret-policy.js";
 import { checkContainerSecrets } from "../../sources/ct-secrets.js";
+import { type SecretPolicy, SecretPolicyError, secretPolicy } from "../../sources/secret-policy.js";
 import { type BackupJobSpec, type ContainerSpec, loadSpecFiles, type SpecDocument, type VmSpec } from "../../sources/spec/index.js";
-import { UsageProblem } from "../../util/errors.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { renderPlanMarkdown } from "../render/plan-markdown.js";
-import { planFormat } from "./plan-format.js";
 import { createWaitProgress } from "./lock-wait.js";
+import { planFormat } from "./plan-format.js";
+import { UsageError } from "./usage-error.js";
 
-export class UsageError extends UsageProblem {
-  override name = "UsageError";
-}
+export { UsageError };
 
 export interface SpecTarget {
   spec: SpecDocument;

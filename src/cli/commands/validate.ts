@@ -1,9 +1,9 @@
 // `pvectl validate FILE...`: checks spec files offline — no cluster, no credentials — with the
 // same loader plan and apply use. For CI and pre-commit hooks; exit 0 valid, 1 invalid.
 import type { Command } from "commander";
-import { describeCt, describeVm, formatPath, loadSpecFiles, SpecError, type SpecDocument } from "../../sources/spec/index.js";
+import { describeCt, describeVm, formatPath, loadSpecFiles, type SpecDocument, SpecError } from "../../sources/spec/index.js";
 import { safeLine } from "../../util/safe-text.js";
-import { UsageError } from "./plan.js";
+import { UsageError } from "./usage-error.js";
 
 interface ValidateFlags {
   file?: string[];

@@ -265,12 +265,22 @@ export function specFieldOf(row: QemuOption): SpecField | undefined {
 }
 
 /** Rows with a spec field on the VM (`section` undefined) or in a section, in table order. */
-export function specFieldRows(section: SpecField["section"]): Array<{ row: QemuOption; spec: SpecField }> {
-  const out: Array<{ row: QemuOption; spec: SpecField }> = [];
+type TableSpecRow = { readonly row: QemuOption; readonly spec: SpecField };
+
+// Built once per section: the table is constant, and a spec of thousands of VMs asked for the
+// rows of every VM (walking the whole table each time).
+const rowsBySection = new Map<SpecField["section"], readonly TableSpecRow[]>();
+const writingOrderBySection = new Map<SpecField["section"], readonly TableSpecRow[]>();
+
+export function specFieldRows(section: SpecField["section"]): readonly TableSpecRow[] {
+  const known = rowsBySection.get(section);
+  if (known) return known;
+  const out: TableSpecRow[] = [];
   for (const row of QEMU_OPTION_ROWS) {
     const spec = specFieldOf(row);
     if (spec && spec.section === section) out.push({ row, spec });
   }
+  rowsBySection.set(section, out);
   return out;
 }
 
@@ -281,10 +291,13 @@ const NESTED_KINDS: ReadonlySet<SpecKind> = new Set(["boot-order", "agent", "ssh
  * The same rows in the order pvectl writes them out (import, desired values): on the VM plain
  * values first, then lists and objects, as a person writes a VM; a section keeps the table's order.
  */
-export function specFieldRowsInWritingOrder(section: SpecField["section"]): Array<{ row: QemuOption; spec: SpecField }> {
+export function specFieldRowsInWritingOrder(section: SpecField["section"]): readonly TableSpecRow[] {
+  const known = writingOrderBySection.get(section);
+  if (known) return known;
   const rows = specFieldRows(section);
-  if (section !== undefined) return rows;
-  return [...rows.filter((r) => !NESTED_KINDS.has(r.spec.kind)), ...rows.filter((r) => NESTED_KINDS.has(r.spec.kind))];
+  const ordered = section !== undefined ? rows : [...rows.filter((r) => !NESTED_KINDS.has(r.spec.kind)), ...rows.filter((r) => NESTED_KINDS.has(r.spec.kind))];
+  writingOrderBySection.set(section, ordered);
+  return ordered;
 }
 
 /** How `import` writes the key: as its spec field, under extraConfig, or not at all. */

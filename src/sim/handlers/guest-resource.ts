@@ -8,8 +8,9 @@
 // On every call those are compared with the guest as it is now, and an entry is read again
 // when anything differs: comparing is several times cheaper than reading, and it holds however
 // the guest was changed. Usage figures of running guests move with time and are written anew.
-import { type GuestUsage, guestCpus, guestMaxDisk, guestMaxMem, guestName, guestUsage } from "../cluster/metrics.js";
+
 import { flat } from "../cluster/ids.js";
+import { type GuestUsage, guestCpus, guestMaxDisk, guestMaxMem, guestName, guestUsage } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { ConfigValue, GuestState } from "../cluster/types.js";
 import type { JsonRun } from "../contract.js";
@@ -30,6 +31,13 @@ interface CachedEntry {
   stopped?: string;
   head: string;
   tail: string;
+  // a running guest's whole entry, for the second and start time it was made at: its usage
+  // figures are a function of the entry's guest, its start time and the clock's whole second,
+  // so calls within one second (a client polling, several clients) share one flat string
+  // instead of each building and flattening 5,000 of them
+  runningAt: number | undefined;
+  runningStartedAt: number | undefined;
+  running: string | undefined;
 }
 
 const cache = new WeakMap<GuestState, CachedEntry>();
@@ -91,6 +99,10 @@ function readEntry(model: SimCluster, guest: GuestState, online: boolean, pool: 
     // kept for the guest's lifetime, so built flat (see flat())
     head: head.slice(0, -1),
     tail: tail === "{}" ? "}" : flat(",", tail.slice(1)),
+    // present from the start, so every entry keeps one hidden class
+    runningAt: undefined,
+    runningStartedAt: undefined,
+    running: undefined,
   };
 }
 
@@ -117,9 +129,16 @@ export function guestResources(model: SimCluster, guests: GuestState[], withPool
       cache.set(guest, cached);
     }
     if (cached.stopped) return cached.stopped;
-    const json = flat(cached.head, usageJson(guestUsage(model, guest, now)), cached.tail);
-    if (guest.status !== "running") cached.stopped = json;
-    return json;
+    if (guest.status !== "running") {
+      cached.stopped = flat(cached.head, usageJson(guestUsage(model, guest, now)), cached.tail);
+      return cached.stopped;
+    }
+    if (cached.running === undefined || cached.runningAt !== now || cached.runningStartedAt !== guest.startedAt) {
+      cached.running = flat(cached.head, usageJson(guestUsage(model, guest, now)), cached.tail);
+      cached.runningAt = now;
+      cached.runningStartedAt = guest.startedAt;
+    }
+    return cached.running;
   };
   return { length: guests.length, text: (start, end) => guests.slice(start, end).map(entry).join(",") };
 }

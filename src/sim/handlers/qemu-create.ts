@@ -1,17 +1,17 @@
 // POST /nodes/{node}/qemu: create a VM (config locked with `lock: create` while qmcreate runs).
 import { inAllocationOrder, isCdrom, isDiskKey } from "../cluster/drives.js";
 import { normaliseValue } from "../cluster/guest-config.js";
-import type { SimCluster } from "../cluster/model.js";
 import { flat } from "../cluster/ids.js";
+import type { SimCluster } from "../cluster/model.js";
 import type { ConfigValue, GuestConfig } from "../cluster/types.js";
 import { findStorage } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
-import { regenerateCloudinit } from "./cloudinit.js";
 import { checkNewDiskStorages, checkQemuOptionPermissions } from "./config-permissions.js";
 import { flag, nodeParam, sim, str, vmidParam } from "./context.js";
 import { applyHaState } from "./ha.js";
 import { freeOnFailure, removeGuest, reserveGuest } from "./new-guest.js";
 import { withCreatePool } from "./pool-checks.js";
+import { startVm } from "./qemu-power.js";
 import { restoreOnCreate } from "./restore.js";
 
 /** Create-only parameters that are not written to the config. */
@@ -130,16 +130,18 @@ function createVm(ctx: HandlerContext): string {
           config.meta = flat("creation-qemu=", QEMU_VERSION, ",ctime=", model.now());
           guest.config = config;
           if (pool !== undefined) model.addToPool(pool, vmid);
-          if (haManagedParam) applyHaState(model, guest, "stopped");
-          if (start) {
-            regenerateCloudinit(guest);
-            model.markRunning(guest);
-            task.log(`VM ${vmid} started`);
-            if (haManagedParam) guest.hastate = "started";
-          }
         });
       } catch (err) {
         throw new Error(`unable to create VM ${vmid} - ${err instanceof Error ? err.message : String(err)}`);
+      }
+      // qemu-server's create_vm: once the config is written and unlocked, the create worker
+      // prints "Execute autostart" and calls the vm_start API, which forks a qmstart task of its
+      // own (own duration, own worker slot); qmcreate does not wait for it, and a failed start
+      // leaves the created VM in place. An HA-managed VM is started by the HA stack instead.
+      if (haManagedParam) applyHaState(model, guest, start ? "started" : "stopped");
+      else if (start) {
+        task.log("Execute autostart");
+        ctx.tasks.start({ node, type: "qmstart", id: String(vmid), kind: "start", work: () => startVm(model, guest, false) });
       }
     },
   });

@@ -17,7 +17,9 @@ import {
 import { type HandlerContext, PveApiError } from "../contract.js";
 import { flag, nodeParam, str, vmidParam } from "./context.js";
 import { referencedVolumes } from "./guest-destroy.js";
+import { startContainer } from "./lxc-power.js";
 import { blankGuest, freeOnFailure, removeGuest } from "./new-guest.js";
+import { startVm } from "./qemu-power.js";
 
 interface RestoreRequest {
   ctx: HandlerContext;
@@ -107,8 +109,15 @@ function restoreArchive(req: RestoreRequest): string {
         }
         guest.config = restoredConfig(req, guest, content, allocated, (l) => task.log(l));
         if (req.pool !== undefined) model.addToPool(req.pool, vmid);
-        if (req.start && guest.config.template !== 1) model.markRunning(guest);
       });
+      // As after a create (qemu-server's restorefn, pve-container's create_vm): with start=1
+      // the worker calls the start API once the guest is unlocked, which forks a start task of
+      // its own; the restore task does not wait for it.
+      if (req.start && guest.config.template !== 1) {
+        if (type === "qemu") task.log("Execute autostart");
+        const start = type === "qemu" ? () => startVm(model, guest, false) : () => startContainer(model, guest, false);
+        ctx.tasks.start({ node, type: type === "qemu" ? "qmstart" : "vzstart", id: String(vmid), kind: "start", work: start });
+      }
     },
   });
 }

@@ -2,8 +2,8 @@
 // compares: PVE's keys for the fields the entry writes (and only those), the keys another
 // selection shape leaves behind to delete, and every cross-field rule with the field it is about.
 import { validateValue } from "../../pve/index.js";
-import type { DesiredBackupJob } from "../../resources/backup-job/index.js";
-import { jobParamSchemas, normalizeJobValue } from "../../resources/backup-job/index.js";
+import type { DesiredBackupJob } from "../../resources/backup-job/model.js";
+import { jobParamSchemas, normalizeJobValue } from "../../resources/backup-job/normalize.js";
 import type { RawBackupJob } from "./backup-job-schema.js";
 import { OWNED_JOB_KEYS, REFUSED_JOB_KEYS } from "./backup-job-schema.js";
 import type { SpecPath } from "./errors.js";

@@ -4,20 +4,20 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { z } from "zod";
-import { normalizeFingerprint } from "../../api/index.js";
-import { SpecError, type SpecIssue, type SpecPath } from "./errors.js";
-import { specIssuesFromZod } from "./issues.js";
+import { normalizeFingerprint } from "../../api/options.js";
+import { type BackupJobSpec, normalizeBackupJob } from "./backup-job-normalize.js";
 import { type ContainerSpec, describeCt } from "./container-model.js";
 import { normalizeCt } from "./ct-normalize.js";
+import { SpecError, type SpecIssue, type SpecPath } from "./errors.js";
+import { specIssuesFromZod } from "./issues.js";
+import { MAX_SPEC_BYTES, tooLargeMessage } from "./limits.js";
 import type { ConnectionSpec, SourceLocation, SpecDocument, VmSpec } from "./model.js";
 import { describeVm } from "./model.js";
-import { MAX_SPEC_BYTES, tooLargeMessage } from "./limits.js";
 import { type IssueSink, normalizeVm } from "./normalize.js";
 import { withoutProtoKeys } from "./own.js";
 import { planValueProblems } from "./plan-values.js";
 import { type RawConnection, specSchemas } from "./raw-schema.js";
 import { didYouMean } from "./suggest.js";
-import { type BackupJobSpec, normalizeBackupJob } from "./backup-job-normalize.js";
 import { parseYaml, type YamlDocument } from "./yaml-source.js";
 
 /** One file's contribution before the files are merged. */
@@ -122,6 +122,9 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
   const schemas = specSchemas();
   const parsed = schemas.file.safeParse(data);
   const zodIssues = parsed.success ? [] : parsed.error.issues;
+  // When the whole file passed, its entries are already checked (checking each again doubled
+  // the schema work of a large spec); after a failure there is no checked data to take them from.
+  const fileData = parsed.success ? parsed.data : undefined;
   out.issues.push(...specIssuesFromZod(zodIssues, schemas.file, data, doc));
   if (typeof data !== "object" || Array.isArray(data)) return;
   const record = data as Record<string, unknown>;
@@ -144,9 +147,9 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
     record.vms.forEach((raw, index) => {
       const path = ["vms", index];
       if (hasIssueUnder(zodIssues, path)) return;
-      const checked = schemas.vm.safeParse(raw);
-      if (!checked.success) return;
-      const vm = normalizeVm(checked.data, path, doc.locate(path), sink);
+      const checked = checkedEntry(schemas.vm, fileData?.vms?.[index], raw);
+      if (checked === undefined) return;
+      const vm = normalizeVm(checked, path, doc.locate(path), sink);
       const problems = vm ? planValueProblems(vm) : [];
       for (const problem of problems) sink.add([...path, ...problem.path], problem.message);
       if (vm && problems.length === 0) {
@@ -171,15 +174,22 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
     record.containers.forEach((raw, index) => {
       const path = ["containers", index];
       if (hasIssueUnder(zodIssues, path)) return;
-      const checked = schemas.ct.safeParse(raw);
-      if (!checked.success) return;
-      const ct = normalizeCt(checked.data, path, doc.locate(path), sink);
+      const checked = checkedEntry(schemas.ct, fileData?.containers?.[index], raw);
+      if (checked === undefined) return;
+      const ct = normalizeCt(checked, path, doc.locate(path), sink);
       if (ct) {
         vmPlaces.set(ct, { doc, path });
         out.containers.push(ct);
       }
     });
   }
+}
+
+/** An entry as `schema` checked it: taken from the whole file's check, else checked on its own. */
+function checkedEntry<S extends z.ZodType>(schema: S, fromFile: z.output<S> | undefined, raw: unknown): z.output<S> | undefined {
+  if (fromFile !== undefined) return fromFile;
+  const checked = schema.safeParse(raw);
+  return checked.success ? checked.data : undefined;
 }
 
 function parseFile(text: string, file: string): FileContents {

@@ -1,0 +1,190 @@
+// Benchmark: the provisioning comparison in one command. N VMs (default 60) on a 3-node
+// simulator over HTTPS (certificate pinned) with realistic task timing: a create takes 3 s and
+// the start that PVE's create worker begins is a qmstart task of its own, 1.5 s (+-25 % each,
+// 4 worker slots per node). Every tool is timed as a whole process from the command line
+// (start-up, spec parsing and login included), CPU seconds from /usr/bin/time (the process and
+// its children):
+// - pvectl: `node bin/pvectl.js apply spec.yaml --yes --json` (the compiled CLI);
+// - Ansible's best case (bench/playbooks/provision-best.yml): explicit vmids, no serial, no
+//   pause, forks 12, strategy free;
+// - the seed article's playbook (provision-article.yml: serial 1, then starts five at a time),
+//   measured twice: without its pause and with it (`pause: 5` after each create).
+// pvectl's in-process figure (spec parsed and client logged in before the timer) is a separate,
+// labelled line: it is not comparable with whole processes.
+// The lower bound counts every create and start task over the cluster's worker slots.
+//
+//   npm run build && npx tsx bench/compare.ts [--vms 60] [--time-scale 1] [--workers 4] [--pause 5]
+//       [--skip-best] [--skip-article] [--skip-article-nopause] [--skip-inprocess]
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { PveClient } from "../src/api/index.js";
+import { applyPlan } from "../src/engine/apply.js";
+import { buildPlan } from "../src/engine/plan.js";
+import { type RunningSimulator, startSimulator } from "../src/sim/index.js";
+import { parseSpec } from "../src/sources/spec/index.js";
+import { desiredVmFromSpec } from "../src/sources/spec/qemu-desired.js";
+import { ansibleEnv, REPO_ROOT } from "../test/conformance/helpers.js";
+import { pvectlEnv, runningGuests, type Timed, timed } from "./whole-process.js";
+
+const { values } = parseArgs({
+  options: {
+    vms: { type: "string", default: "60" },
+    "time-scale": { type: "string", default: "1" },
+    workers: { type: "string", default: "4" },
+    pause: { type: "string", default: "5" },
+    "skip-best": { type: "boolean", default: false },
+    "skip-article": { type: "boolean", default: false },
+    "skip-article-nopause": { type: "boolean", default: false },
+    "skip-inprocess": { type: "boolean", default: false },
+  },
+});
+const count = Number(values.vms);
+const timeScale = Number(values["time-scale"]);
+const workers = Number(values.workers);
+const pause = Number(values.pause);
+const NODES = 3;
+/** The simulator's realistic mean durations (sim/tasks/timing.ts): a create, then its start task. */
+const CREATE_SECONDS = 3;
+const START_SECONDS = 1.5;
+const FIRST_VMID = 1000;
+
+const names = Array.from({ length: count }, (_, i) => `vm-${String(i + 1).padStart(3, "0")}`);
+const nodeOf = (i: number) => `pve${(i % NODES) + 1}`;
+const fmt = (n: number, d = 1) => n.toFixed(d);
+
+/** The article's VM, each with its vmid (as in the best-case playbook). */
+function specYaml(): string {
+  const vms = names.map(
+    (name, i) => `
+  - name: ${name}
+    vmid: ${FIRST_VMID + i}
+    node: ${nodeOf(i)}
+    power: running
+    cores: 2
+    memory: 2048
+    machine: q35
+    bios: ovmf
+    ostype: l26
+    scsihw: virtio-scsi-single
+    efidisk: { storage: local-lvm, format: raw, efitype: 4m, preEnrolledKeys: true }
+    boot: [scsi0, sata0]
+    agent: { enabled: true, fstrimClonedDisks: true }
+    onboot: true
+    tags: [production]
+    disks:
+      scsi0: { storage: local-lvm, size: 16G, discard: on, ssd: true }
+    cdroms:
+      sata0: { iso: "local:iso/debian-13-netinst.iso" }
+    nics:
+      net0: { bridge: vmbr0 }`,
+  );
+  return `version: 1\nvms:${vms.join("")}\n`;
+}
+
+interface Row {
+  label: string;
+  seconds: number;
+  cpuSeconds?: number;
+  calls: number;
+  wholeProcess: boolean;
+}
+
+const sim = await startSimulator({ port: 0, nodes: NODES, seed: 11, timing: "realistic", timeScale, workersPerNode: workers });
+const dir = await mkdtemp(join(tmpdir(), "pvectl-bench-compare-"));
+const rows: Row[] = [];
+
+function fresh(s: RunningSimulator): void {
+  s.admin.reset();
+  s.admin.setTiming({ profile: "realistic", timeScale, workersPerNode: workers });
+  s.admin.resetAccessLog();
+}
+
+async function expectRunning(label: string): Promise<void> {
+  const running = await runningGuests(sim, "qemu");
+  if (running !== count) throw new Error(`${label}: ${running} of ${count} VMs running afterwards`);
+}
+
+async function runPvectl(): Promise<Row> {
+  fresh(sim);
+  await writeFile(join(dir, "vms.yaml"), specYaml());
+  const run = await timed("node", [join(REPO_ROOT, "bin/pvectl.js"), "apply", join(dir, "vms.yaml"), "--yes", "--json"], pvectlEnv(sim));
+  if (run.code !== 0) throw new Error(`pvectl apply failed (${run.code}):\n${run.output.slice(-4000)}`);
+  const calls = sim.accessLog({ entries: false }).total;
+  await expectRunning("pvectl");
+  return { label: "pvectl apply (whole process)", seconds: run.seconds, cpuSeconds: run.cpuSeconds, calls, wholeProcess: true };
+}
+
+/** The engine in this process: spec parsed and client logged in before the timer starts. */
+async function runInProcess(): Promise<Row> {
+  fresh(sim);
+  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const desired = parseSpec(specYaml(), "bench.yaml").vms.map(desiredVmFromSpec);
+  await client.request("GET", "/version");
+  sim.admin.resetAccessLog();
+  const started = performance.now();
+  const { plan, context } = await buildPlan(client, desired);
+  if (plan.preflightErrors.length > 0) throw new Error(plan.preflightErrors.map((p) => p.message).join("\n"));
+  const report = await applyPlan(client, plan, { cluster: context.cluster });
+  const seconds = (performance.now() - started) / 1000;
+  await client.close();
+  const failed = report.guests.filter((g) => g.result !== "created");
+  if (failed.length > 0) throw new Error(`pvectl in-process: ${failed.length} VMs not created: ${failed[0]?.error}`);
+  await expectRunning("pvectl in-process");
+  return { label: "pvectl engine in-process (not a whole process)", seconds, calls: sim.accessLog({ entries: false }).total, wholeProcess: false };
+}
+
+async function runPlaybook(shape: "best" | "article", pauseSeconds: number): Promise<Row> {
+  fresh(sim);
+  const best = shape === "best";
+  const inventory = ["[planned]", ...names.map((name, i) => `${name} pve_node=${nodeOf(i)} vmid=${FIRST_VMID + i}`)].join("\n");
+  await writeFile(join(dir, "hosts.ini"), `${inventory}\n`);
+  const vars = JSON.stringify({ api_host: `127.0.0.1:${sim.port}`, api_password: sim.rootPassword, pause_seconds: pauseSeconds });
+  const playbook = join(REPO_ROOT, `bench/playbooks/provision-${shape}.yml`);
+  const args = ["-i", join(dir, "hosts.ini"), playbook, "-e", vars, ...(best ? ["-f", "12"] : [])];
+  const run: Timed = await timed("ansible-playbook", args, ansibleEnv(best ? { ANSIBLE_STRATEGY: "free" } : {}));
+  const label = best ? "Ansible best case (vmids, forks 12, strategy free)" : `the article's playbook, ${pauseSeconds > 0 ? `with its pause: ${pauseSeconds}` : "without its pause"}`;
+  if (run.code !== 0) throw new Error(`${label}: ansible-playbook failed (${run.code}):\n${run.output.slice(-4000)}`);
+  await expectRunning(label);
+  return { label, seconds: run.seconds, cpuSeconds: run.cpuSeconds, calls: sim.accessLog({ entries: false }).total, wholeProcess: true };
+}
+
+function printTable(): void {
+  const pvectl = rows.find((r) => r.label.startsWith("pvectl apply"));
+  // Every slot busy all the time, and no less than one VM's create then start (they cannot overlap).
+  const perVm = (CREATE_SECONDS + START_SECONDS) * timeScale;
+  const lowerBound = Math.max((count * perVm) / (NODES * workers), perVm);
+  const header = ["tool", "wall s", "pvectl faster by", "CPU s", "CPU s per VM", "API calls per VM"];
+  const lines = rows.map((r) => [
+    r.label,
+    fmt(r.seconds),
+    pvectl && r !== pvectl && r.wholeProcess ? `${fmt(r.seconds / pvectl.seconds)}x` : "",
+    r.cpuSeconds === undefined ? "(in-process)" : fmt(r.cpuSeconds, 2),
+    r.cpuSeconds === undefined ? "" : fmt(r.cpuSeconds / count, 3),
+    fmt(r.calls / count, 2),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? "").length)));
+  const row = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+  console.log(`\n${count} VMs created and started; 3 nodes x ${workers} worker slots; HTTPS; time scale ${timeScale}`);
+  console.log(row(header));
+  console.log(row(widths.map((w) => "-".repeat(w))));
+  for (const l of lines) console.log(row(l));
+  console.log(
+    `lower bound: ${count} x (create ${CREATE_SECONDS} s + start ${START_SECONDS} s mean, x${timeScale}) / (${NODES} nodes x ${workers} slots) = ${fmt(lowerBound)} s` +
+      (pvectl ? `; pvectl (whole process) is ${fmt(pvectl.seconds / lowerBound, 2)}x it (target <= 1.25x)` : ""),
+  );
+  console.log("targets: >= 10x the article's playbook (with and without its pause), >= 4x Ansible's best case");
+}
+
+try {
+  rows.push(await runPvectl());
+  if (!values["skip-inprocess"]) rows.push(await runInProcess());
+  if (!values["skip-best"]) rows.push(await runPlaybook("best", 0));
+  if (!values["skip-article-nopause"]) rows.push(await runPlaybook("article", 0));
+  if (!values["skip-article"]) rows.push(await runPlaybook("article", pause));
+  printTable();
+} finally {
+  await rm(dir, { recursive: true, force: true });
+  await sim.close();
+}
