@@ -25,8 +25,10 @@ function poolsNamed(guests: GuestPlan[]): Map<string, Set<string>> {
   return pools;
 }
 
-export async function checkPools(client: PveClient, guests: GuestPlan[]): Promise<PreflightProblem[]> {
+/** `creating`: pools the plan's objects section creates before the guests run. */
+export async function checkPools(client: PveClient, guests: GuestPlan[], creating: string[] = []): Promise<PreflightProblem[]> {
   const named = poolsNamed(guests);
+  for (const pool of creating) named.delete(pool);
   if (named.size === 0) return [];
   const listed = await getPools(client);
   const present = new Set((listed ?? []).map((p) => p.poolid));
