@@ -110,3 +110,14 @@ export const REMOVED_PRIVILEGES: Readonly<Record<string, string>> = {
   "VM.Monitor": "removed in PVE 9: the guest agent calls need VM.GuestAgent.Audit, .FileRead, .FileWrite, .FileSystemMgmt or .Unrestricted, the QEMU monitor Sys.Audit",
   "Permissions.Read": "never a PVE privilege: reading permissions needs Sys.Audit",
 };
+
+/** ACL paths PVE accepts (AccessControl.pm check_path), by their first component. */
+const ACL_PATH_RE =
+  /^\/(?:$|access(?:\/(?:groups|realm)(?:\/[^/]+)?)?$|vms(?:\/\d+)?$|storage(?:\/[^/]+)?$|nodes(?:\/[^/]+)?$|pool(?:\/[^/]+)?$|sdn(?:\/.*)?$|mapping(?:\/.*)?$)/;
+
+export function isAclPath(path: string): boolean {
+  return ACL_PATH_RE.test(path);
+}
+
+/** Role ids PVE takes (`pve-roleid`); the `PVE` prefix is kept for built-in roles. */
+export const ROLE_ID_RE = /^[A-Za-z0-9.\-_]+$/;

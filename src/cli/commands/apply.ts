@@ -8,7 +8,7 @@ import { recomputeSavedPlan } from "../../app/saved-plan.js";
 import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
 import { checkSpecFiles, loadPlan, SavedPlanError } from "../../engine/saved-plan.js";
 import { type ApplyFlags, guardOptions, runApply } from "./apply-flow.js";
-import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, planOptions, positiveInt, specOf, UsageError } from "./plan.js";
+import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, planOptions, positiveInt, SHOW_SECRET_FLAG, specOf, UsageError } from "./plan.js";
 import { createWaitProgress, LOCK_WAIT_FLAG } from "./lock-wait.js";
 
 interface Flags extends ApplyFlags, PlanFlags {
@@ -21,7 +21,7 @@ type PerNode = { perNodeConcurrency?: number };
 const VERIFY = { verifyConvergence: true };
 
 /** Flags that would change the plan: with --plan, the saved plan's own spec and options apply. */
-const PLAN_SHAPING = ["file", "connection", "shutdownTimeout", "forceStop", "adopt"] as const;
+const PLAN_SHAPING = ["file", "connection", "shutdownTimeout", "forceStop", "adopt", "showSecret"] as const;
 
 function refuseShapingFlags(files: string[], command: Command): void {
   const given = PLAN_SHAPING.filter((name) => command.getOptionValueSource(name) === "cli");
@@ -70,6 +70,7 @@ export function registerApplyCommand(program: Command): void {
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
     .option("--adopt", "manage existing guests the spec names by vmid that pvectl did not create (adds the pvectl tag); without it they are refused")
+    .option(...SHOW_SECRET_FLAG)
     .option(...LOCK_WAIT_FLAG)
     .addHelpText(
       "after",
