@@ -6,12 +6,12 @@
 // delivers it to its sink, which is opened before the call (secret-sink.ts).
 import { revealedSecret } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
-import { familyOf } from "../resources/objects.js";
 import type { ApiCall, ObjectPlan, Step } from "../plan/types.js";
-import { refusal, type GuardRails } from "./guard-rails.js";
+import { familyOf } from "../resources/objects.js";
+import { type GuardRails, refusal } from "./guard-rails.js";
 import type { ObjectReport, StepReport } from "./report.js";
 import { backoff, errorText, isTransientError, mayHaveApplied, type RetryPolicy } from "./retry-policy.js";
-import { openSink, type OpenSink, type SecretPrinter } from "./secret-sink.js";
+import { type OpenSink, openSink, type SecretPrinter } from "./secret-sink.js";
 
 export type ObjectEvent =
   | { type: "object-step-done"; object: ObjectPlan; step: Step }

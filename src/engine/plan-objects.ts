@@ -5,8 +5,8 @@
 import { access } from "node:fs/promises";
 import { getPermissions } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
-import { type DesiredObjects, OBJECT_FAMILIES, type ObjectPlanOptions } from "../resources/objects.js";
 import type { ObjectPlan, PreflightProblem } from "../plan/types.js";
+import { type DesiredObjects, OBJECT_FAMILIES, type ObjectPlanOptions } from "../resources/objects.js";
 import { missingPrivileges, stepNeeds } from "./privileges.js";
 
 export interface ObjectPlanning {

@@ -3,8 +3,9 @@
 // every reason the secret could not be stored (no directory, no permission, a file already
 // there) shows before the token exists, instead of after PVE handed out a secret nobody keeps.
 // If the answer is then lost, nobody has the secret: the caller removes the object it made.
-import { open, unlink } from "node:fs/promises";
+
 import type { FileHandle } from "node:fs/promises";
+import { open, unlink } from "node:fs/promises";
 import type { SecretSink } from "../plan/types.js";
 
 /** Prints a secret once (`--show-secret`): the CLI writes it to the terminal, nothing else sees it. */

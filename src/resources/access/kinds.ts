@@ -3,10 +3,10 @@
 // with it: service-impact, run only with --allow-restart (as backup job deletion).
 import type { ParamValue, SecretSink } from "../../plan/types.js";
 import { markedComment } from "../object-marker.js";
-import type { CommentedKind } from "./plan-commented.js";
-import { compareField, emptyDiff } from "./plan-commented.js";
 import type { DesiredGroup, DesiredPool, DesiredToken, DesiredUser, LiveGroup, LivePool, LiveToken, LiveUser } from "./model.js";
 import { tokenKey } from "./model.js";
+import type { CommentedKind } from "./plan-commented.js";
+import { compareField, emptyDiff } from "./plan-commented.js";
 import { accessStep, groupPath, tokenCreateCall, tokenPath, userPath } from "./steps.js";
 
 /** `2027-06-30` for an expiry in seconds, `never` for 0. */

@@ -4,9 +4,9 @@
 // automation: service-impact.
 import type { StepDraft } from "../../plan/types.js";
 import { BUILTIN_ROLES } from "../../pve/index.js";
-import { type KindPlans, objectPlan } from "./plan-commented.js";
 import { aclKey, type DesiredAccess, type DesiredAcl, type LiveAccess, type LiveAcl, tokenKey } from "./model.js";
-import { aclCall, accessStep } from "./steps.js";
+import { type KindPlans, objectPlan } from "./plan-commented.js";
+import { accessStep, aclCall } from "./steps.js";
 
 /** The privileges role `id` has once the plan ran (the spec's when it lists the role). */
 export function rolePrivileges(id: string, desired: DesiredAccess, live: LiveAccess): string[] | undefined {

@@ -5,8 +5,8 @@
 // deleted in the reverse order after them.
 import type { ObjectKind } from "../../plan/intent.js";
 import type { ObjectPlan } from "../../plan/types.js";
-import { type DesiredAccess, type DesiredToken, type DesiredUser, type LiveAccess, type LiveToken, type LiveUser, ROOT_USER } from "./model.js";
 import { GROUP_KIND, POOL_KIND, tokenKind, USER_KIND } from "./kinds.js";
+import { type DesiredAccess, type DesiredToken, type DesiredUser, type LiveAccess, type LiveToken, type LiveUser, ROOT_USER } from "./model.js";
 import { planAcls } from "./plan-acls.js";
 import { type CommentedKind, type KindPlans, planCommented } from "./plan-commented.js";
 import { planRoles } from "./plan-roles.js";

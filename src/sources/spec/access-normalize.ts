@@ -63,7 +63,10 @@ function roles(raw: NonNullable<RawAccess["roles"]>, path: SpecPath, sink: Issue
     const here = [...path, "roles", i];
     let ok = true;
     if (Object.hasOwn(BUILTIN_ROLES, r.id) || /^PVE/i.test(r.id)) {
-      sink.add([...here, "id"], `'${r.id}' is ${Object.hasOwn(BUILTIN_ROLES, r.id) ? "a built-in role of PVE: it cannot be changed" : "in PVE's namespace for built-in roles (PVE...)"}; give the custom role another name`);
+      const why = Object.hasOwn(BUILTIN_ROLES, r.id)
+        ? "a built-in role of PVE: it cannot be changed"
+        : `refused by PVE: role ids starting with '${r.id.slice(0, 3)}' (PVE, in any case) are kept for its built-in roles`;
+      sink.add([...here, "id"], `'${r.id}' is ${why}; give the custom role another name (e.g. WebDeploy)`);
       ok = false;
     }
     r.privileges.forEach((p, j) => {
