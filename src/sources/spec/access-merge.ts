@@ -8,13 +8,14 @@ import { didYouMean } from "./suggest.js";
 
 type ListName = keyof DesiredAccess;
 
-const KEYS: { [L in ListName]: { noun: string; key(entry: NonNullable<DesiredAccess[L]>[number]): string } } = {
-  roles: { noun: "role", key: (r) => r.id },
-  groups: { noun: "group", key: (g) => g.id },
-  users: { noun: "user", key: (u) => u.id },
+/** Each list's noun and the key that identifies an entry of it on one cluster. */
+const KEYS: Record<ListName, { noun: string; key(entry: never): string }> = {
+  roles: { noun: "role", key: (r: { id: string }) => r.id },
+  groups: { noun: "group", key: (g: { id: string }) => g.id },
+  users: { noun: "user", key: (u: { id: string }) => u.id },
   tokens: { noun: "token", key: tokenKey },
   acls: { noun: "ACL entry", key: aclKey },
-  pools: { noun: "pool", key: (p) => p.id },
+  pools: { noun: "pool", key: (p: { id: string }) => p.id },
 };
 
 function connectionOf(section: AccessSpec, names: string[], issues: SpecIssue[]): string | undefined | null {
@@ -30,22 +31,25 @@ function connectionOf(section: AccessSpec, names: string[], issues: SpecIssue[])
   return section.connection ?? names[0];
 }
 
-function mergeList<L extends ListName>(list: L, into: DesiredAccess, from: DesiredAccess, section: AccessSpec, issues: SpecIssue[]): void {
-  const entries = from[list];
+/** Appends one section's entries of `list` to `into`'s, refusing an id declared before. */
+function mergeList(list: ListName, into: DesiredAccess, from: DesiredAccess, section: AccessSpec, issues: SpecIssue[]): void {
+  const entries: Array<{ where?: string }> | undefined = from[list];
   if (entries === undefined) return;
-  const spec = KEYS[list];
-  const target = (into[list] ??= []) as Array<NonNullable<DesiredAccess[L]>[number]>;
-  const seen = new Map(target.map((e) => [spec.key(e), e]));
-  for (const entry of entries as Array<NonNullable<DesiredAccess[L]>[number]>) {
-    const key = spec.key(entry);
-    const previous = seen.get(key);
+  const key = KEYS[list].key as (entry: unknown) => string;
+  const target: Array<{ where?: string }> = into[list] ?? [];
+  const seen = new Map(target.map((e) => [key(e), e]));
+  for (const entry of entries) {
+    const id = key(entry);
+    const previous = seen.get(id);
     if (previous !== undefined) {
-      issues.push({ location: section.source, path: ["access", list], message: `${spec.noun} ${key} (${entry.where ?? "?"}) is also declared at ${previous.where ?? "?"}; declare each once per cluster` });
+      const message = `${KEYS[list].noun} ${id} (${entry.where ?? "?"}) is also declared at ${previous.where ?? "?"}; declare each once per cluster`;
+      issues.push({ location: section.source, path: ["access", list], message });
       continue;
     }
-    seen.set(key, entry);
+    seen.set(id, entry);
     target.push(entry);
   }
+  Object.assign(into, { [list]: target });
 }
 
 export function mergeAccess(sections: AccessSpec[], names: string[], issues: SpecIssue[]): AccessSpec[] {

@@ -138,19 +138,21 @@ function acls(raw: NonNullable<RawAccess["acls"]>, path: SpecPath, sink: IssueSi
   return out;
 }
 
+function commented(raw: Array<{ id: string; comment?: string | undefined; adopt?: boolean | undefined }>, path: SpecPath, locate: Locate) {
+  return raw.map((e, i) => ({ id: e.id, ...(e.comment !== undefined ? { comment: e.comment.trim() } : {}), adopt: e.adopt ?? false, where: at(locate, [...path, i]) }));
+}
+
 /** The section the engine compares, or undefined (with issues in `sink`) when any entry is refused. */
 export function normalizeAccess(raw: RawAccess, path: SpecPath, locate: Locate, sink: IssueSink, baseDir: string): AccessSpec | undefined {
   const desired: DesiredAccess = {};
-  let failed = false;
-  const count = (list: unknown[] | undefined, kept: unknown[]) => {
-    if (list !== undefined && kept.length !== list.length) failed = true;
-  };
-  if (raw.roles) count(raw.roles, (desired.roles = roles(raw.roles, path, sink, locate)));
-  if (raw.groups) desired.groups = raw.groups.map((g, i) => ({ id: g.id, ...(g.comment !== undefined ? { comment: g.comment.trim() } : {}), adopt: g.adopt ?? false, where: at(locate, [...path, "groups", i]) }));
-  if (raw.users) count(raw.users, (desired.users = users(raw.users, path, sink, locate)));
-  if (raw.tokens) count(raw.tokens, (desired.tokens = tokens(raw.tokens, path, sink, locate, baseDir)));
-  if (raw.acls) count(raw.acls, (desired.acls = acls(raw.acls, path, sink, locate)));
-  if (raw.pools) desired.pools = raw.pools.map((p, i) => ({ id: p.id, ...(p.comment !== undefined ? { comment: p.comment.trim() } : {}), adopt: p.adopt ?? false, where: at(locate, [...path, "pools", i]) }));
-  if (failed) return undefined;
+  if (raw.roles) desired.roles = roles(raw.roles, path, sink, locate);
+  if (raw.groups) desired.groups = commented(raw.groups, [...path, "groups"], locate);
+  if (raw.users) desired.users = users(raw.users, path, sink, locate);
+  if (raw.tokens) desired.tokens = tokens(raw.tokens, path, sink, locate, baseDir);
+  if (raw.acls) desired.acls = acls(raw.acls, path, sink, locate);
+  if (raw.pools) desired.pools = commented(raw.pools, [...path, "pools"], locate);
+  // An entry refused above is missing from its list: the section as a whole is refused.
+  const lost = (["roles", "users", "tokens", "acls"] as const).some((list) => (raw[list]?.length ?? 0) !== (desired[list]?.length ?? 0));
+  if (lost) return undefined;
   return { ...(raw.connection !== undefined ? { connection: raw.connection } : {}), source: locate(path), desired };
 }
