@@ -174,7 +174,7 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
   if (record.access !== null && typeof record.access === "object" && !hasIssueUnder(zodIssues, ["access"])) {
     const checked = schemas.access.safeParse(record.access);
     const section = checked.success ? normalizeAccess(checked.data, ["access"], (path) => doc.locate(path), sink, baseDir) : undefined;
-    if (section) (out.access ??= []).push(section);
+    if (section) out.access = [...(out.access ?? []), section];
   }
   if (Array.isArray(record.containers)) {
     record.containers.forEach((raw, index) => {
