@@ -1,6 +1,6 @@
 // `pvectl show` of a spec's access section: the live state of each object the spec lists, in
 // the spec's shape (never a secret), and the listed objects that do not exist.
-import { aclKey, accessToSpec, type DesiredAccess, type LiveAccess, tokenKey } from "../resources/access/index.js";
+import { accessToSpec, aclKey, type DesiredAccess, type LiveAccess, tokenKey } from "../resources/access/index.js";
 
 function keep<T>(wanted: string[] | undefined, live: T[], key: (t: T) => string, noun: string, missing: string[]): T[] {
   if (wanted === undefined) return [];

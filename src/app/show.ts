@@ -1,11 +1,11 @@
 // Live guests in the spec's shape: those a spec names (`pvectl show`), or existing guests picked
 // by vmid, tag or node and written as a new spec (`pvectl import`).
 import type { PveClient } from "../api/index.js";
-import { type Selection, selectGuests, type ShownGuests, showSpecGuests } from "../engine/show.js";
+import { type Selection, type ShownGuests, selectGuests, showSpecGuests } from "../engine/show.js";
+import { accessToSpec, readAccess } from "../resources/access/index.js";
+import { backupJobToSpec, readBackupJobs } from "../resources/backup-job/index.js";
 import type { RawObject } from "../resources/qemu/to-spec.js";
 import { desiredOf, type SpecGuests } from "./plan-spec.js";
-import { backupJobToSpec, readBackupJobs } from "../resources/backup-job/index.js";
-import { accessToSpec, readAccess } from "../resources/access/index.js";
 import { shownAccess } from "./show-access.js";
 
 /** A spec document: VMs under `vms:`, containers under `containers:` (left out when there are none). */

@@ -2,7 +2,7 @@
 // and applied against the simulator's /access and /pools, with pvectl's marker, adoption,
 // service-impact removals and the one-time token secret.
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
+import { access, mkdtemp, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, beforeEach, describe, it } from "node:test";
@@ -79,5 +79,113 @@ describe("access as desired state", () => {
     const second = (await plan(spec(dir))).plan;
     assert.equal(planHasChanges(second), false, JSON.stringify(second.objects));
     assert.equal(planHasErrors(second), false, JSON.stringify(second));
+  });
+
+  it("removing a token is service-impact: held without --allow-restart, run with it; its ACL entry goes first", async () => {
+    await converge(spec(dir));
+    const without = spec(dir).replace(/ {2}tokens:[\s\S]*?secretFile: .*\n/, "  tokens: []\n").replace(/ {2}acls:[\s\S]*?token: deploy@pve!ci\n/, "  acls: []\n");
+    const { plan: p, report } = await converge(without);
+    const removals = (p.objects ?? []).filter((o) => o.steps.some((s) => s.action === "object-delete"));
+    assert.deepEqual(
+      removals.map((o) => [o.kind, o.steps[0]?.severity]),
+      [
+        ["access-acl", "service-impact"],
+        ["access-token", "service-impact"],
+      ],
+    );
+    assert.equal(report.objects?.filter((o) => o.pending.length > 0).length, 2);
+    assert.equal((await get("/access/users/deploy@pve/token")).length, 1, "held: the token is still there");
+    const second = await converge(without, { allowRestart: true });
+    assert.ok(second.report.ok, JSON.stringify(second.report));
+    assert.equal((await get("/access/users/deploy@pve/token")).length, 0);
+    assert.deepEqual(await get("/access/acl"), []);
+  });
+
+  it("refuses to delete a role an ACL entry still uses, naming the paths", async () => {
+    await converge(spec(dir));
+    const absent = spec(dir).replace("      privileges: [VM.Allocate, VM.Config.CPU, Datastore.AllocateSpace]", "      privileges: []\n      state: absent");
+    const { plan: p } = await plan(absent);
+    const role = p.objects?.find((o) => o.kind === "access-role");
+    assert.match(role?.errors[0] ?? "", /role WebDeploy .* still used by ACL entries on \/pool\/web/);
+    assert.equal(planHasErrors(p), true);
+    // The entry named as well: both go, the ACL entry first.
+    const both = absent.replace(/ {2}acls:[\s\S]*?token: deploy@pve!ci\n/, "  acls: []\n");
+    const { plan: q, report } = await converge(both, { allowRestart: true });
+    assert.deepEqual(
+      (q.objects ?? []).filter((o) => o.steps.length > 0).map((o) => `${o.kind} ${o.steps[0]?.action} ${o.steps[0]?.severity}`),
+      ["access-acl object-delete service-impact", "access-role object-delete service-impact"],
+    );
+    assert.ok(report.ok, JSON.stringify(report));
+    assert.equal((await get("/access/roles")).some((r) => r.roleid === "WebDeploy"), false);
+  });
+
+  it("lists objects pvectl did not create as not managed and never touches them; adopting needs adopt: true", async () => {
+    await lab.client.request("POST", "/access/users", { userid: "alice@pve", comment: "hand made" });
+    await lab.client.request("POST", "/access/groups", { groupid: "ops" });
+    await lab.client.request("PUT", "/access/acl", { path: "/", roles: "PVEAuditor", users: "alice@pve" });
+    const { plan: p, report } = await converge(spec(dir), { allowRestart: true, allowDataLoss: true });
+    assert.ok(report.ok, JSON.stringify(report));
+    const foreign = (p.objects ?? []).filter((o) => o.foreign).map((o) => `${o.kind} ${o.key}`);
+    assert.deepEqual(foreign.sort(), ["access-acl / user:alice@pve PVEAuditor", "access-group ops", "access-user alice@pve"]);
+    assert.equal((await get("/access/acl")).some((a) => a.ugid === "alice@pve"), true);
+    const listed = `${spec(dir)}\n`.replace("  users:\n", "  users:\n    - id: alice@pve\n      enable: false\n");
+    const refused = (await plan(listed)).plan;
+    assert.match(refused.preflightErrors.map((e) => e.message).join("\n"), /user alice@pve .*was not created by pvectl.*adopt: true/);
+    const adopted = await converge(listed.replace("      enable: false\n", "      enable: false\n      adopt: true\n"));
+    assert.ok(adopted.report.ok, JSON.stringify(adopted.report));
+    const alice = (await get("/access/users")).find((u) => u.userid === "alice@pve");
+    assert.equal(alice?.comment, "hand made [pvectl]");
+    assert.equal(alice?.enable, 0);
+  });
+
+  it("refuses a new token with nowhere to put its secret, or with a secret file that exists", async () => {
+    const nowhere = spec(dir).replace(/ {6}secretFile: .*\n/, "");
+    const p = (await plan(nowhere)).plan;
+    assert.match(p.objects?.find((o) => o.kind === "access-token")?.errors[0] ?? "", /secretFile.*--show-secret/);
+    await writeFile(join(dir, "deploy-ci.token"), "someone else's\n");
+    const q = (await plan(spec(dir))).plan;
+    assert.match(q.preflightErrors.map((e) => e.message).join("\n"), /deploy-ci.token already exists/);
+    assert.equal(await readFile(join(dir, "deploy-ci.token"), "utf8"), "someone else's\n");
+  });
+
+  it("--show-secret prints a new token's secret once, and only to the printer", async () => {
+    const nowhere = spec(dir).replace(/ {6}secretFile: .*\n/, "");
+    const planned = await plan(nowhere, { showSecret: true });
+    const printed: string[] = [];
+    const report = await applyPlan(lab.client, planned, { ...fastApply, printSecret: (label, secret) => printed.push(`${label} ${secret}`) });
+    assert.ok(report.ok, JSON.stringify(report));
+    assert.equal(printed.length, 1);
+    assert.match(printed[0] ?? "", /^access-token:deploy@pve!ci\/1-object-create [0-9a-f-]{36}$/);
+    const secret = printed[0]?.split(" ")[1] ?? "";
+    assert.ok(!JSON.stringify(planned.plan).includes(secret) && !JSON.stringify(report).includes(secret));
+  });
+
+  it("a token create whose answer is lost: the token nobody has the secret of is removed, the file too, and the next apply creates it", async () => {
+    lab.sim.admin.injectFault({ method: "POST", path: "^/access/users/[^/]+/token/ci$", dropResponse: true, times: 1 });
+    const { report } = await converge(spec(dir));
+    assert.equal(report.ok, false);
+    const token = report.objects?.find((o) => o.kind === "access-token");
+    assert.match(token?.error ?? "", /answer .*was lost; the token was removed again/);
+    assert.equal((await get("/access/users/deploy@pve/token")).length, 0);
+    await assert.rejects(access(join(dir, "deploy-ci.token")));
+    const again = await converge(spec(dir));
+    assert.ok(again.report.ok, JSON.stringify(again.report));
+    assert.match((await readFile(join(dir, "deploy-ci.token"), "utf8")).trim(), /^[0-9a-f-]{36}$/);
+  });
+
+  it("a pool the spec creates is there before its guests join it", async () => {
+    const yaml = `${spec(dir)}
+vms:
+  - name: web1
+    node: pve1
+    pool: web
+    memory: 512
+    disks: { scsi0: { storage: local-lvm, size: 1G } }
+`;
+    const { plan: p, report } = await converge(yaml);
+    assert.equal(planHasErrors(p), false, JSON.stringify(p.preflightErrors));
+    assert.ok(report.ok, JSON.stringify(report));
+    const [pool] = await get("/pools?poolid=web");
+    assert.equal((pool?.members as unknown[]).length, 1);
   });
 });

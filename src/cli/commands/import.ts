@@ -10,8 +10,8 @@ import type { Command } from "commander";
 import { stringify } from "yaml";
 import { type ImportedSpec, importGuests, specGuests } from "../../app/show.js";
 import type { Selection } from "../../engine/show.js";
-import { safeText } from "../../util/safe-text.js";
 import { PvectlError } from "../../util/errors.js";
+import { safeText } from "../../util/safe-text.js";
 import { type ConnectionFlags, clientFromConnectionFlags } from "./connection-flags.js";
 import { UsageError } from "./plan.js";
 
