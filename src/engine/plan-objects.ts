@@ -5,28 +5,45 @@
 import { access } from "node:fs/promises";
 import { getPermissions } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
-import type { ObjectPlan, PreflightProblem } from "../plan/types.js";
+import type { ObjectPlan, PreflightProblem, RequiredPrivilege } from "../plan/types.js";
 import { type DesiredObjects, OBJECT_FAMILIES, type ObjectPlanOptions } from "../resources/objects.js";
-import { missingPrivileges, stepNeeds } from "./privileges.js";
+import { missingPrivileges, type PermissionDump, stepNeeds } from "./privileges.js";
 
 export interface ObjectPlanning {
   objects: ObjectPlan[];
   problems: PreflightProblem[];
 }
 
+/** Privileges planning itself needs (reading whole lists). */
+function readNeeds(desired: DesiredObjects): RequiredPrivilege[] {
+  return OBJECT_FAMILIES.flatMap((f) => f.readNeeds?.(desired) ?? []).map((n) => ({ ...n, stepId: "" }));
+}
+
+function readProblems(client: PveClient, dump: PermissionDump, needs: RequiredPrivilege[]): PreflightProblem[] {
+  return missingPrivileges(dump, needs).map((need) => ({
+    kind: "permission" as const,
+    path: need.path,
+    privilege: need.privilege,
+    message: `${client.identity} lacks ${need.privilege} on ${need.path}: PVE would list only part of what the spec manages there, so the plan could not be trusted`,
+  }));
+}
+
 /** The privileges the objects' steps need that the user lacks. */
-async function objectPermissions(client: PveClient, objects: ObjectPlan[]): Promise<PreflightProblem[]> {
+async function objectPermissions(client: PveClient, objects: ObjectPlan[], desired: DesiredObjects): Promise<PreflightProblem[]> {
   const steps = objects.flatMap((o) => o.steps);
-  if (steps.length === 0) return [];
+  const reading = readNeeds(desired);
+  if (steps.length === 0 && reading.length === 0) return [];
   const dump = await getPermissions(client);
+  const reads = readProblems(client, dump, reading);
+  if (steps.length === 0) return reads;
   const owner = new Map(objects.flatMap((o) => o.steps.map((s) => [s.id, o.key] as const)));
-  return missingPrivileges(dump, stepNeeds(steps)).map((need) => ({
+  return [...reads, ...missingPrivileges(dump, stepNeeds(steps)).map((need) => ({
     kind: "permission" as const,
     guest: owner.get(need.stepId) ?? "",
     path: need.path,
     privilege: need.privilege,
     message: `${client.identity} lacks ${need.privilege} on ${need.path} (needed by step ${need.stepId})`,
-  }));
+  }))];
 }
 
 /** A secret file that already exists would be refused at apply (pvectl never overwrites one): said at plan time. */
@@ -63,6 +80,6 @@ export async function planObjects(client: PveClient, desired: DesiredObjects, op
     problems.push(...planned.refused.map((r) => ({ kind: "adoption" as const, guest: r.key, message: r.message })));
   }
   problems.push(...(await secretFileProblems(objects)));
-  if (!options.skipPreflight) problems.push(...(await objectPermissions(client, objects)));
+  if (!options.skipPreflight) problems.push(...(await objectPermissions(client, objects, desired)));
   return { objects, problems };
 }

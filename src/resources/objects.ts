@@ -5,7 +5,7 @@
 import type { ApiReader } from "../api/endpoints/index.js";
 import type { ObjectIntent, ObjectKind } from "../plan/intent.js";
 import type { ObjectPlan, ParamValue, PrivilegeNeed } from "../plan/types.js";
-import { accessCallNeeds, accessLanded, type DesiredAccess, planAccess, readAccess } from "./access/index.js";
+import { accessCallNeeds, accessLanded, accessReadNeeds, type DesiredAccess, planAccess, readAccess } from "./access/index.js";
 import { type DesiredBackupJobs, jobCallNeeds, planBackupJobs, readBackupJobs } from "./backup-job/index.js";
 
 export { type JobPlans, planBackupJobs, readBackupJobs } from "./backup-job/index.js";
@@ -37,6 +37,8 @@ export interface ObjectFamily {
   landed(api: ApiReader, intent: ObjectIntent): Promise<boolean>;
   /** What a call checks inside its handler beyond the endpoint's own check. */
   callNeeds(intent: ObjectIntent, params: Record<string, ParamValue>): PrivilegeNeed[];
+  /** Privileges without which PVE lists only part of what planning reads (a plan from half a list is wrong). */
+  readNeeds?(desired: DesiredObjects): PrivilegeNeed[];
 }
 
 const BACKUP_JOBS: ObjectFamily = {
@@ -64,6 +66,7 @@ const ACCESS: ObjectFamily = {
   },
   landed: accessLanded,
   callNeeds: accessCallNeeds,
+  readNeeds: (desired) => (desired.access === undefined ? [] : accessReadNeeds(desired.access)),
 };
 
 /** Every family, in the order their objects are planned and run (each phase keeps this order). */

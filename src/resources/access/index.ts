@@ -6,6 +6,6 @@ export { accessLanded } from "./landed.js";
 export * from "./model.js";
 export { type AccessPlanOptions, planAccess } from "./plan.js";
 export type { KindPlans } from "./plan-commented.js";
-export { accessCallNeeds } from "./privileges.js";
+export { accessCallNeeds, accessReadNeeds } from "./privileges.js";
 export { readAccess } from "./read.js";
 export { accessToSpec } from "./to-spec.js";

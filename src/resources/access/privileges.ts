@@ -10,6 +10,7 @@
 import type { ObjectIntent } from "../../plan/intent.js";
 import type { ParamValue, PrivilegeNeed } from "../../plan/types.js";
 import { splitList } from "../../pve/index.js";
+import type { DesiredAccess } from "./model.js";
 
 function allocatePrivilegeOf(path: string): string | undefined {
   if (/^\/vms\/.+/.test(path)) return "VM.Allocate";
@@ -37,6 +38,22 @@ function userNeeds(intent: ObjectIntent, params: Record<string, ParamValue>): Pr
   const groups = groupNeeds(splitList(String(params.groups ?? "")));
   if (intent.op === "object-update") return groups;
   return [{ path: `/access/realm/${realm}`, privilege: "Realm.AllocateUser" }, ...groups];
+}
+
+/**
+ * What planning must be able to see: PVE lists only the ACL entries, users and groups the
+ * caller may audit (Sys.Audit on /access; on /access/groups for users and groups), so with less
+ * a listed object would look missing and its create fail. Pools are listed per Pool.Audit,
+ * which creating them (Pool.Allocate) does not imply: checked on each pool named.
+ */
+export function accessReadNeeds(desired: DesiredAccess): PrivilegeNeed[] {
+  const needs: PrivilegeNeed[] = [];
+  if (desired.acls !== undefined || desired.roles !== undefined) needs.push({ path: "/access", privilege: "Sys.Audit" });
+  if (desired.users !== undefined || desired.groups !== undefined || desired.tokens !== undefined || desired.acls !== undefined) {
+    needs.push({ path: "/access/groups", privilege: "Sys.Audit", anyOf: ["Sys.Audit", "User.Modify"] });
+  }
+  for (const pool of desired.pools ?? []) needs.push({ path: `/pool/${pool.id}`, privilege: "Pool.Audit" });
+  return needs;
 }
 
 export function accessCallNeeds(intent: ObjectIntent, params: Record<string, ParamValue>): PrivilegeNeed[] {

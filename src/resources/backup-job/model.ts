@@ -3,7 +3,7 @@
 // comment text stays before it), as guests carry the ownership tag.
 
 /** The end of the `comment` of every job pvectl manages (the marker every commented object carries). */
-export { OBJECT_MARKER as BACKUP_JOB_MARKER, markedComment, splitComment } from "../object-marker.js";
+export { markedComment, OBJECT_MARKER as BACKUP_JOB_MARKER, splitComment } from "../object-marker.js";
 
 /** A job as the spec wants it: only the keys the spec names are compared and written. */
 export interface DesiredBackupJob {
