@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { applyPlan } from "../../src/app/apply-plan.js";
 import { planSpec } from "../../src/app/plan-spec.js";
+import { recomputeSavedPlan } from "../../src/app/saved-plan.js";
+import { loadPlan, savedPlanContent, savePlan } from "../../src/engine/saved-plan.js";
 import { planHasChanges, planHasErrors } from "../../src/plan/types.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
 import { fastApply, type Lab, startLab } from "./helpers.js";
@@ -187,5 +189,23 @@ vms:
     assert.ok(report.ok, JSON.stringify(report));
     const [pool] = await get("/pools?poolid=web");
     assert.equal((pool?.members as unknown[] | undefined)?.length, 1);
+  });
+
+  it("a saved plan with access steps is recomputed: refused when the cluster or the plan changed since", async () => {
+    const specFile = join(dir, "access.yaml");
+    await writeFile(specFile, spec(dir));
+    const parsed = parseSpec(spec(dir), specFile);
+    const planned = await planSpec(lab.client, parsed);
+    const file = join(dir, "plan.json");
+    await savePlan(file, await savedPlanContent(lab.client, planned, [specFile], { shutdownTimeoutSeconds: 120, forceStop: false, adopt: false }, undefined));
+    const tampered = await loadPlan(file);
+    const acl = tampered.plan.objects?.find((o) => o.kind === "access-acl")?.steps[0]?.calls[0];
+    assert.ok(acl);
+    acl.params.roles = "Administrator";
+    assert.ok((await recomputeSavedPlan(lab.client, tampered, parsed)).problems.some((p) => /access-acl .* differs/.test(p)));
+    assert.deepEqual((await recomputeSavedPlan(lab.client, await loadPlan(file), parsed)).problems, []);
+    // Someone creates the group meanwhile: the saved plan's create is no longer what apply would do.
+    await lab.client.request("POST", "/access/groups", { groupid: "web-team" });
+    assert.notDeepEqual((await recomputeSavedPlan(lab.client, await loadPlan(file), parsed)).problems, []);
   });
 });
