@@ -12,10 +12,10 @@ const FULL_TOKEN_ID = /^[^\s:@/]+@[A-Za-z][A-Za-z0-9.\-_]+![A-Za-z][A-Za-z0-9.\-
 const adopt = () => z.boolean().optional().describe("Manage an existing object of this id that pvectl did not create (it gets pvectl's marker).");
 const comment = () => z.string().max(4096).optional().describe("Your text; pvectl keeps its marker after it.");
 
-/** `2027-06-30` (a YAML date or a string), seconds since the epoch, or 0 for never. */
+/** `2027-06-30` (YAML 1.2 reads it as a string), seconds since the epoch, or 0 for never. */
 export function expireSchema() {
   return z
-    .union([z.number().int().min(0), z.string().min(1), z.date()])
+    .union([z.number().int().min(0), z.string().min(1)])
     .optional()
     .describe("Expiry: a date (YYYY-MM-DD, at 00:00 UTC), or 0 / left out for never.");
 }
