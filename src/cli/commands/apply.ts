@@ -69,14 +69,16 @@ export function registerApplyCommand(program: Command): void {
     .option("--concurrency <n>", "guests worked on at once per node (default: sized to the node)")
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
-    .option("--adopt", "manage existing guests the spec names by vmid that pvectl did not create (adds the pvectl tag); without it they are refused")
+    .option("--adopt", "manage existing guests (by vmid) and objects (backup jobs, access) the spec names that pvectl did not create (adds the pvectl tag or marker); without it they are refused")
     .option(...SHOW_SECRET_FLAG)
     .option(...LOCK_WAIT_FLAG)
     .addHelpText(
       "after",
       "\nGuard rails: data-loss-risk steps run only with --allow-data-loss; service-impact steps (stop, reboot, NIC hot-unplug,\n" +
-        "changes that wait for a reboot) only with --allow-restart. With --defer-restart the changes that wait for a reboot\n" +
+        "changes that wait for a reboot, removing a backup job, ACL entry, API token, user or group) only with --allow-restart. With --defer-restart the changes that wait for a reboot\n" +
         "are written now as PVE pending changes and the guest is not rebooted (a maintenance window applies them).\n" +
+        "\nA new API token's secret goes to its spec entry's secretFile (mode 0600, never an existing file), or with\n" +
+        "--show-secret is printed once; it is in no plan, report or log.\n" +
         "\nWith --plan, the spec files must be unchanged (SHA-256) and at the paths they had, relative to the\n" +
         "directory pvectl runs in; the plan must come from this pvectl version and cluster.\n" +
         "\nExit codes: 0 converged, 1 failure (or preflight refused), 3 steps left pending by the guard rails or changes\n" +

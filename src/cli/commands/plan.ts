@@ -161,7 +161,7 @@ export function registerPlanCommand(program: Command): void {
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
     .option("--read-concurrency <n>", "config reads in parallel", "16")
-    .option("--adopt", "manage existing guests the spec names by vmid that pvectl did not create (adds the pvectl tag); without it they are refused")
+    .option("--adopt", "manage existing guests (by vmid) and objects (backup jobs, access) the spec names that pvectl did not create (adds the pvectl tag or marker); without it they are refused")
     .option(...SHOW_SECRET_FLAG)
     .action(async (files: string[], flags: PlanFlags) => {
       const format = planFormat(flags);
