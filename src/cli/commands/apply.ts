@@ -8,8 +8,8 @@ import { recomputeSavedPlan } from "../../app/saved-plan.js";
 import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
 import { checkSpecFiles, loadPlan, SavedPlanError } from "../../engine/saved-plan.js";
 import { type ApplyFlags, guardOptions, runApply } from "./apply-flow.js";
-import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, planOptions, positiveInt, SHOW_SECRET_FLAG, specOf, UsageError } from "./plan.js";
 import { createWaitProgress, LOCK_WAIT_FLAG } from "./lock-wait.js";
+import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, planOptions, positiveInt, SHOW_SECRET_FLAG, specOf, UsageError } from "./plan.js";
 
 interface Flags extends ApplyFlags, PlanFlags {
   plan?: string;
@@ -75,7 +75,8 @@ export function registerApplyCommand(program: Command): void {
     .addHelpText(
       "after",
       "\nGuard rails: data-loss-risk steps run only with --allow-data-loss; service-impact steps (stop, reboot, NIC hot-unplug,\n" +
-        "changes that wait for a reboot, removing a backup job, ACL entry, API token, user or group) only with --allow-restart. With --defer-restart the changes that wait for a reboot\n" +
+        "changes that wait for a reboot, removing a backup job, ACL entry, API token, user or group) only with --allow-restart.\n" +
+        "With --defer-restart the changes that wait for a reboot\n" +
         "are written now as PVE pending changes and the guest is not rebooted (a maintenance window applies them).\n" +
         "\nA new API token's secret goes to its spec entry's secretFile (mode 0600, never an existing file), or with\n" +
         "--show-secret is printed once; it is in no plan, report or log.\n" +
