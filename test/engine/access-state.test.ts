@@ -208,4 +208,14 @@ vms:
     await lab.client.request("POST", "/access/groups", { groupid: "web-team" });
     assert.notDeepEqual((await recomputeSavedPlan(lab.client, await loadPlan(file), parsed)).problems, []);
   });
+
+  it("a create whose answer is lost is resolved by reading back, never sent twice", async () => {
+    lab.sim.admin.injectFault({ method: "POST", path: "^/access/groups$", dropResponse: true, times: 1 });
+    lab.sim.admin.injectFault({ method: "POST", path: "^/pools$", dropResponse: true, times: 1 });
+    const { report } = await converge(spec(dir));
+    assert.ok(report.ok, JSON.stringify(report));
+    assert.equal(report.objects?.find((o) => o.kind === "access-group")?.result, "created");
+    assert.deepEqual((await get("/access/groups")).map((g) => g.groupid), ["web-team"]);
+    assert.deepEqual((await get("/pools")).map((p) => p.poolid), ["web"]);
+  });
 });
