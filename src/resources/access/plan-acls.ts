@@ -23,18 +23,28 @@ function livePrivileges(id: string, live: LiveAccess): string[] {
 
 const describe = (a: { path: string; type: string; ugid: string; role: string }) => `${a.role} on ${a.path} for ${a.type} ${a.ugid}`;
 
+/**
+ * Whether an object exists once the plan ran: the spec lists it, or it exists live and the plan
+ * does not remove it (pvectl's, unlisted, in a list the spec manages).
+ */
+function survives<L extends { marked: boolean }>(listed: boolean, managed: boolean, live: L | undefined): boolean {
+  if (listed) return true;
+  return live !== undefined && !(managed && live.marked);
+}
+
 /** Why the subject of `acl` will not exist after the plan ran, if it will not. */
 function missingSubject(acl: DesiredAcl, desired: DesiredAccess, live: LiveAccess): string | undefined {
+  const why = (noun: string, list: string) => `${noun} ${acl.ugid} will not exist: the spec's access.${list} neither lists it nor keeps it`;
   if (acl.type === "group") {
-    const known = desired.groups?.some((g) => g.id === acl.ugid) || live.groups.some((g) => g.id === acl.ugid);
-    return known ? undefined : `group ${acl.ugid} does not exist and the spec's access.groups does not create it`;
+    const known = survives(desired.groups?.some((g) => g.id === acl.ugid) ?? false, desired.groups !== undefined, live.groups.find((g) => g.id === acl.ugid));
+    return known ? undefined : why("group", "groups");
   }
   if (acl.type === "user") {
-    const known = desired.users?.some((u) => u.id === acl.ugid) || live.users.some((u) => u.id === acl.ugid);
-    return known ? undefined : `user ${acl.ugid} does not exist and the spec's access.users does not create it`;
+    const known = survives(desired.users?.some((u) => u.id === acl.ugid) ?? false, desired.users !== undefined, live.users.find((u) => u.id === acl.ugid));
+    return known ? undefined : why("user", "users");
   }
-  const known = desired.tokens?.some((t) => tokenKey(t) === acl.ugid) || live.tokens.some((t) => tokenKey(t) === acl.ugid);
-  return known ? undefined : `token ${acl.ugid} does not exist and the spec's access.tokens does not create it`;
+  const known = survives(desired.tokens?.some((t) => tokenKey(t) === acl.ugid) ?? false, desired.tokens !== undefined, live.tokens.find((t) => tokenKey(t) === acl.ugid));
+  return known ? undefined : why("token", "tokens");
 }
 
 function aclProblems(acl: DesiredAcl, desired: DesiredAccess, live: LiveAccess): string[] {

@@ -106,6 +106,13 @@ describe("access diff", () => {
     assert.ok(errors.some((e) => /group nope does not exist/.test(e)));
     assert.ok(errors.some((e) => /user ghost@pve does not exist/.test(e)));
     assert.ok(errors.some((e) => /role NoSuchRole does not exist/.test(e)));
-    assert.ok(errors.some((e) => /group nobody does not exist/.test(e)));
+    assert.ok(errors.some((e) => /group nobody will not exist/.test(e)));
+  });
+
+  it("refuses an ACL entry for a subject the same plan removes", () => {
+    const live: LiveAccess = { ...empty(), users: [{ id: "old@pve", enable: true, expire: 0, groups: [], marked: true }] };
+    const d: DesiredAccess = { users: [], acls: [{ path: "/", role: "PVEAuditor", type: "user", ugid: "old@pve", propagate: true }] };
+    const errors = planAccess(d, live).objects.flatMap((o) => o.errors);
+    assert.match(errors.join("\n"), /user old@pve will not exist: the spec's access.users neither lists it nor keeps it/);
   });
 });
