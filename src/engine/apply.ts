@@ -15,7 +15,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from "./retry-policy.js";
 import { TaskWatcher } from "../api/task-watcher.js";
 import type { Plan } from "../plan/types.js";
 import { reportNameTwins } from "./name-twins.js";
-import { VmidAllocator } from "./vmid.js";
+import { VmidAllocator, type VmidPolicy } from "./vmid.js";
 import { applyObjects, type ObjectEvent, objectsOfPhase } from "./apply-objects.js";
 import type { SecretPrinter } from "./secret-sink.js";
 
@@ -47,6 +47,8 @@ export interface ApplyOptions extends GuardRails {
   resolveSecret?: SecretResolver;
   /** Poll interval bounds of the task watcher (tests use small ones). */
   taskPoll?: { minIntervalMs?: number; maxIntervalMs?: number };
+  /** Where the vmids of guests without one come from (a range, ids in quarantine); default: PVE's nextid. */
+  vmids?: VmidPolicy;
 }
 
 /**
@@ -105,6 +107,7 @@ function sharedByGuests(client: PveClient, cluster: ClusterSnapshot, limiter: Ke
     allocator: new VmidAllocator(
       client,
       cluster.guests.map((g) => g.vmid),
+      options.vmids,
     ),
     retry: options.retry ?? DEFAULT_RETRY,
     emit,

@@ -22,8 +22,18 @@ export const inventoryConfigSchema = z
     groupPrefix: z.string().default("proxmox_"),
     /** Prefix of the per-host facts (proxmox_vmid, proxmox_node ...). */
     factsPrefix: z.string().default("proxmox_"),
-    facts: z.enum(["basic", "config", "agent"]).default("basic"),
-    /** Parallel per-guest reads at the config and agent levels. */
+    facts: z.enum(["basic", "config", "agent", "plugin"]).default("basic"),
+    /** false: host variables leave out where a guest runs (proxmox_node); the per-node groups stay. */
+    placementFacts: z.boolean().default(true),
+    /** The hypervisors as hosts of the `<groupPrefix>nodes` group, as the community plugin lists them. */
+    nodesGroup: z.boolean().default(false),
+    /** `ansible_host` of each node in the nodes group: its cluster address (the plugin's want_proxmox_nodes_ansible_host). */
+    nodesAnsibleHost: z.boolean().default(false),
+    /** A running VM's status group from QEMU's own state (all_paused, all_prelaunch ...), as the plugin's qemu_extended_statuses; needs facts: plugin. */
+    qemuExtendedStatuses: z.boolean().default(false),
+    /** Plugin level: read every guest's snapshot list (one more call per guest), not only where the config names a parent. */
+    exactSnapshots: z.boolean().default(false),
+    /** Parallel per-guest reads at the config, agent and plugin levels. */
     concurrency: z.number().int().min(1).max(64).default(8),
     includeTemplates: z.boolean().default(false),
     allowEmpty: z.boolean().default(false),
@@ -64,6 +74,10 @@ export const inventoryConfigSchema = z
   .refine((c) => !c.ansibleHost.includes("netbox") || c.netbox !== undefined, {
     message: "ansibleHost lists netbox but no netbox section says where NetBox is",
     path: ["ansibleHost"],
+  })
+  .refine((c) => !c.qemuExtendedStatuses || c.facts === "plugin", {
+    message: "qemuExtendedStatuses needs facts: plugin (QEMU's own state is read at that level only)",
+    path: ["qemuExtendedStatuses"],
   });
 
 export type InventoryConfig = z.infer<typeof inventoryConfigSchema>;

@@ -1,15 +1,17 @@
 // The inventory's entry point: collect (or read the cache), select, build, and refuse to
 // hand Ansible an empty inventory unless that was asked for.
-import { NetboxClient } from "../netbox/client.js";
+import type { NetboxClient } from "../netbox/client.js";
 import { buildInventory } from "./build.js";
 import { readCache, writeCache, defaultCacheDir, type CacheKey } from "./cache.js";
 import { type CollectResult, type InventoryApi, collectGuests } from "./collect.js";
 import type { InventoryConfig } from "./config.js";
 import { InventoryError } from "./errors.js";
+import { guestFilter } from "./filters.js";
 import type { AnsibleInventory, InventoryGuest } from "./model.js";
 import { netboxFacts } from "./netbox.js";
 
-function netboxClientFor(settings: NonNullable<InventoryConfig["netbox"]>): NetboxClient {
+/** Loaded only when the configuration reads NetBox: most inventories do not, and every module loaded is start-up time Ansible waits for. */
+async function netboxClientFor(settings: NonNullable<InventoryConfig["netbox"]>): Promise<NetboxClient> {
   const token = process.env[settings.tokenEnv];
   if (!token) {
     throw new InventoryError(
@@ -17,6 +19,7 @@ function netboxClientFor(settings: NonNullable<InventoryConfig["netbox"]>): Netb
       `export ${settings.tokenEnv}=<a NetBox API token with read access to virtual machines>`,
     );
   }
+  const { NetboxClient } = await import("../netbox/client.js");
   return new NetboxClient({ url: settings.url, token, ...(settings.caFile ? { caFile: settings.caFile } : {}) });
 }
 
@@ -24,8 +27,10 @@ export { buildInventory, safeGroupName } from "./build.js";
 export { collectGuests, type InventoryApi } from "./collect.js";
 export { inventoryConfigSchema, loadInventoryConfig, parseInventoryConfig, type InventoryConfig } from "./config.js";
 export { InventoryError } from "./errors.js";
+export { hostFacts } from "./host-facts.js";
 export { assignHostnames } from "./hostnames.js";
 export { netboxFacts } from "./netbox.js";
+export { pluginConfigValue, pluginFactName, pluginHostVars, type PluginFactsOptions } from "./plugin-facts.js";
 export type { AnsibleInventory, FactsLevel, InventoryGuest } from "./model.js";
 
 export interface InventorySource {
@@ -47,22 +52,36 @@ export async function generateInventory(
   config: InventoryConfig,
   options: GenerateOptions = {},
 ): Promise<AnsibleInventory> {
-  const key: CacheKey = { endpoint: source.endpoint, identity: source.identity, level: config.facts };
+  // Per-guest facts are read only for the selected guests, and node addresses only when asked: both are part of what a cache entry holds.
+  const selection = JSON.stringify({
+    filters: config.filters,
+    templates: config.includeTemplates,
+    nodeAddresses: config.nodesAnsibleHost,
+    exactSnapshots: config.exactSnapshots,
+  });
+  const key: CacheKey = { endpoint: source.endpoint, identity: source.identity, level: config.facts, selection };
   const dir = config.cacheDir ?? defaultCacheDir();
   let collected: CollectResult | undefined;
   if (config.cacheTtl > 0 && !options.refresh) collected = await readCache(dir, key, config.cacheTtl, options.now);
   if (!collected) {
-    collected = await collectGuests(source.api, { level: config.facts, concurrency: config.concurrency });
+    collected = await collectGuests(source.api, {
+      level: config.facts,
+      concurrency: config.concurrency,
+      select: guestFilter(config),
+      exactSnapshots: config.exactSnapshots,
+      nodeAddresses: config.nodesGroup && config.nodesAnsibleHost,
+    });
     if (config.cacheTtl > 0) await writeCache(dir, key, collected, options.now);
   }
   let extraFacts: Map<InventoryGuest, Record<string, unknown>> | undefined;
   if (config.netbox) {
-    const netbox = source.netbox ?? netboxClientFor(config.netbox);
+    const netbox = source.netbox ?? (await netboxClientFor(config.netbox));
     extraFacts = await netboxFacts(netbox, collected.guests, { vmidField: config.netbox.vmidField });
   }
-  const inventory = buildInventory(collected.guests, config, extraFacts ? { extraFacts } : {});
-  const hostCount = Object.keys(inventory._meta.hostvars).length;
-  if (hostCount === 0 && !config.allowEmpty) {
+  const inventory = buildInventory(collected.guests, config, { nodes: collected.nodes ?? [], ...(extraFacts ? { extraFacts } : {}) });
+  // Guests, not hosts: the nodes group's hypervisors must not make an inventory without guests look full.
+  const guestHosts = collected.guests.filter(guestFilter(config)).length;
+  if (guestHosts === 0 && !config.allowEmpty) {
     const seen = collected.guests.length;
     const why =
       seen === 0

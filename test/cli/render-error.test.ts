@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PveError } from "../../src/api/index.js";
 import { NothingImportedError } from "../../src/cli/commands/import.js";
-import { NetboxSetupError } from "../../src/cli/commands/netbox.js";
+import { NetboxSetupError } from "../../src/cli/commands/netbox-setup.js";
 import { UsageError } from "../../src/cli/commands/plan.js";
 import { SimFlagError } from "../../src/cli/commands/sim.js";
 import { errorExitCode, errorJson, errorKind, renderError } from "../../src/cli/render-error.js";

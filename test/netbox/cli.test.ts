@@ -82,3 +82,12 @@ test("pvectl netbox sync: readable output, --json, exit codes, missing token", a
   assert.deepEqual(report.records.map((r) => [r.name, r.result]), [["orphan", "invalid"]]);
   assert.equal(report.ok, false);
 });
+
+test("pvectl netbox decommission without --yes and without a terminal is refused before anything is read", async () => {
+  lab.nb.admin.clearRequests();
+  const refused = await pvectl(["netbox", "decommission", "-c", config, "--allow-data-loss"]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /refusing to decommission without confirmation and there is no terminal to ask on/);
+  assert.match(refused.stderr, /--plan-only, then run again with --yes/);
+  assert.deepEqual(lab.nb.admin.requests, []);
+});

@@ -8,6 +8,7 @@ import { NetboxClient } from "../../src/netbox/client.js";
 import { type NetboxSimulator, startNetboxSimulator } from "../../src/netbox/sim/index.js";
 import { NetboxConfigError, parseNetboxConfig } from "../../src/sources/netbox/config.js";
 import { type MappingResult, mapRecord } from "../../src/sources/netbox/mapping.js";
+import { loadGuestAddresses } from "../../src/sources/netbox/addresses.js";
 import { loadRecords } from "../../src/sources/netbox/records.js";
 import { DEMO_CONFIG } from "./fixtures.js";
 
@@ -85,6 +86,23 @@ describe("mapping NetBox records to containers", () => {
     assert.ok(r.spec.kind === "container");
     assert.deepEqual(r.spec.nics.net0, { name: "eth0", bridge: "vmbr0", options: { ip: "10.20.0.42/24", gw: "10.20.0.1" } });
     assert.deepEqual(r.spec.rootfs, { storage: "local-lvm", sizeBytes: 4096 * MiB, options: {} });
+  });
+
+  test("with addresses loaded: each NIC takes the addresses NetBox assigns to its interface, IPv6 with the prefix's gateway", async () => {
+    const vm = nb.admin.create("virtualization/virtual-machines", { name: "ct-05", status: "planned", cluster, platform, vcpus: 1, memory: 512, disk: 4096 });
+    nb.admin.create("virtualization/interfaces", { virtual_machine: vm.id, name: "eth0" });
+    const eth1 = nb.admin.create("virtualization/interfaces", { virtual_machine: vm.id, name: "eth1" });
+    nb.admin.create("extras/custom-fields", { name: "gateway", type: "text", object_types: ["ipam.prefix"] });
+    nb.admin.create("ipam/prefixes", { prefix: "2001:db8:20::/64", custom_fields: { gateway: "2001:db8:20::fe" } });
+    const ip6 = nb.admin.create("ipam/ip-addresses", { address: "2001:db8:20::10/64", assigned_object_type: "virtualization.vminterface", assigned_object_id: eth1.id }).id as number;
+    nb.admin.update("virtualization/virtual-machines", vm.id as number, { primary_ip6: ip6 });
+    const [record] = await loadRecords(client, { status: "planned", names: ["ct-05"] });
+    assert.ok(record);
+    await loadGuestAddresses(client, [record], "gateway");
+    const r = mapRecord(record, config);
+    assert.ok(r.ok && r.spec.kind === "container", JSON.stringify(r));
+    assert.deepEqual(r.spec.nics.net0?.options, { ip: "dhcp" });
+    assert.deepEqual(r.spec.nics.net1?.options, { ip: "dhcp", ip6: "2001:db8:20::10/64", gw6: "2001:db8:20::fe" });
   });
 
   test("a further disk without a mount path, and no disk at all, are refused with what to do", async () => {

@@ -141,7 +141,7 @@ describe("NetBox config", () => {
 
   test("defaults", () => {
     const c = parseNetboxConfig("clusters: {}\n", "x.yaml");
-    assert.equal(c.select.status, "planned");
+    assert.deepEqual(c.select.status, ["planned"]);
     assert.equal(c.writeBack.onSuccess, "staged");
     assert.equal(c.writeBack.onFailure, "planned");
     assert.equal(c.customFields.vmid, "proxmox_vmid");

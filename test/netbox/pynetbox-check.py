@@ -42,6 +42,8 @@ out["available_first"] = free[0].address if free else None
 ip = prefix.available_ips.create({"assigned_object_type": "virtualization.vminterface", "assigned_object_id": iface.id})
 out["allocated"] = ip.address
 out["allocated_on"] = ip.assigned_object_id
+# NetBox serialises a content type as a bare "app.model" string.
+out["allocated_type"] = ip.assigned_object_type if isinstance(ip.assigned_object_type, str) else repr(ip.assigned_object_type)
 
 # Pagination: more records than one default page (50).
 for i in range(60):

@@ -46,6 +46,7 @@ test("pynetbox 7 works against the NetBox simulator", { skip: missing }, async (
   assert.equal(out.available_first, "10.20.0.1/24");
   assert.equal(out.allocated, "10.20.0.1/24");
   assert.equal(typeof out.allocated_on, "number");
+  assert.equal(out.allocated_type, "virtualization.vminterface");
   assert.equal(out.all_count, 63);
   assert.equal(out.planned_count, 62);
   assert.equal(out.count_call, 62);

@@ -113,6 +113,8 @@ describe("NetBox simulator (4.6, demo data)", () => {
     assert.equal(obj(ignored.body).mac_address, null);
     const mac = obj((await call(nb, "POST", "/api/dcim/mac-addresses/", { mac_address: "bc-24-11-aa-bb-cc", assigned_object_type: "virtualization.vminterface", assigned_object_id: 2 })).body);
     assert.equal(mac.mac_address, "BC:24:11:AA:BB:CC");
+    // A content type is a bare "app.model" string in NetBox's OpenAPI, not a {value, label} choice.
+    assert.equal(mac.assigned_object_type, "virtualization.vminterface");
     const wrongIface = await call(nb, "PATCH", "/api/virtualization/interfaces/1/", { primary_mac_address: mac.id });
     assert.deepEqual(wrongIface.body, { primary_mac_address: ["MAC address BC:24:11:AA:BB:CC is not assigned to this interface."] });
     const ok = obj((await call(nb, "PATCH", "/api/virtualization/interfaces/2/", { primary_mac_address: mac.id })).body);
@@ -131,6 +133,7 @@ describe("NetBox simulator (4.6, demo data)", () => {
     const one = await call(nb, "POST", path, { description: "first", assigned_object_type: "virtualization.vminterface", assigned_object_id: 1 });
     assert.equal(one.status, 201);
     assert.equal(obj(one.body).address, "192.0.2.5/30");
+    assert.equal(obj(one.body).assigned_object_type, "virtualization.vminterface");
     const tooMany = await call(nb, "POST", path, [{}, {}]);
     assert.equal(tooMany.status, 409);
     assert.deepEqual(tooMany.body, { detail: "Insufficient resources are available to satisfy the request" });

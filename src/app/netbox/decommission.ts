@@ -10,11 +10,14 @@ import type { GuestReport } from "../../engine/report.js";
 import type { Plan } from "../../plan/types.js";
 import type { DesiredGuest } from "../../resources/index.js";
 import type { NetboxClient } from "../../netbox/client.js";
+import type { IPAddress } from "../../netbox/generated/types.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { recordVmid } from "../../sources/netbox/mapping.js";
 import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
 import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
-import { WriteBack } from "./writeback.js";
+import { removeFromKnownHostsFile } from "./known-hosts.js";
+import { recordFreedVmid } from "./vmid-quarantine.js";
+import { dnsNameOf, WriteBack } from "./writeback.js";
 import { userMessageOf as text } from "../../util/errors.js";
 
 export interface DecommissionOutcome {
@@ -22,8 +25,8 @@ export interface DecommissionOutcome {
   name: string;
   connection?: string;
   vmid?: number;
-  /** offline / deleted: done; failed: stays in decommissioning with the reason; planned: plan only. */
-  result: "offline" | "deleted" | "failed" | "planned";
+  /** offline / deleted: done; failed: stays in decommissioning with the reason; planned: plan only; cancelled: not confirmed, nothing changed. */
+  result: "offline" | "deleted" | "failed" | "planned" | "cancelled";
   /** What happened in PVE: destroyed, already absent, or the step that did not run. */
   guest: string;
   released: string[];
@@ -46,23 +49,52 @@ export interface DecommissionOptions {
   onPlan?: (connection: string, plan: Plan) => void;
   onRecord?: (outcome: DecommissionOutcome) => void;
   apply?: ApplyPlanOptions;
+  /** An OpenSSH known_hosts file to remove each retired guest's names and addresses from. */
+  knownHosts?: string;
+  /**
+   * Asked once per connection before anything is changed there, with its plan and the records
+   * it would retire; false cancels that connection (its records stay as they are).
+   */
+  confirm?: (connection: string, plan: Plan, records: string[]) => Promise<boolean>;
 }
 
 const VMINTERFACE = "virtualization.vminterface";
 
+/** The IP addresses on the record's interfaces (what release and known_hosts work on). */
+async function addressesOf(netbox: NetboxClient, record: NetboxVmRecord): Promise<IPAddress[]> {
+  const ifaceIds = record.interfaces.map((i) => i.id);
+  return ifaceIds.length === 0 ? [] : netbox.list("ipam/ip-addresses", { vminterface_id: ifaceIds });
+}
+
+/** Every name the guest was known by to ssh: its name, its DNS names, each address. */
+export function knownHostNames(record: NetboxVmRecord, ips: IPAddress[], zone: string | undefined): string[] {
+  const names = new Set([record.vm.name]);
+  if (zone !== undefined) names.add(dnsNameOf(record.vm.name, zone));
+  for (const ip of ips) {
+    names.add(ip.address.replace(/\/\d+$/, ""));
+    if (ip.dns_name) names.add(ip.dns_name);
+  }
+  return [...names];
+}
+
 /** Removes from NetBox what pvectl wrote for a guest that no longer exists; idempotent. */
-async function release(netbox: NetboxClient, config: NetboxConfig, record: NetboxVmRecord): Promise<string[]> {
+async function release(netbox: NetboxClient, config: NetboxConfig, record: NetboxVmRecord, ips: IPAddress[]): Promise<string[]> {
   const released: string[] = [];
   const subject = describeRecord(record.vm);
   const d = config.decommission;
   const ifaceIds = record.interfaces.map((i) => i.id);
-  if (d.releaseIps && ifaceIds.length > 0) {
-    // Only the addresses pvectl allocated (sync marks them); addresses a person assigned stay.
-    const ips = await netbox.list("ipam/ip-addresses", { vminterface_id: ifaceIds });
-    for (const ip of ips.filter((x) => x.description === `pvectl: ${record.vm.name}`)) {
-      await netbox.delete("ipam/ip-addresses", ip.id, `IP ${ip.address} of ${subject}`);
-      released.push(`IP ${ip.address}`);
-    }
+  // Only the addresses pvectl allocated (sync marks them); addresses a person assigned stay.
+  const ours = (ip: IPAddress) => d.releaseIps && ip.description === `pvectl: ${record.vm.name}`;
+  for (const ip of ips.filter(ours)) {
+    await netbox.delete("ipam/ip-addresses", ip.id, `IP ${ip.address} of ${subject}`);
+    released.push(`IP ${ip.address}`);
+  }
+  // The DNS name pvectl wrote goes with the guest, on the addresses that stay.
+  const zone = config.writeBack.dns?.zone;
+  const dnsName = zone === undefined ? undefined : dnsNameOf(record.vm.name, zone);
+  for (const ip of ips.filter((x) => !ours(x) && dnsName !== undefined && x.dns_name === dnsName)) {
+    await netbox.patch("ipam/ip-addresses", ip.id, { dns_name: "" }, { subject: `IP ${ip.address} of ${subject}` });
+    released.push(`dns_name ${dnsName}`);
   }
   if (d.releaseMacs && ifaceIds.length > 0) {
     if (await netbox.atLeast(4, 2)) {
@@ -165,6 +197,10 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
     }
     plans[connection] = plan;
     options.onPlan?.(connection, plan);
+    if (!options.planOnly && options.confirm && !(await options.confirm(connection, plan, group.map((g) => g.record.vm.name)))) {
+      for (const { record } of group) done({ id: record.vm.id, name: record.vm.name, result: "cancelled", guest: "not destroyed", released: [], errors: [], ...conn });
+      continue;
+    }
     const guestOf = new Map(plan.guests.map((g) => [g.key, g]));
     let reports = new Map<string, GuestReport>();
     if (!options.planOnly && plan.guests.some((g) => g.steps.length > 0)) {
@@ -198,7 +234,14 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
         continue;
       }
       try {
-        const released = await release(netbox, config, record);
+        const clusterId = record.vm.cluster?.id;
+        if (existed && vmid !== undefined && clusterId !== undefined && config.vmidQuarantineMs > 0) await recordFreedVmid(netbox, clusterId, vmid, record.vm.name);
+        const ips = await addressesOf(netbox, record);
+        const released = await release(netbox, config, record, ips);
+        if (options.knownHosts !== undefined) {
+          const removed = await removeFromKnownHostsFile(options.knownHosts, knownHostNames(record, ips, config.writeBack.dns?.zone));
+          if (removed > 0) released.push(`${removed} known_hosts ${removed === 1 ? "entry" : "entries"}`);
+        }
         const final = config.decommission.final;
         if (final === "delete") await netbox.delete("virtualization/virtual-machines", record.vm.id, describeRecord(record.vm));
         else {
@@ -211,5 +254,5 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
       }
     }
   }
-  return { records: outcomes, plans, ok: outcomes.every((o) => o.result !== "failed") };
+  return { records: outcomes, plans, ok: outcomes.every((o) => o.result !== "failed" && o.result !== "cancelled") };
 }

@@ -1,4 +1,6 @@
-// `pvectl netbox sync`: NetBox records with status `planned` -> built VMs -> status `staged`.
+// `pvectl netbox sync`: NetBox records with status `planned` -> built VMs -> status `staged`;
+// with `select.status` listing `staged`/`active` too, records already built are converged again
+// (day 2: the same plan, guard rails and write-back; their status is kept).
 // 1. select the records and map each to a VmSpec (a bad record fails alone, nothing written
 //    for it but the reason);
 // 2. per PVE connection: plan with the engine (live state, identity by vmid or name), then
@@ -19,12 +21,14 @@ import type { NetboxClient } from "../../netbox/client.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { type MappedVm, mapRecord } from "../../sources/netbox/mapping.js";
 import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
-import { WriteBack } from "./writeback.js";
+import { loadGuestAddresses } from "../../sources/netbox/addresses.js";
+import { vmidsInQuarantine } from "./vmid-quarantine.js";
+import { isBuilt, WriteBack } from "./writeback.js";
 import { userMessageOf as errorText } from "../../util/errors.js";
 
 const ADOPT_HINT = "set `adopt: true` in the NetBox config to let sync take over guests pvectl did not create";
 
-export type RecordResult = "staged" | "failed" | "invalid" | "planned" | "held";
+export type RecordResult = "staged" | "converged" | "failed" | "invalid" | "planned" | "held";
 
 export interface RecordOutcome {
   id: number;
@@ -32,7 +36,8 @@ export interface RecordOutcome {
   cluster?: string;
   connection?: string;
   /**
-   * staged: built and written back; failed: build or write-back failed; invalid: the record
+   * staged: built and written back; converged: a record already built (staged, active: day 2)
+   * matches its guest again, its status kept; failed: build or write-back failed; invalid: the record
    * cannot be mapped; planned: plan only (dry run); held: steps of its guest were held back by
    * the guard rails (or wait for a reboot), so the record keeps its status.
    */
@@ -54,7 +59,7 @@ export interface RecordOutcome {
 
 export interface SyncReport {
   records: RecordOutcome[];
-  /** One plan per PVE connection ("" = the PROXMOX_* environment). */
+  /** One plan per PVE connection ("" = the PROXMOX_* environment), and per vmid range within one: "lab (vmids 1000-1999)". */
   plans: Record<string, Plan>;
   ok: boolean;
 }
@@ -73,6 +78,36 @@ export interface SyncOptions {
   onEvent?: ApplyPlanOptions["onEvent"];
   onRecord?: (outcome: RecordOutcome) => void;
   apply?: Pick<ApplyPlanOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart" | "allowDataLoss" | "deferRestart" | "lockWaitMs">;
+}
+
+/** Whether the record's platform puts addresses into the guest (cloud-init on a VM, a container's NICs). */
+function takesAddresses(record: NetboxVmRecord, config: NetboxConfig): boolean {
+  const platform = config.platforms[record.vm.platform?.slug ?? config.defaults.platform ?? ""];
+  return platform?.cloudInit !== undefined || platform?.container !== undefined;
+}
+
+/**
+ * A record that takes addresses and has no primary IPv4 gets one from writeBack.primaryIp4's
+ * prefix before its guest is built, so the guest is built with it. Plan only: the next free
+ * address is shown (not taken; it may differ when sync runs).
+ */
+async function addressBeforeBuild(record: NetboxVmRecord, config: NetboxConfig, writeBack: WriteBack, planOnly: boolean, early: Map<number, string[]>): Promise<void> {
+  if (!config.writeBack.primaryIp4 || record.vm.primary_ip4 || record.interfaces.length === 0 || !takesAddresses(record, config)) return;
+  if (planOnly) {
+    const next = await writeBack.nextFreeIp4();
+    if (next !== undefined) record.vm.primary_ip4 = { id: -1, url: "", display: next, family: { value: "4", label: "IPv4" }, address: next };
+    return;
+  }
+  const wrote: string[] = [];
+  await writeBack.primaryIp4BeforeBuild(record, wrote);
+  early.set(record.vm.id, wrote);
+}
+
+/** Records planned and applied together: one PVE connection, one source of new vmids. */
+interface ApplyGroup {
+  connection: string;
+  range?: readonly [number, number];
+  members: MappedVm[];
 }
 
 function outcomeOf(record: NetboxVmRecord, result: RecordResult, extra: Partial<RecordOutcome> = {}): RecordOutcome {
@@ -115,7 +150,10 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   };
   const records = await loadRecords(netbox, selection);
   const outcomes: RecordOutcome[] = [];
+  // What was written for a record before its guest was built (its primary IPv4), reported with its outcome.
+  const early = new Map<number, string[]>();
   const done = (o: RecordOutcome) => {
+    o.wrote = [...(early.get(o.id) ?? []), ...o.wrote];
     outcomes.push(o);
     options.onRecord?.(o);
   };
@@ -138,36 +176,55 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   const hold = async (record: NetboxVmRecord, waits: string[], extra: Partial<RecordOutcome>) => {
     const outcome = outcomeOf(record, "held", { ...extra, errors: waits });
     try {
-      await writeBack.journal(record, "warning", `pvectl netbox sync: not ${config.writeBack.onSuccess} yet, ${waits.join("; ")}`);
+      const what = isBuilt(record, config) ? "changes wait" : `not ${config.writeBack.onSuccess} yet`;
+      await writeBack.journal(record, "warning", `pvectl netbox sync: ${what}, ${waits.join("; ")}`);
     } catch (err) {
       outcome.errors.push(`could not record what waits in NetBox: ${errorText(err)}`);
     }
     done(outcome);
   };
 
-  // 1. map
-  const byConnection = new Map<string, MappedVm[]>();
+  // 0. addresses into the guest: records whose platform configures addresses get their primary
+  //    IPv4 first (plan only: the one sync would take), then every record's addresses and gateways
+  const addressed: NetboxVmRecord[] = [];
   for (const record of records) {
+    try {
+      await addressBeforeBuild(record, config, writeBack, options.planOnly === true, early);
+      addressed.push(record);
+    } catch (err) {
+      await fail(record, [`assigning its address in NetBox failed: ${errorText(err)}`], "failed");
+    }
+  }
+  await loadGuestAddresses(netbox, addressed, config.customFields.gateway);
+
+  // 1. map, grouped by PVE connection and, within one, by the vmid range new guests take ids from
+  const groups = new Map<string, ApplyGroup>();
+  const names = new Map<string, MappedVm>();
+  for (const record of addressed) {
     const mapped = mapRecord(record, config);
     if (!mapped.ok) {
       await fail(record, mapped.errors, "invalid");
       continue;
     }
-    const key = mapped.spec.connection ?? "";
-    const group = byConnection.get(key) ?? [];
-    const clash = group.find((g) => g.spec.name === mapped.spec.name);
+    const connection = mapped.spec.connection ?? "";
+    const clash = names.get(`${connection}\u0000${mapped.spec.name}`);
     if (clash) {
       const message = `another record (${describeRecord(clash.record.vm)}) has the same name on the same Proxmox connection; names must be unique per cluster`;
       await fail(record, [message], "invalid");
       continue;
     }
-    group.push(mapped);
-    byConnection.set(key, group);
+    names.set(`${connection}\u0000${mapped.spec.name}`, mapped);
+    const range = config.clusters[record.vm.cluster?.name ?? ""]?.vmidRange;
+    const key = `${connection}\u0000${range?.join("-") ?? ""}`;
+    const group = groups.get(key) ?? { connection, ...(range ? { range } : {}), members: [] };
+    group.members.push(mapped);
+    groups.set(key, group);
   }
+  const quarantined = !options.planOnly && groups.size > 0 ? await vmidsInQuarantine(netbox, config) : new Map<string, number[]>();
 
-  // 2. plan + apply per connection, 3. write back per record
+  // 2. plan + apply per group, 3. write back per record
   const plans: Record<string, Plan> = {};
-  for (const [connection, group] of byConnection) {
+  for (const { connection, range, members: group } of groups.values()) {
     const label = connection === "" ? undefined : connection;
     let pve: PveClient;
     let planned: PlannedSpec;
@@ -182,8 +239,9 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
       continue;
     }
     const { plan, blockedAll } = isolatePreflight(planned.plan);
-    plans[connection] = plan;
-    options.onPlan?.(connection, plan);
+    const planKey = range ? `${connection === "" ? "PROXMOX_*" : connection} (vmids ${range[0]}-${range[1]})` : connection;
+    plans[planKey] = plan;
+    options.onPlan?.(planKey, plan);
     const byKey = new Map(group.map((m) => [m.spec.name, m]));
     if (options.planOnly || blockedAll.length > 0) {
       for (const guest of plan.guests) {
@@ -201,6 +259,7 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
       // The plan with the preflight problems moved onto their guests, and what planning read.
       const report = await applyPlan(pve, { ...planned, plan }, {
         ...options.apply,
+        vmids: { ...(range ? { range } : {}), reserved: quarantined.get(connection) ?? [] },
         ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       });
       // The engine grows a disk imported from an image to the size asked for in the same apply,
@@ -234,12 +293,18 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
         continue;
       }
       try {
+        const built = isBuilt(m.record, config);
         const result = await writeBack.succeed({ record: m.record, vmid: report.vmid, node: report.node, macs: report.macs, nics: m.nics });
-        const outcome = outcomeOf(m.record, "staged", { ...extra, wrote: result.wrote, status: config.writeBack.onSuccess, ...(result.primaryIp4 ? { primaryIp4: result.primaryIp4 } : {}) });
-        try {
-          await writeBack.journal(m.record, "success", `pvectl built ${m.spec.kind === "vm" ? "vm" : "container"} ${report.vmid} on ${report.node} (${report.result}); wrote ${result.wrote.join(", ") || "nothing new"}`);
-        } catch {
-          // The record has moved on; a missing success note is not a failure.
+        const status = built ? (m.record.vm.status?.value ?? "") : config.writeBack.onSuccess;
+        const outcome = outcomeOf(m.record, built ? "converged" : "staged", { ...extra, wrote: result.wrote, status, ...(result.primaryIp4 ? { primaryIp4: result.primaryIp4 } : {}) });
+        // A day-2 run that found nothing to do leaves no note: the journal stays a history of changes.
+        if (!built || report.result !== "unchanged" || result.wrote.length > 0) {
+          const verb = built ? "converged" : "built";
+          try {
+            await writeBack.journal(m.record, "success", `pvectl ${verb} ${m.spec.kind === "vm" ? "vm" : "container"} ${report.vmid} on ${report.node} (${report.result}); wrote ${result.wrote.join(", ") || "nothing new"}`);
+          } catch {
+            // The record has moved on; a missing success note is not a failure.
+          }
         }
         done(outcome);
       } catch (err) {
@@ -249,7 +314,7 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   }
   const order = new Map(records.map((r, i) => [r.vm.id, i]));
   outcomes.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  return { records: outcomes, plans, ok: outcomes.every((o) => o.result === "staged" || o.result === "planned" || o.result === "held") };
+  return { records: outcomes, plans, ok: outcomes.every((o) => o.result === "staged" || o.result === "converged" || o.result === "planned" || o.result === "held") };
 }
 
 /** What keeps a guest that ran without errors from counting as built: held-back steps, a reboot owed. */

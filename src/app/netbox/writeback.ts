@@ -23,6 +23,25 @@ export interface WriteBackResult {
 
 const VMINTERFACE = "virtualization.vminterface";
 
+/** Statuses that say a record's guest is built: day-2 runs converge such records and keep their status. */
+const BUILT_STATUSES = new Set(["staged", "active"]);
+
+/** Whether the record is past `planned`: its guest was built (it is converged, not staged, by sync). */
+export function isBuilt(record: NetboxVmRecord, config: NetboxConfig): boolean {
+  const status = record.vm.status?.value ?? "";
+  return BUILT_STATUSES.has(status) || status === config.writeBack.onSuccess;
+}
+
+interface IpRef {
+  id: number;
+  address: string;
+}
+
+/** The DNS name pvectl writes for a record: its name in the configured zone, lower case. */
+export function dnsNameOf(name: string, zone: string): string {
+  return `${name}.${zone}`.toLowerCase();
+}
+
 export class WriteBack {
   private prefixId: number | undefined;
 
@@ -76,23 +95,48 @@ export class WriteBack {
   }
 
   /** Primary IPv4 from the configured prefix, on the first interface; reuses an address an earlier run assigned. */
-  async primaryIp4(input: WriteBackInput, wrote: string[]): Promise<string | undefined> {
-    const prefixId = await this.prefix();
+  async primaryIp4(input: WriteBackInput, wrote: string[]): Promise<IpRef | undefined> {
     const { vm } = input.record;
-    if (prefixId === undefined) return undefined;
-    if (vm.primary_ip4) return vm.primary_ip4.address;
+    if (vm.primary_ip4) return { id: vm.primary_ip4.id, address: vm.primary_ip4.address };
     const first = input.nics[0];
     if (!first) return undefined;
+    return this.assignPrimaryIp4(input.record, first.interfaceId, wrote);
+  }
+
+  /**
+   * The record's primary IPv4 assigned before its guest is built, so the address goes into the
+   * guest (cloud-init ipconfig, a container's NIC): the same allocation as at write-back, made
+   * earlier; the record is updated in place. A build that then fails leaves the address on
+   * the interface, and the next run uses it again.
+   */
+  async primaryIp4BeforeBuild(record: NetboxVmRecord, wrote: string[]): Promise<void> {
+    const first = record.interfaces[0];
+    if (record.vm.primary_ip4 || !first) return;
+    const ip = await this.assignPrimaryIp4(record, first.id, wrote);
+    if (ip) record.vm.primary_ip4 = { id: ip.id, url: "", display: ip.address, family: { value: "4", label: "IPv4" }, address: ip.address };
+  }
+
+  /** The first free address of the configured prefix, without taking it (plan only: what sync would assign). */
+  async nextFreeIp4(): Promise<string | undefined> {
+    const prefixId = await this.prefix();
+    if (prefixId === undefined) return undefined;
+    return (await this.netbox.availableIps(prefixId, 1))[0]?.address;
+  }
+
+  private async assignPrimaryIp4(record: NetboxVmRecord, interfaceId: number, wrote: string[]): Promise<IpRef | undefined> {
+    const prefixId = await this.prefix();
+    if (prefixId === undefined) return undefined;
+    const { vm } = record;
     const subject = describeRecord(vm);
     const prefix = this.config.writeBack.primaryIp4?.prefix ?? "";
-    const assigned = await this.netbox.list("ipam/ip-addresses", { vminterface_id: first.interfaceId, parent: prefix });
+    const assigned = await this.netbox.list("ipam/ip-addresses", { vminterface_id: interfaceId, parent: prefix });
     const ip =
       assigned[0] ??
       (await this.netbox.allocateIp(
         prefixId,
         {
           assigned_object_type: VMINTERFACE,
-          assigned_object_id: first.interfaceId,
+          assigned_object_id: interfaceId,
           status: (this.config.writeBack.primaryIp4?.status ?? "active") as "active",
           description: `pvectl: ${vm.name}`,
         },
@@ -100,7 +144,22 @@ export class WriteBack {
       ));
     await this.netbox.patch("virtualization/virtual-machines", vm.id, { primary_ip4: ip.id }, { subject });
     wrote.push(`primary IPv4 ${ip.address}`);
-    return ip.address;
+    return { id: ip.id, address: ip.address };
+  }
+
+  /** `<name>.<zone>` as the `dns_name` of the record's primary addresses (what NetBox's DNS plugins read). */
+  async dnsName(input: WriteBackInput, primaryIp4: IpRef | undefined, wrote: string[]): Promise<void> {
+    const zone = this.config.writeBack.dns?.zone;
+    if (zone === undefined) return;
+    const { vm } = input.record;
+    const name = dnsNameOf(vm.name, zone);
+    const ids = [primaryIp4?.id, vm.primary_ip6?.id].filter((id): id is number => id !== undefined);
+    if (ids.length === 0) return;
+    for (const ip of await this.netbox.list("ipam/ip-addresses", { id: ids })) {
+      if (ip.dns_name === name) continue;
+      await this.netbox.patch("ipam/ip-addresses", ip.id, { dns_name: name }, { subject: `IP ${ip.address} of ${describeRecord(vm)}` });
+      wrote.push(`dns_name ${name} on ${ip.address}`);
+    }
   }
 
   async status(record: NetboxVmRecord, status: string, wrote: string[]): Promise<void> {
@@ -126,7 +185,8 @@ export class WriteBack {
     await this.vmid(input, wrote);
     await this.macs(input, wrote);
     const primaryIp4 = await this.primaryIp4(input, wrote);
-    await this.status(input.record, this.config.writeBack.onSuccess, wrote);
-    return { wrote, ...(primaryIp4 !== undefined ? { primaryIp4 } : {}) };
+    await this.dnsName(input, primaryIp4, wrote);
+    if (!isBuilt(input.record, this.config)) await this.status(input.record, this.config.writeBack.onSuccess, wrote);
+    return { wrote, ...(primaryIp4 !== undefined ? { primaryIp4: primaryIp4.address } : {}) };
   }
 }

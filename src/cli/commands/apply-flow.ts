@@ -37,7 +37,8 @@ export function guardOptions(flags: ApplyFlags): Required<Pick<ApplyPlanOptions,
   return { allowDataLoss: flags.allowDataLoss ?? false, allowRestart: flags.allowRestart ?? false, deferRestart: flags.deferRestart ?? false };
 }
 
-async function confirm(question: string): Promise<boolean> {
+/** Asks on the terminal; only a typed `yes` confirms. */
+export async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await rl.question(question);

@@ -2,7 +2,7 @@
 // Ansible runs an executable inventory with exactly those flags, so everything else comes
 // from the wrapper script's own flags (--config) or the PROXMOX_* environment.
 import type { Command } from "commander";
-import { generateInventory, InventoryError, loadInventoryConfig, type FactsLevel } from "../../inventory/index.js";
+import { type FactsLevel, generateInventory, InventoryError, loadInventoryConfig } from "../../inventory/index.js";
 import { type ConnectionFlags, clientFromConnectionFlags } from "./connection-flags.js";
 
 interface InventoryFlags extends ConnectionFlags {
@@ -13,7 +13,11 @@ interface InventoryFlags extends ConnectionFlags {
   allowEmpty?: boolean;
   refresh?: boolean;
   pretty?: boolean;
+  /** commander's negation of --no-placement-facts: false when given. */
+  placementFacts?: boolean;
 }
+
+const LEVELS: readonly FactsLevel[] = ["basic", "config", "agent", "plugin"];
 
 export function registerInventoryCommand(program: Command): void {
   program
@@ -22,7 +26,8 @@ export function registerInventoryCommand(program: Command): void {
     .option("--list", "the whole inventory, with _meta.hostvars (the default)")
     .option("--host <name>", "the variables of one host")
     .option("-c, --config <file>", "inventory configuration (groups, filters, facts level, cache); see docs/inventory.md")
-    .option("--facts <level>", "facts level: basic (one API call), config, or agent")
+    .option("--facts <level>", "facts level: basic (one API call), config, agent, or plugin (the community plugin's want_facts variables)")
+    .option("--no-placement-facts", "leave proxmox_node out of host variables (roles keyed on the hypervisor make guests unreproducible); per-node groups stay")
     .option("--allow-empty", "succeed with an empty inventory instead of failing")
     .option("--refresh", "ignore the cache")
     .option("--pretty", "indent the JSON")
@@ -35,12 +40,13 @@ export function registerInventoryCommand(program: Command): void {
     .action(async (flags: InventoryFlags) => {
       const config = await loadInventoryConfig(flags.config);
       if (flags.facts) {
-        if (!["basic", "config", "agent"].includes(flags.facts)) {
-          throw new InventoryError(`unknown facts level '${flags.facts}'`, "use --facts basic, config or agent");
+        if (!LEVELS.includes(flags.facts)) {
+          throw new InventoryError(`unknown facts level '${flags.facts}'`, "use --facts basic, config, agent or plugin");
         }
         config.facts = flags.facts;
       }
       if (flags.allowEmpty) config.allowEmpty = true;
+      if (flags.placementFacts === false) config.placementFacts = false;
       const client = await clientFromConnectionFlags(flags, "inventory");
       try {
         const inventory = await generateInventory(

@@ -1,93 +1,23 @@
-// `pvectl netbox sync|decommission|sim`: NetBox as the source of truth (docs/netbox.md).
+// `pvectl netbox sync|diff|decommission|sim`: NetBox as the source of truth (docs/netbox.md).
 //   sync          planned records -> built VMs -> staged (vmid, MACs, primary IPv4 written back)
+//   diff          where NetBox and PVE disagree, both ways; writes nothing
 //   decommission  decommissioning records -> guest destroyed -> released -> offline / deleted
 //   sim           a NetBox API simulator with demo records, for tests and demos
-import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import { PveClient } from "../../api/index.js";
-import type { Plan } from "../../plan/types.js";
-import { NetboxClient } from "../../netbox/client.js";
-import { loadNetboxConfig, type NetboxConfig } from "../../sources/netbox/config.js";
 import { type DecommissionOutcome, decommissionNetbox } from "../../app/netbox/decommission.js";
-import { startNetboxSimulator } from "../../netbox/sim/index.js";
 import { type RecordOutcome, syncNetbox } from "../../app/netbox/sync.js";
-import { resolveConnection } from "../../sources/connections.js";
-import { PvectlError } from "../../util/errors.js";
+import { startNetboxSimulator } from "../../netbox/sim/index.js";
+import type { Plan } from "../../plan/types.js";
+import { loadNetboxConfig } from "../../sources/netbox/config.js";
+import { safeLine, safeText } from "../../util/safe-text.js";
 import { type Palette, paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine } from "../render/report.js";
-import { type ApplyFlags, EXIT_PENDING, guardOptions } from "./apply-flow.js";
-import { safeLine, safeText } from "../../util/safe-text.js";
 import { untilStopped } from "../until-stopped.js";
+import { type ApplyFlags, confirm, EXIT_PENDING, guardOptions } from "./apply-flow.js";
+import { UsageError } from "./plan.js";
 import { LOCK_WAIT_FLAG, lockWaitOption } from "./lock-wait.js";
-
-/** Something missing before pvectl can talk to NetBox (URL, token). */
-export class NetboxSetupError extends PvectlError {
-  readonly kind = "netbox-config";
-
-  constructor(message: string) {
-    super(message);
-    this.name = "NetboxSetupError";
-  }
-}
-
-interface CommonFlags {
-  config: string;
-  url?: string;
-  cluster?: string[];
-  site?: string[];
-  tag?: string[];
-  name?: string[];
-  planOnly?: boolean;
-  json?: boolean;
-}
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-function netboxClient(config: NetboxConfig, flags: CommonFlags, env: NodeJS.ProcessEnv = process.env): NetboxClient {
-  const url = flags.url ?? config.netbox.url ?? env.NETBOX_URL;
-  if (!url) throw new NetboxSetupError(`no NetBox URL: give --url, set \`netbox.url\` in ${config.file}, or export NETBOX_URL`);
-  let token: string | undefined;
-  if (config.netbox.tokenFile) {
-    try {
-      token = (readFileSync(config.netbox.tokenFile, "utf8").split(/\r?\n/)[0] ?? "").trim();
-    } catch (err) {
-      throw new NetboxSetupError(`netbox.tokenFile ${config.netbox.tokenFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"}); fix the path in ${config.file}`);
-    }
-  } else token = env[config.netbox.tokenEnv]?.trim();
-  if (!token) {
-    throw new NetboxSetupError(
-      `no NetBox token: export ${config.netbox.tokenEnv} (a v1 key of 40 hex digits, or a v2 token nbt_<key>.<secret>), or set \`netbox.tokenFile\` in ${config.file}`,
-    );
-  }
-  return new NetboxClient({ url, token, ...(config.netbox.caFile ? { caFile: config.netbox.caFile } : {}), insecure: config.netbox.insecure });
-}
-
-function pveClients(config: NetboxConfig): { get: (name: string | undefined) => PveClient; close: () => Promise<void> } {
-  const clients = new Map<string, PveClient>();
-  return {
-    get(name) {
-      const key = name ?? "";
-      let client = clients.get(key);
-      if (!client) {
-        client = new PveClient(resolveConnection({ connections: config.connections }, name));
-        clients.set(key, client);
-      }
-      return client;
-    },
-    close: async () => {
-      await Promise.all([...clients.values()].map((c) => c.close()));
-    },
-  };
-}
-
-function selectionOf(flags: CommonFlags) {
-  return {
-    ...(flags.cluster?.length ? { clusters: flags.cluster } : {}),
-    ...(flags.site?.length ? { sites: flags.site } : {}),
-    ...(flags.tag?.length ? { tags: flags.tag } : {}),
-    ...(flags.name?.length ? { names: flags.name } : {}),
-  };
-}
+import { registerNetboxDiff } from "./netbox-diff.js";
+import { addRecordFlags, type CommonFlags, collect, NetboxSetupError, netboxClient, pveClients, selectionOf } from "./netbox-setup.js";
 
 function showPlan(p: Palette, json: boolean | undefined) {
   return (connection: string, plan: Plan) => {
@@ -102,35 +32,37 @@ export function syncLine(o: RecordOutcome, p: Palette): string {
   if (o.result === "staged") {
     return `${p.green("staged ")} ${who}: ${o.guestKind ?? "vm"} ${o.vmid} on ${o.node} (${o.guestResult})${o.wrote.length ? `; wrote ${o.wrote.join(", ")}` : ""}`;
   }
+  if (o.result === "converged") {
+    return `${p.green("converged")} ${who}: ${o.guestKind ?? "vm"} ${o.vmid} on ${o.node} (${o.guestResult})${o.wrote.length ? `; wrote ${o.wrote.join(", ")}` : ""} (status stays ${o.status})`;
+  }
   if (o.result === "planned") return `${p.cyan("planned")} ${who}: would build${o.vmid !== undefined ? ` ${o.guestKind ?? "vm"} ${o.vmid}` : ""} on ${o.node}`;
   if (o.result === "held") return `${p.yellow("held   ")} ${who}: ${o.guestKind ?? "vm"} ${o.vmid ?? "-"} on ${o.node}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
   const label = o.result === "invalid" ? p.red("invalid") : p.red("failed ");
   return `${label} ${who}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
 }
 
+async function confirmRetire(records: string[]): Promise<boolean> {
+  const ok = await confirm(`\nDecommission ${records.length} record(s) (${records.map(safeLine).join(", ")}): destroy their guests and release what pvectl wrote? Type 'yes' to continue: `);
+  if (!ok) process.stderr.write("Cancelled; nothing was changed for these records.\n");
+  return ok;
+}
+
 function decommissionLine(o: DecommissionOutcome, p: Palette): string {
   const who = safeLine(`${o.name} (NetBox id ${o.id})`);
   if (o.result === "planned") return `${p.cyan("planned")} ${who}: ${o.guest}`;
+  if (o.result === "cancelled") return `${p.yellow("cancelled")} ${who}: not confirmed; nothing changed (status stays decommissioning)`;
   if (o.result === "failed") return `${p.red("failed ")} ${who}: ${safeText(o.errors.join("; "))} (status stays decommissioning)`;
   return `${p.green(o.result.padEnd(7))} ${who}: guest ${o.guest}; released ${o.released.join(", ") || "nothing"}`;
 }
 
 function addSelectionFlags(cmd: Command): Command {
-  return cmd
-    .requiredOption("-c, --config <file>", "NetBox sync config (YAML; keys in docs/netbox.md)")
-    .option("--url <url>", "NetBox URL (default: netbox.url in the config, else NETBOX_URL)")
-    .option("--cluster <name>", "only records of this NetBox cluster (repeatable)", collect)
-    .option("--site <slug>", "only records of this site (repeatable)", collect)
-    .option("--tag <slug>", "only records with this tag (repeatable; all must match)", collect)
-    .option("--name <name>", "only the record with this name (repeatable)", collect)
-    .option("--plan-only", "show the plan; change nothing in Proxmox VE or NetBox")
-    .option("--json", "print the result as JSON");
+  return addRecordFlags(cmd).option("--plan-only", "show the plan; change nothing in Proxmox VE or NetBox");
 }
 
 export function registerNetboxCommand(program: Command): void {
   const netbox = program.command("netbox").description("NetBox as the source of truth: build planned VMs and containers, decommission retired ones");
 
-  addSelectionFlags(netbox.command("sync").description("build the VMs (or containers, where the platform says so) of NetBox records with status planned, write back vmid/MACs/IP, set them staged"))
+  addSelectionFlags(netbox.command("sync").description("build the VMs (or containers, where the platform says so) of NetBox records with status planned, write back vmid/MACs/IP, set them staged; converge staged/active records too when select.status lists them"))
     .option("--allow-restart", "run service-impact steps (stop, reboot, NIC hot-unplug, changes that need a reboot), as apply does")
     .option(...LOCK_WAIT_FLAG)
     .option("--allow-data-loss", "run data-loss-risk steps (disk delete), as apply does")
@@ -168,11 +100,11 @@ export function registerNetboxCommand(program: Command): void {
           },
         });
         if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-        else if (report.records.length === 0) process.stdout.write(`no NetBox records with status ${config.select.status} match; nothing to do\n`);
+        else if (report.records.length === 0) process.stdout.write(`no NetBox records with status ${config.select.status.join(" or ")} match; nothing to do\n`);
         else {
           const count = (r: string) => report.records.filter((o) => o.result === r).length;
           process.stdout.write(
-            `${count("staged")} staged, ${count("planned")} planned only, ${count("held")} held back, ${count("failed")} failed, ${count("invalid")} invalid\n`,
+            `${count("staged")} staged, ${count("converged") > 0 ? `${count("converged")} converged, ` : ""}${count("planned")} planned only, ${count("held")} held back, ${count("failed")} failed, ${count("invalid")} invalid\n`,
           );
         }
         if (!report.ok) process.exitCode = 1;
@@ -183,9 +115,16 @@ export function registerNetboxCommand(program: Command): void {
       }
     });
 
+  registerNetboxDiff(netbox);
+
   addSelectionFlags(netbox.command("decommission").description("destroy the guests of NetBox records with status decommissioning, release what pvectl wrote, set them offline"))
     .option("--allow-data-loss", "really destroy the guests and their disks (without it the destroy steps are refused)")
-    .action(async (flags: CommonFlags & { allowDataLoss?: boolean }) => {
+    .option("--known-hosts <file>", "also remove each retired guest's name, DNS name and addresses from this OpenSSH known_hosts file (as ssh-keygen -R)")
+    .option("-y, --yes", "do not ask for confirmation")
+    .action(async (flags: CommonFlags & { allowDataLoss?: boolean; knownHosts?: string; yes?: boolean }) => {
+      // Refused before anything is read, so nothing can be half done.
+      if (!flags.yes && !flags.planOnly && !process.stdin.isTTY)
+        throw new UsageError("refusing to decommission without confirmation and there is no terminal to ask on", "review it with --plan-only, then run again with --yes");
       const config = await loadNetboxConfig(flags.config);
       const client = netboxClient(config, flags);
       const pve = pveClients(config);
@@ -198,6 +137,8 @@ export function registerNetboxCommand(program: Command): void {
           selection: selectionOf(flags),
           allowDataLoss: flags.allowDataLoss === true,
           planOnly: flags.planOnly === true,
+          ...(flags.knownHosts !== undefined ? { knownHosts: flags.knownHosts } : {}),
+          ...(flags.yes ? {} : { confirm: (_connection: string, _plan: Plan, records: string[]) => confirmRetire(records) }),
           onPlan: showPlan(p, flags.json),
           onRecord: (o) => {
             if (!flags.json) process.stdout.write(`${decommissionLine(o, p)}\n`);

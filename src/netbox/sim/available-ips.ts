@@ -1,7 +1,7 @@
 // /api/ipam/prefixes/{id}/available-ips/: list free addresses, or allocate the next ones
 // atomically (201), 409 when the prefix has not enough room, as NetBox does.
 import { HttpError, notFound } from "./errors.js";
-import { type Cidr, contains, formatAddress, freeAddresses, parseCidr } from "./ip.js";
+import { type Cidr, contains, formatAddress, freeAddresses, parseCidr } from "../ip.js";
 import { isRecord } from "./parse.js";
 import type { SimContext } from "./resource.js";
 import { str } from "./resource.js";

@@ -18,7 +18,14 @@ export type FieldSpec = FieldBase &
     | { kind: "int"; min?: number; max?: number; default?: number | null }
     | { kind: "number"; min?: number; max?: number; default?: number | null }
     | { kind: "bool"; default: boolean }
-    | { kind: "choice"; values: readonly string[]; labels?: Record<string, string>; default: string | null }
+    | {
+        kind: "choice";
+        values: readonly string[];
+        labels?: Record<string, string>;
+        default: string | null;
+        /** Serialised as the bare value, not {value, label}: NetBox's content-type fields (`assigned_object_type`). */
+        plain?: true;
+      }
     | { kind: "fk"; target: string }
     | { kind: "fkList"; target: string }
     | { kind: "tags" }

@@ -33,6 +33,7 @@ function fieldValue(ctx: SimContext, def: ResourceDef, spec: FieldSpec, row: Row
   const raw = row[spec.name];
   switch (spec.kind) {
     case "choice":
+      if (spec.plain) return typeof raw === "string" ? raw : null;
       return typeof raw === "string" ? { value: raw, label: choiceLabel(spec, raw) } : null;
     case "fk":
       return ctx.brief(spec.target, typeof raw === "number" ? raw : null);

@@ -9,11 +9,13 @@ import { formatIssue, type SpecIssue } from "../spec/errors.js";
 import { specIssuesFromZod } from "../spec/issues.js";
 import type { ConnectionSpec } from "../spec/model.js";
 import { parseYaml, type YamlDocument } from "../spec/yaml-source.js";
+import { parseDuration } from "../../util/duration.js";
 import { PvectlError } from "../../util/errors.js";
 
 const name = z.string().min(1);
 const storageId = z.string().regex(/^[a-z][a-z0-9\-_.]*$/i, "not a PVE storage id");
 const nodeName = z.string().regex(/^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/, "not a PVE node name");
+const vmid = z.number().int().min(100).max(999_999_999);
 const volumeId = z.string().regex(/^[^:\s]+:.+$/, "expected a volume id like local:iso/debian-13-netinst.iso");
 
 const connectionSchema = z.strictObject({
@@ -36,6 +38,8 @@ const clusterSchema = z.strictObject({
   node: nodeName.optional(),
   storage: storageId.optional(),
   bridge: z.string().optional(),
+  /** Guests built for this cluster's records without a vmid get one from this range (inclusive). */
+  vmidRange: z.tuple([vmid, vmid]).optional(),
 });
 
 /**
@@ -82,8 +86,11 @@ const cloudInitSchema = z.strictObject({
   slot: z.string().regex(/^(ide[0-3]|sata[0-5]|scsi([0-9]|[12][0-9]|30))$/, "expected a drive slot like ide2, sata0 or scsi1").optional(),
   /** Storage of the drive; default: a clone keeps its template's drive, other VMs the record's storage. */
   storage: storageId.optional(),
-  /** IPv4 gateway, used with a static address (the record's primary IPv4). */
+  /** IPv4 gateway, used with a static address (default: the gateway of the address's prefix). */
   gw: z.string().regex(/^(\d{1,3}\.){3}\d{1,3}$/, "expected an IPv4 address").optional(),
+  /** DNS servers and search domains the guest is given (cloud-init nameserver / searchdomain). */
+  nameservers: z.array(z.string().min(1)).min(1).optional(),
+  searchDomains: z.array(z.string().min(1)).min(1).optional(),
 });
 
 const platformSchema = z.strictObject({
@@ -120,7 +127,8 @@ const configSchema = z.strictObject({
     .optional(),
   select: z
     .strictObject({
-      status: z.string().optional(),
+      /** One status or a list: `planned` builds; `staged`/`active` opt in to day-2 convergence. */
+      status: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
       clusters: z.array(name).optional(),
       sites: z.array(name).optional(),
       tags: z.array(name).optional(),
@@ -151,6 +159,8 @@ const configSchema = z.strictObject({
       vmid: z.string().optional(),
       node: z.string().optional(),
       storage: z.string().optional(),
+      /** On a prefix: the gateway of its addresses (default: the prefix's first address). */
+      gateway: z.string().optional(),
     })
     .optional(),
   tags: z
@@ -163,6 +173,8 @@ const configSchema = z.strictObject({
     .strictObject({
       macs: z.boolean().optional(),
       primaryIp4: z.strictObject({ prefix: z.string(), status: z.string().optional() }).optional(),
+      /** `dns_name` on the record's primary IP addresses: `<name>.<zone>`. */
+      dns: z.strictObject({ zone: z.string().regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i, "expected a DNS zone like lab.example.com") }).optional(),
       onSuccess: z.string().optional(),
       onFailure: z.enum(["planned", "failed"]).optional(),
       journal: z.boolean().optional(),
@@ -170,6 +182,8 @@ const configSchema = z.strictObject({
     .optional(),
   /** Let sync take over a guest pvectl did not create when a record's vmid names it (default false). */
   adopt: z.boolean().optional(),
+  /** How long a vmid freed by decommission is not handed out again (a duration: 30m, 24h, 7d; 0 = no quarantine). */
+  vmidQuarantine: z.union([z.string(), z.literal(0)]).optional(),
   decommission: z
     .strictObject({
       status: z.string().optional(),
@@ -183,6 +197,9 @@ const configSchema = z.strictObject({
 });
 
 export type Unit = z.output<typeof unit>;
+
+/** A vmid freed by decommission is not handed out again for a day unless the config says otherwise. */
+export const DEFAULT_VMID_QUARANTINE_MS = 24 * 3600 * 1000;
 export type PlatformMapping = z.output<typeof platformSchema>;
 export type ContainerMapping = z.output<typeof containerSchema>;
 export type ClusterMapping = z.output<typeof clusterSchema>;
@@ -191,7 +208,8 @@ export type ClusterMapping = z.output<typeof clusterSchema>;
 export interface NetboxConfig {
   file: string;
   netbox: { url?: string; tokenEnv: string; tokenFile?: string; caFile?: string; insecure: boolean };
-  select: { status: string; clusters: string[]; sites: string[]; tags: string[] };
+  /** `status`: the statuses whose records sync converges (default only `planned`). */
+  select: { status: string[]; clusters: string[]; sites: string[]; tags: string[] };
   connections: Record<string, ConnectionSpec>;
   clusters: Record<string, ClusterMapping>;
   defaults: {
@@ -210,17 +228,20 @@ export interface NetboxConfig {
     power?: "running" | "stopped";
   };
   platforms: Record<string, PlatformMapping>;
-  customFields: { vmid: string; node: string; storage: string };
+  customFields: { vmid: string; node: string; storage: string; gateway: string };
   tags: { passThrough: boolean; add: string[] };
   writeBack: {
     macs: boolean;
     primaryIp4?: { prefix: string; status: string };
+    dns?: { zone: string };
     onSuccess: string;
     onFailure: "planned" | "failed";
     journal: boolean;
   };
   /** Records may adopt existing guests pvectl did not create (their vmid custom field names one). */
   adopt: boolean;
+  /** Milliseconds a vmid freed by decommission stays out of allocation. */
+  vmidQuarantineMs: number;
   decommission: {
     status: string;
     stopTimeout: number;
@@ -291,6 +312,13 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
         message: `connection \`${m.connection}\` is not defined under \`connections:\`${Object.keys(connections).length ? ` (defined: ${Object.keys(connections).sort().join(", ")})` : ""}`,
       });
   }
+  for (const [cluster, m] of Object.entries(raw.clusters)) {
+    if (m.vmidRange && m.vmidRange[0] > m.vmidRange[1])
+      issues.push({ location: doc.locate(["clusters", cluster, "vmidRange"]), path: ["clusters", cluster, "vmidRange"], message: `the range starts above its end (${m.vmidRange[0]} > ${m.vmidRange[1]}); write [low, high]` });
+  }
+  const quarantineMs = raw.vmidQuarantine === undefined ? DEFAULT_VMID_QUARANTINE_MS : raw.vmidQuarantine === 0 ? 0 : parseDuration(raw.vmidQuarantine);
+  if (quarantineMs === undefined)
+    issues.push({ location: doc.locate(["vmidQuarantine"]), path: ["vmidQuarantine"], message: `\`${String(raw.vmidQuarantine)}\` is not a duration; write e.g. 30m, 24h or 7d (0: no quarantine)` });
   const platform = raw.defaults?.platform;
   if (platform !== undefined && !raw.platforms?.[platform])
     issues.push({ location: doc.locate(["defaults", "platform"]), path: ["defaults", "platform"], message: `platform \`${platform}\` is not defined under \`platforms:\`` });
@@ -330,7 +358,7 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
       insecure: raw.netbox?.insecure ?? false,
     },
     select: {
-      status: raw.select?.status ?? "planned",
+      status: typeof raw.select?.status === "string" ? [raw.select.status] : (raw.select?.status ?? ["planned"]),
       clusters: raw.select?.clusters ?? [],
       sites: raw.select?.sites ?? [],
       tags: raw.select?.tags ?? [],
@@ -349,16 +377,19 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
       vmid: raw.customFields?.vmid ?? "proxmox_vmid",
       node: raw.customFields?.node ?? "proxmox_node",
       storage: raw.customFields?.storage ?? "proxmox_storage",
+      gateway: raw.customFields?.gateway ?? "gateway",
     },
     tags: { passThrough: raw.tags?.passThrough ?? true, add: raw.tags?.add ?? [] },
     writeBack: {
       macs: raw.writeBack?.macs ?? true,
       ...(raw.writeBack?.primaryIp4 ? { primaryIp4: { prefix: raw.writeBack.primaryIp4.prefix, status: raw.writeBack.primaryIp4.status ?? "active" } } : {}),
+      ...(raw.writeBack?.dns ? { dns: { zone: raw.writeBack.dns.zone.toLowerCase() } } : {}),
       onSuccess: raw.writeBack?.onSuccess ?? "staged",
       onFailure: raw.writeBack?.onFailure ?? "planned",
       journal: raw.writeBack?.journal ?? true,
     },
     adopt: raw.adopt ?? false,
+    vmidQuarantineMs: quarantineMs ?? DEFAULT_VMID_QUARANTINE_MS,
     decommission: {
       status: raw.decommission?.status ?? "decommissioning",
       stopTimeout: raw.decommission?.stopTimeout ?? 60,

@@ -1,6 +1,7 @@
 // What mapping a NetBox record takes the same way for a VM and a container: units, disk
 // sizes and an interface's VLANs.
 import type { NetboxConfig, Unit } from "./config.js";
+import type { InterfaceAddresses } from "./addresses.js";
 import type { NetboxVmRecord } from "./records.js";
 
 export const UNIT_BYTES: Record<Unit, number> = { MB: 1e6, MiB: 2 ** 20, GB: 1e9, GiB: 2 ** 30 };
@@ -24,3 +25,13 @@ export function vlansOf(iface: NetboxVmRecord["interfaces"][number]): { tag?: nu
   return out;
 }
 
+
+/**
+ * The addresses of the record's interface at `index`: as loaded (loadGuestAddresses), else the
+ * primary IPv4 on the first interface (a record read without its addresses, as before they were).
+ */
+export function addressesOn(record: NetboxVmRecord, interfaceId: number, index: number): Omit<InterfaceAddresses, "interfaceId"> {
+  if (record.addresses) return record.addresses.find((a) => a.interfaceId === interfaceId) ?? {};
+  const primary = index === 0 ? record.vm.primary_ip4?.address : undefined;
+  return primary ? { ip4: primary } : {};
+}

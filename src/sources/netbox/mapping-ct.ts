@@ -14,7 +14,7 @@ import type { ClusterMapping, ContainerMapping, NetboxConfig } from "./config.js
 import type { ContainerSpec, CtMountSpec, CtNicSpec } from "../spec/model.js";
 import { checkCtDevice } from "../spec/ct-devices.js";
 import { printCtFeatures } from "../spec/ct-values.js";
-import { diskSizes, MAX_NICS, UNIT_BYTES, vlansOf } from "./mapping-common.js";
+import { addressesOn, diskSizes, MAX_NICS, UNIT_BYTES, vlansOf } from "./mapping-common.js";
 import type { MappingResult, NicBinding } from "./mapping.js";
 import type { NetboxVmRecord } from "./records.js";
 
@@ -74,9 +74,15 @@ function nics(record: NetboxVmRecord, config: NetboxConfig, inputs: ContainerInp
     const slot = `net${i}`;
     const options: Record<string, string> = {};
     for (const [key, value] of Object.entries(vlansOf(iface))) options[key] = canonical(value);
-    const primary = i === 0 ? record.vm.primary_ip4?.address : undefined;
-    options.ip = primary ?? platform.ip ?? "dhcp";
-    if (primary !== undefined && platform.gw !== undefined) options.gw = platform.gw;
+    // The interface's NetBox addresses (gateway: the platform's, else the prefix's).
+    const a = addressesOn(record, iface.id, i);
+    options.ip = a.ip4 ?? platform.ip ?? "dhcp";
+    const gw = platform.gw ?? a.gw4;
+    if (a.ip4 !== undefined && gw !== undefined) options.gw = gw;
+    if (a.ip6 !== undefined) {
+      options.ip6 = a.ip6;
+      if (a.gw6 !== undefined) options.gw6 = a.gw6;
+    }
     if (iface.mtu !== null && iface.mtu !== undefined) options.mtu = String(iface.mtu);
     if (iface.enabled === false) options.link_down = "1";
     const nic: CtNicSpec = { name: INTERFACE_NAME.test(iface.name) ? iface.name : `eth${i}`, options };

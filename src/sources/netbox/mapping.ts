@@ -17,9 +17,9 @@
 //
 // A platform with `container:` makes the record an LXC container instead (mapping-ct.ts).
 import { isValidTag } from "../../pve/tags.js";
-import type { CdromSpec, CloudInitSpec, ContainerSpec, DeviceSection, DiskSpec, NicSpec, VmSpec } from "../spec/model.js";
+import type { CdromSpec, CloudInitSpec, ContainerSpec, DeviceSection, DiskSpec, IpConfigSpec, NicSpec, VmSpec } from "../spec/model.js";
 import type { NetboxConfig, PlatformMapping } from "./config.js";
-import { diskSizes, MAX_NICS, UNIT_BYTES, vlansOf } from "./mapping-common.js";
+import { addressesOn, diskSizes, MAX_NICS, UNIT_BYTES, vlansOf } from "./mapping-common.js";
 import { mapContainer } from "./mapping-ct.js";
 import type { NetboxVmRecord } from "./records.js";
 
@@ -98,13 +98,33 @@ function cloneUnmanaged(platform: PlatformMapping): DeviceSection[] {
  */
 function cloudInitOf(record: NetboxVmRecord, platform: PlatformMapping, storage: string | undefined): CloudInitSpec {
   const ci = platform.cloudInit ?? {};
-  const primary = record.vm.primary_ip4?.address;
   const onStorage = ci.storage ?? (platform.clone ? undefined : storage);
   return {
     slot: ci.slot ?? "ide2",
     ...(onStorage !== undefined ? { storage: onStorage } : {}),
-    ipconfig: { ipconfig0: primary ? { ip: primary, ...(ci.gw !== undefined ? { gw: ci.gw } : {}) } : { ip: "dhcp" } },
+    ...(ci.nameservers ? { nameservers: ci.nameservers } : {}),
+    ...(ci.searchDomains ? { searchDomains: ci.searchDomains } : {}),
+    ipconfig: ipconfigsOf(record, ci.gw),
   };
+}
+
+/**
+ * ipconfigN per interface from the addresses NetBox assigns to it (the platform's `gw`, else
+ * the prefix's gateway); net0 without an IPv4 takes DHCP, other interfaces without an address
+ * are not managed.
+ */
+function ipconfigsOf(record: NetboxVmRecord, platformGw: string | undefined): Record<string, IpConfigSpec> {
+  const out: Record<string, IpConfigSpec> = {};
+  record.interfaces.slice(0, MAX_NICS).forEach((iface, i) => {
+    const a = addressesOn(record, iface.id, i);
+    if (!a.ip4 && !a.ip6 && i > 0) return;
+    const gw = platformGw ?? a.gw4;
+    out[`ipconfig${i}`] = {
+      ...(a.ip4 ? { ip: a.ip4, ...(gw !== undefined ? { gw } : {}) } : i === 0 ? { ip: "dhcp" } : {}),
+      ...(a.ip6 ? { ip6: a.ip6, ...(a.gw6 !== undefined ? { gw6: a.gw6 } : {}) } : {}),
+    };
+  });
+  return out;
 }
 
 export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): MappingResult {

@@ -2,6 +2,7 @@
 // with their interfaces and virtual disks, fetched in a few paged requests (not one per VM).
 import type { Filters, NetboxClient } from "../../netbox/client.js";
 import type { VirtualDisk, VirtualMachineWithConfigContext, VMInterface } from "../../netbox/generated/types.js";
+import type { InterfaceAddresses } from "./addresses.js";
 
 export interface NetboxVmRecord {
   vm: VirtualMachineWithConfigContext;
@@ -9,10 +10,13 @@ export interface NetboxVmRecord {
   interfaces: VMInterface[];
   /** Sorted by id (creation order). */
   disks: VirtualDisk[];
+  /** The primary addresses per interface, with gateways, when loaded (loadGuestAddresses). */
+  addresses?: InterfaceAddresses[];
 }
 
 export interface RecordSelection {
-  status: string;
+  /** Absent: every status (netbox diff reads them all). */
+  status?: string | string[];
   clusters?: string[];
   sites?: string[];
   tags?: string[];
@@ -45,7 +49,8 @@ async function childrenOf<T extends { virtual_machine: { id: number } }>(
 }
 
 export async function loadRecords(client: NetboxClient, selection: RecordSelection): Promise<NetboxVmRecord[]> {
-  const filters: Filters = { status: selection.status };
+  const filters: Filters = {};
+  if (selection.status !== undefined) filters.status = selection.status;
   if (selection.clusters?.length) filters.cluster = selection.clusters;
   if (selection.sites?.length) filters.site = selection.sites;
   if (selection.tags?.length) filters.tag = selection.tags;

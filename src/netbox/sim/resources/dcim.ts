@@ -66,7 +66,7 @@ export const macAddresses: ResourceDef = {
   since: 402,
   fields: [
     { name: "mac_address", kind: "string", required: true },
-    { name: "assigned_object_type", kind: "choice", values: ["dcim.interface", "virtualization.vminterface"], default: null, nullable: true },
+    { name: "assigned_object_type", kind: "choice", values: ["dcim.interface", "virtualization.vminterface"], default: null, nullable: true, plain: true },
     { name: "assigned_object_id", kind: "int", nullable: true, min: 0 },
     { name: "assigned_object", kind: "computed", value: (r, ctx) => assignedObject(ctx, r) },
     { name: "description", kind: "string", maxLength: 200 },

@@ -98,6 +98,11 @@ export const journalEntries: ResourceDef = {
   brief: ["created", "kind"],
   display: (r) => `${r.created.slice(0, 16).replace("T", " ")} (${String(r.kind)})`,
   search: ["comments"],
+  // JournalEntryFilterSet: DateTimeFilters on `created` (gte / lte).
+  filters: {
+    created_after: (r, v) => v.every((t) => Date.parse(r.created) >= Date.parse(t)),
+    created_before: (r, v) => v.every((t) => Date.parse(r.created) <= Date.parse(t)),
+  },
   clean(row, _b, ctx, errors) {
     checkAssignedObject(ctx, row, ["virtualization.virtualmachine", "virtualization.vminterface", "ipam.ipaddress", "virtualization.cluster"], errors, true);
   },

@@ -1,7 +1,7 @@
 // Simulated /api/ipam/: IP addresses, prefixes (with available-ips, see available-ips.ts) and VLANs.
 import { NETBOX_ENUMS } from "../../generated/types.js";
 import { addError } from "../errors.js";
-import { contains, formatCidr, parseCidr } from "../ip.js";
+import { contains, formatCidr, parseCidr } from "../../ip.js";
 import type { ResourceDef } from "../resource.js";
 import { num, str } from "../resource.js";
 import type { Row } from "../store.js";
@@ -29,7 +29,7 @@ export const ipAddresses: ResourceDef = {
     nullComputed("tenant"),
     { name: "status", kind: "choice", values: NETBOX_ENUMS["WritableIPAddressRequest.status"] ?? ["active"], default: "active" },
     { name: "role", kind: "choice", values: (NETBOX_ENUMS["WritableIPAddressRequest.role"] ?? []).filter((v) => v !== ""), default: null, nullable: true },
-    { name: "assigned_object_type", kind: "choice", values: ["dcim.interface", "virtualization.vminterface", "ipam.fhrpgroup"], default: null, nullable: true },
+    { name: "assigned_object_type", kind: "choice", values: ["dcim.interface", "virtualization.vminterface", "ipam.fhrpgroup"], default: null, nullable: true, plain: true },
     { name: "assigned_object_id", kind: "int", nullable: true, min: 0 },
     { name: "assigned_object", kind: "computed", value: (r, ctx) => assignedObject(ctx, r) },
     nullComputed("nat_inside"),

@@ -1,0 +1,186 @@
+// `pvectl netbox diff`: where NetBox and PVE disagree, per record, both ways, without writing
+// anything. A record is mapped to the guest it describes exactly as sync maps it, and planned
+// against the live cluster (planning only reads): every step that plan would take is a fact the
+// two owners disagree on. This is the seed's "two owners for one fact" made visible; it never
+// says which owner is right.
+import type { PveClient } from "../../api/index.js";
+import type { GuestSummary } from "../../engine/cluster.js";
+import type { NetboxClient } from "../../netbox/client.js";
+import type { GuestPlan, Step } from "../../plan/types.js";
+import { OWNERSHIP_TAG } from "../../resources/ownership.js";
+import type { NetboxConfig } from "../../sources/netbox/config.js";
+import { type MappedVm, mapRecord, recordVmid } from "../../sources/netbox/mapping.js";
+import { loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
+import { userMessageOf as errorText } from "../../util/errors.js";
+import { planSpec } from "../plan-spec.js";
+
+/**
+ * in-sync: the guest matches its record; drift: they disagree (see `differences`);
+ * guest-missing: the record says the guest exists, PVE has none; not-built: a `planned` record
+ * whose guest does not exist yet (not drift); retired: the record is retired and the guest
+ * still runs; invalid: the record cannot be mapped, or planning failed.
+ */
+export type DriftState = "in-sync" | "drift" | "guest-missing" | "not-built" | "retired" | "invalid";
+
+/** One fact the two owners disagree on. */
+export interface Difference {
+  /** The spec field (`cores`, `net0.macaddr`, `power` ...), or the kind of change. */
+  field: string;
+  netbox?: string;
+  pve?: string;
+}
+
+export interface RecordDrift {
+  id: number;
+  name: string;
+  status: string;
+  cluster?: string;
+  connection?: string;
+  vmid?: number;
+  node?: string;
+  state: DriftState;
+  differences: Difference[];
+  /** Why a record is invalid, and notes (a guest pvectl did not create). */
+  notes: string[];
+}
+
+/** A guest of a connection that no record (in any status) describes. */
+export interface UnrecordedGuest {
+  connection?: string;
+  vmid: number;
+  name?: string;
+  node: string;
+  kind: "vm" | "container";
+  /** Carries pvectl's ownership tag: built by pvectl, its record is gone. */
+  ownedByPvectl: boolean;
+}
+
+export interface NetboxDiffReport {
+  records: RecordDrift[];
+  unrecorded: UnrecordedGuest[];
+  /** No record drifts, no guest is missing, no guest is unrecorded. */
+  inSync: boolean;
+}
+
+export interface DiffOptions {
+  config: NetboxConfig;
+  netbox: NetboxClient;
+  pveClient: (connection: string | undefined) => PveClient;
+  /** Narrow the records (clusters, sites, tags, names); every status is read. */
+  selection?: Partial<Omit<RecordSelection, "status">>;
+}
+
+/** Statuses that say the guest should not exist (any more). */
+function retiredStatuses(config: NetboxConfig): Set<string> {
+  return new Set(["offline", config.decommission.status]);
+}
+
+/** A step as the facts it changes: NetBox's value (what the plan would write) against PVE's. */
+function differencesOf(step: Step): Difference[] {
+  if (step.action === "adopt") return [];
+  if (step.changes.length === 0) return [{ field: step.action, netbox: step.summary }];
+  return step.changes.map((c) => ({ field: c.field, ...(c.after !== undefined ? { netbox: c.after } : {}), ...(c.before !== undefined ? { pve: c.before } : {}) }));
+}
+
+function baseOf(record: NetboxVmRecord, connection: string | undefined): RecordDrift {
+  return {
+    id: record.vm.id,
+    name: record.vm.name,
+    status: record.vm.status?.value ?? "",
+    ...(record.vm.cluster?.name ? { cluster: record.vm.cluster.name } : {}),
+    ...(connection ? { connection } : {}),
+    state: "in-sync",
+    differences: [],
+    notes: [],
+  };
+}
+
+/** A planned guest compared with its record's status. */
+function driftOf(base: RecordDrift, guest: GuestPlan, retired: Set<string>): RecordDrift {
+  const located = { ...base, node: guest.node, ...(guest.vmid !== undefined ? { vmid: guest.vmid } : {}) };
+  if (guest.errors.length > 0) return { ...located, state: "invalid", notes: guest.errors };
+  if (!guest.exists) {
+    if (retired.has(base.status)) return { ...base, state: "in-sync" };
+    return { ...base, state: base.status === "planned" ? "not-built" : "guest-missing" };
+  }
+  if (retired.has(base.status)) return { ...located, state: "retired", differences: [{ field: "status", netbox: base.status, pve: "exists" }] };
+  const differences = guest.steps.flatMap(differencesOf);
+  const notes = guest.steps.some((s) => s.action === "adopt") ? ["the guest was not created by pvectl (no ownership tag); sync leaves it alone unless the config says `adopt: true`"] : [];
+  return { ...located, state: differences.length > 0 ? "drift" : "in-sync", differences, notes };
+}
+
+/** Guests of a connection that no record names (by the vmid written back, else by name). */
+function unrecordedOf(guests: GuestSummary[], records: NetboxVmRecord[], config: NetboxConfig, connection: string | undefined): UnrecordedGuest[] {
+  const vmids = new Set(records.map((r) => recordVmid(r, config)).filter((v): v is number => typeof v === "number"));
+  const names = new Set(records.map((r) => r.vm.name));
+  return guests
+    .filter((g) => !g.template && !vmids.has(g.vmid) && !(g.name !== undefined && names.has(g.name)))
+    .map((g) => ({
+      ...(connection ? { connection } : {}),
+      vmid: g.vmid,
+      ...(g.name !== undefined ? { name: g.name } : {}),
+      node: g.node,
+      kind: g.type === "lxc" ? ("container" as const) : ("vm" as const),
+      ownedByPvectl: g.tags.includes(OWNERSHIP_TAG),
+    }));
+}
+
+/** The records of one connection, planned read-only and compared. */
+async function diffConnection(
+  pve: PveClient,
+  connection: string | undefined,
+  mapped: MappedVm[],
+  all: NetboxVmRecord[],
+  config: NetboxConfig,
+): Promise<{ records: RecordDrift[]; unrecorded: UnrecordedGuest[] }> {
+  const specs = mapped.map((m) => m.spec);
+  const guests = { vms: specs.filter((s) => s.kind === "vm"), containers: specs.filter((s) => s.kind === "container") };
+  // adopt: a guest the record names is compared even when pvectl did not create it (the adopt
+  // step itself is not a difference; a note says sync would leave it alone).
+  const { plan, context } = await planSpec(pve, guests, { adopt: true, skipPreflight: true });
+  const byKey = new Map(plan.guests.map((g) => [g.key, g]));
+  const retired = retiredStatuses(config);
+  const records = mapped.map((m) => {
+    const guest = byKey.get(m.spec.name);
+    const base = baseOf(m.record, connection);
+    return guest ? driftOf(base, guest, retired) : { ...base, state: "invalid" as const, notes: ["the plan has no entry for this record"] };
+  });
+  return { records, unrecorded: unrecordedOf(context.cluster.guests, all, config, connection) };
+}
+
+export async function diffNetbox(options: DiffOptions): Promise<NetboxDiffReport> {
+  const { config, netbox } = options;
+  const selection: RecordSelection = {
+    clusters: options.selection?.clusters ?? config.select.clusters,
+    sites: options.selection?.sites ?? config.select.sites,
+    tags: options.selection?.tags ?? config.select.tags,
+    ...(options.selection?.names ? { names: options.selection.names } : {}),
+  };
+  const all = await loadRecords(netbox, selection);
+  const records: RecordDrift[] = [];
+  const unrecorded: UnrecordedGuest[] = [];
+  const byConnection = new Map<string, MappedVm[]>();
+  for (const record of all) {
+    const mapped = mapRecord(record, config);
+    if (!mapped.ok) {
+      records.push({ ...baseOf(record, undefined), state: "invalid", notes: mapped.errors });
+      continue;
+    }
+    const key = mapped.spec.connection ?? "";
+    byConnection.set(key, [...(byConnection.get(key) ?? []), mapped]);
+  }
+  for (const [key, mapped] of byConnection) {
+    const connection = key === "" ? undefined : key;
+    try {
+      const found = await diffConnection(options.pveClient(connection), connection, mapped, all, config);
+      records.push(...found.records);
+      unrecorded.push(...found.unrecorded);
+    } catch (err) {
+      for (const m of mapped) records.push({ ...baseOf(m.record, connection), state: "invalid", notes: [`reading the cluster failed: ${errorText(err)}`] });
+    }
+  }
+  const order = new Map(all.map((r, i) => [r.vm.id, i]));
+  records.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  const drifting = records.some((r) => r.state === "drift" || r.state === "guest-missing" || r.state === "retired" || r.state === "invalid");
+  return { records, unrecorded, inSync: !drifting && unrecorded.length === 0 };
+}
