@@ -3,8 +3,13 @@
 // missing from the list is either absent or hidden; the permission dump tells which.
 import { getPermissions, getPools } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
-import { granted } from "./privileges.js";
 import type { GuestPlan, PreflightProblem } from "../plan/types.js";
+import { granted } from "./privileges.js";
+
+/** Pools the guests' steps put guests into (an access section must not delete them). */
+export function poolsJoinedBy(guests: GuestPlan[]): string[] {
+  return [...poolsNamed(guests).keys()];
+}
 
 /** Pool id -> keys of the guests whose steps put them there. */
 function poolsNamed(guests: GuestPlan[]): Map<string, Set<string>> {

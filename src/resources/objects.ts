@@ -20,6 +20,8 @@ export interface ObjectPlanOptions {
   adopt?: boolean;
   /** `--show-secret`: a new token without secretFile gets its secret printed once. */
   showSecret?: boolean;
+  /** Pools the plan's guests join: never deleted by the same plan. */
+  poolsInUse?: string[];
 }
 
 export interface FamilyPlans {

@@ -144,7 +144,8 @@ export function tokenKind(showSecret: boolean): CommentedKind<DesiredToken, Live
   };
 }
 
-export const POOL_KIND: CommentedKind<DesiredPool, LivePool> = {
+/** The pool kind; `inUse`: pools the plan's guests join, kept like pools that have members. */
+export const poolKind = (inUse: string[]): CommentedKind<DesiredPool, LivePool> => ({
   kind: "access-pool",
   noun: "pool",
   desiredKey: (d) => d.id,
@@ -158,7 +159,10 @@ export const POOL_KIND: CommentedKind<DesiredPool, LivePool> = {
   diff: () => emptyDiff(),
   update: (d, _l, diff, adopting) =>
     accessStep("access-pool", "object-update", d.id, updateSummary("pool", d.id, adopting), diff.changes, { method: "PUT", path: "/pools", params: { poolid: d.id, ...diff.params } }),
-  keep: (l) =>
-    l.members > 0 ? `pool ${l.id} is pvectl's and no longer in the spec, but still holds ${l.members} member(s): it is deleted once empty (members come from guests' \`pool:\`)` : undefined,
+  keep: (l) => {
+    if (inUse.includes(l.id)) return `pool ${l.id} is pvectl's and no longer in access.pools, but guests of this spec join it: it is kept (list it under access.pools)`;
+    if (l.members === 0) return undefined;
+    return `pool ${l.id} is pvectl's and no longer in the spec, but still holds ${l.members} member(s): it is deleted once empty (members come from guests' \`pool:\`)`;
+  },
   delete: (l) => accessStep("access-pool", "object-delete", l.id, `delete pool ${l.id} (pvectl's, empty, no longer in the spec)`, [], { method: "DELETE", path: "/pools", params: { poolid: l.id } }),
-};
+});

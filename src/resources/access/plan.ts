@@ -5,7 +5,7 @@
 // deleted in the reverse order after them.
 import type { ObjectKind } from "../../plan/intent.js";
 import type { ObjectPlan } from "../../plan/types.js";
-import { GROUP_KIND, POOL_KIND, tokenKind, USER_KIND } from "./kinds.js";
+import { GROUP_KIND, poolKind, tokenKind, USER_KIND } from "./kinds.js";
 import { type DesiredAccess, type DesiredToken, type DesiredUser, type LiveAccess, type LiveToken, type LiveUser, ROOT_USER } from "./model.js";
 import { planAcls } from "./plan-acls.js";
 import { type CommentedKind, type KindPlans, planCommented } from "./plan-commented.js";
@@ -16,6 +16,8 @@ export interface AccessPlanOptions {
   adopt?: boolean;
   /** `--show-secret`: a new token without secretFile gets its secret printed once. */
   showSecret?: boolean;
+  /** Pools the plan's guests join (they are not empty once apply ran). */
+  poolsInUse?: string[];
 }
 
 const ORDER: ObjectKind[] = ["access-pool", "access-role", "access-group", "access-user", "access-token", "access-acl"];
@@ -51,7 +53,7 @@ export function planAccess(desired: DesiredAccess, live: LiveAccess, options: Ac
   const acls = planAcls(desired, live);
   const deletedAcls = new Set(acls.objects.filter(deletes).map((o) => o.key));
   const parts: KindPlans[] = [
-    planCommented(POOL_KIND, desired.pools, live.pools, adopt),
+    planCommented(poolKind(options.poolsInUse ?? []), desired.pools, live.pools, adopt),
     planRoles(desired, live, deletedAcls, adopt),
     planCommented(GROUP_KIND, desired.groups, live.groups, adopt),
     planCommented(userKind(desired, live), desired.users, users, adopt),

@@ -61,6 +61,10 @@ describe("access diff", () => {
     assert.equal(kept?.steps.length, 0);
     assert.match(kept?.warnings[0] ?? "", /still holds 2 member/);
     assert.deepEqual(calls({ pools: [] }, live(0)), ['DELETE /pools {"poolid":"old"}']);
+    // Empty now, but a guest of the same plan joins it: kept.
+    const joined = planAccess({ pools: [] }, live(0), { poolsInUse: ["old"] }).objects[0];
+    assert.equal(joined?.steps.length, 0);
+    assert.match(joined?.warnings[0] ?? "", /guests of this spec join it/);
   });
 
   it("orders creates by dependency before the guests, removals in reverse after them", () => {
