@@ -14,11 +14,16 @@ import { desiredVmFromSpec } from "../sources/spec/qemu-desired.js";
  * What a use case works on: a spec's VMs and containers, and the backup jobs it declares (absent:
  * not managed), as loadSpecFiles and parseSpec return them.
  */
-export type SpecGuests = Pick<SpecDocument, "vms"> & Partial<Pick<SpecDocument, "containers" | "backupJobs">>;
+export type SpecGuests = Pick<SpecDocument, "vms"> & Partial<Pick<SpecDocument, "containers" | "backupJobs" | "access">>;
 
 /** The cluster objects the spec declares, as the engine compares them. */
 export function desiredObjectsOf(spec: SpecGuests): DesiredObjects {
-  return spec.backupJobs === undefined ? {} : { backupJobs: { jobs: spec.backupJobs.map((job) => job.desired) } };
+  const out: DesiredObjects = {};
+  if (spec.backupJobs !== undefined) out.backupJobs = { jobs: spec.backupJobs.map((job) => job.desired) };
+  // One access section per cluster: a command works on one connection (openSpecTarget picks it).
+  const access = spec.access?.[0];
+  if (access !== undefined) out.access = access.desired;
+  return out;
 }
 
 /** The spec's containers as the engine compares them. */

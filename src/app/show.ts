@@ -1,10 +1,12 @@
 // Live guests in the spec's shape: those a spec names (`pvectl show`), or existing guests picked
 // by vmid, tag or node and written as a new spec (`pvectl import`).
 import type { PveClient } from "../api/index.js";
-import { type Selection, selectGuests, type ShownGuests, showSpecGuests } from "../engine/show.js";
+import { type Selection, type ShownGuests, selectGuests, showSpecGuests } from "../engine/show.js";
+import { accessToSpec, readAccess } from "../resources/access/index.js";
+import { backupJobToSpec, readBackupJobs } from "../resources/backup-job/index.js";
 import type { RawObject } from "../resources/qemu/to-spec.js";
 import { desiredOf, type SpecGuests } from "./plan-spec.js";
-import { backupJobToSpec, readBackupJobs } from "../resources/backup-job/index.js";
+import { shownAccess } from "./show-access.js";
 
 /** A spec document: VMs under `vms:`, containers under `containers:` (left out when there are none). */
 export interface GuestsSpec {
@@ -13,6 +15,8 @@ export interface GuestsSpec {
   containers?: RawObject[];
   /** Backup jobs (present when asked for, or when the shown spec declares them). */
   backupJobs?: RawObject[];
+  /** Access objects (present when asked for, or when the shown spec declares them); never a secret. */
+  access?: Record<string, unknown>;
 }
 
 export interface ImportedSpec {
@@ -45,10 +49,16 @@ export function specGuests(spec: GuestsSpec): RawObject[] {
 
 export async function showSpec(client: PveClient, spec: SpecGuests): Promise<ShownSpec> {
   const shown: ShownGuests = await showSpecGuests(client, desiredOf(spec));
-  const sections = specSections(shown.vms);
-  if (spec.backupJobs === undefined) return { spec: sections, missing: shown.missing };
-  const live = new Map((await readBackupJobs(client)).map((job) => [job.id, job]));
+  const sections: GuestsSpec = specSections(shown.vms);
+  const access = spec.access?.[0]?.desired;
   const missing = [...shown.missing];
+  if (access !== undefined) {
+    const result = shownAccess(access, await readAccess(client, access));
+    sections.access = result.access;
+    missing.push(...result.missing);
+  }
+  if (spec.backupJobs === undefined) return { spec: sections, missing };
+  const live = new Map((await readBackupJobs(client)).map((job) => [job.id, job]));
   const jobs: RawObject[] = [];
   for (const { id } of spec.backupJobs) {
     const job = live.get(id);
@@ -63,9 +73,11 @@ export async function showSpec(client: PveClient, spec: SpecGuests): Promise<Sho
  * that writes `backupJobs:` manages them all: pvectl's jobs it does not list are deleted, so an
  * import writes every job, foreign ones with `adopt: true`).
  */
-export async function importGuests(client: PveClient, selection: Selection, options: { backupJobs?: boolean } = {}): Promise<ImportedSpec> {
+export async function importGuests(client: PveClient, selection: Selection, options: { backupJobs?: boolean; access?: boolean } = {}): Promise<ImportedSpec> {
   const shown = await selectGuests(client, selection);
   const spec = specSections(shown.vms);
+  // Every list, so the written spec manages them all (foreign objects with adopt: true).
+  if (options.access) spec.access = accessToSpec(await readAccess(client, { roles: [], groups: [], users: [], tokens: [], acls: [], pools: [] }));
   if (options.backupJobs) spec.backupJobs = (await readBackupJobs(client)).map((job) => backupJobToSpec(job) as RawObject);
   return { spec, leftOut: [...shown.missing, ...(shown.skipped ?? [])] };
 }

@@ -16,7 +16,8 @@ import { TaskWatcher } from "../api/task-watcher.js";
 import type { Plan } from "../plan/types.js";
 import { reportNameTwins } from "./name-twins.js";
 import { VmidAllocator, type VmidPolicy } from "./vmid.js";
-import { applyObjects, type ObjectEvent } from "./apply-objects.js";
+import { applyObjects, type ObjectEvent, objectsOfPhase } from "./apply-objects.js";
+import type { SecretPrinter } from "./secret-sink.js";
 
 import type { SecretResolver } from "./step-runner.js";
 
@@ -31,6 +32,8 @@ export interface ApplyOptions extends GuardRails {
   onEvent?: (event: ApplyProgress) => void;
   /** Progress of the plan's objects section (backup jobs ...). */
   onObjectEvent?: (event: ObjectEvent) => void;
+  /** Prints a new API token's secret once (tokens planned with --show-secret); never called for secretFile tokens. */
+  printSecret?: SecretPrinter;
   /** The cluster as the plan read it (saves a read); read again when absent. */
   cluster?: ClusterSnapshot;
   /** Live guests as the plan read them, for the report of guests without changes. */
@@ -65,6 +68,14 @@ export async function applyPlan(client: PveClient, plan: Plan, options: ApplyOpt
   const cluster = options.cluster ?? (needsCluster ? await readCluster(client) : { nodes: new Map(), storages: [], guests: [] });
   const limiter = new KeyedLimiter((node) => options.perNodeConcurrency ?? defaultPerNode(cluster, node));
   const run = sharedByGuests(client, cluster, limiter, options);
+  const objectOptions = {
+    guard: options,
+    retry: options.retry ?? DEFAULT_RETRY,
+    ...(options.onObjectEvent ? { emit: options.onObjectEvent } : {}),
+    ...(options.printSecret ? { printSecret: options.printSecret } : {}),
+  };
+  // Objects the guests need (a pool they join, the spec's access objects) first.
+  const early = plan.objects === undefined ? [] : await applyObjects(client, objectsOfPhase(plan.objects, "before-guests"), objectOptions);
   const guests = await Promise.all(
     plan.guests.map(async (guest) => {
       // A guest with nothing to run takes no per-node slot.
@@ -75,11 +86,9 @@ export async function applyPlan(client: PveClient, plan: Plan, options: ApplyOpt
     }),
   );
   await reportNameTwins(client, plan.guests.map((guest, i) => ({ guest, report: guests[i]! })));
-  // Objects after guests: a new job may name guests this apply just created.
-  const objects =
-    plan.objects === undefined
-      ? undefined
-      : await applyObjects(client, plan.objects, { guard: options, retry: options.retry ?? DEFAULT_RETRY, ...(options.onObjectEvent ? { emit: options.onObjectEvent } : {}) });
+  // The other objects after guests: a new job may name guests this apply just created, a pool
+  // is deleted once its guests left it.
+  const objects = plan.objects === undefined ? undefined : [...early, ...(await applyObjects(client, objectsOfPhase(plan.objects, "after-guests"), objectOptions))];
   return {
     target: plan.target,
     guests,

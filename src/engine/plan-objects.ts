@@ -1,39 +1,85 @@
-// The objects section of a plan: cluster objects that are not guests (backup jobs), read once,
-// diffed by their kind, with their adoption refusals and missing privileges as preflight
-// problems (nothing runs while any remain).
+// The objects section of a plan: cluster objects that are not guests (backup jobs, access
+// objects), each family read once and diffed by its kinds (resources/objects.ts), with their
+// adoption refusals, unusable secret files and missing privileges as preflight problems
+// (nothing runs while any remain).
+import { access } from "node:fs/promises";
 import { getPermissions } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
-import { planBackupJobs, readBackupJobs } from "../resources/objects.js";
-import type { DesiredObjects } from "../resources/objects.js";
-import type { ObjectPlan, PreflightProblem } from "../plan/types.js";
-import { missingPrivileges, stepNeeds } from "./privileges.js";
+import type { ObjectPlan, PreflightProblem, RequiredPrivilege } from "../plan/types.js";
+import { type DesiredObjects, OBJECT_FAMILIES, type ObjectPlanOptions } from "../resources/objects.js";
+import { missingPrivileges, type PermissionDump, stepNeeds } from "./privileges.js";
 
 export interface ObjectPlanning {
   objects: ObjectPlan[];
   problems: PreflightProblem[];
 }
 
+/** Privileges planning itself needs (reading whole lists). */
+function readNeeds(desired: DesiredObjects): RequiredPrivilege[] {
+  return OBJECT_FAMILIES.flatMap((f) => f.readNeeds?.(desired) ?? []).map((n) => ({ ...n, stepId: "" }));
+}
+
+function readProblems(client: PveClient, dump: PermissionDump, needs: RequiredPrivilege[]): PreflightProblem[] {
+  return missingPrivileges(dump, needs).map((need) => ({
+    kind: "permission" as const,
+    path: need.path,
+    privilege: need.privilege,
+    message: `${client.identity} lacks ${need.privilege} on ${need.path}: PVE would list only part of what the spec manages there, so the plan could not be trusted`,
+  }));
+}
+
 /** The privileges the objects' steps need that the user lacks. */
-async function objectPermissions(client: PveClient, objects: ObjectPlan[]): Promise<PreflightProblem[]> {
+async function objectPermissions(client: PveClient, objects: ObjectPlan[], desired: DesiredObjects): Promise<PreflightProblem[]> {
   const steps = objects.flatMap((o) => o.steps);
-  if (steps.length === 0) return [];
+  const reading = readNeeds(desired);
+  if (steps.length === 0 && reading.length === 0) return [];
   const dump = await getPermissions(client);
+  const reads = readProblems(client, dump, reading);
+  if (steps.length === 0) return reads;
   const owner = new Map(objects.flatMap((o) => o.steps.map((s) => [s.id, o.key] as const)));
-  return missingPrivileges(dump, stepNeeds(steps)).map((need) => ({
+  return [...reads, ...missingPrivileges(dump, stepNeeds(steps)).map((need) => ({
     kind: "permission" as const,
     guest: owner.get(need.stepId) ?? "",
     path: need.path,
     privilege: need.privilege,
     message: `${client.identity} lacks ${need.privilege} on ${need.path} (needed by step ${need.stepId})`,
-  }));
+  }))];
 }
 
-/** Plans the spec's objects; kinds the spec does not declare are not read. */
-export async function planObjects(client: PveClient, desired: DesiredObjects, options: { adopt?: boolean; skipPreflight?: boolean }): Promise<ObjectPlanning> {
-  if (desired.backupJobs === undefined) return { objects: [], problems: [] };
-  const live = await readBackupJobs(client);
-  const jobs = planBackupJobs(desired.backupJobs, live, options);
-  const problems: PreflightProblem[] = jobs.refused.map((r) => ({ kind: "adoption", guest: r.key, message: r.message }));
-  if (!options.skipPreflight) problems.push(...(await objectPermissions(client, jobs.objects)));
-  return { objects: jobs.objects, problems };
+/** A secret file that already exists would be refused at apply (pvectl never overwrites one): said at plan time. */
+async function secretFileProblems(objects: ObjectPlan[]): Promise<PreflightProblem[]> {
+  const problems: PreflightProblem[] = [];
+  for (const object of objects) {
+    for (const call of object.steps.flatMap((s) => s.calls)) {
+      const sink = call.revealsSecret?.to;
+      if (sink === undefined || !("file" in sink)) continue;
+      const exists = await access(sink.file).then(
+        () => true,
+        () => false,
+      );
+      if (exists) {
+        problems.push({
+          kind: "object",
+          guest: object.key,
+          message: `${object.key}: secretFile ${sink.file} already exists; pvectl writes a new token's secret only to a new file (it never overwrites one): move the file away or name another`,
+        });
+      }
+    }
+  }
+  return problems;
+}
+
+/** Plans the spec's objects; families the spec does not declare are not read. */
+export async function planObjects(client: PveClient, desired: DesiredObjects, options: ObjectPlanOptions & { skipPreflight?: boolean }): Promise<ObjectPlanning> {
+  const objects: ObjectPlan[] = [];
+  const problems: PreflightProblem[] = [];
+  for (const family of OBJECT_FAMILIES) {
+    const planned = await family.plan(client, desired, options);
+    if (planned === undefined) continue;
+    objects.push(...planned.objects);
+    problems.push(...planned.refused.map((r) => ({ kind: "adoption" as const, guest: r.key, message: r.message })));
+  }
+  problems.push(...(await secretFileProblems(objects)));
+  if (!options.skipPreflight) problems.push(...(await objectPermissions(client, objects, desired)));
+  return { objects, problems };
 }

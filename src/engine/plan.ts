@@ -2,22 +2,22 @@
 // The result is data (plan/types.ts) that `apply` executes as is.
 import { getGuestSnapshotConfig } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
-import { mapConcurrent } from "../util/concurrency.js";
-import { errorText } from "./retry-policy.js";
+import type { GuestPlan, Plan, PreflightProblem } from "../plan/types.js";
 import { type DesiredGuest, kindOf, type LiveGuest } from "../resources/index.js";
-import { type ClusterSnapshot, type GuestReads, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
+import { type DesiredObjects, declaresObjects, poolsCreatedBy } from "../resources/objects.js";
+import { mapConcurrent } from "../util/concurrency.js";
 import { deferClonesOfSourcesInFlight } from "./clone-order.js";
 import { findCloneSource, type SourceMatch } from "./clone-source.js";
-import { adoptionProblem, findGuest, isOwned, type Match } from "./identity.js";
+import { type ClusterSnapshot, type GuestReads, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
 import { type SettleOptions, settleCreates } from "./creates.js";
-import { checkPermissions, checkReferences } from "./preflight.js";
-import { checkPools } from "./preflight-pools.js";
-import { checkClones } from "./preflight-clone.js";
-import { checkTemplates } from "./preflight-template.js";
-import { planRetention } from "./snapshot-retention.js";
-import type { GuestPlan, Plan, PreflightProblem } from "../plan/types.js";
-import type { DesiredObjects } from "../resources/objects.js";
+import { adoptionProblem, findGuest, isOwned, type Match } from "./identity.js";
 import { planObjects } from "./plan-objects.js";
+import { checkPermissions, checkReferences } from "./preflight.js";
+import { checkClones } from "./preflight-clone.js";
+import { checkPools, poolsJoinedBy } from "./preflight-pools.js";
+import { checkTemplates } from "./preflight-template.js";
+import { errorText } from "./retry-policy.js";
+import { planRetention } from "./snapshot-retention.js";
 
 export interface PlanOptions {
   /** Seconds a graceful shutdown may take before the stop step fails (or forces). */
@@ -35,6 +35,8 @@ export interface PlanOptions {
   adopt?: boolean;
   /** How to allow adoption, in the refusal (the CLI's default: `adopt: true` in the spec entry or --adopt). */
   adoptHint?: string;
+  /** `--show-secret`: a new API token without `secretFile` gets its secret printed once at apply (else the plan refuses it). */
+  showSecret?: boolean;
   /** How long entries without a vmid wait for creates in progress that may be them (default 60 s), and the progress of that wait. */
   createWait?: SettleOptions;
 }
@@ -62,12 +64,12 @@ function newPlan(client: PveClient, guests: GuestPlan[]): Plan {
   return { format: "pvectl-plan/1", createdAt: new Date().toISOString(), target: client.origin, guests, preflightErrors: [] };
 }
 
-async function finish(client: PveClient, cluster: ClusterSnapshot, plan: Plan, options: PlanOptions, refused: PreflightProblem[]): Promise<Plan> {
+async function finish(client: PveClient, cluster: ClusterSnapshot, plan: Plan, options: PlanOptions, refused: PreflightProblem[], creatingPools: string[] = []): Promise<Plan> {
   plan.preflightErrors = [...refused];
   if (options.skipPreflight) return plan;
   const [references, pools, permissions, clones] = await Promise.all([
     checkReferences(client, cluster, plan.guests),
-    checkPools(client, plan.guests),
+    checkPools(client, plan.guests, creatingPools),
     checkPermissions(client, plan.guests),
     checkClones(client, cluster, plan.guests),
   ]);
@@ -207,9 +209,10 @@ export async function buildPlan(client: PveClient, desired: DesiredGuest[], opti
   }
   await planRetention(client, guests, desired, live);
   deferClonesOfSourcesInFlight(guests, desired);
-  const plan = await finish(client, cluster, newPlan(client, guests), options, refused);
-  if (objects.backupJobs !== undefined) {
-    const planned = await planObjects(client, objects, options);
+  // Objects first: a pool the spec's access section creates is no missing pool for its guests.
+  const planned = declaresObjects(objects) ? await planObjects(client, objects, { ...options, poolsInUse: poolsJoinedBy(guests) }) : undefined;
+  const plan = await finish(client, cluster, newPlan(client, guests), options, refused, poolsCreatedBy(planned?.objects ?? []));
+  if (planned !== undefined) {
     plan.objects = planned.objects;
     plan.preflightErrors.push(...planned.problems);
   }

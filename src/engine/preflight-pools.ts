@@ -3,8 +3,13 @@
 // missing from the list is either absent or hidden; the permission dump tells which.
 import { getPermissions, getPools } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
-import { granted } from "./privileges.js";
 import type { GuestPlan, PreflightProblem } from "../plan/types.js";
+import { granted } from "./privileges.js";
+
+/** Pools the guests' steps put guests into (an access section must not delete them). */
+export function poolsJoinedBy(guests: GuestPlan[]): string[] {
+  return [...poolsNamed(guests).keys()];
+}
 
 /** Pool id -> keys of the guests whose steps put them there. */
 function poolsNamed(guests: GuestPlan[]): Map<string, Set<string>> {
@@ -25,8 +30,10 @@ function poolsNamed(guests: GuestPlan[]): Map<string, Set<string>> {
   return pools;
 }
 
-export async function checkPools(client: PveClient, guests: GuestPlan[]): Promise<PreflightProblem[]> {
+/** `creating`: pools the plan's objects section creates before the guests run. */
+export async function checkPools(client: PveClient, guests: GuestPlan[], creating: string[] = []): Promise<PreflightProblem[]> {
   const named = poolsNamed(guests);
+  for (const pool of creating) named.delete(pool);
   if (named.size === 0) return [];
   const listed = await getPools(client);
   const present = new Set((listed ?? []).map((p) => p.poolid));

@@ -66,6 +66,7 @@ export const savedPlanOptionsSchema = z.strictObject({
   shutdownTimeoutSeconds: z.number().int().positive(),
   forceStop: z.boolean(),
   adopt: z.boolean(),
+  showSecret: z.boolean().optional(),
 });
 
 export const clusterIdentitySchema = z.strictObject({

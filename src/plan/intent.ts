@@ -89,15 +89,24 @@ export type CallIntent =
   | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean }
   | ObjectIntent;
 
+/** Kinds of cluster objects a plan converges besides guests (resources/objects.ts registers each). */
+export type ObjectKind = "backup-job" | "access-role" | "access-group" | "access-user" | "access-token" | "access-acl" | "access-pool";
+
 /**
- * A call on a cluster object (a backup job ...) by its id. `create` is never resent: a lost
- * answer is resolved by reading the object back (it exists with pvectl's marker: it landed).
+ * A call on a cluster object (a backup job, an access object ...) by its id. `create` is never
+ * resent: a lost answer is resolved by reading the object back (it exists as the step made it:
+ * it landed).
  */
 export interface ObjectIntent {
   kind: "object";
-  object: "backup-job";
+  object: ObjectKind;
   op: "object-create" | "object-update" | "object-delete";
   key: string;
+  /**
+   * An ACL entry's role privileges as planned: PVE lets a caller without Permissions.Modify
+   * hand out (or take back) only privileges it holds on that path itself.
+   */
+  grants?: string[];
 }
 
 export type SnapshotAction = "create" | "delete" | "rollback";

@@ -1,7 +1,9 @@
 // The shapes a plan is made of. A plan is data: each step lists the exact API calls apply
 // will make, so `plan` shows what `apply` does and a saved plan can be applied later.
 import type { HttpMethod } from "../schema/types.js";
-import type { CallIntent, GuestType } from "./intent.js";
+import type { CallIntent, GuestType, ObjectKind } from "./intent.js";
+
+export type { ObjectKind } from "./intent.js";
 
 /** Ordered from harmless to dangerous (DESIGN.md "Severity of a step"). */
 export const SEVERITIES = ["read-only", "configuration", "service-impact", "data-loss-risk"] as const;
@@ -68,6 +70,13 @@ export type ParamValue = string | number;
  */
 export type SecretRef = { env: string } | { file: string };
 
+/**
+ * Where a secret PVE shows only once (a new API token's value) goes: a file the step runner
+ * creates with mode 0600 (never an existing one), or printed once (`--show-secret`). A plan
+ * carries only this; the value itself is never in a plan, a report or a log.
+ */
+export type SecretSink = { file: string } | { print: true };
+
 /** One API call of a step. `{vmid}` in `path` is filled at apply time when the vmid is allocated then. */
 export interface ApiCall {
   method: HttpMethod;
@@ -83,6 +92,8 @@ export interface ApiCall {
   growOnly?: boolean;
   /** Parameters whose values are secrets, sent resolved from these references (never in `params`). */
   secrets?: Record<string, SecretRef>;
+  /** The answer's `field` is a secret shown only this once: delivered to `to`, never reported. */
+  revealsSecret?: { field: string; to: SecretSink };
 }
 
 export interface Step {
@@ -140,8 +151,6 @@ export interface GuestPlan {
   warnings: string[];
 }
 
-/** Kinds of cluster objects a plan converges besides guests (the `objects` section). */
-export type ObjectKind = "backup-job";
 
 /**
  * One cluster object (not a guest) in a plan: a backup job today, access objects next. Its
@@ -150,11 +159,16 @@ export type ObjectKind = "backup-job";
  */
 export interface ObjectPlan {
   kind: ObjectKind;
-  /** The object's id (a backup job's `id`), unique per kind within a plan. */
+  /** The object's id (a backup job's `id`, `user@realm!token`, an ACL's `path|type:ugid|role`), unique per kind within a plan. */
   key: string;
   exists: boolean;
   /** Not pvectl's and not in the spec: listed as "not managed", no steps. */
   foreign?: boolean;
+  /**
+   * Run before the guests (a pool or token they need); default after them (a backup job may
+   * name guests the apply creates, a deletion waits until guests left a pool).
+   */
+  phase?: "before-guests";
   steps: Step[];
   errors: string[];
   warnings: string[];

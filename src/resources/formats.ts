@@ -2,7 +2,7 @@
 // with PVE's schema (`parsePropertyString` and friends), then every value is put in one
 // canonical text form (numbers without trailing zeros, booleans as 1/0) so both sides of a
 // diff compare as plain strings. Nothing here parses a PVE format by itself.
-import { type GuestKind, guestSubSchema, normaliseTags, parseNewVolume, parsePropertyString, type PropertyValue, printTags as printTagList, splitList, volumeOf } from "../pve/index.js";
+import { type GuestKind, guestSubSchema, normaliseTags, type PropertyValue, parseNewVolume, parsePropertyString, printTags as printTagList, splitList, volumeOf } from "../pve/index.js";
 
 /** Bytes for display: `32 GiB`, `1.5 GiB`, `512 MiB`. */
 export function humanSize(bytes: number): string {

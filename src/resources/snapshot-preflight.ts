@@ -2,8 +2,9 @@
 // snapshotted (snapshot-storage.ts's table), and do the thin pools holding them keep enough
 // free space. A thin pool that fills up stops every guest on it (LVM-thin switches to
 // read-only, ZFS refuses writes), and each snapshot makes later writes take new space there.
-import type { SnapshotVolume } from "./snapshot-volumes.js";
+
 import { snapshotUnsupported } from "./snapshot-storage.js";
+import type { SnapshotVolume } from "./snapshot-volumes.js";
 
 /** A storage as the node lists it (GET /nodes/{node}/storage). */
 export interface StorageFacts {

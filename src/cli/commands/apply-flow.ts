@@ -118,6 +118,8 @@ export async function runApply(
   const report = await applyPlan(client, planned, {
     ...guard,
     ...options,
+    // A token planned with --show-secret: its secret, once, on stdout (stderr with --json, which stays secret-free).
+    printSecret: (label, secret) => (flags.json ? err : out).write(`secret of ${safeLine(label.split("/")[0]?.replace(/^access-token:/, "API token ") ?? label)}: ${secret}\n`),
     ...lockWaitOption(flags.lockWait),
     onEvent: (event) => {
       if (flags.json) return;

@@ -8,8 +8,8 @@ import { recomputeSavedPlan } from "../../app/saved-plan.js";
 import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
 import { checkSpecFiles, loadPlan, SavedPlanError } from "../../engine/saved-plan.js";
 import { type ApplyFlags, guardOptions, runApply } from "./apply-flow.js";
-import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, planOptions, positiveInt, specOf, UsageError } from "./plan.js";
 import { createWaitProgress, LOCK_WAIT_FLAG } from "./lock-wait.js";
+import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, planOptions, positiveInt, SHOW_SECRET_FLAG, specOf, UsageError } from "./plan.js";
 
 interface Flags extends ApplyFlags, PlanFlags {
   plan?: string;
@@ -21,7 +21,7 @@ type PerNode = { perNodeConcurrency?: number };
 const VERIFY = { verifyConvergence: true };
 
 /** Flags that would change the plan: with --plan, the saved plan's own spec and options apply. */
-const PLAN_SHAPING = ["file", "connection", "shutdownTimeout", "forceStop", "adopt"] as const;
+const PLAN_SHAPING = ["file", "connection", "shutdownTimeout", "forceStop", "adopt", "showSecret"] as const;
 
 function refuseShapingFlags(files: string[], command: Command): void {
   const given = PLAN_SHAPING.filter((name) => command.getOptionValueSource(name) === "cli");
@@ -69,13 +69,17 @@ export function registerApplyCommand(program: Command): void {
     .option("--concurrency <n>", "guests worked on at once per node (default: sized to the node)")
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
-    .option("--adopt", "manage existing guests the spec names by vmid that pvectl did not create (adds the pvectl tag); without it they are refused")
+    .option("--adopt", "manage existing guests (by vmid) and objects (backup jobs, access) the spec names that pvectl did not create (adds the pvectl tag or marker); without it they are refused")
+    .option(...SHOW_SECRET_FLAG)
     .option(...LOCK_WAIT_FLAG)
     .addHelpText(
       "after",
       "\nGuard rails: data-loss-risk steps run only with --allow-data-loss; service-impact steps (stop, reboot, NIC hot-unplug,\n" +
-        "changes that wait for a reboot) only with --allow-restart. With --defer-restart the changes that wait for a reboot\n" +
+        "changes that wait for a reboot, removing a backup job, ACL entry, API token, user or group) only with --allow-restart.\n" +
+        "With --defer-restart the changes that wait for a reboot\n" +
         "are written now as PVE pending changes and the guest is not rebooted (a maintenance window applies them).\n" +
+        "\nA new API token's secret goes to its spec entry's secretFile (mode 0600, never an existing file), or with\n" +
+        "--show-secret is printed once; it is in no plan, report or log.\n" +
         "\nWith --plan, the spec files must be unchanged (SHA-256) and at the paths they had, relative to the\n" +
         "directory pvectl runs in; the plan must come from this pvectl version and cluster.\n" +
         "\nExit codes: 0 converged, 1 failure (or preflight refused), 3 steps left pending by the guard rails or changes\n" +

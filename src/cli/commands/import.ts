@@ -10,8 +10,8 @@ import type { Command } from "commander";
 import { stringify } from "yaml";
 import { type ImportedSpec, importGuests, specGuests } from "../../app/show.js";
 import type { Selection } from "../../engine/show.js";
-import { safeText } from "../../util/safe-text.js";
 import { PvectlError } from "../../util/errors.js";
+import { safeText } from "../../util/safe-text.js";
 import { type ConnectionFlags, clientFromConnectionFlags } from "./connection-flags.js";
 import { UsageError } from "./plan.js";
 
@@ -21,6 +21,7 @@ interface Flags extends ConnectionFlags {
   node?: string[];
   all?: boolean;
   backupJobs?: boolean;
+  access?: boolean;
   out?: string;
   json?: boolean;
 }
@@ -45,7 +46,7 @@ function selectionOf(flags: Flags): Selection {
     if (!Number.isInteger(n) || n < 100) throw new UsageError(`'${v}' is not a vmid`, "vmids are whole numbers from 100, e.g. --vmid 100 101");
     return n;
   });
-  if (!flags.all && !flags.backupJobs && vmids.length === 0 && !flags.tag?.length && !flags.node?.length) {
+  if (!flags.all && !flags.backupJobs && !flags.access && vmids.length === 0 && !flags.tag?.length && !flags.node?.length) {
     throw new UsageError("nothing selected", "usage: pvectl import --vmid 100 101 | --tag web | --node pve1 | --all [-o spec.yaml]");
   }
   return { vmids, ...(flags.tag ? { tags: flags.tag } : {}), ...(flags.node ? { nodes: flags.node } : {}), ...(flags.all ? { all: true } : {}) };
@@ -75,6 +76,7 @@ export function registerImportCommand(program: Command): void {
     .option("--node <node...>", "guests on these nodes")
     .option("--all", "every VM and container of the cluster (templates included), and every backup job")
     .option("--backup-jobs", "every backup job of the cluster under backupJobs: (those pvectl did not create with adopt: true)")
+    .option("--access", "every role (except built-in ones), group, user (except root@pam), API token, ACL entry and pool under access: (never a secret; those pvectl did not create with adopt: true)")
     .option("-o, --out <file>", "write the spec here instead of stdout")
     .option("--json", "JSON instead of YAML")
     .option("-f, --file <path...>", "a spec file whose `connections:` define the cluster (with --connection)")
@@ -84,10 +86,10 @@ export function registerImportCommand(program: Command): void {
       const selection = selectionOf(flags);
       const client = await clientFromConnectionFlags(flags, "import");
       try {
-        const imported = await importGuests(client, selection, { backupJobs: flags.all === true || flags.backupJobs === true });
+        const imported = await importGuests(client, selection, { backupJobs: flags.all === true || flags.backupJobs === true, access: flags.access === true });
         reportLeftOut(imported.leftOut);
         const guests = specGuests(imported.spec);
-        if (guests.length === 0 && imported.spec.backupJobs === undefined) throw new NothingImportedError(imported.leftOut);
+        if (guests.length === 0 && imported.spec.backupJobs === undefined && imported.spec.access === undefined) throw new NothingImportedError(imported.leftOut);
         await writeSpec(imported, flags);
         // An explicitly named vmid that was not written is a failure even when others were.
         const written = new Set(guests.map((guest) => guest.vmid));

@@ -10,7 +10,7 @@ import { type Plan, planHasChanges, planHasErrors } from "../../plan/types.js";
 import { resolveConnection } from "../../sources/connections.js";
 import { checkContainerSecrets } from "../../sources/ct-secrets.js";
 import { type SecretPolicy, SecretPolicyError, secretPolicy } from "../../sources/secret-policy.js";
-import { type BackupJobSpec, type ContainerSpec, loadSpecFiles, type SpecDocument, type VmSpec } from "../../sources/spec/index.js";
+import { type AccessSpec, type BackupJobSpec, type ContainerSpec, loadSpecFiles, type SpecDocument, type VmSpec } from "../../sources/spec/index.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { renderPlanMarkdown } from "../render/plan-markdown.js";
 import { createWaitProgress } from "./lock-wait.js";
@@ -28,6 +28,8 @@ export interface SpecTarget {
   containers: ContainerSpec[];
   /** The spec's backup jobs on this connection; absent: the spec does not manage backup jobs. */
   backupJobs?: BackupJobSpec[];
+  /** The spec's access section on this connection; absent: access is not managed. */
+  access?: AccessSpec;
   /** The operator's secret policy (a container's root password is read by it when the create is sent). */
   policy: SecretPolicy;
   client: PveClient;
@@ -35,7 +37,7 @@ export interface SpecTarget {
 
 /** What a command plans from its target: guests and backup jobs. */
 export function specOf(target: SpecTarget): SpecGuests {
-  return { vms: target.vms, containers: target.containers, ...(target.backupJobs ? { backupJobs: target.backupJobs } : {}) };
+  return { vms: target.vms, containers: target.containers, ...(target.backupJobs ? { backupJobs: target.backupJobs } : {}), ...(target.access ? { access: [target.access] } : {}) };
 }
 
 export interface SpecFlags {
@@ -82,18 +84,29 @@ export async function openSpecTarget(positional: string[], flags: SpecFlags, com
   const vms = onConnection(spec.vms);
   const containers = onConnection(spec.containers);
   const backupJobs = spec.backupJobs === undefined ? undefined : onConnection(spec.backupJobs);
-  const names = [...new Set([...vms, ...containers, ...(backupJobs ?? [])].map((g) => g.connection ?? "(PROXMOX_* environment)"))];
+  const access = onConnection(spec.access ?? []);
+  const names = [...new Set([...vms, ...containers, ...(backupJobs ?? []), ...access].map((g) => g.connection ?? "(PROXMOX_* environment)"))];
   if (names.length > 1) {
     throw new UsageError(
       `the spec uses ${names.length} connections (${names.join(", ")}); pvectl works on one cluster at a time`,
       `add --connection NAME to pick one, e.g. pvectl ${command} --connection ${names.find((n) => !n.startsWith("(")) ?? "NAME"} ...`,
     );
   }
-  const connection = flags.connection ?? vms[0]?.connection ?? containers[0]?.connection ?? backupJobs?.[0]?.connection;
+  const connection = flags.connection ?? vms[0]?.connection ?? containers[0]?.connection ?? backupJobs?.[0]?.connection ?? access[0]?.connection;
   // Refused password sources fail before any client exists: nothing is sent.
   checkContainerSecrets({ connections: spec.connections, containers }, policy);
   const client = new PveClient(resolveConnection(spec, connection, process.env, policy));
-  return { spec, files, ...(connection !== undefined ? { connection } : {}), vms, containers, ...(backupJobs ? { backupJobs } : {}), policy, client };
+  return {
+    spec,
+    files,
+    ...(connection !== undefined ? { connection } : {}),
+    vms,
+    containers,
+    ...(backupJobs ? { backupJobs } : {}),
+    ...(access[0] ? { access: access[0] } : {}),
+    policy,
+    client,
+  };
 }
 
 export interface PlanFlags extends SpecFlags {
@@ -105,6 +118,7 @@ export interface PlanFlags extends SpecFlags {
   forceStop?: boolean;
   readConcurrency?: string;
   adopt?: boolean;
+  showSecret?: boolean;
 }
 
 export function positiveInt(value: string | undefined, flag: string, fallback: number): number {
@@ -115,13 +129,17 @@ export function positiveInt(value: string | undefined, flag: string, fallback: n
 }
 
 /** The options that shape a plan's content (stored in a saved plan, so apply recomputes it alike). */
-export function planOptions(flags: Pick<PlanFlags, "shutdownTimeout" | "forceStop" | "adopt">): SavedPlanOptions {
+export function planOptions(flags: Pick<PlanFlags, "shutdownTimeout" | "forceStop" | "adopt" | "showSecret">): SavedPlanOptions {
   return {
     shutdownTimeoutSeconds: positiveInt(flags.shutdownTimeout, "--shutdown-timeout", DEFAULT_SHUTDOWN_TIMEOUT),
     forceStop: flags.forceStop ?? false,
     adopt: flags.adopt ?? false,
+    ...(flags.showSecret ? { showSecret: true } : {}),
   };
 }
+
+/** New API tokens without `secretFile` get their secret printed once by apply (else the plan refuses them). */
+export const SHOW_SECRET_FLAG = ["--show-secret", "a new API token without secretFile in the spec: print its secret once when apply creates it (PVE shows it only then)"] as const;
 
 export function planExitCode(plan: Plan, detailed: boolean): number {
   if (planHasErrors(plan)) return 1;
@@ -141,7 +159,8 @@ export function registerPlanCommand(program: Command): void {
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
     .option("--read-concurrency <n>", "config reads in parallel", "16")
-    .option("--adopt", "manage existing guests the spec names by vmid that pvectl did not create (adds the pvectl tag); without it they are refused")
+    .option("--adopt", "manage existing guests (by vmid) and objects (backup jobs, access) the spec names that pvectl did not create (adds the pvectl tag or marker); without it they are refused")
+    .option(...SHOW_SECRET_FLAG)
     .action(async (files: string[], flags: PlanFlags) => {
       const format = planFormat(flags);
       const target = await openSpecTarget(files, flags, "plan");

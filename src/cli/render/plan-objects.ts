@@ -4,7 +4,21 @@ import type { ObjectPlan, Plan, Step } from "../../plan/types.js";
 import { safeLine, safeText } from "../../util/safe-text.js";
 import { type Palette, colourSeverity } from "./plan.js";
 
-const NOUNS: Record<ObjectPlan["kind"], string> = { "backup-job": "backup job" };
+const NOUNS: Record<ObjectPlan["kind"], string> = {
+  "backup-job": "backup job",
+  "access-role": "role",
+  "access-group": "group",
+  "access-user": "user",
+  "access-token": "API token",
+  "access-acl": "ACL entry",
+  "access-pool": "pool",
+};
+
+/** Why an object is someone else's, for the kinds that carry no marker of their own. */
+const FOREIGN: Partial<Record<ObjectPlan["kind"], string>> = {
+  "access-role": "not managed (not listed; roles carry no marker; left alone)",
+  "access-acl": "not managed (its user, group or token is not pvectl's; left alone)",
+};
 
 export function objectMarker(object: ObjectPlan): "+" | "-" | "~" | "=" | "!" {
   if (object.errors.length > 0) return "!";
@@ -20,7 +34,8 @@ export function objectTitle(object: ObjectPlan): string {
 
 /** What an object without steps is: in line with the spec, or someone else's. */
 export function idleText(object: ObjectPlan): string {
-  return object.foreign ? "not managed (no pvectl marker in its comment; left alone)" : "no changes";
+  if (!object.foreign) return "no changes";
+  return FOREIGN[object.kind] ?? "not managed (no pvectl marker in its comment; left alone)";
 }
 
 function stepLines(p: Palette, step: Step): string[] {

@@ -4,9 +4,9 @@
 // did not create is refused unless the spec says `adopt: true`.
 import type { FieldChange, ObjectPlan, Step, StepDraft } from "../../plan/types.js";
 import type { DesiredBackupJob, DesiredBackupJobs, LiveBackupJob } from "./model.js";
+import { BACKUP_JOB_MARKER, markedComment } from "./model.js";
 import { jobDefault } from "./normalize.js";
 import { createJobStep, deleteJobStep, updateJobStep } from "./steps.js";
-import { BACKUP_JOB_MARKER, markedComment } from "./model.js";
 
 export interface JobPlans {
   objects: ObjectPlan[];

@@ -2,8 +2,8 @@
 // pvectl marks the jobs it manages with a marker at the end of their `comment` (the user's own
 // comment text stays before it), as guests carry the ownership tag.
 
-/** The end of the `comment` of every job pvectl manages. */
-export const BACKUP_JOB_MARKER = "[pvectl]";
+/** The end of the `comment` of every job pvectl manages (the marker every commented object carries). */
+export { markedComment, OBJECT_MARKER as BACKUP_JOB_MARKER, splitComment } from "../object-marker.js";
 
 /** A job as the spec wants it: only the keys the spec names are compared and written. */
 export interface DesiredBackupJob {
@@ -38,18 +38,4 @@ export interface LiveBackupJob {
   comment?: string;
   /** It carries pvectl's marker. */
   marked: boolean;
-}
-
-/** The comment pvectl writes: the user's text, then the marker. */
-export function markedComment(text: string | undefined): string {
-  const own = (text ?? "").trim();
-  return own === "" ? BACKUP_JOB_MARKER : `${own} ${BACKUP_JOB_MARKER}`;
-}
-
-/** A live comment split into the user's text and whether pvectl's marker ends it. */
-export function splitComment(comment: string | undefined): { text?: string; marked: boolean } {
-  const trimmed = (comment ?? "").trim();
-  const marked = trimmed.endsWith(BACKUP_JOB_MARKER);
-  const text = (marked ? trimmed.slice(0, -BACKUP_JOB_MARKER.length) : trimmed).trim();
-  return { ...(text !== "" ? { text } : {}), marked };
 }

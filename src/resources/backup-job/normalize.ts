@@ -2,9 +2,10 @@
 // numbers as decimal text, vmid lists sorted, mail lists comma-joined, and property strings
 // (prune-backups, fleecing, performance: PVE answers them as objects, takes them as text)
 // printed with their keys sorted. Equal meaning, equal string: the diff compares strings.
+
+import { parsePropertyString, splitList } from "../../pve/index.js";
 import { getEndpoint, getFormat } from "../../schema/index.js";
 import type { ParamSchema } from "../../schema/types.js";
-import { parsePropertyString, splitList } from "../../pve/index.js";
 
 /** The parameters of POST /cluster/backup (PVE's job options), from the generated schema. */
 export function jobParamSchemas(): Record<string, ParamSchema> {

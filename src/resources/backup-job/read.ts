@@ -1,6 +1,7 @@
 // Backup jobs as the cluster has them (GET /cluster/backup), in the diff's normalized form.
-import { type BackupJobEntry, getBackupJobs } from "../../api/endpoints/index.js";
+
 import type { ApiReader } from "../../api/endpoints/index.js";
+import { type BackupJobEntry, getBackupJobs } from "../../api/endpoints/index.js";
 import type { LiveBackupJob } from "./model.js";
 import { splitComment } from "./model.js";
 import { normalizeJobValue } from "./normalize.js";

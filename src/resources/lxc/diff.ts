@@ -1,23 +1,24 @@
 // One container, desired vs live -> ordered steps. Order: adopt, pool, stop (when the spec
 // wants it stopped, so later changes apply at once), config, mount points, NICs, start, and a
 // restart for changes left in `[pve:pending]`.
+
+import type { TemplateVolume } from "../../plan/intent.js";
 import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import { printTags } from "../formats.js";
 import { rebootStep, startStep, stopStep } from "../guest-steps.js";
-import { openUpdate } from "../update-opening.js";
 import type { PowerOptions, UpdateOptions } from "../kind.js";
 import { OWNERSHIP_TAG } from "../ownership.js";
+import { templateStep, templateVolumeErrors, templateVolumes, templateWishErrors } from "../template.js";
+import { UnusedSlots } from "../unused-slots.js";
+import { openUpdate } from "../update-opening.js";
 import { lxcCalls } from "./calls.js";
 import type { DesiredCt, LiveCt } from "./model.js";
 import { bindMountWarning, diffMounts } from "./mount-diff.js";
 import { diffCtNics } from "./nic-diff.js";
 import { ctAppliesLive, effectiveCtOption, isCreateOnly } from "./options.js";
 import { rootOnlyWarnings } from "./privileges.js";
-import { createStep, destroyStep } from "./steps.js";
-import { UnusedSlots } from "../unused-slots.js";
-import type { TemplateVolume } from "../../plan/intent.js";
-import { templateStep, templateVolumeErrors, templateVolumes, templateWishErrors } from "../template.js";
 import { isHostPath } from "./read.js";
+import { createStep, destroyStep } from "./steps.js";
 
 const PENDING = "applies at the next restart: the container is running";
 

@@ -3,12 +3,12 @@
 // unusedN) or delete (volume destroyed, data-loss-risk, named). One function per case.
 import type { StepDraft } from "../../plan/types.js";
 import { humanSize } from "../formats.js";
+import { moveSteps } from "../move-step.js";
+import type { UnusedSlots } from "../unused-slots.js";
 import { lxcCalls } from "./calls.js";
 import type { CtDeviceKind, DesiredMount, LiveMount } from "./model.js";
 import { describeLiveMount, describeMount, keptMountString, mountOptionDiff, newMountString } from "./mount-values.js";
 import { isHostPath } from "./read.js";
-import { moveSteps } from "../move-step.js";
-import type { UnusedSlots } from "../unused-slots.js";
 
 export interface MountContext {
   vmid: number;

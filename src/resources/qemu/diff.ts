@@ -1,19 +1,20 @@
 // One guest, desired vs live -> ordered steps. Order: stop (when the spec wants the guest
 // stopped, so later changes apply at once), config, disks, NICs, start, reboot for pending.
+
+import type { TemplateVolume } from "../../plan/intent.js";
 import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import { printTags } from "../formats.js";
 import { rebootStep, startStep, stopStep } from "../guest-steps.js";
-import { openUpdate } from "../update-opening.js";
 import type { PowerOptions, UpdateOptions } from "../kind.js";
-import { qemuCalls } from "./calls.js";
+import { templateStep, templateVolumeErrors, templateVolumes, templateWishErrors } from "../template.js";
 import { UnusedSlots } from "../unused-slots.js";
+import { openUpdate } from "../update-opening.js";
+import { qemuCalls } from "./calls.js";
 import { diffDisks } from "./disk-diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { diffNics } from "./nic-diff.js";
 import { appliesLive, displayValue, effectiveOption, writeValue } from "./options.js";
 import { createStep, destroyStep } from "./steps.js";
-import type { TemplateVolume } from "../../plan/intent.js";
-import { templateStep, templateVolumeErrors, templateVolumes, templateWishErrors } from "../template.js";
 
 function withIds(key: string, drafts: StepDraft[]): Step[] {
   return drafts.map((draft, i) => ({ id: `${key}/${i + 1}-${draft.action}`, ...draft }));

@@ -1,7 +1,7 @@
 // NICs keyed by slot: add, change (the MAC is kept unless the spec names one), remove.
 import type { FieldChange, StepDraft } from "../../plan/types.js";
-import { qemuCalls } from "./calls.js";
 import { printNet } from "../../pve/index.js";
+import { qemuCalls } from "./calls.js";
 import type { DesiredNic, LiveNic } from "./model.js";
 
 export interface NicContext {

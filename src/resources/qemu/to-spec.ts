@@ -1,9 +1,10 @@
 // LiveVm -> a VM in the spec file's own shape (what a person writes in YAML), for `pvectl show`
 // and `pvectl import`. Planning a spec written this way against the same guest finds nothing
 // to change.
+
+import { driveBusOf, formatSize, isUnusedKey, isVmDriveKey, storageOfVolume } from "../../pve/index.js";
 import { getEndpoint, paramSchema } from "../../schema/index.js";
 import type { SubSchema } from "../../schema/types.js";
-import { driveBusOf, formatSize, isUnusedKey, isVmDriveKey, storageOfVolume } from "../../pve/index.js";
 import { canonical, configParts } from "../formats.js";
 import { type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { bool, drop, importRuleOf, num, type RawObject, specFields } from "./to-spec-options.js";

@@ -3,14 +3,11 @@ import { PveApiError, type Router } from "../contract.js";
 import { flag, type HandlerParams, list, str } from "../params.js";
 import { delegationRefusal, paramErrorInLock, permModifyPrivileges } from "./delegation.js";
 import { normalizePath } from "./evaluate.js";
+import { isAclPath } from "../../pve/privileges.js";
 import { BUILTIN_ROLES, isBuiltinRole, isPrivilege } from "./privileges.js";
 import { USER_CFG_LOCK } from "./handlers-users.js";
 import type { AccessControl } from "./service.js";
 import type { AclEntry } from "./state.js";
-
-/** ACL paths PVE accepts (AccessControl.pm check_path), by their first component. */
-const ACL_PATH_RE =
-  /^\/(?:$|access(?:\/(?:groups|realm)(?:\/[^/]+)?)?$|vms(?:\/\d+)?$|storage(?:\/[^/]+)?$|nodes(?:\/[^/]+)?$|pool(?:\/[^/]+)?$|sdn(?:\/.*)?$|mapping(?:\/.*)?$)/;
 
 function roleList(access: AccessControl) {
   const roles: Array<{ roleid: string; privs: string; special: 0 | 1 }> = [];
@@ -66,7 +63,7 @@ export function registerAclHandlers(router: Router, access: AccessControl): void
     const propagate = flag(ctx.params, "propagate") ?? 1;
     const remove = flag(ctx.params, "delete") === 1;
     // Entries on paths PVE no longer knows can still be removed.
-    if (!remove && !ACL_PATH_RE.test(path)) {
+    if (!remove && !isAclPath(path)) {
       throw new PveApiError(400, "Parameter verification failed.", { path: `invalid ACL path '${str(ctx.params, "path")}'` });
     }
     // Roles (as PVE, before the subjects) and subjects are all checked before anything

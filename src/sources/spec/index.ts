@@ -6,3 +6,4 @@ export * from "./model.js";
 export { specJsonSchema } from "./json-schema.js";
 export { describeCt } from "./container-model.js";
 export type { BackupJobSpec } from "./backup-job-normalize.js";
+export type { AccessSpec } from "./access-normalize.js";

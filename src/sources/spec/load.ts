@@ -18,6 +18,8 @@ import { withoutProtoKeys } from "./own.js";
 import { planValueProblems } from "./plan-values.js";
 import { type RawConnection, specSchemas } from "./raw-schema.js";
 import { didYouMean } from "./suggest.js";
+import { type AccessSpec, normalizeAccess } from "./access-normalize.js";
+import { mergeAccess } from "./access-merge.js";
 import { parseYaml, type YamlDocument } from "./yaml-source.js";
 
 /** One file's contribution before the files are merged. */
@@ -27,6 +29,8 @@ interface FileContents {
   containers: ContainerSpec[];
   /** Undefined: the file does not write `backupJobs:`. */
   backupJobs?: BackupJobSpec[];
+  /** Undefined: the file does not write `access:`. */
+  access?: AccessSpec[];
   issues: SpecIssue[];
 }
 
@@ -170,6 +174,11 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
       if (job) jobs.push(job);
     });
   }
+  if (record.access !== null && typeof record.access === "object" && !hasIssueUnder(zodIssues, ["access"])) {
+    const checked = schemas.access.safeParse(record.access);
+    const section = checked.success ? normalizeAccess(checked.data, ["access"], (path) => doc.locate(path), sink, baseDir) : undefined;
+    if (section) out.access = [...(out.access ?? []), section];
+  }
   if (Array.isArray(record.containers)) {
     record.containers.forEach((raw, index) => {
       const path = ["containers", index];
@@ -255,10 +264,11 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
     guests.push(vm);
   }
   const backupJobs = mergeBackupJobs(contents, names, issues);
+  const access = contents.some((c) => c.access !== undefined) ? mergeAccess(contents.flatMap((c) => c.access ?? []), names, issues) : undefined;
   if (issues.length > 0) throw new SpecError(issues);
   const vms = guests.filter((g): g is VmSpec => g.kind === "vm");
   const containers = guests.filter((g): g is ContainerSpec => g.kind === "container");
-  return { files, connections: Object.fromEntries(connections), vms, containers, ...(backupJobs ? { backupJobs } : {}) };
+  return { files, connections: Object.fromEntries(connections), vms, containers, ...(backupJobs ? { backupJobs } : {}), ...(access ? { access } : {}) };
 }
 
 /** Backup jobs of every file: each names a defined connection (or the only one), and an id once per cluster. */

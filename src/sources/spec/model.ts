@@ -7,6 +7,7 @@
 // identity *within its connection*: the engine looks the name up in the cluster and refuses to
 // guess when several guests share it. A name is otherwise only a label.
 import type { BackupJobSpec } from "./backup-job-normalize.js";
+import type { AccessSpec } from "./access-normalize.js";
 
 import type { SpecFieldRow } from "../../resources/qemu/options-table.js";
 import type { CloneSpec } from "../../resources/index.js";
@@ -35,6 +36,11 @@ export interface SpecDocument {
    * (even empty: then pvectl's jobs the spec does not list are deleted), absent otherwise.
    */
   backupJobs?: BackupJobSpec[];
+  /**
+   * The `access:` sections of every file, merged into one per connection; present when any
+   * file writes `access:`. Within one, a list is managed when any file writes it.
+   */
+  access?: AccessSpec[];
 }
 
 /**

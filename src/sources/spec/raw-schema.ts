@@ -9,6 +9,7 @@ import { vmCloneSchema } from "./clone.js";
 import { snapshotsSchema } from "./snapshots.js";
 import { ctSchema } from "./ct-schema.js";
 import { backupJobSchema } from "./backup-job-schema.js";
+import { accessSchema } from "./access-schema.js";
 import {
   BUSES,
   driveSubSchema,
@@ -324,6 +325,7 @@ function buildSpecFileSchema() {
   const vm = vmSchema();
   const ct = ctSchema();
   const backupJob = backupJobSchema();
+  const access = accessSchema();
   const file = z
     .strictObject({
       version: z.literal(1).optional().describe("Spec format version (1)."),
@@ -337,9 +339,10 @@ function buildSpecFileSchema() {
         .array(backupJob)
         .optional()
         .describe("Backup jobs (/cluster/backup). Written (even empty): pvectl's jobs not listed are deleted; left out: jobs are not managed."),
+      access: access.optional(),
     })
     .describe("A pvectl spec file: the desired state of guests on Proxmox VE clusters.");
-  return { file, vm, ct, connection, backupJob };
+  return { file, vm, ct, connection, backupJob, access };
 }
 
 /** The zod schemas of a spec file, one VM and one connection (built once from the PVE facts). */
