@@ -21,5 +21,5 @@ export type Expr = { pos: number } & (
   | { type: "and" | "or"; left: Expr; right: Expr }
   | { type: "compare"; first: Expr; ops: Array<{ op: string; operand: Expr }> }
   | { type: "concat"; parts: Expr[] }
-  | { type: "cond"; test: Expr; then: Expr; otherwise?: Expr }
+  | { type: "cond"; test: Expr; whenTrue: Expr; otherwise?: Expr }
 );

@@ -1,6 +1,6 @@
 // An expression pvectl cannot evaluate at all (bad syntax, or Jinja beyond the supported
 // subset): always an error, found when the configuration is read, naming the expression, the
-// column and what is supported. Errors while evaluating for one host are EvalError (values.ts).
+// column and what is supported. Errors while evaluating for one host are HostEvalError (values.ts).
 import { InventoryError } from "../errors.js";
 
 export const SUPPORTED =

@@ -1,11 +1,11 @@
 // Walks an expression tree over one host's variables, with Ansible's semantics: an unknown
 // variable or key is an Undefined that `default` and `is defined` can handle and anything
-// else fails on (EvalError); lookups other than the environment are refused.
+// else fails on (HostEvalError); lookups other than the environment are refused.
 import type { Args, Expr } from "./ast.js";
 import { FILTERS, TESTS } from "./filters.js";
 import {
   defined,
-  EvalError,
+  HostEvalError,
   isMapping,
   pyCompare,
   pyContains,
@@ -67,8 +67,8 @@ function compare(op: string, left: unknown, right: unknown): boolean {
 }
 
 function lookup(name: string, args: unknown[], named: Record<string, unknown>, ctx: EvalContext): unknown {
-  if (!ENV_LOOKUPS.has(name)) throw new EvalError(`lookup('${name}') is not supported; only lookup('env', NAME) is`);
-  if (!ctx.env) throw new EvalError("lookups are disabled here (as in Ansible's compose, keyed_groups and filters)");
+  if (!ENV_LOOKUPS.has(name)) throw new HostEvalError(`lookup('${name}') is not supported; only lookup('env', NAME) is`);
+  if (!ctx.env) throw new HostEvalError("lookups are disabled here (as in Ansible's compose, keyed_groups and filters)");
   const fallback = "default" in named ? named.default : "";
   return args.map((term) => ctx.env?.[pyStr(term)] ?? pyStr(fallback)).join(",");
 }
@@ -110,7 +110,7 @@ export function evaluate(node: Expr, ctx: EvalContext): unknown {
       return !truthy(ev(node.operand));
     case "neg": {
       const value = defined(ev(node.operand));
-      if (typeof value !== "number" && typeof value !== "boolean") throw new EvalError(`bad operand type for unary -: '${typeName(value)}'`);
+      if (typeof value !== "number" && typeof value !== "boolean") throw new HostEvalError(`bad operand type for unary -: '${typeName(value)}'`);
       return -Number(value);
     }
     case "and": {
@@ -133,9 +133,9 @@ export function evaluate(node: Expr, ctx: EvalContext): unknown {
     case "concat":
       return node.parts.map((p) => pyStr(ev(p))).join("");
     case "cond":
-      if (truthy(ev(node.test))) return ev(node.then);
+      if (truthy(ev(node.test))) return ev(node.whenTrue);
       return node.otherwise ? ev(node.otherwise) : new Undefined("the inline if expression evaluated to false and no else section was defined.");
   }
 }
 
-export { EvalError };
+export { HostEvalError };

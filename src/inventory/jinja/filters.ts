@@ -1,18 +1,18 @@
 // The filters and tests of the supported subset, each with Jinja's (or Ansible's) signature
 // and behaviour: defaults, keyword arguments, and what they do with an undefined value.
 import { regexReplace } from "./regex.js";
-import { defined, EvalError, isMapping, pyIter, pyStr, truthy, typeName, Undefined } from "./values.js";
+import { defined, HostEvalError, isMapping, pyIter, pyStr, truthy, typeName, Undefined } from "./values.js";
 
 type Filter = (value: unknown, args: unknown[], named: Record<string, unknown>) => unknown;
 
 /** Binds positional and keyword arguments to a filter's parameter names, Python-style. */
 function bind(filter: string, params: string[], defaults: unknown[], args: unknown[], named: Record<string, unknown>): unknown[] {
-  if (args.length > params.length) throw new EvalError(`${filter}() takes at most ${params.length} arguments (${args.length} given)`);
+  if (args.length > params.length) throw new HostEvalError(`${filter}() takes at most ${params.length} arguments (${args.length} given)`);
   const out = params.map((_, i) => (i < args.length ? args[i] : defaults[i]));
   for (const [key, value] of Object.entries(named)) {
     const at = params.indexOf(key);
-    if (at < 0) throw new EvalError(`${filter}() got an unexpected keyword argument '${key}'`);
-    if (at < args.length) throw new EvalError(`${filter}() got multiple values for argument '${key}'`);
+    if (at < 0) throw new HostEvalError(`${filter}() got an unexpected keyword argument '${key}'`);
+    if (at < args.length) throw new HostEvalError(`${filter}() got multiple values for argument '${key}'`);
     out[at] = value;
   }
   return out;
@@ -57,7 +57,7 @@ function sized(value: unknown): number {
   if (typeof value === "string") return [...value].length;
   if (Array.isArray(value)) return value.length;
   if (isMapping(value)) return Object.keys(value).length;
-  throw new EvalError(`object of type '${typeName(value)}' has no len()`);
+  throw new HostEvalError(`object of type '${typeName(value)}' has no len()`);
 }
 
 function end(which: "first" | "last"): Filter {
@@ -87,7 +87,7 @@ export const FILTERS: Record<string, Filter> = {
   list: (value) => [...pyIter(value)],
   join: (value, args, named) => {
     const [separator, attribute] = bind("join", ["d", "attribute"], ["", null], args, named);
-    if (attribute !== null) throw new EvalError("join(attribute=...) is not supported");
+    if (attribute !== null) throw new HostEvalError("join(attribute=...) is not supported");
     return pyIter(value).map(pyStr).join(pyStr(separator));
   },
   int: (value, args, named) => {

@@ -4,4 +4,4 @@ export { ExpressionError, SUPPORTED } from "./errors.js";
 export { type EvalContext, evaluate } from "./evaluate.js";
 export { parseExpression } from "./parser.js";
 export { ansibleFinalize, isTemplate, parseBareExpression, parseTemplate, renderTemplate, type Template } from "./template.js";
-export { EvalError, pyStr, truthy, Undefined } from "./values.js";
+export { HostEvalError, pyStr, truthy, Undefined } from "./values.js";

@@ -19,7 +19,7 @@ const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
 const SIMPLE_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "\n": "" };
 
 /** Python's unicode-escape decoding, as Jinja applies to string literals; unknown escapes stay as written. */
-function unescape(body: string): string {
+function decodeEscapes(body: string): string {
   return body.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}|[\s\S])/g, (whole, esc: string) => {
     if (esc in SIMPLE_ESCAPES) return SIMPLE_ESCAPES[esc]!;
     if (/^[xuU]/.test(esc) && esc.length > 1) return String.fromCodePoint(Number.parseInt(esc.slice(1), 16));
@@ -39,7 +39,7 @@ function readString(text: string, pos: number, expression: string): Token {
   let i = pos + 1;
   while (i < text.length && text[i] !== quote) i += text[i] === "\\" ? 2 : 1;
   if (i >= text.length) throw new ExpressionError(expression, pos, "a string is not closed");
-  return { kind: "string", text: unescape(text.slice(pos + 1, i).replace(/\r\n?/g, "\n")), pos };
+  return { kind: "string", text: decodeEscapes(text.slice(pos + 1, i).replace(/\r\n?/g, "\n")), pos };
 }
 
 function readNumber(text: string, pos: number): Token | undefined {

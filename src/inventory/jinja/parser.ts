@@ -71,7 +71,7 @@ class Parser {
         this.next();
         otherwise = this.expression();
       }
-      expr = { type: "cond", pos, test, then: expr, ...(otherwise ? { otherwise } : {}) };
+      expr = { type: "cond", pos, test, whenTrue: expr, ...(otherwise ? { otherwise } : {}) };
     }
     return expr;
   }
@@ -204,7 +204,7 @@ class Parser {
     this.next();
     const args = this.arguments();
     const plugin = args.positional[0];
-    if (!plugin || plugin.type !== "const" || typeof plugin.value !== "string") {
+    if (plugin?.type !== "const" || typeof plugin.value !== "string") {
       this.fail(name.pos, "lookup() needs the lookup's name as a string first, e.g. lookup('env', 'HOME')");
     }
     return { type: "lookup", pos: name.pos, name: plugin.value, args: { positional: args.positional.slice(1), named: args.named } };
@@ -258,7 +258,7 @@ class Parser {
         if (t.kind !== "name") this.fail(t.pos, `expected a filter name after '|' but found ${this.describe(t)}`);
         const name = this.dottedName(t.text);
         if (!(name in FILTERS)) this.fail(t.pos, `the filter '${name}' is not supported`);
-        const args = this.isOp("(") ? (this.next(), this.arguments()) : { positional: [], named: {} };
+        const args = this.optionalArguments();
         node = { type: "filter", pos: node.pos, target: node, name, args };
       } else if (this.isName("is")) {
         this.next();
@@ -267,10 +267,17 @@ class Parser {
         const t = this.next();
         if (t.kind !== "name") this.fail(t.pos, `expected a test name after 'is' but found ${this.describe(t)}`);
         if (!(t.text in TESTS)) this.fail(t.pos, `the test '${t.text}' is not supported`);
-        const args = this.isOp("(") ? (this.next(), this.arguments()) : { positional: [], named: {} };
+        const args = this.optionalArguments();
         node = { type: "test", pos: node.pos, target: node, name: t.text, args, negated };
       } else return node;
     }
+  }
+
+  /** A filter's or test's arguments, when it has parentheses. */
+  private optionalArguments(): Args {
+    if (!this.isOp("(")) return { positional: [], named: {} };
+    this.next();
+    return this.arguments();
   }
 
   /** `ansible.builtin.regex_replace` names the same filter as `regex_replace`. */

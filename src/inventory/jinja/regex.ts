@@ -1,6 +1,6 @@
 // Ansible's regex_replace runs Python's re.sub: the pattern and the replacement use Python's
 // syntax, translated here to JavaScript's where they differ.
-import { EvalError } from "./values.js";
+import { HostEvalError } from "./values.js";
 
 /** A Python pattern as a JS RegExp source: named groups, \A, \Z; other syntax is shared. */
 function translatePattern(pattern: string): string {
@@ -31,12 +31,12 @@ function expand(template: string, match: RegExpExecArray): string {
     if (group !== undefined || /^\d/.test(esc)) {
       const ref = group ?? esc;
       const value = /^\d+$/.test(ref) ? match[Number(ref)] : match.groups?.[ref];
-      if (/^\d+$/.test(ref) && Number(ref) >= match.length) throw new EvalError(`invalid group reference ${ref}`);
+      if (/^\d+$/.test(ref) && Number(ref) >= match.length) throw new HostEvalError(`invalid group reference ${ref}`);
       return value ?? "";
     }
     const escapes: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", f: "\f", v: "\v", a: "\x07", b: "\b" };
     if (esc in escapes) return escapes[esc]!;
-    if (/[A-Za-z]/.test(esc)) throw new EvalError(`bad escape \\${esc} in the replacement`);
+    if (/[A-Za-z]/.test(esc)) throw new HostEvalError(`bad escape \\${esc} in the replacement`);
     return `\\${esc}`;
   });
 }
@@ -46,7 +46,7 @@ export function regexReplace(value: string, pattern: string, replacement: string
   try {
     re = new RegExp(translatePattern(pattern), `g${ignorecase ? "i" : ""}${multiline ? "m" : ""}`);
   } catch (err) {
-    throw new EvalError(`invalid regular expression '${pattern}': ${(err as Error).message}`);
+    throw new HostEvalError(`invalid regular expression '${pattern}': ${(err as Error).message}`);
   }
   let out = "";
   let last = 0;

@@ -6,7 +6,7 @@ import type { Expr } from "./ast.js";
 import { ExpressionError } from "./errors.js";
 import { type EvalContext, evaluate } from "./evaluate.js";
 import { parseExpression } from "./parser.js";
-import { EvalError, pyStr } from "./values.js";
+import { HostEvalError, pyStr } from "./values.js";
 
 type Part = { text: string } | { expr: Expr; source: string };
 
@@ -115,4 +115,4 @@ export function parseBareExpression(source: unknown): Template {
   return { source: text, parts: [{ expr: parseExpression(text), source: text }] };
 }
 
-export { EvalError };
+export { HostEvalError };

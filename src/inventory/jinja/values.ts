@@ -9,7 +9,7 @@ export class Undefined {
 }
 
 /** An error Python would raise while evaluating (TypeError, UndefinedError ...): the host's entry fails. */
-export class EvalError extends Error {}
+export class HostEvalError extends Error {}
 
 const TUPLE = Symbol("tuple");
 
@@ -29,7 +29,7 @@ export function isMapping(value: unknown): value is Record<string, unknown> {
 
 /** Fails the way Ansible does when an undefined value is used rather than passed along. */
 export function defined<T>(value: T | Undefined): T {
-  if (value instanceof Undefined) throw new EvalError(value.why);
+  if (value instanceof Undefined) throw new HostEvalError(value.why);
   return value;
 }
 
@@ -84,7 +84,7 @@ export function pyRepr(value: unknown): string {
 
 /** Python's str(): what `~`, `join`, `string` and Ansible's output conversion print. */
 export function pyStr(value: unknown): string {
-  if (value instanceof Undefined) throw new EvalError(value.why);
+  if (value instanceof Undefined) throw new HostEvalError(value.why);
   if (typeof value === "string") return value;
   if (value === null || value === undefined) return "None";
   if (typeof value === "boolean") return value ? "True" : "False";
@@ -93,7 +93,7 @@ export function pyStr(value: unknown): string {
 }
 
 export function truthy(value: unknown): boolean {
-  if (value instanceof Undefined) throw new EvalError(value.why);
+  if (value instanceof Undefined) throw new HostEvalError(value.why);
   if (value === null || value === undefined || value === false || value === 0 || value === "") return false;
   if (Array.isArray(value)) return value.length > 0;
   if (isMapping(value)) return Object.keys(value).length > 0;
@@ -139,7 +139,7 @@ export function pyCompare(a: unknown, b: unknown, op: string): number {
     }
     return a.length - b.length;
   }
-  throw new EvalError(`'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
+  throw new HostEvalError(`'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`);
 }
 
 function codePointCompare(a: string, b: string): number {
@@ -157,13 +157,13 @@ export function pyContains(haystack: unknown, needle: unknown): boolean {
   defined(haystack);
   if (typeof haystack === "string") {
     if (typeof defined(needle) !== "string") {
-      throw new EvalError(`'in <string>' requires string as left operand, not ${typeName(needle)}`);
+      throw new HostEvalError(`'in <string>' requires string as left operand, not ${typeName(needle)}`);
     }
     return haystack.includes(needle as string);
   }
   if (Array.isArray(haystack)) return haystack.some((item) => pyEquals(item, needle));
   if (isMapping(haystack)) return typeof defined(needle) === "string" && Object.hasOwn(haystack, needle as string);
-  throw new EvalError(`argument of type '${typeName(haystack)}' is not iterable`);
+  throw new HostEvalError(`argument of type '${typeName(haystack)}' is not iterable`);
 }
 
 /** Python's iter(): a str's characters, a dict's keys, a list's items. */
@@ -172,5 +172,5 @@ export function pyIter(value: unknown): unknown[] {
   if (typeof value === "string") return [...value];
   if (Array.isArray(value)) return value;
   if (isMapping(value)) return Object.keys(value);
-  throw new EvalError(`'${typeName(value)}' object is not iterable`);
+  throw new HostEvalError(`'${typeName(value)}' object is not iterable`);
 }
