@@ -7,6 +7,7 @@ import {
   defined,
   HostEvalError,
   isMapping,
+  MISSING,
   pyCompare,
   pyContains,
   pyEquals,
@@ -28,7 +29,7 @@ const ENV_LOOKUPS = new Set(["env", "ansible.builtin.env"]);
 function attribute(target: unknown, key: string): unknown {
   if (target instanceof Undefined) return target; // Ansible's undefined keeps the first failure
   if (isMapping(target) && Object.hasOwn(target, key)) return target[key];
-  return new Undefined(`'${typeName(target) === "dict" ? "dict object" : `${typeName(target)} object`}' has no attribute '${key}'`);
+  return new Undefined(`'${typeName(target) === "dict" ? "dict object" : `${typeName(target)} object`}' has no attribute '${key}'`, false, target, key);
 }
 
 function item(target: unknown, index: unknown): unknown {
@@ -39,10 +40,10 @@ function item(target: unknown, index: unknown): unknown {
     const n = Number(index);
     const at = n < 0 ? items.length + n : n;
     if (Number.isInteger(at) && at >= 0 && at < items.length) return items[at];
-    return new Undefined(`${typeName(target)} object has no element ${pyStr(index)}`);
+    return new Undefined(`${typeName(target)} object has no element ${pyStr(index)}`, false, target, n);
   }
   if (typeof index === "string") return attribute(target, index);
-  return new Undefined(`'${typeName(target)} object' has no element ${pyStr(index)}`);
+  return new Undefined(`'${typeName(target)} object' has no element ${pyStr(index)}`, false, target, index);
 }
 
 function compare(op: string, left: unknown, right: unknown): boolean {
@@ -83,7 +84,7 @@ export function evaluate(node: Expr, ctx: EvalContext): unknown {
     case "const":
       return node.value;
     case "name":
-      return Object.hasOwn(ctx.vars, node.name) ? ctx.vars[node.name] : new Undefined(`'${node.name}' is undefined`);
+      return Object.hasOwn(ctx.vars, node.name) ? ctx.vars[node.name] : new Undefined(`'${node.name}' is undefined`, false, MISSING, node.name);
     case "getattr":
       return attribute(ev(node.target), node.attr);
     case "getitem":
@@ -134,7 +135,7 @@ export function evaluate(node: Expr, ctx: EvalContext): unknown {
       return node.parts.map((p) => pyStr(ev(p))).join("");
     case "cond":
       if (truthy(ev(node.test))) return ev(node.whenTrue);
-      return node.otherwise ? ev(node.otherwise) : new Undefined("the inline if expression evaluated to false and no else section was defined.");
+      return node.otherwise ? ev(node.otherwise) : new Undefined("the inline if expression evaluated to false and no else section was defined.", true);
   }
 }
 

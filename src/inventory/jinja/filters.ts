@@ -18,8 +18,9 @@ function bind(filter: string, params: string[], defaults: unknown[], args: unkno
   return out;
 }
 
+/** str(value): Jinja's plain undefined (from `x if c`) prints as "", Ansible's fails. */
 function text(value: unknown): string {
-  return pyStr(defined(value));
+  return pyStr(value);
 }
 
 /** Python's int(str, base): optional sign, digits with single underscores, surrounding spaces. */
@@ -53,6 +54,7 @@ function toInt(value: unknown, fallback: unknown, base: unknown): unknown {
 }
 
 function sized(value: unknown): number {
+  if (value instanceof Undefined && value.lenient) return 0;
   defined(value);
   if (typeof value === "string") return [...value].length;
   if (Array.isArray(value)) return value.length;

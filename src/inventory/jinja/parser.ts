@@ -9,6 +9,8 @@ import { type Token, tokenize } from "./lexer.js";
 import { tuple } from "./values.js";
 
 const CONSTANTS: Record<string, unknown> = { true: true, True: true, false: false, False: false, none: null, None: null };
+/** Python's literals, and the JSON names Ansible maps to them before literal_eval. */
+const PYTHON_CONSTANTS: Record<string, unknown> = { True: true, true: true, False: false, false: false, None: null, null: null };
 const COMPARE = new Set(["==", "!=", "<", "<=", ">", ">="]);
 const ARITHMETIC = new Set(["+", "-", "*", "/", "//", "%", "**"]);
 const LOOKUP_FUNCTIONS = new Set(["lookup"]);
@@ -17,8 +19,14 @@ class Parser {
   private i = 0;
   private readonly tokens: Token[];
 
-  constructor(private readonly source: string) {
-    this.tokens = tokenize(source);
+  private readonly constants: Record<string, unknown>;
+
+  constructor(
+    private readonly source: string,
+    python: boolean,
+  ) {
+    this.tokens = tokenize(source, python);
+    this.constants = python ? PYTHON_CONSTANTS : CONSTANTS;
   }
 
   fail(pos: number, problem: string): never {
@@ -142,7 +150,7 @@ class Parser {
   private primary(): Expr {
     const t = this.next();
     if (t.kind === "name") {
-      if (t.text in CONSTANTS) return { type: "const", pos: t.pos, value: CONSTANTS[t.text] };
+      if (Object.hasOwn(this.constants, t.text)) return { type: "const", pos: t.pos, value: this.constants[t.text] };
       if (this.isOp("(")) return this.call(t);
       return { type: "name", pos: t.pos, name: t.text };
     }
@@ -268,9 +276,18 @@ class Parser {
         if (t.kind !== "name") this.fail(t.pos, `expected a test name after 'is' but found ${this.describe(t)}`);
         if (!(t.text in TESTS)) this.fail(t.pos, `the test '${t.text}' is not supported`);
         const args = this.optionalArguments();
+        if (this.startsBareTestArgument()) this.fail(this.tok.pos, `Jinja reads ${this.describe(this.tok)} as an argument of the test '${t.text}', which takes none; put the test in parentheses`);
         node = { type: "test", pos: node.pos, target: node, name: t.text, args, negated };
+        if (this.isName("is")) this.fail(this.tok.pos, "tests cannot be chained (x is a is b); combine them with and");
       } else return node;
     }
+  }
+
+  /** Jinja's `x is divisibleby 3`: a test name followed by one of these takes it as its argument. */
+  private startsBareTestArgument(): boolean {
+    const t = this.tok;
+    if (t.kind === "name") return !["else", "or", "and"].includes(t.text);
+    return t.kind === "string" || t.kind === "int" || t.kind === "float" || (t.kind === "op" && "([{".includes(t.text));
   }
 
   /** A filter's or test's arguments, when it has parentheses. */
@@ -293,5 +310,10 @@ class Parser {
 
 /** Parses one expression (the text between `{{` and `}}`), or throws an ExpressionError. */
 export function parseExpression(source: string): Expr {
-  return new Parser(source).parseAll();
+  return new Parser(source, false).parseAll();
+}
+
+/** Parses Python literal syntax (strings with escapes), for reading back a repr() as Ansible does. */
+export function parsePythonLiteral(source: string): Expr {
+  return new Parser(source, true).parseAll();
 }

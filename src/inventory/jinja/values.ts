@@ -4,8 +4,36 @@
 // Ints and floats are both JS numbers: a whole number prints as an int (`1`, not `1.0`).
 
 /** Ansible's undefined (a StrictUndefined): reading through it keeps it, using it is an error. */
+export const MISSING = Symbol("missing");
+
 export class Undefined {
-  constructor(readonly why: string) {}
+  /**
+   * `lenient`: Jinja's plain Undefined (what `x if c` without else gives even in Ansible),
+   * which prints as "" and is false instead of failing. `obj` and `name` say what was looked
+   * up in what, for the repr() Ansible prints of an undefined inside a list or dict.
+   */
+  constructor(
+    readonly why: string,
+    readonly lenient = false,
+    readonly obj: unknown = MISSING,
+    readonly name?: unknown,
+  ) {}
+
+  repr(): string {
+    if (this.lenient) return "Undefined";
+    const hint = this.obj === MISSING && this.name === undefined ? reprString(this.why) : "None";
+    const obj = this.obj === MISSING ? "missing" : pyRepr(this.obj);
+    const name = this.name === undefined ? "None" : pyRepr(this.name);
+    return `AnsibleUndefined(hint=${hint}, obj=${obj}, name=${name})`;
+  }
+}
+
+/** Whether a value is or holds (in a list or dict) an undefined that must fail when output. */
+export function holdsUndefined(value: unknown): boolean {
+  if (value instanceof Undefined) return !value.lenient;
+  if (Array.isArray(value)) return value.some(holdsUndefined);
+  if (isMapping(value)) return Object.values(value).some(holdsUndefined);
+  return false;
 }
 
 /** An error Python would raise while evaluating (TypeError, UndefinedError ...): the host's entry fails. */
@@ -69,6 +97,7 @@ export function reprString(s: string): string {
 
 export function pyRepr(value: unknown): string {
   if (typeof value === "string") return reprString(value);
+  if (value instanceof Undefined) return value.repr();
   if (Array.isArray(value)) {
     const items = value.map(pyRepr);
     if (!isTuple(value)) return `[${items.join(", ")}]`;
@@ -84,6 +113,7 @@ export function pyRepr(value: unknown): string {
 
 /** Python's str(): what `~`, `join`, `string` and Ansible's output conversion print. */
 export function pyStr(value: unknown): string {
+  if (value instanceof Undefined && value.lenient) return "";
   if (value instanceof Undefined) throw new HostEvalError(value.why);
   if (typeof value === "string") return value;
   if (value === null || value === undefined) return "None";
@@ -93,6 +123,7 @@ export function pyStr(value: unknown): string {
 }
 
 export function truthy(value: unknown): boolean {
+  if (value instanceof Undefined && value.lenient) return false;
   if (value instanceof Undefined) throw new HostEvalError(value.why);
   if (value === null || value === undefined || value === false || value === 0 || value === "") return false;
   if (Array.isArray(value)) return value.length > 0;
@@ -108,6 +139,11 @@ function asNumber(value: unknown): number | undefined {
 
 /** Python's ==: True == 1, [1] == [1], different types otherwise unequal. */
 export function pyEquals(a: unknown, b: unknown): boolean {
+  // Ansible's undefined fails; Jinja's plain one (from `x if c`) equals only another one.
+  if ((a instanceof Undefined && !a.lenient) || (b instanceof Undefined && !b.lenient)) defined(a instanceof Undefined && !a.lenient ? a : b);
+  if ((a instanceof Undefined && a.lenient) || (b instanceof Undefined && b.lenient)) {
+    return a instanceof Undefined && b instanceof Undefined && a.lenient === b.lenient;
+  }
   defined(a);
   defined(b);
   const na = asNumber(a);
@@ -154,6 +190,7 @@ function codePointCompare(a: string, b: string): number {
 
 /** Python's `needle in haystack`. */
 export function pyContains(haystack: unknown, needle: unknown): boolean {
+  if (haystack instanceof Undefined && haystack.lenient) return false;
   defined(haystack);
   if (typeof haystack === "string") {
     if (typeof defined(needle) !== "string") {
@@ -162,12 +199,16 @@ export function pyContains(haystack: unknown, needle: unknown): boolean {
     return haystack.includes(needle as string);
   }
   if (Array.isArray(haystack)) return haystack.some((item) => pyEquals(item, needle));
-  if (isMapping(haystack)) return typeof defined(needle) === "string" && Object.hasOwn(haystack, needle as string);
+  if (isMapping(haystack)) {
+    if (Array.isArray(defined(needle)) || isMapping(needle)) throw new HostEvalError(`unhashable type: '${typeName(needle)}'`);
+    return typeof needle === "string" && Object.hasOwn(haystack, needle);
+  }
   throw new HostEvalError(`argument of type '${typeName(haystack)}' is not iterable`);
 }
 
 /** Python's iter(): a str's characters, a dict's keys, a list's items. */
 export function pyIter(value: unknown): unknown[] {
+  if (value instanceof Undefined && value.lenient) return [];
   defined(value);
   if (typeof value === "string") return [...value];
   if (Array.isArray(value)) return value;
