@@ -2,12 +2,14 @@
 // hand Ansible an empty inventory unless that was asked for.
 import { NetboxClient } from "../netbox/client.js";
 import { buildInventory } from "./build.js";
-import { readCache, writeCache, defaultCacheDir, type CacheKey } from "./cache.js";
-import { type CollectResult, type InventoryApi, collectGuests } from "./collect.js";
+import { type CacheKey, defaultCacheDir, readCache, writeCache } from "./cache.js";
+import { type CollectResult, collectGuests, type InventoryApi } from "./collect.js";
 import type { InventoryConfig } from "./config.js";
+import { applyConstructed } from "./constructed.js";
 import { InventoryError } from "./errors.js";
 import type { AnsibleInventory, InventoryGuest } from "./model.js";
 import { netboxFacts } from "./netbox.js";
+import { applyExtendedStatuses, excludeNodes } from "./plugin-groups.js";
 
 function netboxClientFor(settings: NonNullable<InventoryConfig["netbox"]>): NetboxClient {
   const token = process.env[settings.tokenEnv];
@@ -22,11 +24,14 @@ function netboxClientFor(settings: NonNullable<InventoryConfig["netbox"]>): Netb
 
 export { buildInventory, safeGroupName } from "./build.js";
 export { collectGuests, type InventoryApi } from "./collect.js";
-export { inventoryConfigSchema, loadInventoryConfig, parseInventoryConfig, type InventoryConfig } from "./config.js";
+export { type InventoryConfig, inventoryConfigSchema, parseInventoryConfig } from "./config.js";
+export { applyConstructed, type ConstructedOptions } from "./constructed.js";
 export { InventoryError } from "./errors.js";
+export { type InventoryFile, loadInventoryConfig, readInventoryFile } from "./file.js";
+export { renderGraph } from "./graph.js";
 export { assignHostnames } from "./hostnames.js";
-export { netboxFacts } from "./netbox.js";
 export type { AnsibleInventory, FactsLevel, InventoryGuest } from "./model.js";
+export { netboxFacts } from "./netbox.js";
 
 export interface InventorySource {
   api: InventoryApi;
@@ -40,6 +45,18 @@ export interface InventorySource {
 export interface GenerateOptions {
   refresh?: boolean;
   now?: number;
+  /** Told what was left out without failing (a compose or group entry that failed for a host, not strict). */
+  onWarning?: (message: string) => void;
+}
+
+/** The plugin's options on top of the built inventory: hypervisors left out, QMP-status groups, constructed options. */
+function finishInventory(inventory: AnsibleInventory, config: InventoryConfig, options: GenerateOptions): void {
+  if (config.excludeNodes) excludeNodes(inventory, config);
+  if (config.qemuExtendedStatuses) applyExtendedStatuses(inventory, config);
+  if (config.constructed) {
+    const { skipped } = applyConstructed(inventory, config.constructed, `${config.groupPrefix}nodes`);
+    for (const message of skipped) options.onWarning?.(message);
+  }
 }
 
 export async function generateInventory(
@@ -61,6 +78,7 @@ export async function generateInventory(
     extraFacts = await netboxFacts(netbox, collected.guests, { vmidField: config.netbox.vmidField });
   }
   const inventory = buildInventory(collected.guests, config, extraFacts ? { extraFacts } : {});
+  finishInventory(inventory, config, options);
   const hostCount = Object.keys(inventory._meta.hostvars).length;
   if (hostCount === 0 && !config.allowEmpty) {
     const seen = collected.guests.length;

@@ -1,7 +1,7 @@
 // `--file SPEC --connection NAME` for the commands that have no spec of guests of their own
 // (import, inventory): the spec file only supplies its `connections:`. Without --file they read
 // the PROXMOX_* environment, as before.
-import { PveClient } from "../../api/index.js";
+import { clientOptionsFromEnv, PveClient, type PveClientOptions } from "../../api/index.js";
 import { resolveConnection } from "../../sources/connections.js";
 import { loadSpecFiles } from "../../sources/spec/index.js";
 import { UsageError } from "./plan.js";
@@ -11,8 +11,12 @@ export interface ConnectionFlags {
   connection?: string;
 }
 
-/** The client for a command's connection flags; `command` is used in the hints. */
-export async function clientFromConnectionFlags(flags: ConnectionFlags, command: string): Promise<PveClient> {
+/** The client for a command's connection flags; `command` is used in the hints; `extra` (e.g. where warnings go) is added. */
+export async function clientFromConnectionFlags(
+  flags: ConnectionFlags,
+  command: string,
+  extra: Partial<PveClientOptions> = {},
+): Promise<PveClient> {
   const files = flags.file ?? [];
   if (files.length === 0) {
     if (flags.connection !== undefined) {
@@ -21,7 +25,7 @@ export async function clientFromConnectionFlags(flags: ConnectionFlags, command:
         `e.g. pvectl ${command} --file cluster.yaml --connection ${flags.connection} ...`,
       );
     }
-    return PveClient.fromEnv();
+    return new PveClient({ ...clientOptionsFromEnv(), ...extra });
   }
   const spec = await loadSpecFiles(files);
   const defined = Object.keys(spec.connections).sort();
@@ -33,5 +37,5 @@ export async function clientFromConnectionFlags(flags: ConnectionFlags, command:
       `add --connection NAME, e.g. pvectl ${command} --file ${files[0]} --connection ${defined[0]} ...`,
     );
   }
-  return new PveClient(resolveConnection(spec, name));
+  return new PveClient({ ...resolveConnection(spec, name), ...extra });
 }
