@@ -7,7 +7,7 @@ import type { PveClientOptions } from "../api/options.js";
 import { type InventoryConfig, inventoryConfigSchema } from "./config.js";
 import { compileConstructed } from "./constructed.js";
 import { InventoryError } from "./errors.js";
-import { isTemplate, parseTemplate, pyStr, renderTemplate } from "./jinja/index.js";
+import { HostEvalError, isTemplate, parseTemplate, pyStr, renderTemplate } from "./jinja/index.js";
 
 export const PLUGIN_NAMES = ["community.general.proxmox", "community.proxmox.proxmox"];
 
@@ -77,8 +77,12 @@ function setting(origin: string, raw: Record<string, unknown>, key: string, envN
   if (value === undefined || value === null) return env[envName] || undefined;
   const text = pyStr(value);
   if (!isTemplate(text)) return text;
-  const rendered = renderTemplate(parseTemplate(text), { vars: {}, env });
-  return pyStr(rendered);
+  try {
+    return pyStr(renderTemplate(parseTemplate(text), { vars: {}, env }));
+  } catch (err) {
+    if (err instanceof HostEvalError) throw problem(origin, key, `cannot render '${text}': ${err.message}`, "only lookup('env', NAME) and literals are available here");
+    throw err;
+  }
 }
 
 /** The plugin's url (default http://localhost:8006) as the client's host, port and scheme. */

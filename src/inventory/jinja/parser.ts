@@ -14,6 +14,7 @@ const PYTHON_CONSTANTS: Record<string, unknown> = { True: true, true: true, Fals
 const COMPARE = new Set(["==", "!=", "<", "<=", ">", ">="]);
 const ARITHMETIC = new Set(["+", "-", "*", "/", "//", "%", "**"]);
 const LOOKUP_FUNCTIONS = new Set(["lookup"]);
+const ENV_LOOKUPS = new Set(["env", "ansible.builtin.env"]);
 
 class Parser {
   private i = 0;
@@ -215,6 +216,7 @@ class Parser {
     if (plugin?.type !== "const" || typeof plugin.value !== "string") {
       this.fail(name.pos, "lookup() needs the lookup's name as a string first, e.g. lookup('env', 'HOME')");
     }
+    if (!ENV_LOOKUPS.has(plugin.value)) this.fail(plugin.pos, `lookup('${plugin.value}') is not supported; only lookup('env', NAME) is`);
     return { type: "lookup", pos: name.pos, name: plugin.value, args: { positional: args.positional.slice(1), named: args.named } };
   }
 
