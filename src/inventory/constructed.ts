@@ -98,9 +98,14 @@ export interface ConstructedResult {
 }
 
 /**
- * Applies the options to a built inventory in place. Group names are kept as written, as
- * Ansible keeps them by default (TRANSFORM_INVALID_GROUP_CHARS=never).
+ * Ansible's to_safe_group_name as its constructed features force it: a leading digit and any
+ * character that is not a letter, digit or `_` become `_`.
  */
+export function constructedGroupName(name: string): string {
+  return name.replace(/^\p{Nd}|[^\p{L}\p{N}_]/gu, "_");
+}
+
+/** Applies the options to a built inventory in place. */
 export function applyConstructed(
   inventory: AnsibleInventory,
   options: ConstructedOptions,
@@ -130,7 +135,8 @@ export function applyConstructed(
       const value = attempt(options.strict, `Could not set ${name} for host ${host}`, skipped, () => renderTemplate(template, { vars: base }));
       if (value !== undefined) facts[name] = value;
     }
-    const add = (group: string) => {
+    const add = (raw: string) => {
+      const group = constructedGroupName(raw);
       if (!added.includes(group)) added.push(group);
       const members = groups.get(group) ?? new Set<string>();
       members.add(host);
@@ -152,10 +158,11 @@ export function applyConstructed(
           }
           return;
         }
-        for (const group of keyedNames(value, spec, options.leading_separator)) {
+        for (let group of keyedNames(value, spec, options.leading_separator)) {
           add(group);
+          group = constructedGroupName(group);
           if (parent) {
-            const parentName = pyStr(renderTemplate(parent, { vars }));
+            const parentName = constructedGroupName(pyStr(renderTemplate(parent, { vars })));
             const kids = children.get(parentName) ?? new Set<string>();
             kids.add(group);
             children.set(parentName, kids);
