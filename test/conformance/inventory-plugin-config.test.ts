@@ -134,3 +134,17 @@ test("pvectl inventory --graph prints what ansible-inventory --graph prints for 
   assert.equal(ours.stdout.trim(), ansible.stdout.trim());
   assert.match(ours.stdout, /@tag_web:/);
 });
+
+test("TLS verification off as the file asks is not shown by Ansible as an error; it is in _meta.pvectl_warnings", { skip: missing }, async () => {
+  const quiet = { ...env(), PROXMOX_FINGERPRINT: "" };
+  const ansible = await run("ansible-inventory", ["-i", script, "--list"], quiet);
+  assert.equal(ansible.code, 0, ansible.stderr);
+  assert.doesNotMatch(ansible.stderr, /ERROR|TLS/);
+  const direct = await run(script, ["--list"], quiet);
+  assert.equal(direct.code, 0, direct.stderr);
+  assert.equal(direct.stderr, "");
+  const meta = (JSON.parse(direct.stdout) as { _meta: { pvectl_warnings?: string[] } })._meta;
+  assert.match(meta.pvectl_warnings?.join("\n") ?? "", /TLS certificate verification is OFF/);
+  const loud = await run(script, ["--list"], { ...quiet, PVECTL_INVENTORY_WARNINGS: "stderr" });
+  assert.match(loud.stderr, /warning: TLS certificate verification is OFF/);
+});
