@@ -4,9 +4,9 @@
 import { type AddressSource, pickAnsibleHost } from "./address.js";
 import type { InventoryConfig } from "./config.js";
 import { selectGuests } from "./filters.js";
+import { netboxAddress } from "./netbox.js";
 import { assignHostnames } from "./hostnames.js";
 import type { AnsibleInventory, InventoryGuest } from "./model.js";
-import { netboxAddress } from "./netbox.js";
 
 /** Ansible's `to_safe`: group names keep only letters, digits and underscores. */
 export function safeGroupName(name: string): string {

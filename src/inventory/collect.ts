@@ -6,11 +6,11 @@ import {
   type AgentInterface,
   type ApiReader,
   type ClusterResource,
-  type GuestConfig,
   getClusterResources,
   getLxcConfig,
   getQemuAgentInterfaces,
   getQemuConfig,
+  type GuestConfig,
 } from "../api/endpoints/index.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { AgentAddress, FactsLevel, InventoryGuest } from "./model.js";

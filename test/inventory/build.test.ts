@@ -2,9 +2,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { buildInventory } from "../../src/inventory/build.js";
 import { collectGuests, type InventoryApi } from "../../src/inventory/collect.js";
 import { parseInventoryConfig } from "../../src/inventory/config.js";
+import { buildInventory } from "../../src/inventory/build.js";
 
 const resources = JSON.parse(
   readFileSync(new URL("../fixtures/api-responses/community-proxmox__GET_cluster_resources__01.json", import.meta.url), "utf8"),
