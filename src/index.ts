@@ -113,6 +113,7 @@ export {
   InventoryError,
   loadInventoryConfig,
   parseInventoryConfig,
+  pluginHostVars,
   type AnsibleInventory,
   type FactsLevel,
   type InventoryApi,

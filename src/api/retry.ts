@@ -4,8 +4,13 @@
 import { errorCode, TRANSIENT_CODES } from "./messages.js";
 import type { RawResponse } from "./transport.js";
 
-/** PVE answers 500 for any handler error; these ones will not change on a second try. */
-const DETERMINISTIC_500 = /does not exist|not found|no such|already exists|unable to parse|not implemented|not defined/i;
+/**
+ * PVE answers 500 for any handler error; these ones will not change on a second try. A guest
+ * (or its agent) that is not running, or has no agent configured, is a state: repeating the
+ * read 200 and 400 ms later only delays the caller (an inventory asks every running VM).
+ */
+const DETERMINISTIC_500 =
+  /does not exist|not found|no such|already exists|unable to parse|not implemented|not defined|is not running|no qemu guest agent configured/i;
 
 export function isTransientFailure(err: unknown): boolean {
   const code = errorCode(err);

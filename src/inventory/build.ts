@@ -4,39 +4,14 @@
 import { type AddressSource, pickAnsibleHost } from "./address.js";
 import type { InventoryConfig } from "./config.js";
 import { selectGuests } from "./filters.js";
-import { netboxAddress } from "./netbox.js";
+import { hostFacts } from "./host-facts.js";
 import { assignHostnames } from "./hostnames.js";
-import type { AnsibleInventory, InventoryGuest } from "./model.js";
+import type { AnsibleInventory, InventoryGuest, InventoryNode } from "./model.js";
+import { netboxAddress } from "./netbox.js";
 
 /** Ansible's `to_safe`: group names keep only letters, digits and underscores. */
 export function safeGroupName(name: string): string {
   return name.replace(/[^A-Za-z0-9_]/g, "_");
-}
-
-function hostFacts(guest: InventoryGuest, prefix: string): Record<string, unknown> {
-  const facts: Record<string, unknown> = {
-    [`${prefix}vmid`]: guest.vmid,
-    [`${prefix}name`]: guest.name,
-    [`${prefix}node`]: guest.node,
-    [`${prefix}vmtype`]: guest.type,
-    [`${prefix}status`]: guest.status,
-    [`${prefix}template`]: guest.template,
-    [`${prefix}tags`]: guest.tags.join(";"),
-    [`${prefix}tags_parsed`]: guest.tags,
-  };
-  if (guest.pool) facts[`${prefix}pool`] = guest.pool;
-  if (guest.maxcpu !== undefined) facts[`${prefix}maxcpu`] = guest.maxcpu;
-  if (guest.maxmem !== undefined) facts[`${prefix}maxmem`] = guest.maxmem;
-  for (const [key, value] of Object.entries(guest.config ?? {})) {
-    // PVE's own keys never collide with the fixed facts above except `name`, `tags` and `template`, which agree.
-    if (facts[`${prefix}${key}`] === undefined) facts[`${prefix}${key}`] = value;
-  }
-  if (guest.agentAddresses) facts[`${prefix}agent_addresses`] = guest.agentAddresses;
-  if (guest.factErrors) {
-    facts[`${prefix}fact_gathering_failed`] = true;
-    facts[`${prefix}fact_errors`] = guest.factErrors;
-  }
-  return facts;
 }
 
 /** Values of a keyed-group key for one host: built-in names, or any host variable (with or without the facts prefix). */
@@ -77,9 +52,34 @@ function compose(template: string | number | boolean, vars: Record<string, unkno
   return missing ? undefined : out;
 }
 
+/** `running`, or with qemuExtendedStatuses a VM's qmpstatus (a paused VM is `running` to PVE, `paused` to QEMU). */
+function runningGroup(guest: InventoryGuest, config: InventoryConfig): string {
+  return config.qemuExtendedStatuses && guest.type === "qemu" && guest.qmpstatus ? guest.qmpstatus : "running";
+}
+
 export interface BuildOptions {
   /** More variables per guest (NetBox facts), set before ansible_host, compose and keyed groups. */
   extraFacts?: ReadonlyMap<InventoryGuest, Record<string, unknown>>;
+  /** The cluster's nodes, for the nodes group (config `nodesGroup`). */
+  nodes?: readonly InventoryNode[];
+}
+
+/**
+ * The hypervisors as hosts of `<prefix>nodes`, as the community plugin lists them, with
+ * `ansible_host` from the node's cluster address when asked (and known, and the node online).
+ * A node whose name a guest already uses as its host name joins the group without new variables.
+ */
+function addNodeHosts(
+  nodes: readonly InventoryNode[],
+  config: InventoryConfig,
+  hostvars: Record<string, Record<string, unknown>>,
+  addTo: (group: string, host: string) => void,
+): void {
+  for (const node of nodes) {
+    addTo(`${config.groupPrefix}nodes`, node.name);
+    if (hostvars[node.name] !== undefined || !config.nodesAnsibleHost || !node.online || !node.address) continue;
+    hostvars[node.name] = { ansible_host: node.address };
+  }
 }
 
 export function buildInventory(
@@ -102,7 +102,7 @@ export function buildInventory(
   for (const guest of [...selected].sort((a, b) => a.vmid - b.vmid)) {
     const host = names.get(guest) as string;
     const extra = options.extraFacts?.get(guest);
-    const vars = { ...hostFacts(guest, config.factsPrefix), ...extra };
+    const vars = { ...hostFacts(guest, config), ...extra };
     const address = pickAnsibleHost(guest, config.ansibleHost as AddressSource[], () => netboxAddress(extra));
     if (address) vars.ansible_host = address;
     for (const [name, template] of Object.entries(config.compose)) {
@@ -117,7 +117,7 @@ export function buildInventory(
       continue;
     }
     addTo(`${gp}all_${guest.type}`, host);
-    if (guest.status === "running") addTo(`${gp}all_running`, host);
+    if (guest.status === "running") addTo(`${gp}all_${runningGroup(guest, config)}`, host);
     else if (guest.status === "stopped") addTo(`${gp}all_stopped`, host);
     addTo(`${gp}${guest.node}_${guest.type}`, host);
     if (guest.pool) addTo(`${gp}pool_${guest.pool}`, host);
@@ -127,6 +127,8 @@ export function buildInventory(
       }
     }
   }
+
+  if (config.nodesGroup) addNodeHosts(options.nodes ?? [], config, hostvars, addTo);
 
   const inventory: AnsibleInventory = { _meta: { hostvars } };
   const groupNames = [...groups.keys()].sort();

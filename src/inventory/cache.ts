@@ -11,6 +11,8 @@ export interface CacheKey {
   endpoint: string;
   identity: string;
   level: string;
+  /** What decided which guests got per-guest reads (filters, templates) and whether node addresses were read. */
+  selection?: string;
 }
 
 interface CacheFile {

@@ -1,19 +1,15 @@
 // Reads the live cluster at the requested facts level.
 // basic: one GET /cluster/resources for every guest (plus pool membership and node status);
 // config: plus each guest's config, read concurrently and bounded;
-// agent: plus the guest agent's interfaces for running QEMU guests with the agent enabled.
-import {
-  type AgentInterface,
-  type ApiReader,
-  type ClusterResource,
-  getClusterResources,
-  getLxcConfig,
-  getQemuAgentInterfaces,
-  getQemuConfig,
-  type GuestConfig,
-} from "../api/endpoints/index.js";
+// agent: plus the guest agent's interfaces for running QEMU guests with the agent enabled;
+// plugin: config and agent as above, plus qmpstatus (one call per node with running VMs) and
+// the snapshot lists of the guests whose config names a snapshot parent.
+// Per-guest reads are made only for the guests that will be hosts (`select`).
+import { type ApiReader, type ClusterResource, getClusterResources } from "../api/endpoints/index.js";
 import { mapConcurrent } from "../util/concurrency.js";
-import type { AgentAddress, FactsLevel, InventoryGuest } from "./model.js";
+import { readGuestFacts } from "./guest-facts.js";
+import type { FactsLevel, InventoryGuest, InventoryNode } from "./model.js";
+import { readNodeAddresses, readQmpStatuses } from "./node-facts.js";
 
 /** The part of PveClient the inventory needs; anything with this method works (tests, other clients). */
 export type InventoryApi = ApiReader;
@@ -21,11 +17,19 @@ export type InventoryApi = ApiReader;
 export interface CollectOptions {
   level: FactsLevel;
   concurrency: number;
+  /** The guests that become hosts; only they get per-guest reads (default: every guest). */
+  select?: (guest: InventoryGuest) => boolean;
+  /** Plugin level: read every guest's snapshot list, not only where the config names a parent. */
+  exactSnapshots?: boolean;
+  /** Read the nodes' addresses (for `ansible_host` of the nodes group): one GET /cluster/status. */
+  nodeAddresses?: boolean;
 }
 
 export interface CollectResult {
   guests: InventoryGuest[];
   offlineNodes: string[];
+  /** Every node the listing shows (for the nodes group); absent in caches written before it existed. */
+  nodes?: InventoryNode[];
 }
 
 function splitTags(raw: string | undefined): string[] {
@@ -52,61 +56,33 @@ function toGuest(entry: ClusterResource): InventoryGuest | undefined {
   return guest;
 }
 
-function agentEnabled(config: GuestConfig | undefined): boolean {
-  const agent = config?.agent;
-  if (agent === undefined) return false;
-  const first = String(agent).split(",")[0] ?? "";
-  const enabled = first.startsWith("enabled=") ? first.slice("enabled=".length) : first;
-  return ["1", "on", "yes", "true"].includes(enabled);
-}
-
-function toAddresses(list: AgentInterface[]): AgentAddress[] {
-  const addresses: AgentAddress[] = [];
-  for (const iface of list) {
-    for (const ip of iface["ip-addresses"] ?? []) {
-      if (!ip["ip-address"]) continue;
-      const entry: AgentAddress = {
-        interface: iface.name ?? "",
-        address: ip["ip-address"],
-        family: ip["ip-address-type"] === "ipv6" ? "inet6" : "inet",
-      };
-      if (iface["hardware-address"]) entry.mac = iface["hardware-address"];
-      if (ip.prefix !== undefined) entry.prefix = ip.prefix;
-      addresses.push(entry);
-    }
-  }
-  return addresses;
-}
-
-function describe(err: unknown): string {
-  if (typeof err === "object" && err !== null && "pveMessage" in err && typeof err.pveMessage === "string") return err.pveMessage;
-  return err instanceof Error ? err.message : String(err);
+function toNodes(resources: ClusterResource[]): InventoryNode[] {
+  return resources
+    .flatMap((r) => (r.type === "node" && r.node ? [{ name: r.node, online: r.status === "online" }] : []))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export async function collectGuests(api: InventoryApi, options: CollectOptions): Promise<CollectResult> {
   const resources = await getClusterResources(api);
-  const offlineNodes = resources.flatMap((r) => (r.type === "node" && r.status !== "online" && r.node ? [r.node] : []));
+  const nodes = toNodes(resources);
+  const offlineNodes = nodes.filter((n) => !n.online).map((n) => n.name);
   const guests = resources.map(toGuest).filter((g): g is InventoryGuest => g !== undefined);
-  if (options.level === "basic") return { guests, offlineNodes };
+  const nodeReads = options.nodeAddresses ? readNodeAddresses(api, nodes) : Promise.resolve();
+  if (options.level === "basic") {
+    await nodeReads;
+    return { guests, offlineNodes, nodes };
+  }
 
   const offline = new Set(offlineNodes);
-  await mapConcurrent(guests, options.concurrency, async (guest) => {
-    if (offline.has(guest.node)) {
-      guest.factErrors = [`node ${guest.node} is offline`];
-      return;
-    }
-    try {
-      guest.config = await (guest.type === "qemu" ? getQemuConfig : getLxcConfig)(api, guest.node, guest.vmid);
-    } catch (err) {
-      guest.factErrors = [`config: ${describe(err)}`];
-      return;
-    }
-    if (options.level !== "agent" || guest.type !== "qemu" || guest.status !== "running" || !agentEnabled(guest.config)) return;
-    try {
-      guest.agentAddresses = toAddresses(await getQemuAgentInterfaces(api, guest.node, guest.vmid));
-    } catch (err) {
-      guest.factErrors = [...(guest.factErrors ?? []), `agent: ${describe(err)}`];
-    }
-  });
-  return { guests, offlineNodes };
+  const reachable: InventoryGuest[] = [];
+  for (const guest of options.select ? guests.filter(options.select) : guests) {
+    if (offline.has(guest.node)) guest.factErrors = [`node ${guest.node} is offline`];
+    else reachable.push(guest);
+  }
+  await Promise.all([
+    nodeReads,
+    options.level === "plugin" ? readQmpStatuses(api, reachable) : Promise.resolve(),
+    mapConcurrent(reachable, options.concurrency, (guest) => readGuestFacts(api, guest, options.level, { exactSnapshots: options.exactSnapshots ?? false })),
+  ]);
+  return { guests, offlineNodes, nodes };
 }

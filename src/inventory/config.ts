@@ -44,8 +44,18 @@ export const inventoryConfigSchema = z
     groupPrefix: z.string().default("proxmox_"),
     /** Prefix of the per-host facts (proxmox_vmid, proxmox_node ...). */
     factsPrefix: z.string().default("proxmox_"),
-    facts: z.enum(["basic", "config", "agent"]).default("basic"),
-    /** Parallel per-guest reads at the config and agent levels. */
+    facts: z.enum(["basic", "config", "agent", "plugin"]).default("basic"),
+    /** false: host variables leave out where a guest runs (proxmox_node); the per-node groups stay. */
+    placementFacts: z.boolean().default(true),
+    /** The hypervisors as hosts of the `<groupPrefix>nodes` group, as the community plugin lists them. */
+    nodesGroup: z.boolean().default(false),
+    /** `ansible_host` of each node in the nodes group: its cluster address (the plugin's want_proxmox_nodes_ansible_host). */
+    nodesAnsibleHost: z.boolean().default(false),
+    /** A running VM's status group from QEMU's own state (all_paused, all_prelaunch ...), as the plugin's qemu_extended_statuses; needs facts: plugin. */
+    qemuExtendedStatuses: z.boolean().default(false),
+    /** Plugin level: read every guest's snapshot list (one more call per guest), not only where the config names a parent. */
+    exactSnapshots: z.boolean().default(false),
+    /** Parallel per-guest reads at the config, agent and plugin levels. */
     concurrency: z.number().int().min(1).max(64).default(8),
     includeTemplates: z.boolean().default(false),
     allowEmpty: z.boolean().default(false),
@@ -71,12 +81,6 @@ export const inventoryConfigSchema = z
     compose: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
     /** Ansible-style compose / groups / keyed_groups / filters with Jinja expressions. */
     constructed: constructedSchema.optional(),
-    /** The plugin's qemu_extended_statuses: running QEMU guests grouped by QMP status (all_paused, all_prelaunch). */
-    qemuExtendedStatuses: z.boolean().default(false),
-    /** The plugin's exclude_nodes: no hypervisor hosts and no `<prefix>nodes` group. */
-    excludeNodes: z.boolean().default(false),
-    /** The plugin's want_proxmox_nodes_ansible_host: hypervisor hosts get ansible_host from their node's address. */
-    nodesAnsibleHost: z.boolean().default(false),
     /** NetBox facts (netbox_role, netbox_site, netbox_primary_ip4 ...) for keyed groups and ansible_host. */
     netbox: z
       .object({
@@ -94,6 +98,10 @@ export const inventoryConfigSchema = z
   .refine((c) => !c.ansibleHost.includes("netbox") || c.netbox !== undefined, {
     message: "ansibleHost lists netbox but no netbox section says where NetBox is",
     path: ["ansibleHost"],
+  })
+  .refine((c) => !c.qemuExtendedStatuses || c.facts === "plugin", {
+    message: "qemuExtendedStatuses needs facts: plugin (QEMU's own state is read at that level only)",
+    path: ["qemuExtendedStatuses"],
   });
 
 export type InventoryConfig = z.infer<typeof inventoryConfigSchema>;

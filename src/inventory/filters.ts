@@ -7,10 +7,11 @@ function globToRegExp(pattern: string): RegExp {
   return new RegExp(`^${escaped}$`);
 }
 
-export function selectGuests(guests: readonly InventoryGuest[], config: InventoryConfig): InventoryGuest[] {
+/** Whether a guest becomes a host under `config` (also used to skip per-guest reads of the others). */
+export function guestFilter(config: InventoryConfig): (guest: InventoryGuest) => boolean {
   const f = config.filters;
   const name = f.name ? globToRegExp(f.name) : undefined;
-  return guests.filter((g) => {
+  return (g) => {
     if (g.template && !config.includeTemplates) return false;
     if (f.types && !f.types.includes(g.type)) return false;
     if (f.status && !f.status.includes(g.status)) return false;
@@ -19,5 +20,9 @@ export function selectGuests(guests: readonly InventoryGuest[], config: Inventor
     if (f.tags && !g.tags.some((t) => f.tags?.includes(t))) return false;
     if (name && !name.test(g.name)) return false;
     return true;
-  });
+  };
+}
+
+export function selectGuests(guests: readonly InventoryGuest[], config: InventoryConfig): InventoryGuest[] {
+  return guests.filter(guestFilter(config));
 }

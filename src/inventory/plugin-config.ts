@@ -148,7 +148,8 @@ export function pluginInventory(raw: Record<string, unknown>, origin: string, en
     ansibleHost: [],
     cacheTtl: bool(origin, raw, "cache", false) ? cacheTimeout : 0,
     qemuExtendedStatuses: extended,
-    excludeNodes: bool(origin, raw, "exclude_nodes", false),
+    // The plugin lists the hypervisors unless exclude_nodes (community.proxmox) says not to.
+    nodesGroup: !bool(origin, raw, "exclude_nodes", false),
     nodesAnsibleHost: bool(origin, raw, "want_proxmox_nodes_ansible_host", false),
     constructed: {
       compose: raw.compose ?? {},

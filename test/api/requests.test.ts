@@ -119,6 +119,16 @@ describe("requests", () => {
     assert.equal(server.seen.length, 1, "a deterministic 500 is not retried");
   });
 
+  for (const message of ["QEMU guest agent is not running", "VM 101 is not running", "No QEMU guest agent configured"]) {
+    it(`does not repeat a read answered '${message}' (a state, not a passing failure)`, async () => {
+      next = () => pveError(500, message);
+      const err = await client.get("/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces", { node: "pve", vmid: 101 }).catch((e: unknown) => e);
+      assert.ok(err instanceof PveError);
+      assert.equal(err.pveMessage, message);
+      assert.equal(server.seen.length, 1);
+    });
+  }
+
   it("turns a 403 into (path, privilege) with a hint naming the token", async () => {
     next = () => pveError(403, "Permission check failed (/vms/100, VM.Audit)");
     const err = await client.get("/nodes/{node}/qemu/{vmid}/config", { node: "pve", vmid: 100 }).catch((e: unknown) => e);

@@ -63,6 +63,16 @@ test("an empty result fails with the reason, unless an empty inventory is allowe
   assert.deepEqual(allowed._meta.hostvars, {});
 });
 
+test("hypervisors in the nodes group do not make an inventory without guests look full", async () => {
+  // The same entry answers /cluster/resources (a node) and /cluster/status (its address).
+  const node = { type: "node", node: "pve1", name: "pve1", ip: "10.0.0.11", status: "online" };
+  const source = { api: countingApi([node]), endpoint: "https://pve.example:8006", identity: "ci@pve!inv" };
+  const config = parseInventoryConfig({ nodesGroup: true, nodesAnsibleHost: true }, "test");
+  await assert.rejects(generateInventory(source, config), /the inventory is empty: the cluster at https:\/\/pve.example:8006 reports no guests/);
+  const allowed = await generateInventory(source, { ...config, allowEmpty: true });
+  assert.deepEqual(allowed._meta.hostvars, { pve1: { ansible_host: "10.0.0.11" } });
+});
+
 test("a refused login fails the inventory with PVE's answer, naming the user", async (t) => {
   const sim: RunningSimulator = await startSimulator({ port: 0, https: false });
   t.after(() => sim.close());

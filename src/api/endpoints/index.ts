@@ -11,6 +11,7 @@ export {
   type AgentInterface,
   type ConfigValue,
   type GuestConfig,
+  getNodeQemuList,
   getQemuAgentInterfaces,
   getQemuConfig,
   getGuestFeature,
@@ -18,10 +19,12 @@ export {
   getQemuPending,
   getQemuStatus,
   type PendingEntry,
+  type QemuListEntry,
   type QemuStatus,
   updateQemuConfig,
 } from "./qemu.js";
 export { getNotBackedUp, getPruneMarks, type NotBackedUp, type PruneMark } from "./backup.js";
+export { getGuestSnapshots, type ListedSnapshot } from "./snapshots.js";
 export { getStorageContent, type StorageVolume } from "./storage.js";
 export {
   getNodeTasks,

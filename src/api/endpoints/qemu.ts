@@ -83,3 +83,10 @@ export async function getGuestSnapshotConfig(api: ApiReader, type: "qemu" | "lxc
   if (type === "lxc") return wireShape<GuestConfig>(await get(api, "/nodes/{node}/lxc/{vmid}/snapshot/{snapname}/config", { node, vmid, snapname }));
   return wireShape<GuestConfig>(await get(api, "/nodes/{node}/qemu/{vmid}/snapshot/{snapname}/config", { node, vmid, snapname }));
 }
+
+export type QemuListEntry = ApiReturns<"/nodes/{node}/qemu", "GET">[number];
+
+/** The VMs of a node; with `full`, PVE also asks each running VM's QEMU for its `qmpstatus` (paused, prelaunch ...). */
+export async function getNodeQemuList(api: ApiReader, node: string, full: boolean): Promise<QemuListEntry[]> {
+  return get(api, "/nodes/{node}/qemu", { node, full: full ? 1 : 0 });
+}

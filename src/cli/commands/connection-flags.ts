@@ -1,10 +1,9 @@
 // `--file SPEC --connection NAME` for the commands that have no spec of guests of their own
 // (import, inventory): the spec file only supplies its `connections:`. Without --file they read
 // the PROXMOX_* environment, as before.
-import { clientOptionsFromEnv, PveClient, type PveClientOptions } from "../../api/index.js";
-import { resolveConnection } from "../../sources/connections.js";
-import { loadSpecFiles } from "../../sources/spec/index.js";
-import { UsageError } from "./plan.js";
+// The spec loader and the plan command's error class are loaded only with --file: without it
+// (every `ansible-inventory` run) they are start-up time and nothing else.
+import { PveClient, type PveClientOptions, clientOptionsFromEnv } from "../../api/index.js";
 
 export interface ConnectionFlags {
   file?: string[];
@@ -20,6 +19,7 @@ export async function clientFromConnectionFlags(
   const files = flags.file ?? [];
   if (files.length === 0) {
     if (flags.connection !== undefined) {
+      const { UsageError } = await import("./plan.js");
       throw new UsageError(
         `--connection ${flags.connection} needs the spec file that defines it`,
         `e.g. pvectl ${command} --file cluster.yaml --connection ${flags.connection} ...`,
@@ -27,6 +27,11 @@ export async function clientFromConnectionFlags(
     }
     return new PveClient({ ...clientOptionsFromEnv(), ...extra });
   }
+  const [{ loadSpecFiles }, { resolveConnection }, { UsageError }] = await Promise.all([
+    import("../../sources/spec/index.js"),
+    import("../../sources/connections.js"),
+    import("./plan.js"),
+  ]);
   const spec = await loadSpecFiles(files);
   const defined = Object.keys(spec.connections).sort();
   // One connection in the file is unambiguous; with several, the operator must pick.

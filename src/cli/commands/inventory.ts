@@ -25,7 +25,11 @@ interface InventoryFlags extends ConnectionFlags {
   allowEmpty?: boolean;
   refresh?: boolean;
   pretty?: boolean;
+  /** commander's negation of --no-placement-facts: false when given. */
+  placementFacts?: boolean;
 }
+
+const LEVELS: readonly FactsLevel[] = ["basic", "config", "agent", "plugin"];
 
 async function clientFor(flags: InventoryFlags, file: InventoryFile, warnings: InventoryWarnings): Promise<PveClient> {
   const warn = (message: string) => warnings.add(message);
@@ -62,7 +66,8 @@ export function registerInventoryCommand(program: Command): void {
     .option("--host <name>", "the variables of one host")
     .option("--graph [group]", "the group tree as `ansible-inventory --graph` prints it (from group, default all)")
     .option("-c, --config <file>", "inventory configuration: pvectl's, or the community plugin's proxmox.yml as is; see docs/inventory.md")
-    .option("--facts <level>", "facts level: basic (one API call), config, or agent")
+    .option("--facts <level>", "facts level: basic (one API call), config, agent, or plugin (the community plugin's want_facts variables)")
+    .option("--no-placement-facts", "leave proxmox_node out of host variables (roles keyed on the hypervisor make guests unreproducible); per-node groups stay")
     .option("--allow-empty", "succeed with an empty inventory instead of failing")
     .option("--refresh", "ignore the cache")
     .option("--pretty", "indent the JSON")
@@ -86,12 +91,13 @@ export function registerInventoryCommand(program: Command): void {
       const file = await readInventoryFile(flags.config);
       const config = file.config;
       if (flags.facts) {
-        if (!["basic", "config", "agent"].includes(flags.facts)) {
-          throw new InventoryError(`unknown facts level '${flags.facts}'`, "use --facts basic, config or agent");
+        if (!LEVELS.includes(flags.facts)) {
+          throw new InventoryError(`unknown facts level '${flags.facts}'`, "use --facts basic, config, agent or plugin");
         }
         config.facts = flags.facts;
       }
       if (flags.allowEmpty) config.allowEmpty = true;
+      if (flags.placementFacts === false) config.placementFacts = false;
       const client = await clientFor(flags, file, warnings);
       let done = false;
       try {
