@@ -33,9 +33,9 @@ export { type InventoryFile, loadInventoryConfig, readInventoryFile } from "./fi
 export { renderGraph } from "./graph.js";
 export { hostFacts } from "./host-facts.js";
 export { assignHostnames } from "./hostnames.js";
-export { netboxFacts } from "./netbox.js";
-export { pluginConfigValue, pluginFactName, pluginHostVars, type PluginFactsOptions } from "./plugin-facts.js";
 export type { AnsibleInventory, FactsLevel, InventoryGuest } from "./model.js";
+export { netboxFacts } from "./netbox.js";
+export { type PluginFactsOptions, pluginConfigValue, pluginFactName, pluginHostVars } from "./plugin-facts.js";
 
 export interface InventorySource {
   api: InventoryApi;

@@ -112,12 +112,6 @@ function connectionFrom(origin: string, raw: Record<string, unknown>, env: NodeJ
   return connection;
 }
 
-/** The facts level `want_facts: true` maps to: the plugin-compatible level when this build has it. */
-function wantFactsLevel(): InventoryConfig["facts"] {
-  const plugin = inventoryConfigSchema.safeParse({ facts: "plugin" });
-  return plugin.success ? plugin.data.facts : "config";
-}
-
 function checkKeys(origin: string, raw: Record<string, unknown>): void {
   for (const key of Object.keys(raw)) {
     if (key in UNSUPPORTED) throw problem(origin, key, "is not supported by pvectl", UNSUPPORTED[key]!);
@@ -140,7 +134,7 @@ export function pluginInventory(raw: Record<string, unknown>, origin: string, en
   if (extended && !wantFacts) throw problem(origin, "qemu_extended_statuses", "needs want_facts: true", "set want_facts: true (as the plugin requires)");
   const cacheTimeout = raw.cache_timeout === undefined ? 3600 : Number(raw.cache_timeout);
   const mapped = {
-    facts: wantFacts ? wantFactsLevel() : "basic",
+    facts: wantFacts ? "plugin" : "basic",
     groupPrefix: raw.group_prefix ?? "proxmox_",
     factsPrefix: raw.facts_prefix ?? "proxmox_",
     // The plugin adds no tag groups and sets no ansible_host for guests unless compose says so.

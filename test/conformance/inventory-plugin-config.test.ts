@@ -10,15 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { PveClient } from "../../src/api/index.js";
-import { inventoryConfigSchema } from "../../src/inventory/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { ansibleEnv, ansibleMissing, REPO_ROOT, run } from "./helpers.js";
 
 const missing = ansibleMissing();
-// The playbook reads proxmox_net0.bridge: parsed property strings come with the plugin-compatible
-// facts level (issue 17, part 1). Until this build has it, the run is reported as a todo, not hidden.
-const pluginFacts = inventoryConfigSchema.safeParse({ facts: "plugin" }).success;
-const needsFacts = pluginFacts ? undefined : "needs the plugin-compatible facts level (want_facts: true) from issue 17 part 1";
 let sim: RunningSimulator;
 let dir: string;
 let config: string;
@@ -89,7 +84,7 @@ function results(stdout: string): string[] {
     .sort();
 }
 
-test("a playbook written for the community plugin prints the same with pvectl's inventory from the same proxmox.yml", { skip: missing, todo: needsFacts }, async () => {
+test("a playbook written for the community plugin prints the same with pvectl's inventory from the same proxmox.yml", { skip: missing }, async () => {
   const playbook = join(dir, "play.yml");
   await writeFile(
     playbook,

@@ -38,7 +38,7 @@ test("the plugin's options become pvectl's: connection, prefixes, facts, constru
   });
   assert.equal(file.config.groupPrefix, "pve_");
   assert.equal(file.config.factsPrefix, "px_");
-  assert.notEqual(file.config.facts, "basic");
+  assert.equal(file.config.facts, "plugin");
   assert.equal(file.config.nodesGroup, false, "exclude_nodes: true");
   assert.deepEqual(file.config.keyedGroups, [], "no tag groups of pvectl's own: only what the file says");
   assert.deepEqual(file.config.ansibleHost, []);

@@ -3,7 +3,7 @@
 // the PROXMOX_* environment, as before.
 // The spec loader and the plan command's error class are loaded only with --file: without it
 // (every `ansible-inventory` run) they are start-up time and nothing else.
-import { PveClient, type PveClientOptions, clientOptionsFromEnv } from "../../api/index.js";
+import { clientOptionsFromEnv, PveClient, type PveClientOptions } from "../../api/index.js";
 
 export interface ConnectionFlags {
   file?: string[];
