@@ -4,7 +4,7 @@
 // add hosts to groups named after an expression's value. An entry that fails for a host is
 // skipped for that host, unless `strict`, when it stops the inventory.
 import { InventoryError } from "./errors.js";
-import { HostEvalError, parseBareExpression, parseTemplate, pyStr, renderTemplate, type Template, truthy } from "./jinja/index.js";
+import { ExpressionError, HostEvalError, parseBareExpression, parseTemplate, pyStr, renderTemplate, type Template, truthy } from "./jinja/index.js";
 import type { AnsibleInventory } from "./model.js";
 
 export interface KeyedGroupSpec {
@@ -43,15 +43,25 @@ export function compileConstructed(options: ConstructedOptions): Compiled {
     }
   }
   return {
-    compose: Object.entries(options.compose).map(([name, expr]) => [name, parseBareExpression(expr)]),
-    groups: Object.entries(options.groups).map(([name, expr]) => [name, parseBareExpression(expr)]),
-    keyed: options.keyed_groups.map((spec) => ({
+    compose: Object.entries(options.compose).map(([name, expr]) => [name, located(`compose.${name}`, () => parseBareExpression(expr))]),
+    groups: Object.entries(options.groups).map(([name, expr]) => [name, located(`groups.${name}`, () => parseBareExpression(expr))]),
+    keyed: options.keyed_groups.map((spec, i) => ({
       spec,
-      key: parseBareExpression(spec.key),
-      ...(spec.parent_group ? { parent: parseTemplate(spec.parent_group) } : {}),
+      key: located(`keyed_groups[${i}].key`, () => parseBareExpression(spec.key)),
+      ...(spec.parent_group ? { parent: located(`keyed_groups[${i}].parent_group`, () => parseTemplate(spec.parent_group!)) } : {}),
     })),
-    filters: options.filters.map((f) => parseBareExpression(f)),
+    filters: options.filters.map((f, i) => located(`filters[${i}]`, () => parseBareExpression(f))),
   };
+}
+
+/** Names the option an unparsable expression is written in. */
+function located<T>(where: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (err instanceof ExpressionError) throw new ExpressionError(err.expression, err.position, err.problem, where);
+    throw err;
+  }
 }
 
 /** What was skipped, for the caller to report where it reports warnings. */

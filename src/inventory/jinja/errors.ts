@@ -12,8 +12,10 @@ export class ExpressionError extends InventoryError {
     readonly expression: string,
     readonly position: number,
     readonly problem: string,
+    /** Where the expression is written (e.g. `compose.ansible_host`), when known. */
+    readonly where?: string,
   ) {
-    super(`cannot evaluate '${expression}': ${problem} at column ${position + 1}`, SUPPORTED);
+    super(`${where ? `${where}: ` : ""}cannot evaluate '${expression}': ${problem} at column ${position + 1}`, SUPPORTED);
     this.name = "ExpressionError";
   }
 }
