@@ -49,6 +49,7 @@ before(async () => {
       "keyed_groups:",
       "  - key: proxmox_tags_parsed",
       "    prefix: tag",
+      "    parent_group: by_tag",
       "  - key: proxmox_ostype",
       "    prefix: os",
       "groups:",
@@ -117,6 +118,7 @@ test("a playbook written for the community plugin prints the same with pvectl's 
   const theirs = results(plugin.stdout);
   assert.ok(theirs.some((l) => l.includes("web-1 vmid=101 bridge=vmbr0 host=10.0.0.11 nic=virtio")), theirs.join("\n"));
   assert.ok(!theirs.some((l) => l.includes("scratch")), "the filter keeps scratch out");
+  assert.ok(theirs.some((l) => l.includes("web on linux: web-1 in by_tag,on_vmbr0,os_l26")), "parent_group nests the tag groups");
   assert.deepEqual(results(pvectl.stdout), theirs);
   assert.doesNotMatch(pvectl.stderr, /ERROR/, "pvectl writes nothing Ansible would show as an error");
 });
@@ -127,7 +129,7 @@ test("pvectl inventory --graph prints what ansible-inventory --graph prints for 
   const ours = await run(script, ["--graph"], env());
   assert.equal(ours.code, 0, ours.stderr);
   assert.equal(ours.stdout.trim(), ansible.stdout.trim());
-  assert.match(ours.stdout, /@tag_web:/);
+  assert.match(ours.stdout, /\n {2}\|--@by_tag:\n {2}\| {2}\|--@tag_\w+:/, "the parent group's children are nested");
 });
 
 test("TLS verification off as the file asks is not shown by Ansible as an error; it is in _meta.pvectl_warnings", { skip: missing }, async () => {
