@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { test } from "node:test";
 import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
-import { parseBareExpression, renderTemplate } from "../../src/inventory/jinja/index.js";
+import { ExpressionError, HostEvalError, parseBareExpression, renderTemplate } from "../../src/inventory/jinja/index.js";
 
 const PYTHON = "/usr/bin/python3";
 const missing = existsSync(PYTHON) && spawnSync(PYTHON, ["-c", "import ansible.template"]).status === 0 ? undefined : "needs Debian's ansible-core";
@@ -105,22 +105,32 @@ function ours(c: Case): { ok: unknown } | { error: string } {
   try {
     return { ok: renderTemplate(parseBareExpression(c.expr), { vars: c.vars }) };
   } catch (err) {
-    return { error: (err as Error).message };
+    // Only the evaluator's own errors count as "fails like Ansible"; anything else is a bug here.
+    if (err instanceof HostEvalError || err instanceof ExpressionError) return { error: err.message };
+    throw err;
   }
 }
 
 test("random expressions evaluate as Ansible's templar evaluates them", { skip: missing }, () => {
-  const cases: Case[] = fc.sample(fc.record({ expr, vars }), { numRuns: 600, seed: Number(process.env.JINJA_SEED ?? 17) });
+  const cases: Case[] = fc.sample(fc.record({ expr, vars }), { numRuns: Number(process.env.JINJA_RUNS ?? 600), seed: Number(process.env.JINJA_SEED ?? 17) });
   const run = spawnSync(PYTHON, ["-c", TEMPLAR], { input: JSON.stringify(cases), encoding: "utf8", maxBuffer: 64 << 20 });
   assert.equal(run.status, 0, run.stderr);
   const theirs = JSON.parse(run.stdout) as Array<{ ok?: unknown; error?: string }>;
   const mismatches: string[] = [];
+  let folded = 0;
   cases.forEach((c, i) => {
     const mine = ours(c);
     const want = theirs[i]!;
+    // Jinja folds constant parts at compile time; when one folds to undefined (`'' | last`),
+    // Ansible hands back the template unrendered. pvectl fails such an entry instead.
+    if (want.ok === `{{${c.expr}}}`) {
+      folded++;
+      return;
+    }
     const same = "error" in mine ? want.error !== undefined : want.error === undefined && isDeepStrictEqual(mine.ok, want.ok);
     if (!same) mismatches.push(`${c.expr}  vars=${JSON.stringify(c.vars)}\n    ansible: ${JSON.stringify(want)}\n    pvectl:  ${JSON.stringify(mine)}`);
   });
   assert.deepEqual(mismatches.slice(0, 10), [], `${mismatches.length} of ${cases.length} differ`);
+  assert.ok(folded <= cases.length / 50, `${folded} cases left out as folded constants: the generator should rarely make them`);
 });
 

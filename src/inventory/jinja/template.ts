@@ -146,7 +146,8 @@ function singleVariable(template: Template, ctx: EvalContext): { found: boolean;
 export function ansibleFinalize(out: string): unknown {
   if (!(out.startsWith("{") || out.startsWith("[") || out === "True" || out === "False")) return out;
   try {
-    return literal(parsePythonLiteral(out));
+    // Parenthesised, because Python reads a bare `[1], 2` as a tuple.
+    return literal(parsePythonLiteral(`(${out})`));
   } catch (err) {
     if (err instanceof ExpressionError || err instanceof NotLiteral) return out;
     throw err;
