@@ -1,7 +1,5 @@
 // The inventory's configuration file (YAML): grouping, composed variables, filters,
 // facts level and cache. Every key has a default, so an empty file (or none) is valid.
-import { readFile } from "node:fs/promises";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { InventoryError } from "./errors.js";
 
@@ -13,6 +11,30 @@ const keyedGroup = z
     key: z.string().min(1),
     prefix: z.string().default(""),
     separator: z.string().default("_"),
+  })
+  .strict();
+
+/** An Ansible keyed_groups entry (Constructable): `key` is an expression. */
+const constructedKeyedGroup = z
+  .object({
+    key: z.string().min(1),
+    prefix: z.string().optional(),
+    separator: z.string().optional(),
+    default_value: z.string().optional(),
+    trailing_separator: z.boolean().optional(),
+    parent_group: z.string().optional(),
+  })
+  .strict();
+
+/** Ansible's constructed options with Jinja expressions (see constructed.ts); the community plugin's YAML maps here. */
+const constructedSchema = z
+  .object({
+    compose: z.record(z.string(), z.unknown()).default({}),
+    groups: z.record(z.string(), z.unknown()).default({}),
+    keyed_groups: z.array(constructedKeyedGroup).default([]),
+    filters: z.array(z.unknown()).default([]),
+    strict: z.boolean().default(false),
+    leading_separator: z.boolean().default(true),
   })
   .strict();
 
@@ -57,6 +79,8 @@ export const inventoryConfigSchema = z
     ansibleHost: z.array(hostSource).default(["agent", "ipconfig"]),
     /** Extra host variables: a literal, or a template with `{{ fact_name }}` placeholders. */
     compose: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+    /** Ansible-style compose / groups / keyed_groups / filters with Jinja expressions. */
+    constructed: constructedSchema.optional(),
     /** NetBox facts (netbox_role, netbox_site, netbox_primary_ip4 ...) for keyed groups and ansible_host. */
     netbox: z
       .object({
@@ -90,21 +114,4 @@ export function parseInventoryConfig(raw: unknown, origin: string): InventoryCon
     return `  ${where}: ${issue.message}`;
   });
   throw new InventoryError(`invalid inventory configuration in ${origin}:\n${problems.join("\n")}`, "fix the keys listed above (see docs/inventory.md)");
-}
-
-export async function loadInventoryConfig(path: string | undefined): Promise<InventoryConfig> {
-  if (!path) return parseInventoryConfig({}, "defaults");
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (err) {
-    throw new InventoryError(`cannot read inventory configuration ${path}: ${(err as Error).message}`, "check the path given to --config");
-  }
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (err) {
-    throw new InventoryError(`inventory configuration ${path} is not valid YAML: ${(err as Error).message}`, "fix the YAML syntax");
-  }
-  return parseInventoryConfig(raw, path);
 }

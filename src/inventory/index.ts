@@ -2,9 +2,10 @@
 // hand Ansible an empty inventory unless that was asked for.
 import type { NetboxClient } from "../netbox/client.js";
 import { buildInventory } from "./build.js";
-import { readCache, writeCache, defaultCacheDir, type CacheKey } from "./cache.js";
-import { type CollectResult, type InventoryApi, collectGuests } from "./collect.js";
+import { type CacheKey, defaultCacheDir, readCache, writeCache } from "./cache.js";
+import { type CollectResult, collectGuests, type InventoryApi } from "./collect.js";
 import type { InventoryConfig } from "./config.js";
+import { applyConstructed } from "./constructed.js";
 import { InventoryError } from "./errors.js";
 import { guestFilter } from "./filters.js";
 import type { AnsibleInventory, InventoryGuest } from "./model.js";
@@ -25,13 +26,16 @@ async function netboxClientFor(settings: NonNullable<InventoryConfig["netbox"]>)
 
 export { buildInventory, safeGroupName } from "./build.js";
 export { collectGuests, type InventoryApi } from "./collect.js";
-export { inventoryConfigSchema, loadInventoryConfig, parseInventoryConfig, type InventoryConfig } from "./config.js";
+export { type InventoryConfig, inventoryConfigSchema, parseInventoryConfig } from "./config.js";
+export { applyConstructed, type ConstructedOptions } from "./constructed.js";
 export { InventoryError } from "./errors.js";
+export { type InventoryFile, loadInventoryConfig, readInventoryFile } from "./file.js";
+export { renderGraph } from "./graph.js";
 export { hostFacts } from "./host-facts.js";
 export { assignHostnames } from "./hostnames.js";
-export { netboxFacts } from "./netbox.js";
-export { pluginConfigValue, pluginFactName, pluginHostVars, type PluginFactsOptions } from "./plugin-facts.js";
 export type { AnsibleInventory, FactsLevel, InventoryGuest } from "./model.js";
+export { netboxFacts } from "./netbox.js";
+export { type PluginFactsOptions, pluginConfigValue, pluginFactName, pluginHostVars } from "./plugin-facts.js";
 
 export interface InventorySource {
   api: InventoryApi;
@@ -45,6 +49,16 @@ export interface InventorySource {
 export interface GenerateOptions {
   refresh?: boolean;
   now?: number;
+  /** Told what was left out without failing (a compose or group entry that failed for a host, not strict). */
+  onWarning?: (message: string) => void;
+}
+
+/** The constructed options (compose, groups, keyed_groups, filters) on top of the built inventory. */
+function finishInventory(inventory: AnsibleInventory, config: InventoryConfig, options: GenerateOptions): void {
+  if (config.constructed) {
+    const { skipped } = applyConstructed(inventory, config.constructed, `${config.groupPrefix}nodes`);
+    for (const message of skipped) options.onWarning?.(message);
+  }
 }
 
 export async function generateInventory(
@@ -79,8 +93,11 @@ export async function generateInventory(
     extraFacts = await netboxFacts(netbox, collected.guests, { vmidField: config.netbox.vmidField });
   }
   const inventory = buildInventory(collected.guests, config, { nodes: collected.nodes ?? [], ...(extraFacts ? { extraFacts } : {}) });
-  // Guests, not hosts: the nodes group's hypervisors must not make an inventory without guests look full.
-  const guestHosts = collected.guests.filter(guestFilter(config)).length;
+  finishInventory(inventory, config, options);
+  // Guests, not hosts: the nodes group's hypervisors must not make an inventory without guests look full
+  // (counted after the constructed filters, which may leave guests out).
+  const nodeHosts = new Set((inventory[`${config.groupPrefix}nodes`] as { hosts?: string[] } | undefined)?.hosts ?? []);
+  const guestHosts = Object.keys(inventory._meta.hostvars).filter((host) => !nodeHosts.has(host)).length;
   if (guestHosts === 0 && !config.allowEmpty) {
     const seen = collected.guests.length;
     const why =

@@ -3,15 +3,19 @@
 // the PROXMOX_* environment, as before.
 // The spec loader and the plan command's error class are loaded only with --file: without it
 // (every `ansible-inventory` run) they are start-up time and nothing else.
-import { PveClient } from "../../api/index.js";
+import { clientOptionsFromEnv, PveClient, type PveClientOptions } from "../../api/index.js";
 
 export interface ConnectionFlags {
   file?: string[];
   connection?: string;
 }
 
-/** The client for a command's connection flags; `command` is used in the hints. */
-export async function clientFromConnectionFlags(flags: ConnectionFlags, command: string): Promise<PveClient> {
+/** The client for a command's connection flags; `command` is used in the hints; `extra` (e.g. where warnings go) is added. */
+export async function clientFromConnectionFlags(
+  flags: ConnectionFlags,
+  command: string,
+  extra: Partial<PveClientOptions> = {},
+): Promise<PveClient> {
   const files = flags.file ?? [];
   if (files.length === 0) {
     if (flags.connection !== undefined) {
@@ -21,7 +25,7 @@ export async function clientFromConnectionFlags(flags: ConnectionFlags, command:
         `e.g. pvectl ${command} --file cluster.yaml --connection ${flags.connection} ...`,
       );
     }
-    return PveClient.fromEnv();
+    return new PveClient({ ...clientOptionsFromEnv(), ...extra });
   }
   const [{ loadSpecFiles }, { resolveConnection }, { UsageError }] = await Promise.all([
     import("../../sources/spec/index.js"),
@@ -38,5 +42,5 @@ export async function clientFromConnectionFlags(flags: ConnectionFlags, command:
       `add --connection NAME, e.g. pvectl ${command} --file ${files[0]} --connection ${defined[0]} ...`,
     );
   }
-  return new PveClient(resolveConnection(spec, name));
+  return new PveClient({ ...resolveConnection(spec, name), ...extra });
 }

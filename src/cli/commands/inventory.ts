@@ -1,13 +1,25 @@
-// `pvectl inventory`: Ansible's dynamic inventory protocol (`--list`, `--host NAME`).
-// Ansible runs an executable inventory with exactly those flags, so everything else comes
-// from the wrapper script's own flags (--config) or the PROXMOX_* environment.
+// `pvectl inventory`: Ansible's dynamic inventory protocol (`--list`, `--host NAME`), and
+// `--graph` as ansible-inventory prints it. Ansible runs an executable inventory with exactly
+// those flags, so everything else comes from the wrapper script's own flags (--config) or the
+// PROXMOX_* environment. --config takes pvectl's file or the community plugin's proxmox.yml.
 import type { Command } from "commander";
-import { type FactsLevel, generateInventory, InventoryError, loadInventoryConfig } from "../../inventory/index.js";
+import { PveClient } from "../../api/index.js";
+import {
+  type AnsibleInventory,
+  type FactsLevel,
+  generateInventory,
+  InventoryError,
+  type InventoryFile,
+  readInventoryFile,
+  renderGraph,
+} from "../../inventory/index.js";
 import { type ConnectionFlags, clientFromConnectionFlags } from "./connection-flags.js";
+import { InventoryWarnings } from "./inventory-warnings.js";
 
 interface InventoryFlags extends ConnectionFlags {
   list?: boolean;
   host?: string;
+  graph?: string | boolean;
   config?: string;
   facts?: FactsLevel;
   allowEmpty?: boolean;
@@ -19,13 +31,41 @@ interface InventoryFlags extends ConnectionFlags {
 
 const LEVELS: readonly FactsLevel[] = ["basic", "config", "agent", "plugin"];
 
+async function clientFor(flags: InventoryFlags, file: InventoryFile, warnings: InventoryWarnings): Promise<PveClient> {
+  const warn = (message: string) => warnings.add(message);
+  if (!file.connection) return clientFromConnectionFlags(flags, "inventory", { warn });
+  if (flags.file?.length || flags.connection) {
+    throw new InventoryError(
+      `${flags.config} is the community plugin's file, which names its own cluster (url, user ...), and --file/--connection name another`,
+      "drop --file/--connection, or use a pvectl inventory configuration instead of the plugin's file",
+    );
+  }
+  // The file's url and credentials, under the PROXMOX_* environment (a PROXMOX_FINGERPRINT or PROXMOX_CA_PATH still applies).
+  return PveClient.fromEnv(process.env, { ...file.connection, warn });
+}
+
+function output(inventory: AnsibleInventory, flags: InventoryFlags): string {
+  if (flags.graph !== undefined) {
+    const start = typeof flags.graph === "string" ? flags.graph : "all";
+    const graph = renderGraph(inventory, start);
+    if (graph === undefined) throw new InventoryError(`no group named '${start}' in the inventory`, "run `pvectl inventory --graph` to see the groups");
+    return graph;
+  }
+  const chosen = flags.host !== undefined ? inventory._meta.hostvars[flags.host] : inventory;
+  if (chosen === undefined) {
+    throw new InventoryError(`no host named '${flags.host}' in the inventory`, "run `pvectl inventory --list` to see the host names");
+  }
+  return JSON.stringify(chosen, null, flags.pretty ? 2 : undefined);
+}
+
 export function registerInventoryCommand(program: Command): void {
   program
     .command("inventory")
     .description("print an Ansible dynamic inventory of the cluster's guests (ansible-inventory -i / ansible-playbook -i)")
     .option("--list", "the whole inventory, with _meta.hostvars (the default)")
     .option("--host <name>", "the variables of one host")
-    .option("-c, --config <file>", "inventory configuration (groups, filters, facts level, cache); see docs/inventory.md")
+    .option("--graph [group]", "the group tree as `ansible-inventory --graph` prints it (from group, default all)")
+    .option("-c, --config <file>", "inventory configuration: pvectl's, or the community plugin's proxmox.yml as is; see docs/inventory.md")
     .option("--facts <level>", "facts level: basic (one API call), config, agent, or plugin (the community plugin's want_facts variables)")
     .option("--no-placement-facts", "leave proxmox_node out of host variables (roles keyed on the hypervisor make guests unreproducible); per-node groups stay")
     .option("--allow-empty", "succeed with an empty inventory instead of failing")
@@ -35,10 +75,21 @@ export function registerInventoryCommand(program: Command): void {
     .option("--connection <name>", "the connection of --file to use (may be left out when the file defines one)")
     .addHelpText(
       "after",
-      "\nConnection: the PROXMOX_* environment variables (PROXMOX_HOST, PROXMOX_USER, PROXMOX_TOKEN_ID, PROXMOX_TOKEN_SECRET ...), or --file SPEC --connection NAME.\nAnsible setup: an executable file `inventory.sh` containing `exec pvectl inventory --config inventory.yaml \"$@\"`.",
+      [
+        "",
+        "Connection: the PROXMOX_* environment variables (PROXMOX_HOST, PROXMOX_USER, PROXMOX_TOKEN_ID, PROXMOX_TOKEN_SECRET ...), --file SPEC --connection NAME,",
+        "or the url/user/password/token_id/token_secret of the community plugin's file given to --config (plugin: community.general.proxmox or community.proxmox.proxmox).",
+        "Ansible setup: an executable file `inventory.sh` containing `exec pvectl inventory --config inventory.yaml \"$@\"`.",
+        "Warnings (TLS verification off, a compose or group entry skipped for a host) go to stderr only on a terminal or with --verbose;",
+        "otherwise they are in the output's _meta.pvectl_warnings, because Ansible shows any stderr of an inventory script as an error.",
+        "A host whose facts could not be read is always reported on stderr.",
+      ].join("\n"),
     )
-    .action(async (flags: InventoryFlags) => {
-      const config = await loadInventoryConfig(flags.config);
+    .action(async (flags: InventoryFlags, command: Command) => {
+      const verbose = Boolean(command.optsWithGlobals().verbose);
+      const warnings = new InventoryWarnings(verbose || process.stderr.isTTY === true || process.env.PVECTL_INVENTORY_WARNINGS === "stderr");
+      const file = await readInventoryFile(flags.config);
+      const config = file.config;
       if (flags.facts) {
         if (!LEVELS.includes(flags.facts)) {
           throw new InventoryError(`unknown facts level '${flags.facts}'`, "use --facts basic, config, agent or plugin");
@@ -47,19 +98,19 @@ export function registerInventoryCommand(program: Command): void {
       }
       if (flags.allowEmpty) config.allowEmpty = true;
       if (flags.placementFacts === false) config.placementFacts = false;
-      const client = await clientFromConnectionFlags(flags, "inventory");
+      const client = await clientFor(flags, file, warnings);
+      let done = false;
       try {
-        const inventory = await generateInventory(
-          { api: client, endpoint: client.origin, identity: client.identity },
-          config,
-          { refresh: flags.refresh ?? false },
-        );
-        const output = flags.host !== undefined ? inventory._meta.hostvars[flags.host] : inventory;
-        if (output === undefined) {
-          throw new InventoryError(`no host named '${flags.host}' in the inventory`, "run `pvectl inventory --list` to see the host names");
-        }
-        process.stdout.write(`${JSON.stringify(output, null, flags.pretty ? 2 : undefined)}\n`);
+        const inventory = await generateInventory({ api: client, endpoint: client.origin, identity: client.identity }, config, {
+          refresh: flags.refresh ?? false,
+          onWarning: (message) => warnings.add(message),
+        });
+        warnings.reportFactFailures(inventory, config.factsPrefix);
+        if (flags.host === undefined && flags.graph === undefined) warnings.attach(inventory);
+        process.stdout.write(`${output(inventory, flags)}\n`);
+        done = true;
       } finally {
+        warnings.flush(!done);
         await client.close();
       }
     });
