@@ -1,8 +1,7 @@
 // What managing the spec's backup jobs needs: reading /cluster/backup (Sys.Audit on /), and
-// creating, updating and deleting jobs (the calls the backup-job kind plans, through callNeeds).
-
-import type { DesiredBackupJobs } from "../resources/backup-job/index.js";
-import { createJobStep, deleteJobStep, updateJobStep } from "../resources/backup-job/steps.js";
+// creating, updating and deleting jobs (the calls the backup-job family can make, from the
+// object registry, through callNeeds).
+import { type DesiredBackupJobs, OBJECT_FAMILIES } from "../resources/objects.js";
 import type { ScopedNeed } from "./access-needs.js";
 import { callNeeds } from "./privileges.js";
 
@@ -10,9 +9,7 @@ export type JobNeedsInput = DesiredBackupJobs;
 
 export function jobNeeds(jobs: JobNeedsInput): ScopedNeed[] {
   const out: ScopedNeed[] = [{ path: "/", privilege: "Sys.Audit", operation: "read", user: "backupJobs" }];
-  for (const job of jobs.jobs) {
-    const steps = [createJobStep(job.id, job.params, job.comment), updateJobStep(job.id, job.params, job.absent, [], false), deleteJobStep(job.id)];
-    for (const step of steps) for (const call of step.calls) out.push(...callNeeds(call).map((n) => ({ ...n, operation: "backup-job", user: `backup job ${job.id}` })));
-  }
+  for (const family of OBJECT_FAMILIES)
+    for (const { object, call } of family.everyCall?.({ backupJobs: jobs }) ?? []) out.push(...callNeeds(call).map((n) => ({ ...n, operation: "backup-job", user: object })));
   return out;
 }

@@ -4,11 +4,11 @@
 // managed at all.
 import type { ApiReader } from "../api/endpoints/index.js";
 import type { ObjectIntent, ObjectKind } from "../plan/intent.js";
-import type { ObjectPlan, ParamValue, PrivilegeNeed } from "../plan/types.js";
+import type { ApiCall, ObjectPlan, ParamValue, PrivilegeNeed } from "../plan/types.js";
 import { accessCallNeeds, accessLanded, accessReadNeeds, type DesiredAccess, planAccess, readAccess } from "./access/index.js";
-import { type DesiredBackupJobs, jobCallNeeds, planBackupJobs, readBackupJobs } from "./backup-job/index.js";
+import { createJobStep, deleteJobStep, type DesiredBackupJobs, jobCallNeeds, planBackupJobs, readBackupJobs, updateJobStep } from "./backup-job/index.js";
 
-export { type JobPlans, planBackupJobs, readBackupJobs } from "./backup-job/index.js";
+export { type DesiredBackupJobs, type JobPlans, planBackupJobs, readBackupJobs } from "./backup-job/index.js";
 
 export interface DesiredObjects {
   backupJobs?: DesiredBackupJobs;
@@ -41,6 +41,11 @@ export interface ObjectFamily {
   callNeeds(intent: ObjectIntent, params: Record<string, ParamValue>): PrivilegeNeed[];
   /** Privileges without which PVE lists only part of what planning reads (a plan from half a list is wrong). */
   readNeeds?(desired: DesiredObjects): PrivilegeNeed[];
+  /**
+   * Every call managing the declared objects can make (create, update, delete of each), with
+   * the object it is for: what `access needs` derives privileges from, whatever today's plan is.
+   */
+  everyCall?(desired: DesiredObjects): Array<{ object: string; call: ApiCall }>;
 }
 
 const BACKUP_JOBS: ObjectFamily = {
@@ -57,6 +62,12 @@ const BACKUP_JOBS: ObjectFamily = {
     return false;
   },
   callNeeds: jobCallNeeds,
+  everyCall: (desired) =>
+    (desired.backupJobs?.jobs ?? []).flatMap((job) =>
+      [createJobStep(job.id, job.params, job.comment), updateJobStep(job.id, job.params, job.absent, [], false), deleteJobStep(job.id)].flatMap((step) =>
+        step.calls.map((call) => ({ object: `backup job ${job.id}`, call })),
+      ),
+    ),
 };
 
 const ACCESS: ObjectFamily = {

@@ -4,5 +4,6 @@ export { type JobPlans, planBackupJobs } from "./diff.js";
 export { BACKUP_JOB_MARKER, type DesiredBackupJob, type DesiredBackupJobs, type LiveBackupJob, markedComment, splitComment } from "./model.js";
 export { jobDefault, jobParamSchemas, normalizeJobValue } from "./normalize.js";
 export { jobCallNeeds } from "./privileges.js";
+export { createJobStep, deleteJobStep, updateJobStep } from "./steps.js";
 export { liveJob, readBackupJobs } from "./read.js";
 export { backupJobToSpec } from "./to-spec.js";
