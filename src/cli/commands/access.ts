@@ -110,7 +110,7 @@ export function registerAccessCommand(program: Command): void {
     .option("--connection <name>", "only the guests of this spec connection")
     .option("--format <format>", "text (the default), json, or spec: an access: section with custom roles and ACL entries granting exactly that")
     .option("--json", "same as --format json")
-    .option("--role <name>", "the custom role's id in --format spec (roles for storages, bridges and cluster paths get a suffix: DeployStorage ...)", DEFAULT_ROLE)
+    .option("--role <name>", "the custom role's id in --format spec, at most 57 characters (roles for storages, bridges and cluster paths get a suffix: DeployStorage ...)", DEFAULT_ROLE)
     .option("--token <id>", "--format spec: the ACL subject, a token (user@realm!name)")
     .option("--user <id>", "--format spec: the ACL subject, a user (user@realm)")
     .option("--group <id>", "--format spec: the ACL subject, a group")
