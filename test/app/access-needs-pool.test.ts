@@ -1,16 +1,20 @@
 // The recommended shape: a team's guests in one pool, and one ACL on /pool/<pool> (besides the
 // storages and bridges they use). A token made from `access needs` of such a spec creates,
-// changes and destroys the team's guests, and cannot even see a guest outside the pool.
+// changes and destroys the team's guests, and cannot even see a guest outside the pool. The token
+// is made as an operator would: `pvectl access needs --format spec`, user and token added,
+// `pvectl apply` as root.
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { PveClient } from "../../src/api/index.js";
-import { type AccessSpec, accessSpec, specAccessNeeds } from "../../src/app/access.js";
+import type { AccessSpec } from "../../src/app/access.js";
 import { applyPlan } from "../../src/app/apply-plan.js";
 import { planDestroy } from "../../src/app/destroy.js";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { converge, fastApply, type Lab, startLab } from "../engine/helpers.js";
-import { grantAccess, makeToken, tokenClient } from "./access-grant.js";
+import { fastApply } from "../engine/helpers.js";
+import { grantByPvectl, startTlsLab, type TlsLab } from "./access-by-pvectl.js";
 
 const TEAM = `vms:
   - vmid: 501
@@ -44,18 +48,17 @@ const OTHER = `vms:
 const TOKEN = "web@pve!ci";
 
 describe("a pool per team", () => {
-  let lab: Lab;
+  let lab: TlsLab;
   let granted: AccessSpec;
   let token: PveClient;
 
   before(async () => {
-    lab = await startLab();
+    lab = await startTlsLab();
     await lab.client.request("POST", "/pools", { poolid: "web" });
-    await converge(lab, OTHER);
-    granted = accessSpec(specAccessNeeds(parseSpec(TEAM, "team.yaml")).paths, "WebDeploy", { token: TOKEN });
-    const secret = await makeToken(lab.client, TOKEN);
-    await grantAccess(lab.client, granted);
-    token = tokenClient(lab.sim.url, TOKEN, secret);
+    await applyPlan(lab.client, await planSpec(lab.client, parseSpec(OTHER, "other.yaml")), fastApply);
+    const team = join(lab.dir, "team.yaml");
+    writeFileSync(team, TEAM);
+    ({ access: granted, token } = await grantByPvectl(lab, [team], TOKEN, "WebDeploy"));
   });
   after(async () => {
     await token.close();

@@ -1,33 +1,32 @@
-// The issue's proof: a token made from `access needs --format spec` of the demo's example specs
-// runs them (plan, apply, destroy), and a token whose role lacks any one privilege of it is
-// refused in preflight, with that privilege and a path of that role named.
+// The issue's proof: `pvectl access needs --format spec` of the demo's example specs, with the
+// token and its user added, applied by `pvectl apply` as root; the token (its secret read from
+// the file pvectl wrote) runs them (plan, apply, destroy), and when any one privilege of a role
+// is taken away (pvectl re-applying the role narrowed), preflight refuses naming it on a path of
+// that role.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { PveClient } from "../../src/api/index.js";
-import { type AccessSpec, accessSpec, checkAccess, specAccessNeeds } from "../../src/app/access.js";
+import { type AccessSpec, checkAccess } from "../../src/app/access.js";
 import { applyPlan } from "../../src/app/apply-plan.js";
 import { planDestroy } from "../../src/app/destroy.js";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { loadSpecFiles, type SpecDocument } from "../../src/sources/spec/index.js";
-import { fastApply, type Lab, startLab } from "../engine/helpers.js";
-import { grantAccess, makeToken, setRolePrivileges, tokenClient } from "./access-grant.js";
+import { fastApply } from "../engine/helpers.js";
+import { grantByPvectl, setRolePrivileges, startTlsLab, type TlsLab } from "./access-by-pvectl.js";
 
 const EXAMPLES = ["examples/clones.yaml", "examples/web.yaml", "examples/containers.yaml"];
 const TOKEN = "deploy@pve!ci";
 
 describe("a token made from access needs runs the example specs", () => {
-  let lab: Lab;
+  let lab: TlsLab;
   let spec: SpecDocument;
   let granted: AccessSpec;
   let token: PveClient;
 
   before(async () => {
-    lab = await startLab();
+    lab = await startTlsLab();
     spec = await loadSpecFiles(EXAMPLES);
-    granted = accessSpec(specAccessNeeds(spec).paths, "Deploy", { token: TOKEN });
-    const secret = await makeToken(lab.client, TOKEN);
-    await grantAccess(lab.client, granted);
-    token = tokenClient(lab.sim.url, TOKEN, secret);
+    ({ access: granted, token } = await grantByPvectl(lab, EXAMPLES, TOKEN));
   });
   after(async () => {
     await token.close();
@@ -71,7 +70,7 @@ describe("a token made from access needs runs the example specs", () => {
     for (const role of granted.roles) {
       const paths = new Set(granted.acls.filter((a) => a.role === role.id).map((a) => a.path));
       for (const privilege of role.privileges) {
-        await setRolePrivileges(lab.client, role.id, role.privileges.filter((p) => p !== privilege));
+        await setRolePrivileges(lab, role.id, role.privileges.filter((p) => p !== privilege));
         try {
           const { plan } = await planSpec(token, spec);
           const named = plan.preflightErrors.filter((p) => p.privilege?.split(" or ").includes(privilege) && p.path !== undefined && (paths.has(p.path) || [...paths].some((q) => p.path!.startsWith(`${q}/`))));
@@ -79,7 +78,7 @@ describe("a token made from access needs runs the example specs", () => {
           const check = await checkAccess(lab.client, spec, TOKEN);
           assert.ok(check.missing.some((m) => m.privilege === privilege && paths.has(m.path)), `access check names ${privilege} (${role.id})`);
         } finally {
-          await setRolePrivileges(lab.client, role.id, role.privileges);
+          await setRolePrivileges(lab, role.id, role.privileges);
         }
       }
     }

@@ -2,6 +2,9 @@
 // the example web tier needs, and what a token lacks of it (exit 1), read by root; a user that
 // may not read another's permissions gets a clear refusal, not a stack trace.
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parse } from "yaml";
 import { PveClient } from "../../src/api/index.js";
@@ -57,6 +60,31 @@ describe("pvectl access", () => {
     const none = await pvectl(["access", "needs", "examples/web.yaml", "--format", "spec"]);
     assert.equal(none.code, 1);
     assert.match(none.stderr, /needs the ACL subject/);
+  });
+
+  it("needs --format spec output passes validate (a group, guests without vmid, backup jobs); ids the section would refuse are refused up front", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pvectl-needs-valid-"));
+    try {
+      const guests = join(dir, "guests.yaml");
+      writeFileSync(guests, "vms:\n  - name: novmid\n    node: pve1\n    memory: 512\nbackupJobs:\n  - { id: nightly, schedule: '02:30', selection: { all: true }, storage: local }\n");
+      const out = await pvectl(["access", "needs", guests, "examples/web.yaml", "--format", "spec", "--group", "web-team"]);
+      assert.equal(out.code, 0, out.stderr);
+      assert.match(out.stdout, /path: \/vms\n/);
+      assert.match(out.stdout, /id: DeployCluster/);
+      const generated = join(dir, "access.yaml");
+      writeFileSync(generated, out.stdout);
+      const valid = await pvectl(["validate", generated]);
+      assert.equal(valid.code, 0, valid.stderr);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    for (const [flag, id] of [["--token", "deploy@p!ci"], ["--user", "deploy@pve!ci"], ["--group", "web team"], ["--role", "R".repeat(58)]] as const) {
+      const subject = flag === "--role" ? ["--token", "deploy@pve!ci", "--role", id] : [flag, id];
+      const refused = await pvectl(["access", "needs", "examples/web.yaml", "--format", "spec", ...subject]);
+      assert.equal(refused.code, 1, `${flag} ${id}`);
+      assert.match(refused.stderr, flag === "--role" ? /too long/ : /is not an id PVE accepts there/);
+      assert.equal(refused.stdout, "");
+    }
   });
 
   it("check: lists what the token lacks per path and exits 1; --json says the same", async () => {

@@ -5,7 +5,9 @@ import type { Command } from "commander";
 import { stringify } from "yaml";
 import { type AccessCheck, type AccessNeeds, type AclSubject, accessSpec, checkAccess, checkAuthId, type NeedsOptions, specAccessNeeds } from "../../app/access.js";
 import type { SpecGuests } from "../../app/plan-spec.js";
+import { FULL_TOKEN_ID, GROUP_ID } from "../../sources/spec/access-schema.js";
 import { loadSpecFiles } from "../../sources/spec/index.js";
+import { USER_ID } from "../../sources/spec/zod-values.js";
 import { safeLine } from "../../util/safe-text.js";
 import { renderCheck, renderNeeds } from "../render/access.js";
 import { addSecretPolicyOptions, openSpecTarget, type SpecFlags, specOf, UsageError } from "./plan.js";
@@ -40,6 +42,27 @@ async function offlineSpec(positional: string[], flags: NeedsFlags): Promise<Spe
 
 const DEFAULT_ROLE = "Deploy";
 const ROLE_ID = /^[A-Za-z][A-Za-z0-9.\-_]*$/;
+// The access section takes role ids of at most 64 characters; the longest suffix is 7 (Storage).
+const ROLE_MAX = 64 - "Storage".length;
+
+/** The subject as the access section's parser takes it, so the output passes `pvectl validate`. */
+function checkSubject(subject: AclSubject): void {
+  const NAME = "a letter, then at least one letter, digit, '.', '-' or '_'";
+  const [flag, id, pattern, rule] =
+    "token" in subject
+      ? ["--token", subject.token, FULL_TOKEN_ID, `user@realm!name, e.g. deploy@pve!ci (realm and name: ${NAME})`]
+      : "user" in subject
+        ? ["--user", subject.user, USER_ID, `user@realm, e.g. deploy@pve (realm: ${NAME})`]
+        : ["--group", subject.group, GROUP_ID, "letters, digits, '.', '-' and '_', e.g. web-team"];
+  if (!pattern.test(id)) throw new UsageError(`${flag} '${safeLine(id)}' is not an id PVE accepts there`, `write ${rule}`);
+}
+
+function checkRole(role: string): void {
+  if (!ROLE_ID.test(role)) throw new UsageError(`--role '${safeLine(role)}' is not a PVE role id`, "a letter, then letters, digits, '.', '-' or '_', e.g. --role WebDeploy");
+  if (role.length > ROLE_MAX) throw new UsageError(`--role '${role}' is too long`, `at most ${ROLE_MAX} characters: the roles for storages, bridges and cluster paths add a suffix (DeployStorage), and PVE takes at most 64`);
+  // PVE keeps role ids starting with PVE (any case) for its built-in roles.
+  if (/^pve/i.test(role)) throw new UsageError(`--role '${role}' starts with PVE, which PVE keeps for its built-in roles`, "pick another name, e.g. --role WebDeploy");
+}
 
 function subjectOf(flags: NeedsFlags): AclSubject {
   const given = [flags.token && { token: flags.token }, flags.user && { user: flags.user }, flags.group && { group: flags.group }].filter((s): s is AclSubject => Boolean(s));
@@ -50,8 +73,7 @@ function subjectOf(flags: NeedsFlags): AclSubject {
     );
   }
   const subject = given[0]!;
-  if ("token" in subject) checkAuthId(subject.token);
-  if ("user" in subject) checkAuthId(subject.user);
+  checkSubject(subject);
   return subject;
 }
 
@@ -63,9 +85,7 @@ function printNeeds(needs: AccessNeeds, flags: NeedsFlags): void {
   }
   if (format === "spec") {
     const role = flags.role ?? DEFAULT_ROLE;
-    if (!ROLE_ID.test(role)) throw new UsageError(`--role '${role}' is not a PVE role id`, "a letter, then letters, digits, '.', '-' or '_', e.g. --role WebDeploy");
-    // PVE keeps role ids starting with PVE (any case) for its built-in roles.
-    if (/^pve/i.test(role)) throw new UsageError(`--role '${role}' starts with PVE, which PVE keeps for its built-in roles`, "pick another name, e.g. --role WebDeploy");
+    checkRole(role);
     const spec = accessSpec(needs.paths, role, subjectOf(flags));
     const notes = needs.notes.map((n) => `# ${safeLine(n)}\n`).join("");
     process.stdout.write(`${notes}${stringify({ access: spec })}`);
@@ -90,7 +110,7 @@ export function registerAccessCommand(program: Command): void {
     .option("--connection <name>", "only the guests of this spec connection")
     .option("--format <format>", "text (the default), json, or spec: an access: section with custom roles and ACL entries granting exactly that")
     .option("--json", "same as --format json")
-    .option("--role <name>", "the custom role's id in --format spec (roles for storages, bridges and cluster paths get a suffix: DeployStorage ...)", DEFAULT_ROLE)
+    .option("--role <name>", "the custom role's id in --format spec, at most 57 characters (roles for storages, bridges and cluster paths get a suffix: DeployStorage ...)", DEFAULT_ROLE)
     .option("--token <id>", "--format spec: the ACL subject, a token (user@realm!name)")
     .option("--user <id>", "--format spec: the ACL subject, a user (user@realm)")
     .option("--group <id>", "--format spec: the ACL subject, a group")

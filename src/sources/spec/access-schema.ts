@@ -5,9 +5,9 @@ import { z } from "zod";
 import { ROLE_ID_RE } from "../../pve/index.js";
 import { CONNECTION_NAME, pattern, TOKEN_NAME, USER_ID } from "./zod-values.js";
 
-const GROUP_ID = /^[A-Za-z0-9.\-_]+$/;
+export const GROUP_ID = /^[A-Za-z0-9.\-_]+$/;
 const POOL_ID = /^[A-Za-z0-9_-]+$/;
-const FULL_TOKEN_ID = /^[^\s:@/]+@[A-Za-z][A-Za-z0-9.\-_]+![A-Za-z][A-Za-z0-9.\-_]+$/;
+export const FULL_TOKEN_ID = /^[^\s:@/]+@[A-Za-z][A-Za-z0-9.\-_]+![A-Za-z][A-Za-z0-9.\-_]+$/;
 
 const adopt = () => z.boolean().optional().describe("Manage an existing object of this id that pvectl did not create (it gets pvectl's marker).");
 const comment = () => z.string().max(4096).optional().describe("Your text; pvectl keeps its marker after it.");
