@@ -8,6 +8,7 @@ import { afterEach, describe, test } from "node:test";
 import { DEMO_CONFIG } from "./fixtures.js";
 import { obj } from "./helpers.js";
 import { type NetboxLab, startNetboxLab } from "./lab.js";
+import { pynetboxRead } from "./pynetbox-read.js";
 
 const VMS = "virtualization/virtual-machines";
 const CONFIG = DEMO_CONFIG.replace(
@@ -44,6 +45,8 @@ describe("netbox addresses into the guest", () => {
     const config = (await lab.pve.request("GET", `/nodes/pve1/qemu/${outcome?.vmid}/config`)) as Record<string, unknown>;
     assert.equal(config.ipconfig0, `gw=10.20.0.1,ip=${address}`);
     assert.equal(config.ipconfig1, "gw6=2001:db8:20::fe,ip6=2001:db8:20::10/64");
+    // As NetBox's own clients see it: the address pvectl assigned before the build is db-01's primary, on eth0.
+    assert.deepEqual(await pynetboxRead(lab.nb, `[(v.primary_ip4.address, nb.ipam.ip_addresses.get(v.primary_ip4.id).assigned_object.name) for v in [nb.virtualization.virtual_machines.get(name="db-01")]][0]`), [address, "eth0"]);
     assert.equal(config.nameserver, "10.20.0.53");
     assert.equal(config.searchdomain, "lab.example.com");
     // Records of platforms without cloud-init keep today's behaviour: the address is recorded after the build.

@@ -3,8 +3,6 @@
 // address that stays, removes the guest's known_hosts entries (name, DNS name, every address),
 // and the rest of the file is untouched.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,21 +12,10 @@ import { parseNetboxConfig } from "../../src/sources/netbox/config.js";
 import { DEMO_CONFIG } from "./fixtures.js";
 import { obj } from "./helpers.js";
 import { FAST_APPLY, type NetboxLab, startNetboxLab } from "./lab.js";
+import { pynetboxRead } from "./pynetbox-read.js";
 
 const VMS = "virtualization/virtual-machines";
 const CONFIG = `${DEMO_CONFIG}  dns:\n    zone: lab.example.com\ndecommission:\n  releaseIps: false\n`;
-
-// Asynchronously: the NetBox simulator runs in this process and must keep answering.
-async function pynetboxDnsName(lab: NetboxLab, address: string): Promise<string> {
-  const script = [
-    "import json, sys, pynetbox",
-    "nb = pynetbox.api(sys.argv[1], token=sys.argv[2])",
-    "ip = nb.ipam.ip_addresses.get(address=sys.argv[3])",
-    "print(json.dumps(ip.dns_name))",
-  ].join("\n");
-  const { stdout } = await promisify(execFile)("/usr/bin/python3", ["-c", script, lab.nb.url, lab.nb.token, address]);
-  return JSON.parse(stdout) as string;
-}
 
 describe("netbox dns_name and teardown", () => {
   let lab: NetboxLab;
@@ -46,7 +33,7 @@ describe("netbox dns_name and teardown", () => {
     const address = String(obj(web.primary_ip4).address);
     const ip = lab.nb.admin.list("ipam/ip-addresses", { address })[0]!;
     assert.equal(ip.dns_name, "web-01.lab.example.com");
-    assert.equal(await pynetboxDnsName(lab, address), "web-01.lab.example.com");
+    assert.equal(await pynetboxRead(lab.nb, `nb.ipam.ip_addresses.get(address="${address}").dns_name`), "web-01.lab.example.com");
     assert.ok(synced.records.find((r) => r.name === "web-01")?.wrote.includes(`dns_name web-01.lab.example.com on ${address}`));
     // A rerun writes nothing new.
     assert.deepEqual((await lab.sync({ selection: { status: "staged" } })).records.flatMap((r) => r.wrote), []);

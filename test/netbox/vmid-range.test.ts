@@ -9,6 +9,7 @@ import { parseNetboxConfig } from "../../src/sources/netbox/config.js";
 import { DEMO_CONFIG } from "./fixtures.js";
 import { obj } from "./helpers.js";
 import { FAST_APPLY, type NetboxLab, startNetboxLab } from "./lab.js";
+import { pynetboxRead } from "./pynetbox-read.js";
 
 const VMS = "virtualization/virtual-machines";
 const ranged = (range: string, quarantine = "1h") =>
@@ -47,6 +48,9 @@ describe("netbox vmid ranges", () => {
     newRecord(lab, "web-03");
     assert.equal((await lab.sync()).ok, true);
     assert.equal(vmids(lab)["web-03"], 1004, `the freed ${freed} stays in quarantine`);
+    // The freed id is noted on the NetBox cluster, where any client (and every runner) reads it.
+    const notes = (await pynetboxRead(lab.nb, `[j.comments for j in nb.extras.journal_entries.filter(assigned_object_type="virtualization.cluster")]`)) as string[];
+    assert.ok(notes.some((n) => n.startsWith(`pvectl freed vmid ${freed} (web-01)`)), JSON.stringify(notes));
 
     // With the quarantine over (0: none), the lowest free id is used again.
     newRecord(lab, "web-04");
