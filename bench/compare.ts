@@ -27,6 +27,7 @@ import { parseSpec } from "../src/sources/spec/index.js";
 import { desiredVmFromSpec } from "../src/sources/spec/qemu-desired.js";
 import { ansibleEnv, REPO_ROOT } from "../test/conformance/helpers.js";
 import { pvectlEnv, runningGuests, type Timed, timed } from "./whole-process.js";
+import { articleVmYaml } from "./provision-spec.js";
 
 const { values } = parseArgs({
   options: {
@@ -56,30 +57,7 @@ const fmt = (n: number, d = 1) => n.toFixed(d);
 
 /** The article's VM, each with its vmid (as in the best-case playbook). */
 function specYaml(): string {
-  const vms = names.map(
-    (name, i) => `
-  - name: ${name}
-    vmid: ${FIRST_VMID + i}
-    node: ${nodeOf(i)}
-    power: running
-    cores: 2
-    memory: 2048
-    machine: q35
-    bios: ovmf
-    ostype: l26
-    scsihw: virtio-scsi-single
-    efidisk: { storage: local-lvm, format: raw, efitype: 4m, preEnrolledKeys: true }
-    boot: [scsi0, sata0]
-    agent: { enabled: true, fstrimClonedDisks: true }
-    onboot: true
-    tags: [production]
-    disks:
-      scsi0: { storage: local-lvm, size: 16G, discard: on, ssd: true }
-    cdroms:
-      sata0: { iso: "local:iso/debian-13-netinst.iso" }
-    nics:
-      net0: { bridge: vmbr0 }`,
-  );
+  const vms = names.map((name, i) => articleVmYaml(name, FIRST_VMID + i, nodeOf(i)));
   return `version: 1\nvms:${vms.join("")}\n`;
 }
 

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { REPO_ROOT } from "../test/conformance/helpers.js";
 import { timed } from "./whole-process.js";
+import { articleVmYaml } from "./provision-spec.js";
 
 const { values } = parseArgs({
   options: { runs: { type: "string", default: "7" }, vms: { type: "string", default: "3000" }, dist: { type: "string", default: REPO_ROOT } },
@@ -22,30 +23,7 @@ const runs = Number(values.runs);
 const bin = join(values.dist, "bin/pvectl.js");
 if (!existsSync(join(values.dist, "dist/cli/main.js"))) throw new Error(`run \`npm run build\` in ${values.dist} first: the benchmark runs the compiled CLI`);
 
-function vmYaml(i: number): string {
-  return `
-  - name: vm-${String(i + 1).padStart(4, "0")}
-    vmid: ${1000 + i}
-    node: pve${(i % 3) + 1}
-    power: running
-    cores: 2
-    memory: 2048
-    machine: q35
-    bios: ovmf
-    ostype: l26
-    scsihw: virtio-scsi-single
-    efidisk: { storage: local-lvm, format: raw, efitype: 4m, preEnrolledKeys: true }
-    boot: [scsi0, sata0]
-    agent: { enabled: true, fstrimClonedDisks: true }
-    onboot: true
-    tags: [production]
-    disks:
-      scsi0: { storage: local-lvm, size: 16G, discard: on, ssd: true }
-    cdroms:
-      sata0: { iso: "local:iso/debian-13-netinst.iso" }
-    nics:
-      net0: { bridge: vmbr0 }`;
-}
+const vmYaml = (i: number): string => articleVmYaml(`vm-${String(i + 1).padStart(4, "0")}`, 1000 + i, `pve${(i % 3) + 1}`);
 const spec = (n: number) => `version: 1\nvms:${Array.from({ length: n }, (_, i) => vmYaml(i)).join("")}\n`;
 
 const median = (xs: number[]) => {

@@ -94,6 +94,10 @@ describe("pvectl netbox diff", () => {
     lab.nb.admin.update(VMS, Number(web02.id), { status: "offline" });
     const report = await diff(lab);
     assert.equal(record(report, "web-02").state, "retired");
+    // An active record says its guest runs: a stopped one is a difference.
+    const db = lab.nb.admin.list(VMS, { name: "db-01" })[0]!;
+    lab.nb.admin.update(VMS, Number(db.id), { status: "active" });
+    assert.deepEqual(record(await diff(lab), "db-01").differences, [{ field: "status", netbox: "active", pve: "stopped" }]);
 
     const dir = mkdtempSync(join(tmpdir(), "pvectl-netbox-diff-"));
     const file = join(dir, "netbox.yaml");

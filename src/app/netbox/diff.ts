@@ -95,8 +95,19 @@ function baseOf(record: NetboxVmRecord, connection: string | undefined): RecordD
   };
 }
 
+/**
+ * NetBox's status against the guest's power state: an `active` record says the guest runs.
+ * (A retired record with a guest is reported as retired; `staged` says built, not running.)
+ * Skipped when the plan already has a power step (the mapping manages power itself).
+ */
+function statusDifference(status: string, power: string | undefined, steps: Step[]): Difference[] {
+  if (status !== "active" || power === undefined || power === "running") return [];
+  if (steps.some((s) => s.action === "start" || s.action === "stop")) return [];
+  return [{ field: "status", netbox: "active", pve: power }];
+}
+
 /** A planned guest compared with its record's status. */
-function driftOf(base: RecordDrift, guest: GuestPlan, retired: Set<string>): RecordDrift {
+function driftOf(base: RecordDrift, guest: GuestPlan, retired: Set<string>, power: string | undefined): RecordDrift {
   const located = { ...base, node: guest.node, ...(guest.vmid !== undefined ? { vmid: guest.vmid } : {}) };
   if (guest.errors.length > 0) return { ...located, state: "invalid", notes: guest.errors };
   if (!guest.exists) {
@@ -104,7 +115,7 @@ function driftOf(base: RecordDrift, guest: GuestPlan, retired: Set<string>): Rec
     return { ...base, state: base.status === "planned" ? "not-built" : "guest-missing" };
   }
   if (retired.has(base.status)) return { ...located, state: "retired", differences: [{ field: "status", netbox: base.status, pve: "exists" }] };
-  const differences = guest.steps.flatMap(differencesOf);
+  const differences = [...guest.steps.flatMap(differencesOf), ...statusDifference(base.status, power, guest.steps)];
   const notes = guest.steps.some((s) => s.action === "adopt") ? ["the guest was not created by pvectl (no ownership tag); sync leaves it alone unless the config says `adopt: true`"] : [];
   return { ...located, state: differences.length > 0 ? "drift" : "in-sync", differences, notes };
 }
@@ -139,11 +150,12 @@ async function diffConnection(
   // step itself is not a difference; a note says sync would leave it alone).
   const { plan, context } = await planSpec(pve, guests, { adopt: true, skipPreflight: true });
   const byKey = new Map(plan.guests.map((g) => [g.key, g]));
+  const power = new Map(context.cluster.guests.map((g) => [g.vmid, g.status]));
   const retired = retiredStatuses(config);
   const records = mapped.map((m) => {
     const guest = byKey.get(m.spec.name);
     const base = baseOf(m.record, connection);
-    return guest ? driftOf(base, guest, retired) : { ...base, state: "invalid" as const, notes: ["the plan has no entry for this record"] };
+    return guest ? driftOf(base, guest, retired, guest.vmid === undefined ? undefined : power.get(guest.vmid)) : { ...base, state: "invalid" as const, notes: ["the plan has no entry for this record"] };
   });
   return { records, unrecorded: unrecordedOf(context.cluster.guests, all, config, connection) };
 }
