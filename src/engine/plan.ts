@@ -6,7 +6,7 @@ import type { GuestPlan, Plan, PreflightProblem } from "../plan/types.js";
 import { type DesiredGuest, kindOf, type LiveGuest } from "../resources/index.js";
 import { type DesiredObjects, declaresObjects, poolsCreatedBy } from "../resources/objects.js";
 import { mapConcurrent } from "../util/concurrency.js";
-import { deferClonesOfSourcesInFlight } from "./clone-order.js";
+import { deferClonesOfSourcesInFlight, deferTemplatesOfClonesInFlight } from "./clone-order.js";
 import { findCloneSource, type SourceMatch } from "./clone-source.js";
 import { type ClusterSnapshot, type GuestReads, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
 import { type SettleOptions, settleCreates } from "./creates.js";
@@ -249,5 +249,6 @@ export async function buildDestroyPlan(client: PveClient, selection: DestroySele
     const failed = reads.failed.get(guest.vmid);
     guests.push(failed !== undefined ? idleGuest(vm, [failed]) : kindOf(vm).plan.destroy(vm.key, reads.live.get(guest.vmid)!, power));
   }
+  deferTemplatesOfClonesInFlight(guests);
   return finish(client, cluster, newPlan(client, guests), options, refused);
 }

@@ -4,8 +4,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { planSpec } from "../../src/app/plan-spec.js";
+import { applyPlan } from "../../src/engine/apply.js";
+import { buildDestroyPlan } from "../../src/engine/plan.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { converge, type Lab, startLab } from "./helpers.js";
+import { converge, desired, fastApply, type Lab, startLab } from "./helpers.js";
 
 const SPEC = (base: string, clone = "{ from: base, full: false }") => `
 vms:
@@ -69,5 +71,30 @@ describe("a template and its clones in one spec", () => {
     const second = await converge(lab, spec);
     assert.equal(second.report.ok, true, JSON.stringify(second.report.guests));
     assert.deepEqual(second.plan.guests[1]!.steps.map((s) => s.action), ["clone"]);
+  });
+
+  it("destroying a template with its linked clone: the clone goes first, the template in the next run, each said", async () => {
+    const spec = SPEC("template: true").replaceAll("9000", "9200").replaceAll("9001", "9201").replace("name: base", "name: base3").replace("name: web1", "name: web3").replace("from: base,", "from: base3,");
+    await converge(lab, spec);
+    assert.equal((await converge(lab, spec)).report.ok, true);
+    const destroy = async () => {
+      const plan = await buildDestroyPlan(lab.client, { desired: desired(spec) });
+      return { plan, report: await applyPlan(lab.client, plan, { ...fastApply, allowDataLoss: true, allowRestart: true }) };
+    };
+    const first = await destroy();
+    assert.deepEqual(work(first.plan), [
+      [
+        "base3",
+        [],
+        [
+          "its linked clones web3 are destroyed by this same plan, and PVE refuses to destroy a template while a linked clone's disk exists (guests run side by side): destroy again once they are gone",
+        ],
+      ],
+      ["web3", ["destroy"], []],
+    ]);
+    assert.equal(first.report.guests.find((g) => g.key === "web3")?.result, "destroyed");
+    const second = await destroy();
+    assert.deepEqual(work(second.plan), [["base3", ["destroy"], []]]);
+    assert.equal(second.report.guests[0]?.result, "destroyed");
   });
 });
