@@ -10,6 +10,7 @@ import { type ClusterSnapshot, readCluster } from "./cluster.js";
 import { PreflightFailedError } from "./errors.js";
 import type { GuardRails } from "./guard-rails.js";
 import { KeyedLimiter } from "./limiter.js";
+import { defaultPerNode, readMaxWorkers } from "./node-concurrency.js";
 import type { ApplyReport } from "./report.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry-policy.js";
 import { TaskWatcher } from "../api/task-watcher.js";
@@ -24,7 +25,7 @@ import type { SecretResolver } from "./step-runner.js";
 export type { ApplyEvent, SecretResolver } from "./step-runner.js";
 
 export interface ApplyOptions extends GuardRails {
-  /** Guests worked on at once per node; default sized to the cluster (see defaultPerNode). */
+  /** Guests worked on at once per node; default: datacenter.cfg's max_workers, else sized from the node's CPUs (node-concurrency.ts). */
   perNodeConcurrency?: number;
   retry?: RetryPolicy;
   /** Wait this long on a lock another operation holds (`--lock-wait`); default: the retry policy's attempts. */
@@ -51,22 +52,16 @@ export interface ApplyOptions extends GuardRails {
   vmids?: VmidPolicy;
 }
 
-/**
- * Guests at once per node: half the node's CPUs, between 2 and 8. PVE runs each task as its
- * own worker process; a few more guests in flight than the node runs tasks at once keeps
- * its workers busy while pvectl polls.
- */
-export function defaultPerNode(cluster: ClusterSnapshot, node: string): number {
-  const cpus = cluster.nodes.get(node)?.maxcpu ?? 8;
-  return Math.max(2, Math.min(8, Math.floor(cpus / 2)));
-}
+export { defaultPerNode } from "./node-concurrency.js";
 
 export async function applyPlan(client: PveClient, plan: Plan, options: ApplyOptions = {}): Promise<ApplyReport> {
   const started = performance.now();
   if (plan.preflightErrors.length > 0) throw new PreflightFailedError(plan.preflightErrors.map((p) => p.message));
   const needsCluster = plan.guests.some((g) => g.steps.length > 0);
   const cluster = options.cluster ?? (needsCluster ? await readCluster(client) : { nodes: new Map(), storages: [], guests: [] });
-  const limiter = new KeyedLimiter((node) => options.perNodeConcurrency ?? defaultPerNode(cluster, node));
+  // Only a run that works on guests, and is not given its concurrency, needs max_workers.
+  const maxWorkers = options.perNodeConcurrency === undefined && needsCluster ? await readMaxWorkers(client) : undefined;
+  const limiter = new KeyedLimiter((node) => options.perNodeConcurrency ?? defaultPerNode(cluster, node, maxWorkers));
   const run = sharedByGuests(client, cluster, limiter, options);
   const objectOptions = {
     guard: options,

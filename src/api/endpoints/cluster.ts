@@ -1,4 +1,5 @@
-// Cluster-wide reads: the resource listing, the next free vmid, the cluster's status.
+// Cluster-wide reads: the resource listing, the next free vmid, the cluster's status, the
+// datacenter options.
 import type { ApiParams, ApiReturns } from "../../schema/index.js";
 import { type ApiReader, get, wireShape } from "./call.js";
 
@@ -26,6 +27,16 @@ export async function getNextVmid(api: ApiReader): Promise<number> {
 /** The cluster entry (with the corosync cluster name, absent on a standalone node) and one entry per node. */
 export async function getClusterStatus(api: ApiReader): Promise<ClusterStatusEntry[]> {
   return get(api, "/cluster/status");
+}
+
+/**
+ * The datacenter options (datacenter.cfg) as PVE answers GET /cluster/options: only the options
+ * an operator set, each as written (Sys.Audit on /).
+ */
+export type DatacenterOptions = Record<string, unknown> & { max_workers?: number };
+
+export async function getDatacenterOptions(api: ApiReader): Promise<DatacenterOptions> {
+  return wireShape<DatacenterOptions>(await get(api, "/cluster/options"));
 }
 
 /**

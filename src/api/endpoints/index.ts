@@ -4,7 +4,17 @@
 export type { ApiReader, ApiWriter, EnvelopeReader } from "./call.js";
 export { getPermissions, type PermissionMap } from "./access.js";
 export { type AclEntry, getAcl, getGroups, getPoolMemberCount, getRoles, getUsersFull, revealedSecret, type GroupEntry, type RoleEntry, type TokenEntry, type UserEntry } from "./access-objects.js";
-export { type BackupJobEntry, type ClusterResource, type ClusterStatusEntry, getBackupJobs, getClusterResources, getClusterStatus, getNextVmid } from "./cluster.js";
+export {
+  type BackupJobEntry,
+  type ClusterResource,
+  type ClusterStatusEntry,
+  type DatacenterOptions,
+  getBackupJobs,
+  getClusterResources,
+  getClusterStatus,
+  getDatacenterOptions,
+  getNextVmid,
+} from "./cluster.js";
 export { getLxcConfig, getLxcPending, getLxcStatus, type LxcStatus } from "./lxc.js";
 export { getNodeNetwork, type NodeInterface } from "./nodes.js";
 export { getPools, type Pool } from "./pools.js";

@@ -66,7 +66,7 @@ export function registerApplyCommand(program: Command): void {
     )
     .option("-y, --yes", "do not ask for confirmation")
     .option("--json", "the report as JSON (progress is not printed)")
-    .option("--concurrency <n>", "guests worked on at once per node (default: sized to the node)")
+    .option("--concurrency <n>", "guests worked on at once per node (default: the cluster's max_workers, else sized to the node's CPUs)")
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
     .option("--adopt", "manage existing guests (by vmid) and objects (backup jobs, access) the spec names that pvectl did not create (adds the pvectl tag or marker); without it they are refused")

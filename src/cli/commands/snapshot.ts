@@ -35,7 +35,7 @@ function addWriteOptions(command: Command): Command {
     .option("--json", "the report (or with --dry-run the plan) as JSON, with the skipped and not-found guests")
     .option("--dry-run", "print the plan and stop (nothing changes)")
     .option("--detailed-exitcode", "with --dry-run: exit 0 when there is nothing to do, 2 when there are steps, 1 on errors")
-    .option("--concurrency <n>", "guests worked on at once per node (default: sized to the node)")
+    .option("--concurrency <n>", "guests worked on at once per node (default: the cluster's max_workers, else sized to the node's CPUs)")
     .option(...LOCK_WAIT_FLAG)
     .addHelpText("after", GUARD_HELP);
 }

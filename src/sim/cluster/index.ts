@@ -89,6 +89,7 @@ export function loadClusterModel(json: unknown, deps: { random: Random; now: () 
     backupJobs: state.backupJobs ?? [],
     ...(state.firewallGroups ? { firewallGroups: state.firewallGroups } : {}),
     ...(state.sdn ? { sdn: state.sdn } : {}),
+    ...(state.datacenterOptions ? { datacenterOptions: state.datacenterOptions } : {}),
   };
   return new SimCluster(structuredClone(full), deps);
 }

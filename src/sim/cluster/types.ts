@@ -138,6 +138,8 @@ export interface ClusterState {
   firewallGroups?: FirewallGroupState[];
   /** SDN zones, vnets and subnets, edited and applied; absent until the first edit. */
   sdn?: SdnState;
+  /** datacenter.cfg options set through PUT /cluster/options (mac_prefix is `macPrefix`); absent until the first. */
+  datacenterOptions?: Record<string, string | number>;
 }
 
 /** One firewall rule as PVE stores it: type, action and the optional match fields. */

@@ -1,8 +1,9 @@
-// GET /cluster/nextid, /cluster/resources, /cluster/status.
+// GET /cluster/nextid, /cluster/resources, /cluster/status (and /cluster/options, in its own file).
 import type { SimCluster } from "../cluster/model.js";
 import type { StorageState } from "../cluster/types.js";
 import { storageOnNode, storageUsed } from "../cluster/volumes.js";
 import { type HandlerContext, JsonList, PveApiError, type Router } from "../contract.js";
+import { registerClusterOptionsHandlers } from "./cluster-options.js";
 import { guestResources } from "./guest-resource.js";
 import { nodeResource } from "./nodes.js";
 import { sim, str } from "./context.js";
@@ -123,4 +124,5 @@ export function registerClusterHandlers(router: Router): void {
   router.add("GET", "/cluster/nextid", nextid);
   router.add("GET", "/cluster/resources", resources);
   router.add("GET", "/cluster/status", clusterStatus);
+  registerClusterOptionsHandlers(router);
 }
