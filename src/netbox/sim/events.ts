@@ -1,10 +1,11 @@
 // Event rules at work: every change a request made (created, updated, deleted objects) is
 // matched, once the request succeeded, against the enabled event rules for its object type
-// and event, and each matching webhook gets NetBox's default JSON body
+// and event whose conditions hold (conditions.ts), and each matching webhook gets NetBox's default JSON body
 // ({event, timestamp, model, username, request_id, data, snapshots}), signed with the
 // webhook's secret as `X-Hook-Signature` (HMAC-SHA512 hex of the body), as NetBox's RQ worker
 // sends it: after the response, asynchronously, once (no retries).
 import { createHmac, randomUUID } from "node:crypto";
+import { compileConditions, conditionsHold } from "./conditions.js";
 import type { ResourceDef, SimContext } from "./resource.js";
 import type { Row } from "./store.js";
 
@@ -81,8 +82,16 @@ export class EventBus {
       .filter((r) => r.enabled !== false && r.action_type === "webhook")
       .filter((r) => Array.isArray(r.object_types) && r.object_types.includes(change.def.objectType))
       .filter((r) => Array.isArray(r.event_types) && r.event_types.includes(event))
+      .filter((r) => this.#conditionsHold(r, change))
       .map((r) => this.ctx.store.get("extras/webhooks", Number(r.action_object_id)))
       .filter((w): w is Row => w !== undefined);
+  }
+
+  /** No conditions always hold; otherwise they are evaluated on the object (as deleted, for a delete). */
+  #conditionsHold(rule: Row, change: Change): boolean {
+    if (rule.conditions === null || rule.conditions === undefined) return true;
+    const compiled = compileConditions(rule.conditions);
+    return compiled.ok && conditionsHold(compiled.conditions, change.after ?? change.before ?? {});
   }
 
   #send(hook: Row, change: Change, username: string, requestId: string): void {

@@ -1,5 +1,6 @@
 // Simulated /api/extras/webhooks/ and /api/extras/event-rules/ (NetBox >= 4.0): what sends a
 // change to an outside receiver. The delivery itself is in ../events.ts.
+import { compileConditions } from "../conditions.js";
 import { addError } from "../errors.js";
 import type { ResourceDef } from "../resource.js";
 import { str } from "../resource.js";
@@ -60,6 +61,9 @@ export const eventRules: ResourceDef = {
     if (!events?.length) addError(errors, "event_types", "This field is required.");
     for (const e of events ?? []) if (!(EVENT_TYPES as readonly unknown[]).includes(e)) addError(errors, "event_types", `"${String(e)}" is not a valid choice.`);
     if (row.action_type === "webhook" && row.action_object_type !== "extras.webhook") addError(errors, "action_object_type", "A webhook rule's action object is an extras.webhook.");
-    if (row.conditions !== null && row.conditions !== undefined) addError(errors, "conditions", "The NetBox simulator evaluates no conditions; leave them empty.");
+    if (row.conditions !== null && row.conditions !== undefined) {
+      const compiled = compileConditions(row.conditions);
+      if (!compiled.ok) addError(errors, "conditions", compiled.message);
+    }
   },
 };
