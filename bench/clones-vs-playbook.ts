@@ -9,39 +9,18 @@
 // - best case (clone-best.yml): explicit vmids, no serial, no pause, forks 12, strategy free.
 //
 //   npm run build && npx tsx bench/clones-vs-playbook.ts [--count 60] [--time-scale 1] [--workers 4] [--pause 5] [--skip-article] [--skip-best] [--skip-pvectl]
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { PveClient } from "../src/api/index.js";
-import { startSimulator } from "../src/sim/index.js";
-import { REPO_ROOT, ansibleEnv } from "../test/conformance/helpers.js";
-import { pvectlEnv, runningGuests, type Timed, timed } from "./whole-process.js";
+import { comparePlaybooks, fmt, guestNames, type Measured, nodeOf, provisionArgs, startBenchLab } from "./lab.js";
 
-const { values } = parseArgs({
-  options: {
-    count: { type: "string", default: "60" },
-    "time-scale": { type: "string", default: "1" },
-    workers: { type: "string", default: "4" },
-    pause: { type: "string", default: "5" },
-    "skip-article": { type: "boolean", default: false },
-    "skip-best": { type: "boolean", default: false },
-    "skip-pvectl": { type: "boolean", default: false },
-  },
-});
-const count = Number(values.count);
-const timeScale = Number(values["time-scale"]);
-const workers = Number(values.workers);
-const NODES = 3;
+const args = provisionArgs("count", "60", ["article", "best", "pvectl"]);
+const { count, timeScale, workers } = args;
 const TEMPLATE_VMID = 9000;
 const FIRST_VMID = 1000;
 /** The simulator's realistic mean durations (sim/tasks/timing.ts) of the tasks one clone needs. */
 const SECONDS = { clone: 2, resize: 0.5, start: 1.5 };
 
-const names = Array.from({ length: count }, (_, i) => `web-${String(i + 1).padStart(3, "0")}`);
-const nodeOf = (i: number) => `pve${(i % NODES) + 1}`;
+const names = guestNames("web", count);
 const ipOf = (i: number) => `10.0.20.${10 + i}`;
-const fmt = (n: number, d = 1) => n.toFixed(d);
 
 /**
  * Every clone task runs on the template's node (pve1) and takes one of its worker slots; the
@@ -79,8 +58,8 @@ function specYaml(): string {
   return `version: 1\nvms:${vms.join("")}\n`;
 }
 
-const sim = await startSimulator({ port: 0, nodes: NODES, seed: 14, timing: "realistic", timeScale, workersPerNode: workers });
-const dir = await mkdtemp(join(tmpdir(), "pvectl-bench-clone-"));
+const lab = await startBenchLab({ seed: 14, tmpPrefix: "pvectl-bench-clone-", timing: { timeScale, workers } });
+const { sim } = lab;
 
 /** The template every run clones: a 4 GiB disk and a cloud-init drive on shared storage, one NIC. */
 async function makeTemplate(): Promise<void> {
@@ -104,61 +83,37 @@ async function makeTemplate(): Promise<void> {
   }
 }
 
-async function runPvectl(): Promise<{ run: Timed; calls: number }> {
-  await writeFile(join(dir, "clones.yaml"), specYaml());
-  sim.admin.resetAccessLog();
-  const run = await timed("node", [join(REPO_ROOT, "bin/pvectl.js"), "apply", join(dir, "clones.yaml"), "--yes", "--json"], pvectlEnv(sim));
-  if (run.code !== 0) throw new Error(`pvectl apply failed (${run.code}):\n${run.output.slice(-4000)}`);
+async function runPvectl(): Promise<Measured> {
+  const { run, calls } = await lab.pvectl(["apply", await lab.write("clones.yaml", specYaml()), "--yes", "--json"], "pvectl apply");
   const log = sim.accessLog({ entries: false });
-  const running = await runningGuests(sim, "qemu");
-  if (running !== count) throw new Error(`pvectl: ${running} of ${count} clones running after apply`);
+  await lab.expectRunning("qemu", count, "pvectl");
   const bound = lowerBound();
   console.log(
     `pvectl (whole process, HTTPS): ${count} linked clones converged and started in ${fmt(run.seconds)} s, ` +
-      `${fmt(run.cpuSeconds, 2)} CPU s (${fmt(run.cpuSeconds / count, 3)} per VM), ${log.total} API calls (${fmt(log.total / count, 2)} per VM)`,
+      `${fmt(run.cpuSeconds, 2)} CPU s (${fmt(run.cpuSeconds / count, 3)} per VM), ${calls} API calls (${fmt(calls / count, 2)} per VM)`,
   );
   console.log(
     `lower bound: the busiest node's task seconds (pve1: ${count} clones x ${SECONDS.clone} s + its copies' resize and start) x${timeScale} / ${workers} worker slots = ${fmt(bound)} s; ` +
       `pvectl is ${fmt(run.seconds / bound, 2)}x the lower bound (target <= 1.3x)`,
   );
   console.log(`pvectl per-endpoint calls: ${JSON.stringify(log.byEndpoint)}`);
-  return { run, calls: log.total };
+  return { run, calls };
 }
 
-async function runPlaybook(shape: "article" | "best"): Promise<{ run: Timed; calls: number }> {
-  sim.admin.reset();
-  sim.admin.setTiming({ profile: "realistic", timeScale, workersPerNode: workers });
+async function runPlaybook(shape: "article" | "best"): Promise<Measured> {
+  lab.fresh();
   await makeTemplate();
-  const inventory = ["[planned]", ...names.map((name, i) => `${name} pve_node=${nodeOf(i)} vmid=${FIRST_VMID + i} ip=${ipOf(i)}`)].join("\n");
-  await writeFile(join(dir, "hosts.ini"), `${inventory}\n`);
-  const vars = JSON.stringify({ api_host: `127.0.0.1:${sim.port}`, api_password: sim.rootPassword, pause_seconds: Number(values.pause), template_vmid: TEMPLATE_VMID });
-  sim.admin.resetAccessLog();
-  const best = shape === "best";
-  const args = ["-i", join(dir, "hosts.ini"), join(REPO_ROOT, `bench/playbooks/clone-${shape}.yml`), "-e", vars, ...(best ? ["-f", "12"] : [])];
-  const run = await timed("ansible-playbook", args, ansibleEnv(best ? { ANSIBLE_STRATEGY: "free" } : {}));
-  if (run.code !== 0) throw new Error(`ansible-playbook (${shape}) failed (${run.code}):\n${run.output.slice(-4000)}`);
-  const running = await runningGuests(sim, "qemu");
-  if (running !== count) throw new Error(`playbook (${shape}): ${running} of ${count} clones running`);
-  return { run, calls: sim.accessLog({ entries: false }).total };
+  const inventory = ["[planned]", ...names.map((name, i) => `${name} pve_node=${nodeOf(i)} vmid=${FIRST_VMID + i} ip=${ipOf(i)}`)];
+  const vars = { pause_seconds: args.pause, template_vmid: TEMPLATE_VMID };
+  const measured = await lab.playbook({ file: `clone-${shape}.yml`, inventory, vars, ...(shape === "best" ? { forks: 12, free: true } : {}) }, `playbook (${shape})`);
+  await lab.expectRunning("qemu", count, `playbook (${shape})`);
+  return measured;
 }
 
 try {
   await makeTemplate();
-  const pvectl = values["skip-pvectl"] ? undefined : await runPvectl();
-  for (const shape of ["best", "article"] as const) {
-    if (values[`skip-${shape}`]) continue;
-    const { run, calls } = await runPlaybook(shape);
-    const label = shape === "article" ? `playbook, article shape (serial 1, pause ${values.pause} s)` : "playbook, best case (newid, forks 12, strategy free)";
-    console.log(
-      `${label}: ${fmt(run.seconds)} s, ${fmt(run.cpuSeconds, 1)} CPU s (${fmt(run.cpuSeconds / count, 3)} per VM), ${calls} API calls (${fmt(calls / count, 2)} per VM)`,
-    );
-    if (pvectl === undefined) continue;
-    console.log(
-      `  ratio: pvectl is ${fmt(run.seconds / pvectl.run.seconds)}x faster (target >= 10x against the article shape), ` +
-        `uses ${fmt(run.cpuSeconds / pvectl.run.cpuSeconds)}x less CPU, ${fmt(pvectl.calls / calls, 2)}x the API calls`,
-    );
-  }
+  const pvectl = args.skip("pvectl") ? undefined : await runPvectl();
+  await comparePlaybooks({ args, noun: "VM", bestLabel: "playbook, best case (newid, forks 12, strategy free)", pvectl, run: runPlaybook });
 } finally {
-  await rm(dir, { recursive: true, force: true });
-  await sim.close();
+  await lab.close();
 }

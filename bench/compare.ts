@@ -15,45 +15,22 @@
 //
 //   npm run build && npx tsx bench/compare.ts [--vms 60] [--time-scale 1] [--workers 4] [--pause 5]
 //       [--skip-best] [--skip-article] [--skip-article-nopause] [--skip-inprocess]
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { PveClient } from "../src/api/index.js";
 import { applyPlan } from "../src/engine/apply.js";
 import { buildPlan } from "../src/engine/plan.js";
-import { type RunningSimulator, startSimulator } from "../src/sim/index.js";
 import { parseSpec } from "../src/sources/spec/index.js";
 import { desiredVmFromSpec } from "../src/sources/spec/qemu-desired.js";
-import { ansibleEnv, REPO_ROOT } from "../test/conformance/helpers.js";
-import { pvectlEnv, runningGuests, type Timed, timed } from "./whole-process.js";
+import { fmt, guestNames, type Measured, NODES, nodeOf, provisionArgs, startBenchLab } from "./lab.js";
 import { articleVmYaml } from "./provision-spec.js";
 
-const { values } = parseArgs({
-  options: {
-    vms: { type: "string", default: "60" },
-    "time-scale": { type: "string", default: "1" },
-    workers: { type: "string", default: "4" },
-    pause: { type: "string", default: "5" },
-    "skip-best": { type: "boolean", default: false },
-    "skip-article": { type: "boolean", default: false },
-    "skip-article-nopause": { type: "boolean", default: false },
-    "skip-inprocess": { type: "boolean", default: false },
-  },
-});
-const count = Number(values.vms);
-const timeScale = Number(values["time-scale"]);
-const workers = Number(values.workers);
-const pause = Number(values.pause);
-const NODES = 3;
+const args = provisionArgs("vms", "60", ["best", "article", "article-nopause", "inprocess"]);
+const { count, timeScale, workers, pause } = args;
 /** The simulator's realistic mean durations (sim/tasks/timing.ts): a create, then its start task. */
 const CREATE_SECONDS = 3;
 const START_SECONDS = 1.5;
 const FIRST_VMID = 1000;
 
-const names = Array.from({ length: count }, (_, i) => `vm-${String(i + 1).padStart(3, "0")}`);
-const nodeOf = (i: number) => `pve${(i % NODES) + 1}`;
-const fmt = (n: number, d = 1) => n.toFixed(d);
+const names = guestNames("vm", count);
 
 /** The article's VM, each with its vmid (as in the best-case playbook). */
 function specYaml(): string {
@@ -69,34 +46,22 @@ interface Row {
   wholeProcess: boolean;
 }
 
-const sim = await startSimulator({ port: 0, nodes: NODES, seed: 11, timing: "realistic", timeScale, workersPerNode: workers });
-const dir = await mkdtemp(join(tmpdir(), "pvectl-bench-compare-"));
+const lab = await startBenchLab({ seed: 11, tmpPrefix: "pvectl-bench-compare-", timing: { timeScale, workers } });
+const { sim } = lab;
 const rows: Row[] = [];
 
-function fresh(s: RunningSimulator): void {
-  s.admin.reset();
-  s.admin.setTiming({ profile: "realistic", timeScale, workersPerNode: workers });
-  s.admin.resetAccessLog();
-}
-
-async function expectRunning(label: string): Promise<void> {
-  const running = await runningGuests(sim, "qemu");
-  if (running !== count) throw new Error(`${label}: ${running} of ${count} VMs running afterwards`);
-}
+const row = (label: string, m: Measured): Row => ({ label, seconds: m.run.seconds, cpuSeconds: m.run.cpuSeconds, calls: m.calls, wholeProcess: true });
 
 async function runPvectl(): Promise<Row> {
-  fresh(sim);
-  await writeFile(join(dir, "vms.yaml"), specYaml());
-  const run = await timed("node", [join(REPO_ROOT, "bin/pvectl.js"), "apply", join(dir, "vms.yaml"), "--yes", "--json"], pvectlEnv(sim));
-  if (run.code !== 0) throw new Error(`pvectl apply failed (${run.code}):\n${run.output.slice(-4000)}`);
-  const calls = sim.accessLog({ entries: false }).total;
-  await expectRunning("pvectl");
-  return { label: "pvectl apply (whole process)", seconds: run.seconds, cpuSeconds: run.cpuSeconds, calls, wholeProcess: true };
+  lab.fresh();
+  const measured = await lab.pvectl(["apply", await lab.write("vms.yaml", specYaml()), "--yes", "--json"], "pvectl apply");
+  await lab.expectRunning("qemu", count, "pvectl");
+  return row("pvectl apply (whole process)", measured);
 }
 
 /** The engine in this process: spec parsed and client logged in before the timer starts. */
 async function runInProcess(): Promise<Row> {
-  fresh(sim);
+  lab.fresh();
   const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
   const desired = parseSpec(specYaml(), "bench.yaml").vms.map(desiredVmFromSpec);
   await client.request("GET", "/version");
@@ -109,24 +74,19 @@ async function runInProcess(): Promise<Row> {
   await client.close();
   const failed = report.guests.filter((g) => g.result !== "created");
   if (failed.length > 0) throw new Error(`pvectl in-process: ${failed.length} VMs not created: ${failed[0]?.error}`);
-  await expectRunning("pvectl in-process");
+  await lab.expectRunning("qemu", count, "pvectl in-process");
   return { label: "pvectl engine in-process (not a whole process)", seconds, calls: sim.accessLog({ entries: false }).total, wholeProcess: false };
 }
 
 async function runPlaybook(shape: "best" | "article", pauseSeconds: number): Promise<Row> {
-  fresh(sim);
+  lab.fresh();
   const best = shape === "best";
-  const inventory = ["[planned]", ...names.map((name, i) => `${name} pve_node=${nodeOf(i)} vmid=${FIRST_VMID + i}`)].join("\n");
-  await writeFile(join(dir, "hosts.ini"), `${inventory}\n`);
-  const vars = JSON.stringify({ api_host: `127.0.0.1:${sim.port}`, api_password: sim.rootPassword, pause_seconds: pauseSeconds });
-  const playbook = join(REPO_ROOT, `bench/playbooks/provision-${shape}.yml`);
-  // The best case gets one fork per worker slot of the cluster (12 on the default 3 x 4).
-  const args = ["-i", join(dir, "hosts.ini"), playbook, "-e", vars, ...(best ? ["-f", String(NODES * workers)] : [])];
-  const run: Timed = await timed("ansible-playbook", args, ansibleEnv(best ? { ANSIBLE_STRATEGY: "free" } : {}));
+  const inventory = ["[planned]", ...names.map((name, i) => `${name} pve_node=${nodeOf(i)} vmid=${FIRST_VMID + i}`)];
   const label = best ? `Ansible best case (vmids, forks ${NODES * workers}, strategy free)` : `the article's playbook, ${pauseSeconds > 0 ? `with its pause: ${pauseSeconds}` : "without its pause"}`;
-  if (run.code !== 0) throw new Error(`${label}: ansible-playbook failed (${run.code}):\n${run.output.slice(-4000)}`);
-  await expectRunning(label);
-  return { label, seconds: run.seconds, cpuSeconds: run.cpuSeconds, calls: sim.accessLog({ entries: false }).total, wholeProcess: true };
+  const measured = await lab.playbook({ file: `provision-${shape}.yml`, inventory, vars: { pause_seconds: pauseSeconds }, // The best case gets one fork per worker slot of the cluster (12 on the default 3 x 4).
+    ...(best ? { forks: NODES * workers, free: true } : {}) }, label);
+  await lab.expectRunning("qemu", count, label);
+  return row(label, measured);
 }
 
 function printTable(): void {
@@ -161,12 +121,11 @@ function printTable(): void {
 
 try {
   rows.push(await runPvectl());
-  if (!values["skip-inprocess"]) rows.push(await runInProcess());
-  if (!values["skip-best"]) rows.push(await runPlaybook("best", 0));
-  if (!values["skip-article-nopause"]) rows.push(await runPlaybook("article", 0));
-  if (!values["skip-article"]) rows.push(await runPlaybook("article", pause));
+  if (!args.skip("inprocess")) rows.push(await runInProcess());
+  if (!args.skip("best")) rows.push(await runPlaybook("best", 0));
+  if (!args.skip("article-nopause")) rows.push(await runPlaybook("article", 0));
+  if (!args.skip("article")) rows.push(await runPlaybook("article", pause));
   printTable();
 } finally {
-  await rm(dir, { recursive: true, force: true });
-  await sim.close();
+  await lab.close();
 }

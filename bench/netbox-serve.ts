@@ -9,11 +9,7 @@
 import { parseArgs } from "node:util";
 import { startNetboxServe } from "../src/app/netbox/serve.js";
 import { syncNetbox } from "../src/app/netbox/sync.js";
-import { PveClient } from "../src/api/index.js";
-import { NetboxClient } from "../src/netbox/client.js";
-import { startNetboxSimulator } from "../src/netbox/sim/index.js";
-import { parseNetboxConfig } from "../src/sources/netbox/config.js";
-import { startSimulator } from "../src/sim/index.js";
+import { type NetboxLab, startNetboxLab } from "../test/netbox/lab.js";
 
 const { values } = parseArgs({
   options: {
@@ -39,26 +35,16 @@ platforms:
 `;
 const FAST = { taskPoll: { minIntervalMs: 50, maxIntervalMs: 500 } };
 
-interface Lab {
-  pve: PveClient;
-  netbox: NetboxClient;
-  nb: Awaited<ReturnType<typeof startNetboxSimulator>>;
-  close(): Promise<void>;
-}
-
-async function lab(): Promise<Lab> {
-  const sim = await startSimulator({ port: 0, https: false, seed: 18, timing: "realistic", timeScale: TIME_SCALE, config: { content: ["local:iso/debian-13-netinst.iso"] } });
-  const url = new URL(sim.url);
-  const pve = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", user: "root@pam", password: sim.rootPassword });
-  const nb = await startNetboxSimulator({ seed: "demo" });
+/** Both simulators as the NetBox tests start them, with realistic PVE task timing and no records yet. */
+async function lab(): Promise<NetboxLab> {
+  const l = await startNetboxLab(CONFIG, { seed: 18, timing: "realistic", timeScale: TIME_SCALE });
   // Only the records the benchmark creates: the demo's planned VMs go.
-  for (const vm of nb.admin.list("virtualization/virtual-machines")) nb.admin.remove("virtualization/virtual-machines", Number(vm.id));
-  const netbox = new NetboxClient({ url: nb.url, token: nb.token });
-  return { pve, netbox, nb, close: async () => (await netbox.close(), await nb.close(), await pve.close(), await sim.close()) };
+  for (const vm of l.nb.admin.list("virtualization/virtual-machines")) l.nb.admin.remove("virtualization/virtual-machines", Number(vm.id));
+  return l;
 }
 
 /** Creates the records in bursts; resolves with each record's creation time (ms), by NetBox id. */
-async function arrive(l: Lab): Promise<Map<number, number>> {
+async function arrive(l: NetboxLab): Promise<Map<number, number>> {
   const created = new Map<number, number>();
   const cluster = l.nb.admin.idOf("virtualization/clusters", { name: "pve-lab" });
   const platform = l.nb.admin.idOf("dcim/platforms", { slug: "debian-13" });
@@ -71,7 +57,7 @@ async function arrive(l: Lab): Promise<Map<number, number>> {
 }
 
 /** Polls NetBox until every record is staged; time to staged per record, in seconds. */
-async function stagedTimes(l: Lab, created: Map<number, number>, arrived: Promise<unknown>): Promise<number[]> {
+async function stagedTimes(l: NetboxLab, created: Map<number, number>, arrived: Promise<unknown>): Promise<number[]> {
   const staged = new Map<number, number>();
   for (;;) {
     for (const vm of l.nb.admin.list("virtualization/virtual-machines", { status: "staged" })) if (!staged.has(Number(vm.id))) staged.set(Number(vm.id), performance.now());
@@ -88,8 +74,7 @@ function percentile(sorted: number[], p: number): number {
 
 async function viaServe(): Promise<number[]> {
   const l = await lab();
-  const config = parseNetboxConfig(CONFIG, "netbox.yaml");
-  const serve = await startNetboxServe({ config, netbox: l.netbox, pveClient: () => l.pve, apply: FAST, secret: SECRET, port: 0, reconcileMs: 0, reconcileAtStart: false, log: () => {} });
+  const serve = await startNetboxServe({ config: l.config, netbox: l.netbox, pveClient: () => l.pve, apply: FAST, secret: SECRET, port: 0, reconcileMs: 0, reconcileAtStart: false, log: () => {} });
   const hook = l.nb.admin.create("extras/webhooks", { name: "pvectl", payload_url: `${serve.url}/webhook`, secret: SECRET });
   l.nb.admin.create("extras/event-rules", { name: "build", object_types: ["virtualization.virtualmachine"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: hook.id });
   const created = new Map<number, number>();
@@ -102,14 +87,13 @@ async function viaServe(): Promise<number[]> {
 
 async function viaTimer(): Promise<number[]> {
   const l = await lab();
-  const config = parseNetboxConfig(CONFIG, "netbox.yaml");
   let stop = false;
   const timer = (async () => {
     // A cron'd sync: the first run at a random point of its period, as a record meets it.
     await new Promise((r) => setTimeout(r, TIMER_MS / 2));
     while (!stop) {
       const started = performance.now();
-      await syncNetbox({ config, netbox: l.netbox, pveClient: () => l.pve, apply: FAST });
+      await syncNetbox({ config: l.config, netbox: l.netbox, pveClient: () => l.pve, apply: FAST });
       await new Promise((r) => setTimeout(r, Math.max(0, TIMER_MS - (performance.now() - started))));
     }
   })();

@@ -8,9 +8,9 @@ import { PveClient } from "../src/api/index.js";
 import { applyPlan } from "../src/engine/apply.js";
 import { buildPlan } from "../src/engine/plan.js";
 import { planHasChanges } from "../src/plan/types.js";
-import { desiredVmFromSpec } from "../src/sources/spec/qemu-desired.js";
 import { startSimulator } from "../src/sim/index.js";
 import { parseSpec } from "../src/sources/spec/index.js";
+import { desiredVmFromSpec } from "../src/sources/spec/qemu-desired.js";
 
 const { values } = parseArgs({
   options: {

@@ -8,16 +8,15 @@
 // pvectl's own per-node limit (sized from the node's CPUs) unless --workers says otherwise.
 //
 //   npm run build && npx tsx bench/snapshots-vs-playbook.ts [--count 200] [--time-scale 1] [--workers N] [--skip-pvectl] [--skip-forks5] [--skip-forks50]
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { PveClient } from "../src/api/index.js";
 import { defaultPerNode } from "../src/engine/apply.js";
 import { readCluster } from "../src/engine/cluster.js";
-import { type NodeTaskLoad, startSimulator } from "../src/sim/index.js";
+import type { NodeTaskLoad } from "../src/sim/index.js";
 import { ownedGuests, seedOwnedGuests, snapshotsByVmid } from "../test/cli/owned-guests.js";
-import { REPO_ROOT, ansibleEnv } from "../test/conformance/helpers.js";
+import { ansibleEnv, REPO_ROOT } from "../test/conformance/helpers.js";
+import { fmt, NODES, startBenchLab } from "./lab.js";
 import { pvectlEnv, type Timed, timed } from "./whole-process.js";
 
 const { values } = parseArgs({
@@ -32,10 +31,8 @@ const { values } = parseArgs({
 });
 const count = Number(values.count);
 const timeScale = Number(values["time-scale"]);
-const NODES = 3;
 /** The simulator's realistic mean duration of a snapshot task (sim/tasks/timing.ts). */
 const SNAPSHOT_SECONDS = 1.5;
-const fmt = (n: number, d = 1) => n.toFixed(d);
 
 interface Run {
   label: string;
@@ -55,8 +52,9 @@ function playbookFailures(output: string): { hosts: number; first: string } {
   return { hosts, first };
 }
 
-const sim = await startSimulator({ port: 0, nodes: NODES, seed: 15 });
-const dir = await mkdtemp(join(tmpdir(), "pvectl-bench-snap-"));
+// Instant tasks while the guests are seeded; the realistic timing is set once the slots are known.
+const lab = await startBenchLab({ seed: 15, tmpPrefix: "pvectl-bench-snap-" });
+const { sim } = lab;
 const guests = ownedGuests(count, NODES);
 
 /** pvectl's per-node limit for the simulator's nodes (all alike): the slots unless --workers. */
@@ -99,11 +97,10 @@ function runPvectl(): Promise<Run> {
 }
 
 async function runPlaybook(forks: number): Promise<Run> {
-  const inventory = ["[guests]", ...guests.map((g) => `${g.name} vmid=${g.vmid}`)].join("\n");
-  await writeFile(join(dir, "hosts.ini"), `${inventory}\n`);
+  const hosts = await lab.write("hosts.ini", `${["[guests]", ...guests.map((g) => `${g.name} vmid=${g.vmid}`)].join("\n")}\n`);
   const snapName = `bench-forks${forks}`;
   const vars = JSON.stringify({ api_host: `127.0.0.1:${sim.port}`, api_password: sim.rootPassword, snap_name: snapName });
-  const args = ["-i", join(dir, "hosts.ini"), join(REPO_ROOT, "bench/playbooks/snap.yml"), "-e", vars, "-f", String(forks)];
+  const args = ["-i", hosts, join(REPO_ROOT, "bench/playbooks/snap.yml"), "-e", vars, "-f", String(forks)];
   return measured(`playbook, forks ${forks}`, snapName, "ansible-playbook", args, ansibleEnv({}), true);
 }
 
@@ -149,6 +146,5 @@ try {
     );
   }
 } finally {
-  await rm(dir, { recursive: true, force: true });
-  await sim.close();
+  await lab.close();
 }

@@ -13,8 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { REPO_ROOT } from "../test/conformance/helpers.js";
-import { timed } from "./whole-process.js";
 import { articleVmYaml } from "./provision-spec.js";
+import { timed } from "./whole-process.js";
 
 const { values } = parseArgs({
   options: { runs: { type: "string", default: "7" }, vms: { type: "string", default: "3000" }, dist: { type: "string", default: REPO_ROOT } },

@@ -7,18 +7,19 @@
 import type { PveClient } from "../../api/index.js";
 import { buildDestroyPlan } from "../../engine/plan.js";
 import type { GuestReport } from "../../engine/report.js";
-import type { Plan } from "../../plan/types.js";
-import type { DesiredGuest } from "../../resources/index.js";
 import type { NetboxClient } from "../../netbox/client.js";
 import type { IPAddress } from "../../netbox/generated/types.js";
+import type { Plan } from "../../plan/types.js";
+import type { DesiredGuest } from "../../resources/index.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { recordVmid } from "../../sources/netbox/mapping.js";
-import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
+import { describeRecord, loadRecords, type NetboxVmRecord } from "../../sources/netbox/records.js";
+import { recordSelection, type SelectionFlags } from "../../sources/netbox/selection.js";
+import { userMessageOf as text } from "../../util/errors.js";
 import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
 import { removeFromKnownHostsFile } from "./known-hosts.js";
 import { recordFreedVmid } from "./vmid-quarantine.js";
 import { dnsNameOf, WriteBack } from "./writeback.js";
-import { userMessageOf as text } from "../../util/errors.js";
 
 export interface DecommissionOutcome {
   id: number;
@@ -43,7 +44,7 @@ export interface DecommissionOptions {
   config: NetboxConfig;
   netbox: NetboxClient;
   pveClient: (connection: string | undefined) => PveClient;
-  selection?: Partial<Omit<RecordSelection, "status">>;
+  selection?: SelectionFlags;
   allowDataLoss?: boolean;
   planOnly?: boolean;
   onPlan?: (connection: string, plan: Plan) => void;
@@ -138,13 +139,7 @@ function goneGuest(record: NetboxVmRecord, config: NetboxConfig, node: string, v
 export async function decommissionNetbox(options: DecommissionOptions): Promise<DecommissionReport> {
   const { config, netbox } = options;
   const writeBack = new WriteBack(netbox, config);
-  const records = await loadRecords(netbox, {
-    status: config.decommission.status,
-    clusters: options.selection?.clusters ?? config.select.clusters,
-    sites: options.selection?.sites ?? config.select.sites,
-    tags: options.selection?.tags ?? config.select.tags,
-    ...(options.selection?.names ? { names: options.selection.names } : {}),
-  });
+  const records = await loadRecords(netbox, recordSelection(config, options.selection, config.decommission.status));
   const outcomes: DecommissionOutcome[] = [];
   const done = (o: DecommissionOutcome) => {
     outcomes.push(o);

@@ -10,7 +10,8 @@ import type { GuestPlan, Step } from "../../plan/types.js";
 import { OWNERSHIP_TAG } from "../../resources/ownership.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { type MappedVm, mapRecord, recordVmid } from "../../sources/netbox/mapping.js";
-import { loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
+import { loadRecords, type NetboxVmRecord } from "../../sources/netbox/records.js";
+import { recordSelection, type SelectionFlags } from "../../sources/netbox/selection.js";
 import { userMessageOf as errorText } from "../../util/errors.js";
 import { planSpec } from "../plan-spec.js";
 
@@ -67,7 +68,7 @@ export interface DiffOptions {
   netbox: NetboxClient;
   pveClient: (connection: string | undefined) => PveClient;
   /** Narrow the records (clusters, sites, tags, names); every status is read. */
-  selection?: Partial<Omit<RecordSelection, "status">>;
+  selection?: SelectionFlags;
 }
 
 /** Statuses that say the guest should not exist (any more). */
@@ -162,13 +163,7 @@ async function diffConnection(
 
 export async function diffNetbox(options: DiffOptions): Promise<NetboxDiffReport> {
   const { config, netbox } = options;
-  const selection: RecordSelection = {
-    clusters: options.selection?.clusters ?? config.select.clusters,
-    sites: options.selection?.sites ?? config.select.sites,
-    tags: options.selection?.tags ?? config.select.tags,
-    ...(options.selection?.names ? { names: options.selection.names } : {}),
-  };
-  const all = await loadRecords(netbox, selection);
+  const all = await loadRecords(netbox, recordSelection(config, options.selection, undefined));
   const records: RecordDrift[] = [];
   const unrecorded: UnrecordedGuest[] = [];
   const byConnection = new Map<string, MappedVm[]>();

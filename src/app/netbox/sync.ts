@@ -20,6 +20,7 @@ import { loadGuestAddresses } from "../../sources/netbox/addresses.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { type MappedVm, mapRecord } from "../../sources/netbox/mapping.js";
 import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
+import { recordSelection } from "../../sources/netbox/selection.js";
 import { userMessageOf as errorText } from "../../util/errors.js";
 import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
 import { type PlannedSpec, planSpec } from "../plan-spec.js";
@@ -69,7 +70,10 @@ export interface SyncOptions {
   netbox: NetboxClient;
   /** The PVE client for a connection name (undefined: the PROXMOX_* environment). */
   pveClient: (connection: string | undefined) => PveClient;
-  /** Narrow the configured selection (CLI flags). */
+  /**
+   * Narrow the configured selection (CLI flags, serve's ids; see recordSelection). `status`, no
+   * CLI flag, replaces select.status for a program that converges other statuses.
+   */
   selection?: Partial<RecordSelection>;
   /** Plan only: nothing is applied and nothing is written to NetBox. */
   planOnly?: boolean;
@@ -141,15 +145,7 @@ function isolatePreflight(plan: Plan): { plan: Plan; blockedAll: string[] } {
 export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   const { config, netbox } = options;
   const writeBack = new WriteBack(netbox, config);
-  const selection: RecordSelection = {
-    status: options.selection?.status ?? config.select.status,
-    clusters: options.selection?.clusters ?? config.select.clusters,
-    sites: options.selection?.sites ?? config.select.sites,
-    tags: options.selection?.tags ?? config.select.tags,
-    ...(options.selection?.names ? { names: options.selection.names } : {}),
-    ...(options.selection?.ids ? { ids: options.selection.ids } : {}),
-  };
-  const records = await loadRecords(netbox, selection);
+  const records = await loadRecords(netbox, recordSelection(config, options.selection, options.selection?.status ?? config.select.status));
   const outcomes: RecordOutcome[] = [];
   // What was written for a record before its guest was built (its primary IPv4), reported with its outcome.
   const early = new Map<number, string[]>();

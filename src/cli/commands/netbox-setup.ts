@@ -82,9 +82,9 @@ export function addRecordFlags(cmd: Command): Command {
   return cmd
     .requiredOption("-c, --config <file>", "NetBox sync config (YAML; keys in docs/netbox.md)")
     .option("--url <url>", "NetBox URL (default: netbox.url in the config, else NETBOX_URL)")
-    .option("--cluster <name>", "only records of this NetBox cluster (repeatable)", collect)
-    .option("--site <slug>", "only records of this site (repeatable)", collect)
-    .option("--tag <slug>", "only records with this tag (repeatable; all must match)", collect)
+    .option("--cluster <name>", "only records of this NetBox cluster (repeatable; narrows select.clusters, never widens it)", collect)
+    .option("--site <slug>", "only records of this site (repeatable; narrows select.sites)", collect)
+    .option("--tag <slug>", "only records with this tag (repeatable; all must match, with select.tags)", collect)
     .option("--name <name>", "only the record with this name (repeatable)", collect)
     .option("--json", "print the result as JSON");
 }
