@@ -83,8 +83,9 @@ async function runPlaybook(shape: "best" | "article", pauseSeconds: number): Pro
   const best = shape === "best";
   const inventory = ["[planned]", ...names.map((name, i) => `${name} pve_node=${nodeOf(i)} vmid=${FIRST_VMID + i}`)];
   const label = best ? `Ansible best case (vmids, forks ${NODES * workers}, strategy free)` : `the article's playbook, ${pauseSeconds > 0 ? `with its pause: ${pauseSeconds}` : "without its pause"}`;
-  const measured = await lab.playbook({ file: `provision-${shape}.yml`, inventory, vars: { pause_seconds: pauseSeconds }, // The best case gets one fork per worker slot of the cluster (12 on the default 3 x 4).
-    ...(best ? { forks: NODES * workers, free: true } : {}) }, label);
+  // The best case gets one fork per worker slot of the cluster (12 on the default 3 x 4).
+  const forks = best ? { forks: NODES * workers, free: true } : {};
+  const measured = await lab.playbook({ file: `provision-${shape}.yml`, inventory, vars: { pause_seconds: pauseSeconds }, ...forks }, label);
   await lab.expectRunning("qemu", count, label);
   return row(label, measured);
 }
