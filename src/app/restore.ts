@@ -27,6 +27,8 @@ export interface RestoreOptions {
   node?: string;
   storage?: string;
   start?: boolean;
+  /** New MACs for every NIC (PVE's `unique`: a copy beside the original); default: the archive's MACs. */
+  unique?: boolean;
   /** Restore over an existing guest pvectl did not create. */
   includeForeign?: boolean;
 }
@@ -56,7 +58,7 @@ export async function planRestoreArchive(client: PveClient, options: RestoreOpti
     }
     if (errors.length === 0) replaced = { ...existing, volumes: await volumesOf(client, existing) };
   }
-  const request = { archive: { storage, volume: options.archive }, kind, vmid: options.vmid, node, start: options.start ?? false, ...(options.storage !== undefined ? { storage: options.storage } : {}) };
+  const request = { archive: { storage, volume: options.archive }, kind, vmid: options.vmid, node, start: options.start ?? false, ...(options.unique ? { unique: true } : {}), ...(options.storage !== undefined ? { storage: options.storage } : {}) };
   const guest = planRestore(request, replaced ?? (existing && errors.length > 0 ? { ...existing, volumes: {} } : undefined), errors);
   problems.push(...(await checkPermissions(client, [guest])));
   return { plan: newOperationPlan(client, [guest], problems), desired: [], context: { cluster, live: new Map() } };

@@ -170,6 +170,8 @@ export interface RestoreIntent {
   storage?: string;
   replaces: boolean;
   start: boolean;
+  /** PVE's `unique`: every NIC gets a new MAC (qemu also a new SMBIOS uuid); else the archive's are kept. */
+  unique?: boolean;
 }
 
 /** A backup archive of guest `vmid` deleted from its storage (a prune names each one). */

@@ -4,6 +4,8 @@ import { Harness, rejects } from "./guests-harness.js";
 
 type Row = Record<string, unknown>;
 
+const macOf = (nic: unknown) => /(?:=|hwaddr=)([0-9A-F]{2}(?::[0-9A-F]{2}){5})/i.exec(String(nic))?.[1];
+
 async function backupOf(h: Harness, vmid: number, storage = "shared"): Promise<string> {
   await h.ok("POST", "/nodes/pve1/vzdump", { vmid: String(vmid), storage, compress: "zstd" });
   const list = (await h.call("GET", `/nodes/pve1/storage/${storage}/content`, { content: "backup", vmid })) as Row[];
@@ -23,8 +25,29 @@ describe("restore from vzdump archives", () => {
     assert.equal(cfg.scsi1, "shared:300/vm-300-disk-0.qcow2,size=2G");
     assert.equal(cfg.name, "restored");
     assert.equal(cfg.tags, "web");
-    assert.notEqual(cfg.net0, original.net0);
-    assert.equal(cfg.smbios1, original.smbios1);
+    // qemu-server's restore with unique: a new MAC on every NIC and a new SMBIOS uuid.
+    assert.notEqual(macOf(cfg.net0), macOf(original.net0));
+    assert.equal(String(cfg.net0).replace(/=[0-9A-F:]{17}/, ""), String(original.net0).replace(/=[0-9A-F:]{17}/, ""));
+    assert.notEqual(cfg.smbios1, original.smbios1);
+    assert.match(String(cfg.smbios1), /^uuid=[0-9a-f-]{36}$/);
+  });
+
+  it("qmrestore without unique keeps every MAC and the SMBIOS uuid; vmgenid is always new", async () => {
+    const h = new Harness();
+    await h.createVm(100, { scsi0: "local-lvm:4", net0: "virtio,bridge=vmbr0", net1: "e1000,bridge=vmbr0,tag=20" });
+    const original = await h.config(100);
+    const archive = await backupOf(h, 100);
+    await h.ok("POST", "/nodes/pve1/qemu", { vmid: 301, archive });
+    const kept = await h.config(301);
+    assert.equal(kept.net0, original.net0);
+    assert.equal(kept.net1, original.net1);
+    assert.equal(kept.smbios1, original.smbios1);
+    assert.notEqual(kept.vmgenid, original.vmgenid);
+    // A NIC the request names is taken as given, unique or not (the request's options come last).
+    await h.ok("POST", "/nodes/pve1/qemu", { vmid: 302, archive, unique: 1, net1: "e1000=02:00:00:00:00:01,bridge=vmbr1" });
+    const given = await h.config(302);
+    assert.equal(given.net1, "e1000=02:00:00:00:00:01,bridge=vmbr1");
+    assert.notEqual(macOf(given.net0), macOf(original.net0));
   });
 
   it("storage= moves every disk; force overwrites an existing stopped VM", async () => {
@@ -68,5 +91,12 @@ describe("restore from vzdump archives", () => {
     const cfg = await h.config(201, "pve1", "lxc");
     assert.equal(cfg.rootfs, "local-lvm:vm-201-disk-0,size=4G");
     assert.equal(cfg.hostname, "ct1");
+    const original = await h.config(200, "pve1", "lxc");
+    assert.equal(cfg.net0, original.net0, "without unique the archive's hwaddr is kept");
+    // pve-container: with unique each archived NIC gets a new hwaddr, and replaces the request's NIC of that key.
+    await h.ok("POST", "/nodes/pve1/lxc", { vmid: 202, ostemplate: archive, restore: 1, storage: "local-lvm", unique: 1, net0: "name=eth9,bridge=vmbr1" });
+    const unique = await h.config(202, "pve1", "lxc");
+    assert.notEqual(macOf(unique.net0), macOf(original.net0));
+    assert.match(String(unique.net0), /name=eth0,bridge=vmbr0/);
   });
 });

@@ -3,12 +3,12 @@ import { createInterface } from "node:readline/promises";
 import type { PveClient } from "../../api/index.js";
 import { type ApplyPlanOptions, applyPlan } from "../../app/apply-plan.js";
 import type { PlannedSpec } from "../../app/plan-spec.js";
-import { DEFERRED_REBOOT, refusal, skipReasons } from "../../engine/guard-rails.js";
 import { PreflightFailedError } from "../../engine/errors.js";
+import { DEFERRED_REBOOT, refusal, skipReasons } from "../../engine/guard-rails.js";
 import type { ApplyReport } from "../../engine/report.js";
+import { safeLine } from "../../util/safe-text.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine, renderReport } from "../render/report.js";
-import { safeLine } from "../../util/safe-text.js";
 import { lockWaitOption } from "./lock-wait.js";
 import { UsageError } from "./plan.js";
 
@@ -108,6 +108,8 @@ export async function runApply(
     const ok = await confirm(`\n${verb === "destroy" ? "Destroy" : "Apply"} ${runnable} step(s) on ${plan.target}? Type 'yes' to continue: `);
     if (!ok) {
       err.write("Cancelled; nothing was changed.\n");
+      // --json answers with one document in every outcome, a refused confirmation included.
+      if (flags.json) out.write(`${JSON.stringify({ ok: false, cancelled: true, plan, error: "cancelled at the confirmation; nothing was changed", ...extraJson }, null, 2)}\n`);
       process.exitCode = 1;
       return undefined;
     }

@@ -2,12 +2,15 @@
 // prune are plans run through runApply (plan shown, confirmation or --yes, guard rails,
 // report, exit codes); list and status only read.
 import type { Command } from "commander";
+import type { PveClient } from "../../api/index.js";
 import { backupStatus, listBackups } from "../../app/backup-list.js";
 import { type PlannedOperation, planBackupPrune, planBackupRun } from "../../app/backup-plan.js";
 import type { BackupMode } from "../../plan/intent.js";
 import { KEEP_OPTIONS, type Retention } from "../../resources/backup/prune.js";
 import { BACKUP_COMPRESSIONS, BACKUP_MODES, type BackupCompression } from "../../resources/backup/run.js";
-import { renderArchives, renderUncovered, selectionNotes } from "../render/backups.js";
+import { renderArchives, renderUncovered } from "../render/backups.js";
+import { paletteFor } from "../render/plan.js";
+import { selectionJson, selectionNotes } from "../render/selection.js";
 import { type ApplyFlags, runApply } from "./apply-flow.js";
 import { positiveInt, UsageError } from "./plan.js";
 import { addSelectionOptions, openSelection, type SelectionFlags } from "./selection-flags.js";
@@ -48,11 +51,16 @@ function writeOptions(command: Command): Command {
   return command
     .option("--per-node <n>", "backups (or deletes) running at once per node", String(DEFAULT_PER_NODE))
     .option("-y, --yes", "do not ask for confirmation")
-    .option("--json", "the plan's refusal or the report as JSON");
+    .option("--json", "one JSON document on stdout: the report (or the plan's refusal, or the error), with the skipped and not-found guests");
 }
 
-function printSelection(planned: PlannedOperation): void {
-  for (const line of selectionNotes(planned.selection)) process.stderr.write(`${line}\n`);
+/**
+ * Runs a backup plan. What the selection left out (guests skipped, names not found) goes on
+ * stderr for a person, and into the one JSON document with --json, whatever the outcome.
+ */
+async function runPlanned(client: PveClient, planned: PlannedOperation, flags: ApplyFlags, perNode: number): Promise<void> {
+  if (!flags.json) process.stderr.write(selectionNotes(planned.selection, paletteFor(process.stderr)));
+  await runApply(client, planned, flags, { perNodeConcurrency: perNode }, "apply", selectionJson(planned.selection));
 }
 
 function registerRun(backup: Command): void {
@@ -77,9 +85,7 @@ function registerRun(backup: Command): void {
           ...(flags.notesTemplate !== undefined ? { notesTemplate: flags.notesTemplate } : {}),
           ...(flags.protected ? { protected: true } : {}),
         };
-        const planned = await planBackupRun(client, selector, options);
-        printSelection(planned);
-        await runApply(client, planned, flags, { perNodeConcurrency: perNode }, "apply");
+        await runPlanned(client, await planBackupRun(client, selector, options), flags, perNode);
       } finally {
         await client.close();
       }
@@ -111,9 +117,7 @@ function registerPrune(backup: Command): void {
     const perNode = positiveInt(flags.perNode, "--per-node", DEFAULT_PER_NODE);
     const { client, selector } = await openSelection(flags, "backup prune");
     try {
-      const planned = await planBackupPrune(client, selector, { storage: flags.storage, retention });
-      printSelection(planned);
-      await runApply(client, planned, flags, { perNodeConcurrency: perNode }, "apply");
+      await runPlanned(client, await planBackupPrune(client, selector, { storage: flags.storage, retention }), flags, perNode);
     } finally {
       await client.close();
     }
@@ -132,7 +136,7 @@ function registerList(backup: Command): void {
         if (flags.json) process.stdout.write(`${JSON.stringify(listing, null, 2)}\n`);
         else {
           process.stdout.write(renderArchives(listing.archives));
-          for (const line of selectionNotes({ skipped: [], notFound: listing.notFound })) process.stderr.write(`${line}\n`);
+          process.stderr.write(selectionNotes({ skipped: [], notFound: listing.notFound }, paletteFor(process.stderr)));
         }
       } finally {
         await client.close();

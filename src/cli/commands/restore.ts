@@ -12,6 +12,7 @@ interface Flags extends ApplyFlags {
   node?: string;
   storage?: string;
   start?: boolean;
+  unique?: boolean;
   includeForeign?: boolean;
 }
 
@@ -30,6 +31,7 @@ export function registerRestoreCommand(program: Command): void {
     .option("--node <node>", "the node to restore on (default: the existing guest's, else one that sees the archive)")
     .option("--storage <storage>", "put every restored disk here (default: where each disk was backed up from)")
     .option("--start", "start the guest after the restore")
+    .option("--unique", "give every NIC a new MAC address (a copy running beside the original); default: the archive's MACs are kept")
     .option("--allow-data-loss", "required to restore over an existing guest: its config and disks are replaced")
     .option("--include-foreign", "allow restoring over an existing guest pvectl did not create")
     .option("-y, --yes", "do not ask for confirmation")
@@ -43,6 +45,7 @@ export function registerRestoreCommand(program: Command): void {
           ...(flags.node !== undefined ? { node: flags.node } : {}),
           ...(flags.storage !== undefined ? { storage: flags.storage } : {}),
           start: flags.start ?? false,
+          unique: flags.unique ?? false,
           includeForeign: flags.includeForeign ?? false,
         });
         await runApply(client, planned, flags, {}, "apply");

@@ -1,7 +1,6 @@
-// Tables of the read-only backup views (`backup list`, `backup status`) and the lines that say
-// what a selection left out.
+// Tables of the read-only backup views (`backup list`, `backup status`); what a selection left
+// out is rendered by render/selection.ts, as for snapshots.
 import type { ArchiveEntry, UncoveredGuest } from "../../app/backup-list.js";
-import type { Selection } from "../../engine/selection.js";
 import { safeLine } from "../../util/safe-text.js";
 
 function table(header: string[], rows: string[][]): string {
@@ -44,11 +43,4 @@ export function renderUncovered(guests: UncoveredGuest[]): string {
   if (guests.length === 0) return "Every guest is in a backup job.\n";
   const rows = guests.map((g) => [String(g.vmid), safeLine(g.name ?? "-"), g.type, safeLine(g.node ?? "-")]);
   return `${guests.length} guest(s) in no backup job:\n${table(["VMID", "NAME", "TYPE", "NODE"], rows)}`;
-}
-
-/** What the selection left out and why, and what it named that does not exist (on stderr). */
-export function selectionNotes(selection: Pick<Selection, "skipped" | "notFound">): string[] {
-  const lines = selection.skipped.map((s) => `skipped: vmid ${s.guest.vmid}${s.guest.name ? ` (${safeLine(s.guest.name)})` : ""}: ${s.reason}`);
-  for (const missing of selection.notFound) lines.push(`not found: ${safeLine(missing)}`);
-  return lines;
 }

@@ -18,6 +18,8 @@ export interface RestoreRequest {
   /** Every restored disk goes here (default: the storage each was backed up from). */
   storage?: string;
   start: boolean;
+  /** New MACs for every NIC (PVE's `unique`); without it the archive's MACs are kept. */
+  unique?: boolean;
 }
 
 /** The guest restored over, as the plan read it: its disks (slot -> volume) are named as lost. */
@@ -40,7 +42,7 @@ export function planRestore(request: RestoreRequest, existing: ReplacedGuest | u
 }
 
 function restoreStep(request: RestoreRequest, existing: ReplacedGuest | undefined, label: string): StepDraft {
-  const where = `${request.node}${request.storage !== undefined ? `, disks on ${request.storage}` : ""}${request.start ? ", started after" : ""}`;
+  const where = `${request.node}${request.storage !== undefined ? `, disks on ${request.storage}` : ""}${request.unique ? ", new MAC addresses" : ""}${request.start ? ", started after" : ""}`;
   const call = restoreCall(request, existing !== undefined);
   if (existing === undefined) {
     return { action: "restore", severity: "configuration", summary: `restore ${request.archive.volume} as new guest ${label} on ${where}`, changes: [], calls: [call] };
@@ -66,6 +68,7 @@ function restoreCall(request: RestoreRequest, replaces: boolean): ApiCall {
   if (request.storage !== undefined) params.storage = request.storage;
   if (replaces) params.force = 1;
   if (request.start) params.start = 1;
+  if (request.unique) params.unique = 1;
   const path = request.kind === "qemu" ? qemuPaths.create(request.node) : lxcPaths.create(request.node);
   return {
     method: "POST",
@@ -78,6 +81,7 @@ function restoreCall(request: RestoreRequest, replaces: boolean): ApiCall {
       archive: request.archive,
       replaces,
       start: request.start,
+      ...(request.unique ? { unique: true } : {}),
       ...(request.storage !== undefined ? { storage: request.storage } : {}),
     },
   };

@@ -3,7 +3,7 @@
 import { volumeOf } from "../../pve/index.js";
 import { isDiskKey, parseDrive, withVolume } from "../cluster/drives.js";
 import type { SimCluster } from "../cluster/model.js";
-import { withNewMac } from "../cluster/nics.js";
+import { nicMac, withNewMac } from "../cluster/nics.js";
 import type { BackupContent, GuestConfig, GuestState, GuestType, VolumeState } from "../cluster/types.js";
 import {
   allocateVolume,
@@ -151,11 +151,17 @@ function restoredConfig(
     config[key] = withVolume(type, key, String(content.config[key]), volume.volid, disk.size);
     log(`map '${key}' to '${volume.volid}'`);
   }
-  for (const [key, value] of Object.entries(req.overrides)) config[key] = value;
-  if (flag(req.ctx, "unique")) {
-    for (const key of Object.keys(config).filter((k) => /^net\d+$/.test(k))) {
-      config[key] = withNewMac(type, key, String(config[key]), model.newMac());
-    }
+  const unique = flag(req.ctx, "unique");
+  if (type === "qemu") {
+    // qemu-server rewrites the archive's lines, then lays the request's options over them: a
+    // NIC the request gives keeps the MAC it gives.
+    renewQemuIdentity(model, config, unique);
+    Object.assign(config, req.overrides);
+  } else {
+    // pve-container merges the archive's config into the request's, and with `unique` each
+    // archived NIC (with a new hwaddr) replaces a NIC of the same key the request gave.
+    Object.assign(config, req.overrides);
+    if (unique) for (const key of netKeys(content.config)) config[key] = withNewMac(type, key, String(content.config[key]), model.newMac());
   }
   if (config.template === 1 || config.template === "1") {
     for (const [key, value] of Object.entries(config)) {
@@ -165,6 +171,22 @@ function restoredConfig(
     }
   }
   return config;
+}
+
+const netKeys = (config: GuestConfig) => Object.keys(config).filter((k) => /^net\d+$/.test(k));
+
+/**
+ * A restored VM's identity as qemu-server's restore_update_config_line leaves it: vmgenid is
+ * always new (unless 0: off); with `unique` every NIC with a MAC gets a new one and SMBIOS
+ * type 1 a new uuid. Without `unique` the archive's MACs and uuid are kept.
+ */
+function renewQemuIdentity(model: SimCluster, config: GuestConfig, unique: boolean): void {
+  if (config.vmgenid !== undefined && String(config.vmgenid) !== "0") config.vmgenid = model.newUuid();
+  if (!unique) return;
+  for (const key of netKeys(config)) {
+    if (nicMac("qemu", key, String(config[key])) !== undefined) config[key] = withNewMac("qemu", key, String(config[key]), model.newMac());
+  }
+  if (config.smbios1 !== undefined) config.smbios1 = String(config.smbios1).replace(/uuid=[0-9a-fA-F-]+/, `uuid=${model.newUuid()}`);
 }
 
 function restoreOverrides(ctx: HandlerContext, control: Set<string>, type: GuestType): GuestConfig {
