@@ -6,7 +6,9 @@ import { getPermissions } from "../api/endpoints/index.js";
 import { type PveClient, PveError } from "../api/index.js";
 import { type AccessNeeds, accessNeeds, type NeedsOptions, type ScopedNeed } from "../engine/access-needs.js";
 import { missingPrivileges } from "../engine/privileges.js";
+import { authIdProblem } from "../pve/auth-id.js";
 import { UsageProblem } from "../util/errors.js";
+import { safeLine } from "../util/safe-text.js";
 import { desiredObjectsOf, desiredOf, type SpecGuests } from "./plan-spec.js";
 
 export type { AccessNeeds, NeedsOptions } from "../engine/access-needs.js";
@@ -43,11 +45,12 @@ export class AccessCheckRefused extends UsageProblem {
   override readonly kind = "permission";
 }
 
-/** A user id or a token id as PVE writes them: `user@realm` or `user@realm!token`. */
-const AUTH_ID = /^[^\s:@/!]+@[A-Za-z][A-Za-z0-9.\-_]*(?:![A-Za-z][A-Za-z0-9.\-_]*)?$/;
-
+/** A user id or a token id as PVE checks them (pve/auth-id.ts): `user@realm` or `user@realm!token`. */
 export function checkAuthId(id: string): void {
-  if (!AUTH_ID.test(id)) throw new UsageProblem(`'${id}' is not a user or token id`, "write user@realm for a user or user@realm!tokenname for a token, e.g. deploy@pve!ci");
+  const problem = authIdProblem(id);
+  if (problem !== undefined) {
+    throw new UsageProblem(`'${safeLine(id)}' is not a user or token id PVE accepts: ${safeLine(problem)}`, "write user@realm for a user or user@realm!tokenname for a token, e.g. deploy@pve!ci");
+  }
 }
 
 function merge(missing: ScopedNeed[]): MissingPrivilege[] {

@@ -1,6 +1,7 @@
 // Zod types for the values a spec writes (names, sizes, volume ids, PVE-typed numbers), shared
 // by the VM and container schemas so both accept and explain a value the same way.
 import { z } from "zod";
+import { USER_ID_RE } from "../../pve/auth-id.js";
 import { volumeIdProblem } from "../../pve/volume-id.js";
 import type { ParamSchema } from "../../schema/types.js";
 
@@ -18,7 +19,8 @@ export const SIZE_WITH_UNIT = /^\d+(\.\d+)?\s*[KMGT](iB)?$/;
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const FINGERPRINT = /^([0-9a-fA-F]{2}:){31}[0-9a-fA-F]{2}$|^[0-9a-fA-F]{64}$/;
 export const CONNECTION_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
-export const USER_ID = /^[^\s:@/]+@[A-Za-z][A-Za-z0-9.\-_]+$/;
+/** pve/auth-id.ts: a user id (its length is checked where it is used). */
+export const USER_ID = USER_ID_RE;
 export const TOKEN_NAME = /^[A-Za-z][A-Za-z0-9.\-_]+$/;
 export const VOLUME_ID = /^[a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]:.+$/;
 export const IPV4_CIDR = /^(\d{1,3}\.){3}\d{1,3}\/\d{1,2}$/;
