@@ -89,6 +89,6 @@ export async function checkAccess(client: PveClient, spec: SpecGuests, subject: 
     throw err;
   }
   const keyed = needs.checks.map((n, i) => ({ ...n, stepId: String(i) }));
-  const missing = missingPrivileges(dump, keyed).map((n) => needs.checks[Number(n.stepId)]!);
+  const missing = missingPrivileges(dump, keyed, subject).map((n) => needs.checks[Number(n.stepId)]!);
   return { subject, missing: merge(missing), needs, holdsNothing: Object.keys(dump).length === 0 };
 }
