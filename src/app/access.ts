@@ -9,6 +9,7 @@ import { missingPrivileges } from "../engine/privileges.js";
 import { authIdProblem } from "../pve/auth-id.js";
 import { UsageProblem } from "../util/errors.js";
 import { safeLine } from "../util/safe-text.js";
+import { leftPoolNeeds } from "./access-pool-leave.js";
 import { desiredObjectsOf, desiredOf, type SpecGuests } from "./plan-spec.js";
 
 export type { AccessNeeds, NeedsOptions } from "../engine/access-needs.js";
@@ -88,6 +89,8 @@ export async function checkAccess(client: PveClient, spec: SpecGuests, subject: 
     }
     throw err;
   }
+  // Guests that would leave the pool they are in today need Pool.Allocate there (no spec says which).
+  needs.checks.push(...(await leftPoolNeeds(client, desiredOf(spec))));
   const keyed = needs.checks.map((n, i) => ({ ...n, stepId: String(i) }));
   const missing = missingPrivileges(dump, keyed, subject).map((n) => needs.checks[Number(n.stepId)]!);
   return { subject, missing: merge(missing), needs, holdsNothing: Object.keys(dump).length === 0 };

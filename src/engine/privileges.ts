@@ -67,6 +67,8 @@ export function callNeeds(call: ApiCall): PrivilegeNeed[] {
   // PUT /pools with vms=: PVE also checks each guest (`check_perm_modify` on /vms/<vmid>).
   if (intent.op === "pool-membership") {
     for (const id of intent.vmids) needs.push({ path: `/vms/${id}`, privilege: "VM.Allocate", anyOf: ["VM.Allocate", "Permissions.Modify"] });
+    // A move takes the guest out of its pool: PVE (Pool.pm update_pool) checks Pool.Allocate there.
+    if (intent.from !== undefined) needs.push({ path: `/pool/${intent.from}`, privilege: "Pool.Allocate" });
   }
   return needs;
 }

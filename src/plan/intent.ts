@@ -85,8 +85,11 @@ export type CallIntent =
   | BackupIntent
   | RestoreIntent
   | ArchiveDeleteIntent
-  /** Pool membership (PUT /pools): not a guest's own endpoint, so no guest type. */
-  | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean }
+  /**
+   * Pool membership (PUT /pools): not a guest's own endpoint, so no guest type. `from`: the
+   * pool a move (`allow-move`) takes the guests out of, which PVE checks too.
+   */
+  | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean; from?: string }
   | ObjectIntent;
 
 /** Kinds of cluster objects a plan converges besides guests (resources/objects.ts registers each). */

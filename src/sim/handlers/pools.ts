@@ -5,8 +5,8 @@ import type { GuestState, PoolState } from "../cluster/types.js";
 import { storageOnNode } from "../cluster/volumes.js";
 import { type HandlerContext, JsonList, PveApiError, type Router } from "../contract.js";
 import { storageResource } from "./cluster.js";
-import { guestResources } from "./guest-resource.js";
 import { flag, sim, str } from "./context.js";
+import { guestResources } from "./guest-resource.js";
 
 type Entry = Record<string, unknown>;
 
@@ -101,6 +101,8 @@ function updatePool(ctx: HandlerContext): null {
       if (!flag(ctx, "allow-move")) {
         throw fail(`VM ${vmid} belongs already to pool '${current}' and 'allow-move' is not set`);
       }
+      // Taking the guest out of its pool is a change of that pool too.
+      ctx.checkPermission(`/pool/${current}`, ["Pool.Allocate"]);
       model.removeFromPools(vmid);
     }
     pool.vmids.push(vmid);
