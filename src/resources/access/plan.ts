@@ -10,6 +10,7 @@ import { type DesiredAccess, type DesiredToken, type DesiredUser, type LiveAcces
 import { planAcls } from "./plan-acls.js";
 import { type CommentedKind, type KindPlans, planCommented } from "./plan-commented.js";
 import { planRoles } from "./plan-roles.js";
+import { byNesting, withNesting } from "./pool-nesting.js";
 
 export interface AccessPlanOptions {
   /** `--adopt`: every listed object pvectl did not create may be managed. */
@@ -53,7 +54,7 @@ export function planAccess(desired: DesiredAccess, live: LiveAccess, options: Ac
   const acls = planAcls(desired, live);
   const deletedAcls = new Set(acls.objects.filter(deletes).map((o) => o.key));
   const parts: KindPlans[] = [
-    planCommented(poolKind(options.poolsInUse ?? []), desired.pools, live.pools, adopt),
+    planCommented(withNesting(poolKind(options.poolsInUse ?? []), desired.pools, live.pools, options.poolsInUse ?? []), desired.pools, live.pools, adopt),
     planRoles(desired, live, deletedAcls, adopt),
     planCommented(GROUP_KIND, desired.groups, live.groups, adopt),
     planCommented(userKind(desired, live), desired.users, users, adopt),
@@ -62,7 +63,7 @@ export function planAccess(desired: DesiredAccess, live: LiveAccess, options: Ac
   ];
   const all = parts.flatMap((p) => p.objects);
   const rank = (o: ObjectPlan) => ORDER.indexOf(o.kind);
-  const forward = all.filter((o) => !deletes(o));
-  const backward = all.filter(deletes).sort((a, b) => rank(b) - rank(a));
+  const forward = all.filter((o) => !deletes(o)).sort((a, b) => rank(a) - rank(b) || byNesting(a, b, false));
+  const backward = all.filter(deletes).sort((a, b) => rank(b) - rank(a) || byNesting(a, b, true));
   return { objects: [...forward, ...backward], refused: parts.flatMap((p) => p.refused) };
 }

@@ -70,6 +70,11 @@ function createPool(ctx: HandlerContext): null {
   const model = sim(ctx);
   const poolid = str(ctx, "poolid") ?? "";
   if (model.pool(poolid)) throw new PveApiError(500, `create pool failed: pool '${poolid}' already exists`);
+  // Nested pools (PVE 8.1+): the parent must exist first.
+  const parent = poolid.includes("/") ? poolid.slice(0, poolid.lastIndexOf("/")) : undefined;
+  if (parent !== undefined && !model.pool(parent)) {
+    throw new PveApiError(500, `create pool failed: parent '${parent}' of pool '${poolid}' does not exist`);
+  }
   const comment = str(ctx, "comment");
   model.state.pools.push({ poolid, ...(comment !== undefined ? { comment } : {}), vmids: [], storages: [] });
   return null;
@@ -123,6 +128,8 @@ function updatePool(ctx: HandlerContext): null {
 function deletePool(ctx: HandlerContext): null {
   const model = sim(ctx);
   const pool = requirePool(model, str(ctx, "poolid") ?? "", "delete pool failed: ");
+  const child = model.state.pools.map((p) => p.poolid).find((id) => id.startsWith(`${pool.poolid}/`) && !id.slice(pool.poolid.length + 1).includes("/"));
+  if (child !== undefined) throw new PveApiError(500, `delete pool failed: pool '${pool.poolid}' is not empty (contains pool '${child}')`);
   const vm = [...pool.vmids].sort((a, b) => a - b).find((v) => model.guest(v));
   if (vm !== undefined) throw new PveApiError(500, `delete pool failed: pool '${pool.poolid}' is not empty (contains VM ${vm})`);
   const storage = [...pool.storages].sort()[0];

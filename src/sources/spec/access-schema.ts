@@ -4,10 +4,9 @@
 import { z } from "zod";
 import { TOKEN_ID_RE, tokenIdProblem, userIdProblem } from "../../pve/auth-id.js";
 import { ROLE_ID_RE } from "../../pve/index.js";
-import { CONNECTION_NAME, pattern, TOKEN_NAME, USER_ID } from "./zod-values.js";
+import { CONNECTION_NAME, POOL_ID, POOL_ID_RULE, pattern, TOKEN_NAME, USER_ID } from "./zod-values.js";
 
 export const GROUP_ID = /^[A-Za-z0-9.\-_]+$/;
-const POOL_ID = /^[A-Za-z0-9_-]+$/;
 const FULL_TOKEN_ID = TOKEN_ID_RE;
 
 /** A user id (or full token id) as PVE checks it: the pattern, then its length (3 to 64). */
@@ -78,7 +77,7 @@ function aclSchema() {
 
 function poolSchema() {
   return z.strictObject({
-    id: pattern(POOL_ID, "letters, digits, '-' and '_'"),
+    id: pattern(POOL_ID, POOL_ID_RULE).describe("The pool's id; a nested pool (PVE 8.1+) is `parent/child`, its parent listed or existing."),
     comment: comment(),
     adopt: adopt(),
   });

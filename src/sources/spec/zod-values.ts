@@ -10,8 +10,12 @@ import type { ParamSchema } from "../../schema/types.js";
 export const DNS_NAME = /^([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?\.)*[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/;
 export const NODE_NAME = /^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/;
 export const STORAGE_ID = /^[a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]$/;
+/** A pool id as PVE 8.1+ takes it: up to three levels (`team/web/prod`), each letters, digits, '.', '-' and '_'. */
+export const POOL_ID = /^[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+){0,2}$/;
 /** A pool id, or "" for "in no pool". */
-export const POOL_ID_OR_NONE = /^[A-Za-z0-9_-]*$/;
+export const POOL_ID_OR_NONE = /^(?:[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+){0,2})?$/;
+/** How a pool id is explained where one is refused. */
+export const POOL_ID_RULE = "letters, digits, '.', '-' and '_', nested up to three levels with '/' (team/web)";
 export const BRIDGE_ID = /^[-_.\w\d]+$/;
 export const TAG = /^[a-zA-Z0-9_][a-zA-Z0-9_\-+.]*$/;
 export const MAC = /^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$/;
