@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
+import { checkAccess } from "../../src/app/access.js";
 import { applyPlan } from "../../src/app/apply-plan.js";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { planHasErrors } from "../../src/plan/types.js";
@@ -85,6 +86,17 @@ describe("nested pools", { skip }, () => {
     await assert.rejects(root.request("POST", "/pools", { poolid: "a/b/c/d" }), (e: { paramErrors?: Record<string, string> }) => /nested too deeply \(max levels = 3\)/.test(e.paramErrors?.poolid ?? ""));
     const again = await plan(POOLS(["team/web/prod", "team", "team/web"]));
     assert.deepEqual(poolSteps(again), [], "converged");
+  });
+
+  it("an ACL entry on the parent pool reaches the guests of its children, for PVE and for access check", async () => {
+    await root.request("POST", "/access/users", { userid: "nest@pve" });
+    await root.request("PUT", "/access/acl", { path: "/pool/team", roles: "PVEVMUser", users: "nest@pve" });
+    const dump = (await root.request("GET", "/access/permissions", { userid: "nest@pve" })) as Record<string, Record<string, number>>;
+    assert.ok(dump["/vms/340"]?.["VM.PowerMgmt"] !== undefined, JSON.stringify(dump));
+    const check = await checkAccess(root, parseSpec(POOLS(["team/web/prod", "team", "team/web"]), "pools.yaml"), "nest@pve");
+    const onPool = check.missing.filter((m) => m.path === "/pool/team/web/prod").map((m) => m.privilege);
+    assert.ok(onPool.length > 0 && !onPool.includes("VM.PowerMgmt") && !onPool.includes("VM.Audit"), JSON.stringify(check.missing));
+    assert.ok(onPool.includes("VM.Allocate"), "PVEVMUser holds no VM.Allocate");
   });
 
   it("a child without its parent and a fourth level are refused before anything runs", async () => {
