@@ -24,12 +24,14 @@ function mountType(value: string): "volume" | "bind" | "device" {
 /** `features` on create: an unprivileged container may ask for nesting alone (VM.Allocate); anything else is root@pam's. */
 function checkFeatures(check: (privs: string[]) => void, value: string, unprivileged: boolean): void {
   if (!unprivileged) throw rootOnly("changing feature flags for privileged container is only allowed for root@pam");
-  const on = value
+  // A new container has no old features: every flag written counts, even one set to 0.
+  const flags = value
     .split(",")
     .map((part) => part.split("="))
-    .filter(([name, flag]) => name !== "" && flag !== "0");
-  if (on.some(([name]) => name !== "nesting")) throw rootOnly("changing feature flags (except nesting) is only allowed for root@pam");
-  if (on.length > 0) check(["VM.Allocate"]);
+    .filter(([name]) => name !== "");
+  const nestingOnly = flags.length === 1 && flags[0]?.[0] === "nesting" && flags[0][1] !== "0";
+  if (flags.length > 0 && !nestingOnly) throw rootOnly("changing feature flags (except nesting) is only allowed for root@pam");
+  if (nestingOnly) check(["VM.Allocate"]);
 }
 
 function checkOption(ctx: HandlerContext, check: (privs: string[]) => void, key: string, value: string, unprivileged: boolean): void {
