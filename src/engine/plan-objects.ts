@@ -42,7 +42,7 @@ async function objectPermissions(client: PveClient, objects: ObjectPlan[], desir
     guest: owner.get(need.stepId) ?? "",
     path: need.path,
     privilege: need.privilege,
-    message: `${client.identity} lacks ${need.privilege} on ${need.path} (needed by step ${need.stepId})`,
+    message: `${client.identity} lacks ${need.privilege} on ${need.path}${(need.orOn ?? []).map((o) => ` (or ${o.privilege} on ${o.path})`).join("")} (needed by step ${need.stepId})`,
   }))];
 }
 

@@ -110,6 +110,11 @@ export interface ObjectIntent {
    * hand out (or take back) only privileges it holds on that path itself.
    */
   grants?: string[];
+  /**
+   * An API token's user's groups when the call runs: PVE also accepts User.Modify on any of
+   * them (`userid-group`) instead of on /access/groups.
+   */
+  ownerGroups?: string[];
 }
 
 export type SnapshotAction = "create" | "delete" | "rollback";

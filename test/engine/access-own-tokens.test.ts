@@ -85,6 +85,34 @@ describe("API tokens of one's own user", () => {
     assert.equal(await refusedStatus(deployToken.request("POST", "/access/users/deploy@pve/token/direct", {})), 403);
   });
 
+  it("User.Modify on a group of the token's user is enough (userid-group); on another group it is not", async () => {
+    await lab.client.request("POST", "/access/groups", { groupid: "web-team" });
+    await lab.client.request("POST", "/access/groups", { groupid: "db-team" });
+    await lab.client.request("POST", "/access/users", { userid: "web1@pve", groups: "web-team" });
+    await lab.client.request("POST", "/access/users", { userid: "db1@pve", groups: "db-team" });
+    await lab.client.request("POST", "/access/users", { userid: "lead@pve", password: "long-enough-1" });
+    await lab.client.request("PUT", "/access/acl", { path: "/access/groups/web-team", roles: "PVEUserAdmin", users: "lead@pve" });
+    // Reading every user's tokens (planning) needs Sys.Audit there; it does not let anyone make tokens.
+    await lab.client.request("PUT", "/access/acl", { path: "/access/groups", roles: "PVEAuditor", users: "lead@pve", propagate: 0 });
+    // A spec's token list manages every token pvectl made: the earlier ones are not this test's.
+    await lab.client.request("DELETE", "/access/users/deploy@pve/token/ci");
+    const lead = clientAs(lab, "lead@pve", "long-enough-1");
+    try {
+      const ok = await plan(lead, tokens(dir, "web1@pve", "web"));
+      assert.equal(planHasErrors(ok.plan), false, JSON.stringify(problems(ok)));
+      assert.equal((await applyPlan(lead, ok, fastApply)).ok, true);
+      const refused = await plan(lead, tokens(dir, "db1@pve", "db"));
+      assert.ok(
+        refused.plan.preflightErrors.some((e) => e.path === "/access/groups" && e.privilege === "User.Modify" && /or User\.Modify on \/access\/groups\/db-team/.test(e.message)),
+        JSON.stringify(problems(refused)),
+      );
+      assert.equal(await refusedStatus(lead.request("POST", "/access/users/db1@pve/token/direct", {})), 403);
+    } finally {
+      await lead.close();
+      await lab.client.request("DELETE", "/access/users/web1@pve/token/web");
+    }
+  });
+
   it("granted User.Modify on /access/groups, the token passes preflight and creates it", async () => {
     await lab.client.request("PUT", "/access/acl", { path: "/access/groups", roles: "PVEUserAdmin", users: "deploy@pve" });
     const p = await plan(deployToken, tokens(dir, "deploy@pve", "ci3"));

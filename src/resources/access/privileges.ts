@@ -75,8 +75,10 @@ export function accessCallNeeds(intent: ObjectIntent, params: Record<string, Par
       return aclNeeds(intent, params);
     case "access-user":
       return userNeeds(intent, params);
-    case "access-token":
-      return [{ path: "/access/groups", privilege: "User.Modify", unlessCaller: intent.key.slice(0, intent.key.lastIndexOf("!")) }];
+    case "access-token": {
+      const orOn = (intent.ownerGroups ?? []).map((g) => ({ path: `/access/groups/${g}`, privilege: "User.Modify" }));
+      return [{ path: "/access/groups", privilege: "User.Modify", unlessCaller: intent.key.slice(0, intent.key.lastIndexOf("!")), ...(orOn.length > 0 ? { orOn } : {}) }];
+    }
     default:
       // Roles, groups and pools: the schema's own `perm` check says it all.
       return [];
