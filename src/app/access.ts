@@ -6,7 +6,10 @@ import { getPermissions } from "../api/endpoints/index.js";
 import { type PveClient, PveError } from "../api/index.js";
 import { type AccessNeeds, accessNeeds, type NeedsOptions, type ScopedNeed } from "../engine/access-needs.js";
 import { missingPrivileges } from "../engine/privileges.js";
+import { authIdProblem } from "../pve/auth-id.js";
 import { UsageProblem } from "../util/errors.js";
+import { safeLine } from "../util/safe-text.js";
+import { leftPoolNeeds } from "./access-pool-leave.js";
 import { desiredObjectsOf, desiredOf, type SpecGuests } from "./plan-spec.js";
 
 export type { AccessNeeds, NeedsOptions } from "../engine/access-needs.js";
@@ -43,11 +46,12 @@ export class AccessCheckRefused extends UsageProblem {
   override readonly kind = "permission";
 }
 
-/** A user id or a token id as PVE writes them: `user@realm` or `user@realm!token`. */
-const AUTH_ID = /^[^\s:@/!]+@[A-Za-z][A-Za-z0-9.\-_]*(?:![A-Za-z][A-Za-z0-9.\-_]*)?$/;
-
+/** A user id or a token id as PVE checks them (pve/auth-id.ts): `user@realm` or `user@realm!token`. */
 export function checkAuthId(id: string): void {
-  if (!AUTH_ID.test(id)) throw new UsageProblem(`'${id}' is not a user or token id`, "write user@realm for a user or user@realm!tokenname for a token, e.g. deploy@pve!ci");
+  const problem = authIdProblem(id);
+  if (problem !== undefined) {
+    throw new UsageProblem(`'${safeLine(id)}' is not a user or token id PVE accepts: ${safeLine(problem)}`, "write user@realm for a user or user@realm!tokenname for a token, e.g. deploy@pve!ci");
+  }
 }
 
 function merge(missing: ScopedNeed[]): MissingPrivilege[] {
@@ -85,7 +89,9 @@ export async function checkAccess(client: PveClient, spec: SpecGuests, subject: 
     }
     throw err;
   }
+  // Guests that would leave the pool they are in today need Pool.Allocate there (no spec says which).
+  needs.checks.push(...(await leftPoolNeeds(client, desiredOf(spec))));
   const keyed = needs.checks.map((n, i) => ({ ...n, stepId: String(i) }));
-  const missing = missingPrivileges(dump, keyed).map((n) => needs.checks[Number(n.stepId)]!);
+  const missing = missingPrivileges(dump, keyed, subject).map((n) => needs.checks[Number(n.stepId)]!);
   return { subject, missing: merge(missing), needs, holdsNothing: Object.keys(dump).length === 0 };
 }

@@ -119,6 +119,11 @@ function guestNeeds(guest: DesiredGuest, all: DesiredGuest[], options: NeedsOpti
     out.push(...(operation === "pool" ? poolJoinNeeds(guest, needs, notes) : needs));
   }
   out.push(...scoped(readNeeds(guest, source), own, "read", guest.key));
+  if ("pool" in guest && guest.pool === "" && !guest.absent) {
+    notes.push(
+      `pool: "" on ${guest.key}: taking it out of the pool it is in needs Pool.Allocate on /pool/<that pool>, which the spec does not name; \`access check\` looks it up, preflight asks for it`,
+    );
+  }
   return out;
 }
 

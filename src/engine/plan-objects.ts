@@ -20,7 +20,7 @@ function readNeeds(desired: DesiredObjects): RequiredPrivilege[] {
 }
 
 function readProblems(client: PveClient, dump: PermissionDump, needs: RequiredPrivilege[]): PreflightProblem[] {
-  return missingPrivileges(dump, needs).map((need) => ({
+  return missingPrivileges(dump, needs, client.identity).map((need) => ({
     kind: "permission" as const,
     path: need.path,
     privilege: need.privilege,
@@ -37,12 +37,12 @@ async function objectPermissions(client: PveClient, objects: ObjectPlan[], desir
   const reads = readProblems(client, dump, reading);
   if (steps.length === 0) return reads;
   const owner = new Map(objects.flatMap((o) => o.steps.map((s) => [s.id, o.key] as const)));
-  return [...reads, ...missingPrivileges(dump, stepNeeds(steps)).map((need) => ({
+  return [...reads, ...missingPrivileges(dump, stepNeeds(steps), client.identity).map((need) => ({
     kind: "permission" as const,
     guest: owner.get(need.stepId) ?? "",
     path: need.path,
     privilege: need.privilege,
-    message: `${client.identity} lacks ${need.privilege} on ${need.path} (needed by step ${need.stepId})`,
+    message: `${client.identity} lacks ${need.privilege} on ${need.path}${(need.orOn ?? []).map((o) => ` (or ${o.privilege} on ${o.path})`).join("")} (needed by step ${need.stepId})`,
   }))];
 }
 

@@ -3,12 +3,12 @@
 // the steps need is checked against GET /access/permissions. All problems are reported together.
 import { getNodeNetwork, getPermissions, getStorageContent } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
+import type { GuestType } from "../plan/intent.js";
+import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { ClusterSnapshot } from "./cluster.js";
 import { granted, missingPrivileges, stepNeeds } from "./privileges.js";
 import { planReadNeeds } from "./read-needs.js";
-import type { GuestType } from "../plan/intent.js";
-import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 
 /** Volumes a step reads from storage content: ISOs for CD-ROMs, images for `import-from`, a container's template. */
 type FileContent = "iso" | "import" | "images" | "vztmpl";
@@ -233,7 +233,7 @@ export async function checkPermissions(client: PveClient, guests: GuestPlan[]): 
   if (steps.length === 0) return [];
   const dump = await getPermissions(client);
   const byStep = new Map(guests.flatMap((g) => g.steps.map((s) => [s.id, g.key] as const)));
-  return missingPrivileges(dump, [...stepNeeds(steps), ...planReadNeeds(guests)]).map((need) => {
+  return missingPrivileges(dump, [...stepNeeds(steps), ...planReadNeeds(guests)], client.identity).map((need) => {
     const privilege = need.anyOf && need.anyOf.length > 1 ? need.anyOf.join(" or ") : need.privilege;
     return {
       kind: "permission" as const,

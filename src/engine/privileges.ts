@@ -2,10 +2,11 @@
 // (`permissions.check`); create and config updates check more, per key and value, inside
 // PVE's handler: the guest kind lists those (resources/<kind>/privileges.ts), by the call's
 // intent.
+
+import type { ApiCall, PrivilegeNeed, RequiredPrivilege, Step } from "../plan/types.js";
 import { archiveCallNeeds, GUEST_KINDS } from "../resources/index.js";
 import { objectCallNeeds } from "../resources/objects.js";
 import { matchEndpoint } from "../schema/index.js";
-import type { ApiCall, PrivilegeNeed, RequiredPrivilege, Step } from "../plan/types.js";
 
 /** PVE fails a `perm` check with `require_param` when that parameter is not given: such an alternative cannot be the one that passes. */
 function applies(check: unknown[], params: Record<string, string>): boolean {
@@ -66,18 +67,21 @@ export function callNeeds(call: ApiCall): PrivilegeNeed[] {
   // PUT /pools with vms=: PVE also checks each guest (`check_perm_modify` on /vms/<vmid>).
   if (intent.op === "pool-membership") {
     for (const id of intent.vmids) needs.push({ path: `/vms/${id}`, privilege: "VM.Allocate", anyOf: ["VM.Allocate", "Permissions.Modify"] });
+    // A move takes the guest out of its pool: PVE (Pool.pm update_pool) checks Pool.Allocate there.
+    if (intent.from !== undefined) needs.push({ path: `/pool/${intent.from}`, privilege: "Pool.Allocate" });
   }
   return needs;
 }
 
-/** Required privileges of every step, de-duplicated per (path, privilege). */
+/** Required privileges of every step, de-duplicated per (path, privilege, whom PVE waives it for). */
 export function stepNeeds(steps: Step[]): RequiredPrivilege[] {
   const seen = new Set<string>();
   const out: RequiredPrivilege[] = [];
   for (const step of steps) {
     for (const call of step.calls) {
       for (const need of callNeeds(call)) {
-        const key = `${need.path} ${need.privilege}`;
+        // A waived need is a different need: a token of another user must still be checked.
+        const key = `${need.path} ${need.privilege} ${need.unlessCaller ?? ""}`;
         if (seen.has(key)) continue;
         seen.add(key);
         out.push({ ...need, stepId: step.id });
@@ -106,6 +110,12 @@ export function granted(dump: PermissionDump, path: string, privilege: string): 
   return false;
 }
 
-export function missingPrivileges(dump: PermissionDump, needs: RequiredPrivilege[]): RequiredPrivilege[] {
-  return needs.filter((n) => !(n.anyOf ?? [n.privilege]).some((p) => granted(dump, n.path, p)) && !(n.orOn ?? []).some((o) => granted(dump, o.path, o.privilege)));
+/** `caller`: the user or token id the dump belongs to (needs PVE waives for it are met). */
+export function missingPrivileges(dump: PermissionDump, needs: RequiredPrivilege[], caller?: string): RequiredPrivilege[] {
+  return needs.filter(
+    (n) =>
+      (n.unlessCaller === undefined || n.unlessCaller !== caller) &&
+      !(n.anyOf ?? [n.privilege]).some((p) => granted(dump, n.path, p)) &&
+      !(n.orOn ?? []).some((o) => granted(dump, o.path, o.privilege)),
+  );
 }

@@ -85,8 +85,11 @@ export type CallIntent =
   | BackupIntent
   | RestoreIntent
   | ArchiveDeleteIntent
-  /** Pool membership (PUT /pools): not a guest's own endpoint, so no guest type. */
-  | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean }
+  /**
+   * Pool membership (PUT /pools): not a guest's own endpoint, so no guest type. `from`: the
+   * pool a move (`allow-move`) takes the guests out of, which PVE checks too.
+   */
+  | { kind: "pool"; op: "pool-membership"; pool: string; vmids: number[]; leave: boolean; from?: string }
   | ObjectIntent;
 
 /** Kinds of cluster objects a plan converges besides guests (resources/objects.ts registers each). */
@@ -107,6 +110,11 @@ export interface ObjectIntent {
    * hand out (or take back) only privileges it holds on that path itself.
    */
   grants?: string[];
+  /**
+   * An API token's user's groups when the call runs: PVE also accepts User.Modify on any of
+   * them (`userid-group`) instead of on /access/groups.
+   */
+  ownerGroups?: string[];
 }
 
 export type SnapshotAction = "create" | "delete" | "rollback";

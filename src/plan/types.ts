@@ -126,6 +126,11 @@ export interface PrivilegeNeed {
    * vmid, or on the pool the guest goes into); none of them held: the need is missing.
    */
   orOn?: Array<{ path: string; privilege: string }>;
+  /**
+   * PVE waives the check when the caller is exactly this user (`userid-param self`: a user
+   * managing its own API tokens); a token of that user is another caller and is checked.
+   */
+  unlessCaller?: string;
 }
 
 /** A privilege a step needs on a path, for the permission preflight. */

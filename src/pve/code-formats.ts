@@ -3,10 +3,10 @@
 // JSONSchema.pm, pve-access-control, pve-storage, qemu-server, pve-container (facts only).
 // Formats not listed here are accepted unchecked.
 import { isIP, isIPv4, isIPv6 } from "node:net";
-import { isDriveSlot, isVmDriveKey } from "./drive-slots.js";
-import { splitList } from "./tags.js";
-import { tryParseSize } from "./size.js";
 import { CalendarEventError, parseCalendarEvent } from "./calendar-event.js";
+import { isDriveSlot, isVmDriveKey } from "./drive-slots.js";
+import { tryParseSize } from "./size.js";
+import { splitList } from "./tags.js";
 
 /**
  * Thrown by a format check. `message` is PVE's text without the trailing newline;
@@ -72,6 +72,12 @@ const BOOT_DEVICE = { test: (value: string) => isDriveSlot(value) || OTHER_BOOT_
 
 function checkVolumeId(value: string): void {
   if (!VOLUME_ID_RE.test(value)) throw new FormatViolation(`unable to parse volume ID '${value}'`);
+}
+
+/** PVE 8.1+ (verify_poolname): up to three levels, `parent/child/grandchild`. */
+function checkPoolId(value: string): void {
+  if (value.split("/").length > 3) throw new FormatViolation(`pool name '${value}' nested too deeply (max levels = 3)`);
+  if (!/^[A-Za-z0-9.\-_]+(?:\/[A-Za-z0-9.\-_]+){0,2}$/.test(value)) throw new FormatViolation(`pool name '${value}' contains invalid characters`);
 }
 
 function checkUserid(value: string): void {
@@ -202,7 +208,7 @@ const VALIDATORS: Record<string, Validator> = {
   "pve-tokenid": regexFormat(TOKENID_RE, (v) => `value '${v}' does not look like a valid token ID`),
   "pve-groupid": regexFormat(/^[A-Za-z0-9.\-_]+$/, (v) => `group name '${v}' contains invalid characters`),
   "pve-roleid": regexFormat(/^[A-Za-z0-9.\-_]+$/, (v) => `role name '${v}' contains invalid characters`),
-  "pve-poolid": regexFormat(/^[A-Za-z0-9.\-_]+$/, (v) => `pool name '${v}' contains invalid characters`),
+  "pve-poolid": checkPoolId,
   "pve-volume-id": checkVolumeId,
   "pve-volume-id-or-qm-path": (v) => {
     if (v === "none" || v === "cdrom" || v.startsWith("/")) return;

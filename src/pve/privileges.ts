@@ -113,7 +113,7 @@ export const REMOVED_PRIVILEGES: Readonly<Record<string, string>> = {
 
 /** ACL paths PVE accepts (AccessControl.pm check_path), by their first component. */
 const ACL_PATH_RE =
-  /^\/(?:$|access(?:\/(?:groups|realm)(?:\/[^/]+)?)?$|vms(?:\/\d+)?$|storage(?:\/[^/]+)?$|nodes(?:\/[^/]+)?$|pool(?:\/[^/]+)?$|sdn(?:\/.*)?$|mapping(?:\/.*)?$)/;
+  /^\/(?:$|access(?:\/(?:groups|realm)(?:\/[^/]+)?)?$|vms(?:\/\d+)?$|storage(?:\/[^/]+)?$|nodes(?:\/[^/]+)?$|pool(?:\/[^/]+){0,3}$|sdn(?:\/.*)?$|mapping(?:\/.*)?$)/;
 
 export function isAclPath(path: string): boolean {
   return ACL_PATH_RE.test(path);

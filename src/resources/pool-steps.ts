@@ -41,7 +41,7 @@ export function poolDrafts(vm: { pool?: string | undefined }, live: { vmid: numb
       summary: `move from pool ${current} to pool ${wanted}`,
       changes: [{ field: "pool", before: current, after: wanted }],
       // allow-move: PVE moves the guest in one update (no moment without a pool).
-      calls: [poolCalls.move(wanted, live.vmid)],
+      calls: [poolCalls.move(wanted, live.vmid, current)],
     },
   ];
 }

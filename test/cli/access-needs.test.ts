@@ -99,6 +99,15 @@ describe("pvectl access", () => {
     assert.ok(result.missing.some((m) => m.path === "/storage/local-lvm" && m.privilege === "Datastore.AllocateSpace"));
   });
 
+  it("check: a one-character realm or token name is refused before PVE is asked, naming the value", async () => {
+    for (const id of ["deploy@p!ci", "deploy@pve!c", "d@p"]) {
+      const out = await pvectl(["access", "check", "--token", id, "examples/web.yaml"], env);
+      assert.equal(out.code, 1, id);
+      assert.match(out.stderr, new RegExp(`'${id.replace(/[.!]/g, "\\$&")}' is not a user or token id PVE accepts`));
+      assert.equal(out.stdout, "");
+    }
+  });
+
   it("check: a user without Sys.Audit on /access may not read another's permissions, and is told so", async () => {
     const out = await pvectl(["access", "check", "--token", "root@pam", "examples/web.yaml"], {
       ...env,

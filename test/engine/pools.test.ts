@@ -3,9 +3,12 @@
 // spec without `pool:` leaves membership alone.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { checkAccess, specAccessNeeds } from "../../src/app/access.js";
+import { leftPoolNeeds } from "../../src/app/access-pool-leave.js";
 import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import { selectGuests, showSpecGuests } from "../../src/engine/show.js";
+import { parseSpec } from "../../src/sources/spec/index.js";
 import { clientAs, desired, fastApply, type Lab, startLab } from "./helpers.js";
 
 const VM = (pool?: string) => `vms:
@@ -38,12 +41,15 @@ describe("pools", () => {
             { userid: "auditless@pve", password: "auditless1" },
             { userid: "joiner@pve", password: "joiner123" },
             { userid: "pooler@pve", password: "pooler123" },
+            { userid: "mover@pve", password: "mover1234" },
           ],
           acl: [
             { path: "/", roles: ["PVEVMAdmin", "PVEDatastoreUser", "PVESDNUser"], users: ["auditless@pve", "joiner@pve"] },
             { path: "/pool/prod", roles: ["PVEPoolUser"], users: ["joiner@pve"] },
             { path: "/pool/dev", roles: ["PVEPoolAdmin"], users: ["pooler@pve"] },
             { path: "/vms", roles: ["PVEVMUser"], users: ["pooler@pve"] },
+            { path: "/vms", roles: ["PVEVMAdmin"], users: ["mover@pve"] },
+            { path: "/pool/dev", roles: ["PVEPoolAdmin"], users: ["mover@pve"] },
           ],
         },
       },
@@ -111,16 +117,44 @@ describe("pools", () => {
     assert.equal(await poolOf(lab, 330), "prod");
   });
 
-  it("preflight: moving into a pool needs Pool.Allocate there (the user has VM.Allocate on the guest)", async () => {
+  it("preflight: moving into a pool needs Pool.Allocate there and on the pool it leaves (the user has VM.Allocate on the guest)", async () => {
     const joiner = clientAs(lab, "joiner@pve", "joiner123");
     try {
       const { plan } = await buildPlan(joiner, desired(VM("dev")));
       assert.equal(plan.guests[0]!.steps[0]?.action, "pool");
       const missing = plan.preflightErrors.filter((p) => p.kind === "permission").map((p) => `${p.path} ${p.privilege}`);
-      assert.deepEqual(missing, ["/pool/dev Pool.Allocate"]);
+      assert.deepEqual(missing.sort(), ["/pool/dev Pool.Allocate", "/pool/prod Pool.Allocate"]);
     } finally {
       await joiner.close();
     }
+  });
+
+  it("leaving or moving out of a pool needs Pool.Allocate on the pool left: preflight names it, the simulator refuses it", async () => {
+    assert.equal(await poolOf(lab, 330), "prod");
+    const mover = clientAs(lab, "mover@pve", "mover1234");
+    try {
+      for (const [wanted, summary] of [["", "leave pool prod"], ["dev", "move from pool prod to pool dev"]] as const) {
+        const { plan } = await buildPlan(mover, desired(VM(wanted)));
+        assert.deepEqual(plan.guests[0]!.steps.map((s) => s.summary), [summary]);
+        const missing = plan.preflightErrors.filter((p) => p.kind === "permission").map((p) => `${p.path} ${p.privilege}`);
+        assert.deepEqual(missing, ["/pool/prod Pool.Allocate"], summary);
+        assert.match(plan.preflightErrors[0]!.message, /mover@pve lacks Pool\.Allocate on \/pool\/prod/);
+      }
+      await assert.rejects(mover.request("PUT", "/pools", { poolid: "prod", vms: "330", delete: 1 }), /Permission check failed \(\/pool\/prod, Pool\.Allocate\)/);
+      await assert.rejects(mover.request("PUT", "/pools", { poolid: "dev", vms: "330", "allow-move": 1 }), /Permission check failed \(\/pool\/prod, Pool\.Allocate\)/);
+      assert.equal(await poolOf(lab, 330), "prod");
+    } finally {
+      await mover.close();
+    }
+    // `access needs` reads no cluster: it says what the spec cannot; `access check` looks the pool up.
+    assert.ok(specAccessNeeds(parseSpec(VM(""), "leave.yaml")).notes.some((n) => /pool: "" on pooled: .*Pool\.Allocate on \/pool\/<that pool>/.test(n)));
+    for (const wanted of ["", "dev"]) {
+      const check = await checkAccess(lab.client, parseSpec(VM(wanted), "leave.yaml"), "mover@pve");
+      const left = check.missing.find((m) => m.path === "/pool/prod");
+      assert.deepEqual(left && [left.privilege, left.operations, left.users], ["Pool.Allocate", ["pool"], ["pooled"]], JSON.stringify(check.missing));
+    }
+    // Staying in its pool, or a spec without `pool:`, leaves nothing.
+    for (const text of [VM("prod"), VM()]) assert.deepEqual(await leftPoolNeeds(lab.client, desired(text)), []);
   });
 
   it("the simulator checks as PVE does: a pool update checks each guest, a create into a pool checks the pool", async () => {

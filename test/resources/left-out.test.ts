@@ -78,7 +78,7 @@ describe("keys a spec leaves out are not managed", () => {
           method: "PUT",
           path: "/pools",
           params: { poolid: "dev", vms: "300", "allow-move": 1 },
-          intent: { kind: "pool", op: "pool-membership", pool: "dev", vmids: [300], leave: false },
+          intent: { kind: "pool", op: "pool-membership", pool: "dev", vmids: [300], leave: false, from: "prod" },
         },
       ],
     ],

@@ -5,9 +5,9 @@ import type { Command } from "commander";
 import { stringify } from "yaml";
 import { type AccessCheck, type AccessNeeds, type AclSubject, accessSpec, checkAccess, checkAuthId, type NeedsOptions, specAccessNeeds } from "../../app/access.js";
 import type { SpecGuests } from "../../app/plan-spec.js";
-import { FULL_TOKEN_ID, GROUP_ID } from "../../sources/spec/access-schema.js";
+import { REALM_RULE, tokenIdProblem, userIdProblem } from "../../pve/auth-id.js";
+import { GROUP_ID } from "../../sources/spec/access-schema.js";
 import { loadSpecFiles } from "../../sources/spec/index.js";
-import { USER_ID } from "../../sources/spec/zod-values.js";
 import { safeLine } from "../../util/safe-text.js";
 import { renderCheck, renderNeeds } from "../render/access.js";
 import { addSecretPolicyOptions, openSpecTarget, type SpecFlags, specOf, UsageError } from "./plan.js";
@@ -47,14 +47,13 @@ const ROLE_MAX = 64 - "Storage".length;
 
 /** The subject as the access section's parser takes it, so the output passes `pvectl validate`. */
 function checkSubject(subject: AclSubject): void {
-  const NAME = "a letter, then at least one letter, digit, '.', '-' or '_'";
-  const [flag, id, pattern, rule] =
+  const [flag, id, problem, rule] =
     "token" in subject
-      ? ["--token", subject.token, FULL_TOKEN_ID, `user@realm!name, e.g. deploy@pve!ci (realm and name: ${NAME})`]
+      ? ["--token", subject.token, tokenIdProblem(subject.token), `user@realm!name, e.g. deploy@pve!ci (realm and name: ${REALM_RULE})`]
       : "user" in subject
-        ? ["--user", subject.user, USER_ID, `user@realm, e.g. deploy@pve (realm: ${NAME})`]
-        : ["--group", subject.group, GROUP_ID, "letters, digits, '.', '-' and '_', e.g. web-team"];
-  if (!pattern.test(id)) throw new UsageError(`${flag} '${safeLine(id)}' is not an id PVE accepts there`, `write ${rule}`);
+        ? ["--user", subject.user, userIdProblem(subject.user), `user@realm, e.g. deploy@pve (realm: ${REALM_RULE})`]
+        : ["--group", subject.group, GROUP_ID.test(subject.group) ? undefined : "not a group id", "letters, digits, '.', '-' and '_', e.g. web-team"];
+  if (problem !== undefined) throw new UsageError(`${flag} '${safeLine(id)}' is not an id PVE accepts there: ${safeLine(problem)}`, `write ${rule}`);
 }
 
 function checkRole(role: string): void {

@@ -4,12 +4,13 @@
 // dependency (pools, roles, groups, users, tokens, ACL entries) before the guests, what is
 // deleted in the reverse order after them.
 import type { ObjectKind } from "../../plan/intent.js";
-import type { ObjectPlan } from "../../plan/types.js";
+import type { ObjectPlan, StepDraft } from "../../plan/types.js";
 import { GROUP_KIND, poolKind, tokenKind, USER_KIND } from "./kinds.js";
 import { type DesiredAccess, type DesiredToken, type DesiredUser, type LiveAccess, type LiveToken, type LiveUser, ROOT_USER } from "./model.js";
 import { planAcls } from "./plan-acls.js";
 import { type CommentedKind, type KindPlans, planCommented } from "./plan-commented.js";
 import { planRoles } from "./plan-roles.js";
+import { byNesting, withNesting } from "./pool-nesting.js";
 
 export interface AccessPlanOptions {
   /** `--adopt`: every listed object pvectl did not create may be managed. */
@@ -33,10 +34,21 @@ function userKind(desired: DesiredAccess, live: LiveAccess): CommentedKind<Desir
   };
 }
 
+/** The step with the token's user's groups in its intent (as they are when tokens run: after users). */
+function withOwnerGroups(step: StepDraft, groups: string[]): StepDraft {
+  if (groups.length === 0) return step;
+  return { ...step, calls: step.calls.map((c) => (c.intent.kind === "object" ? { ...c, intent: { ...c.intent, ownerGroups: groups } } : c)) };
+}
+
 function withUserCheck(kind: CommentedKind<DesiredToken, LiveToken>, desired: DesiredAccess, live: LiveAccess): CommentedKind<DesiredToken, LiveToken> {
   const known = (u: string) => desired.users?.some((d) => d.id === u) || live.users.some((l) => l.id === u);
+  // Users are changed before tokens: a user the spec lists has its desired groups by then.
+  const groupsOf = (u: string) => desired.users?.find((d) => d.id === u)?.groups ?? live.users.find((l) => l.id === u)?.groups ?? [];
   return {
     ...kind,
+    create: (d) => withOwnerGroups(kind.create(d), groupsOf(d.user)),
+    update: (d, l, diff, adopting) => withOwnerGroups(kind.update(d, l, diff, adopting), groupsOf(d.user)),
+    delete: (l) => withOwnerGroups(kind.delete(l), groupsOf(l.user)),
     problems: (d, l) => [
       ...(kind.problems?.(d, l) ?? []),
       ...(known(d.user) || desired.users === undefined ? [] : [`token ${d.user}!${d.name}: user ${d.user} does not exist and the spec's access.users does not create it`]),
@@ -53,7 +65,7 @@ export function planAccess(desired: DesiredAccess, live: LiveAccess, options: Ac
   const acls = planAcls(desired, live);
   const deletedAcls = new Set(acls.objects.filter(deletes).map((o) => o.key));
   const parts: KindPlans[] = [
-    planCommented(poolKind(options.poolsInUse ?? []), desired.pools, live.pools, adopt),
+    planCommented(withNesting(poolKind(options.poolsInUse ?? []), desired.pools, live.pools, options.poolsInUse ?? []), desired.pools, live.pools, adopt),
     planRoles(desired, live, deletedAcls, adopt),
     planCommented(GROUP_KIND, desired.groups, live.groups, adopt),
     planCommented(userKind(desired, live), desired.users, users, adopt),
@@ -62,7 +74,7 @@ export function planAccess(desired: DesiredAccess, live: LiveAccess, options: Ac
   ];
   const all = parts.flatMap((p) => p.objects);
   const rank = (o: ObjectPlan) => ORDER.indexOf(o.kind);
-  const forward = all.filter((o) => !deletes(o));
-  const backward = all.filter(deletes).sort((a, b) => rank(b) - rank(a));
+  const forward = all.filter((o) => !deletes(o)).sort((a, b) => rank(a) - rank(b) || byNesting(a, b, false));
+  const backward = all.filter(deletes).sort((a, b) => rank(b) - rank(a) || byNesting(a, b, true));
   return { objects: [...forward, ...backward], refused: parts.flatMap((p) => p.refused) };
 }

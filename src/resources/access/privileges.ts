@@ -5,8 +5,10 @@
 //   (or take back) roles whose every privilege it holds there itself.
 // - users (`userid-param`, `userid-group`): Realm.AllocateUser on the user's realm, User.Modify
 //   on /access/groups or on each group the request names.
-// - tokens: the token's own user, or User.Modify as for users. pvectl reports User.Modify:
-//   a caller making tokens for itself is not told apart here (PVE allows it).
+// - tokens (`or` of `userid-param self` and `userid-group User.Modify`): a user logged in as
+//   itself manages its own tokens without any privilege; anyone else, a token of that same
+//   user included (its id is not the user's), needs User.Modify on /access/groups (or on a
+//   group of that user). The need says whom PVE waives it for (`unlessCaller`).
 import type { ObjectIntent } from "../../plan/intent.js";
 import type { ParamValue, PrivilegeNeed } from "../../plan/types.js";
 import { splitList } from "../../pve/index.js";
@@ -41,6 +43,16 @@ function userNeeds(intent: ObjectIntent, params: Record<string, ParamValue>): Pr
 }
 
 /**
+ * The one user whose tokens are all the section declares (no users, groups or ACL entries):
+ * PVE lists a user to itself with its tokens, so that user needs no privilege to read them.
+ */
+function ownTokensOnly(desired: DesiredAccess): string | undefined {
+  if (desired.users !== undefined || desired.groups !== undefined || desired.acls !== undefined) return undefined;
+  const owners = new Set((desired.tokens ?? []).map((t) => t.user));
+  return owners.size === 1 ? [...owners][0] : undefined;
+}
+
+/**
  * What planning must be able to see: PVE lists only the ACL entries, users and groups the
  * caller may audit (Sys.Audit on /access; on /access/groups for users and groups), so with less
  * a listed object would look missing and its create fail. Pools are listed per Pool.Audit,
@@ -50,7 +62,8 @@ export function accessReadNeeds(desired: DesiredAccess): PrivilegeNeed[] {
   const needs: PrivilegeNeed[] = [];
   if (desired.acls !== undefined || desired.roles !== undefined) needs.push({ path: "/access", privilege: "Sys.Audit" });
   if (desired.users !== undefined || desired.groups !== undefined || desired.tokens !== undefined || desired.acls !== undefined) {
-    needs.push({ path: "/access/groups", privilege: "Sys.Audit", anyOf: ["Sys.Audit", "User.Modify"] });
+    const self = ownTokensOnly(desired);
+    needs.push({ path: "/access/groups", privilege: "Sys.Audit", anyOf: ["Sys.Audit", "User.Modify"], ...(self !== undefined ? { unlessCaller: self } : {}) });
   }
   for (const pool of desired.pools ?? []) needs.push({ path: `/pool/${pool.id}`, privilege: "Pool.Audit" });
   return needs;
@@ -62,8 +75,10 @@ export function accessCallNeeds(intent: ObjectIntent, params: Record<string, Par
       return aclNeeds(intent, params);
     case "access-user":
       return userNeeds(intent, params);
-    case "access-token":
-      return [{ path: "/access/groups", privilege: "User.Modify" }];
+    case "access-token": {
+      const orOn = (intent.ownerGroups ?? []).map((g) => ({ path: `/access/groups/${g}`, privilege: "User.Modify" }));
+      return [{ path: "/access/groups", privilege: "User.Modify", unlessCaller: intent.key.slice(0, intent.key.lastIndexOf("!")), ...(orOn.length > 0 ? { orOn } : {}) }];
+    }
     default:
       // Roles, groups and pools: the schema's own `perm` check says it all.
       return [];

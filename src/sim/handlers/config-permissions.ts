@@ -113,15 +113,29 @@ export function checkNewDiskStorages(
   }
 }
 
-/** pve-container's per-option check for container config updates. */
-export function checkLxcOptionPermissions(ctx: HandlerContext, vmid: number, keys: string[]): void {
+/** check_bridge_access: SDN.Use on the zone path of a container NIC's bridge. */
+function checkLxcBridge(ctx: HandlerContext, key: string, value: unknown): void {
+  const bridge = value !== undefined ? nicBridge("lxc", key, String(value)) : undefined;
+  if (bridge) ctx.checkPermission(`/sdn/zones/${bridgeZone(sim(ctx).state, bridge)}/${bridge}`, ["SDN.Use"]);
+}
+
+/**
+ * pve-container's per-option check for container config updates (check_ct_modify_config_perm):
+ * `values` holds the new values of the keys set, `old` the config before (a NIC's old and new
+ * bridge are both checked).
+ */
+export function checkLxcOptionPermissions(ctx: HandlerContext, vmid: number, keys: string[], values: Record<string, unknown> = {}, old: Record<string, unknown> = {}): void {
   if (ctx.auth.userid === "root@pam" && ctx.auth.tokenid === undefined) return;
   const path = `/vms/${vmid}`;
   for (const key of keys) {
     if (/^(rootfs|mp\d+|unused\d+)$/.test(key)) ctx.checkPermission(path, ["VM.Config.Disk"]);
     else if (key === "memory" || key === "swap") ctx.checkPermission(path, ["VM.Config.Memory"]);
     else if (key === "cores" || key === "cpulimit" || key === "cpuunits") ctx.checkPermission(path, ["VM.Config.CPU"]);
-    else if (/^net\d+$/.test(key) || key === "nameserver" || key === "searchdomain") ctx.checkPermission(path, ["VM.Config.Network"]);
+    else if (/^net\d+$/.test(key)) {
+      ctx.checkPermission(path, ["VM.Config.Network"]);
+      checkLxcBridge(ctx, key, old[key]);
+      checkLxcBridge(ctx, key, values[key]);
+    } else if (key === "nameserver" || key === "searchdomain" || key === "hostname") ctx.checkPermission(path, ["VM.Config.Network"]);
     else if (/^(dev\d+|lxc\..*)$/.test(key) || key === "lock") {
       throw new PveApiError(500, `only root can set '${key}' config`);
     } else ctx.checkPermission(path, ["VM.Config.Options"]);

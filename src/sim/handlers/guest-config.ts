@@ -110,7 +110,7 @@ function prepareUpdate(ctx: HandlerContext, guest: GuestState) {
     checkQemuOptionPermissions(ctx, guest.vmid, touched, set);
     checkNewDiskStorages(ctx, set, (k) => isDiskKey("qemu", k), "images", (id) => findStorage(model.state, id)?.content);
   } else {
-    checkLxcOptionPermissions(ctx, guest.vmid, touched);
+    checkLxcOptionPermissions(ctx, guest.vmid, touched, set, effectiveConfig(guest));
   }
   // PUT waits for the config-file lock (a clone of this VM may hold it); POST's task does
   if (ctx.method === "PUT") assertFlockFree(model.state, guest.type, guest.vmid);

@@ -10,15 +10,17 @@ import { checkNewDiskStorages, newDiskStorage } from "./config-permissions.js";
 import { flag, nodeParam, sim, str, vmidParam } from "./context.js";
 import { applyHaState } from "./ha.js";
 import { registerLxcClone } from "./lxc-clone.js";
+import { clampCpuUnits } from "./lxc-config-checks.js";
+import { checkLxcCreatePermissions } from "./lxc-create-permissions.js";
 import { registerLxcMoveVolume } from "./lxc-move-volume.js";
 import { checkTemplateAccess } from "./lxc-ostemplate.js";
 import { registerLxcPower, startContainer } from "./lxc-power.js";
 import { registerLxcResize } from "./lxc-resize.js";
-import { clampCpuUnits } from "./lxc-config-checks.js";
-import { validateSshPublicKeys } from "./ssh-keys.js";
 import { freeOnFailure, removeGuest, reserveGuest } from "./new-guest.js";
-import { checkAllocate, checkPoolExists } from "./qemu-create.js";
+import { withCreatePool } from "./pool-checks.js";
+import { checkPoolExists } from "./qemu-create.js";
 import { restoreOnCreate } from "./restore.js";
+import { validateSshPublicKeys } from "./ssh-keys.js";
 
 const CREATE_CONTROL = new Set([
   "node",
@@ -68,12 +70,9 @@ function checkCreate(ctx: HandlerContext, model: SimCluster, vmid: number, pool:
   if (existing) {
     throw new PveApiError(500, `${existing.type === "qemu" ? "VM" : "CT"} ${vmid} already exists on node '${existing.node}'`);
   }
-  checkPoolExists(model, pool);
-  checkAllocate(ctx, vmid, pool);
   const keys = str(ctx, "ssh-public-keys");
   if (keys !== undefined) validateSshPublicKeys(keys);
-  const isRoot = ctx.auth.userid === "root@pam" && ctx.auth.tokenid === undefined;
-  checkTemplateAccess(model, str(ctx, "ostemplate") ?? "", "vztmpl", isRoot);
+  checkPoolExists(model, pool);
 }
 
 /** The config create writes: the request's options with volumes allocated, then PVE's defaults. */
@@ -107,6 +106,12 @@ function createCt(ctx: HandlerContext): string {
   checkCreate(ctx, model, vmid, pool, unprivileged);
   const storage = str(ctx, "storage") ?? "local";
   const requested = requestedConfig(ctx, storage);
+  // Only what the request sets is checked per option (a default rootfs is not the caller's).
+  const given = Object.fromEntries(Object.entries(requested).filter(([key]) => ctx.params[key] !== undefined));
+  checkLxcCreatePermissions(ctx, vmid, pool, given, unprivileged === 1);
+  if (flag(ctx, "start")) withCreatePool(ctx, vmid, pool).checkPermission(`/vms/${vmid}`, ["VM.PowerMgmt"]);
+  const isRoot = ctx.auth.userid === "root@pam" && ctx.auth.tokenid === undefined;
+  checkTemplateAccess(model, str(ctx, "ostemplate") ?? "", "vztmpl", isRoot);
   checkNewDiskStorages(ctx, requested, (k) => isDiskKey("lxc", k), "rootdir", (id) => findStorage(model.state, id)?.content);
   // storage_check_enabled: a storage of a new volume must be enabled on this node, at once
   for (const key of Object.keys(requested).filter((k) => isDiskKey("lxc", k))) {

@@ -5,8 +5,8 @@ import type { GuestState, PoolState } from "../cluster/types.js";
 import { storageOnNode } from "../cluster/volumes.js";
 import { type HandlerContext, JsonList, PveApiError, type Router } from "../contract.js";
 import { storageResource } from "./cluster.js";
-import { guestResources } from "./guest-resource.js";
 import { flag, sim, str } from "./context.js";
+import { guestResources } from "./guest-resource.js";
 
 type Entry = Record<string, unknown>;
 
@@ -70,6 +70,11 @@ function createPool(ctx: HandlerContext): null {
   const model = sim(ctx);
   const poolid = str(ctx, "poolid") ?? "";
   if (model.pool(poolid)) throw new PveApiError(500, `create pool failed: pool '${poolid}' already exists`);
+  // Nested pools (PVE 8.1+): the parent must exist first.
+  const parent = poolid.includes("/") ? poolid.slice(0, poolid.lastIndexOf("/")) : undefined;
+  if (parent !== undefined && !model.pool(parent)) {
+    throw new PveApiError(500, `create pool failed: parent '${parent}' of pool '${poolid}' does not exist`);
+  }
   const comment = str(ctx, "comment");
   model.state.pools.push({ poolid, ...(comment !== undefined ? { comment } : {}), vmids: [], storages: [] });
   return null;
@@ -101,6 +106,8 @@ function updatePool(ctx: HandlerContext): null {
       if (!flag(ctx, "allow-move")) {
         throw fail(`VM ${vmid} belongs already to pool '${current}' and 'allow-move' is not set`);
       }
+      // Taking the guest out of its pool is a change of that pool too.
+      ctx.checkPermission(`/pool/${current}`, ["Pool.Allocate"]);
       model.removeFromPools(vmid);
     }
     pool.vmids.push(vmid);
@@ -121,6 +128,8 @@ function updatePool(ctx: HandlerContext): null {
 function deletePool(ctx: HandlerContext): null {
   const model = sim(ctx);
   const pool = requirePool(model, str(ctx, "poolid") ?? "", "delete pool failed: ");
+  const child = model.state.pools.map((p) => p.poolid).find((id) => id.startsWith(`${pool.poolid}/`) && !id.slice(pool.poolid.length + 1).includes("/"));
+  if (child !== undefined) throw new PveApiError(500, `delete pool failed: pool '${pool.poolid}' is not empty (contains pool '${child}')`);
   const vm = [...pool.vmids].sort((a, b) => a - b).find((v) => model.guest(v));
   if (vm !== undefined) throw new PveApiError(500, `delete pool failed: pool '${pool.poolid}' is not empty (contains VM ${vm})`);
   const storage = [...pool.storages].sort()[0];

@@ -2,12 +2,20 @@
 // are errors). Values that need PVE's lists (privilege names, ACL paths, built-in roles) and
 // cross-field rules are checked in access-normalize.ts, with the entry's location.
 import { z } from "zod";
+import { TOKEN_ID_RE, tokenIdProblem, userIdProblem } from "../../pve/auth-id.js";
 import { ROLE_ID_RE } from "../../pve/index.js";
-import { CONNECTION_NAME, pattern, TOKEN_NAME, USER_ID } from "./zod-values.js";
+import { CONNECTION_NAME, POOL_ID, POOL_ID_RULE, pattern, TOKEN_NAME, USER_ID } from "./zod-values.js";
 
 export const GROUP_ID = /^[A-Za-z0-9.\-_]+$/;
-const POOL_ID = /^[A-Za-z0-9_-]+$/;
-export const FULL_TOKEN_ID = /^[^\s:@/]+@[A-Za-z][A-Za-z0-9.\-_]+![A-Za-z][A-Za-z0-9.\-_]+$/;
+const FULL_TOKEN_ID = TOKEN_ID_RE;
+
+/** A user id (or full token id) as PVE checks it: the pattern, then its length (3 to 64). */
+function authId(regex: RegExp, explanation: string, problem: (id: string) => string | undefined) {
+  return pattern(regex, explanation).superRefine((value, ctx) => {
+    const why = regex.test(value) ? problem(value) : undefined;
+    if (why !== undefined) ctx.addIssue({ code: "custom", message: `\`${value}\` is not valid: ${why}` });
+  });
+}
 
 const adopt = () => z.boolean().optional().describe("Manage an existing object of this id that pvectl did not create (it gets pvectl's marker).");
 const comment = () => z.string().max(4096).optional().describe("Your text; pvectl keeps its marker after it.");
@@ -35,7 +43,7 @@ function groupSchema() {
 
 function userSchema() {
   return z.strictObject({
-    id: pattern(USER_ID, "user@realm, e.g. deploy@pve"),
+    id: authId(USER_ID, "user@realm, e.g. deploy@pve", userIdProblem),
     groups: z.array(pattern(GROUP_ID, "a group id")).optional().describe("Its groups; left out: membership not managed."),
     enable: z.boolean().optional(),
     expire: expireSchema(),
@@ -46,7 +54,7 @@ function userSchema() {
 
 function tokenSchema() {
   return z.strictObject({
-    user: pattern(USER_ID, "user@realm, e.g. deploy@pve"),
+    user: authId(USER_ID, "user@realm, e.g. deploy@pve", userIdProblem),
     name: pattern(TOKEN_NAME, "the token name (the part after `!`), e.g. ci"),
     privsep: z.boolean().optional().describe("Privilege separation (default true): the token holds only what its own ACL entries grant, within its user's."),
     expire: expireSchema(),
@@ -60,16 +68,16 @@ function aclSchema() {
   return z.strictObject({
     path: z.string().min(1).describe("An ACL path: /, /vms/100, /pool/web, /storage/local, /nodes/pve1, /sdn/zones/..., /access/groups/x ..."),
     role: pattern(ROLE_ID_RE, "a role id"),
-    user: pattern(USER_ID, "user@realm").optional(),
+    user: authId(USER_ID, "user@realm", userIdProblem).optional(),
     group: pattern(GROUP_ID, "a group id").optional(),
-    token: pattern(FULL_TOKEN_ID, "user@realm!tokenname").optional(),
+    token: authId(FULL_TOKEN_ID, "user@realm!tokenname", tokenIdProblem).optional(),
     propagate: z.boolean().optional().describe("Default true: the entry also applies below the path."),
   });
 }
 
 function poolSchema() {
   return z.strictObject({
-    id: pattern(POOL_ID, "letters, digits, '-' and '_'"),
+    id: pattern(POOL_ID, POOL_ID_RULE).describe("The pool's id; a nested pool (PVE 8.1+) is `parent/child`, its parent listed or existing."),
     comment: comment(),
     adopt: adopt(),
   });

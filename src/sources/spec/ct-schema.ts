@@ -18,6 +18,7 @@ import {
   NODE_NAME,
   pattern,
   POOL_ID_OR_NONE,
+  POOL_ID_RULE,
   sizeString,
   slotsObject,
   STORAGE_ID,
@@ -128,7 +129,7 @@ export function ctSchema() {
       name: pattern(DNS_NAME, "letters, digits and '-', dots only between labels (a DNS name)").optional().describe("Alias of `hostname`."),
       node: pattern(NODE_NAME, "a node name, e.g. pve1").describe("Node the container is created on."),
       connection: z.string().optional().describe("Name of a connection under `connections`."),
-      pool: pattern(POOL_ID_OR_NONE, "letters, digits, '-' and '_' (or \"\" for no pool)")
+      pool: pattern(POOL_ID_OR_NONE, `${POOL_ID_RULE} (or "" for no pool)`)
         .optional()
         .describe('Resource pool; "" means in no pool; leave out to not manage membership.'),
       adopt: z.boolean().optional().describe("Manage an existing container pvectl did not create (no `pvectl` tag); the plan adds the tag."),

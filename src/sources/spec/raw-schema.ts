@@ -31,6 +31,7 @@ import {
   MAC,
   NODE_NAME,
   POOL_ID_OR_NONE,
+  POOL_ID_RULE,
   STORAGE_ID,
   TOKEN_NAME,
   USER_ID,
@@ -262,7 +263,7 @@ function vmSchema() {
       name: pattern(DNS_NAME, "letters, digits and '-', dots only between labels (a DNS name)").describe("VM name (a label; see vmid)."),
       node: pattern(NODE_NAME, "a node name, e.g. pve1").describe("Node the VM is created on."),
       connection: z.string().optional().describe("Name of a connection under `connections`."),
-      pool: pattern(POOL_ID_OR_NONE, "letters, digits, '-' and '_' (or \"\" for no pool)")
+      pool: pattern(POOL_ID_OR_NONE, `${POOL_ID_RULE} (or "" for no pool)`)
         .optional()
         .describe('Resource pool the VM belongs to; "" means in no pool; leave out to not manage membership.'),
       adopt: z

@@ -1,6 +1,7 @@
 // Zod types for the values a spec writes (names, sizes, volume ids, PVE-typed numbers), shared
 // by the VM and container schemas so both accept and explain a value the same way.
 import { z } from "zod";
+import { USER_ID_RE } from "../../pve/auth-id.js";
 import { volumeIdProblem } from "../../pve/volume-id.js";
 import type { ParamSchema } from "../../schema/types.js";
 
@@ -9,8 +10,12 @@ import type { ParamSchema } from "../../schema/types.js";
 export const DNS_NAME = /^([a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?\.)*[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/;
 export const NODE_NAME = /^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/;
 export const STORAGE_ID = /^[a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]$/;
+/** A pool id as PVE 8.1+ takes it: up to three levels (`team/web/prod`), each letters, digits, '.', '-' and '_'. */
+export const POOL_ID = /^[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+){0,2}$/;
 /** A pool id, or "" for "in no pool". */
-export const POOL_ID_OR_NONE = /^[A-Za-z0-9_-]*$/;
+export const POOL_ID_OR_NONE = /^(?:[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+){0,2})?$/;
+/** How a pool id is explained where one is refused. */
+export const POOL_ID_RULE = "letters, digits, '.', '-' and '_', nested up to three levels with '/' (team/web)";
 export const BRIDGE_ID = /^[-_.\w\d]+$/;
 export const TAG = /^[a-zA-Z0-9_][a-zA-Z0-9_\-+.]*$/;
 export const MAC = /^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$/;
@@ -18,7 +23,8 @@ export const SIZE_WITH_UNIT = /^\d+(\.\d+)?\s*[KMGT](iB)?$/;
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const FINGERPRINT = /^([0-9a-fA-F]{2}:){31}[0-9a-fA-F]{2}$|^[0-9a-fA-F]{64}$/;
 export const CONNECTION_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
-export const USER_ID = /^[^\s:@/]+@[A-Za-z][A-Za-z0-9.\-_]+$/;
+/** pve/auth-id.ts: a user id (its length is checked where it is used). */
+export const USER_ID = USER_ID_RE;
 export const TOKEN_NAME = /^[A-Za-z][A-Za-z0-9.\-_]+$/;
 export const VOLUME_ID = /^[a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]:.+$/;
 export const IPV4_CIDR = /^(\d{1,3}\.){3}\d{1,3}\/\d{1,2}$/;
