@@ -78,7 +78,7 @@ const document = fc
   .tuple(tree, fc.array(fc.constantFrom("", "   ", "# c", "  # c", "      more words", "   - x"), { maxLength: 3 }), fc.nat())
   .map(([t, extras, seed]) => {
     const lines = isBlock(t) ? blockLines(t, 0) : [`k: ${flowText(t)}`];
-    extras.forEach((extra, i) => lines.splice((seed + i * 7) % (lines.length + 1), 0, extra));
+    for (const [i, extra] of extras.entries()) lines.splice((seed + i * 7) % (lines.length + 1), 0, extra);
     return `${lines.join("\n")}\n`;
   });
 
@@ -96,7 +96,7 @@ const mutated = fc
 function pathsOf(value: unknown, path: Array<string | number> = [], out: Array<Array<string | number>> = []): Array<Array<string | number>> {
   out.push(path);
   if (Array.isArray(value)) {
-    value.forEach((item, i) => pathsOf(item, [...path, i], out));
+    for (const [i, item] of value.entries()) pathsOf(item, [...path, i], out);
     out.push([...path, value.length], [...path, "x"]);
   } else if (value !== null && typeof value === "object") {
     for (const [key, item] of Object.entries(value)) pathsOf(item, [...path, key], out);
