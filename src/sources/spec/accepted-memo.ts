@@ -17,3 +17,17 @@ export class AcceptedInputs {
     this.seen.add(input);
   }
 }
+
+/** The results of a pure conversion by input; a conversion that throws is not remembered. */
+export class PureResults<T> {
+  private readonly results = new Map<string, T>();
+
+  get(input: string, compute: () => T): T {
+    const known = this.results.get(input);
+    if (known !== undefined) return known;
+    const result = compute();
+    if (this.results.size >= MAX_REMEMBERED) this.results.clear();
+    this.results.set(input, result);
+    return result;
+  }
+}
