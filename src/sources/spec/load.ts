@@ -124,7 +124,9 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
   for (const path of protoKeys) out.issues.push({ location: doc.locate(path, "key"), path, message: "unknown key `__proto__`" });
   if (data === undefined || data === null) return; // an empty document declares nothing
   const schemas = specSchemas();
-  const parsed = schemas.file.safeParse(data);
+  // Without zod's compiled fast path: a CLI run checks the file once, and compiling each object
+  // schema into code and running that cold took twice as long (bench/startup.ts, 3,000 VMs).
+  const parsed = schemas.file.safeParse(data, { jitless: true });
   const zodIssues = parsed.success ? [] : parsed.error.issues;
   // When the whole file passed, its entries are already checked (checking each again doubled
   // the schema work of a large spec); after a failure there is no checked data to take them from.

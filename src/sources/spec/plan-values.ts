@@ -9,15 +9,16 @@ import { PveFormatError } from "../../pve/errors.js";
 import { PropertyStringError } from "../../pve/property-string.js";
 import { validateValue } from "../../pve/validate.js";
 import { cdromString, newVolumeString } from "../../resources/qemu/disk-values.js";
-import { printDesiredNic } from "../../resources/qemu/nic-diff.js";
-import { desiredVmFromSpec } from "./qemu-desired.js";
 import type { DesiredDisk } from "../../resources/qemu/model.js";
+import { printDesiredNic } from "../../resources/qemu/nic-diff.js";
 import { writeValue } from "../../resources/qemu/options.js";
 import { qemuOption, specFieldOf } from "../../resources/qemu/options-table.js";
+import { AcceptedInputs } from "./accepted-memo.js";
 import type { SpecPath } from "./errors.js";
 import type { VmSpec } from "./model.js";
 import { ownEntry } from "./own.js";
 import { configKeySchema } from "./pve-facts.js";
+import { desiredVmFromSpec } from "./qemu-desired.js";
 
 export interface PlanValueProblem {
   /** Relative to the VM. */
@@ -78,13 +79,21 @@ function problemsOf(vm: VmSpec, key: string, err: unknown): PlanValueProblem[] {
   throw err;
 }
 
-function attempt(vm: VmSpec, key: string, print: () => unknown, out: PlanValueProblem[]): void {
+/** Returns false when `print` throws (its problems added to `out`). */
+function attempt(vm: VmSpec, key: string, print: () => unknown, out: PlanValueProblem[]): boolean {
   try {
     print();
+    return true;
   } catch (err) {
     out.push(...problemsOf(vm, key, err));
+    return false;
   }
 }
+
+// Printing a NIC or a drive and PVE's parameter check depend on nothing but their input.
+const printedNics = new AcceptedInputs();
+const printedDrives = new AcceptedInputs();
+const checkedValues = new AcceptedInputs();
 
 function driveString(disk: DesiredDisk): string {
   return disk.kind === "cdrom" ? cdromString(disk) : newVolumeString(disk);
@@ -132,13 +141,16 @@ export function planValueProblems(vm: VmSpec): PlanValueProblem[] {
   const out: PlanValueProblem[] = [];
   const desired = desiredOf(vm, out);
   if (!desired) return out;
-  for (const nic of desired.nics) attempt(vm, nic.slot, () => printDesiredNic(nic), out);
-  for (const disk of desired.disks) attempt(vm, disk.slot, () => driveString(disk), out);
+  for (const nic of desired.nics) printedNics.check(JSON.stringify(nic), () => attempt(vm, nic.slot, () => printDesiredNic(nic), out));
+  for (const disk of desired.disks) printedDrives.check(JSON.stringify(disk), () => attempt(vm, disk.slot, () => driveString(disk), out));
   // The parameter check PVE runs on every value the plan sends.
   for (const [key, value] of Object.entries({ name: vm.name, ...desired.options })) {
-    const schema = configKeySchema(key);
-    const error = schema ? validateValue(schema, writeValue(key, value), key).error : undefined;
-    if (error !== undefined) out.push({ path: specPathOf(vm, key), message: `PVE would refuse this: ${error.trim().replace(/\n/g, "; ")}` });
+    checkedValues.check(`${key}\u0000${value}`, () => {
+      const schema = configKeySchema(key);
+      const error = schema ? validateValue(schema, writeValue(key, value), key).error : undefined;
+      if (error !== undefined) out.push({ path: specPathOf(vm, key), message: `PVE would refuse this: ${error.trim().replace(/\n/g, "; ")}` });
+      return error === undefined;
+    });
   }
   return out;
 }

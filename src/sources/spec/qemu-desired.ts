@@ -1,11 +1,13 @@
 // VmSpec (the validated spec model) -> DesiredVm (the engine's normalized view).
 // Every value is put in the same canonical form the live side is read into.
-import type { AgentSpec, DiskSpec, NicSpec, VmSpec } from "./model.js";
+
 import { guestSubSchema, printBoot, printDrive, printIpconfig, printPropertyString } from "../../pve/index.js";
 import { canonical } from "../../resources/formats.js";
 import type { DesiredDisk, DesiredNic, DesiredVm } from "../../resources/qemu/model.js";
 import { normalizeOption } from "../../resources/qemu/options.js";
 import { type SpecField, type SpecKind, specFieldRowsInWritingOrder } from "../../resources/qemu/options-table.js";
+import { PureResults } from "./accepted-memo.js";
+import type { AgentSpec, DiskSpec, NicSpec, VmSpec } from "./model.js";
 
 function diskOptions(spec: DiskSpec): Record<string, string> {
   const out: Record<string, string> = {};
@@ -35,7 +37,17 @@ function nicOptions(nic: NicSpec): Record<string, string> {
 
 type PveValue = string | number | boolean;
 
+// Printing an option, the agent or the EFI disk depends on nothing but its input, and a large
+// spec repeats the same few values on every VM: each distinct one is printed once.
+const normalizedOptions = new PureResults<string>();
+const agentValues = new PureResults<string | null>();
+const efidiskValues = new PureResults<string>();
+
 function agentValue(agent: AgentSpec): string | undefined {
+  return agentValues.get(JSON.stringify(agent), () => printAgent(agent) ?? null) ?? undefined;
+}
+
+function printAgent(agent: AgentSpec): string | undefined {
   const rest: Record<string, string> = {};
   if (agent.freezeFs !== undefined) rest["freeze-fs"] = canonical(agent.freezeFs);
   if (agent.fstrimClonedDisks !== undefined) rest.fstrim_cloned_disks = canonical(agent.fstrimClonedDisks);
@@ -73,7 +85,7 @@ function tableOptions(section: SpecField["section"], from: object, set: (key: st
 function specOptions(vm: VmSpec): Record<string, string> {
   const options: Record<string, string> = {};
   const set = (key: string, value: PveValue | undefined) => {
-    if (value !== undefined) options[key] = normalizeOption(key, value);
+    if (value !== undefined) options[key] = normalizedOptions.get(`${key}\u0000${typeof value}\u0000${value}`, () => normalizeOption(key, value));
   };
   tableOptions(undefined, vm, set);
   const ci = vm.cloudInit;
@@ -126,7 +138,8 @@ export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
     if (vm.efidisk.efitype !== undefined) rest.efitype = vm.efidisk.efitype;
     if (vm.efidisk.format !== undefined) rest.format = vm.efidisk.format;
     if (vm.efidisk.preEnrolledKeys !== undefined) rest["pre-enrolled-keys"] = canonical(vm.efidisk.preEnrolledKeys);
-    special.efidisk0 = printDrive("efidisk0", { ...rest, file: `${vm.efidisk.storage}:1` });
+    const parts = { ...rest, file: `${vm.efidisk.storage}:1` };
+    special.efidisk0 = efidiskValues.get(JSON.stringify(parts), () => printDrive("efidisk0", parts));
   }
   if (vm.tpm) {
     special.tpmstate0 = printDrive("tpmstate0", { file: `${vm.tpm.storage}:1`, ...(vm.tpm.version ? { version: vm.tpm.version } : {}) });

@@ -4,6 +4,7 @@ import { type Alias, type Document, isAlias, isMap, isPair, isScalar, isSeq, Lin
 import type { SpecIssue, SpecPath } from "./errors.js";
 import { MAX_ALIAS_COUNT, MAX_DOCUMENTS, MAX_NESTING_DEPTH, MAX_SPEC_BYTES, tooLargeMessage } from "./limits.js";
 import type { SourceLocation } from "./model.js";
+import { fastOffset, parseFastYaml } from "./yaml-fast.js";
 
 export interface YamlDocument {
   /** The document as plain data (maps, arrays, strings, numbers, booleans, null). */
@@ -22,6 +23,39 @@ export interface ParsedYaml {
 }
 
 export function parseYaml(text: string, file: string): ParsedYaml {
+  // Checked before parsing: the size is what makes a hostile file slow.
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_SPEC_BYTES) {
+    return { documents: [], issues: [{ location: { file, line: 1, column: 1 }, path: [], message: tooLargeMessage(bytes) }] };
+  }
+  return parseFast(text, file) ?? parseWithLibrary(text, file);
+}
+
+/**
+ * Specs in the common subset of YAML (yaml-fast.ts), read in one pass; undefined for anything
+ * else. Line and column come from the same LineCounter the library fills.
+ */
+function parseFast(text: string, file: string): ParsedYaml | undefined {
+  const fast = parseFastYaml(text);
+  if (!fast) return undefined;
+  let lineCounter: LineCounter | undefined;
+  const at = (offset: number): SourceLocation => {
+    lineCounter ??= countLines(text);
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line, column: col };
+  };
+  return { documents: [{ value: fast.value, locate: (path, part = "value") => at(fastOffset(fast.root, path, part)) }], issues: [] };
+}
+
+function countLines(text: string): LineCounter {
+  const counter = new LineCounter();
+  counter.addNewLine(0);
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) counter.addNewLine(i + 1);
+  return counter;
+}
+
+/** Any YAML, read by the `yaml` library: the reference, and the words of every syntax error. */
+export function parseWithLibrary(text: string, file: string): ParsedYaml {
   const lineCounter = new LineCounter();
   const at = (offset: number): SourceLocation => {
     const { line, col } = lineCounter.linePos(offset);
@@ -29,12 +63,6 @@ export function parseYaml(text: string, file: string): ParsedYaml {
   };
   const issues: SpecIssue[] = [];
   const documents: YamlDocument[] = [];
-  // Checked before parsing: the size is what makes a hostile file slow.
-  const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes > MAX_SPEC_BYTES) {
-    issues.push({ location: { file, line: 1, column: 1 }, path: [], message: tooLargeMessage(bytes) });
-    return { documents, issues };
-  }
   const parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
   const docs = Array.isArray(parsed) ? parsed : [];
   for (const [index, doc] of docs.entries()) {

@@ -1,0 +1,69 @@
+// Scalars for the fast YAML path (yaml-fast.ts): which plain words mean null, a boolean or a
+// number under YAML 1.2's core schema (the schema the `yaml` library applies to specs), and the
+// quoted forms that fit on one line. Anything with a second reading (signed, octal, hex or
+// floating-point numbers, escapes) is not decided here: the caller gives the file to the library.
+
+/** Thrown when text is outside the fast path's subset; the library then reads the whole file. */
+export const OUTSIDE_SUBSET: unique symbol = Symbol("outside the fast YAML subset");
+
+export function outside(): never {
+  throw OUTSIDE_SUBSET;
+}
+
+// The core schema's tests (yaml's schema/core and schema/common), as facts.
+const NULL_WORD = /^(?:~|[Nn]ull|NULL)$/;
+const BOOL_WORD = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const DECIMAL = /^[0-9]+$/;
+const OTHER_NUMBER = [
+  /^0o[0-7]+$/,
+  /^[-+]?[0-9]+$/,
+  /^0x[0-9a-fA-F]+$/,
+  /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
+  /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
+];
+
+/** A plain scalar's value; unsigned decimals are the only numbers decided here. */
+export function resolvePlain(text: string): unknown {
+  const first = text.charCodeAt(0);
+  // Letters other than n/N/t/T/f/F and most punctuation start nothing but strings: skip the tests.
+  const mayBeSpecial = first < 0x41 || "nNtTfF~".includes(text[0] ?? "");
+  if (!mayBeSpecial) return text;
+  if (NULL_WORD.test(text)) return null;
+  if (BOOL_WORD.test(text)) return text[0] === "t" || text[0] === "T";
+  if (DECIMAL.test(text)) return Number.parseInt(text, 10);
+  if (OTHER_NUMBER.some((re) => re.test(text))) outside();
+  return text;
+}
+
+/** Characters that make a plain scalar mean something else when they start it. */
+const INDICATORS = new Set("-?:,[]{}#&*!|>'\"%@`");
+
+export function startsWithIndicator(text: string, at: number): boolean {
+  return INDICATORS.has(text[at] ?? "");
+}
+
+/** A quoted scalar on one line starting at `at`: its value and the offset after the closing quote. */
+export function readQuoted(text: string, at: number): { value: string; end: number } {
+  const quote = text[at];
+  const lineEnd = endOfLine(text, at);
+  if (quote === '"') {
+    const close = text.indexOf('"', at + 1);
+    if (close < 0 || close > lineEnd) outside();
+    const value = text.slice(at + 1, close);
+    if (value.includes("\\")) outside();
+    return { value, end: close + 1 };
+  }
+  let i = at + 1;
+  for (;;) {
+    const close = text.indexOf("'", i);
+    if (close < 0 || close > lineEnd) outside();
+    if (text[close + 1] !== "'") return { value: text.slice(at + 1, close).replaceAll("''", "'"), end: close + 1 };
+    i = close + 2;
+  }
+}
+
+export function endOfLine(text: string, at: number): number {
+  const end = text.indexOf("\n", at);
+  return end < 0 ? text.length : end;
+}
