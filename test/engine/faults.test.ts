@@ -61,11 +61,13 @@ describe("injected faults", () => {
   it("waits for a held lock and retries, then succeeds once it is released", async () => {
     await apply(lab, `vms:${vm(233, "locked")}`);
     const { plan } = await buildPlan(lab.client, desired(`vms:${vm(233, "locked", "pve1", "1024")}`));
-    // A backup takes the lock between plan and apply, and finishes a moment later.
+    // A backup takes the lock between plan and apply, and finishes once apply was refused by it
+    // (released at the first retry, not after a fixed time that a slow machine could outlast).
     lab.sim.admin.holdLock(233, "backup");
-    setTimeout(() => lab.sim.admin.releaseLock(233), 150);
-    // A retry budget of about 2 s, far beyond the 150 ms hold, so a slow CI machine cannot outlast it.
-    const report = await applyPlan(lab.client, plan, { ...fastApply, retry: { maxAttempts: 40, baseDelayMs: 10, maxDelayMs: 50 } });
+    const onEvent = (e: { type: string }) => {
+      if (e.type === "retry") lab.sim.admin.releaseLock(233);
+    };
+    const report = await applyPlan(lab.client, plan, { ...fastApply, onEvent, retry: { maxAttempts: 40, baseDelayMs: 10, maxDelayMs: 50 } });
     assert.equal(report.ok, true, report.guests[0]!.error);
     assert.ok((report.guests[0]!.steps[0]!.attempts ?? 0) > 1, "the change was retried while the lock was held");
   });
