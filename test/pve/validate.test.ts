@@ -78,7 +78,7 @@ describe("validateParams", () => {
         ostype: "bsd",
         name: "my_vm",
         description: "x".repeat(8193),
-        pool: "a/b",
+        pool: "a b",
       }),
       {
         node: "invalid format - value does not look like a valid node name\n",
@@ -86,9 +86,16 @@ describe("validateParams", () => {
         ostype: "value 'bsd' does not have a value in the enumeration 'other, wxp, w2k, w2k3, w2k8, wvista, win7, win8, win10, win11, l24, l26, solaris'",
         name: "invalid format - value does not look like a valid DNS name\n",
         description: "value may only be 8192 characters long",
-        pool: "invalid format - pool name 'a/b' contains invalid characters\n",
+        pool: "invalid format - pool name 'a b' contains invalid characters\n",
       },
     );
+  });
+
+  it("takes nested pools up to three levels, as PVE 8.1+ does", () => {
+    assert.deepEqual(errorsOf(create, { node: "pve", vmid: 100, pool: "a/b/c" }), {});
+    assert.deepEqual(errorsOf(create, { node: "pve", vmid: 100, pool: "a/b/c/d" }), {
+      pool: "invalid format - pool name 'a/b/c/d' nested too deeply (max levels = 3)\n",
+    });
   });
 
   it("resolves indexed keys within their range only (net3 ok, net99 unknown)", () => {
