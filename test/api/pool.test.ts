@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createServer as createHttp, type Server } from "node:http";
 import { createServer as createHttps } from "node:https";
 import { createServer as createTcp, type AddressInfo, type Socket } from "node:net";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { connect as tlsConnect, createServer as createTls, type TLSSocket } from "node:tls";
 import { PveClient, PveError } from "../../src/api/index.js";
 import { IDLE_TIMEOUT_MS } from "../../src/api/pool.js";
