@@ -9,7 +9,7 @@ import { parseFastYaml } from "../sources/spec/yaml-fast.js";
 import type { InventoryConfig } from "./config.js";
 import { quickInventoryConfig } from "./config-quick.js";
 import { InventoryError } from "./errors.js";
-import { isPluginConfig, pluginInventory, VaultValue } from "./plugin-config.js";
+import { isPluginConfig, VaultValue } from "./plugin-detect.js";
 
 export interface InventoryFile {
   config: InventoryConfig;
@@ -21,7 +21,7 @@ export interface InventoryFile {
 export async function readInventoryFile(path: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<InventoryFile> {
   if (!path) return { config: await checkedConfig({}, "defaults") };
   const raw = await readYaml(path);
-  if (isPluginConfig(raw)) return pluginInventory(raw, path, env);
+  if (isPluginConfig(raw)) return (await import("./plugin-config.js")).pluginInventory(raw, path, env);
   return { config: await checkedConfig(raw, path) };
 }
 

@@ -5,7 +5,6 @@ import { buildInventory } from "./build.js";
 import { type CacheKey, defaultCacheDir, readCache, writeCache } from "./cache.js";
 import { type CollectResult, collectGuests, type InventoryApi } from "./collect.js";
 import type { InventoryConfig } from "./config.js";
-import { applyConstructed } from "./constructed.js";
 import { InventoryError } from "./errors.js";
 import { guestFilter } from "./filters.js";
 import type { AnsibleInventory, InventoryGuest } from "./model.js";
@@ -41,8 +40,10 @@ export interface GenerateOptions {
 }
 
 /** The constructed options (compose, groups, keyed_groups, filters) on top of the built inventory. */
-function finishInventory(inventory: AnsibleInventory, config: InventoryConfig, options: GenerateOptions): void {
+async function finishInventory(inventory: AnsibleInventory, config: InventoryConfig, options: GenerateOptions): Promise<void> {
   if (config.constructed) {
+    // Loaded only here: the expression engine is start-up time an inventory without these options does not need.
+    const { applyConstructed } = await import("./constructed.js");
     const { skipped } = applyConstructed(inventory, config.constructed, `${config.groupPrefix}nodes`);
     for (const message of skipped) options.onWarning?.(message);
   }
@@ -80,7 +81,7 @@ export async function generateInventory(
     extraFacts = await netboxFacts(netbox, collected.guests, { vmidField: config.netbox.vmidField });
   }
   const inventory = buildInventory(collected.guests, config, { nodes: collected.nodes ?? [], ...(extraFacts ? { extraFacts } : {}) });
-  finishInventory(inventory, config, options);
+  await finishInventory(inventory, config, options);
   // Guests, not hosts: the nodes group's hypervisors must not make an inventory without guests look full
   // (counted after the constructed filters, which may leave guests out).
   const nodeHosts = new Set((inventory[`${config.groupPrefix}nodes`] as { hosts?: string[] } | undefined)?.hosts ?? []);

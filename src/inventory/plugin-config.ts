@@ -9,11 +9,11 @@ import { quickInventoryConfig } from "./config-quick.js";
 import { compileConstructed } from "./constructed.js";
 import { InventoryError } from "./errors.js";
 import { HostEvalError, isTemplate, parseTemplate, pyStr, renderTemplate } from "./jinja/index.js";
+import { VaultValue } from "./plugin-detect.js";
 
 export const PLUGIN_NAMES = ["community.general.proxmox", "community.proxmox.proxmox"];
 
-/** What a `!vault` value becomes: pvectl cannot decrypt Ansible Vault. */
-export class VaultValue {}
+export { isPluginConfig, VaultValue } from "./plugin-detect.js";
 
 const SUPPORTED = [
   "plugin",
@@ -46,10 +46,6 @@ const UNSUPPORTED: Record<string, string> = {
   cache_connection: "pvectl keeps its cache in $XDG_CACHE_HOME/pvectl; remove it",
   cache_prefix: "pvectl names its cache files itself; remove it",
 };
-
-export function isPluginConfig(raw: unknown): raw is Record<string, unknown> {
-  return typeof raw === "object" && raw !== null && !Array.isArray(raw) && "plugin" in raw;
-}
 
 export interface PluginInventory {
   config: InventoryConfig;

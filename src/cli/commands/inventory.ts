@@ -3,7 +3,7 @@
 // those flags, so everything else comes from the wrapper script's own flags (--config) or the
 // PROXMOX_* environment. --config takes pvectl's file or the community plugin's proxmox.yml.
 import type { Command } from "commander";
-import { PveClient } from "../../api/index.js";
+import { PveClient } from "../../api/client.js";
 // Each inventory module is imported by itself, not through inventory/index.ts: that one also
 // brings the zod schema, which a plain configuration does not need (every module loaded is
 // start-up time Ansible waits for).
