@@ -80,6 +80,8 @@ function openConnection(target: PoolTarget, callback: ConnectCallback): void {
     clearTimeout(timer);
     socket.off("error", finish);
     if (err) {
+      // Whatever the socket reports while it is torn down is already decided.
+      socket.on("error", () => {});
       socket.destroy();
       callback(err, socket);
     } else callback(null, socket);
