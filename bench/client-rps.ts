@@ -2,10 +2,12 @@
 //   npx tsx bench/client-rps.ts [--seconds 3]
 // 1. Requests per second of PveClient for a simple GET (token auth, JSON envelope) against a
 //    loopback node:http server running in a child process (so client and server do not share
-//    one event loop), at concurrency 1 and 16, next to a bare undici.request loop (the floor).
+//    one event loop), at concurrency 1 and 16, next to the floor the client is built on (a bare
+//    node:http request loop on a keep-alive Agent) and, for reference, a bare undici.request loop.
 // 2. RSS and heap of a fresh process holding a PveClient, without and with the generated API
 //    schema loaded (src/schema allEndpoints()).
 import { type ChildProcess, fork, spawnSync } from "node:child_process";
+import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
 import { PveClient } from "../src/api/index.js";
@@ -77,6 +79,30 @@ async function measureRawUndici(port: number, concurrency: number): Promise<RunR
   return result;
 }
 
+/** The same loop around a bare node:http request on a keep-alive Agent: what the client is built on. */
+async function measureRawHttp(port: number, concurrency: number): Promise<RunResult> {
+  const agent = new HttpAgent({ keepAlive: true, maxSockets: concurrency });
+  const url = `http://127.0.0.1:${port}/api2/json/version`;
+  const headers = { authorization: "PVEAPIToken=bench@pve!rps=00000000-0000-0000-0000-000000000000" };
+  const once = () =>
+    new Promise<unknown>((resolve, reject) => {
+      httpRequest(url, { agent, headers }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        res.on("end", () => resolve((JSON.parse(text) as { data: unknown }).data));
+        res.on("error", reject);
+      })
+        .on("error", reject)
+        .end();
+    });
+  const result = await loop(concurrency, once);
+  agent.destroy();
+  return result;
+}
+
 /** Half a second of warm-up (connections, JIT), then `seconds` measured. */
 async function loop(concurrency: number, once: () => Promise<unknown>, onMeasureStart: () => void = () => {}): Promise<RunResult> {
   const warmUntil = performance.now() + 500;
@@ -135,15 +161,18 @@ async function main(): Promise<void> {
   try {
     for (const concurrency of [1, 16]) {
       // Alternated and best of two: the machine is shared, so a single run is at the mercy of its load.
-      const runs: Array<{ client: RunResult; raw: RunResult }> = [];
-      for (let i = 0; i < 2; i++) runs.push({ client: await measureRps(port, concurrency), raw: await measureRawUndici(port, concurrency) });
-      const best = (pick: (x: { client: RunResult; raw: RunResult }) => RunResult) =>
-        runs.map(pick).reduce((a, b) => (b.rps > a.rps ? b : a));
+      type Round = { client: RunResult; raw: RunResult; undici: RunResult };
+      const runs: Round[] = [];
+      for (let i = 0; i < 2; i++) {
+        runs.push({ client: await measureRps(port, concurrency), raw: await measureRawHttp(port, concurrency), undici: await measureRawUndici(port, concurrency) });
+      }
+      const best = (pick: (x: Round) => RunResult) => runs.map(pick).reduce((a, b) => (b.rps > a.rps ? b : a));
       const r = best((x) => x.client);
       const raw = best((x) => x.raw);
+      const undici = best((x) => x.undici);
       console.log(
         `  concurrency ${String(concurrency).padStart(2)}: PveClient ${Math.round(r.rps)} req/s (p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${r.count} requests); ` +
-          `bare undici.request ${Math.round(raw.rps)} req/s; client/bare = ${(r.rps / raw.rps).toFixed(2)}`,
+          `bare node:http ${Math.round(raw.rps)} req/s (p50 ${raw.p50.toFixed(2)} ms); client/bare = ${(r.rps / raw.rps).toFixed(2)}; bare undici.request ${Math.round(undici.rps)} req/s`,
       );
     }
   } finally {

@@ -8,8 +8,15 @@
 // variables; the run checks that and prints any difference). Per row: wall time, API calls,
 // calls per guest, hosts, bytes of `--list` output.
 //
-//   npm run build && npx tsx bench/inventory.ts [--guests 2000] [--latency 0,20] [--skip-plugin-facts]
-import { existsSync } from "node:fs";
+// With --runs N every row is measured N times, the tools alternating within each round (a
+// shared, noisy machine slows whichever runs during a burst, not one tool), and the medians are
+// reported. --basic-only leaves out the rows with facts. --before DIR adds the same `basic` row
+// for another build (a worktree with its own `npm run build`), for before/after. Then pvectl's
+// own process is run alone (no Ansible) N times per build: its median wall and CPU seconds, and
+// the modules it loads (ES modules and CommonJS files, through a loader hook).
+//
+//   npm run build && npx tsx bench/inventory.ts [--guests 2000] [--latency 0,20] [--runs 7] [--basic-only] [--before DIR] [--skip-plugin-facts]
+import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,14 +25,21 @@ import { PveClient } from "../src/api/index.js";
 import { startSimulator } from "../src/sim/index.js";
 import { mapConcurrent } from "../src/util/concurrency.js";
 import { ansibleEnv, REPO_ROOT, run } from "../test/conformance/helpers.js";
+import { timed } from "./whole-process.js";
 
 const { values } = parseArgs({
   options: {
     guests: { type: "string", default: "2000" },
     latency: { type: "string", default: "0,20" },
     "skip-plugin-facts": { type: "boolean", default: false },
+    runs: { type: "string", default: "1" },
+    "basic-only": { type: "boolean", default: false },
+    before: { type: "string" },
   },
 });
+const runs = Number(values.runs);
+const before = values.before;
+if (before && !existsSync(join(before, "dist/cli/main.js"))) throw new Error(`run \`npm run build\` in ${before} first`);
 const guestCount = Number(values.guests);
 const latencies = values.latency.split(",").map(Number);
 
@@ -81,10 +95,10 @@ try {
   });
   // The compiled CLI, as users run it (`npm run build` first; the bench refuses to time tsx's transpiling).
   if (!existsSync(join(REPO_ROOT, "dist/cli/main.js"))) throw new Error("run `npm run build` first: the benchmark times the compiled CLI");
-  async function pvectlScript(name: string, config: string): Promise<string> {
+  async function pvectlScript(name: string, config: string, root = REPO_ROOT): Promise<string> {
     await writeFile(join(dir, `${name}.yaml`), config);
     const script = join(dir, `${name}.sh`);
-    await writeFile(script, `#!/bin/sh\nexec node '${REPO_ROOT}/bin/pvectl.js' inventory --config '${join(dir, `${name}.yaml`)}' "$@"\n`);
+    await writeFile(script, `#!/bin/sh\nexec node '${root}/bin/pvectl.js' inventory --config '${join(dir, `${name}.yaml`)}' "$@"\n`);
     await chmod(script, 0o755);
     return script;
   }
@@ -100,6 +114,7 @@ try {
     plugin: await pvectlScript("plugin", "facts: plugin\nconcurrency: 16\nnodesGroup: true\nansibleHost: []\nkeyedGroups: []\n"),
     pluginBasic: await pluginConfig(false),
     pluginFacts: await pluginConfig(true),
+    beforeBasic: before ? await pvectlScript("before-basic", "facts: basic\n", before) : undefined,
   };
 
   const rows: Row[] = [];
@@ -113,13 +128,32 @@ try {
     const inventory = JSON.parse(result.stdout) as Inventory;
     const names = new Set<string>(Object.keys(inventory._meta?.hostvars ?? {}));
     for (const group of Object.values(inventory)) for (const h of group.hosts ?? []) names.add(h);
-    const row = { tool, latencyMs, seconds, calls: sim.accessLog({ entries: false }).total, hosts: names.size, bytes: result.stdout.length, inventory };
-    const perGuest = (row.calls / guestCount).toFixed(2);
-    console.log(
-      `${String(latencyMs).padStart(3)} ms  ${tool.padEnd(42)} ${seconds.toFixed(2).padStart(8)} s ${String(row.calls).padStart(7)} calls ${perGuest.padStart(6)}/guest ${String(row.hosts).padStart(6)} hosts ${String(row.bytes).padStart(9)} bytes`,
-    );
-    rows.push(row);
-    return row;
+    return { tool, latencyMs, seconds, calls: sim.accessLog({ entries: false }).total, hosts: names.size, bytes: result.stdout.length, inventory };
+  }
+
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
+  /** Each tool `runs` times, alternating; one row per tool with the median time (the rest is the same every run). */
+  async function measureAlternating(tools: Array<[string, string]>, latencyMs: number): Promise<Row[]> {
+    const times = new Map<string, number[]>();
+    const last = new Map<string, Row>();
+    for (let i = 0; i < runs; i++) {
+      for (const [tool, source] of tools) {
+        const row = await measure(tool, source, latencyMs);
+        times.set(tool, [...(times.get(tool) ?? []), row.seconds]);
+        last.set(tool, row);
+      }
+    }
+    return tools.map(([tool]) => {
+      const row = { ...(last.get(tool) as Row), seconds: median(times.get(tool) ?? []) };
+      const perGuest = (row.calls / guestCount).toFixed(2);
+      const spread = runs > 1 ? ` (min ${Math.min(...(times.get(tool) ?? [])).toFixed(2)}, max ${Math.max(...(times.get(tool) ?? [])).toFixed(2)})` : "";
+      console.log(
+        `${String(latencyMs).padStart(3)} ms  ${tool.padEnd(46)} ${row.seconds.toFixed(2).padStart(8)} s${spread} ${String(row.calls).padStart(7)} calls ${perGuest.padStart(6)}/guest ${String(row.hosts).padStart(6)} hosts ${String(row.bytes).padStart(9)} bytes`,
+      );
+      rows.push(row);
+      return row;
+    });
   }
 
   const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}x`;
@@ -127,19 +161,68 @@ try {
     sim.admin.clearFaults();
     if (latencyMs > 0) sim.admin.injectFault({ latencyMs });
     console.log(`\nper-request latency ${latencyMs} ms`);
-    const basic = await measure("pvectl inventory (basic)", sources.basic, latencyMs);
-    const plugin = await measure("community.general.proxmox (want_facts: false)", sources.pluginBasic, latencyMs);
-    const level = await measure("pvectl inventory (plugin facts level)", sources.plugin, latencyMs);
-    const facts = values["skip-plugin-facts"] ? undefined : await measure("community.general.proxmox (want_facts: true)", sources.pluginFacts, latencyMs);
-    console.log(`  no facts:   plugin ${ratio(plugin.seconds, basic.seconds)} the time of pvectl basic; output ${ratio(basic.bytes, plugin.bytes)} the plugin's size`);
+    const noFacts: Array<[string, string]> = [
+      ["pvectl inventory (basic)", sources.basic],
+      ["community.general.proxmox (want_facts: false)", sources.pluginBasic],
+      ...(sources.beforeBasic ? [["pvectl inventory (basic), --before build", sources.beforeBasic] as [string, string]] : []),
+    ];
+    const [basic, plugin, old] = (await measureAlternating(noFacts, latencyMs)) as [Row, Row, Row | undefined];
+    console.log(`  no facts:   pvectl basic / plugin = ${(basic.seconds / plugin.seconds).toFixed(2)} (time ratio; below 1: pvectl faster); output ${ratio(basic.bytes, plugin.bytes)} the plugin's size`);
+    if (old) console.log(`              before: ${(old.seconds / plugin.seconds).toFixed(2)} of the plugin's time`);
+    if (values["basic-only"]) continue;
+    const [level, facts] = (await measureAlternating(
+      [
+        ["pvectl inventory (plugin facts level)", sources.plugin],
+        ...(values["skip-plugin-facts"] ? [] : [["community.general.proxmox (want_facts: true)", sources.pluginFacts] as [string, string]]),
+      ],
+      latencyMs,
+    )) as [Row, Row | undefined];
     if (facts) {
       console.log(`  with facts: plugin ${ratio(facts.seconds, level.seconds)} the time of pvectl's plugin level; calls/guest ${(facts.calls / guestCount).toFixed(2)} vs ${(level.calls / guestCount).toFixed(2)}`);
       console.log(`  equal data: ${describeDifferences(facts.inventory, level.inventory)}`);
     }
   }
+
+  console.log(`\npvectl's own process alone (inventory --list, basic, no Ansible, ${runs} runs each, alternating)`);
+  const builds: Array<[string, string]> = [["this build", REPO_ROOT], ...(before ? [["--before build", before] as [string, string]] : [])];
+  const alone = new Map<string, { wall: number[]; cpu: number[] }>();
+  for (let i = 0; i < runs; i++) {
+    for (const [label, root] of builds) {
+      const r = await timed(process.execPath, [join(root, "bin/pvectl.js"), "inventory", "--config", join(dir, "basic.yaml"), "--list"], env);
+      if (r.code !== 0) throw new Error(`${label} failed: ${r.output.slice(-2000)}`);
+      const m = alone.get(label) ?? { wall: [], cpu: [] };
+      m.wall.push(r.seconds);
+      m.cpu.push(r.cpuSeconds);
+      alone.set(label, m);
+    }
+  }
+  for (const [label, root] of builds) {
+    const m = alone.get(label) as { wall: number[]; cpu: number[] };
+    console.log(`  ${label.padEnd(16)} median ${median(m.wall).toFixed(3)} s wall, ${median(m.cpu).toFixed(3)} CPU s; ${await countModules(root, join(dir, "basic.yaml"), env)} modules loaded`);
+  }
 } finally {
   await sim.close();
   await rm(dir, { recursive: true, force: true });
+}
+
+/**
+ * The modules one run loads: ES modules seen by a loader hook, plus CommonJS files in
+ * require.cache (undici, for one, is CommonJS: its files never pass the ESM hook), counted once each.
+ */
+async function countModules(root: string, config: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const out = join(dir, "modules.txt");
+  await writeFile(out, "");
+  await writeFile(
+    join(dir, "hook.mjs"),
+    `import { appendFileSync } from "node:fs";\nexport async function load(url, context, next) {\n  if (url.startsWith("file:")) appendFileSync(${JSON.stringify(out)}, url.slice(7) + "\\n");\n  return next(url, context);\n}\n`,
+  );
+  await writeFile(
+    join(dir, "count.mjs"),
+    `import { register, createRequire } from "node:module";\nimport { appendFileSync } from "node:fs";\nregister(${JSON.stringify(`file://${join(dir, "hook.mjs")}`)});\nconst cache = createRequire(import.meta.url).cache;\nprocess.on("exit", () => appendFileSync(${JSON.stringify(out)}, Object.keys(cache).join("\\n") + "\\n"));\n`,
+  );
+  const r = await run(process.execPath, ["--import", join(dir, "count.mjs"), join(root, "bin/pvectl.js"), "inventory", "--config", config, "--list"], env);
+  if (r.code !== 0) throw new Error(`module count failed: ${r.stderr}`);
+  return new Set(readFileSync(out, "utf8").split("\n").filter((l) => l.startsWith("/"))).size;
 }
 
 /** How many hosts' variables differ between two inventories (0: the same data). */

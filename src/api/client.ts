@@ -20,7 +20,8 @@ import { SecretScrubber } from "./secrets.js";
 import { type EndpointStat, EndpointStats } from "./stats.js";
 import { type TaskResult, type WaitOptions, waitForTask } from "./tasks.js";
 import { sleep } from "../util/sleep.js";
-import { createDispatcher } from "./tls.js";
+import { ConnectionPool } from "./pool.js";
+import { tlsPolicy } from "./tls.js";
 import { type Envelope, type HttpMethod, type RawResponse, send } from "./transport.js";
 
 type Method = HttpMethod;
@@ -36,7 +37,7 @@ export class PveClient {
   /** `root@pam` or `automation@pve!ci`: who the client acts as (never a secret). */
   readonly identity: string;
   readonly #options: ResolvedOptions;
-  readonly #dispatcher: ReturnType<typeof createDispatcher>;
+  readonly #pool: ConnectionPool;
   readonly #scrubber = new SecretScrubber();
   readonly #stats = new EndpointStats();
   readonly #auth: Authenticator;
@@ -45,7 +46,15 @@ export class PveClient {
   constructor(options: PveClientOptions) {
     this.#options = resolveOptions(options);
     this.identity = identityOf(this.#options.credentials);
-    this.#dispatcher = createDispatcher(this.#options);
+    const policy = tlsPolicy(this.#options);
+    this.#pool = new ConnectionPool({
+      protocol: this.#options.protocol,
+      host: this.#options.host,
+      port: this.#options.port,
+      connections: this.#options.connections,
+      connectTimeoutMs: Math.min(this.#options.timeoutMs, 30_000),
+      ...(policy ? { tls: policy } : {}),
+    });
     const credentials = this.#options.credentials;
     this.#auth =
       credentials.kind === "token"
@@ -159,7 +168,7 @@ export class PveClient {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#dispatcher.close();
+    await this.#pool.close();
   }
 
   #context(method: string, path: string): CallContext {
@@ -183,7 +192,7 @@ export class PveClient {
       let res: RawResponse;
       try {
         res = await send({
-          dispatcher: this.#dispatcher,
+          pool: this.#pool,
           url,
           method,
           headers,
@@ -219,7 +228,7 @@ export class PveClient {
     let failed = true;
     try {
       const res = await send({
-        dispatcher: this.#dispatcher,
+        pool: this.#pool,
         url: `${this.#options.origin}${API_PREFIX}${path}`,
         method: "POST",
         headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },

@@ -5,7 +5,8 @@
 // was awaited.
 import { PveFormatError } from "../pve/errors.js";
 import { parseUpid, type Upid } from "../pve/upid.js";
-import { type EnvelopeReader, getTaskLog, type TaskStatus, taskStatusPath } from "./endpoints/index.js";
+import type { EnvelopeReader } from "./endpoints/call.js";
+import { getTaskLog, type TaskStatus, taskStatusPath } from "./endpoints/tasks.js";
 import { PveError } from "./errors.js";
 
 export interface TaskResult {

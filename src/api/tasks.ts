@@ -2,7 +2,8 @@
 // later, stop at once when it ends, and settle it like every waiter does (task-outcome.ts).
 // For many tasks at once, TaskWatcher (task-watcher.ts) asks each node once per poll.
 import { sleep } from "../util/sleep.js";
-import { type EnvelopeReader, getTaskStatus, taskStatusPath } from "./endpoints/index.js";
+import type { EnvelopeReader } from "./endpoints/call.js";
+import { getTaskStatus, taskStatusPath } from "./endpoints/tasks.js";
 import { PveError } from "./errors.js";
 import { describeTask, exitStatusOf, parseTaskId, settleStoppedTask, type TaskResult } from "./task-outcome.js";
 

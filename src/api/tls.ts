@@ -1,13 +1,11 @@
-// The connection layer: one undici Agent per client, with a connector that decides which
-// server certificate is acceptable. Node's own `checkServerIdentity` is not enough for a pin
-// (it is only called after the chain verified), so the connector looks at the certificate
-// itself: with a pin, exactly that certificate; otherwise the chain (system or given CA) and
-// host name must verify, unless verification was explicitly switched off.
+// The TLS policy: which server certificate is acceptable, decided on each new connection before
+// it carries a request (pool.ts). Node's own `checkServerIdentity` is not enough for a pin (it
+// is only called after the chain verified), so the policy looks at the certificate itself:
+// with a pin, exactly that certificate; otherwise the chain (system or given CA) and host name
+// must verify, unless verification was explicitly switched off.
 import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
-import { Agent, buildConnector } from "undici";
 import { PveError } from "./errors.js";
 import type { ResolvedOptions } from "./options.js";
 
@@ -105,9 +103,22 @@ function checkCertificate(socket: TLSSocket, options: ResolvedOptions): TlsRejec
   return new TlsRejection("untrusted", `${describeAuthorizationError(code)} (${code})`, fingerprint);
 }
 
-export function createDispatcher(options: ResolvedOptions): Agent {
-  const ca = options.protocol === "https" ? readCa(options) : undefined;
-  if (options.protocol === "https" && !options.validateCerts && !options.fingerprint && !warnedInsecure.has(options.origin)) {
+export interface TlsPolicy {
+  /**
+   * The CAs the handshake verifies against; undefined: the system's. With a pin (or verification
+   * off) the chain decides nothing, and loading the system's root store would only cost start-up time.
+   */
+  ca?: string | string[];
+  /** Why the connection's certificate is refused, or undefined when it is accepted. */
+  check(socket: TLSSocket): TlsRejection | undefined;
+}
+
+/** The policy for `options` (undefined for plain HTTP); warns once per host when verification is off. */
+export function tlsPolicy(options: ResolvedOptions): TlsPolicy | undefined {
+  if (options.protocol !== "https") return undefined;
+  // Read (and checked) even with a pin, so that a broken PROXMOX_CA_PATH is reported either way.
+  const ca = readCa(options);
+  if (!options.validateCerts && !options.fingerprint && !warnedInsecure.has(options.origin)) {
     warnedInsecure.add(options.origin);
     options.warn(
       `TLS certificate verification is OFF for ${options.origin} (validateCerts=false / PROXMOX_VALIDATE_CERTS=false): ` +
@@ -115,27 +126,6 @@ export function createDispatcher(options: ResolvedOptions): Agent {
         "Pin the node's certificate instead with PROXMOX_FINGERPRINT (pvectl shows it when verification fails), or trust its CA with PROXMOX_CA_PATH.",
     );
   }
-  const base = buildConnector({
-    // Verification is decided below, where the certificate and the reason are both at hand.
-    rejectUnauthorized: false,
-    // A resumed session may skip the certificate exchange; every connection must show it.
-    maxCachedSessions: 0,
-    timeout: Math.min(options.timeoutMs, 30_000),
-    ...(ca ? { ca } : {}),
-  });
-  const connect: buildConnector.connector = (connectOptions, callback) => {
-    base(connectOptions, (err, socket) => {
-      if (err || !socket) return callback(err ?? new Error("no socket"), null);
-      if (connectOptions.protocol !== "https:") return callback(null, socket);
-      const rejection = checkCertificate(socket as TLSSocket, options);
-      if (rejection) {
-        (socket as Socket).destroy();
-        return callback(rejection, null);
-      }
-      callback(null, socket);
-    });
-  };
-  // Idle connections are dropped after 4 s (whatever the server advertises), which makes it
-  // unlikely that a write goes out on a socket the server is closing: writes are not retried.
-  return new Agent({ connect, connections: options.connections, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 4_000 });
+  const trusted = ca ?? (options.fingerprint || !options.validateCerts ? [] : undefined);
+  return { ...(trusted !== undefined ? { ca: trusted } : {}), check: (socket) => checkCertificate(socket, options) };
 }

@@ -2,7 +2,8 @@
 // status, PVE's reason phrase (older PVE puts its error message only there) and the parsed
 // JSON envelope; throws the low-level error when no response arrived. Optionally reports each
 // exchange (method, path, status, time; secrets masked) to a request log, for `--verbose`.
-import { type Agent, request } from "undici";
+import type { IncomingMessage } from "node:http";
+import type { ConnectionPool } from "./pool.js";
 import { SecretScrubber } from "./secrets.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
@@ -30,7 +31,7 @@ export class RequestTimeout extends Error {
 }
 
 export interface SendOptions {
-  dispatcher: Agent;
+  pool: ConnectionPool;
   url: string;
   method: HttpMethod;
   headers: Record<string, string>;
@@ -38,8 +39,6 @@ export interface SendOptions {
   timeoutMs: number;
   signal?: AbortSignal;
 }
-
-const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
 /** One finished exchange, for `--verbose`: no headers, no body, and the path already scrubbed. */
 export interface RequestLogEntry {
@@ -90,25 +89,47 @@ export async function send(options: SendOptions): Promise<RawResponse> {
   }
 }
 
-async function exchange(options: SendOptions): Promise<RawResponse> {
-  // undici's own header/body timeouts bound the wait without the cost of an AbortController
-  // and timer per request; a caller's signal (task waits) is passed through when given.
-  try {
-    const response = await request(options.url, {
-      dispatcher: options.dispatcher,
-      method: options.method,
-      headers: options.headers,
-      ...(options.body !== undefined ? { body: options.body } : {}),
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    const text = await response.body.text();
-    return { status: response.statusCode, statusText: response.statusText ?? "", envelope: parseEnvelope(text) };
-  } catch (err) {
-    if (TIMEOUT_CODES.has((err as { code?: string }).code ?? "")) throw new RequestTimeout(options.timeoutMs);
-    throw err;
-  }
+/**
+ * The request, and its answer read whole. `timeoutMs` bounds each wait for the server (for the
+ * headers, then between pieces of the body) with the socket's own idle timer: no extra timer or
+ * AbortController per request. A caller's signal (task waits) ends it with the signal's reason.
+ */
+function exchange(options: SendOptions): Promise<RawResponse> {
+  const { signal } = options;
+  return options.pool.run(
+    () => new Promise<RawResponse>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      let settled = false;
+      const settle = (err: unknown, response?: RawResponse): void => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener("abort", onAbort);
+        if (response) resolve(response);
+        else reject(err);
+      };
+      const headers: Record<string, string | number> = { ...options.headers };
+      if (options.body !== undefined) headers["content-length"] = Buffer.byteLength(options.body);
+      const req = options.pool.request(options.url, { method: options.method, headers });
+      const fail = (err: unknown): void => {
+        settle(err);
+        req.destroy();
+      };
+      const onAbort = (): void => fail(signal?.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      req.setTimeout(options.timeoutMs, () => fail(new RequestTimeout(options.timeoutMs)));
+      req.on("error", fail);
+      req.on("response", (res: IncomingMessage) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        res.on("error", fail);
+        res.on("end", () => settle(undefined, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? "", envelope: parseEnvelope(text) }));
+      });
+      req.end(options.body);
+    }),
+  );
 }
 
 function parseEnvelope(text: string): Envelope | undefined {

@@ -26,7 +26,7 @@ export async function buildProgram(argv?: string[]): Promise<Command> {
   return program;
 }
 
-/** `--verbose`: one stderr line per API exchange. Loaded only then (the transport pulls in undici). */
+/** `--verbose`: one stderr line per API exchange. Loaded only then (as every module a run does not need). */
 async function startRequestLog(): Promise<void> {
   const [{ setRequestLog }, { safeLine }] = await Promise.all([import("../api/transport.js"), import("../util/safe-text.js")]);
   setRequestLog((e) => process.stderr.write(`api: ${e.method} ${safeLine(e.path)} ${safeLine(String(e.status))} ${e.ms}ms\n`));

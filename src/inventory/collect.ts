@@ -5,7 +5,8 @@
 // plugin: config and agent as above, plus qmpstatus (one call per node with running VMs) and
 // the snapshot lists of the guests whose config names a snapshot parent.
 // Per-guest reads are made only for the guests that will be hosts (`select`).
-import { type ApiReader, type ClusterResource, getClusterResources } from "../api/endpoints/index.js";
+import type { ApiReader } from "../api/endpoints/call.js";
+import { type ClusterResource, getClusterResources } from "../api/endpoints/cluster.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import { readGuestFacts } from "./guest-facts.js";
 import type { FactsLevel, InventoryGuest, InventoryNode } from "./model.js";

@@ -1,7 +1,12 @@
 // The inventory's configuration file (YAML): grouping, composed variables, filters,
 // facts level and cache. Every key has a default, so an empty file (or none) is valid.
+// The defaults live in config-quick.ts, which checks common configurations without zod.
 import { z } from "zod";
+import { constructedDefaults, inventoryDefaults } from "./config-quick.js";
 import { InventoryError } from "./errors.js";
+
+const DEFAULTS = inventoryDefaults();
+const CONSTRUCTED = constructedDefaults();
 
 const hostSource = z.enum(["agent", "ipconfig", "netbox"]);
 
@@ -29,38 +34,38 @@ const constructedKeyedGroup = z
 /** Ansible's constructed options with Jinja expressions (see constructed.ts); the community plugin's YAML maps here. */
 const constructedSchema = z
   .object({
-    compose: z.record(z.string(), z.unknown()).default({}),
-    groups: z.record(z.string(), z.unknown()).default({}),
-    keyed_groups: z.array(constructedKeyedGroup).default([]),
-    filters: z.array(z.unknown()).default([]),
-    strict: z.boolean().default(false),
-    leading_separator: z.boolean().default(true),
+    compose: z.record(z.string(), z.unknown()).default(() => constructedDefaults().compose),
+    groups: z.record(z.string(), z.unknown()).default(() => constructedDefaults().groups),
+    keyed_groups: z.array(constructedKeyedGroup).default(() => constructedDefaults().keyed_groups),
+    filters: z.array(z.unknown()).default(() => constructedDefaults().filters),
+    strict: z.boolean().default(CONSTRUCTED.strict),
+    leading_separator: z.boolean().default(CONSTRUCTED.leading_separator),
   })
   .strict();
 
 export const inventoryConfigSchema = z
   .object({
     /** Prefix of the built-in groups (all_qemu, all_running, <node>_qemu ...), as the community plugin's group_prefix. */
-    groupPrefix: z.string().default("proxmox_"),
+    groupPrefix: z.string().default(DEFAULTS.groupPrefix),
     /** Prefix of the per-host facts (proxmox_vmid, proxmox_node ...). */
-    factsPrefix: z.string().default("proxmox_"),
-    facts: z.enum(["basic", "config", "agent", "plugin"]).default("basic"),
+    factsPrefix: z.string().default(DEFAULTS.factsPrefix),
+    facts: z.enum(["basic", "config", "agent", "plugin"]).default(DEFAULTS.facts),
     /** false: host variables leave out where a guest runs (proxmox_node); the per-node groups stay. */
-    placementFacts: z.boolean().default(true),
+    placementFacts: z.boolean().default(DEFAULTS.placementFacts),
     /** The hypervisors as hosts of the `<groupPrefix>nodes` group, as the community plugin lists them. */
-    nodesGroup: z.boolean().default(false),
+    nodesGroup: z.boolean().default(DEFAULTS.nodesGroup),
     /** `ansible_host` of each node in the nodes group: its cluster address (the plugin's want_proxmox_nodes_ansible_host). */
-    nodesAnsibleHost: z.boolean().default(false),
+    nodesAnsibleHost: z.boolean().default(DEFAULTS.nodesAnsibleHost),
     /** A running VM's status group from QEMU's own state (all_paused, all_prelaunch ...), as the plugin's qemu_extended_statuses; needs facts: plugin. */
-    qemuExtendedStatuses: z.boolean().default(false),
+    qemuExtendedStatuses: z.boolean().default(DEFAULTS.qemuExtendedStatuses),
     /** Plugin level: read every guest's snapshot list (one more call per guest), not only where the config names a parent. */
-    exactSnapshots: z.boolean().default(false),
+    exactSnapshots: z.boolean().default(DEFAULTS.exactSnapshots),
     /** Parallel per-guest reads at the config, agent and plugin levels. */
-    concurrency: z.number().int().min(1).max(64).default(8),
-    includeTemplates: z.boolean().default(false),
-    allowEmpty: z.boolean().default(false),
+    concurrency: z.number().int().min(1).max(64).default(DEFAULTS.concurrency),
+    includeTemplates: z.boolean().default(DEFAULTS.includeTemplates),
+    allowEmpty: z.boolean().default(DEFAULTS.allowEmpty),
     /** Seconds a cached result stays valid; 0 disables the cache. */
-    cacheTtl: z.number().int().min(0).default(0),
+    cacheTtl: z.number().int().min(0).default(DEFAULTS.cacheTtl),
     cacheDir: z.string().optional(),
     filters: z
       .object({
@@ -73,12 +78,12 @@ export const inventoryConfigSchema = z
         types: z.array(z.enum(["qemu", "lxc"])).optional(),
       })
       .strict()
-      .default({}),
-    keyedGroups: z.array(keyedGroup).default([{ key: "tag", prefix: "tag", separator: "_" }]),
+      .default(() => inventoryDefaults().filters),
+    keyedGroups: z.array(keyedGroup).default(() => inventoryDefaults().keyedGroups),
     /** Where `ansible_host` comes from, first match wins. */
-    ansibleHost: z.array(hostSource).default(["agent", "ipconfig"]),
+    ansibleHost: z.array(hostSource).default(() => inventoryDefaults().ansibleHost),
     /** Extra host variables: a literal, or a template with `{{ fact_name }}` placeholders. */
-    compose: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+    compose: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default(() => inventoryDefaults().compose),
     /** Ansible-style compose / groups / keyed_groups / filters with Jinja expressions. */
     constructed: constructedSchema.optional(),
     /** NetBox facts (netbox_role, netbox_site, netbox_primary_ip4 ...) for keyed groups and ansible_host. */

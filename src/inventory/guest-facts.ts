@@ -1,14 +1,11 @@
 // The per-guest reads behind the facts levels: the config (config, agent, plugin), the guest
 // agent's interfaces (agent, plugin) and the snapshot list (plugin). A read that fails leaves
 // the guest in the inventory with the failure in `factErrors`.
-import {
-  type AgentInterface,
-  type ApiReader,
-  getGuestSnapshots,
-  getLxcConfig,
-  getQemuAgentInterfaces,
-  getQemuConfig,
-} from "../api/endpoints/index.js";
+// The endpoint modules one by one, not their index (which loads all of them): start-up time.
+import type { ApiReader } from "../api/endpoints/call.js";
+import { getLxcConfig } from "../api/endpoints/lxc.js";
+import { type AgentInterface, getQemuAgentInterfaces, getQemuConfig } from "../api/endpoints/qemu.js";
+import { getGuestSnapshots } from "../api/endpoints/snapshots.js";
 import type { AgentAddress, FactsLevel, InventoryGuest, PluginAgentInterface } from "./model.js";
 
 export function describe(err: unknown): string {

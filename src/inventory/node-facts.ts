@@ -1,7 +1,9 @@
 // Facts read once per node rather than once per guest: QEMU's run state (`qmpstatus`) of the
 // running VMs, from one `GET /nodes/{node}/qemu?full=1` per node that has any, and the
 // hypervisors' addresses for the nodes group, from one `GET /cluster/status`.
-import { type ApiReader, getClusterStatus, getNodeQemuList } from "../api/endpoints/index.js";
+import type { ApiReader } from "../api/endpoints/call.js";
+import { getClusterStatus } from "../api/endpoints/cluster.js";
+import { getNodeQemuList } from "../api/endpoints/qemu.js";
 import { describe } from "./guest-facts.js";
 import type { InventoryGuest, InventoryNode } from "./model.js";
 

@@ -4,15 +4,16 @@
 // filters) Ansible-semantics expressions. An option pvectl cannot honour is an error naming
 // it, never silently ignored: the same file must mean the same inventory in both tools.
 import type { PveClientOptions } from "../api/options.js";
-import { type InventoryConfig, inventoryConfigSchema } from "./config.js";
+import type { InventoryConfig } from "./config.js";
+import { quickInventoryConfig } from "./config-quick.js";
 import { compileConstructed } from "./constructed.js";
 import { InventoryError } from "./errors.js";
 import { HostEvalError, isTemplate, parseTemplate, pyStr, renderTemplate } from "./jinja/index.js";
+import { VaultValue } from "./plugin-detect.js";
 
 export const PLUGIN_NAMES = ["community.general.proxmox", "community.proxmox.proxmox"];
 
-/** What a `!vault` value becomes: pvectl cannot decrypt Ansible Vault. */
-export class VaultValue {}
+export { isPluginConfig, VaultValue } from "./plugin-detect.js";
 
 const SUPPORTED = [
   "plugin",
@@ -45,10 +46,6 @@ const UNSUPPORTED: Record<string, string> = {
   cache_connection: "pvectl keeps its cache in $XDG_CACHE_HOME/pvectl; remove it",
   cache_prefix: "pvectl names its cache files itself; remove it",
 };
-
-export function isPluginConfig(raw: unknown): raw is Record<string, unknown> {
-  return typeof raw === "object" && raw !== null && !Array.isArray(raw) && "plugin" in raw;
-}
 
 export interface PluginInventory {
   config: InventoryConfig;
@@ -127,7 +124,18 @@ function checkKeys(origin: string, raw: Record<string, unknown>): void {
   }
 }
 
-export function pluginInventory(raw: Record<string, unknown>, origin: string, env: NodeJS.ProcessEnv = process.env): PluginInventory {
+/** The options in pvectl's terms, checked: without the schema library when they are simple (config-quick.ts). */
+async function checkedConfig(mapped: Record<string, unknown>, origin: string): Promise<InventoryConfig> {
+  const quick = quickInventoryConfig(mapped);
+  if (quick) return quick;
+  const { inventoryConfigSchema } = await import("./config.js");
+  const parsed = inventoryConfigSchema.safeParse(mapped);
+  if (parsed.success) return parsed.data;
+  const where = parsed.error.issues.map((i) => `${i.path.join(".").replace(/^constructed\./, "") || "(top level)"}: ${i.message}`).join("; ");
+  throw new InventoryError(`invalid community plugin configuration in ${origin}: ${where}`, "fix the options named above (see docs/inventory.md)");
+}
+
+export async function pluginInventory(raw: Record<string, unknown>, origin: string, env: NodeJS.ProcessEnv = process.env): Promise<PluginInventory> {
   checkKeys(origin, raw);
   const wantFacts = bool(origin, raw, "want_facts", false);
   const extended = bool(origin, raw, "qemu_extended_statuses", false);
@@ -154,12 +162,8 @@ export function pluginInventory(raw: Record<string, unknown>, origin: string, en
       leading_separator: bool(origin, raw, "leading_separator", true),
     },
   };
-  const parsed = inventoryConfigSchema.safeParse(mapped);
-  if (!parsed.success) {
-    const where = parsed.error.issues.map((i) => `${i.path.join(".").replace(/^constructed\./, "") || "(top level)"}: ${i.message}`).join("; ");
-    throw new InventoryError(`invalid community plugin configuration in ${origin}: ${where}`, "fix the options named above (see docs/inventory.md)");
-  }
+  const config = await checkedConfig(mapped, origin);
   // Every expression is parsed now, so one outside the supported subset fails before anything is read.
-  if (parsed.data.constructed) compileConstructed(parsed.data.constructed);
-  return { config: parsed.data, connection: connectionFrom(origin, raw, env) };
+  if (config.constructed) compileConstructed(config.constructed);
+  return { config, connection: connectionFrom(origin, raw, env) };
 }

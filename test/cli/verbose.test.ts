@@ -6,8 +6,8 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { Agent } from "undici";
 import { PveClient } from "../../src/api/index.js";
+import { ConnectionPool } from "../../src/api/pool.js";
 import { type RequestLogEntry, send, setRequestLog } from "../../src/api/transport.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { pvectl, simEnv } from "./run.js";
@@ -68,11 +68,11 @@ describe("--verbose", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
     const entries: RequestLogEntry[] = [];
-    const dispatcher = new Agent();
+    const pool = new ConnectionPool({ protocol: "http", host: "127.0.0.1", port, connections: 1, connectTimeoutMs: 5000 });
     setRequestLog((entry) => entries.push(entry));
     try {
       await send({
-        dispatcher,
+        pool,
         url: `http://127.0.0.1:${port}/api2/json/x?echo=${tokenSecret}`,
         method: "GET",
         headers: { authorization: `PVEAPIToken=root@pam!ci=${tokenSecret}` },
@@ -80,7 +80,7 @@ describe("--verbose", () => {
       });
     } finally {
       setRequestLog(undefined);
-      await dispatcher.close();
+      await pool.close();
       server.close();
     }
     assert.equal(entries.length, 1);

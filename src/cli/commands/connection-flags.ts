@@ -3,7 +3,8 @@
 // the PROXMOX_* environment, as before.
 // The spec loader and the plan command's error class are loaded only with --file: without it
 // (every `ansible-inventory` run) they are start-up time and nothing else.
-import { clientOptionsFromEnv, PveClient, type PveClientOptions } from "../../api/index.js";
+import { PveClient } from "../../api/client.js";
+import { clientOptionsFromEnv, type PveClientOptions } from "../../api/options.js";
 
 export interface ConnectionFlags {
   file?: string[];

@@ -3,16 +3,15 @@
 // those flags, so everything else comes from the wrapper script's own flags (--config) or the
 // PROXMOX_* environment. --config takes pvectl's file or the community plugin's proxmox.yml.
 import type { Command } from "commander";
-import { PveClient } from "../../api/index.js";
-import {
-  type AnsibleInventory,
-  type FactsLevel,
-  generateInventory,
-  InventoryError,
-  type InventoryFile,
-  readInventoryFile,
-  renderGraph,
-} from "../../inventory/index.js";
+import { PveClient } from "../../api/client.js";
+// Each inventory module is imported by itself, not through inventory/index.ts: that one also
+// brings the zod schema, which a plain configuration does not need (every module loaded is
+// start-up time Ansible waits for).
+import { InventoryError } from "../../inventory/errors.js";
+import { type InventoryFile, readInventoryFile } from "../../inventory/file.js";
+import { generateInventory } from "../../inventory/generate.js";
+import { renderGraph } from "../../inventory/graph.js";
+import type { AnsibleInventory, FactsLevel } from "../../inventory/model.js";
 import { type ConnectionFlags, clientFromConnectionFlags } from "./connection-flags.js";
 import { InventoryWarnings } from "./inventory-warnings.js";
 
