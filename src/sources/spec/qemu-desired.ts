@@ -74,9 +74,10 @@ const KIND_VALUES: Record<Exclude<SpecKind, "own">, (value: unknown) => PveValue
 
 /** The options table's fields the spec sets on the VM or in a section, by PVE key. */
 function tableOptions(section: SpecField["section"], from: object, set: (key: string, value: PveValue | undefined) => void): void {
-  const values: Record<string, unknown> = { ...from };
+  // Own fields only (as a copy would hold), without copying the VM for each section.
+  const values = from as Record<string, unknown>;
   for (const { row, spec } of specFieldRowsInWritingOrder(section)) {
-    const value = values[spec.field];
+    const value = Object.hasOwn(values, spec.field) ? values[spec.field] : undefined;
     if (spec.kind !== "own" && value !== undefined) set(row.key, KIND_VALUES[spec.kind](value));
   }
 }

@@ -61,8 +61,8 @@ const MAX_REMEMBERED = 20_000;
 const GIVE_UP: unique symbol = Symbol("give up");
 
 export class SchemaMemo {
-  /** Per leaf schema: the data zod returned for each accepted value, by the value's key. */
-  private readonly accepted = new WeakMap<Schema, Map<string, unknown>>();
+  /** Per leaf schema: the data zod returned for each accepted value. */
+  private readonly accepted = new WeakMap<Schema, { primitives: Map<unknown, unknown>; composites: Map<unknown, unknown> }>();
   private readonly layouts = new WeakMap<Schema, Layout>();
 
   /** zod's data for `value` when `schema` accepts it; undefined when zod must be asked (it may refuse). */
@@ -126,20 +126,37 @@ export class SchemaMemo {
 
   /** Any other schema judges the whole value; zod runs once per distinct value. */
   private leaf(schema: Schema, value: unknown): unknown {
-    const key = valueKey(value);
-    if (key === undefined) return GIVE_UP;
     let memo = this.accepted.get(schema);
     if (!memo) {
-      memo = new Map();
+      memo = { primitives: new Map(), composites: new Map() };
       this.accepted.set(schema, memo);
     }
-    if (memo.has(key)) return copyData(memo.get(key));
+    // A Map tells primitives apart by type already (SameValueZero), except -0 from 0: -0 is
+    // checked each time. Composite values are keyed by their text, in a map of their own.
+    let remembered: Map<unknown, unknown> | undefined;
+    let key: unknown = value;
+    if (typeof value === "object" && value !== null) {
+      key = valueKey(value);
+      if (key === undefined) return GIVE_UP;
+      remembered = memo.composites;
+    } else if (!isPrimitiveData(value)) {
+      return GIVE_UP;
+    } else if (!Object.is(value, -0)) {
+      remembered = memo.primitives;
+    }
+    if (remembered?.has(key)) return copyData(remembered.get(key));
     const result = (schema as z.ZodType).safeParse(value, { jitless: true });
     if (!result.success) return GIVE_UP;
-    if (memo.size >= MAX_REMEMBERED) memo.clear();
-    memo.set(key, result.data);
+    if (remembered) {
+      if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+      remembered.set(key, result.data);
+    }
     return copyData(result.data);
   }
+}
+
+function isPrimitiveData(value: unknown): boolean {
+  return value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 
 function noChecks(def: Def): boolean {

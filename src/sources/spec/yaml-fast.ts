@@ -37,6 +37,16 @@ interface Read {
   node: FastNode;
 }
 
+const SPACE = 0x20;
+const NEWLINE = 0x0a;
+const HASH = 0x23;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
 /** Deeper than this is left to the library (which also enforces the real limit). */
 const MAX_DEPTH = 32;
 /** The library refuses longer implicit keys. */
@@ -104,9 +114,9 @@ class Reader {
     let at = from;
     while (at < text.length) {
       let i = at;
-      while (text.charCodeAt(i) === 0x20) i++;
-      const c = text[i];
-      if (c !== "\n" && c !== "#" && i < text.length) {
+      while (text.charCodeAt(i) === SPACE) i++;
+      const c = text.charCodeAt(i);
+      if (c !== NEWLINE && c !== HASH && i < text.length) {
         this.lineStart = at;
         this.indent = i - at;
         this.hasContent = true;
@@ -121,7 +131,7 @@ class Reader {
   private endLine(at: number): number {
     const text = this.text;
     let i = at;
-    while (text.charCodeAt(i) === 0x20) i++;
+    while (text.charCodeAt(i) === SPACE) i++;
     if (text[i] === "#" && i > at) i = endOfLine(text, i);
     if (i < text.length && text[i] !== "\n") outside();
     return i + 1;
@@ -182,7 +192,7 @@ class Reader {
   private afterIndicator(at: number, column: number, inMap: boolean): Read {
     const text = this.text;
     let i = at;
-    while (text.charCodeAt(i) === 0x20) i++;
+    while (text.charCodeAt(i) === SPACE) i++;
     if (i >= text.length || text[i] === "\n" || text[i] === "#") {
       this.seekContent(this.endLine(at));
       if (this.hasContent && this.indent > column) return this.blockNode();
@@ -222,12 +232,13 @@ class Reader {
     } else {
       if (startsWithIndicator(text, at)) return undefined;
       colon = at;
-      for (;;) {
-        const c = text[colon];
-        if (c === undefined || c === "\n" || (c === "#" && text[colon - 1] === " ")) return undefined;
-        const next = text[colon + 1];
-        if (c === ":" && (next === " " || next === "\n" || next === undefined)) break;
-        colon++;
+      // Character codes, not one-character strings: this loop sees most of the file.
+      for (let c = text.charCodeAt(colon); ; c = text.charCodeAt(++colon)) {
+        if (Number.isNaN(c) || c === NEWLINE || (c === HASH && text.charCodeAt(colon - 1) === SPACE)) return undefined;
+        if (c === COLON) {
+          const next = text.charCodeAt(colon + 1);
+          if (next === SPACE || next === NEWLINE || Number.isNaN(next)) break;
+        }
       }
       key = text.slice(at, colon);
       if (key.endsWith(" ") || typeof resolvePlain(key) !== "string") outside();
@@ -249,8 +260,8 @@ class Reader {
     }
     if (startsWithIndicator(text, at)) outside();
     let end = at;
-    for (let c = text[end]; c !== undefined && c !== "\n" && !(c === "#" && text[end - 1] === " "); c = text[end]) end++;
-    while (text.charCodeAt(end - 1) === 0x20) end--;
+    for (let c = text.charCodeAt(end); !Number.isNaN(c) && c !== NEWLINE && !(c === HASH && text.charCodeAt(end - 1) === SPACE); c = text.charCodeAt(end)) end++;
+    while (text.charCodeAt(end - 1) === SPACE) end--;
     const scalar = text.slice(at, end);
     // `a: b: c` and `a: b:` are errors the library words.
     if (scalar.includes(": ") || scalar.endsWith(":")) outside();
@@ -336,7 +347,7 @@ class Reader {
     const end = this.plainFlowEnd(at);
     if (text[end] === ":") outside();
     let last = end;
-    while (text.charCodeAt(last - 1) === 0x20) last--;
+    while (text.charCodeAt(last - 1) === SPACE) last--;
     return { value: resolvePlain(text.slice(at, last)), node: at, end: last };
   }
 
@@ -346,10 +357,10 @@ class Reader {
     if (startsWithIndicator(text, at)) outside();
     let i = at;
     for (;;) {
-      const c = text[i];
-      if (c === "," || c === "]" || c === "}" || c === ":") break;
+      const c = text.charCodeAt(i);
+      if (c === COMMA || c === CLOSE_BRACKET || c === CLOSE_BRACE || c === COLON) break;
       // A line break (the collection goes on below), a comment or a nested collection.
-      if (c === undefined || c === "\n" || c === "#" || c === "[" || c === "{") outside();
+      if (Number.isNaN(c) || c === NEWLINE || c === HASH || c === OPEN_BRACKET || c === OPEN_BRACE) outside();
       i++;
     }
     if (i === at) outside();
@@ -358,7 +369,7 @@ class Reader {
 
   private skipSpaces(at: number): number {
     let i = at;
-    while (this.text.charCodeAt(i) === 0x20) i++;
+    while (this.text.charCodeAt(i) === SPACE) i++;
     return i;
   }
 }
