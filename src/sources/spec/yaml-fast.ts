@@ -55,11 +55,17 @@ const MAX_KEY_LENGTH = 1024;
 // `...` (documents): the library's rules for these are subtle, so it reads such files.
 const NOT_IN_SUBSET = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]|^(?:---|\.\.\.)(?:[ \n]|$)/m;
 
-/** The document in `text`, or undefined when it is not in the subset. */
-export function parseFastYaml(text: string): FastYaml | undefined {
+/**
+ * The document in `text`, or undefined when it is not in the subset. Where the parts of
+ * collections nested deeper than `recordLevels` (the root is level 0) were written is not kept:
+ * such a collection's node is its start, like a scalar's, so fastOffset answers only paths of
+ * up to `recordLevels + 1` steps. (Keeping every position of a 3,000-VM spec was much of the
+ * reader's garbage; a valid spec needs only where each entry starts.)
+ */
+export function parseFastYaml(text: string, recordLevels = Number.POSITIVE_INFINITY): FastYaml | undefined {
   if (NOT_IN_SUBSET.test(text)) return undefined;
   try {
-    return new Reader(text).document();
+    return new Reader(text, recordLevels).document();
   } catch (err) {
     if (err === OUTSIDE_SUBSET) return undefined;
     throw err;
@@ -86,9 +92,22 @@ export function fastOffset(root: FastNode, path: ReadonlyArray<string | number>,
   return typeof node === "number" ? node : node.start;
 }
 
-/** Duplicates are errors the library words; `__proto__` and merge keys (`<<`) it treats specially. */
-function isNewKey(keys: string[], key: string): boolean {
-  return key !== "__proto__" && key !== "<<" && !keys.includes(key);
+/**
+ * Duplicates are errors the library words; `__proto__` and merge keys (`<<`) it treats specially.
+ * `map` holds every key read so far (a `__proto__` never gets in).
+ */
+function isNewKey(map: Record<string, unknown>, key: string): boolean {
+  return key !== "__proto__" && key !== "<<" && !Object.hasOwn(map, key);
+}
+
+function mapNode(start: number): FastCollection {
+  return { start, keys: [], keyStarts: [], children: [] };
+}
+
+function addEntry(node: FastCollection, key: string, keyStart: number, child: FastNode): void {
+  node.keys?.push(key);
+  node.keyStarts?.push(keyStart);
+  node.children.push(child);
 }
 
 class Reader {
@@ -97,8 +116,13 @@ class Reader {
   private indent = 0;
   private hasContent = false;
   private depth = 0;
+  /** Collections being read around the current position: 0 while reading the root. */
+  private level = 0;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly recordLevels: number,
+  ) {}
 
   document(): FastYaml {
     this.seekContent(0);
@@ -153,39 +177,39 @@ class Reader {
 
   private blockMap(column: number, first: number): Read {
     const value: Record<string, unknown> = {};
-    const keys: string[] = [];
-    const keyStarts: number[] = [];
-    const children: FastNode[] = [];
+    const node = this.level <= this.recordLevels ? mapNode(first) : undefined;
+    this.level++;
     let at = first;
     for (;;) {
       const key = this.implicitKey(at) ?? outside();
-      if (!isNewKey(keys, key.text)) outside();
+      if (!isNewKey(value, key.text)) outside();
       const read = this.afterIndicator(key.colon + 1, column, true);
       value[key.text] = read.value;
-      keys.push(key.text);
-      keyStarts.push(at);
-      children.push(read.node);
+      if (node) addEntry(node, key.text, at, read.node);
       if (!this.hasContent || this.indent < column) break;
       if (this.indent > column) outside();
       at = this.lineStart + column;
     }
-    return { value, node: { start: first, keys, keyStarts, children } };
+    this.level--;
+    return { value, node: node ?? first };
   }
 
   private blockSeq(column: number): Read {
     const value: unknown[] = [];
-    const children: FastNode[] = [];
     const start = this.lineStart + column;
+    const children: FastNode[] | undefined = this.level <= this.recordLevels ? [] : undefined;
+    this.level++;
     for (;;) {
       const read = this.afterIndicator(this.lineStart + column + 1, column, false);
       value.push(read.value);
-      children.push(read.node);
+      children?.push(read.node);
       if (!this.hasContent || this.indent < column) break;
       if (this.indent > column) outside();
       // A key at the list's own indentation continues the map the list is a value of.
       if (!this.isDash(this.lineStart + column)) break;
     }
-    return { value, node: { start, children } };
+    this.level--;
+    return { value, node: children ? { start, children } : start };
   }
 
   /** The value after `key:` or `- ` (at `at`), inline or on the lines below. */
@@ -278,32 +302,32 @@ class Reader {
 
   private flowSeq(at: number): Read & { end: number } {
     const value: unknown[] = [];
-    const children: FastNode[] = [];
+    const children: FastNode[] | undefined = this.level <= this.recordLevels ? [] : undefined;
+    this.level++;
     const end = this.flowEntries(at + 1, "]", (i) => {
       const item = this.flowItem(i);
       value.push(item.value);
-      children.push(item.node);
+      children?.push(item.node);
       return item.end;
     });
-    return { value, node: { start: at, children }, end };
+    this.level--;
+    return { value, node: children ? { start: at, children } : at, end };
   }
 
   private flowMap(at: number): Read & { end: number } {
     const value: Record<string, unknown> = {};
-    const keys: string[] = [];
-    const keyStarts: number[] = [];
-    const children: FastNode[] = [];
+    const node = this.level <= this.recordLevels ? mapNode(at) : undefined;
+    this.level++;
     const end = this.flowEntries(at + 1, "}", (i) => {
       const key = this.flowKey(i);
-      if (!isNewKey(keys, key.text)) outside();
+      if (!isNewKey(value, key.text)) outside();
       const item = this.flowItem(this.skipSpaces(key.colon + 2));
       value[key.text] = item.value;
-      keys.push(key.text);
-      keyStarts.push(i);
-      children.push(item.node);
+      if (node) addEntry(node, key.text, i, item.node);
       return item.end;
     });
-    return { value, node: { start: at, keys, keyStarts, children }, end };
+    this.level--;
+    return { value, node: node ?? at, end };
   }
 
   /** Entries separated by `, ` up to `close`; returns the offset after `close`. */

@@ -7,7 +7,7 @@ import type { SpecIssue, SpecPath } from "./errors.js";
 import { MAX_ALIAS_COUNT, MAX_DOCUMENTS, MAX_NESTING_DEPTH, MAX_SPEC_BYTES, tooLargeMessage } from "./limits.js";
 import type { SourceLocation } from "./model.js";
 import { LineStarts } from "./line-starts.js";
-import { fastOffset, parseFastYaml } from "./yaml-fast.js";
+import { type FastNode, fastOffset, parseFastYaml } from "./yaml-fast.js";
 
 let library: typeof Yaml | undefined;
 
@@ -51,7 +51,7 @@ export function parseYaml(text: string, file: string): ParsedYaml {
  * else. Line and column are counted as the library's LineCounter counts them.
  */
 function parseFast(text: string, file: string): ParsedYaml | undefined {
-  const fast = parseFastYaml(text);
+  const fast = parseFastYaml(text, RECORD_LEVELS);
   if (!fast) return undefined;
   let lines: LineStarts | undefined;
   const at = (offset: number): SourceLocation => {
@@ -59,7 +59,24 @@ function parseFast(text: string, file: string): ParsedYaml | undefined {
     const { line, col } = lines.linePos(offset);
     return { file, line, column: col };
   };
-  return { documents: [{ value: fast.value, locate: (path, part = "value") => at(fastOffset(fast.root, path, part)) }], issues: [] };
+  // Deeper paths (a problem inside a VM's disks ...) read the file again, keeping every position.
+  let everyPosition: FastNode | undefined;
+  const rootFor = (path: SpecPath): FastNode => {
+    if (path.length <= RECORD_LEVELS + 1) return fast.root;
+    everyPosition ??= (parseFastYaml(text) ?? unreachable()).root;
+    return everyPosition;
+  };
+  return { documents: [{ value: fast.value, locate: (path, part = "value") => at(fastOffset(rootFor(path), path, part)) }], issues: [] };
+}
+
+/**
+ * Positions kept on the first read: the root, its sections and their entries (a VM, a
+ * connection, an ACL entry ...) and each entry's fields, which is all a valid spec asks for.
+ */
+const RECORD_LEVELS = 2;
+
+function unreachable(): never {
+  throw new Error("the fast YAML reader refused a text it had read");
 }
 
 /** Any YAML, read by the `yaml` library: the reference, and the words of every syntax error. */
