@@ -24,22 +24,25 @@ interface Def {
   innerType?: Schema;
 }
 
-/** An object schema's keys in zod's order, and which of them may be left out. */
-interface Layout {
-  keys: string[];
-  index: Map<string, number>;
+/** How the walk treats one schema: worked out once per schema, on its first use. */
+class Step {
+  /** zod's data for each accepted value (leaf use), by the value itself or a composite's key. */
+  readonly primitives = new Map<unknown, unknown>();
+  readonly composites = new Map<unknown, unknown>();
+  /** An optional's inner schema or a list's element. */
+  inner: Step | undefined;
+  /** An object's keys in zod's order, the key's place, and each key's step (made when first needed). */
+  keys: string[] = [];
+  index = new Map<string, number>();
+  fields: Array<Step | undefined> = [];
   /** Not both optional in and out: zod refuses the key's absence (or makes something of it). */
-  required: boolean[];
-  requiredCount: number;
-}
+  required: boolean[] = [];
+  requiredCount = 0;
 
-function layoutOf(shape: Record<string, Schema>): Layout {
-  const keys = Object.keys(shape);
-  const required = keys.map((key) => {
-    const field = (shape[key] as Schema)._zod;
-    return field.optin !== "optional" || field.optout !== "optional";
-  });
-  return { keys, index: new Map(keys.map((key, i) => [key, i])), required, requiredCount: required.filter(Boolean).length };
+  constructor(
+    readonly schema: Schema,
+    readonly kind: "leaf" | "optional" | "array" | "object",
+  ) {}
 }
 
 function sortNumbers(xs: number[]): void {
@@ -61,28 +64,41 @@ const MAX_REMEMBERED = 20_000;
 const GIVE_UP: unique symbol = Symbol("give up");
 
 export class SchemaMemo {
-  /** Per leaf schema: the data zod returned for each accepted value. */
-  private readonly accepted = new WeakMap<Schema, { primitives: Map<unknown, unknown>; composites: Map<unknown, unknown> }>();
-  private readonly layouts = new WeakMap<Schema, Layout>();
+  private readonly steps = new WeakMap<Schema, Step>();
 
   /** zod's data for `value` when `schema` accepts it; undefined when zod must be asked (it may refuse). */
   check(schema: Schema, value: unknown): { data: unknown } | undefined {
-    const data = this.walk(schema, value);
+    const data = this.walk(this.stepOf(schema), value);
     return data === GIVE_UP ? undefined : { data };
   }
 
-  private walk(schema: Schema, value: unknown): unknown {
+  /** One step per schema (a schema used in many places, like a slot's, shares its memo). */
+  private stepOf(schema: Schema): Step {
+    const known = this.steps.get(schema);
+    if (known) return known;
+    const step = makeStep(schema);
+    this.steps.set(schema, step);
     const def = schema._zod.def as Def;
-    // YAML gives no undefined values, so an optional one present is its inner schema's.
-    if (def.type === "optional" && value !== undefined && def.innerType) return this.walk(def.innerType, value);
-    if (noChecks(def)) {
-      if (def.type === "array" && def.element && Array.isArray(value)) return this.walkArray(def.element, value);
-      if (def.type === "object" && def.shape && def.catchall?._zod.def.type === "never" && isPlainObject(value)) return this.walkObject(schema, def.shape, value);
-    }
-    return this.leaf(schema, value);
+    if (step.kind === "optional") step.inner = this.stepOf(def.innerType as Schema);
+    if (step.kind === "array") step.inner = this.stepOf(def.element as Schema);
+    return step;
   }
 
-  private walkArray(element: Schema, value: unknown[]): unknown {
+  private walk(step: Step, value: unknown): unknown {
+    switch (step.kind) {
+      // YAML gives no undefined values, so an optional one present is its inner schema's.
+      case "optional":
+        return value === undefined ? GIVE_UP : this.walk(step.inner as Step, value);
+      case "array":
+        return Array.isArray(value) ? this.walkArray(step.inner as Step, value) : this.leaf(step, value);
+      case "object":
+        return isPlainObject(value) ? this.walkObject(step, value) : this.leaf(step, value);
+      default:
+        return this.leaf(step, value);
+    }
+  }
+
+  private walkArray(element: Step, value: unknown[]): unknown {
     const out: unknown[] = [];
     for (const item of value) {
       const data = this.walk(element, item);
@@ -93,30 +109,31 @@ export class SchemaMemo {
   }
 
   /** A strict object, as zod's $ZodObject builds it: the keys present, in the shape's order. */
-  private walkObject(schema: Schema, shape: Record<string, Schema>, value: Record<string, unknown>): unknown {
-    let layout = this.layouts.get(schema);
-    if (!layout) {
-      layout = layoutOf(shape);
-      this.layouts.set(schema, layout);
-    }
+  private walkObject(step: Step, value: Record<string, unknown>): unknown {
     // zod reports unknown keys by `for ... in`; plain objects only, so own keys are all of them.
     // (Only the keys written are visited: a VM's shape has ~70 keys, its disks' ~60 slots.)
     const present: number[] = [];
     let required = 0;
     for (const key in value) {
-      const index = layout.index.get(key);
+      const index = step.index.get(key);
       if (index === undefined) return GIVE_UP;
-      if (layout.required[index]) required++;
+      if (step.required[index]) required++;
       present.push(index);
     }
     // A required key's absence is zod's to word.
-    if (required !== layout.requiredCount) return GIVE_UP;
+    if (required !== step.requiredCount) return GIVE_UP;
     // Usually written in the shape's order already; insertion sort is then one pass.
     sortNumbers(present);
+    const shape = (step.schema._zod.def as Def).shape as Record<string, Schema>;
     const out: Record<string, unknown> = {};
     for (const index of present) {
-      const key = layout.keys[index] as string;
-      const data = this.walk(shape[key] as Schema, value[key]);
+      const key = step.keys[index] as string;
+      let field = step.fields[index];
+      if (!field) {
+        field = this.stepOf(shape[key] as Schema);
+        step.fields[index] = field;
+      }
+      const data = this.walk(field, value[key]);
       if (data === GIVE_UP) return GIVE_UP;
       // zod keeps a present key whose data is undefined; YAML gives none, but be exact.
       out[key] = data;
@@ -125,12 +142,7 @@ export class SchemaMemo {
   }
 
   /** Any other schema judges the whole value; zod runs once per distinct value. */
-  private leaf(schema: Schema, value: unknown): unknown {
-    let memo = this.accepted.get(schema);
-    if (!memo) {
-      memo = { primitives: new Map(), composites: new Map() };
-      this.accepted.set(schema, memo);
-    }
+  private leaf(step: Step, value: unknown): unknown {
     // A Map tells primitives apart by type already (SameValueZero), except -0 from 0: -0 is
     // checked each time. Composite values are keyed by their text, in a map of their own.
     let remembered: Map<unknown, unknown> | undefined;
@@ -138,14 +150,14 @@ export class SchemaMemo {
     if (typeof value === "object" && value !== null) {
       key = valueKey(value);
       if (key === undefined) return GIVE_UP;
-      remembered = memo.composites;
+      remembered = step.composites;
     } else if (!isPrimitiveData(value)) {
       return GIVE_UP;
     } else if (!Object.is(value, -0)) {
-      remembered = memo.primitives;
+      remembered = step.primitives;
     }
     if (remembered?.has(key)) return copyData(remembered.get(key));
-    const result = (schema as z.ZodType).safeParse(value, { jitless: true });
+    const result = (step.schema as z.ZodType).safeParse(value, { jitless: true });
     if (!result.success) return GIVE_UP;
     if (remembered) {
       if (remembered.size >= MAX_REMEMBERED) remembered.clear();
@@ -155,12 +167,28 @@ export class SchemaMemo {
   }
 }
 
-function isPrimitiveData(value: unknown): boolean {
-  return value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+/** What the walk does with `schema`: anything with checks of its own, or not strict, is a leaf. */
+function makeStep(schema: Schema): Step {
+  const def = schema._zod.def as Def;
+  if (def.checks !== undefined && def.checks.length > 0) return new Step(schema, "leaf");
+  if (def.type === "optional" && def.innerType) return new Step(schema, "optional");
+  if (def.type === "array" && def.element) return new Step(schema, "array");
+  if (def.type !== "object" || !def.shape || def.catchall?._zod.def.type !== "never") return new Step(schema, "leaf");
+  const step = new Step(schema, "object");
+  const shape = def.shape;
+  step.keys = Object.keys(shape);
+  step.index = new Map(step.keys.map((key, i) => [key, i]));
+  step.fields = step.keys.map(() => undefined);
+  step.required = step.keys.map((key) => {
+    const field = (shape[key] as Schema)._zod;
+    return field.optin !== "optional" || field.optout !== "optional";
+  });
+  step.requiredCount = step.required.filter(Boolean).length;
+  return step;
 }
 
-function noChecks(def: Def): boolean {
-  return def.checks === undefined || def.checks.length === 0;
+function isPrimitiveData(value: unknown): boolean {
+  return value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
