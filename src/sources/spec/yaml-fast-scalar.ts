@@ -34,15 +34,32 @@ function isDecimal(text: string): boolean {
 
 /** A plain scalar's value; unsigned decimals are the only numbers decided here. */
 export function resolvePlain(text: string): unknown {
-  const first = text.charCodeAt(0);
-  // Letters other than n/N/t/T/f/F and most punctuation start nothing but strings: skip the tests.
-  const mayBeSpecial = first < 0x41 || "nNtTfF~".includes(text[0] ?? "");
-  if (!mayBeSpecial) return text;
-  if (NULL_WORD.test(text)) return null;
-  if (BOOL_WORD.test(text)) return text[0] === "t" || text[0] === "T";
-  if (isDecimal(text)) return Number.parseInt(text, 10);
-  if (OTHER_NUMBER.some((re) => re.test(text))) outside();
-  return text;
+  // Each test can only match words starting with certain characters (see the patterns above):
+  // a key like `name` or `node` is tested for null only, `disks` for nothing.
+  switch (text[0]) {
+    case "~":
+    case "n":
+    case "N":
+      return NULL_WORD.test(text) ? null : text;
+    case "t":
+    case "T":
+    case "f":
+    case "F":
+      return BOOL_WORD.test(text) ? text[0] === "t" || text[0] === "T" : text;
+    case "+":
+    case "-":
+    case ".":
+      if (OTHER_NUMBER.some((re) => re.test(text))) outside();
+      return text;
+    default: {
+      // Not a digit (or empty): a string.
+      const first = text.charCodeAt(0);
+      if (!(first >= 0x30 && first <= 0x39)) return text;
+      if (isDecimal(text)) return Number.parseInt(text, 10);
+      if (OTHER_NUMBER.some((re) => re.test(text))) outside();
+      return text;
+    }
+  }
 }
 
 /** Characters that make a plain scalar mean something else when they start it. */
