@@ -63,10 +63,13 @@ export function resolvePlain(text: string): unknown {
 }
 
 /** Characters that make a plain scalar mean something else when they start it. */
-const INDICATORS = new Set("-?:,[]{}#&*!|>'\"%@`");
+const INDICATORS = "-?:,[]{}#&*!|>'\"%@`";
+/** The same, by character code (all are ASCII): a lookup per scalar and key. */
+const IS_INDICATOR = new Uint8Array(128);
+for (const c of INDICATORS) IS_INDICATOR[c.charCodeAt(0)] = 1;
 
 export function startsWithIndicator(text: string, at: number): boolean {
-  return INDICATORS.has(text[at] ?? "");
+  return IS_INDICATOR[text.charCodeAt(at)] === 1;
 }
 
 /** A quoted scalar on one line starting at `at`: its value and the offset after the closing quote. */
