@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { articleVmYaml } from "../../bench/provision-spec.js";
-import { parseFastYaml } from "../../src/sources/spec/yaml-fast.js";
+import { fastOffset, parseFastYaml } from "../../src/sources/spec/yaml-fast.js";
 import { parseWithLibrary, parseYaml } from "../../src/sources/spec/yaml-source.js";
 
 const SCALARS = [
@@ -137,6 +137,22 @@ describe("fast YAML path", () => {
 
   it("reads mutated YAML exactly as the library does, or leaves it to the library", () => {
     fc.assert(fc.property(mutated, (text) => void agreesWithLibrary(text)), { numRuns: 1500 });
+  });
+
+  it("keeping positions only down to a level answers every path that short exactly as keeping them all", () => {
+    fc.assert(
+      fc.property(document, fc.integer({ min: 0, max: 3 }), (text, levels) => {
+        const all = parseFastYaml(text);
+        if (!all) return;
+        const some = parseFastYaml(text, levels);
+        assert.ok(some, "the same text with fewer positions kept was refused");
+        assert.deepStrictEqual(some.value, all.value);
+        for (const path of pathsOf(all.value).filter((p) => p.length <= levels + 1)) {
+          for (const part of ["key", "value"] as const) assert.equal(fastOffset(some.root, path, part), fastOffset(all.root, path, part), `${JSON.stringify(text)} ${JSON.stringify(path)} ${part}`);
+        }
+      }),
+      { numRuns: 1500 },
+    );
   });
 
   it("takes spec-shaped files (the benchmark's VMs, the examples without anchors) and agrees on them", () => {

@@ -1,7 +1,8 @@
 // The `access:` sections of several files, merged per connection: every entry names a defined
 // connection (or the only one), each id is declared once per cluster, and a list is managed
 // when any file writes it.
-import { aclKey, type DesiredAccess, tokenKey } from "../../resources/access/index.js";
+// The model module, not the kinds' barrel: that loads planning, reading and the API endpoints.
+import { aclKey, type DesiredAccess, tokenKey } from "../../resources/access/model.js";
 import type { AccessSpec } from "./access-normalize.js";
 import type { SpecIssue } from "./errors.js";
 import { didYouMean } from "./suggest.js";

@@ -16,7 +16,8 @@ import { describeVm } from "./model.js";
 import { type IssueSink, normalizeVm } from "./normalize.js";
 import { withoutProtoKeys } from "./own.js";
 import { planValueProblems } from "./plan-values.js";
-import { type RawConnection, specSchemas } from "./raw-schema.js";
+import { type RawConnection, type RawSpecFile, specSchemas } from "./raw-schema.js";
+import { SchemaMemo } from "./schema-memo.js";
 import { didYouMean } from "./suggest.js";
 import { type AccessSpec, normalizeAccess } from "./access-normalize.js";
 import { mergeAccess } from "./access-merge.js";
@@ -39,6 +40,9 @@ type Guest = VmSpec | ContainerSpec;
 function emptyContents(issues: SpecIssue[] = []): FileContents {
   return { connections: [], vms: [], containers: [], issues };
 }
+
+/** Values the schema accepted, across files: a spec written from a template repeats most of them. */
+const fileMemo = new SchemaMemo();
 
 /** Where each guest sits in its YAML document, for messages about its fields after merging. */
 const vmPlaces = new WeakMap<Guest, { doc: YamlDocument; path: SpecPath }>();
@@ -124,9 +128,12 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
   for (const path of protoKeys) out.issues.push({ location: doc.locate(path, "key"), path, message: "unknown key `__proto__`" });
   if (data === undefined || data === null) return; // an empty document declares nothing
   const schemas = specSchemas();
+  // A file zod would accept is walked along its schema, each distinct value checked once
+  // (schema-memo.ts); anything else gets zod's own check of the whole file, which words the issues.
   // Without zod's compiled fast path: a CLI run checks the file once, and compiling each object
   // schema into code and running that cold took twice as long (bench/startup.ts, 3,000 VMs).
-  const parsed = schemas.file.safeParse(data, { jitless: true });
+  const accepted = fileMemo.check(schemas.file, data);
+  const parsed = accepted ? ({ success: true, data: accepted.data as RawSpecFile } as const) : schemas.file.safeParse(data, { jitless: true });
   const zodIssues = parsed.success ? [] : parsed.error.issues;
   // When the whole file passed, its entries are already checked (checking each again doubled
   // the schema work of a large spec); after a failure there is no checked data to take them from.

@@ -182,7 +182,7 @@ function normalizeOptionFields(section: SpecField["section"], raw: Record<string
     const value = raw[spec.field];
     if (spec.kind === "own" || value === undefined) continue;
     // The kind decides the value's type (SpecKindValues in model.ts).
-    Object.assign(target, { [spec.field]: KIND_NORMALIZERS[spec.kind](value, { key: row.key, path: [...path, spec.field], sink }) });
+    (target as Record<string, unknown>)[spec.field] = KIND_NORMALIZERS[spec.kind](value, { key: row.key, path: [...path, spec.field], sink });
   }
 }
 

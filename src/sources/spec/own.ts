@@ -13,12 +13,25 @@ export function ownEntry<V>(table: Readonly<Record<string, V>>, key: PropertyKey
  * such a key would vanish without a word; it is taken out here and reported by the caller.
  */
 export function withoutProtoKeys(data: unknown, found: Array<ReadonlyArray<string | number>>, path: ReadonlyArray<string | number> = []): unknown {
+  // Almost no file has one: looking first spares copying a large spec (time and garbage).
+  return hasProtoKey(data) ? copyWithoutProtoKeys(data, found, path) : data;
+}
+
+function hasProtoKey(data: unknown): boolean {
+  if (data === null || typeof data !== "object") return false;
+  if (Array.isArray(data)) return data.some(hasProtoKey);
+  if (Object.hasOwn(data, "__proto__")) return true;
+  for (const key in data) if (Object.hasOwn(data, key) && hasProtoKey((data as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
+function copyWithoutProtoKeys(data: unknown, found: Array<ReadonlyArray<string | number>>, path: ReadonlyArray<string | number>): unknown {
   if (data === null || typeof data !== "object") return data;
-  if (Array.isArray(data)) return data.map((item, i) => withoutProtoKeys(item, found, [...path, i]));
+  if (Array.isArray(data)) return data.map((item, i) => copyWithoutProtoKeys(item, found, [...path, i]));
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     if (key === "__proto__") found.push([...path, key]);
-    else copy[key] = withoutProtoKeys(value, found, [...path, key]);
+    else copy[key] = copyWithoutProtoKeys(value, found, [...path, key]);
   }
   return copy;
 }

@@ -37,11 +37,12 @@ function nicOptions(nic: NicSpec): Record<string, string> {
 
 type PveValue = string | number | boolean;
 
-// Printing an option, the agent or the EFI disk depends on nothing but its input, and a large
-// spec repeats the same few values on every VM: each distinct one is printed once.
+// Printing an option, the boot order, the agent or the EFI disk depends on nothing but its
+// input, and a large spec repeats the same few values on every VM: each distinct one is printed once.
 const normalizedOptions = new PureResults<string>();
 const agentValues = new PureResults<string | null>();
 const efidiskValues = new PureResults<string>();
+const bootValues = new PureResults<string>();
 
 function agentValue(agent: AgentSpec): string | undefined {
   return agentValues.get(JSON.stringify(agent), () => printAgent(agent) ?? null) ?? undefined;
@@ -65,7 +66,7 @@ const KIND_VALUES: Record<Exclude<SpecKind, "own">, (value: unknown) => PveValue
   "pve-string": asIs,
   MiB: asIs,
   "default-key": asIs,
-  "boot-order": (value) => printBoot(value as string[]),
+  "boot-order": (value) => bootValues.get(JSON.stringify(value), () => printBoot(value as string[])),
   agent: (value) => agentValue(value as AgentSpec),
   "ssh-keys": (value) => `${(value as string[]).join("\n")}\n`,
   addresses: (value) => (value as string[]).join(" "),
@@ -74,9 +75,10 @@ const KIND_VALUES: Record<Exclude<SpecKind, "own">, (value: unknown) => PveValue
 
 /** The options table's fields the spec sets on the VM or in a section, by PVE key. */
 function tableOptions(section: SpecField["section"], from: object, set: (key: string, value: PveValue | undefined) => void): void {
-  const values: Record<string, unknown> = { ...from };
+  // Own fields only (as a copy would hold), without copying the VM for each section.
+  const values = from as Record<string, unknown>;
   for (const { row, spec } of specFieldRowsInWritingOrder(section)) {
-    const value = values[spec.field];
+    const value = Object.hasOwn(values, spec.field) ? values[spec.field] : undefined;
     if (spec.kind !== "own" && value !== undefined) set(row.key, KIND_VALUES[spec.kind](value));
   }
 }

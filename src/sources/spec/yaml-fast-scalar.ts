@@ -13,7 +13,6 @@ export function outside(): never {
 // The core schema's tests (yaml's schema/core and schema/common), as facts.
 const NULL_WORD = /^(?:~|[Nn]ull|NULL)$/;
 const BOOL_WORD = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-const DECIMAL = /^[0-9]+$/;
 const OTHER_NUMBER = [
   /^0o[0-7]+$/,
   /^[-+]?[0-9]+$/,
@@ -23,24 +22,54 @@ const OTHER_NUMBER = [
   /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
 ];
 
+/** `^[0-9]+$` without a regular expression: most of a spec's numbers and sizes pass this test. */
+function isDecimal(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
 /** A plain scalar's value; unsigned decimals are the only numbers decided here. */
 export function resolvePlain(text: string): unknown {
-  const first = text.charCodeAt(0);
-  // Letters other than n/N/t/T/f/F and most punctuation start nothing but strings: skip the tests.
-  const mayBeSpecial = first < 0x41 || "nNtTfF~".includes(text[0] ?? "");
-  if (!mayBeSpecial) return text;
-  if (NULL_WORD.test(text)) return null;
-  if (BOOL_WORD.test(text)) return text[0] === "t" || text[0] === "T";
-  if (DECIMAL.test(text)) return Number.parseInt(text, 10);
-  if (OTHER_NUMBER.some((re) => re.test(text))) outside();
-  return text;
+  // Each test can only match words starting with certain characters (see the patterns above):
+  // a key like `name` or `node` is tested for null only, `disks` for nothing.
+  switch (text[0]) {
+    case "~":
+    case "n":
+    case "N":
+      return NULL_WORD.test(text) ? null : text;
+    case "t":
+    case "T":
+    case "f":
+    case "F":
+      return BOOL_WORD.test(text) ? text[0] === "t" || text[0] === "T" : text;
+    case "+":
+    case "-":
+    case ".":
+      if (OTHER_NUMBER.some((re) => re.test(text))) outside();
+      return text;
+    default: {
+      // Not a digit (or empty): a string.
+      const first = text.charCodeAt(0);
+      if (!(first >= 0x30 && first <= 0x39)) return text;
+      if (isDecimal(text)) return Number.parseInt(text, 10);
+      if (OTHER_NUMBER.some((re) => re.test(text))) outside();
+      return text;
+    }
+  }
 }
 
 /** Characters that make a plain scalar mean something else when they start it. */
-const INDICATORS = new Set("-?:,[]{}#&*!|>'\"%@`");
+const INDICATORS = "-?:,[]{}#&*!|>'\"%@`";
+/** The same, by character code (all are ASCII): a lookup per scalar and key. */
+const IS_INDICATOR = new Uint8Array(128);
+for (const c of INDICATORS) IS_INDICATOR[c.charCodeAt(0)] = 1;
 
 export function startsWithIndicator(text: string, at: number): boolean {
-  return INDICATORS.has(text[at] ?? "");
+  return IS_INDICATOR[text.charCodeAt(at)] === 1;
 }
 
 /** A quoted scalar on one line starting at `at`: its value and the offset after the closing quote. */

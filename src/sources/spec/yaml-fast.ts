@@ -37,6 +37,16 @@ interface Read {
   node: FastNode;
 }
 
+const SPACE = 0x20;
+const NEWLINE = 0x0a;
+const HASH = 0x23;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
 /** Deeper than this is left to the library (which also enforces the real limit). */
 const MAX_DEPTH = 32;
 /** The library refuses longer implicit keys. */
@@ -45,11 +55,17 @@ const MAX_KEY_LENGTH = 1024;
 // `...` (documents): the library's rules for these are subtle, so it reads such files.
 const NOT_IN_SUBSET = /[^\n\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]|^(?:---|\.\.\.)(?:[ \n]|$)/m;
 
-/** The document in `text`, or undefined when it is not in the subset. */
-export function parseFastYaml(text: string): FastYaml | undefined {
+/**
+ * The document in `text`, or undefined when it is not in the subset. Where the parts of
+ * collections nested deeper than `recordLevels` (the root is level 0) were written is not kept:
+ * such a collection's node is its start, like a scalar's, so fastOffset answers only paths of
+ * up to `recordLevels + 1` steps. (Keeping every position of a 3,000-VM spec was much of the
+ * reader's garbage; a valid spec needs only where each entry starts.)
+ */
+export function parseFastYaml(text: string, recordLevels = Number.POSITIVE_INFINITY): FastYaml | undefined {
   if (NOT_IN_SUBSET.test(text)) return undefined;
   try {
-    return new Reader(text).document();
+    return new Reader(text, recordLevels).document();
   } catch (err) {
     if (err === OUTSIDE_SUBSET) return undefined;
     throw err;
@@ -76,9 +92,22 @@ export function fastOffset(root: FastNode, path: ReadonlyArray<string | number>,
   return typeof node === "number" ? node : node.start;
 }
 
-/** Duplicates are errors the library words; `__proto__` and merge keys (`<<`) it treats specially. */
-function isNewKey(keys: string[], key: string): boolean {
-  return key !== "__proto__" && key !== "<<" && !keys.includes(key);
+/**
+ * Duplicates are errors the library words; `__proto__` and merge keys (`<<`) it treats specially.
+ * `map` holds every key read so far (a `__proto__` never gets in).
+ */
+function isNewKey(map: Record<string, unknown>, key: string): boolean {
+  return key !== "__proto__" && key !== "<<" && !Object.hasOwn(map, key);
+}
+
+function mapNode(start: number): FastCollection {
+  return { start, keys: [], keyStarts: [], children: [] };
+}
+
+function addEntry(node: FastCollection, key: string, keyStart: number, child: FastNode): void {
+  node.keys?.push(key);
+  node.keyStarts?.push(keyStart);
+  node.children.push(child);
 }
 
 class Reader {
@@ -87,8 +116,13 @@ class Reader {
   private indent = 0;
   private hasContent = false;
   private depth = 0;
+  /** Collections being read around the current position: 0 while reading the root. */
+  private level = 0;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly recordLevels: number,
+  ) {}
 
   document(): FastYaml {
     this.seekContent(0);
@@ -104,9 +138,9 @@ class Reader {
     let at = from;
     while (at < text.length) {
       let i = at;
-      while (text.charCodeAt(i) === 0x20) i++;
-      const c = text[i];
-      if (c !== "\n" && c !== "#" && i < text.length) {
+      while (text.charCodeAt(i) === SPACE) i++;
+      const c = text.charCodeAt(i);
+      if (c !== NEWLINE && c !== HASH && i < text.length) {
         this.lineStart = at;
         this.indent = i - at;
         this.hasContent = true;
@@ -121,7 +155,7 @@ class Reader {
   private endLine(at: number): number {
     const text = this.text;
     let i = at;
-    while (text.charCodeAt(i) === 0x20) i++;
+    while (text.charCodeAt(i) === SPACE) i++;
     if (text[i] === "#" && i > at) i = endOfLine(text, i);
     if (i < text.length && text[i] !== "\n") outside();
     return i + 1;
@@ -143,46 +177,46 @@ class Reader {
 
   private blockMap(column: number, first: number): Read {
     const value: Record<string, unknown> = {};
-    const keys: string[] = [];
-    const keyStarts: number[] = [];
-    const children: FastNode[] = [];
+    const node = this.level <= this.recordLevels ? mapNode(first) : undefined;
+    this.level++;
     let at = first;
     for (;;) {
       const key = this.implicitKey(at) ?? outside();
-      if (!isNewKey(keys, key.text)) outside();
+      if (!isNewKey(value, key.text)) outside();
       const read = this.afterIndicator(key.colon + 1, column, true);
       value[key.text] = read.value;
-      keys.push(key.text);
-      keyStarts.push(at);
-      children.push(read.node);
+      if (node) addEntry(node, key.text, at, read.node);
       if (!this.hasContent || this.indent < column) break;
       if (this.indent > column) outside();
       at = this.lineStart + column;
     }
-    return { value, node: { start: first, keys, keyStarts, children } };
+    this.level--;
+    return { value, node: node ?? first };
   }
 
   private blockSeq(column: number): Read {
     const value: unknown[] = [];
-    const children: FastNode[] = [];
     const start = this.lineStart + column;
+    const children: FastNode[] | undefined = this.level <= this.recordLevels ? [] : undefined;
+    this.level++;
     for (;;) {
       const read = this.afterIndicator(this.lineStart + column + 1, column, false);
       value.push(read.value);
-      children.push(read.node);
+      children?.push(read.node);
       if (!this.hasContent || this.indent < column) break;
       if (this.indent > column) outside();
       // A key at the list's own indentation continues the map the list is a value of.
       if (!this.isDash(this.lineStart + column)) break;
     }
-    return { value, node: { start, children } };
+    this.level--;
+    return { value, node: children ? { start, children } : start };
   }
 
   /** The value after `key:` or `- ` (at `at`), inline or on the lines below. */
   private afterIndicator(at: number, column: number, inMap: boolean): Read {
     const text = this.text;
     let i = at;
-    while (text.charCodeAt(i) === 0x20) i++;
+    while (text.charCodeAt(i) === SPACE) i++;
     if (i >= text.length || text[i] === "\n" || text[i] === "#") {
       this.seekContent(this.endLine(at));
       if (this.hasContent && this.indent > column) return this.blockNode();
@@ -222,12 +256,13 @@ class Reader {
     } else {
       if (startsWithIndicator(text, at)) return undefined;
       colon = at;
-      for (;;) {
-        const c = text[colon];
-        if (c === undefined || c === "\n" || (c === "#" && text[colon - 1] === " ")) return undefined;
-        const next = text[colon + 1];
-        if (c === ":" && (next === " " || next === "\n" || next === undefined)) break;
-        colon++;
+      // Character codes, not one-character strings: this loop sees most of the file.
+      for (let c = text.charCodeAt(colon); ; c = text.charCodeAt(++colon)) {
+        if (Number.isNaN(c) || c === NEWLINE || (c === HASH && text.charCodeAt(colon - 1) === SPACE)) return undefined;
+        if (c === COLON) {
+          const next = text.charCodeAt(colon + 1);
+          if (next === SPACE || next === NEWLINE || Number.isNaN(next)) break;
+        }
       }
       key = text.slice(at, colon);
       if (key.endsWith(" ") || typeof resolvePlain(key) !== "string") outside();
@@ -249,8 +284,8 @@ class Reader {
     }
     if (startsWithIndicator(text, at)) outside();
     let end = at;
-    for (let c = text[end]; c !== undefined && c !== "\n" && !(c === "#" && text[end - 1] === " "); c = text[end]) end++;
-    while (text.charCodeAt(end - 1) === 0x20) end--;
+    for (let c = text.charCodeAt(end); !Number.isNaN(c) && c !== NEWLINE && !(c === HASH && text.charCodeAt(end - 1) === SPACE); c = text.charCodeAt(end)) end++;
+    while (text.charCodeAt(end - 1) === SPACE) end--;
     const scalar = text.slice(at, end);
     // `a: b: c` and `a: b:` are errors the library words.
     if (scalar.includes(": ") || scalar.endsWith(":")) outside();
@@ -267,32 +302,32 @@ class Reader {
 
   private flowSeq(at: number): Read & { end: number } {
     const value: unknown[] = [];
-    const children: FastNode[] = [];
+    const children: FastNode[] | undefined = this.level <= this.recordLevels ? [] : undefined;
+    this.level++;
     const end = this.flowEntries(at + 1, "]", (i) => {
       const item = this.flowItem(i);
       value.push(item.value);
-      children.push(item.node);
+      children?.push(item.node);
       return item.end;
     });
-    return { value, node: { start: at, children }, end };
+    this.level--;
+    return { value, node: children ? { start: at, children } : at, end };
   }
 
   private flowMap(at: number): Read & { end: number } {
     const value: Record<string, unknown> = {};
-    const keys: string[] = [];
-    const keyStarts: number[] = [];
-    const children: FastNode[] = [];
+    const node = this.level <= this.recordLevels ? mapNode(at) : undefined;
+    this.level++;
     const end = this.flowEntries(at + 1, "}", (i) => {
       const key = this.flowKey(i);
-      if (!isNewKey(keys, key.text)) outside();
+      if (!isNewKey(value, key.text)) outside();
       const item = this.flowItem(this.skipSpaces(key.colon + 2));
       value[key.text] = item.value;
-      keys.push(key.text);
-      keyStarts.push(i);
-      children.push(item.node);
+      if (node) addEntry(node, key.text, i, item.node);
       return item.end;
     });
-    return { value, node: { start: at, keys, keyStarts, children }, end };
+    this.level--;
+    return { value, node: node ?? at, end };
   }
 
   /** Entries separated by `, ` up to `close`; returns the offset after `close`. */
@@ -336,7 +371,7 @@ class Reader {
     const end = this.plainFlowEnd(at);
     if (text[end] === ":") outside();
     let last = end;
-    while (text.charCodeAt(last - 1) === 0x20) last--;
+    while (text.charCodeAt(last - 1) === SPACE) last--;
     return { value: resolvePlain(text.slice(at, last)), node: at, end: last };
   }
 
@@ -346,10 +381,10 @@ class Reader {
     if (startsWithIndicator(text, at)) outside();
     let i = at;
     for (;;) {
-      const c = text[i];
-      if (c === "," || c === "]" || c === "}" || c === ":") break;
+      const c = text.charCodeAt(i);
+      if (c === COMMA || c === CLOSE_BRACKET || c === CLOSE_BRACE || c === COLON) break;
       // A line break (the collection goes on below), a comment or a nested collection.
-      if (c === undefined || c === "\n" || c === "#" || c === "[" || c === "{") outside();
+      if (Number.isNaN(c) || c === NEWLINE || c === HASH || c === OPEN_BRACKET || c === OPEN_BRACE) outside();
       i++;
     }
     if (i === at) outside();
@@ -358,7 +393,7 @@ class Reader {
 
   private skipSpaces(at: number): number {
     let i = at;
-    while (this.text.charCodeAt(i) === 0x20) i++;
+    while (this.text.charCodeAt(i) === SPACE) i++;
     return i;
   }
 }

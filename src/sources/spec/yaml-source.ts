@@ -1,10 +1,25 @@
 // Reads YAML while keeping where each key and value was written, so that every problem can be
 // reported as file:line:column. A file may hold several documents (`---`).
-import { type Alias, type Document, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from "yaml";
+import { createRequire } from "node:module";
+import type * as Yaml from "yaml";
+import type { Alias, Document, Node } from "yaml";
 import type { SpecIssue, SpecPath } from "./errors.js";
 import { MAX_ALIAS_COUNT, MAX_DOCUMENTS, MAX_NESTING_DEPTH, MAX_SPEC_BYTES, tooLargeMessage } from "./limits.js";
 import type { SourceLocation } from "./model.js";
-import { fastOffset, parseFastYaml } from "./yaml-fast.js";
+import { LineStarts } from "./line-starts.js";
+import { type FastNode, fastOffset, parseFastYaml } from "./yaml-fast.js";
+
+let library: typeof Yaml | undefined;
+
+/**
+ * The `yaml` library, loaded on first use: a spec the fast path reads never needs it, and
+ * loading its modules was a noticeable part of `validate`'s start-up. (Under Node, `import` and
+ * `require` of it give the same CommonJS module.)
+ */
+function yamlLibrary(): typeof Yaml {
+  library ??= createRequire(import.meta.url)("yaml") as typeof Yaml;
+  return library;
+}
 
 export interface YamlDocument {
   /** The document as plain data (maps, arrays, strings, numbers, booleans, null). */
@@ -33,29 +48,40 @@ export function parseYaml(text: string, file: string): ParsedYaml {
 
 /**
  * Specs in the common subset of YAML (yaml-fast.ts), read in one pass; undefined for anything
- * else. Line and column come from the same LineCounter the library fills.
+ * else. Line and column are counted as the library's LineCounter counts them.
  */
 function parseFast(text: string, file: string): ParsedYaml | undefined {
-  const fast = parseFastYaml(text);
+  const fast = parseFastYaml(text, RECORD_LEVELS);
   if (!fast) return undefined;
-  let lineCounter: LineCounter | undefined;
+  let lines: LineStarts | undefined;
   const at = (offset: number): SourceLocation => {
-    lineCounter ??= countLines(text);
-    const { line, col } = lineCounter.linePos(offset);
+    lines ??= new LineStarts(text);
+    const { line, col } = lines.linePos(offset);
     return { file, line, column: col };
   };
-  return { documents: [{ value: fast.value, locate: (path, part = "value") => at(fastOffset(fast.root, path, part)) }], issues: [] };
+  // Deeper paths (a problem inside a VM's disks ...) read the file again, keeping every position.
+  let everyPosition: FastNode | undefined;
+  const rootFor = (path: SpecPath): FastNode => {
+    if (path.length <= RECORD_LEVELS + 1) return fast.root;
+    everyPosition ??= (parseFastYaml(text) ?? unreachable()).root;
+    return everyPosition;
+  };
+  return { documents: [{ value: fast.value, locate: (path, part = "value") => at(fastOffset(rootFor(path), path, part)) }], issues: [] };
 }
 
-function countLines(text: string): LineCounter {
-  const counter = new LineCounter();
-  counter.addNewLine(0);
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) counter.addNewLine(i + 1);
-  return counter;
+/**
+ * Positions kept on the first read: the root, its sections and their entries (a VM, a
+ * connection, an ACL entry ...) and each entry's fields, which is all a valid spec asks for.
+ */
+const RECORD_LEVELS = 2;
+
+function unreachable(): never {
+  throw new Error("the fast YAML reader refused a text it had read");
 }
 
 /** Any YAML, read by the `yaml` library: the reference, and the words of every syntax error. */
 export function parseWithLibrary(text: string, file: string): ParsedYaml {
+  const { LineCounter, parseAllDocuments } = yamlLibrary();
   const lineCounter = new LineCounter();
   const at = (offset: number): SourceLocation => {
     const { line, col } = lineCounter.linePos(offset);
@@ -122,6 +148,7 @@ function toPlainData(doc: Document, root: Node | null, at: (offset: number) => S
 
 /** Walks the node tree without recursion (its depth is what is being checked). */
 function inspect(root: Node | null): { deepest?: Node; aliases: Alias[]; merges: Node[] } {
+  const { isAlias, isMap, isPair, isSeq } = yamlLibrary();
   const aliases: Alias[] = [];
   const merges: Node[] = [];
   const stack: Array<[unknown, number]> = [[root, 0]];
@@ -154,6 +181,7 @@ function yamlMessage(message: string): string {
 }
 
 function findOffset(root: Node | null, path: SpecPath, part: "key" | "value"): number | undefined {
+  const { isMap, isPair, isScalar, isSeq } = yamlLibrary();
   let node: unknown = root;
   let offset = rangeStart(root);
   for (let i = 0; i < path.length; i++) {
@@ -179,7 +207,7 @@ function findOffset(root: Node | null, path: SpecPath, part: "key" | "value"): n
 
 /** `<<`; with merges on, the yaml library keeps its value as a symbol. */
 function isMergeKey(key: unknown): boolean {
-  if (!isScalar(key)) return false;
+  if (!yamlLibrary().isScalar(key)) return false;
   const value = key.value;
   return value === "<<" || (typeof value === "symbol" && value.description === "<<");
 }
