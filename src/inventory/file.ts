@@ -5,7 +5,7 @@
 // as the library does) and config-quick.ts. Anything else takes the full path.
 import { readFile } from "node:fs/promises";
 import type { PveClientOptions } from "../api/options.js";
-import { parseFastYaml } from "../sources/spec/yaml-fast.js";
+import { parseFastYaml } from "../util/yaml-fast/reader.js";
 import type { InventoryConfig } from "./config.js";
 import { quickInventoryConfig } from "./config-quick.js";
 import { InventoryError } from "./errors.js";

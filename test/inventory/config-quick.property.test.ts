@@ -15,7 +15,7 @@ import { inventoryConfigSchema, parseInventoryConfig } from "../../src/inventory
 import { quickInventoryConfig } from "../../src/inventory/config-quick.js";
 import { readInventoryFile } from "../../src/inventory/file.js";
 import { isPluginConfig, pluginInventory, VaultValue } from "../../src/inventory/plugin-config.js";
-import { parseFastYaml } from "../../src/sources/spec/yaml-fast.js";
+import { parseFastYaml } from "../../src/util/yaml-fast/reader.js";
 
 const KEYS = [
   "groupPrefix", "factsPrefix", "facts", "placementFacts", "nodesGroup", "nodesAnsibleHost", "qemuExtendedStatuses",

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { articleVmYaml } from "../../bench/provision-spec.js";
 import { parseSpec, SpecError } from "../../src/sources/spec/index.js";
-import { parseFastYaml } from "../../src/sources/spec/yaml-fast.js";
+import { parseFastYaml } from "../../src/util/yaml-fast/reader.js";
 
 const VMS = 3000;
 

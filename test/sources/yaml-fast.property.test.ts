@@ -1,4 +1,4 @@
-// The fast YAML path (src/sources/spec/yaml-fast.ts) must read every file it accepts exactly as
+// The fast YAML path (src/util/yaml-fast/reader.ts) must read every file it accepts exactly as
 // the `yaml` library does: the same data (types included: `0o17`, `yes`, `~`, `1e3` ...) and the
 // same file:line:column for every key and value a message can point at. Files outside its
 // subset must fall back to the library. Checked on generated YAML in many layouts, on mutated
@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { articleVmYaml } from "../../bench/provision-spec.js";
-import { fastOffset, parseFastYaml } from "../../src/sources/spec/yaml-fast.js";
+import { fastOffset, parseFastYaml } from "../../src/util/yaml-fast/reader.js";
 import { parseWithLibrary, parseYaml } from "../../src/sources/spec/yaml-source.js";
 
 const SCALARS = [

@@ -7,7 +7,7 @@ import type { SpecIssue, SpecPath } from "./errors.js";
 import { MAX_ALIAS_COUNT, MAX_DOCUMENTS, MAX_NESTING_DEPTH, MAX_SPEC_BYTES, tooLargeMessage } from "./limits.js";
 import type { SourceLocation } from "./model.js";
 import { LineStarts } from "./line-starts.js";
-import { type FastNode, fastOffset, parseFastYaml } from "./yaml-fast.js";
+import { type FastNode, fastOffset, parseFastYaml } from "../../util/yaml-fast/reader.js";
 
 let library: typeof Yaml | undefined;
 
@@ -47,7 +47,7 @@ export function parseYaml(text: string, file: string): ParsedYaml {
 }
 
 /**
- * Specs in the common subset of YAML (yaml-fast.ts), read in one pass; undefined for anything
+ * Specs in the common subset of YAML (src/util/yaml-fast/reader.ts), read in one pass; undefined for anything
  * else. Line and column are counted as the library's LineCounter counts them.
  */
 function parseFast(text: string, file: string): ParsedYaml | undefined {

@@ -9,7 +9,7 @@
 // numbers, escapes ...) makes it give up, and the caller reads the file with the library,
 // which also words every syntax error. test/sources/yaml-fast.property.test.ts checks that
 // whatever it accepts, it reads exactly as the library does, positions included.
-import { endOfLine, OUTSIDE_SUBSET, outside, readQuoted, resolvePlain, startsWithIndicator } from "./yaml-fast-scalar.js";
+import { endOfLine, OUTSIDE_SUBSET, outside, readQuoted, resolvePlain, startsWithIndicator } from "./scalar.js";
 
 /**
  * Where a collection was written and where its parts were; a scalar is just its start offset

@@ -1,4 +1,4 @@
-// Scalars for the fast YAML path (yaml-fast.ts): which plain words mean null, a boolean or a
+// Scalars for the fast YAML path (reader.ts): which plain words mean null, a boolean or a
 // number under YAML 1.2's core schema (the schema the `yaml` library applies to specs), and the
 // quoted forms that fit on one line. Anything with a second reading (signed, octal, hex or
 // floating-point numbers, escapes) is not decided here: the caller gives the file to the library.
