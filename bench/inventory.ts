@@ -3,7 +3,8 @@
 // simulator (HTTPS, password login), at each per-request latency given (default 0 and 20 ms:
 // a local cluster, and one across a WAN link or behind a busy pveproxy).
 //
-// Equal data is compared with equal data: pvectl `basic` with the plugin's `want_facts: false`,
+// Equal data is compared with equal data: pvectl `basic` with the plugin's `want_facts: false`
+// (with pvectl's default groups, and reading the plugin's own file, which gives the plugin's groups),
 // and pvectl's `plugin` facts level with the plugin's `want_facts: true` (the same host
 // variables; the run checks that and prints any difference). Per row: wall time, API calls,
 // calls per guest, hosts, bytes of `--list` output.
@@ -116,6 +117,11 @@ try {
     pluginFacts: await pluginConfig(true),
     beforeBasic: before ? await pvectlScript("before-basic", "facts: basic\n", before) : undefined,
   };
+  // Equal groups without facts: pvectl reading the plugin's own file makes the plugin's groups
+  // (no tag_* groups of pvectl's defaults, the nodes group), as `inventory --config` maps it.
+  const pvectlOnPluginFile = join(dir, "pvectl-on-plugin-file.sh");
+  await writeFile(pvectlOnPluginFile, `#!/bin/sh\nexec node '${REPO_ROOT}/bin/pvectl.js' inventory --config '${sources.pluginBasic}' "$@"\n`);
+  await chmod(pvectlOnPluginFile, 0o755);
 
   const rows: Row[] = [];
   async function measure(tool: string, source: string, latencyMs: number): Promise<Row> {
@@ -164,10 +170,12 @@ try {
     const noFacts: Array<[string, string]> = [
       ["pvectl inventory (basic)", sources.basic],
       ["community.general.proxmox (want_facts: false)", sources.pluginBasic],
+      ["pvectl inventory reading the plugin's file", pvectlOnPluginFile],
       ...(sources.beforeBasic ? [["pvectl inventory (basic), --before build", sources.beforeBasic] as [string, string]] : []),
     ];
-    const [basic, plugin, old] = (await measureAlternating(noFacts, latencyMs)) as [Row, Row, Row | undefined];
+    const [basic, plugin, samePlugin, old] = (await measureAlternating(noFacts, latencyMs)) as [Row, Row, Row, Row | undefined];
     console.log(`  no facts:   pvectl basic / plugin = ${(basic.seconds / plugin.seconds).toFixed(2)} (time ratio; below 1: pvectl faster); output ${ratio(basic.bytes, plugin.bytes)} the plugin's size`);
+    console.log(`              pvectl on the plugin's file (the plugin's groups) / plugin = ${(samePlugin.seconds / plugin.seconds).toFixed(2)}; groups ${sameGroups(samePlugin.inventory, plugin.inventory) ? "identical" : "DIFFER"}`);
     if (old) console.log(`              before: ${(old.seconds / plugin.seconds).toFixed(2)} of the plugin's time`);
     if (values["basic-only"]) continue;
     const [level, facts] = (await measureAlternating(
@@ -203,6 +211,18 @@ try {
 } finally {
   await sim.close();
   await rm(dir, { recursive: true, force: true });
+}
+
+/** Whether two inventories have the same groups with the same hosts (host variables aside). */
+function sameGroups(a: Inventory, b: Inventory): boolean {
+  const groups = (inv: Inventory) =>
+    JSON.stringify(
+      Object.entries(inv)
+        .filter(([name]) => name !== "_meta")
+        .map(([name, g]) => [name, [...(g.hosts ?? [])].sort()])
+        .sort(([x], [y]) => String(x).localeCompare(String(y))),
+    );
+  return groups(a) === groups(b);
 }
 
 /**
