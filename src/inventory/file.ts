@@ -37,7 +37,7 @@ async function checkedConfig(raw: unknown, origin: string): Promise<InventoryCon
 const VAULT_TAG = { tag: "!vault", resolve: () => new VaultValue() };
 
 /** The file's data: read by the fast reader when it is in its subset (no tags, anchors, block scalars ...), else by the library. */
-export async function readYaml(path: string): Promise<unknown> {
+async function readYaml(path: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
