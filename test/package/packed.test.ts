@@ -14,7 +14,7 @@ const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 function packedFiles(): Set<string> {
   const out = execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
   const [entry] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
-  return new Set(entry.files.map((f) => f.path));
+  return new Set((entry?.files ?? []).map((f) => f.path));
 }
 
 function sourceFiles(dir: string): string[] {
