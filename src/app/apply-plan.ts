@@ -48,10 +48,11 @@ export function secretResolver(policy: SecretPolicy = DEFAULT_SECRET_POLICY, env
   };
 }
 
-export interface ApplyPlanOptions extends Omit<ApplyOptions, "cluster" | "live" | "desired"> {
+export interface ApplyPlanOptions extends Omit<ApplyOptions, "cluster" | "live" | "desired" | "desiredObjects"> {
   /**
-   * After the run, re-plan each guest whose steps all ran against a fresh read and report it
-   * "not converged" when steps are left (`pvectl apply` does; it costs one read per guest).
+   * After the run, re-plan every guest and object whose steps ran against a fresh read (the
+   * planner's own reads) and report it "not converged" when steps are left that the guard
+   * rails did not hold back (`pvectl apply` does; it costs one listing and one read per such guest).
    */
   verifyConvergence?: boolean;
   /** Where references to secrets may be read from (the default: PROXMOX_/PVE_ variables; files as the spec checked them). */
@@ -64,6 +65,6 @@ export async function applyPlan(client: PveClient, planned: PlannedSpec, options
     resolveSecret: secretResolver(secretPolicy),
     ...apply,
     ...(planned.context ? { cluster: planned.context.cluster, live: planned.context.live } : {}),
-    ...(verifyConvergence ? { desired: planned.desired } : {}),
+    ...(verifyConvergence ? { desired: planned.desired, ...(planned.objects !== undefined ? { desiredObjects: planned.objects } : {}) } : {}),
   });
 }

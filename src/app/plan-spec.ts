@@ -37,6 +37,8 @@ export interface PlannedSpec {
   plan: Plan;
   /** The spec's guests as the engine compares them (apply re-plans them to verify convergence, when asked). */
   desired: DesiredGuest[];
+  /** The spec's objects (backup jobs, access) as the engine compares them: apply reads them back too, when asked. */
+  objects?: DesiredObjects;
   /** What planning read (the cluster, the live guests), reused by apply; without it apply reads the cluster itself. */
   context?: PlanContext;
 }
@@ -49,5 +51,6 @@ export function desiredOf(spec: SpecGuests): DesiredGuest[] {
 /** Plans the spec's guests against the live cluster: nothing is changed. */
 export async function planSpec(client: PveClient, spec: SpecGuests, options: PlanOptions = {}): Promise<Required<PlannedSpec>> {
   const desired = desiredOf(spec);
-  return { ...(await buildPlan(client, desired, options, desiredObjectsOf(spec))), desired };
+  const objects = desiredObjectsOf(spec);
+  return { ...(await buildPlan(client, desired, options, objects)), desired, objects };
 }

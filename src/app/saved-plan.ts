@@ -12,5 +12,6 @@ export interface RecomputedPlan extends Required<PlannedSpec> {
 
 export async function recomputeSavedPlan(client: PveClient, saved: SavedPlan, spec: SpecGuests): Promise<RecomputedPlan> {
   const desired = desiredOf(spec);
-  return { ...(await verifySavedPlan(client, saved, desired, desiredObjectsOf(spec))), desired };
+  const objects = desiredObjectsOf(spec);
+  return { ...(await verifySavedPlan(client, saved, desired, objects)), desired, objects };
 }

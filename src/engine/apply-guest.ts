@@ -1,15 +1,15 @@
 // One guest's part of an apply: its steps in order (a step the guard rails hold back is
 // skipped; after a failure the rest do not run), then what its report says afterwards: the
-// keys waiting for a reboot, the devices PVE allocated, and whether it now matches its spec.
+// keys waiting for a reboot and the devices PVE allocated. Whether it now matches its spec is
+// read back once the whole apply ran (verify.ts).
 import type { PveClient } from "../api/index.js";
 import type { GuestPlan, Step } from "../plan/types.js";
-import { type DesiredGuest, type GuestDevices, kindOf, type LiveGuest } from "../resources/index.js";
+import { type GuestDevices, kindOf, type LiveGuest } from "../resources/index.js";
 import { type GuardRails, skipReasons } from "./guard-rails.js";
 import { pendingKeys, rebootHeldBack } from "./pending-reboot.js";
 import { type GuestReport, resultOf, type StepReport } from "./report.js";
 import { errorText } from "./retry-policy.js";
 import { type ApplyEvent, GuestRunner, type RunnerDeps } from "./step-runner.js";
-import { notConverged } from "./verify.js";
 
 /** What an apply tells its caller as it goes: the runner's events, and each guest's report when it is done. */
 export type ApplyProgress = ApplyEvent | { type: "guest-done"; report: GuestReport };
@@ -22,8 +22,6 @@ export interface GuestApply {
   guard: GuardRails;
   /** Live guests as the plan read them: the devices reported for a guest whose steps did not run. */
   live?: Map<number, LiveGuest>;
-  /** The spec: a guest whose steps all ran is re-planned against a fresh read (verify.ts). */
-  desired?: DesiredGuest[];
 }
 
 export async function applyGuest(run: GuestApply, guest: GuestPlan): Promise<GuestReport> {
@@ -34,7 +32,6 @@ export async function applyGuest(run: GuestApply, guest: GuestPlan): Promise<Gue
   if (runner.vmid !== undefined) report.vmid = runner.vmid;
   await readPendingReboot(run.client, guest, report);
   await readDevices(run.client, guest, report);
-  await verifyConverged(run, guest, report);
   report.result = resultOf(report, guest.exists);
   return report;
 }
@@ -126,15 +123,6 @@ async function readDevices(client: PveClient, guest: GuestPlan, report: GuestRep
       report.warnings.push(`could not read the final config: ${errorText(err).split("\n")[0]}`);
     }
   }
-}
-
-/** The final read-back: a guest whose steps all ran must now match its spec. */
-async function verifyConverged(run: GuestApply, guest: GuestPlan, report: GuestReport): Promise<void> {
-  const wanted = run.desired?.find((d) => d.key === guest.key);
-  const allRan = report.steps.length > 0 && report.steps.every((s) => s.status === "done");
-  if (!wanted || wanted.absent || !allRan || report.vmid === undefined || report.steps.some((s) => s.action === "destroy")) return;
-  const why = await notConverged(run.client, wanted, { vmid: report.vmid, node: guest.node });
-  if (why !== undefined) report.error = why;
 }
 
 function stepReport(step: Step, status: StepReport["status"], reason?: string): StepReport {

@@ -19,6 +19,8 @@ import { reportNameTwins } from "./name-twins.js";
 import { VmidAllocator, type VmidPolicy } from "./vmid.js";
 import { applyObjects, type ObjectEvent, objectsOfPhase } from "./apply-objects.js";
 import type { SecretPrinter } from "./secret-sink.js";
+import type { DesiredObjects } from "../resources/objects.js";
+import { readBack, type ReadBackSpec } from "./verify.js";
 
 import type { SecretResolver } from "./step-runner.js";
 
@@ -40,10 +42,13 @@ export interface ApplyOptions extends GuardRails {
   /** Live guests as the plan read them, for the report of guests without changes. */
   live?: Map<number, LiveGuest>;
   /**
-   * The spec the plan was made from: each guest whose steps all ran is re-planned against a
-   * fresh read at the end, and reported "not converged" if steps are left (verify.ts).
+   * The spec the plan was made from: at the end, every guest and object whose steps ran is
+   * re-planned against a fresh read, and reported "not converged" if steps are left that this
+   * run did not hold back (verify.ts).
    */
   desired?: DesiredGuest[];
+  /** The spec's objects (backup jobs, access), read back like the guests when `desired` is given. */
+  desiredObjects?: DesiredObjects;
   /** Reads the secrets create calls carry by reference (a container's root password); without it such a call fails. */
   resolveSecret?: SecretResolver;
   /** Poll interval bounds of the task watcher (tests use small ones). */
@@ -84,12 +89,13 @@ export async function applyPlan(client: PveClient, plan: Plan, options: ApplyOpt
   // The other objects after guests: a new job may name guests this apply just created, a pool
   // is deleted once its guests left it.
   const objects = plan.objects === undefined ? undefined : [...early, ...(await applyObjects(client, objectsOfPhase(plan.objects, "after-guests"), objectOptions))];
+  if (options.desired !== undefined) await readBack(client, plan, { guests, ...(objects ? { objects } : {}) }, readBackSpec(options));
   return {
     target: plan.target,
     guests,
     ...(objects !== undefined ? { objects } : {}),
     elapsedSeconds: Number(((performance.now() - started) / 1000).toFixed(2)),
-    ok: guests.every((g) => g.result !== "failed" && g.result !== "partial" && g.error === undefined) && (objects ?? []).every((o) => o.result !== "failed"),
+    ok: guests.every((g) => g.result !== "failed" && g.result !== "partial" && g.error === undefined) && (objects ?? []).every((o) => o.result !== "failed" && o.error === undefined),
   };
 }
 
@@ -111,5 +117,9 @@ function sharedByGuests(client: PveClient, cluster: ClusterSnapshot, limiter: Ke
     // Every guest with steps runs inside limiter.run(node): waiting on a lock gives its slot up.
     idle: <T>(node: string, fn: () => Promise<T>) => limiter.outside(node, fn),
   };
-  return { client, deps, emit, guard: options, live: options.live, desired: options.desired };
+  return { client, deps, emit, guard: options, live: options.live };
+}
+
+function readBackSpec(options: ApplyOptions): ReadBackSpec {
+  return { guests: options.desired ?? [], ...(options.desiredObjects !== undefined ? { objects: options.desiredObjects } : {}) };
 }

@@ -58,6 +58,8 @@ export type CallIntent =
       op: "configure";
       writes: ConfigWrite[];
       deletes: string[];
+      /** Keys whose pending change is dropped (`revert`): the value in effect stays. */
+      reverts?: string[];
       /**
        * A second landing would allocate again (another volume, the first left as `unusedN`;
        * another MAC): sent with the digest it was computed against, never twice unguarded.

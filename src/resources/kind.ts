@@ -89,6 +89,12 @@ export interface LiveBase {
   digest?: string;
   /** Keys with a change waiting in PVE's pending section (applied at the next reboot). */
   pendingKeys: string[];
+  /**
+   * The plain config options in effect now (pending changes left out), normalized like the
+   * kind's options; read only when something is pending: a pending change the spec undoes is
+   * reverted, not rewritten and rebooted for (resources/pending-revert.ts).
+   */
+  optionsInEffect?: Record<string, string>;
 }
 
 export interface GuestKind<D extends DesiredBase, L extends LiveBase> {

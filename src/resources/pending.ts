@@ -7,6 +7,14 @@ export interface EffectiveConfig {
   pendingKeys: string[];
 }
 
+/**
+ * The config in effect now (each key's current value, pending changes left out): what a
+ * running guest runs with, and what a revert of a pending change keeps.
+ */
+export function configInEffect(entries: PendingEntry[]): Record<string, ConfigValue | undefined> {
+  return Object.fromEntries(entries.map((e) => [e.key, e.value]));
+}
+
 export function effectiveConfig(entries: PendingEntry[]): EffectiveConfig {
   const config: Record<string, ConfigValue | undefined> = {};
   const pendingKeys: string[] = [];

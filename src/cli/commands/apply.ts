@@ -17,7 +17,7 @@ interface Flags extends ApplyFlags, PlanFlags {
 
 type PerNode = { perNodeConcurrency?: number };
 
-/** apply re-plans every guest whose steps all ran, and reports it when it still differs from the spec. */
+/** apply re-plans every guest and object whose steps ran (engine/verify.ts), and reports it when it still differs from the spec. */
 const VERIFY = { verifyConvergence: true };
 
 /** Flags that would change the plan: with --plan, the saved plan's own spec and options apply. */

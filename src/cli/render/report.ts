@@ -38,18 +38,26 @@ function renderObjectReport(o: ObjectReport, p: Palette): string[] {
   return lines;
 }
 
+/**
+ * What happened, counted over guests and objects (`2 created, 1 unchanged`). "nothing to do"
+ * only for a run with neither: a change or an error always has a guest or object to count.
+ */
+function resultSummary(report: ApplyReport): string {
+  const counts = new Map<string, number>();
+  for (const r of [...report.guests, ...(report.objects ?? [])]) counts.set(r.result, (counts.get(r.result) ?? 0) + 1);
+  const summary = [...counts.entries()].map(([k, v]) => `${v} ${k}`).join(", ");
+  if (summary !== "") return summary;
+  return report.ok ? "nothing to do" : "see the errors above";
+}
+
 export function renderReport(report: ApplyReport, p: Palette = plainPalette): string {
   const lines = report.guests.flatMap((g) => renderGuestReport(g, p));
   for (const object of report.objects ?? []) lines.push(...renderObjectReport(object, p));
-  const counts = new Map<string, number>();
-  for (const g of report.guests) counts.set(g.result, (counts.get(g.result) ?? 0) + 1);
-  const summary = [...counts.entries()].map(([k, v]) => `${v} ${k}`).join(", ");
-  for (const o of report.objects ?? []) counts.set(o.result, (counts.get(o.result) ?? 0) + 1);
   const pending = report.guests.reduce((n, g) => n + g.pending.length, 0) + (report.objects ?? []).reduce((n, o) => n + o.pending.length, 0);
   const rebootWaiting = report.guests.filter((g) => g.pendingReboot?.length).map((g) => g.key);
   lines.push(
     "",
-    `Apply ${report.ok ? p.green("finished") : p.red("finished with errors")} in ${report.elapsedSeconds}s: ${summary || "nothing to do"}.` +
+    `Apply ${report.ok ? p.green("finished") : p.red("finished with errors")} in ${report.elapsedSeconds}s: ${resultSummary(report)}.` +
       (pending ? ` ${p.yellow(`${pending} step(s) left pending (see above).`)}` : "") +
       (rebootWaiting.length ? ` ${p.yellow(`Waiting for a reboot: ${rebootWaiting.join(", ")}.`)}` : ""),
   );

@@ -74,11 +74,12 @@ export const lxcCalls = {
   /** A config write (PUT: applied at once, or left in `[pve:pending]` until the next start). */
   config(node: string, vmid: VmidRef, params: Record<string, ParamValue>, how: { allocates?: boolean } = {}): ApiCall {
     const deletes = params.delete !== undefined ? String(params.delete).split(",") : [];
+    const reverts = params.revert !== undefined ? { reverts: String(params.revert).split(",") } : {};
     return {
       method: "PUT",
       path: lxcPaths.config(node, vmid),
       params,
-      intent: { kind: "lxc", op: "configure", writes: lxcConfigWrites(params), deletes, allocates: how.allocates ?? false },
+      intent: { kind: "lxc", op: "configure", writes: lxcConfigWrites(params), deletes, ...reverts, allocates: how.allocates ?? false },
     };
   },
 

@@ -10,6 +10,7 @@ import type { PowerOptions, UpdateOptions } from "../kind.js";
 import { OWNERSHIP_TAG } from "../ownership.js";
 import { templateStep, templateVolumeErrors, templateVolumes, templateWishErrors } from "../template.js";
 import { UnusedSlots } from "../unused-slots.js";
+import { revertStep, undoesPending } from "../pending-revert.js";
 import { openUpdate } from "../update-opening.js";
 import { lxcCalls } from "./calls.js";
 import type { DesiredCt, LiveCt } from "./model.js";
@@ -87,9 +88,13 @@ export function planDestroyCt(key: string, live: LiveCt, power: PowerOptions): G
   };
 }
 
-/** Plain config keys, hostname and tags: which differ, split into at-once and pending-until-restart. */
-function configDrafts(ct: DesiredCt, live: LiveCt, running: boolean, adopting: boolean, out: { errors: string[]; warnings: string[] }): StepDraft[] {
+/**
+ * Plain config keys, hostname and tags: which differ, split into at-once and pending-until-restart;
+ * pending changes the spec undoes are reverted (their keys go to `out.reverted`).
+ */
+function configDrafts(ct: DesiredCt, live: LiveCt, running: boolean, adopting: boolean, out: { errors: string[]; warnings: string[]; reverted: string[] }): StepDraft[] {
   const { errors } = out;
+  const reverts: FieldChange[] = [];
   const now: { changes: FieldChange[]; params: Record<string, string> } = { changes: [], params: {} };
   const later: { changes: FieldChange[]; params: Record<string, string> } = { changes: [], params: {} };
   const put = (key: string, before: string | undefined, after: string) => {
@@ -100,6 +105,10 @@ function configDrafts(ct: DesiredCt, live: LiveCt, running: boolean, adopting: b
   if (live.name !== ct.name) put("hostname", live.name, ct.name);
   for (const [key, value] of Object.entries(ct.options).sort(([a], [b]) => a.localeCompare(b))) {
     const before = effectiveCtOption(live.options, key);
+    if (undoesPending(live, key, value, effectiveCtOption)) {
+      reverts.push({ field: key, before: `${before ?? "deleted"} (pending)`, after: value });
+      continue;
+    }
     if (before === value) continue;
     if (isCreateOnly(key)) {
       errors.push(
@@ -115,7 +124,8 @@ function configDrafts(ct: DesiredCt, live: LiveCt, running: boolean, adopting: b
     put("tags", printTags(live.tags) || undefined, printTags([...ct.tags, ...keep]));
   }
   out.warnings.push(...rootOnlyWarnings({ ...now.params, ...later.params }, { features: live.options.features, unprivileged: effectiveCtOption(live.options, "unprivileged") }));
-  const drafts: StepDraft[] = [];
+  out.reverted.push(...reverts.map((c) => c.field));
+  const drafts: StepDraft[] = reverts.length > 0 ? [revertStep(lxcCalls, live, reverts)] : [];
   if (now.changes.length > 0) {
     drafts.push({
       action: "config",
@@ -154,7 +164,8 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
   const opening = openUpdate(lxcCalls, ct, live, options, "container");
   const { errors, warnings, drafts, adopting, converting, running } = opening;
   const wasRunning = live.status === "running";
-  drafts.push(...configDrafts(ct, live, running, adopting, { errors, warnings }));
+  const reverted: string[] = [];
+  drafts.push(...configDrafts(ct, live, running, adopting, { errors, warnings, reverted }));
   const mounts = diffMounts(ct.mounts, live.mounts, {
     vmid: live.vmid,
     node: live.node,
@@ -176,7 +187,7 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
     const pending = new Set<string>();
     for (const d of drafts) if (d.pendingUntilReboot) for (const c of d.changes) pending.add(c.field.split(".")[0]!);
     const managed = managedKeys(ct);
-    for (const key of live.pendingKeys) if (managed.has(key)) pending.add(key);
+    for (const key of live.pendingKeys) if (managed.has(key) && !reverted.includes(key)) pending.add(key);
     if (pending.size > 0) drafts.push(rebootStep(lxcCalls, live, [...pending].sort(), "restart"));
   }
   return {

@@ -50,7 +50,8 @@ export function lxcCallNeeds(intent: CallIntent, vmPath: string): PrivilegeNeed[
     }
   }
   if (intent.op === "create" || intent.op === "configure") for (const write of intent.writes) needs.push(...writeNeeds(write, vmPath));
-  if (intent.op === "configure") for (const key of intent.deletes) needs.push(...deleteNeeds(key, vmPath));
+  // pve-container checks a reverted key as it checks a deleted one.
+  if (intent.op === "configure") for (const key of [...intent.deletes, ...(intent.reverts ?? [])]) needs.push(...deleteNeeds(key, vmPath));
   if (intent.op === "move-volume") needs.push({ path: `/storage/${intent.storage}`, privilege: "Datastore.AllocateSpace" });
   if (intent.op === "clone") needs.push(...cloneNeeds(intent));
   return needs;

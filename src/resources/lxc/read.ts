@@ -6,7 +6,7 @@ import { isUnusedKey, storageOfVolume, volumeOf } from "../../pve/index.js";
 import { configParts } from "../formats.js";
 import type { GuestMeta } from "../kind.js";
 import { liveGuestFields } from "../live-base.js";
-import { effectiveConfig } from "../pending.js";
+import { configInEffect, effectiveConfig } from "../pending.js";
 import { CT_NIC_SLOT, type LiveCt, type LiveCtNic, type LiveMount, MOUNT_SLOT } from "./model.js";
 import { normalizeCtOption } from "./options.js";
 
@@ -72,5 +72,7 @@ export function liveCtFromConfig(meta: GuestMeta, config: Record<string, ConfigV
 /** Builds the LiveCt from GET .../pending (its effective config: ../pending.ts). */
 export function liveCtFromPending(meta: GuestMeta, entries: PendingEntry[]): LiveCt {
   const { config, pendingKeys } = effectiveConfig(entries);
-  return liveCtFromConfig(meta, config, pendingKeys);
+  const live = liveCtFromConfig(meta, config, pendingKeys);
+  if (pendingKeys.length === 0) return live;
+  return { ...live, optionsInEffect: liveCtFromConfig(meta, configInEffect(entries)).options };
 }

@@ -33,6 +33,8 @@ export function lxcCallLanded(call: ApiCall, live: LiveCt): boolean {
   switch (intent.op) {
     case "configure":
       if (intent.deletes.some((k) => present(live, k))) return false;
+      // A revert landed when nothing is pending on its keys any more.
+      if (intent.reverts?.some((k) => live.pendingKeys.includes(k))) return false;
       return intent.writes.every((w) => writeLanded(w, String(call.params[w.key]), live));
     case "resize": {
       const size = live.mounts[intent.slot]?.sizeBytes;

@@ -64,11 +64,12 @@ export const qemuCalls = {
    */
   config(node: string, vmid: VmidRef, params: Record<string, ParamValue>, how: { method?: "PUT" | "POST"; allocates?: boolean } = {}): ApiCall {
     const deletes = params.delete !== undefined ? String(params.delete).split(",") : [];
+    const reverts = params.revert !== undefined ? { reverts: String(params.revert).split(",") } : {};
     return {
       method: how.method ?? "PUT",
       path: qemuPaths.config(node, vmid),
       params,
-      intent: { kind: "qemu", op: "configure", writes: configWrites(params), deletes, allocates: how.allocates ?? false },
+      intent: { kind: "qemu", op: "configure", writes: configWrites(params), deletes, ...reverts, allocates: how.allocates ?? false },
     };
   },
 

@@ -8,6 +8,7 @@ import { rebootStep, startStep, stopStep } from "../guest-steps.js";
 import type { PowerOptions, UpdateOptions } from "../kind.js";
 import { templateStep, templateVolumeErrors, templateVolumes, templateWishErrors } from "../template.js";
 import { UnusedSlots } from "../unused-slots.js";
+import { revertStep, undoesPending } from "../pending-revert.js";
 import { openUpdate } from "../update-opening.js";
 import { qemuCalls } from "./calls.js";
 import { diffDisks } from "./disk-diff.js";
@@ -72,8 +73,9 @@ export function planDestroy(key: string, live: LiveVm, power: PowerOptions): Gue
   };
 }
 
-/** Plain config keys, name and tags: which differ, split into live and pending-until-reboot. */
-function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean, adopting: boolean): { drafts: StepDraft[]; pendingKeys: string[] } {
+/** Plain config keys, name and tags: which differ, split into live and pending-until-reboot; pending changes the spec undoes are reverted. */
+function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean, adopting: boolean): { drafts: StepDraft[]; reverted: string[] } {
+  const reverts: FieldChange[] = [];
   const nowChanges: FieldChange[] = [];
   const laterChanges: FieldChange[] = [];
   const nowParams: Record<string, string> = {};
@@ -99,7 +101,8 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean, adopting: b
   if (live.name !== vm.name) put("name", live.name, vm.name);
   for (const [key, value] of Object.entries(vm.options).sort(([a], [b]) => a.localeCompare(b))) {
     const before = effectiveOption(live.options, key);
-    if (before !== value) put(key, before, value);
+    if (undoesPending(live, key, value, effectiveOption)) reverts.push({ field: key, before: `${before !== undefined ? displayValue(key, before) : "deleted"} (pending)`, after: displayValue(key, value) });
+    else if (before !== value) put(key, before, value);
   }
   const liveTags = live.tags.filter((t) => t !== OWNERSHIP_TAG);
   if (vm.tags !== undefined && printTags(liveTags) !== printTags(vm.tags)) {
@@ -107,7 +110,7 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean, adopting: b
     const keep = live.tags.includes(OWNERSHIP_TAG) || adopting ? [OWNERSHIP_TAG] : [];
     put("tags", printTags(live.tags) || undefined, printTags([...vm.tags, ...keep]));
   }
-  const drafts: StepDraft[] = [];
+  const drafts: StepDraft[] = reverts.length > 0 ? [revertStep(qemuCalls, live, reverts)] : [];
   if (nowChanges.length > 0) {
     drafts.push({
       action: "config",
@@ -127,7 +130,7 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean, adopting: b
       pendingUntilReboot: true,
     });
   }
-  return { drafts, pendingKeys: laterChanges.map((c) => c.field) };
+  return { drafts, reverted: reverts.map((c) => c.field) };
 }
 
 /** The plan for a guest that exists: the differences only. */
@@ -175,7 +178,7 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
     ]);
     const pending = new Set<string>();
     for (const d of drafts) if (d.pendingUntilReboot) for (const c of d.changes) pending.add(c.field.split(".")[0]!);
-    for (const key of live.pendingKeys) if (managed.has(key)) pending.add(key);
+    for (const key of live.pendingKeys) if (managed.has(key) && !config.reverted.includes(key)) pending.add(key);
     if (pending.size > 0) drafts.push(rebootStep(qemuCalls, live, [...pending].sort(), "reboot"));
   }
   return {

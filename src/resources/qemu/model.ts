@@ -124,6 +124,8 @@ export interface LiveVm {
   unused: Record<string, string>;
   /** Keys with a change waiting in PVE's pending section (applied at the next reboot). */
   pendingKeys: string[];
+  /** The options in effect now, when something is pending (kind.ts LiveBase). */
+  optionsInEffect?: Record<string, string>;
   /** The guest's `hotplug` features (PVE default `network,disk,usb`). */
   hotplug: string[];
   /** The pool the guest is a member of (from /cluster/resources); undefined: none. */

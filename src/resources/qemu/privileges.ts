@@ -58,7 +58,8 @@ export function qemuCallNeeds(intent: CallIntent, vmPath: string): PrivilegeNeed
   if (intent.op === "create" || intent.op === "configure") {
     for (const write of intent.writes) needs.push(...writeNeeds(write, vmPath));
   }
-  if (intent.op === "configure") for (const key of intent.deletes) needs.push(...deleteNeeds(key, vmPath));
+  // A revert is checked like a delete of the key (pve-container does so; the simulator too for VMs).
+  if (intent.op === "configure") for (const key of [...intent.deletes, ...(intent.reverts ?? [])]) needs.push(...deleteNeeds(key, vmPath));
   if (intent.op === "move-volume") needs.push({ path: `/storage/${intent.storage}`, privilege: "Datastore.AllocateSpace" });
   if (intent.op === "clone") needs.push(...cloneNeeds(intent));
   return needs;

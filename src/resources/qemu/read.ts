@@ -5,7 +5,7 @@ import { isCdrom, isCloudinitDrive, isDriveSlot, isUnusedKey, storageOfVolume, v
 import { configParts } from "../formats.js";
 import type { GuestMeta } from "../kind.js";
 import { liveGuestFields } from "../live-base.js";
-import { effectiveConfig } from "../pending.js";
+import { configInEffect, effectiveConfig } from "../pending.js";
 import { type LiveDisk, type LiveNic, type LiveVm, NIC_SLOT } from "./model.js";
 import { normalizeOption, PVE_DEFAULTS } from "./options.js";
 
@@ -78,5 +78,7 @@ export function liveVmFromConfig(
 /** Builds the LiveVm from GET .../pending (its effective config: ../pending.ts). */
 export function liveVmFromPending(meta: GuestMeta, entries: PendingEntry[]): LiveVm {
   const { config, pendingKeys } = effectiveConfig(entries);
-  return liveVmFromConfig(meta, config, pendingKeys);
+  const live = liveVmFromConfig(meta, config, pendingKeys);
+  if (pendingKeys.length === 0) return live;
+  return { ...live, optionsInEffect: liveVmFromConfig(meta, configInEffect(entries)).options };
 }

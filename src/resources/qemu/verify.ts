@@ -31,6 +31,8 @@ export function qemuCallLanded(call: ApiCall, live: LiveVm): boolean {
   switch (intent.op) {
     case "configure":
       if (intent.deletes.some((k) => live.disks[k] || live.nics[k] || live.options[k] !== undefined)) return false;
+      // A revert landed when nothing is pending on its keys any more.
+      if (intent.reverts?.some((k) => live.pendingKeys.includes(k))) return false;
       return intent.writes.every((w) => writeLanded(w, String(call.params[w.key]), live));
     case "resize": {
       const size = live.disks[intent.slot]?.sizeBytes;
