@@ -63,7 +63,7 @@ const moved = (spec: string, n: number) =>
 describe("a template and its clones in one spec", () => {
   let lab: Lab;
   before(async () => {
-    lab = await startLab({ config: { storages: STORAGES } });
+    lab = await startLab({ config: { storages: STORAGES, content: ["local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst"] } });
   });
   after(async () => lab.close());
 
@@ -100,6 +100,38 @@ describe("a template and its clones in one spec", () => {
     ]);
     assert.equal(first.report.ok, true, JSON.stringify(first.report.guests));
     assert.deepEqual(work((await planSpec(lab.client, parseSpec(spec, "test.yaml"))).plan).flatMap(([, steps]) => steps), []);
+  });
+
+  it("a container template and its linked clone: one plan, one apply, then nothing is left", async () => {
+    const spec = `
+containers:
+  - vmid: 9700
+    hostname: ct-base
+    node: pve1
+    template: true
+    ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst"
+    rootfs: { storage: local-lvm, size: 2G }
+    nics:
+      net0: { bridge: vmbr0, ip: dhcp }
+  - vmid: 9701
+    hostname: ct-web
+    node: pve1
+    power: running
+    clone: { from: ct-base }
+    memory: 1G
+    rootfs: { storage: local-lvm, size: 4G }
+`;
+    const first = await converge(lab, spec);
+    assert.deepEqual(first.plan.preflightErrors, []);
+    assert.deepEqual(work(first.plan).map(([key, steps, errors]) => [key, (steps as string[])[0], errors]), [
+      ["ct-base", "create", []],
+      ["ct-web", "clone", []],
+    ]);
+    assert.equal(first.report.ok, true, JSON.stringify(first.report.guests));
+    const cfg = (await lab.client.request("GET", "/nodes/pve1/lxc/9701/config")) as Record<string, unknown>;
+    assert.match(String(cfg.rootfs), /^local-lvm:base-9700-disk-0\/vm-9701-disk-0,.*size=4G/);
+    const second = (await planSpec(lab.client, parseSpec(spec, "test.yaml"))).plan;
+    assert.deepEqual(work(second).flatMap(([, steps, errors]) => [...(steps as string[]), ...(errors as string[])]), []);
   });
 
   it("a template whose create fails leaves its clone not attempted, saying why", async () => {
