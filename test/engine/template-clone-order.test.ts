@@ -160,6 +160,21 @@ containers:
     assert.deepEqual(work(planned), [["web4", [], ["clone.from: no guest named base4 with the pvectl tag"]]]);
   });
 
+  it("a template without a vmid in the spec: its clone waits for the next run, saying why and what to do", async () => {
+    const spec = moved(SPEC("template: true"), 8).replace("  - vmid: 9800\n    name", "  - name");
+    const planned = (await planSpec(lab.client, parseSpec(spec, "test.yaml"))).plan;
+    assert.deepEqual(work(planned), [
+      ["base8", ["create", "template"], []],
+      [
+        "web8",
+        [],
+        [
+          "clone.from: base8 is created by this same plan, and its vmid is allocated at apply (give base8 a vmid in the spec to clone it in the same run): apply this plan, then apply again to clone web8 from it",
+        ],
+      ],
+    ]);
+  });
+
   it("a saved plan of the template and its clone is applied in one run (the recomputed plan matches)", async () => {
     const spec = moved(SPEC("template: true"), 5);
     const dir = mkdtempSync(join(tmpdir(), "pvectl-clone-order-"));
