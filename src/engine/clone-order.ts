@@ -18,7 +18,7 @@ function sourceEntry(vm: DesiredGuest, desired: DesiredGuest[]): DesiredGuest | 
 }
 
 /** What the source's plan does this run that a clone must wait for: its creation or conversion. */
-export function inFlight(plan: GuestPlan): string | undefined {
+function inFlight(plan: GuestPlan): string | undefined {
   const actions = new Set(plan.steps.map((s) => s.action));
   if (actions.has("create")) return "created";
   if (actions.has("template")) return "converted to a template";

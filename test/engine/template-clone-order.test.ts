@@ -152,6 +152,10 @@ containers:
     const spec = moved(SPEC("template: true"), 3).replace(/storage: local-lvm, size/g, "storage: thick, size");
     const planned = (await planSpec(lab.client, parseSpec(spec, "test.yaml"))).plan;
     assert.deepEqual(planned.preflightErrors.map((p) => [p.guest, p.message.split(":")[0]]), [["web3", "Linked clone feature is not available for template 9300 on pve1"]]);
+    // Onto another node: the template's planned node and storage decide.
+    const elsewhere = moved(SPEC("template: true"), 3).replace("node: pve1\n    clone:", "node: pve2\n    clone:");
+    const across = (await planSpec(lab.client, parseSpec(elsewhere, "test.yaml"))).plan;
+    assert.deepEqual(across.preflightErrors.map((p) => [p.guest, p.message.split(":")[0]]), [["web3", "cloning template 9300 on pve1 onto pve2 needs shared storage, but local-lvm is local to pve1"]]);
   });
 
   it("a clone whose source is neither live nor in the spec stays an error", async () => {
