@@ -57,10 +57,19 @@ function newReport(guest: GuestPlan, live: Map<number, LiveGuest> | undefined): 
 
 /** A guest the plan found errors for: none of its steps run. */
 function blocked(report: GuestReport, guest: GuestPlan): GuestReport {
-  report.error = guest.errors.join("; ");
+  return notRun(report, guest, guest.errors.join("; "), "the guest has errors");
+}
+
+function notRun(report: GuestReport, guest: GuestPlan, error: string, reason: string): GuestReport {
+  report.error = error;
   report.result = "failed";
-  report.steps = guest.steps.map((s) => stepReport(s, "not-run", "the guest has errors"));
+  report.steps = guest.steps.map((s) => stepReport(s, "not-run", reason));
   return report;
+}
+
+/** A guest none of whose steps are attempted, for `why` (its clone source did not come out as planned). */
+export function notAttempted(run: GuestApply, guest: GuestPlan, why: string): GuestReport {
+  return notRun(newReport(guest, run.live), guest, why, why);
 }
 
 async function runSteps(run: GuestApply, guest: GuestPlan, runner: GuestRunner, report: GuestReport): Promise<void> {

@@ -5,16 +5,17 @@
 // others. Every guest ends with a report in one shape.
 import type { PveClient } from "../api/index.js";
 import type { DesiredGuest, LiveGuest } from "../resources/index.js";
-import { type ApplyProgress, applyGuest, type GuestApply } from "./apply-guest.js";
+import { type ApplyProgress, applyGuest, type GuestApply, notAttempted } from "./apply-guest.js";
+import { clonesWaitFor } from "./clone-order.js";
 import { type ClusterSnapshot, readCluster } from "./cluster.js";
 import { PreflightFailedError } from "./errors.js";
 import type { GuardRails } from "./guard-rails.js";
 import { KeyedLimiter } from "./limiter.js";
 import { defaultPerNode, readMaxWorkers } from "./node-concurrency.js";
-import type { ApplyReport } from "./report.js";
+import type { ApplyReport, GuestReport } from "./report.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry-policy.js";
 import { TaskWatcher } from "../api/task-watcher.js";
-import type { Plan } from "../plan/types.js";
+import type { GuestPlan, Plan } from "../plan/types.js";
 import { reportNameTwins } from "./name-twins.js";
 import { VmidAllocator, type VmidPolicy } from "./vmid.js";
 import { applyObjects, type ObjectEvent, objectsOfPhase } from "./apply-objects.js";
@@ -76,15 +77,13 @@ export async function applyPlan(client: PveClient, plan: Plan, options: ApplyOpt
   };
   // Objects the guests need (a pool they join, the spec's access objects) first.
   const early = plan.objects === undefined ? [] : await applyObjects(client, objectsOfPhase(plan.objects, "before-guests"), objectOptions);
-  const guests = await Promise.all(
-    plan.guests.map(async (guest) => {
-      // A guest with nothing to run takes no per-node slot.
-      const report =
-        guest.steps.length === 0 || guest.errors.length > 0 ? await applyGuest(run, guest) : await limiter.run(guest.node, () => applyGuest(run, guest));
-      run.emit({ type: "guest-done", report });
-      return report;
-    }),
-  );
+  const guests = await runGuests(plan.guests, async (guest) => {
+    // A guest with nothing to run takes no per-node slot.
+    const report =
+      guest.steps.length === 0 || guest.errors.length > 0 ? await applyGuest(run, guest) : await limiter.run(guest.node, () => applyGuest(run, guest));
+    run.emit({ type: "guest-done", report });
+    return report;
+  }, run);
   await reportNameTwins(client, plan.guests.map((guest, i) => ({ guest, report: guests[i]! })));
   // The other objects after guests: a new job may name guests this apply just created, a pool
   // is deleted once its guests left it.
@@ -97,6 +96,41 @@ export async function applyPlan(client: PveClient, plan: Plan, options: ApplyOpt
     elapsedSeconds: Number(((performance.now() - started) / 1000).toFixed(2)),
     ok: guests.every((g) => g.result !== "failed" && g.result !== "partial" && g.error === undefined) && (objects ?? []).every((o) => o.result !== "failed" && o.error === undefined),
   };
+}
+
+/**
+ * Every guest side by side, but a clone whose source this plan creates or converts only once
+ * that source's steps all ran: it was planned against the source as they leave it. A source
+ * that did not come out as planned leaves its clones not attempted, each saying why. The
+ * waiting happens outside the per-node slots, so no wait holds a slot its source needs.
+ */
+async function runGuests(guests: GuestPlan[], apply: (guest: GuestPlan) => Promise<GuestReport>, run: GuestApply): Promise<GuestReport[]> {
+  const waitsFor = clonesWaitFor(guests);
+  const reports = new Map<string, Promise<GuestReport>>();
+  const start = (guest: GuestPlan): Promise<GuestReport> => {
+    const source = waitsFor.get(guest.key);
+    const before = source !== undefined ? reports.get(source) : undefined;
+    if (before === undefined) return apply(guest);
+    return before.then((report) => {
+      const why = sourceShortfall(report);
+      if (why === undefined) return apply(guest);
+      const skipped = notAttempted(run, guest, `not attempted: its clone source ${report.key} ${why}`);
+      run.emit({ type: "guest-done", report: skipped });
+      return skipped;
+    });
+  };
+  // Sources first, so each clone finds the promise of its source's report.
+  for (const guest of guests) if (!waitsFor.has(guest.key)) reports.set(guest.key, start(guest));
+  for (const guest of guests) if (waitsFor.has(guest.key)) reports.set(guest.key, start(guest));
+  return Promise.all(guests.map((g) => reports.get(g.key)!));
+}
+
+/** Why a clone source's report says it is not as planned (undefined: every step ran and it matches its spec). */
+function sourceShortfall(report: GuestReport): string | undefined {
+  if (report.error !== undefined) return `failed (${report.error})`;
+  const notDone = report.steps.filter((s) => s.status !== "done");
+  if (notDone.length > 0) return `was not made as planned (${notDone.map((s) => `${s.summary}: ${s.reason ?? s.status}`).join("; ")})`;
+  return undefined;
 }
 
 /** What every guest of this apply shares: the task watcher, the vmid allocator, the retry policy, the guard rails. */

@@ -1,12 +1,13 @@
-// A clone whose source this same plan creates or converts to a template. Guests run side by
-// side with no order between them, so such a clone would race its source (a linked clone of a
-// guest not converted yet, a copy taken while it is being stopped, or no source at all yet).
-// The clone waits for the next run, and says so, instead of failing on a lookup or blocking
-// the whole plan in preflight: this run makes the source, the next one clones it.
-// The same holds the other way round for destroy: a template whose linked clones this plan
-// destroys waits for the next run (PVE refuses it while a clone's disk exists).
-import type { DesiredGuest } from "../resources/index.js";
+// A clone whose source this same plan creates or converts to a template is planned against the
+// source as it will be once its own steps ran (planned-source.ts), and at apply it waits for
+// them (apply.ts): one run makes both. What cannot be predicted (a source made by a clone or a
+// restore, a live source changed besides its conversion, a vmid allocated at apply, a snapshot
+// not taken yet) still waits for the next run, and says so.
+// The other way round, for destroy: a template whose linked clones this plan destroys waits for
+// the next run (PVE refuses it while a clone's disk exists).
+import { type DesiredGuest, kindOf, type LiveGuest } from "../resources/index.js";
 import type { GuestPlan } from "../plan/types.js";
+import { predictSource } from "./planned-source.js";
 
 /** The spec entry `clone.from` names, when the spec has one (by vmid, else by name, same kind). */
 function sourceEntry(vm: DesiredGuest, desired: DesiredGuest[]): DesiredGuest | undefined {
@@ -16,7 +17,7 @@ function sourceEntry(vm: DesiredGuest, desired: DesiredGuest[]): DesiredGuest | 
   return desired.find((d) => d !== vm && (d.kind ?? "qemu") === kind && (typeof from === "number" ? d.vmid === from : d.name === from));
 }
 
-/** What the source's plan does this run that a clone must not race: its creation or conversion. */
+/** What the source's plan does this run that a clone must wait for: its creation or conversion. */
 function inFlight(plan: GuestPlan): string | undefined {
   const actions = new Set(plan.steps.map((s) => s.action));
   if (actions.has("create")) return "created";
@@ -24,22 +25,60 @@ function inFlight(plan: GuestPlan): string | undefined {
   return undefined;
 }
 
-/** Defers (no steps, an error that says why and what to do) each new clone whose source is made in this plan. */
-export function deferClonesOfSourcesInFlight(guests: GuestPlan[], desired: DesiredGuest[]): void {
-  const planOf = new Map(guests.map((g) => [g.key, g]));
-  for (const vm of desired) {
-    const clone = planOf.get(vm.key);
-    if (vm.clone === undefined || vm.absent || clone === undefined || clone.exists) continue;
-    const source = sourceEntry(vm, desired);
-    const sourcePlan = source !== undefined ? planOf.get(source.key) : undefined;
-    const what = sourcePlan !== undefined ? inFlight(sourcePlan) : undefined;
-    if (what === undefined) continue;
-    clone.steps = [];
-    clone.errors = [
-      `clone.from: ${source!.key} is ${what} by this same plan, and guests run side by side (the clone would race it): ` +
-        `apply this plan, then apply again to clone ${vm.key} from it`,
-    ];
+function idle(vm: DesiredGuest, error: string): GuestPlan {
+  return kindOf(vm).plan.idle(vm, [error]);
+}
+
+/** The plan of a new clone whose source is made in this plan: planned against it, or an error that says why not. */
+function cloneOfPlanned(vm: DesiredGuest, source: DesiredGuest, sourcePlan: GuestPlan, live: Map<number, LiveGuest>): GuestPlan | undefined {
+  if (!sourcePlan.exists && sourcePlan.errors.length > 0) {
+    return idle(vm, `clone.from: ${source.key} is not live and cannot be created in this run (see its errors); fix it, and its clone is planned with it`);
   }
+  const what = inFlight(sourcePlan);
+  if (what === undefined) return undefined;
+  const predicted = predictSource(sourcePlan, live);
+  if (typeof predicted === "string") {
+    return idle(vm, `clone.from: ${source.key} is ${what} by this same plan, and ${predicted}: apply this plan, then apply again to clone ${vm.key} from it`);
+  }
+  if (vm.clone?.node !== undefined && predicted.node !== vm.clone.node) {
+    return idle(vm, `clone.from: ${source.key} is ${what} on ${predicted.node} by this plan, not on ${vm.clone.node} as clone.node says`);
+  }
+  if (vm.clone?.snapname !== undefined) {
+    return idle(vm, `clone.snapname: ${source.key} is ${what} by this same plan and has no snapshot ${vm.clone.snapname} yet: apply this plan, take the snapshot, then apply again`);
+  }
+  return kindOf(vm).plan.create(vm, predicted);
+}
+
+/**
+ * Plans each new clone whose source this plan creates or converts against that source as
+ * planned (replacing what the live lookup said); a source neither live nor in the spec stays
+ * the lookup's error.
+ */
+export function planClonesOfPlannedSources(guests: GuestPlan[], desired: DesiredGuest[], live: Map<number, LiveGuest>): void {
+  const indexOf = new Map(guests.map((g, i) => [g.key, i]));
+  for (const vm of desired) {
+    const i = indexOf.get(vm.key);
+    if (vm.clone === undefined || vm.absent || i === undefined || guests[i]!.exists) continue;
+    const source = sourceEntry(vm, desired);
+    const j = source !== undefined ? indexOf.get(source.key) : undefined;
+    if (source === undefined || j === undefined) continue;
+    const planned = cloneOfPlanned(vm, source, guests[j]!, live);
+    if (planned !== undefined) guests[i] = planned;
+  }
+}
+
+/** Which guest of the plan each clone waits for at apply: the source its plan predicted (created or converted in this plan). */
+export function clonesWaitFor(guests: GuestPlan[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const guest of guests) {
+    for (const call of guest.steps.flatMap((s) => s.calls)) {
+      const intent = call.intent;
+      if (intent.op !== "clone") continue;
+      const source = guests.find((g) => g !== guest && g.vmid === intent.source.vmid && g.node === intent.source.node && inFlight(g) !== undefined);
+      if (source !== undefined) out.set(guest.key, source.key);
+    }
+  }
+  return out;
 }
 
 /**

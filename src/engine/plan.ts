@@ -6,7 +6,7 @@ import type { GuestPlan, Plan, PreflightProblem } from "../plan/types.js";
 import { type DesiredGuest, kindOf, type LiveGuest } from "../resources/index.js";
 import { type DesiredObjects, declaresObjects, poolsCreatedBy } from "../resources/objects.js";
 import { mapConcurrent } from "../util/concurrency.js";
-import { deferClonesOfSourcesInFlight, deferTemplatesOfClonesInFlight } from "./clone-order.js";
+import { deferTemplatesOfClonesInFlight, planClonesOfPlannedSources } from "./clone-order.js";
 import { findCloneSource, type SourceMatch } from "./clone-source.js";
 import { type ClusterSnapshot, type GuestReads, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
 import { type SettleOptions, settleCreates } from "./creates.js";
@@ -208,7 +208,7 @@ export async function buildPlan(client: PveClient, desired: DesiredGuest[], opti
     }
   }
   await planRetention(client, guests, desired, live);
-  deferClonesOfSourcesInFlight(guests, desired);
+  planClonesOfPlannedSources(guests, desired, live);
   // Objects first: a pool the spec's access section creates is no missing pool for its guests.
   const planned = declaresObjects(objects) ? await planObjects(client, objects, { ...options, poolsInUse: poolsJoinedBy(guests) }) : undefined;
   const plan = await finish(client, cluster, newPlan(client, guests), options, refused, poolsCreatedBy(planned?.objects ?? []));

@@ -3,12 +3,14 @@
 // …/feature?feature=clone, so every storage type and format is judged by PVE's rules); a clone
 // onto another node needs every volume it makes on shared storage (PVE: "can't clone VM to
 // node … (VM uses local storage)"), which a full clone can get by naming a shared `storage`.
+// A source this same plan creates or converts is judged by the volumes it is planned with.
 import { getGuestFeature } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import type { CloneIntent } from "../plan/intent.js";
 import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { ClusterSnapshot } from "./cluster.js";
+import { clonesWaitFor } from "./clone-order.js";
 import { errorText } from "./retry-policy.js";
 
 interface Clone {
@@ -55,7 +57,23 @@ function runningProblem(clone: Clone): PreflightProblem | undefined {
   return { kind: "clone", guest: clone.guest, message: `PVE cannot make a full clone of a running container (${sourceName(intent)}): stop it first, or clone a template` };
 }
 
-async function linkedProblem(client: PveClient, clone: Clone): Promise<PreflightProblem | undefined> {
+/** Storage types whose volumes a base image can be linked from, whatever the format. */
+const LINKS_ANY = new Set(["lvmthin", "zfspool", "zfs", "rbd", "btrfs"]);
+/** Storage types of image files: linked from a qcow2 base, which new VM disks there are by default (a container's are raw). */
+const FILE_STORAGES = new Set(["dir", "nfs", "cifs", "glusterfs", "cephfs"]);
+
+/**
+ * A source this plan makes does not exist yet for PVE to answer about: its volumes are judged
+ * by the storages they are planned on, as pve-storage judges a base volume.
+ */
+function plannedLinkable(intent: CloneIntent, cluster: ClusterSnapshot): boolean {
+  return intent.volumes.every(({ storage }) => {
+    const type = cluster.storages.find((s) => s.storage === storage && s.node === intent.source.node)?.type ?? "";
+    return LINKS_ANY.has(type) || (FILE_STORAGES.has(type) && intent.kind === "qemu");
+  });
+}
+
+async function linkedProblem(client: PveClient, cluster: ClusterSnapshot, clone: Clone, planned: boolean): Promise<PreflightProblem | undefined> {
   const { intent } = clone;
   if (intent.full) return undefined;
   const fix = "set full: true (a full copy)";
@@ -64,11 +82,15 @@ async function linkedProblem(client: PveClient, clone: Clone): Promise<Preflight
     return { kind: "clone", guest: clone.guest, message: `a linked clone (full: false) needs a template as its source; ${sourceName(intent)} is not one: ${fix}, or clone a template` };
   }
   if (intent.volumes.length === 0) return undefined;
-  try {
-    const answer = await getGuestFeature(client, intent.kind, intent.source.node, intent.source.vmid, "clone", intent.snapname);
-    if (answer.hasFeature) return undefined;
-  } catch (err) {
-    return { kind: "clone", guest: clone.guest, message: `could not ask PVE whether ${sourceName(intent)} can be linked-cloned: ${errorText(err).split("\n")[0]}` };
+  if (planned) {
+    if (plannedLinkable(intent, cluster)) return undefined;
+  } else {
+    try {
+      const answer = await getGuestFeature(client, intent.kind, intent.source.node, intent.source.vmid, "clone", intent.snapname);
+      if (answer.hasFeature) return undefined;
+    } catch (err) {
+      return { kind: "clone", guest: clone.guest, message: `could not ask PVE whether ${sourceName(intent)} can be linked-cloned: ${errorText(err).split("\n")[0]}` };
+    }
   }
   const storages = [...new Set(intent.volumes.map((v) => v.storage))].sort().join(", ");
   return {
@@ -93,7 +115,12 @@ export async function checkClones(client: PveClient, cluster: ClusterSnapshot, g
     const key = `${clone.intent.kind}/${clone.intent.source.node}/${clone.intent.source.vmid}/${clone.intent.full}/${clone.intent.snapname ?? ""}`;
     linked.set(key, [...(linked.get(key) ?? []), clone]);
   }
-  const answers = await mapConcurrent([...linked.values()], 4, async (group) => ({ group, problem: await linkedProblem(client, group[0]!) }));
+  // A source this plan creates or converts is judged as planned (PVE has not seen it yet).
+  const waitsFor = clonesWaitFor(guests);
+  const answers = await mapConcurrent([...linked.values()], 4, async (group) => ({
+    group,
+    problem: await linkedProblem(client, cluster, group[0]!, waitsFor.has(group[0]!.guest)),
+  }));
   for (const { group, problem } of answers) {
     if (problem) for (const clone of group) problems.push({ ...problem, guest: clone.guest });
   }

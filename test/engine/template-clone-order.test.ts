@@ -1,11 +1,17 @@
-// A template and its clones in one spec: the clones wait for the run after the one that
-// creates or converts their source (guests run side by side, with no order between them), and
-// say so; the source's own steps are not held up by a preflight problem of its clones.
+// A template and its clones in one spec: one plan makes the template and clones it (the clone
+// is planned against the template as its create and conversion leave it, and at apply waits for
+// them), and a second plan is empty; a template that fails leaves its clones not attempted.
+// Destroying both: the clones go first, the template in the next run.
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { applyPlan } from "../../src/engine/apply.js";
-import { buildDestroyPlan } from "../../src/engine/plan.js";
+import { buildDestroyPlan, buildPlan } from "../../src/engine/plan.js";
+import { loadPlan, savedPlanContent, savePlan } from "../../src/engine/saved-plan.js";
+import { verifySavedPlan } from "../../src/engine/saved-plan-verify.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
 import { converge, desired, fastApply, type Lab, startLab } from "./helpers.js";
 
@@ -18,64 +24,186 @@ vms:
     memory: 512
     disks:
       scsi0: { storage: local-lvm, size: 1G }
+    nics:
+      net0: { bridge: vmbr0 }
+    cloudInit: { storage: local-lvm, user: debian }
   - vmid: 9001
     name: web1
     node: pve1
     clone: ${clone}
+    memory: 1024
+    power: running
+    disks:
+      scsi0: { storage: local-lvm, size: 2G }
+    cloudInit:
+      storage: local-lvm
+      user: debian
+      ipconfig:
+        ipconfig0: { ip: 10.0.10.31/24, gw: 10.0.10.1 }
 `;
+
+const STORAGES = [
+  { id: "local", type: "dir" as const, content: ["iso", "vztmpl", "import", "snippets"] },
+  { id: "local-lvm", type: "lvmthin" as const, content: ["images", "rootdir"] },
+  { id: "thick", type: "lvm" as const, content: ["images", "rootdir"] },
+];
 
 const work = (plan: { guests: Array<{ key: string; steps: Array<{ action: string }>; errors: string[] }> }) =>
   plan.guests.map((g) => [g.key, g.steps.map((s) => s.action), g.errors]);
 
+/** The spec with its vmids and names moved, so each test has guests of its own. */
+const moved = (spec: string, n: number) =>
+  spec
+    .replaceAll("9000", `9${n}00`)
+    .replaceAll("9001", `9${n}01`)
+    .replaceAll("name: base", `name: base${n}`)
+    .replaceAll("from: base,", `from: base${n},`)
+    .replace("name: web1", `name: web${n}`);
+
 describe("a template and its clones in one spec", () => {
   let lab: Lab;
   before(async () => {
-    lab = await startLab();
+    lab = await startLab({ config: { storages: STORAGES, content: ["local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst"] } });
   });
   after(async () => lab.close());
 
-  it("a new template is made in the first run, its clone in the second; then nothing is left", async () => {
+  it("one plan creates and converts the template and clones it with the follow-ups; one apply does it all; then nothing is left", async () => {
     const first = await converge(lab, SPEC("template: true"));
+    assert.deepEqual(first.plan.preflightErrors, []);
     assert.deepEqual(work(first.plan), [
       ["base", ["create", "template"], []],
-      ["web1", [], ["clone.from: base is created by this same plan, and guests run side by side (the clone would race it): apply this plan, then apply again to clone web1 from it"]],
+      ["web1", ["clone", "config", "disk-grow", "start"], []],
     ]);
-    assert.deepEqual(first.plan.preflightErrors, []);
-    assert.equal(first.report.guests.find((g) => g.key === "base")!.result !== "failed", true);
-    const second = await converge(lab, SPEC("template: true"));
-    assert.equal(second.report.ok, true, JSON.stringify(second.report.guests));
-    assert.deepEqual(work(second.plan).map(([key, actions]) => [key, actions]), [
-      ["base", []],
-      ["web1", ["clone"]],
+    assert.equal(first.report.ok, true, JSON.stringify(first.report.guests));
+    assert.deepEqual(first.report.guests.map((g) => [g.key, g.result, g.error]), [
+      ["base", "created", undefined],
+      ["web1", "created", undefined],
     ]);
     const cfg = (await lab.client.request("GET", "/nodes/pve1/qemu/9001/config")) as Record<string, unknown>;
-    assert.match(String(cfg.scsi0), /^local-lvm:base-9000-disk-0\/vm-9001-disk-0,/);
-    const third = (await planSpec(lab.client, parseSpec(SPEC("template: true"), "test.yaml"))).plan;
-    assert.deepEqual(work(third), [
+    assert.match(String(cfg.scsi0), /^local-lvm:base-9000-disk-0\/vm-9001-disk-0,.*size=2G/);
+    assert.match(String(cfg.ipconfig0), /ip=10.0.10.31\/24/);
+    const second = (await planSpec(lab.client, parseSpec(SPEC("template: true"), "test.yaml"))).plan;
+    assert.deepEqual(work(second), [
       ["base", [], []],
       ["web1", [], []],
     ]);
   });
 
-  it("a guest converted in this run does not block the run with its linked clone's preflight problem", async () => {
-    const spec = SPEC("template: true", "{ from: 9100, full: false }").replaceAll("9000", "9100").replaceAll("9001", "9101").replace("name: base", "name: base2").replace("name: web1", "name: web2");
+  it("a guest converted in this run is cloned in the same run, its linked clone judged as the template it becomes", async () => {
+    const spec = moved(SPEC("template: true"), 1);
     assert.equal((await converge(lab, spec.replace("template: true", "power: stopped").replace(/ {2}- vmid: 9101[\s\S]*/, ""))).report.ok, true);
     const first = await converge(lab, spec);
-    assert.deepEqual(first.plan.preflightErrors, [], "the linked clone of a guest not yet a template waits, rather than failing preflight");
-    assert.deepEqual(work(first.plan).map(([key, actions]) => [key, actions]), [
-      ["base2", ["template"]],
-      ["web2", []],
+    assert.deepEqual(first.plan.preflightErrors, []);
+    assert.deepEqual(work(first.plan), [
+      ["base1", ["template"], []],
+      ["web1", ["clone", "config", "disk-grow", "start"], []],
     ]);
-    assert.match(first.plan.guests[1]!.errors[0]!, /^clone.from: base2 is converted to a template by this same plan/);
-    assert.equal(((await lab.client.request("GET", "/nodes/pve1/qemu/9100/config")) as Record<string, unknown>).template, 1);
-    const second = await converge(lab, spec);
-    assert.equal(second.report.ok, true, JSON.stringify(second.report.guests));
-    assert.deepEqual(second.plan.guests[1]!.steps.map((s) => s.action), ["clone"]);
+    assert.equal(first.report.ok, true, JSON.stringify(first.report.guests));
+    assert.deepEqual(work((await planSpec(lab.client, parseSpec(spec, "test.yaml"))).plan).flatMap(([, steps]) => steps), []);
+  });
+
+  it("a container template and its linked clone: one plan, one apply, then nothing is left", async () => {
+    const spec = `
+containers:
+  - vmid: 9700
+    hostname: ct-base
+    node: pve1
+    template: true
+    ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst"
+    rootfs: { storage: local-lvm, size: 2G }
+    nics:
+      net0: { bridge: vmbr0, ip: dhcp }
+  - vmid: 9701
+    hostname: ct-web
+    node: pve1
+    power: running
+    clone: { from: ct-base }
+    memory: 1G
+    rootfs: { storage: local-lvm, size: 4G }
+`;
+    const first = await converge(lab, spec);
+    assert.deepEqual(first.plan.preflightErrors, []);
+    assert.deepEqual(work(first.plan).map(([key, steps, errors]) => [key, (steps as string[])[0], errors]), [
+      ["ct-base", "create", []],
+      ["ct-web", "clone", []],
+    ]);
+    assert.equal(first.report.ok, true, JSON.stringify(first.report.guests));
+    const cfg = (await lab.client.request("GET", "/nodes/pve1/lxc/9701/config")) as Record<string, unknown>;
+    assert.match(String(cfg.rootfs), /^local-lvm:base-9700-disk-0\/vm-9701-disk-0,.*size=4G/);
+    const second = (await planSpec(lab.client, parseSpec(spec, "test.yaml"))).plan;
+    assert.deepEqual(work(second).flatMap(([, steps, errors]) => [...(steps as string[]), ...(errors as string[])]), []);
+  });
+
+  it("a template whose create fails leaves its clone not attempted, saying why", async () => {
+    const spec = moved(SPEC("template: true"), 2);
+    lab.sim.admin.injectFault({ method: "POST", path: "^/nodes/pve1/qemu$", status: 400, message: "simulated refusal", times: 1 });
+    const { plan, report } = await converge(lab, spec);
+    assert.deepEqual(plan.guests.map((g) => g.steps[0]?.action), ["create", "clone"]);
+    assert.equal(report.ok, false);
+    const web = report.guests.find((g) => g.key === "web2")!;
+    assert.equal(web.result, "failed");
+    assert.match(web.error!, /^not attempted: its clone source base2 failed \(create/);
+    assert.deepEqual(web.steps.map((s) => s.status), ["not-run", "not-run", "not-run", "not-run"]);
+    const listed = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
+    assert.deepEqual(listed.filter((g) => g.vmid === 9201 || g.vmid === 9200), [], "neither was made");
+  });
+
+  it("preflight judges the clone by the template as planned: a linked clone of disks on plain LVM is refused before anything runs", async () => {
+    const spec = moved(SPEC("template: true"), 3).replace(/storage: local-lvm, size/g, "storage: thick, size");
+    const planned = (await planSpec(lab.client, parseSpec(spec, "test.yaml"))).plan;
+    assert.deepEqual(planned.preflightErrors.map((p) => [p.guest, p.message.split(":")[0]]), [["web3", "Linked clone feature is not available for template 9300 on pve1"]]);
+    // Onto another node: the template's planned node and storage decide.
+    const elsewhere = moved(SPEC("template: true"), 3).replace("node: pve1\n    clone:", "node: pve2\n    clone:");
+    const across = (await planSpec(lab.client, parseSpec(elsewhere, "test.yaml"))).plan;
+    assert.deepEqual(across.preflightErrors.map((p) => [p.guest, p.message.split(":")[0]]), [["web3", "cloning template 9300 on pve1 onto pve2 needs shared storage, but local-lvm is local to pve1"]]);
+  });
+
+  it("a clone whose source is neither live nor in the spec stays an error", async () => {
+    const spec = moved(SPEC("template: true"), 4).replace(/ {2}- vmid: 9400[\s\S]*?(?= {2}- vmid: 9401)/, "");
+    const planned = (await planSpec(lab.client, parseSpec(spec, "test.yaml"))).plan;
+    assert.deepEqual(work(planned), [["web4", [], ["clone.from: no guest named base4 with the pvectl tag"]]]);
+  });
+
+  it("a template without a vmid in the spec: its clone waits for the next run, saying why and what to do", async () => {
+    const spec = moved(SPEC("template: true"), 8).replace("  - vmid: 9800\n    name", "  - name");
+    const planned = (await planSpec(lab.client, parseSpec(spec, "test.yaml"))).plan;
+    assert.deepEqual(work(planned), [
+      ["base8", ["create", "template"], []],
+      [
+        "web8",
+        [],
+        [
+          "clone.from: base8 is created by this same plan, and its vmid is allocated at apply (give base8 a vmid in the spec to clone it in the same run): apply this plan, then apply again to clone web8 from it",
+        ],
+      ],
+    ]);
+  });
+
+  it("a saved plan of the template and its clone is applied in one run (the recomputed plan matches)", async () => {
+    const spec = moved(SPEC("template: true"), 5);
+    const dir = mkdtempSync(join(tmpdir(), "pvectl-clone-order-"));
+    try {
+      const specFile = join(dir, "spec.yaml");
+      const file = join(dir, "plan.json");
+      writeFileSync(specFile, spec);
+      const options = { shutdownTimeoutSeconds: 120, forceStop: false, adopt: false };
+      const built = await buildPlan(lab.client, desired(spec), options);
+      assert.deepEqual(work(built.plan).map(([key, steps]) => [key, steps]), [
+        ["base5", ["create", "template"]],
+        ["web5", ["clone", "config", "disk-grow", "start"]],
+      ]);
+      await savePlan(file, await savedPlanContent(lab.client, built, [specFile], options, undefined));
+      const verified = await verifySavedPlan(lab.client, await loadPlan(file), desired(spec));
+      assert.deepEqual(verified.problems, []);
+      const report = await applyPlan(lab.client, verified.plan, { ...fastApply, desired: desired(spec) });
+      assert.equal(report.ok, true, JSON.stringify(report.guests));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("destroying a template with its linked clone: the clone goes first, the template in the next run, each said", async () => {
-    const spec = SPEC("template: true").replaceAll("9000", "9200").replaceAll("9001", "9201").replace("name: base", "name: base3").replace("name: web1", "name: web3").replace("from: base,", "from: base3,");
-    await converge(lab, spec);
+    const spec = moved(SPEC("template: true"), 6);
     assert.equal((await converge(lab, spec)).report.ok, true);
     const destroy = async () => {
       const plan = await buildDestroyPlan(lab.client, { desired: desired(spec) });
@@ -84,17 +212,17 @@ describe("a template and its clones in one spec", () => {
     const first = await destroy();
     assert.deepEqual(work(first.plan), [
       [
-        "base3",
+        "base6",
         [],
         [
-          "its linked clones web3 are destroyed by this same plan, and PVE refuses to destroy a template while a linked clone's disk exists (guests run side by side): destroy again once they are gone",
+          "its linked clones web6 are destroyed by this same plan, and PVE refuses to destroy a template while a linked clone's disk exists (guests run side by side): destroy again once they are gone",
         ],
       ],
-      ["web3", ["destroy"], []],
+      ["web6", ["stop", "destroy"], []],
     ]);
-    assert.equal(first.report.guests.find((g) => g.key === "web3")?.result, "destroyed");
+    assert.equal(first.report.guests.find((g) => g.key === "web6")?.result, "destroyed");
     const second = await destroy();
-    assert.deepEqual(work(second.plan), [["base3", ["destroy"], []]]);
+    assert.deepEqual(work(second.plan), [["base6", ["destroy"], []]]);
     assert.equal(second.report.guests[0]?.result, "destroyed");
   });
 });

@@ -186,6 +186,8 @@ describe("checks across fields", () => {
           "      ipconfig:",
           "        ipconfig1: { ip: dhcp }",
           "    boot: [virtio0, scsi0]",
+          "    nics:",
+          "      net0: { bridge: vmbr0 }",
         ),
       ),
       [

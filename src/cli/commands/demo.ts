@@ -1,7 +1,7 @@
 // `pvectl demo`: the README's main job in one command. Starts the PVE API simulator in-process
 // (HTTPS, its certificate pinned by fingerprint), plans and applies the example specs
-// (examples/*.yaml that use the default connection; their templates first, so a clone of one
-// is made in the same demo), prints plan, progress and result, shows that a second plan is
+// (examples/*.yaml that use the default connection; a template and its clone in one run: the
+// clone waits for its template's steps), prints plan, progress and result, shows that a second plan is
 // empty, then edits a guest by hand and shows pvectl finding and repairing the drift (MAC
 // kept), and snapshots the web tier. Then the NetBox loop: a NetBox simulator holds VM records
 // in status `planned`; `netbox sync` builds them, writes back vmid/MACs/IP and moves them to
@@ -24,7 +24,6 @@ import { startNetboxSimulator } from "../../netbox/sim/index.js";
 import { syncNetbox, type SyncReport } from "../../app/netbox/sync.js";
 import { startSimulator } from "../../sim/index.js";
 import { loadSpecFiles } from "../../sources/spec/index.js";
-import type { SpecDocument } from "../../sources/spec/model.js";
 import { type Palette, paletteFor, plainPalette, renderPlan } from "../render/plan.js";
 import { progressLine, renderReport } from "../render/report.js";
 import { syncLine } from "./netbox.js";
@@ -69,16 +68,6 @@ async function driftByHand(client: PveClient, guests: GuestReport[]): Promise<st
     tags: `${String(config.tags ?? "")};edited-by-hand`,
   });
   return guest.key;
-}
-
-/**
- * The spec's templates alone: a clone of a template the same run makes waits for the next run
- * (guests run side by side), so the demo makes them first, as an operator's earlier run would.
- */
-function templatesOf(spec: SpecDocument): SpecDocument | undefined {
-  const vms = spec.vms.filter((vm) => vm.template === true);
-  const containers = spec.containers.filter((ct) => ct.template === true);
-  return vms.length + containers.length > 0 ? { ...spec, vms, containers } : undefined;
 }
 
 /**
@@ -152,14 +141,6 @@ export function registerDemoCommand(program: Command): void {
         );
         const spec = await loadSpecFiles(runnable);
 
-        const templates = templatesOf(spec);
-        let made: ApplyReport | undefined;
-        if (templates) {
-          const names = [...templates.vms.map((vm) => vm.name), ...templates.containers.map((ct) => ct.name)].join(", ");
-          out.write(p.bold(`0. the templates first (${names}): a clone waits for the run after the one that makes its source\n`));
-          made = await applyPlan(client, await planSpec(client, templates));
-          out.write(`${renderReport(made, p)}\n`);
-        }
 
         out.write(p.bold("1. pvectl plan\n"));
         const planned = await planSpec(client, spec);
@@ -250,7 +231,7 @@ export function registerDemoCommand(program: Command): void {
           );
         }
         const netboxDone = sync?.ok === true && sync.records.every((r) => r.result === "staged") && rerun?.records.length === 0;
-        if (made?.ok === false || !report.ok || planHasChanges(second) || repaired?.ok === false || snapshot?.ok === false || !netboxDone) {
+        if (!report.ok || planHasChanges(second) || repaired?.ok === false || snapshot?.ok === false || !netboxDone) {
           out.write(p.red("The demo did not converge; see the errors above.\n"));
           process.exitCode = 1;
         }

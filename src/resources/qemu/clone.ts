@@ -11,6 +11,7 @@ import { type CloneSourceFacts, clonedVolumeRef, cloneOwnershipStep, cloneSource
 import type { CloneSpec } from "../kind.js";
 import { qemuCalls } from "./calls.js";
 import { planNewGuest, planUpdate } from "./diff.js";
+import { ipconfigNicErrors } from "./ipconfig-nics.js";
 import { type DesiredVm, type LiveDisk, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 
 /** The source's disks as the clone will hold them. */
@@ -60,6 +61,8 @@ function sourceFacts(source: LiveVm): CloneSourceFacts {
 
 /** The plan of a VM the spec clones: the clone, then what makes the copy match the spec. */
 export function planClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): GuestPlan {
+  const missing = ipconfigNicErrors(vm, source.nics, `its clone source ${source.name ?? source.vmid} (vmid ${source.vmid})`, "so the clone's NICs are its source's");
+  if (missing.length > 0) return planNewGuest(vm, [], missing);
   const copy = predictClone(vm, clone, source);
   const drafts: StepDraft[] = [cloneStep("qemu", "name", vm, clone, sourceFacts(source))];
   if (!copy.tags.includes(OWNERSHIP_TAG)) {

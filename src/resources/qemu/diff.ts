@@ -13,6 +13,7 @@ import { openUpdate } from "../update-opening.js";
 import { qemuCalls } from "./calls.js";
 import { diffDisks } from "./disk-diff.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
+import { ipconfigNicErrors } from "./ipconfig-nics.js";
 import { diffNics } from "./nic-diff.js";
 import { appliesLive, displayValue, effectiveOption, writeValue } from "./options.js";
 import { createStep, destroyStep } from "./steps.js";
@@ -47,7 +48,7 @@ function vmTemplateVolumes(vm: DesiredVm, live?: LiveVm): TemplateVolume[] {
 
 /** The plan for a guest the spec describes and that does not exist yet (converted after, when it is to be a template). */
 export function planCreate(vm: DesiredVm): GuestPlan {
-  const errors = templateWishErrors(vm);
+  const errors = [...templateWishErrors(vm), ...ipconfigNicErrors(vm, {}, `new VM ${vm.key}`, "and a VM created without `clone:` gets no other NIC")];
   if (errors.length > 0) return planNewGuest(vm, [], errors);
   const drafts = [createStep(vm)];
   if (vm.template === true) drafts.push(templateStep(vm.name, qemuCalls.template(vm.node, vm.vmid ?? "{vmid}", vmTemplateVolumes(vm)), false));
@@ -137,6 +138,7 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean, adopting: b
 export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions): GuestPlan {
   const opening = openUpdate(qemuCalls, vm, live, options, "VM");
   const { errors, warnings, drafts, adopting, converting, running } = opening;
+  errors.push(...ipconfigNicErrors(vm, live.nics, `vmid ${live.vmid}`, "so its NICs are the live guest's"));
   const wasRunning = live.status === "running";
   const config = configDrafts(vm, live, running, adopting);
   drafts.push(...config.drafts);

@@ -123,7 +123,12 @@ function normalizeAgent(raw: RawAgent): AgentSpec {
   return agent;
 }
 
-function normalizeCloudInit(raw: RawCloudInit, nicSlots: Set<string>, path: SpecPath, sink: IssueSink): CloudInitSpec {
+/**
+ * `nicSlots`: the NICs under `nics:`, each ipconfigN's netN checked against them; undefined when
+ * `nics:` is left out (a clone's NICs come from its source): the plan checks the live guest or
+ * the clone's source then (resources/qemu/ipconfig-nics.ts).
+ */
+function normalizeCloudInit(raw: RawCloudInit, nicSlots: Set<string> | undefined, path: SpecPath, sink: IssueSink): CloudInitSpec {
   const cloudInit: CloudInitSpec = { slot: raw.slot ?? "ide2", storage: raw.storage };
   normalizeOptionFields("cloudInit", raw, cloudInit, path, sink);
   if (raw.ipconfig !== undefined) {
@@ -131,7 +136,7 @@ function normalizeCloudInit(raw: RawCloudInit, nicSlots: Set<string>, path: Spec
     for (const [key, value] of Object.entries(raw.ipconfig)) {
       if (value === undefined) continue;
       const nic = key.replace("ipconfig", "net");
-      if (!nicSlots.has(nic)) {
+      if (nicSlots !== undefined && !nicSlots.has(nic)) {
         sink.add([...path, "ipconfig", key], `${key} configures ${nic}, but this VM has no ${nic} under \`nics\``, "key");
       }
       if (value.gw !== undefined && value.ip === undefined) sink.add([...path, "ipconfig", key, "gw"], "`gw` needs `ip` (PVE requires it)");
@@ -269,7 +274,7 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   }
   if (raw.cloudInit !== undefined) {
     const cloudInitPath = [...path, "cloudInit"];
-    vm.cloudInit = normalizeCloudInit(raw.cloudInit, new Set(Object.keys(vm.nics)), cloudInitPath, report);
+    vm.cloudInit = normalizeCloudInit(raw.cloudInit, raw.nics !== undefined ? new Set(Object.keys(vm.nics)) : undefined, cloudInitPath, report);
     claim(vm.cloudInit.slot, "`cloudInit`", raw.cloudInit.slot ? [...cloudInitPath, "slot"] : cloudInitPath);
   }
 
