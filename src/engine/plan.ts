@@ -11,6 +11,7 @@ import { findCloneSource, type SourceMatch } from "./clone-source.js";
 import { type ClusterSnapshot, type GuestReads, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
 import { type SettleOptions, settleCreates } from "./creates.js";
 import { adoptionProblem, findGuest, isOwned, type Match } from "./identity.js";
+import { hiddenVmids, invisibleGuestError, invisibleGuestProblem } from "./invisible-guests.js";
 import { planObjects } from "./plan-objects.js";
 import { checkPermissions, checkReferences } from "./preflight.js";
 import { checkClones } from "./preflight-clone.js";
@@ -130,6 +131,11 @@ async function readSnapshots(
   return out;
 }
 
+/** The vmids of the entries the listing lacks and the spec wants present: each would be a create. */
+function creatingAt(matches: Array<{ vm: DesiredGuest; match: Match }>): number[] {
+  return matches.flatMap(({ vm, match }) => (match.kind === "absent" && !vm.absent && vm.vmid !== undefined ? [vm.vmid] : []));
+}
+
 /** A guest to be created: by its kind's create, or cloned from its source (read with the rest). */
 function createPlan(vm: DesiredGuest, source: SourceMatch | undefined, reads: GuestReads, snapshots: Map<string, LiveGuest | string>): GuestPlan {
   if (vm.clone === undefined) return kindOf(vm).plan.create(vm);
@@ -175,9 +181,15 @@ export async function buildPlan(client: PveClient, desired: DesiredGuest[], opti
   const refused: PreflightProblem[] = [];
   const snapshots = await readSnapshots(client, matches, sources, reads);
   const create = (vm: DesiredGuest) => createPlan(vm, sources.get(vm.key), reads, snapshots);
+  const hidden = await hiddenVmids(client, creatingAt(matches));
   for (const { vm, match } of matches) {
     if (match.kind === "error") {
       guests.push(idleGuest(vm, [match.message]));
+      continue;
+    }
+    if (match.kind === "absent" && vm.vmid !== undefined && hidden.has(vm.vmid)) {
+      guests.push(idleGuest(vm, [invisibleGuestError(vm.vmid)]));
+      refused.push(invisibleGuestProblem(vm.key, vm.vmid, client.identity));
       continue;
     }
     if (match.kind === "absent") {

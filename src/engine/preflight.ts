@@ -7,7 +7,8 @@ import type { GuestType } from "../plan/intent.js";
 import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { ClusterSnapshot } from "./cluster.js";
-import { granted, missingPrivileges, stepNeeds } from "./privileges.js";
+import { planStepNeeds } from "./plan-needs.js";
+import { granted, missingPrivileges } from "./privileges.js";
 import { planReadNeeds } from "./read-needs.js";
 
 /** Volumes a step reads from storage content: ISOs for CD-ROMs, images for `import-from`, a container's template. */
@@ -233,7 +234,7 @@ export async function checkPermissions(client: PveClient, guests: GuestPlan[]): 
   if (steps.length === 0) return [];
   const dump = await getPermissions(client);
   const byStep = new Map(guests.flatMap((g) => g.steps.map((s) => [s.id, g.key] as const)));
-  return missingPrivileges(dump, [...stepNeeds(steps), ...planReadNeeds(guests)], client.identity).map((need) => {
+  return missingPrivileges(dump, [...planStepNeeds(guests), ...planReadNeeds(guests)], client.identity).map((need) => {
     const privilege = need.anyOf && need.anyOf.length > 1 ? need.anyOf.join(" or ") : need.privilege;
     return {
       kind: "permission" as const,

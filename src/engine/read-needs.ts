@@ -6,6 +6,7 @@
 import type { GuestPlan, PrivilegeNeed, RequiredPrivilege } from "../plan/types.js";
 import type { CloneSourceFacts } from "../resources/clone-step.js";
 import type { DesiredGuest } from "../resources/index.js";
+import { poolCreatedInto } from "./plan-needs.js";
 
 const AUDIT = "VM.Audit";
 
@@ -28,8 +29,7 @@ export function planReadNeeds(guests: GuestPlan[]): RequiredPrivilege[] {
   for (const guest of guests) {
     const first = guest.steps[0];
     if (first === undefined || guest.vmid === undefined) continue;
-    const pool = first.calls.map((c) => c.intent).find((i) => i.op === "create" || i.op === "clone");
-    const into = pool !== undefined && "pool" in pool && pool.pool !== undefined ? pool.pool : undefined;
+    const into = poolCreatedInto(guest);
     out.push({
       path: `/vms/${guest.vmid}`,
       privilege: AUDIT,

@@ -3,6 +3,7 @@
 // the intent and never infer meaning from a path or re-parse a value string. A saved plan's
 // intents are never run: apply runs the recomputed plan, intents included, when it equals the
 // saved one.
+import type { DriveMedia } from "../pve/drive-privileges.js";
 
 /** Guest types whose calls the engine runs. */
 export type GuestType = "qemu" | "lxc";
@@ -10,7 +11,7 @@ export type GuestType = "qemu" | "lxc";
 export type PowerAction = "start" | "shutdown" | "stop" | "reboot";
 
 /** How a drive write uses storage, as the resource read the value when planning. */
-export type DriveMedia = "disk" | "cdrom" | "cloudinit";
+export type { DriveMedia };
 
 /** A volume on a PVE storage: `volume` is the whole volume id (`local:iso/debian.iso`). */
 export interface StoredVolume {
@@ -60,6 +61,12 @@ export type CallIntent =
       deletes: string[];
       /** Keys whose pending change is dropped (`revert`): the value in effect stays. */
       reverts?: string[];
+      /**
+       * What each deleted drive slot holds, as read when planning: qemu-server checks a removed
+       * drive by its value (a cloud-init drive: VM.Config.Cloudinit and VM.Config.CDROM). A
+       * drive slot missing here is checked as a disk.
+       */
+      deletedMedia?: Record<string, DriveMedia>;
       /**
        * A second landing would allocate again (another volume, the first left as `unusedN`;
        * another MAC): sent with the digest it was computed against, never twice unguarded.

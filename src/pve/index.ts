@@ -63,3 +63,4 @@ export {
 } from "./config-file.js";
 export { type CalendarEvent, CalendarEventError, calendarEventProblem, nextCalendarEvent, parseCalendarEvent } from "./calendar-event.js";
 export { BUILTIN_ROLES, isAclPath, isBuiltinRole, isPrivilege, PVE_PRIVILEGES, REMOVED_PRIVILEGES, ROLE_ID_RE } from "./privileges.js";
+export { DRIVE_PRIVILEGES, type DriveCheck, type DriveMedia, driveMedia, drivePrivileges } from "./drive-privileges.js";

@@ -50,8 +50,10 @@ function writesOf(calls: ApiCall[]): ConfigWrite[] {
 /** A change of every key the spec manages, and the delete of each (a slot dropped from the spec, a detach). */
 function changeCalls(guest: DesiredGuest, type: GuestType, vmid: VmidRef, writes: ConfigWrite[]): ApiCall[] {
   const paths = PATHS[type];
+  // A removed drive is checked by what it holds: the spec says what each slot is.
+  const deletedMedia = Object.fromEntries(writes.flatMap((w) => (w.as === "drive" ? [[w.key, w.media]] : [])));
   const configure = (method: "PUT" | "POST", deletes: string[]): ApiCall =>
-    call(method, paths.config(guest.node, vmid), { kind: type, op: "configure", writes, deletes, allocates: method === "POST" });
+    call(method, paths.config(guest.node, vmid), { kind: type, op: "configure", writes, deletes, ...(deletes.length > 0 ? { deletedMedia } : {}), allocates: method === "POST" });
   const slots = writes.filter((w) => w.as !== "option").map((w) => w.key);
   const calls = [configure("PUT", slots)];
   // VMs write keys that allocate (a new disk, a NIC's MAC) with POST, which runs as a task.

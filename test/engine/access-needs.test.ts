@@ -32,9 +32,10 @@ describe("access needs", () => {
     assert.ok(!lines.some((l) => l.includes("VM.Snapshot") || l.includes("VM.Backup")), "not used by this spec");
   });
 
-  it("a cloud-init drive keeps its own requirement (Cloudinit or CDROM) even when NICs cover the cloud-init keys' (Cloudinit or Network)", () => {
+  it("a cloud-init drive needs Cloudinit and CDROM to change or remove it (qemu-server's update), even when NICs cover the cloud-init keys' (Cloudinit or Network)", () => {
     const { lines } = needs(VM.replace("    memory: 1G\n", "    memory: 1G\n    cloudInit: { storage: local-lvm, user: debian }\n"));
-    assert.ok(lines.includes("/vms/120 VM.Config.Cloudinit change,create"), lines.join("\n"));
+    assert.ok(lines.includes("/vms/120 VM.Config.Cloudinit change"), lines.join("\n"));
+    assert.ok(lines.includes("/vms/120 VM.Config.CDROM change"), lines.join("\n"));
   });
 
   it("snapshots and backups only when the spec or the options use them", () => {

@@ -100,8 +100,8 @@ vms:
         // the ISO is read from its storage (PVE's check_volume_access)
         "/storage/local Datastore.AllocateSpace or Datastore.Audit",
         "/storage/local-lvm Datastore.AllocateSpace",
+        // its disk and CD-ROM need no VM.Config.* on create (qemu-server's create_vm checks none)
         "/vms/210 VM.Allocate",
-        "/vms/210 VM.Config.Disk",
         "/vms/210 VM.Config.Memory",
         "/vms/210 VM.Config.Network",
         "/vms/210 VM.Config.Options",

@@ -1,6 +1,7 @@
 // Cluster-wide reads: the resource listing, the next free vmid, the cluster's status, the
 // datacenter options.
 import type { ApiParams, ApiReturns } from "../../schema/index.js";
+import { isPveError } from "../errors.js";
 import { type ApiReader, get, wireShape } from "./call.js";
 
 type ListedResource = ApiReturns<"/cluster/resources", "GET">[number];
@@ -22,6 +23,20 @@ export async function getClusterResources(api: ApiReader, params?: ApiParams<"/c
 /** The first free vmid, as a number (PVE sends it as a string; the schema allows both). */
 export async function getNextVmid(api: ApiReader): Promise<number> {
   return Number(await get(api, "/cluster/nextid"));
+}
+
+/**
+ * Whether `vmid` is in use by any guest of the cluster, visible to the caller or not: PVE's
+ * nextid answers any user (`user => 'all'`) and refuses a taken vmid with "already exists".
+ */
+export async function isVmidFree(api: ApiReader, vmid: number): Promise<boolean> {
+  try {
+    await get(api, "/cluster/nextid", { vmid });
+    return true;
+  } catch (err) {
+    if (isPveError(err) && err.classify().alreadyExists) return false;
+    throw err;
+  }
 }
 
 /** The cluster entry (with the corosync cluster name, absent on a standalone node) and one entry per node. */

@@ -14,6 +14,7 @@ export {
   getClusterStatus,
   getDatacenterOptions,
   getNextVmid,
+  isVmidFree,
 } from "./cluster.js";
 export { getLxcConfig, getLxcPending, getLxcStatus, type LxcStatus } from "./lxc.js";
 export { getNodeNetwork, type NodeInterface } from "./nodes.js";

@@ -1,9 +1,9 @@
 // Every API call the qemu kind plans, built in one place with its intent (plan/intent.ts):
 // the value strings are read here, once, by the code that wrote them, so the engine never
 // has to read them again.
-import type { ConfigWrite, PowerAction, TemplateVolume } from "../../plan/intent.js";
+import type { ConfigWrite, DriveMedia, PowerAction, TemplateVolume } from "../../plan/intent.js";
 import type { ApiCall, ParamValue } from "../../plan/types.js";
-import { formatSize, isCdrom, isCloudinitDrive, isVmDriveKey, volumeOf } from "../../pve/index.js";
+import { driveMedia, formatSize, isVmDriveKey, volumeOf } from "../../pve/index.js";
 import { qemuPaths, type VmidRef } from "../api-paths.js";
 import { bridgeOf, newVolumeStorage } from "../formats.js";
 
@@ -15,8 +15,7 @@ const ISO_VOLUME = /^([a-zA-Z][\w\-.]*):iso\/.+$/;
 const IMPORT_FROM = /(?:^|,)import-from=([a-zA-Z][\w\-.]*):([^,]+)/;
 
 function driveWrite(key: string, value: string): ConfigWrite {
-  const cloudinit = isCloudinitDrive(value);
-  const media = cloudinit ? "cloudinit" : isCdrom(value) ? "cdrom" : "disk";
+  const media = driveMedia(value);
   const newOn = newVolumeStorage(value);
   const volume = volumeOf(value) ?? "";
   const iso = media === "cdrom" ? ISO_VOLUME.exec(volume) : null;
@@ -62,14 +61,15 @@ export const qemuCalls = {
    * A config write. POST when PVE must allocate (it then runs a task); `allocates` marks a
    * write that must not land twice (a new volume, a new NIC's MAC).
    */
-  config(node: string, vmid: VmidRef, params: Record<string, ParamValue>, how: { method?: "PUT" | "POST"; allocates?: boolean } = {}): ApiCall {
+  config(node: string, vmid: VmidRef, params: Record<string, ParamValue>, how: { method?: "PUT" | "POST"; allocates?: boolean; deletedMedia?: Record<string, DriveMedia> } = {}): ApiCall {
     const deletes = params.delete !== undefined ? String(params.delete).split(",") : [];
     const reverts = params.revert !== undefined ? { reverts: String(params.revert).split(",") } : {};
+    const { deletedMedia } = how;
     return {
       method: how.method ?? "PUT",
       path: qemuPaths.config(node, vmid),
       params,
-      intent: { kind: "qemu", op: "configure", writes: configWrites(params), deletes, ...reverts, allocates: how.allocates ?? false },
+      intent: { kind: "qemu", op: "configure", writes: configWrites(params), deletes, ...reverts, ...(deletedMedia ? { deletedMedia } : {}), allocates: how.allocates ?? false },
     };
   },
 

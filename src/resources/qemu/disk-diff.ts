@@ -216,7 +216,7 @@ function detachStep(current: LiveDisk, ctx: DiskContext): StepDraft {
     severity: ctx.running ? "service-impact" : "configuration",
     summary: `${what}${kept}${how}`,
     changes: [{ field: current.slot, before: describeLive(current) }],
-    calls: [qemuCalls.config(ctx.node, ctx.vmid, { delete: current.slot })],
+    calls: [qemuCalls.config(ctx.node, ctx.vmid, { delete: current.slot }, { deletedMedia: { [current.slot]: current.kind } })],
     ...(liveChange ? {} : { pendingUntilReboot: true }),
   };
 }
@@ -229,7 +229,7 @@ function deleteStep(current: LiveDisk, ctx: DiskContext): StepDraft {
     severity: "data-loss-risk",
     summary: `delete ${current.slot} and destroy volume ${current.volume}${liveChange ? "" : " (pending until reboot)"}`,
     changes: [{ field: current.slot, before: describeLive(current) }],
-    calls: [qemuCalls.config(ctx.node, ctx.vmid, { delete: current.slot, force: 1 })],
+    calls: [qemuCalls.config(ctx.node, ctx.vmid, { delete: current.slot, force: 1 }, { deletedMedia: { [current.slot]: current.kind } })],
     deletesVolumes: [current.volume],
     ...(liveChange ? {} : { pendingUntilReboot: true }),
   };

@@ -2,9 +2,9 @@
 // schema check (`$check_vm_modify_config_perm`, `check_storage_access`, the bridge's SDN.Use):
 // per key written, by what the plan said the key is.
 
-import type { CallIntent, ConfigWrite } from "../../plan/intent.js";
+import type { CallIntent, ConfigWrite, DriveMedia } from "../../plan/intent.js";
 import type { PrivilegeNeed } from "../../plan/types.js";
-import { isNetKey, isVmDriveKey } from "../../pve/index.js";
+import { type DriveCheck, drivePrivileges, isNetKey, isUnusedKey, isVmDriveKey } from "../../pve/index.js";
 import { cloneNeeds } from "../clone-needs.js";
 import { guestCreateNeeds } from "../create-privileges.js";
 import { optionPrivilege, optionPrivilegeAnyOf } from "./options-table.js";
@@ -16,13 +16,15 @@ function optionNeed(key: string, vmPath: string): PrivilegeNeed {
   return { path: vmPath, privilege, ...(anyOf ? { anyOf: [...anyOf] } : {}) };
 }
 
-/** Privileges for writing one config key on guest path `vmPath`. */
-function writeNeeds(write: ConfigWrite, vmPath: string): PrivilegeNeed[] {
+/** The VM.Config.* privileges a drive of `media` needs in this handler (pve/drive-privileges.ts, shared with the simulator). */
+function driveNeeds(check: DriveCheck, media: DriveMedia, vmPath: string): PrivilegeNeed[] {
+  return drivePrivileges(check, media).map((privilege) => ({ path: vmPath, privilege }));
+}
+
+/** Privileges for writing one config key on guest path `vmPath`, in a create or an update. */
+function writeNeeds(check: DriveCheck, write: ConfigWrite, vmPath: string): PrivilegeNeed[] {
   if (write.as === "drive") {
-    const needs: PrivilegeNeed[] = [];
-    if (write.media === "cdrom") needs.push({ path: vmPath, privilege: "VM.Config.CDROM" });
-    else if (write.media === "cloudinit") needs.push({ path: vmPath, privilege: "VM.Config.Cloudinit", anyOf: ["VM.Config.Cloudinit", "VM.Config.CDROM"] });
-    else needs.push({ path: vmPath, privilege: "VM.Config.Disk" });
+    const needs = driveNeeds(check, write.media, vmPath);
     if (write.newOn) needs.push({ path: `/storage/${write.newOn}`, privilege: "Datastore.AllocateSpace" });
     // An ISO or an image to import is read from its storage: PVE's check_volume_access wants
     // read access there (ISOs and images may be sensitive).
@@ -42,9 +44,10 @@ function writeNeeds(write: ConfigWrite, vmPath: string): PrivilegeNeed[] {
   return [optionNeed(write.key, vmPath)];
 }
 
-/** Deleting a key needs what writing it would (a drive as a disk, a NIC as a NIC: the value is gone). */
-function deleteNeeds(key: string, vmPath: string): PrivilegeNeed[] {
-  if (isVmDriveKey(key)) return [{ path: vmPath, privilege: "VM.Config.Disk" }];
+/** Deleting a key needs what writing it would: a drive by what it holds (as planned; else a disk), a NIC as a NIC. */
+function deleteNeeds(key: string, media: DriveMedia | undefined, vmPath: string): PrivilegeNeed[] {
+  if (isVmDriveKey(key)) return driveNeeds("update", media ?? "disk", vmPath);
+  if (isUnusedKey(key)) return [{ path: vmPath, privilege: "VM.Config.Disk" }];
   if (isNetKey(key)) return [{ path: vmPath, privilege: "VM.Config.Network" }];
   return [optionNeed(key, vmPath)];
 }
@@ -55,11 +58,13 @@ export function qemuCallNeeds(intent: CallIntent, vmPath: string): PrivilegeNeed
   if (intent.op === "create") {
     needs.push(...guestCreateNeeds(intent, vmPath));
   }
-  if (intent.op === "create" || intent.op === "configure") {
-    for (const write of intent.writes) needs.push(...writeNeeds(write, vmPath));
+  if (intent.op === "create") for (const write of intent.writes) needs.push(...writeNeeds("create", write, vmPath));
+  if (intent.op === "configure") {
+    for (const write of intent.writes) needs.push(...writeNeeds("update", write, vmPath));
+    for (const key of intent.deletes) needs.push(...deleteNeeds(key, intent.deletedMedia?.[key], vmPath));
   }
   // A revert is checked like a delete of the key (pve-container does so; the simulator too for VMs).
-  if (intent.op === "configure") for (const key of [...intent.deletes, ...(intent.reverts ?? [])]) needs.push(...deleteNeeds(key, vmPath));
+  if (intent.op === "configure") for (const key of intent.reverts ?? []) needs.push(...deleteNeeds(key, undefined, vmPath));
   if (intent.op === "move-volume") needs.push({ path: `/storage/${intent.storage}`, privilege: "Datastore.AllocateSpace" });
   if (intent.op === "clone") needs.push(...cloneNeeds(intent));
   return needs;

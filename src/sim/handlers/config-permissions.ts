@@ -1,8 +1,9 @@
 // Which privilege a QEMU config option needs (qemu-server's per-option check on create and
 // update: the endpoint schema only demands "any VM.Config.*", the handler checks each key).
-import { isUnusedKey, parseNewVolume, volumeOf } from "../../pve/index.js";
-import { isCdrom, isDiskKey } from "../cluster/drives.js";
+import { type DriveCheck, driveMedia, drivePrivileges, isUnusedKey, parseNewVolume, volumeOf } from "../../pve/index.js";
+import { isDiskKey } from "../cluster/drives.js";
 import { nicBridge } from "../cluster/nics.js";
+import type { GuestConfig } from "../cluster/types.js";
 import { bridgeZone } from "../cluster/sdn.js";
 import { type HandlerContext, PveApiError } from "../contract.js";
 import { sim } from "./context.js";
@@ -37,17 +38,45 @@ function checkIsoAccess(ctx: HandlerContext, value: unknown): void {
 }
 
 /**
+ * Which qemu-server handler checks the drives: create_vm (no VM.Config.* per drive), or
+ * update_vm, which checks a drive by its new value and by the value the slot holds now
+ * (`config`: the current config, `pending`: its pending values, used for a delete).
+ */
+export type DriveCheckContext = { check: "create" } | { check: "update"; config: GuestConfig; pending: GuestConfig };
+
+/** qemu-server's `$check_drive_perms` for one drive value: its privileges from the shared table (pve/drive-privileges.ts). */
+function checkDrive(ctx: HandlerContext, path: string, check: DriveCheck, value: unknown): void {
+  const privileges = drivePrivileges(check, driveMedia(String(value)));
+  if (privileges.length > 0) ctx.checkPermission(path, [...privileges]);
+}
+
+/** A drive set or deleted: the new value, else the old one (a delete, a revert), and the old value a set replaces. */
+function checkDriveKey(ctx: HandlerContext, path: string, key: string, value: unknown, drives: DriveCheckContext): void {
+  if (drives.check === "create") {
+    if (value !== undefined) checkDrive(ctx, path, "create", value);
+    return;
+  }
+  const current = drives.config[key];
+  const old = current ?? drives.pending[key];
+  if (value === undefined) {
+    if (old !== undefined) checkDrive(ctx, path, "update", old);
+    return;
+  }
+  if (current !== undefined) checkDrive(ctx, path, "update", current);
+  checkDrive(ctx, path, "update", value);
+}
+
+/**
  * Checks the caller's privileges for setting or deleting these QEMU options on /vms/<vmid>
  * (root@pam may do everything). `values` holds the new values of the keys being set.
  */
-export function checkQemuOptionPermissions(ctx: HandlerContext, vmid: number, keys: string[], values: Record<string, unknown>): void {
+export function checkQemuOptionPermissions(ctx: HandlerContext, vmid: number, keys: string[], values: Record<string, unknown>, drives: DriveCheckContext): void {
   if (ctx.auth.userid === "root@pam" && ctx.auth.tokenid === undefined) return;
   const path = `/vms/${vmid}`;
   for (const key of keys) {
     const value = values[key];
-    if (isDiskKey("qemu", key) || key === "cdrom") {
-      const cdrom = key === "cdrom" || (value !== undefined && isCdrom(String(value)));
-      ctx.checkPermission(path, [cdrom ? "VM.Config.CDROM" : "VM.Config.Disk"]);
+    if (isDiskKey("qemu", key)) {
+      checkDriveKey(ctx, path, key, value, drives);
       checkIsoAccess(ctx, value);
     } else if (isUnusedKey(key) || DISK.has(key)) ctx.checkPermission(path, ["VM.Config.Disk"]);
     else if (CPU.has(key) || /^numa\d+$/.test(key)) ctx.checkPermission(path, ["VM.Config.CPU"]);

@@ -96,7 +96,7 @@ function createVm(ctx: HandlerContext): string {
     if (defaultStorage === undefined) throw new PveApiError(500, "no storage ID specified (and no default storage)");
     requested[key] = `${defaultStorage}:${value}`;
   }
-  checkQemuOptionPermissions(inPool, vmid, Object.keys(requested), requested);
+  checkQemuOptionPermissions(inPool, vmid, Object.keys(requested), requested, { check: "create" });
   checkNewDiskStorages(ctx, requested, (k) => isDiskKey("qemu", k), "images", (id) => findStorage(model.state, id)?.content);
   model.assertVmidFree(vmid, "VM");
   const guest = reserveGuest(model, { vmid, type: "qemu", node, agentDelay: model.state.agentDelay }, "create");

@@ -1,0 +1,42 @@
+// The privileges a plan's guest steps need, as PVE judges each step when it runs. A guest the
+// plan creates or clones into a pool is a member from that step on, and PVE gives a pool's
+// members the pool's roles (pve-access-control RPCEnvironment compile_acl_path), so what its
+// follow-ups (config, resize, template conversion, power ...) need on /vms/<vmid> may be held on
+// /pool/<pool> instead: exactly what `access needs` grants for a pooled spec.
+import type { GuestPlan, PrivilegeNeed, RequiredPrivilege } from "../plan/types.js";
+import { stepNeeds } from "./privileges.js";
+
+/** The pool the guest's first step creates or clones it into, if any. */
+export function poolCreatedInto(guest: GuestPlan): string | undefined {
+  const first = guest.steps[0];
+  const intent = first?.calls.map((c) => c.intent).find((i) => i.op === "create" || i.op === "clone");
+  return intent !== undefined && "pool" in intent && intent.pool ? intent.pool : undefined;
+}
+
+/** `need` with the pool's path accepted for each of its privileges on the guest's own path. */
+export function orThroughPool<N extends PrivilegeNeed>(need: N, guestPath: string, pool: string): N {
+  if (need.path !== guestPath) return need;
+  const onPool = (need.anyOf ?? [need.privilege]).map((privilege) => ({ path: `/pool/${pool}`, privilege }));
+  const orOn = [...(need.orOn ?? [])];
+  for (const o of onPool) if (!orOn.some((h) => h.path === o.path && h.privilege === o.privilege)) orOn.push(o);
+  return { ...need, orOn };
+}
+
+/** Every privilege the guests' steps need, each guest's own path reachable through the pool it is created in. */
+export function planStepNeeds(guests: GuestPlan[]): RequiredPrivilege[] {
+  const seen = new Set<string>();
+  const out: RequiredPrivilege[] = [];
+  for (const guest of guests) {
+    const pool = poolCreatedInto(guest);
+    const guestPath = `/vms/${guest.vmid ?? "{vmid}"}`;
+    for (const need of stepNeeds(guest.steps)) {
+      const scoped = pool !== undefined ? orThroughPool(need, guestPath, pool) : need;
+      // The same need of two guests is reported once; a guest reached through a pool is another need.
+      const key = `${scoped.path} ${scoped.privilege} ${scoped.unlessCaller ?? ""} ${JSON.stringify(scoped.orOn ?? [])}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(scoped);
+    }
+  }
+  return out;
+}
