@@ -5,12 +5,14 @@ import type { TemplateVolume } from "../../plan/intent.js";
 import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import { printTags } from "../formats.js";
 import { rebootStep, startStep, stopStep } from "../guest-steps.js";
+import { markHostAccess } from "../host-access.js";
 import type { PowerOptions, UpdateOptions } from "../kind.js";
 import { templateStep, templateVolumeErrors, templateVolumes, templateWishErrors } from "../template.js";
 import { UnusedSlots } from "../unused-slots.js";
 import { openUpdate } from "../update-opening.js";
 import { qemuCalls } from "./calls.js";
 import { diffDisks } from "./disk-diff.js";
+import { vmReachesHost } from "./host-access.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { diffNics } from "./nic-diff.js";
 import { appliesLive, displayValue, effectiveOption, writeValue } from "./options.js";
@@ -49,6 +51,7 @@ export function planCreate(vm: DesiredVm): GuestPlan {
   const errors = templateWishErrors(vm);
   if (errors.length > 0) return planNewGuest(vm, [], errors);
   const drafts = [createStep(vm)];
+  markHostAccess(drafts, vmReachesHost);
   if (vm.template === true) drafts.push(templateStep(vm.name, qemuCalls.template(vm.node, vm.vmid ?? "{vmid}", vmTemplateVolumes(vm)), false));
   return planNewGuest(vm, withIds(vm.key, drafts));
 }
@@ -178,6 +181,7 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
     for (const key of live.pendingKeys) if (managed.has(key)) pending.add(key);
     if (pending.size > 0) drafts.push(rebootStep(qemuCalls, live, [...pending].sort(), "reboot"));
   }
+  markHostAccess(drafts, vmReachesHost, live.options);
   return {
     key: vm.key,
     name: vm.name,
