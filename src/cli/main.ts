@@ -2,6 +2,7 @@
 // and turns any error that escapes a command into one readable line (never a stack trace).
 import { Command, CommanderError } from "commander";
 import { PVECTL_VERSION } from "../version.js";
+import { dropOutputWhenReaderCloses } from "./closed-reader.js";
 import { registerCommands } from "./commands/index.js";
 import { plainDefaultsInHelp } from "./render/help-defaults.js";
 import { errorExitCode, errorJson, renderError } from "./render-error.js";
@@ -43,6 +44,8 @@ function wantsJson(argv: string[]): boolean {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  dropOutputWhenReaderCloses(process.stdout);
+  dropOutputWhenReaderCloses(process.stderr);
   const json = wantsJson(argv);
   try {
     const program = await buildProgram(argv);

@@ -1,10 +1,15 @@
 // The guard rails of an apply: which steps run with the options given. data-loss-risk steps
-// need allowDataLoss; service-impact steps need allowRestart, or with deferRestart only the
+// need allowDataLoss; host-access steps (and any step that touches a host-access key)
+// allowHostAccess; secret-reset steps allowSecretReset; service-impact steps need allowRestart, or with deferRestart only the
 // changes that wait for a reboot are written (the reboot itself is left to the operator).
 import type { GuestPlan, Step } from "../plan/types.js";
 
 export interface GuardRails {
   allowDataLoss?: boolean;
+  /** Steps that reach the hypervisor host (host bind mounts, devices, QEMU args, hookscripts). */
+  allowHostAccess?: boolean;
+  /** Steps that give an API token a new secret (the old one stops working). */
+  allowSecretReset?: boolean;
   allowRestart?: boolean;
   /**
    * Write changes that only take effect at the next reboot now, as PVE pending changes, and
@@ -20,6 +25,11 @@ export const DEFERRED_REBOOT = "deferred (--defer-restart): reboot the guest in 
 /** Why a step will not run with these options (undefined: it runs). */
 export function refusal(step: Step, options: GuardRails): string | undefined {
   if (step.severity === "data-loss-risk" && !options.allowDataLoss) return "data-loss-risk: needs --allow-data-loss";
+  // Whatever else the step is, reaching the host needs its own consent as well.
+  if ((step.severity === "host-access" || step.hostAccess !== undefined) && !options.allowHostAccess) {
+    return `host-access (${(step.hostAccess ?? []).join(", ") || "reaches the hypervisor host"}): needs --allow-host-access`;
+  }
+  if (step.severity === "secret-reset" && !options.allowSecretReset) return "secret-reset: needs --allow-secret-reset";
   if (step.severity !== "service-impact" || options.allowRestart) return undefined;
   if (options.deferRestart) {
     // Written to PVE's pending section, the guest keeps running as it is until its reboot.

@@ -25,6 +25,7 @@ const step = z.looseObject({
   deletesVolumes: z.array(z.string()).optional(),
   pendingUntilReboot: z.boolean().optional(),
   shutdownTimeoutSeconds: z.number().optional(),
+  hostAccess: z.array(z.string()).optional(),
 });
 
 const guest = z.looseObject({

@@ -5,8 +5,13 @@ import type { CallIntent, GuestType, ObjectKind } from "./intent.js";
 
 export type { ObjectKind } from "./intent.js";
 
-/** Ordered from harmless to dangerous (DESIGN.md "Severity of a step"). */
-export const SEVERITIES = ["read-only", "configuration", "service-impact", "data-loss-risk"] as const;
+/**
+ * Ordered from harmless to dangerous (DESIGN.md "Severity of a step"). `host-access`: a change
+ * that reaches the hypervisor host (a container's host bind mount or device, a VM's QEMU
+ * `args`, a hookscript), run only with --allow-host-access. `secret-reset`: a new secret for an
+ * API token (the old one stops working), run only with --allow-secret-reset.
+ */
+export const SEVERITIES = ["read-only", "configuration", "host-access", "secret-reset", "service-impact", "data-loss-risk"] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
 export function severityRank(severity: Severity): number {
@@ -110,6 +115,11 @@ export interface Step {
   pendingUntilReboot?: boolean;
   /** Stop steps: how long a graceful shutdown may take before the step fails (or forces, if asked). */
   shutdownTimeoutSeconds?: number;
+  /**
+   * Config keys this step adds, changes or removes that reach the hypervisor host (see
+   * resources/host-access.ts): the step runs only with --allow-host-access, whatever its severity.
+   */
+  hostAccess?: string[];
 }
 
 /** A step as a resource kind plans it; the engine numbers it (`id`) when it assembles the plan. */
@@ -215,6 +225,8 @@ export function severityCounts(plan: Plan): Record<Severity, number> {
   const counts: Record<Severity, number> = {
     "read-only": 0,
     configuration: 0,
+    "host-access": 0,
+    "secret-reset": 0,
     "service-impact": 0,
     "data-loss-risk": 0,
   };

@@ -2,7 +2,20 @@
 // with PVE's schema (`parsePropertyString` and friends), then every value is put in one
 // canonical text form (numbers without trailing zeros, booleans as 1/0) so both sides of a
 // diff compare as plain strings. Nothing here parses a PVE format by itself.
-import { type GuestKind, guestSubSchema, normaliseTags, type PropertyValue, parseNewVolume, parsePropertyString, printTags as printTagList, splitList, volumeOf } from "../pve/index.js";
+import {
+  type GuestKind,
+  guestSubSchema,
+  normaliseTags,
+  type PropertyValue,
+  parseNewVolume,
+  parsePropertyString,
+  parseStartup,
+  printPropertyString,
+  printStartup,
+  printTags as printTagList,
+  splitList,
+  volumeOf,
+} from "../pve/index.js";
 
 /** Bytes for display: `32 GiB`, `1.5 GiB`, `512 MiB`. */
 export function humanSize(bytes: number): string {
@@ -40,6 +53,24 @@ export function configParts(key: string, text: string, kind: GuestKind = "qemu")
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(parsePropertyString(text, schema, key))) out[name] = canonical(value);
     return out;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A config value PVE reads as a property string (any key with a property-string schema:
+ * ipconfig0, agent, vga, usb0, hostpci0, features ...; and `startup`, whose format is code),
+ * printed in PVE's key order and spelling with canonical values; undefined when `key` is not
+ * one or PVE would not read `text`. Both sides of a diff go through it, so parts written in
+ * another order (proxmox_kvm writes what it was given) compare equal.
+ */
+export function propertyStringInPveOrder(key: string, text: string, kind: GuestKind): string | undefined {
+  try {
+    if (key === "startup") return printStartup(parseStartup(text));
+    const parts = configParts(key, text, kind);
+    const schema = guestSubSchema(kind, key);
+    return parts === undefined || schema === undefined ? undefined : printPropertyString(parts, schema, { key });
   } catch {
     return undefined;
   }

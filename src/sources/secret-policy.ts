@@ -2,8 +2,8 @@
 // input (in CI they come from pull requests, and run with the pipeline's secrets in the
 // environment), so a spec can only reach secrets the operator set aside for specs, and send
 // them only encrypted. The rules and the threat model: docs/client.md, "Threat model".
-import { realpathSync } from "node:fs";
-import { dirname, relative, isAbsolute, resolve, sep } from "node:path";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { basename, dirname, relative, isAbsolute, resolve, sep } from "node:path";
 import { endpointOf } from "../api/options.js";
 import { PvectlError } from "../util/errors.js";
 
@@ -89,6 +89,35 @@ export function allowedSecretFile(path: string, specFile: string, policy: Secret
       `${path}: it is outside the spec's directory ${specDir}${real !== path ? ` (it leads to ${real})` : ""}, and a spec may only read secret files in its own directory tree. ` +
       "Move the file there, or allow its directory with --secrets-dir DIR",
   };
+}
+
+/**
+ * Why pvectl may not write `path` on behalf of the spec file `specFile` (a new API token's
+ * `secretFile`), or undefined: the same rule as for reading, applied to where the file would
+ * land. The directory is followed through every link (a symlinked directory leads where it
+ * points), and a link already at `path` counts as where it points; so `..`, an absolute path
+ * elsewhere and a link out are all refused.
+ */
+export function writtenFileRefusal(path: string, specFile: string, policy: SecretPolicy): string | undefined {
+  const specDir = realOrSelf(dirname(resolve(specFile)));
+  const lands = whereWritten(path);
+  if ([specDir, ...policy.secretsDirs].some((dir) => inside(dir, lands))) return undefined;
+  const allowed = [specDir, ...policy.secretsDirs].join(", ");
+  return (
+    `${path}: it would be written to ${lands}, outside ${allowed}; pvectl writes files for a spec only in the spec file's own directory tree or a --secrets-dir. ` +
+    "Name a file there (a relative path without ..), or allow its directory with --secrets-dir DIR"
+  );
+}
+
+/** Where a file written at `path` would land: its directory's real path, or where a link already there points (dangling too). */
+function whereWritten(path: string): string {
+  let target = resolve(path);
+  try {
+    if (lstatSync(target).isSymbolicLink()) target = resolve(dirname(target), readlinkSync(target));
+  } catch {
+    // Nothing there yet: the file lands in its directory.
+  }
+  return resolve(realOrSelf(dirname(target)), basename(target));
 }
 
 /** Why a spec may not read this environment variable at all (its prefix), or undefined. */

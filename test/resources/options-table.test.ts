@@ -197,7 +197,7 @@ const SAMPLES: Record<Exclude<SpecKind, "own">, (schema: ParamSchema) => unknown
   "default-key": () => "q35",
   "boot-order": () => ["scsi0", "net0"],
   agent: () => ({ enabled: true, fstrimClonedDisks: true }),
-  "ssh-keys": () => ["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK me@host"],
+  "ssh-keys": () => ["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDemoKeyOnlyDemoKeyOnlyDemoKeyOnly0000000000 me@host"],
   addresses: () => ["10.0.0.1", "fd00::1"],
   words: () => ["example.org", "example.net"],
 };

@@ -9,7 +9,7 @@ describe("cloud-init", () => {
       ide2: "local-lvm:cloudinit",
       net0: "virtio,bridge=vmbr0",
       ciuser: "ops",
-      sshkeys: encodeURIComponent("ssh-ed25519 AAAAC3Nza ops@laptop"),
+      sshkeys: encodeURIComponent("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDemoKeyOnlyDemoKeyOnlyDemoKeyOnly0000000000 ops@laptop"),
       ipconfig0: "ip=10.0.0.5/24,gw=10.0.0.1",
       nameserver: "10.0.0.53",
     });
@@ -28,7 +28,7 @@ describe("cloud-init", () => {
     const user = String(await h.call("GET", "/nodes/pve1/qemu/100/cloudinit/dump", { type: "user" }));
     assert.match(user, /^#cloud-config\nhostname: vm100\n/);
     assert.match(user, /\nuser: admin\n/);
-    assert.match(user, /ssh_authorized_keys:\n {2}- ssh-ed25519 AAAAC3Nza ops@laptop\n/);
+    assert.match(user, /ssh_authorized_keys:\n {2}- ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDemoKeyOnlyDemoKeyOnlyDemoKeyOnly0000000000 ops@laptop\n/);
     const net = String(await h.call("GET", "/nodes/pve1/qemu/100/cloudinit/dump", { type: "network" }));
     assert.match(net, /address: '10\.0\.0\.5'\n {8}netmask: '255\.255\.255\.0'\n {8}gateway: '10\.0\.0\.1'/);
     assert.match(net, /mac_address: 'bc:24:11:/);

@@ -78,6 +78,16 @@ describe("values PVE would refuse, found offline", () => {
     assert.match(found[1] as string, /^7:5 vms\.1\.corse: unknown key/);
   });
 
+  it("checks a VM's cloud-init SSH keys as qemu-server's ssh-keygen would", () => {
+    assert.deepEqual(
+      problems(lines("vms:", "  - name: a", "    node: pve1", "    cloudInit:", "      storage: local-lvm", "      sshKeys:", "        - ssh-ed25519 AAAAC3Nza+/x= me@host", "        - ops@laptop")),
+      [
+        "7:11 vms.0.cloudInit.sshKeys.0: PVE would refuse this key: it is not a complete ssh-ed25519 key: its base64 part is cut off or damaged (copy the whole line of the .pub file)",
+        "8:11 vms.0.cloudInit.sshKeys.1: PVE would refuse this key: it is not an OpenSSH public key: expected a key type (ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256 ...) followed by the key",
+      ],
+    );
+  });
+
   it("accepts what PVE accepts: SSH keys (sent URL-encoded), addresses, options", () => {
     const spec = parseSpec(
       lines(
@@ -90,7 +100,7 @@ describe("values PVE would refuse, found offline", () => {
         "    nics: { net0: { bridge: vmbr0, macaddr: 'BC:24:11:00:00:01', tag: 10, trunks: '20;30' } }",
         "    cloudInit:",
         "      storage: local-lvm",
-        "      sshKeys: ['ssh-ed25519 AAAAC3Nza+/x= me@host']",
+        "      sshKeys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDemoKeyOnlyDemoKeyOnlyDemoKeyOnly0000000000 me@host']",
         "      ipconfig: { ipconfig0: { ip: 10.0.0.5/24, gw: 10.0.0.1, ip6: auto } }",
       ),
       "ok.yaml",

@@ -2,7 +2,6 @@
 // --json, or --format spec: an `access:` section granting exactly that). `pvectl access check
 // --token ID`: what that token (or user) lacks of it, read from PVE as the running identity.
 import type { Command } from "commander";
-import { stringify } from "yaml";
 import { type AccessCheck, type AccessNeeds, type AclSubject, accessSpec, checkAccess, checkAuthId, type NeedsOptions, specAccessNeeds } from "../../app/access.js";
 import type { SpecGuests } from "../../app/plan-spec.js";
 import { REALM_RULE, tokenIdProblem, userIdProblem } from "../../pve/auth-id.js";
@@ -10,6 +9,7 @@ import { GROUP_ID } from "../../sources/spec/access-schema.js";
 import { loadSpecFiles } from "../../sources/spec/index.js";
 import { safeLine } from "../../util/safe-text.js";
 import { renderCheck, renderNeeds } from "../render/access.js";
+import { specYaml } from "../render/spec-yaml.js";
 import { addSecretPolicyOptions, openSpecTarget, type SpecFlags, specOf, UsageError } from "./plan.js";
 
 interface NeedsFlags extends SpecFlags {
@@ -87,7 +87,7 @@ function printNeeds(needs: AccessNeeds, flags: NeedsFlags): void {
     checkRole(role);
     const spec = accessSpec(needs.paths, role, subjectOf(flags));
     const notes = needs.notes.map((n) => `# ${safeLine(n)}\n`).join("");
-    process.stdout.write(`${notes}${stringify({ access: spec })}`);
+    process.stdout.write(`${notes}${specYaml({ access: spec })}`);
     return;
   }
   if (format !== "text") throw new UsageError(`unknown --format '${format}'`, "use text, json or spec");

@@ -14,6 +14,8 @@ import { UsageError } from "./plan.js";
 
 export interface ApplyFlags {
   allowDataLoss?: boolean;
+  allowHostAccess?: boolean;
+  allowSecretReset?: boolean;
   allowRestart?: boolean;
   deferRestart?: boolean;
   yes?: boolean;
@@ -23,18 +25,31 @@ export interface ApplyFlags {
   lockWait?: number;
 }
 
+/** Flags of the guard rails that have one severity each (apply, netbox sync). */
+export const ALLOW_HOST_ACCESS_FLAG = [
+  "--allow-host-access",
+  "run host-access steps: a container's host bind mount or devN, a VM's args or a hookscript (added, changed or removed); they reach the hypervisor",
+] as const;
+export const ALLOW_SECRET_RESET_FLAG = ["--allow-secret-reset", "run secret-reset steps: an API token whose secretFile is missing or empty is deleted and made again (a new secret)"] as const;
+
 /** Exit codes: 0 converged, 1 a guest failed or the preflight refused, 3 steps left pending by the guard rails. */
 export const EXIT_PENDING = 3;
 
 /** The guard rails of the flags; --allow-restart and --defer-restart contradict each other. */
-export function guardOptions(flags: ApplyFlags): Required<Pick<ApplyPlanOptions, "allowDataLoss" | "allowRestart" | "deferRestart">> {
+export function guardOptions(flags: ApplyFlags): Required<Pick<ApplyPlanOptions, "allowDataLoss" | "allowHostAccess" | "allowSecretReset" | "allowRestart" | "deferRestart">> {
   if (flags.allowRestart && flags.deferRestart) {
     throw new UsageError(
       "--allow-restart and --defer-restart contradict each other (reboot now, or leave the reboot for later)",
       "give --allow-restart to reboot the guests now, or --defer-restart to write the changes as pending and reboot them later",
     );
   }
-  return { allowDataLoss: flags.allowDataLoss ?? false, allowRestart: flags.allowRestart ?? false, deferRestart: flags.deferRestart ?? false };
+  return {
+    allowDataLoss: flags.allowDataLoss ?? false,
+    allowHostAccess: flags.allowHostAccess ?? false,
+    allowSecretReset: flags.allowSecretReset ?? false,
+    allowRestart: flags.allowRestart ?? false,
+    deferRestart: flags.deferRestart ?? false,
+  };
 }
 
 /** Asks on the terminal; only a typed `yes` confirms. */
@@ -89,7 +104,8 @@ export async function runApply(
   if (refused > 0 && !flags.json) {
     err.write(
       palette.yellow(
-        `${refused} step(s) will not run and stay pending: data-loss-risk steps need --allow-data-loss, service-impact steps need --allow-restart.\n`,
+        `${refused} step(s) will not run and stay pending: data-loss-risk steps need --allow-data-loss, service-impact steps need --allow-restart, ` +
+          "host-access steps need --allow-host-access, secret-reset steps need --allow-secret-reset.\n",
       ),
     );
   }

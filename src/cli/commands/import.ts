@@ -7,11 +7,11 @@
 // and the exit code is 1.
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { stringify } from "yaml";
 import { type ImportedSpec, importGuests, specGuests } from "../../app/show.js";
 import type { Selection } from "../../engine/show.js";
 import { PvectlError } from "../../util/errors.js";
 import { safeText } from "../../util/safe-text.js";
+import { specYaml } from "../render/spec-yaml.js";
 import { type ConnectionFlags, clientFromConnectionFlags } from "./connection-flags.js";
 import { UsageError } from "./plan.js";
 
@@ -58,7 +58,7 @@ function reportLeftOut(leftOut: string[]): void {
 }
 
 async function writeSpec({ spec }: ImportedSpec, flags: Flags): Promise<void> {
-  const text = flags.json ? `${JSON.stringify(spec, null, 2)}\n` : stringify(spec);
+  const text = flags.json ? `${JSON.stringify(spec, null, 2)}\n` : specYaml(spec);
   if (!flags.out) {
     process.stdout.write(text);
     return;

@@ -14,7 +14,7 @@ import { safeLine, safeText } from "../../util/safe-text.js";
 import { type Palette, paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine } from "../render/report.js";
 import { untilStopped } from "../until-stopped.js";
-import { type ApplyFlags, confirm, EXIT_PENDING, guardOptions } from "./apply-flow.js";
+import { ALLOW_HOST_ACCESS_FLAG, type ApplyFlags, confirm, EXIT_PENDING, guardOptions } from "./apply-flow.js";
 import { LOCK_WAIT_FLAG, lockWaitOption } from "./lock-wait.js";
 import { registerNetboxDiff } from "./netbox-diff.js";
 import { registerNetboxServe } from "./netbox-serve.js";
@@ -68,6 +68,7 @@ export function registerNetboxCommand(program: Command): void {
     .option("--allow-restart", "run service-impact steps (stop, reboot, NIC hot-unplug, changes that need a reboot), as apply does")
     .option(...LOCK_WAIT_FLAG)
     .option("--allow-data-loss", "run data-loss-risk steps (disk delete), as apply does")
+    .option(...ALLOW_HOST_ACCESS_FLAG)
     .option("--defer-restart", "write changes that need a reboot as PVE pending changes without rebooting (the record stays planned until the reboot)")
     .addHelpText(
       "after",

@@ -10,6 +10,7 @@ import { type Plan, planHasChanges, planHasErrors } from "../../plan/types.js";
 import { resolveConnection } from "../../sources/connections.js";
 import { checkContainerSecrets } from "../../sources/ct-secrets.js";
 import { type SecretPolicy, SecretPolicyError, secretPolicy } from "../../sources/secret-policy.js";
+import { checkTokenSecretFiles } from "../../sources/token-secret-files.js";
 import { type AccessSpec, type BackupJobSpec, type ContainerSpec, loadSpecFiles, type SpecDocument, type VmSpec } from "../../sources/spec/index.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { renderPlanMarkdown } from "../render/plan-markdown.js";
@@ -95,6 +96,8 @@ export async function openSpecTarget(positional: string[], flags: SpecFlags, com
   const connection = flags.connection ?? vms[0]?.connection ?? containers[0]?.connection ?? backupJobs?.[0]?.connection ?? access[0]?.connection;
   // Refused password sources fail before any client exists: nothing is sent.
   checkContainerSecrets({ connections: spec.connections, containers }, policy);
+  // So do files the spec would have written outside what the operator allows.
+  checkTokenSecretFiles(access, policy);
   const client = new PveClient(resolveConnection(spec, connection, process.env, policy));
   return {
     spec,

@@ -1,9 +1,9 @@
 // `pvectl show -f SPEC`: the spec's guests as they are live, written in the spec's own shape
 // (YAML, or --json), so a person can compare them with what the spec says.
 import type { Command } from "commander";
-import { stringify } from "yaml";
 import { showSpec } from "../../app/show.js";
 import { safeText } from "../../util/safe-text.js";
+import { specYaml } from "../render/spec-yaml.js";
 import { addSecretPolicyOptions, openSpecTarget, type SpecFlags, specOf } from "./plan.js";
 
 interface Flags extends SpecFlags {
@@ -24,7 +24,7 @@ export function registerShowCommand(program: Command): void {
         const { version: _version, ...sections } = shown.spec;
         if (flags.json) process.stdout.write(`${JSON.stringify({ ...sections, missing: shown.missing }, null, 2)}\n`);
         else {
-          process.stdout.write(stringify(shown.spec));
+          process.stdout.write(specYaml(shown.spec));
           for (const line of shown.missing) process.stderr.write(`not live: ${safeText(line)}\n`);
         }
       } finally {

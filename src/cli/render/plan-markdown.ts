@@ -4,7 +4,7 @@
 // volumes, warnings and errors. Every value from the plan goes through markdown-escape.ts.
 import { type GuestPlan, type Plan, SEVERITIES, type Severity, type Step, severityRank } from "../../plan/types.js";
 import { mdCode, mdText } from "./markdown-escape.js";
-import { guestMarker, summaryLine } from "./plan.js";
+import { guestMarker, hostAccessLine, summaryLine } from "./plan.js";
 import { idleText, objectMarker } from "./plan-objects.js";
 import type { ObjectPlan } from "../../plan/types.js";
 
@@ -24,7 +24,7 @@ function objectDetails(object: ObjectPlan): string[] {
 }
 
 function severityCell(severity: Severity): string {
-  return severity === "data-loss-risk" ? `**${severity}**` : severity;
+  return severity === "data-loss-risk" || severity === "host-access" ? `**${severity}**` : severity;
 }
 
 function highest(guest: GuestPlan): Severity | undefined {
@@ -55,6 +55,7 @@ function guestDetails(guest: GuestPlan): string[] {
   for (const step of guest.steps) {
     lines.push(`- ${mdText(step.summary)} — ${severityCell(step.severity)}`, ...changeLines(step));
     for (const volume of step.deletesVolumes ?? []) lines.push(`  - destroys volume ${mdCode(volume)}`);
+    if (step.hostAccess) lines.push(`  - **${mdText(hostAccessLine(step.hostAccess))}**`);
   }
   for (const warning of guest.warnings) lines.push(`- warning: ${mdText(warning)}`);
   lines.push("", "</details>");

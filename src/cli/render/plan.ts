@@ -28,6 +28,9 @@ export function colourSeverity(p: Palette, severity: Severity): string {
       return p.dim(severity);
     case "configuration":
       return p.green(severity);
+    case "host-access":
+      return p.red(severity);
+    case "secret-reset":
     case "service-impact":
       return p.yellow(severity);
     case "data-loss-risk":
@@ -74,7 +77,24 @@ function renderStep(p: Palette, step: Step): string[] {
     else lines.push(`        ${field}: ${before} ${p.dim("->")} ${after}`);
   }
   for (const volume of step.deletesVolumes ?? []) lines.push(`        ${p.red(`destroys volume ${safeLine(volume)}`)}`);
+  if (step.hostAccess) lines.push(`        ${p.red(hostAccessLine(step.hostAccess))}`);
   return lines;
+}
+
+/** Under a step that touches keys reaching the hypervisor host. */
+export function hostAccessLine(keys: string[]): string {
+  return `reaches the hypervisor host (${safeLine(keys.join(", "))}): runs only with --allow-host-access`;
+}
+
+/** The steps of a plan that need a flag of their own beyond the usual ones, as summary lines. */
+function ownFlagNotes(plan: Plan): string[] {
+  const steps = [...plan.guests.flatMap((g) => g.steps), ...(plan.objects ?? []).flatMap((o) => o.steps)];
+  const host = steps.filter((s) => s.severity === "host-access" || s.hostAccess !== undefined).length;
+  const reset = steps.filter((s) => s.severity === "secret-reset").length;
+  const notes: string[] = [];
+  if (host > 0) notes.push(`${host} step(s) reach the hypervisor host (host bind mounts, devices, QEMU args, hookscripts): they run only with --allow-host-access.`);
+  if (reset > 0) notes.push(`${reset} step(s) give an API token a new secret (the old one stops working): they run only with --allow-secret-reset.`);
+  return notes;
 }
 
 export function renderPlan(plan: Plan, p: Palette = plainPalette): string {
@@ -123,6 +143,7 @@ export function summaryLine(plan: Plan, p: Palette = plainPalette): string {
   const objects = objectSummary(plan);
   if (objects) lines.push(objects);
   if (parts.length > 0) lines.push(`Steps by severity: ${parts.join(", ")}.`);
+  lines.push(...ownFlagNotes(plan).map((note) => p.red(note)));
   // "No changes" only when nothing failed: a guest with errors or a preflight problem means
   // the cluster may well differ from the spec, it was just not planned.
   const failed = errorSummary(plan, counts.error);

@@ -6,6 +6,7 @@ import type { TemplateVolume } from "../../plan/intent.js";
 import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import { printTags } from "../formats.js";
 import { rebootStep, startStep, stopStep } from "../guest-steps.js";
+import { markHostAccess } from "../host-access.js";
 import type { PowerOptions, UpdateOptions } from "../kind.js";
 import { OWNERSHIP_TAG } from "../ownership.js";
 import { templateStep, templateVolumeErrors, templateVolumes, templateWishErrors } from "../template.js";
@@ -13,6 +14,7 @@ import { UnusedSlots } from "../unused-slots.js";
 import { revertStep, undoesPending } from "../pending-revert.js";
 import { openUpdate } from "../update-opening.js";
 import { lxcCalls } from "./calls.js";
+import { ctHostValues, ctReachesHost } from "./host-access.js";
 import type { DesiredCt, LiveCt } from "./model.js";
 import { bindMountWarning, diffMounts } from "./mount-diff.js";
 import { diffCtNics } from "./nic-diff.js";
@@ -65,6 +67,7 @@ export function planCreateCt(ct: DesiredCt): GuestPlan {
   }
   const warnings = [...ct.mounts.flatMap((m) => (m.bindPath !== undefined ? [bindMountWarning(m.slot, m.bindPath)] : [])), ...rootOnlyWarnings(ct.options, { unprivileged: ct.options.unprivileged ?? "1" })];
   const drafts = [createStep(ct)];
+  markHostAccess(drafts, ctReachesHost);
   if (ct.template === true) drafts.push(templateStep(`container ${ct.name}`, lxcCalls.template(ct.node, ct.vmid ?? "{vmid}", ctTemplateVolumes(ct)), false));
   return planNewCt(ct, errors.length > 0 ? [] : withIds(ct.key, drafts), errors, warnings);
 }
@@ -190,6 +193,7 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
     for (const key of live.pendingKeys) if (managed.has(key) && !reverted.includes(key)) pending.add(key);
     if (pending.size > 0) drafts.push(rebootStep(lxcCalls, live, [...pending].sort(), "restart"));
   }
+  markHostAccess(drafts, ctReachesHost, ctHostValues(live));
   return {
     kind: "lxc",
     key: ct.key,

@@ -1,8 +1,7 @@
 // Plain container config keys (not mount points or NICs): canonical form and PVE's defaults,
 // read from options-table.ts, so that "not set" and "set to the default" compare equal, and
 // whether a change applies to a running container at once or waits in `[pve:pending]`.
-import { guestSubSchema, printPropertyString } from "../../pve/index.js";
-import { canonical, configParts } from "../formats.js";
+import { canonical, propertyStringInPveOrder } from "../formats.js";
 import { LXC_OPTION_ROWS, lxcOption } from "./options-table.js";
 
 /** PVE's value when a key is absent from the config (pve-container schema defaults), by key. */
@@ -16,15 +15,7 @@ export function normalizeCtOption(key: string, value: string | number | boolean)
   // PVE keeps a description as `#` lines without the final newline a YAML `|` block has.
   if (kind === "comment") return String(value).replace(/\s+$/, "");
   const text = canonical(value);
-  if (kind !== "property-string" || typeof value !== "string") return text;
-  const parts = configParts(key, text, "lxc");
-  const schema = guestSubSchema("lxc", key);
-  if (parts === undefined || schema === undefined) return text;
-  try {
-    return printPropertyString(parts, schema, { key });
-  } catch {
-    return text;
-  }
+  return typeof value === "string" ? (propertyStringInPveOrder(key, text, "lxc") ?? text) : text;
 }
 
 /** The effective value of `key`: as set, or PVE's default, or undefined (not set, no default). */

@@ -5,6 +5,7 @@ import type { TemplateVolume } from "../../plan/intent.js";
 import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import { printTags } from "../formats.js";
 import { rebootStep, startStep, stopStep } from "../guest-steps.js";
+import { markHostAccess } from "../host-access.js";
 import type { PowerOptions, UpdateOptions } from "../kind.js";
 import { templateStep, templateVolumeErrors, templateVolumes, templateWishErrors } from "../template.js";
 import { UnusedSlots } from "../unused-slots.js";
@@ -12,6 +13,7 @@ import { revertStep, undoesPending } from "../pending-revert.js";
 import { openUpdate } from "../update-opening.js";
 import { qemuCalls } from "./calls.js";
 import { diffDisks } from "./disk-diff.js";
+import { vmReachesHost } from "./host-access.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { ipconfigNicErrors } from "./ipconfig-nics.js";
 import { diffNics } from "./nic-diff.js";
@@ -51,6 +53,7 @@ export function planCreate(vm: DesiredVm): GuestPlan {
   const errors = [...templateWishErrors(vm), ...ipconfigNicErrors(vm, {}, `new VM ${vm.key}`, "and a VM created without `clone:` gets no other NIC")];
   if (errors.length > 0) return planNewGuest(vm, [], errors);
   const drafts = [createStep(vm)];
+  markHostAccess(drafts, vmReachesHost);
   if (vm.template === true) drafts.push(templateStep(vm.name, qemuCalls.template(vm.node, vm.vmid ?? "{vmid}", vmTemplateVolumes(vm)), false));
   return planNewGuest(vm, withIds(vm.key, drafts));
 }
@@ -183,6 +186,7 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
     for (const key of live.pendingKeys) if (managed.has(key) && !config.reverted.includes(key)) pending.add(key);
     if (pending.size > 0) drafts.push(rebootStep(qemuCalls, live, [...pending].sort(), "reboot"));
   }
+  markHostAccess(drafts, vmReachesHost, live.options);
   return {
     key: vm.key,
     name: vm.name,

@@ -1,7 +1,6 @@
 // Plain (non-disk, non-NIC) config keys: canonical form and PVE's defaults, so that
 // "not set" and "set to the default" compare equal, and `memory: 2048` equals `current=2048`.
-import { guestSubSchema, printPropertyString } from "../../pve/index.js";
-import { canonical, configParts } from "../formats.js";
+import { canonical, propertyStringInPveOrder } from "../formats.js";
 import { QEMU_OPTION_ROWS, qemuOption } from "./options-table.js";
 
 /** PVE's value when a key is absent from the config (qemu-server schema defaults), by key. */
@@ -17,16 +16,7 @@ export function normalizeOption(key: string, value: string | number | boolean): 
   const text = canonical(value);
   // PVE stores SSH keys URL-encoded; compare the keys themselves.
   if (kind === "ssh-keys") return `${safeDecode(text).trim()}\n`;
-  if (kind !== "property-string" || typeof value !== "string") return text;
-  // Read with PVE's schema, values made canonical, printed back in PVE's order and spelling.
-  const parts = configParts(key, text);
-  const schema = guestSubSchema("qemu", key);
-  if (parts === undefined || schema === undefined) return text;
-  try {
-    return printPropertyString(parts, schema, { key });
-  } catch {
-    return text;
-  }
+  return typeof value === "string" ? (propertyStringInPveOrder(key, text, "qemu") ?? text) : text;
 }
 
 /** The effective value of `key`: as set, or PVE's default, or undefined (not set, no default). */

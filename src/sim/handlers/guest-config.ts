@@ -9,6 +9,7 @@ import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { checkLxcOptionPermissions, checkNewDiskStorages, checkQemuOptionPermissions } from "./config-permissions.js";
 import { checkLxcUpdate, clampCpuUnits } from "./lxc-config-checks.js";
 import { CONTROL_PARAMS, flag, isKnownOption, pathGuest, rootOnly, sim, startGuestTask, str } from "./context.js";
+import { validateQemuSshKeys } from "./ssh-keys.js";
 
 function masked(config: GuestConfig): GuestConfig {
   const out: GuestConfig = {};
@@ -82,6 +83,7 @@ function prepareUpdate(ctx: HandlerContext, guest: GuestState) {
   }
   const deletes = splitList(str(ctx, "delete") ?? "").map((k) => (k === "cdrom" ? "ide2" : k));
   const reverts = splitList(str(ctx, "revert") ?? "").map((k) => (k === "cdrom" ? "ide2" : k));
+  if (guest.type === "qemu") validateQemuSshKeys(str(ctx, "sshkeys"));
   for (const key of deletes) {
     if (!isKnownOption(ctx, key)) {
       throw new PveApiError(400, "Parameter verification failed.", { delete: `unknown option '${key}'` });

@@ -13,6 +13,7 @@ import { freeOnFailure, removeGuest, reserveGuest } from "./new-guest.js";
 import { withCreatePool } from "./pool-checks.js";
 import { startVm } from "./qemu-power.js";
 import { restoreOnCreate } from "./restore.js";
+import { validateQemuSshKeys } from "./ssh-keys.js";
 
 /** Create-only parameters that are not written to the config. */
 const CREATE_CONTROL = new Set([
@@ -71,6 +72,7 @@ function createVm(ctx: HandlerContext): string {
   model.requireNode(node);
   const pool = str(ctx, "pool");
   const archive = str(ctx, "archive");
+  validateQemuSshKeys(str(ctx, "sshkeys"));
   if (archive !== undefined) {
     checkPoolExists(model, pool);
     return restoreOnCreate(ctx, model, "qemu", archive, CREATE_CONTROL);

@@ -3,7 +3,6 @@
 // API would make on each value, rootfs and mount points, NICs, and the escape hatch.
 import { normalizeClone } from "./clone.js";
 import { dirname, resolve } from "node:path";
-import { sshPublicKeyProblem } from "../../pve/ssh-keys.js";
 import { normaliseTags } from "../../pve/tags.js";
 import { validateValue } from "../../pve/validate.js";
 import { volumeIdProblem } from "../../pve/volume-id.js";
@@ -18,6 +17,7 @@ import type { SourceLocation } from "./model.js";
 import { type IssueSink, sizeBytes, toMiB } from "./normalize.js";
 import type { RawCt } from "./ct-schema.js";
 import { printCtFeatures } from "./ct-values.js";
+import { checkSshKeys } from "./ssh-key-checks.js";
 import { checkTemplatePower } from "./template-power.js";
 
 type RawMount = Record<string, unknown> & { storage?: string; size?: string; volume?: string; mountpoint?: string };
@@ -191,10 +191,7 @@ export function normalizeCt(raw: RawCt, path: SpecPath, source: SourceLocation, 
   if (raw.tags !== undefined) ct.tags = normaliseTags(raw.tags);
   if (raw.sshPublicKeys !== undefined) {
     ct.sshPublicKeys = raw.sshPublicKeys.map((key) => key.trim());
-    ct.sshPublicKeys.forEach((key, i) => {
-      const problem = key.includes("\n") ? "holds several lines; give one key per entry" : sshPublicKeyProblem(key);
-      if (problem) report.add([...path, "sshPublicKeys", i], `PVE would refuse this key: it ${problem}`);
-    });
+    checkSshKeys(ct.sshPublicKeys, [...path, "sshPublicKeys"], report);
   }
   const password = passwordOf(raw, source.file, path, report);
   if (password) ct.password = password;

@@ -2,6 +2,7 @@
 // spec model already holds PVE's names and canonical text, so this is a reshaping: mount
 // points and NICs in slot order, the password as a reference, absent sections unmanaged.
 import type { DesiredCt, DesiredCtNic, DesiredMount } from "../../resources/lxc/model.js";
+import { normalizeCtOption } from "../../resources/lxc/options.js";
 import type { ContainerSpec, CtMountSpec } from "./container-model.js";
 
 const bySlot = (a: string, b: string): number => a.localeCompare(b, "en", { numeric: true });
@@ -40,7 +41,8 @@ export function desiredCtFromSpec(ct: ContainerSpec): DesiredCt {
     ...(ct.vmid !== undefined ? { vmid: ct.vmid } : {}),
     node: ct.node,
     ...(ct.ostemplate !== undefined ? { ostemplate: ct.ostemplate } : {}),
-    options: { ...ct.options },
+    // In the form the live side is read in (property strings in PVE's key order), so equal meaning compares equal.
+    options: Object.fromEntries(Object.entries(ct.options).map(([key, value]) => [key, normalizeCtOption(key, value)])),
     ...(ct.sshPublicKeys !== undefined ? { sshPublicKeys: ct.sshPublicKeys.join("\n") } : {}),
     ...(ct.password !== undefined ? { password: { ...ct.password } } : {}),
     // Left out: tags are not managed (the container keeps its own); a create adds the ownership tag.

@@ -25,6 +25,7 @@ import type {
 } from "./model.js";
 import { busOf, configKeySchema, driveSubSchema } from "./pve-facts.js";
 import type { RawAgent, RawVm } from "./raw-schema.js";
+import { checkSshKeys } from "./ssh-key-checks.js";
 import { didYouMean } from "./suggest.js";
 import { checkTemplatePower } from "./template-power.js";
 
@@ -176,7 +177,11 @@ const KIND_NORMALIZERS: Record<Exclude<SpecKind, "own">, (value: unknown, at: Va
   "default-key": (value) => value,
   "boot-order": (value) => [...(value as string[])],
   agent: (value) => normalizeAgent(value as RawAgent),
-  "ssh-keys": (value) => (value as string[]).map((key) => key.trim()),
+  "ssh-keys": (value, at) => {
+    const keys = (value as string[]).map((key) => key.trim());
+    checkSshKeys(keys, at.path, at.sink);
+    return keys;
+  },
   addresses: (value) => value,
   words: (value) => value,
 };
