@@ -35,7 +35,14 @@ export interface SnapshotPlanResult {
 /** A guest's snapshots as PVE lists them, without the `current` entry (the live state). */
 export async function readSnapshots(client: PveClient, guest: Pick<GuestSummary, "type" | "node" | "vmid">): Promise<SnapshotEntry[]> {
   const listed = await getGuestSnapshots(client, guest.type, guest.node, guest.vmid);
-  return listed.filter((s) => s.name !== "current").map((s) => ({ name: s.name, ...(s.snaptime !== undefined ? { snaptime: Number(s.snaptime) } : {}) }));
+  return listed
+    .filter((s) => s.name !== "current")
+    .map((s) => ({
+      name: s.name,
+      ...(s.snaptime !== undefined ? { snaptime: Number(s.snaptime) } : {}),
+      ...(s.description !== undefined && s.description !== "" ? { description: s.description } : {}),
+      ...(s.vmstate === true || Number(s.vmstate) === 1 ? { vmstate: true } : {}),
+    }));
 }
 
 /** Unique plan keys: the guest's name, with its vmid when two selected guests share it. */
@@ -93,7 +100,9 @@ function planGuest(g: GuestSummary, key: string, op: SnapshotOperation, reads: R
   const lock = live !== undefined ? live.lock : g.lock;
   const built = snapshotSteps({ kind: g.type, vmid: g.vmid, node: g.node, status, snapshots: listed as SnapshotEntry[], ...(g.name !== undefined ? { name: g.name } : {}) }, op);
   const problems = [...built.problems];
-  if (lock !== undefined && built.steps.length > 0) {
+  // A guest that already has the snapshot (a rerun) has nothing to run: its lock and storage do not matter.
+  if (built.steps.length === 0) return { guest: { ...guest, warnings: built.warnings ?? [] }, problems };
+  if (lock !== undefined) {
     problems.push(`${key} is locked (${lock}): another operation is running on it; wait for it to finish (or remove a stale lock) and run again`);
   }
   if (live !== undefined) {
