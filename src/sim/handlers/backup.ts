@@ -10,6 +10,7 @@ import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { checkNotesTemplate, registerBackupJobHandlers } from "./backup-jobs.js";
 import { flag, nodeParam, sim, str } from "./context.js";
 import { pruneAfterBackup } from "./prune-backups.js";
+import { registerExtractConfigHandler } from "./vzdump-extractconfig.js";
 import { type ArchiveOptions, backupGuest, backupSize, finishGuest } from "./vzdump-archive.js";
 
 /** Options only root@pam may give (API2/VZDump.pm). */
@@ -154,5 +155,6 @@ function vzdump(ctx: HandlerContext): string {
 
 export function registerBackupHandlers(router: Router): void {
   router.add("POST", "/nodes/{node}/vzdump", vzdump);
+  registerExtractConfigHandler(router);
   registerBackupJobHandlers(router);
 }
