@@ -100,8 +100,12 @@ function planGuest(g: GuestSummary, key: string, op: SnapshotOperation, reads: R
   const lock = live !== undefined ? live.lock : g.lock;
   const built = snapshotSteps({ kind: g.type, vmid: g.vmid, node: g.node, status, snapshots: listed as SnapshotEntry[], ...(g.name !== undefined ? { name: g.name } : {}) }, op);
   const problems = [...built.problems];
-  // A guest that already has the snapshot (a rerun) has nothing to run: its lock and storage do not matter.
-  if (built.steps.length === 0) return { guest: { ...guest, warnings: built.warnings ?? [] }, problems };
+  // A guest that already has the snapshot (a rerun) has nothing to run: its storage does not
+  // matter, and only a snapshot lock does (PVE may still be taking it, or a run stopped while it did).
+  if (built.steps.length === 0) {
+    if (op.action === "create" && lock === "snapshot" && problems.length === 0) problems.push(unfinished(key, g.vmid, op.name));
+    return { guest: { ...guest, warnings: problems.length > 0 ? [] : (built.warnings ?? []) }, problems };
+  }
   if (lock !== undefined) {
     problems.push(`${key} is locked (${lock}): another operation is running on it; wait for it to finish (or remove a stale lock) and run again`);
   }
@@ -112,6 +116,13 @@ function planGuest(g: GuestSummary, key: string, op: SnapshotOperation, reads: R
   }
   const steps = built.steps.map((s, n) => ({ ...s, id: `${key}/${n + 1}-${s.action}` }));
   return { guest: { ...guest, steps, warnings: built.warnings ?? [] }, problems };
+}
+
+function unfinished(key: string, vmid: number, name: string): string {
+  return (
+    `${key} has snapshot '${name}' but is locked (snapshot): PVE is still taking it, or a run stopped while it did and the snapshot is unfinished; ` +
+    `wait and run again, or, if no task runs, unlock it (qm unlock ${vmid}, pct unlock for a container), delete the snapshot (pvectl snapshot delete ${name} --vmid ${vmid} --allow-data-loss) and run again`
+  );
 }
 
 /** node -> storage -> its type and space, one listing per node the guests are on. */

@@ -93,6 +93,17 @@ describe("snapshot plans", () => {
     assert.deepEqual([again.plan.preflightErrors, again.plan.guests.flatMap((g) => g.steps)], [[], []], "all have it: nothing to do");
   });
 
+  it("a rerun does not count a snapshot of a guest locked for a snapshot as done (it may be unfinished)", async () => {
+    await run([400], { action: "create", name: "halfway" });
+    lab.sim.admin.holdLock(400, "snapshot");
+    try {
+      const rerun = await planSnapshots(lab.client, at([400]), { action: "create", name: "halfway" });
+      assert.match(rerun.plan.preflightErrors.map((p) => p.message).join(), /snap400 has snapshot 'halfway' but is locked \(snapshot\).*unfinished/);
+    } finally {
+      lab.sim.admin.releaseLock(400);
+    }
+  });
+
   it("a rerun reports a same-named snapshot much older than the run instead of counting it as done", async () => {
     lab.sim.admin.advanceClock(-3 * 86400);
     try {
