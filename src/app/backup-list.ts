@@ -1,11 +1,12 @@
 // Read-only backup views: the archives of selected guests (`backup list`) and the guests no
-// backup job covers (`backup status`). Reading is not changing: guests pvectl did not create
+// enabled backup job covers (`backup status`). Reading is not changing: guests pvectl did not create
 // are included.
 import { getNotBackedUp, getStorageContent } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import { type GuestSummary, readCluster } from "../engine/cluster.js";
 import { type GuestSelector, namesGuests, selectGuests } from "../engine/selection.js";
 import type { GuestType } from "../plan/intent.js";
+import { coveredByEnabledJobs, readBackupJobs } from "../resources/backup-job/index.js";
 
 export interface ArchiveEntry {
   vmid: number;
@@ -77,15 +78,25 @@ export interface UncoveredGuest {
   node?: string;
 }
 
-/** Guests in no enabled backup job (PVE's own answer), narrowed to the selection when one is given. */
+/**
+ * Guests in no enabled backup job, narrowed to the selection when one is given. PVE's own list
+ * (not-backed-up) counts disabled jobs as coverage and lists templates; so a guest is
+ * uncovered when PVE lists it or no enabled job picks it, and templates are left out (a
+ * template does not change: one archive of it, from `backup run`, is all it needs).
+ */
 export async function backupStatus(client: PveClient, selector: GuestSelector): Promise<UncoveredGuest[]> {
-  const [cluster, uncovered] = await Promise.all([readCluster(client), getNotBackedUp(client)]);
+  const [cluster, listed, jobs] = await Promise.all([readCluster(client), getNotBackedUp(client), readBackupJobs(client)]);
   const selected = namesGuests(selector) ? new Set(selectGuests(cluster.guests, { ...selector, includeForeign: true }).guests.map((g) => g.vmid)) : undefined;
-  return uncovered
-    .filter((g) => selected === undefined || selected.has(Number(g.vmid)))
+  const byVmid = new Map(cluster.guests.map((g) => [g.vmid, g]));
+  const covered = coveredByEnabledJobs(jobs, cluster.guests);
+  const uncovered = new Map<number, UncoveredGuest>();
+  for (const g of listed) uncovered.set(Number(g.vmid), { vmid: Number(g.vmid), ...(g.name !== undefined ? { name: g.name } : {}), type: g.type });
+  for (const g of cluster.guests) if (!covered.has(g.vmid) && !uncovered.has(g.vmid)) uncovered.set(g.vmid, { vmid: g.vmid, ...(g.name !== undefined ? { name: g.name } : {}), type: g.type });
+  return [...uncovered.values()]
+    .filter((g) => byVmid.get(g.vmid)?.template !== true && (selected === undefined || selected.has(g.vmid)))
     .map((g) => {
-      const listed = cluster.guests.find((c) => c.vmid === Number(g.vmid));
-      return { vmid: Number(g.vmid), ...(g.name !== undefined ? { name: g.name } : {}), type: g.type, ...(listed ? { node: listed.node } : {}) };
+      const node = byVmid.get(g.vmid)?.node;
+      return { ...g, ...(node !== undefined ? { node } : {}) };
     })
     .sort((a, b) => a.vmid - b.vmid);
 }

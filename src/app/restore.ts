@@ -14,6 +14,7 @@ import { archiveKind, planRestore, type ReplacedGuest } from "../resources/backu
 import { kindOf } from "../resources/index.js";
 import { UsageProblem } from "../util/errors.js";
 import { newOperationPlan } from "./backup-plan.js";
+import { planCopy } from "./restore-copy.js";
 import type { PlannedSpec } from "./plan-spec.js";
 
 export class RestoreInputError extends UsageProblem {
@@ -31,6 +32,10 @@ export interface RestoreOptions {
   unique?: boolean;
   /** Restore over an existing guest pvectl did not create. */
   includeForeign?: boolean;
+  /** The name of a copy (a restore to another vmid than the archive's); default: NAME-copy-VMID for a pvectl guest's archive. */
+  name?: string;
+  /** Start a copy without --unique while the original runs (its MACs and IPs are the original's). */
+  allowDuplicateMacs?: boolean;
 }
 
 interface Located {
@@ -58,8 +63,23 @@ export async function planRestoreArchive(client: PveClient, options: RestoreOpti
     }
     if (errors.length === 0) replaced = { ...existing, volumes: await volumesOf(client, existing) };
   }
-  const request = { archive: { storage, volume: options.archive }, kind, vmid: options.vmid, node, start: options.start ?? false, ...(options.unique ? { unique: true } : {}), ...(options.storage !== undefined ? { storage: options.storage } : {}) };
-  const guest = planRestore(request, replaced ?? (existing && errors.length > 0 ? { ...existing, volumes: {} } : undefined), errors);
+  const copy = await planCopy(
+    client,
+    { archive: options.archive, kind, vmid: options.vmid, node, start: options.start ?? false, unique: options.unique ?? false, allowDuplicateMacs: options.allowDuplicateMacs ?? false, ...(options.name !== undefined ? { name: options.name } : {}) },
+    cluster.guests,
+  );
+  problems.push(...(copy?.problems ?? []));
+  const request = {
+    archive: { storage, volume: options.archive },
+    kind,
+    vmid: options.vmid,
+    node,
+    start: options.start ?? false,
+    ...(options.unique ? { unique: true } : {}),
+    ...(options.storage !== undefined ? { storage: options.storage } : {}),
+    ...(copy?.name !== undefined ? { name: copy.name } : {}),
+  };
+  const guest = planRestore(request, replaced ?? (existing && errors.length > 0 ? { ...existing, volumes: {} } : undefined), errors, copy?.warnings ?? []);
   problems.push(...(await checkPermissions(client, [guest])));
   return { plan: newOperationPlan(client, [guest], problems), desired: [], context: { cluster, live: new Map() } };
 }

@@ -5,7 +5,7 @@
 // task it started (the node's task list), or the archive gone; it is resent only when PVE
 // shows no trace of it.
 import { getNodeTasks, getStorageContent, getTaskLog } from "../api/endpoints/index.js";
-import type { PveClient } from "../api/index.js";
+import { PveError, type PveClient } from "../api/index.js";
 import type { TaskWatcher } from "../api/task-watcher.js";
 import type { ArchiveDeleteIntent, BackupIntent, CallIntent, RestoreIntent } from "../plan/intent.js";
 import type { ApiCall } from "../plan/types.js";
@@ -27,6 +27,8 @@ export interface ArchiveCallDeps {
   seen: Set<string>;
   /** Told before each resend (the runner's retry event). */
   onRetry(attempt: number, reason: string, delayMs: number): void;
+  /** With --lock-wait: waits until the guest's lock is released (throws once the wait is over). */
+  awaitLock?: (lock: string) => Promise<void>;
 }
 
 export interface ArchiveOutcome {
@@ -69,8 +71,30 @@ export async function runArchiveCall(deps: ArchiveCallDeps, node: string, call: 
       continue;
     }
     if (typeof upid !== "string" || !upid.startsWith("UPID:")) return { warnings: [], attempts: attempt };
-    return finish(deps, node, call.intent, upid, attempt);
+    try {
+      return await finish(deps, node, call.intent, upid, attempt);
+    } catch (err) {
+      const lock = call.intent.op === "backup" ? lockInTaskLog(err) : undefined;
+      if (lock === undefined) throw err;
+      if (deps.awaitLock === undefined) throw withLockWaitHint(err, lock);
+      // vzdump refused the locked guest in its task and wrote nothing: sent again once the lock is gone.
+      await deps.awaitLock(lock);
+    }
   }
+}
+
+/** The lock a failed vzdump task names for its guest (`… failed - VM is locked (migrate)`). */
+function lockInTaskLog(err: unknown): string | undefined {
+  if (!(err instanceof PveError) || err.task === undefined) return undefined;
+  for (const line of err.task.logTail) {
+    const m = /failed - (?:VM|CT) is locked \((\w+)\)/.exec(line);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+function withLockWaitHint(err: unknown, lock: string): Error {
+  return new Error(`${errorText(err)}\nthe guest is locked (${lock}) by another operation; run again once it is done, or give --lock-wait (e.g. --lock-wait 2h) to wait for it`);
 }
 
 /** Waits the call's task (its failure is the step's) and reads what it made. */

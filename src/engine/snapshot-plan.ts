@@ -35,7 +35,14 @@ export interface SnapshotPlanResult {
 /** A guest's snapshots as PVE lists them, without the `current` entry (the live state). */
 export async function readSnapshots(client: PveClient, guest: Pick<GuestSummary, "type" | "node" | "vmid">): Promise<SnapshotEntry[]> {
   const listed = await getGuestSnapshots(client, guest.type, guest.node, guest.vmid);
-  return listed.filter((s) => s.name !== "current").map((s) => ({ name: s.name, ...(s.snaptime !== undefined ? { snaptime: Number(s.snaptime) } : {}) }));
+  return listed
+    .filter((s) => s.name !== "current")
+    .map((s) => ({
+      name: s.name,
+      ...(s.snaptime !== undefined ? { snaptime: Number(s.snaptime) } : {}),
+      ...(s.description !== undefined && s.description !== "" ? { description: s.description } : {}),
+      ...(s.vmstate === true || Number(s.vmstate) === 1 ? { vmstate: true } : {}),
+    }));
 }
 
 /** Unique plan keys: the guest's name, with its vmid when two selected guests share it. */
@@ -93,7 +100,13 @@ function planGuest(g: GuestSummary, key: string, op: SnapshotOperation, reads: R
   const lock = live !== undefined ? live.lock : g.lock;
   const built = snapshotSteps({ kind: g.type, vmid: g.vmid, node: g.node, status, snapshots: listed as SnapshotEntry[], ...(g.name !== undefined ? { name: g.name } : {}) }, op);
   const problems = [...built.problems];
-  if (lock !== undefined && built.steps.length > 0) {
+  // A guest that already has the snapshot (a rerun) has nothing to run: its storage does not
+  // matter, and only a snapshot lock does (PVE may still be taking it, or a run stopped while it did).
+  if (built.steps.length === 0) {
+    if (op.action === "create" && lock === "snapshot" && problems.length === 0) problems.push(unfinished(key, g.vmid, op.name));
+    return { guest: { ...guest, warnings: problems.length > 0 ? [] : (built.warnings ?? []) }, problems };
+  }
+  if (lock !== undefined) {
     problems.push(`${key} is locked (${lock}): another operation is running on it; wait for it to finish (or remove a stale lock) and run again`);
   }
   if (live !== undefined) {
@@ -103,6 +116,13 @@ function planGuest(g: GuestSummary, key: string, op: SnapshotOperation, reads: R
   }
   const steps = built.steps.map((s, n) => ({ ...s, id: `${key}/${n + 1}-${s.action}` }));
   return { guest: { ...guest, steps, warnings: built.warnings ?? [] }, problems };
+}
+
+function unfinished(key: string, vmid: number, name: string): string {
+  return (
+    `${key} has snapshot '${name}' but is locked (snapshot): PVE is still taking it, or a run stopped while it did and the snapshot is unfinished; ` +
+    `wait and run again, or, if no task runs, unlock it (qm unlock ${vmid}, pct unlock for a container), delete the snapshot (pvectl snapshot delete ${name} --vmid ${vmid} --allow-data-loss) and run again`
+  );
 }
 
 /** node -> storage -> its type and space, one listing per node the guests are on. */

@@ -116,7 +116,13 @@ export class GuestRunner {
   #archiveDeps(step: Step) {
     const { client, watcher, retry, emit } = this.#deps;
     const onRetry = (attempt: number, reason: string, delayMs: number) => emit({ type: "retry", guest: this.#guest, step, attempt, reason, delayMs });
-    return { client, watcher, retry, seen: this.#seen, onRetry };
+    // --lock-wait bounds every wait of the step together, from the first lock met.
+    let since: number | undefined;
+    const awaitLock = (lock: string) => {
+      since ??= Date.now();
+      return this.#awaitLock(step, lock, since);
+    };
+    return { client, watcher, retry, seen: this.#seen, onRetry, ...(this.#deps.lockWaitMs !== undefined ? { awaitLock } : {}) };
   }
 
   #path(call: ApiCall): string {

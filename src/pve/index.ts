@@ -62,5 +62,6 @@ export {
   printConfigFile,
 } from "./config-file.js";
 export { type CalendarEvent, CalendarEventError, calendarEventProblem, nextCalendarEvent, parseCalendarEvent } from "./calendar-event.js";
+export { notesTemplateProblem } from "./notes-template.js";
 export { BUILTIN_ROLES, isAclPath, isBuiltinRole, isPrivilege, PVE_PRIVILEGES, REMOVED_PRIVILEGES, ROLE_ID_RE } from "./privileges.js";
 export { DRIVE_PRIVILEGES, type DriveCheck, type DriveMedia, driveMedia, drivePrivileges } from "./drive-privileges.js";

@@ -1,14 +1,17 @@
 // A volume moved to another storage, for every kind: the move (what is copied, and whether
 // the guest keeps running while it is), then the destroy of the source, which PVE keeps as
-// unusedN. The destroy is data-loss-risk, so without --allow-data-loss the source stays and
-// the plan says where; with it, the volume the plan names is the one destroyed (the key is
-// predicted, unused-slots.ts, and checked before the call). A disk of a clone this plan makes
+// unusedN. The destroy is data-loss-risk, so without --allow-data-loss the source stays, and
+// the plan and the report say where and how to remove it: a later plan does not destroy it (no
+// record says which unusedN a move left). With it, the volume the plan names is the one
+// destroyed (the key is predicted, unused-slots.ts, and checked before the call). A disk of a clone this plan makes
 // is moved with its source removed at once: that copy holds nothing of the user's yet. A guest
 // with snapshots keeps the source: they still use it (PVE's is_volume_in_use refuses the destroy).
 import type { ApiCall, StepDraft } from "../plan/types.js";
 import { isClonedVolumeRef } from "./clone-step.js";
 import { humanSize } from "./formats.js";
+import type { VmidRef } from "./api-paths.js";
 import type { UnusedSlots } from "./unused-slots.js";
+import { unusedRemoval } from "./unused-removal.js";
 
 export interface MoveSource {
   slot: string;
@@ -21,7 +24,10 @@ export interface MoveHow {
   /** Copied while the guest runs (a VM's drive-mirror); otherwise the guest is stopped throughout. */
   online: boolean;
   /** "VM" or "container": who keeps running or stays stopped. */
-  guest: string;
+  guest: "VM" | "container";
+  /** Where the guest is (the removal command of a kept source names them). */
+  node: string;
+  vmid: VmidRef;
   /** The move call; `deleteSource`: PVE removes the source once copied. */
   move: (deleteSource: boolean) => ApiCall;
   /**
@@ -82,7 +88,9 @@ export function moveSteps(source: MoveSource, target: string, unused: UnusedSlot
     {
       action: "disk-delete",
       severity: "data-loss-risk",
-      summary: `destroy ${source.volume}, the source of the move of ${source.slot} (kept as ${key} without --allow-data-loss)`,
+      summary:
+        `destroy ${source.volume}, the source of the move of ${source.slot}: without --allow-data-loss it stays as ${key}, and later plans do not destroy it ` +
+        `(pvectl keeps no record of the move); remove it then with ${unusedRemoval(how.guest, how.node, how.vmid, key)}`,
       changes: [{ field: key, before: source.volume }],
       calls: [how.destroy(key)],
       deletesVolumes: [source.volume],

@@ -6,6 +6,10 @@ export interface SnapshotEntry {
   name: string;
   /** Seconds since the epoch; PVE omits it for `current`. */
   snaptime?: number;
+  /** Its description (`snapshot create` compares it on a rerun). */
+  description?: string;
+  /** A VM snapshot that saved the RAM. */
+  vmstate?: boolean;
 }
 
 export interface Retention {

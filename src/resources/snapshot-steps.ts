@@ -8,6 +8,7 @@ import { lxcCalls } from "./lxc/calls.js";
 import { qemuCalls } from "./qemu/calls.js";
 import { snapshotCreateCall, snapshotDeleteCall, snapshotRollbackCall } from "./snapshot-calls.js";
 import { type Retention, type SnapshotEntry, snapshotsToPrune } from "./snapshot-prune.js";
+import { alreadyTaken, notThisRuns } from "./snapshot-resume.js";
 
 /** A guest as the snapshot steps need it. */
 export interface SnapshotGuest {
@@ -42,10 +43,11 @@ function has(guest: SnapshotGuest, name: string): boolean {
   return guest.snapshots.some((s) => s.name === name);
 }
 
-export function snapshotSteps(guest: SnapshotGuest, op: SnapshotOperation): SnapshotSteps {
+/** `nowSeconds`: when this run planned (a rerun of create compares the existing snapshot's age). */
+export function snapshotSteps(guest: SnapshotGuest, op: SnapshotOperation, nowSeconds = Date.now() / 1000): SnapshotSteps {
   switch (op.action) {
     case "create":
-      if (has(guest, op.name)) return { steps: [], problems: [`${label(guest)} already has a snapshot named '${op.name}'; choose another name, or delete that one first`] };
+      if (has(guest, op.name)) return resumed(guest, op, nowSeconds);
       return { steps: [createStep(guest, op)], problems: [], ...vmstateNote(guest, op.vmstate === true) };
     case "delete":
       if (!has(guest, op.name)) return { steps: [], problems: [missing(guest, op.name)] };
@@ -62,6 +64,22 @@ export function snapshotSteps(guest: SnapshotGuest, op: SnapshotOperation): Snap
 export function pruneSteps(guest: SnapshotGuest, retention: Retention): StepDraft[] {
   const why = `beyond the newest ${retention.keep} named '${retention.prefix}*'`;
   return snapshotsToPrune(guest.snapshots, retention).map((s) => deleteStep(guest, s.name, ` (${why})`));
+}
+
+/** A create whose snapshot the guest has: done by an earlier run, or a snapshot this command did not make. */
+function resumed(guest: SnapshotGuest, op: { name: string; vmstate?: boolean; description?: string }, nowSeconds: number): SnapshotSteps {
+  const existing = guest.snapshots.find((s) => s.name === op.name)!;
+  const askedRam = op.vmstate === true && guest.kind === "qemu";
+  const wish = { name: op.name, savesRam: askedRam && guest.status === "running", askedRam, ...(op.description ? { description: op.description } : {}) };
+  const why = notThisRuns(existing, wish, nowSeconds);
+  if (why === undefined) return { steps: [], problems: [], warnings: [alreadyTaken(label(guest), existing)] };
+  return {
+    steps: [],
+    problems: [
+      `${label(guest)} already has a snapshot named '${op.name}' that this command did not make (${why}); ` +
+        `delete it first (pvectl snapshot delete ${op.name} --vmid ${guest.vmid} --allow-data-loss) or choose another name`,
+    ],
+  };
 }
 
 function missing(guest: SnapshotGuest, name: string): string {

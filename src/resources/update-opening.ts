@@ -6,6 +6,7 @@ import type { StepDraft } from "../plan/types.js";
 import { adoptStep, type GuestStepCalls, stopStep } from "./guest-steps.js";
 import type { PowerState, UpdateOptions } from "./kind.js";
 import { OWNERSHIP_TAG } from "./ownership.js";
+import { unusedRemoval } from "./unused-removal.js";
 import { poolDrafts } from "./pool-steps.js";
 import { converts, liveTemplateErrors, templateWishErrors } from "./template.js";
 
@@ -49,7 +50,10 @@ export function openUpdate(calls: GuestStepCalls, desired: DesiredLike, live: Li
   }
   if (live.lock) warnings.push(`${noun === "VM" ? "guest" : "container"} is locked (${live.lock}); apply waits and retries`);
   for (const [slot, volume] of Object.entries(live.unused)) {
-    warnings.push(`${slot} holds ${volume}, attached to nothing; pvectl leaves it (delete it in PVE if it is not needed)`);
+    warnings.push(
+      `${slot} holds ${volume}, attached to nothing (the source of a move made without --allow-data-loss, or a detached disk); ` +
+        `pvectl leaves it: to destroy it, run ${unusedRemoval(noun, live.node, live.vmid, slot)}`,
+    );
   }
   const drafts: StepDraft[] = [];
   const adopting = options.adopt === true && !live.tags.includes(OWNERSHIP_TAG);

@@ -72,6 +72,38 @@ describe("backup run", () => {
     assert.deepEqual(await archivesOf(lab, 202), []);
   });
 
+  it("says --lock-wait when a guest is locked; with it, the backup waits for the lock and then runs", async () => {
+    lab.sim.admin.holdLock(202, "migrate");
+    const refused = await planBackupRun(lab.client, { vmids: [202] }, SNAPSHOT);
+    assert.match(refused.plan.guests[0]!.errors.join(), /locked \(migrate\).*--lock-wait/);
+    const planned = await planBackupRun(lab.client, { vmids: [202] }, { ...SNAPSHOT, lockWait: true });
+    assert.deepEqual(planned.plan.guests[0]!.errors, []);
+    assert.match(planned.plan.guests[0]!.warnings.join(), /locked \(migrate\) now: its backup waits for the lock/);
+    const release = setTimeout(() => lab.sim.admin.releaseLock(202), 1500);
+    try {
+      const report = await applyPlan(lab.client, planned, { ...fastApply, lockWaitMs: 20_000 });
+      assert.equal(report.ok, true, report.guests[0]!.error);
+      assert.equal((await archivesOf(lab, 202)).length, 1);
+    } finally {
+      clearTimeout(release);
+    }
+  });
+
+  it("a guest locked after the plan: its failure says --lock-wait; with --lock-wait it waits and is backed up", async () => {
+    const planned = await planBackupRun(lab.client, { vmids: [202] }, SNAPSHOT);
+    lab.sim.admin.holdLock(202, "migrate");
+    const failed = await applyPlan(lab.client, planned, fastApply);
+    assert.match(failed.guests[0]!.error ?? "", /locked \(migrate\).*--lock-wait/s);
+    const release = setTimeout(() => lab.sim.admin.releaseLock(202), 1500);
+    try {
+      const report = await applyPlan(lab.client, planned, { ...fastApply, lockWaitMs: 20_000 });
+      assert.equal(report.ok, true, report.guests[0]!.error);
+      assert.equal((await archivesOf(lab, 202)).length, 1);
+    } finally {
+      clearTimeout(release);
+    }
+  });
+
   it("skips guests pvectl did not create unless --include-foreign", async () => {
     await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 290, name: "theirs", tags: "other" })) as string);
     const planned = await planBackupRun(lab.client, { all: true }, SNAPSHOT);

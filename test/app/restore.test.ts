@@ -8,6 +8,8 @@ import { PveClient } from "../../src/api/index.js";
 import { applyPlan } from "../../src/app/apply-plan.js";
 import { planBackupRun } from "../../src/app/backup-plan.js";
 import { planRestoreArchive } from "../../src/app/restore.js";
+import { planSpec } from "../../src/app/plan-spec.js";
+import { parseSpec } from "../../src/sources/spec/index.js";
 import { converge, fastApply, type Lab, startLab } from "../engine/helpers.js";
 
 const SPEC = `vms:
@@ -42,18 +44,57 @@ describe("restore", () => {
     ["qemu", 501],
     ["lxc", 502],
   ] as const) {
-    it(`restores a ${type} archive to a free vmid, keeping the archive's tags (pvectl's guest stays pvectl's)`, async () => {
+    it(`restores a ${type} archive to a free vmid as a renamed copy, so the spec still finds its one guest by name`, async () => {
       const archive = await backUp(lab, vmid);
       const planned = await planRestoreArchive(lab.client, { archive, vmid: vmid + 50 });
       assert.deepEqual(planned.plan.preflightErrors, []);
-      assert.deepEqual(planned.plan.guests[0]!.steps.map((s) => [s.action, s.severity]), [["restore", "configuration"]]);
+      const [step] = planned.plan.guests[0]!.steps;
+      assert.deepEqual([step!.action, step!.severity], ["restore", "configuration"]);
+      const nameKey = type === "qemu" ? "name" : "hostname";
+      const original = String((await config(lab, type, vmid))[nameKey]);
+      assert.match(step!.summary, new RegExp(`named ${original}-copy-${vmid + 50} \\(a copy: not the archive's guest\\)`));
       const report = await applyPlan(lab.client, planned, fastApply);
       assert.equal(report.ok, true, report.guests[0]!.error);
       const restored = await config(lab, type, vmid + 50);
-      assert.match(String(restored.tags), /pvectl/);
-      assert.equal(restored[type === "qemu" ? "name" : "hostname"], (await config(lab, type, vmid))[type === "qemu" ? "name" : "hostname"]);
+      assert.match(String(restored.tags), /pvectl/, "pvectl made the copy: it stays pvectl's");
+      assert.equal(restored[nameKey], `${original}-copy-${vmid + 50}`);
+      const again = await planSpec(lab.client, parseSpec(SPEC.replace(/vmid: \d+, /g, ""), "spec.yaml"));
+      assert.deepEqual(again.plan.preflightErrors, []);
+      assert.deepEqual(again.plan.guests.flatMap((g) => g.errors), [], "no name is ambiguous");
+      assert.deepEqual(again.plan.guests.map((g) => g.vmid), [501, 502]);
     });
   }
+
+  it("a restore to the archive's own vmid (the guest is gone) is the guest again: its name is kept", async () => {
+    const archive = await backUp(lab, 501);
+    await lab.client.waitForTask((await lab.client.request("DELETE", "/nodes/pve1/qemu/501")) as string);
+    const report = await applyPlan(lab.client, await planRestoreArchive(lab.client, { archive, vmid: 501 }), fastApply);
+    assert.equal(report.ok, true, report.guests[0]!.error);
+    assert.equal((await config(lab, "qemu", 501)).name, "web");
+  });
+
+  it("--name names the copy", async () => {
+    const archive = await backUp(lab, 501);
+    const report = await applyPlan(lab.client, await planRestoreArchive(lab.client, { archive, vmid: 560, name: "web-test" }), fastApply);
+    assert.equal(report.ok, true, report.guests[0]!.error);
+    assert.equal((await config(lab, "qemu", 560)).name, "web-test");
+  });
+
+  it("--start of a copy without --unique is refused while the original runs (same MACs and IPs), warned otherwise", async () => {
+    const archive = await backUp(lab, 501);
+    await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu/501/status/start")) as string);
+    const refused = await planRestoreArchive(lab.client, { archive, vmid: 561, start: true });
+    assert.match(refused.plan.preflightErrors.map((p) => p.message).join(), /MAC addresses and network configuration \(static IPs\) of web \(vmid 501\), which is running.*--unique/);
+    const unique = await planRestoreArchive(lab.client, { archive, vmid: 561, start: true, unique: true });
+    assert.deepEqual(unique.plan.preflightErrors, []);
+    const told = await planRestoreArchive(lab.client, { archive, vmid: 561, start: true, allowDuplicateMacs: true });
+    assert.deepEqual(told.plan.preflightErrors, []);
+    assert.match(told.plan.guests[0]!.warnings.join(), /same|MAC addresses.*do not run both on one network/);
+    await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu/501/status/stop")) as string);
+    const stopped = await planRestoreArchive(lab.client, { archive, vmid: 561, start: true });
+    assert.deepEqual(stopped.plan.preflightErrors, []);
+    assert.match(stopped.plan.guests[0]!.warnings.join(), /MAC addresses and network configuration \(static IPs\) of web \(vmid 501\) \(stopped now\): do not run both/);
+  });
 
   it("restores over an existing guest only with --allow-data-loss, naming the disks it replaces", async () => {
     const archive = await backUp(lab, 501);

@@ -80,4 +80,14 @@ describe("pvectl backup and restore", () => {
     const fresh = await pvectl(["restore", archive, "--vmid", "751", "--yes"], env);
     assert.equal(fresh.code, 0, fresh.stderr);
   });
+
+  it("backup prune's plan summary counts the archives it deletes", async () => {
+    sim.admin.advanceClock(3600);
+    const again = await pvectl(["backup", "run", "--vmid", "702", "--storage", "local", "--yes"], env);
+    assert.equal(again.code, 0, again.stderr);
+    const pruned = await pvectl(["backup", "prune", "--vmid", "702", "--storage", "local", "--keep-last", "1", "--allow-data-loss", "--yes"], env);
+    assert.equal(pruned.code, 0, pruned.stderr);
+    assert.match(pruned.stdout, /delete backup local:backup\/vzdump-qemu-702-/);
+    assert.match(pruned.stdout, /^Backup archives: 1 to delete\.$/m);
+  });
 });

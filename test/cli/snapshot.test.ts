@@ -61,13 +61,16 @@ describe("pvectl snapshot", () => {
     assert.match(table.stdout, /snapa +pve1 +first +\d{4}-/);
   });
 
-  it("refuses a name PVE refuses before reading anything, and a taken name in the preflight", async () => {
+  it("refuses a name PVE refuses before reading anything, and a taken name in the preflight unless a rerun made it", async () => {
     const bad = await pvectl(["snapshot", "create", "9lives", "-f", spec, "--yes"], env);
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /must start with a letter/);
-    const taken = await pvectl(["snapshot", "create", "first", "--name", "snapa", "--yes"], env);
+    const taken = await pvectl(["snapshot", "create", "first", "--name", "snapa", "--description", "not the first", "--yes"], env);
     assert.equal(taken.code, 1);
-    assert.match(taken.stdout, /snapa already has a snapshot named 'first'/);
+    assert.match(taken.stdout, /snapa already has a snapshot named 'first' that this command did not make/);
+    const rerun = await pvectl(["snapshot", "create", "first", "--name", "snapa", "--yes"], env);
+    assert.equal(rerun.code, 0, rerun.stdout);
+    assert.match(rerun.stdout, /already done: snapa has snapshot 'first'/);
     assert.match(taken.stdout, /nothing will run/);
   });
 

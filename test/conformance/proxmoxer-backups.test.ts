@@ -29,6 +29,7 @@ out["archives"] = sorted([c["volid"], c["vmid"], c.get("notes"), bool(c.get("pro
 web = [c["volid"] for c in content if c["vmid"] == 8001][0]
 out["restore"] = wait(node.qemu.post(vmid=8011, archive=web))
 out["restored_name"] = node.qemu(8011).config.get().get("name")
+out["extracted"] = node.vzdump.extractconfig.get(volume=web)
 out["own_backup"] = wait(node.vzdump.post(vmid=8003, storage="local", compress="lzo"))
 print(json.dumps(out))
 `;
@@ -65,6 +66,9 @@ describe("backups pvectl made, listed and restored by python3-proxmoxer", { skip
     );
     assert.equal(out.restore, "OK");
     assert.equal(out.restored_name, "web");
+    // The archive's config as extractconfig answers it: the config file's text (pvectl's restore reads name and tags from it).
+    assert.match(String(out.extracted), /^name: web$/m);
+    assert.match(String(out.extracted), /^tags: pvectl$/m);
     assert.equal(out.own_backup, "OK");
   });
 

@@ -181,4 +181,13 @@ describe("backup jobs as desired state", () => {
       (err: unknown) => err instanceof SpecError && /jobs\.yaml:4:\d+.*backupJobs\[0\]\.schedule: invalid calendar event 'weekdays 2am'.*mon\.\.fri 02:30/s.test(err.message),
     );
   });
+
+  it("refuses a raw line feed in a notes template at load, with file:line (PVE's jobs.cfg cannot hold it)", () => {
+    const spec = JOB().replace("storage: local", 'storage: local\n    notesTemplate: "{{guestname}}\\nnightly"');
+    assert.throws(
+      () => parseSpec(spec, "jobs.yaml"),
+      (err: unknown) => err instanceof SpecError && /jobs\.yaml:7:\d+.*backupJobs\[0\]\.notesTemplate: PVE refuses this notes template: contains a line feed; write a new line as \\n/s.test(err.message),
+    );
+    assert.doesNotThrow(() => parseSpec(JOB().replace("storage: local", 'storage: local\n    notesTemplate: "{{guestname}}\\\\nnightly"'), "jobs.yaml"));
+  });
 });

@@ -61,6 +61,15 @@ describe("disk moves after a clone and on existing guests", () => {
     let cfg = (await lab.client.request("GET", "/nodes/pve1/qemu/9301/config")) as Record<string, unknown>;
     assert.match(String(cfg.scsi0), /^local-lvm:/);
     assert.match(String(cfg.unused0), /^shared:9301\//, "the source is kept");
+    // Plan and report say the same: kept, not planned again, and exactly how to remove it.
+    const removal = "`qm set 9301 --delete unused0` on node pve1";
+    const keptText = new RegExp(`destroy ${String(cfg.unused0).replace(/[./]/g, "\\$&")}, the source of the move of scsi0: without --allow-data-loss it stays as unused0, and later plans do not destroy it \\(pvectl keeps no record of the move\\); remove it then with ${removal}`);
+    assert.match(kept.plan.guests[0]!.steps[1]!.summary, keptText);
+    assert.match(kept.report.guests[0]!.pending.join("\n"), keptText);
+    // A rerun (also the one after a run killed between the move and the destroy) plans nothing, and its warning says how to remove it.
+    const rerun = (await planSpec(lab.client, parseSpec(CLONE("local-lvm"), "test.yaml"))).plan;
+    assert.deepEqual(rerun.guests[0]!.steps, []);
+    assert.match(rerun.guests[0]!.warnings.join("\n"), new RegExp(`unused0 holds ${String(cfg.unused0).replace(/[./]/g, "\\$&")}, attached to nothing.*to destroy it, run ${removal}`));
 
     const back = await converge(lab, CLONE("shared"), { allowDataLoss: true });
     assert.equal(back.report.ok, true, JSON.stringify(back.report.guests));

@@ -69,12 +69,50 @@ describe("snapshot plans", () => {
     const bad = await planSnapshots(lab.client, at([400]), { action: "create", name: "current" });
     assert.match(bad.plan.preflightErrors[0]!.message, /reserved/);
     await run([400], { action: "create", name: "taken" });
-    const taken = await planSnapshots(lab.client, at([400]), { action: "create", name: "taken" });
-    assert.match(taken.plan.preflightErrors[0]!.message, /snap400 already has a snapshot named 'taken'/);
+    const taken = await planSnapshots(lab.client, at([400]), { action: "create", name: "taken", description: "other" });
+    assert.match(taken.plan.preflightErrors[0]!.message, /snap400 already has a snapshot named 'taken' that this command did not make \(its description is empty, this command's 'other'\)/);
     for (const action of ["delete", "rollback"] as const) {
       const missing = await planSnapshots(lab.client, at([400]), { action, name: "nope" });
       assert.match(missing.plan.preflightErrors[0]!.message, /snap400 has no snapshot named 'nope' \(it has: taken\)/);
     }
+  });
+
+  it("a rerun of a create finishes the guests without the snapshot and reports the others as done", async () => {
+    await run([400], { action: "create", name: "resume", description: "before upgrade" });
+    const rerun = await planSnapshots(lab.client, at([400, 401]), { action: "create", name: "resume", description: "before upgrade" });
+    assert.deepEqual(rerun.plan.preflightErrors, []);
+    const [done, todo] = rerun.plan.guests;
+    assert.deepEqual(done!.steps, []);
+    assert.match(done!.warnings.join(), /already done: snap400 has snapshot 'resume' \(taken \d{4}-\d\d-\d\dT[\d:]+Z\), taken by an earlier run/);
+    assert.deepEqual(todo!.steps.map((s) => s.action), ["snapshot-create"]);
+    const report = await applyPlan(lab.client, rerun.plan, { ...fastApply, cluster: rerun.context.cluster });
+    assert.equal(report.ok, true);
+    assert.deepEqual(report.guests.map((g) => g.result), ["unchanged", "changed"]);
+    assert.ok((await names(401)).includes("resume"));
+    const again = await planSnapshots(lab.client, at([400, 401]), { action: "create", name: "resume", description: "before upgrade" });
+    assert.deepEqual([again.plan.preflightErrors, again.plan.guests.flatMap((g) => g.steps)], [[], []], "all have it: nothing to do");
+  });
+
+  it("a rerun does not count a snapshot of a guest locked for a snapshot as done (it may be unfinished)", async () => {
+    await run([400], { action: "create", name: "halfway" });
+    lab.sim.admin.holdLock(400, "snapshot");
+    try {
+      const rerun = await planSnapshots(lab.client, at([400]), { action: "create", name: "halfway" });
+      assert.match(rerun.plan.preflightErrors.map((p) => p.message).join(), /snap400 has snapshot 'halfway' but is locked \(snapshot\).*unfinished/);
+    } finally {
+      lab.sim.admin.releaseLock(400);
+    }
+  });
+
+  it("a rerun reports a same-named snapshot much older than the run instead of counting it as done", async () => {
+    lab.sim.admin.advanceClock(-3 * 86400);
+    try {
+      await run([400], { action: "create", name: "weekly" });
+    } finally {
+      lab.sim.admin.advanceClock(3 * 86400);
+    }
+    const rerun = await planSnapshots(lab.client, at([400, 401]), { action: "create", name: "weekly" });
+    assert.match(rerun.plan.preflightErrors.map((p) => p.message).join("\n"), /snap400 already has a snapshot named 'weekly' that this command did not make \(it was taken .*, more than a day before this run\); delete it first/);
   });
 
   it("refuses a user without VM.Snapshot in the preflight (the schema's permission of the endpoint)", async () => {

@@ -194,4 +194,19 @@ describe("vzdump's job as VZDump runs it", () => {
     assert.equal(h.task(upid).exitstatus, "Permission check failed (/vms/100, VM.Backup)");
     assert.equal((await h.config(100)).lock, undefined);
   });
+
+  it("refuses a notes template PVE's verify_notes_template refuses, in a job and in a vzdump call", async () => {
+    const h = harness();
+    await h.createVm(100);
+    const job = { id: "nightly", schedule: "daily", vmid: "100", storage: "local" };
+    await rejects(h.call("POST", "/cluster/backup", { ...job, "notes-template": "{{guestname}}\nnightly" }), 400, "Parameter verification failed.", {
+      "notes-template": "contains a line feed",
+    });
+    assert.deepEqual(await h.call("GET", "/cluster/backup"), [], "nothing is stored");
+    await h.call("POST", "/cluster/backup", { ...job, "notes-template": "{{guestname}}\\nnightly" });
+    await rejects(h.call("PUT", "/cluster/backup/nightly", { storage: "local", "notes-template": "a\nb" }), 400, "Parameter verification failed.", { "notes-template": "contains a line feed" });
+    await rejects(h.call("POST", "/nodes/pve1/vzdump", { vmid: "100", storage: "local", "notes-template": "{{host}} \\t" }), 400, "Parameter verification failed.", {
+      "notes-template": "found unknown: escape sequence '\\t' at char 9, variable 'host' at char 4",
+    });
+  });
 });

@@ -21,7 +21,12 @@ export async function getPruneMarks(
 
 export type NotBackedUp = ApiReturns<"/cluster/backup-info/not-backed-up", "GET">[number];
 
-/** Guests that no enabled backup job covers (templates are not listed). */
+/** Guests that no backup job covers, as PVE counts them: a disabled job counts too, and templates are listed. */
 export async function getNotBackedUp(api: ApiReader): Promise<NotBackedUp[]> {
   return get(api, "/cluster/backup-info/not-backed-up");
+}
+
+/** The guest config a vzdump archive holds, as its config file's text (GET …/vzdump/extractconfig). */
+export async function getArchiveConfig(api: ApiReader, node: string, volume: string): Promise<string> {
+  return String(await get(api, "/nodes/{node}/vzdump/extractconfig", { node, volume }));
 }

@@ -35,7 +35,7 @@ export {
   type QemuStatus,
   updateQemuConfig,
 } from "./qemu.js";
-export { getNotBackedUp, getPruneMarks, type NotBackedUp, type PruneMark } from "./backup.js";
+export { getArchiveConfig, getNotBackedUp, getPruneMarks, type NotBackedUp, type PruneMark } from "./backup.js";
 export { getGuestSnapshots, type ListedSnapshot } from "./snapshots.js";
 export { getStorageContent, type StorageVolume } from "./storage.js";
 export {

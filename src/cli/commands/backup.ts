@@ -11,7 +11,9 @@ import { BACKUP_COMPRESSIONS, BACKUP_MODES, type BackupCompression } from "../..
 import { renderArchives, renderUncovered } from "../render/backups.js";
 import { paletteFor } from "../render/plan.js";
 import { selectionJson, selectionNotes } from "../render/selection.js";
+import { notesTemplateProblem } from "../../pve/index.js";
 import { type ApplyFlags, runApply } from "./apply-flow.js";
+import { LOCK_WAIT_FLAG } from "./lock-wait.js";
 import { positiveInt, UsageError } from "./plan.js";
 import { addSelectionOptions, openSelection, type SelectionFlags } from "./selection-flags.js";
 
@@ -72,7 +74,12 @@ function registerRun(backup: Command): void {
     .option("--notes-template <text>", "the archive's notes; PVE fills {{guestname}}, {{vmid}}, {{node}}, {{cluster}}")
     .option("--protected", "protect the archives from prune and deletion")
     .option("--allow-restart", "run suspend/stop mode backups of running guests (they are paused or stopped for the copy)")
+    .option(...LOCK_WAIT_FLAG)
     .action(async (flags: RunFlags) => {
+      const notesProblem = flags.notesTemplate !== undefined ? notesTemplateProblem(flags.notesTemplate) : undefined;
+      if (notesProblem !== undefined) {
+        throw new UsageError(`--notes-template: PVE refuses it: ${notesProblem}`, "write a new line as \\n; PVE fills {{guestname}}, {{vmid}}, {{node}}, {{cluster}}");
+      }
       const mode = oneOf<BackupMode>(flags.mode, BACKUP_MODES, "--mode");
       const compress = oneOf<BackupCompression>(flags.compress, BACKUP_COMPRESSIONS, "--compress");
       const perNode = positiveInt(flags.perNode, "--per-node", DEFAULT_PER_NODE);
@@ -84,6 +91,7 @@ function registerRun(backup: Command): void {
           compress,
           ...(flags.notesTemplate !== undefined ? { notesTemplate: flags.notesTemplate } : {}),
           ...(flags.protected ? { protected: true } : {}),
+          ...(flags.lockWait !== undefined ? { lockWait: true } : {}),
         };
         await runPlanned(client, await planBackupRun(client, selector, options), flags, perNode);
       } finally {

@@ -14,6 +14,8 @@ interface Flags extends ApplyFlags {
   start?: boolean;
   unique?: boolean;
   includeForeign?: boolean;
+  name?: string;
+  allowDuplicateMacs?: boolean;
 }
 
 function vmidOf(value: string): number {
@@ -32,6 +34,8 @@ export function registerRestoreCommand(program: Command): void {
     .option("--storage <storage>", "put every restored disk here (default: where each disk was backed up from)")
     .option("--start", "start the guest after the restore")
     .option("--unique", "give every NIC a new MAC address (a copy running beside the original); default: the archive's MACs are kept")
+    .option("--name <name>", "the name of a copy (a vmid other than the archive's); default for a copy of a pvectl guest: NAME-copy-VMID")
+    .option("--allow-duplicate-macs", "with --start and without --unique: start a copy even while the original runs (same MACs and IPs)")
     .option("--allow-data-loss", "required to restore over an existing guest: its config and disks are replaced")
     .option("--include-foreign", "allow restoring over an existing guest pvectl did not create")
     .option("-y, --yes", "do not ask for confirmation")
@@ -47,6 +51,8 @@ export function registerRestoreCommand(program: Command): void {
           start: flags.start ?? false,
           unique: flags.unique ?? false,
           includeForeign: flags.includeForeign ?? false,
+          ...(flags.name !== undefined ? { name: flags.name } : {}),
+          allowDuplicateMacs: flags.allowDuplicateMacs ?? false,
         });
         await runApply(client, planned, flags, {}, "apply");
       } finally {

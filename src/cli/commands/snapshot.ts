@@ -92,7 +92,11 @@ export function registerSnapshotCommand(program: Command): void {
     .option("--vmstate", "VMs: also save the RAM of a running VM (it pauses while the memory is written; needs --allow-restart)")
     .option("--description <text>", "the snapshot's description")
     .option("--min-free <percent>", `refuse when a thin pool (lvmthin, zfspool) holding a volume has less free space than this (default: ${DEFAULT_MIN_FREE_PERCENT}%)`)
-    .addHelpText("after", "\nExample: pvectl snapshot create before-upgrade --tag web --yes   (NAME first: --name and -f take several values)")
+    .addHelpText(
+      "after",
+      "\nExample: pvectl snapshot create before-upgrade --tag web --yes   (NAME first: --name and -f take several values)\n" +
+        "A run that stopped part way is finished by running the same command again: guests that already have NAME from it are reported done.",
+    )
     .action(async (name: string, flags: WriteFlags & { vmstate?: boolean; description?: string }) => {
       await runSnapshotOperation(
         flags,

@@ -140,6 +140,9 @@ export function summaryLine(plan: Plan, p: Palette = plainPalette): string {
   const bySeverity = severityCounts(plan);
   const parts = SEVERITIES.filter((s) => bySeverity[s] > 0).map((s) => `${bySeverity[s]} ${colourSeverity(p, s)}`);
   const lines = [guests];
+  // Archives are not guests: a prune changes no guest, yet deletes them (counted apart).
+  const archives = archivesDeleted(plan);
+  if (archives > 0) lines.push(`Backup archives: ${archives} to delete.`);
   const objects = objectSummary(plan);
   if (objects) lines.push(objects);
   if (parts.length > 0) lines.push(`Steps by severity: ${parts.join(", ")}.`);
@@ -150,6 +153,13 @@ export function summaryLine(plan: Plan, p: Palette = plainPalette): string {
   if (failed) lines.push(p.red(failed));
   else if (parts.length === 0) lines.push("No changes: the cluster matches the spec.");
   return lines.join("\n");
+}
+
+/** How many backup archives the plan's steps delete. */
+function archivesDeleted(plan: Plan): number {
+  let n = 0;
+  for (const guest of plan.guests) for (const step of guest.steps) if (step.action === "archive-delete") n += step.deletesVolumes?.length ?? 1;
+  return n;
 }
 
 /** What failed in a plan, in one sentence (undefined when nothing did). */

@@ -20,6 +20,8 @@ export interface RestoreRequest {
   start: boolean;
   /** New MACs for every NIC (PVE's `unique`); without it the archive's MACs are kept. */
   unique?: boolean;
+  /** The guest's name (qemu `name`, lxc `hostname`) instead of the archive's: a copy's own. */
+  name?: string;
 }
 
 /** The guest restored over, as the plan read it: its disks (slot -> volume) are named as lost. */
@@ -33,16 +35,17 @@ export function archiveKind(volume: string): GuestType | undefined {
   return m ? (m[1] as GuestType) : undefined;
 }
 
-export function planRestore(request: RestoreRequest, existing: ReplacedGuest | undefined, errors: string[]): GuestPlan {
+export function planRestore(request: RestoreRequest, existing: ReplacedGuest | undefined, errors: string[], warnings: string[] = []): GuestPlan {
   const label = existing ? guestLabel(existing) : `vmid ${request.vmid}`;
   const key = existing ? guestKey(existing) : `vmid-${request.vmid}`;
-  const base = { kind: request.kind, key, name: existing?.name ?? key, vmid: request.vmid, node: request.node, exists: existing !== undefined, warnings: [] };
+  const base = { kind: request.kind, key, name: existing?.name ?? key, vmid: request.vmid, node: request.node, exists: existing !== undefined, warnings };
   if (errors.length > 0) return { ...base, steps: [], errors };
   return { ...base, steps: numbered(key, [restoreStep(request, existing, label)]), errors: [] };
 }
 
 function restoreStep(request: RestoreRequest, existing: ReplacedGuest | undefined, label: string): StepDraft {
-  const where = `${request.node}${request.storage !== undefined ? `, disks on ${request.storage}` : ""}${request.unique ? ", new MAC addresses" : ""}${request.start ? ", started after" : ""}`;
+  const renamed = request.name !== undefined ? `, named ${request.name} (a copy: not the archive's guest)` : "";
+  const where = `${request.node}${request.storage !== undefined ? `, disks on ${request.storage}` : ""}${request.unique ? ", new MAC addresses" : ""}${renamed}${request.start ? ", started after" : ""}`;
   const call = restoreCall(request, existing !== undefined);
   if (existing === undefined) {
     return { action: "restore", severity: "configuration", summary: `restore ${request.archive.volume} as new guest ${label} on ${where}`, changes: [], calls: [call] };
@@ -69,6 +72,8 @@ function restoreCall(request: RestoreRequest, replaces: boolean): ApiCall {
   if (replaces) params.force = 1;
   if (request.start) params.start = 1;
   if (request.unique) params.unique = 1;
+  // PVE lays the options given with a restore over the archive's config.
+  if (request.name !== undefined) params[request.kind === "qemu" ? "name" : "hostname"] = request.name;
   const path = request.kind === "qemu" ? qemuPaths.create(request.node) : lxcPaths.create(request.node);
   return {
     method: "POST",

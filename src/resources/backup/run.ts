@@ -17,6 +17,8 @@ export interface BackupRunOptions {
   notesTemplate?: string;
   /** The archive is protected from pruning and deletion. */
   protected?: boolean;
+  /** Apply waits on a lock another operation holds (--lock-wait): a locked guest is planned, not refused. */
+  lockWait?: boolean;
 }
 
 export interface BackupRunPlan {
@@ -37,11 +39,13 @@ export function planBackups(guests: ArchiveGuest[], storages: ArchiveStorage[], 
 function backupGuest(guest: ArchiveGuest, options: BackupRunOptions): GuestPlan {
   const key = guestKey(guest);
   const base = { kind: guest.type, key, name: guest.name ?? key, vmid: guest.vmid, node: guest.node, exists: true, warnings: [] };
-  // A guest another operation holds would fail in vzdump's task: said now, for this guest alone.
-  if (guest.lock !== undefined) {
-    return { ...base, steps: [], errors: [`${guestLabel(guest)} is locked (${guest.lock}): another operation holds it; run the backup again once it is done`] };
+  // A guest another operation holds would fail in vzdump's task: said now, for this guest alone,
+  // unless apply is to wait for the lock (the step then waits before its vzdump).
+  if (guest.lock !== undefined && !options.lockWait) {
+    return { ...base, steps: [], errors: [`${guestLabel(guest)} is locked (${guest.lock}): another operation holds it; run the backup again once it is done, or give --lock-wait (e.g. --lock-wait 2h) to wait for it`] };
   }
-  return { ...base, steps: numbered(key, [backupStep(guest, options)]), errors: [] };
+  const warnings = guest.lock !== undefined ? [`${guestLabel(guest)} is locked (${guest.lock}) now: its backup waits for the lock (--lock-wait)`] : [];
+  return { ...base, warnings, steps: numbered(key, [backupStep(guest, options)]), errors: [] };
 }
 
 /**

@@ -121,6 +121,8 @@ function moveMount(mount: DesiredMount, current: LiveMount, ctx: MountContext, o
     ...moveSteps(source, target, ctx.unused, {
       online: false,
       guest: "container",
+      node: ctx.node,
+      vmid: ctx.vmid,
       snapshotted: ctx.snapshotted ?? false,
       move: (deleteSource) => lxcCalls.moveVolume(ctx.node, ctx.vmid, mount.slot, target, deleteSource),
       destroy: (key) => lxcCalls.destroyUnused(ctx.node, ctx.vmid, key, current.volume),

@@ -151,6 +151,8 @@ function changeDisk(disk: DesiredDisk, current: LiveDisk, ctx: DiskContext, out:
       ...moveSteps(source, target, ctx.unused, {
         online: ctx.running,
         guest: "VM",
+        node: ctx.node,
+        vmid: ctx.vmid,
         snapshotted: ctx.snapshotted ?? false,
         move: (deleteSource) => qemuCalls.moveDisk(ctx.node, ctx.vmid, disk.slot, target, deleteSource),
         destroy: (key) => qemuCalls.destroyUnused(ctx.node, ctx.vmid, key, current.volume),

@@ -5,7 +5,7 @@
 // and vmid conflict, `exclude` implies all, one of them is needed); an update of the selection
 // drops the keys of the other shape; property strings (prune-backups, fleecing, performance)
 // answered as objects, as PVE's job config parses them.
-import { nextCalendarEvent, parseCalendarEvent, parsePropertyString, splitList } from "../../pve/index.js";
+import { nextCalendarEvent, notesTemplateProblem, parseCalendarEvent, parsePropertyString, splitList } from "../../pve/index.js";
 import { getFormat } from "../../schema/index.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { BackupJob } from "../cluster/types.js";
@@ -66,8 +66,15 @@ function applyJobParams(ctx: HandlerContext, job: BackupJob): void {
 
 const conflict = (key: string, other: string) => new PveApiError(400, "Parameter verification failed.", { [key]: `option conflicts with option '${other}'` });
 
+/** PVE's notes-template check (verify_vzdump_parameters): a raw line feed would break jobs.cfg. */
+export function checkNotesTemplate(template: unknown): void {
+  const problem = typeof template === "string" ? notesTemplateProblem(template) : undefined;
+  if (problem !== undefined) throw new PveApiError(400, "Parameter verification failed.", { "notes-template": problem });
+}
+
 /** PVE's selection rules of a job (verify_vzdump_parameters), on the job as it will be stored. */
 function checkSelection(job: BackupJob): void {
+  checkNotesTemplate(job["notes-template"]);
   if (job.exclude !== undefined && job.pool === undefined) job.all = 1;
   if (job.all === 1 && job.vmid !== undefined) throw conflict("all", "vmid");
   if (job.pool !== undefined && job.vmid !== undefined) throw conflict("pool", "vmid");

@@ -7,9 +7,10 @@ import type { SimCluster } from "../cluster/model.js";
 import type { GuestState } from "../cluster/types.js";
 import { requireStorage } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
-import { registerBackupJobHandlers } from "./backup-jobs.js";
+import { checkNotesTemplate, registerBackupJobHandlers } from "./backup-jobs.js";
 import { flag, nodeParam, sim, str } from "./context.js";
 import { pruneAfterBackup } from "./prune-backups.js";
+import { registerExtractConfigHandler } from "./vzdump-extractconfig.js";
 import { type ArchiveOptions, backupGuest, backupSize, finishGuest } from "./vzdump-archive.js";
 
 /** Options only root@pam may give (API2/VZDump.pm). */
@@ -72,6 +73,7 @@ function checkRequest(ctx: HandlerContext): void {
   if (flag(ctx, "stdout")) {
     throw new PveApiError(400, "Parameter verification failed.", { stdout: "option is only allowed on the command line interface." });
   }
+  checkNotesTemplate(ctx.params["notes-template"]);
 }
 
 function vzdump(ctx: HandlerContext): string {
@@ -153,5 +155,6 @@ function vzdump(ctx: HandlerContext): string {
 
 export function registerBackupHandlers(router: Router): void {
   router.add("POST", "/nodes/{node}/vzdump", vzdump);
+  registerExtractConfigHandler(router);
   registerBackupJobHandlers(router);
 }

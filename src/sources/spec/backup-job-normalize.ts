@@ -1,7 +1,7 @@
 // One `backupJobs:` entry, shape-checked by backup-job-schema.ts, into the job the engine
 // compares: PVE's keys for the fields the entry writes (and only those), the keys another
 // selection shape leaves behind to delete, and every cross-field rule with the field it is about.
-import { validateValue } from "../../pve/index.js";
+import { notesTemplateProblem, validateValue } from "../../pve/index.js";
 import type { DesiredBackupJob } from "../../resources/backup-job/model.js";
 import { jobParamSchemas, normalizeJobValue } from "../../resources/backup-job/normalize.js";
 import type { RawBackupJob } from "./backup-job-schema.js";
@@ -67,6 +67,12 @@ export function normalizeBackupJob(raw: RawBackupJob, path: SpecPath, source: So
   const selection = selectionParams(raw, path, sink);
   if (raw.notesTemplate !== undefined && raw.storage === undefined) {
     sink.add([...path, "notesTemplate"], "PVE takes `notes-template` only with a storage: add `storage:` to the job");
+    return undefined;
+  }
+  // PVE refuses these (a raw line feed would break its jobs.cfg, one option a line): said here, with the line.
+  const notesProblem = raw.notesTemplate !== undefined ? notesTemplateProblem(raw.notesTemplate) : undefined;
+  if (notesProblem !== undefined) {
+    sink.add([...path, "notesTemplate"], `PVE refuses this notes template: ${notesProblem}; write a new line as \\n, and use only {{guestname}}, {{vmid}}, {{node}}, {{cluster}}`);
     return undefined;
   }
   if (selection === undefined) return undefined;
