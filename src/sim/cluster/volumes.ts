@@ -178,6 +178,26 @@ export function defaultFormat(storage: StorageState, content: "images" | "rootdi
   return isFileStorage(storage) && storage.type !== "btrfs" && content === "images" ? "qcow2" : "raw";
 }
 
+/** Image formats each storage type's plugin accepts (pve-storage's plugindata `format`; LVM: raw without snapshot-as-volume-chain). */
+const VALID_FORMATS: Record<StorageState["type"], string[]> = {
+  dir: ["raw", "qcow2", "vmdk", "subvol"],
+  nfs: ["raw", "qcow2", "vmdk"],
+  cifs: ["raw", "qcow2", "vmdk"],
+  btrfs: ["raw", "subvol"],
+  zfspool: ["raw", "subvol"],
+  lvm: ["raw"],
+  lvmthin: ["raw"],
+  rbd: ["raw"],
+};
+
+/**
+ * PVE::Storage::resolve_format_hint: the hint when the storage supports it, else the plugin's
+ * default (raw for every plugin modelled here).
+ */
+export function resolveFormatHint(storage: StorageState, hint: string | undefined): string {
+  return hint !== undefined && VALID_FORMATS[storage.type].includes(hint) ? hint : "raw";
+}
+
 export function allocateVolume(state: ClusterState, opts: AllocateOptions): VolumeState {
   const { storage, node, vmid } = opts;
   const format = opts.format ?? defaultFormat(storage, opts.content);
