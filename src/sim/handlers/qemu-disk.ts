@@ -5,7 +5,14 @@ import { checkLock, nextUnusedKey, updateGuestConfig } from "../cluster/guest-co
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestState, GuestType, StorageState } from "../cluster/types.js";
 import { flockAtStart, releaseFlock, tryFlock } from "../cluster/config-flock.js";
-import { allocateVolume, findVolume, removeVolume, requireStorage, resolveFormatHint } from "../cluster/volumes.js";
+import {
+  allocateVolume,
+  assertThickLvmGrowth,
+  findVolume,
+  removeVolume,
+  requireStorage,
+  resolveFormatHint,
+} from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router, type TaskHandle } from "../contract.js";
 import { volumeInUse } from "./volume-use.js";
 import { flag, isKnownOption, num, pathGuest, rootOnly, sim, startGuestTask, str } from "./context.js";
@@ -35,6 +42,7 @@ export function resizeDisk(model: SimCluster, guest: GuestState, disk: string, s
   const newSize = relative ? current + parsed : parsed;
   if (newSize < current) throw new Error("shrinking disks is not supported");
   if (newSize === current) return;
+  if (volume) assertThickLvmGrowth(model.state, volume, guest.node, newSize - current);
   if (volume) volume.size = newSize;
   guest.config[disk] = withVolume(guest.type, disk, String(value), volid, newSize);
   log(`  Size of logical volume ${volid} changed from ${formatSize(current)} to ${formatSize(newSize)}.`);
