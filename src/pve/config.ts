@@ -4,7 +4,7 @@
 import { isVmDriveKey } from "./drive-slots.js";
 import { PveFormatError } from "./errors.js";
 import { type GuestKind, guestSubSchema } from "./guest-schema.js";
-import { parsePropertyString, printPropertyString, type PropertyValue, type PropertyValues } from "./property-string.js";
+import { type ParseOptions, parsePropertyString, printPropertyString, type PropertyValue, type PropertyValues } from "./property-string.js";
 import { GIB } from "./size.js";
 import { normaliseTags, printTags, splitList } from "./tags.js";
 
@@ -41,11 +41,11 @@ function subSchemaFor(kind: GuestKind, key: string) {
 }
 
 /** Parses a drive (`local-lvm:vm-100-disk-0,discard=on,size=32G`) or mount point value. The volume is under `file` (qemu) or `volume` (lxc). */
-export function parseDrive(key: string, value: string, kind: GuestKind = "qemu"): PropertyValues {
+export function parseDrive(key: string, value: string, kind: GuestKind = "qemu", options: ParseOptions = {}): PropertyValues {
   if (!isDiskKey(key, kind)) {
     throw new PveFormatError(`${kind} disk key`, key, "not a disk key", "Use a disk key such as scsi0, virtio1, efidisk0, rootfs or mp0.");
   }
-  return parsePropertyString(value, subSchemaFor(kind, key), key);
+  return parsePropertyString(value, subSchemaFor(kind, key), key, options);
 }
 
 /** Prints a drive as PVE writes it (volume first, then the other keys sorted, size as 32G). */
@@ -93,8 +93,8 @@ export function parseNewVolume(volume: string): { storage?: string; bytes: numbe
 }
 
 /** Parses a NIC: qemu `virtio=BC:24:11:AA:BB:CC,bridge=vmbr0,tag=120` -> { model, macaddr, bridge, tag }; lxc `name=eth0,bridge=vmbr0,hwaddr=...`. */
-export function parseNet(value: string, kind: GuestKind = "qemu", key = "net0"): PropertyValues {
-  return parsePropertyString(value, subSchemaFor(kind, key), key);
+export function parseNet(value: string, kind: GuestKind = "qemu", key = "net0", options: ParseOptions = {}): PropertyValues {
+  return parsePropertyString(value, subSchemaFor(kind, key), key, options);
 }
 
 /** Prints a NIC as PVE writes it (qemu: `model=MAC` first, then the rest sorted; lxc: `name` first). */

@@ -4,6 +4,7 @@ export { formatResize, formatSize, GIB, parseResize, parseSize, parseSizeBytes, 
 export { formatUpid, isUpid, parseUpid, type Upid } from "./upid.js";
 export { isValidTag, normaliseTags, parseTags, printTags, sameTags, splitList, type TagNormalisation } from "./tags.js";
 export {
+  type ParseOptions,
   parsePropertyString,
   PropertyStringError,
   type PropertyValue,

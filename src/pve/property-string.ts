@@ -2,7 +2,8 @@
 //
 // Representation of parsed values (one rule for every key):
 //   boolean keys -> true / false     (input spellings 1|on|yes|true and 0|off|no|false)
-//   integer and number keys -> number
+//   integer and number keys -> number (or, with `numbersAsText`, the text as written: PVE
+//   keeps `rate=50.0` as written, and so must anything that prints a value back)
 //   `disk-size` keys (size=32G) -> number of bytes
 //   everything else -> string, as written
 // Printing follows PVE's print_property_string: the default key first (bare value, or the
@@ -51,7 +52,7 @@ function describe(key: string | undefined): string {
  * `key` (e.g. "net0") prefixes error paths as PVE does (`net0.tag`).
  * Throws PropertyStringError with PVE's messages.
  */
-export function parsePropertyString(text: string, schema: SubSchema, key?: string): PropertyValues {
+export function parsePropertyString(text: string, schema: SubSchema, key?: string, options: ParseOptions = {}): PropertyValues {
   let raw: Record<string, string>;
   try {
     raw = checkPropertyString(text, schema, key ?? "");
@@ -60,13 +61,18 @@ export function parsePropertyString(text: string, schema: SubSchema, key?: strin
     throw err;
   }
   const values: PropertyValues = {};
-  for (const [name, value] of Object.entries(raw)) values[name] = typedValue(value, schema[name]);
+  for (const [name, value] of Object.entries(raw)) values[name] = typedValue(value, schema[name], options);
   return values;
 }
 
-function typedValue(value: string, entry: ParamSchema | undefined): PropertyValue {
+export interface ParseOptions {
+  /** Keep integer and number values as the text written (for parse-and-print round trips). */
+  numbersAsText?: boolean;
+}
+
+function typedValue(value: string, entry: ParamSchema | undefined, options: ParseOptions): PropertyValue {
   if (entry?.type === "boolean") return value === "1";
-  if (entry?.type === "integer" || entry?.type === "number") return Number(value);
+  if (entry?.type === "integer" || entry?.type === "number") return options.numbersAsText ? value : Number(value);
   if (isDiskSize(entry)) return parseSize(value);
   return value;
 }

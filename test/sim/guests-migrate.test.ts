@@ -34,12 +34,31 @@ describe("migration", () => {
     await h.ok("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve2", online: 1, "with-local-disks": 1 });
     const status = (await h.call("GET", "/nodes/pve2/qemu/100/status/current")) as Record<string, unknown>;
     assert.equal(status.status, "running");
+    // QemuMigrate's scan_local_volumes: a CD-ROM image on a node-local storage aborts the task
     await h.createVm(101, { ide2: "local:iso/debian-13-netinst.iso,media=cdrom" });
-    await rejects(
-      h.call("POST", "/nodes/pve1/qemu/101/migrate", { target: "pve3" }),
-      500,
-      "can't migrate local cdrom drive (referenced in 'ide2')",
-    );
+    const iso = await h.call("POST", "/nodes/pve1/qemu/101/migrate", { target: "pve3" });
+    assert.equal(h.task(iso).exitstatus, "migration aborted");
+    assert.ok(h.task(iso).log.includes("can't migrate local disk 'local:iso/debian-13-netinst.iso': local cdrom image"));
+    assert.equal((await h.config(101)).lock, undefined);
+    // the host's own drive: "can't migrate local cdrom drive"
+    await h.createVm(102, { ide2: "cdrom,media=cdrom" });
+    const host = await h.call("POST", "/nodes/pve1/qemu/102/migrate", { target: "pve3" });
+    assert.equal(h.task(host).exitstatus, "migration aborted");
+    assert.ok(h.task(host).log.includes("can't migrate local cdrom drive"));
+  });
+
+  it("moves a local cloud-init drive along (a generated disk, not a CD-ROM image), also live without with-local-disks", async () => {
+    const h = new Harness();
+    await h.createVm(100, { scsi0: "shared:4", ide2: "local-lvm:cloudinit", ciuser: "ops" });
+    const upid = await h.ok("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve2" });
+    assert.ok(h.task(upid).log.includes("found generated disk 'local-lvm:vm-100-cloudinit' (in current VM config)"));
+    assert.equal((await h.config(100, "pve2")).ide2, "local-lvm:vm-100-cloudinit,media=cdrom");
+    const on2 = (await h.call("GET", "/nodes/pve2/storage/local-lvm/content")) as Array<Record<string, unknown>>;
+    assert.deepEqual(on2.map((c) => c.volid), ["local-lvm:vm-100-cloudinit"]);
+    await h.ok("POST", "/nodes/pve2/qemu/100/status/start");
+    await h.ok("POST", "/nodes/pve2/qemu/100/migrate", { target: "pve3", online: 1 });
+    const status = (await h.call("GET", "/nodes/pve3/qemu/100/status/current")) as Record<string, unknown>;
+    assert.equal(status.status, "running");
   });
 
   it("restart-migrates a running container", async () => {

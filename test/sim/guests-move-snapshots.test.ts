@@ -21,7 +21,7 @@ describe("move_disk and snapshots", () => {
     assert.equal(task.exitstatus, "WARNINGS: 1");
     assert.ok(task.log.includes("WARN: moving disk with snapshots, snapshots will not be moved!"));
     const cfg = await h.config(100);
-    assert.match(String(cfg.scsi0), /^shared:100\/vm-100-disk-\d\.qcow2,/);
+    assert.match(String(cfg.scsi0), /^shared:100\/vm-100-disk-\d\.raw,/);
     assert.equal(cfg.unused0, "local-lvm:vm-100-disk-0");
     const section = (await h.call("GET", "/nodes/pve1/qemu/100/snapshot/before/config")) as Record<string, unknown>;
     assert.match(String(section.scsi0), /^local-lvm:vm-100-disk-0,/);

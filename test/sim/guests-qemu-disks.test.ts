@@ -38,7 +38,8 @@ describe("QEMU disks: resize, move_disk, unlink", () => {
     const upid = await h.ok("POST", "/nodes/pve1/qemu/100/move_disk", { disk: "scsi0", storage: "shared" });
     assert.match(upid, /:qmmove:100:/);
     let cfg = await h.config(100);
-    assert.equal(cfg.scsi0, "shared:100/vm-100-disk-0.qcow2,size=4G");
+    // no `format`: resolve_dst_disk_format keeps the source's raw, which NFS supports
+    assert.equal(cfg.scsi0, "shared:100/vm-100-disk-0.raw,size=4G");
     assert.equal(cfg.unused0, "local-lvm:vm-100-disk-0");
     await h.ok("POST", "/nodes/pve1/qemu/100/move_disk", { disk: "scsi1", storage: "shared", format: "raw", delete: 1 });
     cfg = await h.config(100);

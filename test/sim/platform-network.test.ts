@@ -71,7 +71,7 @@ describe("simulator: /nodes/{node}/network edits", () => {
   it("update and delete edit the pending copy; revert drops it", async () => {
     assert.equal((await net("PUT", "/vmbr9", { type: "bridge", mtu: 9000, delete: "comments" })).status, 200);
     const upd = (await net("GET", "/vmbr9")).json.data;
-    assert.equal(upd.mtu, 9000);
+    assert.equal(upd.mtu, "9000");
     assert.equal(upd.comments, undefined);
     assert.equal((await net("DELETE", "/vmbr9")).status, 200);
     assert.equal((await net("GET", "/vmbr9")).status, 400);

@@ -27,9 +27,13 @@ export function isVolumeKey(type: GuestType, key: string): boolean {
   return pveIsDiskKey(key, type);
 }
 
-/** A drive or mount point, parsed with PVE's schema (volume under `file` for qemu, `volume` for lxc; `size` in bytes). */
+/**
+ * A drive or mount point, parsed with PVE's schema (volume under `file` for qemu, `volume` for
+ * lxc; `size` in bytes). Numbers stay as written: PVE stores `mbps_rd=10.0` as given, and the
+ * simulator prints parsed drives back.
+ */
 export function parseDrive(type: GuestType, key: string, text: string): PropertyValues {
-  return pveParseDrive(key, text, type);
+  return pveParseDrive(key, text, type, { numbersAsText: true });
 }
 
 function printDrive(type: GuestType, key: string, drive: PropertyValues): string {

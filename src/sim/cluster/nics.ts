@@ -1,7 +1,12 @@
 // Network device strings: QEMU `virtio=BC:24:11:..,bridge=vmbr0` and LXC `name=eth0,...,hwaddr=..`,
 // parsed and printed by pve/ (the API pipeline has already checked them against the schema).
-import { macOf, parseNet, printNet } from "../../pve/index.js";
+import { macOf, type PropertyValues, parseNet as pveParseNet, printNet } from "../../pve/index.js";
 import type { GuestType } from "./types.js";
+
+/** A NIC parsed with its numbers as written (PVE keeps `rate=50.0`; the value is printed back). */
+function parseNet(text: string, type: GuestType, key: string): PropertyValues {
+  return pveParseNet(text, type, key, { numbersAsText: true });
+}
 
 /** The key holding a NIC's MAC address. */
 function macKey(type: GuestType): "macaddr" | "hwaddr" {

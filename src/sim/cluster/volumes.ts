@@ -178,6 +178,26 @@ export function defaultFormat(storage: StorageState, content: "images" | "rootdi
   return isFileStorage(storage) && storage.type !== "btrfs" && content === "images" ? "qcow2" : "raw";
 }
 
+/** Image formats each storage type's plugin accepts (pve-storage's plugindata `format`; LVM: raw without snapshot-as-volume-chain). */
+const VALID_FORMATS: Record<StorageState["type"], string[]> = {
+  dir: ["raw", "qcow2", "vmdk", "subvol"],
+  nfs: ["raw", "qcow2", "vmdk"],
+  cifs: ["raw", "qcow2", "vmdk"],
+  btrfs: ["raw", "subvol"],
+  zfspool: ["raw", "subvol"],
+  lvm: ["raw"],
+  lvmthin: ["raw"],
+  rbd: ["raw"],
+};
+
+/**
+ * PVE::Storage::resolve_format_hint: the hint when the storage supports it, else the plugin's
+ * default (raw for every plugin modelled here).
+ */
+export function resolveFormatHint(storage: StorageState, hint: string | undefined): string {
+  return hint !== undefined && VALID_FORMATS[storage.type].includes(hint) ? hint : "raw";
+}
+
 export function allocateVolume(state: ClusterState, opts: AllocateOptions): VolumeState {
   const { storage, node, vmid } = opts;
   const format = opts.format ?? defaultFormat(storage, opts.content);
@@ -194,6 +214,7 @@ export function allocateVolume(state: ClusterState, opts: AllocateOptions): Volu
   }
   const volid = `${storage.id}:${volname}`;
   if (findVolume(state, volid, node)) throw new PveApiError(500, `volume '${volid}' already exists`);
+  assertThickLvmRoom(state, storage, node, base, opts.size);
   const volume: VolumeState = {
     volid,
     storage: storage.id,
@@ -207,6 +228,47 @@ export function allocateVolume(state: ClusterState, opts: AllocateOptions): Volu
   };
   addVolume(state, volume);
   return volume;
+}
+
+// A thick LVM volume group hands out whole extents (4 MiB by default) and cannot over-commit.
+const LVM_EXTENT = 4 * 1024 * 1024;
+
+/** The volume group of an LVM storage (the simulator names it after the storage). */
+export function lvmVolumeGroup(storage: StorageState): string {
+  return storage.type === "lvmthin" ? "pve" : storage.id;
+}
+
+/**
+ * LVMPlugin's alloc_lvm_image on a full volume group: its own check compares free bytes with the
+ * size in KiB (so it only fires when almost nothing is left), then lvcreate refuses what does
+ * not fit in the free extents. Other storages are thin or sparse here and over-commit.
+ */
+function assertThickLvmRoom(state: ClusterState, storage: StorageState, node: string, name: string, bytes: number): void {
+  if (storage.type !== "lvm") return;
+  const free = Math.max(0, storage.total - storageUsed(state, storage.id, node));
+  const kib = Math.ceil(bytes / 1024);
+  if (free < kib) throw new PveApiError(500, `not enough free space (${free} < ${kib})`);
+  const needed = Math.ceil(bytes / LVM_EXTENT);
+  const available = Math.floor(free / LVM_EXTENT);
+  if (needed > available) {
+    const vg = lvmVolumeGroup(storage);
+    throw new PveApiError(500, `lvcreate '${vg}/${name}' error:   Volume group "${vg}" has insufficient free space (${available} extents): ${needed} required.`);
+  }
+}
+
+/** lvextend on a full thick LVM volume group: PVE's error when growing by `bytes` does not fit. */
+export function assertThickLvmGrowth(state: ClusterState, volume: VolumeState, node: string, bytes: number): void {
+  const storage = findStorage(state, volume.storage);
+  if (storage?.type !== "lvm") return;
+  const free = Math.max(0, storage.total - storageUsed(state, storage.id, node));
+  const needed = Math.ceil((volume.size + bytes) / LVM_EXTENT) - Math.ceil(volume.size / LVM_EXTENT);
+  const available = Math.floor(free / LVM_EXTENT);
+  if (needed > available) {
+    throw new Error(
+      `error resizing volume '/dev/${lvmVolumeGroup(storage)}/${volumeBaseName(volume.volid)}': ` +
+        `  Insufficient free space: ${needed} extents needed, but only ${available} available`,
+    );
+  }
 }
 
 export function removeVolume(state: ClusterState, volid: string, node: string): boolean {

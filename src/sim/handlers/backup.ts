@@ -103,13 +103,21 @@ function vzdump(ctx: HandlerContext): string {
   const pruneSpec = str(ctx, "prune-backups");
   const started = model.now();
   const cmdline = commandLine(ctx);
-  // Guests already locked fail in the task; the others show `lock: backup` meanwhile.
-  const lockedBefore = new Set(local.filter((g) => g.config.lock !== undefined).map((g) => g.vmid));
-  for (const g of local) if (!lockedBefore.has(g.vmid)) g.config.lock = "backup";
+  // VZDump backs the guests up one after another and takes each one's `lock: backup` only for
+  // its own turn (a guest already locked then fails). The first turn starts with the task.
+  const ours = new Set<number>();
+  const lock = (g: GuestState): boolean => {
+    if (g.config.lock !== undefined && !ours.has(g.vmid)) return false;
+    g.config.lock = "backup";
+    ours.add(g.vmid);
+    return true;
+  };
   const unlock = (g: GuestState) => {
-    if (!lockedBefore.has(g.vmid) && g.config.lock === "backup") delete g.config.lock;
+    if (ours.delete(g.vmid) && g.config.lock === "backup") delete g.config.lock;
   };
   const ids = [...local.map((g) => g.vmid), ...orphans];
+  const first = local.find((g) => g.vmid === Math.min(...ids));
+  if (first && denied === undefined) lock(first);
   return ctx.tasks.start({
     node,
     type: "vzdump",
@@ -136,7 +144,7 @@ function vzdump(ctx: HandlerContext): string {
           failed++;
           continue;
         }
-        if (lockedBefore.has(guest.vmid)) {
+        if (!lock(guest)) {
           log(`ERROR: Backup of VM ${guest.vmid} failed - ${guest.type === "qemu" ? "VM" : "CT"} is locked (${guest.config.lock})`);
           failed++;
           continue;

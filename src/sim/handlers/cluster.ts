@@ -1,6 +1,8 @@
 // GET /cluster/nextid, /cluster/resources, /cluster/status (and /cluster/options, in its own file).
+import { parsePropertyString, subSchemaOf } from "../../pve/index.js";
+import { getEndpoint, paramSchema } from "../../schema/index.js";
 import type { SimCluster } from "../cluster/model.js";
-import type { StorageState } from "../cluster/types.js";
+import type { ClusterState, StorageState } from "../cluster/types.js";
 import { storageOnNode, storageUsed } from "../cluster/volumes.js";
 import { type HandlerContext, JsonList, PveApiError, type Router } from "../contract.js";
 import { registerClusterOptionsHandlers } from "./cluster-options.js";
@@ -14,6 +16,19 @@ const VM_AUDIT = ["VM.Audit"];
 const LOWER = 100;
 const UPPER = 1_000_000;
 
+/**
+ * The range API2/Cluster.pm's nextid searches: datacenter.cfg `next-id: lower=…,upper=…`
+ * (lower inclusive, upper exclusive), each bound defaulting to 100 and 1,000,000.
+ */
+function nextIdRange(state: ClusterState): { lower: number; upper: number } {
+  const text = state.datacenterOptions?.["next-id"];
+  const endpoint = getEndpoint("PUT", "/cluster/options");
+  const format = endpoint ? subSchemaOf(paramSchema(endpoint, "next-id")) : undefined;
+  if (text === undefined || !format) return { lower: LOWER, upper: UPPER };
+  const range = parsePropertyString(String(text), format, "next-id");
+  return { lower: Number(range.lower ?? LOWER), upper: Number(range.upper ?? UPPER) };
+}
+
 function nextid(ctx: HandlerContext): string {
   const model = sim(ctx);
   const wanted = ctx.params.vmid;
@@ -23,8 +38,9 @@ function nextid(ctx: HandlerContext): string {
     return String(vmid);
   }
   const used = new Set(model.state.guests.map((g) => g.vmid));
-  for (let id = LOWER; id < UPPER; id++) if (!used.has(id)) return String(id);
-  throw new PveApiError(500, `unable to get any free VMID in range [${LOWER}, ${UPPER}]`);
+  const { lower, upper } = nextIdRange(model.state);
+  for (let id = lower; id < upper; id++) if (!used.has(id)) return String(id);
+  throw new PveApiError(500, `unable to get any free VMID in range [${lower}, ${upper}]`);
 }
 
 /** One storage as seen from one node. */

@@ -39,7 +39,7 @@ function syncAddresses(iface: NetIface): void {
   if (typeof iface.cidr6 === "string") {
     const [address, prefix] = iface.cidr6.split("/");
     iface.address6 = address ?? "";
-    iface.netmask6 = Number(prefix ?? 128);
+    iface.netmask6 = prefix ?? "128";
   } else if (iface.address6 !== undefined && iface.netmask6 !== undefined) iface.cidr6 = `${iface.address6}/${iface.netmask6}`;
   // method and families follow the addresses (Network.pm sets them on every write).
   iface.families = [...(iface.address ? ["inet"] : []), ...(iface.address6 ? ["inet6"] : [])];
@@ -57,9 +57,31 @@ function checkDuplicateGateway(ifaces: Record<string, NetIface>, name: string, o
   }
 }
 
+/**
+ * Flags PVE's interfaces reader sets to 1 when their line is there; written only when true,
+ * so a 0 reads back as absent. Every other value is read back from the file as text.
+ */
+const FLAGS = new Set(["autostart", "bridge_vlan_aware"]);
+
+/** The request's stanza options as PVE reads them back from the file it wrote (`mtu: "9000"`). */
 function options(ctx: HandlerContext): NetIface {
   const out: NetIface = {};
-  for (const [key, value] of Object.entries(ctx.params)) if (value !== undefined && !CONTROL.has(key)) out[key] = value;
+  for (const [key, value] of Object.entries(ctx.params)) {
+    if (value === undefined || CONTROL.has(key)) continue;
+    out[key] = FLAGS.has(key) ? Number(value) : typeof value === "number" ? String(value) : value;
+  }
+  return out;
+}
+
+/** Drops the flags set to 0 (the writer leaves their line out). */
+function dropClearedFlags(iface: NetIface): void {
+  for (const key of FLAGS) if (iface[key] === 0) delete iface[key];
+}
+
+/** An interface as read back: numbers other than the reader's own flags are text (older state files held numbers). */
+function readBack(iface: NetIface): NetIface {
+  const out: NetIface = {};
+  for (const [key, value] of Object.entries(iface)) out[key] = typeof value === "number" && !FLAGS.has(key) ? String(value) : value;
   return out;
 }
 
@@ -70,7 +92,7 @@ function list(ctx: HandlerContext): PveResult | NetIface[] {
   const order = orderedNames(ifaces);
   const entries = order.map((name, i) => {
     const iface = ifaces[name] as NetIface;
-    const entry: NetIface = { iface: name, ...iface, priority: i + 1 };
+    const entry: NetIface = { iface: name, ...readBack(iface), priority: i + 1 };
     // Only interfaces of the running configuration are up; a pending new one is not yet.
     if (applied[name] && (iface.type === "eth" || iface.autostart)) entry.active = 1;
     if (iface.type === "eth") entry.exists = 1;
@@ -97,7 +119,7 @@ function list(ctx: HandlerContext): PveResult | NetIface[] {
 function read(ctx: HandlerContext): NetIface {
   const iface = effectiveInterfaces(pathNode(ctx))[ifaceParam(ctx)];
   if (!iface) throw paramError("iface", "interface does not exist");
-  return iface;
+  return readBack(iface);
 }
 
 function create(ctx: HandlerContext): null {
@@ -115,6 +137,7 @@ function create(ctx: HandlerContext): null {
     if (!ports.includes(name)) bridge.ovs_ports = [...ports, name].join(" ");
   }
   syncAddresses(iface);
+  dropClearedFlags(iface);
   ifaces[name] = iface;
   return null;
 }
@@ -137,6 +160,7 @@ function update(ctx: HandlerContext): null {
   if (changes.address6 !== undefined || changes.cidr6 !== undefined) for (const k of ["cidr6", "address6", "netmask6"]) delete iface[k];
   Object.assign(iface, changes);
   syncAddresses(iface);
+  dropClearedFlags(iface);
   return null;
 }
 

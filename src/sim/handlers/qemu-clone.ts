@@ -10,9 +10,9 @@ import {
   allocateVolume,
   findStorage,
   findVolume,
-  isFileStorage,
   renameToBase,
   requireStorage,
+  resolveFormatHint,
 } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router, type TaskHandle } from "../contract.js";
 import { readCloneRequest } from "./clone-request.js";
@@ -65,8 +65,8 @@ function copyToClone(job: CloneJob, task: TaskHandle, allocated: VolumeState[]):
       vmid: newid,
       size: volume.size,
       content: "images",
-      // the source format is kept when the target storage supports it (file storages)
-      format: isFileStorage(storage) ? (format ?? volume.format) : "raw",
+      // a full copy: resolve_dst_disk_format (the source's format is the hint); linked: the base's
+      format: full ? resolveFormatHint(storage, format ?? volume.format) : volume.format,
       ...(full ? {} : { parent: volume.volid }),
       ctime: model.now(),
     });

@@ -3,9 +3,17 @@ import { formatSize, isUnusedKey, splitList, tryParseSize } from "../../pve/inde
 import { driveSize, driveVolume, isCdrom, isDiskKey, withVolume } from "../cluster/drives.js";
 import { checkLock, nextUnusedKey, updateGuestConfig } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
-import type { GuestState, GuestType } from "../cluster/types.js";
-import { allocateVolume, findVolume, removeVolume, requireStorage } from "../cluster/volumes.js";
-import { type HandlerContext, PveApiError, type Router } from "../contract.js";
+import type { GuestState, GuestType, StorageState } from "../cluster/types.js";
+import { flockAtStart, releaseFlock, tryFlock } from "../cluster/config-flock.js";
+import {
+  allocateVolume,
+  assertThickLvmGrowth,
+  findVolume,
+  removeVolume,
+  requireStorage,
+  resolveFormatHint,
+} from "../cluster/volumes.js";
+import { type HandlerContext, PveApiError, type Router, type TaskHandle } from "../contract.js";
 import { volumeInUse } from "./volume-use.js";
 import { flag, isKnownOption, num, pathGuest, rootOnly, sim, startGuestTask, str } from "./context.js";
 
@@ -34,6 +42,7 @@ export function resizeDisk(model: SimCluster, guest: GuestState, disk: string, s
   const newSize = relative ? current + parsed : parsed;
   if (newSize < current) throw new Error("shrinking disks is not supported");
   if (newSize === current) return;
+  if (volume) assertThickLvmGrowth(model.state, volume, guest.node, newSize - current);
   if (volume) volume.size = newSize;
   guest.config[disk] = withVolume(guest.type, disk, String(value), volid, newSize);
   log(`  Size of logical volume ${volid} changed from ${formatSize(current)} to ${formatSize(newSize)}.`);
@@ -88,40 +97,75 @@ function moveDisk(ctx: HandlerContext): string {
   if (targetVmid !== undefined && targetVmid !== guest.vmid) {
     return reassignDisk(ctx, model, guest, disk, targetVmid);
   }
-  const storage = requireStorage(model.state, storageId ?? "", guest.node);
-  if (!storage.content.includes("images")) throw new PveApiError(500, `storage '${storage.id}' does not support vm images`);
-  const format = str(ctx, "format") ?? (storage.id === source.storage ? source.format : undefined);
-  if (storage.id === source.storage && (format ?? source.format) === source.format) {
+  const requested = str(ctx, "format");
+  if (storageId === source.storage && (requested ?? source.format) === source.format) {
     throw new PveApiError(500, "you can't move to the same storage with same format");
   }
+  const storage = requireStorage(model.state, storageId ?? "", guest.node);
+  if (!storage.content.includes("images")) {
+    throw new PveApiError(400, "Parameter verification failed.", { storage: `storage '${storage.id}' does not support vm images` });
+  }
+  // qemu-server's resolve_dst_disk_format: without `format` the source's is the hint
+  const format = resolveFormatHint(storage, requested ?? source.format);
   const deleteSource = flag(ctx, "delete");
   // the snapshots keep naming the old volume, so it has to stay (as unusedN)
   const snapshotted = volumeInUse(guest, disk, volid);
   if (snapshotted && deleteSource) throw new PveApiError(500, "you can't move a disk with snapshots and delete the source");
   ctx.checkPermission(`/storage/${storage.id}`, ["Datastore.AllocateSpace"]);
+  // The worker holds the VM's config-file lock for the whole copy (lock_config): a second move
+  // started meanwhile waits for it and gives up ("can't lock file … - got timeout").
+  if (!tryFlock(model.state, guest.vmid, true)) {
+    return startGuestTask(ctx, { type: "qmmove", vmid: guest.vmid, kind: "config", work: flockAtStart(model.state, "qemu", guest.vmid) });
+  }
+  const unlock = () => releaseFlock(model.state, guest.vmid);
   return startGuestTask(ctx, {
     type: "qmmove",
     vmid: guest.vmid,
     kind: "clone",
     bytes: source.size,
+    onFailure: unlock,
     work: (task) => {
-      checkLock(guest);
-      if (snapshotted) task.warn("moving disk with snapshots, snapshots will not be moved!");
-      const target = allocateVolume(model.state, {
-        storage,
-        node: guest.node,
-        vmid: guest.vmid,
-        size: source.size,
-        content: "images",
-        ...(format ? { format } : {}),
-        ctime: model.now(),
-      });
-      task.log(`create full clone of drive ${disk} (${volid})`);
-      guest.config[disk] = withVolume("qemu", disk, String(value), target.volid);
-      if (deleteSource) removeVolume(model.state, volid, guest.node);
-      else guest.config[nextUnusedKey(guest)] = volid;
+      try {
+        copyDisk(model, guest, { disk, volid, storage, format, deleteSource, snapshotted }, task);
+      } finally {
+        unlock();
+      }
     },
   });
+}
+
+interface DiskCopy {
+  disk: string;
+  volid: string;
+  storage: StorageState;
+  format: string;
+  deleteSource: boolean;
+  snapshotted: boolean;
+}
+
+/** The move's work under the lock: the config is read again, as the worker loads it anew. */
+function copyDisk(model: SimCluster, guest: GuestState, move: DiskCopy, task: TaskHandle): void {
+  checkLock(guest);
+  const value = guest.config[move.disk];
+  const source = findVolume(model.state, move.volid, guest.node);
+  if (value === undefined || driveVolume(String(value)) !== move.volid || !source) {
+    throw new Error(`disk '${move.disk}' does not exist`);
+  }
+  task.log(`copying volume '${move.volid}' from current storage '${source.storage}' to target storage '${move.storage.id}'`);
+  if (move.snapshotted) task.warn("moving disk with snapshots, snapshots will not be moved!");
+  const target = allocateVolume(model.state, {
+    storage: move.storage,
+    node: guest.node,
+    vmid: guest.vmid,
+    size: source.size,
+    content: "images",
+    format: move.format,
+    ctime: model.now(),
+  });
+  task.log(`create full clone of drive ${move.disk} (${move.volid})`);
+  guest.config[move.disk] = withVolume("qemu", move.disk, String(value), target.volid);
+  if (move.deleteSource) removeVolume(model.state, move.volid, guest.node);
+  else guest.config[nextUnusedKey(guest)] = move.volid;
 }
 
 function reassignDisk(ctx: HandlerContext, model: SimCluster, guest: GuestState, disk: string, targetVmid: number): string {

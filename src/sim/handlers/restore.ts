@@ -1,7 +1,7 @@
 // Restore from vzdump archives: POST /nodes/{node}/qemu with `archive` (qmrestore) and
 // POST /nodes/{node}/lxc with `restore=1` and the archive as `ostemplate` (vzrestore).
-import { volumeOf } from "../../pve/index.js";
-import { isDiskKey, parseDrive, withVolume } from "../cluster/drives.js";
+import { isCloudinitDrive, storageOfVolume, volumeOf } from "../../pve/index.js";
+import { allocateCloudinit, driveSize, driveVolume, isDiskKey, parseDrive, withVolume } from "../cluster/drives.js";
 import type { SimCluster } from "../cluster/model.js";
 import { nicMac, withNewMac } from "../cluster/nics.js";
 import type { BackupContent, GuestConfig, GuestState, GuestType, VolumeState } from "../cluster/types.js";
@@ -13,6 +13,7 @@ import {
   removeVolume,
   renameToBase,
   requireStorage,
+  resolveFormatHint,
 } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError } from "../contract.js";
 import { flag, nodeParam, str, vmidParam } from "./context.js";
@@ -133,10 +134,11 @@ function restoredConfig(
   const config: GuestConfig = {};
   for (const [key, value] of Object.entries(content.config)) {
     if (/^unused\d+$/.test(key)) continue;
-    if (isDiskKey(type, key) && !content.disks[key] && parseDrive(type, key, String(value)).backup === false) continue;
+    // qemu-server comments a backup=0 drive out of the restored config
+    if (type === "qemu" && isDiskKey(type, key) && !content.disks[key] && parseDrive(type, key, String(value)).backup === false) continue;
     config[key] = value;
   }
-  for (const [key, disk] of Object.entries(content.disks)) {
+  for (const [key, disk] of Object.entries(disksToCreate(content))) {
     const storage = requireStorage(model.state, req.storage ?? disk.storage, guest.node);
     const volume = allocateVolume(model.state, {
       storage,
@@ -151,6 +153,7 @@ function restoredConfig(
     config[key] = withVolume(type, key, String(content.config[key]), volume.volid, disk.size);
     log(`map '${key}' to '${volume.volid}'`);
   }
+  if (type === "qemu") for (const volume of restoreCloudinitDrives(req, guest, config, log)) allocated.push(volume);
   const unique = flag(req.ctx, "unique");
   if (type === "qemu") {
     // qemu-server rewrites the archive's lines, then lays the request's options over them: a
@@ -171,6 +174,49 @@ function restoredConfig(
     }
   }
   return config;
+}
+
+/**
+ * The volumes a restore creates: the archive's disks and, for a container, every volume mount
+ * point the backup left out (backup=0): pve-container's restore takes all mount points of the
+ * archived config and allocates each anew at its `size`, so it comes back empty with its options.
+ */
+function disksToCreate(content: BackupContent): BackupContent["disks"] {
+  if (content.type !== "lxc") return content.disks;
+  const disks = { ...content.disks };
+  for (const [key, value] of Object.entries(content.config)) {
+    if (disks[key] || !isDiskKey("lxc", key)) continue;
+    const volid = driveVolume(String(value));
+    if (volid === undefined) continue; // bind and device mounts are restored as they were
+    const size = driveSize("lxc", key, String(value));
+    if (size <= 0) throw new Error(`unable to detect disk size - please specify ${key} (size)`);
+    disks[key] = { size, storage: storageOfVolume(volid) ?? "", format: "raw" };
+  }
+  return disks;
+}
+
+/**
+ * qemu-server's parse_backup_hints and restore_allocate_devices: a cloud-init drive on an
+ * ide/sata/scsi slot gets the restored VM's own `vm-<vmid>-cloudinit` (on `storage`, else where
+ * the archived one was; in the archived volume's format where the storage supports it), never
+ * the source VM's volume. Its content is generated again at the next start.
+ */
+function restoreCloudinitDrives(req: RestoreRequest, guest: GuestState, config: GuestConfig, log: (l: string) => void): VolumeState[] {
+  const { model } = req;
+  const created: VolumeState[] = [];
+  for (const [key, value] of Object.entries(config)) {
+    if (!/^(ide|sata|scsi)\d+$/.test(key) || !isCloudinitDrive(String(value))) continue;
+    const archived = volumeOf(String(value)) ?? "";
+    const storageId = req.storage ?? storageOfVolume(archived) ?? "";
+    const storage = requireStorage(model.state, storageId, guest.node);
+    // checked_volume_format reads the format from the volume's name (a file's extension, else raw)
+    const format = resolveFormatHint(storage, /\.(raw|qcow2|vmdk)$/.exec(archived)?.[1] ?? "raw");
+    const volume = allocateCloudinit(model.state, storage.id, guest.vmid, guest.node, model.now(), format);
+    created.push(volume);
+    log(`new volume ID is '${volume.volid}'`);
+    config[key] = withVolume("qemu", key, String(value), volume.volid);
+  }
+  return created;
 }
 
 const netKeys = (config: GuestConfig) => Object.keys(config).filter((k) => /^net\d+$/.test(k));

@@ -7,6 +7,7 @@ import {
   findStorage,
   findVolume,
   isFileStorage,
+  lvmVolumeGroup,
   removeVolume,
   storageOnNode,
   storageUsed,
@@ -36,6 +37,7 @@ function storageConfig(model: SimCluster, s: StorageState): Entry {
     entry.thinpool = "data";
     entry.vgname = "pve";
   }
+  if (s.type === "lvm") entry.vgname = lvmVolumeGroup(s);
   if (s.type === "nfs") {
     entry.server = "10.10.10.5";
     entry.export = `/export/${s.id}`;
