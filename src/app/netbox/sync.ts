@@ -98,7 +98,7 @@ function takesAddresses(record: NetboxVmRecord, config: NetboxConfig): boolean {
 async function addressBeforeBuild(record: NetboxVmRecord, config: NetboxConfig, writeBack: WriteBack, planOnly: boolean, early: Map<number, string[]>): Promise<void> {
   if (!config.writeBack.primaryIp4 || record.vm.primary_ip4 || record.interfaces.length === 0 || !takesAddresses(record, config)) return;
   if (planOnly) {
-    const next = await writeBack.nextFreeIp4();
+    const next = await writeBack.nextFreeIp4(record);
     if (next !== undefined) record.vm.primary_ip4 = { id: -1, url: "", display: next, family: { value: "4", label: "IPv4" }, address: next };
     return;
   }

@@ -19,7 +19,7 @@
 import { isValidTag } from "../../pve/tags.js";
 import type { CdromSpec, CloudInitSpec, ContainerSpec, DeviceSection, DiskSpec, IpConfigSpec, NicSpec, VmSpec } from "../spec/model.js";
 import type { NetboxConfig, PlatformMapping } from "./config.js";
-import { addressesOn, diskSizes, MAX_NICS, UNIT_BYTES, vlansOf } from "./mapping-common.js";
+import { addressesOn, diskSizes, gatewayClash, ipv4GatewayOf, MAX_NICS, UNIT_BYTES, vlansOf } from "./mapping-common.js";
 import { mapContainer } from "./mapping-ct.js";
 import type { NetboxVmRecord } from "./records.js";
 
@@ -96,7 +96,7 @@ function cloneUnmanaged(platform: PlatformMapping): DeviceSection[] {
  * (static, with the platform's gateway), else DHCP. A clone's drive stays on its template's
  * storage unless the platform names one.
  */
-function cloudInitOf(record: NetboxVmRecord, platform: PlatformMapping, storage: string | undefined): CloudInitSpec {
+function cloudInitOf(record: NetboxVmRecord, platform: PlatformMapping & { slug: string }, storage: string | undefined, errors: string[]): CloudInitSpec {
   const ci = platform.cloudInit ?? {};
   const onStorage = ci.storage ?? (platform.clone ? undefined : storage);
   return {
@@ -104,7 +104,7 @@ function cloudInitOf(record: NetboxVmRecord, platform: PlatformMapping, storage:
     ...(onStorage !== undefined ? { storage: onStorage } : {}),
     ...(ci.nameservers ? { nameservers: ci.nameservers } : {}),
     ...(ci.searchDomains ? { searchDomains: ci.searchDomains } : {}),
-    ipconfig: ipconfigsOf(record, ci.gw),
+    ipconfig: ipconfigsOf(record, ci.gw, `platforms.${platform.slug}.cloudInit.gw`, errors),
   };
 }
 
@@ -113,12 +113,15 @@ function cloudInitOf(record: NetboxVmRecord, platform: PlatformMapping, storage:
  * the prefix's gateway); net0 without an IPv4 takes DHCP, other interfaces without an address
  * are not managed.
  */
-function ipconfigsOf(record: NetboxVmRecord, platformGw: string | undefined): Record<string, IpConfigSpec> {
+function ipconfigsOf(record: NetboxVmRecord, platformGw: string | undefined, platformKey: string, errors: string[]): Record<string, IpConfigSpec> {
   const out: Record<string, IpConfigSpec> = {};
   record.interfaces.slice(0, MAX_NICS).forEach((iface, i) => {
     const a = addressesOn(record, iface.id, i);
     if (!a.ip4 && !a.ip6 && i > 0) return;
-    const gw = platformGw ?? a.gw4;
+    const gateway = ipv4GatewayOf(a, platformGw, platformKey);
+    const clash = gatewayClash(iface.name, a.ip4, gateway);
+    if (clash) errors.push(clash);
+    const gw = gateway?.address;
     out[`ipconfig${i}`] = {
       ...(a.ip4 ? { ip: a.ip4, ...(gw !== undefined ? { gw } : {}) } : i === 0 ? { ip: "dhcp" } : {}),
       ...(a.ip6 ? { ip6: a.ip6, ...(a.gw6 !== undefined ? { gw6: a.gw6 } : {}) } : {}),
@@ -216,7 +219,7 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
   });
 
   const cdroms: Record<string, CdromSpec> = platform?.iso ? { ide2: { iso: platform.iso } } : {};
-  const cloudInit = platform?.cloudInit && record.interfaces.length > 0 ? cloudInitOf(record, platform, storage) : undefined;
+  const cloudInit = platform?.cloudInit && record.interfaces.length > 0 ? cloudInitOf(record, { ...platform, slug: platformSlug ?? "" }, storage, errors) : undefined;
 
   if (errors.length > 0 || !cluster || clusterName === undefined || node === undefined || cores === undefined || memory === undefined || !platform) {
     return { ok: false, record, errors };
