@@ -13,6 +13,8 @@
 //    already there.
 import type { PveClient } from "../../api/index.js";
 import type { ApplyEvent } from "../../engine/apply.js";
+import type { ClusterSnapshot } from "../../engine/cluster.js";
+import { isOwned } from "../../engine/identity.js";
 import type { GuestReport } from "../../engine/report.js";
 import type { NetboxClient } from "../../netbox/client.js";
 import type { GuestPlan, Plan } from "../../plan/types.js";
@@ -24,6 +26,7 @@ import { recordSelection } from "../../sources/netbox/selection.js";
 import { userMessageOf as errorText } from "../../util/errors.js";
 import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
 import { type PlannedSpec, planSpec } from "../plan-spec.js";
+import { bindingProblem } from "./record-binding.js";
 import { vmidsInQuarantine } from "./vmid-quarantine.js";
 import { isBuilt, WriteBack } from "./writeback.js";
 
@@ -142,6 +145,25 @@ function isolatePreflight(plan: Plan): { plan: Plan; blockedAll: string[] } {
   return { plan: { ...plan, guests, preflightErrors: [] }, blockedAll };
 }
 
+/**
+ * Guests the plan found that belong to another NetBox record (record-binding.ts) lose their
+ * steps and carry the reason, so nothing is sent for them and their record fails alone.
+ */
+async function refuseOtherRecordsGuests(plan: Plan, cluster: ClusterSnapshot, byKey: Map<string, MappedVm>, netbox: NetboxClient, config: NetboxConfig): Promise<Plan> {
+  const guests: GuestPlan[] = [];
+  for (const g of plan.guests) {
+    const m = byKey.get(g.key);
+    const type = g.kind === "lxc" ? "lxc" : "qemu";
+    const live = g.exists ? cluster.guests.find((c) => c.vmid === g.vmid && c.type === type) : undefined;
+    // A guest pvectl did not create is the adoption rule's (refused unless `adopt: true`).
+    const refusedAdoption = live !== undefined && !isOwned(live) && g.errors.length > 0;
+    const problem = m && live && !refusedAdoption ? await bindingProblem(netbox, config, m.record, live) : undefined;
+    // Another record's guest: what this record would change in it does not matter, only whose it is.
+    guests.push(problem === undefined ? g : { ...g, steps: [], errors: [problem] });
+  }
+  return { ...plan, guests };
+}
+
 export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   const { config, netbox } = options;
   const writeBack = new WriteBack(netbox, config);
@@ -224,7 +246,7 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   for (const { connection, range, members: group } of groups.values()) {
     const label = connection === "" ? undefined : connection;
     let pve: PveClient;
-    let planned: PlannedSpec;
+    let planned: Required<PlannedSpec>;
     try {
       pve = options.pveClient(label);
       // A record's vmid never takes over a guest pvectl did not create unless the config says `adopt: true`.
@@ -235,11 +257,19 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
       for (const m of group) await fail(m.record, [`planning failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
       continue;
     }
-    const { plan, blockedAll } = isolatePreflight(planned.plan);
+    const byKey = new Map(group.map((m) => [m.spec.name, m]));
+    const isolated = isolatePreflight(planned.plan);
+    const { blockedAll } = isolated;
+    let plan: Plan;
+    try {
+      plan = await refuseOtherRecordsGuests(isolated.plan, planned.context.cluster, byKey, netbox, config);
+    } catch (err) {
+      for (const m of group) await fail(m.record, [`checking which record owns each guest failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
+      continue;
+    }
     const planKey = range ? `${connection === "" ? "PROXMOX_*" : connection} (vmids ${range[0]}-${range[1]})` : connection;
     plans[planKey] = plan;
     options.onPlan?.(planKey, plan);
-    const byKey = new Map(group.map((m) => [m.spec.name, m]));
     if (options.planOnly || blockedAll.length > 0) {
       for (const guest of plan.guests) {
         const m = byKey.get(guest.key);

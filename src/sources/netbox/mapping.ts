@@ -21,6 +21,7 @@ import type { CdromSpec, CloudInitSpec, ContainerSpec, DeviceSection, DiskSpec, 
 import type { NetboxConfig, PlatformMapping } from "./config.js";
 import { addressesOn, diskSizes, gatewayClash, ipv4GatewayOf, MAX_NICS, UNIT_BYTES, vlansOf } from "./mapping-common.js";
 import { mapContainer } from "./mapping-ct.js";
+import { isRecordTag, RECORD_TAG_PREFIX, recordTagOf } from "./record-tag.js";
 import type { NetboxVmRecord } from "./records.js";
 
 export interface NicBinding {
@@ -69,12 +70,17 @@ export function recordVmid(record: NetboxVmRecord, config: NetboxConfig): number
   return n;
 }
 
-/** The record's PVE tags (NetBox's, when passed through, plus tags.add); undefined: tags not managed. */
-function recordTags(record: NetboxVmRecord, config: NetboxConfig, errors: string[]): string[] | undefined {
-  if (!config.tags.passThrough && config.tags.add.length === 0) return undefined;
+/**
+ * The record's PVE tags: NetBox's (when passed through), tags.add, and the record tag that
+ * binds the guest to this record (record-tag.ts). A NetBox tag or tags.add entry shaped like a
+ * record tag is refused: it would bind the guest to another record.
+ */
+function recordTags(record: NetboxVmRecord, config: NetboxConfig, errors: string[]): string[] {
   const all = [...(config.tags.passThrough ? (record.vm.tags ?? []).map((t) => t.slug) : []), ...config.tags.add].map((t) => t.toLowerCase());
   for (const t of all) if (!isValidTag(t)) errors.push(`tag \`${t}\` is not a valid Proxmox VE tag (letters, digits, _ - + .; not starting with - + .)`);
-  return [...new Set(all)].sort();
+  for (const t of all.filter(isRecordTag))
+    errors.push(`tag \`${t}\` has the shape of the tag pvectl binds a guest to its NetBox record with (${RECORD_TAG_PREFIX}<id>); rename it in NetBox or in tags.add`);
+  return [...new Set([...all, recordTagOf(record.vm.id)])].sort();
 }
 
 /**
@@ -183,7 +189,7 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
       ...(storage !== undefined ? { storage } : {}),
       ...(cores !== undefined ? { cores } : {}),
       ...(memory !== undefined ? { memory } : {}),
-      ...(tags !== undefined ? { tags } : {}),
+      tags,
     });
   }
 
@@ -244,7 +250,7 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
     ...(platform.cpu !== undefined ? { cpu: platform.cpu } : {}),
     ...((platform.scsihw ?? d.scsihw) !== undefined ? { scsihw: platform.scsihw ?? d.scsihw } : {}),
     ...(platform.agent !== undefined ? { agent: { enabled: platform.agent } } : {}),
-    ...(tags !== undefined ? { tags } : {}),
+    tags,
     disks,
     cdroms,
     nics,
