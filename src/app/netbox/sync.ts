@@ -27,12 +27,13 @@ import { userMessageOf as errorText } from "../../util/errors.js";
 import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
 import { type PlannedSpec, planSpec } from "../plan-spec.js";
 import { bindingProblem } from "./record-binding.js";
+import { RecordClaims } from "./record-claims.js";
 import { vmidsInQuarantine } from "./vmid-quarantine.js";
 import { isBuilt, WriteBack } from "./writeback.js";
 
 const ADOPT_HINT = "set `adopt: true` in the NetBox config to let sync take over guests pvectl did not create";
 
-export type RecordResult = "staged" | "converged" | "failed" | "invalid" | "planned" | "held";
+export type RecordResult = "staged" | "converged" | "failed" | "invalid" | "planned" | "held" | "busy";
 
 export interface RecordOutcome {
   id: number;
@@ -43,7 +44,8 @@ export interface RecordOutcome {
    * staged: built and written back; converged: a record already built (staged, active: day 2)
    * matches its guest again, its status kept; failed: build or write-back failed; invalid: the record
    * cannot be mapped; planned: plan only (dry run); held: steps of its guest were held back by
-   * the guard rails (or wait for a reboot), so the record keeps its status.
+   * the guard rails (or wait for a reboot), so the record keeps its status; busy: another
+   * pvectl run holds the record's claim (record-claims.ts), so this run left it alone.
    */
   result: RecordResult;
   vmid?: number;
@@ -166,8 +168,32 @@ async function refuseOtherRecordsGuests(plan: Plan, cluster: ClusterSnapshot, by
 
 export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   const { config, netbox } = options;
+  const selection = recordSelection(config, options.selection, options.selection?.status ?? config.select.status);
+  const selected = await loadRecords(netbox, selection);
+  // Plan only writes nothing, not even a claim: it changes nothing another run could trip on.
+  if (options.planOnly || selected.length === 0) return syncRecords(options, selected);
+  const claims = new RecordClaims(netbox, config.claimExpiryMs);
+  try {
+    const busy = await claims.claim(selected.map((r) => r.vm.id));
+    const busyOutcomes = selected.filter((r) => busy.has(r.vm.id)).map((r) => outcomeOf(r, "busy", { errors: [busy.get(r.vm.id)!] }));
+    for (const o of busyOutcomes) options.onRecord?.(o);
+    // Read again now that they are this run's: a run that held them before may have built
+    // them (they left the selection) or allocated their address.
+    const ours = selected.filter((r) => !busy.has(r.vm.id)).map((r) => r.vm.id);
+    const records = ours.length === 0 ? [] : await loadRecords(netbox, { ...selection, ids: ours });
+    const report = await syncRecords(options, records);
+    const order = new Map(selected.map((r, i) => [r.vm.id, i]));
+    const all = [...report.records, ...busyOutcomes].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    return { ...report, records: all };
+  } finally {
+    await claims.release();
+  }
+}
+
+/** The sync of records this run holds (or of a plan only): map, plan, apply, write back. */
+async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Promise<SyncReport> {
+  const { config, netbox } = options;
   const writeBack = new WriteBack(netbox, config);
-  const records = await loadRecords(netbox, recordSelection(config, options.selection, options.selection?.status ?? config.select.status));
   const outcomes: RecordOutcome[] = [];
   // What was written for a record before its guest was built (its primary IPv4), reported with its outcome.
   const early = new Map<number, string[]>();
@@ -341,7 +367,7 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   }
   const order = new Map(records.map((r, i) => [r.vm.id, i]));
   outcomes.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  return { records: outcomes, plans, ok: outcomes.every((o) => o.result === "staged" || o.result === "converged" || o.result === "planned" || o.result === "held") };
+  return { records: outcomes, plans, ok: outcomes.every((o) => o.result !== "failed" && o.result !== "invalid") };
 }
 
 /** What keeps a guest that ran without errors from counting as built: held-back steps, a reboot owed. */
