@@ -9,7 +9,8 @@
 // id) holds the record. A run that does not hold a record deletes its own claim and leaves the
 // record alone (reported as busy: the holder is building it). The holder deletes its claims
 // when it is done; a run that crashed leaves them, and they stop counting once their time has
-// passed (`claimExpiry`, 1 h by default: longer than any run should take).
+// passed (`claimExpiry`, 1 h by default: longer than any run should take), or at once when
+// the run was on this host and its process is gone.
 //
 // Journal entries rather than a custom field written with If-Match: they need no custom field
 // in NetBox and no NetBox 4.6 (ETag), and creating one cannot lose a race; only its order
@@ -37,9 +38,23 @@ function parseClaim(entry: JournalEntry): Claim | undefined {
   return m && !Number.isNaN(until) ? { entryId: entry.id, recordId: entry.assigned_object_id, owner: m[1]!, until } : undefined;
 }
 
+const HOST = hostname().replace(/\s+/g, "-");
+
 /** A run's name in its claims: where it runs, its process, and a random part (one process runs many syncs). */
 export function runName(): string {
-  return `${hostname().replace(/\s+/g, "-")}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  return `${HOST}:${process.pid}:${randomBytes(4).toString("hex")}`;
+}
+
+/** A claim of a run on this host whose process is gone (killed, crashed): it ends now, not at its expiry. */
+function deadLocalRun(owner: string): boolean {
+  const [host, pid] = owner.split(":");
+  if (host !== HOST || !/^\d+$/.test(pid ?? "")) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
+  }
 }
 
 export class RecordClaims {
@@ -81,7 +96,7 @@ export class RecordClaims {
       const entries = await this.netbox.list("extras/journal-entries", { assigned_object_type: VM, assigned_object_id: recordIds.slice(i, i + ID_CHUNK), q: "pvectl claim" });
       const claims = entries.map(parseClaim).filter((c): c is Claim => c !== undefined).sort((a, b) => a.entryId - b.entryId);
       for (const claim of claims) {
-        if (claim.until <= this.now()) {
+        if (claim.until <= this.now() || (claim.owner !== this.owner && deadLocalRun(claim.owner))) {
           if (claim.owner !== this.owner) await this.deleteEntry(claim.entryId);
           continue;
         }
