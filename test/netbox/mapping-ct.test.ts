@@ -63,7 +63,7 @@ describe("mapping NetBox records to containers", () => {
         node: "pve1",
         ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst",
         options: { cores: "2", memory: "1024", swap: "256", features: "nesting=1" },
-        tags: ["netbox"],
+        tags: ["netbox", "netbox-vm-4"],
         mounts: [
           { slot: "rootfs", storage: "local-lvm", sizeBytes: 8192 * MiB, options: {} },
           { slot: "mp0", storage: "local-lvm", sizeBytes: 20480 * MiB, mountpoint: "/var/lib/data", options: {} },

@@ -40,7 +40,7 @@ describe("mapping NetBox records to VM specs", () => {
       cores: 2,
       memory: 2048,
       ostype: "l26",
-      tags: ["netbox", "web"],
+      tags: ["netbox", "netbox-vm-1", "web"],
       disks: { scsi0: { storage: "local-lvm", sizeBytes: 20000 * 2 ** 20, options: {} } },
       cdroms: { ide2: { iso: "local:iso/debian-13-netinst.iso" } },
       nics: { net0: { model: "virtio", bridge: "vmbr0", tag: 20 } },

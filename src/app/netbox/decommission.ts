@@ -5,6 +5,7 @@
 // `offline` or deleted. Each record moves on only when its own steps succeeded. A rerun after
 // a crash converges: a guest already gone counts as destroyed, and release reads what is left.
 import type { PveClient } from "../../api/index.js";
+import { readCluster } from "../../engine/cluster.js";
 import { buildDestroyPlan } from "../../engine/plan.js";
 import type { GuestReport } from "../../engine/report.js";
 import type { NetboxClient } from "../../netbox/client.js";
@@ -18,6 +19,7 @@ import { recordSelection, type SelectionFlags } from "../../sources/netbox/selec
 import { userMessageOf as text } from "../../util/errors.js";
 import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
 import { removeFromKnownHostsFile } from "./known-hosts.js";
+import { bindingProblem } from "./record-binding.js";
 import { recordFreedVmid } from "./vmid-quarantine.js";
 import { dnsNameOf, WriteBack } from "./writeback.js";
 
@@ -136,6 +138,25 @@ function goneGuest(record: NetboxVmRecord, config: NetboxConfig, node: string, v
   return container ? { ...base, kind: "lxc", mounts: [] } : { ...base, disks: [], special: {} };
 }
 
+/**
+ * A guest the record names that was built for another record is not destroyed: its steps go
+ * and the reason names both records (record-binding.ts).
+ */
+async function keepOtherRecordsGuests(plan: Plan, pve: PveClient, group: { record: NetboxVmRecord }[], netbox: NetboxClient, config: NetboxConfig): Promise<Plan> {
+  if (!plan.guests.some((g) => g.steps.length > 0)) return plan;
+  const { guests: live } = await readCluster(pve);
+  const records = new Map(group.map((g) => [g.record.vm.name, g.record]));
+  const guests = [];
+  for (const g of plan.guests) {
+    const record = records.get(g.key);
+    const type = g.kind === "lxc" ? "lxc" : "qemu";
+    const guest = g.steps.length > 0 ? live.find((c) => c.vmid === g.vmid && c.type === type) : undefined;
+    const problem = record && guest ? await bindingProblem(netbox, config, record, guest) : undefined;
+    guests.push(problem === undefined ? g : { ...g, steps: [], errors: [...g.errors, problem] });
+  }
+  return { ...plan, guests };
+}
+
 export async function decommissionNetbox(options: DecommissionOptions): Promise<DecommissionReport> {
   const { config, netbox } = options;
   const writeBack = new WriteBack(netbox, config);
@@ -186,6 +207,7 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
     try {
       pve = options.pveClient(label);
       plan = await buildDestroyPlan(pve, { desired }, { shutdownTimeoutSeconds: config.decommission.stopTimeout, forceStop: true });
+      plan = await keepOtherRecordsGuests(plan, pve, group, netbox, config);
     } catch (err) {
       for (const g of group) await fail(g.record, [`planning failed: ${text(err)}`], conn);
       continue;

@@ -13,6 +13,8 @@
 //    already there.
 import type { PveClient } from "../../api/index.js";
 import type { ApplyEvent } from "../../engine/apply.js";
+import type { ClusterSnapshot } from "../../engine/cluster.js";
+import { isOwned } from "../../engine/identity.js";
 import type { GuestReport } from "../../engine/report.js";
 import type { NetboxClient } from "../../netbox/client.js";
 import type { GuestPlan, Plan } from "../../plan/types.js";
@@ -24,12 +26,14 @@ import { recordSelection } from "../../sources/netbox/selection.js";
 import { userMessageOf as errorText } from "../../util/errors.js";
 import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
 import { type PlannedSpec, planSpec } from "../plan-spec.js";
+import { bindingProblem } from "./record-binding.js";
+import { RecordClaims } from "./record-claims.js";
 import { vmidsInQuarantine } from "./vmid-quarantine.js";
 import { isBuilt, WriteBack } from "./writeback.js";
 
 const ADOPT_HINT = "set `adopt: true` in the NetBox config to let sync take over guests pvectl did not create";
 
-export type RecordResult = "staged" | "converged" | "failed" | "invalid" | "planned" | "held";
+export type RecordResult = "staged" | "converged" | "failed" | "invalid" | "planned" | "held" | "busy";
 
 export interface RecordOutcome {
   id: number;
@@ -40,7 +44,8 @@ export interface RecordOutcome {
    * staged: built and written back; converged: a record already built (staged, active: day 2)
    * matches its guest again, its status kept; failed: build or write-back failed; invalid: the record
    * cannot be mapped; planned: plan only (dry run); held: steps of its guest were held back by
-   * the guard rails (or wait for a reboot), so the record keeps its status.
+   * the guard rails (or wait for a reboot), so the record keeps its status; busy: another
+   * pvectl run holds the record's claim (record-claims.ts), so this run left it alone.
    */
   result: RecordResult;
   vmid?: number;
@@ -98,7 +103,7 @@ function takesAddresses(record: NetboxVmRecord, config: NetboxConfig): boolean {
 async function addressBeforeBuild(record: NetboxVmRecord, config: NetboxConfig, writeBack: WriteBack, planOnly: boolean, early: Map<number, string[]>): Promise<void> {
   if (!config.writeBack.primaryIp4 || record.vm.primary_ip4 || record.interfaces.length === 0 || !takesAddresses(record, config)) return;
   if (planOnly) {
-    const next = await writeBack.nextFreeIp4();
+    const next = await writeBack.nextFreeIp4(record);
     if (next !== undefined) record.vm.primary_ip4 = { id: -1, url: "", display: next, family: { value: "4", label: "IPv4" }, address: next };
     return;
   }
@@ -142,10 +147,53 @@ function isolatePreflight(plan: Plan): { plan: Plan; blockedAll: string[] } {
   return { plan: { ...plan, guests, preflightErrors: [] }, blockedAll };
 }
 
+/**
+ * Guests the plan found that belong to another NetBox record (record-binding.ts) lose their
+ * steps and carry the reason, so nothing is sent for them and their record fails alone.
+ */
+async function refuseOtherRecordsGuests(plan: Plan, cluster: ClusterSnapshot, byKey: Map<string, MappedVm>, netbox: NetboxClient, config: NetboxConfig): Promise<Plan> {
+  const guests: GuestPlan[] = [];
+  for (const g of plan.guests) {
+    const m = byKey.get(g.key);
+    const type = g.kind === "lxc" ? "lxc" : "qemu";
+    const live = g.exists ? cluster.guests.find((c) => c.vmid === g.vmid && c.type === type) : undefined;
+    // A guest pvectl did not create is the adoption rule's (refused unless `adopt: true`).
+    const refusedAdoption = live !== undefined && !isOwned(live) && g.errors.length > 0;
+    const problem = m && live && !refusedAdoption ? await bindingProblem(netbox, config, m.record, live) : undefined;
+    // Another record's guest: what this record would change in it does not matter, only whose it is.
+    guests.push(problem === undefined ? g : { ...g, steps: [], errors: [problem] });
+  }
+  return { ...plan, guests };
+}
+
 export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   const { config, netbox } = options;
+  const selection = recordSelection(config, options.selection, options.selection?.status ?? config.select.status);
+  const selected = await loadRecords(netbox, selection);
+  // Plan only writes nothing, not even a claim: it changes nothing another run could trip on.
+  if (options.planOnly || selected.length === 0) return syncRecords(options, selected);
+  const claims = new RecordClaims(netbox, config.claimExpiryMs);
+  try {
+    const busy = await claims.claim(selected.map((r) => r.vm.id));
+    const busyOutcomes = selected.filter((r) => busy.has(r.vm.id)).map((r) => outcomeOf(r, "busy", { errors: [busy.get(r.vm.id)!] }));
+    for (const o of busyOutcomes) options.onRecord?.(o);
+    // Read again now that they are this run's: a run that held them before may have built
+    // them (they left the selection) or allocated their address.
+    const ours = selected.filter((r) => !busy.has(r.vm.id)).map((r) => r.vm.id);
+    const records = ours.length === 0 ? [] : await loadRecords(netbox, { ...selection, ids: ours });
+    const report = await syncRecords(options, records);
+    const order = new Map(selected.map((r, i) => [r.vm.id, i]));
+    const all = [...report.records, ...busyOutcomes].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    return { ...report, records: all };
+  } finally {
+    await claims.release();
+  }
+}
+
+/** The sync of records this run holds (or of a plan only): map, plan, apply, write back. */
+async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Promise<SyncReport> {
+  const { config, netbox } = options;
   const writeBack = new WriteBack(netbox, config);
-  const records = await loadRecords(netbox, recordSelection(config, options.selection, options.selection?.status ?? config.select.status));
   const outcomes: RecordOutcome[] = [];
   // What was written for a record before its guest was built (its primary IPv4), reported with its outcome.
   const early = new Map<number, string[]>();
@@ -224,7 +272,7 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   for (const { connection, range, members: group } of groups.values()) {
     const label = connection === "" ? undefined : connection;
     let pve: PveClient;
-    let planned: PlannedSpec;
+    let planned: Required<PlannedSpec>;
     try {
       pve = options.pveClient(label);
       // A record's vmid never takes over a guest pvectl did not create unless the config says `adopt: true`.
@@ -235,11 +283,19 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
       for (const m of group) await fail(m.record, [`planning failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
       continue;
     }
-    const { plan, blockedAll } = isolatePreflight(planned.plan);
+    const byKey = new Map(group.map((m) => [m.spec.name, m]));
+    const isolated = isolatePreflight(planned.plan);
+    const { blockedAll } = isolated;
+    let plan: Plan;
+    try {
+      plan = await refuseOtherRecordsGuests(isolated.plan, planned.context.cluster, byKey, netbox, config);
+    } catch (err) {
+      for (const m of group) await fail(m.record, [`checking which record owns each guest failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
+      continue;
+    }
     const planKey = range ? `${connection === "" ? "PROXMOX_*" : connection} (vmids ${range[0]}-${range[1]})` : connection;
     plans[planKey] = plan;
     options.onPlan?.(planKey, plan);
-    const byKey = new Map(group.map((m) => [m.spec.name, m]));
     if (options.planOnly || blockedAll.length > 0) {
       for (const guest of plan.guests) {
         const m = byKey.get(guest.key);
@@ -311,7 +367,7 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
   }
   const order = new Map(records.map((r, i) => [r.vm.id, i]));
   outcomes.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  return { records: outcomes, plans, ok: outcomes.every((o) => o.result === "staged" || o.result === "converged" || o.result === "planned" || o.result === "held") };
+  return { records: outcomes, plans, ok: outcomes.every((o) => o.result !== "failed" && o.result !== "invalid") };
 }
 
 /** What keeps a guest that ran without errors from counting as built: held-back steps, a reboot owed. */

@@ -3,9 +3,12 @@
 // the primary IPv4 (each step first looks for what an earlier, interrupted run already wrote,
 // so nothing is created twice), and the status last (only once everything else is there).
 import type { NetboxClient } from "../../netbox/client.js";
+import type { Prefix } from "../../netbox/generated/types.js";
+import { prefixGateway } from "../../sources/netbox/addresses.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import type { NicBinding } from "../../sources/netbox/mapping.js";
 import { describeRecord, type NetboxVmRecord } from "../../sources/netbox/records.js";
+import { allocateAddress, firstAllowedAddress } from "./address-allocation.js";
 
 export interface WriteBackInput {
   record: NetboxVmRecord;
@@ -43,7 +46,7 @@ export function dnsNameOf(name: string, zone: string): string {
 }
 
 export class WriteBack {
-  private prefixId: number | undefined;
+  private prefixRow: Prefix | undefined;
 
   constructor(
     private readonly netbox: NetboxClient,
@@ -82,16 +85,31 @@ export class WriteBack {
     }
   }
 
-  private async prefix(): Promise<number | undefined> {
+  private async prefix(): Promise<Prefix | undefined> {
     const wanted = this.config.writeBack.primaryIp4?.prefix;
     if (!wanted) return undefined;
-    if (this.prefixId === undefined) {
+    if (this.prefixRow === undefined) {
       const found = await this.netbox.list("ipam/prefixes", { prefix: wanted });
       if (found.length !== 1 || !found[0])
         throw new Error(`writeBack.primaryIp4.prefix ${wanted} ${found.length === 0 ? "does not exist in NetBox" : "matches several prefixes (VRFs)"}; create it or fix ${this.config.file}`);
-      this.prefixId = found[0].id;
+      this.prefixRow = found[0];
     }
-    return this.prefixId;
+    return this.prefixRow;
+  }
+
+  /**
+   * Addresses no guest of the record may take, with why: the prefix's gateway (its custom
+   * field, else its first address) and the gateway the record's platform names.
+   */
+  private forbiddenFor(prefix: Prefix, record: NetboxVmRecord | undefined): Map<string, string> {
+    const out = new Map<string, string>();
+    const gateway = prefixGateway(prefix, this.config.customFields.gateway);
+    if (gateway) out.set(gateway.address, `the gateway: ${gateway.from}`);
+    const slug = record?.vm.platform?.slug ?? this.config.defaults.platform ?? "";
+    const platform = this.config.platforms[slug];
+    const platformGw = platform?.cloudInit?.gw ?? platform?.container?.gw;
+    if (platformGw !== undefined) out.set(platformGw, `the gateway of platform ${slug}`);
+    return out;
   }
 
   /** Primary IPv4 from the configured prefix, on the first interface; reuses an address an earlier run assigned. */
@@ -116,32 +134,32 @@ export class WriteBack {
     if (ip) record.vm.primary_ip4 = { id: ip.id, url: "", display: ip.address, family: { value: "4", label: "IPv4" }, address: ip.address };
   }
 
-  /** The first free address of the configured prefix, without taking it (plan only: what sync would assign). */
-  async nextFreeIp4(): Promise<string | undefined> {
-    const prefixId = await this.prefix();
-    if (prefixId === undefined) return undefined;
-    return (await this.netbox.availableIps(prefixId, 1))[0]?.address;
+  /** The first free address of the configured prefix a guest may have, without taking it (plan only: what sync would assign). */
+  async nextFreeIp4(record?: NetboxVmRecord): Promise<string | undefined> {
+    const prefix = await this.prefix();
+    if (prefix === undefined) return undefined;
+    return firstAllowedAddress(this.netbox, prefix.id, this.forbiddenFor(prefix, record));
   }
 
   private async assignPrimaryIp4(record: NetboxVmRecord, interfaceId: number, wrote: string[]): Promise<IpRef | undefined> {
-    const prefixId = await this.prefix();
-    if (prefixId === undefined) return undefined;
+    const prefix = await this.prefix();
+    if (prefix === undefined) return undefined;
     const { vm } = record;
     const subject = describeRecord(vm);
-    const prefix = this.config.writeBack.primaryIp4?.prefix ?? "";
-    const assigned = await this.netbox.list("ipam/ip-addresses", { vminterface_id: interfaceId, parent: prefix });
+    const assigned = await this.netbox.list("ipam/ip-addresses", { vminterface_id: interfaceId, parent: prefix.prefix });
     const ip =
       assigned[0] ??
-      (await this.netbox.allocateIp(
-        prefixId,
-        {
+      (await allocateAddress(this.netbox, {
+        prefix,
+        forbidden: this.forbiddenFor(prefix, record),
+        body: {
           assigned_object_type: VMINTERFACE,
           assigned_object_id: interfaceId,
           status: (this.config.writeBack.primaryIp4?.status ?? "active") as "active",
           description: `pvectl: ${vm.name}`,
         },
-        `prefix ${prefix} for ${subject}`,
-      ));
+        subject,
+      }));
     await this.netbox.patch("virtualization/virtual-machines", vm.id, { primary_ip4: ip.id }, { subject });
     wrote.push(`primary IPv4 ${ip.address}`);
     return { id: ip.id, address: ip.address };

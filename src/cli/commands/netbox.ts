@@ -39,6 +39,7 @@ export function syncLine(o: RecordOutcome, p: Palette): string {
   }
   if (o.result === "planned") return `${p.cyan("planned")} ${who}: would build${o.vmid !== undefined ? ` ${o.guestKind ?? "vm"} ${o.vmid}` : ""} on ${o.node}`;
   if (o.result === "held") return `${p.yellow("held   ")} ${who}: ${o.guestKind ?? "vm"} ${o.vmid ?? "-"} on ${o.node}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
+  if (o.result === "busy") return `${p.yellow("busy   ")} ${who}: left alone: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
   const label = o.result === "invalid" ? p.red("invalid") : p.red("failed ");
   return `${label} ${who}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
 }
@@ -75,7 +76,7 @@ export function registerNetboxCommand(program: Command): void {
       "\nA record moves to staged only when every step of its guest ran; steps held back by the guard rails (or a reboot\n" +
         "still owed) leave it planned with a journal entry saying what waits.\n" +
         "\nExit codes: 0 every selected record staged (or planned with --plan-only), 1 a record failed or is invalid,\n" +
-        "3 records held back by the guard rails.",
+        "3 records held back by the guard rails, or busy: another pvectl run (serve, a timer) was working on them.",
     )
     .action(async (flags: CommonFlags & ApplyFlags & { lockWait?: number }) => {
       const guard = guardOptions(flags);
@@ -107,11 +108,11 @@ export function registerNetboxCommand(program: Command): void {
         else {
           const count = (r: string) => report.records.filter((o) => o.result === r).length;
           process.stdout.write(
-            `${count("staged")} staged, ${count("converged") > 0 ? `${count("converged")} converged, ` : ""}${count("planned")} planned only, ${count("held")} held back, ${count("failed")} failed, ${count("invalid")} invalid\n`,
+            `${count("staged")} staged, ${count("converged") > 0 ? `${count("converged")} converged, ` : ""}${count("planned")} planned only, ${count("held")} held back, ${count("busy") > 0 ? `${count("busy")} busy (another run), ` : ""}${count("failed")} failed, ${count("invalid")} invalid\n`,
           );
         }
         if (!report.ok) process.exitCode = 1;
-        else if (report.records.some((o) => o.result === "held")) process.exitCode = EXIT_PENDING;
+        else if (report.records.some((o) => o.result === "held" || o.result === "busy")) process.exitCode = EXIT_PENDING;
       } finally {
         await client.close();
         await pve.close();

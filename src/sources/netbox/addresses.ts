@@ -12,8 +12,16 @@ export interface InterfaceAddresses {
   interfaceId: number;
   ip4?: string;
   gw4?: string;
+  /** Where gw4 came from, for messages (a gateway equal to the address is refused by the mapping). */
+  gw4From?: string;
   ip6?: string;
   gw6?: string;
+}
+
+/** A prefix's gateway and where it came from. */
+export interface Gateway {
+  address: string;
+  from: string;
 }
 
 const ID_CHUNK = 100;
@@ -28,13 +36,17 @@ function narrowest(prefixes: Prefix[]): Prefix | undefined {
   return [...prefixes].sort((a, b) => (parseCidr(b.prefix)?.length ?? 0) - (parseCidr(a.prefix)?.length ?? 0))[0];
 }
 
-async function gatewayOf(client: NetboxClient, address: string, field: string): Promise<string | undefined> {
-  const prefix = narrowest(await client.list("ipam/prefixes", { contains: address.split("/")[0]! }));
-  if (!prefix) return undefined;
+/** The prefix's gateway: its custom field `field`, else its first address. */
+export function prefixGateway(prefix: Pick<Prefix, "prefix" | "custom_fields">, field: string): Gateway | undefined {
   const custom = prefix.custom_fields?.[field];
-  if (typeof custom === "string" && custom.trim() !== "") return custom.trim().split("/")[0];
+  if (typeof custom === "string" && custom.trim() !== "") return { address: custom.trim().split("/")[0]!, from: `the custom field ${field} of prefix ${prefix.prefix}` };
   const cidr = parseCidr(prefix.prefix);
-  return cidr ? firstAddress(cidr) : undefined;
+  return cidr ? { address: firstAddress(cidr), from: `the first address of prefix ${prefix.prefix} (its custom field ${field} is empty)` } : undefined;
+}
+
+async function gatewayOf(client: NetboxClient, address: string, field: string): Promise<Gateway | undefined> {
+  const prefix = narrowest(await client.list("ipam/prefixes", { contains: address.split("/")[0]! }));
+  return prefix ? prefixGateway(prefix, field) : undefined;
 }
 
 async function primaryObjects(client: NetboxClient, records: NetboxVmRecord[]): Promise<IPAddress[]> {
@@ -56,7 +68,7 @@ function interfaceOf(ip: IPAddress | undefined, record: NetboxVmRecord): number 
 /** Fills each record's `addresses` from its primary IPv4/IPv6 (records without any get none). */
 export async function loadGuestAddresses(client: NetboxClient, records: NetboxVmRecord[], gatewayField: string): Promise<void> {
   const objects = new Map((await primaryObjects(client, records)).map((ip) => [ip.id, ip]));
-  const gateways = new Map<string, string | undefined>();
+  const gateways = new Map<string, Gateway | undefined>();
   const gateway = async (address: string) => {
     if (!gateways.has(address)) gateways.set(address, await gatewayOf(client, address, gatewayField));
     return gateways.get(address);
@@ -69,8 +81,8 @@ export async function loadGuestAddresses(client: NetboxClient, records: NetboxVm
       if (interfaceId === undefined) continue;
       const entry = byInterface.get(interfaceId) ?? { interfaceId };
       const gw = await gateway(brief.address);
-      if (family === "4") Object.assign(entry, { ip4: brief.address, ...(gw ? { gw4: gw } : {}) });
-      else Object.assign(entry, { ip6: brief.address, ...(gw ? { gw6: gw } : {}) });
+      if (family === "4") Object.assign(entry, { ip4: brief.address, ...(gw ? { gw4: gw.address, gw4From: gw.from } : {}) });
+      else Object.assign(entry, { ip6: brief.address, ...(gw ? { gw6: gw.address } : {}) });
       byInterface.set(interfaceId, entry);
     }
     record.addresses = [...byInterface.values()];

@@ -184,6 +184,8 @@ const configSchema = z.strictObject({
   adopt: z.boolean().optional(),
   /** How long a vmid freed by decommission is not handed out again (a duration: 30m, 24h, 7d; 0 = no quarantine). */
   vmidQuarantine: z.union([z.string(), z.literal(0)]).optional(),
+  /** How long a run's claim on a record holds when the run never releases it (it crashed): a duration, 1h by default. */
+  claimExpiry: z.string().optional(),
   decommission: z
     .strictObject({
       status: z.string().optional(),
@@ -200,6 +202,7 @@ export type Unit = z.output<typeof unit>;
 
 /** A vmid freed by decommission is not handed out again for a day unless the config says otherwise. */
 export const DEFAULT_VMID_QUARANTINE_MS = 24 * 3600 * 1000;
+export const DEFAULT_CLAIM_EXPIRY_MS = 3600 * 1000;
 export type PlatformMapping = z.output<typeof platformSchema>;
 export type ContainerMapping = z.output<typeof containerSchema>;
 export type ClusterMapping = z.output<typeof clusterSchema>;
@@ -242,6 +245,8 @@ export interface NetboxConfig {
   adopt: boolean;
   /** Milliseconds a vmid freed by decommission stays out of allocation. */
   vmidQuarantineMs: number;
+  /** Milliseconds a run's claim on a record holds (record-claims.ts); a crashed run's claims end after it. */
+  claimExpiryMs: number;
   decommission: {
     status: string;
     stopTimeout: number;
@@ -319,6 +324,9 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
   const quarantineMs = raw.vmidQuarantine === undefined ? DEFAULT_VMID_QUARANTINE_MS : raw.vmidQuarantine === 0 ? 0 : parseDuration(raw.vmidQuarantine);
   if (quarantineMs === undefined)
     issues.push({ location: doc.locate(["vmidQuarantine"]), path: ["vmidQuarantine"], message: `\`${String(raw.vmidQuarantine)}\` is not a duration; write e.g. 30m, 24h or 7d (0: no quarantine)` });
+  const claimExpiryMs = raw.claimExpiry === undefined ? DEFAULT_CLAIM_EXPIRY_MS : parseDuration(raw.claimExpiry);
+  if (claimExpiryMs === undefined || claimExpiryMs <= 0)
+    issues.push({ location: doc.locate(["claimExpiry"]), path: ["claimExpiry"], message: `\`${String(raw.claimExpiry)}\` is not a positive duration; write e.g. 30m or 2h (longer than your longest sync)` });
   const platform = raw.defaults?.platform;
   if (platform !== undefined && !raw.platforms?.[platform])
     issues.push({ location: doc.locate(["defaults", "platform"]), path: ["defaults", "platform"], message: `platform \`${platform}\` is not defined under \`platforms:\`` });
@@ -390,6 +398,7 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
     },
     adopt: raw.adopt ?? false,
     vmidQuarantineMs: quarantineMs ?? DEFAULT_VMID_QUARANTINE_MS,
+    claimExpiryMs: claimExpiryMs ?? DEFAULT_CLAIM_EXPIRY_MS,
     decommission: {
       status: raw.decommission?.status ?? "decommissioning",
       stopTimeout: raw.decommission?.stopTimeout ?? 60,

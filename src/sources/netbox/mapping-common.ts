@@ -35,3 +35,25 @@ export function addressesOn(record: NetboxVmRecord, interfaceId: number, index: 
   const primary = index === 0 ? record.vm.primary_ip4?.address : undefined;
   return primary ? { ip4: primary } : {};
 }
+
+/**
+ * The IPv4 gateway of an interface's address: the platform's `gw` (`platformKey` names it in
+ * messages), else the gateway of the address's prefix; with where it came from.
+ */
+export function ipv4GatewayOf(a: Omit<InterfaceAddresses, "interfaceId">, platformGw: string | undefined, platformKey: string): { address: string; from: string } | undefined {
+  if (platformGw !== undefined) return { address: platformGw, from: platformKey };
+  return a.gw4 !== undefined ? { address: a.gw4, from: a.gw4From ?? "its prefix" } : undefined;
+}
+
+/**
+ * An address equal to its gateway: the guest would answer for the router and every other
+ * guest would route through it. Refused (the record keeps its status), saying where the
+ * gateway came from so the operator knows which of the two to change.
+ */
+export function gatewayClash(interfaceName: string, ip4: string | undefined, gw: { address: string; from: string } | undefined): string | undefined {
+  if (ip4 === undefined || gw === undefined || ip4.split("/")[0] !== gw.address) return undefined;
+  return (
+    `interface ${interfaceName}: its IPv4 ${ip4} is its own gateway (${gw.address}, ${gw.from}); ` +
+    "give the record another address in NetBox, or set the router's real address as the gateway"
+  );
+}

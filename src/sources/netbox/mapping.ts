@@ -19,8 +19,9 @@
 import { isValidTag } from "../../pve/tags.js";
 import type { CdromSpec, CloudInitSpec, ContainerSpec, DeviceSection, DiskSpec, IpConfigSpec, NicSpec, VmSpec } from "../spec/model.js";
 import type { NetboxConfig, PlatformMapping } from "./config.js";
-import { addressesOn, diskSizes, MAX_NICS, UNIT_BYTES, vlansOf } from "./mapping-common.js";
+import { addressesOn, diskSizes, gatewayClash, ipv4GatewayOf, MAX_NICS, UNIT_BYTES, vlansOf } from "./mapping-common.js";
 import { mapContainer } from "./mapping-ct.js";
+import { isRecordTag, RECORD_TAG_PREFIX, recordTagOf } from "./record-tag.js";
 import type { NetboxVmRecord } from "./records.js";
 
 export interface NicBinding {
@@ -69,12 +70,17 @@ export function recordVmid(record: NetboxVmRecord, config: NetboxConfig): number
   return n;
 }
 
-/** The record's PVE tags (NetBox's, when passed through, plus tags.add); undefined: tags not managed. */
-function recordTags(record: NetboxVmRecord, config: NetboxConfig, errors: string[]): string[] | undefined {
-  if (!config.tags.passThrough && config.tags.add.length === 0) return undefined;
+/**
+ * The record's PVE tags: NetBox's (when passed through), tags.add, and the record tag that
+ * binds the guest to this record (record-tag.ts). A NetBox tag or tags.add entry shaped like a
+ * record tag is refused: it would bind the guest to another record.
+ */
+function recordTags(record: NetboxVmRecord, config: NetboxConfig, errors: string[]): string[] {
   const all = [...(config.tags.passThrough ? (record.vm.tags ?? []).map((t) => t.slug) : []), ...config.tags.add].map((t) => t.toLowerCase());
   for (const t of all) if (!isValidTag(t)) errors.push(`tag \`${t}\` is not a valid Proxmox VE tag (letters, digits, _ - + .; not starting with - + .)`);
-  return [...new Set(all)].sort();
+  for (const t of all.filter(isRecordTag))
+    errors.push(`tag \`${t}\` has the shape of the tag pvectl binds a guest to its NetBox record with (${RECORD_TAG_PREFIX}<id>); rename it in NetBox or in tags.add`);
+  return [...new Set([...all, recordTagOf(record.vm.id)])].sort();
 }
 
 /**
@@ -96,7 +102,7 @@ function cloneUnmanaged(platform: PlatformMapping): DeviceSection[] {
  * (static, with the platform's gateway), else DHCP. A clone's drive stays on its template's
  * storage unless the platform names one.
  */
-function cloudInitOf(record: NetboxVmRecord, platform: PlatformMapping, storage: string | undefined): CloudInitSpec {
+function cloudInitOf(record: NetboxVmRecord, platform: PlatformMapping & { slug: string }, storage: string | undefined, errors: string[]): CloudInitSpec {
   const ci = platform.cloudInit ?? {};
   const onStorage = ci.storage ?? (platform.clone ? undefined : storage);
   return {
@@ -104,7 +110,7 @@ function cloudInitOf(record: NetboxVmRecord, platform: PlatformMapping, storage:
     ...(onStorage !== undefined ? { storage: onStorage } : {}),
     ...(ci.nameservers ? { nameservers: ci.nameservers } : {}),
     ...(ci.searchDomains ? { searchDomains: ci.searchDomains } : {}),
-    ipconfig: ipconfigsOf(record, ci.gw),
+    ipconfig: ipconfigsOf(record, ci.gw, `platforms.${platform.slug}.cloudInit.gw`, errors),
   };
 }
 
@@ -113,12 +119,15 @@ function cloudInitOf(record: NetboxVmRecord, platform: PlatformMapping, storage:
  * the prefix's gateway); net0 without an IPv4 takes DHCP, other interfaces without an address
  * are not managed.
  */
-function ipconfigsOf(record: NetboxVmRecord, platformGw: string | undefined): Record<string, IpConfigSpec> {
+function ipconfigsOf(record: NetboxVmRecord, platformGw: string | undefined, platformKey: string, errors: string[]): Record<string, IpConfigSpec> {
   const out: Record<string, IpConfigSpec> = {};
   record.interfaces.slice(0, MAX_NICS).forEach((iface, i) => {
     const a = addressesOn(record, iface.id, i);
     if (!a.ip4 && !a.ip6 && i > 0) return;
-    const gw = platformGw ?? a.gw4;
+    const gateway = ipv4GatewayOf(a, platformGw, platformKey);
+    const clash = gatewayClash(iface.name, a.ip4, gateway);
+    if (clash) errors.push(clash);
+    const gw = gateway?.address;
     out[`ipconfig${i}`] = {
       ...(a.ip4 ? { ip: a.ip4, ...(gw !== undefined ? { gw } : {}) } : i === 0 ? { ip: "dhcp" } : {}),
       ...(a.ip6 ? { ip6: a.ip6, ...(a.gw6 !== undefined ? { gw6: a.gw6 } : {}) } : {}),
@@ -180,7 +189,7 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
       ...(storage !== undefined ? { storage } : {}),
       ...(cores !== undefined ? { cores } : {}),
       ...(memory !== undefined ? { memory } : {}),
-      ...(tags !== undefined ? { tags } : {}),
+      tags,
     });
   }
 
@@ -216,7 +225,7 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
   });
 
   const cdroms: Record<string, CdromSpec> = platform?.iso ? { ide2: { iso: platform.iso } } : {};
-  const cloudInit = platform?.cloudInit && record.interfaces.length > 0 ? cloudInitOf(record, platform, storage) : undefined;
+  const cloudInit = platform?.cloudInit && record.interfaces.length > 0 ? cloudInitOf(record, { ...platform, slug: platformSlug ?? "" }, storage, errors) : undefined;
 
   if (errors.length > 0 || !cluster || clusterName === undefined || node === undefined || cores === undefined || memory === undefined || !platform) {
     return { ok: false, record, errors };
@@ -241,7 +250,7 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
     ...(platform.cpu !== undefined ? { cpu: platform.cpu } : {}),
     ...((platform.scsihw ?? d.scsihw) !== undefined ? { scsihw: platform.scsihw ?? d.scsihw } : {}),
     ...(platform.agent !== undefined ? { agent: { enabled: platform.agent } } : {}),
-    ...(tags !== undefined ? { tags } : {}),
+    tags,
     disks,
     cdroms,
     nics,
