@@ -122,4 +122,40 @@ describe("pvectl netbox serve", () => {
     assert.equal(serve.status().syncs, 1);
     assert.deepEqual(logs.filter((l) => l.msg === "sync started").map((l) => l.records), [[web.id]]);
   });
+
+  test("/healthz follows the latest sync: a sync that fails outright answers 503, the next good one 200 again", async () => {
+    lab = await startNetboxLab();
+    const logs: ServeLog[] = [];
+    serve = await startServe(lab, logs);
+    const web = lab.nb.admin.list(VMS, { name: "web-01" })[0]!;
+    const deliver = async () => {
+      const body = JSON.stringify({ event: "updated", timestamp: new Date().toISOString(), model: "virtualmachine", username: "x", request_id: randomUUID(), data: { id: web.id }, snapshots: {} });
+      assert.equal((await fetch(`${serve!.url}/webhook`, { method: "POST", headers: signed(body), body })).status, 202);
+      await serve!.idle();
+    };
+    interface Health { ok: boolean; syncs: number; failures: number; lastSync?: { at: string; ok: boolean; error?: string }; lastError?: { at: string; error: string } }
+    const health = async (): Promise<[number, Health]> => {
+      const res = await fetch(`${serve!.url}/healthz`);
+      return [res.status, (await res.json()) as Health];
+    };
+
+    lab.nb.admin.failNext({ method: "GET", path: /^\/api\/virtualization\/virtual-machines\//, status: 503, body: { detail: "Service unavailable" } });
+    await deliver();
+    const [downStatus, down] = await health();
+    assert.equal(downStatus, 503);
+    assert.equal(down.ok, false);
+    assert.match(down.lastSync?.error ?? "", /503/);
+    assert.equal(down.lastError?.at, down.lastSync?.at);
+
+    await deliver();
+    const [upStatus, up] = await health();
+    assert.equal(upStatus, 200);
+    assert.equal(up.ok, true, JSON.stringify(up));
+    assert.equal(up.lastSync?.ok, true);
+    assert.equal(up.lastSync?.error, undefined);
+    assert.ok(Date.parse(up.lastSync?.at ?? "") >= Date.parse(down.lastSync?.at ?? ""));
+    // The failure stays on record, with its time, after the service recovered.
+    assert.equal(up.lastError?.at, down.lastError?.at);
+    assert.deepEqual([up.syncs, up.failures], [1, 1]);
+  });
 });
