@@ -29,7 +29,7 @@ export interface ServeOptions extends Omit<SyncOptions, "selection" | "planOnly"
   reconcileMs: number;
   reconcileAtStart?: boolean;
   log: (entry: ServeLog) => void;
-  /** Deliveries older than this are refused (and remembered this long against replays). */
+  /** Deliveries older than this are refused (each is remembered until its timestamp is this old, against replays). */
   maxAgeMs?: number;
   /** Wait for events to stop this long before a sync (a record arrives in several requests). Default 2 s. */
   quietMs?: number;
