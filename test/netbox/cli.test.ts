@@ -56,7 +56,7 @@ test("pvectl netbox sync: readable output, --json, exit codes, missing token", a
   assert.equal(noToken.code, 1);
   assert.equal(
     noToken.stderr.trim(),
-    `error: no NetBox token: export NETBOX_TOKEN (a v1 key of 40 hex digits, or a v2 token nbt_<key>.<secret>), or set \`netbox.tokenFile\` in ${config}`,
+    `error: no NetBox token\n  export NETBOX_TOKEN (a v1 key of 40 hex digits, or a v2 token nbt_<key>.<secret>), or set \`netbox.tokenFile\` in ${config}`,
   );
 
   // One record that cannot be built: the run builds the others and exits 1.
@@ -95,7 +95,7 @@ test("pvectl netbox decommission without --yes and without a terminal is refused
 test("pvectl netbox serve refuses to start without a webhook secret, and a bad --listen is a usage error", async () => {
   const noSecret = await pvectl(["netbox", "serve", "-c", config, "--listen", "0"], { NETBOX_WEBHOOK_SECRET: "" });
   assert.equal(noSecret.code, 1);
-  assert.match(noSecret.stderr, /no webhook secret: export NETBOX_WEBHOOK_SECRET \(or give --secret-file\)/);
+  assert.match(noSecret.stderr, /no webhook secret .*\n {2}export NETBOX_WEBHOOK_SECRET \(or give --secret-file\)/);
   const badListen = await pvectl(["netbox", "serve", "-c", config, "--listen", "nowhere:http"]);
   assert.notEqual(badListen.code, 0);
   assert.match(badListen.stderr, /--listen.*give a port \(8080\), :port \(every interface\) or host:port/s);

@@ -41,12 +41,13 @@ function webhookSecret(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env):
     } catch (err) {
       throw new NetboxSetupError(`--secret-file ${flags.secretFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`);
     }
-    throw new NetboxSetupError(`--secret-file ${flags.secretFile} is empty; put the webhook's secret on its first line`);
+    throw new NetboxSetupError(`--secret-file ${flags.secretFile} is empty`, "put the webhook's secret on its first line");
   }
   const secret = env[flags.secretEnv]?.trim();
   if (!secret)
     throw new NetboxSetupError(
-      `no webhook secret: export ${flags.secretEnv} (or give --secret-file) with the secret set on the NetBox webhook; without one anyone who can reach this port could trigger builds`,
+      "no webhook secret (without one anyone who can reach this port could trigger builds)",
+      `export ${flags.secretEnv} (or give --secret-file) with the secret set on the NetBox webhook`,
     );
   return secret;
 }

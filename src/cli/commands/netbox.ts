@@ -176,8 +176,8 @@ export function registerNetboxCommand(program: Command): void {
     .option("--json", "print the connection details as JSON")
     .action(async (flags: { host: string; port: string; data: string; netboxVersion: string; token?: string[]; json?: boolean }) => {
       const port = Number(flags.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new NetboxSetupError(`--port '${flags.port}' is not a TCP port (0..65535)`);
-      if (flags.data !== "demo" && flags.data !== "empty") throw new NetboxSetupError(`--data '${flags.data}' is unknown; use demo or empty`);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new NetboxSetupError(`--port '${flags.port}' is not a TCP port`, "give a port from 0 to 65535 (0 picks a free one)");
+      if (flags.data !== "demo" && flags.data !== "empty") throw new NetboxSetupError(`--data '${flags.data}' is unknown`, "use demo or empty");
       const sim = await startNetboxSimulator({
         host: flags.host,
         port,
