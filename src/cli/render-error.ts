@@ -40,8 +40,17 @@ export interface ErrorJson {
   error: PvectlErrorJson;
 }
 
-/** `{"ok":false,"error":{kind,message,hint}}`: the message is the error's first line, the hint the rest. */
+/** What commander prints after its own usage errors (main.ts: showHelpAfterError). */
+const USAGE_HINT = "run with --help for usage";
+
+/**
+ * `{"ok":false,"error":{kind,message,hint?}}`: what is wrong, and what to do next apart from it
+ * (no `hint` when the error gives no advice); an invalid spec or config adds `problems`.
+ */
 export function errorJson(err: unknown, kind = errorKind(err)): ErrorJson {
-  const full = isUserFacing(err) ? err.userMessage() : err instanceof Error ? err.message : String(err);
-  return { ok: false, error: { kind, ...messageAndHint(full) } };
+  if (err instanceof PvectlError) return { ok: false, error: { kind, ...err.parts() } };
+  const full = err instanceof SimUserError ? err.userMessage() : err instanceof Error ? err.message : String(err);
+  const parts = messageAndHint(full);
+  const usage = err instanceof Error && err.name === "CommanderError" && parts.hint === undefined;
+  return { ok: false, error: { kind, ...parts, ...(usage ? { hint: USAGE_HINT } : {}) } };
 }

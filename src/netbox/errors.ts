@@ -52,6 +52,8 @@ export class NetboxError extends PvectlError {
   readonly fieldErrors: NetboxFieldErrors;
   /** NetBox's `detail` text (403, 404, 409, 412 ...). */
   readonly detail: string | undefined;
+  /** What to do next (also the end of userMessage()); none for a status without advice. */
+  declare readonly hint?: string;
 
   constructor(init: NetboxErrorInit) {
     super(`NetBox ${init.method} ${init.path} failed with HTTP ${init.status}`);
@@ -63,6 +65,8 @@ export class NetboxError extends PvectlError {
     this.subject = init.subject;
     this.detail = detailOf(init.body);
     this.fieldErrors = init.status === 400 ? flattenFieldErrors(init.body) : {};
+    const advice = this.#words()[1];
+    if (advice) this.hint = advice;
     this.message = this.userMessage();
   }
 
@@ -74,6 +78,12 @@ export class NetboxError extends PvectlError {
   }
 
   override userMessage(): string {
+    const [problem, advice] = this.#words();
+    return advice ? `${problem} ${advice}` : problem;
+  }
+
+  /** What failed, in NetBox's words where it has some, and what to do about it. */
+  #words(): [string, string?] {
     // NetBox's own sentences end with a period; ours follow them after one.
     const detail = this.detail?.replace(/\.$/, "");
     const on = this.subject ? ` for ${this.subject}` : "";
@@ -81,21 +91,23 @@ export class NetboxError extends PvectlError {
     switch (this.status) {
       case 400: {
         const fields = (this.fieldSummary() || detail || "invalid request").replace(/\.$/, "");
-        return `${what} was rejected (400): ${fields}. Fix the value(s) named above in NetBox or in the pvectl NetBox config, then run again.`;
+        return [`${what} was rejected (400): ${fields}.`, "Fix the value(s) named above in NetBox or in the pvectl NetBox config, then run again."];
       }
       case 401:
       case 403:
-        return `${what} was refused (${this.status}): ${detail ?? "permission denied"}. Check that the NetBox token is valid, not expired, allowed from this address, write-enabled for changes, and that its user may change this object type.`;
+        return [
+          `${what} was refused (${this.status}): ${detail ?? "permission denied"}.`,
+          "Check that the NetBox token is valid, not expired, allowed from this address, write-enabled for changes, and that its user may change this object type.",
+        ];
       case 404:
-        return `${what}: not found (404). The object may have been deleted or the NetBox URL may be wrong; reload the records and run again.`;
+        return [`${what}: not found (404).`, "The object may have been deleted or the NetBox URL may be wrong; reload the records and run again."];
       case 409:
-        return `${what} conflicts with NetBox's current state (409): ${detail ?? "conflict"}. Resolve the conflict named above (free space, dependent objects) and run again.`;
+        return [`${what} conflicts with NetBox's current state (409): ${detail ?? "conflict"}.`, "Resolve the conflict named above (free space, dependent objects) and run again."];
       case 412:
-        return `${what} was not applied (412 Precondition Failed): the object changed in NetBox after pvectl read it. Run again so pvectl works from the current record.`;
+        return [`${what} was not applied (412 Precondition Failed): the object changed in NetBox after pvectl read it.`, "Run again so pvectl works from the current record."];
       default:
-        if (this.status >= 500)
-          return `${what} failed with a NetBox server error (${this.status})${detail ? `: ${detail}` : ""}. Check NetBox's logs and retry.`;
-        return `${what} failed (HTTP ${this.status})${detail ? `: ${detail}` : ""}.`;
+        if (this.status >= 500) return [`${what} failed with a NetBox server error (${this.status})${detail ? `: ${detail}` : ""}.`, "Check NetBox's logs and retry."];
+        return [`${what} failed (HTTP ${this.status})${detail ? `: ${detail}` : ""}.`];
     }
   }
 }
@@ -103,6 +115,7 @@ export class NetboxError extends PvectlError {
 /** NetBox could not be reached at all (DNS, refused connection, TLS, timeout). */
 export class NetboxConnectionError extends PvectlError {
   readonly kind = "netbox-connection";
+  override readonly hint: string;
 
   constructor(
     readonly url: string,
@@ -110,12 +123,12 @@ export class NetboxConnectionError extends PvectlError {
   ) {
     super(`cannot reach NetBox at ${url} (${code})`);
     this.name = "NetboxConnectionError";
+    this.hint = /CERT|SSL|TLS|SELF_SIGNED/i.test(code)
+      ? "the server's TLS certificate is not trusted: give its CA with `ca_file` in the NetBox config (or NETBOX_CA_FILE)."
+      : "check the NetBox URL (NETBOX_URL or `url` in the NetBox config), that NetBox is running, and the network path to it.";
   }
 
   override userMessage(): string {
-    const hint = /CERT|SSL|TLS|SELF_SIGNED/i.test(this.code)
-      ? "the server's TLS certificate is not trusted: give its CA with `ca_file` in the NetBox config (or NETBOX_CA_FILE)"
-      : "check the NetBox URL (NETBOX_URL or `url` in the NetBox config), that NetBox is running, and the network path to it";
-    return `cannot reach NetBox at ${this.url} (${this.code}): ${hint}.`;
+    return `cannot reach NetBox at ${this.url} (${this.code}): ${this.hint}`;
   }
 }

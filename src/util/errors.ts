@@ -7,10 +7,12 @@
 /** An error as `--json` prints it, and all that `JSON.stringify(err)` gives of a PvectlError. */
 export interface PvectlErrorJson {
   kind: string;
-  /** The first line of the text for a person. */
+  /** What is wrong, without the advice. */
   message: string;
-  /** The rest of it (what to do next), or null. */
-  hint: string | null;
+  /** What to do next; absent when the error gives no advice. */
+  hint?: string;
+  /** Each problem found, when there are several (an invalid spec or config). */
+  problems?: string[];
 }
 
 export abstract class PvectlError extends Error {
@@ -30,21 +32,34 @@ export abstract class PvectlError extends Error {
   }
 
   /**
+   * The words for a person in parts: what is wrong, and the hint apart from it. An error with a
+   * `hint` ends its text with it (however its userMessage() words the rest); one without has its
+   * advice, if any, on the lines below the first.
+   */
+  parts(): Omit<PvectlErrorJson, "kind"> {
+    const text = this.userMessage();
+    if (!this.hint) return messageAndHint(text);
+    const at = text.lastIndexOf(this.hint);
+    const message = at >= 0 && at + this.hint.length === text.length ? text.slice(0, at).replace(/\s*(hint:)?[\s:;,]*$/, "") : messageAndHint(text).message;
+    return { message: message.trim(), hint: this.hint };
+  }
+
+  /**
    * The kind and the words written for a person, never the error's fields: those may hold what
    * the secret scrubber never saw (a NetBox answer's body, a task's log, request details).
    */
   toJSON(): PvectlErrorJson {
-    return { kind: this.kind, ...messageAndHint(this.userMessage()) };
+    return { kind: this.kind, ...this.parts() };
   }
 }
 
-/** Splits a text for a person into its first line and the rest, each line of which loses its indent. */
+/** Splits a text for a person into its first line and the rest (the hint, each line unindented; absent when there is none). */
 export function messageAndHint(text: string): Omit<PvectlErrorJson, "kind"> {
   const trimmed = text.replace(/^error: /, "").trim();
   const cut = trimmed.indexOf("\n");
   const message = cut < 0 ? trimmed : trimmed.slice(0, cut);
-  const hint = cut < 0 ? null : trimmed.slice(cut + 1).replace(/^\s+/gm, "").trim() || null;
-  return { message, hint };
+  const hint = cut < 0 ? "" : trimmed.slice(cut + 1).replace(/^\s+/gm, "").trim();
+  return hint ? { message, hint } : { message };
 }
 
 /** The words for a person about anything thrown: a PvectlError's userMessage(), another's message. */

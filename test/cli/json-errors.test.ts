@@ -11,7 +11,7 @@ import { pvectl, type Result, simEnv } from "./run.js";
 
 interface ErrorObject {
   ok: boolean;
-  error: { kind: string; message: string; hint: string | null };
+  error: { kind: string; message: string; hint?: string; problems?: string[] };
 }
 
 /** The one JSON object on stdout of a failed run. */
@@ -61,11 +61,12 @@ describe("--json failures", () => {
     const { error } = jsonError(result);
     assert.equal(error.kind, "connection");
     assert.match(error.message, /connection refused/);
+    assert.ok(!("hint" in error) || typeof error.hint === "string", "no hint: null");
   });
 
   it("a usage error caught by the option parser", async () => {
     const { error } = jsonError(await pvectl(["plan", "-f", spec, "--json", "--no-such-flag"]));
-    assert.deepEqual(error, { kind: "usage", message: "unknown option '--no-such-flag'", hint: null });
+    assert.deepEqual(error, { kind: "usage", message: "unknown option '--no-such-flag'", hint: "run with --help for usage" });
   });
 
   it("a usage error found by the command, with its hint", async () => {
@@ -73,13 +74,14 @@ describe("--json failures", () => {
     assert.deepEqual(error, { kind: "usage", message: "no spec file given", hint: "usage: pvectl plan -f web.yaml [-f more.yaml]" });
   });
 
-  it("a spec error, with every problem in the hint", async () => {
+  it("a spec error, with every problem in problems and what to do in the hint", async () => {
     const bad = join(dir, "bad.yaml");
     writeFileSync(bad, "vms:\n  - name: web1\n    node: pve1\n    memory: lots\n");
     const { error } = jsonError(await pvectl(["plan", "-f", bad, "--json"], simEnv(sim)));
     assert.equal(error.kind, "spec");
-    assert.match(error.message, /^the spec is invalid \(1 problem\)/);
-    assert.match(error.hint ?? "", /bad\.yaml:4:\d+/);
+    assert.equal(error.message, "the spec is invalid (1 problem); nothing was sent to the cluster");
+    assert.equal(error.hint, "fix the spec and run again");
+    assert.match(error.problems?.join("\n") ?? "", /bad\.yaml:4:\d+/);
   });
 
   it("without --json, stdout stays empty", async () => {

@@ -57,7 +57,6 @@ describe("error kinds", () => {
     assert.deepEqual(errorJson(err).error, {
       kind: "error",
       message: "Cannot use /srv/none as the simulator's state directory: it does not exist. Create the directory or give another --state-dir.",
-      hint: null,
     });
   });
 });

@@ -56,7 +56,7 @@ test("pvectl netbox sync: readable output, --json, exit codes, missing token", a
   assert.equal(noToken.code, 1);
   assert.equal(
     noToken.stderr.trim(),
-    `error: no NetBox token: export NETBOX_TOKEN (a v1 key of 40 hex digits, or a v2 token nbt_<key>.<secret>), or set \`netbox.tokenFile\` in ${config}`,
+    `error: no NetBox token\n  export NETBOX_TOKEN (a v1 key of 40 hex digits, or a v2 token nbt_<key>.<secret>), or set \`netbox.tokenFile\` in ${config}`,
   );
 
   // One record that cannot be built: the run builds the others and exits 1.
@@ -95,8 +95,24 @@ test("pvectl netbox decommission without --yes and without a terminal is refused
 test("pvectl netbox serve refuses to start without a webhook secret, and a bad --listen is a usage error", async () => {
   const noSecret = await pvectl(["netbox", "serve", "-c", config, "--listen", "0"], { NETBOX_WEBHOOK_SECRET: "" });
   assert.equal(noSecret.code, 1);
-  assert.match(noSecret.stderr, /no webhook secret: export NETBOX_WEBHOOK_SECRET \(or give --secret-file\)/);
+  assert.match(noSecret.stderr, /no webhook secret .*\n {2}export NETBOX_WEBHOOK_SECRET \(or give --secret-file\)/);
   const badListen = await pvectl(["netbox", "serve", "-c", config, "--listen", "nowhere:http"]);
   assert.notEqual(badListen.code, 0);
   assert.match(badListen.stderr, /--listen.*give a port \(8080\), :port \(every interface\) or host:port/s);
+});
+
+test("pvectl netbox decommission: held back without --allow-data-loss exits 3, as sync does; the help says so", async () => {
+  const web = lab.nb.admin.list("virtualization/virtual-machines", { name: "web-02" })[0]!;
+  if ((web.status as { value: string }).value === "planned") assert.equal((await pvectl(["netbox", "sync", "-c", config, "--name", "web-02"])).code, 0);
+  lab.nb.admin.update("virtualization/virtual-machines", Number(web.id), { status: "decommissioning" });
+  const held = await pvectl(["netbox", "decommission", "-c", config, "--yes", "--name", "web-02"]);
+  assert.equal(held.code, 3, held.stdout + held.stderr);
+  assert.match(held.stdout, /^held {4}web-02 \(NetBox id \d+\): held back: .*needs --allow-data-loss\) \(status stays decommissioning\)$/m);
+  const done = await pvectl(["netbox", "decommission", "-c", config, "--yes", "--name", "web-02", "--allow-data-loss"]);
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  assert.match(done.stdout, /^offline +web-02 \(NetBox id \d+\): guest destroyed/m);
+  for (const command of ["sync", "decommission"]) {
+    const help = await pvectl(["netbox", command, "--help"]);
+    assert.match(help.stdout, /Exit codes: 0 .*\n?.*1 .*failed.*\n?.*3 .*held back/s, `${command} --help`);
+  }
 });

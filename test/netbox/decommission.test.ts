@@ -29,17 +29,24 @@ describe("pvectl netbox decommission", () => {
   const run = (extra: Partial<Parameters<typeof decommissionNetbox>[0]> = {}) =>
     decommissionNetbox({ config: lab.config, netbox: lab.netbox, pveClient: () => lab.pve, apply: FAST_APPLY, ...extra });
 
-  test("refused without allowDataLoss, then stop + destroy + release + offline", async () => {
+  test("held back without allowDataLoss (as sync holds back), then stop + destroy + release + offline", async () => {
     lab = await builtLab();
     const web1 = vm(lab, "web-01");
     const vmid = Number(obj(web1.custom_fields).proxmox_vmid);
     await lab.pve.request("POST", `/nodes/pve1/qemu/${vmid}/status/start`);
     lab.nb.admin.update(VMS, Number(web1.id), { status: "decommissioning" });
 
-    const refused = await run();
-    assert.equal(refused.ok, false);
-    assert.equal(refused.records[0]?.result, "failed");
-    assert.match(refused.records[0]?.errors.join(" ") ?? "", /data-loss-risk: needs --allow-data-loss/);
+    const held = await run();
+    // Held back is what sync calls it: not a failure, the record waits for the flag.
+    assert.equal(held.ok, true, JSON.stringify(held.records));
+    assert.equal(held.records[0]?.result, "held");
+    assert.match(held.records[0]?.errors.join(" ") ?? "", /held back: .*data-loss-risk: needs --allow-data-loss/);
+    const notes = lab.nb.admin
+      .list("extras/journal-entries", { assigned_object_id: String(web1.id) })
+      .filter((n) => obj(n.kind).value === "warning")
+      .map((n) => String(n.comments));
+    assert.equal(notes.length, 1, JSON.stringify(notes));
+    assert.match(notes[0] ?? "", /^pvectl netbox decommission: not decommissioned yet, held back: .*needs --allow-data-loss/);
     assert.equal(obj(vm(lab, "web-01").status).value, "decommissioning");
     assert.deepEqual((await lab.pveGuests()).get("web-01"), [vmid]);
     assert.notEqual(vm(lab, "web-01").primary_ip4, null, "nothing released while the guest exists");

@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_CONFIG } from "./fixtures.js";
 import { pvectl } from "../cli/run.js";
+import { renderNetboxDiff } from "../../src/cli/commands/netbox-diff.js";
+import { paletteFor } from "../../src/cli/render/plan.js";
 
 const VMS = "virtualization/virtual-machines";
 
@@ -106,5 +108,33 @@ describe("pvectl netbox diff", () => {
     const cli = await pvectl(["netbox", "diff", "-c", file, "--json"], env).finally(() => rmSync(dir, { recursive: true, force: true }));
     assert.equal(cli.code, 2, cli.stderr);
     assert.equal((JSON.parse(cli.stdout) as NetboxDiffReport).records.find((r) => r.name === "web-02")?.state, "retired");
+  });
+
+  test("right after a sync of cloud-init records (addresses, gateways from NetBox) nothing drifts", async () => {
+    lab = await startNetboxLab(DEMO_CONFIG.replace("    image: local:import/noble.qcow2\n", "    image: local:import/noble.qcow2\n    cloudInit:\n      nameservers: [10.20.0.53]\n"));
+    // The prefix's gateway: the router's address, which sync puts into ipconfig0 as gw=.
+    lab.nb.admin.create("ipam/ip-addresses", { address: "10.20.0.1/24", description: "router" });
+    assert.ok((await lab.sync()).ok);
+    const db = (await lab.pve.request("GET", `/nodes/pve1/qemu/${vmidOf(lab, "db-01")}/config`)) as Record<string, unknown>;
+    assert.match(String(db.ipconfig0), /^gw=10\.20\.0\.1,ip=10\.20\.0\.\d+\/24$/);
+    const report = await diff(lab);
+    assert.deepEqual(
+      report.records.map((r) => [r.name, r.state, r.differences]),
+      report.records.map((r) => [r.name, "in-sync", []]),
+    );
+    assert.equal(report.inSync, true);
+  });
+
+  test("a guest pvectl built from a spec file is not labelled as a NetBox record's", async () => {
+    lab = await startNetboxLab();
+    assert.ok((await lab.sync()).ok);
+    // What `pvectl apply` leaves for a spec's VM: pvectl's ownership tag, no NetBox record.
+    await lab.pve.request("POST", "/nodes/pve1/qemu", { vmid: 4343, name: "from-spec", memory: 512, tags: "pvectl" });
+    const report = await diff(lab);
+    assert.deepEqual(report.unrecorded.map((g) => [g.vmid, g.name, g.ownedByPvectl]), [[4343, "from-spec", true]]);
+    const text = renderNetboxDiff(report, paletteFor({ isTTY: false } as NodeJS.WriteStream));
+    const line = text.split("\n").find((l) => l.includes("from-spec")) ?? "";
+    assert.doesNotMatch(line, /its record is gone/);
+    assert.match(line, /^no record {4} vm 4343 from-spec on pve1: built by pvectl; no NetBox record names it \(a spec file's guest, or its record was deleted\)$/);
   });
 });

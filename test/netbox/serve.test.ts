@@ -122,4 +122,63 @@ describe("pvectl netbox serve", () => {
     assert.equal(serve.status().syncs, 1);
     assert.deepEqual(logs.filter((l) => l.msg === "sync started").map((l) => l.records), [[web.id]]);
   });
+
+  test("/healthz follows the latest sync: a sync that fails outright answers 503, the next good one 200 again", async () => {
+    lab = await startNetboxLab();
+    const logs: ServeLog[] = [];
+    serve = await startServe(lab, logs);
+    const web = lab.nb.admin.list(VMS, { name: "web-01" })[0]!;
+    const deliver = async () => {
+      const body = JSON.stringify({ event: "updated", timestamp: new Date().toISOString(), model: "virtualmachine", username: "x", request_id: randomUUID(), data: { id: web.id }, snapshots: {} });
+      assert.equal((await fetch(`${serve!.url}/webhook`, { method: "POST", headers: signed(body), body })).status, 202);
+      await serve!.idle();
+    };
+    interface Health { ok: boolean; syncs: number; failures: number; lastSync?: { at: string; ok: boolean; error?: string }; lastError?: { at: string; error: string } }
+    const health = async (): Promise<[number, Health]> => {
+      const res = await fetch(`${serve!.url}/healthz`);
+      return [res.status, (await res.json()) as Health];
+    };
+
+    lab.nb.admin.failNext({ method: "GET", path: /^\/api\/virtualization\/virtual-machines\//, status: 503, body: { detail: "Service unavailable" } });
+    await deliver();
+    const [downStatus, down] = await health();
+    assert.equal(downStatus, 503);
+    assert.equal(down.ok, false);
+    assert.match(down.lastSync?.error ?? "", /503/);
+    assert.equal(down.lastError?.at, down.lastSync?.at);
+
+    await deliver();
+    const [upStatus, up] = await health();
+    assert.equal(upStatus, 200);
+    assert.equal(up.ok, true, JSON.stringify(up));
+    assert.equal(up.lastSync?.ok, true);
+    assert.equal(up.lastSync?.error, undefined);
+    assert.ok(Date.parse(up.lastSync?.at ?? "") >= Date.parse(down.lastSync?.at ?? ""));
+    // The failure stays on record, with its time, after the service recovered.
+    assert.equal(up.lastError?.at, down.lastError?.at);
+    assert.deepEqual([up.syncs, up.failures], [1, 1]);
+  });
+
+  test("a malformed entry is refused alone; the records delivered with it are built", async () => {
+    lab = await startNetboxLab();
+    const logs: ServeLog[] = [];
+    serve = await startServe(lab, logs);
+    const web = lab.nb.admin.list(VMS, { name: "web-01" })[0]!;
+    const post = async (data: Record<string, unknown>, model = "virtualmachine") => {
+      const body = JSON.stringify({ event: "updated", timestamp: new Date().toISOString(), model, username: "x", request_id: randomUUID(), data, snapshots: {} });
+      const res = await fetch(`${serve!.url}/webhook`, { method: "POST", headers: signed(body), body });
+      return [res.status, ((await res.json()) as { error?: string }).error] as const;
+    };
+    // Within one quiet window, so a bad id accepted would share web-01's sync.
+    assert.deepEqual((await post({ id: web.id }))[0], 202);
+    const [status, error] = await post({ id: 2.5 });
+    assert.equal(status, 400);
+    assert.match(error ?? "", /^the virtualmachine updated entry is not what NetBox sends: data\.id is 2\.5; a NetBox object id is a whole number from 1/);
+    assert.equal((await post({ id: 12, virtual_machine: { id: "web-01" } }, "vminterface"))[0], 400);
+    await serve.idle();
+    assert.deepEqual(logs.filter((l) => l.msg === "sync started").map((l) => l.records), [[web.id]]);
+    assert.ok(logs.some((l) => l.msg === "record" && l.record === web.id && l.result === "staged"), JSON.stringify(logs));
+    assert.equal(obj(lab.nb.admin.get(VMS, Number(web.id))?.status).value, "staged");
+    assert.deepEqual(logs.filter((l) => l.msg === "webhook refused").map((l) => l.status), [400, 400]);
+  });
 });

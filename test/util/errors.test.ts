@@ -22,17 +22,25 @@ describe("PvectlError", () => {
     for (const err of [netbox, task]) {
       const json = JSON.stringify(err);
       assert.ok(!json.includes(SECRET), json);
-      assert.deepEqual(Object.keys(JSON.parse(json)), ["kind", "message", "hint"]);
+      assert.ok(Object.keys(JSON.parse(json)).every((k) => ["kind", "message", "hint"].includes(k)), json);
     }
-    assert.deepEqual(JSON.parse(JSON.stringify(task)), { kind: "task", message: "task qmcreate 100 on node pve failed: command failed", hint: null });
+    // No advice: no hint at all (never `hint: null`).
+    assert.deepEqual(JSON.parse(JSON.stringify(task)), { kind: "task", message: "task qmcreate 100 on node pve failed: command failed" });
+    // The advice NetBox errors end with is the hint, not part of the message.
+    assert.deepEqual(JSON.parse(JSON.stringify(netbox)), {
+      kind: "netbox",
+      message: "NetBox POST /api/users/tokens/ conflicts with NetBox's current state (409): Token exists.",
+      hint: "Resolve the conflict named above (free space, dependent objects) and run again.",
+    });
   });
 
   it("puts what to do next on the line below the message, and in the JSON's hint", () => {
     const err = new InventoryError("no host named 'web9' in the inventory", "run `pvectl inventory --list` to see the host names");
     assert.ok(err instanceof PvectlError);
     assert.equal(err.exitCode, 1);
-    assert.deepEqual(err.toJSON(), { kind: "inventory", message: "no host named 'web9' in the inventory", hint: "hint: run `pvectl inventory --list` to see the host names" });
+    assert.deepEqual(err.toJSON(), { kind: "inventory", message: "no host named 'web9' in the inventory", hint: "run `pvectl inventory --list` to see the host names" });
     const format = new PveFormatError("disk size", "12Q", "unable to parse size", "Use a number with K, M, G or T, e.g. 32G.");
+    assert.deepEqual(format.toJSON(), { kind: "error", message: "invalid disk size '12Q': unable to parse size.", hint: "Use a number with K, M, G or T, e.g. 32G." });
     assert.equal(userMessageOf(format), "invalid disk size '12Q': unable to parse size. Use a number with K, M, G or T, e.g. 32G.");
     assert.equal(userMessageOf(new Error("plain")), "plain");
     assert.equal(userMessageOf("thrown text"), "thrown text");
@@ -43,6 +51,6 @@ describe("PvectlError", () => {
       message: "the spec is invalid:",
       hint: "a.yaml:1:1: bad\na.yaml:2:1: worse",
     });
-    assert.deepEqual(messageAndHint("one line"), { message: "one line", hint: null });
+    assert.deepEqual(messageAndHint("one line"), { message: "one line" });
   });
 });

@@ -20,6 +20,7 @@ import { userMessageOf as text } from "../../util/errors.js";
 import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
 import { removeFromKnownHostsFile } from "./known-hosts.js";
 import { bindingProblem } from "./record-binding.js";
+import { whatWaits } from "./sync.js";
 import { recordFreedVmid } from "./vmid-quarantine.js";
 import { dnsNameOf, WriteBack } from "./writeback.js";
 
@@ -28,8 +29,13 @@ export interface DecommissionOutcome {
   name: string;
   connection?: string;
   vmid?: number;
-  /** offline / deleted: done; failed: stays in decommissioning with the reason; planned: plan only; cancelled: not confirmed, nothing changed. */
-  result: "offline" | "deleted" | "failed" | "planned" | "cancelled";
+  /**
+   * offline / deleted: done; failed: stays in decommissioning with the reason; held: a step was
+   * held back by the guard rails (the destroy without --allow-data-loss), so the record stays in
+   * decommissioning and waits for the flag, as `sync` holds a record back; planned: plan only;
+   * cancelled: not confirmed, nothing changed.
+   */
+  result: "offline" | "deleted" | "failed" | "held" | "planned" | "cancelled";
   /** What happened in PVE: destroyed, already absent, or the step that did not run. */
   guest: string;
   released: string[];
@@ -177,6 +183,16 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
     }
     done(outcome);
   };
+  // Held back is not a failure: nothing went wrong, the record waits for the flag that releases the step.
+  const hold = async (record: NetboxVmRecord, waits: string[], extra: Partial<DecommissionOutcome>) => {
+    const outcome: DecommissionOutcome = { id: record.vm.id, name: record.vm.name, result: "held", guest: "not destroyed", released: [], errors: waits, ...extra };
+    try {
+      await writeBack.journal(record, "warning", `pvectl netbox decommission: not decommissioned yet, ${waits.join("; ")}`);
+    } catch (err) {
+      outcome.errors.push(`could not record what waits in NetBox: ${text(err)}`);
+    }
+    done(outcome);
+  };
 
   // Which PVE connection holds each record's guest.
   const groups = new Map<string, { record: NetboxVmRecord; desired: DesiredGuest }[]>();
@@ -245,6 +261,11 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
         continue;
       }
       const report = reports.get(record.vm.name);
+      const failed = report === undefined || report.error !== undefined || report.result === "failed" || report.result === "partial";
+      if (existed && !failed && report.result !== "destroyed" && whatWaits(report).length > 0) {
+        await hold(record, whatWaits(report), base);
+        continue;
+      }
       if (existed && report?.result !== "destroyed") {
         const why = report?.error ?? (report?.pending.length ? report.pending.join("; ") : `the guest ended ${report?.result ?? "unknown"}`);
         await fail(record, [why], { ...base, guest: "not destroyed" });

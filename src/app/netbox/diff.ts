@@ -8,6 +8,7 @@ import type { GuestSummary } from "../../engine/cluster.js";
 import type { NetboxClient } from "../../netbox/client.js";
 import type { GuestPlan, Step } from "../../plan/types.js";
 import { OWNERSHIP_TAG } from "../../resources/ownership.js";
+import { loadGuestAddresses } from "../../sources/netbox/addresses.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { type MappedVm, mapRecord, recordVmid } from "../../sources/netbox/mapping.js";
 import { loadRecords, type NetboxVmRecord } from "../../sources/netbox/records.js";
@@ -52,7 +53,10 @@ export interface UnrecordedGuest {
   name?: string;
   node: string;
   kind: "vm" | "container";
-  /** Carries pvectl's ownership tag: built by pvectl, its record is gone. */
+  /**
+   * Carries pvectl's ownership tag: pvectl built it, from a spec file or for a NetBox record
+   * since deleted (PVE keeps nothing that tells the two apart). Without it: not pvectl's.
+   */
   ownedByPvectl: boolean;
 }
 
@@ -164,6 +168,9 @@ async function diffConnection(
 export async function diffNetbox(options: DiffOptions): Promise<NetboxDiffReport> {
   const { config, netbox } = options;
   const all = await loadRecords(netbox, recordSelection(config, options.selection, undefined));
+  // The addresses and gateways go into cloud-init's ipconfigN as sync maps them; a record mapped
+  // without them asks for no gateway, and every guest sync built with one would show drift.
+  await loadGuestAddresses(netbox, all, config.customFields.gateway);
   const records: RecordDrift[] = [];
   const unrecorded: UnrecordedGuest[] = [];
   const byConnection = new Map<string, MappedVm[]>();

@@ -29,18 +29,28 @@ export interface ServeOptions extends Omit<SyncOptions, "selection" | "planOnly"
   reconcileMs: number;
   reconcileAtStart?: boolean;
   log: (entry: ServeLog) => void;
-  /** Deliveries older than this are refused (and remembered this long against replays). */
+  /** Deliveries older than this are refused (each is remembered until its timestamp is this old, against replays). */
   maxAgeMs?: number;
   /** Wait for events to stop this long before a sync (a record arrives in several requests). Default 2 s. */
   quietMs?: number;
 }
 
+/**
+ * What `GET /healthz` reports. `ok` follows the latest sync: false after one that failed
+ * outright (NetBox or PVE could not be read), true again after the next one that ran to its
+ * end (records that failed alone are in `lastSync.ok` and the log, not a health problem).
+ */
 export interface ServeStatus {
+  ok: boolean;
   queued: number;
   running: boolean;
+  /** Syncs that ran to their end, and syncs that failed outright. */
   syncs: number;
-  lastSync?: { at: string; records: number; ok: boolean; durationMs: number };
-  lastError?: string;
+  failures: number;
+  /** The latest sync, whatever its outcome: when it ended, and `error` when it failed outright. */
+  lastSync?: { at: string; records: number; ok: boolean; durationMs: number; error?: string };
+  /** The latest sync that failed outright, kept after later successes. */
+  lastError?: { at: string; error: string };
 }
 
 export interface RunningServe {
@@ -59,7 +69,7 @@ class SyncQueue {
   #full = false;
   #running: Promise<void> | undefined;
   #lastAdd = 0;
-  readonly status: ServeStatus = { queued: 0, running: false, syncs: 0 };
+  readonly status: ServeStatus = { ok: true, queued: 0, running: false, syncs: 0, failures: 0 };
 
   constructor(
     private readonly sync: (ids: number[] | undefined) => Promise<SyncReport>,
@@ -127,6 +137,7 @@ class SyncQueue {
       const report = await this.sync(ids);
       const durationMs = Math.round(performance.now() - started);
       this.status.syncs += 1;
+      this.status.ok = true;
       this.status.lastSync = { at: new Date().toISOString(), records: report.records.length, ok: report.ok, durationMs };
       for (const r of report.records) {
         const level = r.result === "failed" || r.result === "invalid" ? "warn" : "info";
@@ -134,8 +145,12 @@ class SyncQueue {
       }
       this.log({ time: new Date().toISOString(), level: "info", msg: ids ? "sync done" : "reconcile done", records: report.records.length, ok: report.ok, durationMs });
     } catch (err) {
-      this.status.lastError = userMessageOf(err);
-      this.log({ time: new Date().toISOString(), level: "error", msg: "sync failed", error: this.status.lastError });
+      const failure = { at: new Date().toISOString(), error: userMessageOf(err) };
+      this.status.failures += 1;
+      this.status.ok = false;
+      this.status.lastSync = { at: failure.at, records: 0, ok: false, durationMs: Math.round(performance.now() - started), error: failure.error };
+      this.status.lastError = failure;
+      this.log({ time: failure.at, level: "error", msg: "sync failed", error: failure.error });
     }
   }
 }
@@ -164,7 +179,8 @@ export async function startNetboxServe(options: ServeOptions): Promise<RunningSe
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
-    if (req.method === "GET" && path === "/healthz") return reply(res, 200, { ok: queue.status.lastError === undefined, ...queue.status });
+    // 503 while the latest sync failed outright, so a plain HTTP check (a load balancer, a probe) sees it.
+    if (req.method === "GET" && path === "/healthz") return reply(res, queue.status.ok ? 200 : 503, queue.status);
     if (path !== "/webhook") return reply(res, 404, { error: "not found: NetBox webhooks go to POST /webhook, health to GET /healthz" });
     if (req.method !== "POST") return reply(res, 405, { error: "POST only" });
     const body = await readBody(req);

@@ -1,7 +1,8 @@
 // Checking a NetBox webhook before anything runs: the body must carry the signature NetBox
 // makes with the shared secret (`X-Hook-Signature`: HMAC-SHA512 hex of the raw body), be
 // NetBox's default JSON body, be recent, and not have been seen before (a replayed delivery).
-// What passes names the virtual machine records it concerns; nothing else is trusted.
+// What passes names the virtual machine records it concerns, by ids checked to be NetBox ids;
+// nothing else is trusted. A timestamp may be only a little ahead of this clock (skew).
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 export type WebhookVerdict =
@@ -9,8 +10,10 @@ export type WebhookVerdict =
   | { ok: false; status: 400 | 401 | 409; reason: string };
 
 export interface VerifierOptions {
-  /** How old (or how far ahead) a delivery may be; also how long its id is remembered. Default 5 minutes. */
+  /** How old a delivery may be. Default 5 minutes. */
   maxAgeMs?: number;
+  /** How far ahead of this clock a delivery's timestamp may be (NetBox's clock a little fast). Default 30 s. */
+  maxSkewMs?: number;
   now?: () => number;
 }
 
@@ -18,18 +21,40 @@ const EVENTS = new Set(["created", "updated", "deleted"]);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The virtual machine a changed object belongs to (its record is what sync converges). */
-function recordOf(model: string, data: Record<string, unknown>): number | undefined {
-  const idOf = (v: unknown) => (isObject(v) && typeof v.id === "number" ? v.id : undefined);
-  if (model === "virtualmachine") return idOf(data);
-  if (model === "vminterface" || model === "virtualdisk") return idOf(data.virtual_machine);
-  if (model === "ipaddress" && isObject(data.assigned_object)) return idOf(data.assigned_object.virtual_machine);
+/** A field of the body that is not what NetBox sends: the delivery is refused with it. */
+class Malformed extends Error {}
+
+/** `parent.key.id` as a NetBox object id (a positive whole number), or Malformed naming the field. */
+function idAt(parent: Record<string, unknown>, path: string, key?: string): number {
+  const holder = key === undefined ? parent : parent[key];
+  const where = key === undefined ? path : `${path}.${key}`;
+  if (!isObject(holder)) throw new Malformed(`${where} is missing`);
+  const id = holder.id;
+  if (id === undefined) throw new Malformed(`${where}.id is missing`);
+  if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 1)
+    throw new Malformed(`${where}.id is ${JSON.stringify(id)}; a NetBox object id is a whole number from 1`);
+  return id;
+}
+
+/**
+ * The virtual machine a changed object belongs to (its record is what sync converges). Ids
+ * are checked here, so a bad one refuses its own delivery instead of failing the sync of every
+ * record queued with it.
+ */
+function recordOf(model: string, event: string, data: Record<string, unknown>): number | undefined {
+  const own = idAt(data, "data");
+  if (model === "virtualmachine") return event === "deleted" ? undefined : own;
+  if (model === "vminterface" || model === "virtualdisk") return idAt(data, "data", "virtual_machine");
+  // An address on a device's interface, or on none, names no record.
+  if (model === "ipaddress" && isObject(data.assigned_object) && data.assigned_object.virtual_machine !== undefined)
+    return idAt(data.assigned_object, "data.assigned_object", "virtual_machine");
   return undefined;
 }
 
 export class WebhookVerifier {
   readonly #secret: Buffer;
   readonly #maxAgeMs: number;
+  readonly #maxSkewMs: number;
   readonly #now: () => number;
   /** Deliveries seen, by request id + object + event, with when they may be forgotten. */
   readonly #seen = new Map<string, number>();
@@ -38,6 +63,7 @@ export class WebhookVerifier {
     if (secret === "") throw new Error("the webhook secret is empty");
     this.#secret = Buffer.from(secret, "utf8");
     this.#maxAgeMs = options.maxAgeMs ?? 5 * 60_000;
+    this.#maxSkewMs = options.maxSkewMs ?? 30_000;
     this.#now = options.now ?? Date.now;
   }
 
@@ -61,14 +87,37 @@ export class WebhookVerifier {
     if (typeof event !== "string" || !EVENTS.has(event)) return { ok: false, status: 400, reason: `unknown event ${JSON.stringify(event)}` };
     if (typeof model !== "string" || typeof requestId !== "string" || typeof timestamp !== "string") return { ok: false, status: 400, reason: "the body lacks model, request_id or timestamp" };
     const at = Date.parse(timestamp);
+    if (Number.isNaN(at)) return { ok: false, status: 400, reason: `the delivery's timestamp ${JSON.stringify(timestamp)} is not a date` };
+    let record: number | undefined;
+    try {
+      record = recordOf(model, event, data);
+    } catch (err) {
+      if (!(err instanceof Malformed)) throw err;
+      return { ok: false, status: 400, reason: `the ${model} ${event} entry is not what NetBox sends: ${err.message}` };
+    }
     const now = this.#now();
-    if (Number.isNaN(at) || Math.abs(now - at) > this.#maxAgeMs) return { ok: false, status: 409, reason: `the delivery's timestamp ${timestamp} is not within ${this.#maxAgeMs / 1000} s of now (a replay, or clocks apart)` };
+    const early = this.#refuseTime(timestamp, at, now);
+    if (early) return early;
     const key = `${requestId} ${model} ${String(data.id)} ${event}`;
     this.#forgetOld(now);
     if (this.#seen.has(key)) return { ok: false, status: 409, reason: `delivery ${requestId} for ${model} ${String(data.id)} was already received (a replay)` };
-    this.#seen.set(key, now + this.#maxAgeMs);
-    const record = event === "deleted" && model === "virtualmachine" ? undefined : recordOf(model, data);
+    // Remembered as long as its timestamp could still pass the age check: a replay is refused
+    // by the age check or by this, whenever it comes.
+    this.#seen.set(key, at + this.#maxAgeMs);
     return { ok: true, event, model, requestId, recordIds: record === undefined ? [] : [record] };
+  }
+
+  /**
+   * Too old, or ahead of this clock by more than the skew allowance. The future is bounded
+   * tightly: a delivery dated ahead would otherwise stay acceptable that much longer.
+   */
+  #refuseTime(timestamp: string, at: number, now: number): WebhookVerdict | undefined {
+    if (at - now > this.#maxSkewMs) {
+      const ahead = Math.round((at - now) / 1000);
+      return { ok: false, status: 409, reason: `the delivery's timestamp ${timestamp} is ${ahead} s ahead of this clock (at most ${this.#maxSkewMs / 1000} s allowed): NetBox's and this host's clocks are apart, or the delivery was forged ahead` };
+    }
+    if (now - at > this.#maxAgeMs) return { ok: false, status: 409, reason: `the delivery's timestamp ${timestamp} is more than ${this.#maxAgeMs / 1000} s old (a replay, or clocks apart)` };
+    return undefined;
   }
 
   #forgetOld(now: number): void {

@@ -31,7 +31,8 @@ function recordLines(r: RecordDrift, p: Palette): string[] {
 
 function unrecordedLine(g: UnrecordedGuest, p: Palette): string {
   const where = g.connection ? ` (connection ${safeLine(g.connection)})` : "";
-  const why = g.ownedByPvectl ? "built by pvectl, its record is gone" : "not created by pvectl";
+  // A spec file's guests carry the same tag as a deleted record's: say both, claim neither.
+  const why = g.ownedByPvectl ? "built by pvectl; no NetBox record names it (a spec file's guest, or its record was deleted)" : "not created by pvectl";
   return `${p.yellow("no record    ")} ${g.kind} ${g.vmid} ${safeLine(g.name ?? "")} on ${safeLine(g.node)}${where}: ${why}`;
 }
 

@@ -41,12 +41,13 @@ function webhookSecret(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env):
     } catch (err) {
       throw new NetboxSetupError(`--secret-file ${flags.secretFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`);
     }
-    throw new NetboxSetupError(`--secret-file ${flags.secretFile} is empty; put the webhook's secret on its first line`);
+    throw new NetboxSetupError(`--secret-file ${flags.secretFile} is empty`, "put the webhook's secret on its first line");
   }
   const secret = env[flags.secretEnv]?.trim();
   if (!secret)
     throw new NetboxSetupError(
-      `no webhook secret: export ${flags.secretEnv} (or give --secret-file) with the secret set on the NetBox webhook; without one anyone who can reach this port could trigger builds`,
+      "no webhook secret (without one anyone who can reach this port could trigger builds)",
+      `export ${flags.secretEnv} (or give --secret-file) with the secret set on the NetBox webhook`,
     );
   return secret;
 }
@@ -67,9 +68,10 @@ export function registerNetboxServe(netbox: Command): void {
     .option(...LOCK_WAIT_FLAG)
     .addHelpText(
       "after",
-      "\nEndpoints: POST /webhook (NetBox's default body, X-Hook-Signature required), GET /healthz.\n" +
-        "Refused and logged, nothing runs: a missing or wrong signature (401), a body that is not NetBox's (400),\n" +
-        "a delivery seen before or older than 5 minutes (409). Logs are JSON lines on stdout. Stop with Ctrl-C.",
+      "\nEndpoints: POST /webhook (NetBox's default body, X-Hook-Signature required), GET /healthz (200, or 503 while\n" +
+        "the latest sync failed outright). Refused and logged, nothing runs for it: a missing or wrong signature (401),\n" +
+        "a body that is not NetBox's or an entry with a malformed id (400), a delivery seen before, older than 5 minutes\n" +
+        "or more than 30 s ahead of this clock (409). Logs are JSON lines on stdout. Stop with Ctrl-C.",
     )
     .action(async (flags: ServeFlags) => {
       const guard = guardOptions(flags);

@@ -8,11 +8,14 @@ import { resolveConnection } from "../../sources/connections.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { PvectlError } from "../../util/errors.js";
 
-/** Something missing before pvectl can talk to NetBox (URL, token). */
+/** Something missing before pvectl can talk to NetBox (URL, token): what, and where to give it. */
 export class NetboxSetupError extends PvectlError {
   readonly kind = "netbox-config";
 
-  constructor(message: string) {
+  constructor(
+    message: string,
+    override readonly hint?: string,
+  ) {
     super(message);
     this.name = "NetboxSetupError";
   }
@@ -33,18 +36,19 @@ export const collect = (value: string, previous: string[] = []): string[] => [..
 
 export function netboxClient(config: NetboxConfig, flags: CommonFlags, env: NodeJS.ProcessEnv = process.env): NetboxClient {
   const url = flags.url ?? config.netbox.url ?? env.NETBOX_URL;
-  if (!url) throw new NetboxSetupError(`no NetBox URL: give --url, set \`netbox.url\` in ${config.file}, or export NETBOX_URL`);
+  if (!url) throw new NetboxSetupError("no NetBox URL", `give --url, set \`netbox.url\` in ${config.file}, or export NETBOX_URL`);
   let token: string | undefined;
   if (config.netbox.tokenFile) {
     try {
       token = (readFileSync(config.netbox.tokenFile, "utf8").split(/\r?\n/)[0] ?? "").trim();
     } catch (err) {
-      throw new NetboxSetupError(`netbox.tokenFile ${config.netbox.tokenFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"}); fix the path in ${config.file}`);
+      throw new NetboxSetupError(`netbox.tokenFile ${config.netbox.tokenFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`, `fix the path in ${config.file}`);
     }
   } else token = env[config.netbox.tokenEnv]?.trim();
   if (!token) {
     throw new NetboxSetupError(
-      `no NetBox token: export ${config.netbox.tokenEnv} (a v1 key of 40 hex digits, or a v2 token nbt_<key>.<secret>), or set \`netbox.tokenFile\` in ${config.file}`,
+      "no NetBox token",
+      `export ${config.netbox.tokenEnv} (a v1 key of 40 hex digits, or a v2 token nbt_<key>.<secret>), or set \`netbox.tokenFile\` in ${config.file}`,
     );
   }
   return new NetboxClient({ url, token, ...(config.netbox.caFile ? { caFile: config.netbox.caFile } : {}), insecure: config.netbox.insecure });

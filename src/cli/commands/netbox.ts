@@ -55,6 +55,7 @@ function decommissionLine(o: DecommissionOutcome, p: Palette): string {
   if (o.result === "planned") return `${p.cyan("planned")} ${who}: ${o.guest}`;
   if (o.result === "cancelled") return `${p.yellow("cancelled")} ${who}: not confirmed; nothing changed (status stays decommissioning)`;
   if (o.result === "failed") return `${p.red("failed ")} ${who}: ${safeText(o.errors.join("; "))} (status stays decommissioning)`;
+  if (o.result === "held") return `${p.yellow("held   ")} ${who}: ${safeText(o.errors.join("; "))} (status stays decommissioning)`;
   return `${p.green(o.result.padEnd(7))} ${who}: guest ${o.guest}; released ${o.released.join(", ") || "nothing"}`;
 }
 
@@ -75,8 +76,12 @@ export function registerNetboxCommand(program: Command): void {
       "after",
       "\nA record moves to staged only when every step of its guest ran; steps held back by the guard rails (or a reboot\n" +
         "still owed) leave it planned with a journal entry saying what waits.\n" +
-        "\nExit codes: 0 every selected record staged (or planned with --plan-only), 1 a record failed or is invalid,\n" +
-        "3 records held back by the guard rails, or busy: another pvectl run (serve, a timer) was working on them.",
+        "
+Exit codes: 0 every selected record staged or converged (or planned with --plan-only), 1 a record failed or is
+" +
+        "invalid, 3 none failed but records were held back by the guard rails (they keep their status; rerun with the flag),
+" +
+        "or busy: another pvectl run (serve, a timer) was working on them.",
     )
     .action(async (flags: CommonFlags & ApplyFlags & { lockWait?: number }) => {
       const guard = guardOptions(flags);
@@ -126,6 +131,13 @@ export function registerNetboxCommand(program: Command): void {
     .option("--allow-data-loss", "really destroy the guests and their disks (without it the destroy steps are refused)")
     .option("--known-hosts <file>", "also remove each retired guest's name, DNS name and addresses from this OpenSSH known_hosts file (as ssh-keygen -R)")
     .option("-y, --yes", "do not ask for confirmation")
+    .addHelpText(
+      "after",
+      "\nA record is retired only when its guest is destroyed; without --allow-data-loss the destroy is held back by the\n" +
+        "guard rails and the record stays decommissioning with a journal entry saying what waits (as sync holds records back).\n" +
+        "\nExit codes: 0 every selected record retired (or planned with --plan-only), 1 a record failed or was not\n" +
+        "confirmed, 3 none failed but records were held back by the guard rails (rerun with --allow-data-loss).",
+    )
     .action(async (flags: CommonFlags & { allowDataLoss?: boolean; knownHosts?: string; yes?: boolean }) => {
       // Refused before anything is read, so nothing can be half done.
       if (!flags.yes && !flags.planOnly && !process.stdin.isTTY)
@@ -152,6 +164,7 @@ export function registerNetboxCommand(program: Command): void {
         if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         else if (report.records.length === 0) process.stdout.write(`no NetBox records with status ${config.decommission.status} match; nothing to do\n`);
         if (!report.ok) process.exitCode = 1;
+        else if (report.records.some((o) => o.result === "held")) process.exitCode = EXIT_PENDING;
       } finally {
         await client.close();
         await pve.close();
@@ -169,8 +182,8 @@ export function registerNetboxCommand(program: Command): void {
     .option("--json", "print the connection details as JSON")
     .action(async (flags: { host: string; port: string; data: string; netboxVersion: string; token?: string[]; json?: boolean }) => {
       const port = Number(flags.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new NetboxSetupError(`--port '${flags.port}' is not a TCP port (0..65535)`);
-      if (flags.data !== "demo" && flags.data !== "empty") throw new NetboxSetupError(`--data '${flags.data}' is unknown; use demo or empty`);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new NetboxSetupError(`--port '${flags.port}' is not a TCP port`, "give a port from 0 to 65535 (0 picks a free one)");
+      if (flags.data !== "demo" && flags.data !== "empty") throw new NetboxSetupError(`--data '${flags.data}' is unknown`, "use demo or empty");
       const sim = await startNetboxSimulator({
         host: flags.host,
         port,

@@ -10,7 +10,7 @@ import { specIssuesFromZod } from "../spec/issues.js";
 import type { ConnectionSpec } from "../spec/model.js";
 import { parseYaml, type YamlDocument } from "../spec/yaml-source.js";
 import { parseDuration } from "../../util/duration.js";
-import { PvectlError } from "../../util/errors.js";
+import { PvectlError, type PvectlErrorJson } from "../../util/errors.js";
 
 const name = z.string().min(1);
 const storageId = z.string().regex(/^[a-z][a-z0-9\-_.]*$/i, "not a PVE storage id");
@@ -266,11 +266,17 @@ export class NetboxConfigError extends PvectlError {
   }
 
   override userMessage(): string {
+    return [`${this.#head()}. Fix it and run again (keys: docs/netbox.md):`, ...this.issues.map((i) => `  ${formatIssue(i)}`)].join("\n");
+  }
+
+  /** For --json: the problems apart, and what to do as the hint. */
+  override parts(): Omit<PvectlErrorJson, "kind"> {
+    return { message: this.#head(), hint: "fix it and run again (keys: docs/netbox.md)", problems: this.issues.map(formatIssue) };
+  }
+
+  #head(): string {
     const n = this.issues.length;
-    return [
-      `the NetBox config is invalid (${n} ${n === 1 ? "problem" : "problems"}); nothing was read from NetBox or sent to a cluster. Fix it and run again (keys: docs/netbox.md):`,
-      ...this.issues.map((i) => `  ${formatIssue(i)}`),
-    ].join("\n");
+    return `the NetBox config is invalid (${n} ${n === 1 ? "problem" : "problems"}); nothing was read from NetBox or sent to a cluster`;
   }
 }
 

@@ -1,7 +1,7 @@
 // The error a user sees when spec files are invalid: every problem at once, each with the
 // file, line and column, the path inside the document and what to do about it.
 import type { SourceLocation } from "./model.js";
-import { PvectlError } from "../../util/errors.js";
+import { PvectlError, type PvectlErrorJson } from "../../util/errors.js";
 
 export type SpecPath = ReadonlyArray<string | number>;
 
@@ -58,8 +58,16 @@ export class SpecError extends PvectlError {
   }
 
   override userMessage(): string {
+    return [`${this.#head()}. Fix the spec and run again:`, ...this.issues.map((issue) => `  ${formatIssue(issue)}`)].join("\n");
+  }
+
+  /** For --json: the problems apart, and what to do as the hint. */
+  override parts(): Omit<PvectlErrorJson, "kind"> {
+    return { message: this.#head(), hint: "fix the spec and run again", problems: this.issues.map(formatIssue) };
+  }
+
+  #head(): string {
     const count = this.issues.length;
-    const head = `the spec is invalid (${count} ${count === 1 ? "problem" : "problems"}); nothing was sent to the cluster. Fix the spec and run again:`;
-    return [head, ...this.issues.map((issue) => `  ${formatIssue(issue)}`)].join("\n");
+    return `the spec is invalid (${count} ${count === 1 ? "problem" : "problems"}); nothing was sent to the cluster`;
   }
 }
