@@ -15,13 +15,14 @@ export function safeGroupName(name: string): string {
 }
 
 /** Values of a keyed-group key for one host: built-in names, or any host variable (with or without the facts prefix). */
-function keyValues(key: string, guest: InventoryGuest, vars: Record<string, unknown>, prefix: string): string[] {
+function keyValues(key: string, guest: InventoryGuest, vars: Record<string, unknown>, config: InventoryConfig): string[] {
+  const prefix = config.factsPrefix;
   switch (key) {
     case "tag":
     case "tags":
       return guest.tags;
     case "node":
-      return [guest.node];
+      return config.placementFacts ? [guest.node] : [];
     case "pool":
       return guest.pool ? [guest.pool] : [];
     case "status":
@@ -119,10 +120,11 @@ export function buildInventory(
     addTo(`${gp}all_${guest.type}`, host);
     if (guest.status === "running") addTo(`${gp}all_${runningGroup(guest, config)}`, host);
     else if (guest.status === "stopped") addTo(`${gp}all_stopped`, host);
-    addTo(`${gp}${guest.node}_${guest.type}`, host);
+    // Without placement facts, no group says where a guest runs either (placement.ts).
+    if (config.placementFacts) addTo(`${gp}${guest.node}_${guest.type}`, host);
     if (guest.pool) addTo(`${gp}pool_${guest.pool}`, host);
     for (const keyed of config.keyedGroups) {
-      for (const value of keyValues(keyed.key, guest, vars, config.factsPrefix)) {
+      for (const value of keyValues(keyed.key, guest, vars, config)) {
         addTo(keyed.prefix ? `${keyed.prefix}${keyed.separator}${value}` : value, host);
       }
     }

@@ -3,6 +3,7 @@
 // with any fact-gathering failure at every level.
 import type { InventoryConfig } from "./config.js";
 import type { InventoryGuest } from "./model.js";
+import { dropPlacement } from "./placement.js";
 import { pluginHostVars } from "./plugin-facts.js";
 
 /** pvectl's own variables at the basic, config and agent levels. */
@@ -31,12 +32,8 @@ function levelFacts(guest: InventoryGuest, prefix: string): Record<string, unkno
 /** A guest's host variables for the configured facts level and placement choice, plus any fact-gathering failure. */
 export function hostFacts(guest: InventoryGuest, config: InventoryConfig): Record<string, unknown> {
   const prefix = config.factsPrefix;
-  let facts: Record<string, unknown>;
-  if (config.facts === "plugin") facts = pluginHostVars(guest, { prefix, placement: config.placementFacts });
-  else {
-    facts = levelFacts(guest, prefix);
-    if (!config.placementFacts) delete facts[`${prefix}node`];
-  }
+  const facts = config.facts === "plugin" ? pluginHostVars(guest, { prefix }) : levelFacts(guest, prefix);
+  if (!config.placementFacts) dropPlacement(facts, prefix);
   if (guest.factErrors) {
     facts[`${prefix}fact_gathering_failed`] = true;
     facts[`${prefix}fact_errors`] = guest.factErrors;

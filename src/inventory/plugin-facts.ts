@@ -8,8 +8,6 @@ import type { InventoryGuest } from "./model.js";
 export interface PluginFactsOptions {
   /** The plugin's `facts_prefix` (default `proxmox_`). */
   prefix: string;
-  /** false: leave out where the guest runs (`<prefix>node`); see docs/inventory.md, "Placement facts". */
-  placement?: boolean;
 }
 
 /** The plugin's fact names: prefix + lower-cased key, spaces dropped, other characters outside [A-Za-z0-9_] made `_`. */
@@ -92,6 +90,5 @@ export function pluginHostVars(guest: InventoryGuest, options: PluginFactsOption
   Object.assign(vars, configVars(guest.config ?? {}, options.prefix));
   if (guest.agentInterfaces && guest.agentInterfaces.length > 0) vars[fact("agent_interfaces")] = guest.agentInterfaces;
   if (guest.snapshots) vars[fact("snapshots")] = guest.snapshots;
-  if (options.placement === false) delete vars[fact("node")];
   return vars;
 }

@@ -134,13 +134,30 @@ test("nodes group: every node a host, ansible_host from the cluster address only
   assert.equal(addressed._meta.hostvars.pve2, undefined, "an offline node gets no address, as in the plugin");
 });
 
-test("placementFacts: false drops proxmox_node at every level, groups per node stay", () => {
-  const guests = [{ vmid: 100, name: "web", node: "pve1", type: "qemu" as const, status: "running", template: false, tags: [], config: { memory: 512 } }];
+test("placementFacts: false leaves out the node, volumes' storages and NICs' bridges at every level, and the per-node groups", () => {
+  const config = {
+    memory: 512,
+    scsi0: "local-lvm:vm-100-disk-0,iothread=1,size=4G",
+    ide2: "local:iso/debian.iso,media=cdrom",
+    unused0: "local-lvm:vm-100-disk-1",
+    net0: "virtio=BC:24:11:00:00:01,bridge=vmbr0,tag=10",
+  };
+  const guests = [{ vmid: 100, name: "web", node: "pve1", type: "qemu" as const, status: "running", template: false, tags: [], config }];
   for (const facts of ["basic", "config", "plugin"] as const) {
-    const inv = buildInventory(guests, parseInventoryConfig({ facts, placementFacts: false }, "test"));
-    assert.equal(inv._meta.hostvars.web?.proxmox_node, undefined, facts);
-    assert.equal(inv._meta.hostvars.web?.proxmox_vmid, 100, facts);
-    assert.deepEqual(inv.proxmox_pve1_qemu, { hosts: ["web"] }, facts);
+    const placed = buildInventory(guests, parseInventoryConfig({ facts, keyedGroups: [{ key: "node", prefix: "on" }] }, "test"));
+    assert.equal(placed._meta.hostvars.web?.proxmox_node, "pve1", facts);
+    assert.deepEqual(placed.proxmox_pve1_qemu, { hosts: ["web"] }, facts);
+    const inv = buildInventory(guests, parseInventoryConfig({ facts, placementFacts: false, keyedGroups: [{ key: "node", prefix: "on" }] }, "test"));
+    const vars = inv._meta.hostvars.web ?? {};
+    assert.equal(vars.proxmox_node, undefined, facts);
+    assert.equal(vars.proxmox_vmid, 100, facts);
+    const text = JSON.stringify(vars);
+    for (const placement of ["pve1", "local-lvm", "local:iso", "vmbr0"]) assert.ok(!text.includes(placement), `${facts}: ${placement} in ${text}`);
+    assert.deepEqual(Object.keys(inv).filter((g) => g.includes("pve1")), [], `${facts}: no group names the node`);
+    if (facts !== "basic") {
+      assert.ok(text.includes("BC:24:11:00:00:01") && text.includes("4G"), `${facts}: what describes the guest itself stays`);
+      assert.equal(vars.proxmox_unused0, undefined, `${facts}: a detached volume is nothing but where it lies`);
+    }
   }
 });
 

@@ -24,6 +24,7 @@ interface InventoryFlags extends ConnectionFlags {
   allowEmpty?: boolean;
   refresh?: boolean;
   pretty?: boolean;
+  json?: boolean;
   /** commander's negation of --no-placement-facts: false when given. */
   placementFacts?: boolean;
 }
@@ -45,6 +46,7 @@ async function clientFor(flags: InventoryFlags, file: InventoryFile, warnings: I
 
 function output(inventory: AnsibleInventory, flags: InventoryFlags): string {
   if (flags.graph !== undefined) {
+    if (flags.json) throw new InventoryError("--graph prints a text tree and --json asks for JSON", "drop one of them (--list --json is the whole inventory as JSON)");
     const start = typeof flags.graph === "string" ? flags.graph : "all";
     const graph = renderGraph(inventory, start);
     if (graph === undefined) throw new InventoryError(`no group named '${start}' in the inventory`, "run `pvectl inventory --graph` to see the groups");
@@ -66,10 +68,11 @@ export function registerInventoryCommand(program: Command): void {
     .option("--graph [group]", "the group tree as `ansible-inventory --graph` prints it (from group, default all)")
     .option("-c, --config <file>", "inventory configuration: pvectl's, or the community plugin's proxmox.yml as is; see docs/inventory.md")
     .option("--facts <level>", "facts level: basic (one API call), config, agent, or plugin (the community plugin's want_facts variables)")
-    .option("--no-placement-facts", "leave proxmox_node out of host variables (roles keyed on the hypervisor make guests unreproducible); per-node groups stay")
+    .option("--no-placement-facts", "leave out where guests run: proxmox_node, the per-node groups, volumes' storages and NICs' bridges (roles keyed on them make guests unreproducible)")
     .option("--allow-empty", "succeed with an empty inventory instead of failing")
     .option("--refresh", "ignore the cache")
     .option("--pretty", "indent the JSON")
+    .option("--json", "JSON output, as --list and --host always give (errors as one JSON object on stdout, as every command's --json); not with --graph")
     .option("-f, --file <path...>", "a spec file whose `connections:` define the cluster (with --connection)")
     .option("--connection <name>", "the connection of --file to use (may be left out when the file defines one)")
     .addHelpText(
