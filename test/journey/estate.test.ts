@@ -137,7 +137,10 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
     - { path: /sdn/zones/localnetwork, role: NetboxNetwork, user: netbox@pve }
     - { path: /sdn/zones/localnetwork, role: NetboxNetwork, token: "${NETBOX_TOKEN}" }
 `;
-    expectExit(await desk.asRoot(["apply", "-f", desk.write("netbox-access.yaml", access), "--yes"]), 0, "netbox grant");
+    // Access lists are managed whole, so the platform's access files are applied together.
+    const files = ["-f", `${desk.dir}/access.yaml`, "-f", desk.write("netbox-access.yaml", access)];
+    const grant = expectExit(await desk.asRoot(["apply", ...files, "--yes"]), 0, "netbox grant");
+    assert.doesNotMatch(grant.stdout, /^- /m, "the team's grants stay");
     const nbConfig = desk.write("netbox.yaml", NETBOX_CONFIG);
     const sync = expectExit(await netbox(["netbox", "sync", "-c", nbConfig, "--json"]), 0, "netbox sync");
     const report = JSON.parse(sync.stdout) as { records: Array<{ name: string; vmid?: number; result: string }> };
