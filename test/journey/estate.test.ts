@@ -145,12 +145,15 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
     const sync = expectExit(await netbox(["netbox", "sync", "-c", nbConfig, "--json"]), 0, "netbox sync");
     const report = JSON.parse(sync.stdout) as { records: Array<{ name: string; vmid?: number; result: string }> };
     assert.ok(report.records.length > 0, sync.stdout);
+    let addressed = 0;
     for (const vm of (await guests()).filter((g) => report.records.some((r) => r.vmid === g.vmid))) {
-      const cfg = await config(vm.vmid);
-      const ip = String(cfg.ipconfig0 ?? "");
+      const ip = String((await config(vm.vmid)).ipconfig0 ?? "");
+      if (ip === "") continue; // a platform without cloud-init (an installer ISO) gets no address
       const [, address, gw] = ip.match(/ip=([\d.]+)\/\d+,gw=([\d.]+)/) ?? [];
       assert.ok(address && gw && address !== gw, `${vm.name}: ${ip} (never the gateway's address)`);
+      addressed++;
     }
+    assert.ok(addressed > 0, "some records were built with a NetBox address");
     expectExit(await netbox(["netbox", "diff", "-c", nbConfig]), 0, "netbox diff right after a sync");
   });
 
