@@ -1,0 +1,88 @@
+// The operator's desk for the journey: a PVE simulator (HTTPS, certificate pinned) and a NetBox
+// simulator in-process, a scratch directory for the files an operator keeps, and the CLI run as
+// the operator would run it: as root@pam once, then as the token pvectl granted.
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PveClient } from "../../src/api/index.js";
+import { type NetboxSimulator, startNetboxSimulator } from "../../src/netbox/sim/index.js";
+import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { pvectl, type Result, ROOT } from "../cli/run.js";
+
+export interface Desk {
+  sim: RunningSimulator;
+  nb: NetboxSimulator;
+  /** root@pam's client, for looking at the cluster (never for the journey's own changes). */
+  root: PveClient;
+  dir: string;
+  /** Writes a file in the scratch directory; its full path. */
+  write(name: string, text: string): string;
+  read(name: string): string;
+  /** The CLI as root@pam (password login). */
+  asRoot(args: string[]): Promise<Result>;
+  /** The CLI as an API token whose secret pvectl wrote to `secretFile` (in the scratch directory). */
+  asToken(tokenId: string, secretFile: string, args: string[]): Promise<Result>;
+  /** An executable inventory script running `pvectl inventory` as that token. */
+  inventoryScript(tokenId: string, secretFile: string): string;
+  close(): Promise<void>;
+}
+
+function tlsEnv(sim: RunningSimulator): NodeJS.ProcessEnv {
+  return { PROXMOX_HOST: "127.0.0.1", PROXMOX_PORT: String(sim.port), PROXMOX_FINGERPRINT: sim.fingerprint };
+}
+
+export async function openDesk(): Promise<Desk> {
+  const sim = await startSimulator({
+    port: 0,
+    seed: 29,
+    config: {
+      content: ["local:iso/debian-13-netinst.iso", "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst", "local:import/noble.qcow2"],
+    },
+  });
+  const nb = await startNetboxSimulator({ seed: "demo" });
+  const root = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const dir = mkdtempSync(join(tmpdir(), "pvectl-journey-"));
+  const netboxEnv = { NETBOX_URL: nb.url, NETBOX_TOKEN: nb.token };
+  const tokenEnv = (tokenId: string, secretFile: string): NodeJS.ProcessEnv => ({
+    ...tlsEnv(sim),
+    ...netboxEnv,
+    PROXMOX_USER: tokenId.split("!")[0],
+    PROXMOX_TOKEN_ID: tokenId.split("!")[1],
+    PROXMOX_TOKEN_SECRET: readFileSync(join(dir, secretFile), "utf8").trim(),
+  });
+  return {
+    sim,
+    nb,
+    root,
+    dir,
+    write(name, text) {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    },
+    read: (name) => readFileSync(join(dir, name), "utf8"),
+    asRoot: (args) => pvectl(args, { ...tlsEnv(sim), ...netboxEnv, PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: sim.rootPassword }),
+    asToken: (tokenId, secretFile, args) => pvectl(args, tokenEnv(tokenId, secretFile)),
+    inventoryScript(tokenId, secretFile) {
+      const env = Object.entries(tokenEnv(tokenId, secretFile)).map(([k, v]) => `${k}='${v}'`).join(" ");
+      const path = join(dir, "inventory.sh");
+      writeFileSync(path, `#!/bin/sh\ncd '${ROOT}' && exec env ${env} node --import tsx src/cli/main.ts inventory "$@"\n`);
+      chmodSync(path, 0o700);
+      return path;
+    },
+    async close() {
+      await root.close();
+      await nb.close();
+      await sim.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Fails with everything the command printed when its exit code is not the expected one. */
+export function expectExit(result: Result, code: number, what: string): Result {
+  if (result.code !== code) {
+    throw new Error(`${what}: exit ${result.code}, expected ${code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
+  }
+  return result;
+}
