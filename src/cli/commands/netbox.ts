@@ -76,11 +76,8 @@ export function registerNetboxCommand(program: Command): void {
       "after",
       "\nA record moves to staged only when every step of its guest ran; steps held back by the guard rails (or a reboot\n" +
         "still owed) leave it planned with a journal entry saying what waits.\n" +
-        "
-Exit codes: 0 every selected record staged or converged (or planned with --plan-only), 1 a record failed or is
-" +
-        "invalid, 3 none failed but records were held back by the guard rails (they keep their status; rerun with the flag),
-" +
+        "\nExit codes: 0 every selected record staged or converged (or planned with --plan-only), 1 a record failed or is\n" +
+        "invalid, 3 none failed but records were held back by the guard rails (they keep their status; rerun with the flag),\n" +
         "or busy: another pvectl run (serve, a timer) was working on them.",
     )
     .action(async (flags: CommonFlags & ApplyFlags & { lockWait?: number }) => {
