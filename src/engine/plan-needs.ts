@@ -22,15 +22,25 @@ export function orThroughPool<N extends PrivilegeNeed>(need: N, guestPath: strin
   return { ...need, orOn };
 }
 
-/** Every privilege the guests' steps need, each guest's own path reachable through the pool it is created in. */
+/**
+ * Every privilege the guests' steps need, the path of each guest this plan creates into a pool
+ * reachable through that pool: its own follow-ups, and other guests' steps on it (a clone of a
+ * template the same plan makes in the pool needs VM.Clone on the template, held on the pool).
+ */
 export function planStepNeeds(guests: GuestPlan[]): RequiredPrivilege[] {
+  const poolOfPath = new Map<string, string>();
+  for (const guest of guests) {
+    const pool = poolCreatedInto(guest);
+    if (pool !== undefined && guest.vmid !== undefined) poolOfPath.set(`/vms/${guest.vmid}`, pool);
+  }
   const seen = new Set<string>();
   const out: RequiredPrivilege[] = [];
   for (const guest of guests) {
-    const pool = poolCreatedInto(guest);
-    const guestPath = `/vms/${guest.vmid ?? "{vmid}"}`;
+    // A guest without a vmid yet is `/vms/{vmid}` in its own steps only.
+    const ownPool = guest.vmid === undefined ? poolCreatedInto(guest) : undefined;
     for (const need of stepNeeds(guest.steps)) {
-      const scoped = pool !== undefined ? orThroughPool(need, guestPath, pool) : need;
+      const pool = need.path === "/vms/{vmid}" ? ownPool : poolOfPath.get(need.path);
+      const scoped = pool !== undefined ? orThroughPool(need, need.path, pool) : need;
       // The same need of two guests is reported once; a guest reached through a pool is another need.
       const key = `${scoped.path} ${scoped.privilege} ${scoped.unlessCaller ?? ""} ${JSON.stringify(scoped.orOn ?? [])}`;
       if (seen.has(key)) continue;

@@ -16,6 +16,13 @@ import { grantByPvectl, setRolePrivileges, startTlsLab, type TlsLab } from "./ac
 
 const EXAMPLES = ["examples/clones.yaml", "examples/web.yaml", "examples/containers.yaml"];
 const TOKEN = "deploy@pve!ci";
+/**
+ * Privileges `access needs` grants for a later change that this plan (creates and a clone) has
+ * no step for: adding or removing a cloud-init drive on an existing VM needs VM.Config.Cloudinit
+ * and VM.Config.CDROM (qemu-server), while a create needs neither and cloud-init keys take
+ * Cloudinit or Network. Preflight of this plan cannot refuse them; access check still names them.
+ */
+const CHANGE_ONLY = new Set(["VM.Config.Cloudinit", "VM.Config.CDROM"]);
 
 describe("a token made from access needs runs the example specs", () => {
   let lab: TlsLab;
@@ -72,7 +79,7 @@ describe("a token made from access needs runs the example specs", () => {
         try {
           const { plan } = await planSpec(token, spec);
           const named = plan.preflightErrors.filter((p) => p.privilege?.split(" or ").includes(privilege) && p.path !== undefined && (paths.has(p.path) || [...paths].some((q) => p.path!.startsWith(`${q}/`))));
-          if (named.length === 0) uncaught.push(`${role.id} without ${privilege}: ${plan.preflightErrors.map((p) => p.message).join("; ") || "no preflight problem"}`);
+          if (named.length === 0 && !CHANGE_ONLY.has(privilege)) uncaught.push(`${role.id} without ${privilege}: ${plan.preflightErrors.map((p) => p.message).join("; ") || "no preflight problem"}`);
           const check = await checkAccess(lab.client, spec, TOKEN);
           assert.ok(check.missing.some((m) => m.privilege === privilege && paths.has(m.path)), `access check names ${privilege} (${role.id})`);
         } finally {

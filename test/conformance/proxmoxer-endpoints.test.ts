@@ -97,7 +97,7 @@ describe("python3-proxmoxer: realms, node network, rrddata", { skip }, () => {
     assert.match(out.start_pending, /bridge 'vmbr7' does not exist/);
     assert.equal(out.apply, "OK");
     assert.equal(out.start_applied, "OK");
-    assert.equal(out.vmbr7.mtu, 9000);
+    assert.equal(out.vmbr7.mtu, "9000", "PVE answers interface options as text");
     assert.equal(out.reverted_mtu, null);
 
     assert.equal(out.node_rrd.length, 70);

@@ -80,7 +80,10 @@ describe("disk moves after a clone and on existing guests", () => {
   });
 
   it("a guest with snapshots: the move keeps its source (the snapshots use it), even with --allow-data-loss", async () => {
-    await lab.client.request("POST", "/nodes/pve1/qemu/9301/snapshot", { snapname: "before" });
+    // A raw volume on NFS cannot be snapshotted (the earlier moves leave a raw one, as PVE's
+    // format resolution does): convert it to qcow2 in place first.
+    await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu/9301/move_disk", { disk: "scsi0", storage: "shared", format: "qcow2", delete: 1 })) as string);
+    await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu/9301/snapshot", { snapname: "before" })) as string);
     const before = (await lab.client.request("GET", "/nodes/pve1/qemu/9301/config")) as Record<string, unknown>;
     const source = String(before.scsi0).split(",")[0];
     const { plan, report } = await converge(lab, CLONE("local-lvm"), { allowDataLoss: true });

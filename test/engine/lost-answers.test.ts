@@ -145,7 +145,7 @@ describe("lost answers of non-idempotent writes", () => {
       assert.equal(report.ok, true, report.guests[0]!.error);
       assert.equal(report.guests[0]!.result, "changed");
       assert.deepEqual(await volumes(), [], "the source volume is gone");
-      assert.deepEqual(await volumes("shared"), ["shared:302/vm-302-disk-0.qcow2"]);
+      assert.deepEqual(await volumes("shared"), ["shared:302/vm-302-disk-0.raw"]);
       const keys = Object.keys(await config(302));
       assert.deepEqual(keys.filter((k) => k.startsWith("unused")), []);
       assert.deepEqual(await replanSteps(spec), []);
