@@ -12,12 +12,12 @@ const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHB2ZWN0bC1kZW1vLWtleS1vbmx5LW5
 export interface EstateDay {
   /** a-db1's cores (day two raises them). */
   dbCores: number;
-  /** The storage of a-db1's data disk (day two moves it). */
+  /** The storage of a-db1's data disk (day two moves it to a ZFS pool). */
   dbDataStorage: string;
 }
 
 export const DAY_ONE: EstateDay = { dbCores: 2, dbDataStorage: "local-lvm" };
-export const DAY_TWO: EstateDay = { dbCores: 4, dbDataStorage: "shared" };
+export const DAY_TWO: EstateDay = { dbCores: 4, dbDataStorage: "tank" };
 
 export function estateSpec(day: EstateDay): string {
   return `version: 1

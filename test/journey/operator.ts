@@ -22,6 +22,8 @@ export interface Desk {
   asRoot(args: string[]): Promise<Result>;
   /** The CLI as an API token whose secret pvectl wrote to `secretFile` (in the scratch directory). */
   asToken(tokenId: string, secretFile: string, args: string[]): Promise<Result>;
+  /** A library client authenticated as that token. */
+  tokenClient(tokenId: string, secretFile: string): PveClient;
   /** An executable inventory script running `pvectl inventory` as that token. */
   inventoryScript(tokenId: string, secretFile: string): string;
   close(): Promise<void>;
@@ -36,6 +38,13 @@ export async function openDesk(): Promise<Desk> {
     port: 0,
     seed: 29,
     config: {
+      // PVE's defaults and a ZFS pool on every node (the day-two move's target: snapshots work there).
+      storages: [
+        { id: "local", type: "dir", content: ["iso", "vztmpl", "backup", "snippets", "import"], path: "/var/lib/vz" },
+        { id: "local-lvm", type: "lvmthin", content: ["images", "rootdir"] },
+        { id: "shared", type: "nfs", content: ["images", "rootdir", "iso", "backup"], shared: true, path: "/mnt/pve/shared" },
+        { id: "tank", type: "zfspool", content: ["images", "rootdir"] },
+      ],
       content: ["local:iso/debian-13-netinst.iso", "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst", "local:import/noble.qcow2"],
     },
   });
@@ -63,10 +72,14 @@ export async function openDesk(): Promise<Desk> {
     read: (name) => readFileSync(join(dir, name), "utf8"),
     asRoot: (args) => pvectl(args, { ...tlsEnv(sim), ...netboxEnv, PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: sim.rootPassword }),
     asToken: (tokenId, secretFile, args) => pvectl(args, tokenEnv(tokenId, secretFile)),
+    tokenClient(tokenId, secretFile) {
+      const env = tokenEnv(tokenId, secretFile);
+      return new PveClient({ host: "127.0.0.1", port: sim.port, fingerprint: sim.fingerprint, tokenId, tokenSecret: String(env.PROXMOX_TOKEN_SECRET) });
+    },
     inventoryScript(tokenId, secretFile) {
       const env = Object.entries(tokenEnv(tokenId, secretFile)).map(([k, v]) => `${k}='${v}'`).join(" ");
       const path = join(dir, "inventory.sh");
-      writeFileSync(path, `#!/bin/sh\ncd '${ROOT}' && exec env ${env} node --import tsx src/cli/main.ts inventory "$@"\n`);
+      writeFileSync(path, `#!/bin/sh\ncd '${ROOT}' && exec env ${env} node --import tsx src/cli/main.ts inventory --facts config "$@"\n`);
       chmodSync(path, 0o700);
       return path;
     },

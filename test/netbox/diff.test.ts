@@ -3,7 +3,7 @@
 // guest no record names are listed; and the diff writes nothing to either side.
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import { diffNetbox, type NetboxDiffReport, type RecordDrift } from "../../src/app/netbox/diff.js";
+import { concernsNetbox, diffNetbox, type NetboxDiffReport, type RecordDrift } from "../../src/app/netbox/diff.js";
 import { startNetboxLab, type NetboxLab } from "./lab.js";
 import { obj } from "./helpers.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -131,10 +131,22 @@ describe("pvectl netbox diff", () => {
     // What `pvectl apply` leaves for a spec's VM: pvectl's ownership tag, no NetBox record.
     await lab.pve.request("POST", "/nodes/pve1/qemu", { vmid: 4343, name: "from-spec", memory: 512, tags: "pvectl" });
     const report = await diff(lab);
-    assert.deepEqual(report.unrecorded.map((g) => [g.vmid, g.name, g.ownedByPvectl]), [[4343, "from-spec", true]]);
+    assert.deepEqual(report.unrecorded.map((g) => [g.vmid, g.name, g.ownedByPvectl, g.goneRecords]), [[4343, "from-spec", true, []]]);
+    assert.deepEqual(report.unrecorded.filter(concernsNetbox), [], "a spec file's guest sharing the cluster is not drift");
     const text = renderNetboxDiff(report, paletteFor({ isTTY: false } as NodeJS.WriteStream));
     const line = text.split("\n").find((l) => l.includes("from-spec")) ?? "";
-    assert.doesNotMatch(line, /its record is gone/);
-    assert.match(line, /^no record {4} vm 4343 from-spec on pve1: built by pvectl; no NetBox record names it \(a spec file's guest, or its record was deleted\)$/);
+    assert.match(line, /^no record {4} vm 4343 from-spec on pve1: built by pvectl, not for a NetBox record .*not drift$/);
+  });
+
+  test("a guest built for a record that was deleted is named with that record, and is drift", async () => {
+    lab = await startNetboxLab();
+    assert.ok((await lab.sync()).ok);
+    await lab.pve.request("POST", "/nodes/pve1/qemu", { vmid: 4344, name: "orphan", memory: 512, tags: "netbox-vm-977;pvectl" });
+    const report = await diff(lab);
+    assert.deepEqual(report.unrecorded.map((g) => [g.vmid, g.goneRecords]), [[4344, [977]]]);
+    assert.deepEqual(report.unrecorded.filter(concernsNetbox).map((g) => g.vmid), [4344]);
+    assert.equal(report.inSync, false);
+    const line = renderNetboxDiff(report, paletteFor({ isTTY: false } as NodeJS.WriteStream)).split("\n").find((l) => l.includes("orphan")) ?? "";
+    assert.match(line, /built by pvectl for NetBox record 977, which no longer exists$/);
   });
 });

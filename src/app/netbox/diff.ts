@@ -12,6 +12,7 @@ import { loadGuestAddresses } from "../../sources/netbox/addresses.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { type MappedVm, mapRecord, recordVmid } from "../../sources/netbox/mapping.js";
 import { loadRecords, type NetboxVmRecord } from "../../sources/netbox/records.js";
+import { recordIdsIn } from "../../sources/netbox/record-tag.js";
 import { recordSelection, type SelectionFlags } from "../../sources/netbox/selection.js";
 import { userMessageOf as errorText } from "../../util/errors.js";
 import { planSpec } from "../plan-spec.js";
@@ -53,17 +54,29 @@ export interface UnrecordedGuest {
   name?: string;
   node: string;
   kind: "vm" | "container";
-  /**
-   * Carries pvectl's ownership tag: pvectl built it, from a spec file or for a NetBox record
-   * since deleted (PVE keeps nothing that tells the two apart). Without it: not pvectl's.
-   */
+  /** Carries pvectl's ownership tag (built by pvectl). Without it: not pvectl's. */
   ownedByPvectl: boolean;
+  /**
+   * The ids of the NetBox records its record tags (`netbox-vm-<id>`) say it was built for, none
+   * of which exists any more; empty for a guest no record built (a spec file's, or one built
+   * before record tags existed).
+   */
+  goneRecords: number[];
+}
+
+/**
+ * Whether an unrecorded guest is NetBox's business: a guest built for a record that is gone, or
+ * one pvectl did not create. A guest pvectl built from a spec file is listed but is not drift:
+ * a spec and NetBox may share a cluster.
+ */
+export function concernsNetbox(g: UnrecordedGuest): boolean {
+  return !g.ownedByPvectl || g.goneRecords.length > 0;
 }
 
 export interface NetboxDiffReport {
   records: RecordDrift[];
   unrecorded: UnrecordedGuest[];
-  /** No record drifts, no guest is missing, no guest is unrecorded. */
+  /** No record drifts, no guest is missing, no guest is unrecorded but a spec file's. */
   inSync: boolean;
 }
 
@@ -138,6 +151,7 @@ function unrecordedOf(guests: GuestSummary[], records: NetboxVmRecord[], config:
       node: g.node,
       kind: g.type === "lxc" ? ("container" as const) : ("vm" as const),
       ownedByPvectl: g.tags.includes(OWNERSHIP_TAG),
+      goneRecords: recordIdsIn(g.tags),
     }));
 }
 
@@ -196,5 +210,5 @@ export async function diffNetbox(options: DiffOptions): Promise<NetboxDiffReport
   const order = new Map(all.map((r, i) => [r.vm.id, i]));
   records.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   const drifting = records.some((r) => r.state === "drift" || r.state === "guest-missing" || r.state === "retired" || r.state === "invalid");
-  return { records, unrecorded, inSync: !drifting && unrecorded.length === 0 };
+  return { records, unrecorded, inSync: !drifting && !unrecorded.some(concernsNetbox) };
 }

@@ -31,8 +31,12 @@ function recordLines(r: RecordDrift, p: Palette): string[] {
 
 function unrecordedLine(g: UnrecordedGuest, p: Palette): string {
   const where = g.connection ? ` (connection ${safeLine(g.connection)})` : "";
-  // A spec file's guests carry the same tag as a deleted record's: say both, claim neither.
-  const why = g.ownedByPvectl ? "built by pvectl; no NetBox record names it (a spec file's guest, or its record was deleted)" : "not created by pvectl";
+  const why =
+    g.goneRecords.length > 0
+      ? `built by pvectl for NetBox record ${g.goneRecords.join(", ")}, which no longer exists`
+      : g.ownedByPvectl
+        ? "built by pvectl, not for a NetBox record (a spec file's guest, or built before record tags): not NetBox's, not drift"
+        : "not created by pvectl";
   return `${p.yellow("no record    ")} ${g.kind} ${g.vmid} ${safeLine(g.name ?? "")} on ${safeLine(g.node)}${where}: ${why}`;
 }
 
@@ -51,7 +55,8 @@ export function registerNetboxDiff(netbox: Command): void {
     .addHelpText(
       "after",
       "\nEvery record of the selected clusters is compared, in any status, as `netbox sync` would map it: vCPUs, memory,\n" +
-        "disks, MACs, VLANs, tags, power state. Guests with no record are listed too.\n" +
+        "disks, MACs, VLANs, tags, power state. Guests with no record are listed too; a guest pvectl built from a spec\n" +
+        "file (no netbox-vm-<id> tag) shares the cluster and is not drift.\n" +
         "\nExit codes: 0 NetBox and PVE agree, 2 they disagree, 1 an error or a record that cannot be mapped.",
     )
     .action(async (flags: CommonFlags) => {
