@@ -2,6 +2,7 @@
 // Two teams, each with its pool: team-a runs a template and its linked clones (cloud-init
 // addresses) and a database VM with a data disk; team-b a cloud-init VM and a container, backed
 // up nightly. NetBox records add VMs with addresses from a prefix. One spec file, as committed.
+import { DEMO_CONFIG } from "../netbox/fixtures.js";
 
 export const TOKEN = "deploy@pve!ci";
 export const NETBOX_TOKEN = "netbox@pve!sync";
@@ -127,29 +128,5 @@ export const PLATFORM_ACCESS = `access:
     - { id: team-b, comment: team B }
 `;
 
-/** The NetBox mapping of the journey: the simulator's demo records, built on pve3. */
-export const NETBOX_CONFIG = `netbox:
-  tokenEnv: NETBOX_TOKEN
-clusters:
-  pve-lab:
-    node: pve3
-    storage: local-lvm
-    bridge: vmbr0
-platforms:
-  debian-13:
-    ostype: l26
-    iso: local:iso/debian-13-netinst.iso
-  ubuntu-24-04:
-    ostype: l26
-    image: local:import/noble.qcow2
-    agent: true
-  windows-2022:
-    ostype: win11
-    iso: local:iso/windows-2022.iso
-    bios: ovmf
-tags:
-  add: [netbox]
-writeBack:
-  primaryIp4:
-    prefix: 10.20.0.0/24
-`;
+/** The NetBox mapping of the journey: the NetBox tests' mapping of the simulator's demo records, built on pve3. */
+export const NETBOX_CONFIG = DEMO_CONFIG.replace("    node: pve1\n", "    node: pve3\n");
