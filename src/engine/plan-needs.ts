@@ -13,9 +13,8 @@ export function poolCreatedInto(guest: GuestPlan): string | undefined {
   return intent !== undefined && "pool" in intent && intent.pool ? intent.pool : undefined;
 }
 
-/** `need` with the pool's path accepted for each of its privileges on the guest's own path. */
-export function orThroughPool<N extends PrivilegeNeed>(need: N, guestPath: string, pool: string): N {
-  if (need.path !== guestPath) return need;
+/** `need` (on a guest's path) with the pool's path accepted for each of its privileges. */
+export function orThroughPool<N extends PrivilegeNeed>(need: N, pool: string): N {
   const onPool = (need.anyOf ?? [need.privilege]).map((privilege) => ({ path: `/pool/${pool}`, privilege }));
   const orOn = [...(need.orOn ?? [])];
   for (const o of onPool) if (!orOn.some((h) => h.path === o.path && h.privilege === o.privilege)) orOn.push(o);
@@ -40,7 +39,7 @@ export function planStepNeeds(guests: GuestPlan[]): RequiredPrivilege[] {
     const ownPool = guest.vmid === undefined ? poolCreatedInto(guest) : undefined;
     for (const need of stepNeeds(guest.steps)) {
       const pool = need.path === "/vms/{vmid}" ? ownPool : poolOfPath.get(need.path);
-      const scoped = pool !== undefined ? orThroughPool(need, need.path, pool) : need;
+      const scoped = pool !== undefined ? orThroughPool(need, pool) : need;
       // The same need of two guests is reported once; a guest reached through a pool is another need.
       const key = `${scoped.path} ${scoped.privilege} ${scoped.unlessCaller ?? ""} ${JSON.stringify(scoped.orOn ?? [])}`;
       if (seen.has(key)) continue;

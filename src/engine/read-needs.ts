@@ -6,7 +6,7 @@
 import type { GuestPlan, PrivilegeNeed, RequiredPrivilege } from "../plan/types.js";
 import type { CloneSourceFacts } from "../resources/clone-step.js";
 import type { DesiredGuest } from "../resources/index.js";
-import { poolCreatedInto } from "./plan-needs.js";
+import { orThroughPool, poolCreatedInto } from "./plan-needs.js";
 
 const AUDIT = "VM.Audit";
 
@@ -30,12 +30,8 @@ export function planReadNeeds(guests: GuestPlan[]): RequiredPrivilege[] {
     const first = guest.steps[0];
     if (first === undefined || guest.vmid === undefined) continue;
     const into = poolCreatedInto(guest);
-    out.push({
-      path: `/vms/${guest.vmid}`,
-      privilege: AUDIT,
-      ...(into !== undefined ? { orOn: [{ path: `/pool/${into}`, privilege: AUDIT }] } : {}),
-      stepId: first.id,
-    });
+    const need: RequiredPrivilege = { path: `/vms/${guest.vmid}`, privilege: AUDIT, stepId: first.id };
+    out.push(into !== undefined ? orThroughPool(need, into) : need);
   }
   return out;
 }

@@ -3,10 +3,9 @@
 // bridge a NIC is plugged into. All three change when HA or an operator moves the guest, so a
 // role keyed on them configures the same guest differently after a move. What describes the
 // guest itself stays: a disk's size and options, a mount point's path, a NIC's MAC and VLAN.
+// (config-keys, not config: the inventory does not load the guest schema.)
+import { isDiskKey, isNetKey } from "../pve/config-keys.js";
 
-/** Config keys whose value starts with a volume (or a host path): disks, CD-ROMs, mount points. */
-const VOLUME_KEY = /^((ide|sata|scsi|virtio|unused|mp)\d+|efidisk0|tpmstate0|rootfs)$/;
-const NIC_KEY = /^net\d+$/;
 /** The keys of a drive or mount string that name where its data lives. */
 const WHERE_KEYS = new Set(["file", "volume", "disk_image", "import-from"]);
 
@@ -32,14 +31,14 @@ function bridgeFree(text: string): string {
 
 /** One variable's value without what places it, or undefined when nothing else is left. */
 function placementFreeValue(key: string, value: unknown): unknown {
-  if (VOLUME_KEY.test(key)) {
+  if (isDiskKey(key)) {
     if (typeof value === "string") return volumeFree(value);
     if (value && typeof value === "object") {
       const rest = Object.fromEntries(Object.entries(value).filter(([k]) => !WHERE_KEYS.has(k)));
       return Object.keys(rest).length > 0 ? rest : undefined;
     }
   }
-  if (NIC_KEY.test(key)) {
+  if (isNetKey(key)) {
     if (typeof value === "string") return bridgeFree(value);
     if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "bridge"));
   }

@@ -1,7 +1,7 @@
 // Helpers for the values of guest config keys: drives and mount points, NICs, boot order,
 // cloud-init ipconfig, startup order, agent. All typed values follow property-string.ts
 // (booleans true/false, numbers as numbers, `size` in bytes).
-import { isVmDriveKey } from "./drive-slots.js";
+import { isDiskKey } from "./config-keys.js";
 import { PveFormatError } from "./errors.js";
 import { type GuestKind, guestSubSchema } from "./guest-schema.js";
 import { type ParseOptions, parsePropertyString, printPropertyString, type PropertyValue, type PropertyValues } from "./property-string.js";
@@ -10,27 +10,9 @@ import { normaliseTags, printTags, splitList } from "./tags.js";
 
 export type { GuestKind } from "./guest-schema.js";
 
-const QEMU_UNUSED_RE = /^unused(?:[0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])$/;
-const LXC_DISK_RE = /^(?:rootfs|(?:mp|unused)(?:[0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5]))$/;
-const QEMU_NET_RE = /^net(?:[0-9]|[12][0-9]|3[01])$/;
-
-/** True for keys whose value references a volume: qemu ide/sata/scsi/virtio/efidisk0/tpmstate0/unusedN, lxc rootfs/mpN/unusedN. */
-export function isDiskKey(key: string, kind?: GuestKind): boolean {
-  const qemu = isVmDriveKey(key) || QEMU_UNUSED_RE.test(key);
-  if (kind === "qemu") return qemu;
-  if (kind === "lxc") return LXC_DISK_RE.test(key);
-  return qemu || LXC_DISK_RE.test(key);
-}
-
-/** True for unusedN keys (volumes detached from the guest but still owned by it). */
-export function isUnusedKey(key: string): boolean {
-  return /^unused\d+$/.test(key);
-}
-
-/** True for network device keys (netN). */
-export function isNetKey(key: string): boolean {
-  return QEMU_NET_RE.test(key);
-}
+// Which keys hold a volume or a NIC lives apart (config-keys.ts), so that the inventory can ask
+// without loading the schema this file needs.
+export { isDiskKey, isNetKey, isUnusedKey } from "./config-keys.js";
 
 function subSchemaFor(kind: GuestKind, key: string) {
   const schema = guestSubSchema(kind, key);
