@@ -1,7 +1,8 @@
 // The journey: one estate driven through the CLI as an operator runs it on the first days, with
 // every capability at once (pools, a least-privilege token from `access needs`, a template and
 // its linked clones in one spec, cloud-init, a container, a disk move, snapshots, a backup job,
-// backup and restore, NetBox records with addresses, the inventory through ansible-inventory).
+// backup and restore, NetBox records with addresses built by sync and by serve's webhook, and
+// decommissioned, the inventory through ansible-inventory).
 // Root acts once, to grant; the generated token does everything else. Every command's exit code
 // is the one CI would read, and the cluster is looked at after each.
 import assert from "node:assert/strict";
@@ -12,6 +13,18 @@ import { NetboxClient } from "../../src/netbox/client.js";
 import { ansibleEnv, ansibleMissing, run } from "../conformance/helpers.js";
 import { DAY_ONE, DAY_TWO, estateSpec, NETBOX_CONFIG, NETBOX_TOKEN, PLATFORM_ACCESS, TOKEN } from "./estate.js";
 import { type Desk, expectExit, openDesk } from "./operator.js";
+
+const WEBHOOK_SECRET = "journey-webhook-secret";
+/** What a NetBox user's script does: a planned record with an interface (python3-pynetbox). */
+const NEW_RECORD = [
+  "import sys, pynetbox",
+  "nb = pynetbox.api(sys.argv[1], token=sys.argv[2])",
+  "cluster = nb.virtualization.clusters.get(name='pve-lab')",
+  "platform = nb.dcim.platforms.get(slug='debian-13')",
+  "vm = nb.virtualization.virtual_machines.create(name='app-01', status='planned', cluster=cluster.id, platform=platform.id, vcpus=1, memory=1024, disk=8000)",
+  "nb.virtualization.interfaces.create(virtual_machine=vm.id, name='eth0')",
+  "print(vm.id)",
+].join("\n");
 
 type Row = { vmid: number; name?: string; node: string; status: string; pool?: string; type: string; template?: number };
 
@@ -193,10 +206,56 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
     assert.equal(hostvars["a-app1"]?.ansible_host, "10.0.10.31");
   });
 
-  it("NetBox decommission of a record, then the estate destroyed by the token: nothing left", async () => {
-    // (decommission is covered in depth by test/netbox; here it must run with the builder's token)
-    const plan = await netbox(["netbox", "decommission", "-c", desk.write("netbox.yaml", NETBOX_CONFIG), "--plan-only"]);
-    assert.ok([0, 2, 3].includes(plan.code), plan.stderr);
+  it("NetBox serve: a record pynetbox creates as planned is built by the webhook it triggers, as the builder's token", async () => {
+    const serve = desk.startAsToken(NETBOX_TOKEN, "netbox.token", ["netbox", "serve", "-c", `${desk.dir}/netbox.yaml`, "--listen", "127.0.0.1:0", "--reconcile", "0"], {
+      NETBOX_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    });
+    try {
+      const url = (await serve.waitFor(/"msg":"listening","url":"([^"]+)"/))[1];
+      const hook = desk.nb.admin.create("extras/webhooks", { name: "pvectl", payload_url: `${url}/webhook`, secret: WEBHOOK_SECRET });
+      desk.nb.admin.create("extras/event-rules", {
+        name: "build planned VMs",
+        object_types: ["virtualization.virtualmachine", "virtualization.vminterface"],
+        event_types: ["object_created", "object_updated"],
+        action_type: "webhook",
+        action_object_type: "extras.webhook",
+        action_object_id: hook.id,
+      });
+      const made = await run("/usr/bin/python3", ["-c", NEW_RECORD, desk.nb.url, desk.nb.token], process.env);
+      assert.equal(made.code, 0, made.stderr);
+      const id = Number(made.stdout.trim());
+      await serve.waitFor(new RegExp(`"msg":"record","record":${id},"name":"app-01","result":"staged"`));
+      const record = desk.nb.admin.get("virtualization/virtual-machines", id) ?? {};
+      const vmid = Number((record.custom_fields as Record<string, unknown>).proxmox_vmid);
+      assert.equal((await guest(vmid))?.name, "app-01", "the guest the webhook built");
+      const primary = desk.nb.admin.get("ipam/ip-addresses", Number((record.primary_ip4 as { id: number }).id)) ?? {};
+      assert.match(String(primary.address), /^10\.20\.0\.(?!1\/)\d+\/24$/, "an address of the prefix, not its gateway");
+      const health = (await (await fetch(`${url}/healthz`)).json()) as { ok: boolean };
+      assert.equal(health.ok, true);
+    } finally {
+      assert.equal(await serve.stop(), 0, `serve stops cleanly on SIGTERM\n${serve.output()}`);
+    }
+    expectExit(await netbox(["netbox", "diff", "-c", `${desk.dir}/netbox.yaml`]), 0, "netbox diff after serve");
+  });
+
+  it("NetBox decommission as the builder's token: held without the flag (exit 3), then destroyed and released", async () => {
+    const nbConfig = `${desk.dir}/netbox.yaml`;
+    const [record] = desk.nb.admin.list("virtualization/virtual-machines", { name: "app-01" });
+    assert.ok(record);
+    const vmid = Number((record.custom_fields as Record<string, unknown>).proxmox_vmid);
+    desk.nb.admin.update("virtualization/virtual-machines", Number(record.id), { status: "decommissioning" });
+    const held = expectExit(await netbox(["netbox", "decommission", "-c", nbConfig, "--yes"]), 3, "decommission without --allow-data-loss");
+    assert.match(held.stdout + held.stderr, /allow-data-loss/);
+    assert.equal((await guest(vmid))?.name, "app-01", "held back: the guest is still there");
+    expectExit(await netbox(["netbox", "decommission", "-c", nbConfig, "--allow-data-loss", "--yes"]), 0, "decommission");
+    assert.equal(await guest(vmid), undefined, "the guest is destroyed");
+    const after = desk.nb.admin.get("virtualization/virtual-machines", Number(record.id)) ?? {};
+    assert.equal((after.status as { value: string }).value, "offline");
+    assert.equal(after.primary_ip4, null, "its address is released");
+    expectExit(await netbox(["netbox", "diff", "-c", nbConfig]), 0, "netbox diff after decommission");
+  });
+
+  it("the estate destroyed by the token: nothing left", async () => {
     // PVE refuses to destroy a template while its linked clones' disks exist: the first run
     // destroys the clones and says the template waits (exit 1), the second destroys it.
     const first = expectExit(await token(["destroy", spec, "--allow-data-loss", "--allow-restart", "--yes"]), 1, "destroy");

@@ -1,6 +1,7 @@
 // The operator's desk for the journey: a PVE simulator (HTTPS, certificate pinned) and a NetBox
 // simulator in-process, a scratch directory for the files an operator keeps, and the CLI run as
 // the operator would run it: as root@pam once, then as the token pvectl granted.
+import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +23,8 @@ export interface Desk {
   asRoot(args: string[]): Promise<Result>;
   /** The CLI as an API token whose secret pvectl wrote to `secretFile` (in the scratch directory). */
   asToken(tokenId: string, secretFile: string, args: string[]): Promise<Result>;
+  /** A long-running command (`netbox serve`) as that token; the caller stops it. */
+  startAsToken(tokenId: string, secretFile: string, args: string[], extraEnv: NodeJS.ProcessEnv): Background;
   /** A library client authenticated as that token. */
   tokenClient(tokenId: string, secretFile: string): PveClient;
   /** An executable inventory script running `pvectl inventory` as that token. */
@@ -72,6 +75,7 @@ export async function openDesk(): Promise<Desk> {
     read: (name) => readFileSync(join(dir, name), "utf8"),
     asRoot: (args) => pvectl(args, { ...tlsEnv(sim), ...netboxEnv, PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: sim.rootPassword }),
     asToken: (tokenId, secretFile, args) => pvectl(args, tokenEnv(tokenId, secretFile)),
+    startAsToken: (tokenId, secretFile, args, extraEnv) => startBackground(args, { ...tokenEnv(tokenId, secretFile), ...extraEnv }),
     tokenClient(tokenId, secretFile) {
       const env = tokenEnv(tokenId, secretFile);
       return new PveClient({ host: "127.0.0.1", port: sim.port, fingerprint: sim.fingerprint, tokenId, tokenSecret: String(env.PROXMOX_TOKEN_SECRET) });
@@ -88,6 +92,42 @@ export async function openDesk(): Promise<Desk> {
       await nb.close();
       await sim.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A CLI process left running: its output so far, a wait for a line of it, and a stop that gives its exit code. */
+export interface Background {
+  output(): string;
+  waitFor(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
+  /** SIGTERM, as systemd stops a service; resolves with the exit code. */
+  stop(): Promise<number>;
+}
+
+function startBackground(args: string[], env: NodeJS.ProcessEnv): Background {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number>((resolve) => child.on("close", (code, signal) => resolve(code ?? (signal ? 128 : -1))));
+  return {
+    output: () => out,
+    async waitFor(pattern, ms = 60_000) {
+      const end = Date.now() + ms;
+      for (;;) {
+        const found = out.match(pattern);
+        if (found) return found;
+        if (Date.now() > end || child.exitCode !== null) throw new Error(`no ${pattern} in the output:\n${out}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      return exited;
     },
   };
 }
