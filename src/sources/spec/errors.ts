@@ -29,8 +29,18 @@ export function formatIssue(issue: SpecIssue): string {
   return `${where}${path}${issue.message}`;
 }
 
-// Files keep the order in which they first appear; within a file, issues go top to bottom.
-function sortIssues(issues: SpecIssue[]): SpecIssue[] {
+/**
+ * Each problem once (two checks can reach the same one), files in the order in which they first
+ * appear, and within a file top to bottom.
+ */
+export function sortIssues(all: readonly SpecIssue[]): SpecIssue[] {
+  const seen = new Set<string>();
+  const issues = all.filter((issue) => {
+    const text = formatIssue(issue);
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
   const fileOrder = new Map<string, number>();
   for (const issue of issues) {
     const file = issue.location?.file ?? "";
