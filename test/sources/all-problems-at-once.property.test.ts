@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
-import { formatIssue, loadSpecFiles, SpecError } from "../../src/sources/spec/index.js";
+import { formatIssue, loadSpecFiles, parseSpec, SpecError } from "../../src/sources/spec/index.js";
 
 type Section = "vms" | "containers" | "backupJobs" | "roles" | "users" | "acls";
 
@@ -150,6 +150,31 @@ describe("a load reports every problem at once", () => {
         assert.equal(new Set(together).size, together.length, "no problem twice");
       }),
       { numRuns: 40 },
+    );
+  });
+
+  it("one VM's problems found while reading it and those PVE would find in its plan come together", () => {
+    const text = [
+      "vms:",
+      "  - name: x",
+      "    node: pve1",
+      "    memory: 1048577K",
+      "    nics:",
+      '      net0: { bridge: vmbr0, macaddr: "01:24:11:00:00:03" }',
+      "    cloudInit: { storage: local-lvm, sshKeys: [ops@laptop] }",
+      "",
+    ].join("\n");
+    assert.throws(
+      () => parseSpec(text, "x.yaml"),
+      (err: unknown) => {
+        assert.ok(err instanceof SpecError);
+        assert.deepEqual(err.issues.map(formatIssue), [
+          "x.yaml:4:13: vms[0].memory: `1048577K` is not a whole number of MiB; PVE sets memory in MiB (e.g. 1536M or 2G)",
+          "x.yaml:6:39: vms[0].nics.net0.macaddr: PVE would refuse this: invalid format - value does not look like a valid unicast MAC address (a NIC needs a unicast MAC: the first octet must be even, e.g. BC:24:11:...)",
+          "x.yaml:7:48: vms[0].cloudInit.sshKeys[0]: PVE would refuse this key: it is not an OpenSSH public key: expected a key type (ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256 ...) followed by the key",
+        ]);
+        return true;
+      },
     );
   });
 });

@@ -163,9 +163,9 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
       if (checked === undefined) return;
       const before = out.issues.length;
       const vm = normalizeVm(checked, path, doc.locate(path), sink);
-      if (out.issues.length === before) {
-        for (const problem of planValueProblems(vm)) sink.add([...path, ...problem.path], problem.message);
-      }
+      // PVE's checks of the values a plan would send, on every field not reported already.
+      const reported = out.issues.slice(before).map((issue) => issue.path.slice(path.length));
+      for (const problem of planValueProblems(vm, reported)) sink.add([...path, ...problem.path], problem.message);
       // A guest with problems still meets the checks across guests (vmid, name, connection):
       // the spec is refused as a whole anyway, and its next run would only report those.
       vmPlaces.set(vm, { doc, path });
