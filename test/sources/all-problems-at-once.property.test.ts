@@ -148,6 +148,10 @@ describe("a load reports every problem at once", () => {
         for (const { fragment } of choice) for (const problem of await problemsOf(choice, (f) => f === fragment)) alone.add(problem);
         assert.deepEqual([...together].sort(), [...alone].sort());
         assert.equal(new Set(together).size, together.length, "no problem twice");
+        // Sorted by file (a before b), then line and column.
+        const positions = together.map((p) => /^RUN-([ab])\.yaml:(\d+):(\d+)/.exec(p)).map((m) => (m ? [m[1] === "a" ? 0 : 1, Number(m[2]), Number(m[3])] : [2, 0, 0]));
+        const rank = (p: number[]) => ((p[0] as number) * 1e6 + (p[1] as number)) * 1e3 + (p[2] as number);
+        assert.deepEqual(positions.map(rank), positions.map(rank).sort((a, b) => a - b), "sorted by position");
       }),
       { numRuns: 40 },
     );
