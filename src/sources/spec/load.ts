@@ -268,7 +268,7 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
   }
   const backupJobs = mergeBackupJobs(contents, names, issues);
   const access = contents.some((c) => c.access !== undefined) ? mergeAccess(contents.flatMap((c) => c.access ?? []), names, issues) : undefined;
-  if (issues.length > 0) throw new SpecError(issues);
+  if (issues.length > 0) throw new SpecError(issues, files);
   const vms = guests.filter((g): g is VmSpec => g.kind === "vm");
   const containers = guests.filter((g): g is ContainerSpec => g.kind === "container");
   return { files, connections: Object.fromEntries(connections), vms, containers, ...(backupJobs ? { backupJobs } : {}), ...(access ? { access } : {}) };
@@ -348,7 +348,7 @@ export async function loadSpecFiles(paths: string[]): Promise<SpecDocument> {
       text = await readFile(path, "utf8");
     } catch (err) {
       const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message;
-      contents.push(emptyContents([{ path: [], message: `cannot read spec file ${path}: ${reason}` }]));
+      contents.push(emptyContents([{ file: path, path: [], message: `cannot read spec file ${path}: ${reason}` }]));
       continue;
     }
     contents.push(parseFile(text, path));
