@@ -5,7 +5,7 @@
 // file:line:column, like spec files.
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { formatIssue, type SpecIssue } from "../spec/errors.js";
+import { formatIssue, type SpecIssue, sortIssues } from "../spec/errors.js";
 import { specIssuesFromZod } from "../spec/issues.js";
 import type { ConnectionSpec } from "../spec/model.js";
 import { parseYaml, type YamlDocument } from "../spec/yaml-source.js";
@@ -260,9 +260,13 @@ export interface NetboxConfig {
 export class NetboxConfigError extends PvectlError {
   readonly kind = "netbox-config";
 
-  constructor(readonly issues: SpecIssue[]) {
-    super(issues.map(formatIssue).join("\n"));
+  readonly issues: SpecIssue[];
+
+  constructor(issues: SpecIssue[]) {
+    const sorted = sortIssues(issues);
+    super(sorted.map(formatIssue).join("\n"));
     this.name = "NetboxConfigError";
+    this.issues = sorted;
   }
 
   override userMessage(): string {
@@ -300,6 +304,45 @@ function cloneIssues(slug: string, p: PlatformMapping, doc: YamlDocument): SpecI
   return issues;
 }
 
+type RawConfig = z.output<typeof configSchema>;
+
+/** The sections that map names to entries, each entry checked on its own. */
+const NAMED_ENTRIES = ["connections", "clusters", "platforms"];
+
+/** The keys of the mapping at `key` of `value`, whatever their entries hold. */
+function declaredKeys(value: unknown, key: string): string[] {
+  const section = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+  return section !== null && typeof section === "object" && !Array.isArray(section) ? Object.keys(section) : [];
+}
+
+/**
+ * What of a config zod refused passed the check on its own: each top-level section without a
+ * problem under it, and of `connections`, `clusters` and `platforms` each entry without one.
+ * The checks across keys then still run on those, so one run reports every problem.
+ */
+function checkedParts(value: unknown, zodIssues: readonly z.core.$ZodIssue[]): Partial<RawConfig> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
+  const failed = (path: Array<string | number>) => zodIssues.some((issue) => path.every((step, i) => issue.path[i] === step));
+  const out: Record<string, unknown> = {};
+  for (const [key, section] of Object.entries(configSchema.shape) as Array<[string, z.ZodType]>) {
+    const written = (value as Record<string, unknown>)[key];
+    if (written === undefined) continue;
+    if (NAMED_ENTRIES.includes(key)) {
+      if (written === null || typeof written !== "object" || Array.isArray(written)) continue;
+      const entries: Record<string, unknown> = {};
+      for (const [name, entry] of Object.entries(written)) {
+        const checked = failed([key, name]) ? undefined : section.safeParse({ [name]: entry });
+        if (checked?.success) entries[name] = (checked.data as Record<string, unknown>)[name];
+      }
+      out[key] = entries;
+    } else if (!failed([key])) {
+      const checked = section.safeParse(written);
+      if (checked.success) out[key] = checked.data;
+    }
+  }
+  return out as Partial<RawConfig>;
+}
+
 /** Parses the YAML text of a NetBox config. */
 export function parseNetboxConfig(text: string, file: string): NetboxConfig {
   const parsed = parseYaml(text, file);
@@ -307,23 +350,24 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
   const doc = parsed.documents[0];
   if (!doc || parsed.documents.length !== 1) throw new NetboxConfigError([{ path: [], message: "expected exactly one YAML document", location: { file, line: 1, column: 1 } }]);
   const result = configSchema.safeParse(doc.value ?? {});
-  if (!result.success) throw new NetboxConfigError(specIssuesFromZod(result.error.issues, configSchema, doc.value, doc));
-  const raw = result.data;
-  const issues: SpecIssue[] = [];
+  const issues: SpecIssue[] = result.success ? [] : specIssuesFromZod(result.error.issues, configSchema, doc.value, doc);
+  const raw: Partial<RawConfig> = result.success ? result.data : checkedParts(doc.value ?? {}, result.error.issues);
   const connections: Record<string, ConnectionSpec> = {};
   for (const [key, c] of Object.entries(raw.connections ?? {})) {
     const { line, column } = doc.locate(["connections", key], "key");
     connections[key] = { name: key, ...c, source: { file, line, column } };
   }
-  for (const [cluster, m] of Object.entries(raw.clusters)) {
-    if (m.connection !== undefined && !connections[m.connection])
+  // A name counts as defined even when its entry has problems of its own (reported already).
+  const connectionNames = declaredKeys(doc.value, "connections");
+  for (const [cluster, m] of Object.entries(raw.clusters ?? {})) {
+    if (m.connection !== undefined && !connectionNames.includes(m.connection))
       issues.push({
         location: doc.locate(["clusters", cluster, "connection"]),
         path: ["clusters", cluster, "connection"],
-        message: `connection \`${m.connection}\` is not defined under \`connections:\`${Object.keys(connections).length ? ` (defined: ${Object.keys(connections).sort().join(", ")})` : ""}`,
+        message: `connection \`${m.connection}\` is not defined under \`connections:\`${connectionNames.length ? ` (defined: ${[...connectionNames].sort().join(", ")})` : ""}`,
       });
   }
-  for (const [cluster, m] of Object.entries(raw.clusters)) {
+  for (const [cluster, m] of Object.entries(raw.clusters ?? {})) {
     if (m.vmidRange && m.vmidRange[0] > m.vmidRange[1])
       issues.push({ location: doc.locate(["clusters", cluster, "vmidRange"]), path: ["clusters", cluster, "vmidRange"], message: `the range starts above its end (${m.vmidRange[0]} > ${m.vmidRange[1]}); write [low, high]` });
   }
@@ -334,7 +378,7 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
   if (claimExpiryMs === undefined || claimExpiryMs <= 0)
     issues.push({ location: doc.locate(["claimExpiry"]), path: ["claimExpiry"], message: `\`${String(raw.claimExpiry)}\` is not a positive duration; write e.g. 30m or 2h (longer than your longest sync)` });
   const platform = raw.defaults?.platform;
-  if (platform !== undefined && !raw.platforms?.[platform])
+  if (platform !== undefined && !declaredKeys(doc.value, "platforms").includes(platform))
     issues.push({ location: doc.locate(["defaults", "platform"]), path: ["defaults", "platform"], message: `platform \`${platform}\` is not defined under \`platforms:\`` });
   for (const [slug, p] of Object.entries(raw.platforms ?? {})) {
     if (p.iso && p.image)
@@ -359,8 +403,13 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
       issues.push({ location: doc.locate(["platforms", slug], "key"), path: ["platforms", slug], message: "a platform needs `ostype` (VMs), `clone: { from: ... }` (VMs cloned from a template) or `container: { ostemplate: ... }` (LXC containers)" });
     }
   }
-  if (issues.length > 0) throw new NetboxConfigError(issues);
+  if (!result.success || issues.length > 0) throw new NetboxConfigError(issues);
 
+  return withDefaults(file, result.data, connections, quarantineMs, claimExpiryMs);
+}
+
+/** The checked config with every default filled in. */
+function withDefaults(file: string, raw: RawConfig, connections: Record<string, ConnectionSpec>, quarantineMs: number | undefined, claimExpiryMs: number | undefined): NetboxConfig {
   const d = raw.defaults ?? {};
   return {
     file,

@@ -20,6 +20,18 @@ export interface AccessSpec {
 
 type Locate = (path: SpecPath) => SourceLocation;
 
+type ListName = "roles" | "groups" | "users" | "tokens" | "acls" | "pools";
+
+/**
+ * The section as the loader hands it over: each list entry shape-checked on its own, undefined
+ * where it failed (its problems are reported already; its index still names the others).
+ */
+export type CheckedAccess = { connection?: string | undefined } & {
+  [L in ListName]?: ReadonlyArray<NonNullable<RawAccess[L]>[number] | undefined> | undefined;
+};
+
+type Entries<L extends ListName> = NonNullable<CheckedAccess[L]>;
+
 function at(locate: Locate, path: SpecPath): string {
   const l = locate(path);
   return `${l.file}:${l.line}`;
@@ -57,59 +69,55 @@ function expireOf(value: number | string | Date | undefined, path: SpecPath, sin
   return seconds;
 }
 
-function roles(raw: NonNullable<RawAccess["roles"]>, path: SpecPath, sink: IssueSink, locate: Locate): DesiredRole[] {
+function roles(raw: Entries<"roles">, path: SpecPath, sink: IssueSink, locate: Locate): DesiredRole[] {
   const out: DesiredRole[] = [];
   raw.forEach((r, i) => {
+    if (r === undefined) return;
     const here = [...path, "roles", i];
-    let ok = true;
     if (Object.hasOwn(BUILTIN_ROLES, r.id) || /^PVE/i.test(r.id)) {
       const why = Object.hasOwn(BUILTIN_ROLES, r.id)
         ? "a built-in role of PVE: it cannot be changed"
         : `refused by PVE: role ids starting with '${r.id.slice(0, 3)}' (PVE, in any case) are kept for its built-in roles`;
       sink.add([...here, "id"], `'${r.id}' is ${why}; give the custom role another name (e.g. WebDeploy)`);
-      ok = false;
     }
     r.privileges.forEach((p, j) => {
       const problem = privilegeProblem(p);
-      if (problem) {
-        sink.add([...here, "privileges", j], problem);
-        ok = false;
-      }
+      if (problem) sink.add([...here, "privileges", j], problem);
     });
-    if (!ok) return;
+    // Kept even when refused above: the section is refused, and the role still meets the check for ids declared twice.
     out.push({ id: r.id, privileges: [...new Set(r.privileges)].sort(), absent: r.state === "absent", adopt: r.adopt ?? false, where: at(locate, here) });
   });
   return out;
 }
 
-function users(raw: NonNullable<RawAccess["users"]>, path: SpecPath, sink: IssueSink, locate: Locate): DesiredUser[] {
+function users(raw: Entries<"users">, path: SpecPath, sink: IssueSink, locate: Locate): DesiredUser[] {
   const out: DesiredUser[] = [];
   raw.forEach((u, i) => {
+    if (u === undefined) return;
     const here = [...path, "users", i];
     if (u.id === "root@pam") {
       sink.add([...here, "id"], "root@pam is PVE's superuser and never managed by pvectl; manage another user");
       return;
     }
     const expire = expireOf(u.expire, here, sink);
-    if (expire === null) return;
     const user: DesiredUser = { id: u.id, adopt: u.adopt ?? false, where: at(locate, here) };
     if (u.groups !== undefined) user.groups = [...new Set(u.groups)].sort();
     if (u.enable !== undefined) user.enable = u.enable;
-    if (expire !== undefined) user.expire = expire;
+    if (typeof expire === "number") user.expire = expire;
     if (u.comment !== undefined) user.comment = u.comment.trim();
     out.push(user);
   });
   return out;
 }
 
-function tokens(raw: NonNullable<RawAccess["tokens"]>, path: SpecPath, sink: IssueSink, locate: Locate, baseDir: string): DesiredToken[] {
+function tokens(raw: Entries<"tokens">, path: SpecPath, sink: IssueSink, locate: Locate, baseDir: string): DesiredToken[] {
   const out: DesiredToken[] = [];
   raw.forEach((t, i) => {
+    if (t === undefined) return;
     const here = [...path, "tokens", i];
     const expire = expireOf(t.expire, here, sink);
-    if (expire === null) return;
     const token: DesiredToken = { user: t.user, name: t.name, privsep: t.privsep ?? true, adopt: t.adopt ?? false, where: at(locate, here) };
-    if (expire !== undefined) token.expire = expire;
+    if (typeof expire === "number") token.expire = expire;
     if (t.comment !== undefined) token.comment = t.comment.trim();
     if (t.secretFile !== undefined) token.secretFile = resolve(baseDir, t.secretFile);
     out.push(token);
@@ -117,33 +125,35 @@ function tokens(raw: NonNullable<RawAccess["tokens"]>, path: SpecPath, sink: Iss
   return out;
 }
 
-function acls(raw: NonNullable<RawAccess["acls"]>, path: SpecPath, sink: IssueSink, locate: Locate): DesiredAcl[] {
+function acls(raw: Entries<"acls">, path: SpecPath, sink: IssueSink, locate: Locate): DesiredAcl[] {
   const out: DesiredAcl[] = [];
   raw.forEach((a, i) => {
+    if (a === undefined) return;
     const here = [...path, "acls", i];
     const subjects = [a.user !== undefined ? { type: "user" as const, ugid: a.user } : undefined, a.group !== undefined ? { type: "group" as const, ugid: a.group } : undefined, a.token !== undefined ? { type: "token" as const, ugid: a.token } : undefined].filter((s) => s !== undefined);
-    let ok = true;
-    if (subjects.length !== 1) {
-      sink.add(here, "give exactly one of `user: user@realm`, `group: NAME` or `token: user@realm!name`");
-      ok = false;
-    }
+    if (subjects.length !== 1) sink.add(here, "give exactly one of `user: user@realm`, `group: NAME` or `token: user@realm!name`");
     if (!isAclPath(a.path)) {
       sink.add([...here, "path"], `'${a.path}' is not an ACL path PVE accepts: /, /vms[/<vmid>], /pool[/<pool>], /storage[/<id>], /nodes[/<node>], /sdn/..., /mapping/..., /access[/groups[/<group>]|/realm[/<realm>]]`);
-      ok = false;
     }
-    const subject = subjects[0];
-    if (!ok || subject === undefined) return;
+    // An entry with a bad path still meets the check for entries declared twice; one without a single subject has no key.
+    const subject = subjects.length === 1 ? subjects[0] : undefined;
+    if (subject === undefined) return;
     out.push({ path: a.path, role: a.role, ...subject, propagate: a.propagate ?? true, where: at(locate, here) });
   });
   return out;
 }
 
-function commented(raw: Array<{ id: string; comment?: string | undefined; adopt?: boolean | undefined }>, path: SpecPath, locate: Locate) {
-  return raw.map((e, i) => ({ id: e.id, ...(e.comment !== undefined ? { comment: e.comment.trim() } : {}), adopt: e.adopt ?? false, where: at(locate, [...path, i]) }));
+function commented(raw: ReadonlyArray<{ id: string; comment?: string | undefined; adopt?: boolean | undefined } | undefined>, path: SpecPath, locate: Locate) {
+  return raw.flatMap((e, i) =>
+    e === undefined ? [] : [{ id: e.id, ...(e.comment !== undefined ? { comment: e.comment.trim() } : {}), adopt: e.adopt ?? false, where: at(locate, [...path, i]) }],
+  );
 }
 
-/** The section the engine compares, or undefined (with issues in `sink`) when any entry is refused. */
-export function normalizeAccess(raw: RawAccess, path: SpecPath, locate: Locate, sink: IssueSink, baseDir: string): AccessSpec | undefined {
+/**
+ * The section the engine compares, its problems reported to `sink`: a spec with any problem is
+ * refused as a whole, and the loader still checks the entries kept here against other sections.
+ */
+export function normalizeAccess(raw: CheckedAccess, path: SpecPath, locate: Locate, sink: IssueSink, baseDir: string): AccessSpec {
   const desired: DesiredAccess = {};
   if (raw.roles) desired.roles = roles(raw.roles, path, sink, locate);
   if (raw.groups) desired.groups = commented(raw.groups, [...path, "groups"], locate);
@@ -151,8 +161,5 @@ export function normalizeAccess(raw: RawAccess, path: SpecPath, locate: Locate, 
   if (raw.tokens) desired.tokens = tokens(raw.tokens, path, sink, locate, baseDir);
   if (raw.acls) desired.acls = acls(raw.acls, path, sink, locate);
   if (raw.pools) desired.pools = commented(raw.pools, [...path, "pools"], locate);
-  // An entry refused above is missing from its list: the section as a whole is refused.
-  const lost = (["roles", "users", "tokens", "acls"] as const).some((list) => (raw[list]?.length ?? 0) !== (desired[list]?.length ?? 0));
-  if (lost) return undefined;
   return { ...(raw.connection !== undefined ? { connection: raw.connection } : {}), source: locate(path), desired };
 }

@@ -62,22 +62,22 @@ function extraParams(extra: Record<string, string | number | boolean>, path: Spe
   return out;
 }
 
-/** The job the engine compares, or undefined (with issues in `sink`) when the entry is refused. */
-export function normalizeBackupJob(raw: RawBackupJob, path: SpecPath, source: SourceLocation, sink: IssueSink): BackupJobSpec | undefined {
+/**
+ * The job the engine compares, its problems reported to `sink`: a spec with any problem is
+ * refused as a whole, and the loader still checks this job against the others (id, connection).
+ */
+export function normalizeBackupJob(raw: RawBackupJob, path: SpecPath, source: SourceLocation, sink: IssueSink): BackupJobSpec {
   const selection = selectionParams(raw, path, sink);
   if (raw.notesTemplate !== undefined && raw.storage === undefined) {
     sink.add([...path, "notesTemplate"], "PVE takes `notes-template` only with a storage: add `storage:` to the job");
-    return undefined;
   }
   // PVE refuses these (a raw line feed would break its jobs.cfg, one option a line): said here, with the line.
   const notesProblem = raw.notesTemplate !== undefined ? notesTemplateProblem(raw.notesTemplate) : undefined;
   if (notesProblem !== undefined) {
     sink.add([...path, "notesTemplate"], `PVE refuses this notes template: ${notesProblem}; write a new line as \\n, and use only {{guestname}}, {{vmid}}, {{node}}, {{cluster}}`);
-    return undefined;
   }
-  if (selection === undefined) return undefined;
-  const params: Record<string, string> = { schedule: raw.schedule.trim(), ...selection.params };
-  const absent = [...selection.absent];
+  const params: Record<string, string> = { schedule: raw.schedule.trim(), ...selection?.params };
+  const absent = [...(selection?.absent ?? [])];
   const set = (key: string, value: unknown) => {
     if (value !== undefined) params[key] = normalizeJobValue(key, value);
   };
@@ -93,9 +93,7 @@ export function normalizeBackupJob(raw: RawBackupJob, path: SpecPath, source: So
   const mailto = raw.mailto === undefined ? undefined : Array.isArray(raw.mailto) ? raw.mailto : [raw.mailto];
   if (mailto !== undefined && mailto.length === 0) absent.push("mailto");
   else set("mailto", mailto);
-  const before = Object.keys(params).length;
   Object.assign(params, extraParams(raw.extraConfig ?? {}, path, sink));
-  if (raw.extraConfig && Object.keys(params).length - before !== Object.keys(raw.extraConfig).length) return undefined;
   const desired: DesiredBackupJob = {
     id: raw.id,
     params,

@@ -149,21 +149,18 @@ function devices(raw: RawCt, ct: ContainerSpec, path: SpecPath, sink: IssueSink)
   if (unmanaged.length > 0) ct.unmanaged = [...unmanaged];
 }
 
-/** The normalized container, or undefined when a problem was reported. `connection` is resolved later. */
+/**
+ * The normalized container, its problems reported to `sink`: a spec with any problem is refused
+ * as a whole, and the loader still checks this container against the others. Undefined when it
+ * has no name to check it by. `connection` is resolved later.
+ */
 export function normalizeCt(raw: RawCt, path: SpecPath, source: SourceLocation, sink: IssueSink): ContainerSpec | undefined {
-  let failed = false;
-  const report: IssueSink = {
-    add(where, message, part) {
-      failed = true;
-      sink.add(where, message, part);
-    },
-  };
   if (raw.hostname !== undefined && raw.name !== undefined) {
-    report.add([...path, "name"], "`name` is an alias of `hostname`: give one of them, not both", "key");
+    sink.add([...path, "name"], "`name` is an alias of `hostname`: give one of them, not both", "key");
   }
   const name = raw.hostname ?? raw.name;
   if (name === undefined) {
-    report.add(path, "a container needs `hostname` (or its alias `name`), e.g. `hostname: web1`", "key");
+    sink.add(path, "a container needs `hostname` (or its alias `name`), e.g. `hostname: web1`", "key");
     return undefined;
   }
   const ct: ContainerSpec = { kind: "container", name, node: raw.node, state: raw.state ?? "present", options: {}, mounts: {}, nics: {}, source };
@@ -174,32 +171,32 @@ export function normalizeCt(raw: RawCt, path: SpecPath, source: SourceLocation, 
   if (raw.snapshots !== undefined) ct.snapshots = { ...raw.snapshots };
   if (raw.power !== undefined) ct.power = raw.power;
   if (raw.template !== undefined) ct.template = raw.template;
-  checkTemplatePower(raw, path, report);
+  checkTemplatePower(raw, path, sink);
   if (raw.clone !== undefined) {
-    ct.clone = normalizeClone(raw.clone, [...path, "clone"], report);
+    ct.clone = normalizeClone(raw.clone, [...path, "clone"], sink);
     // What only a create from a template writes: a clone keeps its source's.
     for (const key of ["ostemplate", "sshPublicKeys", "passwordEnv", "passwordFile"] as const) {
-      if (raw[key] !== undefined) report.add([...path, key], `${key} is used only to create a container from a template; a clone keeps its source's: remove it, or clone:`, "key");
+      if (raw[key] !== undefined) sink.add([...path, key], `${key} is used only to create a container from a template; a clone keeps its source's: remove it, or clone:`, "key");
     }
   }
   if (raw.ostemplate !== undefined) {
     const problem = volumeIdProblem(raw.ostemplate, "vztmpl");
-    if (problem) report.add([...path, "ostemplate"], `\`${raw.ostemplate}\` ${problem}`);
+    if (problem) sink.add([...path, "ostemplate"], `\`${raw.ostemplate}\` ${problem}`);
     else ct.ostemplate = raw.ostemplate;
   }
-  ct.options = tableOptions(raw as Record<string, unknown>, path, report);
+  ct.options = tableOptions(raw as Record<string, unknown>, path, sink);
   if (raw.tags !== undefined) ct.tags = normaliseTags(raw.tags);
   if (raw.sshPublicKeys !== undefined) {
     ct.sshPublicKeys = raw.sshPublicKeys.map((key) => key.trim());
-    checkSshKeys(ct.sshPublicKeys, [...path, "sshPublicKeys"], report);
+    checkSshKeys(ct.sshPublicKeys, [...path, "sshPublicKeys"], sink);
   }
-  const password = passwordOf(raw, source.file, path, report);
+  const password = passwordOf(raw, source.file, path, sink);
   if (password) ct.password = password;
-  devices(raw, ct, path, report);
+  devices(raw, ct, path, sink);
   for (const [key, value] of Object.entries(raw.extraConfig ?? {})) {
     const checked = checkCtExtraConfig(key, value);
     if (checked.ok) ct.options[key] = canonical(checked.value);
-    else report.add([...path, "extraConfig", key], checked.message, checked.part);
+    else sink.add([...path, "extraConfig", key], checked.message, checked.part);
   }
-  return failed ? undefined : ct;
+  return ct;
 }

@@ -8,6 +8,8 @@ export type SpecPath = ReadonlyArray<string | number>;
 export interface SpecIssue {
   /** Where the problem is; undefined only when the file itself could not be read. */
   location?: SourceLocation;
+  /** Without a location: the file the problem is about, which places it in the list. */
+  file?: string;
   /** Path inside the document, e.g. ["vms", 0, "disks", "scsi0", "size"]. */
   path: SpecPath;
   message: string;
@@ -29,14 +31,24 @@ export function formatIssue(issue: SpecIssue): string {
   return `${where}${path}${issue.message}`;
 }
 
-// Files keep the order in which they first appear; within a file, issues go top to bottom.
-function sortIssues(issues: SpecIssue[]): SpecIssue[] {
-  const fileOrder = new Map<string, number>();
+/**
+ * Each problem once (two checks can reach the same one), files in the order given (`files`, the
+ * order they were read in), others as they first appear, and within a file top to bottom.
+ */
+export function sortIssues(all: readonly SpecIssue[], files: readonly string[] = []): SpecIssue[] {
+  const seen = new Set<string>();
+  const issues = all.filter((issue) => {
+    const text = formatIssue(issue);
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
+  const fileOrder = new Map<string, number>(files.map((file, i) => [file, i]));
+  const fileOf = (issue: SpecIssue): string => issue.location?.file ?? issue.file ?? "";
   for (const issue of issues) {
-    const file = issue.location?.file ?? "";
-    if (!fileOrder.has(file)) fileOrder.set(file, fileOrder.size);
+    if (!fileOrder.has(fileOf(issue))) fileOrder.set(fileOf(issue), fileOrder.size);
   }
-  const rank = (issue: SpecIssue): number => fileOrder.get(issue.location?.file ?? "") ?? 0;
+  const rank = (issue: SpecIssue): number => fileOrder.get(fileOf(issue)) ?? 0;
   return [...issues].sort(
     (a, b) =>
       rank(a) - rank(b) ||
@@ -50,8 +62,9 @@ export class SpecError extends PvectlError {
   readonly kind = "spec";
   readonly issues: SpecIssue[];
 
-  constructor(issues: SpecIssue[]) {
-    const sorted = sortIssues(issues);
+  /** `files`: the spec files in the order they were read, the order their problems are listed in. */
+  constructor(issues: SpecIssue[], files: readonly string[] = []) {
+    const sorted = sortIssues(issues, files);
     super(sorted.map(formatIssue).join("\n"));
     this.name = "SpecError";
     this.issues = sorted;

@@ -3,7 +3,6 @@
 // so an invalid spec can never send anything.
 import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import type { z } from "zod";
 import { normalizeFingerprint } from "../../api/options.js";
 import { type BackupJobSpec, normalizeBackupJob } from "./backup-job-normalize.js";
 import { type ContainerSpec, describeCt } from "./container-model.js";
@@ -13,6 +12,7 @@ import { specIssuesFromZod } from "./issues.js";
 import { MAX_SPEC_BYTES, tooLargeMessage } from "./limits.js";
 import type { ConnectionSpec, SourceLocation, SpecDocument, VmSpec } from "./model.js";
 import { describeVm } from "./model.js";
+import { checkedAccessEntries, checkedEntry, hasIssueUnder } from "./checked-entries.js";
 import { type IssueSink, normalizeVm } from "./normalize.js";
 import { withoutProtoKeys } from "./own.js";
 import { planValueProblems } from "./plan-values.js";
@@ -26,6 +26,8 @@ import { parseYaml, type YamlDocument } from "./yaml-source.js";
 /** One file's contribution before the files are merged. */
 interface FileContents {
   connections: ConnectionSpec[];
+  /** Every name under `connections:`, valid or not: a guest naming an invalid one is not told it is undefined. */
+  declaredConnections: Array<{ name: string; source: SourceLocation }>;
   vms: VmSpec[];
   containers: ContainerSpec[];
   /** Undefined: the file does not write `backupJobs:`. */
@@ -38,7 +40,7 @@ interface FileContents {
 type Guest = VmSpec | ContainerSpec;
 
 function emptyContents(issues: SpecIssue[] = []): FileContents {
-  return { connections: [], vms: [], containers: [], issues };
+  return { connections: [], declaredConnections: [], vms: [], containers: [], issues };
 }
 
 /** Values the schema accepted, across files: a spec written from a template repeats most of them. */
@@ -112,10 +114,6 @@ function normalizeConnection(
   return connection;
 }
 
-function hasIssueUnder(issues: readonly z.core.$ZodIssue[], prefix: SpecPath): boolean {
-  return issues.some((issue) => prefix.every((step, i) => issue.path[i] === step));
-}
-
 /** Top-level `x-...` keys hold YAML anchors for reuse (`<<: *defaults`); they declare nothing. */
 export function withoutExtensionKeys(data: unknown): unknown {
   if (data === null || typeof data !== "object" || Array.isArray(data)) return data;
@@ -149,6 +147,7 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
   if (record.connections && typeof record.connections === "object") {
     for (const [name, raw] of Object.entries(record.connections as Record<string, unknown>)) {
       const path = ["connections", name];
+      out.declaredConnections.push({ name, source: doc.locate(path, "key") });
       if (hasIssueUnder(zodIssues, path)) continue;
       const checked = schemas.connection.safeParse(raw);
       if (!checked.success) continue;
@@ -162,13 +161,15 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
       if (hasIssueUnder(zodIssues, path)) return;
       const checked = checkedEntry(schemas.vm, fileData?.vms?.[index], raw);
       if (checked === undefined) return;
+      const before = out.issues.length;
       const vm = normalizeVm(checked, path, doc.locate(path), sink);
-      const problems = vm ? planValueProblems(vm) : [];
-      for (const problem of problems) sink.add([...path, ...problem.path], problem.message);
-      if (vm && problems.length === 0) {
-        vmPlaces.set(vm, { doc, path });
-        out.vms.push(vm);
-      }
+      // PVE's checks of the values a plan would send, on every field not reported already.
+      const reported = out.issues.slice(before).map((issue) => issue.path.slice(path.length));
+      for (const problem of planValueProblems(vm, reported)) sink.add([...path, ...problem.path], problem.message);
+      // A guest with problems still meets the checks across guests (vmid, name, connection):
+      // the spec is refused as a whole anyway, and its next run would only report those.
+      vmPlaces.set(vm, { doc, path });
+      out.vms.push(vm);
     });
   }
   if (Array.isArray(record.backupJobs)) {
@@ -179,14 +180,14 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
       if (hasIssueUnder(zodIssues, path)) return;
       const checked = schemas.backupJob.safeParse(raw);
       if (!checked.success) return;
-      const job = normalizeBackupJob(checked.data, path, doc.locate(path), sink);
-      if (job) jobs.push(job);
+      jobs.push(normalizeBackupJob(checked.data, path, doc.locate(path), sink));
     });
   }
-  if (record.access !== null && typeof record.access === "object" && !hasIssueUnder(zodIssues, ["access"])) {
-    const checked = schemas.access.safeParse(record.access);
-    const section = checked.success ? normalizeAccess(checked.data, ["access"], (path) => doc.locate(path), sink, baseDir) : undefined;
-    if (section) out.access = [...(out.access ?? []), section];
+  if (record.access !== null && typeof record.access === "object" && !Array.isArray(record.access)) {
+    const checked = fileData?.access ?? checkedAccessEntries(record.access as Record<string, unknown>, zodIssues, schemas.access);
+    const section = normalizeAccess(checked, ["access"], (path) => doc.locate(path), sink, baseDir);
+    // A section whose `connection` is refused belongs to no known cluster: checked, not merged.
+    if (!hasIssueUnder(zodIssues, ["access", "connection"])) out.access = [...(out.access ?? []), section];
   }
   if (Array.isArray(record.containers)) {
     record.containers.forEach((raw, index) => {
@@ -203,13 +204,6 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
   }
 }
 
-/** An entry as `schema` checked it: taken from the whole file's check, else checked on its own. */
-function checkedEntry<S extends z.ZodType>(schema: S, fromFile: z.output<S> | undefined, raw: unknown): z.output<S> | undefined {
-  if (fromFile !== undefined) return fromFile;
-  const checked = schema.safeParse(raw);
-  return checked.success ? checked.data : undefined;
-}
-
 function parseFile(text: string, file: string): FileContents {
   const out = emptyContents();
   const yaml = parseYaml(text, file);
@@ -221,28 +215,29 @@ function parseFile(text: string, file: string): FileContents {
 /** Merges files: connection names and VM identities must be unique across all of them. */
 function merge(files: string[], contents: FileContents[]): SpecDocument {
   const issues = contents.flatMap((c) => c.issues);
-  // A Map: a connection named like an Object member (`constructor`) must not find one.
-  const connections = new Map<string, ConnectionSpec>();
-  for (const connection of contents.flatMap((c) => c.connections)) {
-    const previous = connections.get(connection.name);
+  // Maps: a connection named like an Object member (`constructor`) must not find one.
+  // Names count as defined even when their definition has problems (those are reported already).
+  const declared = new Map<string, SourceLocation>();
+  for (const { name, source } of contents.flatMap((c) => c.declaredConnections)) {
+    const previous = declared.get(name);
     if (previous) {
-      issues.push({
-        location: connection.source,
-        path: ["connections", connection.name],
-        message: `connection \`${connection.name}\` is also defined at ${where(previous.source)}; give each connection one definition`,
-      });
+      issues.push({ location: source, path: ["connections", name], message: `connection \`${name}\` is also defined at ${where(previous)}; give each connection one definition` });
     } else {
-      connections.set(connection.name, connection);
+      declared.set(name, source);
     }
   }
-  const names = [...connections.keys()].sort();
+  const connections = new Map<string, ConnectionSpec>();
+  for (const connection of contents.flatMap((c) => c.connections)) {
+    if (!connections.has(connection.name)) connections.set(connection.name, connection);
+  }
+  const names = [...declared.keys()].sort();
   // VMs and containers share one vmid space (PVE's) and, as identities, one name space.
   const guests: Guest[] = [];
   const byVmid = new Map<string, Guest>();
   const byName = new Map<string, Guest>();
   for (const vm of contents.flatMap((c): Guest[] => [...c.vms, ...c.containers])) {
     const nameField = vm.kind === "vm" ? "name" : "hostname";
-    if (vm.connection !== undefined && !connections.has(vm.connection)) {
+    if (vm.connection !== undefined && !declared.has(vm.connection)) {
       const known = names.length > 0 ? ` (defined: ${names.join(", ")})` : " (no connections are defined; leave `connection` out to use the PROXMOX_* environment variables)";
       issues.push(vmIssue(vm, "connection", `${describeGuest(vm)} names connection \`${vm.connection}\`, which no spec file defines${didYouMean(vm.connection, names) || known}`));
       continue;
@@ -254,27 +249,26 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
     }
     const scope = vm.connection ?? "";
     const scopeText = vm.connection === undefined ? "" : ` on connection \`${vm.connection}\``;
-    if (vm.vmid !== undefined) {
-      const key = `${scope}\u0000${vm.vmid}`;
-      const previous = byVmid.get(key);
-      if (previous) {
-        issues.push(vmIssue(vm, "vmid", `vmid ${vm.vmid}${scopeText} is declared twice: here (${vm.name}) and at ${where(previous.source)} (${previous.name}); a vmid identifies one ${nounOf(vm, previous)}`));
-        continue;
-      }
-      byVmid.set(key, vm);
+    // The vmid and the name are checked apart: a guest repeating both is told both at once.
+    const vmidKey = `${scope}\u0000${vm.vmid}`;
+    const previous = vm.vmid === undefined ? undefined : byVmid.get(vmidKey);
+    if (previous) {
+      issues.push(vmIssue(vm, "vmid", `vmid ${vm.vmid}${scopeText} is declared twice: here (${vm.name}) and at ${where(previous.source)} (${previous.name}); a vmid identifies one ${nounOf(vm, previous)}`));
+    } else if (vm.vmid !== undefined) {
+      byVmid.set(vmidKey, vm);
     }
     const nameKey = `${scope}\u0000${vm.name}`;
     const sameName = byName.get(nameKey);
     if (sameName) {
       issues.push(vmIssue(vm, nameField, `the name ${vm.name}${scopeText} is used twice: here and at ${where(sameName.source)}; give each ${nounOf(vm, sameName)} its own name (PVE allows duplicates, which makes names useless for finding a ${nounOf(vm, sameName)})`));
-      continue;
+    } else {
+      byName.set(nameKey, vm);
     }
-    byName.set(nameKey, vm);
-    guests.push(vm);
+    if (!previous && !sameName) guests.push(vm);
   }
   const backupJobs = mergeBackupJobs(contents, names, issues);
   const access = contents.some((c) => c.access !== undefined) ? mergeAccess(contents.flatMap((c) => c.access ?? []), names, issues) : undefined;
-  if (issues.length > 0) throw new SpecError(issues);
+  if (issues.length > 0) throw new SpecError(issues, files);
   const vms = guests.filter((g): g is VmSpec => g.kind === "vm");
   const containers = guests.filter((g): g is ContainerSpec => g.kind === "container");
   return { files, connections: Object.fromEntries(connections), vms, containers, ...(backupJobs ? { backupJobs } : {}), ...(access ? { access } : {}) };
@@ -354,7 +348,7 @@ export async function loadSpecFiles(paths: string[]): Promise<SpecDocument> {
       text = await readFile(path, "utf8");
     } catch (err) {
       const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message;
-      contents.push(emptyContents([{ path: [], message: `cannot read spec file ${path}: ${reason}` }]));
+      contents.push(emptyContents([{ file: path, path: [], message: `cannot read spec file ${path}: ${reason}` }]));
       continue;
     }
     contents.push(parseFile(text, path));

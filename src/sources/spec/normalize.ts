@@ -196,15 +196,11 @@ function normalizeOptionFields(section: SpecField["section"], raw: Record<string
   }
 }
 
-/** The normalized VM, or undefined when a problem was reported. `connection` is resolved later. */
-export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, sink: IssueSink): VmSpec | undefined {
-  let failed = false;
-  const report: IssueSink = {
-    add(where, message, part) {
-      failed = true;
-      sink.add(where, message, part);
-    },
-  };
+/**
+ * The normalized VM, its problems reported to `sink`: a spec with any problem is refused as a
+ * whole, and the loader still checks this VM against the others. `connection` is resolved later.
+ */
+export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, sink: IssueSink): VmSpec {
   const vm: VmSpec = {
     kind: "vm",
     name: raw.name,
@@ -221,16 +217,16 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   if (raw.pool !== undefined) vm.pool = raw.pool;
   if (raw.adopt !== undefined) vm.adopt = raw.adopt;
   if (raw.snapshots !== undefined) vm.snapshots = { ...raw.snapshots };
-  if (raw.clone !== undefined) vm.clone = normalizeClone(raw.clone, [...path, "clone"], report);
+  if (raw.clone !== undefined) vm.clone = normalizeClone(raw.clone, [...path, "clone"], sink);
   if (raw.power !== undefined) vm.power = raw.power;
   if (raw.template !== undefined) vm.template = raw.template;
-  checkTemplatePower(raw, path, report);
-  normalizeOptionFields(undefined, raw, vm, path, report);
+  checkTemplatePower(raw, path, sink);
+  normalizeOptionFields(undefined, raw, vm, path, sink);
   if (vm.memory !== undefined && vm.balloon !== undefined && vm.balloon > vm.memory) {
-    report.add([...path, "balloon"], `balloon (${vm.balloon} MiB) is more than memory (${vm.memory} MiB); PVE refuses that`);
+    sink.add([...path, "balloon"], `balloon (${vm.balloon} MiB) is more than memory (${vm.memory} MiB); PVE refuses that`);
   }
   if (raw.efidisk !== undefined) {
-    if (vm.bios !== "ovmf") report.add([...path, "efidisk"], "an EFI disk needs `bios: ovmf`", "key");
+    if (vm.bios !== "ovmf") sink.add([...path, "efidisk"], "an EFI disk needs `bios: ovmf`", "key");
     const efidisk: EfiDiskSpec = { storage: raw.efidisk.storage };
     if (raw.efidisk.format !== undefined) efidisk.format = raw.efidisk.format as EfiDiskSpec["format"];
     if (raw.efidisk.efitype !== undefined) efidisk.efitype = raw.efidisk.efitype as EfiDiskSpec["efitype"];
@@ -250,19 +246,19 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   const slotOwner = new Map<string, string>();
   const claim = (slot: string, owner: string, where: SpecPath): void => {
     const previous = slotOwner.get(slot);
-    if (previous) report.add(where, `slot ${slot} is already used by ${previous}; one slot holds one drive`, "key");
+    if (previous) sink.add(where, `slot ${slot} is already used by ${previous}; one slot holds one drive`, "key");
     else slotOwner.set(slot, owner);
   };
   for (const [slot, disk] of Object.entries(raw.disks ?? {})) {
     if (disk === undefined) continue;
     claim(slot, "`disks`", [...path, "disks", slot]);
-    const normalized = normalizeDisk(slot, disk, [...path, "disks", slot], report);
+    const normalized = normalizeDisk(slot, disk, [...path, "disks", slot], sink);
     if (normalized) vm.disks[slot] = normalized;
   }
   if (raw.detach !== undefined) {
     raw.detach.forEach((slot, i) => {
       if (raw.disks?.[slot] !== undefined) {
-        report.add([...path, "detach", i], `${slot} is listed under \`disks\` too; detach a disk by removing it from \`disks\``);
+        sink.add([...path, "detach", i], `${slot} is listed under \`disks\` too; detach a disk by removing it from \`disks\``);
       }
     });
     vm.detach = [...new Set(raw.detach)].sort();
@@ -279,7 +275,7 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   }
   if (raw.cloudInit !== undefined) {
     const cloudInitPath = [...path, "cloudInit"];
-    vm.cloudInit = normalizeCloudInit(raw.cloudInit, raw.nics !== undefined ? new Set(Object.keys(vm.nics)) : undefined, cloudInitPath, report);
+    vm.cloudInit = normalizeCloudInit(raw.cloudInit, raw.nics !== undefined ? new Set(Object.keys(vm.nics)) : undefined, cloudInitPath, sink);
     claim(vm.cloudInit.slot, "`cloudInit`", raw.cloudInit.slot ? [...cloudInitPath, "slot"] : cloudInitPath);
   }
 
@@ -291,11 +287,11 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
     const bootable = [...declared(raw.disks), ...declared(raw.cdroms), ...declared(raw.nics), ...cloudInitSlot];
     const seen = new Set<string>();
     vm.boot.forEach((device, i) => {
-      if (seen.has(device)) report.add([...path, "boot", i], `${device} is listed twice`);
+      if (seen.has(device)) sink.add([...path, "boot", i], `${device} is listed twice`);
       seen.add(device);
       // A clone has its source's devices too, which the spec need not list.
       if (!bootable.includes(device) && raw.clone === undefined) {
-        report.add(
+        sink.add(
           [...path, "boot", i],
           `\`${device}\` is not a disk, CD-ROM or NIC of this VM${didYouMean(device, bootable) || (bootable.length > 0 ? ` (it has ${bootable.join(", ")})` : "")}`,
         );
@@ -306,7 +302,7 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   for (const [key, value] of Object.entries(raw.extraConfig ?? {})) {
     const checked = checkExtraConfig(key, value);
     if (checked.ok) vm.extraConfig[key] = checked.value;
-    else report.add([...path, "extraConfig", key], checked.message, checked.part);
+    else sink.add([...path, "extraConfig", key], checked.message, checked.part);
   }
-  return failed ? undefined : vm;
+  return vm;
 }

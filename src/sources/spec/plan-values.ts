@@ -136,8 +136,31 @@ function desiredOf(vm: VmSpec, out: PlanValueProblem[]): ReturnType<typeof desir
   return undefined;
 }
 
-/** What planning this VM would refuse, each at the spec field it comes from. */
-export function planValueProblems(vm: VmSpec): PlanValueProblem[] {
+/** The field a reported path names, cut at a list index: a list (sshKeys, boot) goes out whole, never with a hole. */
+function fieldOf(path: SpecPath): SpecPath {
+  const index = path.findIndex((step) => typeof step === "number");
+  return index > 0 ? path.slice(0, index) : path;
+}
+
+/** Whether one path is the other or lies under it. */
+function overlaps(a: SpecPath, b: SpecPath): boolean {
+  const n = Math.min(a.length, b.length);
+  return a.slice(0, n).every((step, i) => step === b[i]);
+}
+
+/**
+ * What planning this VM would refuse, each at the spec field it comes from. `reported`: the
+ * fields already reported as problems (relative to the VM); they are left out of the check and
+ * nothing more is said about them, while every other field is still checked in the same run.
+ */
+export function planValueProblems(vm: VmSpec, reported: readonly SpecPath[] = []): PlanValueProblem[] {
+  if (reported.length === 0) return valueProblems(vm);
+  const fields = reported.map(fieldOf);
+  const rest = fields.reduce((copy, field) => withoutField(copy, field), vm);
+  return valueProblems(rest).filter((problem) => !fields.some((field) => overlaps(field, problem.path)));
+}
+
+function valueProblems(vm: VmSpec): PlanValueProblem[] {
   const out: PlanValueProblem[] = [];
   const desired = desiredOf(vm, out);
   if (!desired) return out;
