@@ -127,6 +127,7 @@ describe("a token whose secret file holds no secret", () => {
     await writeFile(file(), "");
     const run = await apply(spec(dir, false), { allowSecretReset: true });
     assert.ok(run.report.ok, JSON.stringify(run.report));
+    assert.ok(await works((await readFile(file(), "utf8")).trim()), "made anew, its new secret in the file");
     const acl = (await lab.client.request("GET", "/access/acl")) as Array<Record<string, unknown>>;
     assert.deepEqual(
       acl.map((a) => `${a.path} ${a.roleid} ${a.propagate}`).sort(),
