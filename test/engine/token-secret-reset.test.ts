@@ -148,6 +148,14 @@ describe("a token whose secret file holds no secret", () => {
     assert.ok(await works(secret));
   });
 
+  it("a new token's secret goes to an empty file left by a run killed before the create (a file holding something is still refused)", async () => {
+    await writeFile(file(), "");
+    const run = await apply(spec(dir));
+    assert.ok(run.report.ok, JSON.stringify(run.report));
+    assert.equal(run.report.objects?.find((o) => o.key === "deploy@pve!ci")?.result, "created");
+    assert.ok(await works((await readFile(file(), "utf8")).trim()));
+  });
+
   it("never touches a token whose file holds a secret (whatever the whitespace) or that has no secretFile; a file it cannot judge is a warning", async () => {
     await apply(spec(dir));
     const secret = (await readFile(file(), "utf8")).trim();
