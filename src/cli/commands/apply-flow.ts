@@ -30,7 +30,10 @@ export const ALLOW_HOST_ACCESS_FLAG = [
   "--allow-host-access",
   "run host-access steps: a container's host bind mount or devN, a VM's args or a hookscript (added, changed or removed); they reach the hypervisor",
 ] as const;
-export const ALLOW_SECRET_RESET_FLAG = ["--allow-secret-reset", "run secret-reset steps: an API token whose secretFile is missing or empty is deleted and made again (a new secret)"] as const;
+export const ALLOW_SECRET_RESET_FLAG = [
+  "--allow-secret-reset",
+  "run secret-reset steps: an API token that exists while its secretFile holds no secret (missing, empty, cut off: a run killed before writing it) is deleted and made again with a new secret in that file and its ACL entries granted again; the old secret stops working",
+] as const;
 
 /** Exit codes: 0 converged, 1 a guest failed or the preflight refused, 3 steps left pending by the guard rails. */
 export const EXIT_PENDING = 3;
