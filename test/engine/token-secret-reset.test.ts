@@ -16,6 +16,7 @@ import { applyPlan } from "../../src/app/apply-plan.js";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { type Plan, planHasChanges, planHasErrors } from "../../src/plan/types.js";
 import { secretFileHolds } from "../../src/pve/index.js";
+import { objectCallNeeds } from "../../src/resources/objects.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
 import { fastApply, type Lab, startLab } from "./helpers.js";
 
@@ -98,6 +99,11 @@ describe("a token whose secret file holds no secret", () => {
         [["secret-reset", "object-update"]],
       );
       const reset = steps(planned)[0]!;
+      const needs = reset.calls.flatMap((c) => (c.intent.kind === "object" ? objectCallNeeds(c.intent, c.params) : []));
+      assert.ok(
+        needs.some((n) => n.path === "/access" && n.privilege === "Sys.Audit"),
+        "every ACL entry of the token must be seen to be granted again",
+      );
       assert.match(reset.summary, new RegExp(`API token deploy@pve!ci: the token exists but its secretFile .*ci\\.token ${why}, so its secret is lost`));
       assert.match(reset.summary, /The old secret stops working: every consumer must be given the new one/);
 
