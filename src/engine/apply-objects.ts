@@ -27,11 +27,20 @@ export interface ObjectApplyOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** After a failure that may have landed: is the object now as the step wanted it? */
-async function landed(client: PveClient, step: Step): Promise<boolean> {
-  const intent = step.calls[0]?.intent;
-  if (intent?.kind !== "object") return false;
-  return familyOf(intent.object).landed(client, intent);
+/** After a failure that may have landed: is the object now as this call wanted it? */
+async function landed(client: PveClient, call: ApiCall): Promise<boolean> {
+  if (call.intent.kind !== "object") return false;
+  return familyOf(call.intent.object).landed(client, call.intent);
+}
+
+const isCreate = (call: ApiCall) => call.intent.kind === "object" && call.intent.op === "object-create";
+
+/** The ACL entries among `calls` (a secret reset grants the token's entries again after its create), for messages. */
+function aclEntries(calls: ApiCall[]): string {
+  return calls
+    .filter((c) => c.intent.kind === "object" && c.intent.object === "access-acl")
+    .map((c) => `${c.params.roles} on ${c.params.path}`)
+    .join(", ");
 }
 
 /**
@@ -39,20 +48,29 @@ async function landed(client: PveClient, step: Step): Promise<boolean> {
  * object is useless. It is removed again (nobody can have used it) and the step fails, so the
  * next apply creates it anew; a read-back, never a resend, decided that it landed.
  */
-async function lostSecret(client: PveClient, call: ApiCall, step: Step): Promise<Error> {
+async function lostSecret(client: PveClient, call: ApiCall, step: Step, rest: ApiCall[]): Promise<Error> {
   const removed = await client.request("DELETE", call.path, {}).then(
     () => true,
     () => false,
   );
   const what = step.summary.split(":")[0];
+  const entries = aclEntries(rest);
+  const acl = entries === "" ? "" : `; its ACL entries (${entries}) were not granted again: the spec's access.acls grants those it lists, grant the others by hand`;
   return new Error(
-    removed
+    (removed
       ? `${what}: PVE created it, but its answer (with the secret, shown only once) was lost; the token was removed again since nobody has its secret. Run apply again to create it anew`
-      : `${what}: PVE created it, but its answer (with the secret, shown only once) was lost, and removing it failed: nobody has its secret. Delete the token (pveum user token remove) and run apply again`,
+      : `${what}: PVE created it, but its answer (with the secret, shown only once) was lost, and removing it failed: nobody has its secret. Delete the token (pveum user token remove) and run apply again`) + acl,
   );
 }
 
-/** Sends one call; a secret in its answer goes to the sink opened before it. */
+/** A call after the secret was delivered failed: the token and its file are fine, what is left is said. */
+function afterDelivery(err: unknown, step: Step, rest: ApiCall[]): Error {
+  const entries = aclEntries(rest);
+  if (entries === "") return err instanceof Error ? err : new Error(errorText(err));
+  return new Error(`${errorText(err)}; the token was made anew and its new secret written, but these ACL entries of it were not granted again: ${entries} (${step.id}). The spec's access.acls grants those it lists on the next apply; grant the others by hand`);
+}
+
+/** Sends one call; a secret in its answer goes to the sink opened before it, before anything else happens. */
 async function send(client: PveClient, call: ApiCall, sink: OpenSink | undefined): Promise<void> {
   const answer = await client.request(call.method, call.path, call.params);
   if (sink === undefined || call.revealsSecret === undefined) return;
@@ -68,30 +86,39 @@ async function send(client: PveClient, call: ApiCall, sink: OpenSink | undefined
 class SecretDeliveryError extends Error {}
 
 /**
- * One step's call, retried while that is safe. A create carries the object's id, so PVE refuses
- * a second one (`already exists`): after any failure of a create the object is read back first,
- * and finding it as the step makes it means the first request landed.
+ * One step's calls in order, each retried while that is safe; a retry resumes at the call that
+ * failed (a secret reset never deletes again the token it just made anew). A create carries the
+ * object's id, so PVE refuses a second one (`already exists`): after any failure of a create the
+ * object is read back first, and finding it as the call makes it means the request landed.
  */
 async function runStep(client: PveClient, step: Step, options: ObjectApplyOptions): Promise<number> {
-  const create = step.action === "object-create";
-  const secretCall = step.calls.find((c) => c.revealsSecret !== undefined);
-  const sink = secretCall?.revealsSecret ? await openSink(secretCall.revealsSecret.to, step.id, options.printSecret) : undefined;
+  const secretCall = step.calls.findIndex((c) => c.revealsSecret !== undefined);
+  const revealed = step.calls[secretCall]?.revealsSecret;
+  const sink = revealed ? await openSink(revealed.to, step.id, options.printSecret) : undefined;
+  let next = 0;
   for (let attempt = 1; ; attempt++) {
     try {
-      for (const call of step.calls) await send(client, call, call === secretCall ? sink : undefined);
+      for (; next < step.calls.length; next++) await send(client, step.calls[next]!, next === secretCall ? sink : undefined);
       return attempt;
     } catch (err) {
-      if (sink !== undefined && secretCall !== undefined) {
+      const call = step.calls[next]!;
+      const rest = step.calls.slice(next + 1);
+      if (sink !== undefined && next === secretCall) {
         // Only an answer that may have been lost is read back: a definite refusal made nothing of ours.
-        const made = err instanceof SecretDeliveryError || (mayHaveApplied(err) && (await landed(client, step).catch(() => false)));
+        const made = err instanceof SecretDeliveryError || (mayHaveApplied(err) && (await landed(client, call).catch(() => false)));
         if (made) {
           await sink.abandon();
-          throw await lostSecret(client, secretCall, step);
+          throw await lostSecret(client, call, step, rest);
         }
-      } else if ((create || mayHaveApplied(err)) && (await landed(client, step).catch(() => false))) return attempt;
+      } else if ((isCreate(call) || mayHaveApplied(err)) && (await landed(client, call).catch(() => false))) {
+        next++;
+        if (next === step.calls.length) return attempt;
+        attempt--;
+        continue;
+      }
       if (!isTransientError(err) || attempt >= options.retry.maxAttempts) {
         await sink?.abandon();
-        throw err;
+        throw secretCall >= 0 && next > secretCall ? afterDelivery(err, step, [call, ...rest]) : err;
       }
       await sleep(backoff(options.retry, attempt));
     }

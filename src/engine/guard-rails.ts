@@ -1,6 +1,6 @@
 // The guard rails of an apply: which steps run with the options given. data-loss-risk steps
 // need allowDataLoss; host-access steps (and any step that touches a host-access key)
-// allowHostAccess; service-impact steps need allowRestart, or with deferRestart only the
+// allowHostAccess; secret-reset steps allowSecretReset; service-impact steps need allowRestart, or with deferRestart only the
 // changes that wait for a reboot are written (the reboot itself is left to the operator).
 import type { GuestPlan, Step } from "../plan/types.js";
 
@@ -8,6 +8,8 @@ export interface GuardRails {
   allowDataLoss?: boolean;
   /** Steps that reach the hypervisor host (host bind mounts, devices, QEMU args, hookscripts). */
   allowHostAccess?: boolean;
+  /** Steps that give an API token a new secret (the old one stops working). */
+  allowSecretReset?: boolean;
   allowRestart?: boolean;
   /**
    * Write changes that only take effect at the next reboot now, as PVE pending changes, and
@@ -27,6 +29,7 @@ export function refusal(step: Step, options: GuardRails): string | undefined {
   if ((step.severity === "host-access" || step.hostAccess !== undefined) && !options.allowHostAccess) {
     return `host-access (${(step.hostAccess ?? []).join(", ") || "reaches the hypervisor host"}): needs --allow-host-access`;
   }
+  if (step.severity === "secret-reset" && !options.allowSecretReset) return "secret-reset: needs --allow-secret-reset";
   if (step.severity !== "service-impact" || options.allowRestart) return undefined;
   if (options.deferRestart) {
     // Written to PVE's pending section, the guest keeps running as it is until its reboot.

@@ -2,12 +2,12 @@
 // objects), each family read once and diffed by its kinds (resources/objects.ts), with their
 // adoption refusals, unusable secret files and missing privileges as preflight problems
 // (nothing runs while any remain).
-import { access } from "node:fs/promises";
 import { getPermissions } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import type { ObjectPlan, PreflightProblem, RequiredPrivilege } from "../plan/types.js";
-import { type DesiredObjects, OBJECT_FAMILIES, type ObjectPlanOptions } from "../resources/objects.js";
+import { type DesiredObjects, OBJECT_FAMILIES, type ObjectPlanOptions, type SecretFileState } from "../resources/objects.js";
 import { missingPrivileges, type PermissionDump, stepNeeds } from "./privileges.js";
+import { secretFileStates } from "./secret-file-state.js";
 
 export interface ObjectPlanning {
   objects: ObjectPlan[];
@@ -46,24 +46,24 @@ async function objectPermissions(client: PveClient, objects: ObjectPlan[], desir
   }))];
 }
 
-/** A secret file that already exists would be refused at apply (pvectl never overwrites one): said at plan time. */
-async function secretFileProblems(objects: ObjectPlan[]): Promise<PreflightProblem[]> {
+/**
+ * A new token's secret goes only to a file that holds nothing (missing, empty): one that holds
+ * something would be refused at apply (pvectl never overwrites one), which is said at plan time.
+ */
+function secretFileProblems(objects: ObjectPlan[], states: ReadonlyMap<string, SecretFileState>): PreflightProblem[] {
   const problems: PreflightProblem[] = [];
   for (const object of objects) {
     for (const call of object.steps.flatMap((s) => s.calls)) {
       const sink = call.revealsSecret?.to;
       if (sink === undefined || !("file" in sink)) continue;
-      const exists = await access(sink.file).then(
-        () => true,
-        () => false,
-      );
-      if (exists) {
-        problems.push({
-          kind: "object",
-          guest: object.key,
-          message: `${object.key}: secretFile ${sink.file} already exists; pvectl writes a new token's secret only to a new file (it never overwrites one): move the file away or name another`,
-        });
-      }
+      const state = states.get(sink.file);
+      if (state === undefined || state.holds === "nothing") continue;
+      const what = state.holds === "secret" ? "holds a token secret" : state.why;
+      problems.push({
+        kind: "object",
+        guest: object.key,
+        message: `${object.key}: secretFile ${sink.file} already exists and ${what}; pvectl writes a new token's secret only to a new or empty file (it never overwrites one): move the file away or name another`,
+      });
     }
   }
   return problems;
@@ -73,13 +73,14 @@ async function secretFileProblems(objects: ObjectPlan[]): Promise<PreflightProbl
 export async function planObjects(client: PveClient, desired: DesiredObjects, options: ObjectPlanOptions & { skipPreflight?: boolean }): Promise<ObjectPlanning> {
   const objects: ObjectPlan[] = [];
   const problems: PreflightProblem[] = [];
+  const secretFiles = await secretFileStates(desired);
   for (const family of OBJECT_FAMILIES) {
-    const planned = await family.plan(client, desired, options);
+    const planned = await family.plan(client, desired, { ...options, secretFiles });
     if (planned === undefined) continue;
     objects.push(...planned.objects);
     problems.push(...planned.refused.map((r) => ({ kind: "adoption" as const, guest: r.key, message: r.message })));
   }
-  problems.push(...(await secretFileProblems(objects)));
+  problems.push(...secretFileProblems(objects, secretFiles));
   if (!options.skipPreflight) problems.push(...(await objectPermissions(client, objects, desired)));
   return { objects, problems };
 }

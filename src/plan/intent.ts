@@ -124,6 +124,11 @@ export interface ObjectIntent {
    * them (`userid-group`) instead of on /access/groups.
    */
   ownerGroups?: string[];
+  /**
+   * An API token deleted to be made anew (its secret reset): its ACL entries go with it and
+   * are granted again, so every entry must be visible to the caller (Sys.Audit on /access).
+   */
+  regrantsAcl?: true;
 }
 
 export type SnapshotAction = "create" | "delete" | "rollback";

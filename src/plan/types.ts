@@ -8,9 +8,10 @@ export type { ObjectKind } from "./intent.js";
 /**
  * Ordered from harmless to dangerous (DESIGN.md "Severity of a step"). `host-access`: a change
  * that reaches the hypervisor host (a container's host bind mount or device, a VM's QEMU
- * `args`, a hookscript), run only with --allow-host-access.
+ * `args`, a hookscript), run only with --allow-host-access. `secret-reset`: a new secret for an
+ * API token (the old one stops working), run only with --allow-secret-reset.
  */
-export const SEVERITIES = ["read-only", "configuration", "host-access", "service-impact", "data-loss-risk"] as const;
+export const SEVERITIES = ["read-only", "configuration", "host-access", "secret-reset", "service-impact", "data-loss-risk"] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
 export function severityRank(severity: Severity): number {
@@ -225,6 +226,7 @@ export function severityCounts(plan: Plan): Record<Severity, number> {
     "read-only": 0,
     configuration: 0,
     "host-access": 0,
+    "secret-reset": 0,
     "service-impact": 0,
     "data-loss-risk": 0,
   };

@@ -66,3 +66,4 @@ export { type CalendarEvent, CalendarEventError, calendarEventProblem, nextCalen
 export { notesTemplateProblem } from "./notes-template.js";
 export { BUILTIN_ROLES, isAclPath, isBuiltinRole, isPrivilege, PVE_PRIVILEGES, REMOVED_PRIVILEGES, ROLE_ID_RE } from "./privileges.js";
 export { DRIVE_PRIVILEGES, type DriveCheck, type DriveMedia, driveMedia, drivePrivileges } from "./drive-privileges.js";
+export { secretFileHolds } from "./token-secret.js";

@@ -5,10 +5,11 @@
 import type { ApiReader } from "../api/endpoints/index.js";
 import type { ObjectIntent, ObjectKind } from "../plan/intent.js";
 import type { ApiCall, ObjectPlan, ParamValue, PrivilegeNeed } from "../plan/types.js";
-import { accessCallNeeds, accessLanded, accessReadNeeds, type DesiredAccess, planAccess, readAccess } from "./access/index.js";
+import { accessCallNeeds, accessLanded, accessReadNeeds, type DesiredAccess, planAccess, readAccess, type SecretFileState } from "./access/index.js";
 import { createJobStep, deleteJobStep, type DesiredBackupJobs, jobCallNeeds, planBackupJobs, readBackupJobs, updateJobStep } from "./backup-job/index.js";
 
 export { type DesiredBackupJobs, type JobPlans, planBackupJobs, readBackupJobs } from "./backup-job/index.js";
+export type { SecretFileState } from "./access/index.js";
 
 export interface DesiredObjects {
   backupJobs?: DesiredBackupJobs;
@@ -22,6 +23,8 @@ export interface ObjectPlanOptions {
   showSecret?: boolean;
   /** Pools the plan's guests join: never deleted by the same plan. */
   poolsInUse?: string[];
+  /** What each API token's secretFile holds, by path (the engine reads the files): a lost secret is reset. */
+  secretFiles?: ReadonlyMap<string, SecretFileState>;
 }
 
 export interface FamilyPlans {
@@ -75,7 +78,8 @@ const ACCESS: ObjectFamily = {
   plan: (api, desired, options) => {
     const access = desired.access;
     if (access === undefined) return undefined;
-    return readAccess(api, access).then((live) => planAccess(access, live, options));
+    const lost = (access.tokens ?? []).some((t) => t.secretFile !== undefined && options.secretFiles?.get(t.secretFile)?.holds === "nothing");
+    return readAccess(api, access, { tokenAcls: lost }).then((live) => planAccess(access, live, options));
   },
   landed: accessLanded,
   callNeeds: accessCallNeeds,

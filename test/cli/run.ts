@@ -1,5 +1,6 @@
 // Runs the pvectl CLI (through tsx, from the sources) as a child process, without a terminal.
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import type { Readable } from "node:stream";
 
 export const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -9,13 +10,18 @@ export interface Result {
   stderr: string;
 }
 
+/** The CLI as a child process (a test that kills it midway needs the process itself). */
+export function spawnPvectl(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
 export function pvectl(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawnPvectl(args, env);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

@@ -15,6 +15,7 @@ import { UsageError } from "./plan.js";
 export interface ApplyFlags {
   allowDataLoss?: boolean;
   allowHostAccess?: boolean;
+  allowSecretReset?: boolean;
   allowRestart?: boolean;
   deferRestart?: boolean;
   yes?: boolean;
@@ -29,12 +30,16 @@ export const ALLOW_HOST_ACCESS_FLAG = [
   "--allow-host-access",
   "run host-access steps: a container's host bind mount or devN, a VM's args or a hookscript (added, changed or removed); they reach the hypervisor",
 ] as const;
+export const ALLOW_SECRET_RESET_FLAG = [
+  "--allow-secret-reset",
+  "run secret-reset steps: an API token that exists while its secretFile holds no secret (missing, empty, cut off: a run killed before writing it) is deleted and made again with a new secret in that file and its ACL entries granted again; the old secret stops working",
+] as const;
 
 /** Exit codes: 0 converged, 1 a guest failed or the preflight refused, 3 steps left pending by the guard rails. */
 export const EXIT_PENDING = 3;
 
 /** The guard rails of the flags; --allow-restart and --defer-restart contradict each other. */
-export function guardOptions(flags: ApplyFlags): Required<Pick<ApplyPlanOptions, "allowDataLoss" | "allowHostAccess" | "allowRestart" | "deferRestart">> {
+export function guardOptions(flags: ApplyFlags): Required<Pick<ApplyPlanOptions, "allowDataLoss" | "allowHostAccess" | "allowSecretReset" | "allowRestart" | "deferRestart">> {
   if (flags.allowRestart && flags.deferRestart) {
     throw new UsageError(
       "--allow-restart and --defer-restart contradict each other (reboot now, or leave the reboot for later)",
@@ -44,6 +49,7 @@ export function guardOptions(flags: ApplyFlags): Required<Pick<ApplyPlanOptions,
   return {
     allowDataLoss: flags.allowDataLoss ?? false,
     allowHostAccess: flags.allowHostAccess ?? false,
+    allowSecretReset: flags.allowSecretReset ?? false,
     allowRestart: flags.allowRestart ?? false,
     deferRestart: flags.deferRestart ?? false,
   };
@@ -102,7 +108,7 @@ export async function runApply(
     err.write(
       palette.yellow(
         `${refused} step(s) will not run and stay pending: data-loss-risk steps need --allow-data-loss, service-impact steps need --allow-restart, ` +
-          "host-access steps need --allow-host-access.\n",
+          "host-access steps need --allow-host-access, secret-reset steps need --allow-secret-reset.\n",
       ),
     );
   }

@@ -7,7 +7,7 @@ import { planSpec } from "../../app/plan-spec.js";
 import { recomputeSavedPlan } from "../../app/saved-plan.js";
 import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
 import { checkSpecFiles, loadPlan, SavedPlanError } from "../../engine/saved-plan.js";
-import { ALLOW_HOST_ACCESS_FLAG, type ApplyFlags, guardOptions, runApply } from "./apply-flow.js";
+import { ALLOW_HOST_ACCESS_FLAG, ALLOW_SECRET_RESET_FLAG, type ApplyFlags, guardOptions, runApply } from "./apply-flow.js";
 import { createWaitProgress, LOCK_WAIT_FLAG } from "./lock-wait.js";
 import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, planOptions, positiveInt, SHOW_SECRET_FLAG, specOf, UsageError } from "./plan.js";
 
@@ -61,6 +61,7 @@ export function registerApplyCommand(program: Command): void {
     .option("--allow-data-loss", "run data-loss-risk steps (destroy, disk delete)")
     .option("--allow-restart", "run service-impact steps (stop, reboot, changes that need a reboot)")
     .option(...ALLOW_HOST_ACCESS_FLAG)
+    .option(...ALLOW_SECRET_RESET_FLAG)
     .option(
       "--defer-restart",
       "write changes that need a reboot now as PVE pending changes, do not reboot; the report lists each guest's pending keys (exit 3)",
@@ -78,9 +79,10 @@ export function registerApplyCommand(program: Command): void {
       "\nGuard rails: data-loss-risk steps run only with --allow-data-loss; service-impact steps (stop, reboot, NIC hot-unplug,\n" +
         "changes that wait for a reboot, removing a backup job, ACL entry, API token, user or group) only with --allow-restart.\n" +
         "host-access steps (a container's host bind mount or devN, a VM's args, a hookscript: added, changed or removed) run\n" +
-        "only with --allow-host-access. With --defer-restart the changes that wait for a reboot\n" +
+        "only with --allow-host-access; secret-reset steps (an existing token whose secretFile holds no secret, made anew: the old\n" +
+        "secret stops working) only with --allow-secret-reset. With --defer-restart the changes that wait for a reboot\n" +
         "are written now as PVE pending changes and the guest is not rebooted (a maintenance window applies them).\n" +
-        "\nA new API token's secret goes to its spec entry's secretFile (mode 0600, never an existing file), or with\n" +
+        "\nA new API token's secret goes to its spec entry's secretFile (mode 0600, never over a file that holds something), or with\n" +
         "--show-secret is printed once; it is in no plan, report or log.\n" +
         "\nWith --plan, the spec files must be unchanged (SHA-256) and at the paths they had, relative to the\n" +
         "directory pvectl runs in; the plan must come from this pvectl version and cluster.\n" +

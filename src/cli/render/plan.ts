@@ -30,6 +30,7 @@ export function colourSeverity(p: Palette, severity: Severity): string {
       return p.green(severity);
     case "host-access":
       return p.red(severity);
+    case "secret-reset":
     case "service-impact":
       return p.yellow(severity);
     case "data-loss-risk":
@@ -89,8 +90,10 @@ export function hostAccessLine(keys: string[]): string {
 function ownFlagNotes(plan: Plan): string[] {
   const steps = [...plan.guests.flatMap((g) => g.steps), ...(plan.objects ?? []).flatMap((o) => o.steps)];
   const host = steps.filter((s) => s.severity === "host-access" || s.hostAccess !== undefined).length;
+  const reset = steps.filter((s) => s.severity === "secret-reset").length;
   const notes: string[] = [];
   if (host > 0) notes.push(`${host} step(s) reach the hypervisor host (host bind mounts, devices, QEMU args, hookscripts): they run only with --allow-host-access.`);
+  if (reset > 0) notes.push(`${reset} step(s) give an API token a new secret (the old one stops working): they run only with --allow-secret-reset.`);
   return notes;
 }
 

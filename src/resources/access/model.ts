@@ -52,9 +52,20 @@ export interface DesiredToken extends Adoptable {
   privsep: boolean;
   expire?: number;
   comment?: string;
-  /** Absolute path the new token's secret is written to (mode 0600, never an existing file). */
+  /**
+   * Absolute path of the file that holds the token's secret: written on create (mode 0600,
+   * never over a file that holds something); while the token exists and the file holds no
+   * secret, the plan resets the secret (token-reset.ts).
+   */
   secretFile?: string;
 }
+
+/**
+ * What a token's secretFile holds, read at plan time (the engine reads the files: this folder
+ * does no I/O): a secret, nothing (missing, empty, cut off: the secret is lost), or something
+ * pvectl cannot judge (a foreign text, a symlink, no permission); `why` says which.
+ */
+export type SecretFileState = { holds: "secret" } | { holds: "nothing"; why: string } | { holds: "unknown"; why: string };
 
 export interface DesiredAcl extends Declared {
   path: string;

@@ -65,6 +65,10 @@ export interface CommentedKind<D, L> {
   keep?(l: L): string | undefined;
   /** Problems of a create or update that block it (a token without a place for its secret). */
   problems?(d: D, l: L | undefined): string[];
+  /** A step that makes the existing `l` anew, planned instead of any update (a token whose secret is lost). */
+  replace?(d: D, l: L): StepDraft | undefined;
+  /** What the plan says about a listed object without changing it. */
+  warnings?(d: D, l: L | undefined): string[];
 }
 
 interface Owned {
@@ -91,10 +95,16 @@ function planOne<D extends Spec, L extends Owned>(k: CommentedKind<D, L>, d: D, 
     out.refused.push({ key, message });
     return;
   }
+  const warnings = k.warnings?.(d, live) ?? [];
+  const replaced = errors.length ? undefined : k.replace?.(d, live);
+  if (replaced !== undefined) {
+    out.objects.push(objectPlan(k.kind, key, true, [replaced], { phase: "before-guests", errors, warnings }));
+    return;
+  }
   const diff = k.diff(d, live);
   compareComment(diff, d.comment, live);
   const drafts = Object.keys(diff.params).length === 0 || errors.length ? [] : [k.update(d, live, diff, !live.marked)];
-  out.objects.push(objectPlan(k.kind, key, true, drafts, { phase: "before-guests", errors }));
+  out.objects.push(objectPlan(k.kind, key, true, drafts, { phase: "before-guests", errors, warnings }));
 }
 
 /** Plans one commented kind; `desired` undefined: not managed, nothing planned. */

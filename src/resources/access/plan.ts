@@ -6,11 +6,12 @@
 import type { ObjectKind } from "../../plan/intent.js";
 import type { ObjectPlan, StepDraft } from "../../plan/types.js";
 import { GROUP_KIND, poolKind, tokenKind, USER_KIND } from "./kinds.js";
-import { type DesiredAccess, type DesiredToken, type DesiredUser, type LiveAccess, type LiveToken, type LiveUser, ROOT_USER } from "./model.js";
+import { type DesiredAccess, type DesiredToken, type DesiredUser, type LiveAccess, type LiveToken, type LiveUser, ROOT_USER, type SecretFileState } from "./model.js";
 import { planAcls } from "./plan-acls.js";
 import { type CommentedKind, type KindPlans, planCommented } from "./plan-commented.js";
 import { planRoles } from "./plan-roles.js";
 import { byNesting, withNesting } from "./pool-nesting.js";
+import { withSecretReset } from "./token-reset.js";
 
 export interface AccessPlanOptions {
   /** `--adopt`: every listed object pvectl did not create may be managed. */
@@ -19,6 +20,8 @@ export interface AccessPlanOptions {
   showSecret?: boolean;
   /** Pools the plan's guests join (they are not empty once apply ran). */
   poolsInUse?: string[];
+  /** What each token's secretFile holds, by path (read by the engine): an existing token's lost secret is reset. */
+  secretFiles?: ReadonlyMap<string, SecretFileState>;
 }
 
 const ORDER: ObjectKind[] = ["access-pool", "access-role", "access-group", "access-user", "access-token", "access-acl"];
@@ -48,6 +51,10 @@ function withUserCheck(kind: CommentedKind<DesiredToken, LiveToken>, desired: De
     ...kind,
     create: (d) => withOwnerGroups(kind.create(d), groupsOf(d.user)),
     update: (d, l, diff, adopting) => withOwnerGroups(kind.update(d, l, diff, adopting), groupsOf(d.user)),
+    replace: (d, l) => {
+      const step = kind.replace?.(d, l);
+      return step === undefined ? undefined : withOwnerGroups(step, groupsOf(d.user));
+    },
     delete: (l) => withOwnerGroups(kind.delete(l), groupsOf(l.user)),
     problems: (d, l) => [
       ...(kind.problems?.(d, l) ?? []),
@@ -69,7 +76,7 @@ export function planAccess(desired: DesiredAccess, live: LiveAccess, options: Ac
     planRoles(desired, live, deletedAcls, adopt),
     planCommented(GROUP_KIND, desired.groups, live.groups, adopt),
     planCommented(userKind(desired, live), desired.users, users, adopt),
-    planCommented(withUserCheck(tokenKind(options.showSecret ?? false), desired, live), desired.tokens, live.tokens, adopt),
+    planCommented(withUserCheck(withSecretReset(tokenKind(options.showSecret ?? false), options.secretFiles ?? new Map(), desired, live), desired, live), desired.tokens, live.tokens, adopt),
     acls,
   ];
   const all = parts.flatMap((p) => p.objects);

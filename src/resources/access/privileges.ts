@@ -9,6 +9,9 @@
 //   itself manages its own tokens without any privilege; anyone else, a token of that same
 //   user included (its id is not the user's), needs User.Modify on /access/groups (or on a
 //   group of that user). The need says whom PVE waives it for (`unlessCaller`).
+// - a token's secret reset deletes the token, and its ACL entries with it (AccessControl.pm
+//   drops entries of tokens that no longer exist): they are granted again, so all of them
+//   must be listed, which GET /access/acl does only with Sys.Audit on /access.
 import type { ObjectIntent } from "../../plan/intent.js";
 import type { ParamValue, PrivilegeNeed } from "../../plan/types.js";
 import { splitList } from "../../pve/index.js";
@@ -77,7 +80,9 @@ export function accessCallNeeds(intent: ObjectIntent, params: Record<string, Par
       return userNeeds(intent, params);
     case "access-token": {
       const orOn = (intent.ownerGroups ?? []).map((g) => ({ path: `/access/groups/${g}`, privilege: "User.Modify" }));
-      return [{ path: "/access/groups", privilege: "User.Modify", unlessCaller: intent.key.slice(0, intent.key.lastIndexOf("!")), ...(orOn.length > 0 ? { orOn } : {}) }];
+      const modify = { path: "/access/groups", privilege: "User.Modify", unlessCaller: intent.key.slice(0, intent.key.lastIndexOf("!")), ...(orOn.length > 0 ? { orOn } : {}) };
+      // PVE lists only the ACL entries a caller may audit or change: one it did not see would be lost with the token.
+      return intent.regrantsAcl ? [modify, { path: "/access", privilege: "Sys.Audit" }] : [modify];
     }
     default:
       // Roles, groups and pools: the schema's own `perm` check says it all.

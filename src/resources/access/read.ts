@@ -26,11 +26,14 @@ function liveTokens(u: UserEntry): LiveToken[] {
   return (u.tokens ?? []).map((t) => ({ user: u.userid, name: t.tokenid, privsep: flag(t.privsep, true), expire: t.expire ?? 0, ...commented(t.comment) }));
 }
 
-/** Which lists must be read to plan `desired`. */
-function needs(desired: DesiredAccess) {
-  const acls = desired.acls !== undefined || desired.roles !== undefined;
+/**
+ * Which lists must be read to plan `desired`; `tokenAcls`: a token may be made anew (its
+ * secret reset), and its ACL entries, with their roles, are granted again (token-reset.ts).
+ */
+function needs(desired: DesiredAccess, tokenAcls: boolean) {
+  const acls = desired.acls !== undefined || desired.roles !== undefined || tokenAcls;
   return {
-    roles: desired.roles !== undefined || desired.acls !== undefined,
+    roles: desired.roles !== undefined || desired.acls !== undefined || tokenAcls,
     acls,
     groups: desired.groups !== undefined || desired.acls !== undefined || desired.users !== undefined,
     users: desired.users !== undefined || desired.tokens !== undefined || desired.acls !== undefined,
@@ -38,8 +41,8 @@ function needs(desired: DesiredAccess) {
   };
 }
 
-export async function readAccess(api: ApiReader, desired: DesiredAccess): Promise<LiveAccess> {
-  const want = needs(desired);
+export async function readAccess(api: ApiReader, desired: DesiredAccess, options: { tokenAcls?: boolean } = {}): Promise<LiveAccess> {
+  const want = needs(desired, options.tokenAcls ?? false);
   const live: LiveAccess = { roles: [], groups: [], users: [], tokens: [], acls: [], pools: [] };
   if (want.roles) live.roles = (await getRoles(api)).map((r) => ({ id: r.roleid, privileges: splitList(r.privs ?? "").sort(), builtin: flag(r.special, false) }));
   if (want.acls) {

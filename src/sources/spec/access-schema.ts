@@ -59,7 +59,7 @@ function tokenSchema() {
     privsep: z.boolean().optional().describe("Privilege separation (default true): the token holds only what its own ACL entries grant, within its user's."),
     expire: expireSchema(),
     comment: comment(),
-    secretFile: z.string().min(1).optional().describe("On create the secret is written here once (mode 0600; an existing file is refused). Relative to the spec file."),
+    secretFile: z.string().min(1).optional().describe("On create the secret is written here once (mode 0600; a file that holds something is refused). While the token exists and this file holds no secret, plans reset the secret (--allow-secret-reset). Relative to the spec file."),
     adopt: adopt(),
   });
 }
