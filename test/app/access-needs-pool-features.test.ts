@@ -1,12 +1,12 @@
 // "A pool per team" over the guest features the spec language has: a template with a cloud-init
-// drive, a full and a linked clone of it with their own cloud-init, a container, snapshot retention and a
-// backup job of the pool, then a change that moves a disk to another storage, changes cloud-init,
-// the retention and the job's schedule; snapshots taken, rolled back and pruned, a backup run and
-// restored over its guest; then the job removed and every guest destroyed in one run (the
-// template after its linked clone). The token
-// is made as an operator would (`pvectl access needs --format spec --snapshots --backup-storage
-// local` of the changed spec, a superset of the first's needs, applied by root); every plan,
-// apply and command runs as that token alone, and nothing is refused.
+// drive, a full and a linked clone of it with their own cloud-init, a container, snapshot
+// retention and a backup job of the pool; then a change that moves a disk to another storage,
+// changes cloud-init, the retention and the job's schedule; a backup of the pool restored over a
+// VM and a container; snapshots taken, rolled back, pruned and deleted; then the job removed and
+// every guest destroyed in one run (the template after its linked clone). The token is made as
+// an operator would (`pvectl access needs --format spec --snapshots --backup-storage local` of
+// the changed spec, a superset of the first's needs, applied by root); every plan, apply and
+// command runs as that token alone, and nothing is refused.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -146,17 +146,19 @@ describe("a pool per team, every guest feature, run by the generated token alone
     assert.deepEqual(again.plan.guests.flatMap((g) => [...g.steps.map((s) => `${g.key}: ${s.summary}`), ...g.errors]), []);
   });
 
-  it("backs the pool up and restores the VM over itself (it stays in the pool)", async () => {
+  it("backs the pool up and restores the VM and the container over themselves (they stay in the pool)", async () => {
     await asToken(["backup", "run", "--pool", "web", "--storage", "local", "--yes"]);
-    const listed = await asToken(["backup", "list", "--vmid", "511", "--json"]);
-    const archive = (listed.match(/local:backup\/vzdump-qemu-511-[^"]+/) ?? [])[0];
-    assert.ok(archive, listed);
-    await lab.client.request("PUT", "/nodes/pve1/qemu/511/config", { description: "changed after the backup" });
-    await asToken(["restore", archive, "--vmid", "511", "--allow-data-loss", "--yes"]);
-    const config = (await lab.client.request("GET", "/nodes/pve1/qemu/511/config")) as Record<string, unknown>;
-    assert.equal(config.description, undefined, "the backup's config is back");
-    const pool = (await lab.client.request("GET", "/pools/web")) as { members: Array<{ vmid: number }> };
-    assert.ok(pool.members.some((m) => m.vmid === 511), "still in the pool");
+    for (const [vmid, type] of [[511, "qemu"], [512, "lxc"]] as const) {
+      const listed = await asToken(["backup", "list", "--vmid", String(vmid), "--json"]);
+      const archive = (listed.match(new RegExp(`local:backup/vzdump-${type}-${vmid}-[^"]+`)) ?? [])[0];
+      assert.ok(archive, listed);
+      await lab.client.request("PUT", `/nodes/pve1/${type}/${vmid}/config`, { description: "changed after the backup" });
+      await asToken(["restore", archive, "--vmid", String(vmid), "--allow-data-loss", "--yes"]);
+      const config = (await lab.client.request("GET", `/nodes/pve1/${type}/${vmid}/config`)) as Record<string, unknown>;
+      assert.equal(config.description, undefined, `${vmid}: the backup's config is back`);
+      const pool = (await lab.client.request("GET", "/pools/web")) as { members: Array<{ vmid: number }> };
+      assert.ok(pool.members.some((m) => m.vmid === vmid), `${vmid} still in the pool`);
+    }
   });
 
   it("takes snapshots of the pool, rolls one back, and the retention prunes them", async () => {
