@@ -6,7 +6,7 @@
 import type { PveClient } from "../api/index.js";
 import type { DesiredGuest, LiveGuest } from "../resources/index.js";
 import { type ApplyProgress, applyGuest, type GuestApply, notAttempted } from "./apply-guest.js";
-import { clonesWaitFor } from "./clone-order.js";
+import { clonesWaitFor, templatesWaitFor } from "./clone-order.js";
 import { type ClusterSnapshot, readCluster } from "./cluster.js";
 import { PreflightFailedError } from "./errors.js";
 import type { GuardRails } from "./guard-rails.js";
@@ -99,37 +99,60 @@ export async function applyPlan(client: PveClient, plan: Plan, options: ApplyOpt
 }
 
 /**
- * Every guest side by side, but a clone whose source this plan creates or converts only once
- * that source's steps all ran: it was planned against the source as they leave it. A source
- * that did not come out as planned leaves its clones not attempted, each saying why. The
- * waiting happens outside the per-node slots, so no wait holds a slot its source needs.
+ * Every guest side by side, but a guest only once the guests it depends on ran all their steps:
+ * a clone after the source this plan creates or converts (it was planned against the source as
+ * those steps leave it), a destroyed template after the destroys of its linked clones (PVE
+ * refuses it while a clone's disk exists). One that did not come out as planned leaves the
+ * guest waiting for it not attempted, saying why. The waiting happens outside the per-node
+ * slots, so no wait holds a slot the other needs.
  */
 async function runGuests(guests: GuestPlan[], apply: (guest: GuestPlan) => Promise<GuestReport>, run: GuestApply): Promise<GuestReport[]> {
-  const waitsFor = clonesWaitFor(guests);
+  const waits = waitsAtApply(guests);
   const reports = new Map<string, Promise<GuestReport>>();
-  const start = (guest: GuestPlan): Promise<GuestReport> => {
-    const source = waitsFor.get(guest.key);
-    const before = source !== undefined ? reports.get(source) : undefined;
-    if (before === undefined) return apply(guest);
-    return before.then((report) => {
-      const why = sourceShortfall(report);
-      if (why === undefined) return apply(guest);
-      const skipped = notAttempted(run, guest, `not attempted: its clone source ${report.key} ${why}`);
+  const start = async (guest: GuestPlan, wait: Wait): Promise<GuestReport> => {
+    for (const report of await Promise.all(wait.on.map((key) => reports.get(key)!))) {
+      const why = shortfall(report);
+      if (why === undefined) continue;
+      const skipped = notAttempted(run, guest, wait.notAttempted(report.key, why));
       run.emit({ type: "guest-done", report: skipped });
       return skipped;
-    });
+    }
+    return apply(guest);
   };
-  // Sources first, so each clone finds the promise of its source's report.
-  for (const guest of guests) if (!waitsFor.has(guest.key)) reports.set(guest.key, start(guest));
-  for (const guest of guests) if (waitsFor.has(guest.key)) reports.set(guest.key, start(guest));
+  // Guests that wait for none first, so each waiting guest finds the promises of those it waits for
+  // (neither a clone source nor a linked clone being destroyed waits for anything itself).
+  for (const guest of guests) if (!waits.has(guest.key)) reports.set(guest.key, apply(guest));
+  for (const guest of guests) {
+    const wait = waits.get(guest.key);
+    if (wait !== undefined) reports.set(guest.key, start(guest, wait));
+  }
   return Promise.all(guests.map((g) => reports.get(g.key)!));
 }
 
-/** Why a clone source's report says it is not as planned (undefined: every step ran and it matches its spec). */
-function sourceShortfall(report: GuestReport): string | undefined {
+interface Wait {
+  /** The keys of the guests whose steps must all have run first. */
+  on: string[];
+  /** The error of the waiting guest when one of them (`key`) fell short (`why`). */
+  notAttempted(key: string, why: string): string;
+}
+
+function waitsAtApply(guests: GuestPlan[]): Map<string, Wait> {
+  const out = new Map<string, Wait>();
+  for (const [clone, source] of clonesWaitFor(guests)) out.set(clone, { on: [source], notAttempted: (key, why) => `not attempted: its clone source ${key} ${why}` });
+  for (const [template, clones] of templatesWaitFor(guests)) {
+    out.set(template, {
+      on: clones,
+      notAttempted: (key, why) => `not attempted: its linked clone ${key} ${why}, and PVE refuses to destroy a template while a linked clone's disk exists`,
+    });
+  }
+  return out;
+}
+
+/** Why a report says a guest is not as planned (undefined: every step ran and it matches its spec). */
+function shortfall(report: GuestReport): string | undefined {
   if (report.error !== undefined) return `failed (${report.error})`;
   const notDone = report.steps.filter((s) => s.status !== "done");
-  if (notDone.length > 0) return `was not made as planned (${notDone.map((s) => `${s.summary}: ${s.reason ?? s.status}`).join("; ")})`;
+  if (notDone.length > 0) return `did not run as planned (${notDone.map((s) => `${s.summary}: ${s.reason ?? s.status}`).join("; ")})`;
   return undefined;
 }
 

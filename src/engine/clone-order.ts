@@ -3,8 +3,8 @@
 // them (apply.ts): one run makes both. What cannot be predicted (a source made by a clone or a
 // restore, a live source changed besides its conversion, a vmid allocated at apply, a snapshot
 // not taken yet) still waits for the next run, and says so.
-// The other way round, for destroy: a template whose linked clones this plan destroys waits for
-// the next run (PVE refuses it while a clone's disk exists).
+// The other way round, for destroy: a template whose linked clones this plan destroys waits, at
+// apply, until their destroys ran (PVE refuses it while a clone's disk exists): one run removes both.
 import { type DesiredGuest, kindOf, type LiveGuest } from "../resources/index.js";
 import type { GuestPlan } from "../plan/types.js";
 import { predictSource } from "./planned-source.js";
@@ -90,20 +90,30 @@ function baseOwners(volid: string): number[] {
   return [...volid.matchAll(/(?:^|[:/])base-(\d+)-disk-\d+/g)].map((m) => Number(m[1]));
 }
 
-/** Defers (no steps, an error that says why and what to do) each template destroyed with its linked clones in one plan. */
-export function deferTemplatesOfClonesInFlight(guests: GuestPlan[]): void {
+/**
+ * Which guest of the plan each destroyed template waits for at apply: the guests whose destroy
+ * deletes a linked clone of it (PVE refuses to destroy a template while a linked clone's disk
+ * exists, so the clones go first and the template after them, in the same run).
+ */
+export function templatesWaitFor(guests: GuestPlan[]): Map<string, string[]> {
   const destroyed = guests.filter((g) => g.steps.some((s) => s.action === "destroy"));
   const clonesOf = new Map<number, Set<string>>();
   for (const g of destroyed)
     for (const volid of g.steps.flatMap((s) => s.deletesVolumes ?? []))
       for (const base of baseOwners(volid)) if (base !== g.vmid) clonesOf.set(base, (clonesOf.get(base) ?? new Set()).add(g.key));
+  const out = new Map<string, string[]>();
   for (const template of destroyed) {
     const clones = template.vmid !== undefined ? clonesOf.get(template.vmid) : undefined;
-    if (clones === undefined) continue;
-    template.steps = [];
-    template.errors = [
-      `its linked clones ${[...clones].join(", ")} are destroyed by this same plan, and PVE refuses to destroy a template while a linked clone's disk exists (guests run side by side): ` +
-        `destroy again once they are gone`,
-    ];
+    if (clones !== undefined) out.set(template.key, [...clones]);
+  }
+  return out;
+}
+
+/** Says in the plan of each template destroyed with its linked clones that it goes after them. */
+export function noteTemplatesAfterClones(guests: GuestPlan[]): void {
+  for (const [key, clones] of templatesWaitFor(guests)) {
+    guests
+      .find((g) => g.key === key)
+      ?.warnings.push(`destroyed after its linked clones ${clones.join(", ")} in this run: PVE refuses to destroy a template while a linked clone's disk exists`);
   }
 }

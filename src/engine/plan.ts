@@ -6,7 +6,7 @@ import type { GuestPlan, Plan, PreflightProblem } from "../plan/types.js";
 import { type DesiredGuest, kindOf, type LiveGuest } from "../resources/index.js";
 import { type DesiredObjects, declaresObjects, poolsCreatedBy } from "../resources/objects.js";
 import { mapConcurrent } from "../util/concurrency.js";
-import { deferTemplatesOfClonesInFlight, planClonesOfPlannedSources } from "./clone-order.js";
+import { noteTemplatesAfterClones, planClonesOfPlannedSources } from "./clone-order.js";
 import { findCloneSource, type SourceMatch } from "./clone-source.js";
 import { type ClusterSnapshot, type GuestReads, type GuestSummary, readCluster, readGuestsPerGuest } from "./cluster.js";
 import { type SettleOptions, settleCreates } from "./creates.js";
@@ -221,6 +221,7 @@ export async function buildPlan(client: PveClient, desired: DesiredGuest[], opti
   }
   await planRetention(client, guests, desired, live);
   planClonesOfPlannedSources(guests, desired, live);
+  noteTemplatesAfterClones(guests);
   // Objects first: a pool the spec's access section creates is no missing pool for its guests.
   const planned = declaresObjects(objects) ? await planObjects(client, objects, { ...options, poolsInUse: poolsJoinedBy(guests) }) : undefined;
   const plan = await finish(client, cluster, newPlan(client, guests), options, refused, poolsCreatedBy(planned?.objects ?? []));
@@ -261,6 +262,6 @@ export async function buildDestroyPlan(client: PveClient, selection: DestroySele
     const failed = reads.failed.get(guest.vmid);
     guests.push(failed !== undefined ? idleGuest(vm, [failed]) : kindOf(vm).plan.destroy(vm.key, reads.live.get(guest.vmid)!, power));
   }
-  deferTemplatesOfClonesInFlight(guests);
+  noteTemplatesAfterClones(guests);
   return finish(client, cluster, newPlan(client, guests), options, refused);
 }

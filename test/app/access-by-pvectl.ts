@@ -29,8 +29,9 @@ function clientOf(sim: RunningSimulator, auth: { user: string; password: string 
   return new PveClient({ host: url.hostname, port: Number(url.port), ...(sim.fingerprint ? { fingerprint: sim.fingerprint } : {}), ...auth });
 }
 
-export async function startTlsLab(): Promise<TlsLab> {
-  const sim = await startSimulator({ port: 0, seed: 7 });
+/** A simulator over TLS; `config` is the simulator's cluster config (its defaults when left out). */
+export async function startTlsLab(config?: unknown): Promise<TlsLab> {
+  const sim = await startSimulator({ port: 0, seed: 7, ...(config !== undefined ? { config } : {}) });
   const client = clientOf(sim, { user: "root@pam", password: sim.rootPassword });
   const dir = mkdtempSync(join(tmpdir(), "pvectl-access-proof-"));
   return {
@@ -49,6 +50,9 @@ export interface Granted {
   /** The `access:` section pvectl applied (needs' roles and ACLs, plus the user and token). */
   access: AccessSpec;
   token: PveClient;
+  /** The token's id and the secret pvectl wrote, for running the CLI as the token (cliAsToken). */
+  tokenId: string;
+  secret: string;
 }
 
 async function cli(lab: TlsLab, args: string[]): Promise<string> {
@@ -58,11 +62,12 @@ async function cli(lab: TlsLab, args: string[]): Promise<string> {
 }
 
 /**
- * `pvectl access needs --format spec --token TOKEN [--role ROLE] FILES`, the token and its user
- * appended to the section, applied with `pvectl apply --yes` as root; a client of the new token.
+ * `pvectl access needs --format spec --token TOKEN [--role ROLE] [NEEDS FLAGS] FILES`, the token
+ * and its user appended to the section, applied with `pvectl apply --yes` as root; a client of
+ * the new token. `flags` are more of access needs' flags (`--snapshots`, `--backup-storage ID`).
  */
-export async function grantByPvectl(lab: TlsLab, files: string[], tokenId: string, role = "Deploy"): Promise<Granted> {
-  const generated = await cli(lab, ["access", "needs", "--format", "spec", "--token", tokenId, "--role", role, ...files]);
+export async function grantByPvectl(lab: TlsLab, files: string[], tokenId: string, role = "Deploy", flags: string[] = []): Promise<Granted> {
+  const generated = await cli(lab, ["access", "needs", "--format", "spec", "--token", tokenId, "--role", role, ...flags, ...files]);
   const doc = parse(generated) as { access: AccessSpec & Record<string, unknown> };
   const [user, name] = tokenId.split("!") as [string, string];
   doc.access.users = [{ id: user }];
@@ -71,7 +76,16 @@ export async function grantByPvectl(lab: TlsLab, files: string[], tokenId: strin
   writeFileSync(specFile, stringify(doc));
   await cli(lab, ["apply", "-f", specFile, "--yes"]);
   const secret = readFileSync(join(lab.dir, "token.secret"), "utf8").trim();
-  return { access: doc.access, token: clientOf(lab.sim, { tokenId, tokenSecret: secret }) };
+  return { access: doc.access, token: clientOf(lab.sim, { tokenId, tokenSecret: secret }), tokenId, secret };
+}
+
+/** `pvectl ARGS` run as the granted token alone; its stdout, or an error with everything it printed unless it exits 0. */
+export async function cliAsToken(lab: TlsLab, granted: Granted, args: string[]): Promise<string> {
+  const [user, name] = granted.tokenId.split("!") as [string, string];
+  const { PROXMOX_PASSWORD: _password, ...tls } = simEnv(lab.sim);
+  const result = await pvectl(args, { ...tls, PROXMOX_USER: user, PROXMOX_TOKEN_ID: name, PROXMOX_TOKEN_SECRET: granted.secret });
+  if (result.code !== 0) throw new Error(`pvectl ${args.join(" ")} as ${granted.tokenId} exited ${result.code}:\n${result.stderr}${result.stdout}`);
+  return result.stdout;
 }
 
 /**

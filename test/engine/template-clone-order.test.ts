@@ -1,7 +1,7 @@
 // A template and its clones in one spec: one plan makes the template and clones it (the clone
 // is planned against the template as its create and conversion leave it, and at apply waits for
 // them), and a second plan is empty; a template that fails leaves its clones not attempted.
-// Destroying both: the clones go first, the template in the next run.
+// Destroying both (destroy, or state: absent): one run, the clones first, then the template.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -202,27 +202,53 @@ containers:
     }
   });
 
-  it("destroying a template with its linked clone: the clone goes first, the template in the next run, each said", async () => {
+  it("destroying a template with its running linked clone: one run, the clone first, then the template, each said", async () => {
     const spec = moved(SPEC("template: true"), 6);
     assert.equal((await converge(lab, spec)).report.ok, true);
-    const destroy = async () => {
-      const plan = await buildDestroyPlan(lab.client, { desired: desired(spec) });
-      return { plan, report: await applyPlan(lab.client, plan, { ...fastApply, allowDataLoss: true, allowRestart: true }) };
-    };
-    const first = await destroy();
-    assert.deepEqual(work(first.plan), [
-      [
-        "base6",
-        [],
-        [
-          "its linked clones web6 are destroyed by this same plan, and PVE refuses to destroy a template while a linked clone's disk exists (guests run side by side): destroy again once they are gone",
-        ],
-      ],
+    const plan = await buildDestroyPlan(lab.client, { desired: desired(spec) });
+    assert.deepEqual(work(plan), [
+      ["base6", ["destroy"], []],
       ["web6", ["stop", "destroy"], []],
     ]);
-    assert.equal(first.report.guests.find((g) => g.key === "web6")?.result, "destroyed");
-    const second = await destroy();
-    assert.deepEqual(work(second.plan), [["base6", ["destroy"], []]]);
-    assert.equal(second.report.guests[0]?.result, "destroyed");
+    assert.deepEqual(plan.guests[0]?.warnings, ["destroyed after its linked clones web6 in this run: PVE refuses to destroy a template while a linked clone's disk exists"]);
+    const report = await applyPlan(lab.client, plan, { ...fastApply, allowDataLoss: true, allowRestart: true });
+    assert.equal(report.ok, true, JSON.stringify(report.guests));
+    assert.deepEqual(report.guests.map((g) => [g.key, g.result]), [
+      ["base6", "destroyed"],
+      ["web6", "destroyed"],
+    ]);
+    const listed = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
+    assert.deepEqual(listed.filter((g) => g.vmid === 9600 || g.vmid === 9601), []);
+  });
+
+  it("state: absent on a template and its linked clones: one apply destroys the clones, then the template", async () => {
+    const spec = moved(SPEC("template: true"), 10);
+    const second = `  - vmid: 91002\n    name: web10b\n    node: pve1\n    clone: { from: base10, full: false }\n    memory: 1024\n    power: running\n`;
+    assert.equal((await converge(lab, spec + second)).report.ok, true);
+    const gone = `${spec + second}`.replace(/ {4}node: pve1\n/g, "    node: pve1\n    state: absent\n");
+    const { plan, report } = await converge(lab, gone, { allowDataLoss: true, allowRestart: true });
+    assert.deepEqual(plan.preflightErrors, []);
+    assert.deepEqual(work(plan), [
+      ["base10", ["destroy"], []],
+      ["web10", ["stop", "destroy"], []],
+      ["web10b", ["stop", "destroy"], []],
+    ]);
+    assert.equal(report.ok, true, JSON.stringify(report.guests));
+    assert.match(plan.guests[0]!.warnings.join("\n"), /destroyed after its linked clones web10, web10b in this run/);
+    const listed = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
+    assert.deepEqual(listed.filter((g) => [91000, 91001, 91002].includes(g.vmid)), []);
+  });
+
+  it("a linked clone whose destroy is refused leaves its template not attempted, saying why, and both stay", async () => {
+    const spec = moved(SPEC("template: true"), 9);
+    assert.equal((await converge(lab, spec)).report.ok, true);
+    lab.sim.admin.injectFault({ method: "DELETE", path: "^/nodes/pve1/qemu/9901$", status: 400, message: "simulated refusal", times: 1 });
+    const plan = await buildDestroyPlan(lab.client, { desired: desired(spec) });
+    const report = await applyPlan(lab.client, plan, { ...fastApply, allowDataLoss: true, allowRestart: true });
+    const base = report.guests.find((g) => g.key === "base9")!;
+    assert.equal(base.result, "failed");
+    assert.match(base.error!, /^not attempted: its linked clone web9 failed \(.*simulated refusal.*\), and PVE refuses to destroy a template while a linked clone's disk exists$/);
+    const listed = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
+    assert.deepEqual(listed.filter((g) => g.vmid === 9900 || g.vmid === 9901).map((g) => g.vmid).sort(), [9900, 9901]);
   });
 });
