@@ -46,7 +46,9 @@ describe("restore", () => {
   ] as const) {
     it(`restores a ${type} archive to a free vmid as a renamed copy, so the spec still finds its one guest by name`, async () => {
       const archive = await backUp(lab, vmid);
-      const planned = await planRestoreArchive(lab.client, { archive, vmid: vmid + 50 });
+      // without `storage` PVE restores a container onto `local` (no container directories here)
+      const storage = type === "lxc" ? { storage: "local-lvm" } : {};
+      const planned = await planRestoreArchive(lab.client, { archive, vmid: vmid + 50, ...storage });
       assert.deepEqual(planned.plan.preflightErrors, []);
       const [step] = planned.plan.guests[0]!.steps;
       assert.deepEqual([step!.action, step!.severity], ["restore", "configuration"]);
@@ -180,7 +182,7 @@ describe("restore with --start", () => {
   it("reports a start that fails as the restore's error, and keeps the restored container", async () => {
     const archive = await backUp(lab, 502);
     lab.sim.admin.failTasks({ type: "vzstart", vmid: 552, message: "startup for container '552' failed" });
-    const planned = await planRestoreArchive(lab.client, { archive, vmid: 552, start: true });
+    const planned = await planRestoreArchive(lab.client, { archive, vmid: 552, start: true, storage: "local-lvm" });
     const report = await applyPlan(lab.client, planned, fastApply);
     assert.equal(report.ok, false);
     assert.match(report.guests[0]!.error ?? "", /restored, but PVE's start of it failed: .*startup for container '552' failed/);

@@ -68,10 +68,12 @@ describe("restore --unique, read back by python3-proxmoxer", { skip }, () => {
       [8201, 8211, 8212],
       [8202, 8213, 8214],
     ] as const) {
-      const u = await pvectl(["restore", archives.get(source)!, "--vmid", String(unique), "--unique", "--yes"], env);
+      // without --storage PVE restores a container onto `local`, which holds no container directories here
+      const storage = source === 8202 ? ["--storage", "local-lvm"] : [];
+      const u = await pvectl(["restore", archives.get(source)!, "--vmid", String(unique), "--unique", "--yes", ...storage], env);
       assert.equal(u.code, 0, u.stderr);
       assert.match(u.stdout, /new MAC addresses/, "the plan says the MACs change");
-      const p = await pvectl(["restore", archives.get(source)!, "--vmid", String(plain), "--yes"], env);
+      const p = await pvectl(["restore", archives.get(source)!, "--vmid", String(plain), "--yes", ...storage], env);
       assert.equal(p.code, 0, p.stderr);
       assert.doesNotMatch(p.stdout, /new MAC addresses/);
     }

@@ -151,7 +151,7 @@ describe("real clients against the simulator", { skip: !hasProxmoxer && "python3
     assert.equal(host.proxmox_node, "pve2");
     assert.equal(host.proxmox_status, "running");
     const vmid = host.proxmox_vmid as number;
-    assert.deepEqual(host.proxmox_scsi1, { disk_image: `shared:${vmid}/vm-${vmid}-disk-0.qcow2`, size: "2G" });
+    assert.deepEqual(host.proxmox_scsi1, { disk_image: `shared:${vmid}/vm-${vmid}-disk-0.raw`, size: "2G" });
     assert.deepEqual(host.proxmox_snapshots, []);
     assert.deepEqual(inventory.proxmox_pve2_qemu?.hosts, ["ans1"]);
     assert.match(String(inventory._meta.hostvars.pve1?.ansible_host), /^\d+\.\d+\.\d+\.\d+$/);

@@ -69,7 +69,7 @@ describe("default cluster, nodes and storage", () => {
     const on2 = (await h.call("GET", "/nodes/pve2/storage/local-lvm/content")) as Row[];
     assert.equal(on2.length, 0);
     const shared2 = (await h.call("GET", "/nodes/pve2/storage/shared/content")) as Row[];
-    assert.deepEqual(shared2.map((c) => c.volid), ["shared:100/vm-100-disk-0.qcow2"]);
+    assert.deepEqual(shared2.map((c) => c.volid), ["shared:100/vm-100-disk-0.raw"]);
     const st = (await h.call("GET", "/nodes/pve1/storage/local-lvm/status")) as Row;
     assert.equal(st.used, 1024 ** 3);
   });

@@ -37,10 +37,10 @@ describe("QEMU create", () => {
     );
   });
 
-  it("uses qcow2 files under <vmid>/ on the shared (file-based) storage", async () => {
+  it("uses raw files under <vmid>/ on the shared (file-based) storage (storage_default_format: the plugin default)", async () => {
     const h = new Harness();
     await h.createVm(101, { virtio0: "shared:4" });
-    assert.equal((await h.config(101)).virtio0, "shared:101/vm-101-disk-0.qcow2,size=4G");
+    assert.equal((await h.config(101)).virtio0, "shared:101/vm-101-disk-0.raw,size=4G");
   });
 
   it("allocates in qemu-server's drive order: ide, scsi, virtio, sata, then efidisk0 and tpmstate0", async () => {

@@ -22,7 +22,7 @@ describe("restore from vzdump archives", () => {
     assert.match(upid, /:qmrestore:300:/);
     const cfg = await h.config(300);
     assert.equal(cfg.scsi0, "local-lvm:vm-300-disk-0,size=4G");
-    assert.equal(cfg.scsi1, "shared:300/vm-300-disk-0.qcow2,size=2G");
+    assert.equal(cfg.scsi1, "shared:300/vm-300-disk-0.raw,size=2G");
     assert.equal(cfg.name, "restored");
     assert.equal(cfg.tags, "web");
     // qemu-server's restore with unique: a new MAC on every NIC and a new SMBIOS uuid.

@@ -44,10 +44,10 @@ describe("volume index", () => {
     assert.equal(allocate(state, "local-lvm", "pve1", 100).volid, "local-lvm:vm-100-disk-1");
     assert.equal(allocate(state, "local-lvm", "pve2", 100).volid, "local-lvm:vm-100-disk-3");
     // a template's base-N keeps its number taken; lookups follow the new name
-    const renamed = renameToBase(state, "shared:100/vm-100-disk-0.qcow2", "pve1");
-    assert.equal(findVolume(state, "shared:100/vm-100-disk-0.qcow2", "pve1"), undefined);
+    const renamed = renameToBase(state, "shared:100/vm-100-disk-0.raw", "pve1");
+    assert.equal(findVolume(state, "shared:100/vm-100-disk-0.raw", "pve1"), undefined);
     assert.equal(findVolume(state, renamed, "pve2")?.volid, renamed);
-    assert.equal(allocate(state, "shared", "pve1", 100).volid, "shared:100/vm-100-disk-6.qcow2");
+    assert.equal(allocate(state, "shared", "pve1", 100).volid, "shared:100/vm-100-disk-6.raw");
   });
 
   it("sees volumes pushed straight onto state.volumes and removed behind its back", () => {

@@ -15,7 +15,7 @@ import {
 } from "../../pve/index.js";
 import { PveApiError } from "../contract.js";
 import type { ClusterState, GuestType, VolumeState } from "./types.js";
-import { allocateVolume, containerFormat, findStorage, findVolume, requireStorage, volumeOwner } from "./volumes.js";
+import { allocateVolume, containerFormat, findStorage, findVolume, isFileStorage, requireStorage, volumeOwner } from "./volumes.js";
 
 /** Disks and mount points attached to the guest (qemu ide/sata/scsi/virtio/efidisk0/tpmstate0, lxc rootfs/mpN). */
 export function isDiskKey(type: GuestType, key: string): boolean {
@@ -79,12 +79,16 @@ export interface MaterialiseOptions {
 // `STORAGE:cloudinit` asks for the VM's cloud-init drive.
 const CLOUDINIT = /^([a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]):cloudinit$/;
 
-/** Allocates the cloud-init drive of a VM (`vm-<vmid>-cloudinit`, 4 MiB), in the drive's `format=` when given. */
+/**
+ * Allocates the cloud-init drive of a VM (`vm-<vmid>-cloudinit`, 4 MiB) in the drive's `format=`;
+ * without one, qemu-server's create_disks makes it qcow2 on a storage with a path, raw elsewhere.
+ */
 export function allocateCloudinit(state: ClusterState, storageId: string, vmid: number, node: string, now: number, format?: string): VolumeState {
   const storage = requireStorage(state, storageId, node);
   if (!storage.content.includes("images")) throw new PveApiError(500, `storage '${storageId}' does not support vm images`);
   const name = `vm-${vmid}-cloudinit`;
-  return allocateVolume(state, { storage, node, vmid, size: 4 * 1024 * 1024, content: "images", name, ...(format ? { format } : {}), ctime: now });
+  const chosen = format ?? (isFileStorage(storage) ? "qcow2" : "raw");
+  return allocateVolume(state, { storage, node, vmid, size: 4 * 1024 * 1024, content: "images", name, format: chosen, ctime: now });
 }
 
 /** The drive's `format=`: what to allocate in. PVE drops it from the drive once the volume exists. */

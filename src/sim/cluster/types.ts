@@ -103,6 +103,8 @@ export interface GuestState {
   startedAt?: number;
   /** Cloud-init values baked into the cloud-init drive at the last start or regeneration. */
   cloudinit?: GuestConfig;
+  /** The cloud-init values a running VM applied: its drive's content when it last booted. */
+  cloudinitBooted?: GuestConfig;
   /** Seconds after start until the guest agent answers. */
   agentDelay: number;
   /** HA resource state (started, stopped, disabled, ignored) when the guest is HA-managed. */

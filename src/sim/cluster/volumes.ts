@@ -172,10 +172,13 @@ export function containerFormat(storage: StorageState, bytes: number): "raw" | "
   return "raw";
 }
 
-/** Default image format on a storage (qcow2 on file storages for VMs, raw otherwise). */
-export function defaultFormat(storage: StorageState, content: "images" | "rootdir"): string {
-  // btrfs defaults to raw (its plugin's default format), other path storages to qcow2
-  return isFileStorage(storage) && storage.type !== "btrfs" && content === "images" ? "qcow2" : "raw";
+/**
+ * PVE::Storage::storage_default_format: the storage's `format` option, else its plugin's default,
+ * raw for every plugin modelled here (dir, nfs and cifs included: qcow2 only when asked for).
+ * The simulator models no per-storage `format` option.
+ */
+export function defaultFormat(_storage: StorageState): string {
+  return "raw";
 }
 
 /** Image formats each storage type's plugin accepts (pve-storage's plugindata `format`; LVM: raw without snapshot-as-volume-chain). */
@@ -200,7 +203,7 @@ export function resolveFormatHint(storage: StorageState, hint: string | undefine
 
 export function allocateVolume(state: ClusterState, opts: AllocateOptions): VolumeState {
   const { storage, node, vmid } = opts;
-  const format = opts.format ?? defaultFormat(storage, opts.content);
+  const format = opts.format ?? defaultFormat(storage);
   // a subvol is named subvol-<vmid>-disk-N (and `.subvol` on file storages) instead of vm-…
   const prefix = format === "subvol" ? "subvol" : "vm";
   const base = opts.name ?? `${prefix}-${vmid}-disk-${nextDiskIndex(state, storage, node, vmid)}`;

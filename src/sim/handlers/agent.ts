@@ -1,28 +1,15 @@
 // QEMU guest agent (ping, network-get-interfaces, os info, exec ...) and LXC interfaces.
-// Addresses are deterministic per cluster seed, guest and NIC, and exist only while the
-// guest runs (and, for QEMU, while the agent is enabled and has come up after boot).
-import { macOf, type PropertyValues, parseNet } from "../../pve/index.js";
-import { noise } from "../cluster/metrics.js";
+// Addresses (guest-addresses.ts) exist only while the guest runs (and, for QEMU, while the
+// agent is enabled and has come up after boot).
+import { macOf, parseNet } from "../../pve/index.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestState } from "../cluster/types.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { num, pathGuest, sim, str } from "./context.js";
+import { type GuestAddress, type GuestNic, nicAddresses } from "./guest-addresses.js";
 import { agentEnabled } from "./guest-status.js";
 
-/** The IPv4 address the simulated guest uses on NIC `index`. */
-export function guestIpv4(model: SimCluster, vmid: number, index: number): string {
-  const second = 16 + Math.floor(noise(model.state.salt, "net") * 200) + index;
-  return `10.${second % 256}.${Math.floor(vmid / 250) % 256}.${(vmid % 250) + 2}`;
-}
-
-function linkLocal(mac: string): string {
-  const b = mac.toLowerCase().split(":").map((x) => Number.parseInt(x, 16));
-  const h = (x: number | undefined) => (x ?? 0).toString(16).padStart(2, "0");
-  const first = (b[0] ?? 0) ^ 0x02;
-  return `fe80::${h(first)}${h(b[1])}:${h(b[2])}ff:fe${h(b[3])}:${h(b[4])}${h(b[5])}`.replace(/:0+([0-9a-f])/g, ":$1");
-}
-
-function nics(guest: GuestState): Array<{ index: number; mac: string; props: PropertyValues }> {
+function nics(guest: GuestState): GuestNic[] {
   const cfg = guest.config;
   return Object.keys(cfg)
     .filter((k) => /^net\d+$/.test(k))
@@ -65,10 +52,7 @@ function networkInterfaces(ctx: HandlerContext): { result: unknown[] } {
     result.push({
       name: `eth${i}`,
       "hardware-address": nic.mac.toLowerCase(),
-      "ip-addresses": [
-        { "ip-address": guestIpv4(model, guest.vmid, nic.index), "ip-address-type": "ipv4", prefix: 24 },
-        { "ip-address": linkLocal(nic.mac), "ip-address-type": "ipv6", prefix: 64 },
-      ],
+      "ip-addresses": nicAddresses(model, guest, nic).map((a) => ({ "ip-address": a.address, "ip-address-type": a.family, prefix: a.prefix })),
       statistics: {
         "rx-bytes": 2048 * uptime,
         "rx-packets": 8 * uptime,
@@ -140,33 +124,36 @@ function execStatus(ctx: HandlerContext): Record<string, number | string> {
   return { exited: 1, exitcode: 0, "out-data": "" };
 }
 
-/** One address as PVE 9 lists it under `ip-addresses` (the families of `ip -j addr`). */
-function ctAddress(cidr: string, family: "inet" | "inet6"): Record<string, string | number> {
-  const [address, prefix] = cidr.split("/");
-  return { "ip-address": address ?? "", "ip-address-type": family, prefix: Number(prefix) };
+/**
+ * One interface as pve-container's get_interfaces reads `ip --json addr`: each address under
+ * `ip-addresses` (families `inet`, `inet6`), and the older `inet` / `inet6` holding the last
+ * address of each family (kept for clients that read them).
+ */
+function ctInterface(name: string, mac: string, addresses: GuestAddress[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { name, hwaddr: mac, "hardware-address": mac };
+  const list: Array<Record<string, string | number>> = [];
+  for (const a of addresses) {
+    const family = a.family === "ipv4" ? "inet" : "inet6";
+    out[family] = `${a.address}/${a.prefix}`;
+    list.push({ "ip-address": a.address, "ip-address-type": family, prefix: a.prefix });
+  }
+  out["ip-addresses"] = list;
+  return out;
 }
 
-/**
- * GET …/lxc/{vmid}/interfaces: PVE 9 gives each interface `hardware-address` and `ip-addresses`
- * beside the older `hwaddr`, `inet` and `inet6` (kept for clients that read them).
- */
+/** GET …/lxc/{vmid}/interfaces (PVE 9's `hardware-address` and `ip-addresses` beside the older keys). */
 function lxcInterfaces(ctx: HandlerContext): Array<Record<string, unknown>> {
   const guest = pathGuest(ctx, "lxc");
   const model = sim(ctx);
   if (guest.status !== "running") throw new PveApiError(500, `CT ${guest.vmid} not running`);
-  const entry = (name: string, mac: string, inet: string | undefined, inet6: string): Record<string, unknown> => {
-    const out: Record<string, unknown> = { name, hwaddr: mac, "hardware-address": mac };
-    if (inet !== undefined) out.inet = inet;
-    out.inet6 = inet6;
-    out["ip-addresses"] = [...(inet !== undefined ? [ctAddress(inet, "inet")] : []), ctAddress(inet6, "inet6")];
-    return out;
-  };
-  const out = [entry("lo", "00:00:00:00:00:00", "127.0.0.1/8", "::1/128")];
+  const loopback: GuestAddress[] = [
+    { family: "ipv4", address: "127.0.0.1", prefix: 8 },
+    { family: "ipv6", address: "::1", prefix: 128 },
+  ];
+  const out = [ctInterface("lo", "00:00:00:00:00:00", loopback)];
   for (const nic of nics(guest)) {
-    const ip = typeof nic.props.ip === "string" ? nic.props.ip : undefined;
     const name = typeof nic.props.name === "string" ? nic.props.name : `eth${nic.index}`;
-    const inet = ip && ip !== "manual" ? (ip === "dhcp" ? `${guestIpv4(model, guest.vmid, nic.index)}/24` : ip) : undefined;
-    out.push(entry(name, nic.mac.toLowerCase(), inet, `${linkLocal(nic.mac)}/64`));
+    out.push(ctInterface(name, nic.mac.toLowerCase(), nicAddresses(model, guest, nic)));
   }
   return out;
 }

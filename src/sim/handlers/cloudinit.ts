@@ -30,6 +30,15 @@ export function regenerateCloudinit(guest: GuestState): void {
   if (hasCloudinitDrive(guest)) guest.cloudinit = cloudinitValues(guest.config);
 }
 
+/**
+ * The VM boots (start, reboot, reset) and its cloud-init applies what the drive holds now; a
+ * drive regenerated later reaches the guest at its next boot.
+ */
+export function readCloudinitAtBoot(guest: GuestState): void {
+  if (hasCloudinitDrive(guest) && guest.cloudinit) guest.cloudinitBooted = { ...guest.cloudinit };
+  else delete guest.cloudinitBooted;
+}
+
 function pending(ctx: HandlerContext): Array<Record<string, string | number>> {
   const guest = pathGuest(ctx, "qemu");
   const current = cloudinitValues(effectiveConfig(guest));

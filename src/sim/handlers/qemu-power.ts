@@ -5,7 +5,7 @@ import { nicBridge } from "../cluster/nics.js";
 import { sdnBridges } from "../cluster/sdn.js";
 import type { GuestState } from "../cluster/types.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
-import { regenerateCloudinit } from "./cloudinit.js";
+import { readCloudinitAtBoot, regenerateCloudinit } from "./cloudinit.js";
 import { flag, pathGuest, rootOnly, sim, startGuestTask } from "./context.js";
 import { applyHaState, haManaged } from "./ha.js";
 
@@ -29,6 +29,7 @@ export function startVm(model: SimCluster, guest: GuestState, skiplock: boolean)
   if (guest.config.lock === "suspended") delete guest.config.lock;
   regenerateCloudinit(guest);
   model.markRunning(guest);
+  readCloudinitAtBoot(guest);
   // `freeze: 1` starts the CPU halted until a resume (qmpstatus prelaunch)
   if (guest.config.freeze === 1) guest.qmpstatus = "prelaunch";
 }
@@ -113,6 +114,7 @@ function reboot(ctx: HandlerContext): string {
       applyPending(model, guest);
       regenerateCloudinit(guest);
       model.markRunning(guest);
+      readCloudinitAtBoot(guest);
     },
   });
 }
@@ -129,6 +131,7 @@ function reset(ctx: HandlerContext): string {
     kind: "config",
     work: () => {
       model.markRunning(guest);
+      readCloudinitAtBoot(guest);
     },
   });
 }

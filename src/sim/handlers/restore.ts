@@ -29,7 +29,7 @@ interface RestoreRequest {
   archive: string;
   /** Config options given with the request; they override the archive's. */
   overrides: GuestConfig;
-  /** Target storage for every disk (default: where each disk came from). */
+  /** Target storage for every disk (VM default: where each disk came from; CT: `local`). */
   storage?: string;
   pool?: string;
   start: boolean;
@@ -43,6 +43,19 @@ function archivePath(model: SimCluster, volid: string): string {
 
 function label(type: GuestType): "VM" | "CT" {
   return type === "qemu" ? "VM" : "CT";
+}
+
+/**
+ * pve-container's create_vm, before it forks: the storage every restored volume goes to
+ * (`storage`, else `local`) must be enabled on the node, hold container directories and grant
+ * Datastore.AllocateSpace.
+ */
+function checkContainerStorage(ctx: HandlerContext, model: SimCluster, id: string, node: string): void {
+  const storage = requireStorage(model.state, id, node);
+  if (!storage.content.includes("rootdir")) {
+    throw new PveApiError(400, "Parameter verification failed.", { storage: `storage '${id}' does not support container directories` });
+  }
+  ctx.checkPermission(`/storage/${id}`, ["Datastore.AllocateSpace"]);
 }
 
 /** Sync checks of a restore and the archive's content. */
@@ -74,11 +87,13 @@ function restoreArchive(req: RestoreRequest): string {
     const viaBackup = existing !== undefined && force && ctx.hasPermission(`/vms/${vmid}`, ["VM.Backup"]);
     if (!viaPool && !viaBackup) ctx.checkPermission(`/vms/${vmid}`, ["VM.Allocate"]);
   }
-  for (const [key, disk] of Object.entries(content.disks)) {
-    const storage = requireStorage(model.state, req.storage ?? disk.storage, node);
-    const kind = type === "qemu" ? "images" : "rootdir";
-    if (!storage.content.includes(kind)) {
-      throw new PveApiError(500, `${emsg} storage '${storage.id}' does not support ${type === "qemu" ? "vm images" : "container directories"} (${key})`);
+  if (type === "lxc") checkContainerStorage(ctx, model, req.storage ?? "local", node);
+  else {
+    for (const [key, disk] of Object.entries(content.disks)) {
+      const storage = requireStorage(model.state, req.storage ?? disk.storage, node);
+      if (!storage.content.includes("images")) {
+        throw new PveApiError(500, `${emsg} storage '${storage.id}' does not support vm images (${key})`);
+      }
     }
   }
 
@@ -256,7 +271,9 @@ function restoreOverrides(ctx: HandlerContext, control: Set<string>, type: Guest
  * `control` names the create parameters that are not config options.
  */
 export function restoreOnCreate(ctx: HandlerContext, model: SimCluster, type: GuestType, archive: string, control: Set<string>): string {
-  const storage = str(ctx, "storage");
+  // qemu-server puts each disk back on its archived storage; pve-container's create_vm puts every
+  // volume mount point on `storage`, which defaults to `local`
+  const storage = str(ctx, "storage") ?? (type === "lxc" ? "local" : undefined);
   const pool = str(ctx, "pool");
   return restoreArchive({
     ctx,
