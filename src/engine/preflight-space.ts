@@ -7,7 +7,7 @@
 // numbers. Space the plan frees (deleted disks, moved sources) is not counted: guests run
 // concurrently, so nothing says it is freed before it is needed.
 import { getNodeStorages, type NodeStorageStatus } from "../api/endpoints/index.js";
-import type { PveClient } from "../api/index.js";
+import type { ApiReader } from "../api/endpoints/index.js";
 import type { CallIntent } from "../plan/intent.js";
 import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 import { humanSize } from "../resources/formats.js";
@@ -166,7 +166,7 @@ function spaceOf(status: NodeStorageStatus | undefined): StorageSpace {
 }
 
 /** One storage listing per node that gets volumes (a shared storage is read on the first such node). */
-async function readSpace(client: PveClient, groups: SpaceGroup[]): Promise<StorageSpace[]> {
+async function readSpace(client: ApiReader, groups: SpaceGroup[]): Promise<StorageSpace[]> {
   const nodes = [...new Set(groups.map((g) => g.node))];
   const listings = new Map<string, NodeStorageStatus[] | string>();
   await mapConcurrent(nodes, 4, async (node) => {
@@ -188,7 +188,7 @@ async function readSpace(client: PveClient, groups: SpaceGroup[]): Promise<Stora
  * over-committed or its space cannot be read. Storages that do not exist or are unavailable
  * are reported by the reference check, not here.
  */
-export async function checkSpace(client: PveClient, cluster: ClusterSnapshot, guests: GuestPlan[]): Promise<SpaceVerdict> {
+export async function checkSpace(client: ApiReader & { identity: string }, cluster: ClusterSnapshot, guests: GuestPlan[]): Promise<SpaceVerdict> {
   const groups = groupNeeds(spaceNeeds(guests), cluster).filter((g) =>
     cluster.storages.some((s) => s.storage === g.storage && s.node === g.node && s.available && cluster.nodes.get(g.node)?.online),
   );

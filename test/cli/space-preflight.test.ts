@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { getQemuConfig } from "../../src/api/endpoints/index.js";
+import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { pvectl, simEnv } from "./run.js";
 
@@ -64,6 +66,9 @@ describe("free space and disk format at plan time", () => {
     const moved = spec("b.yaml", vm(310, "storage: shared, size: 1G, format: qcow2"));
     const applied = await pvectl(["apply", "-f", moved, "--yes", "--allow-data-loss"], env);
     assert.equal(applied.code, 0, applied.stdout + applied.stderr);
+    const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+    const volume = async () => String((await getQemuConfig(client, "pve1", 310)).scsi0);
+    assert.match(await volume(), /^shared:310\/vm-310-disk-\d+\.qcow2,/);
     const shown = await pvectl(["plan", "-f", moved, "--detailed-exitcode"], env);
     assert.equal(shown.code, 0, shown.stdout);
     // the same storage, another format: moved again (PVE's move_disk allows it with `format`)
@@ -71,6 +76,8 @@ describe("free space and disk format at plan time", () => {
     const plan = await pvectl(["plan", "-f", raw], env);
     assert.match(plan.stdout, /move scsi0 from shared to shared as raw/);
     assert.equal((await pvectl(["apply", "-f", raw, "--yes", "--allow-data-loss"], env)).code, 0);
+    assert.match(await volume(), /^shared:310\/vm-310-disk-\d+\.raw,/);
     assert.equal((await pvectl(["plan", "-f", raw, "--detailed-exitcode"], env)).code, 0);
+    await client.close();
   });
 });
