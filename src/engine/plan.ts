@@ -15,6 +15,7 @@ import { hiddenVmids, invisibleGuestError, invisibleGuestProblem } from "./invis
 import { planObjects } from "./plan-objects.js";
 import { checkPermissions, checkReferences } from "./preflight.js";
 import { checkClones } from "./preflight-clone.js";
+import { checkFormats } from "./preflight-format.js";
 import { checkPools, poolsJoinedBy } from "./preflight-pools.js";
 import { checkSpace } from "./preflight-space.js";
 import { checkTemplates } from "./preflight-template.js";
@@ -76,7 +77,7 @@ async function finish(client: PveClient, cluster: ClusterSnapshot, plan: Plan, o
     checkClones(client, cluster, plan.guests),
     checkSpace(client, cluster, plan.guests),
   ]);
-  plan.preflightErrors.push(...references, ...pools, ...permissions, ...clones, ...space.problems, ...checkTemplates(cluster, plan.guests));
+  plan.preflightErrors.push(...references, ...pools, ...permissions, ...clones, ...space.problems, ...checkFormats(cluster, plan.guests), ...checkTemplates(cluster, plan.guests));
   for (const guest of plan.guests) guest.warnings.push(...(space.warnings.get(guest.key) ?? []));
   return plan;
 }
