@@ -15,7 +15,9 @@ import { hiddenVmids, invisibleGuestError, invisibleGuestProblem } from "./invis
 import { planObjects } from "./plan-objects.js";
 import { checkPermissions, checkReferences } from "./preflight.js";
 import { checkClones } from "./preflight-clone.js";
+import { checkFormats } from "./preflight-format.js";
 import { checkPools, poolsJoinedBy } from "./preflight-pools.js";
+import { checkSpace } from "./preflight-space.js";
 import { checkTemplates } from "./preflight-template.js";
 import { errorText } from "./retry-policy.js";
 import { planRetention } from "./snapshot-retention.js";
@@ -68,13 +70,15 @@ function newPlan(client: PveClient, guests: GuestPlan[]): Plan {
 async function finish(client: PveClient, cluster: ClusterSnapshot, plan: Plan, options: PlanOptions, refused: PreflightProblem[], creatingPools: string[] = []): Promise<Plan> {
   plan.preflightErrors = [...refused];
   if (options.skipPreflight) return plan;
-  const [references, pools, permissions, clones] = await Promise.all([
+  const [references, pools, permissions, clones, space] = await Promise.all([
     checkReferences(client, cluster, plan.guests),
     checkPools(client, plan.guests, creatingPools),
     checkPermissions(client, plan.guests),
     checkClones(client, cluster, plan.guests),
+    checkSpace(client, cluster, plan.guests),
   ]);
-  plan.preflightErrors.push(...references, ...pools, ...permissions, ...clones, ...checkTemplates(cluster, plan.guests));
+  plan.preflightErrors.push(...references, ...pools, ...permissions, ...clones, ...space.problems, ...checkFormats(cluster, plan.guests), ...checkTemplates(cluster, plan.guests));
+  for (const guest of plan.guests) guest.warnings.push(...(space.warnings.get(guest.key) ?? []));
   return plan;
 }
 

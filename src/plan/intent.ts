@@ -30,6 +30,10 @@ export type ConfigWrite =
       volume?: string;
       /** A new volume is allocated on this storage (`local-lvm:32`, `local-lvm:cloudinit`). */
       newOn?: string;
+      /** The bytes that new volume takes (the size asked); absent when not known before it exists (`import-from`). */
+      newBytes?: number;
+      /** The new volume's image format, when the call asks for one. */
+      format?: string;
       /** An ISO image the CD-ROM shows (`local:iso/debian.iso` on `local`). */
       iso?: StoredVolume;
       /** The image a new disk is imported from (`local:import/debian.qcow2`); not a host path. */
@@ -80,8 +84,13 @@ export type CallIntent =
       expects?: Array<{ key: string; volume: string }>;
     }
   | CloneIntent
-  | { kind: GuestType; op: "resize"; slot: string; sizeBytes: number }
-  | { kind: GuestType; op: "move-volume"; slot: string; storage: string }
+  /**
+   * `fromBytes`: the volume's size when planned (the growth is the difference), `storage`: where
+   * it is when grown; both absent when not known.
+   */
+  | { kind: GuestType; op: "resize"; slot: string; sizeBytes: number; fromBytes?: number; storage?: string }
+  /** `sizeBytes`: the volume copied (absent when not known); `format`: the copy's image format, when asked. */
+  | { kind: GuestType; op: "move-volume"; slot: string; storage: string; sizeBytes?: number; format?: string }
   | { kind: GuestType; op: "power"; action: PowerAction }
   | { kind: GuestType; op: "destroy" }
   /**
@@ -161,8 +170,8 @@ export interface CloneIntent {
   /** Full clones only: every copied volume goes to this storage (default: each source volume's storage). */
   storage?: string;
   pool?: string;
-  /** The source's volumes the clone copies or links, by slot (CD-ROM images are shared, not listed). */
-  volumes: Array<{ slot: string; storage: string }>;
+  /** The source's volumes the clone copies or links, by slot (CD-ROM images are shared, not listed), with their sizes when known. */
+  volumes: Array<{ slot: string; storage: string; sizeBytes?: number }>;
   /** Bridges the copied NICs are on (PVE checks SDN.Use on each). */
   bridges: string[];
 }

@@ -205,8 +205,11 @@ export interface Plan {
 }
 
 export interface PreflightProblem {
-  /** `adoption`: the spec names an existing guest pvectl did not create, without `adopt`. */
-  kind: "node" | "storage" | "bridge" | "iso" | "image" | "template" | "permission" | "pool" | "adoption" | "clone" | "object" | "snapshot";
+  /**
+   * `adoption`: the spec names an existing guest pvectl did not create, without `adopt`;
+   * `space`: the plan's volumes do not fit on a storage that cannot over-commit.
+   */
+  kind: "node" | "storage" | "space" | "bridge" | "iso" | "image" | "template" | "permission" | "pool" | "adoption" | "clone" | "object" | "snapshot";
   guest?: string;
   message: string;
   path?: string;

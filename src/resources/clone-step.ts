@@ -37,7 +37,7 @@ export interface CloneSourceFacts {
   template: boolean;
   running: boolean;
   /** Volumes the clone copies or links, by slot (CD-ROM images and bind mounts are not copied). */
-  volumes: Array<{ slot: string; storage: string }>;
+  volumes: Array<{ slot: string; storage: string; sizeBytes?: number }>;
   bridges: string[];
 }
 
@@ -47,7 +47,7 @@ export interface CloneSourceFacts {
  */
 export function cloneSourceFacts(
   source: { vmid: number; node: string; name?: string; template: boolean; status: string; nics: Record<string, { bridge?: string }> },
-  volumes: Array<{ slot: string; storage: string }>,
+  volumes: Array<{ slot: string; storage: string; sizeBytes?: number }>,
 ): CloneSourceFacts {
   return {
     vmid: source.vmid,

@@ -86,6 +86,21 @@ export function newVolumeStorage(driveValue: string): string | undefined {
   return cloudinit ? cloudinit[1] : parseNewVolume(volume)?.storage;
 }
 
+/** qemu-server allocates these drives at a size of its own, whatever `STORAGE:SIZE` says: at most 4 MiB (EFI vars, TPM state, a cloud-init image). */
+const SMALL_DRIVE = /^(?:efidisk|tpmstate)\d+$/;
+const SMALL_DRIVE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The bytes the new volume a drive value asks for takes (`local-lvm:32`: 32 GiB), or undefined
+ * when that is not known before it exists (`import-from` sizes it by its image) or nothing is new.
+ */
+export function newVolumeBytes(key: string, driveValue: string): number | undefined {
+  const volume = volumeOf(driveValue) ?? "";
+  if (/^[^:]+:cloudinit$/.test(volume) || (SMALL_DRIVE.test(key) && parseNewVolume(volume) !== undefined)) return SMALL_DRIVE_BYTES;
+  if (/(?:^|,)import-from=/.test(driveValue)) return undefined;
+  return parseNewVolume(volume)?.bytes;
+}
+
 /** The bridge of a NIC value (`virtio=...,bridge=vmbr0`), read with PVE's net schema of that guest type. */
 export function bridgeOf(netKey: string, value: string, kind: GuestKind = "qemu"): string | undefined {
   return configParts(netKey, value, kind)?.bridge;

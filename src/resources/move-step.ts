@@ -6,7 +6,7 @@
 // destroyed (the key is predicted, unused-slots.ts, and checked before the call). A disk of a clone this plan makes
 // is moved with its source removed at once: that copy holds nothing of the user's yet. A guest
 // with snapshots keeps the source: they still use it (PVE's is_volume_in_use refuses the destroy).
-import type { ApiCall, StepDraft } from "../plan/types.js";
+import type { ApiCall, FieldChange, StepDraft } from "../plan/types.js";
 import { isClonedVolumeRef } from "./clone-step.js";
 import { humanSize } from "./formats.js";
 import type { VmidRef } from "./api-paths.js";
@@ -18,9 +18,13 @@ export interface MoveSource {
   volume: string;
   storage: string;
   sizeBytes?: number;
+  /** The volume's image format (`raw`, `qcow2` ...), when known. */
+  format?: string;
 }
 
 export interface MoveHow {
+  /** The copy's image format, when the spec sets one (PVE's move `format`; the same storage is allowed then). */
+  toFormat?: string;
   /** Copied while the guest runs (a VM's drive-mirror); otherwise the guest is stopped throughout. */
   online: boolean;
   /** "VM" or "container": who keeps running or stays stopped. */
@@ -45,12 +49,22 @@ export function moveManner(source: MoveSource, how: Pick<MoveHow, "online" | "gu
   return how.online ? `${size} copied online (drive-mirror: the ${how.guest} keeps running)` : `${size} copied offline (the ${how.guest} is stopped)`;
 }
 
-export function moveSteps(source: MoveSource, target: string, unused: UnusedSlots, how: MoveHow): StepDraft[] {
+/** The fields a move changes: storage and format where they differ, and what is copied. */
+function moveChanges(source: MoveSource, target: string, how: MoveHow, manner: string): FieldChange[] {
+  const changes: FieldChange[] = [];
+  if (target !== source.storage) changes.push({ field: `${source.slot}.storage`, before: source.storage, after: target });
+  if (how.toFormat !== undefined && how.toFormat !== source.format) {
+    changes.push({ field: `${source.slot}.format`, ...(source.format !== undefined ? { before: source.format } : {}), after: how.toFormat });
+  }
+  changes.push({ field: `${source.slot}.move`, after: manner });
+  return changes;
+}
+
+export function moveSteps(source: MoveSource, to: string, unused: UnusedSlots, how: MoveHow): StepDraft[] {
   const manner = moveManner(source, how);
-  const changes = [
-    { field: `${source.slot}.storage`, before: source.storage, after: target },
-    { field: `${source.slot}.move`, after: manner },
-  ];
+  const changes = moveChanges(source, to, how, manner);
+  // "to nfs as qcow2" when the format changes too
+  const target = how.toFormat !== undefined && how.toFormat !== source.format ? `${to} as ${how.toFormat}` : to;
   if (isClonedVolumeRef(source.volume)) {
     // The clone step of this plan made the source: it holds nothing of the user's, so the move removes it.
     return [

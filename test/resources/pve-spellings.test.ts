@@ -43,6 +43,7 @@ describe("live values in PVE's other spellings", () => {
       volume: "local-lvm:vm-120-disk-0",
       storage: "local-lvm",
       sizeBytes: 32 * GIB,
+      format: "raw",
       options: { ssd: "1", iothread: "1", discard: "on" },
     });
     assert.deepEqual(live.nics.net0, { slot: "net0", model: "virtio", macaddr: "BC:24:11:AA:BB:CC", bridge: "vmbr0", options: { firewall: "1" } });

@@ -136,7 +136,7 @@ describe("VM diff against a recorded live config", () => {
       method: "PUT",
       path: "/nodes/pve1/qemu/101/resize",
       params: { disk: "scsi0", size: "40G" },
-      intent: { kind: "qemu", op: "resize", slot: "scsi0", sizeBytes: 40 * GIB },
+      intent: { kind: "qemu", op: "resize", slot: "scsi0", sizeBytes: 40 * GIB, fromBytes: 32 * GIB, storage: "local-lvm" },
     });
     vm.disks[0]!.sizeBytes = 16 * GIB;
     const shrink = planUpdate(vm, test1(), power);

@@ -37,7 +37,7 @@ export {
 } from "./qemu.js";
 export { getArchiveConfig, getNotBackedUp, getPruneMarks, type NotBackedUp, type PruneMark } from "./backup.js";
 export { getGuestSnapshots, type ListedSnapshot } from "./snapshots.js";
-export { getStorageContent, type StorageVolume } from "./storage.js";
+export { getNodeStorages, getStorageContent, type NodeStorageStatus, type StorageVolume } from "./storage.js";
 export {
   getNodeTasks,
   getTaskLog,

@@ -6,7 +6,7 @@ import type { ConfigWrite, PowerAction, TemplateVolume } from "../../plan/intent
 import type { ApiCall, ParamValue, SecretRef } from "../../plan/types.js";
 import { formatSize, volumeOf } from "../../pve/index.js";
 import { lxcPaths, type VmidRef } from "../api-paths.js";
-import { bridgeOf, newVolumeStorage } from "../formats.js";
+import { bridgeOf, newVolumeBytes, newVolumeStorage } from "../formats.js";
 import { CT_NIC_SLOT, MOUNT_SLOT } from "./model.js";
 
 /** Parameters of create and config calls that are not config keys. */
@@ -29,7 +29,14 @@ const TEMPLATE_VOLUME = /^([a-zA-Z][\w\-.]*):vztmpl\/.+$/;
 /** A mount point value as what it is: a new volume on a storage, an existing volume, or a host path. */
 function mountWrite(key: string, value: string): ConfigWrite {
   const newOn = newVolumeStorage(value);
-  return { key, as: "drive", media: "disk", ...(newOn !== undefined ? { newOn } : { volume: volumeOf(value) ?? "" }) };
+  const newBytes = newOn !== undefined ? newVolumeBytes(key, value) : undefined;
+  return {
+    key,
+    as: "drive",
+    media: "disk",
+    ...(newOn !== undefined ? { newOn } : { volume: volumeOf(value) ?? "" }),
+    ...(newBytes !== undefined ? { newBytes } : {}),
+  };
 }
 
 /** The config keys a create or config call writes, each as what it is. */
@@ -92,23 +99,29 @@ export const lxcCalls = {
     return { ...call, intent: { kind: "lxc", op: "configure", writes: [], deletes: [unusedKey], allocates: false, expects: [{ key: unusedKey, volume }] } };
   },
 
-  /** Grows rootfs or a mount point to `sizeBytes` (PVE refuses to shrink); PVE 9 runs it as a `resize` task. */
-  resize(node: string, vmid: VmidRef, slot: string, sizeBytes: number): ApiCall {
+  /**
+   * Grows rootfs or a mount point to `sizeBytes` (PVE refuses to shrink); PVE 9 runs it as a
+   * `resize` task. `grows`: its size when planned and where it is (preflight counts the growth there).
+   */
+  resize(node: string, vmid: VmidRef, slot: string, sizeBytes: number, grows?: { fromBytes: number; storage?: string }): ApiCall {
     return {
       method: "PUT",
       path: lxcPaths.resize(node, vmid),
       params: { disk: slot, size: formatSize(sizeBytes) },
-      intent: { kind: "lxc", op: "resize", slot, sizeBytes },
+      intent: { kind: "lxc", op: "resize", slot, sizeBytes, ...grows },
     };
   },
 
-  /** Moves a mount point's volume to another storage; the source stays as an unusedN entry unless `deleteSource`. */
-  moveVolume(node: string, vmid: VmidRef, slot: string, storage: string, deleteSource = false): ApiCall {
+  /**
+   * Moves a mount point's volume to another storage; the source stays as an unusedN entry
+   * unless `deleteSource`. `sizeBytes`: what is copied, for preflight.
+   */
+  moveVolume(node: string, vmid: VmidRef, slot: string, storage: string, deleteSource = false, sizeBytes?: number): ApiCall {
     return {
       method: "POST",
       path: lxcPaths.moveVolume(node, vmid),
       params: { volume: slot, storage, delete: deleteSource ? 1 : 0 },
-      intent: { kind: "lxc", op: "move-volume", slot, storage },
+      intent: { kind: "lxc", op: "move-volume", slot, storage, ...(sizeBytes !== undefined ? { sizeBytes } : {}) },
     };
   },
 

@@ -44,7 +44,9 @@ export function predictCtClone(ct: DesiredCt, clone: CloneSpec, source: LiveCt):
 function sourceFacts(source: LiveCt): CloneSourceFacts {
   return cloneSourceFacts(
     source,
-    Object.values(source.mounts).flatMap((m) => (m.storage !== undefined ? [{ slot: m.slot, storage: m.storage }] : [])),
+    Object.values(source.mounts).flatMap((m) =>
+      m.storage !== undefined ? [{ slot: m.slot, storage: m.storage, ...(m.sizeBytes !== undefined ? { sizeBytes: m.sizeBytes } : {}) }] : [],
+    ),
   );
 }
 

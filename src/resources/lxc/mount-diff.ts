@@ -98,7 +98,7 @@ function changeMount(mount: DesiredMount, current: LiveMount, ctx: MountContext,
   } else {
     moveMount(mount, current, ctx, out);
     if (mount.sizeBytes !== undefined && current.sizeBytes !== undefined && mount.sizeBytes !== current.sizeBytes) {
-      resizeMount(mount.slot, mount.sizeBytes, current.sizeBytes, ctx, out);
+      resizeMount(mount.slot, mount.sizeBytes, current.sizeBytes, mount.storage ?? current.storage, ctx, out);
     }
   }
   const changes = mountOptionDiff(mount, current).map((c) => ({ ...c, field: `${mount.slot}.${c.field}` }));
@@ -124,14 +124,14 @@ function moveMount(mount: DesiredMount, current: LiveMount, ctx: MountContext, o
       node: ctx.node,
       vmid: ctx.vmid,
       snapshotted: ctx.snapshotted ?? false,
-      move: (deleteSource) => lxcCalls.moveVolume(ctx.node, ctx.vmid, mount.slot, target, deleteSource),
+      move: (deleteSource) => lxcCalls.moveVolume(ctx.node, ctx.vmid, mount.slot, target, deleteSource, current.sizeBytes),
       destroy: (key) => lxcCalls.destroyUnused(ctx.node, ctx.vmid, key, current.volume),
     }),
   );
 }
 
 /** Grow to the size asked (PVE grows running containers' volumes too); shrinking is refused. */
-function resizeMount(slot: string, wanted: number, now: number, ctx: MountContext, out: MountDiff): void {
+function resizeMount(slot: string, wanted: number, now: number, storage: string | undefined, ctx: MountContext, out: MountDiff): void {
   if (wanted < now) {
     out.errors.push(
       `${slot}: shrinking from ${humanSize(now)} to ${humanSize(wanted)} is refused ` +
@@ -144,7 +144,7 @@ function resizeMount(slot: string, wanted: number, now: number, ctx: MountContex
     severity: "configuration",
     summary: `grow ${slot} from ${humanSize(now)} to ${humanSize(wanted)}`,
     changes: [{ field: `${slot}.size`, before: humanSize(now), after: humanSize(wanted) }],
-    calls: [lxcCalls.resize(ctx.node, ctx.vmid, slot, wanted)],
+    calls: [lxcCalls.resize(ctx.node, ctx.vmid, slot, wanted, { fromBytes: now, ...(storage !== undefined ? { storage } : {}) })],
   });
 }
 

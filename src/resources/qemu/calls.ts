@@ -5,7 +5,7 @@ import type { ConfigWrite, DriveMedia, PowerAction, TemplateVolume } from "../..
 import type { ApiCall, ParamValue } from "../../plan/types.js";
 import { driveMedia, formatSize, isVmDriveKey, volumeOf } from "../../pve/index.js";
 import { qemuPaths, type VmidRef } from "../api-paths.js";
-import { bridgeOf, newVolumeStorage } from "../formats.js";
+import { bridgeOf, configParts, newVolumeBytes, newVolumeStorage } from "../formats.js";
 
 /** Parameters of create and config calls that are not config keys. */
 const NOT_CONFIG = new Set(["node", "vmid", "digest", "delete", "force", "revert", "skiplock", "start", "pool", "storage", "background_delay"]);
@@ -20,11 +20,15 @@ function driveWrite(key: string, value: string): ConfigWrite {
   const volume = volumeOf(value) ?? "";
   const iso = media === "cdrom" ? ISO_VOLUME.exec(volume) : null;
   const image = IMPORT_FROM.exec(value);
+  const newBytes = newOn !== undefined ? newVolumeBytes(key, value) : undefined;
+  const format = newOn !== undefined ? configParts(key, value)?.format : undefined;
   return {
     key,
     as: "drive",
     media,
     ...(newOn !== undefined ? { newOn } : { volume }),
+    ...(newBytes !== undefined ? { newBytes } : {}),
+    ...(format !== undefined ? { format } : {}),
     ...(iso ? { iso: { storage: iso[1]!, volume } } : {}),
     ...(image ? { importFrom: { storage: image[1]!, volume: `${image[1]}:${image[2]}` } } : {}),
   };
@@ -73,24 +77,47 @@ export const qemuCalls = {
     };
   },
 
-  /** Grows a disk to `sizeBytes` (PVE refuses to shrink). */
-  resize(node: string, vmid: VmidRef, slot: string, sizeBytes: number, growOnly?: boolean): ApiCall {
+  /**
+   * Grows a disk to `sizeBytes` (PVE refuses to shrink). `fromBytes`: its size when planned
+   * and `storage` (preflight counts the growth there); `growOnly`: skipped when the disk is already that large.
+   */
+  resize(node: string, vmid: VmidRef, slot: string, sizeBytes: number, how: { growOnly?: boolean; fromBytes?: number; storage?: string } = {}): ApiCall {
+    const { fromBytes, storage } = how;
     return {
       method: "PUT",
       path: qemuPaths.resize(node, vmid),
       params: { disk: slot, size: formatSize(sizeBytes) },
-      intent: { kind: "qemu", op: "resize", slot, sizeBytes },
-      ...(growOnly ? { growOnly: true } : {}),
+      intent: {
+        kind: "qemu",
+        op: "resize",
+        slot,
+        sizeBytes,
+        ...(fromBytes !== undefined ? { fromBytes } : {}),
+        ...(storage !== undefined ? { storage } : {}),
+      },
+      ...(how.growOnly ? { growOnly: true } : {}),
     };
   },
 
-  /** Moves a disk's volume to another storage; the source stays as an unusedN entry unless `deleteSource`. */
-  moveDisk(node: string, vmid: VmidRef, slot: string, storage: string, deleteSource = false): ApiCall {
+  /**
+   * Moves a disk's volume to another storage, or to another `format` (PVE's move_disk
+   * `format`; the same storage is allowed then); the source stays as an unusedN entry unless
+   * `deleteSource`. `sizeBytes`: what is copied, for preflight.
+   */
+  moveDisk(node: string, vmid: VmidRef, slot: string, storage: string, deleteSource = false, copy: { sizeBytes?: number; format?: string } = {}): ApiCall {
+    const { sizeBytes, format } = copy;
     return {
       method: "POST",
       path: qemuPaths.moveDisk(node, vmid),
-      params: { disk: slot, storage, delete: deleteSource ? 1 : 0 },
-      intent: { kind: "qemu", op: "move-volume", slot, storage },
+      params: { disk: slot, storage, ...(format !== undefined ? { format } : {}), delete: deleteSource ? 1 : 0 },
+      intent: {
+        kind: "qemu",
+        op: "move-volume",
+        slot,
+        storage,
+        ...(sizeBytes !== undefined ? { sizeBytes } : {}),
+        ...(format !== undefined ? { format } : {}),
+      },
     };
   },
 

@@ -23,7 +23,9 @@ function clonedDisks(source: LiveVm, full: boolean, storage: string | undefined)
       out[slot] = disk;
       continue;
     }
-    out[slot] = { ...disk, volume: clonedVolumeRef(slot), storage: full && storage !== undefined ? storage : disk.storage };
+    // The copy's format is PVE's choice on its storage: not known until it exists.
+    const { format: _format, ...rest } = disk;
+    out[slot] = { ...rest, volume: clonedVolumeRef(slot), storage: full && storage !== undefined ? storage : disk.storage };
   }
   return out;
 }
@@ -55,7 +57,7 @@ function sourceFacts(source: LiveVm): CloneSourceFacts {
     source,
     Object.values(source.disks)
       .filter((d) => d.kind !== "cdrom" && d.storage !== undefined)
-      .map((d) => ({ slot: d.slot, storage: d.storage! })),
+      .map((d) => ({ slot: d.slot, storage: d.storage!, ...(d.sizeBytes !== undefined ? { sizeBytes: d.sizeBytes } : {}) })),
   );
 }
 

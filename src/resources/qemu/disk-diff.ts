@@ -71,7 +71,7 @@ export function importGrowCalls(disks: DesiredDisk[], node: string, vmid: VmidRe
   const calls: ApiCall[] = [];
   for (const disk of disks) {
     if (disk.kind !== "disk" || disk.importFrom === undefined || disk.sizeBytes === undefined) continue;
-    calls.push(qemuCalls.resize(node, vmid, disk.slot, disk.sizeBytes, true));
+    calls.push(qemuCalls.resize(node, vmid, disk.slot, disk.sizeBytes, { growOnly: true }));
   }
   return calls;
 }
@@ -141,24 +141,41 @@ function changeCdrom(disk: DesiredDisk, current: LiveDisk, ctx: DiskContext, out
   });
 }
 
+/** Another storage, or another format where the spec sets one: the volume is copied there (PVE's move_disk). */
+function moveDisk(disk: DesiredDisk, current: LiveDisk, ctx: DiskContext, out: DiskDiff): void {
+  const otherStorage = disk.storage !== undefined && current.storage !== undefined && disk.storage !== current.storage;
+  // An unset format is not managed; a copy made by this plan's clone has a format not known yet.
+  const otherFormat = disk.format !== undefined && current.format !== undefined && disk.format !== current.format;
+  if (!(otherStorage || otherFormat) || current.storage === undefined) return;
+  const target = disk.storage ?? current.storage;
+  const { format } = disk;
+  const sizeBytes = current.sizeBytes;
+  const source = {
+    slot: disk.slot,
+    volume: current.volume,
+    storage: current.storage,
+    ...(sizeBytes !== undefined ? { sizeBytes } : {}),
+    ...(current.format !== undefined ? { format: current.format } : {}),
+  };
+  // qemu-server moves a running VM's disk with drive-mirror, a stopped one's by copying it.
+  out.steps.push(
+    ...moveSteps(source, target, ctx.unused, {
+      online: ctx.running,
+      guest: "VM",
+      node: ctx.node,
+      vmid: ctx.vmid,
+      snapshotted: ctx.snapshotted ?? false,
+      ...(format !== undefined ? { toFormat: format } : {}),
+      move: (deleteSource) =>
+        qemuCalls.moveDisk(ctx.node, ctx.vmid, disk.slot, target, deleteSource, { ...(sizeBytes !== undefined ? { sizeBytes } : {}), ...(format !== undefined ? { format } : {}) }),
+      destroy: (key) => qemuCalls.destroyUnused(ctx.node, ctx.vmid, key, current.volume),
+    }),
+  );
+}
+
 /** A disk that exists: storage, size and options are separate steps on the same volume. */
 function changeDisk(disk: DesiredDisk, current: LiveDisk, ctx: DiskContext, out: DiskDiff): void {
-  if (disk.storage !== undefined && current.storage !== undefined && disk.storage !== current.storage) {
-    const target = disk.storage;
-    const source = { slot: disk.slot, volume: current.volume, storage: current.storage, ...(current.sizeBytes !== undefined ? { sizeBytes: current.sizeBytes } : {}) };
-    // qemu-server moves a running VM's disk with drive-mirror, a stopped one's by copying it.
-    out.steps.push(
-      ...moveSteps(source, target, ctx.unused, {
-        online: ctx.running,
-        guest: "VM",
-        node: ctx.node,
-        vmid: ctx.vmid,
-        snapshotted: ctx.snapshotted ?? false,
-        move: (deleteSource) => qemuCalls.moveDisk(ctx.node, ctx.vmid, disk.slot, target, deleteSource),
-        destroy: (key) => qemuCalls.destroyUnused(ctx.node, ctx.vmid, key, current.volume),
-      }),
-    );
-  }
+  moveDisk(disk, current, ctx, out);
   if (disk.sizeBytes !== undefined && current.sizeBytes !== undefined && disk.sizeBytes !== current.sizeBytes) {
     resizeDisk(disk, disk.sizeBytes, current, current.sizeBytes, ctx, out);
   }
@@ -196,9 +213,15 @@ function resizeDisk(disk: DesiredDisk, wanted: number, current: LiveDisk, now: n
       severity: "configuration",
       summary: `grow ${disk.slot} from ${humanSize(now)} to ${humanSize(wanted)}`,
       changes: [{ field: `${disk.slot}.size`, before: humanSize(now), after: humanSize(wanted) }],
-      calls: [qemuCalls.resize(ctx.node, ctx.vmid, current.slot, wanted)],
+      calls: [qemuCalls.resize(ctx.node, ctx.vmid, current.slot, wanted, { fromBytes: now, ...storageOf(disk, current) })],
     });
   }
+}
+
+/** Where a grown disk is: the storage the spec moves it to (the move runs first), else where it is. */
+function storageOf(disk: DesiredDisk, current: LiveDisk): { storage?: string } {
+  const storage = disk.storage ?? current.storage;
+  return storage !== undefined ? { storage } : {};
 }
 
 /** A CD-ROM or cloud-init drive removed, or a disk the spec asks to detach (its volume stays as unusedN). */

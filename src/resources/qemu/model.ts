@@ -18,7 +18,7 @@ export interface DesiredDisk {
   /** Disks and the cloud-init drive: the storage that holds (or will hold) the volume. */
   storage?: string;
   sizeBytes?: number;
-  /** New volumes only: image format. */
+  /** Image format (`raw`, `qcow2`, `vmdk`): a new volume's, and an existing one is moved to it when it differs; undefined: not managed. */
   format?: string;
   /** New volumes only: create from this image (PVE `import-from`). */
   importFrom?: string;
@@ -90,6 +90,8 @@ export interface LiveDisk {
   volume: string;
   storage?: string;
   sizeBytes?: number;
+  /** The volume's image format (pve-storage's: a file's extension, raw on block storages); undefined when not known. */
+  format?: string;
   /** Every other sub-option as written in the config, normalized (without file/size/media). */
   options: Record<string, string>;
 }

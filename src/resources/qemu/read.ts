@@ -13,6 +13,15 @@ export type { ConfigValue, PendingEntry } from "../../api/endpoints/index.js";
 
 const SKIPPED_KEYS = new Set(["digest", "lock", "name", "tags"]);
 
+/**
+ * A volume's image format as pve-storage's parse_volname gives it: path storages (and LVM's
+ * volume chains) name the file with it (`100/vm-100-disk-0.qcow2`), block storages hold raw.
+ */
+function volumeFormat(volume: string, storage: string | undefined): string | undefined {
+  if (storage === undefined) return undefined;
+  return /\.(raw|qcow2|vmdk)$/.exec(volume)?.[1] ?? "raw";
+}
+
 /** `local-lvm:vm-100-disk-0,iothread=1,size=32G` -> LiveDisk (read with PVE's drive schema). */
 export function parseDriveString(slot: string, text: string): LiveDisk {
   // A value PVE's schema refuses (an old config) still names its volume; its options are not read.
@@ -24,12 +33,14 @@ export function parseDriveString(slot: string, text: string): LiveDisk {
     if (key !== "file" && key !== "size" && key !== "media") options[key] = value;
   }
   const storage = storageOfVolume(volume);
+  const format = kind === "disk" ? (parts.format ?? volumeFormat(volume, storage)) : undefined;
   return {
     slot,
     kind,
     volume,
     ...(storage !== undefined ? { storage } : {}),
     ...(parts.size !== undefined ? { sizeBytes: Number(parts.size) } : {}),
+    ...(format !== undefined ? { format } : {}),
     options,
   };
 }

@@ -60,7 +60,7 @@ describe("container diff against a live config", () => {
       method: "PUT",
       path: "/nodes/pve1/lxc/200/resize",
       params: { disk: "rootfs", size: "12G" },
-      intent: { kind: "lxc", op: "resize", slot: "rootfs", sizeBytes: 12 * GIB },
+      intent: { kind: "lxc", op: "resize", slot: "rootfs", sizeBytes: 12 * GIB, fromBytes: 8 * GIB, storage: "local-lvm" },
     });
     const shrink = desiredCt();
     shrink.mounts[1]!.sizeBytes = 4 * GIB;
