@@ -2,7 +2,8 @@
 // NetBox simulator: NetBox records in clusters with statuses planned/staged/active become the
 // groups the article's play selects with `cluster_pve:&status_planned`. After `pvectl netbox
 // sync` builds the planned ones, the same inventory shows them staged, and pvectl's own
-// inventory of the PVE simulator lists exactly the guests that were built.
+// inventory of the PVE simulator (NetBox facts keyed as cluster_*/status_*) lists exactly the
+// guests that were built, in the same groups.
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -101,14 +102,31 @@ test("after pvectl netbox sync, the built records are staged in nb_inventory and
   assert.deepEqual(hostsOf(inv, "status_staged"), ["db-01", "mail-01", "web-01", "web-02"]);
   assert.deepEqual(await articlePattern(), [], "a rerun of the article's play selects nothing");
 
-  const pvectl = await run("node", ["--import", "tsx", "src/cli/main.ts", "inventory", "--list"], {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    PROXMOX_HOST: lab.sim.url,
-    PROXMOX_USER: "root@pam",
-    PROXMOX_PASSWORD: lab.sim.rootPassword,
-  }, REPO_ROOT);
+  // pvectl's own inventory of the PVE side, with NetBox facts keyed into the article's group names.
+  const pveYaml = join(dir, "pve.yaml");
+  await writeFile(
+    pveYaml,
+    ["netbox:", `  url: ${lab.nb.url}`, "keyedGroups:", "  - { key: netbox_cluster, prefix: cluster }", "  - { key: netbox_status, prefix: status }", ""].join("\n"),
+  );
+  const pvectl = await run(
+    "node",
+    ["--import", "tsx", "src/cli/main.ts", "inventory", "--config", pveYaml, "--list"],
+    {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PROXMOX_HOST: lab.sim.url,
+      PROXMOX_USER: "root@pam",
+      PROXMOX_PASSWORD: lab.sim.rootPassword,
+      NETBOX_TOKEN: lab.nb.token,
+    },
+    REPO_ROOT,
+  );
   assert.equal(pvectl.code, 0, pvectl.stderr);
   const own = JSON.parse(pvectl.stdout) as Inventory;
-  assert.deepEqual(sorted(Object.keys(own._meta.hostvars)), ["db-01", "web-01", "web-02"]);
+  const built = ["db-01", "web-01", "web-02"];
+  assert.deepEqual(sorted(Object.keys(own._meta.hostvars)), built, "the guests PVE has are the records sync built");
+  // Each guest sits in the same groups as its NetBox record in nb_inventory.
+  assert.deepEqual(hostsOf(own, "cluster_pve"), built);
+  assert.deepEqual(hostsOf(own, "status_staged"), built);
+  for (const host of built) assert.ok(hostsOf(inv, "cluster_pve").includes(host) && hostsOf(inv, "status_staged").includes(host));
 });
