@@ -1,5 +1,5 @@
 // The ansible.cfg pvectl ships (examples/ansible/) as Debian's ansible-playbook reads it: against
-// an unreachable cluster the play fails (exit non-zero) instead of "no hosts matched" and exit 0,
+// an unreachable cluster or an empty inventory the play fails (exit non-zero) instead of "no hosts matched" and exit 0,
 // which is what Ansible does with its default settings (shown too, so the setting is what matters);
 // against a cluster it runs over the guests.
 import assert from "node:assert/strict";
@@ -35,6 +35,8 @@ before(async () => {
   sim = await startSimulator({ port: 0, nodes: 1 });
   const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
   await client.waitForTask((await client.request("POST", "/nodes/pve1/qemu", { vmid: 101, name: "web-1", memory: 512 })) as string);
+  // A login without any permission: PVE shows it no guest, so the inventory is empty.
+  await client.request("POST", "/access/users", { userid: "nobody@pve", password: "nobody-pass" });
   await client.close();
 });
 after(async () => {
@@ -45,16 +47,30 @@ after(async () => {
 const playbook = (cfg: string, cluster: NodeJS.ProcessEnv) =>
   run("ansible-playbook", ["site.yml"], { ...ansibleEnv(cluster), PATH: `${dir}:${process.env.PATH}`, ANSIBLE_CONFIG: join(dir, cfg) }, dir);
 
-test("with the shipped ansible.cfg, an unreachable cluster fails the play; with Ansible's defaults it passes as empty", { skip: missing }, async () => {
-  const unreachable = { PROXMOX_HOST: "127.0.0.1", PROXMOX_PORT: String(await closedPort()), PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: "x" };
-  const shipped = await playbook("ansible.cfg", unreachable);
+/** The shipped ansible.cfg fails the play; the same file without `unparsed_is_failed` "succeeds" against no hosts. */
+async function failsOnlyWithTheSetting(cluster: NodeJS.ProcessEnv): Promise<void> {
+  const shipped = await playbook("ansible.cfg", cluster);
   assert.notEqual(shipped.code, 0, shipped.stdout + shipped.stderr);
   assert.match(shipped.stdout + shipped.stderr, /inventory/i);
   const defaults = (await readFile(join(dir, "ansible.cfg"), "utf8")).replace(/^unparsed_is_failed.*$/m, "");
   await writeFile(join(dir, "defaults.cfg"), defaults);
-  const lenient = await playbook("defaults.cfg", unreachable);
+  const lenient = await playbook("defaults.cfg", cluster);
   assert.equal(lenient.code, 0, "what the setting prevents: Ansible's default reports success against nothing");
   assert.match(lenient.stdout + lenient.stderr, /no hosts matched|provided hosts list is empty/i);
+}
+
+test("with the shipped ansible.cfg, an unreachable cluster fails the play; with Ansible's defaults it passes as empty", { skip: missing }, async () => {
+  await failsOnlyWithTheSetting({ PROXMOX_HOST: "127.0.0.1", PROXMOX_PORT: String(await closedPort()), PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: "x" });
+});
+
+test("with the shipped ansible.cfg, an empty inventory (a login that sees no guest) fails the play; with Ansible's defaults it passes as empty", { skip: missing }, async () => {
+  await failsOnlyWithTheSetting({
+    PROXMOX_HOST: "127.0.0.1",
+    PROXMOX_PORT: String(sim.port),
+    PROXMOX_USER: "nobody@pve",
+    PROXMOX_PASSWORD: "nobody-pass",
+    PROXMOX_FINGERPRINT: sim.fingerprint,
+  });
 });
 
 test("with the shipped ansible.cfg and a reachable cluster, the play runs over the guests", { skip: missing }, async () => {

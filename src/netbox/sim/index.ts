@@ -159,6 +159,7 @@ export async function startNetboxSimulator(options: NetboxSimulatorOptions = {})
     faults: [],
     log: [],
     events,
+    resources: [...registry.values()],
   };
   const admin = makeAdmin(ctx, state, events);
   const seed = options.seed ?? "empty";

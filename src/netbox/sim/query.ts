@@ -8,8 +8,8 @@ import type { Row } from "./store.js";
 export const PAGINATE_COUNT = 50;
 export const MAX_PAGE_SIZE = 1000;
 
-const CONTROL_PARAMS = new Set(["limit", "offset", "start", "brief", "fields", "omit", "ordering", "format", "exclude", "include"]);
-const LOOKUPS = ["n", "ic", "nic", "ie", "nie", "isw", "iew", "gt", "gte", "lt", "lte", "empty"] as const;
+export const CONTROL_PARAMS = new Set(["limit", "offset", "start", "brief", "fields", "omit", "ordering", "format", "exclude", "include"]);
+export const LOOKUPS = ["n", "ic", "nic", "ie", "nie", "isw", "iew", "gt", "gte", "lt", "lte", "empty"] as const;
 type Lookup = (typeof LOOKUPS)[number] | "exact";
 
 function splitLookup(key: string): { base: string; lookup: Lookup } {

@@ -9,7 +9,9 @@ import { bulk, bulkItemId, createRow, deleteRow, updateRow } from "./ops.js";
 import { filterRows, paginate } from "./query.js";
 import type { ResourceDef, SimContext } from "./resource.js";
 import { serializeBrief, serializeFull } from "./serialize.js";
+import { schemaReply } from "./schema.js";
 import type { Row } from "./store.js";
+import { UNMODELLED_COLLECTIONS, unmodelledReply } from "./unmodelled.js";
 
 export interface FaultRule {
   /** HTTP method to match (any when omitted). */
@@ -37,6 +39,8 @@ export interface ServerState {
   tokens: TokenSet;
   faults: FaultRule[];
   log: LoggedRequest[];
+  /** Every resource served, for the OpenAPI document at /api/schema/. */
+  resources?: readonly ResourceDef[];
 }
 
 const MAX_LOG = 100_000;
@@ -45,6 +49,8 @@ interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** The body is already text in its own Content-Type (the schema), not an object to send as JSON. */
+  text?: true;
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
@@ -185,10 +191,16 @@ async function route(state: ServerState, req: IncomingMessage, url: URL): Promis
   const rest = parts.slice(1);
   if (rest.length === 0) return { status: 200, body: apiRoot(state) };
   if (rest.length === 1 && rest[0] === "status") return { status: 200, body: status(state) };
+  if (rest.length === 1 && rest[0] === "schema") {
+    const schema = schemaReply(state.resources ?? [], state.ctx.version, url.searchParams);
+    return { status: 200, body: schema.body, headers: { "Content-Type": schema.contentType }, text: true };
+  }
   if (rest.length === 1 && rest[0] === "authentication-check" && state.ctx.version.n >= 405)
     return { status: 200, body: { id: 1, username: "pvectl", display: "pvectl" } };
   const [app, resource, idText, action] = rest;
   const def = app && resource ? tryDef(state.ctx, `${app}/${resource}`) : undefined;
+  if (!def && UNMODELLED_COLLECTIONS.has(`${app}/${resource}`) && action === undefined)
+    return unmodelledReply(`${app}/${resource}`, method, idText === undefined);
   if (!def) throw notFound();
   if (idText === undefined) return handleList(state, def, method, url, req);
   if (!/^\d+$/.test(idText)) throw notFound();
@@ -226,9 +238,10 @@ export function createHandler(state: ServerState): (req: IncomingMessage, res: S
       // A long-running `pvectl netbox sim` keeps only the recent requests.
       if (state.log.length > MAX_LOG) state.log.splice(0, state.log.length - MAX_LOG);
       const headers: Record<string, string> = { "API-Version": state.ctx.version.full.split(".").slice(0, 2).join("."), ...reply.headers };
-      if (reply.body !== undefined && reply.status !== 204) headers["Content-Type"] = "application/json";
+      const hasBody = reply.body !== undefined && reply.status !== 204;
+      if (hasBody) headers["Content-Type"] ??= "application/json";
       res.writeHead(reply.status, headers);
-      res.end(reply.body !== undefined && reply.status !== 204 ? JSON.stringify(reply.body) : undefined);
+      res.end(hasBody ? (reply.text ? String(reply.body) : JSON.stringify(reply.body)) : undefined);
     };
     const fault = takeFault(state, method, pathWithQuery);
     if (fault) {

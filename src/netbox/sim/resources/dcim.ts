@@ -22,7 +22,14 @@ export const sites: ResourceDef = {
     { name: "description", kind: "string", maxLength: 200 },
     { name: "comments", kind: "string" },
     ...TAGS_AND_CUSTOM_FIELDS,
+    // NetBox's related-object counts. The simulator models no circuits, devices or racks, and
+    // its prefixes carry no scope, so those are 0 (the netbox.netbox inventory reads prefix_count).
+    { name: "circuit_count", kind: "computed", value: () => 0 },
+    { name: "device_count", kind: "computed", value: () => 0 },
+    { name: "prefix_count", kind: "computed", value: () => 0 },
+    { name: "rack_count", kind: "computed", value: () => 0 },
     { name: "virtualmachine_count", kind: "computed", value: (r, ctx) => countWhere(ctx, "virtualization/virtual-machines", "site", r.id) },
+    { name: "vlan_count", kind: "computed", value: (r, ctx) => countWhere(ctx, "ipam/vlans", "site", r.id) },
   ],
   brief: ["name", "slug", "description"],
   display: (r) => str(r, "name"),
