@@ -26,7 +26,7 @@ function guestPlan(plans: Record<string, Plan>, name: string) {
   return guest;
 }
 
-const diskSteps = (steps: { action: string }[]) => steps.filter((s) => s.action.startsWith("disk-"));
+const diskSteps = <S extends { action: string }>(steps: S[]): S[] => steps.filter((s) => s.action.startsWith("disk-"));
 
 describe("netbox sync: disks by identity", () => {
   let lab: NetboxLab;
@@ -44,7 +44,7 @@ describe("netbox sync: disks by identity", () => {
     const held = await syncRecord(lab, rec.name);
     const steps = diskSteps(guestPlan(held.plans, rec.name).steps);
     assert.deepEqual(steps.map((s) => s.action), ["disk-delete"], JSON.stringify(steps));
-    assert.match((steps[0] as { summary: string }).summary, /^delete scsi0 /);
+    assert.match(steps[0]?.summary ?? "", /^delete scsi0 /);
     assert.equal(held.records[0]?.result, "held", "the removal waits for --allow-data-loss");
     assert.deepEqual((await guestDisks(lab, rec.vmId)).sizes, before.sizes, "nothing grown, nothing removed without the flag");
     assert.deepEqual(before.holds, { scsi0: rec.os, scsi1: rec.data }, "the build records which virtual disk each slot holds");
