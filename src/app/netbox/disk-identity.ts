@@ -49,11 +49,16 @@ export async function mapByDiskIdentity(pve: PveClient, netbox: NetboxClient, co
   if (found.length === 0) return members;
   const [reads, elsewhere] = await Promise.all([readGuestsPerGuest(pve, found.map((f) => f.guest)), disksElsewhere(netbox, found)]);
   const guests = new Map<MappedVm, GuestDisks>();
+  const unread = new Map<MappedVm, string>();
   for (const { m, guest } of found) {
     const live = reads.live.get(guest.vmid);
     if (live !== undefined) guests.set(m, { vmid: guest.vmid, tags: live.tags, slots: disksOf(live) });
+    // Deleted meanwhile: built again, by position. Unreadable: never mapped by position (that could grow or delete the wrong disk).
+    else if (!reads.gone.has(guest.vmid)) unread.set(m, `vmid ${guest.vmid}: its disks cannot be matched to the record's virtual disks, its config could not be read (${reads.failed.get(guest.vmid) ?? "no answer"}); nothing is changed, sync again`);
   }
   return members.map((m) => {
+    const why = unread.get(m);
+    if (why !== undefined) return { ...m, diskErrors: [why] };
     const guest = guests.get(m);
     if (guest === undefined) return m;
     const again = mapRecord(m.record, config, { guest, elsewhere });
