@@ -5,28 +5,19 @@
 // existed is adopted by position only when every size matches exactly.
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import type { Plan } from "../../src/plan/types.js";
 import {
-  addVirtualDisk,
   createTwoDiskRecord,
   DAY2_CONFIG,
   DISKS,
+  diskSteps,
   forgetDiskIdentity,
-  GIB,
   GIB_IN_MIB,
   guestDisks,
+  guestPlanOf,
+  runDiskIdentityScenario,
   syncRecord,
 } from "./disk-identity-lab.js";
 import { type NetboxLab, startNetboxLab } from "./lab.js";
-
-/** The plan's entry for the record's guest. */
-function guestPlan(plans: Record<string, Plan>, name: string) {
-  const guest = Object.values(plans).flatMap((p) => p.guests).find((g) => g.name === name);
-  assert.ok(guest, `the plan has ${name}`);
-  return guest;
-}
-
-const diskSteps = <S extends { action: string }>(steps: S[]): S[] => steps.filter((s) => s.action.startsWith("disk-"));
 
 describe("netbox sync: disks by identity", () => {
   let lab: NetboxLab;
@@ -34,37 +25,7 @@ describe("netbox sync: disks by identity", () => {
 
   test("deleting the first virtual disk removes its slot only (guarded); the data disk keeps its slot and size; a new virtual disk takes a free slot", async () => {
     lab = await startNetboxLab(DAY2_CONFIG);
-    const rec = createTwoDiskRecord(lab);
-    const built = await syncRecord(lab, rec.name);
-    assert.equal(built.records[0]?.result, "staged", JSON.stringify(built.records));
-    const before = await guestDisks(lab, rec.vmId);
-    assert.deepEqual(before.sizes, { scsi0: 32 * GIB, scsi1: 100 * GIB });
-
-    lab.nb.admin.remove(DISKS, rec.os);
-    const held = await syncRecord(lab, rec.name);
-    const steps = diskSteps(guestPlan(held.plans, rec.name).steps);
-    assert.deepEqual(steps.map((s) => s.action), ["disk-delete"], JSON.stringify(steps));
-    assert.match(steps[0]?.summary ?? "", /^delete scsi0 /);
-    assert.equal(held.records[0]?.result, "held", "the removal waits for --allow-data-loss");
-    assert.deepEqual((await guestDisks(lab, rec.vmId)).sizes, before.sizes, "nothing grown, nothing removed without the flag");
-    assert.deepEqual(before.holds, { scsi0: rec.os, scsi1: rec.data }, "the build records which virtual disk each slot holds");
-
-    const removed = await syncRecord(lab, rec.name, { allowDataLoss: true });
-    assert.equal(removed.records[0]?.result, "converged", JSON.stringify(removed.records));
-    assert.deepEqual((await guestDisks(lab, rec.vmId)).sizes, { scsi1: 100 * GIB }, "the data disk is where it was, as large as it was");
-
-    const logs = addVirtualDisk(lab, rec.vmId, "logs", 10);
-    const added = await syncRecord(lab, rec.name);
-    assert.equal(added.records[0]?.result, "converged", JSON.stringify(added.records));
-    const after = await guestDisks(lab, rec.vmId);
-    assert.equal(after.sizes.scsi1, 100 * GIB);
-    assert.equal(after.holds.scsi1, rec.data);
-    const logsSlot = Object.entries(after.holds).find(([, id]) => id === logs)?.[0];
-    assert.ok(logsSlot !== undefined && logsSlot !== "scsi1", `the new virtual disk took a free slot (${JSON.stringify(after.holds)})`);
-    assert.equal(after.sizes[logsSlot], 10 * GIB);
-
-    const again = await syncRecord(lab, rec.name);
-    assert.deepEqual(guestPlan(again.plans, rec.name).steps, [], "converged: nothing left to do");
+    await runDiskIdentityScenario(lab, (opts) => syncRecord(lab, "app-01", opts));
   });
 
   test("a guest built before the identity was recorded is adopted by position once, only when every size matches exactly", async () => {
@@ -78,7 +39,7 @@ describe("netbox sync: disks by identity", () => {
     // A size that no longer matches: nothing is guessed, the plan names the slots and the virtual disks.
     lab.nb.admin.update(DISKS, rec.data, { size: 120 * GIB_IN_MIB });
     const refused = await syncRecord(lab, rec.name);
-    const guest = guestPlan(refused.plans, rec.name);
+    const guest = guestPlanOf(refused.plans, rec.name);
     assert.deepEqual(guest.steps, [], "no resize, no delete");
     assert.match(guest.errors.join("\n"), /scsi1 \(100 GiB\).*virtual disk `data` \(id \d+\), 120 GiB/);
     assert.equal(refused.records[0]?.result, "failed");
@@ -86,7 +47,7 @@ describe("netbox sync: disks by identity", () => {
 
     lab.nb.admin.update(DISKS, rec.data, { size: 100 * GIB_IN_MIB });
     const adopted = await syncRecord(lab, rec.name);
-    const plan = guestPlan(adopted.plans, rec.name);
+    const plan = guestPlanOf(adopted.plans, rec.name);
     assert.deepEqual(diskSteps(plan.steps), []);
     assert.match(plan.warnings.join("\n"), /adopted by position .*scsi0 = virtual disk `os`.*scsi1 = virtual disk `data`/);
     assert.deepEqual((await guestDisks(lab, rec.vmId)).holds, { scsi0: rec.os, scsi1: rec.data }, "recorded by the same plan");
@@ -99,7 +60,7 @@ describe("netbox sync: disks by identity", () => {
     const other = createTwoDiskRecord(lab, "app-02");
     lab.nb.admin.update(DISKS, rec.data, { virtual_machine: other.vmId, name: "data-of-app-01" });
     const result = await syncRecord(lab, rec.name);
-    const guest = guestPlan(result.plans, rec.name);
+    const guest = guestPlanOf(result.plans, rec.name);
     assert.deepEqual(guest.steps, []);
     assert.match(guest.errors.join("\n"), new RegExp(`scsi1 holds NetBox virtual disk id ${rec.data} .*now belongs to virtual machine app-02`));
     assert.deepEqual(Object.keys((await guestDisks(lab, rec.vmId)).sizes), ["scsi0", "scsi1"]);
