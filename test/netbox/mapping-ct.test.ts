@@ -63,7 +63,8 @@ describe("mapping NetBox records to containers", () => {
         node: "pve1",
         ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst",
         options: { cores: "2", memory: "1024", swap: "256", features: "nesting=1" },
-        tags: ["netbox", "netbox-vm-4"],
+        // Which virtual disk each volume holds is recorded on the container (disk-slots.ts).
+        tags: ["netbox", "netbox-disk-3-rootfs", "netbox-disk-4-mp0", "netbox-vm-4"],
         mounts: [
           { slot: "rootfs", storage: "local-lvm", sizeBytes: 8192 * MiB, options: {} },
           { slot: "mp0", storage: "local-lvm", sizeBytes: 20480 * MiB, mountpoint: "/var/lib/data", options: {} },

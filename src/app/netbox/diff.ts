@@ -16,6 +16,7 @@ import { recordIdsIn } from "../../sources/netbox/record-tag.js";
 import { recordSelection, type SelectionFlags } from "../../sources/netbox/selection.js";
 import { userMessageOf as errorText } from "../../util/errors.js";
 import { planSpec } from "../plan-spec.js";
+import { mapByDiskIdentity, withDiskIdentity } from "./disk-identity.js";
 
 /**
  * in-sync: the guest matches its record; drift: they disagree (see `differences`);
@@ -162,16 +163,21 @@ async function diffConnection(
   mapped: MappedVm[],
   all: NetboxVmRecord[],
   config: NetboxConfig,
+  netbox: NetboxClient,
 ): Promise<{ records: RecordDrift[]; unrecorded: UnrecordedGuest[] }> {
-  const specs = mapped.map((m) => m.spec);
+  // Disks compared in the slots their guests record for them, as sync maps them (disk-identity.ts).
+  const placed = await mapByDiskIdentity(pve, netbox, config, mapped);
+  const specs = placed.map((m) => m.spec);
   const guests = { vms: specs.filter((s) => s.kind === "vm"), containers: specs.filter((s) => s.kind === "container") };
   // adopt: a guest the record names is compared even when pvectl did not create it (the adopt
   // step itself is not a difference; a note says sync would leave it alone).
-  const { plan, context } = await planSpec(pve, guests, { adopt: true, skipPreflight: true });
+  const planned = await planSpec(pve, guests, { adopt: true, skipPreflight: true });
+  const { context } = planned;
+  const plan = withDiskIdentity(planned.plan, new Map(placed.map((m) => [m.spec.name, m])));
   const byKey = new Map(plan.guests.map((g) => [g.key, g]));
   const power = new Map(context.cluster.guests.map((g) => [g.vmid, g.status]));
   const retired = retiredStatuses(config);
-  const records = mapped.map((m) => {
+  const records = placed.map((m) => {
     const guest = byKey.get(m.spec.name);
     const base = baseOf(m.record, connection);
     return guest ? driftOf(base, guest, retired, guest.vmid === undefined ? undefined : power.get(guest.vmid)) : { ...base, state: "invalid" as const, notes: ["the plan has no entry for this record"] };
@@ -200,7 +206,7 @@ export async function diffNetbox(options: DiffOptions): Promise<NetboxDiffReport
   for (const [key, mapped] of byConnection) {
     const connection = key === "" ? undefined : key;
     try {
-      const found = await diffConnection(options.pveClient(connection), connection, mapped, all, config);
+      const found = await diffConnection(options.pveClient(connection), connection, mapped, all, config, netbox);
       records.push(...found.records);
       unrecorded.push(...found.unrecorded);
     } catch (err) {

@@ -3,7 +3,8 @@
 // (day 2: the same plan, guard rails and write-back; their status is kept).
 // 1. select the records and map each to a VmSpec (a bad record fails alone, nothing written
 //    for it but the reason);
-// 2. per PVE connection: plan with the engine (live state, identity by vmid or name), then
+// 2. per PVE connection: map each built record's disks to the slots recorded on its guest
+//    (disk-identity.ts), plan with the engine (live state, identity by vmid or name), then
 //    apply; guests blocked by the preflight fail alone when the problem is theirs;
 // 3. per record whose own steps all ran and succeeded: write back vmid, MACs, primary IPv4,
 //    then the status. A record whose steps or write-back failed keeps `planned` (or gets
@@ -26,6 +27,7 @@ import { recordSelection } from "../../sources/netbox/selection.js";
 import { userMessageOf as errorText } from "../../util/errors.js";
 import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
 import { type PlannedSpec, planSpec } from "../plan-spec.js";
+import { mapByDiskIdentity, withDiskIdentity } from "./disk-identity.js";
 import { bindingProblem } from "./record-binding.js";
 import { RecordClaims } from "./record-claims.js";
 import { vmidsInQuarantine } from "./vmid-quarantine.js";
@@ -269,12 +271,15 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
 
   // 2. plan + apply per group, 3. write back per record
   const plans: Record<string, Plan> = {};
-  for (const { connection, range, members: group } of groups.values()) {
+  for (const { connection, range, members } of groups.values()) {
     const label = connection === "" ? undefined : connection;
     let pve: PveClient;
     let planned: Required<PlannedSpec>;
+    let group = members;
     try {
       pve = options.pveClient(label);
+      // Each virtual disk keeps the slot recorded on its guest (disk-identity.ts), never the one its position gives.
+      group = await mapByDiskIdentity(pve, netbox, config, members);
       // A record's vmid never takes over a guest pvectl did not create unless the config says `adopt: true`.
       const specs = group.map((m) => m.spec);
       const guests = { vms: specs.filter((s) => s.kind === "vm"), containers: specs.filter((s) => s.kind === "container") };
@@ -288,7 +293,7 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
     const { blockedAll } = isolated;
     let plan: Plan;
     try {
-      plan = await refuseOtherRecordsGuests(isolated.plan, planned.context.cluster, byKey, netbox, config);
+      plan = await refuseOtherRecordsGuests(withDiskIdentity(isolated.plan, byKey), planned.context.cluster, byKey, netbox, config);
     } catch (err) {
       for (const m of group) await fail(m.record, [`checking which record owns each guest failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
       continue;

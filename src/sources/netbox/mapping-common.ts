@@ -2,18 +2,47 @@
 // sizes and an interface's VLANs.
 import type { NetboxConfig, Unit } from "./config.js";
 import type { InterfaceAddresses } from "./addresses.js";
+import { type DiskPlacement, type GuestDisks, placeDisks, recordedDisks, diskTagOf, type SlotRules } from "./disk-slots.js";
 import type { NetboxVmRecord } from "./records.js";
 
 export const UNIT_BYTES: Record<Unit, number> = { MB: 1e6, MiB: 2 ** 20, GB: 1e9, GiB: 2 ** 30 };
 export const MAX_NICS = 32;
 
 /** The record's disk sizes in NetBox's unit: its virtual disks, else its disk size, else the default. */
-export function diskSizes(record: NetboxVmRecord, config: NetboxConfig): { label: string; size: number; name?: string }[] {
+export function diskSizes(record: NetboxVmRecord, config: NetboxConfig): { label: string; size: number; name?: string; id?: number }[] {
   const { vm } = record;
   const d = config.defaults;
-  if (record.disks.length) return record.disks.map((disk) => ({ label: `virtual disk \`${disk.name}\``, size: disk.size, name: disk.name }));
+  if (record.disks.length) return record.disks.map((disk) => ({ label: `virtual disk \`${disk.name}\``, size: disk.size, name: disk.name, id: disk.id }));
   if (vm.disk !== null && vm.disk !== undefined) return [{ label: "disk", size: vm.disk }];
   return d.diskSize !== undefined ? [{ label: "defaults.diskSize", size: d.diskSize }] : [];
+}
+
+/**
+ * What the mapping knows of the guest a record already has (disk-slots.ts): its tags and disks,
+ * and the recorded virtual disks that now belong to other records. Absent: a guest to be built.
+ */
+export interface DiskLayout {
+  guest?: GuestDisks;
+  /** Virtual disk id -> the record it now belongs to, described. */
+  elsewhere?: ReadonlyMap<number, string>;
+}
+
+/**
+ * The slot of each of the record's disks (by the identity recorded on the guest), sizes in
+ * bytes by defaults.diskUnit (a size that is not a positive whole number has none: the caller
+ * reports it).
+ */
+export function placeRecordDisks(sizes: ReturnType<typeof diskSizes>, config: NetboxConfig, rules: SlotRules, layout: DiskLayout | undefined): DiskPlacement {
+  const unit = UNIT_BYTES[config.defaults.diskUnit];
+  const disks = sizes.map((s) => ({
+    label: s.label,
+    ...(s.id !== undefined ? { id: s.id } : {}),
+    ...(Number.isInteger(s.size) && s.size > 0 ? { sizeBytes: s.size * unit } : {}),
+  }));
+  const placement = placeDisks(disks, rules, layout?.guest, layout?.elsewhere);
+  // Unmatched: the guest keeps the records it has, so nothing it knows is forgotten.
+  if (placement.errors.length > 0) placement.tags = recordedDisks(layout?.guest?.tags ?? []).map((r) => diskTagOf(r.id, r.slot));
+  return placement;
 }
 
 /** An interface's VLANs: the untagged one as the tag (access or tagged mode), the tagged ones as trunks. */

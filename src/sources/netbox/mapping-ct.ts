@@ -4,7 +4,9 @@
 //
 //   platforms.<slug>.container -> ostemplate, unprivileged, features, ostype, swap, DNS
 //   first virtual disk (or disk, or container.size) -> rootfs on the storage
-//   further virtual disks      -> mount points mp0.., mounted where the disk's name says (/data)
+//   further virtual disks      -> mount points mp0.., mounted where the disk's name says (/data);
+//                                 a built container keeps each in the slot recorded for it
+//                                 (tag netbox-disk-<id>-<slot>, disk-slots.ts), never by position
 //   interfaces                 -> net0.. named as in NetBox (eth0), VLANs and MTU as for VMs,
 //                                 MAC kept when NetBox has one; net0's address is the record's
 //                                 primary IPv4 (static, with container.gw), else container.ip (dhcp)
@@ -14,7 +16,8 @@ import type { ClusterMapping, ContainerMapping, NetboxConfig } from "./config.js
 import type { ContainerSpec, CtMountSpec, CtNicSpec } from "../spec/model.js";
 import { checkCtDevice } from "../spec/ct-devices.js";
 import { printCtFeatures } from "../spec/ct-values.js";
-import { addressesOn, diskSizes, gatewayClash, ipv4GatewayOf, MAX_NICS, UNIT_BYTES, vlansOf } from "./mapping-common.js";
+import type { DiskPlacement } from "./disk-slots.js";
+import { addressesOn, type DiskLayout, diskSizes, gatewayClash, ipv4GatewayOf, MAX_NICS, placeRecordDisks, UNIT_BYTES, vlansOf } from "./mapping-common.js";
 import type { MappingResult, NicBinding } from "./mapping.js";
 import type { NetboxVmRecord } from "./records.js";
 
@@ -29,13 +32,17 @@ export interface ContainerInputs {
   cores?: number;
   memory?: number;
   tags?: string[];
+  /** The container the record already has (disk-slots.ts); absent: one to build. */
+  layout?: DiskLayout;
 }
 
 const MIB = 2 ** 20;
 const INTERFACE_NAME = /^[-_.\w\d]{1,15}$/;
+/** rootfs first, then mp0 .. mp255 (PVE's mount point keys). */
+const MOUNT_SLOTS = ["rootfs", ...Array.from({ length: 256 }, (_, i) => `mp${i}`)];
 
 /** rootfs and mount points from the record's disks; undefined entries after reporting. */
-function volumes(record: NetboxVmRecord, config: NetboxConfig, inputs: ContainerInputs): { rootfs?: CtMountSpec; mounts: Record<string, CtMountSpec> } {
+function volumes(record: NetboxVmRecord, config: NetboxConfig, inputs: ContainerInputs): { rootfs?: CtMountSpec; mounts: Record<string, CtMountSpec>; placement: DiskPlacement } {
   const { errors, platform } = inputs;
   const storage = inputs.storage ?? "";
   const unit = config.defaults.diskUnit;
@@ -44,22 +51,25 @@ function volumes(record: NetboxVmRecord, config: NetboxConfig, inputs: Container
   if (sizes.length === 0) errors.push("has no virtual disks and no disk size; add a virtual disk in NetBox, or set `container.size` on the platform (or `defaults.diskSize`)");
   const mounts: Record<string, CtMountSpec> = {};
   let rootfs: CtMountSpec | undefined;
+  const valid = sizes.map((disk) => disk.bytes !== undefined && disk.bytes >= MIB);
   sizes.forEach((disk, i) => {
-    if (disk.bytes === undefined || disk.bytes < MIB) {
-      errors.push(`${disk.label} has size ${disk.size} ${unit}; a volume needs a positive size of at least 1 MiB`);
-      return;
-    }
-    if (i === 0) {
+    if (!valid[i]) errors.push(`${disk.label} has size ${disk.size} ${unit}; a volume needs a positive size of at least 1 MiB`);
+  });
+  const placement = placeRecordDisks(sizes, config, { candidates: MOUNT_SLOTS, fixed: "rootfs" }, inputs.layout);
+  for (const { slot, disk: i } of placement.slots) {
+    const disk = sizes[i]!;
+    if (!valid[i] || disk.bytes === undefined) continue;
+    if (slot === "rootfs") {
       rootfs = { storage, sizeBytes: disk.bytes, options: {} };
-      return;
+      continue;
     }
     if (!disk.name?.startsWith("/")) {
       errors.push(`${disk.label}: a container's further disks are mount points; name the virtual disk after where it is mounted (e.g. /data)`);
-      return;
+      continue;
     }
-    mounts[`mp${i - 1}`] = { storage, sizeBytes: disk.bytes, mountpoint: disk.name, options: {} };
-  });
-  return { ...(rootfs ? { rootfs } : {}), mounts };
+    mounts[slot] = { storage, sizeBytes: disk.bytes, mountpoint: disk.name, options: {} };
+  }
+  return { ...(rootfs ? { rootfs } : {}), mounts, placement };
 }
 
 function nics(record: NetboxVmRecord, config: NetboxConfig, inputs: ContainerInputs): { nics: Record<string, CtNicSpec>; bindings: NicBinding[] } {
@@ -116,7 +126,7 @@ function options(inputs: ContainerInputs): Record<string, string> {
 
 export function mapContainer(record: NetboxVmRecord, config: NetboxConfig, inputs: ContainerInputs): MappingResult {
   const { errors, cluster, node } = inputs;
-  const { rootfs, mounts } = volumes(record, config, inputs);
+  const { rootfs, mounts, placement } = volumes(record, config, inputs);
   const { nics: ctNics, bindings } = nics(record, config, inputs);
   if (errors.length > 0 || !cluster || node === undefined || inputs.cores === undefined || inputs.memory === undefined) return { ok: false, record, errors };
   const spec: ContainerSpec = {
@@ -129,11 +139,13 @@ export function mapContainer(record: NetboxVmRecord, config: NetboxConfig, input
     ...(config.defaults.power !== undefined ? { power: config.defaults.power } : {}),
     ostemplate: inputs.platform.ostemplate,
     options: options(inputs),
-    ...(inputs.tags !== undefined ? { tags: inputs.tags } : {}),
+    ...(inputs.tags !== undefined ? { tags: [...inputs.tags, ...placement.tags].sort() } : {}),
     ...(rootfs ? { rootfs } : {}),
     mounts,
+    // Volumes that cannot be matched to virtual disks are left as they are (the plan carries the error).
+    ...(placement.errors.length > 0 ? { unmanaged: ["mounts" as const] } : {}),
     nics: ctNics,
     source: { file: `netbox:virtualization/virtual-machines/${record.vm.id}`, line: 1, column: 1 },
   };
-  return { ok: true, record, spec, cluster: cluster.name, nics: bindings };
+  return { ok: true, record, spec, cluster: cluster.name, nics: bindings, diskNotes: placement.notes, diskErrors: placement.errors };
 }

@@ -7,7 +7,9 @@
 //   custom fields           -> vmid / node / storage overrides (names in customFields:)
 //   vcpus                   -> cores (whole numbers only)
 //   memory                  -> memory in MiB (defaults.memoryUnit says what NetBox's number means)
-//   virtual disks or disk   -> scsi0.. (defaults.diskBus) on the storage, sizes by defaults.diskUnit
+//   virtual disks or disk   -> scsi0.. (defaults.diskBus) on the storage, sizes by defaults.diskUnit;
+//                              a built guest keeps each virtual disk in the slot recorded for it
+//                              (tag netbox-disk-<id>-<slot>, disk-slots.ts), never by position
 //   platform (slug)         -> platforms.<slug>: ostype, ISO (ide2) or image (first disk), bios ...
 //                              or clone (the template's first disk, grown; its storage kept);
 //                              cloudInit: ipconfig0 from the primary IPv4 (else dhcp)
@@ -19,7 +21,8 @@
 import { isValidTag } from "../../pve/tags.js";
 import type { CdromSpec, CloudInitSpec, ContainerSpec, DeviceSection, DiskSpec, IpConfigSpec, NicSpec, VmSpec } from "../spec/model.js";
 import type { NetboxConfig, PlatformMapping } from "./config.js";
-import { addressesOn, diskSizes, gatewayClash, ipv4GatewayOf, MAX_NICS, UNIT_BYTES, vlansOf } from "./mapping-common.js";
+import { DISK_TAG_PREFIX, isDiskTag } from "./disk-slots.js";
+import { addressesOn, type DiskLayout, diskSizes, gatewayClash, ipv4GatewayOf, MAX_NICS, placeRecordDisks, UNIT_BYTES, vlansOf } from "./mapping-common.js";
 import { mapContainer } from "./mapping-ct.js";
 import { isRecordTag, RECORD_TAG_PREFIX, recordTagOf } from "./record-tag.js";
 import type { NetboxVmRecord } from "./records.js";
@@ -39,6 +42,10 @@ export interface MappedVm {
   cluster: string;
   /** Which NetBox interface each NIC slot came from, for writing MACs back. */
   nics: NicBinding[];
+  /** What the plan should say about the disks' slots (adopted by position, a slot removed). */
+  diskNotes: string[];
+  /** Disk slots that cannot be matched to virtual disks: the guest must be left alone (disk-slots.ts). */
+  diskErrors: string[];
 }
 
 export interface UnmappableVm {
@@ -80,6 +87,8 @@ function recordTags(record: NetboxVmRecord, config: NetboxConfig, errors: string
   for (const t of all) if (!isValidTag(t)) errors.push(`tag \`${t}\` is not a valid Proxmox VE tag (letters, digits, _ - + .; not starting with - + .)`);
   for (const t of all.filter(isRecordTag))
     errors.push(`tag \`${t}\` has the shape of the tag pvectl binds a guest to its NetBox record with (${RECORD_TAG_PREFIX}<id>); rename it in NetBox or in tags.add`);
+  for (const t of all.filter(isDiskTag))
+    errors.push(`tag \`${t}\` has the shape of the tags pvectl records which virtual disk each slot holds with (${DISK_TAG_PREFIX}<id>-<slot>); rename it in NetBox or in tags.add`);
   return [...new Set([...all, recordTagOf(record.vm.id)])].sort();
 }
 
@@ -136,7 +145,11 @@ function ipconfigsOf(record: NetboxVmRecord, platformGw: string | undefined, pla
   return out;
 }
 
-export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): MappingResult {
+/**
+ * `layout`: the guest the record already has (its tags and disks), so each virtual disk keeps
+ * the slot recorded for it; without it the record is mapped as a guest to build.
+ */
+export function mapRecord(record: NetboxVmRecord, config: NetboxConfig, layout?: DiskLayout): MappingResult {
   const errors: string[] = [];
   const { vm } = record;
   const d = config.defaults;
@@ -190,23 +203,28 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
       ...(cores !== undefined ? { cores } : {}),
       ...(memory !== undefined ? { memory } : {}),
       tags,
+      ...(layout ? { layout } : {}),
     });
   }
 
   const disks: Record<string, DiskSpec> = {};
   const sizes = diskSizes(record, config);
+  const maxDisks = MAX_DISKS[d.diskBus] ?? 0;
   if (sizes.length === 0) errors.push("has no virtual disks and no disk size; add a virtual disk in NetBox or set `defaults.diskSize`");
-  if (sizes.length > (MAX_DISKS[d.diskBus] ?? 0)) errors.push(`has ${sizes.length} disks; the ${d.diskBus} bus holds at most ${MAX_DISKS[d.diskBus]}`);
-  sizes.forEach(({ label, size }, i) => {
-    if (!Number.isInteger(size) || size <= 0) {
-      errors.push(`${label} has size ${size} ${d.diskUnit}; a disk needs a positive size`);
-      return;
-    }
-    const onStorage = i === 0 && platform?.clone ? cloneDiskStorage(platform.clone) : storage;
+  if (sizes.length > maxDisks) errors.push(`has ${sizes.length} disks; the ${d.diskBus} bus holds at most ${maxDisks}`);
+  for (const { label, size } of sizes) if (!Number.isInteger(size) || size <= 0) errors.push(`${label} has size ${size} ${d.diskUnit}; a disk needs a positive size`);
+  const firstSlot = `${d.diskBus}0`;
+  const placement = placeRecordDisks(sizes, config, { candidates: Array.from({ length: maxDisks }, (_, i) => `${d.diskBus}${i}`) }, layout);
+  for (const { slot, disk: i, added } of placement.slots) {
+    const size = sizes[i]!.size;
+    if (!Number.isInteger(size) || size <= 0) continue;
+    // The guest's original first disk (the template's, or imported from the image); a disk added later in that slot is a plain one.
+    const first = slot === firstSlot && !added;
+    const onStorage = first && platform?.clone ? cloneDiskStorage(platform.clone) : storage;
     const disk: DiskSpec = { ...(onStorage !== undefined ? { storage: onStorage } : {}), sizeBytes: size * UNIT_BYTES[d.diskUnit], options: {} };
-    if (i === 0 && platform?.image) disk.importFrom = platform.image;
-    disks[`${d.diskBus}${i}`] = disk;
-  });
+    if (first && platform?.image) disk.importFrom = platform.image;
+    disks[slot] = disk;
+  }
 
   const bridge = cluster?.bridge ?? d.bridge;
   const nics: Record<string, NicSpec> = {};
@@ -250,15 +268,18 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig): Mapping
     ...(platform.cpu !== undefined ? { cpu: platform.cpu } : {}),
     ...((platform.scsihw ?? d.scsihw) !== undefined ? { scsihw: platform.scsihw ?? d.scsihw } : {}),
     ...(platform.agent !== undefined ? { agent: { enabled: platform.agent } } : {}),
-    tags,
+    tags: [...tags, ...placement.tags].sort(),
     disks,
     cdroms,
     nics,
     ...(cloudInit ? { cloudInit } : {}),
     // A clone keeps the CD-ROM and cloud-init drives of its template unless the platform says otherwise.
-    ...(platform.clone ? { unmanaged: cloneUnmanaged(platform) } : {}),
+    // Disks that cannot be matched to virtual disks are left as they are (the plan carries the error).
+    ...(platform.clone || placement.errors.length > 0
+      ? { unmanaged: [...(platform.clone ? cloneUnmanaged(platform) : []), ...(placement.errors.length > 0 ? (["disks"] as const) : [])] }
+      : {}),
     extraConfig: {},
     source: { file: `netbox:virtualization/virtual-machines/${vm.id}`, line: 1, column: 1 },
   };
-  return { ok: true, record, spec, cluster: clusterName, nics: bindings };
+  return { ok: true, record, spec, cluster: clusterName, nics: bindings, diskNotes: placement.notes, diskErrors: placement.errors };
 }
