@@ -89,7 +89,7 @@ describe("netbox: one run per record across instances", () => {
     addRecords(lab, 6);
     const records = await loadRecords(lab.netbox, { names: Array.from({ length: 6 }, (_, i) => `app-${i}`) });
     // One WriteBack per record, as separate instances would have; all choose at once.
-    await Promise.all(records.map((r) => new WriteBack(lab.netbox, lab.config).primaryIp4BeforeBuild(r, [])));
+    await Promise.all(records.map((r) => new WriteBack(lab.netbox, lab.config).addresses.assign(r, [], false)));
     const taken = records.map((r) => r.vm.primary_ip4?.address);
     assert.equal(new Set(taken).size, 6, taken.join(", "));
     const objects = lab.nb.admin.list("ipam/ip-addresses").map((ip) => String(ip.address));
