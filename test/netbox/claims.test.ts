@@ -50,7 +50,8 @@ describe("netbox: one run per record across instances", () => {
     for (const r of records) {
       assert.equal(obj(r.status).value, "staged", String(r.name));
       assert.deepEqual(guests.get(String(r.name))?.length, 1, `one guest for ${r.name}`);
-      assert.equal(ips.filter((ip) => ip.description === `pvectl: ${r.name}`).length, 1, `one address for ${r.name}`);
+      const nics = lab.nb.admin.list("virtualization/interfaces", { virtual_machine_id: String(r.id) }).length;
+      assert.equal(ips.filter((ip) => ip.description === `pvectl: ${r.name}`).length, nics, `one address per interface of ${r.name}`);
       const vmid = Number(obj(r.custom_fields).proxmox_vmid);
       const config = (await lab.pve.request("GET", `/nodes/pve1/qemu/${vmid}/config`)) as Record<string, unknown>;
       const built = /ip=([^,]+)/.exec(String(config.ipconfig0))?.[1];

@@ -68,13 +68,19 @@ export class InterfaceAddressAssigner {
    */
   async plan(record: NetboxVmRecord): Promise<PlannedAddress[]> {
     const out: PlannedAddress[] = [];
-    for (const need of await this.needs(record)) {
-      // Every address held so far, this record's other interfaces' included.
-      const request = this.keepingOff(need, () => true);
-      const address = await firstAllowedAddress(this.netbox, need.source.prefix.id, request.forbidden);
-      if (address === undefined) throw fullPrefix(request);
-      this.hold(need, record, address);
-      out.push({ interfaceId: need.iface.id, interfaceName: need.iface.name, address, prefix: need.source.prefix.prefix });
+    try {
+      for (const need of await this.needs(record)) {
+        // Every address held so far, this record's other interfaces' included.
+        const request = this.keepingOff(need, () => true);
+        const address = await firstAllowedAddress(this.netbox, need.source.prefix.id, request.forbidden);
+        if (address === undefined) throw fullPrefix(request);
+        this.hold(need, record, address);
+        out.push({ interfaceId: need.iface.id, interfaceName: need.iface.name, address, prefix: need.source.prefix.prefix });
+      }
+    } catch (err) {
+      // A record that gets no addresses is not built: what it held goes to the records after it.
+      for (const held of this.held.values()) for (const [address, hold] of held) if (hold.recordId === record.vm.id) held.delete(address);
+      throw err;
     }
     return out;
   }
