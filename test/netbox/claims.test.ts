@@ -50,7 +50,8 @@ describe("netbox: one run per record across instances", () => {
     for (const r of records) {
       assert.equal(obj(r.status).value, "staged", String(r.name));
       assert.deepEqual(guests.get(String(r.name))?.length, 1, `one guest for ${r.name}`);
-      assert.equal(ips.filter((ip) => ip.description === `pvectl: ${r.name}`).length, 1, `one address for ${r.name}`);
+      const nics = lab.nb.admin.list("virtualization/interfaces", { virtual_machine_id: String(r.id) }).length;
+      assert.equal(ips.filter((ip) => ip.description === `pvectl: ${r.name}`).length, nics, `one address per interface of ${r.name}`);
       const vmid = Number(obj(r.custom_fields).proxmox_vmid);
       const config = (await lab.pve.request("GET", `/nodes/pve1/qemu/${vmid}/config`)) as Record<string, unknown>;
       const built = /ip=([^,]+)/.exec(String(config.ipconfig0))?.[1];
@@ -89,7 +90,7 @@ describe("netbox: one run per record across instances", () => {
     addRecords(lab, 6);
     const records = await loadRecords(lab.netbox, { names: Array.from({ length: 6 }, (_, i) => `app-${i}`) });
     // One WriteBack per record, as separate instances would have; all choose at once.
-    await Promise.all(records.map((r) => new WriteBack(lab.netbox, lab.config).primaryIp4BeforeBuild(r, [])));
+    await Promise.all(records.map((r) => new WriteBack(lab.netbox, lab.config).addresses.assign(r, [], false)));
     const taken = records.map((r) => r.vm.primary_ip4?.address);
     assert.equal(new Set(taken).size, 6, taken.join(", "));
     const objects = lab.nb.admin.list("ipam/ip-addresses").map((ip) => String(ip.address));

@@ -23,5 +23,8 @@ tags:
   add: [netbox]
 writeBack:
   primaryIp4:
-    prefix: 10.20.0.0/24
+    fallbackPrefix: 10.20.0.0/24
 `;
+
+/** The demo mapping with cloud-init on ubuntu-24-04: its records' addresses go into the guest (ipconfigN). */
+export const CLOUD_INIT_CONFIG = DEMO_CONFIG.replace("    image: local:import/noble.qcow2\n", "    image: local:import/noble.qcow2\n    cloudInit: {}\n");

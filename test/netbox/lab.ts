@@ -1,6 +1,9 @@
 // Both simulators side by side, as the NetBox sync tests and the README's main job use them:
 // a PVE simulator (HTTP, instant tasks) with the images the demo platforms name, and a NetBox
 // simulator seeded with the demo records.
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { PveClient } from "../../src/api/index.js";
 import { NetboxClient } from "../../src/netbox/client.js";
 import { type NetboxConfig, parseNetboxConfig } from "../../src/sources/netbox/config.js";
@@ -56,4 +59,26 @@ export async function startNetboxLab(configText = DEMO_CONFIG, simOptions: Simul
       await sim.close();
     },
   };
+}
+
+/** What addVlanNetworks made: NetBox ids of the VLANs (by vid), the VLAN 30 prefix and the records. */
+export interface VlanNetworks {
+  vlans: Record<"10" | "20" | "30" | "40", number>;
+  storagePrefix: number;
+  /** app-01: eth0 on VLAN 10 (10.10.0.0/24, gateway in the prefix's custom field), eth1 on VLAN 30 (10.30.0.0/24, router 10.30.0.254 tagged gateway). */
+  twoNics: number;
+  /** backup-01: eth0 on VLAN 40, which has no prefix (refused). */
+  noPrefix: number;
+}
+
+/**
+ * VLAN networks on a simulator seeded with the demo data, made with python3-pynetbox
+ * (vlan-networks.py): VLANs 10/20/30 with a prefix each, VLAN 40 without, and the records
+ * app-01 (two NICs, VLANs 10 and 30) and backup-01 (VLAN 40), both `planned` on ubuntu-24-04
+ * (give that platform `cloudInit:` to see the addresses in the guests: CLOUD_INIT_CONFIG).
+ */
+export async function addVlanNetworks(nb: { url: string; token: string }): Promise<VlanNetworks> {
+  const script = fileURLToPath(new URL("./vlan-networks.py", import.meta.url));
+  const { stdout } = await promisify(execFile)("/usr/bin/python3", [script, nb.url, nb.token]);
+  return JSON.parse(stdout) as VlanNetworks;
 }

@@ -93,7 +93,6 @@ describe("mapping NetBox records to containers", () => {
     const vm = nb.admin.create("virtualization/virtual-machines", { name: "ct-05", status: "planned", cluster, platform, vcpus: 1, memory: 512, disk: 4096 });
     nb.admin.create("virtualization/interfaces", { virtual_machine: vm.id, name: "eth0" });
     const eth1 = nb.admin.create("virtualization/interfaces", { virtual_machine: vm.id, name: "eth1" });
-    nb.admin.create("extras/custom-fields", { name: "gateway", type: "text", object_types: ["ipam.prefix"] });
     nb.admin.create("ipam/prefixes", { prefix: "2001:db8:20::/64", custom_fields: { gateway: "2001:db8:20::fe" } });
     const ip6 = nb.admin.create("ipam/ip-addresses", { address: "2001:db8:20::10/64", assigned_object_type: "virtualization.vminterface", assigned_object_id: eth1.id }).id as number;
     nb.admin.update("virtualization/virtual-machines", vm.id as number, { primary_ip6: ip6 });

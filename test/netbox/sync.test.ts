@@ -134,12 +134,13 @@ describe("pvectl netbox sync", () => {
     assert.deepEqual(second.records.map((r) => r.guestResult), ["unchanged", "unchanged", "unchanged"]);
     const guests = await lab.pveGuests();
     assert.deepEqual([...guests.values()].map((v) => v.length), [1, 1, 1]);
-    // One MAC object per interface and one IP per VM: what the first run wrote was reused.
+    // One MAC object and one IP per interface: what the first run wrote was reused.
     const macs = lab.nb.admin.list("dcim/mac-addresses").map((m) => m.assigned_object_id);
     assert.equal(macs.length, new Set(macs).size);
     assert.equal(macs.length, 4);
     const ips = lab.nb.admin.list("ipam/ip-addresses");
-    assert.equal(ips.length, 3);
+    assert.equal(ips.length, 4);
+    assert.equal(new Set(ips.map((ip) => ip.assigned_object_id)).size, 4, "no interface holds two");
     assert.equal(ipsAfterCrash, 2);
     for (const name of ["db-01", "web-01", "web-02"]) {
       const vm = vmByName(lab, name);

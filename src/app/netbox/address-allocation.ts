@@ -20,7 +20,7 @@ const MAX_ATTEMPTS = 10;
 
 export interface AllocationRequest {
   prefix: Pick<Prefix, "id" | "prefix" | "vrf">;
-  /** Host addresses (no mask) no guest may have, each with why: "the gateway (...)". */
+  /** Host addresses (no mask) this guest may not have, each with why: "the gateway (...)", "planned for ... in this run". */
   forbidden: Map<string, string>;
   /** The rest of the IP object: assignment, status, description. */
   body: Omit<WritableIPAddressRequest, "address">;
@@ -41,9 +41,9 @@ function isDuplicate(err: unknown): boolean {
   return err instanceof NetboxError && err.status === 400 && /duplicate/i.test(JSON.stringify(err.body));
 }
 
-function fullPrefix(request: AllocationRequest): Error {
+export function fullPrefix(request: Omit<AllocationRequest, "body">): Error {
   const skipped = [...request.forbidden].map(([address, why]) => `${address} (${why})`).join(", ");
-  return new Error(`prefix ${request.prefix.prefix} has no free address left for ${request.subject}${skipped ? ` other than ${skipped}, which no guest may have` : ""}; widen the prefix or free addresses in NetBox`);
+  return new Error(`prefix ${request.prefix.prefix} has no free address left for ${request.subject}${skipped ? ` other than ${skipped}` : ""}; widen the prefix or free addresses in NetBox`);
 }
 
 /** Creates the IP object for the first allowed free address; the object this run keeps. */

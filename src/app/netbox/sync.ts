@@ -6,7 +6,7 @@
 // 2. per PVE connection: map each built record's disks to the slots recorded on its guest
 //    (disk-identity.ts), plan with the engine (live state, identity by vmid or name), then
 //    apply; guests blocked by the preflight fail alone when the problem is theirs;
-// 3. per record whose own steps all ran and succeeded: write back vmid, MACs, primary IPv4,
+// 3. per record whose own steps all ran and succeeded: write back vmid, MACs, addresses,
 //    then the status. A record whose steps or write-back failed keeps `planned` (or gets
 //    `failed`) and a journal entry with the reason; one whose steps were held back by the guard
 //    rails keeps its status and gets a journal entry saying what waits. A rerun converges: the
@@ -28,6 +28,7 @@ import { userMessageOf as errorText } from "../../util/errors.js";
 import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
 import { type PlannedSpec, planSpec } from "../plan-spec.js";
 import { mapByDiskIdentity, withDiskIdentity } from "./disk-identity.js";
+import { AddressRefusal } from "./interface-prefixes.js";
 import { bindingProblem } from "./record-binding.js";
 import { RecordClaims } from "./record-claims.js";
 import { vmidsInQuarantine } from "./vmid-quarantine.js";
@@ -98,20 +99,30 @@ function takesAddresses(record: NetboxVmRecord, config: NetboxConfig): boolean {
 }
 
 /**
- * A record that takes addresses and has no primary IPv4 gets one from writeBack.primaryIp4's
- * prefix before its guest is built, so the guest is built with it. Plan only: the next free
- * address is shown (not taken; it may differ when sync runs).
+ * Addresses come first, record by record, so a plan and the run hand out the same ones: the
+ * interfaces without an address get one from their VLAN's prefix, held for the rest of the
+ * run (interface-addresses.ts). Plan only notes them on the record (they show in the plan;
+ * nothing is written). A record whose platform puts addresses into the guest gets them
+ * created now, so its guest is built with them; the others get theirs at write-back.
  */
-async function addressBeforeBuild(record: NetboxVmRecord, config: NetboxConfig, writeBack: WriteBack, planOnly: boolean, early: Map<number, string[]>): Promise<void> {
-  if (!config.writeBack.primaryIp4 || record.vm.primary_ip4 || record.interfaces.length === 0 || !takesAddresses(record, config)) return;
+async function addressesBeforeBuild(record: NetboxVmRecord, config: NetboxConfig, writeBack: WriteBack, planOnly: boolean, early: Map<number, string[]>): Promise<void> {
+  if (!config.writeBack.primaryIp4 || record.interfaces.length === 0) return;
+  const planned = await writeBack.addresses.plan(record);
   if (planOnly) {
-    const next = await writeBack.nextFreeIp4(record);
-    if (next !== undefined) record.vm.primary_ip4 = { id: -1, url: "", display: next, family: { value: "4", label: "IPv4" }, address: next };
+    record.pendingIp4 = Object.fromEntries(planned.map((p) => [p.interfaceId, p.address]));
     return;
   }
+  if (!takesAddresses(record, config)) return;
   const wrote: string[] = [];
-  await writeBack.primaryIp4BeforeBuild(record, wrote);
+  await writeBack.addresses.assign(record, wrote, true);
   early.set(record.vm.id, wrote);
+}
+
+/** Plan only: the primary IPv4 the record would get (the first address planned, when it has none). */
+function plannedPrimary(record: NetboxVmRecord): { primaryIp4?: string } {
+  if (record.vm.primary_ip4) return {};
+  const first = record.interfaces.map((i) => record.pendingIp4?.[i.id]).find((a) => a !== undefined);
+  return first === undefined ? {} : { primaryIp4: first };
 }
 
 /** Records planned and applied together: one PVE connection, one source of new vmids. */
@@ -231,15 +242,17 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
     done(outcome);
   };
 
-  // 0. addresses into the guest: records whose platform configures addresses get their primary
-  //    IPv4 first (plan only: the one sync would take), then every record's addresses and gateways
+  // 0. addresses: every record's interfaces without one get theirs from their VLAN's prefix (plan
+  //    only: the ones sync would take; records of platforms without addresses in the guest: at
+  //    write-back), then every record's addresses and gateways are read for the mapping
   const addressed: NetboxVmRecord[] = [];
   for (const record of records) {
     try {
-      await addressBeforeBuild(record, config, writeBack, options.planOnly === true, early);
+      await addressesBeforeBuild(record, config, writeBack, options.planOnly === true, early);
       addressed.push(record);
     } catch (err) {
-      await fail(record, [`assigning its address in NetBox failed: ${errorText(err)}`], "failed");
+      if (err instanceof AddressRefusal) await fail(record, [err.message], "invalid");
+      else await fail(record, [`${options.planOnly ? "choosing" : "assigning"} its addresses in NetBox failed: ${errorText(err)}`], "failed");
     }
   }
   await loadGuestAddresses(netbox, addressed, config.customFields.gateway);
@@ -308,7 +321,7 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
         const errors = [...guest.errors, ...blockedAll];
         const extra = { ...(label ? { connection: label } : {}), node: guest.node, ...(guest.vmid !== undefined ? { vmid: guest.vmid } : {}), guestKind: m.spec.kind };
         if (errors.length > 0) await fail(m.record, errors, "failed", extra);
-        else done(outcomeOf(m.record, "planned", extra));
+        else done(outcomeOf(m.record, "planned", { ...extra, ...plannedPrimary(m.record) }));
       }
       continue;
     }

@@ -1,14 +1,12 @@
 // Writing back to NetBox what Proxmox VE decided for a record, in an order that makes a rerun
 // after a crash converge: vmid first (so the next run finds the guest by vmid), then MACs and
-// the primary IPv4 (each step first looks for what an earlier, interrupted run already wrote,
+// the interfaces' addresses with the primary IPv4 (each step first looks for what an earlier, interrupted run already wrote,
 // so nothing is created twice), and the status last (only once everything else is there).
 import type { NetboxClient } from "../../netbox/client.js";
-import type { Prefix } from "../../netbox/generated/types.js";
-import { prefixGateway } from "../../sources/netbox/addresses.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import type { NicBinding } from "../../sources/netbox/mapping.js";
 import { describeRecord, type NetboxVmRecord } from "../../sources/netbox/records.js";
-import { allocateAddress, firstAllowedAddress } from "./address-allocation.js";
+import { InterfaceAddressAssigner, type IpRef } from "./interface-addresses.js";
 
 export interface WriteBackInput {
   record: NetboxVmRecord;
@@ -35,23 +33,21 @@ export function isBuilt(record: NetboxVmRecord, config: NetboxConfig): boolean {
   return BUILT_STATUSES.has(status) || status === config.writeBack.onSuccess;
 }
 
-interface IpRef {
-  id: number;
-  address: string;
-}
-
 /** The DNS name pvectl writes for a record: its name in the configured zone, lower case. */
 export function dnsNameOf(name: string, zone: string): string {
   return `${name}.${zone}`.toLowerCase();
 }
 
 export class WriteBack {
-  private prefixRow: Prefix | undefined;
+  /** Addresses for interfaces; one per run, so a plan holds what it hands out (interface-addresses.ts). */
+  readonly addresses: InterfaceAddressAssigner;
 
   constructor(
     private readonly netbox: NetboxClient,
     private readonly config: NetboxConfig,
-  ) {}
+  ) {
+    this.addresses = new InterfaceAddressAssigner(netbox, config);
+  }
 
   /** vmid -> custom field; skipped when NetBox already holds it. */
   async vmid(input: WriteBackInput, wrote: string[]): Promise<void> {
@@ -85,84 +81,14 @@ export class WriteBack {
     }
   }
 
-  private async prefix(): Promise<Prefix | undefined> {
-    const wanted = this.config.writeBack.primaryIp4?.prefix;
-    if (!wanted) return undefined;
-    if (this.prefixRow === undefined) {
-      const found = await this.netbox.list("ipam/prefixes", { prefix: wanted });
-      if (found.length !== 1 || !found[0])
-        throw new Error(`writeBack.primaryIp4.prefix ${wanted} ${found.length === 0 ? "does not exist in NetBox" : "matches several prefixes (VRFs)"}; create it or fix ${this.config.file}`);
-      this.prefixRow = found[0];
-    }
-    return this.prefixRow;
-  }
-
   /**
-   * Addresses no guest of the record may take, with why: the prefix's gateway (its custom
-   * field, else its first address) and the gateway the record's platform names.
+   * Addresses for the record's interfaces without one (interface-addresses.ts), the first as
+   * its primary IPv4 when it has none; reuses what an earlier, interrupted run created.
    */
-  private forbiddenFor(prefix: Prefix, record: NetboxVmRecord | undefined): Map<string, string> {
-    const out = new Map<string, string>();
-    const gateway = prefixGateway(prefix, this.config.customFields.gateway);
-    if (gateway) out.set(gateway.address, `the gateway: ${gateway.from}`);
-    const slug = record?.vm.platform?.slug ?? this.config.defaults.platform ?? "";
-    const platform = this.config.platforms[slug];
-    const platformGw = platform?.cloudInit?.gw ?? platform?.container?.gw;
-    if (platformGw !== undefined) out.set(platformGw, `the gateway of platform ${slug}`);
-    return out;
-  }
-
-  /** Primary IPv4 from the configured prefix, on the first interface; reuses an address an earlier run assigned. */
-  async primaryIp4(input: WriteBackInput, wrote: string[]): Promise<IpRef | undefined> {
+  async interfaceAddresses(input: WriteBackInput, wrote: string[]): Promise<IpRef | undefined> {
     const { vm } = input.record;
-    if (vm.primary_ip4) return { id: vm.primary_ip4.id, address: vm.primary_ip4.address };
-    const first = input.nics[0];
-    if (!first) return undefined;
-    return this.assignPrimaryIp4(input.record, first.interfaceId, wrote);
-  }
-
-  /**
-   * The record's primary IPv4 assigned before its guest is built, so the address goes into the
-   * guest (cloud-init ipconfig, a container's NIC): the same allocation as at write-back, made
-   * earlier; the record is updated in place. A build that then fails leaves the address on
-   * the interface, and the next run uses it again.
-   */
-  async primaryIp4BeforeBuild(record: NetboxVmRecord, wrote: string[]): Promise<void> {
-    const first = record.interfaces[0];
-    if (record.vm.primary_ip4 || !first) return;
-    const ip = await this.assignPrimaryIp4(record, first.id, wrote);
-    if (ip) record.vm.primary_ip4 = { id: ip.id, url: "", display: ip.address, family: { value: "4", label: "IPv4" }, address: ip.address };
-  }
-
-  /** The first free address of the configured prefix a guest may have, without taking it (plan only: what sync would assign). */
-  async nextFreeIp4(record?: NetboxVmRecord): Promise<string | undefined> {
-    const prefix = await this.prefix();
-    if (prefix === undefined) return undefined;
-    return firstAllowedAddress(this.netbox, prefix.id, this.forbiddenFor(prefix, record));
-  }
-
-  private async assignPrimaryIp4(record: NetboxVmRecord, interfaceId: number, wrote: string[]): Promise<IpRef | undefined> {
-    const prefix = await this.prefix();
-    if (prefix === undefined) return undefined;
-    const { vm } = record;
-    const subject = describeRecord(vm);
-    const assigned = await this.netbox.list("ipam/ip-addresses", { vminterface_id: interfaceId, parent: prefix.prefix });
-    const ip =
-      assigned[0] ??
-      (await allocateAddress(this.netbox, {
-        prefix,
-        forbidden: this.forbiddenFor(prefix, record),
-        body: {
-          assigned_object_type: VMINTERFACE,
-          assigned_object_id: interfaceId,
-          status: (this.config.writeBack.primaryIp4?.status ?? "active") as "active",
-          description: `pvectl: ${vm.name}`,
-        },
-        subject,
-      }));
-    await this.netbox.patch("virtualization/virtual-machines", vm.id, { primary_ip4: ip.id }, { subject });
-    wrote.push(`primary IPv4 ${ip.address}`);
-    return { id: ip.id, address: ip.address };
+    if (!this.config.writeBack.primaryIp4) return vm.primary_ip4 ? { id: vm.primary_ip4.id, address: vm.primary_ip4.address } : undefined;
+    return this.addresses.assign(input.record, wrote, false);
   }
 
   /** `<name>.<zone>` as the `dns_name` of the record's primary addresses (what NetBox's DNS plugins read). */
@@ -202,7 +128,7 @@ export class WriteBack {
     const wrote: string[] = [];
     await this.vmid(input, wrote);
     await this.macs(input, wrote);
-    const primaryIp4 = await this.primaryIp4(input, wrote);
+    const primaryIp4 = await this.interfaceAddresses(input, wrote);
     await this.dnsName(input, primaryIp4, wrote);
     if (!isBuilt(input.record, this.config)) await this.status(input.record, this.config.writeBack.onSuccess, wrote);
     return { wrote, ...(primaryIp4 !== undefined ? { primaryIp4: primaryIp4.address } : {}) };

@@ -1,5 +1,5 @@
 // Demo data: one site with a Proxmox cluster, platforms, the custom fields pvectl uses,
-// a prefix with VLANs, and a few VMs requested with status `planned`.
+// a prefix with VLANs (and its gateway), and a few VMs requested with status `planned`.
 import type { NetboxSimAdmin } from "./index.js";
 
 const VM = "virtualization.virtualmachine";
@@ -18,7 +18,9 @@ export function seedDemo(admin: NetboxSimAdmin): void {
   admin.create("extras/custom-fields", { name: "proxmox_storage", type: "text", object_types: [VM], label: "Proxmox storage" });
   const servers = admin.create("ipam/vlans", { vid: 20, name: "servers", site: site.id });
   const storage = admin.create("ipam/vlans", { vid: 30, name: "storage", site: site.id });
-  admin.create("ipam/prefixes", { prefix: "10.20.0.0/24", vlan: servers.id, description: "servers" });
+  // The prefix records its router's address, so pvectl knows the gateway (it never guesses one).
+  admin.create("extras/custom-fields", { name: "gateway", type: "text", object_types: ["ipam.prefix"], label: "Gateway" });
+  admin.create("ipam/prefixes", { prefix: "10.20.0.0/24", vlan: servers.id, description: "servers", custom_fields: { gateway: "10.20.0.1" } });
 
   const vm = (name: string, body: Record<string, unknown>) =>
     admin.create("virtualization/virtual-machines", { name, status: "planned", site: site.id, cluster: cluster.id, ...body });

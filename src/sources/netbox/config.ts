@@ -159,7 +159,7 @@ const configSchema = z.strictObject({
       vmid: z.string().optional(),
       node: z.string().optional(),
       storage: z.string().optional(),
-      /** On a prefix: the gateway of its addresses (default: the prefix's first address). */
+      /** On a prefix: the gateway of its addresses (else its IP address tagged `gateway`; else none, and pvectl refuses to guess). */
       gateway: z.string().optional(),
     })
     .optional(),
@@ -172,7 +172,12 @@ const configSchema = z.strictObject({
   writeBack: z
     .strictObject({
       macs: z.boolean().optional(),
-      primaryIp4: z.strictObject({ prefix: z.string(), status: z.string().optional() }).optional(),
+      /**
+       * Addresses for interfaces without one: from the prefix of the interface's VLAN; the
+       * fallback prefix serves interfaces without a VLAN. `prefix` (one prefix for every
+       * interface) is refused with a pointer to the new keys.
+       */
+      primaryIp4: z.strictObject({ fallbackPrefix: z.string().optional(), prefix: z.string().optional(), status: z.string().optional() }).optional(),
       /** `dns_name` on the record's primary IP addresses: `<name>.<zone>`. */
       dns: z.strictObject({ zone: z.string().regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i, "expected a DNS zone like lab.example.com") }).optional(),
       onSuccess: z.string().optional(),
@@ -235,7 +240,8 @@ export interface NetboxConfig {
   tags: { passThrough: boolean; add: string[] };
   writeBack: {
     macs: boolean;
-    primaryIp4?: { prefix: string; status: string };
+    /** Allocation per interface from its VLAN's prefix; `fallbackPrefix` for interfaces without a VLAN. */
+    primaryIp4?: { fallbackPrefix?: string; status: string };
     dns?: { zone: string };
     onSuccess: string;
     onFailure: "planned" | "failed";
@@ -343,6 +349,10 @@ function checkedParts(value: unknown, zodIssues: readonly z.core.$ZodIssue[]): P
   return out as Partial<RawConfig>;
 }
 
+function primaryIp4Of(raw: { fallbackPrefix?: string | undefined; status?: string | undefined }): NonNullable<NetboxConfig["writeBack"]["primaryIp4"]> {
+  return { ...(raw.fallbackPrefix !== undefined ? { fallbackPrefix: raw.fallbackPrefix } : {}), status: raw.status ?? "active" };
+}
+
 /** Parses the YAML text of a NetBox config. */
 export function parseNetboxConfig(text: string, file: string): NetboxConfig {
   const parsed = parseYaml(text, file);
@@ -366,11 +376,16 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
         path: ["clusters", cluster, "connection"],
         message: `connection \`${m.connection}\` is not defined under \`connections:\`${connectionNames.length ? ` (defined: ${[...connectionNames].sort().join(", ")})` : ""}`,
       });
-  }
-  for (const [cluster, m] of Object.entries(raw.clusters ?? {})) {
     if (m.vmidRange && m.vmidRange[0] > m.vmidRange[1])
       issues.push({ location: doc.locate(["clusters", cluster, "vmidRange"]), path: ["clusters", cluster, "vmidRange"], message: `the range starts above its end (${m.vmidRange[0]} > ${m.vmidRange[1]}); write [low, high]` });
   }
+  if (raw.writeBack?.primaryIp4?.prefix !== undefined)
+    issues.push({
+      location: doc.locate(["writeBack", "primaryIp4", "prefix"], "key"),
+      path: ["writeBack", "primaryIp4", "prefix"],
+      message:
+        "`prefix` gave every interface an address of one prefix, whatever its VLAN; addresses now come from the prefix NetBox links to each interface's untagged VLAN. Remove `prefix`, and name a prefix for interfaces without a VLAN as `fallbackPrefix` if you want one",
+    });
   const quarantineMs = raw.vmidQuarantine === undefined ? DEFAULT_VMID_QUARANTINE_MS : raw.vmidQuarantine === 0 ? 0 : parseDuration(raw.vmidQuarantine);
   if (quarantineMs === undefined)
     issues.push({ location: doc.locate(["vmidQuarantine"]), path: ["vmidQuarantine"], message: `\`${String(raw.vmidQuarantine)}\` is not a duration; write e.g. 30m, 24h or 7d (0: no quarantine)` });
@@ -445,7 +460,7 @@ function withDefaults(file: string, raw: RawConfig, connections: Record<string, 
     tags: { passThrough: raw.tags?.passThrough ?? true, add: raw.tags?.add ?? [] },
     writeBack: {
       macs: raw.writeBack?.macs ?? true,
-      ...(raw.writeBack?.primaryIp4 ? { primaryIp4: { prefix: raw.writeBack.primaryIp4.prefix, status: raw.writeBack.primaryIp4.status ?? "active" } } : {}),
+      ...(raw.writeBack?.primaryIp4 ? { primaryIp4: primaryIp4Of(raw.writeBack.primaryIp4) } : {}),
       ...(raw.writeBack?.dns ? { dns: { zone: raw.writeBack.dns.zone.toLowerCase() } } : {}),
       onSuccess: raw.writeBack?.onSuccess ?? "staged",
       onFailure: raw.writeBack?.onFailure ?? "planned",

@@ -75,6 +75,22 @@ export function ipv4GatewayOf(a: Omit<InterfaceAddresses, "interfaceId">, platfo
 }
 
 /**
+ * What is wrong with an interface's IPv4 and its gateway, if anything: no gateway at all (the
+ * platform names none and the prefix records none: pvectl does not guess the router), or an
+ * address that is its own gateway.
+ */
+export function gatewayProblem(
+  interfaceName: string,
+  a: Omit<InterfaceAddresses, "interfaceId">,
+  gw: { address: string; from: string } | undefined,
+  platformKey: string,
+): string | undefined {
+  if (a.ip4 !== undefined && gw === undefined && a.gw4Missing !== undefined)
+    return `interface ${interfaceName}: its IPv4 ${a.ip4} has no gateway: ${a.gw4Missing} (or set \`${platformKey}\`)`;
+  return gatewayClash(interfaceName, a.ip4, gw);
+}
+
+/**
  * An address equal to its gateway: the guest would answer for the router and every other
  * guest would route through it. Refused (the record keeps its status), saying where the
  * gateway came from so the operator knows which of the two to change.

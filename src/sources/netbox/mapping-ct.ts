@@ -17,7 +17,7 @@ import type { ContainerSpec, CtMountSpec, CtNicSpec } from "../spec/model.js";
 import { checkCtDevice } from "../spec/ct-devices.js";
 import { printCtFeatures } from "../spec/ct-values.js";
 import type { DiskPlacement } from "./disk-slots.js";
-import { addressesOn, type DiskLayout, diskSizes, gatewayClash, ipv4GatewayOf, MAX_NICS, placeRecordDisks, UNIT_BYTES, vlansOf } from "./mapping-common.js";
+import { addressesOn, type DiskLayout, diskSizes, gatewayProblem, ipv4GatewayOf, MAX_NICS, placeRecordDisks, UNIT_BYTES, vlansOf } from "./mapping-common.js";
 import type { MappingResult, NicBinding } from "./mapping.js";
 import type { NetboxVmRecord } from "./records.js";
 
@@ -87,8 +87,9 @@ function nics(record: NetboxVmRecord, config: NetboxConfig, inputs: ContainerInp
     // The interface's NetBox addresses (gateway: the platform's, else the prefix's).
     const a = addressesOn(record, iface.id, i);
     options.ip = a.ip4 ?? platform.ip ?? "dhcp";
-    const gateway = ipv4GatewayOf(a, platform.gw, `platforms.${record.vm.platform?.slug ?? config.defaults.platform ?? ""}.container.gw`);
-    const clash = gatewayClash(iface.name, a.ip4, gateway);
+    const platformKey = `platforms.${record.vm.platform?.slug ?? config.defaults.platform ?? ""}.container.gw`;
+    const gateway = ipv4GatewayOf(a, platform.gw, platformKey);
+    const clash = gatewayProblem(iface.name, a, gateway, platformKey);
     if (clash) errors.push(clash);
     if (a.ip4 !== undefined && gateway !== undefined) options.gw = gateway.address;
     if (a.ip6 !== undefined) {

@@ -22,7 +22,7 @@ import { isValidTag } from "../../pve/tags.js";
 import type { CdromSpec, CloudInitSpec, ContainerSpec, DeviceSection, DiskSpec, IpConfigSpec, NicSpec, VmSpec } from "../spec/model.js";
 import type { NetboxConfig, PlatformMapping } from "./config.js";
 import { DISK_TAG_PREFIX, isDiskTag } from "./disk-slots.js";
-import { addressesOn, type DiskLayout, diskSizes, gatewayClash, ipv4GatewayOf, MAX_NICS, placeRecordDisks, UNIT_BYTES, vlansOf } from "./mapping-common.js";
+import { addressesOn, type DiskLayout, diskSizes, gatewayProblem, ipv4GatewayOf, MAX_NICS, placeRecordDisks, UNIT_BYTES, vlansOf } from "./mapping-common.js";
 import { mapContainer } from "./mapping-ct.js";
 import { isRecordTag, RECORD_TAG_PREFIX, recordTagOf } from "./record-tag.js";
 import type { NetboxVmRecord } from "./records.js";
@@ -134,7 +134,7 @@ function ipconfigsOf(record: NetboxVmRecord, platformGw: string | undefined, pla
     const a = addressesOn(record, iface.id, i);
     if (!a.ip4 && !a.ip6 && i > 0) return;
     const gateway = ipv4GatewayOf(a, platformGw, platformKey);
-    const clash = gatewayClash(iface.name, a.ip4, gateway);
+    const clash = gatewayProblem(iface.name, a, gateway, platformKey);
     if (clash) errors.push(clash);
     const gw = gateway?.address;
     out[`ipconfig${i}`] = {

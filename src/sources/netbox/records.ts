@@ -12,6 +12,8 @@ export interface NetboxVmRecord {
   disks: VirtualDisk[];
   /** The primary addresses per interface, with gateways, when loaded (loadGuestAddresses). */
   addresses?: InterfaceAddresses[];
+  /** Plan only: interface id -> the IPv4 address sync would assign to it (nothing is written). */
+  pendingIp4?: Record<number, string>;
 }
 
 export interface RecordSelection {

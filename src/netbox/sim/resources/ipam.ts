@@ -12,6 +12,12 @@ const family = (text: string): { value: number; label: string } =>
 
 const IP_TARGETS = ["virtualization.vminterface"] as const;
 
+/** NetBox's `family` filter (4 or 6) on addresses and prefixes. */
+const familyFilter =
+  (field: string) =>
+  (r: Row, v: string[]): boolean =>
+    v.includes(String(family(str(r, field)).value));
+
 function vmOfIp(r: Row, ctx: Parameters<NonNullable<ResourceDef["beforeDelete"]>>[1]): number | null {
   if (r.assigned_object_type !== "virtualization.vminterface") return null;
   const iface = ctx.store.get("virtualization/interfaces", num(r, "assigned_object_id") ?? 0);
@@ -48,6 +54,7 @@ export const ipAddresses: ResourceDef = {
     return x && y && x.address !== y.address ? (x.address < y.address ? -1 : 1) : a.id - b.id;
   },
   filters: {
+    family: familyFilter("address"),
     address: (r, v) => v.some((q) => str(r, "address").split("/")[0] === q.split("/")[0]),
     parent: (r, v) => {
       const ip = parseCidr(str(r, "address"));
@@ -109,7 +116,13 @@ export const prefixes: ResourceDef = {
   display: (r) => str(r, "prefix"),
   search: ["prefix", "description"],
   filters: {
+    family: familyFilter("prefix"),
     prefix: (r, v) => v.includes(str(r, "prefix")),
+    // The VLAN by its number (`vlan_id` is the VLAN object's id).
+    vlan_vid: (r, v, ctx) => {
+      const vlan = ctx.store.get("ipam/vlans", num(r, "vlan") ?? 0);
+      return vlan !== undefined && v.includes(String(vlan.vid));
+    },
     contains: (r, v) => {
       const p = parseCidr(str(r, "prefix"));
       return p !== null && v.some((q) => {

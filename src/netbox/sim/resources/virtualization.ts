@@ -229,6 +229,7 @@ export function vmInterfaces(version: SimVersion): ResourceDef {
       // NetBox drops VLAN assignments that the 802.1Q mode does not allow.
       if (row.mode === null) row.untagged_vlan = null;
       if (row.mode !== "tagged") row.tagged_vlans = [];
+      checkUntaggedVlanSite(ctx, row, errors);
       const macId = num(row, "primary_mac_address");
       if (version.n >= 402 && macId !== null) {
         const mac = ctx.store.get("dcim/mac-addresses", macId);
@@ -248,6 +249,16 @@ export function vmInterfaces(version: SimVersion): ResourceDef {
     },
   };
   return def;
+}
+
+/** NetBox's rule: an interface's untagged VLAN is global or of its virtual machine's site. */
+function checkUntaggedVlanSite(ctx: SimContext, row: Row, errors: FieldErrors): void {
+  const vlan = ctx.store.get("ipam/vlans", num(row, "untagged_vlan") ?? 0);
+  const vlanSite = vlan ? num(vlan, "site") : null;
+  if (!vlan || vlanSite === null) return;
+  const vm = ctx.store.get("virtualization/virtual-machines", num(row, "virtual_machine") ?? 0);
+  if (vm && num(vm, "site") !== vlanSite)
+    addError(errors, "untagged_vlan", `The untagged VLAN (${ctx.def("ipam/vlans").display(vlan, ctx)}) must belong to the same site as the interface's parent virtual machine, or it must be global.`);
 }
 
 /** NetBox stores MACs as EUI-48 in upper-case colon form. */
