@@ -15,6 +15,7 @@ import { kindOf } from "../resources/index.js";
 import { UsageProblem } from "../util/errors.js";
 import { newOperationPlan } from "./backup-plan.js";
 import { planCopy } from "./restore-copy.js";
+import { containerRestoreStorage } from "./restore-ct-storage.js";
 import type { PlannedSpec } from "./plan-spec.js";
 
 export class RestoreInputError extends UsageProblem {
@@ -54,7 +55,9 @@ export async function planRestoreArchive(client: PveClient, options: RestoreOpti
   const node = options.node ?? existing?.node ?? located.nodes[0] ?? "";
   if (located.nodes.length === 0) problems.push({ kind: "storage", message: `archive ${options.archive} is not on storage ${storage} (no node lists it); see pvectl backup list` });
   else if (!located.nodes.includes(node)) problems.push({ kind: "storage", message: `archive ${options.archive} is not visible on node ${node} (it is on ${located.nodes.join(", ")}); restore it there with --node` });
-  if (options.storage !== undefined) problems.push(...targetStorageProblems(cluster, options.storage, node, kind));
+  const target = await restoreTarget(client, options, kind, node, located.nodes.includes(node));
+  problems.push(...target.problems);
+  if (target.storage !== undefined) problems.push(...targetStorageProblems(cluster, target.storage, node, kind));
   let replaced: ReplacedGuest | undefined;
   if (existing) {
     errors.push(...replaceErrors(existing, kind, node));
@@ -76,12 +79,22 @@ export async function planRestoreArchive(client: PveClient, options: RestoreOpti
     node,
     start: options.start ?? false,
     ...(options.unique ? { unique: true } : {}),
-    ...(options.storage !== undefined ? { storage: options.storage } : {}),
+    ...(target.storage !== undefined ? { storage: target.storage } : {}),
     ...(copy?.name !== undefined ? { name: copy.name } : {}),
   };
-  const guest = planRestore(request, replaced ?? (existing && errors.length > 0 ? { ...existing, volumes: {} } : undefined), errors, copy?.warnings ?? []);
+  const guest = planRestore(request, replaced ?? (existing && errors.length > 0 ? { ...existing, volumes: {} } : undefined), errors, [...target.warnings, ...(copy?.warnings ?? [])]);
   problems.push(...(await checkPermissions(client, [guest])));
   return { plan: newOperationPlan(client, [guest], problems), desired: [], context: { cluster, live: new Map() } };
+}
+
+/**
+ * The storage the restored disks go to: --storage; else for a VM none (PVE keeps each disk
+ * where it was backed up from), for a container its root disk's (restore-ct-storage.ts).
+ */
+async function restoreTarget(client: PveClient, options: RestoreOptions, kind: GuestType, node: string, archiveVisible: boolean): Promise<{ storage?: string; warnings: string[]; problems: PreflightProblem[] }> {
+  if (options.storage !== undefined) return { storage: options.storage, warnings: [], problems: [] };
+  if (kind === "qemu" || !archiveVisible) return { warnings: [], problems: [] };
+  return containerRestoreStorage(client, node, options.archive);
 }
 
 function parseArchive(archive: string): { storage: string; kind: GuestType } {

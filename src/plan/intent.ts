@@ -197,7 +197,7 @@ export interface RestoreIntent {
   op: "restore";
   vmid: number;
   archive: StoredVolume;
-  /** Every restored disk goes here (default: the storage each disk was backed up from). */
+  /** Every restored disk goes here (a VM without it: the storage each disk was backed up from). */
   storage?: string;
   replaces: boolean;
   start: boolean;

@@ -46,9 +46,7 @@ describe("restore", () => {
   ] as const) {
     it(`restores a ${type} archive to a free vmid as a renamed copy, so the spec still finds its one guest by name`, async () => {
       const archive = await backUp(lab, vmid);
-      // without `storage` PVE restores a container onto `local` (no container directories here)
-      const storage = type === "lxc" ? { storage: "local-lvm" } : {};
-      const planned = await planRestoreArchive(lab.client, { archive, vmid: vmid + 50, ...storage });
+      const planned = await planRestoreArchive(lab.client, { archive, vmid: vmid + 50 });
       assert.deepEqual(planned.plan.preflightErrors, []);
       const [step] = planned.plan.guests[0]!.steps;
       assert.deepEqual([step!.action, step!.severity], ["restore", "configuration"]);
@@ -66,6 +64,26 @@ describe("restore", () => {
       assert.deepEqual(again.plan.guests.map((g) => g.vmid), [501, 502]);
     });
   }
+
+  it("a container restored without --storage goes where its root disk was (PVE alone would put it on local), naming a mount point that was elsewhere", async () => {
+    const withMount = `containers:
+  - { vmid: 503, name: files, node: pve1, ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst", rootfs: { storage: local-lvm, size: 1G }, mounts: { mp0: { storage: shared, size: 1G, mountpoint: /data } } }
+`;
+    assert.equal((await converge(lab, withMount)).report.ok, true);
+    const archive = await backUp(lab, 503);
+    const planned = await planRestoreArchive(lab.client, { archive, vmid: 553 });
+    assert.deepEqual(planned.plan.preflightErrors, []);
+    const guest = planned.plan.guests[0]!;
+    assert.match(guest.steps[0]!.summary, /on pve1, disks on local-lvm/);
+    assert.deepEqual(guest.warnings.filter((w) => w.includes("one storage")), [
+      "PVE restores every volume of a container onto one storage: mp0 (was on shared) goes to local-lvm with the root disk; name another with --storage",
+    ]);
+    const report = await applyPlan(lab.client, planned, fastApply);
+    assert.equal(report.ok, true, report.guests[0]!.error);
+    const restored = await config(lab, "lxc", 553);
+    assert.match(String(restored.rootfs), /^local-lvm:/);
+    assert.match(String(restored.mp0), /^local-lvm:.*mp=\/data/);
+  });
 
   it("a restore to the archive's own vmid (the guest is gone) is the guest again: its name is kept", async () => {
     const archive = await backUp(lab, 501);

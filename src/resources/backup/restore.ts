@@ -15,7 +15,7 @@ export interface RestoreRequest {
   kind: GuestType;
   vmid: number;
   node: string;
-  /** Every restored disk goes here (default: the storage each was backed up from). */
+  /** Every restored disk goes here (a VM without it: the storage each was backed up from; app/restore.ts always names one for a container). */
   storage?: string;
   start: boolean;
   /** New MACs for every NIC (PVE's `unique`); without it the archive's MACs are kept. */
