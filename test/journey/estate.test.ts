@@ -1,16 +1,19 @@
 // The journey: one estate driven through the CLI as an operator runs it on the first days, with
 // every capability at once (pools, a least-privilege token from `access needs`, a template and
 // its linked clones in one spec, cloud-init, a container, a disk move, snapshots, a backup job,
-// backup and restore, NetBox records with addresses built by sync and by serve's webhook, and
-// decommissioned, the inventory through ansible-inventory).
+// backup and restore, NetBox records with addresses per VLAN built by sync and by serve's
+// webhook, disks by identity, decommission, the inventory through ansible-inventory).
 // Root acts once, to grant; the generated token does everything else. Every command's exit code
 // is the one CI would read, and the cluster is looked at after each.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { parse, stringify } from "yaml";
+import type { SyncReport } from "../../src/app/netbox/sync.js";
 import { NetboxClient } from "../../src/netbox/client.js";
 import { ansibleEnv, ansibleMissing, run } from "../conformance/helpers.js";
+import { day2Config, runDiskIdentityScenario } from "../netbox/disk-identity-lab.js";
+import { addVlanNetworks } from "../netbox/lab.js";
 import { DAY_ONE, DAY_TWO, estateSpec, NETBOX_CONFIG, NETBOX_TOKEN, PLATFORM_ACCESS, TOKEN } from "./estate.js";
 import { type Desk, expectExit, openDesk } from "./operator.js";
 
@@ -21,7 +24,7 @@ const NEW_RECORD = [
   "nb = pynetbox.api(sys.argv[1], token=sys.argv[2])",
   "cluster = nb.virtualization.clusters.get(name='pve-lab')",
   "platform = nb.dcim.platforms.get(slug='debian-13')",
-  "vm = nb.virtualization.virtual_machines.create(name='app-01', status='planned', cluster=cluster.id, platform=platform.id, vcpus=1, memory=1024, disk=8000)",
+  "vm = nb.virtualization.virtual_machines.create(name='svc-01', status='planned', cluster=cluster.id, platform=platform.id, vcpus=1, memory=1024, disk=8000)",
   "nb.virtualization.interfaces.create(virtual_machine=vm.id, name='eth0')",
   "print(vm.id)",
 ].join("\n");
@@ -197,6 +200,43 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
     expectExit(await netbox(["netbox", "diff", "-c", nbConfig]), 0, "netbox diff right after a sync");
   });
 
+  it("NetBox VLANs made with pynetbox: each NIC gets its own VLAN's address and gateway; a VLAN without a prefix is refused by name until it has one", async () => {
+    const nbConfig = `${desk.dir}/netbox.yaml`;
+    const vlans = await addVlanNetworks(desk.nb);
+    const both = await netbox(["netbox", "sync", "-c", nbConfig, "--name", "app-01", "--name", "backup-01", "--json"]);
+    expectExit(both, 1, "sync with a record on a VLAN without a prefix");
+    const report = JSON.parse(both.stdout) as { records: Array<{ name: string; vmid?: number; result: string; errors: string[] }> };
+    const app = report.records.find((r) => r.name === "app-01");
+    assert.equal(app?.result, "staged", both.stdout);
+    const backup = report.records.find((r) => r.name === "backup-01");
+    assert.equal(backup?.result, "invalid");
+    assert.match(backup?.errors.join() ?? "", /is on VLAN 40 \(backup\), which has no active IPv4 prefix in NetBox/);
+    const appConfig = await config(Number(app?.vmid));
+    assert.equal(appConfig.ipconfig0, "gw=10.10.0.1,ip=10.10.0.2/24", "VLAN 10's address and gateway");
+    assert.equal(appConfig.ipconfig1, "gw=10.30.0.254,ip=10.30.0.1/24", "VLAN 30's address and its router, tagged gateway");
+    // The operator adds VLAN 40's prefix (with its gateway): the record builds on the next run.
+    desk.nb.admin.create("ipam/prefixes", { prefix: "10.40.0.0/24", vlan: vlans.vlans["40"], status: "active", custom_fields: { gateway: "10.40.0.1" } });
+    const fixed = JSON.parse(expectExit(await netbox(["netbox", "sync", "-c", nbConfig, "--name", "backup-01", "--json"]), 0, "sync after the prefix").stdout) as typeof report;
+    const built = fixed.records.find((r) => r.name === "backup-01");
+    assert.equal(built?.result, "staged", JSON.stringify(fixed));
+    assert.equal((await config(Number(built?.vmid))).ipconfig0, "gw=10.40.0.1,ip=10.40.0.2/24");
+    expectExit(await netbox(["netbox", "diff", "-c", nbConfig]), 0, "netbox diff after the VLAN records");
+  });
+
+  it("NetBox disks by identity: deleting a record's first virtual disk removes that disk only (held without --allow-data-loss), never grows the OS disk", async () => {
+    const day2 = desk.write("netbox-day2.yaml", day2Config(NETBOX_CONFIG));
+    const expected = [0, 3, 0, 0, 0];
+    await runDiskIdentityScenario(
+      { nb: desk.nb, pve: desk.root },
+      async ({ allowDataLoss }) => {
+        const args = ["netbox", "sync", "-c", day2, "--name", "disk-01", "--json", ...(allowDataLoss ? ["--allow-data-loss"] : [])];
+        return JSON.parse(expectExit(await netbox(args), expected.shift() ?? 0, `sync ${args.join(" ")}`).stdout) as SyncReport;
+      },
+      "disk-01",
+    );
+    assert.deepEqual(expected, [], "every sync of the scenario ran");
+  });
+
   it("the inventory through Debian's ansible-inventory lists every guest the token sees", { skip: ansibleMissing() }, async () => {
     const script = desk.inventoryScript(TOKEN, "deploy.token");
     const inv = await run("ansible-inventory", ["-i", script, "--list"], ansibleEnv({}));
@@ -224,10 +264,10 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
       const made = await run("/usr/bin/python3", ["-c", NEW_RECORD, desk.nb.url, desk.nb.token], process.env);
       assert.equal(made.code, 0, made.stderr);
       const id = Number(made.stdout.trim());
-      await serve.waitFor(new RegExp(`"msg":"record","record":${id},"name":"app-01","result":"staged"`));
+      await serve.waitFor(new RegExp(`"msg":"record","record":${id},"name":"svc-01","result":"staged"`));
       const record = desk.nb.admin.get("virtualization/virtual-machines", id) ?? {};
       const vmid = Number((record.custom_fields as Record<string, unknown>).proxmox_vmid);
-      assert.equal((await guest(vmid))?.name, "app-01", "the guest the webhook built");
+      assert.equal((await guest(vmid))?.name, "svc-01", "the guest the webhook built");
       const primary = desk.nb.admin.get("ipam/ip-addresses", Number((record.primary_ip4 as { id: number }).id)) ?? {};
       assert.match(String(primary.address), /^10\.20\.0\.(?!1\/)\d+\/24$/, "an address of the prefix, not its gateway");
       const health = (await (await fetch(`${url}/healthz`)).json()) as { ok: boolean };
@@ -240,13 +280,13 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
 
   it("NetBox decommission as the builder's token: held without the flag (exit 3), then destroyed and released", async () => {
     const nbConfig = `${desk.dir}/netbox.yaml`;
-    const [record] = desk.nb.admin.list("virtualization/virtual-machines", { name: "app-01" });
+    const [record] = desk.nb.admin.list("virtualization/virtual-machines", { name: "svc-01" });
     assert.ok(record);
     const vmid = Number((record.custom_fields as Record<string, unknown>).proxmox_vmid);
     desk.nb.admin.update("virtualization/virtual-machines", Number(record.id), { status: "decommissioning" });
     const held = expectExit(await netbox(["netbox", "decommission", "-c", nbConfig, "--yes"]), 3, "decommission without --allow-data-loss");
     assert.match(held.stdout + held.stderr, /allow-data-loss/);
-    assert.equal((await guest(vmid))?.name, "app-01", "held back: the guest is still there");
+    assert.equal((await guest(vmid))?.name, "svc-01", "held back: the guest is still there");
     expectExit(await netbox(["netbox", "decommission", "-c", nbConfig, "--allow-data-loss", "--yes"]), 0, "decommission");
     assert.equal(await guest(vmid), undefined, "the guest is destroyed");
     const after = desk.nb.admin.get("virtualization/virtual-machines", Number(record.id)) ?? {};

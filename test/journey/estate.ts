@@ -2,7 +2,7 @@
 // Two teams, each with its pool: team-a runs a template and its linked clones (cloud-init
 // addresses) and a database VM with a data disk; team-b a cloud-init VM and a container, backed
 // up nightly. NetBox records add VMs with addresses from a prefix. One spec file, as committed.
-import { DEMO_CONFIG } from "../netbox/fixtures.js";
+import { CLOUD_INIT_CONFIG } from "../netbox/fixtures.js";
 
 export const TOKEN = "deploy@pve!ci";
 export const NETBOX_TOKEN = "netbox@pve!sync";
@@ -128,5 +128,8 @@ export const PLATFORM_ACCESS = `access:
     - { id: team-b, comment: team B }
 `;
 
-/** The NetBox mapping of the journey: the NetBox tests' mapping of the simulator's demo records, built on pve3. */
-export const NETBOX_CONFIG = DEMO_CONFIG.replace("    node: pve1\n", "    node: pve3\n");
+/**
+ * The NetBox mapping of the journey: the NetBox tests' mapping of the simulator's demo records
+ * with cloud-init on the Ubuntu platform (addresses per VLAN go into the guests), built on pve3.
+ */
+export const NETBOX_CONFIG = CLOUD_INIT_CONFIG.replace("    node: pve1\n", "    node: pve3\n");
