@@ -34,6 +34,15 @@ describe("cloud-init", () => {
     assert.match(net, /mac_address: 'bc:24:11:/);
   });
 
+  it("the network data lists only NICs with an ipconfigN, in qemu-server's order of their keys", async () => {
+    const h = new Harness();
+    const nic = "virtio,bridge=vmbr0";
+    await h.createVm(100, { ide2: "local-lvm:cloudinit", net0: nic, net1: nic, net2: nic, net10: nic, ipconfig2: "ip=dhcp", ipconfig10: "ip=10.0.10.5/24", ipconfig0: "ip=10.0.0.5/24" });
+    const net = String(await h.call("GET", "/nodes/pve1/qemu/100/cloudinit/dump", { type: "network" }));
+    // nocloud_network skips a NIC without ipconfigN and sorts the keys as strings (net10 before net2).
+    assert.deepEqual([...net.matchAll(/name: (eth\d+)/g)].map((m) => m[1]), ["eth0", "eth10", "eth2"]);
+  });
+
   it("a clone gets its own cloud-init drive; removing the drive frees it", async () => {
     const h = new Harness();
     await h.createVm(100, { scsi0: "local-lvm:2", ide2: "local-lvm:cloudinit" });

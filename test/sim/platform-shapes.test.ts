@@ -92,6 +92,15 @@ describe("simulator answers have the recorded shapes", () => {
     }
   });
 
+  it("a token created without expire has none of its own (the user's expiry still ends it), as pve-access-control stores it", async () => {
+    const expire = Math.floor(Date.now() / 1000) + 3600;
+    await call(sim, "POST", "/access/users", { auth: root, params: { userid: "carol@pve", expire } });
+    const made = await call(sim, "POST", "/access/users/carol@pve/token/ci", { auth: root });
+    assert.equal("expire" in made.json.data.info, false, "create_token answers the token as given: no expire");
+    const read = await call(sim, "GET", "/access/users/carol@pve/token/ci", { auth: root });
+    assert.equal(read.json.data.expire, 0, "read back from user.cfg: 0, not the user's expiry");
+  });
+
   it("duplicate users and groups fail with the messages recorded from PVE", async () => {
     const user = await call(sim, "POST", "/access/users", { auth: root, params: { userid: "bob@pve" } });
     assert.equal(user.status, 500);

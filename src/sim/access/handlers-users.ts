@@ -129,14 +129,19 @@ export function registerUserHandlers(router: Router, access: AccessControl, rand
     const user = requireUser(access, userid);
     if (user.tokens[tokenid]) throw new PveApiError(500, "Token already exists.");
     const secret = random.uuid();
+    // No expire of its own without one given (user.cfg then reads 0); the user's expiry still
+    // ends the token, as authentication checks the user first. The answer shows the token as
+    // create_token built it, before user.cfg was read again: without expire.
+    const expire = int(ctx.params, "expire");
     const token = {
       privsep: flag(ctx.params, "privsep") ?? 1,
-      expire: int(ctx.params, "expire") ?? user.expire,
+      expire: expire ?? 0,
       secretHash: hashSecret(`${userid}!${tokenid}`, secret),
       ...(str(ctx.params, "comment") !== undefined ? { comment: str(ctx.params, "comment") } : {}),
     };
     user.tokens[tokenid] = token;
-    return { "full-tokenid": `${userid}!${tokenid}`, info: tokenInfo(token), value: secret };
+    const { expire: _stored, ...info } = tokenInfo(token);
+    return { "full-tokenid": `${userid}!${tokenid}`, info: expire === undefined ? info : tokenInfo(token), value: secret };
   });
 
   router.add("PUT", "/access/users/{userid}/token/{tokenid}", (ctx) => {

@@ -86,14 +86,16 @@ function userData(guest: GuestState, config: GuestConfig): string {
 
 function networkData(config: GuestConfig): string {
   let out = "version: 1\nconfig:\n";
+  // As qemu-server's nocloud_network: the keys sorted as strings, a NIC without ipconfigN left out.
   const nets = Object.keys(config)
     .filter((k) => /^net\d+$/.test(k))
-    .sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)));
+    .sort();
   for (const key of nets) {
     const n = Number(key.slice(3));
-    out += `    - type: physical\n      name: eth${n}\n      mac_address: '${(nicMac("qemu", key, String(config[key])) ?? "").toLowerCase()}'\n      subnets:\n`;
     const ipconfig = config[`ipconfig${n}`];
-    const parsed = ipconfig === undefined ? {} : parseIpconfig(String(ipconfig), `ipconfig${n}`);
+    if (ipconfig === undefined || ipconfig === "") continue;
+    out += `    - type: physical\n      name: eth${n}\n      mac_address: '${(nicMac("qemu", key, String(config[key])) ?? "").toLowerCase()}'\n      subnets:\n`;
+    const parsed = parseIpconfig(String(ipconfig), `ipconfig${n}`);
     const ip: Record<string, string> = Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
     const ip4 = ip.ip;
     if (ip4 === "dhcp") out += "      - type: dhcp4\n";
