@@ -232,7 +232,7 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
       try {
         await writeBack.journal(record, "danger", `pvectl netbox sync: ${errors.join("; ")}`);
         // Not over a status someone set meanwhile (writeback.ts): the record says what it has.
-        if (config.writeBack.onFailure === "failed") outcome.status = await writeBack.status(record, "failed", outcome.wrote);
+        if (config.writeBack.onFailure === "failed") outcome.status = await writeBack.statusUnlessChanged(record, "failed", outcome.wrote);
       } catch (err) {
         outcome.errors.push(`could not record the failure in NetBox: ${errorText(err)}`);
       }

@@ -135,12 +135,19 @@ export class WriteBack {
     }
   }
 
+  /** The record's status, whatever it is now (decommission: the guest is gone, whatever the record says). */
+  async status(record: NetboxVmRecord, status: string, wrote: string[]): Promise<void> {
+    if (record.vm.status?.value === status) return;
+    await this.netbox.patch("virtualization/virtual-machines", record.vm.id, { status: status as "staged" }, { subject: describeRecord(record.vm) });
+    wrote.push(`status ${status}`);
+  }
+
   /**
    * The record's status, only while nothing the build used changed since it was selected (a
    * status someone set meanwhile is theirs, and `staged` over a record edited during the build
    * would say its guest is what it asks for). The status the record has afterwards.
    */
-  async status(record: NetboxVmRecord, status: string, wrote: string[]): Promise<string> {
+  async statusUnlessChanged(record: NetboxVmRecord, status: string, wrote: string[]): Promise<string> {
     if (record.vm.status?.value === status) return status;
     const { result, vm } = await this.guardOf(record).write({
       body: { status: status as "staged" },
@@ -170,7 +177,7 @@ export class WriteBack {
     await this.macs(input, wrote);
     const primaryIp4 = await this.interfaceAddresses(input, wrote);
     await this.dnsName(input, primaryIp4, wrote);
-    if (!isBuilt(input.record, this.config)) await this.status(input.record, this.config.writeBack.onSuccess, wrote);
+    if (!isBuilt(input.record, this.config)) await this.statusUnlessChanged(input.record, this.config.writeBack.onSuccess, wrote);
     const guard = this.guardOf(input.record);
     const changes = await guard.changes();
     const status = (await guard.latest()).status?.value ?? "";
