@@ -2,12 +2,15 @@
 // with If-Match, re-reads it on a 412 and never sets `staged` over an operator's edit. A change
 // to a field the build used (status, memory ...) leaves the record as the operator made it,
 // with a journal entry saying what changed, reported `changed`; the next sync converges it. A
-// change to a field pvectl does not build from (comments) does not stop the record.
+// change to a field pvectl does not build from (comments) does not stop the record. Without
+// ETags (NetBox < 4.6) the record is read again before each write; a lost answer is read back.
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import type { SyncOptions } from "../../src/app/netbox/sync.js";
-import { NetboxClient, type NetboxPath, type ReadOf, type WriteOf } from "../../src/netbox/client.js";
+import { NetboxClient, type NetboxResponse, type RequestOptions } from "../../src/netbox/client.js";
+import { NetboxConnectionError } from "../../src/netbox/errors.js";
 import { obj } from "./helpers.js";
+import { DEMO_CONFIG } from "./fixtures.js";
 import { type NetboxLab, startNetboxLab } from "./lab.js";
 
 const VMS = "virtualization/virtual-machines";
@@ -38,24 +41,37 @@ function editDuringBuild(lab: NetboxLab, name: string, edit: Record<string, unkn
 }
 
 /**
- * A sync whose NetBox client makes `edit` to the record `name` when write-back creates the
- * record's first MAC object: after write-back read the record, before it writes the status.
+ * A sync whose NetBox client makes `edit` to the record `name` right after write-back set the
+ * record's primary IPv4: the last write before the status, so only the status write can see it.
  */
 function editDuringWriteBack(lab: NetboxLab, name: string, edit: Record<string, unknown>): Partial<SyncOptions> {
   const id = Number(record(lab, name).id);
-  const interfaces = new Set(lab.nb.admin.list("virtualization/interfaces", { virtual_machine_id: String(id) }).map((i) => Number(i.id)));
+  const path = `${VMS}/${id}/`;
   let done = false;
   class EditingClient extends NetboxClient {
-    override async create<P extends NetboxPath>(path: P, body: WriteOf<P>, subject?: string): Promise<ReadOf<P>> {
-      const on = (body as { assigned_object_id?: number }).assigned_object_id;
-      if (!done && path === "dcim/mac-addresses" && on !== undefined && interfaces.has(on)) {
+    override async request<T>(method: string, at: string, options: RequestOptions = {}): Promise<NetboxResponse<T>> {
+      const res = await super.request<T>(method, at, options);
+      if (!done && method === "PATCH" && at === path && (options.body as { primary_ip4?: number } | undefined)?.primary_ip4 !== undefined) {
         done = true;
         lab.nb.admin.update(VMS, id, edit);
       }
-      return super.create(path, body, subject);
+      return res;
     }
   }
   return { netbox: new EditingClient({ url: lab.nb.url, token: lab.nb.token }) };
+}
+
+/** A sync whose NetBox client loses the answer to the record's status PATCH after NetBox applied it. */
+function loseStatusAnswer(lab: NetboxLab, name: string): Partial<SyncOptions> {
+  const path = `${VMS}/${String(record(lab, name).id)}/`;
+  class LosingClient extends NetboxClient {
+    override async request<T>(method: string, at: string, options: RequestOptions = {}): Promise<NetboxResponse<T>> {
+      const res = await super.request<T>(method, at, options);
+      if (method === "PATCH" && at === path && (options.body as { status?: string } | undefined)?.status !== undefined) throw new NetboxConnectionError(lab.nb.url, "ECONNRESET");
+      return res;
+    }
+  }
+  return { netbox: new LosingClient({ url: lab.nb.url, token: lab.nb.token }) };
 }
 
 /** PATCHes of the record that NetBox refused with 412 (a stale If-Match). */
@@ -147,5 +163,25 @@ describe("netbox sync: a record edited while its guest is built", () => {
     assert.ok(staleWrites(lab, vm.id) >= 1);
     // The address still describes the guest that was built.
     assert.match(String(obj(vm.primary_ip4).address), /^10\.20\.0\.\d+\/24$/);
+  });
+
+  test("without ETags (NetBox 4.5) the record is read again right before the status write: decommissioning is kept", async () => {
+    lab = await startNetboxLab(DEMO_CONFIG, {}, { version: "4.5.0" });
+    const report = await lab.sync(editDuringWriteBack(lab, "web-01", { status: "decommissioning" }));
+    const web = report.records.find((r) => r.name === "web-01");
+    assert.equal(web?.result, "changed", JSON.stringify(web));
+    assert.equal(obj(record(lab, "web-01").status).value, "decommissioning");
+  });
+
+  test("a status write whose answer was lost is read back, not sent again: staged", async () => {
+    lab = await startNetboxLab();
+    const id = record(lab, "web-01").id;
+    const report = await lab.sync(loseStatusAnswer(lab, "web-01"));
+    const web = report.records.find((r) => r.name === "web-01");
+    assert.equal(web?.result, "staged", JSON.stringify(web));
+    assert.equal(obj(record(lab, "web-01").status).value, "staged");
+    const statusWrites = lab.nb.admin.requests.filter((r) => r.method === "PATCH" && r.path === `/api/${VMS}/${String(id)}/` && r.status === 200);
+    // vmid, primary IPv4, status: each once.
+    assert.equal(statusWrites.length, 3);
   });
 });
