@@ -227,6 +227,17 @@ export class NetboxClient {
     return (await this.request<ReadOf<P>>("PATCH", `${path}/${id}/`, { body, ...options })).body;
   }
 
+  /** `patch`, with the object's new ETag (NetBox >= 4.6) for the next conditional write. */
+  async patchWithEtag<P extends NetboxPath>(
+    path: P,
+    id: number,
+    body: Partial<WriteOf<P>>,
+    options: { ifMatch?: string; subject?: string } = {},
+  ): Promise<{ object: ReadOf<P>; etag: string | undefined }> {
+    const res = await this.request<ReadOf<P>>("PATCH", `${path}/${id}/`, { body, ...options });
+    return { object: res.body, etag: res.etag };
+  }
+
   async delete(path: NetboxPath, id: number, subject?: string): Promise<void> {
     await this.request("DELETE", `${path}/${id}/`, subject ? { subject } : {});
   }

@@ -82,8 +82,8 @@ describe("control characters in human output", () => {
   });
 
   it("NetBox sync lines escape a hostile record name and error", () => {
-    for (const result of ["failed", "planned", "staged"]) {
-      const outcome = { name: HOSTILE, id: 7, result, errors: [HOSTILE], status: "planned", vmid: 300, node: "pve1", guestResult: "created", wrote: [] };
+    for (const result of ["failed", "planned", "staged", "changed"]) {
+      const outcome = { name: HOSTILE, id: 7, result, errors: [HOSTILE], changes: [`name web -> ${HOSTILE}`], status: "planned", vmid: 300, node: "pve1", guestResult: "created", wrote: [] };
       assert.doesNotMatch(withoutColour(syncLine(outcome as never, colourPalette)), RAW_CONTROL, result);
     }
   });

@@ -173,7 +173,24 @@ describe("NetBox simulator (4.6, demo data)", () => {
     assert.equal((await call(nb, "PATCH", `${VMS}2/`, { comments: "one" }, { "If-Match": etag })).status, 200);
     const stale = await call(nb, "PATCH", `${VMS}2/`, { comments: "two" }, { "If-Match": etag });
     assert.equal(stale.status, 412);
+    assert.deepEqual(stale.body, { detail: "Precondition failed." });
     assert.equal(obj((await call(nb, "GET", `${VMS}2/`)).body).comments, "one");
+  });
+
+  test("ETag as NetBox 4.6 makes it: isoformat of last_updated, current one on a 412, a list in If-Match, on a create", async () => {
+    const got = await call(nb, "GET", `${VMS}2/`);
+    const etag = got.headers.get("etag") ?? "";
+    // Python's isoformat(), not the API's `Z`.
+    assert.match(etag, /^W\/"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?\+00:00"$/);
+    const stale = await call(nb, "PATCH", `${VMS}2/`, { comments: "x" }, { "If-Match": 'W/"2000-01-01T00:00:00+00:00"' });
+    assert.equal(stale.status, 412);
+    assert.equal(stale.headers.get("etag"), etag);
+    const listed = await call(nb, "PATCH", `${VMS}2/`, { comments: "y" }, { "If-Match": `W/"2000-01-01T00:00:00+00:00", ${etag}` });
+    assert.equal(listed.status, 200);
+    assert.notEqual(listed.headers.get("etag"), etag);
+    const created = await call(nb, "POST", "/api/extras/tags/", { name: "etag-test", slug: "etag-test" });
+    assert.equal(created.status, 201);
+    assert.match(created.headers.get("etag") ?? "", /^W\/"/);
   });
 
   test("deleting a VM removes its interfaces, disks, MACs and IPs", async () => {

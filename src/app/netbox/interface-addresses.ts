@@ -16,6 +16,7 @@ import { missingGateway, PrefixGateways } from "../../sources/netbox/gateways.js
 import { MAX_NICS } from "../../sources/netbox/mapping-common.js";
 import { describeRecord, type NetboxVmRecord } from "../../sources/netbox/records.js";
 import { type AllocationRequest, allocateAddress, firstAllowedAddress, fullPrefix } from "./address-allocation.js";
+import type { GuardedRecord } from "./guarded-record.js";
 import { AddressRefusal, type AddressSource, InterfacePrefixes } from "./interface-prefixes.js";
 
 const VMINTERFACE = "virtualization.vminterface";
@@ -56,6 +57,8 @@ export class InterfaceAddressAssigner {
   constructor(
     private readonly netbox: NetboxClient,
     private readonly config: NetboxConfig,
+    /** The guarded writes to a record's VM object (writeback.ts), for its primary IPv4. */
+    private readonly guardOf: (record: NetboxVmRecord) => GuardedRecord,
   ) {
     this.prefixes = new InterfacePrefixes(netbox, config);
     this.gateways = new PrefixGateways(netbox, config.customFields.gateway);
@@ -110,10 +113,16 @@ export class InterfaceAddressAssigner {
     if (vm.primary_ip4) return { id: vm.primary_ip4.id, address: vm.primary_ip4.address };
     const first = record.interfaces.map((i) => existing.get(i.id)).find((ip) => ip !== undefined);
     if (!first) return undefined;
-    await this.netbox.patch("virtualization/virtual-machines", vm.id, { primary_ip4: first.id }, { subject: describeRecord(vm) });
-    vm.primary_ip4 = { id: first.id, url: "", display: first.address, family: { value: "4", label: "IPv4" }, address: first.address };
-    wrote.push(`primary IPv4 ${first.address}`);
-    return { id: first.id, address: first.address };
+    // The address is the guest's whatever else changed; a primary IPv4 someone set meanwhile is theirs.
+    const { result, vm: now } = await this.guardOf(record).write({
+      body: { primary_ip4: first.id },
+      done: (latest) => latest.primary_ip4?.id === first.id,
+      allowed: (latest) => !latest.primary_ip4,
+    });
+    const primary = now.primary_ip4 ?? { id: first.id, url: "", display: first.address, family: { value: "4", label: "IPv4" }, address: first.address };
+    vm.primary_ip4 = primary;
+    if (result === "written") wrote.push(`primary IPv4 ${first.address}`);
+    return { id: primary.id, address: primary.address };
   }
 
   /** The IPv4 objects on the record's interfaces: interface id -> its first one. */

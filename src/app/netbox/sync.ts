@@ -9,7 +9,9 @@
 // 3. per record whose own steps all ran and succeeded: write back vmid, MACs, addresses,
 //    then the status. A record whose steps or write-back failed keeps `planned` (or gets
 //    `failed`) and a journal entry with the reason; one whose steps were held back by the guard
-//    rails keeps its status and gets a journal entry saying what waits. A rerun converges: the
+//    rails keeps its status and gets a journal entry saying what waits. A record edited during
+//    the build (a field the build used, its status) keeps the edit and its status, with a journal
+//    entry saying what changed (`changed`, writeback.ts, guarded-record.ts). A rerun converges: the
 //    guest is found again (by the vmid written back, else by name) and write-back skips what is
 //    already there.
 import type { PveClient } from "../../api/index.js";
@@ -23,6 +25,7 @@ import { loadGuestAddresses } from "../../sources/netbox/addresses.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { type MappedVm, mapRecord } from "../../sources/netbox/mapping.js";
 import { describeRecord, loadRecords, type NetboxVmRecord, type RecordSelection } from "../../sources/netbox/records.js";
+import { describeChange } from "../../sources/netbox/record-inputs.js";
 import { recordSelection } from "../../sources/netbox/selection.js";
 import { userMessageOf as errorText } from "../../util/errors.js";
 import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
@@ -32,11 +35,12 @@ import { AddressRefusal } from "./interface-prefixes.js";
 import { bindingProblem } from "./record-binding.js";
 import { RecordClaims } from "./record-claims.js";
 import { vmidsInQuarantine } from "./vmid-quarantine.js";
+import { changedNote } from "./changed-note.js";
 import { isBuilt, WriteBack } from "./writeback.js";
 
 const ADOPT_HINT = "set `adopt: true` in the NetBox config to let sync take over guests pvectl did not create";
 
-export type RecordResult = "staged" | "converged" | "failed" | "invalid" | "planned" | "held" | "busy";
+export type RecordResult = "staged" | "converged" | "changed" | "failed" | "invalid" | "planned" | "held" | "busy";
 
 export interface RecordOutcome {
   id: number;
@@ -48,9 +52,13 @@ export interface RecordOutcome {
    * matches its guest again, its status kept; failed: build or write-back failed; invalid: the record
    * cannot be mapped; planned: plan only (dry run); held: steps of its guest were held back by
    * the guard rails (or wait for a reboot), so the record keeps its status; busy: another
-   * pvectl run holds the record's claim (record-claims.ts), so this run left it alone.
+   * pvectl run holds the record's claim (record-claims.ts), so this run left it alone; changed:
+   * its guest was built (or converged) from the record as selected, but someone changed a field
+   * the build used (or its status) meanwhile, so its status was not written (`changes` says what).
    */
   result: RecordResult;
+  /** changed: what changed in the record while its guest was built ("memory 2048 -> 4096"). */
+  changes?: string[];
   vmid?: number;
   node?: string;
   macs?: Record<string, string>;
@@ -206,6 +214,7 @@ export async function syncNetbox(options: SyncOptions): Promise<SyncReport> {
 /** The sync of records this run holds (or of a plan only): map, plan, apply, write back. */
 async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Promise<SyncReport> {
   const { config, netbox } = options;
+  const selectedStatuses = [options.selection?.status ?? config.select.status].flat();
   const writeBack = new WriteBack(netbox, config);
   const outcomes: RecordOutcome[] = [];
   // What was written for a record before its guest was built (its primary IPv4), reported with its outcome.
@@ -222,8 +231,8 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
       // Recording the reason must not hide it: a failure here is added, not thrown.
       try {
         await writeBack.journal(record, "danger", `pvectl netbox sync: ${errors.join("; ")}`);
-        if (config.writeBack.onFailure === "failed") await writeBack.status(record, "failed", outcome.wrote);
-        outcome.status = config.writeBack.onFailure === "failed" ? "failed" : outcome.status;
+        // Not over a status someone set meanwhile (writeback.ts): the record says what it has.
+        if (config.writeBack.onFailure === "failed") outcome.status = await writeBack.statusUnlessChanged(record, "failed", outcome.wrote);
       } catch (err) {
         outcome.errors.push(`could not record the failure in NetBox: ${errorText(err)}`);
       }
@@ -366,8 +375,18 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
       try {
         const built = isBuilt(m.record, config);
         const result = await writeBack.succeed({ record: m.record, vmid: report.vmid, node: report.node, macs: report.macs, nics: m.nics });
-        const status = built ? (m.record.vm.status?.value ?? "") : config.writeBack.onSuccess;
-        const outcome = outcomeOf(m.record, built ? "converged" : "staged", { ...extra, wrote: result.wrote, status, ...(result.primaryIp4 ? { primaryIp4: result.primaryIp4 } : {}) });
+        const written = { ...extra, wrote: result.wrote, status: result.status, ...(result.primaryIp4 ? { primaryIp4: result.primaryIp4 } : {}) };
+        if (result.changes.length > 0) {
+          const outcome = outcomeOf(m.record, "changed", { ...written, changes: result.changes.map(describeChange) });
+          try {
+            await writeBack.journal(m.record, "warning", changedNote({ config, selected: selectedStatuses, built, kind: m.spec.kind, report, result }));
+          } catch (err) {
+            outcome.errors.push(`could not record what changed in NetBox: ${errorText(err)}`);
+          }
+          done(outcome);
+          continue;
+        }
+        const outcome = outcomeOf(m.record, built ? "converged" : "staged", written);
         // A day-2 run that found nothing to do leaves no note: the journal stays a history of changes.
         if (!built || report.result !== "unchanged" || result.wrote.length > 0) {
           const verb = built ? "converged" : "built";

@@ -2,10 +2,15 @@
 // after a crash converge: vmid first (so the next run finds the guest by vmid), then MACs and
 // the interfaces' addresses with the primary IPv4 (each step first looks for what an earlier, interrupted run already wrote,
 // so nothing is created twice), and the status last (only once everything else is there).
+// Writes to the VM record go through its GuardedRecord (If-Match): a record edited while its
+// guest was built keeps the edit; what describes the built guest (vmid, MACs, addresses) is
+// still written, the status is not (the record is reported `changed`, sync.ts).
 import type { NetboxClient } from "../../netbox/client.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import type { NicBinding } from "../../sources/netbox/mapping.js";
+import { type InputChange, vmidInput } from "../../sources/netbox/record-inputs.js";
 import { describeRecord, type NetboxVmRecord } from "../../sources/netbox/records.js";
+import { GuardedRecord } from "./guarded-record.js";
 import { InterfaceAddressAssigner, type IpRef } from "./interface-addresses.js";
 
 export interface WriteBackInput {
@@ -20,6 +25,10 @@ export interface WriteBackInput {
 export interface WriteBackResult {
   wrote: string[];
   primaryIp4?: string;
+  /** What changed, in the fields the build used, while the guest was built (empty: the record still asks for it). */
+  changes: InputChange[];
+  /** The record's status after write-back (as someone set it, when it changed). */
+  status: string;
 }
 
 const VMINTERFACE = "virtualization.vminterface";
@@ -41,21 +50,40 @@ export function dnsNameOf(name: string, zone: string): string {
 export class WriteBack {
   /** Addresses for interfaces; one per run, so a plan holds what it hands out (interface-addresses.ts). */
   readonly addresses: InterfaceAddressAssigner;
+  private readonly guards = new Map<number, GuardedRecord>();
 
   constructor(
     private readonly netbox: NetboxClient,
     private readonly config: NetboxConfig,
   ) {
-    this.addresses = new InterfaceAddressAssigner(netbox, config);
+    this.addresses = new InterfaceAddressAssigner(netbox, config, (record) => this.guardOf(record));
   }
 
-  /** vmid -> custom field; skipped when NetBox already holds it. */
+  /** The writes to a record's VM object, guarded against edits since the record was selected (made on first use, from the record as selected). */
+  guardOf(record: NetboxVmRecord): GuardedRecord {
+    const known = this.guards.get(record.vm.id);
+    if (known) return known;
+    const guard = new GuardedRecord(this.netbox, this.config, record);
+    this.guards.set(record.vm.id, guard);
+    return guard;
+  }
+
+  /**
+   * vmid -> custom field; skipped when NetBox already holds it. Written even when the record
+   * changed during the build: the guest exists, and the next run must find it by its vmid;
+   * only a vmid someone set meanwhile is left as they set it.
+   */
   async vmid(input: WriteBackInput, wrote: string[]): Promise<void> {
     const field = this.config.customFields.vmid;
     const { vm } = input.record;
     if (Number(vm.custom_fields?.[field]) === input.vmid) return;
-    await this.netbox.patch("virtualization/virtual-machines", vm.id, { custom_fields: { [field]: input.vmid } }, { subject: describeRecord(vm) });
-    wrote.push(`${field}=${input.vmid}`);
+    const { result } = await this.guardOf(input.record).write({
+      body: { custom_fields: { [field]: input.vmid } },
+      done: (now) => Number(now.custom_fields?.[field]) === input.vmid,
+      allowed: (_now, changes) => !changes.some((c) => c.field === vmidInput(this.config)),
+      sets: { field: vmidInput(this.config), value: String(input.vmid) },
+    });
+    if (result === "written") wrote.push(`${field}=${input.vmid}`);
   }
 
   /** MACs: MAC objects + primary_mac_address on NetBox >= 4.2, the interface's mac_address before. */
@@ -96,7 +124,8 @@ export class WriteBack {
     const zone = this.config.writeBack.dns?.zone;
     if (zone === undefined) return;
     const { vm } = input.record;
-    const name = dnsNameOf(vm.name, zone);
+    // The name the record has now: a rename during the build is NetBox's word, not the guest's.
+    const name = dnsNameOf((await this.guardOf(input.record).latest()).name, zone);
     const ids = [primaryIp4?.id, vm.primary_ip6?.id].filter((id): id is number => id !== undefined);
     if (ids.length === 0) return;
     for (const ip of await this.netbox.list("ipam/ip-addresses", { id: ids })) {
@@ -106,10 +135,28 @@ export class WriteBack {
     }
   }
 
+  /** The record's status, whatever it is now (decommission: the guest is gone, whatever the record says). */
   async status(record: NetboxVmRecord, status: string, wrote: string[]): Promise<void> {
     if (record.vm.status?.value === status) return;
     await this.netbox.patch("virtualization/virtual-machines", record.vm.id, { status: status as "staged" }, { subject: describeRecord(record.vm) });
     wrote.push(`status ${status}`);
+  }
+
+  /**
+   * The record's status, only while nothing the build used changed since it was selected (a
+   * status someone set meanwhile is theirs, and `staged` over a record edited during the build
+   * would say its guest is what it asks for). The status the record has afterwards.
+   */
+  async statusUnlessChanged(record: NetboxVmRecord, status: string, wrote: string[]): Promise<string> {
+    if (record.vm.status?.value === status) return status;
+    const { result, vm } = await this.guardOf(record).write({
+      body: { status: status as "staged" },
+      done: (now) => now.status?.value === status,
+      allowed: (_now, changes) => changes.length === 0,
+      sets: { field: "status", value: status },
+    });
+    if (result === "written") wrote.push(`status ${status}`);
+    return vm.status?.value ?? "";
   }
 
   /** A journal entry on the VM (NetBox's own change notes), when enabled. */
@@ -130,7 +177,10 @@ export class WriteBack {
     await this.macs(input, wrote);
     const primaryIp4 = await this.interfaceAddresses(input, wrote);
     await this.dnsName(input, primaryIp4, wrote);
-    if (!isBuilt(input.record, this.config)) await this.status(input.record, this.config.writeBack.onSuccess, wrote);
-    return { wrote, ...(primaryIp4 !== undefined ? { primaryIp4: primaryIp4.address } : {}) };
+    if (!isBuilt(input.record, this.config)) await this.statusUnlessChanged(input.record, this.config.writeBack.onSuccess, wrote);
+    const guard = this.guardOf(input.record);
+    const changes = await guard.changes();
+    const status = (await guard.latest()).status?.value ?? "";
+    return { wrote, changes, status, ...(primaryIp4 !== undefined ? { primaryIp4: primaryIp4.address } : {}) };
   }
 }

@@ -37,6 +37,9 @@ export function syncLine(o: RecordOutcome, p: Palette): string {
   if (o.result === "converged") {
     return `${p.green("converged")} ${who}: ${o.guestKind ?? "vm"} ${o.vmid} on ${o.node} (${o.guestResult})${o.wrote.length ? `; wrote ${o.wrote.join(", ")}` : ""} (status stays ${o.status})`;
   }
+  if (o.result === "changed") {
+    return `${p.yellow("changed")} ${who}: ${o.guestKind ?? "vm"} ${o.vmid} on ${o.node} (${o.guestResult}) built from the record as selected; changed while it was built: ${safeText((o.changes ?? []).join(", "))}${o.wrote.length ? `; wrote ${o.wrote.join(", ")}` : ""}${o.errors.length ? `; ${safeText(o.errors.join("; "))}` : ""} (status stays ${o.status})`;
+  }
   if (o.result === "planned") return `${p.cyan("planned")} ${who}: would build${o.vmid !== undefined ? ` ${o.guestKind ?? "vm"} ${o.vmid}` : ""} on ${o.node}`;
   if (o.result === "held") return `${p.yellow("held   ")} ${who}: ${o.guestKind ?? "vm"} ${o.vmid ?? "-"} on ${o.node}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
   if (o.result === "busy") return `${p.yellow("busy   ")} ${who}: left alone: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
@@ -75,10 +78,12 @@ export function registerNetboxCommand(program: Command): void {
     .addHelpText(
       "after",
       "\nA record moves to staged only when every step of its guest ran; steps held back by the guard rails (or a reboot\n" +
-        "still owed) leave it planned with a journal entry saying what waits.\n" +
+        "still owed) leave it planned with a journal entry saying what waits. A record edited in NetBox while its guest\n" +
+        "was built (its status, or a field the build used: name, vCPUs, memory, disks, interfaces ...) keeps the edit:\n" +
+        "its status is not written, a journal entry says what changed, and it is reported as changed.\n" +
         "\nExit codes: 0 every selected record staged or converged (or planned with --plan-only), 1 a record failed or is\n" +
         "invalid, 3 none failed but records were held back by the guard rails (they keep their status; rerun with the flag),\n" +
-        "or busy: another pvectl run (serve, a timer) was working on them.",
+        "changed during the build (the next sync converges them), or busy: another pvectl run (serve, a timer) was working on them.",
     )
     .action(async (flags: CommonFlags & ApplyFlags & { lockWait?: number }) => {
       const guard = guardOptions(flags);
@@ -110,11 +115,11 @@ export function registerNetboxCommand(program: Command): void {
         else {
           const count = (r: string) => report.records.filter((o) => o.result === r).length;
           process.stdout.write(
-            `${count("staged")} staged, ${count("converged") > 0 ? `${count("converged")} converged, ` : ""}${count("planned")} planned only, ${count("held")} held back, ${count("busy") > 0 ? `${count("busy")} busy (another run), ` : ""}${count("failed")} failed, ${count("invalid")} invalid\n`,
+            `${count("staged")} staged, ${count("converged") > 0 ? `${count("converged")} converged, ` : ""}${count("changed") > 0 ? `${count("changed")} changed during the build, ` : ""}${count("planned")} planned only, ${count("held")} held back, ${count("busy") > 0 ? `${count("busy")} busy (another run), ` : ""}${count("failed")} failed, ${count("invalid")} invalid\n`,
           );
         }
         if (!report.ok) process.exitCode = 1;
-        else if (report.records.some((o) => o.result === "held" || o.result === "busy")) process.exitCode = EXIT_PENDING;
+        else if (report.records.some((o) => o.result === "held" || o.result === "busy" || o.result === "changed")) process.exitCode = EXIT_PENDING;
       } finally {
         await client.close();
         await pve.close();

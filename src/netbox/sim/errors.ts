@@ -6,6 +6,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly body: unknown,
+    /** Headers the error answer carries (a 412 names the object's current ETag, as NetBox does). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(`HTTP ${status}`);
   }

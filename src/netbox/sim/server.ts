@@ -65,8 +65,12 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/**
+ * NetBox 4.6's weak ETag: `last_updated` as Python's isoformat() prints it (`+00:00`, no
+ * fraction when it is zero), not as the API serializes it (`Z`). Clients must treat it as opaque.
+ */
 function etagOf(row: Row): string {
-  return `W/"${row.last_updated}"`;
+  return `W/"${row.last_updated.replace(/\.0+Z$/, "Z").replace(/Z$/, "+00:00")}"`;
 }
 
 function takeFault(state: ServerState, method: string, path: string): FaultRule | undefined {
@@ -103,10 +107,12 @@ function optionsFor(def: ResourceDef): Record<string, unknown> {
   return { name: def.path, renders: ["application/json"], parses: ["application/json"], actions: { POST: post } };
 }
 
+/** If-Match as NetBox checks it: `*` or absent passes, else one of the listed ETags must be current; a 412 names the current one. */
 function ifMatch(state: ServerState, req: IncomingMessage, row: Row): void {
   const header = req.headers["if-match"];
   if (state.ctx.version.n < 406 || !header || header === "*") return;
-  if (header !== etagOf(row)) throw new HttpError(412, { detail: "The resource has been modified since the provided ETag was issued." });
+  const current = etagOf(row);
+  if (!header.split(",").map((e) => e.trim()).includes(current)) throw new HttpError(412, { detail: "Precondition failed." }, { ETag: current });
 }
 
 async function handleList(state: ServerState, def: ResourceDef, method: string, url: URL, req: IncomingMessage): Promise<Reply> {
@@ -123,7 +129,8 @@ async function handleList(state: ServerState, def: ResourceDef, method: string, 
     case "POST": {
       const body = await readBody(req);
       if (Array.isArray(body)) return { status: 201, body: bulk(ctx, body, (item) => render(ctx, def, createRow(ctx, def, item), params)) };
-      return { status: 201, body: render(ctx, def, createRow(ctx, def, body), params) };
+      const created = createRow(ctx, def, body);
+      return { status: 201, body: render(ctx, def, created, params), headers: ctx.version.n >= 406 ? { ETag: etagOf(created) } : {} };
     }
     case "PUT":
     case "PATCH": {
@@ -259,7 +266,7 @@ export function createHandler(state: ServerState): (req: IncomingMessage, res: S
       },
       (err: unknown) => {
         state.events?.discard();
-        if (err instanceof HttpError) finish({ status: err.status, body: err.body });
+        if (err instanceof HttpError) finish({ status: err.status, body: err.body, headers: err.headers });
         else finish({ status: 500, body: { error: String(err), exception: "Server Error", netbox_version: state.ctx.version.full } });
       },
     );
