@@ -91,7 +91,7 @@ describe("a token made from access needs -c netbox.yaml", () => {
   function addRecord(name: string, platform: string): void {
     const cluster = nb.admin.idOf("virtualization/clusters", { name: "pve-lab" });
     const vm = nb.admin.create("virtualization/virtual-machines", { name, status: "planned", site: nb.admin.idOf("dcim/sites", { slug: "lab" }), cluster, vcpus: 1, memory: 1024, platform: nb.admin.idOf("dcim/platforms", { slug: platform }) });
-    const vlan = nb.admin.idOf("ipam/vlans", { vid: 20 });
+    const vlan = nb.admin.idOf("ipam/vlans", { vid: "20" });
     nb.admin.create("virtualization/interfaces", { virtual_machine: vm.id, name: "eth0", mode: "access", untagged_vlan: vlan });
     nb.admin.create("virtualization/virtual-disks", { virtual_machine: vm.id, name: "root", size: 4000 });
   }

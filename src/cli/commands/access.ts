@@ -100,9 +100,9 @@ function printNeeds(needs: AccessNeeds | NetboxAccessNeeds, flags: NeedsFlags): 
   process.stdout.write(`${renderNeeds(needs)}${netbox ? renderNetboxPermissions(netbox) : ""}`);
 }
 
-function printCheck(check: AccessCheck, json: boolean): void {
+function printCheck(check: AccessCheck, json: boolean, source?: string): void {
   if (json) process.stdout.write(`${JSON.stringify({ subject: check.subject, ok: check.missing.length === 0, holdsNothing: check.holdsNothing, missing: check.missing, notes: check.needs.notes }, null, 2)}\n`);
-  else process.stdout.write(renderCheck(check));
+  else process.stdout.write(renderCheck(check, source));
 }
 
 export function registerAccessCommand(program: Command): void {
@@ -145,7 +145,7 @@ export function registerAccessCommand(program: Command): void {
       if (flags.netboxConfig !== undefined) {
         const config = await netboxConfigOf(flags.netboxConfig, [...(flags.file ?? []), ...files], "check");
         const check = await checkNetboxConfig(config, flags.token, flags.connection, needsOptions(flags));
-        printCheck(check, flags.json === true);
+        printCheck(check, flags.json === true, "netbox sync, serve and decommission with this config");
         if (check.missing.length > 0) process.exitCode = 1;
         return;
       }
