@@ -2,7 +2,8 @@
 // from them: one per configured cluster and platform, made by the mapping sync itself uses
 // (mapRecord) from a record that has what any record of that platform can have: two virtual
 // disks (the first a template's, an image's or a rootfs; the second a plain disk or a mount
-// point), an interface (a NIC, cloud-init's ipconfig0), no custom field overriding the
+// point), an interface when the config names a bridge (a NIC, cloud-init's ipconfig0), no
+// custom field overriding the
 // cluster's node or storage. Whatever NetBox then holds, a record of that cluster and
 // platform builds a guest of this shape: the same keys, drives, storages and bridges.
 import type { NetboxConfig } from "../sources/netbox/config.js";
@@ -33,11 +34,11 @@ export interface ShapeResult {
  * A record of `cluster` and `platform` as NetBox would hand it over; only the fields the mapping
  * reads are filled in (the cast stands for NetBox's read-only ids and links nothing reads here).
  */
-function sampleRecord(cluster: string, platform: string, customFields: Record<string, unknown>): NetboxVmRecord {
+function sampleRecord(cluster: string, platform: string, customFields: Record<string, unknown>, withInterface: boolean): NetboxVmRecord {
   const vm = { id: 1, name: "shape", status: { value: "planned" }, cluster: { id: 1, name: cluster }, platform: { id: 1, slug: platform }, vcpus: 1, memory: 1024, tags: [], custom_fields: customFields };
   const iface = { id: 1, name: "eth0", enabled: true, mode: { value: "access" }, untagged_vlan: { id: 1, vid: 10 }, virtual_machine: { id: 1 } };
   const disks = [1, 2].map((id) => ({ id, name: id === 1 ? "root" : "/data", size: 1024, virtual_machine: { id: 1 } }));
-  return { vm, interfaces: [iface], disks } as unknown as NetboxVmRecord;
+  return { vm, interfaces: withInterface ? [iface] : [], disks } as unknown as NetboxVmRecord;
 }
 
 /** The clusters the config's records can be on: `select.clusters` when it names some, else every configured one. */
@@ -66,7 +67,9 @@ export function netboxGuestShapes(config: NetboxConfig, connection?: string): Sh
           `cluster ${cluster} names no storage for ${platform}: its records name theirs in custom field ${config.customFields.storage}, which only NetBox knows; grant Datastore.AllocateSpace on each storage they name`,
         );
       }
-      const mapped = mapRecord(sampleRecord(cluster, platform, fields), config);
+      // Without a bridge no record with an interface can be built: the records sync builds have none.
+      const bridge = config.platforms[platform]?.container?.bridge ?? mapping.bridge ?? config.defaults.bridge;
+      const mapped = mapRecord(sampleRecord(cluster, platform, fields, bridge !== undefined), config);
       const key = `${platform} on ${cluster}`;
       if (!mapped.ok) {
         notes.push(`${key}: no record of it can be built (${mapped.errors.join("; ")}), so it needs nothing`);
