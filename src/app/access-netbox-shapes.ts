@@ -16,6 +16,16 @@ import type { ContainerSpec, VmSpec } from "../sources/spec/model.js";
  * needs on paths holding it are left out and said in a note (which ones is NetBox's to say).
  */
 export const RECORD_CHOSEN = "from-the-record";
+/** Stands for the storage of a template's volumes, which a linked clone's disk and cloud-init drive keep. */
+export const TEMPLATE_STORAGE = "the-template-storage";
+
+/** A clone's volumes the mapping leaves where the template has them: on the template's storage, unknown here. */
+function onTemplateStorage(spec: VmSpec | ContainerSpec): VmSpec | ContainerSpec {
+  if (spec.kind !== "vm" || spec.clone === undefined) return spec;
+  const disks = Object.fromEntries(Object.entries(spec.disks).map(([slot, d]) => [slot, d.storage === undefined ? { ...d, storage: TEMPLATE_STORAGE } : d]));
+  const cloudInit = spec.cloudInit && spec.cloudInit.storage === undefined ? { ...spec.cloudInit, storage: TEMPLATE_STORAGE } : spec.cloudInit;
+  return { ...spec, disks, ...(cloudInit ? { cloudInit } : {}) };
+}
 
 export interface GuestShape {
   /** `<platform> on <cluster>`: who needs a privilege, in the output. */
@@ -75,7 +85,7 @@ export function netboxGuestShapes(config: NetboxConfig, connection?: string): Sh
         notes.push(`${key}: no record of it can be built (${mapped.errors.join("; ")}), so it needs nothing`);
         continue;
       }
-      shapes.push({ key, cluster, platform, spec: mapped.spec });
+      shapes.push({ key, cluster, platform, spec: onTemplateStorage(mapped.spec) });
     }
   }
   return { shapes, notes };

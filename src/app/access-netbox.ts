@@ -10,7 +10,7 @@ import type { DesiredGuest } from "../resources/index.js";
 import type { NetboxConfig } from "../sources/netbox/config.js";
 import { type AccessCheck, checkNeeds } from "./access.js";
 import { type NetboxPermission, netboxPermissions } from "./access-netbox-permissions.js";
-import { netboxGuestShapes, RECORD_CHOSEN } from "./access-netbox-shapes.js";
+import { netboxGuestShapes, RECORD_CHOSEN, TEMPLATE_STORAGE } from "./access-netbox-shapes.js";
 import { desiredOf } from "./plan-spec.js";
 
 export type { NetboxAction, NetboxCommand, NetboxPermission } from "./access-netbox-permissions.js";
@@ -36,6 +36,19 @@ function netboxGuests(config: NetboxConfig, connection: string | undefined): { g
   return { guests, notes };
 }
 
+/**
+ * A platform's clone source is never in the config: the derivation's note about it speaks of spec
+ * files, so it is replaced by one that says what a NetBox config leaves unknown.
+ */
+function cloneNotes(config: NetboxConfig, notes: string[]): string[] {
+  const sources = Object.entries(config.platforms).flatMap(([slug, p]) => (p.clone ? [`${slug}: ${typeof p.clone.from === "number" ? `vmid ${p.clone.from}` : `'${p.clone.from}'`}`] : []));
+  if (sources.length === 0) return notes;
+  return [
+    ...notes.filter((n) => !n.startsWith("clone source ")),
+    `platforms clone from templates (${sources.join(", ")}): VM.Clone and VM.Audit are listed on the template's /vms/<vmid> (on /vms when named), but the storages of its disks and bridges are not in the config: grant Datastore.AllocateSpace on the storages its disks are on (a linked clone's disks stay there) and SDN.Use on its bridges`,
+  ];
+}
+
 /** What the operator should know of privileges on a NetBox-built estate, besides the derivation's notes. */
 function scopeNotes(config: NetboxConfig, guests: DesiredGuest[]): string[] {
   if (guests.length === 0) return [];
@@ -50,8 +63,8 @@ function scopeNotes(config: NetboxConfig, guests: DesiredGuest[]): string[] {
 export function netboxAccessNeeds(config: NetboxConfig, options: NetboxNeedsOptions = {}): NetboxAccessNeeds {
   const { connection, ...needsOptions } = options;
   const { guests, notes } = netboxGuests(config, connection);
-  const needs = accessNeeds(guests, undefined, needsOptions, { scopeNotes: false, skipPath: (path) => path.includes(RECORD_CHOSEN) });
-  return { ...needs, notes: [...notes, ...needs.notes, ...scopeNotes(config, guests)], netbox: netboxPermissions(config) };
+  const needs = accessNeeds(guests, undefined, needsOptions, { scopeNotes: false, skipPath: (path) => path.includes(RECORD_CHOSEN) || path.includes(TEMPLATE_STORAGE) });
+  return { ...needs, notes: [...notes, ...cloneNotes(config, needs.notes), ...scopeNotes(config, guests)], netbox: netboxPermissions(config) };
 }
 
 /** What `subject` lacks of the config's needs in PVE (the NetBox token is not checked: NetBox does not tell). */

@@ -47,8 +47,8 @@ export interface ScopedNeed extends PrivilegeNeed {
   user: string;
 }
 
-/** `/vms/<id>` of a guest allocated at apply, said as `{vmid}` in paths or 0 where a number was needed. */
-const UNKNOWN_GUEST = /^\/vms\/(?:\{vmid\}|0)$/;
+/** `/vms/<id>` of a guest allocated at apply, said as `{vmid}` (a clone's target: `{newid}`) in paths or 0 where a number was needed. */
+const UNKNOWN_GUEST = /^\/vms\/(?:\{vmid\}|\{newid\}|0)$/;
 const GUEST_PATH = /^\/vms\/(\d+)$/;
 
 interface Scope {

@@ -1,11 +1,11 @@
 // Least privilege for `netbox sync` and `netbox decommission`, proven as an operator would get
 // it: `pvectl access needs -c netbox.yaml --format spec --token ...` (a VM platform from an
-// ISO, one from an image with UEFI and cloud-init, a container platform), applied by `pvectl
-// apply` as root. The token builds the records of every platform (NetBox + PVE simulators),
-// and the NetBox side is compared with the requests those runs sent. Then each privilege of
+// ISO, one from an image with UEFI and cloud-init, a container platform, a linked clone of a
+// template with cloud-init), applied by `pvectl apply` as root. The token builds the records of
+// every platform (NetBox + PVE simulators), and the NetBox side is compared with the requests those runs sent. Then each privilege of
 // each generated role is taken away in turn and something the token must do is refused:
-// building a new record, a day-2 change (the platforms' ISO and cloud-init drive moved in the
-// config) or a decommission. Last, the token decommissions its guests.
+// building a new record, a day-2 change (a disk added in NetBox; the platforms' ISO and
+// cloud-init drive moved in the config) or a decommission. Last, the token decommissions its guests.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +18,10 @@ import { type SyncReport, syncNetbox } from "../../src/app/netbox/sync.js";
 import { NetboxClient } from "../../src/netbox/client.js";
 import { type NetboxSimulator, startNetboxSimulator } from "../../src/netbox/sim/index.js";
 import { type NetboxConfig, parseNetboxConfig } from "../../src/sources/netbox/config.js";
+import { applyPlan } from "../../src/app/apply-plan.js";
+import { planSpec } from "../../src/app/plan-spec.js";
+import { parseSpec } from "../../src/sources/spec/index.js";
+import { fastApply } from "../engine/helpers.js";
 import { FAST_APPLY } from "../netbox/lab.js";
 import { grantByPvectl, setRolePrivileges, startTlsLab, type TlsLab } from "./access-by-pvectl.js";
 
@@ -31,9 +35,22 @@ platforms:
   debian-13: { ostype: l26, iso: "local:iso/debian-13-netinst.iso" }
   ubuntu-24-04: { ostype: l26, image: "local:import/noble.qcow2", agent: true, bios: ovmf, cloudInit: {} }
   debian-ct: { container: { ostemplate: "${TEMPLATE}" } }
+  debian-clone: { clone: { from: 9000 }, cloudInit: {} }
 tags: { add: [netbox] }
 writeBack:
   primaryIp4: { fallbackPrefix: 10.20.0.0/24 }
+`;
+/** The template the clone platform names, made by root. */
+const TEMPLATE_VM = `vms:
+  - vmid: 9000
+    name: debian-tpl
+    node: pve1
+    template: true
+    disks:
+      scsi0: { storage: local-lvm, size: 2G }
+    nics:
+      net0: { bridge: vmbr0 }
+    cloudInit: { storage: local-lvm }
 `;
 /** What an operator changes later: a newer ISO, the cloud-init drive on another slot. */
 const DAY_TWO = CONFIG.replace("debian-13-netinst.iso", "debian-13.1-netinst.iso").replace("cloudInit: {}", "cloudInit: { slot: ide0 }");
@@ -100,8 +117,11 @@ describe("a token made from access needs -c netbox.yaml", () => {
     lab = await startTlsLab({ content: CONTENT });
     nb = await startNetboxSimulator({ seed: "demo" });
     netbox = new NetboxClient({ url: nb.url, token: nb.token });
+    await applyPlan(lab.client, await planSpec(lab.client, parseSpec(TEMPLATE_VM, "template.yaml")), fastApply);
     nb.admin.create("dcim/platforms", { name: "Debian container", slug: "debian-ct" });
+    nb.admin.create("dcim/platforms", { name: "Debian clone", slug: "debian-clone" });
     addRecord("ct-01", "debian-ct");
+    addRecord("clone-01", "debian-clone");
     const file = join(lab.dir, "netbox.yaml");
     writeFileSync(file, CONFIG);
     ({ access: granted, token } = await grantByPvectl(lab, [], TOKEN, "NetboxSync", ["-c", file]));
@@ -117,6 +137,7 @@ describe("a token made from access needs -c netbox.yaml", () => {
     const before = nb.admin.requests.length;
     const report = await sync();
     assert.deepEqual(report.records.map((r) => [r.name, r.result, r.errors]), [
+      ["clone-01", "staged", []],
       ["ct-01", "staged", []],
       ["db-01", "staged", []],
       ["web-01", "staged", []],
@@ -128,7 +149,9 @@ describe("a token made from access needs -c netbox.yaml", () => {
 
   it("without any one privilege of a role, a build, a day-2 change or a decommission is refused", async () => {
     // Records to build, records built (converged with the day-2 config), records to retire.
-    for (const [name, platform] of [["web-03", "debian-13"], ["db-03", "ubuntu-24-04"], ["ct-03", "debian-ct"]] as const) addRecord(name, platform);
+    for (const [name, platform] of [["web-03", "debian-13"], ["db-03", "ubuntu-24-04"], ["ct-03", "debian-ct"], ["clone-03", "debian-clone"]] as const) addRecord(name, platform);
+    // Day 2 in NetBox: db-01 gets a third virtual disk.
+    nb.admin.create("virtualization/virtual-disks", { virtual_machine: vmId("db-01"), name: "logs", size: 2000 });
     setStatus("web-02", "decommissioning");
     setStatus("ct-01", "decommissioning");
     const refusals = async (): Promise<string[]> => {
