@@ -46,6 +46,10 @@ platforms:
     const privileges = (path: string) => needs.paths.find((p) => p.path === path)?.privileges.map((p) => p.privilege) ?? [];
     assert.ok(privileges("/vms").includes("VM.Config.Cloudinit"), privileges("/vms").join(", "));
     assert.ok(privileges("/vms/9000").includes("VM.Clone"), "the clone source is named by its vmid");
+    // The clone's target (vmid allocated at build) is /vms; the template's storage is a note, no path.
+    assert.deepEqual(needs.paths.filter((p) => /[{}]|undefined|template-storage/.test(p.path)).map((p) => p.path), []);
+    assert.ok(privileges("/vms").includes("VM.Allocate"));
+    assert.ok(needs.notes.some((n) => n.startsWith("platforms clone from templates (tpl: vmid 9000)")), needs.notes.join("\n"));
   });
 
   it("a storage id PVE refuses is refused in the config, not met while deriving (a one-letter id)", () => {
