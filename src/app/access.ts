@@ -8,6 +8,7 @@ import { type AccessNeeds, accessNeeds, type NeedsOptions, type ScopedNeed } fro
 import { missingPrivileges } from "../engine/privileges.js";
 import { authIdProblem } from "../pve/auth-id.js";
 import { UsageProblem } from "../util/errors.js";
+import type { DesiredGuest } from "../resources/index.js";
 import { safeLine } from "../util/safe-text.js";
 import { leftPoolNeeds } from "./access-pool-leave.js";
 import { desiredObjectsOf, desiredOf, type SpecGuests } from "./plan-spec.js";
@@ -76,7 +77,12 @@ function merge(missing: ScopedNeed[]): MissingPrivilege[] {
 /** What `subject` lacks of the spec's needs, read from its permission dump as the running identity may see it. */
 export async function checkAccess(client: PveClient, spec: SpecGuests, subject: string, options: NeedsOptions = {}): Promise<AccessCheck> {
   checkAuthId(subject);
-  const needs = specAccessNeeds(spec, options);
+  return checkNeeds(client, specAccessNeeds(spec, options), desiredOf(spec), subject);
+}
+
+/** What `subject` lacks of `needs`, derived from the guests `desired` (a spec's, a NetBox config's). */
+export async function checkNeeds(client: PveClient, needs: AccessNeeds, desired: DesiredGuest[], subject: string): Promise<AccessCheck> {
+  checkAuthId(subject);
   let dump: Awaited<ReturnType<typeof getPermissions>>;
   try {
     dump = await getPermissions(client, { userid: subject });
@@ -90,7 +96,7 @@ export async function checkAccess(client: PveClient, spec: SpecGuests, subject: 
     throw err;
   }
   // Guests that would leave the pool they are in today need Pool.Allocate there (no spec says which).
-  needs.checks.push(...(await leftPoolNeeds(client, desiredOf(spec))));
+  needs.checks.push(...(await leftPoolNeeds(client, desired)));
   const keyed = needs.checks.map((n, i) => ({ ...n, stepId: String(i) }));
   const missing = missingPrivileges(dump, keyed, subject).map((n) => needs.checks[Number(n.stepId)]!);
   return { subject, missing: merge(missing), needs, holdsNothing: Object.keys(dump).length === 0 };

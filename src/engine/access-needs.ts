@@ -47,8 +47,8 @@ export interface ScopedNeed extends PrivilegeNeed {
   user: string;
 }
 
-/** `/vms/<id>` of a guest allocated at apply, said as `{vmid}` in paths or 0 where a number was needed. */
-const UNKNOWN_GUEST = /^\/vms\/(?:\{vmid\}|0)$/;
+/** `/vms/<id>` of a guest allocated at apply, said as `{vmid}` (a clone's target: `{newid}`) in paths or 0 where a number was needed. */
+const UNKNOWN_GUEST = /^\/vms\/(?:\{vmid\}|\{newid\}|0)$/;
 const GUEST_PATH = /^\/vms\/(\d+)$/;
 
 interface Scope {
@@ -185,13 +185,24 @@ function mergeByPrivilege(privileges: PathPrivilege[]): PathPrivilege[] {
 /** Operations listed per guest in the text output, in the order an operator meets them. */
 export const OPERATION_ORDER: Array<GuestOperation | "read" | "backup-job"> = ["read", "create", "clone", "change", "power", "pool", "template", "snapshot", "backup", "destroy", "backup-job"];
 
+/** How a source other than spec files narrows the derivation (a NetBox config: access-netbox.ts). */
+export interface NeedsSource {
+  /** The notes on guests without pool or vmid speak of spec keys; a source without them says its own. */
+  scopeNotes?: boolean;
+  /** Paths the source cannot name (a storage only NetBox's records say): left out, the source says so. */
+  skipPath?: (path: string) => boolean;
+}
+
 /** The privileges the spec's guests and backup jobs can need, per ACL path. */
-export function accessNeeds(guests: DesiredGuest[], jobs: JobNeedsInput | undefined, options: NeedsOptions = {}): AccessNeeds {
+export function accessNeeds(guests: DesiredGuest[], jobs: JobNeedsInput | undefined, options: NeedsOptions = {}, source: NeedsSource = {}): AccessNeeds {
   const notes: string[] = [];
   const pools = new Map<number, string>();
   for (const g of guests) if (g.vmid !== undefined && "pool" in g && g.pool) pools.set(g.vmid, g.pool);
-  const checks = guests.flatMap((g) => guestNeeds(g, guests, options, { pools }, notes));
+  const derived = guests.flatMap((g) => guestNeeds(g, guests, options, { pools }, notes));
+  const skip = source.skipPath;
+  const checks = skip === undefined ? derived : derived.filter((n) => !skip(n.path));
   if (jobs !== undefined) checks.push(...jobNeeds(jobs).map((n) => ({ ...n })));
+  if (source.scopeNotes === false) return { paths: group(checks), notes: [...new Set(notes)], checks };
   const outside = guests.filter((g) => !("pool" in g && g.pool));
   if (outside.length > 0) {
     const named = outside.map((g) => g.key).join(", ");

@@ -40,8 +40,10 @@ export function planStepNeeds(guests: GuestPlan[]): RequiredPrivilege[] {
     for (const need of stepNeeds(guest.steps)) {
       const pool = need.path === "/vms/{vmid}" ? ownPool : poolOfPath.get(need.path);
       const scoped = pool !== undefined ? orThroughPool(need, pool) : need;
-      // The same need of two guests is reported once; a guest reached through a pool is another need.
-      const key = `${scoped.path} ${scoped.privilege} ${scoped.unlessCaller ?? ""} ${JSON.stringify(scoped.orOn ?? [])}`;
+      // The same need of two guests is reported once; a guest reached through a pool is another
+      // need, and so is one with other alternatives (PUT config's "any VM.Config.*" is met by
+      // VM.Config.Options, a disk added in it needs VM.Config.Disk itself).
+      const key = `${scoped.path} ${scoped.privilege} ${JSON.stringify(scoped.anyOf ?? [])} ${scoped.unlessCaller ?? ""} ${JSON.stringify(scoped.orOn ?? [])}`;
       if (seen.has(key)) continue;
       seen.add(key);
       out.push(scoped);

@@ -80,8 +80,10 @@ export function stepNeeds(steps: Step[]): RequiredPrivilege[] {
   for (const step of steps) {
     for (const call of step.calls) {
       for (const need of callNeeds(call)) {
-        // A waived need is a different need: a token of another user must still be checked.
-        const key = `${need.path} ${need.privilege} ${need.unlessCaller ?? ""}`;
+        // A waived need is a different need: a token of another user must still be checked; so
+        // is one with other alternatives (PUT config's "any VM.Config.*" is met by Options, a
+        // disk the same plan adds needs VM.Config.Disk itself).
+        const key = `${need.path} ${need.privilege} ${JSON.stringify(need.anyOf ?? [])} ${need.unlessCaller ?? ""}`;
         if (seen.has(key)) continue;
         seen.add(key);
         out.push({ ...need, stepId: step.id });

@@ -48,6 +48,18 @@ describe("privileges a step needs", () => {
     assert.deepEqual(needs({ scsi1: "local:100/media=cdrom.qcow2" }), ["VM.Config.Disk"]);
   });
 
+  it("a disk added after a change any VM.Config.* privilege allows still needs VM.Config.Disk (needs with other alternatives are not merged)", () => {
+    const steps = [
+      { id: "tags", calls: [qemuCalls.config("pve1", 100, { tags: "a" })] },
+      { id: "disk", calls: [qemuCalls.config("pve1", 100, { scsi1: "local-lvm:8" })] },
+    ] as unknown as Step[];
+    const dump = { "/vms/100": { "VM.Config.Options": 1 }, "/storage/local-lvm": { "Datastore.AllocateSpace": 1 } };
+    assert.deepEqual(
+      missingPrivileges(dump, stepNeeds(steps)).map((n) => `${n.stepId} ${n.path} ${n.anyOf ? n.anyOf.join("|") : n.privilege}`),
+      ["disk /vms/100 VM.Config.Disk"],
+    );
+  });
+
   it("destroy and power steps take their privilege from the schema", () => {
     assert.deepEqual(
       callNeeds(qemuCalls.destroy("pve2", 120)).map((n) => `${n.path} ${n.privilege}`),

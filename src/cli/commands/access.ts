@@ -1,8 +1,10 @@
 // `pvectl access needs`: the privileges the specs' operations can need, per ACL path (text,
 // --json, or --format spec: an `access:` section granting exactly that). `pvectl access check
 // --token ID`: what that token (or user) lacks of it, read from PVE as the running identity.
+// With `-c netbox.yaml`, the same for `netbox sync`, `serve` and `decommission` (access-netbox.ts).
 import type { Command } from "commander";
 import { type AccessCheck, type AccessNeeds, type AclSubject, accessSpec, checkAccess, checkAuthId, type NeedsOptions, specAccessNeeds } from "../../app/access.js";
+import { type NetboxAccessNeeds, netboxAccessNeeds } from "../../app/access-netbox.js";
 import type { SpecGuests } from "../../app/plan-spec.js";
 import { REALM_RULE, tokenIdProblem, userIdProblem } from "../../pve/auth-id.js";
 import { GROUP_ID } from "../../sources/spec/access-schema.js";
@@ -10,6 +12,7 @@ import { loadSpecFiles } from "../../sources/spec/index.js";
 import { safeLine } from "../../util/safe-text.js";
 import { renderCheck, renderNeeds } from "../render/access.js";
 import { specYaml } from "../render/spec-yaml.js";
+import { checkNetboxConfig, netboxConfigOf, refusingNetboxConfigs, renderNetboxPermissions } from "./access-netbox.js";
 import { addSecretPolicyOptions, openSpecTarget, type SpecFlags, specOf, UsageError } from "./plan.js";
 
 interface NeedsFlags extends SpecFlags {
@@ -21,6 +24,7 @@ interface NeedsFlags extends SpecFlags {
   group?: string;
   snapshots?: boolean;
   backupStorage?: string[];
+  netboxConfig?: string;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -34,8 +38,8 @@ function needsOptions(flags: NeedsFlags): NeedsOptions {
 /** The specs' guests on one connection, read offline (`access needs` contacts no cluster). */
 async function offlineSpec(positional: string[], flags: NeedsFlags): Promise<SpecGuests> {
   const files = [...(flags.file ?? []), ...positional];
-  if (files.length === 0) throw new UsageError("no spec file given", "usage: pvectl access needs web.yaml [more.yaml ...]");
-  const spec = await loadSpecFiles(files);
+  if (files.length === 0) throw new UsageError("no spec file given", "usage: pvectl access needs web.yaml [more.yaml ...], or -c netbox.yaml for netbox sync");
+  const spec = await refusingNetboxConfigs(files, "needs", () => loadSpecFiles(files));
   const on = <G extends { connection?: string }>(guests: G[]): G[] => (flags.connection === undefined ? guests : guests.filter((g) => g.connection === flags.connection));
   return { vms: on(spec.vms), containers: on(spec.containers), ...(spec.backupJobs ? { backupJobs: on(spec.backupJobs) } : {}) };
 }
@@ -76,37 +80,40 @@ function subjectOf(flags: NeedsFlags): AclSubject {
   return subject;
 }
 
-function printNeeds(needs: AccessNeeds, flags: NeedsFlags): void {
+/** A NetBox config's needs carry the NetBox token's permissions too: in JSON, in text after PVE's, as comments in a spec. */
+function printNeeds(needs: AccessNeeds | NetboxAccessNeeds, flags: NeedsFlags): void {
   const format = flags.json ? "json" : (flags.format ?? "text");
+  const netbox = "netbox" in needs ? needs : undefined;
   if (format === "json") {
-    process.stdout.write(`${JSON.stringify({ paths: needs.paths, notes: needs.notes }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ paths: needs.paths, notes: needs.notes, ...(netbox ? { netbox: netbox.netbox } : {}) }, null, 2)}\n`);
     return;
   }
   if (format === "spec") {
     const role = flags.role ?? DEFAULT_ROLE;
     checkRole(role);
     const spec = accessSpec(needs.paths, role, subjectOf(flags));
-    const notes = needs.notes.map((n) => `# ${safeLine(n)}\n`).join("");
-    process.stdout.write(`${notes}${specYaml({ access: spec })}`);
+    const comments = [...needs.notes, ...(netbox ? renderNetboxPermissions(netbox).trimEnd().split("\n") : [])];
+    process.stdout.write(`${comments.map((n) => `# ${safeLine(n)}\n`).join("")}${specYaml({ access: spec })}`);
     return;
   }
   if (format !== "text") throw new UsageError(`unknown --format '${format}'`, "use text, json or spec");
-  process.stdout.write(renderNeeds(needs));
+  process.stdout.write(`${renderNeeds(needs)}${netbox ? renderNetboxPermissions(netbox) : ""}`);
 }
 
-function printCheck(check: AccessCheck, json: boolean): void {
+function printCheck(check: AccessCheck, json: boolean, source?: string): void {
   if (json) process.stdout.write(`${JSON.stringify({ subject: check.subject, ok: check.missing.length === 0, holdsNothing: check.holdsNothing, missing: check.missing, notes: check.needs.notes }, null, 2)}\n`);
-  else process.stdout.write(renderCheck(check));
+  else process.stdout.write(renderCheck(check, source));
 }
 
 export function registerAccessCommand(program: Command): void {
-  const access = program.command("access").description("least privilege: what the specs need (needs), what a token lacks (check)");
+  const access = program.command("access").description("least privilege: what the specs or a NetBox sync config need (needs), what a token lacks (check)");
   access
     .command("needs")
-    .description("the privileges every operation of the specs can need, per ACL path (reads no cluster)")
+    .description("the privileges every operation of the specs can need, per ACL path (reads no cluster); with -c, those of netbox sync, serve and decommission")
     .argument("[files...]", "spec files")
     .option("-f, --file <path...>", "spec file(s)")
-    .option("--connection <name>", "only the guests of this spec connection")
+    .option("-c, --netbox-config <file>", "a NetBox sync config instead of specs: the PVE privileges its records' guests need on every cluster and platform, and the NetBox token's object permissions")
+    .option("--connection <name>", "only the guests of this spec connection (with -c: the clusters on it)")
     .option("--format <format>", "text (the default), json, or spec: an access: section with custom roles and ACL entries granting exactly that")
     .option("--json", "same as --format json")
     .option("--role <name>", "the custom role's id in --format spec, at most 57 characters (roles for storages, bridges and cluster paths get a suffix: DeployStorage ...)", DEFAULT_ROLE)
@@ -116,12 +123,18 @@ export function registerAccessCommand(program: Command): void {
     .option("--snapshots", "include snapshot create, delete and rollback for every guest (pvectl snapshot); without it only guests with snapshots: retention")
     .option("--backup-storage <id>", "include backup run and restore to this storage (repeatable)", collect)
     .action(async (files: string[], flags: NeedsFlags) => {
-      printNeeds(specAccessNeeds(await offlineSpec(files, flags), needsOptions(flags)), flags);
+      if (flags.netboxConfig === undefined) {
+        printNeeds(specAccessNeeds(await offlineSpec(files, flags), needsOptions(flags)), flags);
+        return;
+      }
+      const config = await netboxConfigOf(flags.netboxConfig, [...(flags.file ?? []), ...files], "needs");
+      printNeeds(netboxAccessNeeds(config, { ...needsOptions(flags), ...(flags.connection !== undefined ? { connection: flags.connection } : {}) }), flags);
     });
   addSecretPolicyOptions(access.command("check"))
-    .description("what a token (or user) lacks of what the specs need, per path; exit 1 when anything is missing")
+    .description("what a token (or user) lacks of what the specs (or, with -c, a NetBox sync config) need, per path; exit 1 when anything is missing")
     .argument("[files...]", "spec files")
     .option("-f, --file <path...>", "spec file(s)")
+    .option("-c, --netbox-config <file>", "a NetBox sync config instead of specs: checks the PVE privileges of netbox sync, serve and decommission on the connection of its clusters (NetBox's own permissions are listed by access needs -c, not checked)")
     .requiredOption("--token <id>", "the token (user@realm!name) or user (user@realm) to check; pvectl runs as its own connection, which must be that user or hold Sys.Audit on /access")
     .option("--connection <name>", "only the guests of this spec connection")
     .option("--json", "the result as JSON ({ subject, ok, missing })")
@@ -129,7 +142,14 @@ export function registerAccessCommand(program: Command): void {
     .option("--backup-storage <id>", "include backup run and restore to this storage (repeatable)", collect)
     .action(async (files: string[], flags: NeedsFlags & { token: string }) => {
       checkAuthId(flags.token);
-      const target = await openSpecTarget(files, flags, "access check");
+      if (flags.netboxConfig !== undefined) {
+        const config = await netboxConfigOf(flags.netboxConfig, [...(flags.file ?? []), ...files], "check");
+        const check = await checkNetboxConfig(config, flags.token, flags.connection, needsOptions(flags));
+        printCheck(check, flags.json === true, "netbox sync, serve and decommission with this config");
+        if (check.missing.length > 0) process.exitCode = 1;
+        return;
+      }
+      const target = await refusingNetboxConfigs([...(flags.file ?? []), ...files], "check", () => openSpecTarget(files, flags, "access check"));
       try {
         const check = await checkAccess(target.client, specOf(target), flags.token, needsOptions(flags));
         printCheck(check, flags.json === true);

@@ -23,9 +23,10 @@ function missingLine(m: MissingPrivilege): string {
   return `  ${alternatives(m)}${elsewhere}  needed by ${m.operations.join(", ")} of ${m.users.join(", ")}`;
 }
 
-export function renderCheck(check: AccessCheck): string {
-  if (check.missing.length === 0) return `${safeLine(check.subject)} holds every privilege the specs need\n`;
-  const lines = [`${safeLine(check.subject)} lacks ${check.missing.length} privilege${check.missing.length === 1 ? "" : "s"} the specs need:`];
+/** `source`: what the needs came from ("the specs", "the NetBox config"). */
+export function renderCheck(check: AccessCheck, source = "the specs"): string {
+  if (check.missing.length === 0) return `${safeLine(check.subject)} holds every privilege ${source} need\n`;
+  const lines = [`${safeLine(check.subject)} lacks ${check.missing.length} privilege${check.missing.length === 1 ? "" : "s"} ${source} need:`];
   let path = "";
   for (const m of check.missing) {
     if (m.path !== path) lines.push(safeLine(m.path));

@@ -13,7 +13,8 @@ import { parseDuration } from "../../util/duration.js";
 import { PvectlError, type PvectlErrorJson } from "../../util/errors.js";
 
 const name = z.string().min(1);
-const storageId = z.string().regex(/^[a-z][a-z0-9\-_.]*$/i, "not a PVE storage id");
+// PVE's pve-storage-id: at least two characters, ending in a letter or digit.
+const storageId = z.string().regex(/^[a-z][a-z0-9\-_.]*[a-z0-9]$/i, "not a PVE storage id (a letter, then letters, digits, '-', '_' or '.', ending in a letter or digit)");
 const nodeName = z.string().regex(/^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/, "not a PVE node name");
 const vmid = z.number().int().min(100).max(999_999_999);
 const volumeId = z.string().regex(/^[^:\s]+:.+$/, "expected a volume id like local:iso/debian-13-netinst.iso");
