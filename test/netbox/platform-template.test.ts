@@ -1,0 +1,180 @@
+// A platform says everything a spec VM can (`platforms.<slug>.vm`, diskOptions, nicModel):
+// checked by the spec's own schema at config load (problems with file:line), applied to each
+// record with the record winning for what NetBox holds, built against the PVE simulator, and
+// kept by day 2 (the second ISO is desired state, so a later sync plans nothing).
+import assert from "node:assert/strict";
+import { afterEach, describe, test } from "node:test";
+import { NetboxConfigError, parseNetboxConfig } from "../../src/sources/netbox/config.js";
+import { mapRecord } from "../../src/sources/netbox/mapping.js";
+import type { NetboxVmRecord } from "../../src/sources/netbox/records.js";
+import { formatIssue } from "../../src/sources/spec/errors.js";
+import { DEMO_CONFIG, WINDOWS_CONFIG } from "./fixtures.js";
+import { obj } from "./helpers.js";
+import { type NetboxLab, startNetboxLab } from "./lab.js";
+
+const VMS = "virtualization/virtual-machines";
+
+function problems(text: string): string[] {
+  try {
+    parseNetboxConfig(text, "nb.yaml");
+  } catch (e) {
+    assert.ok(e instanceof NetboxConfigError, String(e));
+    assert.doesNotMatch(e.userMessage(), /\n\s+at /);
+    return e.issues.map(formatIssue);
+  }
+  return assert.fail("accepted");
+}
+
+/** A Windows record as records.ts reads it: two virtual disks, two interfaces (one with an MTU). */
+function windowsRecord(): NetboxVmRecord {
+  return {
+    vm: { id: 42, name: "win-01", status: { value: "planned" }, cluster: { name: "pve-lab" }, platform: { slug: "windows-2022" }, vcpus: 4, memory: 8192, tags: [] },
+    disks: [
+      { id: 7, name: "system", size: 64000 },
+      { id: 8, name: "data", size: 10000 },
+    ],
+    interfaces: [
+      { id: 3, name: "eth0", mtu: 9000, mode: { value: "access" }, untagged_vlan: { vid: 20 } },
+      { id: 4, name: "eth1", mtu: 9000 },
+    ],
+  } as unknown as NetboxVmRecord;
+}
+
+describe("platform templates", () => {
+  test("a Windows platform says what a spec VM says, and a record of it maps to all of it", () => {
+    const config = parseNetboxConfig(WINDOWS_CONFIG, "netbox.yaml");
+    const r = mapRecord(windowsRecord(), config);
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.ok(r.spec.kind === "vm");
+    const spec = r.spec;
+    assert.equal(spec.ostype, "win11");
+    assert.equal(spec.machine, "q35");
+    assert.equal(spec.onboot, true);
+    assert.equal(spec.scsihw, "virtio-scsi-single");
+    assert.deepEqual(spec.agent, { enabled: true });
+    assert.deepEqual(spec.efidisk, { storage: "local-lvm", efitype: "4m", preEnrolledKeys: true });
+    assert.deepEqual(spec.tpm, { storage: "local-lvm", version: "v2.0" });
+    assert.deepEqual(spec.cdroms, { ide2: { iso: "local:iso/windows-2022.iso" }, ide0: { iso: "local:iso/virtio-win.iso" } });
+    assert.deepEqual(spec.extraConfig, { rng0: "source=/dev/urandom" });
+    // The record's sizes and storage, the platform's options; scsi1 has its own cache on top.
+    assert.deepEqual(spec.disks, {
+      scsi0: { storage: "local-lvm", sizeBytes: 64000 * 2 ** 20, options: { discard: "on", ssd: true, iothread: true } },
+      scsi1: { storage: "local-lvm", sizeBytes: 10000 * 2 ** 20, options: { discard: "on", ssd: true, iothread: true, cache: "writeback" } },
+    });
+    // e1000 takes no MTU: NetBox's is not sent (PVE applies it to virtio only).
+    assert.deepEqual(spec.nics, { net0: { model: "e1000", bridge: "vmbr0", tag: 20 }, net1: { model: "e1000", bridge: "vmbr0" } });
+    assert.equal(spec.cores, 4);
+    assert.equal(spec.memory, 8192);
+    assert.deepEqual(spec.tags, ["netbox", "netbox-disk-7-scsi0", "netbox-disk-8-scsi1", "netbox-vm-42", "windows"]);
+  });
+
+  test("the record wins: sockets split its vCPUs, a per-slot NIC model replaces the platform's", () => {
+    const text = WINDOWS_CONFIG.replace("      onboot: true\n", "      onboot: true\n      sockets: 2\n      nics:\n        net1: { model: virtio, firewall: true }\n");
+    const r = mapRecord(windowsRecord(), parseNetboxConfig(text, "netbox.yaml"));
+    assert.ok(r.ok && r.spec.kind === "vm", JSON.stringify(r));
+    assert.equal(r.spec.cores, 2);
+    assert.equal(r.spec.sockets, 2);
+    assert.deepEqual(r.spec.nics.net1, { model: "virtio", bridge: "vmbr0", mtu: 9000, firewall: true });
+    const odd = windowsRecord();
+    odd.vm.vcpus = 3;
+    const refused = mapRecord(odd, parseNetboxConfig(text, "netbox.yaml"));
+    assert.equal(refused.ok, false);
+    assert.match(refused.ok ? "" : refused.errors.join("\n"), /vcpus 3 cannot be spread evenly over the 2 sockets `platforms\.windows-2022\.vm\.sockets`/);
+  });
+
+  test("a bad template is reported at its config lines, every problem at once, with what to do", () => {
+    const text = [
+      "clusters:",
+      "  lab: { node: pve1, storage: local-lvm, bridge: vmbr0 }",
+      "platforms:",
+      "  win:",
+      "    ostype: win11",
+      "    iso: local:iso/win.iso",
+      "    vm:",
+      "      name: win",
+      "      onbot: true",
+      "      cdroms: { ide2: { iso: local:iso/other.iso } }",
+      "      disks: { scsi0: { size: 40G, discard: true } }",
+      "      nics: { net0: { tag: 5 } }",
+      "      tpm: { version: v3 }",
+      "",
+    ].join("\n");
+    assert.deepEqual(problems(text), [
+      "nb.yaml:8:7: platforms.win.vm.name: `name` is the record's: it comes from the record's name; leave it out of the platform's template",
+      "nb.yaml:9:7: platforms.win.vm.onbot: unknown key `onbot`; did you mean `onboot`?",
+      "nb.yaml:10:17: platforms.win.vm.cdroms.ide2: `platforms.win.iso` says this already; say it in one place",
+      "nb.yaml:11:25: platforms.win.vm.disks.scsi0.size: `size` is the record's: it comes from the record's virtual disk; leave it out of the platform's template",
+      "nb.yaml:12:23: platforms.win.vm.nics.net0.tag: `tag` is the record's: it comes from the interface's untagged VLAN; leave it out of the platform's template",
+      "nb.yaml:13:23: platforms.win.vm.tpm.version: `v3` is not one of v1.2, v2.0",
+    ]);
+  });
+
+  test("the spec's checks after the schema: drive options per bus, EFI without OVMF, extraConfig against PVE's schema", () => {
+    const text = [
+      "clusters:",
+      "  lab: { node: pve1, storage: local-lvm, bridge: vmbr0 }",
+      "platforms:",
+      "  lin:",
+      "    ostype: l26",
+      "    diskBus: virtio",
+      "    diskOptions: { ssd: true }",
+      "    vm:",
+      "      efidisk: { preEnrolledKeys: true }",
+      "      extraConfig: { rng0: bogus }",
+      "",
+    ].join("\n");
+    const found = problems(text);
+    assert.equal(found.length, 3, found.join("\n"));
+    assert.match(found[0]!, /^nb\.yaml:7:20: platforms\.lin\.diskOptions\.ssd: PVE's virtio drives have no `ssd` option/);
+    assert.match(found[1]!, /^nb\.yaml:9:7: platforms\.lin\.vm\.efidisk: an EFI disk needs `bios: ovmf`/);
+    assert.match(found[2]!, /^nb\.yaml:10:28: platforms\.lin\.vm\.extraConfig\.rng0: PVE would refuse "bogus"/);
+  });
+
+  test("platforms without the new keys load as before", () => {
+    const config = parseNetboxConfig(DEMO_CONFIG, "netbox.yaml");
+    assert.equal(config.platforms["debian-13"]?.template, undefined);
+  });
+});
+
+describe("platform templates against the simulator", () => {
+  let lab: NetboxLab;
+  afterEach(() => lab.close());
+
+  test("a Windows record builds with everything its platform says; day 2 plans nothing (the driver ISO is kept)", async () => {
+    const isos = ["local:iso/debian-13-netinst.iso", "local:import/noble.qcow2", "local:iso/windows-2022.iso", "local:iso/virtio-win.iso"];
+    lab = await startNetboxLab(`${WINDOWS_CONFIG}select:\n  status: [planned, staged]\n`, { config: { content: isos } });
+    const platform = lab.nb.admin.idOf("dcim/platforms", { slug: "windows-2022" });
+    const cluster = lab.nb.admin.idOf("virtualization/clusters", { name: "pve-lab" });
+    const win = lab.nb.admin.create(VMS, { name: "win-01", status: "planned", cluster, platform, vcpus: 4, memory: 8192 });
+    lab.nb.admin.create("virtualization/virtual-disks", { virtual_machine: win.id, name: "system", size: 64000 });
+    lab.nb.admin.create("virtualization/virtual-disks", { virtual_machine: win.id, name: "data", size: 10000 });
+    lab.nb.admin.create("virtualization/interfaces", { virtual_machine: win.id, name: "eth0" });
+
+    const built = await lab.sync();
+    const outcome = built.records.find((r) => r.name === "win-01");
+    assert.equal(outcome?.result, "staged", JSON.stringify(outcome));
+    const vmid = Number(obj(lab.nb.admin.get(VMS, Number(win.id))?.custom_fields).proxmox_vmid);
+    const config = (await lab.pve.request("GET", `/nodes/pve1/qemu/${vmid}/config`)) as Record<string, string | number>;
+    assert.equal(config.ostype, "win11");
+    assert.equal(config.bios, "ovmf");
+    assert.equal(config.machine, "q35");
+    assert.equal(Number(config.onboot), 1);
+    assert.equal(config.scsihw, "virtio-scsi-single");
+    assert.equal(config.rng0, "/dev/urandom"); // PVE prints the default key without its name
+    assert.match(String(config.efidisk0), /efitype=4m/);
+    assert.match(String(config.efidisk0), /pre-enrolled-keys=1/);
+    assert.match(String(config.tpmstate0), /version=v2\.0/);
+    assert.match(String(config.ide2), /^local:iso\/windows-2022\.iso,media=cdrom/);
+    assert.match(String(config.ide0), /^local:iso\/virtio-win\.iso,media=cdrom/);
+    for (const slot of ["scsi0", "scsi1"]) for (const option of ["discard=on", "iothread=1", "ssd=1"]) assert.ok(String(config[slot]).includes(option), `${slot}: ${config[slot]}`);
+    assert.match(String(config.scsi1), /cache=writeback/);
+    assert.match(String(config.net0), /^e1000=/);
+
+    const steps: string[] = [];
+    const again = await lab.sync({ onPlan: (_c, plan) => steps.push(...plan.guests.flatMap((g) => g.steps.map((s) => s.summary))) });
+    const day2 = again.records.find((r) => r.name === "win-01");
+    assert.equal(day2?.result, "converged", JSON.stringify(day2));
+    assert.equal(day2?.guestResult, "unchanged");
+    assert.deepEqual(steps, [], "day 2 plans nothing: the driver ISO on ide0 is part of the platform");
+  });
+});
