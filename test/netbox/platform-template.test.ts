@@ -4,7 +4,7 @@
 // kept by day 2 (the second ISO is desired state, so a later sync plans nothing).
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import { NetboxConfigError, parseNetboxConfig } from "../../src/sources/netbox/config.js";
+import { loadNetboxConfig, NetboxConfigError, parseNetboxConfig } from "../../src/sources/netbox/config.js";
 import { mapRecord } from "../../src/sources/netbox/mapping.js";
 import type { NetboxVmRecord } from "../../src/sources/netbox/records.js";
 import { formatIssue } from "../../src/sources/spec/errors.js";
@@ -130,9 +130,27 @@ describe("platform templates", () => {
     assert.match(found[2]!, /^nb\.yaml:10:28: platforms\.lin\.vm\.extraConfig\.rng0: PVE would refuse "bogus"/);
   });
 
-  test("platforms without the new keys load as before", () => {
+  test("platforms without the new keys load as before; the shipped example's Windows platform loads", async () => {
     const config = parseNetboxConfig(DEMO_CONFIG, "netbox.yaml");
     assert.equal(config.platforms["debian-13"]?.template, undefined);
+    const example = await loadNetboxConfig(new URL("../../examples/netbox/netbox.yaml", import.meta.url).pathname);
+    assert.deepEqual(example.platforms["windows-2022"]?.template?.cdroms, { ide0: { iso: "local:iso/virtio-win.iso" } });
+  });
+
+  test("cloud-init keys in the template give the VM its drive; a clone platform manages the template's CD-ROMs", () => {
+    const text = DEMO_CONFIG.replace(
+      "  ubuntu-24-04:\n    ostype: l26\n    image: local:import/noble.qcow2\n",
+      "  ubuntu-24-04:\n    clone: { from: 9000 }\n    vm:\n      cloudInit: { user: ops, slot: ide0 }\n      cdroms: { ide2: {} }\n",
+    );
+    const record = windowsRecord();
+    record.vm.platform = { slug: "ubuntu-24-04" } as NetboxVmRecord["vm"]["platform"];
+    const r = mapRecord(record, parseNetboxConfig(text, "netbox.yaml"));
+    assert.ok(r.ok && r.spec.kind === "vm", JSON.stringify(r));
+    assert.equal(r.spec.cloudInit?.user, "ops");
+    assert.equal(r.spec.cloudInit?.slot, "ide0");
+    assert.deepEqual(r.spec.cloudInit?.ipconfig, { ipconfig0: { ip: "dhcp" } });
+    assert.deepEqual(r.spec.cdroms, { ide2: {} });
+    assert.deepEqual(r.spec.unmanaged ?? [], [], "CD-ROMs and cloud-init managed");
   });
 });
 
