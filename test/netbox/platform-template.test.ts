@@ -154,6 +154,66 @@ describe("platform templates", () => {
   });
 });
 
+const CT_TEMPLATE = `platforms:
+  debian-ct:
+    container:
+      ostemplate: local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst
+      swap: 256
+    ct:
+      onboot: true
+      protection: true
+      timezone: Europe/Berlin
+      tags: [lxc]
+      rootfs: { quota: true }
+      mounts:
+        mp0: { backup: false }
+      nics:
+        net0: { firewall: true }
+      extraConfig: { tty: 4 }
+`;
+
+describe("container platform templates", () => {
+  test("a container platform takes a spec container's keys; a record's container gets them, the record's sizes and names kept", () => {
+    const config = parseNetboxConfig(DEMO_CONFIG.replace("platforms:\n", CT_TEMPLATE), "netbox.yaml");
+    const record = windowsRecord();
+    record.vm.platform = { slug: "debian-ct" } as NetboxVmRecord["vm"]["platform"];
+    record.disks[1]!.name = "/data";
+    const r = mapRecord(record, config);
+    assert.ok(r.ok && r.spec.kind === "container", JSON.stringify(r));
+    const ct = r.spec;
+    assert.equal(ct.options.onboot, "1");
+    assert.equal(ct.options.protection, "1");
+    assert.equal(ct.options.timezone, "Europe/Berlin");
+    assert.equal(ct.options.tty, "4");
+    assert.equal(ct.options.swap, "256");
+    assert.equal(ct.options.cores, "4");
+    assert.equal(ct.rootfs?.sizeBytes, 64000 * 2 ** 20);
+    assert.equal(ct.rootfs?.options.quota, "1");
+    assert.deepEqual(ct.mounts.mp0?.mountpoint, "/data");
+    assert.equal(ct.mounts.mp0?.options.backup, "0");
+    assert.equal(ct.nics.net0?.options.firewall, "1");
+    assert.equal(ct.nics.net0?.options.tag, "20");
+    assert.ok(ct.tags?.includes("lxc"));
+  });
+
+  test("a container template that sets what the record or `container:` holds is refused at its line", () => {
+    const text = DEMO_CONFIG.replace(
+      "platforms:\n",
+      CT_TEMPLATE.replace("      onboot: true\n", "      hostname: x\n      swap: 512\n      onbot: true\n").replace("mp0: { backup: false }", "mp0: { size: 4G }"),
+    );
+    const found = problems(text);
+    assert.deepEqual(
+      found.map((line) => line.replace(/^netbox\.yaml|^nb\.yaml/, "")),
+      [
+        ":15:7: platforms.debian-ct.ct.hostname: `hostname` is the record's: it comes from the record's name; leave it out of the platform's template",
+        ":16:7: platforms.debian-ct.ct.swap: `container.swap` says this already; say it in one place",
+        ":17:7: platforms.debian-ct.ct.onbot: unknown key `onbot`; did you mean `onboot`?",
+        ":23:16: platforms.debian-ct.ct.mounts.mp0.size: `size` is the record's: it comes from the record's virtual disk; leave it out of the platform's template",
+      ],
+    );
+  });
+});
+
 describe("platform templates against the simulator", () => {
   let lab: NetboxLab;
   afterEach(() => lab.close());

@@ -10,6 +10,7 @@ import { specIssuesFromZod } from "../spec/issues.js";
 import type { ConnectionSpec } from "../spec/model.js";
 import { parseYaml, type YamlDocument } from "../spec/yaml-source.js";
 import { parseDuration } from "../../util/duration.js";
+import { checkCtTemplate, type CtTemplate } from "./ct-template.js";
 import { checkPlatformTemplate, type VmTemplate } from "./platform-template.js";
 import { PvectlError, type PvectlErrorJson } from "../../util/errors.js";
 
@@ -121,6 +122,8 @@ const platformSchema = z.strictObject({
   nicModel: nicModel.optional(),
   /** Drive options (spec disk keys: discard, ssd, iothread, cache, format ...) for every disk of the record. */
   diskOptions: z.record(z.string(), z.unknown()).optional(),
+  /** With `container:`: a guest template in the spec language (a spec file's `containers:` entry; ct-template.ts). */
+  ct: z.record(z.string(), z.unknown()).optional(),
 });
 
 const unit = z.enum(["MB", "MiB", "GB", "GiB"]);
@@ -219,7 +222,7 @@ export type Unit = z.output<typeof unit>;
 export const DEFAULT_VMID_QUARANTINE_MS = 24 * 3600 * 1000;
 export const DEFAULT_CLAIM_EXPIRY_MS = 3600 * 1000;
 /** A platform as configured, with its checked guest template (VM platforms that write one). */
-export type PlatformMapping = z.output<typeof platformSchema> & { template?: VmTemplate };
+export type PlatformMapping = z.output<typeof platformSchema> & { template?: VmTemplate; ctTemplate?: CtTemplate };
 export type ContainerMapping = z.output<typeof containerSchema>;
 export type ClusterMapping = z.output<typeof clusterSchema>;
 
@@ -406,7 +409,7 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
   const platform = raw.defaults?.platform;
   if (platform !== undefined && !declaredKeys(doc.value, "platforms").includes(platform))
     issues.push({ location: doc.locate(["defaults", "platform"]), path: ["defaults", "platform"], message: `platform \`${platform}\` is not defined under \`platforms:\`` });
-  const templates: Record<string, VmTemplate> = {};
+  const templates: Record<string, Pick<PlatformMapping, "template" | "ctTemplate">> = {};
   for (const [slug, p] of Object.entries(raw.platforms ?? {})) {
     if (p.iso && p.image)
       issues.push({ location: doc.locate(["platforms", slug, "image"], "key"), path: ["platforms", slug], message: "give either `iso` (install from a CD-ROM) or `image` (first disk imported from an image), not both" });
@@ -423,9 +426,12 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
           issues.push({
             location: doc.locate(["platforms", slug, key], "key"),
             path: ["platforms", slug, key],
-            message: `\`${key}\` is a VM setting, and this platform maps to a container; leave it out${key === "ostype" ? " (a container's ostype goes under `container:`)" : ""}`,
+            message: `\`${key}\` is a VM setting, and this platform maps to a container; leave it out${key === "ostype" ? " (a container's ostype goes under `container:`)" : ""}${key === "vm" ? " (a container's template is `ct:`)" : ""}`,
           });
       }
+      const checked = checkCtTemplate(slug, p.ct, p.container, doc);
+      issues.push(...checked.issues);
+      if (checked.template) templates[slug] = { ctTemplate: checked.template };
     } else {
       if (p.ostype === undefined && p.vm?.ostype === undefined && p.clone === undefined)
         issues.push({ location: doc.locate(["platforms", slug], "key"), path: ["platforms", slug], message: "a platform needs `ostype` (VMs), `clone: { from: ... }` (VMs cloned from a template) or `container: { ostemplate: ... }` (LXC containers)" });
@@ -433,7 +439,9 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
       // A problem the checks above found already (the ISO's slot ...) is not told twice.
       const told = issues.filter((i) => i.path[0] === "platforms" && i.path[1] === slug).map((i) => i.path);
       issues.push(...checked.issues.filter((i) => !told.some((path) => overlaps(path, i.path))));
-      if (checked.template) templates[slug] = checked.template;
+      if (checked.template) templates[slug] = { template: checked.template };
+      if (p.ct !== undefined)
+        issues.push({ location: doc.locate(["platforms", slug, "ct"], "key"), path: ["platforms", slug, "ct"], message: "`ct` is a container's template, and this platform maps to VMs; write VM keys under `vm:` (or add `container:`)" });
     }
   }
   if (!result.success || issues.length > 0) throw new NetboxConfigError(issues);
@@ -453,7 +461,7 @@ function withDefaults(
   connections: Record<string, ConnectionSpec>,
   quarantineMs: number | undefined,
   claimExpiryMs: number | undefined,
-  templates: Record<string, VmTemplate>,
+  templates: Record<string, Pick<PlatformMapping, "template" | "ctTemplate">>,
 ): NetboxConfig {
   const d = raw.defaults ?? {};
   return {
@@ -480,7 +488,7 @@ function withDefaults(
       memoryUnit: d.memoryUnit ?? "MiB",
       diskUnit: d.diskUnit ?? "MiB",
     },
-    platforms: Object.fromEntries(Object.entries(raw.platforms ?? {}).map(([slug, p]) => [slug, templates[slug] ? { ...p, template: templates[slug] } : p])),
+    platforms: Object.fromEntries(Object.entries(raw.platforms ?? {}).map(([slug, p]) => [slug, { ...p, ...templates[slug] }])),
     customFields: {
       vmid: raw.customFields?.vmid ?? "proxmox_vmid",
       node: raw.customFields?.node ?? "proxmox_node",

@@ -1,8 +1,9 @@
-// A platform's guest template (platform-template.ts) on the VM a record maps to. The record
+// A platform's guest template (platform-template.ts, ct-template.ts) on the guest a record maps to. The record
 // wins for what NetBox holds (the config refuses a template that sets it); the template adds
 // the rest: plain fields, options of the disks and NICs the record has, CD-ROMs, cloud-init
 // keys, EFI and TPM disks, extraConfig.
-import type { CloudInitSpec, DiskSpec, NicSpec, VmSpec } from "../spec/model.js";
+import type { CloudInitSpec, ContainerSpec, DiskSpec, NicSpec, VmSpec } from "../spec/model.js";
+import type { CtTemplate } from "./ct-template.js";
 import type { VmTemplate } from "./platform-template.js";
 
 /** The record's facts the template is applied with. */
@@ -50,5 +51,21 @@ export function applyVmTemplate(spec: VmSpec, t: VmTemplate, ctx: TemplateContex
   if (t.efidisk) out.efidisk = { ...(spec.efidisk ?? { storage: "", efitype: "4m" as const }), ...storage, ...t.efidisk };
   if (t.tpm) out.tpm = { storage: "", ...storage, ...t.tpm };
   if (Object.keys(t.extraConfig).length > 0) out.extraConfig = { ...spec.extraConfig, ...t.extraConfig };
+  return out;
+}
+
+/** The container `spec` (mapped from the record) with the platform's `ct:` template applied. */
+export function applyCtTemplate(spec: ContainerSpec, t: CtTemplate): ContainerSpec {
+  const { tags, ...fields } = t.fields;
+  const out: ContainerSpec = { ...spec, ...fields, options: { ...t.options, ...spec.options } };
+  if (tags?.length) out.tags = [...new Set([...(spec.tags ?? []), ...tags])].sort();
+  if (spec.rootfs) out.rootfs = { ...spec.rootfs, options: { ...t.rootfs, ...spec.rootfs.options } };
+  out.mounts = Object.fromEntries(Object.entries(spec.mounts).map(([slot, m]) => [slot, { ...m, options: { ...t.mounts[slot], ...m.options } }]));
+  out.nics = Object.fromEntries(
+    Object.entries(spec.nics).map(([slot, nic]) => {
+      const own = t.nics[slot];
+      return [slot, own ? { ...nic, ...(own.bridge !== undefined ? { bridge: own.bridge } : {}), options: { ...own.options, ...nic.options } } : nic];
+    }),
+  );
   return out;
 }

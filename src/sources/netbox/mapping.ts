@@ -200,6 +200,7 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig, layout?:
     return mapContainer(record, config, {
       errors,
       platform: platform.container,
+      ...(platform.ctTemplate ? { template: platform.ctTemplate } : {}),
       ...(clusterName !== undefined && cluster ? { cluster: { name: clusterName, ...cluster } } : {}),
       ...(typeof vmid === "number" ? { vmid } : {}),
       ...(node !== undefined ? { node } : {}),

@@ -79,18 +79,24 @@ const RECORD_OWNED: Record<string, string> = {
   "cloudInit.ipconfig": "the addresses NetBox assigns to the record's interfaces",
 };
 
+/** The refusal of a template key whose value is the record's. */
+export function ownedMessage(path: SpecPath, from: string): string {
+  return `\`${String(path[path.length - 1])}\` is the record's: it comes from ${from}; leave it out of the platform's template`;
+}
+
 /** Platform keys that are VM fields too: written in one place only. */
 const PLATFORM_FIELDS = ["ostype", "bios", "machine", "cpu", "agent", "scsihw"] as const;
 const CLOUD_INIT_KEYS = ["slot", "storage", "nameservers", "searchDomains"] as const;
 const STRUCTURED = new Set(["disks", "nics", "cdroms", "cloudInit", "efidisk", "tpm", "extraConfig"]);
 
 /** Stand-ins for what each record fills in, valid wherever the spec takes them. */
-const STAND_IN = { name: "netbox-record", node: "netbox-node", storage: "netbox-storage", size: "1G", bridge: "netbox-bridge" } as const;
+export const STAND_IN = { name: "netbox-record", node: "netbox-node", storage: "netbox-storage", size: "1G", bridge: "netbox-bridge" } as const;
 
 type Map = Record<string, unknown>;
-const isMap = (v: unknown): v is Map => v !== null && typeof v === "object" && !Array.isArray(v);
+export const isMap = (v: unknown): v is Map => v !== null && typeof v === "object" && !Array.isArray(v);
 
-function has(root: unknown, path: SpecPath): boolean {
+/** Whether `root` holds a value at `path`. */
+export function has(root: unknown, path: SpecPath): boolean {
   let at = root;
   for (const step of path) {
     if (!isMap(at) || !Object.hasOwn(at, String(step))) return Array.isArray(at) && typeof step === "number" && step < at.length;
@@ -104,8 +110,7 @@ function refusals(slug: string, p: PlatformKeys, vm: Map): { issues: Array<{ pat
   const issues: Array<{ path: SpecPath; message: string }> = [];
   const rest: Map = { ...vm };
   const refuse = (path: SpecPath, message: string): void => void issues.push({ path, message });
-  const owned = (path: SpecPath, key: string): void =>
-    refuse(path, `\`${String(path[path.length - 1])}\` is the record's: it comes from ${RECORD_OWNED[key]!.replace("<slug>", slug)}; leave it out of the platform's template`);
+  const owned = (path: SpecPath, key: string): void => refuse(path, ownedMessage(path, RECORD_OWNED[key]!.replace("<slug>", slug)));
   for (const key of Object.keys(vm)) {
     if (Object.hasOwn(RECORD_OWNED, key)) {
       owned([key], key);
