@@ -130,6 +130,14 @@ describe("platform templates", () => {
     assert.match(found[2]!, /^nb\.yaml:10:28: platforms\.lin\.vm\.extraConfig\.rng0: PVE would refuse "bogus"/);
   });
 
+  test("a boot order names the record's devices and the platform's drives, not the stand-ins the check uses", () => {
+    const base = "clusters:\n  lab: { node: pve1, storage: local-lvm, bridge: vmbr0 }\nplatforms:\n  a:\n    ostype: l26\n";
+    assert.ok(parseNetboxConfig(`${base}    iso: local:iso/a.iso\n    vm: { boot: [ide2, scsi0, net0] }\n`, "nb.yaml").platforms.a?.template);
+    assert.deepEqual(problems(`${base}    vm: { boot: [ide2, scsi0] }\n`), [
+      "nb.yaml:6:18: platforms.a.vm.boot[0]: `ide2` is not a disk, CD-ROM or NIC of this VM (the record's disks are scsi0, scsi1 …, its NICs net0, net1 …)",
+    ]);
+  });
+
   test("platforms without the new keys load as before; the shipped example's Windows platform loads", async () => {
     const config = parseNetboxConfig(DEMO_CONFIG, "netbox.yaml");
     assert.equal(config.platforms["debian-13"]?.template, undefined);

@@ -274,7 +274,9 @@ export function checkPlatformTemplate(slug: string, p: PlatformKeys, defaultBus:
     for (const issue of specIssuesFromZod(parsed.error.issues, schema, probe, placed)) report(placeOf(issue.path, p, refused.rest), issue.message, undefined, issue.location);
     return { issues };
   }
-  const sink: IssueSink = { add: (path, message, part) => report(placeOf(path, p, refused.rest), message, part) };
+  // The probe's stand-in slots are not the operator's: a list of them would only confuse.
+  const devices = `the record's disks are ${bus}0, ${bus}1 …, its NICs net0, net1 …${reserved.length ? `, the platform's drives ${reserved.join(", ")}` : ""}`;
+  const sink: IssueSink = { add: (path, message, part) => report(placeOf(path, p, refused.rest), message.replace(/ \(it has [^)]*\)$/, ` (${devices})`), part) };
   const normalized = normalizeVm(parsed.data, [], { file: "", line: 1, column: 1 }, sink);
   for (const problem of planValueProblems(normalized)) sink.add(problem.path, problem.message);
   for (const tag of normalized.tags ?? [])
