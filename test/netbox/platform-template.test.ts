@@ -226,6 +226,16 @@ describe("platform templates against the simulator", () => {
   let lab: NetboxLab;
   afterEach(() => lab.close());
 
+  test("cloud-init only in the template: the record's allocated address goes into the guest, as with `cloudInit:`", async () => {
+    lab = await startNetboxLab(DEMO_CONFIG.replace("    image: local:import/noble.qcow2\n", "    image: local:import/noble.qcow2\n    vm: { cloudInit: { user: ops } }\n"));
+    const report = await lab.sync();
+    const db = report.records.find((r) => r.name === "db-01");
+    assert.equal(db?.result, "staged", JSON.stringify(db));
+    const config = (await lab.pve.request("GET", `/nodes/pve1/qemu/${db?.vmid}/config`)) as Record<string, unknown>;
+    assert.equal(config.ciuser, "ops");
+    assert.match(String(config.ipconfig0), /^gw=10\.20\.0\.1,ip=10\.20\.0\.\d+\/24$/, "the address sync allocated, not dhcp");
+  });
+
   test("a Windows record builds with everything its platform says; day 2 plans nothing (the driver ISO is kept)", async () => {
     const isos = ["local:iso/debian-13-netinst.iso", "local:import/noble.qcow2", "local:iso/windows-2022.iso", "local:iso/virtio-win.iso"];
     lab = await startNetboxLab(`${WINDOWS_CONFIG}select:\n  status: [planned, staged]\n`, { config: { content: isos } });
