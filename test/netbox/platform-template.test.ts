@@ -4,6 +4,7 @@
 // kept by day 2 (the second ISO is desired state, so a later sync plans nothing).
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
+import fc from "fast-check";
 import { loadNetboxConfig, NetboxConfigError, parseNetboxConfig } from "../../src/sources/netbox/config.js";
 import { mapRecord } from "../../src/sources/netbox/mapping.js";
 import type { NetboxVmRecord } from "../../src/sources/netbox/records.js";
@@ -66,6 +67,44 @@ describe("platform templates", () => {
     assert.equal(spec.cores, 4);
     assert.equal(spec.memory, 8192);
     assert.deepEqual(spec.tags, ["netbox", "netbox-disk-7-scsi0", "netbox-disk-8-scsi1", "netbox-vm-42", "windows"]);
+  });
+
+  test("property: whatever the record, it keeps what NetBox holds and every disk and NIC gets the platform's options", () => {
+    const config = parseNetboxConfig(WINDOWS_CONFIG, "netbox.yaml");
+    const recordArb = fc.record({
+      sizes: fc.array(fc.integer({ min: 1, max: 10 ** 6 }), { minLength: 1, maxLength: 8 }),
+      nics: fc.array(fc.record({ vid: fc.option(fc.integer({ min: 1, max: 4094 }), { nil: undefined }), mtu: fc.option(fc.integer({ min: 576, max: 9000 }), { nil: undefined }) }), { maxLength: 6 }),
+      vcpus: fc.integer({ min: 1, max: 64 }),
+      memory: fc.integer({ min: 16, max: 10 ** 6 }),
+    });
+    fc.assert(
+      fc.property(recordArb, ({ sizes, nics, vcpus, memory }) => {
+        const record = windowsRecord();
+        Object.assign(record.vm, { vcpus, memory });
+        record.disks = sizes.map((size, i) => ({ id: 100 + i, name: `d${i}`, size })) as NetboxVmRecord["disks"];
+        record.interfaces = nics.map((n, i) => ({
+          id: 200 + i,
+          name: `eth${i}`,
+          mtu: n.mtu ?? null,
+          ...(n.vid !== undefined ? { mode: { value: "access" }, untagged_vlan: { vid: n.vid } } : {}),
+        })) as unknown as NetboxVmRecord["interfaces"];
+        const r = mapRecord(record, config);
+        assert.ok(r.ok && r.spec.kind === "vm", JSON.stringify(r));
+        assert.equal(r.spec.cores, vcpus);
+        assert.equal(r.spec.memory, memory);
+        const disks = Object.entries(r.spec.disks);
+        assert.deepEqual(disks.map(([, d]) => d.sizeBytes), sizes.map((size) => size * 2 ** 20));
+        for (const [slot, d] of disks) {
+          assert.ok(!["ide0", "ide2"].includes(slot));
+          assert.equal(d.storage, "local-lvm");
+          assert.deepEqual({ discard: d.options.discard, ssd: d.options.ssd, iothread: d.options.iothread }, { discard: "on", ssd: true, iothread: true });
+        }
+        assert.deepEqual(Object.values(r.spec.nics).map((n) => n.tag), nics.map((n) => n.vid));
+        for (const nic of Object.values(r.spec.nics)) assert.deepEqual([nic.model, nic.mtu], ["e1000", undefined]);
+        assert.deepEqual(Object.keys(r.spec.cdroms).sort(), ["ide0", "ide2"]);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   test("the record wins: sockets split its vCPUs, a per-slot NIC model replaces the platform's", () => {
