@@ -100,10 +100,10 @@ export interface SyncOptions {
   apply?: Pick<ApplyPlanOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart" | "allowDataLoss" | "deferRestart" | "lockWaitMs">;
 }
 
-/** Whether the record's platform puts addresses into the guest (cloud-init on a VM, a container's NICs). */
+/** Whether the record's platform puts addresses into the guest (cloud-init on a VM, by `cloudInit:` or its template's; a container's NICs). */
 function takesAddresses(record: NetboxVmRecord, config: NetboxConfig): boolean {
   const platform = config.platforms[record.vm.platform?.slug ?? config.defaults.platform ?? ""];
-  return platform?.cloudInit !== undefined || platform?.container !== undefined;
+  return platform?.cloudInit !== undefined || platform?.template?.cloudInit !== undefined || platform?.container !== undefined;
 }
 
 /**

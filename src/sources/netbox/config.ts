@@ -10,6 +10,8 @@ import { specIssuesFromZod } from "../spec/issues.js";
 import type { ConnectionSpec } from "../spec/model.js";
 import { parseYaml, type YamlDocument } from "../spec/yaml-source.js";
 import { parseDuration } from "../../util/duration.js";
+import { checkCtTemplate, type CtTemplate } from "./ct-template.js";
+import { checkPlatformTemplate, type VmTemplate } from "./platform-template.js";
 import { PvectlError, type PvectlErrorJson } from "../../util/errors.js";
 
 const name = z.string().min(1);
@@ -18,6 +20,8 @@ const storageId = z.string().regex(/^[a-z][a-z0-9\-_.]*[a-z0-9]$/i, "not a PVE s
 const nodeName = z.string().regex(/^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/, "not a PVE node name");
 const vmid = z.number().int().min(100).max(999_999_999);
 const volumeId = z.string().regex(/^[^:\s]+:.+$/, "expected a volume id like local:iso/debian-13-netinst.iso");
+const nicModel = z.enum(["virtio", "e1000", "e1000e", "rtl8139", "vmxnet3"]);
+const diskBus = z.enum(["scsi", "virtio", "sata"]);
 
 const connectionSchema = z.strictObject({
   host: name,
@@ -112,6 +116,15 @@ const platformSchema = z.strictObject({
   cpu: z.string().optional(),
   agent: z.boolean().optional(),
   scsihw: z.string().optional(),
+  /** A guest template in the spec language (a spec file's `vms:` entry): what else a VM of this platform gets (platform-template.ts). */
+  vm: z.record(z.string(), z.unknown()).optional(),
+  /** Bus of the record's disks and model of its NICs (default: `defaults.diskBus` / `defaults.nicModel`). */
+  diskBus: diskBus.optional(),
+  nicModel: nicModel.optional(),
+  /** Drive options (spec disk keys: discard, ssd, iothread, cache, format ...) for every disk of the record. */
+  diskOptions: z.record(z.string(), z.unknown()).optional(),
+  /** With `container:`: a guest template in the spec language (a spec file's `containers:` entry; ct-template.ts). */
+  ct: z.record(z.string(), z.unknown()).optional(),
 });
 
 const unit = z.enum(["MB", "MiB", "GB", "GiB"]);
@@ -142,8 +155,8 @@ const configSchema = z.strictObject({
       node: nodeName.optional(),
       storage: storageId.optional(),
       bridge: z.string().optional(),
-      nicModel: z.enum(["virtio", "e1000", "e1000e", "rtl8139", "vmxnet3"]).optional(),
-      diskBus: z.enum(["scsi", "virtio", "sata"]).optional(),
+      nicModel: nicModel.optional(),
+      diskBus: diskBus.optional(),
       scsihw: z.string().optional(),
       memoryUnit: unit.optional(),
       diskUnit: unit.optional(),
@@ -209,7 +222,8 @@ export type Unit = z.output<typeof unit>;
 /** A vmid freed by decommission is not handed out again for a day unless the config says otherwise. */
 export const DEFAULT_VMID_QUARANTINE_MS = 24 * 3600 * 1000;
 export const DEFAULT_CLAIM_EXPIRY_MS = 3600 * 1000;
-export type PlatformMapping = z.output<typeof platformSchema>;
+/** A platform as configured, with its checked guest template (VM platforms that write one). */
+export type PlatformMapping = z.output<typeof platformSchema> & { template?: VmTemplate; ctTemplate?: CtTemplate };
 export type ContainerMapping = z.output<typeof containerSchema>;
 export type ClusterMapping = z.output<typeof clusterSchema>;
 
@@ -396,6 +410,7 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
   const platform = raw.defaults?.platform;
   if (platform !== undefined && !declaredKeys(doc.value, "platforms").includes(platform))
     issues.push({ location: doc.locate(["defaults", "platform"]), path: ["defaults", "platform"], message: `platform \`${platform}\` is not defined under \`platforms:\`` });
+  const templates: Record<string, Pick<PlatformMapping, "template" | "ctTemplate">> = {};
   for (const [slug, p] of Object.entries(raw.platforms ?? {})) {
     if (p.iso && p.image)
       issues.push({ location: doc.locate(["platforms", slug, "image"], "key"), path: ["platforms", slug], message: "give either `iso` (install from a CD-ROM) or `image` (first disk imported from an image), not both" });
@@ -407,25 +422,48 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
         message: "the ISO's CD-ROM is on ide2, where the cloud-init drive goes by default: set `cloudInit.slot` to another slot (e.g. ide0)",
       });
     if (p.container) {
-      for (const key of ["ostype", "iso", "image", "clone", "cloudInit", "bios", "machine", "cpu", "agent", "scsihw"] as const) {
+      for (const key of ["ostype", "iso", "image", "clone", "cloudInit", "bios", "machine", "cpu", "agent", "scsihw", "vm", "diskBus", "nicModel", "diskOptions"] as const) {
         if (p[key] !== undefined)
           issues.push({
             location: doc.locate(["platforms", slug, key], "key"),
             path: ["platforms", slug, key],
-            message: `\`${key}\` is a VM setting, and this platform maps to a container; leave it out${key === "ostype" ? " (a container's ostype goes under `container:`)" : ""}`,
+            message: `\`${key}\` is a VM setting, and this platform maps to a container; leave it out${key === "ostype" ? " (a container's ostype goes under `container:`)" : ""}${key === "vm" ? " (a container's template is `ct:`)" : ""}`,
           });
       }
-    } else if (p.ostype === undefined && p.clone === undefined) {
-      issues.push({ location: doc.locate(["platforms", slug], "key"), path: ["platforms", slug], message: "a platform needs `ostype` (VMs), `clone: { from: ... }` (VMs cloned from a template) or `container: { ostemplate: ... }` (LXC containers)" });
+      const checked = checkCtTemplate(slug, p.ct, p.container, doc);
+      issues.push(...checked.issues);
+      if (checked.template) templates[slug] = { ctTemplate: checked.template };
+    } else {
+      if (p.ostype === undefined && p.vm?.ostype === undefined && p.clone === undefined)
+        issues.push({ location: doc.locate(["platforms", slug], "key"), path: ["platforms", slug], message: "a platform needs `ostype` (VMs), `clone: { from: ... }` (VMs cloned from a template) or `container: { ostemplate: ... }` (LXC containers)" });
+      const checked = checkPlatformTemplate(slug, p, raw.defaults?.diskBus ?? "scsi", doc);
+      // A problem the checks above found already (the ISO's slot ...) is not told twice.
+      const told = issues.filter((i) => i.path[0] === "platforms" && i.path[1] === slug).map((i) => i.path);
+      issues.push(...checked.issues.filter((i) => !told.some((path) => overlaps(path, i.path))));
+      if (checked.template) templates[slug] = { template: checked.template };
+      if (p.ct !== undefined)
+        issues.push({ location: doc.locate(["platforms", slug, "ct"], "key"), path: ["platforms", slug, "ct"], message: "`ct` is a container's template, and this platform maps to VMs; write VM keys under `vm:` (or add `container:`)" });
     }
   }
   if (!result.success || issues.length > 0) throw new NetboxConfigError(issues);
 
-  return withDefaults(file, result.data, connections, quarantineMs, claimExpiryMs);
+  return withDefaults(file, result.data, connections, quarantineMs, claimExpiryMs, templates);
+}
+
+/** Whether one path is the other or lies under it. */
+function overlaps(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
+  return a.slice(0, Math.min(a.length, b.length)).every((step, i) => step === b[i]);
 }
 
 /** The checked config with every default filled in. */
-function withDefaults(file: string, raw: RawConfig, connections: Record<string, ConnectionSpec>, quarantineMs: number | undefined, claimExpiryMs: number | undefined): NetboxConfig {
+function withDefaults(
+  file: string,
+  raw: RawConfig,
+  connections: Record<string, ConnectionSpec>,
+  quarantineMs: number | undefined,
+  claimExpiryMs: number | undefined,
+  templates: Record<string, Pick<PlatformMapping, "template" | "ctTemplate">>,
+): NetboxConfig {
   const d = raw.defaults ?? {};
   return {
     file,
@@ -451,7 +489,7 @@ function withDefaults(file: string, raw: RawConfig, connections: Record<string, 
       memoryUnit: d.memoryUnit ?? "MiB",
       diskUnit: d.diskUnit ?? "MiB",
     },
-    platforms: raw.platforms ?? {},
+    platforms: Object.fromEntries(Object.entries(raw.platforms ?? {}).map(([slug, p]) => [slug, { ...p, ...templates[slug] }])),
     customFields: {
       vmid: raw.customFields?.vmid ?? "proxmox_vmid",
       node: raw.customFields?.node ?? "proxmox_node",

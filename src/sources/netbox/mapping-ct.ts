@@ -13,18 +13,22 @@
 import { tryParseSize } from "../../pve/size.js";
 import { canonical } from "../../resources/formats.js";
 import type { ClusterMapping, ContainerMapping, NetboxConfig } from "./config.js";
+import type { CtTemplate } from "./ct-template.js";
 import type { ContainerSpec, CtMountSpec, CtNicSpec } from "../spec/model.js";
 import { checkCtDevice } from "../spec/ct-devices.js";
 import { printCtFeatures } from "../spec/ct-values.js";
 import type { DiskPlacement } from "./disk-slots.js";
 import { addressesOn, type DiskLayout, diskSizes, gatewayProblem, ipv4GatewayOf, MAX_NICS, placeRecordDisks, UNIT_BYTES, vlansOf } from "./mapping-common.js";
 import type { MappingResult, NicBinding } from "./mapping.js";
+import { applyCtTemplate } from "./mapping-template.js";
 import type { NetboxVmRecord } from "./records.js";
 
 export interface ContainerInputs {
   /** Problems found so far (shared with the VM fields); more are added here. */
   errors: string[];
   platform: ContainerMapping;
+  /** The platform's `ct:` template: what else the container gets (mapping-template.ts). */
+  template?: CtTemplate;
   cluster?: ClusterMapping & { name: string };
   vmid?: number;
   node?: string;
@@ -130,7 +134,7 @@ export function mapContainer(record: NetboxVmRecord, config: NetboxConfig, input
   const { rootfs, mounts, placement } = volumes(record, config, inputs);
   const { nics: ctNics, bindings } = nics(record, config, inputs);
   if (errors.length > 0 || !cluster || node === undefined || inputs.cores === undefined || inputs.memory === undefined) return { ok: false, record, errors };
-  const spec: ContainerSpec = {
+  const mapped: ContainerSpec = {
     kind: "container",
     ...(inputs.vmid !== undefined ? { vmid: inputs.vmid } : {}),
     name: record.vm.name,
@@ -148,5 +152,6 @@ export function mapContainer(record: NetboxVmRecord, config: NetboxConfig, input
     nics: ctNics,
     source: { file: `netbox:virtualization/virtual-machines/${record.vm.id}`, line: 1, column: 1 },
   };
+  const spec = inputs.template ? applyCtTemplate(mapped, inputs.template) : mapped;
   return { ok: true, record, spec, cluster: cluster.name, nics: bindings, diskNotes: placement.notes, diskErrors: placement.errors };
 }

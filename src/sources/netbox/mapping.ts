@@ -12,7 +12,9 @@
 //                              (tag netbox-disk-<id>-<slot>, disk-slots.ts), never by position
 //   platform (slug)         -> platforms.<slug>: ostype, ISO (ide2) or image (first disk), bios ...
 //                              or clone (the template's first disk, grown; its storage kept);
-//                              cloudInit: ipconfig0 from the primary IPv4 (else dhcp)
+//                              cloudInit: ipconfig0 from the primary IPv4 (else dhcp);
+//                              diskBus, nicModel, diskOptions and the guest template `vm:`
+//                              (everything else a spec VM can say: mapping-template.ts)
 //   interfaces              -> net0.. in NetBox's name order; untagged VLAN -> tag, tagged -> trunks,
 //                              disabled -> link_down, MTU (virtio), MAC kept when NetBox has one
 //   tags                    -> PVE tags (tags.passThrough), plus tags.add
@@ -24,6 +26,7 @@ import type { NetboxConfig, PlatformMapping } from "./config.js";
 import { DISK_TAG_PREFIX, isDiskTag } from "./disk-slots.js";
 import { addressesOn, type DiskLayout, diskSizes, gatewayProblem, ipv4GatewayOf, MAX_NICS, placeRecordDisks, UNIT_BYTES, vlansOf } from "./mapping-common.js";
 import { mapContainer } from "./mapping-ct.js";
+import { applyVmTemplate } from "./mapping-template.js";
 import { isRecordTag, RECORD_TAG_PREFIX, recordTagOf } from "./record-tag.js";
 import type { NetboxVmRecord } from "./records.js";
 
@@ -101,9 +104,10 @@ function cloneDiskStorage(clone: NonNullable<PlatformMapping["clone"]>): string 
   return clone.full === true ? clone.storage : undefined;
 }
 
-/** Sections a clone leaves as its template made them: the CD-ROMs unless an ISO is named, cloud-init unless configured. */
+/** Sections a clone leaves as its template made them: the CD-ROMs unless the platform names some, cloud-init unless configured. */
 function cloneUnmanaged(platform: PlatformMapping): DeviceSection[] {
-  return [...(platform.iso ? [] : (["cdroms"] as const)), ...(platform.cloudInit ? [] : (["cloudInit"] as const))];
+  const cdroms = platform.iso !== undefined || Object.keys(platform.template?.cdroms ?? {}).length > 0;
+  return [...(cdroms ? [] : (["cdroms"] as const)), ...(platform.cloudInit || platform.template?.cloudInit ? [] : (["cloudInit"] as const))];
 }
 
 /**
@@ -196,6 +200,7 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig, layout?:
     return mapContainer(record, config, {
       errors,
       platform: platform.container,
+      ...(platform.ctTemplate ? { template: platform.ctTemplate } : {}),
       ...(clusterName !== undefined && cluster ? { cluster: { name: clusterName, ...cluster } } : {}),
       ...(typeof vmid === "number" ? { vmid } : {}),
       ...(node !== undefined ? { node } : {}),
@@ -209,12 +214,15 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig, layout?:
 
   const disks: Record<string, DiskSpec> = {};
   const sizes = diskSizes(record, config);
-  const maxDisks = MAX_DISKS[d.diskBus] ?? 0;
+  const bus = platform?.diskBus ?? d.diskBus;
+  // Slots the platform's CD-ROMs and cloud-init drive take are not the disks'.
+  const candidates = Array.from({ length: MAX_DISKS[bus] ?? 0 }, (_, i) => `${bus}${i}`).filter((slot) => !platform?.template?.reserved.includes(slot));
+  const maxDisks = candidates.length;
   if (sizes.length === 0) errors.push("has no virtual disks and no disk size; add a virtual disk in NetBox or set `defaults.diskSize`");
-  if (sizes.length > maxDisks) errors.push(`has ${sizes.length} disks; the ${d.diskBus} bus holds at most ${maxDisks}`);
+  if (sizes.length > maxDisks) errors.push(`has ${sizes.length} disks; the ${bus} bus holds at most ${maxDisks}${maxDisks < (MAX_DISKS[bus] ?? 0) ? " beside the platform's CD-ROMs" : ""}`);
   for (const { label, size } of sizes) if (!Number.isInteger(size) || size <= 0) errors.push(`${label} has size ${size} ${d.diskUnit}; a disk needs a positive size`);
-  const firstSlot = `${d.diskBus}0`;
-  const placement = placeRecordDisks(sizes, config, { candidates: Array.from({ length: maxDisks }, (_, i) => `${d.diskBus}${i}`) }, layout);
+  const firstSlot = `${bus}0`;
+  const placement = placeRecordDisks(sizes, config, { candidates }, layout);
   for (const { slot, disk: i, added } of placement.slots) {
     const size = sizes[i]!.size;
     if (!Number.isInteger(size) || size <= 0) continue;
@@ -232,10 +240,11 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig, layout?:
   if (record.interfaces.length > MAX_NICS) errors.push(`has ${record.interfaces.length} interfaces; a VM holds at most ${MAX_NICS} NICs`);
   if (record.interfaces.length > 0 && bridge === undefined && cluster)
     errors.push(`no bridge for the NICs: set \`clusters.${clusterName}.bridge\` (or \`defaults.bridge\`)`);
+  const nicModel = platform?.nicModel ?? d.nicModel;
   record.interfaces.slice(0, MAX_NICS).forEach((iface, i) => {
     const slot = `net${i}`;
-    const nic: NicSpec = { model: d.nicModel, bridge: bridge ?? "", ...vlansOf(iface) };
-    if (iface.mtu !== null && iface.mtu !== undefined && d.nicModel === "virtio") nic.mtu = iface.mtu;
+    const nic: NicSpec = { model: platform?.template?.nics[slot]?.model ?? nicModel, bridge: bridge ?? "", ...vlansOf(iface) };
+    if (iface.mtu !== null && iface.mtu !== undefined && nic.model === "virtio") nic.mtu = iface.mtu;
     if (iface.enabled === false) nic.linkDown = true;
     if (iface.mac_address) nic.macaddr = iface.mac_address.toUpperCase();
     nics[slot] = nic;
@@ -243,12 +252,13 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig, layout?:
   });
 
   const cdroms: Record<string, CdromSpec> = platform?.iso ? { ide2: { iso: platform.iso } } : {};
-  const cloudInit = platform?.cloudInit && record.interfaces.length > 0 ? cloudInitOf(record, { ...platform, slug: platformSlug ?? "" }, storage, errors) : undefined;
+  const cloudInit = (platform?.cloudInit || platform?.template?.cloudInit) && record.interfaces.length > 0 ? cloudInitOf(record, { ...platform, slug: platformSlug ?? "" }, storage, errors) : undefined;
 
   if (errors.length > 0 || !cluster || clusterName === undefined || node === undefined || cores === undefined || memory === undefined || !platform) {
     return { ok: false, record, errors };
   }
 
+  const bios = platform.bios ?? platform.template?.fields.bios;
   const spec: VmSpec = {
     kind: "vm",
     ...(typeof vmid === "number" ? { vmid } : {}),
@@ -263,7 +273,7 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig, layout?:
     ...(platform.clone ? { clone: { ...platform.clone } } : {}),
     ...(platform.bios !== undefined ? { bios: platform.bios } : {}),
     // UEFI needs somewhere to keep its variables (a clone has its template's).
-    ...(platform.bios === "ovmf" && !platform.clone ? { efidisk: { storage: storage ?? "", efitype: "4m" as const } } : {}),
+    ...(bios === "ovmf" && !platform.clone ? { efidisk: { storage: storage ?? "", efitype: "4m" as const } } : {}),
     ...(platform.machine !== undefined ? { machine: platform.machine } : {}),
     ...(platform.cpu !== undefined ? { cpu: platform.cpu } : {}),
     ...((platform.scsihw ?? d.scsihw) !== undefined ? { scsihw: platform.scsihw ?? d.scsihw } : {}),
@@ -281,5 +291,7 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig, layout?:
     extraConfig: {},
     source: { file: `netbox:virtualization/virtual-machines/${vm.id}`, line: 1, column: 1 },
   };
-  return { ok: true, record, spec, cluster: clusterName, nics: bindings, diskNotes: placement.notes, diskErrors: placement.errors };
+  const built = platform.template ? applyVmTemplate(spec, platform.template, { storage, key: `platforms.${platformSlug}.vm` }, errors) : spec;
+  if (errors.length > 0) return { ok: false, record, errors };
+  return { ok: true, record, spec: built, cluster: clusterName, nics: bindings, diskNotes: placement.notes, diskErrors: placement.errors };
 }
