@@ -66,7 +66,7 @@ test("pvectl netbox sync: readable output, --json, exit codes, missing token", a
   assert.equal(readable.code, 1, readable.stderr);
   const lines = readable.stdout.split("\n");
   assert.ok(lines.includes("+ web-01 (new vmid) on pve1"), readable.stdout);
-  assert.ok(lines.some((l) => /^staged {2}web-01 \(NetBox id 1\): vm \d+ on pve1 \(created\); wrote proxmox_vmid=\d+, eth0 MAC [0-9A-F:]{17}, primary IPv4 10\.20\.0\.\d+\/24, status staged$/.test(l)), readable.stdout);
+  assert.ok(lines.some((l) => /^staged {2}web-01 \(NetBox id 1\): vm \d+ on pve1 \(created\); wrote proxmox_vmid=\d+, eth0 MAC [0-9A-F:]{17}, eth0 IPv4 (10\.20\.0\.\d+\/24) \(VLAN 20 \(servers\)\), primary IPv4 \1, status staged$/.test(l)), readable.stdout);
   assert.ok(
     lines.includes(
       "invalid orphan (NetBox id 4): has no cluster; assign it to one of the configured clusters (pve-lab); has no platform; set one in NetBox or `defaults.platform` (configured: debian-13, ubuntu-24-04, windows-2022) (status stays planned)",
