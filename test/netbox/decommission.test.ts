@@ -3,6 +3,7 @@
 // a crash between destroy and release converges on the rerun.
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
+import { PveClient } from "../../src/api/index.js";
 import { decommissionNetbox } from "../../src/app/netbox/decommission.js";
 import { parseNetboxConfig } from "../../src/sources/netbox/config.js";
 import { DEMO_CONFIG } from "./fixtures.js";
@@ -101,5 +102,26 @@ describe("pvectl netbox decommission", () => {
     assert.deepEqual(report.records.map((r) => [r.name, r.result, r.guest]), [["web-02", "planned", `would destroy vm ${String(obj(web2.custom_fields).proxmox_vmid)}`]]);
     assert.deepEqual(lab.nb.admin.requests.filter((r) => r.method !== "GET"), []);
     assert.equal((await lab.pveGuests()).has("web-02"), true);
+  });
+
+  test("plan only with a token that may not destroy the guest says the record would fail, as the real run does", async () => {
+    lab = await builtLab();
+    const web2 = vm(lab, "web-02");
+    lab.nb.admin.update(VMS, Number(web2.id), { status: "decommissioning" });
+    await lab.pve.request("POST", "/access/users", { userid: "audit@pve" });
+    const made = (await lab.pve.request("POST", "/access/users/audit@pve/token/ro", { privsep: 0 })) as { value: string };
+    await lab.pve.request("PUT", "/access/acl", { path: "/", roles: "PVEAuditor", users: "audit@pve" });
+    const url = new URL(lab.sim.url);
+    const auditor = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", tokenId: "audit@pve!ro", tokenSecret: made.value });
+    try {
+      for (const planOnly of [true, false]) {
+        const report = await run({ planOnly, allowDataLoss: true, pveClient: () => auditor });
+        assert.deepEqual(report.records.map((r) => [r.name, r.result]), [["web-02", "failed"]], `planOnly ${planOnly}`);
+        assert.match(report.records[0]!.errors.join(), /VM\.Allocate/, `planOnly ${planOnly}`);
+      }
+      assert.equal((await lab.pveGuests()).has("web-02"), true);
+    } finally {
+      await auditor.close();
+    }
   });
 });

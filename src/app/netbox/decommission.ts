@@ -19,6 +19,7 @@ import { recordSelection, type SelectionFlags } from "../../sources/netbox/selec
 import { userMessageOf as text } from "../../util/errors.js";
 import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
 import { removeFromKnownHostsFile } from "./known-hosts.js";
+import { isolatePreflight } from "./preflight-per-record.js";
 import { bindingProblem } from "./record-binding.js";
 import { whatWaits } from "./sync.js";
 import { recordFreedVmid } from "./vmid-quarantine.js";
@@ -226,6 +227,14 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
       plan = await keepOtherRecordsGuests(plan, pve, group, netbox, config);
     } catch (err) {
       for (const g of group) await fail(g.record, [`planning failed: ${text(err)}`], conn);
+      continue;
+    }
+    // A plan-only run says what the real one would do: a record whose guest preflight refuses fails there too.
+    const isolated = isolatePreflight(plan);
+    plan = isolated.plan;
+    if (isolated.blockedAll.length > 0) {
+      options.onPlan?.(connection, plan);
+      for (const g of group) await fail(g.record, isolated.blockedAll, conn);
       continue;
     }
     plans[connection] = plan;

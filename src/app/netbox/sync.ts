@@ -32,6 +32,7 @@ import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
 import { type PlannedSpec, planSpec } from "../plan-spec.js";
 import { mapByDiskIdentity, withDiskIdentity } from "./disk-identity.js";
 import { AddressRefusal } from "./interface-prefixes.js";
+import { isolatePreflight } from "./preflight-per-record.js";
 import { bindingProblem } from "./record-binding.js";
 import { RecordClaims } from "./record-claims.js";
 import { vmidsInQuarantine } from "./vmid-quarantine.js";
@@ -151,21 +152,6 @@ function outcomeOf(record: NetboxVmRecord, result: RecordResult, extra: Partial<
     status: record.vm.status?.value ?? "",
     ...extra,
   };
-}
-
-/** Guests that a preflight problem names lose their steps and carry the problem as their error. */
-function isolatePreflight(plan: Plan): { plan: Plan; blockedAll: string[] } {
-  const perGuest = new Map<string, string[]>();
-  const blockedAll: string[] = [];
-  for (const p of plan.preflightErrors) {
-    if (p.guest === undefined) blockedAll.push(p.message);
-    else perGuest.set(p.guest, [...(perGuest.get(p.guest) ?? []), p.message]);
-  }
-  const guests: GuestPlan[] = plan.guests.map((g) => {
-    const problems = perGuest.get(g.key) ?? perGuest.get(g.name);
-    return problems ? { ...g, errors: [...g.errors, ...problems] } : g;
-  });
-  return { plan: { ...plan, guests, preflightErrors: [] }, blockedAll };
 }
 
 /**
