@@ -13,7 +13,7 @@ import type { SyncReport } from "../../src/app/netbox/sync.js";
 import { NetboxClient } from "../../src/netbox/client.js";
 import { ansibleEnv, ansibleMissing, run } from "../conformance/helpers.js";
 import { day2Config, runDiskIdentityScenario } from "../netbox/disk-identity-lab.js";
-import { addVlanNetworks } from "../netbox/lab.js";
+import { addVlanNetworks, pointNetboxAt } from "../netbox/lab.js";
 import { DAY_ONE, DAY_TWO, estateSpec, NETBOX_CONFIG, NETBOX_TOKEN, PLATFORM_ACCESS, TOKEN } from "./estate.js";
 import { type Desk, expectExit, openDesk } from "./operator.js";
 
@@ -252,15 +252,7 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
     });
     try {
       const url = (await serve.waitFor(/"msg":"listening","url":"([^"]+)"/))[1];
-      const hook = desk.nb.admin.create("extras/webhooks", { name: "pvectl", payload_url: `${url}/webhook`, secret: WEBHOOK_SECRET });
-      desk.nb.admin.create("extras/event-rules", {
-        name: "build planned VMs",
-        object_types: ["virtualization.virtualmachine", "virtualization.vminterface"],
-        event_types: ["object_created", "object_updated"],
-        action_type: "webhook",
-        action_object_type: "extras.webhook",
-        action_object_id: hook.id,
-      });
+      pointNetboxAt(desk.nb, String(url), WEBHOOK_SECRET);
       const made = await run("/usr/bin/python3", ["-c", NEW_RECORD, desk.nb.url, desk.nb.token], process.env);
       assert.equal(made.code, 0, made.stderr);
       const id = Number(made.stdout.trim());

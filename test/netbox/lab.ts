@@ -82,3 +82,16 @@ export async function addVlanNetworks(nb: { url: string; token: string }): Promi
   const { stdout } = await promisify(execFile)("/usr/bin/python3", [script, nb.url, nb.token]);
   return JSON.parse(stdout) as VlanNetworks;
 }
+
+/** NetBox told to send pvectl serve its VM and interface events: a webhook with the shared secret and the event rule that fires it. */
+export function pointNetboxAt(nb: NetboxSimulator, url: string, secret: string): void {
+  const hook = nb.admin.create("extras/webhooks", { name: "pvectl", payload_url: `${url}/webhook`, secret });
+  nb.admin.create("extras/event-rules", {
+    name: "build planned VMs",
+    object_types: ["virtualization.virtualmachine", "virtualization.vminterface"],
+    event_types: ["object_created", "object_updated"],
+    action_type: "webhook",
+    action_object_type: "extras.webhook",
+    action_object_id: hook.id,
+  });
+}

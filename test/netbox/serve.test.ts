@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, test } from "node:test";
 import { type RunningServe, type ServeLog, startNetboxServe } from "../../src/app/netbox/serve.js";
 import { obj } from "./helpers.js";
-import { FAST_APPLY, type NetboxLab, startNetboxLab } from "./lab.js";
+import { FAST_APPLY, type NetboxLab, pointNetboxAt, startNetboxLab } from "./lab.js";
 
 const VMS = "virtualization/virtual-machines";
 const SECRET = "s3cret-for-tests";
@@ -26,18 +26,6 @@ async function startServe(lab: NetboxLab, logs: ServeLog[]): Promise<RunningServ
     reconcileAtStart: false,
     quietMs: 300,
     log: (e) => logs.push(e),
-  });
-}
-
-function pointNetboxAt(lab: NetboxLab, url: string): void {
-  const hook = lab.nb.admin.create("extras/webhooks", { name: "pvectl", payload_url: `${url}/webhook`, secret: SECRET });
-  lab.nb.admin.create("extras/event-rules", {
-    name: "build planned VMs",
-    object_types: ["virtualization.virtualmachine", "virtualization.vminterface"],
-    event_types: ["object_created", "object_updated"],
-    action_type: "webhook",
-    action_object_type: "extras.webhook",
-    action_object_id: hook.id,
   });
 }
 
@@ -65,7 +53,7 @@ describe("pvectl netbox serve", () => {
     lab = await startNetboxLab();
     const logs: ServeLog[] = [];
     serve = await startServe(lab, logs);
-    pointNetboxAt(lab, serve.url);
+    pointNetboxAt(lab.nb, serve.url, SECRET);
     const script = [
       "import sys, pynetbox",
       "nb = pynetbox.api(sys.argv[1], token=sys.argv[2])",
