@@ -31,6 +31,7 @@ import { mapByDiskIdentity, withDiskIdentity } from "./disk-identity.js";
 import { AddressRefusal } from "./interface-prefixes.js";
 import { bindingProblem } from "./record-binding.js";
 import { RecordClaims } from "./record-claims.js";
+import { refuseBlankRebuilds } from "./vanished-guests.js";
 import { vmidsInQuarantine } from "./vmid-quarantine.js";
 import { isBuilt, WriteBack } from "./writeback.js";
 
@@ -89,6 +90,11 @@ export interface SyncOptions {
   onPlan?: (connection: string, plan: Plan) => void;
   onEvent?: ApplyPlanOptions["onEvent"];
   onRecord?: (outcome: RecordOutcome) => void;
+  /**
+   * Names of built records (staged, active) whose guest is gone that may be built again, blank
+   * (vanished-guests.ts); any other such record is a plan error.
+   */
+  rebuild?: readonly string[];
   apply?: Pick<ApplyPlanOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart" | "allowDataLoss" | "deferRestart" | "lockWaitMs">;
 }
 
@@ -307,6 +313,7 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
     let plan: Plan;
     try {
       plan = await refuseOtherRecordsGuests(withDiskIdentity(isolated.plan, byKey), planned.context.cluster, byKey, netbox, config);
+      plan = refuseBlankRebuilds(plan, byKey, config, options.rebuild ?? []);
     } catch (err) {
       for (const m of group) await fail(m.record, [`checking which record owns each guest failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
       continue;
