@@ -18,6 +18,7 @@ import { describeRecord, loadRecords, type NetboxVmRecord } from "../../sources/
 import { recordSelection, type SelectionFlags } from "../../sources/netbox/selection.js";
 import { userMessageOf as text } from "../../util/errors.js";
 import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
+import { noteDestroyEffects } from "../destroy-effects.js";
 import { removeFromKnownHostsFile } from "./known-hosts.js";
 import { releaseMacs } from "./mac-release.js";
 import { bindingProblem } from "./record-binding.js";
@@ -209,6 +210,7 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
       pve = options.pveClient(label);
       plan = await buildDestroyPlan(pve, { desired }, { shutdownTimeoutSeconds: config.decommission.stopTimeout, forceStop: true });
       plan = await keepOtherRecordsGuests(plan, pve, group, netbox, config);
+      plan = await noteDestroyEffects(pve, plan);
     } catch (err) {
       for (const g of group) await fail(g.record, [`planning failed: ${text(err)}`], conn);
       continue;
