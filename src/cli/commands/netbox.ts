@@ -115,6 +115,7 @@ export function registerNetboxCommand(program: Command): void {
             if (!flags.json) process.stdout.write(`${syncLine(o, p)}\n`);
           },
         });
+        for (const warning of report.warnings ?? []) process.stderr.write(`warning: ${safeText(warning)}\n`);
         for (const name of unmatchedRebuilds(flags.rebuild, report.records)) {
           process.stderr.write(`warning: --rebuild ${safeLine(name)} names no record this run selected; nothing was rebuilt for it\n`);
         }
