@@ -7,6 +7,7 @@ import { type GuestSummary, readCluster } from "../engine/cluster.js";
 import { type GuestSelector, namesGuests, selectGuests } from "../engine/selection.js";
 import type { GuestType } from "../plan/intent.js";
 import { coveredByEnabledJobs, readBackupJobs } from "../resources/backup-job/index.js";
+import { guestCreatedAt, madeBeforeGuest } from "./guest-created.js";
 
 export interface ArchiveEntry {
   vmid: number;
@@ -19,6 +20,11 @@ export interface ArchiveEntry {
   ctime?: number;
   notes?: string;
   protected: boolean;
+  /**
+   * Made before this guest was created: an archive a previous guest with the same vmid left
+   * (guest-created.ts); restore or prune it as that guest's, never as this one's.
+   */
+  previousGuest?: true;
 }
 
 export interface BackupListing {
@@ -38,6 +44,12 @@ export async function listBackups(client: PveClient, selector: GuestSelector, st
   const holders = cluster.storages.filter((s) => s.available && s.content.includes("backup") && (storage === undefined || s.storage === storage));
   const read = new Set<string>();
   const archives: ArchiveEntry[] = [];
+  // Read once per guest that has archives.
+  const created = new Map<number, Promise<number | undefined>>();
+  const createdAt = (guest: GuestSummary) => {
+    if (!created.has(guest.vmid)) created.set(guest.vmid, guestCreatedAt(client, guest));
+    return created.get(guest.vmid)!;
+  };
   for (const holder of holders) {
     const key = holder.shared ? holder.storage : `${holder.node}/${holder.storage}`;
     if (read.has(key)) continue;
@@ -45,7 +57,9 @@ export async function listBackups(client: PveClient, selector: GuestSelector, st
     for (const v of await getStorageContent(client, holder.node, holder.storage, { content: "backup" })) {
       const guest = v.vmid !== undefined ? byVmid.get(Number(v.vmid)) : undefined;
       if (guest === undefined) continue;
-      archives.push(entryOf(v, guest, holder.storage, holder.node));
+      const entry = entryOf(v, guest, holder.storage, holder.node);
+      if (madeBeforeGuest(entry.ctime, await createdAt(guest))) entry.previousGuest = true;
+      archives.push(entry);
     }
   }
   archives.sort((a, b) => a.vmid - b.vmid || (a.ctime ?? 0) - (b.ctime ?? 0) || a.volid.localeCompare(b.volid));

@@ -2,6 +2,7 @@
 // resources/backup, checked by the same permission preflight as every plan, and run by
 // applyPlan (per-node limit, task waits, guard rails, report) like any other plan.
 import { getPruneMarks } from "../api/endpoints/index.js";
+import { guestCreatedAt, madeBeforeGuest } from "./guest-created.js";
 import type { PveClient } from "../api/index.js";
 import { type ClusterSnapshot, readCluster } from "../engine/cluster.js";
 import { checkPermissions } from "../engine/preflight.js";
@@ -65,7 +66,18 @@ export async function planBackupPrune(client: PveClient, selector: GuestSelector
       marks.push({ volid: m.volid, vmid: Number(m.vmid), node: holder.node, storage: holder.storage, mark: m.mark, ...(m.ctime !== undefined ? { ctime: m.ctime } : {}) });
     }
   }
-  const guests = selection.guests.map((guest) => planPruneGuest(guest, marks.filter((m) => m.vmid === guest.vmid), options.retention));
+  const guests = [];
+  for (const guest of selection.guests) {
+    // A previous guest's archives (same vmid, made before this guest was created) are never
+    // this guest's to prune. They are older than all of its own, so PVE's marks for its own
+    // archives are the same with or without them (retention walks from the newest).
+    const createdAt = await guestCreatedAt(client, guest);
+    const mine = marks.filter((m) => m.vmid === guest.vmid);
+    const previous = mine.filter((m) => madeBeforeGuest(m.ctime, createdAt));
+    const plan = planPruneGuest(guest, mine.filter((m) => !previous.includes(m)), options.retention);
+    if (previous.length > 0) plan.warnings.push(`kept ${previous.length} archive${previous.length === 1 ? "" : "s"} of a previous guest with vmid ${guest.vmid} (made before this guest was created): prune never counts or deletes them as this guest's`);
+    guests.push(plan);
+  }
   const permissions = await checkPermissions(client, guests);
   return planned(newOperationPlan(client, guests, permissions), cluster, selection);
 }

@@ -23,6 +23,7 @@ const step = z.looseObject({
   changes: z.array(z.looseObject({ field: z.string(), before: z.string().optional(), after: z.string().optional() })),
   calls: z.array(call),
   deletesVolumes: z.array(z.string()).optional(),
+  notes: z.array(z.string()).optional(),
   pendingUntilReboot: z.boolean().optional(),
   shutdownTimeoutSeconds: z.number().optional(),
   hostAccess: z.array(z.string()).optional(),

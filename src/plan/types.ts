@@ -111,6 +111,11 @@ export interface Step {
   calls: ApiCall[];
   /** Volumes this step destroys (named in the plan, as the pitfalls table requires). */
   deletesVolumes?: string[];
+  /**
+   * What else the step takes with it or leaves behind that a reviewer must know (a destroy's
+   * snapshots, backup jobs, archives kept ...): shown under the step, never sent.
+   */
+  notes?: string[];
   /** The change lands in PVE's pending section and takes effect at the next reboot. */
   pendingUntilReboot?: boolean;
   /** Stop steps: how long a graceful shutdown may take before the step fails (or forces, if asked). */

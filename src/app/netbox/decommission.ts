@@ -18,8 +18,10 @@ import { describeRecord, loadRecords, type NetboxVmRecord } from "../../sources/
 import { recordSelection, type SelectionFlags } from "../../sources/netbox/selection.js";
 import { userMessageOf as text } from "../../util/errors.js";
 import { type ApplyPlanOptions, applyPlan } from "../apply-plan.js";
+import { noteDestroyEffects } from "../destroy-effects.js";
 import { removeFromKnownHostsFile } from "./known-hosts.js";
 import { isolatePreflight } from "./preflight-per-record.js";
+import { releaseMacs } from "./mac-release.js";
 import { bindingProblem } from "./record-binding.js";
 import { whatWaits } from "./sync.js";
 import { recordFreedVmid } from "./vmid-quarantine.js";
@@ -68,8 +70,6 @@ export interface DecommissionOptions {
   confirm?: (connection: string, plan: Plan, records: string[]) => Promise<boolean>;
 }
 
-const VMINTERFACE = "virtualization.vminterface";
-
 /** The IP addresses on the record's interfaces (what release and known_hosts work on). */
 async function addressesOf(netbox: NetboxClient, record: NetboxVmRecord): Promise<IPAddress[]> {
   const ifaceIds = record.interfaces.map((i) => i.id);
@@ -92,7 +92,6 @@ async function release(netbox: NetboxClient, config: NetboxConfig, record: Netbo
   const released: string[] = [];
   const subject = describeRecord(record.vm);
   const d = config.decommission;
-  const ifaceIds = record.interfaces.map((i) => i.id);
   // Only the addresses pvectl allocated (sync marks them); addresses a person assigned stay.
   const ours = (ip: IPAddress) => d.releaseIps && ip.description === `pvectl: ${record.vm.name}`;
   for (const ip of ips.filter(ours)) {
@@ -106,20 +105,7 @@ async function release(netbox: NetboxClient, config: NetboxConfig, record: Netbo
     await netbox.patch("ipam/ip-addresses", ip.id, { dns_name: "" }, { subject: `IP ${ip.address} of ${subject}` });
     released.push(`dns_name ${dnsName}`);
   }
-  if (d.releaseMacs && ifaceIds.length > 0) {
-    if (await netbox.atLeast(4, 2)) {
-      const macs = await netbox.list("dcim/mac-addresses", { assigned_object_type: VMINTERFACE, assigned_object_id: ifaceIds });
-      for (const mac of macs) {
-        await netbox.delete("dcim/mac-addresses", mac.id, `MAC ${mac.mac_address} of ${subject}`);
-        released.push(`MAC ${mac.mac_address}`);
-      }
-    } else {
-      for (const iface of record.interfaces.filter((i) => i.mac_address)) {
-        await netbox.request("PATCH", `virtualization/interfaces/${iface.id}/`, { body: { mac_address: null }, subject });
-        released.push(`MAC ${iface.mac_address ?? ""}`);
-      }
-    }
-  }
+  if (d.releaseMacs) released.push(...(await releaseMacs(netbox, record)));
   if (d.deleteInterfaces) {
     for (const iface of record.interfaces) {
       await netbox.delete("virtualization/interfaces", iface.id, `interface ${iface.name} of ${subject}`);
@@ -225,6 +211,7 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
       pve = options.pveClient(label);
       plan = await buildDestroyPlan(pve, { desired }, { shutdownTimeoutSeconds: config.decommission.stopTimeout, forceStop: true });
       plan = await keepOtherRecordsGuests(plan, pve, group, netbox, config);
+      plan = await noteDestroyEffects(pve, plan);
     } catch (err) {
       for (const g of group) await fail(g.record, [`planning failed: ${text(err)}`], conn);
       continue;

@@ -35,6 +35,8 @@ import { AddressRefusal } from "./interface-prefixes.js";
 import { isolatePreflight } from "./preflight-per-record.js";
 import { bindingProblem } from "./record-binding.js";
 import { RecordClaims } from "./record-claims.js";
+import { refuseBlankRebuilds } from "./vanished-guests.js";
+import { quarantineSpans } from "./quarantine-retention.js";
 import { vmidsInQuarantine } from "./vmid-quarantine.js";
 import { changedNote } from "./changed-note.js";
 import { isBuilt, WriteBack } from "./writeback.js";
@@ -80,6 +82,8 @@ export interface SyncReport {
   /** One plan per PVE connection ("" = the PROXMOX_* environment), and per vmid range within one: "lab (vmids 1000-1999)". */
   plans: Record<string, Plan>;
   ok: boolean;
+  /** What the operator should know that is no record's (a vmid quarantine shorter than the backup retention). */
+  warnings?: string[];
 }
 
 export interface SyncOptions {
@@ -98,6 +102,11 @@ export interface SyncOptions {
   onPlan?: (connection: string, plan: Plan) => void;
   onEvent?: ApplyPlanOptions["onEvent"];
   onRecord?: (outcome: RecordOutcome) => void;
+  /**
+   * Names of built records (staged, active) whose guest is gone that may be built again, blank
+   * (vanished-guests.ts); any other such record is a plan error.
+   */
+  rebuild?: readonly string[];
   apply?: Pick<ApplyPlanOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart" | "allowDataLoss" | "deferRestart" | "lockWaitMs">;
 }
 
@@ -275,7 +284,9 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
     group.members.push(mapped);
     groups.set(key, group);
   }
-  const quarantined = !options.planOnly && groups.size > 0 ? await vmidsInQuarantine(netbox, config) : new Map<string, number[]>();
+  // The quarantine follows the backup retention unless the config sets it (quarantine-retention.ts).
+  const quarantine = groups.size > 0 ? await quarantineSpans(config, [...new Set([...groups.values()].map((g) => g.connection))], options.pveClient) : { spans: new Map<string, number>(), warnings: [] };
+  const quarantined = !options.planOnly && groups.size > 0 ? await vmidsInQuarantine(netbox, config, Date.now(), quarantine.spans) : new Map<string, number[]>();
 
   // 2. plan + apply per group, 3. write back per record
   const plans: Record<string, Plan> = {};
@@ -302,6 +313,7 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
     let plan: Plan;
     try {
       plan = await refuseOtherRecordsGuests(withDiskIdentity(isolated.plan, byKey), planned.context.cluster, byKey, netbox, config);
+      plan = refuseBlankRebuilds(plan, byKey, config, options.rebuild ?? []);
     } catch (err) {
       for (const m of group) await fail(m.record, [`checking which record owns each guest failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
       continue;
@@ -390,7 +402,7 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
   }
   const order = new Map(records.map((r, i) => [r.vm.id, i]));
   outcomes.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  return { records: outcomes, plans, ok: outcomes.every((o) => o.result !== "failed" && o.result !== "invalid") };
+  return { records: outcomes, plans, ok: outcomes.every((o) => o.result !== "failed" && o.result !== "invalid"), ...(quarantine.warnings.length > 0 ? { warnings: quarantine.warnings } : {}) };
 }
 
 /** What keeps a guest that ran without errors from counting as built: held-back steps, a reboot owed. */

@@ -19,20 +19,28 @@ export async function recordFreedVmid(netbox: NetboxClient, clusterId: number, v
   });
 }
 
-/** Per PVE connection ("" = the PROXMOX_* one), the vmids freed within the quarantine by any configured cluster on it. */
-export async function vmidsInQuarantine(netbox: NetboxClient, config: NetboxConfig, now = Date.now()): Promise<Map<string, number[]>> {
+/**
+ * Per PVE connection ("" = the PROXMOX_* one), the vmids freed within the quarantine by any
+ * configured cluster on it; `spans` gives a connection's own quarantine (quarantine-retention.ts),
+ * else the configured one applies.
+ */
+export async function vmidsInQuarantine(netbox: NetboxClient, config: NetboxConfig, now = Date.now(), spans = new Map<string, number>()): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>();
   const names = Object.keys(config.clusters);
-  if (config.vmidQuarantineMs <= 0 || names.length === 0) return out;
+  const spanOf = (connection: string) => spans.get(connection) ?? config.vmidQuarantineMs;
+  const longest = Math.max(config.vmidQuarantineMs, ...spans.values());
+  if (longest <= 0 || names.length === 0) return out;
   const clusters = await netbox.list("virtualization/clusters", { name: names });
   if (clusters.length === 0) return out;
   const connectionOf = new Map(clusters.map((c) => [c.id, config.clusters[c.name]?.connection ?? ""]));
-  const since = new Date(now - config.vmidQuarantineMs).toISOString();
+  const since = new Date(now - longest).toISOString();
   const notes = await netbox.list("extras/journal-entries", { assigned_object_type: CLUSTER, assigned_object_id: [...connectionOf.keys()], created_after: since });
   for (const note of notes) {
     const vmid = FREED.exec(note.comments)?.[1];
     const connection = connectionOf.get(note.assigned_object_id);
     if (vmid === undefined || connection === undefined) continue;
+    // Read with the longest quarantine: each connection keeps only the notes within its own.
+    if (note.created && Date.parse(note.created) < now - spanOf(connection)) continue;
     out.set(connection, [...(out.get(connection) ?? []), Number(vmid)]);
   }
   return out;

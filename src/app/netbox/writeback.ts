@@ -12,6 +12,7 @@ import { type InputChange, vmidInput } from "../../sources/netbox/record-inputs.
 import { describeRecord, type NetboxVmRecord } from "../../sources/netbox/records.js";
 import { GuardedRecord } from "./guarded-record.js";
 import { InterfaceAddressAssigner, type IpRef } from "./interface-addresses.js";
+import { macMarker } from "./mac-release.js";
 
 export interface WriteBackInput {
   record: NetboxVmRecord;
@@ -102,7 +103,12 @@ export class WriteBack {
         const existing = await this.netbox.list("dcim/mac-addresses", { assigned_object_type: VMINTERFACE, assigned_object_id: nic.interfaceId, mac_address: mac });
         const object =
           existing[0] ??
-          (await this.netbox.create("dcim/mac-addresses", { mac_address: mac, assigned_object_type: VMINTERFACE, assigned_object_id: nic.interfaceId }, subject));
+          (await this.netbox.create(
+            "dcim/mac-addresses",
+            // The marker is what tells decommission this MAC object is pvectl's (mac-release.ts).
+            { mac_address: mac, assigned_object_type: VMINTERFACE, assigned_object_id: nic.interfaceId, description: macMarker(input.record.vm.name) },
+            subject,
+          ));
         await this.netbox.patch("virtualization/interfaces", nic.interfaceId, { primary_mac_address: object.id }, { subject });
       }
       wrote.push(`${nic.interfaceName} MAC ${mac}`);

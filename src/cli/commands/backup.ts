@@ -116,7 +116,7 @@ function retentionOf(flags: PruneFlags): Retention {
 
 function registerPrune(backup: Command): void {
   let command = writeOptions(addSelectionOptions(backup.command("prune")))
-    .description("delete the selected guests' archives beyond a retention, as PVE's prune logic marks them (needs --allow-data-loss)")
+    .description("delete the selected guests' archives beyond a retention, as PVE's prune logic marks them (needs --allow-data-loss); archives a previous guest with the same vmid left are never counted or deleted")
     .requiredOption("--storage <storage>", "the storage whose archives are pruned")
     .option("--allow-data-loss", "required: pruning deletes archives");
   for (const key of KEEP_OPTIONS) command = command.option(`--${key} <n>`, `PVE's ${key}`);
@@ -134,7 +134,7 @@ function registerPrune(backup: Command): void {
 
 function registerList(backup: Command): void {
   addSelectionOptions(backup.command("list"))
-    .description("the backup archives of the selected guests (guests pvectl did not create included: this only reads)")
+    .description("the backup archives of the selected guests (guests pvectl did not create included: this only reads); archives a destroyed guest left under a reused vmid show as (previous guest)")
     .option("--storage <storage>", "only this storage (default: every storage that holds backups)")
     .option("--json", "JSON instead of a table")
     .action(async (flags: ReadFlags) => {

@@ -47,6 +47,11 @@ export function syncLine(o: RecordOutcome, p: Palette): string {
   return `${label} ${who}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
 }
 
+/** --rebuild names that matched no selected record (a typo, or a record the selection left out). */
+function unmatchedRebuilds(names: string[] | undefined, records: RecordOutcome[]): string[] {
+  return (names ?? []).filter((name) => !records.some((r) => r.name === name));
+}
+
 async function confirmRetire(records: string[]): Promise<boolean> {
   const ok = await confirm(`\nDecommission ${records.length} record(s) (${records.map(safeLine).join(", ")}): destroy their guests and release what pvectl wrote? Type 'yes' to continue: `);
   if (!ok) process.stderr.write("Cancelled; nothing was changed for these records.\n");
@@ -75,17 +80,21 @@ export function registerNetboxCommand(program: Command): void {
     .option("--allow-data-loss", "run data-loss-risk steps (disk delete), as apply does")
     .option(...ALLOW_HOST_ACCESS_FLAG)
     .option("--defer-restart", "write changes that need a reboot as PVE pending changes without rebooting (the record stays planned until the reboot)")
+    .option("--rebuild <name>", "build this staged/active record's guest again although it is gone from PVE: a blank guest, not the old one (repeatable)", collect)
     .addHelpText(
       "after",
       "\nA record moves to staged only when every step of its guest ran; steps held back by the guard rails (or a reboot\n" +
         "still owed) leave it planned with a journal entry saying what waits. A record edited in NetBox while its guest\n" +
         "was built (its status, or a field the build used: name, vCPUs, memory, disks, interfaces ...) keeps the edit:\n" +
         "its status is not written, a journal entry says what changed, and it is reported as changed.\n" +
+        "\nA staged or active record whose guest is gone from Proxmox VE fails with a plan error: building it again would\n" +
+        "make a blank guest (empty disks, the installer ISO, the old MAC), not bring the old one back. Restore it from a\n" +
+        "backup, or name it with --rebuild NAME to build it blank.\n" +
         "\nExit codes: 0 every selected record staged or converged (or planned with --plan-only), 1 a record failed or is\n" +
         "invalid, 3 none failed but records were held back by the guard rails (they keep their status; rerun with the flag),\n" +
         "changed during the build (the next sync converges them), or busy: another pvectl run (serve, a timer) was working on them.",
     )
-    .action(async (flags: CommonFlags & ApplyFlags & { lockWait?: number }) => {
+    .action(async (flags: CommonFlags & ApplyFlags & { lockWait?: number; rebuild?: string[] }) => {
       const guard = guardOptions(flags);
       const config = await loadNetboxConfig(flags.config);
       const client = netboxClient(config, flags);
@@ -99,6 +108,7 @@ export function registerNetboxCommand(program: Command): void {
           pveClient: pve.get,
           selection: selectionOf(flags),
           planOnly: flags.planOnly === true,
+          ...(flags.rebuild ? { rebuild: flags.rebuild } : {}),
           apply: { ...guard, ...lockWaitOption(flags.lockWait) },
           onPlan: showPlan(p, flags.json),
           onEvent: (event) => {
@@ -110,6 +120,10 @@ export function registerNetboxCommand(program: Command): void {
             if (!flags.json) process.stdout.write(`${syncLine(o, p)}\n`);
           },
         });
+        for (const warning of report.warnings ?? []) process.stderr.write(`warning: ${safeText(warning)}\n`);
+        for (const name of unmatchedRebuilds(flags.rebuild, report.records)) {
+          process.stderr.write(`warning: --rebuild ${safeLine(name)} names no record this run selected; nothing was rebuilt for it\n`);
+        }
         if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         else if (report.records.length === 0) process.stdout.write(`no NetBox records with status ${config.select.status.join(" or ")} match; nothing to do\n`);
         else {

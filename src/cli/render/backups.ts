@@ -29,7 +29,8 @@ export function renderArchives(archives: ArchiveEntry[]): string {
   if (archives.length === 0) return "No backup archives of the selected guests.\n";
   const rows = archives.map((a) => [
     String(a.vmid),
-    safeLine(a.name ?? "-"),
+    // Not this guest's: a guest destroyed before it had the same vmid (ArchiveEntry.previousGuest).
+    a.previousGuest ? "(previous guest)" : safeLine(a.name ?? "-"),
     safeLine(a.volid),
     humanSize(a.size),
     when(a.ctime),

@@ -77,6 +77,7 @@ function renderStep(p: Palette, step: Step): string[] {
     else lines.push(`        ${field}: ${before} ${p.dim("->")} ${after}`);
   }
   for (const volume of step.deletesVolumes ?? []) lines.push(`        ${p.red(`destroys volume ${safeLine(volume)}`)}`);
+  for (const note of step.notes ?? []) lines.push(`        ${p.dim(safeLine(note))}`);
   if (step.hostAccess) lines.push(`        ${p.red(hostAccessLine(step.hostAccess))}`);
   return lines;
 }

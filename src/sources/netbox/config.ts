@@ -266,6 +266,8 @@ export interface NetboxConfig {
   adopt: boolean;
   /** Milliseconds a vmid freed by decommission stays out of allocation. */
   vmidQuarantineMs: number;
+  /** `vmidQuarantine` was written in the config (else the quarantine follows the backup retention: quarantine-retention.ts). */
+  vmidQuarantineConfigured?: true;
   /** Milliseconds a run's claim on a record holds (record-claims.ts); a crashed run's claims end after it. */
   claimExpiryMs: number;
   decommission: {
@@ -507,6 +509,7 @@ function withDefaults(
     },
     adopt: raw.adopt ?? false,
     vmidQuarantineMs: quarantineMs ?? DEFAULT_VMID_QUARANTINE_MS,
+    ...(raw.vmidQuarantine !== undefined ? { vmidQuarantineConfigured: true as const } : {}),
     claimExpiryMs: claimExpiryMs ?? DEFAULT_CLAIM_EXPIRY_MS,
     decommission: {
       status: raw.decommission?.status ?? "decommissioning",
