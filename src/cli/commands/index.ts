@@ -85,7 +85,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   access: {
     load: async () => (await import("./access.js")).registerAccessCommand,
     term: "access",
-    description: "least privilege: what the specs need (needs), what a token lacks (check)",
+    description: "least privilege: what the specs or a NetBox sync config need (needs), what a token lacks (check)",
   },
 };
 
