@@ -370,20 +370,10 @@ function primaryIp4Of(raw: { fallbackPrefix?: string | undefined; status?: strin
   return { ...(raw.fallbackPrefix !== undefined ? { fallbackPrefix: raw.fallbackPrefix } : {}), status: raw.status ?? "active" };
 }
 
-/** Parses the YAML text of a NetBox config. */
-export function parseNetboxConfig(text: string, file: string): NetboxConfig {
-  const parsed = parseYaml(text, file);
-  if (parsed.issues.length > 0) throw new NetboxConfigError(parsed.issues);
-  const doc = parsed.documents[0];
-  if (!doc || parsed.documents.length !== 1) throw new NetboxConfigError([{ path: [], message: "expected exactly one YAML document", location: { file, line: 1, column: 1 } }]);
-  const result = configSchema.safeParse(doc.value ?? {});
-  const issues: SpecIssue[] = result.success ? [] : specIssuesFromZod(result.error.issues, configSchema, doc.value, doc);
-  const raw: Partial<RawConfig> = result.success ? result.data : checkedParts(doc.value ?? {}, result.error.issues);
-  const connections: Record<string, ConnectionSpec> = {};
-  for (const [key, c] of Object.entries(raw.connections ?? {})) {
-    const { line, column } = doc.locate(["connections", key], "key");
-    connections[key] = { name: key, ...c, source: { file, line, column } };
-  }
+
+/** Problems across the clusters, connections and write-back keys of a config. */
+function clusterIssues(raw: Partial<RawConfig>, doc: YamlDocument): SpecIssue[] {
+  const issues: SpecIssue[] = [];
   // A name counts as defined even when its entry has problems of its own (reported already).
   const connectionNames = declaredKeys(doc.value, "connections");
   for (const [cluster, m] of Object.entries(raw.clusters ?? {})) {
@@ -403,12 +393,12 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
       message:
         "`prefix` gave every interface an address of one prefix, whatever its VLAN; addresses now come from the prefix NetBox links to each interface's untagged VLAN. Remove `prefix`, and name a prefix for interfaces without a VLAN as `fallbackPrefix` if you want one",
     });
-  const quarantineMs = raw.vmidQuarantine === undefined ? DEFAULT_VMID_QUARANTINE_MS : raw.vmidQuarantine === 0 ? 0 : parseDuration(raw.vmidQuarantine);
-  if (quarantineMs === undefined)
-    issues.push({ location: doc.locate(["vmidQuarantine"]), path: ["vmidQuarantine"], message: `\`${String(raw.vmidQuarantine)}\` is not a duration; write e.g. 30m, 24h or 7d (0: no quarantine)` });
-  const claimExpiryMs = raw.claimExpiry === undefined ? DEFAULT_CLAIM_EXPIRY_MS : parseDuration(raw.claimExpiry);
-  if (claimExpiryMs === undefined || claimExpiryMs <= 0)
-    issues.push({ location: doc.locate(["claimExpiry"]), path: ["claimExpiry"], message: `\`${String(raw.claimExpiry)}\` is not a positive duration; write e.g. 30m or 2h (longer than your longest sync)` });
+  return issues;
+}
+
+/** The platforms' problems across keys, and the spec templates of those that have one. */
+function platformIssues(raw: Partial<RawConfig>, doc: YamlDocument): { issues: SpecIssue[]; templates: Record<string, Pick<PlatformMapping, "template" | "ctTemplate">> } {
+  const issues: SpecIssue[] = [];
   const platform = raw.defaults?.platform;
   if (platform !== undefined && !declaredKeys(doc.value, "platforms").includes(platform))
     issues.push({ location: doc.locate(["defaults", "platform"]), path: ["defaults", "platform"], message: `platform \`${platform}\` is not defined under \`platforms:\`` });
@@ -447,9 +437,35 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
         issues.push({ location: doc.locate(["platforms", slug, "ct"], "key"), path: ["platforms", slug, "ct"], message: "`ct` is a container's template, and this platform maps to VMs; write VM keys under `vm:` (or add `container:`)" });
     }
   }
+  return { issues, templates };
+}
+
+/** Parses the YAML text of a NetBox config. */
+export function parseNetboxConfig(text: string, file: string): NetboxConfig {
+  const parsed = parseYaml(text, file);
+  if (parsed.issues.length > 0) throw new NetboxConfigError(parsed.issues);
+  const doc = parsed.documents[0];
+  if (!doc || parsed.documents.length !== 1) throw new NetboxConfigError([{ path: [], message: "expected exactly one YAML document", location: { file, line: 1, column: 1 } }]);
+  const result = configSchema.safeParse(doc.value ?? {});
+  const issues: SpecIssue[] = result.success ? [] : specIssuesFromZod(result.error.issues, configSchema, doc.value, doc);
+  const raw: Partial<RawConfig> = result.success ? result.data : checkedParts(doc.value ?? {}, result.error.issues);
+  const connections: Record<string, ConnectionSpec> = {};
+  for (const [key, c] of Object.entries(raw.connections ?? {})) {
+    const { line, column } = doc.locate(["connections", key], "key");
+    connections[key] = { name: key, ...c, source: { file, line, column } };
+  }
+  issues.push(...clusterIssues(raw, doc));
+  const quarantineMs = raw.vmidQuarantine === undefined ? DEFAULT_VMID_QUARANTINE_MS : raw.vmidQuarantine === 0 ? 0 : parseDuration(raw.vmidQuarantine);
+  if (quarantineMs === undefined)
+    issues.push({ location: doc.locate(["vmidQuarantine"]), path: ["vmidQuarantine"], message: `\`${String(raw.vmidQuarantine)}\` is not a duration; write e.g. 30m, 24h or 7d (0: no quarantine)` });
+  const claimExpiryMs = raw.claimExpiry === undefined ? DEFAULT_CLAIM_EXPIRY_MS : parseDuration(raw.claimExpiry);
+  if (claimExpiryMs === undefined || claimExpiryMs <= 0)
+    issues.push({ location: doc.locate(["claimExpiry"]), path: ["claimExpiry"], message: `\`${String(raw.claimExpiry)}\` is not a positive duration; write e.g. 30m or 2h (longer than your longest sync)` });
+  const platforms = platformIssues(raw, doc);
+  issues.push(...platforms.issues);
   if (!result.success || issues.length > 0) throw new NetboxConfigError(issues);
 
-  return withDefaults(file, result.data, connections, quarantineMs, claimExpiryMs, templates);
+  return withDefaults(file, result.data, connections, quarantineMs, claimExpiryMs, platforms.templates);
 }
 
 /** Whether one path is the other or lies under it. */
