@@ -166,27 +166,18 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
     expectExit(await token(["plan", spec, "--detailed-exitcode"]), 0, "the restored guest matches the spec");
   });
 
-  it("NetBox: root grants the builder's token; sync builds the planned records, diff is clean", async () => {
-    const access = `access:
-  roles:
-    - { id: NetboxBuild, privileges: [VM.Allocate, VM.Audit, VM.Clone, VM.Config.CDROM, VM.Config.CPU, VM.Config.Cloudinit, VM.Config.Disk, VM.Config.HWType, VM.Config.Memory, VM.Config.Network, VM.Config.Options, VM.PowerMgmt] }
-    - { id: NetboxStorage, privileges: [Datastore.AllocateSpace, Datastore.Audit] }
-    - { id: NetboxNetwork, privileges: [SDN.Use] }
-  users: [{ id: netbox@pve }]
-  tokens: [{ user: netbox@pve, name: sync, secretFile: ./netbox.token }]
-  acls:
-    - { path: /vms, role: NetboxBuild, user: netbox@pve }
-    - { path: /vms, role: NetboxBuild, token: "${NETBOX_TOKEN}" }
-    - { path: /storage, role: NetboxStorage, user: netbox@pve }
-    - { path: /storage, role: NetboxStorage, token: "${NETBOX_TOKEN}" }
-    - { path: /sdn/zones/localnetwork, role: NetboxNetwork, user: netbox@pve }
-    - { path: /sdn/zones/localnetwork, role: NetboxNetwork, token: "${NETBOX_TOKEN}" }
-`;
+  it("NetBox: root grants the builder's token what `access needs -c netbox.yaml` says; sync builds the planned records, diff is clean", async () => {
+    const nbConfig = desk.write("netbox.yaml", NETBOX_CONFIG);
+    const args = ["access", "needs", "-c", nbConfig, "--format", "spec", "--token", NETBOX_TOKEN, "--role", "NetboxBuild"];
+    const doc = parse(expectExit(await desk.asRoot(args), 0, "access needs -c netbox.yaml").stdout) as { access: Record<string, unknown> };
+    const [user, name] = NETBOX_TOKEN.split("!") as [string, string];
+    doc.access.users = [{ id: user }];
+    doc.access.tokens = [{ user, name, secretFile: "./netbox.token" }];
     // Access lists are managed whole, so the platform's access files are applied together.
-    const files = ["-f", `${desk.dir}/access.yaml`, "-f", desk.write("netbox-access.yaml", access)];
+    const files = ["-f", `${desk.dir}/access.yaml`, "-f", desk.write("netbox-access.yaml", stringify(doc))];
     const granted = expectExit(await desk.asRoot(["apply", ...files, "--yes"]), 0, "netbox grant");
     assert.doesNotMatch(granted.stdout, /^- /m, "the team's grants stay");
-    const nbConfig = desk.write("netbox.yaml", NETBOX_CONFIG);
+    expectExit(await desk.asRoot(["access", "check", "-c", nbConfig, "--token", NETBOX_TOKEN]), 0, "access check -c netbox.yaml");
     const sync = expectExit(await netbox(["netbox", "sync", "-c", nbConfig, "--json"]), 0, "netbox sync");
     const report = JSON.parse(sync.stdout) as { records: Array<{ name: string; vmid?: number; result: string }> };
     assert.ok(report.records.length > 0, sync.stdout);
