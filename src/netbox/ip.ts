@@ -33,6 +33,11 @@ function parseV6(text: string): bigint | null {
   return n;
 }
 
+/** The address of "10.0.0.5/24" without its prefix length ("10.0.0.5"), as NetBox's IP objects hold it. */
+export function hostOf(address: string): string {
+  return address.split("/")[0] ?? address;
+}
+
 /** Parses "10.0.0.5/24", "10.0.0.5" (host), "2001:db8::1/64". */
 export function parseCidr(text: string): Cidr | null {
   const [addr = "", len] = text.trim().split("/");

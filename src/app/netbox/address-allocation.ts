@@ -14,6 +14,7 @@
 import type { NetboxClient } from "../../netbox/client.js";
 import { NetboxError } from "../../netbox/errors.js";
 import type { IPAddress, Prefix, WritableIPAddressRequest } from "../../netbox/generated/types.js";
+import { hostOf } from "../../netbox/ip.js";
 
 /** Attempts before giving up when other runs keep taking the addresses chosen. */
 const MAX_ATTEMPTS = 10;
@@ -26,8 +27,6 @@ export interface AllocationRequest {
   body: Omit<WritableIPAddressRequest, "address">;
   subject: string;
 }
-
-const hostOf = (address: string): string => address.split("/")[0] ?? address;
 
 /** The first free address of the prefix that is not forbidden (undefined: none is left). */
 export async function firstAllowedAddress(netbox: NetboxClient, prefixId: number, forbidden: Map<string, string>): Promise<string | undefined> {

@@ -10,6 +10,7 @@ import { buildDestroyPlan } from "../../engine/plan.js";
 import type { GuestReport } from "../../engine/report.js";
 import type { NetboxClient } from "../../netbox/client.js";
 import type { IPAddress } from "../../netbox/generated/types.js";
+import { hostOf } from "../../netbox/ip.js";
 import type { Plan } from "../../plan/types.js";
 import type { DesiredGuest } from "../../resources/index.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
@@ -81,7 +82,7 @@ export function knownHostNames(record: NetboxVmRecord, ips: IPAddress[], zone: s
   const names = new Set([record.vm.name]);
   if (zone !== undefined) names.add(dnsNameOf(record.vm.name, zone));
   for (const ip of ips) {
-    names.add(ip.address.replace(/\/\d+$/, ""));
+    names.add(hostOf(ip.address));
     if (ip.dns_name) names.add(ip.dns_name);
   }
   return [...names];

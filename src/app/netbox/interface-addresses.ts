@@ -11,6 +11,7 @@
 // what its plan said.
 import type { NetboxClient } from "../../netbox/client.js";
 import type { IPAddress, VMInterface } from "../../netbox/generated/types.js";
+import { hostOf } from "../../netbox/ip.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { missingGateway, PrefixGateways } from "../../sources/netbox/gateways.js";
 import { MAX_NICS } from "../../sources/netbox/mapping-common.js";
@@ -45,8 +46,6 @@ interface Hold {
   recordId: number;
   why: string;
 }
-
-const hostOf = (address: string): string => address.split("/")[0] ?? address;
 
 export class InterfaceAddressAssigner {
   /** Prefix id -> host address -> the record this run holds it for. */

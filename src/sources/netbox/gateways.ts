@@ -6,7 +6,7 @@
 // records no gateway has none here, and the callers refuse instead of guessing.
 import type { NetboxClient } from "../../netbox/client.js";
 import type { Prefix } from "../../netbox/generated/types.js";
-import { parseCidr } from "../../netbox/ip.js";
+import { hostOf, parseCidr } from "../../netbox/ip.js";
 
 /** The tag that marks the router's IP address in NetBox. */
 export const GATEWAY_TAG = "gateway";
@@ -16,8 +16,6 @@ export interface Gateway {
   address: string;
   from: string;
 }
-
-const hostOf = (address: string): string => address.split("/")[0] ?? address;
 
 /** The gateway the prefix's custom field `field` names, if it names one. */
 export function customFieldGateway(prefix: Pick<Prefix, "prefix" | "custom_fields">, field: string): Gateway | undefined {

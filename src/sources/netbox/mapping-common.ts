@@ -1,5 +1,6 @@
 // What mapping a NetBox record takes the same way for a VM and a container: units, disk
 // sizes and an interface's VLANs.
+import { hostOf } from "../../netbox/ip.js";
 import type { NetboxConfig, Unit } from "./config.js";
 import type { InterfaceAddresses } from "./addresses.js";
 import { type DiskPlacement, type GuestDisks, placeDisks, recordedDisks, diskTagOf, type SlotRules } from "./disk-slots.js";
@@ -96,7 +97,7 @@ export function gatewayProblem(
  * gateway came from so the operator knows which of the two to change.
  */
 export function gatewayClash(interfaceName: string, ip4: string | undefined, gw: { address: string; from: string } | undefined): string | undefined {
-  if (ip4 === undefined || gw === undefined || ip4.split("/")[0] !== gw.address) return undefined;
+  if (ip4 === undefined || gw === undefined || hostOf(ip4) !== gw.address) return undefined;
   return (
     `interface ${interfaceName}: its IPv4 ${ip4} is its own gateway (${gw.address}, ${gw.from}); ` +
     "give the record another address in NetBox, or set the router's real address as the gateway"
