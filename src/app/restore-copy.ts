@@ -6,13 +6,11 @@
 // where dropping the tag would have needed the archive's whole tag list (PVE takes `tags` as
 // the whole list) and turned the copy into a guest pvectl may not touch. Started, a copy
 // without --unique has the original's MACs and network config: refused while the original runs.
-import { getArchiveConfig } from "../api/endpoints/index.js";
-import type { PveClient } from "../api/index.js";
 import type { GuestSummary } from "../engine/cluster.js";
 import { errorText } from "../engine/retry-policy.js";
 import type { GuestType } from "../plan/intent.js";
 import type { PreflightProblem } from "../plan/types.js";
-import { parseConfigFile, parseTags } from "../pve/index.js";
+import { parseTags } from "../pve/index.js";
 import { OWNERSHIP_TAG } from "../resources/ownership.js";
 
 export interface CopyRequest {
@@ -40,13 +38,16 @@ export function archiveVmid(archive: string): number | undefined {
 }
 
 /** The name and the start check of a copy (undefined when the restore is to the archive's own vmid). */
-export async function planCopy(client: PveClient, request: CopyRequest, guests: GuestSummary[]): Promise<CopyPlan | undefined> {
+/** The archive's guest config (GET …/vzdump/extractconfig, parsed), read at most once per restore plan. */
+export type ArchiveConfigReader = () => Promise<Record<string, string>>;
+
+export async function planCopy(readArchiveConfig: ArchiveConfigReader, request: CopyRequest, guests: GuestSummary[]): Promise<CopyPlan | undefined> {
   const source = archiveVmid(request.archive);
   if (source === undefined || source === request.vmid) return undefined;
   const plan: CopyPlan = { warnings: [], problems: [] };
   if (request.name !== undefined) plan.name = request.name;
   else {
-    const named = await archiveIdentity(client, request);
+    const named = await archiveIdentity(readArchiveConfig, request);
     if (typeof named === "string") plan.problems.push({ kind: "storage", message: named });
     else if (named.owned) plan.name = `${named.name ?? `vmid${source}`}-copy-${request.vmid}`;
   }
@@ -55,9 +56,9 @@ export async function planCopy(client: PveClient, request: CopyRequest, guests: 
 }
 
 /** The archive's name and whether it is a pvectl guest's, or why it could not be read. */
-async function archiveIdentity(client: PveClient, request: CopyRequest): Promise<{ name?: string; owned: boolean } | string> {
+async function archiveIdentity(readArchiveConfig: ArchiveConfigReader, request: CopyRequest): Promise<{ name?: string; owned: boolean } | string> {
   try {
-    const config = parseConfigFile(await getArchiveConfig(client, request.node, request.archive)).current;
+    const config = await readArchiveConfig();
     const name = config[request.kind === "qemu" ? "name" : "hostname"];
     return { ...(name !== undefined ? { name } : {}), owned: parseTags(config.tags).includes(OWNERSHIP_TAG) };
   } catch (err) {

@@ -4,12 +4,10 @@
 // that one storage (`local` holds no container volumes on most clusters, and the restore
 // fails). pvectl passes the storage the archive's root disk was on instead, and says so when
 // other mount points were elsewhere (they go with the root disk: PVE restores onto one storage).
-import { getArchiveConfig } from "../api/endpoints/index.js";
-import type { PveClient } from "../api/index.js";
 import { errorText } from "../engine/retry-policy.js";
 import type { PreflightProblem } from "../plan/types.js";
-import { parseConfigFile } from "../pve/index.js";
 import { storageOfVolume, volumeOf } from "../pve/config.js";
+import type { ArchiveConfigReader } from "./restore-copy.js";
 
 export interface ContainerRestoreStorage {
   storage?: string;
@@ -18,10 +16,10 @@ export interface ContainerRestoreStorage {
 }
 
 /** The storage for every volume of the container in `archive`: its root disk's. */
-export async function containerRestoreStorage(client: PveClient, node: string, archive: string): Promise<ContainerRestoreStorage> {
+export async function containerRestoreStorage(readArchiveConfig: ArchiveConfigReader, archive: string): Promise<ContainerRestoreStorage> {
   let config: Record<string, string>;
   try {
-    config = parseConfigFile(await getArchiveConfig(client, node, archive)).current;
+    config = await readArchiveConfig();
   } catch (err) {
     return { warnings: [], problems: [unreadable(archive, errorText(err).split("\n")[0] ?? "")] };
   }

@@ -2,19 +2,20 @@
 // it would replace if vmid N exists, and plans the restore (resources/backup/restore.ts). Over
 // an existing guest only one pvectl owns, or with includeForeign; the step is data-loss-risk,
 // so apply runs it only with --allow-data-loss.
-import { getStorageContent } from "../api/endpoints/index.js";
+import { getArchiveConfig, getStorageContent } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import { type ClusterSnapshot, type GuestSummary, readCluster, readGuest } from "../engine/cluster.js";
 import { adoptionProblem, isOwned } from "../engine/identity.js";
 import { checkPermissions } from "../engine/preflight.js";
 import type { GuestType } from "../plan/intent.js";
 import type { PreflightProblem } from "../plan/types.js";
+import { parseConfigFile } from "../pve/index.js";
 import { storageOn } from "../resources/backup/guests.js";
 import { archiveKind, planRestore, type ReplacedGuest } from "../resources/backup/restore.js";
 import { kindOf } from "../resources/index.js";
 import { UsageProblem } from "../util/errors.js";
 import { newOperationPlan } from "./backup-plan.js";
-import { planCopy } from "./restore-copy.js";
+import { type ArchiveConfigReader, planCopy } from "./restore-copy.js";
 import { containerRestoreStorage } from "./restore-ct-storage.js";
 import type { PlannedSpec } from "./plan-spec.js";
 
@@ -55,7 +56,13 @@ export async function planRestoreArchive(client: PveClient, options: RestoreOpti
   const node = options.node ?? existing?.node ?? located.nodes[0] ?? "";
   if (located.nodes.length === 0) problems.push({ kind: "storage", message: `archive ${options.archive} is not on storage ${storage} (no node lists it); see pvectl backup list` });
   else if (!located.nodes.includes(node)) problems.push({ kind: "storage", message: `archive ${options.archive} is not visible on node ${node} (it is on ${located.nodes.join(", ")}); restore it there with --node` });
-  const target = await restoreTarget(client, options, kind, node, located.nodes.includes(node));
+  // The copy's name and a container's storage both come from the archive's config: read it once.
+  let archiveConfig: Promise<Record<string, string>> | undefined;
+  const readArchiveConfig = () => {
+    archiveConfig ??= getArchiveConfig(client, node, options.archive).then((text) => parseConfigFile(text).current);
+    return archiveConfig;
+  };
+  const target = await restoreTarget(readArchiveConfig, options, kind, located.nodes.includes(node));
   problems.push(...target.problems);
   if (target.storage !== undefined) problems.push(...targetStorageProblems(cluster, target.storage, node, kind));
   let replaced: ReplacedGuest | undefined;
@@ -67,7 +74,7 @@ export async function planRestoreArchive(client: PveClient, options: RestoreOpti
     if (errors.length === 0) replaced = { ...existing, volumes: await volumesOf(client, existing) };
   }
   const copy = await planCopy(
-    client,
+    readArchiveConfig,
     { archive: options.archive, kind, vmid: options.vmid, node, start: options.start ?? false, unique: options.unique ?? false, allowDuplicateMacs: options.allowDuplicateMacs ?? false, ...(options.name !== undefined ? { name: options.name } : {}) },
     cluster.guests,
   );
@@ -91,10 +98,10 @@ export async function planRestoreArchive(client: PveClient, options: RestoreOpti
  * The storage the restored disks go to: --storage; else for a VM none (PVE keeps each disk
  * where it was backed up from), for a container its root disk's (restore-ct-storage.ts).
  */
-async function restoreTarget(client: PveClient, options: RestoreOptions, kind: GuestType, node: string, archiveVisible: boolean): Promise<{ storage?: string; warnings: string[]; problems: PreflightProblem[] }> {
+async function restoreTarget(readArchiveConfig: ArchiveConfigReader, options: RestoreOptions, kind: GuestType, archiveVisible: boolean): Promise<{ storage?: string; warnings: string[]; problems: PreflightProblem[] }> {
   if (options.storage !== undefined) return { storage: options.storage, warnings: [], problems: [] };
   if (kind === "qemu" || !archiveVisible) return { warnings: [], problems: [] };
-  return containerRestoreStorage(client, node, options.archive);
+  return containerRestoreStorage(readArchiveConfig, options.archive);
 }
 
 function parseArchive(archive: string): { storage: string; kind: GuestType } {
