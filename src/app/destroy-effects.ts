@@ -12,7 +12,7 @@
 import { get } from "../api/endpoints/call.js";
 import { getGuestSnapshots, getStorageContent } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
-import { readCluster, type StorageInfo } from "../engine/cluster.js";
+import type { StorageInfo } from "../engine/cluster.js";
 import type { GuestPlan, Plan, Step } from "../plan/types.js";
 import { type LiveBackupJob, readBackupJobs } from "../resources/backup-job/index.js";
 import { userMessageOf } from "../util/errors.js";
@@ -86,7 +86,7 @@ async function guestNotes(pve: PveClient, reads: SharedReads, guest: GuestPlan, 
 }
 
 /** The plan with notes on each destroy step; a read that fails becomes a note saying what is not known. */
-export async function noteDestroyEffects(pve: PveClient, plan: Plan): Promise<Plan> {
+export async function noteDestroyEffects(pve: PveClient, plan: Plan, storages: StorageInfo[]): Promise<Plan> {
   const destroying = plan.guests.some((g) => g.vmid !== undefined && g.steps.some((s) => s.action === "destroy"));
   if (!destroying) return plan;
   // Backup jobs and HA resources need Sys.Audit on /: without it the plan says what it could not read.
@@ -96,12 +96,11 @@ export async function noteDestroyEffects(pve: PveClient, plan: Plan): Promise<Pl
       unread.push(`could not read ${what}, so the plan cannot say what purge changes there: ${userMessageOf(err)}`);
       return fallback;
     });
-  const [jobs, ha, cluster] = await Promise.all([
+  const [jobs, ha] = await Promise.all([
     orNote("the backup jobs", readBackupJobs(pve), []),
     orNote("the HA resources", get(pve, "/cluster/ha/resources") as Promise<{ sid?: string }[]>, []),
-    readCluster(pve),
   ]);
-  const reads: SharedReads = { jobs, haResources: new Set(ha.map((r) => String(r.sid))), storages: cluster.storages };
+  const reads: SharedReads = { jobs, haResources: new Set(ha.map((r) => String(r.sid))), storages };
   const guests: GuestPlan[] = [];
   for (const guest of plan.guests) {
     const steps: Step[] = [];

@@ -5,7 +5,7 @@
 // `offline` or deleted. Each record moves on only when its own steps succeeded. A rerun after
 // a crash converges: a guest already gone counts as destroyed, and release reads what is left.
 import type { PveClient } from "../../api/index.js";
-import { readCluster } from "../../engine/cluster.js";
+import { type GuestSummary, readCluster } from "../../engine/cluster.js";
 import { buildDestroyPlan } from "../../engine/plan.js";
 import type { GuestReport } from "../../engine/report.js";
 import type { NetboxClient } from "../../netbox/client.js";
@@ -136,9 +136,7 @@ function goneGuest(record: NetboxVmRecord, config: NetboxConfig, node: string, v
  * A guest the record names that was built for another record is not destroyed: its steps go
  * and the reason names both records (record-binding.ts).
  */
-async function keepOtherRecordsGuests(plan: Plan, pve: PveClient, group: { record: NetboxVmRecord }[], netbox: NetboxClient, config: NetboxConfig): Promise<Plan> {
-  if (!plan.guests.some((g) => g.steps.length > 0)) return plan;
-  const { guests: live } = await readCluster(pve);
+async function keepOtherRecordsGuests(plan: Plan, live: GuestSummary[], group: { record: NetboxVmRecord }[], netbox: NetboxClient, config: NetboxConfig): Promise<Plan> {
   const records = new Map(group.map((g) => [g.record.vm.name, g.record]));
   const guests = [];
   for (const g of plan.guests) {
@@ -211,8 +209,12 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
     try {
       pve = options.pveClient(label);
       plan = await buildDestroyPlan(pve, { desired }, { shutdownTimeoutSeconds: config.decommission.stopTimeout, forceStop: true });
-      plan = await keepOtherRecordsGuests(plan, pve, group, netbox, config);
-      plan = await noteDestroyEffects(pve, plan);
+      if (plan.guests.some((g) => g.steps.length > 0)) {
+        // One read of the cluster serves both: the guests the records name, and the storages their archives are on.
+        const cluster = await readCluster(pve);
+        plan = await keepOtherRecordsGuests(plan, cluster.guests, group, netbox, config);
+        plan = await noteDestroyEffects(pve, plan, cluster.storages);
+      }
     } catch (err) {
       for (const g of group) await fail(g.record, [`planning failed: ${text(err)}`], conn);
       continue;
