@@ -37,7 +37,11 @@ async function serve(): Promise<void> {
 
 /** Child role 2: memory of a process with a client, optionally with the schema loaded. */
 async function probe(withSchema: boolean): Promise<void> {
-  const client = new PveClient({ host: "http://127.0.0.1:9", tokenId: "bench@pve!rps", tokenSecret: "00000000-0000-0000-0000-000000000000" });
+  const client = new PveClient({
+    host: "http://127.0.0.1:9",
+    tokenId: "bench@pve!rps",
+    tokenSecret: "00000000-0000-0000-0000-000000000000",
+  });
   let endpoints = 0;
   if (withSchema) {
     const { allEndpoints } = await import("../src/schema/index.js");
@@ -137,7 +141,11 @@ async function measureRps(port: number, concurrency: number): Promise<RunResult>
     tokenSecret: "00000000-0000-0000-0000-000000000000",
     connections: concurrency,
   });
-  const result = await loop(concurrency, () => client.get("/version"), () => client.resetStats());
+  const result = await loop(
+    concurrency,
+    () => client.get("/version"),
+    () => client.resetStats(),
+  );
   const stat = client.stats().find((s) => s.template === "/version");
   if (stat?.count !== result.count) throw new Error(`stats counted ${stat?.count} requests, the loop ${result.count}`);
   await client.close();
@@ -164,7 +172,11 @@ async function main(): Promise<void> {
       type Round = { client: RunResult; raw: RunResult; undici: RunResult };
       const runs: Round[] = [];
       for (let i = 0; i < 2; i++) {
-        runs.push({ client: await measureRps(port, concurrency), raw: await measureRawHttp(port, concurrency), undici: await measureRawUndici(port, concurrency) });
+        runs.push({
+          client: await measureRps(port, concurrency),
+          raw: await measureRawHttp(port, concurrency),
+          undici: await measureRawUndici(port, concurrency),
+        });
       }
       const best = (pick: (x: Round) => RunResult) => runs.map(pick).reduce((a, b) => (b.rps > a.rps ? b : a));
       const r = best((x) => x.client);

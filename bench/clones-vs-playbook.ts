@@ -63,7 +63,13 @@ const { sim } = lab;
 
 /** The template every run clones: a 4 GiB disk and a cloud-init drive on shared storage, one NIC. */
 async function makeTemplate(): Promise<void> {
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const client = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   try {
     const create = (await client.request("POST", "/nodes/pve1/qemu", {
       vmid: TEMPLATE_VMID,
@@ -105,7 +111,10 @@ async function runPlaybook(shape: "article" | "best"): Promise<Measured> {
   await makeTemplate();
   const inventory = ["[planned]", ...names.map((name, i) => `${name} pve_node=${nodeOf(i)} vmid=${FIRST_VMID + i} ip=${ipOf(i)}`)];
   const vars = { pause_seconds: args.pause, template_vmid: TEMPLATE_VMID };
-  const measured = await lab.playbook({ file: `clone-${shape}.yml`, inventory, vars, ...(shape === "best" ? { forks: 12, free: true } : {}) }, `playbook (${shape})`);
+  const measured = await lab.playbook(
+    { file: `clone-${shape}.yml`, inventory, vars, ...(shape === "best" ? { forks: 12, free: true } : {}) },
+    `playbook (${shape})`,
+  );
   await lab.expectRunning("qemu", count, `playbook (${shape})`);
   return measured;
 }

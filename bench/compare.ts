@@ -50,7 +50,13 @@ const lab = await startBenchLab({ seed: 11, tmpPrefix: "pvectl-bench-compare-", 
 const { sim } = lab;
 const rows: Row[] = [];
 
-const row = (label: string, m: Measured): Row => ({ label, seconds: m.run.seconds, cpuSeconds: m.run.cpuSeconds, calls: m.calls, wholeProcess: true });
+const row = (label: string, m: Measured): Row => ({
+  label,
+  seconds: m.run.seconds,
+  cpuSeconds: m.run.cpuSeconds,
+  calls: m.calls,
+  wholeProcess: true,
+});
 
 async function runPvectl(): Promise<Row> {
   lab.fresh();
@@ -62,7 +68,13 @@ async function runPvectl(): Promise<Row> {
 /** The engine in this process: spec parsed and client logged in before the timer starts. */
 async function runInProcess(): Promise<Row> {
   lab.fresh();
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const client = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   const desired = parseSpec(specYaml(), "bench.yaml").vms.map(desiredVmFromSpec);
   await client.request("GET", "/version");
   sim.admin.resetAccessLog();
@@ -75,17 +87,27 @@ async function runInProcess(): Promise<Row> {
   const failed = report.guests.filter((g) => g.result !== "created");
   if (failed.length > 0) throw new Error(`pvectl in-process: ${failed.length} VMs not created: ${failed[0]?.error}`);
   await lab.expectRunning("qemu", count, "pvectl in-process");
-  return { label: "pvectl engine in-process (not a whole process)", seconds, calls: sim.accessLog({ entries: false }).total, wholeProcess: false };
+  return {
+    label: "pvectl engine in-process (not a whole process)",
+    seconds,
+    calls: sim.accessLog({ entries: false }).total,
+    wholeProcess: false,
+  };
 }
 
 async function runPlaybook(shape: "best" | "article", pauseSeconds: number): Promise<Row> {
   lab.fresh();
   const best = shape === "best";
   const inventory = ["[planned]", ...names.map((name, i) => `${name} pve_node=${nodeOf(i)} vmid=${FIRST_VMID + i}`)];
-  const label = best ? `Ansible best case (vmids, forks ${NODES * workers}, strategy free)` : `the article's playbook, ${pauseSeconds > 0 ? `with its pause: ${pauseSeconds}` : "without its pause"}`;
+  const label = best
+    ? `Ansible best case (vmids, forks ${NODES * workers}, strategy free)`
+    : `the article's playbook, ${pauseSeconds > 0 ? `with its pause: ${pauseSeconds}` : "without its pause"}`;
   // The best case gets one fork per worker slot of the cluster (12 on the default 3 x 4).
   const forks = best ? { forks: NODES * workers, free: true } : {};
-  const measured = await lab.playbook({ file: `provision-${shape}.yml`, inventory, vars: { pause_seconds: pauseSeconds }, ...forks }, label);
+  const measured = await lab.playbook(
+    { file: `provision-${shape}.yml`, inventory, vars: { pause_seconds: pauseSeconds }, ...forks },
+    label,
+  );
   await lab.expectRunning("qemu", count, label);
   return row(label, measured);
 }
@@ -116,7 +138,8 @@ function printTable(): void {
   );
   const best = rows.find((r) => r.label.startsWith("Ansible best case"));
   // No client, however fast, finishes under the lower bound: this is the most any could be faster.
-  if (best) console.log(`ceiling: a client at the lower bound would be ${fmt(best.seconds / lowerBound, 2)}x faster than Ansible's best case`);
+  if (best)
+    console.log(`ceiling: a client at the lower bound would be ${fmt(best.seconds / lowerBound, 2)}x faster than Ansible's best case`);
   console.log("targets: >= 10x the article's playbook (with and without its pause), >= 4x Ansible's best case");
 }
 

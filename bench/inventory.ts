@@ -60,7 +60,13 @@ interface Row {
 const sim = await startSimulator({ port: 0, nodes: 3, seed: 7, config: { agentDelay: 0 } });
 const dir = await mkdtemp(join(tmpdir(), "pvectl-bench-inv-"));
 try {
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const client = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   const started = Date.now();
   await mapConcurrent(
     Array.from({ length: guestCount }, (_, i) => i),
@@ -85,7 +91,9 @@ try {
     },
   );
   await client.close();
-  console.log(`populated ${guestCount} guests in ${((Date.now() - started) / 1000).toFixed(1)} s (1/3 running with the agent, 1/10 with a snapshot)`);
+  console.log(
+    `populated ${guestCount} guests in ${((Date.now() - started) / 1000).toFixed(1)} s (1/3 running with the agent, 1/10 with a snapshot)`,
+  );
 
   const env = ansibleEnv({
     PROXMOX_HOST: "127.0.0.1",
@@ -105,7 +113,12 @@ try {
   }
   async function pluginConfig(wantFacts: boolean): Promise<string> {
     const file = join(dir, `${wantFacts ? "facts" : "basic"}.proxmox.yml`);
-    const lines = ["plugin: community.general.proxmox", `url: https://127.0.0.1:${sim.port}`, "user: root@pam", `password: ${sim.rootPassword}`];
+    const lines = [
+      "plugin: community.general.proxmox",
+      `url: https://127.0.0.1:${sim.port}`,
+      "user: root@pam",
+      `password: ${sim.rootPassword}`,
+    ];
     await writeFile(file, [...lines, "validate_certs: false", `want_facts: ${wantFacts}`, ""].join("\n"));
     return file;
   }
@@ -120,7 +133,10 @@ try {
   // Equal groups without facts: pvectl reading the plugin's own file makes the plugin's groups
   // (no tag_* groups of pvectl's defaults, the nodes group), as `inventory --config` maps it.
   const pvectlOnPluginFile = join(dir, "pvectl-on-plugin-file.sh");
-  await writeFile(pvectlOnPluginFile, `#!/bin/sh\nexec node '${REPO_ROOT}/bin/pvectl.js' inventory --config '${sources.pluginBasic}' "$@"\n`);
+  await writeFile(
+    pvectlOnPluginFile,
+    `#!/bin/sh\nexec node '${REPO_ROOT}/bin/pvectl.js' inventory --config '${sources.pluginBasic}' "$@"\n`,
+  );
   await chmod(pvectlOnPluginFile, 0o755);
 
   const rows: Row[] = [];
@@ -134,7 +150,15 @@ try {
     const inventory = JSON.parse(result.stdout) as Inventory;
     const names = new Set<string>(Object.keys(inventory._meta?.hostvars ?? {}));
     for (const group of Object.values(inventory)) for (const h of group.hosts ?? []) names.add(h);
-    return { tool, latencyMs, seconds, calls: sim.accessLog({ entries: false }).total, hosts: names.size, bytes: result.stdout.length, inventory };
+    return {
+      tool,
+      latencyMs,
+      seconds,
+      calls: sim.accessLog({ entries: false }).total,
+      hosts: names.size,
+      bytes: result.stdout.length,
+      inventory,
+    };
   }
 
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
@@ -153,7 +177,8 @@ try {
     return tools.map(([tool]) => {
       const row = { ...(last.get(tool) as Row), seconds: median(times.get(tool) ?? []) };
       const perGuest = (row.calls / guestCount).toFixed(2);
-      const spread = runs > 1 ? ` (min ${Math.min(...(times.get(tool) ?? [])).toFixed(2)}, max ${Math.max(...(times.get(tool) ?? [])).toFixed(2)})` : "";
+      const spread =
+        runs > 1 ? ` (min ${Math.min(...(times.get(tool) ?? [])).toFixed(2)}, max ${Math.max(...(times.get(tool) ?? [])).toFixed(2)})` : "";
       console.log(
         `${String(latencyMs).padStart(3)} ms  ${tool.padEnd(46)} ${row.seconds.toFixed(2).padStart(8)} s${spread} ${String(row.calls).padStart(7)} calls ${perGuest.padStart(6)}/guest ${String(row.hosts).padStart(6)} hosts ${String(row.bytes).padStart(9)} bytes`,
       );
@@ -174,8 +199,12 @@ try {
       ...(sources.beforeBasic ? [["pvectl inventory (basic), --before build", sources.beforeBasic] as [string, string]] : []),
     ];
     const [basic, plugin, samePlugin, old] = (await measureAlternating(noFacts, latencyMs)) as [Row, Row, Row, Row | undefined];
-    console.log(`  no facts:   pvectl basic / plugin = ${(basic.seconds / plugin.seconds).toFixed(2)} (time ratio; below 1: pvectl faster); output ${ratio(basic.bytes, plugin.bytes)} the plugin's size`);
-    console.log(`              pvectl on the plugin's file (the plugin's groups) / plugin = ${(samePlugin.seconds / plugin.seconds).toFixed(2)}; groups ${sameGroups(samePlugin.inventory, plugin.inventory) ? "identical" : "DIFFER"}`);
+    console.log(
+      `  no facts:   pvectl basic / plugin = ${(basic.seconds / plugin.seconds).toFixed(2)} (time ratio; below 1: pvectl faster); output ${ratio(basic.bytes, plugin.bytes)} the plugin's size`,
+    );
+    console.log(
+      `              pvectl on the plugin's file (the plugin's groups) / plugin = ${(samePlugin.seconds / plugin.seconds).toFixed(2)}; groups ${sameGroups(samePlugin.inventory, plugin.inventory) ? "identical" : "DIFFER"}`,
+    );
     if (old) console.log(`              before: ${(old.seconds / plugin.seconds).toFixed(2)} of the plugin's time`);
     if (values["basic-only"]) continue;
     const [level, facts] = (await measureAlternating(
@@ -186,7 +215,9 @@ try {
       latencyMs,
     )) as [Row, Row | undefined];
     if (facts) {
-      console.log(`  with facts: plugin ${ratio(facts.seconds, level.seconds)} the time of pvectl's plugin level; calls/guest ${(facts.calls / guestCount).toFixed(2)} vs ${(level.calls / guestCount).toFixed(2)}`);
+      console.log(
+        `  with facts: plugin ${ratio(facts.seconds, level.seconds)} the time of pvectl's plugin level; calls/guest ${(facts.calls / guestCount).toFixed(2)} vs ${(level.calls / guestCount).toFixed(2)}`,
+      );
       console.log(`  equal data: ${describeDifferences(facts.inventory, level.inventory)}`);
     }
   }
@@ -196,7 +227,11 @@ try {
   const alone = new Map<string, { wall: number[]; cpu: number[] }>();
   for (let i = 0; i < runs; i++) {
     for (const [label, root] of builds) {
-      const r = await timed(process.execPath, [join(root, "bin/pvectl.js"), "inventory", "--config", join(dir, "basic.yaml"), "--list"], env);
+      const r = await timed(
+        process.execPath,
+        [join(root, "bin/pvectl.js"), "inventory", "--config", join(dir, "basic.yaml"), "--list"],
+        env,
+      );
       if (r.code !== 0) throw new Error(`${label} failed: ${r.output.slice(-2000)}`);
       const m = alone.get(label) ?? { wall: [], cpu: [] };
       m.wall.push(r.seconds);
@@ -206,7 +241,9 @@ try {
   }
   for (const [label, root] of builds) {
     const m = alone.get(label) as { wall: number[]; cpu: number[] };
-    console.log(`  ${label.padEnd(16)} median ${median(m.wall).toFixed(3)} s wall, ${median(m.cpu).toFixed(3)} CPU s; ${await countModules(root, join(dir, "basic.yaml"), env)} modules loaded`);
+    console.log(
+      `  ${label.padEnd(16)} median ${median(m.wall).toFixed(3)} s wall, ${median(m.cpu).toFixed(3)} CPU s; ${await countModules(root, join(dir, "basic.yaml"), env)} modules loaded`,
+    );
   }
 } finally {
   await sim.close();
@@ -240,9 +277,17 @@ async function countModules(root: string, config: string, env: NodeJS.ProcessEnv
     join(dir, "count.mjs"),
     `import { register, createRequire } from "node:module";\nimport { appendFileSync } from "node:fs";\nregister(${JSON.stringify(`file://${join(dir, "hook.mjs")}`)});\nconst cache = createRequire(import.meta.url).cache;\nprocess.on("exit", () => appendFileSync(${JSON.stringify(out)}, Object.keys(cache).join("\\n") + "\\n"));\n`,
   );
-  const r = await run(process.execPath, ["--import", join(dir, "count.mjs"), join(root, "bin/pvectl.js"), "inventory", "--config", config, "--list"], env);
+  const r = await run(
+    process.execPath,
+    ["--import", join(dir, "count.mjs"), join(root, "bin/pvectl.js"), "inventory", "--config", config, "--list"],
+    env,
+  );
   if (r.code !== 0) throw new Error(`module count failed: ${r.stderr}`);
-  return new Set(readFileSync(out, "utf8").split("\n").filter((l) => l.startsWith("/"))).size;
+  return new Set(
+    readFileSync(out, "utf8")
+      .split("\n")
+      .filter((l) => l.startsWith("/")),
+  ).size;
 }
 
 /** How many hosts' variables differ between two inventories (0: the same data). */
@@ -251,11 +296,17 @@ function describeDifferences(theirs: Inventory, ours: Inventory): string {
   const b = ours._meta?.hostvars ?? {};
   const hosts = new Set([...Object.keys(a), ...Object.keys(b)]);
   const differing = [...hosts].filter((h) => JSON.stringify(sortKeys(a[h])) !== JSON.stringify(sortKeys(b[h])));
-  return differing.length === 0 ? `host variables identical for ${hosts.size} hosts` : `${differing.length} of ${hosts.size} hosts differ (first: ${differing[0]})`;
+  return differing.length === 0
+    ? `host variables identical for ${hosts.size} hosts`
+    : `${differing.length} of ${hosts.size} hosts differ (first: ${differing[0]})`;
 }
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).sort(([x], [y]) => x.localeCompare(y)).map(([k, v]) => [k, sortKeys(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .sort(([x], [y]) => x.localeCompare(y))
+      .map(([k, v]) => [k, sortKeys(v)]),
+  );
 }

@@ -15,7 +15,8 @@ export const fmt = (n: number, d = 1) => n.toFixed(d);
 /** The node the i-th guest goes to: round robin over pve1..pve3. */
 export const nodeOf = (i: number) => `pve${(i % NODES) + 1}`;
 /** `web-001`, `web-002` ... */
-export const guestNames = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}-${String(i + 1).padStart(3, "0")}`);
+export const guestNames = (prefix: string, count: number) =>
+  Array.from({ length: count }, (_, i) => `${prefix}-${String(i + 1).padStart(3, "0")}`);
 
 export interface ProvisionArgs {
   count: number;
@@ -125,7 +126,8 @@ export async function startBenchLab(options: LabOptions): Promise<BenchLab> {
     },
     async expectRunning(type, count, label) {
       const running = await runningGuests(sim, type);
-      if (running !== count) throw new Error(`${label}: ${running} of ${count} ${type === "lxc" ? "containers" : "VMs"} running afterwards`);
+      if (running !== count)
+        throw new Error(`${label}: ${running} of ${count} ${type === "lxc" ? "containers" : "VMs"} running afterwards`);
     },
     async close() {
       await rm(dir, { recursive: true, force: true });

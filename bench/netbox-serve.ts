@@ -50,7 +50,15 @@ async function arrive(l: NetboxLab): Promise<Map<number, number>> {
   const platform = l.nb.admin.idOf("dcim/platforms", { slug: "debian-13" });
   for (let i = 0; i < RECORDS; i++) {
     if (i > 0 && i % BURST === 0) await new Promise((r) => setTimeout(r, EVERY_MS));
-    const vm = await l.netbox.create("virtualization/virtual-machines", { name: `app-${String(i).padStart(3, "0")}`, status: "planned", cluster, platform, vcpus: 1, memory: 512, disk: 4096 });
+    const vm = await l.netbox.create("virtualization/virtual-machines", {
+      name: `app-${String(i).padStart(3, "0")}`,
+      status: "planned",
+      cluster,
+      platform,
+      vcpus: 1,
+      memory: 512,
+      disk: 4096,
+    });
     created.set(vm.id, performance.now());
   }
   return created;
@@ -60,7 +68,8 @@ async function arrive(l: NetboxLab): Promise<Map<number, number>> {
 async function stagedTimes(l: NetboxLab, created: Map<number, number>, arrived: Promise<unknown>): Promise<number[]> {
   const staged = new Map<number, number>();
   for (;;) {
-    for (const vm of l.nb.admin.list("virtualization/virtual-machines", { status: "staged" })) if (!staged.has(Number(vm.id))) staged.set(Number(vm.id), performance.now());
+    for (const vm of l.nb.admin.list("virtualization/virtual-machines", { status: "staged" }))
+      if (!staged.has(Number(vm.id))) staged.set(Number(vm.id), performance.now());
     if (staged.size >= RECORDS) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -74,9 +83,25 @@ function percentile(sorted: number[], p: number): number {
 
 async function viaServe(): Promise<number[]> {
   const l = await lab();
-  const serve = await startNetboxServe({ config: l.config, netbox: l.netbox, pveClient: () => l.pve, apply: FAST, secret: SECRET, port: 0, reconcileMs: 0, reconcileAtStart: false, log: () => {} });
+  const serve = await startNetboxServe({
+    config: l.config,
+    netbox: l.netbox,
+    pveClient: () => l.pve,
+    apply: FAST,
+    secret: SECRET,
+    port: 0,
+    reconcileMs: 0,
+    reconcileAtStart: false,
+    log: () => {},
+  });
   const hook = l.nb.admin.create("extras/webhooks", { name: "pvectl", payload_url: `${serve.url}/webhook`, secret: SECRET });
-  l.nb.admin.create("extras/event-rules", { name: "build", object_types: ["virtualization.virtualmachine"], event_types: ["object_created"], action_object_type: "extras.webhook", action_object_id: hook.id });
+  l.nb.admin.create("extras/event-rules", {
+    name: "build",
+    object_types: ["virtualization.virtualmachine"],
+    event_types: ["object_created"],
+    action_object_type: "extras.webhook",
+    action_object_id: hook.id,
+  });
   const created = new Map<number, number>();
   const arrived = arrive(l).then((m) => m.forEach((v, k) => created.set(k, v)));
   const times = await stagedTimes(l, created, arrived);
@@ -109,12 +134,18 @@ async function viaTimer(): Promise<number[]> {
 const rows: [string, number[]][] = [];
 rows.push([`netbox serve (webhooks, 2 s quiet period)`, await viaServe()]);
 rows.push([`netbox sync every ${TIMER_MS / 1000} s`, await viaTimer()]);
-console.log(`${RECORDS} records in bursts of ${BURST} every ${EVERY_MS / 1000} s; PVE simulator realistic timing x${TIME_SCALE} (a create ${(3 * TIME_SCALE).toFixed(1)} s), HTTP, in-process`);
+console.log(
+  `${RECORDS} records in bursts of ${BURST} every ${EVERY_MS / 1000} s; PVE simulator realistic timing x${TIME_SCALE} (a create ${(3 * TIME_SCALE).toFixed(1)} s), HTTP, in-process`,
+);
 console.log("| mode | p50 to staged | p95 to staged | max |");
 console.log("|---|---|---|---|");
 for (const [label, times] of rows) {
   const sorted = [...times].sort((a, b) => a - b);
-  console.log(`| ${label} | ${percentile(sorted, 50).toFixed(1)} s | ${percentile(sorted, 95).toFixed(1)} s | ${sorted.at(-1)!.toFixed(1)} s |`);
+  console.log(
+    `| ${label} | ${percentile(sorted, 50).toFixed(1)} s | ${percentile(sorted, 95).toFixed(1)} s | ${sorted.at(-1)!.toFixed(1)} s |`,
+  );
 }
 const [serveTimes, timerTimes] = rows.map(([, t]) => [...t].sort((a, b) => a - b));
-console.log(`ratio (timer / serve): p50 ${(percentile(timerTimes!, 50) / percentile(serveTimes!, 50)).toFixed(1)}x, p95 ${(percentile(timerTimes!, 95) / percentile(serveTimes!, 95)).toFixed(1)}x`);
+console.log(
+  `ratio (timer / serve): p50 ${(percentile(timerTimes!, 50) / percentile(serveTimes!, 50)).toFixed(1)}x, p95 ${(percentile(timerTimes!, 95) / percentile(serveTimes!, 95)).toFixed(1)}x`,
+);

@@ -43,9 +43,18 @@ const desired = parseSpec(`version: 1\nvms:${vms}\n`, "bench.yaml").vms.map(desi
 
 const sim = await startSimulator({ port: 0, nodes: 3, seed: 5 });
 try {
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const client = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   const t0 = performance.now();
-  const created = await applyPlan(client, (await buildPlan(client, desired)).plan, { perNodeConcurrency: 16, taskPoll: { minIntervalMs: 20, maxIntervalMs: 100 } });
+  const created = await applyPlan(client, (await buildPlan(client, desired)).plan, {
+    perNodeConcurrency: 16,
+    taskPoll: { minIntervalMs: 20, maxIntervalMs: 100 },
+  });
   if (!created.ok) throw new Error(`setup failed: ${created.guests.find((g) => g.error)?.error}`);
   console.log(`setup: ${count} VMs created by pvectl in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   if (latencyMs > 0) sim.admin.injectFault({ latencyMs });

@@ -49,7 +49,12 @@ async function runPlaybook(shape: "article" | "best"): Promise<Measured> {
   lab.fresh();
   const inventory = ["[planned]", ...names.map((name, i) => `${name} pve_node=${nodeOf(i)} vmid=${FIRST_VMID + i}`)];
   const measured = await lab.playbook(
-    { file: `provision-containers-${shape}.yml`, inventory, vars: { pause_seconds: args.pause }, ...(shape === "best" ? { forks: 12, free: true } : {}) },
+    {
+      file: `provision-containers-${shape}.yml`,
+      inventory,
+      vars: { pause_seconds: args.pause },
+      ...(shape === "best" ? { forks: 12, free: true } : {}),
+    },
     `playbook (${shape})`,
   );
   await lab.expectRunning("lxc", count, `playbook (${shape})`);
@@ -59,7 +64,13 @@ async function runPlaybook(shape: "article" | "best"): Promise<Measured> {
 try {
   // ---- pvectl, whole process ----
   const pvectl = args.skip("pvectl") ? undefined : await runPvectl();
-  await comparePlaybooks({ args, noun: "container", bestLabel: "playbook, best case (vmids, forks 12, strategy free)", pvectl, run: runPlaybook });
+  await comparePlaybooks({
+    args,
+    noun: "container",
+    bestLabel: "playbook, best case (vmids, forks 12, strategy free)",
+    pvectl,
+    run: runPlaybook,
+  });
 } finally {
   await lab.close();
 }

@@ -58,7 +58,9 @@ const before = Number(process.hrtime.bigint() - s) / 1e6;
 s = process.hrtime.bigint();
 for (let i = 0; i < lookups; i++) findVolume(state, `local-lvm:vm-${100 + i}-disk-0`, `pve${(i % 3) + 1}`);
 const after = Number(process.hrtime.bigint() - s) / 1e6;
-console.log(`${lookups} allocation lookups at ${guestCount} guests: before (scan) ${before.toFixed(1)} ms, after (index) ${after.toFixed(1)} ms, ratio ${(before / Math.max(after, 0.001)).toFixed(0)}x`);
+console.log(
+  `${lookups} allocation lookups at ${guestCount} guests: before (scan) ${before.toFixed(1)} ms, after (index) ${after.toFixed(1)} ms, ratio ${(before / Math.max(after, 0.001)).toFixed(0)}x`,
+);
 
 await h.call("GET", "/cluster/resources");
 for (const node of ["pve1", "pve2", "pve3"]) await h.call("GET", `/nodes/${node}/storage/local-lvm/content`);

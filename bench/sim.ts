@@ -16,7 +16,11 @@ import { Pool } from "undici";
 import { REPO_ROOT } from "../test/conformance/helpers.js";
 
 const { values } = parseArgs({
-  options: { guests: { type: "string", default: "10000" }, seconds: { type: "string", default: "5" }, http: { type: "boolean", default: false } },
+  options: {
+    guests: { type: "string", default: "10000" },
+    seconds: { type: "string", default: "5" },
+    http: { type: "boolean", default: false },
+  },
 });
 const guestCount = Number(values.guests);
 const seconds = Number(values.seconds);
@@ -68,7 +72,9 @@ try {
 
   await throughput("/api2/json/version", 4); // warm-up
   for (const concurrency of [1, 16]) {
-    console.log(`GET /version, concurrency ${String(concurrency).padStart(2)}: ${(await throughput("/api2/json/version", concurrency)).toFixed(0)} requests/s`);
+    console.log(
+      `GET /version, concurrency ${String(concurrency).padStart(2)}: ${(await throughput("/api2/json/version", concurrency)).toFixed(0)} requests/s`,
+    );
   }
   const idleRss = rssMiB();
 
@@ -77,7 +83,10 @@ try {
   await Promise.all(
     Array.from({ length: 16 }, async (_, worker) => {
       for (let i = worker; i < guestCount; i += 16) {
-        await post(`/api2/json/nodes/pve${(i % 3) + 1}/qemu`, `vmid=${10000 + i}&name=g${i}&memory=1024&net0=virtio%2Cbridge%3Dvmbr0&scsi0=local-lvm%3A1&tags=bench`);
+        await post(
+          `/api2/json/nodes/pve${(i % 3) + 1}/qemu`,
+          `vmid=${10000 + i}&name=g${i}&memory=1024&net0=virtio%2Cbridge%3Dvmbr0&scsi0=local-lvm%3A1&tags=bench`,
+        );
         created++;
       }
     }),
@@ -86,7 +95,12 @@ try {
 
   /** A write as root; its `data`. */
   async function post(path: string, body: string, method = "POST"): Promise<unknown> {
-    const res = await pool.request({ method: method as "POST", path, headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }, body });
+    const res = await pool.request({
+      method: method as "POST",
+      path,
+      headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+      body,
+    });
     if (res.statusCode !== 200) throw new Error(`${method} ${path} failed: ${res.statusCode}`);
     return ((await res.body.json()) as { data: unknown }).data;
   }
@@ -109,7 +123,10 @@ try {
   async function serverTimes(count: number): Promise<number[]> {
     const res = await pool.request({ method: "GET", path: "/_sim/access-log", headers: adminHeaders });
     const log = ((await res.body.json()) as { data: { entries: Array<{ endpoint: string; durationMs: number }> } }).data;
-    return log.entries.filter((e) => e.endpoint === "/cluster/resources").slice(-count).map((e) => e.durationMs);
+    return log.entries
+      .filter((e) => e.endpoint === "/cluster/resources")
+      .slice(-count)
+      .map((e) => e.durationMs);
   }
 
   async function report(label: string, latencies: number[]): Promise<void> {
@@ -153,19 +170,29 @@ try {
   // What an Ansible inventory does: the same call with a privilege-separated API token that
   // holds PVEAuditor, so every guest's path goes through the ACL.
   await post("/api2/json/access/users", "userid=inventory%40pve");
-  const token = (await post("/api2/json/access/users/inventory%40pve/token/bench", "privsep=1")) as { "full-tokenid": string; value: string };
-  for (const who of ["users=inventory%40pve", "tokens=inventory%40pve%21bench"]) await post("/api2/json/access/acl", `path=%2F&roles=PVEAuditor&${who}`, "PUT");
+  const token = (await post("/api2/json/access/users/inventory%40pve/token/bench", "privsep=1")) as {
+    "full-tokenid": string;
+    value: string;
+  };
+  for (const who of ["users=inventory%40pve", "tokens=inventory%40pve%21bench"])
+    await post("/api2/json/access/acl", `path=%2F&roles=PVEAuditor&${who}`, "PUT");
   const asToken: number[] = [];
   for (let i = 0; i < 20; i++) {
     const t0 = process.hrtime.bigint();
-    const res = await pool.request({ method: "GET", path: "/api2/json/cluster/resources", headers: { authorization: `PVEAPIToken=${token["full-tokenid"]}=${token.value}` } });
+    const res = await pool.request({
+      method: "GET",
+      path: "/api2/json/cluster/resources",
+      headers: { authorization: `PVEAPIToken=${token["full-tokenid"]}=${token.value}` },
+    });
     await res.body.dump();
     if (res.statusCode !== 200) throw new Error(`GET /cluster/resources as a token failed: ${res.statusCode}`);
     asToken.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   await report(`${running} of ${guestCount} guests running, as an API token with PVEAuditor`, asToken);
   console.log(`simulator process memory (RSS): ${idleRss.toFixed(0)} MiB idle, ${rssMiB().toFixed(0)} MiB with ${guestCount} guests`);
-  console.log(`GET /version with ${guestCount} guests, concurrency 16: ${(await throughput("/api2/json/version", 16)).toFixed(0)} requests/s`);
+  console.log(
+    `GET /version with ${guestCount} guests, concurrency 16: ${(await throughput("/api2/json/version", 16)).toFixed(0)} requests/s`,
+  );
 } finally {
   await pool.close();
   child.kill("SIGINT");

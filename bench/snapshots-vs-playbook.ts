@@ -48,7 +48,11 @@ function playbookFailures(output: string): { hosts: number; first: string } {
   const hosts = [...output.matchAll(/\bfailed=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
   const counts = new Map<string, number>();
   for (const m of output.matchAll(/"msg": "([^"]{0,160})/g)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
-  const first = [...counts].sort((a, b) => b[1] - a[1]).map(([msg, n]) => `${n}x ${msg}`).join(" | ") || "(no message)";
+  const first =
+    [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .map(([msg, n]) => `${n}x ${msg}`)
+      .join(" | ") || "(no message)";
   return { hosts, first };
 }
 
@@ -59,7 +63,13 @@ const guests = ownedGuests(count, NODES);
 
 /** pvectl's per-node limit for the simulator's nodes (all alike): the slots unless --workers. */
 async function pvectlPerNode(): Promise<number> {
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const client = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   const cluster = await readCluster(client).finally(() => client.close());
   return Math.min(...[...cluster.nodes.keys()].map((node) => defaultPerNode(cluster, node)));
 }
@@ -75,7 +85,14 @@ function lowerBound(slots: number): number {
  * proxmox_snap gives up on a task after its `timeout` (30 s), and tasks queued behind a node's
  * slots are how an overloaded node shows. pvectl must succeed on every guest.
  */
-async function measured(label: string, snapName: string, command: string, args: string[], env: NodeJS.ProcessEnv, mayFail = false): Promise<Run> {
+async function measured(
+  label: string,
+  snapName: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  mayFail = false,
+): Promise<Run> {
   sim.admin.resetAccessLog();
   sim.admin.resetTaskLoad();
   const run = await timed(command, args, env);

@@ -17,11 +17,16 @@ import { articleVmYaml } from "./provision-spec.js";
 import { timed } from "./whole-process.js";
 
 const { values } = parseArgs({
-  options: { runs: { type: "string", default: "7" }, vms: { type: "string", default: "3000" }, dist: { type: "string", default: REPO_ROOT } },
+  options: {
+    runs: { type: "string", default: "7" },
+    vms: { type: "string", default: "3000" },
+    dist: { type: "string", default: REPO_ROOT },
+  },
 });
 const runs = Number(values.runs);
 const bin = join(values.dist, "bin/pvectl.js");
-if (!existsSync(join(values.dist, "dist/cli/main.js"))) throw new Error(`run \`npm run build\` in ${values.dist} first: the benchmark runs the compiled CLI`);
+if (!existsSync(join(values.dist, "dist/cli/main.js")))
+  throw new Error(`run \`npm run build\` in ${values.dist} first: the benchmark runs the compiled CLI`);
 
 const vmYaml = (i: number): string => articleVmYaml(`vm-${String(i + 1).padStart(4, "0")}`, 1000 + i, `pve${(i % 3) + 1}`);
 const spec = (n: number) => `version: 1\nvms:${Array.from({ length: n }, (_, i) => vmYaml(i)).join("")}\n`;
@@ -41,7 +46,9 @@ async function measure(label: string, command: string, args: string[]): Promise<
     cpu.push(run.cpuSeconds);
   }
   const fmt = (n: number) => n.toFixed(3);
-  console.log(`${label.padEnd(36)} median ${fmt(median(wall))} s wall, ${fmt(median(cpu))} CPU s (min ${fmt(Math.min(...wall))}, max ${fmt(Math.max(...wall))}; ${runs} runs)`);
+  console.log(
+    `${label.padEnd(36)} median ${fmt(median(wall))} s wall, ${fmt(median(cpu))} CPU s (min ${fmt(Math.min(...wall))}, max ${fmt(Math.max(...wall))}; ${runs} runs)`,
+  );
 }
 
 const dir = await mkdtemp(join(tmpdir(), "pvectl-bench-startup-"));

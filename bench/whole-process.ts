@@ -27,16 +27,31 @@ export function timed(command: string, args: string[], env: NodeJS.ProcessEnv): 
     child.on("error", reject);
     child.on("close", (code) => {
       const cpu = /CPU ([\d.]+) ([\d.]+)\s*$/.exec(output);
-      resolve({ code: code ?? -1, seconds: (performance.now() - started) / 1000, cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN, output });
+      resolve({
+        code: code ?? -1,
+        seconds: (performance.now() - started) / 1000,
+        cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN,
+        output,
+      });
     });
   });
 }
 
 /** How many guests of `type` the cluster lists as running. */
 export async function runningGuests(sim: RunningSimulator, type: "qemu" | "lxc"): Promise<number> {
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const client = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   try {
-    const guests = (await client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ type: string; status: string; template?: number }>;
+    const guests = (await client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{
+      type: string;
+      status: string;
+      template?: number;
+    }>;
     return guests.filter((g) => g.type === type && g.status === "running" && !g.template).length;
   } finally {
     await client.close();

@@ -31,9 +31,8 @@ if (files.length === 0) {
 // Most test files wait on simulated I/O rather than compute, so three files at a time keep two
 // cores busy; PVECTL_TEST_CONCURRENCY overrides it (1 runs the files one after another).
 const concurrency = Number(process.env.PVECTL_TEST_CONCURRENCY ?? 3);
-const result = spawnSync(
-  process.execPath,
-  ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, ...files],
-  { cwd: root, stdio: "inherit" },
-);
+const result = spawnSync(process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, ...files], {
+  cwd: root,
+  stdio: "inherit",
+});
 process.exit(result.status ?? 1);

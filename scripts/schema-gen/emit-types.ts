@@ -82,9 +82,7 @@ class TypeWriter {
       case "boolean":
         return "boolean | 0 | 1";
       case "string":
-        return schema.enum && schema.enum.length > 0
-          ? unique(schema.enum.map((v) => JSON.stringify(v))).join(" | ")
-          : "string";
+        return schema.enum && schema.enum.length > 0 ? unique(schema.enum.map((v) => JSON.stringify(v))).join(" | ") : "string";
       case "null":
         return "null";
       case "array":
@@ -128,8 +126,7 @@ function endpointTypes(writer: TypeWriter, endpoint: EndpointSchema): string {
   const open = endpoint.additionalParams === true;
   writer.side = "params";
   // No parameters at all: Record<string, never> still accepts `{}` but rejects stray keys.
-  const params =
-    Object.keys(endpoint.params).length === 0 && !open ? "Record<string, never>" : writer.object(endpoint.params, open);
+  const params = Object.keys(endpoint.params).length === 0 && !open ? "Record<string, never>" : writer.object(endpoint.params, open);
   writer.side = "returns";
   const returns = RETURN_OVERRIDES[`${endpoint.method} ${endpoint.path}`] ?? writer.type(endpoint.returns);
   return `{ params: ${params}; returns: ${returns} }`;

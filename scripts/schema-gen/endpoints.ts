@@ -91,11 +91,7 @@ export function collectEndpoints(tree: unknown, dropped: DropReporter): Endpoint
   };
   visit(tree);
   return out.sort((a, b) =>
-    a.path === b.path
-      ? METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method)
-      : a.path < b.path
-        ? -1
-        : 1,
+    a.path === b.path ? METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method) : a.path < b.path ? -1 : 1,
   );
 }
 

@@ -10,15 +10,7 @@ import { perlRegexToJs } from "./perl-regex.js";
 export type Raw = Record<string, unknown>;
 
 /** Keys that only carry prose or UI hints (AGPL text or display only): never copied. */
-const PROSE_KEYS = new Set([
-  "description",
-  "verbose_description",
-  "format_description",
-  "typetext",
-  "title",
-  "renderer",
-  "links",
-]);
+const PROSE_KEYS = new Set(["description", "verbose_description", "format_description", "typetext", "title", "renderer", "links"]);
 
 /**
  * Keys PVE's JSONSchema does not know and therefore never enforces (`min`/`max` on
@@ -188,9 +180,7 @@ export function normalizeSchema(raw: unknown, ctx: NormalizeContext): ParamSchem
         break;
       case "oneOf":
         if (!Array.isArray(value)) throw new Error(`${ctx.where}: oneOf is not a list`);
-        out.oneOf = value.map((v, i) =>
-          normalizeSchema(v, { ...ctx, where: `${ctx.where}.oneOf[${i}]`, indexRange: undefined }),
-        );
+        out.oneOf = value.map((v, i) => normalizeSchema(v, { ...ctx, where: `${ctx.where}.oneOf[${i}]`, indexRange: undefined }));
         break;
       default:
         throw new Error(`${ctx.where}: unknown schema keyword ${key}`);

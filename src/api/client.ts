@@ -117,12 +117,7 @@ export class PveClient {
   }
 
   /** Like request(), but returns the whole envelope (`data`, plus `total` on paged lists such as task logs). */
-  async requestEnvelope(
-    method: Method,
-    path: string,
-    params?: Record<string, unknown>,
-    signal?: AbortSignal,
-  ): Promise<Envelope> {
+  async requestEnvelope(method: Method, path: string, params?: Record<string, unknown>, signal?: AbortSignal): Promise<Envelope> {
     if (this.#closed) {
       throw new PveError({ kind: "config", method, path, message: `${method} ${path}: the client was closed` });
     }

@@ -165,7 +165,10 @@ export function mergeEnvOptions(env: NodeJS.ProcessEnv, overrides: Partial<PveCl
 
 /** Accepts `AA:BB:..`, `aa bb ..` or plain hex; returns `AA:BB:..` as Node prints fingerprint256. */
 export function normalizeFingerprint(raw: string): string {
-  const hex = raw.replace(/^sha256[:=\s]*/i, "").replace(/[\s:-]/g, "").toUpperCase();
+  const hex = raw
+    .replace(/^sha256[:=\s]*/i, "")
+    .replace(/[\s:-]/g, "")
+    .toUpperCase();
   if (!/^[0-9A-F]{64}$/.test(hex)) {
     throw configError(
       `the certificate fingerprint '${raw}' is not a SHA-256 fingerprint (64 hex digits, e.g. AB:CD:...); ` +
@@ -225,7 +228,12 @@ function splitHost(raw: string, explicitPort: number | undefined, explicitProtoc
 }
 
 /** Where options connect: scheme, host and port as the client resolves them. */
-export function endpointOf(options: Pick<PveClientOptions, "host" | "port" | "protocol">): { protocol: "https" | "http"; host: string; port: number; origin: string } {
+export function endpointOf(options: Pick<PveClientOptions, "host" | "port" | "protocol">): {
+  protocol: "https" | "http";
+  host: string;
+  port: number;
+  origin: string;
+} {
   const port = options.port === undefined ? undefined : parsePort("port", options.port);
   const where = splitHost(options.host, port, options.protocol);
   const hostForUrl = where.host.includes(":") ? `[${where.host}]` : where.host;
@@ -256,9 +264,7 @@ export function plainHttpRefusal(options: Pick<PveClientOptions, "host" | "port"
 function resolveCredentials(options: PveClientOptions): Credentials {
   const user = nonEmpty(options.user);
   if (user && !REALM_USER.test(user)) {
-    throw configError(
-      `PROXMOX_USER '${user}' is not a user id with a realm; write it as name@realm, e.g. root@pam or automation@pve`,
-    );
+    throw configError(`PROXMOX_USER '${user}' is not a user id with a realm; write it as name@realm, e.g. root@pam or automation@pve`);
   }
   if (nonEmpty(options.password)) {
     if (!user) throw configError("a password is set but no user; set PROXMOX_USER (e.g. root@pam)");

@@ -5,9 +5,8 @@ import { PveError } from "./errors.js";
 import type { HttpMethod } from "./transport.js";
 
 /** The params argument of a call to template P: optional when the endpoint has no required parameter. */
-export type ParamsArg<P extends PathsWith<M>, M extends HttpMethod> = Record<string, never> extends ApiParams<P, M>
-  ? [params?: ApiParams<P, M>]
-  : [params: ApiParams<P, M>];
+export type ParamsArg<P extends PathsWith<M>, M extends HttpMethod> =
+  Record<string, never> extends ApiParams<P, M> ? [params?: ApiParams<P, M>] : [params: ApiParams<P, M>];
 
 export interface FilledPath {
   /** Concrete path, each segment percent-encoded. */

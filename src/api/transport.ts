@@ -97,38 +97,41 @@ export async function send(options: SendOptions): Promise<RawResponse> {
 function exchange(options: SendOptions): Promise<RawResponse> {
   const { signal } = options;
   return options.pool.run(
-    () => new Promise<RawResponse>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      let settled = false;
-      const settle = (err: unknown, response?: RawResponse): void => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener("abort", onAbort);
-        if (response) resolve(response);
-        else reject(err);
-      };
-      const headers: Record<string, string | number> = { ...options.headers };
-      if (options.body !== undefined) headers["content-length"] = Buffer.byteLength(options.body);
-      const req = options.pool.request(options.url, { method: options.method, headers });
-      const fail = (err: unknown): void => {
-        settle(err);
-        req.destroy();
-      };
-      const onAbort = (): void => fail(signal?.reason);
-      signal?.addEventListener("abort", onAbort, { once: true });
-      req.setTimeout(options.timeoutMs, () => fail(new RequestTimeout(options.timeoutMs)));
-      req.on("error", fail);
-      req.on("response", (res: IncomingMessage) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          text += chunk;
+    () =>
+      new Promise<RawResponse>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason);
+        let settled = false;
+        const settle = (err: unknown, response?: RawResponse): void => {
+          if (settled) return;
+          settled = true;
+          signal?.removeEventListener("abort", onAbort);
+          if (response) resolve(response);
+          else reject(err);
+        };
+        const headers: Record<string, string | number> = { ...options.headers };
+        if (options.body !== undefined) headers["content-length"] = Buffer.byteLength(options.body);
+        const req = options.pool.request(options.url, { method: options.method, headers });
+        const fail = (err: unknown): void => {
+          settle(err);
+          req.destroy();
+        };
+        const onAbort = (): void => fail(signal?.reason);
+        signal?.addEventListener("abort", onAbort, { once: true });
+        req.setTimeout(options.timeoutMs, () => fail(new RequestTimeout(options.timeoutMs)));
+        req.on("error", fail);
+        req.on("response", (res: IncomingMessage) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => {
+            text += chunk;
+          });
+          res.on("error", fail);
+          res.on("end", () =>
+            settle(undefined, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? "", envelope: parseEnvelope(text) }),
+          );
         });
-        res.on("error", fail);
-        res.on("end", () => settle(undefined, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? "", envelope: parseEnvelope(text) }));
-      });
-      req.end(options.body);
-    }),
+        req.end(options.body);
+      }),
   );
 }
 

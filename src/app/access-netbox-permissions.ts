@@ -38,13 +38,31 @@ const RULES: Rule[] = [
   ["virtualization.virtualmachine", "view", ALL, "the selected records, and which record a guest was built for", always],
   ["virtualization.virtualmachine", "change", BUILD, "the vmid custom field, the status, the primary IPv4", always],
   ["virtualization.virtualmachine", "change", RETIRE, "the vmid custom field cleared, status offline", always],
-  ["virtualization.virtualmachine", "delete", RETIRE, "the record itself (decommission.final: delete)", (c) => c.decommission.final === "delete"],
+  [
+    "virtualization.virtualmachine",
+    "delete",
+    RETIRE,
+    "the record itself (decommission.final: delete)",
+    (c) => c.decommission.final === "delete",
+  ],
   ["virtualization.vminterface", "view", ALL, "the records' interfaces (NICs, VLANs, MACs)", always],
   ["virtualization.vminterface", "change", BUILD, "the MAC written back: primary_mac_address (NetBox 4.2+) or mac_address", macObjects],
   ["virtualization.vminterface", "change", RETIRE, "mac_address cleared (NetBox before 4.2; decommission.releaseMacs)", releasesMacs],
-  ["virtualization.vminterface", "delete", RETIRE, "the record's interfaces (decommission.deleteInterfaces)", (c) => c.decommission.deleteInterfaces],
+  [
+    "virtualization.vminterface",
+    "delete",
+    RETIRE,
+    "the record's interfaces (decommission.deleteInterfaces)",
+    (c) => c.decommission.deleteInterfaces,
+  ],
   ["virtualization.virtualdisk", "view", ALL, "the records' virtual disks (sizes, the slot each keeps)", always],
-  ["virtualization.cluster", "view", BUILD, "the clusters whose freed vmids are in quarantine (vmidQuarantine)", (c) => c.vmidQuarantineMs > 0],
+  [
+    "virtualization.cluster",
+    "view",
+    BUILD,
+    "the clusters whose freed vmids are in quarantine (vmidQuarantine)",
+    (c) => c.vmidQuarantineMs > 0,
+  ],
   ["ipam.ipaddress", "view", ALL, "the records' addresses and gateways; the addresses to release", always],
   ["ipam.ipaddress", "add", BUILD, "an address per interface without one (writeBack.primaryIp4)", allocates],
   ["ipam.ipaddress", "change", ALL, "dns_name written (writeBack.dns) and cleared", (c) => c.writeBack.dns !== undefined],
@@ -58,7 +76,13 @@ const RULES: Rule[] = [
   ["dcim.macaddress", "delete", RETIRE, "the guest's MAC objects (NetBox 4.2+; decommission.releaseMacs)", releasesMacs],
   ["extras.journalentry", "view", BUILD, "the claims other runs hold on a record; the vmids in quarantine", always],
   ["extras.journalentry", "add", BUILD, "a claim per record; what happened (writeBack.journal)", always],
-  ["extras.journalentry", "add", RETIRE, "the outcome of a decommission (writeBack.journal); the vmid freed (vmidQuarantine)", (c) => c.writeBack.journal || c.vmidQuarantineMs > 0],
+  [
+    "extras.journalentry",
+    "add",
+    RETIRE,
+    "the outcome of a decommission (writeBack.journal); the vmid freed (vmidQuarantine)",
+    (c) => c.writeBack.journal || c.vmidQuarantineMs > 0,
+  ],
   ["extras.journalentry", "delete", BUILD, "the run's claims, released when it is done", always],
 ];
 
@@ -70,7 +94,8 @@ export function netboxPermissions(config: NetboxConfig): NetboxPermission[] {
     const key = `${objectType} ${action}`;
     const seen = out.get(key);
     if (seen === undefined) out.set(key, { objectType, action, commands: [...commands], why });
-    else out.set(key, { ...seen, commands: ALL.filter((c) => seen.commands.includes(c) || commands.includes(c)), why: `${seen.why}; ${why}` });
+    else
+      out.set(key, { ...seen, commands: ALL.filter((c) => seen.commands.includes(c) || commands.includes(c)), why: `${seen.why}; ${why}` });
   }
   return [...out.values()];
 }

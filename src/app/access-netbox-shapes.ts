@@ -22,8 +22,11 @@ export const TEMPLATE_STORAGE = "the-template-storage";
 /** A clone's volumes the mapping leaves where the template has them: on the template's storage, unknown here. */
 function onTemplateStorage(spec: VmSpec | ContainerSpec): VmSpec | ContainerSpec {
   if (spec.kind !== "vm" || spec.clone === undefined) return spec;
-  const disks = Object.fromEntries(Object.entries(spec.disks).map(([slot, d]) => [slot, d.storage === undefined ? { ...d, storage: TEMPLATE_STORAGE } : d]));
-  const cloudInit = spec.cloudInit && spec.cloudInit.storage === undefined ? { ...spec.cloudInit, storage: TEMPLATE_STORAGE } : spec.cloudInit;
+  const disks = Object.fromEntries(
+    Object.entries(spec.disks).map(([slot, d]) => [slot, d.storage === undefined ? { ...d, storage: TEMPLATE_STORAGE } : d]),
+  );
+  const cloudInit =
+    spec.cloudInit && spec.cloudInit.storage === undefined ? { ...spec.cloudInit, storage: TEMPLATE_STORAGE } : spec.cloudInit;
   return { ...spec, disks, ...(cloudInit ? { cloudInit } : {}) };
 }
 
@@ -45,15 +48,33 @@ export interface ShapeResult {
  * reads are filled in (the cast stands for NetBox's read-only ids and links nothing reads here).
  */
 function sampleRecord(cluster: string, platform: string, customFields: Record<string, unknown>, withInterface: boolean): NetboxVmRecord {
-  const vm = { id: 1, name: "shape", status: { value: "planned" }, cluster: { id: 1, name: cluster }, platform: { id: 1, slug: platform }, vcpus: 1, memory: 1024, tags: [], custom_fields: customFields };
-  const iface = { id: 1, name: "eth0", enabled: true, mode: { value: "access" }, untagged_vlan: { id: 1, vid: 10 }, virtual_machine: { id: 1 } };
+  const vm = {
+    id: 1,
+    name: "shape",
+    status: { value: "planned" },
+    cluster: { id: 1, name: cluster },
+    platform: { id: 1, slug: platform },
+    vcpus: 1,
+    memory: 1024,
+    tags: [],
+    custom_fields: customFields,
+  };
+  const iface = {
+    id: 1,
+    name: "eth0",
+    enabled: true,
+    mode: { value: "access" },
+    untagged_vlan: { id: 1, vid: 10 },
+    virtual_machine: { id: 1 },
+  };
   const disks = [1, 2].map((id) => ({ id, name: id === 1 ? "root" : "/data", size: 1024, virtual_machine: { id: 1 } }));
   return { vm, interfaces: withInterface ? [iface] : [], disks } as unknown as NetboxVmRecord;
 }
 
 /** The clusters the config's records can be on: `select.clusters` when it names some, else every configured one. */
 function clustersInScope(config: NetboxConfig, connection: string | undefined): string[] {
-  const selected = config.select.clusters.length > 0 ? config.select.clusters.filter((c) => c in config.clusters) : Object.keys(config.clusters);
+  const selected =
+    config.select.clusters.length > 0 ? config.select.clusters.filter((c) => c in config.clusters) : Object.keys(config.clusters);
   return selected.filter((c) => connection === undefined || config.clusters[c]?.connection === connection).sort();
 }
 

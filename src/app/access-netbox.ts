@@ -41,7 +41,9 @@ function netboxGuests(config: NetboxConfig, connection: string | undefined): { g
  * files, so it is replaced by one that says what a NetBox config leaves unknown.
  */
 function cloneNotes(config: NetboxConfig, notes: string[]): string[] {
-  const sources = Object.entries(config.platforms).flatMap(([slug, p]) => (p.clone ? [`${slug}: ${typeof p.clone.from === "number" ? `vmid ${p.clone.from}` : `'${p.clone.from}'`}`] : []));
+  const sources = Object.entries(config.platforms).flatMap(([slug, p]) =>
+    p.clone ? [`${slug}: ${typeof p.clone.from === "number" ? `vmid ${p.clone.from}` : `'${p.clone.from}'`}`] : [],
+  );
   if (sources.length === 0) return notes;
   return [
     ...notes.filter((n) => !n.startsWith("clone source ")),
@@ -63,11 +65,23 @@ function scopeNotes(config: NetboxConfig, guests: DesiredGuest[]): string[] {
 export function netboxAccessNeeds(config: NetboxConfig, options: NetboxNeedsOptions = {}): NetboxAccessNeeds {
   const { connection, ...needsOptions } = options;
   const { guests, notes } = netboxGuests(config, connection);
-  const needs = accessNeeds(guests, undefined, needsOptions, { scopeNotes: false, skipPath: (path) => path.includes(RECORD_CHOSEN) || path.includes(TEMPLATE_STORAGE) });
-  return { ...needs, notes: [...notes, ...cloneNotes(config, needs.notes), ...scopeNotes(config, guests)], netbox: netboxPermissions(config) };
+  const needs = accessNeeds(guests, undefined, needsOptions, {
+    scopeNotes: false,
+    skipPath: (path) => path.includes(RECORD_CHOSEN) || path.includes(TEMPLATE_STORAGE),
+  });
+  return {
+    ...needs,
+    notes: [...notes, ...cloneNotes(config, needs.notes), ...scopeNotes(config, guests)],
+    netbox: netboxPermissions(config),
+  };
 }
 
 /** What `subject` lacks of the config's needs in PVE (the NetBox token is not checked: NetBox does not tell). */
-export async function checkNetboxAccess(client: PveClient, config: NetboxConfig, subject: string, options: NetboxNeedsOptions = {}): Promise<AccessCheck> {
+export async function checkNetboxAccess(
+  client: PveClient,
+  config: NetboxConfig,
+  subject: string,
+  options: NetboxNeedsOptions = {},
+): Promise<AccessCheck> {
   return checkNeeds(client, netboxAccessNeeds(config, options), netboxGuests(config, options.connection).guests, subject);
 }

@@ -51,7 +51,10 @@ export class AccessCheckRefused extends UsageProblem {
 export function checkAuthId(id: string): void {
   const problem = authIdProblem(id);
   if (problem !== undefined) {
-    throw new UsageProblem(`'${safeLine(id)}' is not a user or token id PVE accepts: ${safeLine(problem)}`, "write user@realm for a user or user@realm!tokenname for a token, e.g. deploy@pve!ci");
+    throw new UsageProblem(
+      `'${safeLine(id)}' is not a user or token id PVE accepts: ${safeLine(problem)}`,
+      "write user@realm for a user or user@realm!tokenname for a token, e.g. deploy@pve!ci",
+    );
   }
 }
 

@@ -28,10 +28,15 @@ export function secretResolver(policy: SecretPolicy = DEFAULT_SECRET_POLICY, env
   return async (ref) => {
     if ("env" in ref) {
       if (!policy.secretEnvPrefixes.some((prefix) => ref.env.startsWith(prefix))) {
-        throw new SecretReadError(`environment variable ${ref.env} does not start with an allowed prefix (${policy.secretEnvPrefixes.join(", ")}); rename it, or allow it with --secret-env-prefix`);
+        throw new SecretReadError(
+          `environment variable ${ref.env} does not start with an allowed prefix (${policy.secretEnvPrefixes.join(", ")}); rename it, or allow it with --secret-env-prefix`,
+        );
       }
       const value = env[ref.env];
-      if (value === undefined || value === "") throw new SecretReadError(`environment variable ${ref.env} is not set (it holds a password the spec refers to); set it and run apply again`);
+      if (value === undefined || value === "")
+        throw new SecretReadError(
+          `environment variable ${ref.env} is not set (it holds a password the spec refers to); set it and run apply again`,
+        );
       return value;
     }
     let text: string;
@@ -65,6 +70,8 @@ export async function applyPlan(client: PveClient, planned: PlannedSpec, options
     resolveSecret: secretResolver(secretPolicy),
     ...apply,
     ...(planned.context ? { cluster: planned.context.cluster, live: planned.context.live } : {}),
-    ...(verifyConvergence ? { desired: planned.desired, ...(planned.objects !== undefined ? { desiredObjects: planned.objects } : {}) } : {}),
+    ...(verifyConvergence
+      ? { desired: planned.desired, ...(planned.objects !== undefined ? { desiredObjects: planned.objects } : {}) }
+      : {}),
   });
 }

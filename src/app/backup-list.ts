@@ -41,7 +41,9 @@ export async function listBackups(client: PveClient, selector: GuestSelector, st
   const cluster = await readCluster(client);
   const selection = selectGuests(cluster.guests, { ...selector, includeForeign: true });
   const byVmid = new Map(selection.guests.map((g) => [g.vmid, g]));
-  const holders = cluster.storages.filter((s) => s.available && s.content.includes("backup") && (storage === undefined || s.storage === storage));
+  const holders = cluster.storages.filter(
+    (s) => s.available && s.content.includes("backup") && (storage === undefined || s.storage === storage),
+  );
   const read = new Set<string>();
   const archives: ArchiveEntry[] = [];
   // Read once per guest that has archives.
@@ -100,12 +102,17 @@ export interface UncoveredGuest {
  */
 export async function backupStatus(client: PveClient, selector: GuestSelector): Promise<UncoveredGuest[]> {
   const [cluster, listed, jobs] = await Promise.all([readCluster(client), getNotBackedUp(client), readBackupJobs(client)]);
-  const selected = namesGuests(selector) ? new Set(selectGuests(cluster.guests, { ...selector, includeForeign: true }).guests.map((g) => g.vmid)) : undefined;
+  const selected = namesGuests(selector)
+    ? new Set(selectGuests(cluster.guests, { ...selector, includeForeign: true }).guests.map((g) => g.vmid))
+    : undefined;
   const byVmid = new Map(cluster.guests.map((g) => [g.vmid, g]));
   const covered = coveredByEnabledJobs(jobs, cluster.guests);
   const uncovered = new Map<number, UncoveredGuest>();
-  for (const g of listed) uncovered.set(Number(g.vmid), { vmid: Number(g.vmid), ...(g.name !== undefined ? { name: g.name } : {}), type: g.type });
-  for (const g of cluster.guests) if (!covered.has(g.vmid) && !uncovered.has(g.vmid)) uncovered.set(g.vmid, { vmid: g.vmid, ...(g.name !== undefined ? { name: g.name } : {}), type: g.type });
+  for (const g of listed)
+    uncovered.set(Number(g.vmid), { vmid: Number(g.vmid), ...(g.name !== undefined ? { name: g.name } : {}), type: g.type });
+  for (const g of cluster.guests)
+    if (!covered.has(g.vmid) && !uncovered.has(g.vmid))
+      uncovered.set(g.vmid, { vmid: g.vmid, ...(g.name !== undefined ? { name: g.name } : {}), type: g.type });
   return [...uncovered.values()]
     .filter((g) => byVmid.get(g.vmid)?.template !== true && (selected === undefined || selected.has(g.vmid)))
     .map((g) => {

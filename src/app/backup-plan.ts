@@ -63,7 +63,14 @@ export async function planBackupPrune(client: PveClient, selector: GuestSelector
     const listed = await getPruneMarks(client, holder.node, holder.storage, { "prune-backups": keep });
     for (const m of listed) {
       if (m.vmid === undefined || !wanted.has(Number(m.vmid))) continue;
-      marks.push({ volid: m.volid, vmid: Number(m.vmid), node: holder.node, storage: holder.storage, mark: m.mark, ...(m.ctime !== undefined ? { ctime: m.ctime } : {}) });
+      marks.push({
+        volid: m.volid,
+        vmid: Number(m.vmid),
+        node: holder.node,
+        storage: holder.storage,
+        mark: m.mark,
+        ...(m.ctime !== undefined ? { ctime: m.ctime } : {}),
+      });
     }
   }
   const guests = [];
@@ -74,8 +81,15 @@ export async function planBackupPrune(client: PveClient, selector: GuestSelector
     const createdAt = await guestCreatedAt(client, guest);
     const mine = marks.filter((m) => m.vmid === guest.vmid);
     const previous = mine.filter((m) => madeBeforeGuest(m.ctime, createdAt));
-    const plan = planPruneGuest(guest, mine.filter((m) => !previous.includes(m)), options.retention);
-    if (previous.length > 0) plan.warnings.push(`kept ${previous.length} archive${previous.length === 1 ? "" : "s"} of a previous guest with vmid ${guest.vmid} (made before this guest was created): prune never counts or deletes them as this guest's`);
+    const plan = planPruneGuest(
+      guest,
+      mine.filter((m) => !previous.includes(m)),
+      options.retention,
+    );
+    if (previous.length > 0)
+      plan.warnings.push(
+        `kept ${previous.length} archive${previous.length === 1 ? "" : "s"} of a previous guest with vmid ${guest.vmid} (made before this guest was created): prune never counts or deletes them as this guest's`,
+      );
     guests.push(plan);
   }
   const permissions = await checkPermissions(client, guests);

@@ -23,16 +23,26 @@ interface SharedReads {
   storages: StorageInfo[];
 }
 
-const ids = (list: string | undefined) => (list ?? "").split(",").filter((v) => v !== "").map(Number);
+const ids = (list: string | undefined) =>
+  (list ?? "")
+    .split(",")
+    .filter((v) => v !== "")
+    .map(Number);
 
 function jobNotes(jobs: LiveBackupJob[], vmid: number): string[] {
   const notes: string[] = [];
   for (const job of jobs) {
     const listed = ids(job.params.vmid);
     if (listed.includes(vmid)) {
-      notes.push(listed.length === 1 ? `purge deletes backup job ${job.id} (it names only this guest)` : `purge removes vmid ${vmid} from backup job ${job.id}`);
+      notes.push(
+        listed.length === 1
+          ? `purge deletes backup job ${job.id} (it names only this guest)`
+          : `purge removes vmid ${vmid} from backup job ${job.id}`,
+      );
     } else if (ids(job.params.exclude).includes(vmid)) {
-      notes.push(`purge removes vmid ${vmid} from the exclusions of backup job ${job.id}: a guest given this vmid later is backed up by it`);
+      notes.push(
+        `purge removes vmid ${vmid} from the exclusions of backup job ${job.id}: a guest given this vmid later is backed up by it`,
+      );
     }
   }
   return notes;
@@ -43,7 +53,12 @@ function holders(storages: StorageInfo[], node: string, content: string[]): Stor
   return storages.filter((s) => s.node === node && s.available && s.content.some((c) => content.includes(c)));
 }
 
-async function snapshotNotes(pve: PveClient, type: "qemu" | "lxc", node: string, vmid: number): Promise<{ notes: string[]; stateVolumes: Set<string> }> {
+async function snapshotNotes(
+  pve: PveClient,
+  type: "qemu" | "lxc",
+  node: string,
+  vmid: number,
+): Promise<{ notes: string[]; stateVolumes: Set<string> }> {
   const snaps = (await getGuestSnapshots(pve, type, node, vmid)).filter((s) => s.name !== "current");
   const notes = snaps.map((s) => `snapshot ${s.name} goes with the volumes${s.vmstate ? " (and its saved RAM)" : ""}`);
   // qemu-server names a snapshot's saved RAM vm-<vmid>-state-<snapshot>; the destroy frees it.
@@ -51,7 +66,14 @@ async function snapshotNotes(pve: PveClient, type: "qemu" | "lxc", node: string,
   return { notes, stateVolumes };
 }
 
-async function volumeNotes(pve: PveClient, reads: SharedReads, step: Step, node: string, vmid: number, stateVolumes: Set<string>): Promise<string[]> {
+async function volumeNotes(
+  pve: PveClient,
+  reads: SharedReads,
+  step: Step,
+  node: string,
+  vmid: number,
+  stateVolumes: Set<string>,
+): Promise<string[]> {
   const archives = new Map<string, number>();
   const unreferenced: string[] = [];
   const goes = new Set(step.deletesVolumes ?? []);
@@ -70,7 +92,10 @@ async function volumeNotes(pve: PveClient, reads: SharedReads, step: Step, node:
       `keeps its ${count} backup archive${count === 1 ? "" : "s"} (${[...archives.keys()].join(", ")}): a guest given vmid ${vmid} later finds them under its vmid (pvectl backup list shows them as a previous guest's)`,
     );
   }
-  for (const volid of unreferenced.sort()) notes.push(`keeps ${volid}: named for vmid ${vmid} but not referenced by its config, so the destroy leaves it (delete it by hand if it is not needed)`);
+  for (const volid of unreferenced.sort())
+    notes.push(
+      `keeps ${volid}: named for vmid ${vmid} but not referenced by its config, so the destroy leaves it (delete it by hand if it is not needed)`,
+    );
   return notes;
 }
 

@@ -7,4 +7,13 @@ export { type RecomputedPlan, recomputeSavedPlan } from "./saved-plan.js";
 export { type ImportedSpec, importGuests, showSpec } from "./show.js";
 export { type DecommissionOptions, type DecommissionOutcome, type DecommissionReport, decommissionNetbox } from "./netbox/decommission.js";
 export { type RecordOutcome, type RecordResult, type SyncOptions, type SyncReport, syncNetbox } from "./netbox/sync.js";
-export { type AccessCheck, type AccessNeeds, type AccessSpec, accessSpec, type AclSubject, checkAccess, type MissingPrivilege, specAccessNeeds } from "./access.js";
+export {
+  type AccessCheck,
+  type AccessNeeds,
+  type AccessSpec,
+  accessSpec,
+  type AclSubject,
+  checkAccess,
+  type MissingPrivilege,
+  specAccessNeeds,
+} from "./access.js";

@@ -41,7 +41,11 @@ export function archiveVmid(archive: string): number | undefined {
 /** The archive's guest config (GET …/vzdump/extractconfig, parsed), read at most once per restore plan. */
 export type ArchiveConfigReader = () => Promise<Record<string, string>>;
 
-export async function planCopy(readArchiveConfig: ArchiveConfigReader, request: CopyRequest, guests: GuestSummary[]): Promise<CopyPlan | undefined> {
+export async function planCopy(
+  readArchiveConfig: ArchiveConfigReader,
+  request: CopyRequest,
+  guests: GuestSummary[],
+): Promise<CopyPlan | undefined> {
   const source = archiveVmid(request.archive);
   if (source === undefined || source === request.vmid) return undefined;
   const plan: CopyPlan = { warnings: [], problems: [] };
@@ -56,7 +60,10 @@ export async function planCopy(readArchiveConfig: ArchiveConfigReader, request: 
 }
 
 /** The archive's name and whether it is a pvectl guest's, or why it could not be read. */
-async function archiveIdentity(readArchiveConfig: ArchiveConfigReader, request: CopyRequest): Promise<{ name?: string; owned: boolean } | string> {
+async function archiveIdentity(
+  readArchiveConfig: ArchiveConfigReader,
+  request: CopyRequest,
+): Promise<{ name?: string; owned: boolean } | string> {
   try {
     const config = await readArchiveConfig();
     const name = config[request.kind === "qemu" ? "name" : "hostname"];

@@ -31,7 +31,9 @@ export async function containerRestoreStorage(readArchiveConfig: ArchiveConfigRe
   const warnings =
     elsewhere.length === 0
       ? []
-      : [`PVE restores every volume of a container onto one storage: ${elsewhere.join(", ")} goes to ${rootStorage} with the root disk; name another with --storage`];
+      : [
+          `PVE restores every volume of a container onto one storage: ${elsewhere.join(", ")} goes to ${rootStorage} with the root disk; name another with --storage`,
+        ];
   return { storage: rootStorage, warnings, problems: [] };
 }
 

@@ -54,8 +54,16 @@ export async function planRestoreArchive(client: PveClient, options: RestoreOpti
   const problems: PreflightProblem[] = [];
   const errors: string[] = [];
   const node = options.node ?? existing?.node ?? located.nodes[0] ?? "";
-  if (located.nodes.length === 0) problems.push({ kind: "storage", message: `archive ${options.archive} is not on storage ${storage} (no node lists it); see pvectl backup list` });
-  else if (!located.nodes.includes(node)) problems.push({ kind: "storage", message: `archive ${options.archive} is not visible on node ${node} (it is on ${located.nodes.join(", ")}); restore it there with --node` });
+  if (located.nodes.length === 0)
+    problems.push({
+      kind: "storage",
+      message: `archive ${options.archive} is not on storage ${storage} (no node lists it); see pvectl backup list`,
+    });
+  else if (!located.nodes.includes(node))
+    problems.push({
+      kind: "storage",
+      message: `archive ${options.archive} is not visible on node ${node} (it is on ${located.nodes.join(", ")}); restore it there with --node`,
+    });
   // The copy's name and a container's storage both come from the archive's config: read it once.
   let archiveConfig: Promise<Record<string, string>> | undefined;
   const readArchiveConfig = () => {
@@ -75,7 +83,16 @@ export async function planRestoreArchive(client: PveClient, options: RestoreOpti
   }
   const copy = await planCopy(
     readArchiveConfig,
-    { archive: options.archive, kind, vmid: options.vmid, node, start: options.start ?? false, unique: options.unique ?? false, allowDuplicateMacs: options.allowDuplicateMacs ?? false, ...(options.name !== undefined ? { name: options.name } : {}) },
+    {
+      archive: options.archive,
+      kind,
+      vmid: options.vmid,
+      node,
+      start: options.start ?? false,
+      unique: options.unique ?? false,
+      allowDuplicateMacs: options.allowDuplicateMacs ?? false,
+      ...(options.name !== undefined ? { name: options.name } : {}),
+    },
     cluster.guests,
   );
   problems.push(...(copy?.problems ?? []));
@@ -89,7 +106,10 @@ export async function planRestoreArchive(client: PveClient, options: RestoreOpti
     ...(target.storage !== undefined ? { storage: target.storage } : {}),
     ...(copy?.name !== undefined ? { name: copy.name } : {}),
   };
-  const guest = planRestore(request, replaced ?? (existing && errors.length > 0 ? { ...existing, volumes: {} } : undefined), errors, [...target.warnings, ...(copy?.warnings ?? [])]);
+  const guest = planRestore(request, replaced ?? (existing && errors.length > 0 ? { ...existing, volumes: {} } : undefined), errors, [
+    ...target.warnings,
+    ...(copy?.warnings ?? []),
+  ]);
   problems.push(...(await checkPermissions(client, [guest])));
   return { plan: newOperationPlan(client, [guest], problems), desired: [], context: { cluster, live: new Map() } };
 }
@@ -98,7 +118,12 @@ export async function planRestoreArchive(client: PveClient, options: RestoreOpti
  * The storage the restored disks go to: --storage; else for a VM none (PVE keeps each disk
  * where it was backed up from), for a container its root disk's (restore-ct-storage.ts).
  */
-async function restoreTarget(readArchiveConfig: ArchiveConfigReader, options: RestoreOptions, kind: GuestType, archiveVisible: boolean): Promise<{ storage?: string; warnings: string[]; problems: PreflightProblem[] }> {
+async function restoreTarget(
+  readArchiveConfig: ArchiveConfigReader,
+  options: RestoreOptions,
+  kind: GuestType,
+  archiveVisible: boolean,
+): Promise<{ storage?: string; warnings: string[]; problems: PreflightProblem[] }> {
   if (options.storage !== undefined) return { storage: options.storage, warnings: [], problems: [] };
   if (kind === "qemu" || !archiveVisible) return { warnings: [], problems: [] };
   return containerRestoreStorage(readArchiveConfig, options.archive);
@@ -133,9 +158,15 @@ async function locate(client: PveClient, cluster: ClusterSnapshot, storage: stri
 function targetStorageProblems(cluster: ClusterSnapshot, storage: string, node: string, kind: GuestType): PreflightProblem[] {
   const found = storageOn(cluster.storages, storage, node);
   const content = kind === "qemu" ? "images" : "rootdir";
-  if (found === undefined) return [{ kind: "storage", message: `storage ${storage} is not on node ${node}; name a storage of that node with --storage` }];
+  if (found === undefined)
+    return [{ kind: "storage", message: `storage ${storage} is not on node ${node}; name a storage of that node with --storage` }];
   if (!found.content.includes(content)) {
-    return [{ kind: "storage", message: `storage ${storage} does not hold ${kind === "qemu" ? "VM disks (content images)" : "container volumes (content rootdir)"}; pick another with --storage` }];
+    return [
+      {
+        kind: "storage",
+        message: `storage ${storage} does not hold ${kind === "qemu" ? "VM disks (content images)" : "container volumes (content rootdir)"}; pick another with --storage`,
+      },
+    ];
   }
   return [];
 }
@@ -143,10 +174,14 @@ function targetStorageProblems(cluster: ClusterSnapshot, storage: string, node: 
 /** Why PVE would refuse this restore over `guest` (it restores over a stopped, unlocked guest of the archive's type, on its node). */
 function replaceErrors(guest: GuestSummary, kind: GuestType, node: string): string[] {
   const label = `vmid ${guest.vmid}${guest.name ? ` (${guest.name})` : ""}`;
-  if (guest.type !== kind) return [`${label} is a ${guest.type === "qemu" ? "VM" : "container"} and the archive holds a ${kind === "qemu" ? "VM" : "container"}; restore it to a free vmid`];
+  if (guest.type !== kind)
+    return [
+      `${label} is a ${guest.type === "qemu" ? "VM" : "container"} and the archive holds a ${kind === "qemu" ? "VM" : "container"}; restore it to a free vmid`,
+    ];
   if (guest.node !== node) return [`${label} is on node ${guest.node}: a restore over it runs there (drop --node, or name ${guest.node})`];
   if (guest.lock !== undefined) return [`${label} is locked (${guest.lock}); run the restore again once that operation is done`];
-  if (guest.status === "running") return [`${label} is running: PVE does not restore over a running guest; stop it first (or restore to a free vmid)`];
+  if (guest.status === "running")
+    return [`${label} is running: PVE does not restore over a running guest; stop it first (or restore to a free vmid)`];
   return [];
 }
 

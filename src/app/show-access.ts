@@ -12,12 +12,36 @@ function keep<T>(wanted: string[] | undefined, live: T[], key: (t: T) => string,
 export function shownAccess(desired: DesiredAccess, live: LiveAccess): { access: Record<string, unknown>; missing: string[] } {
   const missing: string[] = [];
   const picked: LiveAccess = {
-    roles: keep(desired.roles?.filter((r) => !r.absent).map((r) => r.id), live.roles, (r) => r.id, "role", missing),
-    groups: keep(desired.groups?.map((g) => g.id), live.groups, (g) => g.id, "group", missing),
-    users: keep(desired.users?.map((u) => u.id), live.users, (u) => u.id, "user", missing),
+    roles: keep(
+      desired.roles?.filter((r) => !r.absent).map((r) => r.id),
+      live.roles,
+      (r) => r.id,
+      "role",
+      missing,
+    ),
+    groups: keep(
+      desired.groups?.map((g) => g.id),
+      live.groups,
+      (g) => g.id,
+      "group",
+      missing,
+    ),
+    users: keep(
+      desired.users?.map((u) => u.id),
+      live.users,
+      (u) => u.id,
+      "user",
+      missing,
+    ),
     tokens: keep(desired.tokens?.map(tokenKey), live.tokens, tokenKey, "token", missing),
     acls: keep(desired.acls?.map(aclKey), live.acls, aclKey, "ACL entry", missing),
-    pools: keep(desired.pools?.map((p) => p.id), live.pools, (p) => p.id, "pool", missing),
+    pools: keep(
+      desired.pools?.map((p) => p.id),
+      live.pools,
+      (p) => p.id,
+      "pool",
+      missing,
+    ),
   };
   const all = accessToSpec(picked);
   const declared = Object.fromEntries(Object.entries(all).filter(([list]) => desired[list as keyof DesiredAccess] !== undefined));

@@ -73,11 +73,16 @@ export async function showSpec(client: PveClient, spec: SpecGuests): Promise<Sho
  * that writes `backupJobs:` manages them all: pvectl's jobs it does not list are deleted, so an
  * import writes every job, foreign ones with `adopt: true`).
  */
-export async function importGuests(client: PveClient, selection: Selection, options: { backupJobs?: boolean; access?: boolean } = {}): Promise<ImportedSpec> {
+export async function importGuests(
+  client: PveClient,
+  selection: Selection,
+  options: { backupJobs?: boolean; access?: boolean } = {},
+): Promise<ImportedSpec> {
   const shown = await selectGuests(client, selection);
   const spec = specSections(shown.vms);
   // Every list, so the written spec manages them all (foreign objects with adopt: true).
-  if (options.access) spec.access = accessToSpec(await readAccess(client, { roles: [], groups: [], users: [], tokens: [], acls: [], pools: [] }));
+  if (options.access)
+    spec.access = accessToSpec(await readAccess(client, { roles: [], groups: [], users: [], tokens: [], acls: [], pools: [] }));
   if (options.backupJobs) spec.backupJobs = (await readBackupJobs(client)).map((job) => backupJobToSpec(job) as RawObject);
   return { spec, leftOut: [...shown.missing, ...(shown.skipped ?? [])] };
 }

@@ -22,7 +22,15 @@ export function cloneSourceOf(guest: DesiredGuest, all: DesiredGuest[], notes: s
   const source = all.find((g) => (typeof from === "number" ? g.vmid === from : g.name === from || g.key === from));
   if (source !== undefined && source.vmid !== undefined) {
     const template = "template" in source && source.template === true;
-    return { vmid: source.vmid, node: source.node, name: source.name, template, running: false, volumes: volumesOf(source), bridges: bridgesOf(source) };
+    return {
+      vmid: source.vmid,
+      node: source.node,
+      name: source.name,
+      template,
+      running: false,
+      volumes: volumesOf(source),
+      bridges: bridgesOf(source),
+    };
   }
   const known = typeof from === "number" ? from : UNKNOWN_VMID;
   notes.push(

@@ -10,6 +10,7 @@ export type JobNeedsInput = DesiredBackupJobs;
 export function jobNeeds(jobs: JobNeedsInput): ScopedNeed[] {
   const out: ScopedNeed[] = [{ path: "/", privilege: "Sys.Audit", operation: "read", user: "backupJobs" }];
   for (const family of OBJECT_FAMILIES)
-    for (const { object, call } of family.everyCall?.({ backupJobs: jobs }) ?? []) out.push(...callNeeds(call).map((n) => ({ ...n, operation: "backup-job", user: object })));
+    for (const { object, call } of family.everyCall?.({ backupJobs: jobs }) ?? [])
+      out.push(...callNeeds(call).map((n) => ({ ...n, operation: "backup-job", user: object })));
   return out;
 }

@@ -183,7 +183,19 @@ function mergeByPrivilege(privileges: PathPrivilege[]): PathPrivilege[] {
 }
 
 /** Operations listed per guest in the text output, in the order an operator meets them. */
-export const OPERATION_ORDER: Array<GuestOperation | "read" | "backup-job"> = ["read", "create", "clone", "change", "power", "pool", "template", "snapshot", "backup", "destroy", "backup-job"];
+export const OPERATION_ORDER: Array<GuestOperation | "read" | "backup-job"> = [
+  "read",
+  "create",
+  "clone",
+  "change",
+  "power",
+  "pool",
+  "template",
+  "snapshot",
+  "backup",
+  "destroy",
+  "backup-job",
+];
 
 /** How a source other than spec files narrows the derivation (a NetBox config: access-netbox.ts). */
 export interface NeedsSource {
@@ -194,7 +206,12 @@ export interface NeedsSource {
 }
 
 /** The privileges the spec's guests and backup jobs can need, per ACL path. */
-export function accessNeeds(guests: DesiredGuest[], jobs: JobNeedsInput | undefined, options: NeedsOptions = {}, source: NeedsSource = {}): AccessNeeds {
+export function accessNeeds(
+  guests: DesiredGuest[],
+  jobs: JobNeedsInput | undefined,
+  options: NeedsOptions = {},
+  source: NeedsSource = {},
+): AccessNeeds {
   const notes: string[] = [];
   const pools = new Map<number, string>();
   for (const g of guests) if (g.vmid !== undefined && "pool" in g && g.pool) pools.set(g.vmid, g.pool);

@@ -97,7 +97,14 @@ async function runStep(run: GuestApply, guest: GuestPlan, runner: GuestRunner, s
     report.steps.push({ ...stepReport(step, "done"), attempts, ...(result !== undefined ? { result } : {}) });
     report.warnings.push(...warnings);
     if (runner.vmid !== undefined) report.vmid = runner.vmid;
-    run.emit({ type: "step-done", guest, step, ...(runner.vmid !== undefined ? { vmid: runner.vmid } : {}), warnings, ...(result !== undefined ? { result } : {}) });
+    run.emit({
+      type: "step-done",
+      guest,
+      step,
+      ...(runner.vmid !== undefined ? { vmid: runner.vmid } : {}),
+      warnings,
+      ...(result !== undefined ? { result } : {}),
+    });
     return true;
   } catch (err) {
     const message = errorText(err);

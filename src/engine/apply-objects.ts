@@ -55,11 +55,15 @@ async function lostSecret(client: PveClient, call: ApiCall, step: Step, rest: Ap
   );
   const what = step.summary.split(":")[0];
   const entries = aclEntries(rest);
-  const acl = entries === "" ? "" : `; its ACL entries (${entries}) were not granted again: the spec's access.acls grants those it lists, grant the others by hand`;
+  const acl =
+    entries === ""
+      ? ""
+      : `; its ACL entries (${entries}) were not granted again: the spec's access.acls grants those it lists, grant the others by hand`;
   return new Error(
     (removed
       ? `${what}: PVE created it, but its answer (with the secret, shown only once) was lost; the token was removed again since nobody has its secret. Run apply again to create it anew`
-      : `${what}: PVE created it, but its answer (with the secret, shown only once) was lost, and removing it failed: nobody has its secret. Delete the token (pveum user token remove) and run apply again`) + acl,
+      : `${what}: PVE created it, but its answer (with the secret, shown only once) was lost, and removing it failed: nobody has its secret. Delete the token (pveum user token remove) and run apply again`) +
+      acl,
   );
 }
 
@@ -67,7 +71,9 @@ async function lostSecret(client: PveClient, call: ApiCall, step: Step, rest: Ap
 function afterDelivery(err: unknown, step: Step, rest: ApiCall[]): Error {
   const entries = aclEntries(rest);
   if (entries === "") return err instanceof Error ? err : new Error(errorText(err));
-  return new Error(`${errorText(err)}; the token was made anew and its new secret written, but these ACL entries of it were not granted again: ${entries} (${step.id}). The spec's access.acls grants those it lists on the next apply; grant the others by hand`);
+  return new Error(
+    `${errorText(err)}; the token was made anew and its new secret written, but these ACL entries of it were not granted again: ${entries} (${step.id}). The spec's access.acls grants those it lists on the next apply; grant the others by hand`,
+  );
 }
 
 /** Sends one call; a secret in its answer goes to the sink opened before it, before anything else happens. */

@@ -77,24 +77,38 @@ export async function applyPlan(client: PveClient, plan: Plan, options: ApplyOpt
   };
   // Objects the guests need (a pool they join, the spec's access objects) first.
   const early = plan.objects === undefined ? [] : await applyObjects(client, objectsOfPhase(plan.objects, "before-guests"), objectOptions);
-  const guests = await runGuests(plan.guests, async (guest) => {
-    // A guest with nothing to run takes no per-node slot.
-    const report =
-      guest.steps.length === 0 || guest.errors.length > 0 ? await applyGuest(run, guest) : await limiter.run(guest.node, () => applyGuest(run, guest));
-    run.emit({ type: "guest-done", report });
-    return report;
-  }, run);
-  await reportNameTwins(client, plan.guests.map((guest, i) => ({ guest, report: guests[i]! })));
+  const guests = await runGuests(
+    plan.guests,
+    async (guest) => {
+      // A guest with nothing to run takes no per-node slot.
+      const report =
+        guest.steps.length === 0 || guest.errors.length > 0
+          ? await applyGuest(run, guest)
+          : await limiter.run(guest.node, () => applyGuest(run, guest));
+      run.emit({ type: "guest-done", report });
+      return report;
+    },
+    run,
+  );
+  await reportNameTwins(
+    client,
+    plan.guests.map((guest, i) => ({ guest, report: guests[i]! })),
+  );
   // The other objects after guests: a new job may name guests this apply just created, a pool
   // is deleted once its guests left it.
-  const objects = plan.objects === undefined ? undefined : [...early, ...(await applyObjects(client, objectsOfPhase(plan.objects, "after-guests"), objectOptions))];
+  const objects =
+    plan.objects === undefined
+      ? undefined
+      : [...early, ...(await applyObjects(client, objectsOfPhase(plan.objects, "after-guests"), objectOptions))];
   if (options.desired !== undefined) await readBack(client, plan, { guests, ...(objects ? { objects } : {}) }, readBackSpec(options));
   return {
     target: plan.target,
     guests,
     ...(objects !== undefined ? { objects } : {}),
     elapsedSeconds: Number(((performance.now() - started) / 1000).toFixed(2)),
-    ok: guests.every((g) => g.result !== "failed" && g.result !== "partial" && g.error === undefined) && (objects ?? []).every((o) => o.result !== "failed" && o.error === undefined),
+    ok:
+      guests.every((g) => g.result !== "failed" && g.result !== "partial" && g.error === undefined) &&
+      (objects ?? []).every((o) => o.result !== "failed" && o.error === undefined),
   };
 }
 
@@ -138,11 +152,13 @@ interface Wait {
 
 function waitsAtApply(guests: GuestPlan[]): Map<string, Wait> {
   const out = new Map<string, Wait>();
-  for (const [clone, source] of clonesWaitFor(guests)) out.set(clone, { on: [source], notAttempted: (key, why) => `not attempted: its clone source ${key} ${why}` });
+  for (const [clone, source] of clonesWaitFor(guests))
+    out.set(clone, { on: [source], notAttempted: (key, why) => `not attempted: its clone source ${key} ${why}` });
   for (const [template, clones] of templatesWaitFor(guests)) {
     out.set(template, {
       on: clones,
-      notAttempted: (key, why) => `not attempted: its linked clone ${key} ${why}, and PVE refuses to destroy a template while a linked clone's disk exists`,
+      notAttempted: (key, why) =>
+        `not attempted: its linked clone ${key} ${why}, and PVE refuses to destroy a template while a linked clone's disk exists`,
     });
   }
   return out;

@@ -50,7 +50,11 @@ function sleep(ms: number): Promise<void> {
 }
 
 /** Sends `call` on `node` until PVE took it (or a read-back shows it did), then waits its task. */
-export async function runArchiveCall(deps: ArchiveCallDeps, node: string, call: ApiCall & { intent: ArchiveIntent }): Promise<ArchiveOutcome> {
+export async function runArchiveCall(
+  deps: ArchiveCallDeps,
+  node: string,
+  call: ApiCall & { intent: ArchiveIntent },
+): Promise<ArchiveOutcome> {
   const { client, retry } = deps;
   for (let attempt = 1; ; attempt++) {
     const sentAtMs = Date.now();
@@ -63,7 +67,8 @@ export async function runArchiveCall(deps: ArchiveCallDeps, node: string, call: 
       if (mayHaveApplied(err)) {
         const found = await lostTask(deps, node, call.intent, sentAtMs);
         if (found !== undefined) return finish(deps, node, call.intent, found, attempt);
-        if (call.intent.op === "archive-delete" && (await archiveGone(client, node, call.intent))) return { warnings: [], attempts: attempt };
+        if (call.intent.op === "archive-delete" && (await archiveGone(client, node, call.intent)))
+          return { warnings: [], attempts: attempt };
       }
       const delayMs = backoff(retry, attempt - 1);
       deps.onRetry(attempt + 1, errorText(err).split("\n")[0]!, delayMs);
@@ -94,7 +99,9 @@ function lockInTaskLog(err: unknown): string | undefined {
 }
 
 function withLockWaitHint(err: unknown, lock: string): Error {
-  return new Error(`${errorText(err)}\nthe guest is locked (${lock}) by another operation; run again once it is done, or give --lock-wait (e.g. --lock-wait 2h) to wait for it`);
+  return new Error(
+    `${errorText(err)}\nthe guest is locked (${lock}) by another operation; run again once it is done, or give --lock-wait (e.g. --lock-wait 2h) to wait for it`,
+  );
 }
 
 /** Waits the call's task (its failure is the step's) and reads what it made. */
@@ -102,7 +109,8 @@ async function finish(deps: ArchiveCallDeps, node: string, intent: ArchiveIntent
   deps.seen.add(upid);
   const startedAt = parseUpid(upid).starttime;
   const { warnings } = await deps.watcher.wait(upid);
-  if (intent.op === "restore" && intent.start) return { warnings: [...warnings, ...(await awaitRestoreStart(deps, node, intent, startedAt))], attempts };
+  if (intent.op === "restore" && intent.start)
+    return { warnings: [...warnings, ...(await awaitRestoreStart(deps, node, intent, startedAt))], attempts };
   if (intent.op !== "backup") return { warnings, attempts };
   const archive = await archiveOf(deps.client, node, intent, upid, startedAt);
   return { warnings, attempts, ...(archive !== undefined ? { result: `archive ${archive}` } : {}) };
@@ -141,8 +149,17 @@ async function lostTask(deps: ArchiveCallDeps, node: string, intent: ArchiveInte
   try {
     if (intent.op !== "archive-delete") return await findLostTask(deps.client, { node, vmid: intent.vmid, type, sentAtMs }, deps.seen);
     const user = deps.client.identity;
-    const tasks = await getNodeTasks(deps.client, node, { source: "all", typefilter: type, userfilter: user.split("!")[0], since: Math.floor(sentAtMs / 1000) - 120, limit: 50 });
-    const ours = tasks.filter((t) => !deps.seen.has(t.upid) && t.upid.includes(`:${type}:${intent.vmid}@${intent.archive.storage}:`) && t.upid.endsWith(`:${user}:`));
+    const tasks = await getNodeTasks(deps.client, node, {
+      source: "all",
+      typefilter: type,
+      userfilter: user.split("!")[0],
+      since: Math.floor(sentAtMs / 1000) - 120,
+      limit: 50,
+    });
+    const ours = tasks.filter(
+      (t) =>
+        !deps.seen.has(t.upid) && t.upid.includes(`:${type}:${intent.vmid}@${intent.archive.storage}:`) && t.upid.endsWith(`:${user}:`),
+    );
     return ours.sort((a, b) => (b.starttime ?? 0) - (a.starttime ?? 0))[0]?.upid;
   } catch {
     return undefined;
@@ -166,10 +183,20 @@ const ARCHIVE_LINE = /creating vzdump archive '([^']+)'/;
  * backups of the guest (the volume id is what restore and prune take); without that line, the
  * guest's newest archive made since the task started.
  */
-async function archiveOf(client: PveClient, node: string, intent: BackupIntent, upid: string, startedAt: number): Promise<string | undefined> {
+async function archiveOf(
+  client: PveClient,
+  node: string,
+  intent: BackupIntent,
+  upid: string,
+  startedAt: number,
+): Promise<string | undefined> {
   try {
     const log = await getTaskLog(client, node, upid, { start: 0, limit: 1000 });
-    const file = log.lines.map((l) => ARCHIVE_LINE.exec(l)?.[1]).find((f) => f !== undefined)?.split("/").pop();
+    const file = log.lines
+      .map((l) => ARCHIVE_LINE.exec(l)?.[1])
+      .find((f) => f !== undefined)
+      ?.split("/")
+      .pop();
     const archives = await getStorageContent(client, node, intent.storage, { content: "backup", vmid: intent.vmid });
     const named = file !== undefined ? archives.find((a) => a.volid.split("/").pop() === file || a.volid.endsWith(`:${file}`)) : undefined;
     if (named) return named.volid;

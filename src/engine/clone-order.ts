@@ -30,21 +30,35 @@ function idle(vm: DesiredGuest, error: string): GuestPlan {
 }
 
 /** The plan of a new clone whose source is made in this plan: planned against it, or an error that says why not. */
-function cloneOfPlanned(vm: DesiredGuest, source: DesiredGuest, sourcePlan: GuestPlan, live: Map<number, LiveGuest>): GuestPlan | undefined {
+function cloneOfPlanned(
+  vm: DesiredGuest,
+  source: DesiredGuest,
+  sourcePlan: GuestPlan,
+  live: Map<number, LiveGuest>,
+): GuestPlan | undefined {
   if (!sourcePlan.exists && sourcePlan.errors.length > 0) {
-    return idle(vm, `clone.from: ${source.key} is not live and cannot be created in this run (see its errors); fix it, and its clone is planned with it`);
+    return idle(
+      vm,
+      `clone.from: ${source.key} is not live and cannot be created in this run (see its errors); fix it, and its clone is planned with it`,
+    );
   }
   const what = inFlight(sourcePlan);
   if (what === undefined) return undefined;
   const predicted = predictSource(sourcePlan, live);
   if (typeof predicted === "string") {
-    return idle(vm, `clone.from: ${source.key} is ${what} by this same plan, and ${predicted}: apply this plan, then apply again to clone ${vm.key} from it`);
+    return idle(
+      vm,
+      `clone.from: ${source.key} is ${what} by this same plan, and ${predicted}: apply this plan, then apply again to clone ${vm.key} from it`,
+    );
   }
   if (vm.clone?.node !== undefined && predicted.node !== vm.clone.node) {
     return idle(vm, `clone.from: ${source.key} is ${what} on ${predicted.node} by this plan, not on ${vm.clone.node} as clone.node says`);
   }
   if (vm.clone?.snapname !== undefined) {
-    return idle(vm, `clone.snapname: ${source.key} is ${what} by this same plan and has no snapshot ${vm.clone.snapname} yet: apply this plan, take the snapshot, then apply again`);
+    return idle(
+      vm,
+      `clone.snapname: ${source.key} is ${what} by this same plan and has no snapshot ${vm.clone.snapname} yet: apply this plan, take the snapshot, then apply again`,
+    );
   }
   return kindOf(vm).plan.create(vm, predicted);
 }
@@ -74,7 +88,9 @@ export function clonesWaitFor(guests: GuestPlan[]): Map<string, string> {
     for (const call of guest.steps.flatMap((s) => s.calls)) {
       const intent = call.intent;
       if (intent.op !== "clone") continue;
-      const source = guests.find((g) => g !== guest && g.vmid === intent.source.vmid && g.node === intent.source.node && inFlight(g) !== undefined);
+      const source = guests.find(
+        (g) => g !== guest && g.vmid === intent.source.vmid && g.node === intent.source.node && inFlight(g) !== undefined,
+      );
       if (source !== undefined) out.set(guest.key, source.key);
     }
   }
@@ -114,6 +130,8 @@ export function noteTemplatesAfterClones(guests: GuestPlan[]): void {
   for (const [key, clones] of templatesWaitFor(guests)) {
     guests
       .find((g) => g.key === key)
-      ?.warnings.push(`destroyed after its linked clones ${clones.join(", ")} in this run: PVE refuses to destroy a template while a linked clone's disk exists`);
+      ?.warnings.push(
+        `destroyed after its linked clones ${clones.join(", ")} in this run: PVE refuses to destroy a template while a linked clone's disk exists`,
+      );
   }
 }

@@ -67,7 +67,9 @@ export function compareIdentity(saved: ClusterIdentity, live: ClusterIdentity): 
     problems.push(`it was made for cluster ${saved.name}, but the endpoint now belongs to cluster ${live.name}`);
   }
   if (saved.nodes.join(",") !== live.nodes.join(",")) {
-    problems.push(`it was made for a cluster with nodes ${saved.nodes.join(", ") || "(none)"}, the cluster now has ${live.nodes.join(", ") || "(none)"}`);
+    problems.push(
+      `it was made for a cluster with nodes ${saved.nodes.join(", ") || "(none)"}, the cluster now has ${live.nodes.join(", ") || "(none)"}`,
+    );
   }
   if (saved.fingerprint !== live.fingerprint) {
     problems.push(

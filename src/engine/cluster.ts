@@ -130,7 +130,11 @@ export async function readGuestsPerGuest(
   concurrency = DEFAULT_READ_CONCURRENCY,
 ): Promise<GuestReads> {
   const reads: GuestReads = { live: new Map(), gone: new Set(), failed: new Map() };
-  const attempt = (g: GuestSummary) => readGuest(client, g).then((live) => ({ g, live }), (err: unknown) => ({ g, err }));
+  const attempt = (g: GuestSummary) =>
+    readGuest(client, g).then(
+      (live) => ({ g, live }),
+      (err: unknown) => ({ g, err }),
+    );
   const first = await mapConcurrent(guests, concurrency, attempt);
   const retry: GuestSummary[] = [];
   for (const r of first) {

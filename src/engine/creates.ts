@@ -37,7 +37,12 @@ function inCreation(desired: Wanted[], cluster: ClusterSnapshot): number[] {
 }
 
 /** Waits (bounded) for the creates some spec entry may be; returns the listing to plan with. */
-export async function settleCreates(client: PveClient, cluster: ClusterSnapshot, desired: Wanted[], options: SettleOptions = {}): Promise<ClusterSnapshot> {
+export async function settleCreates(
+  client: PveClient,
+  cluster: ClusterSnapshot,
+  desired: Wanted[],
+  options: SettleOptions = {},
+): Promise<ClusterSnapshot> {
   const limitMs = options.limitMs ?? DEFAULT_CREATE_WAIT_MS;
   let snapshot = cluster;
   let vmids = inCreation(desired, snapshot);

@@ -57,7 +57,10 @@ export function findGuest(spec: { name: string; vmid?: number; node?: string; ki
     const guest = guests.find((g) => g.vmid === spec.vmid);
     if (!guest) return { kind: "absent" };
     if (guest.type !== type) {
-      return { kind: "error", message: `vmid ${spec.vmid} is ${GUEST_NOUN[guest.type]} on ${guest.node}, not ${GUEST_NOUN[type]}; pick another vmid` };
+      return {
+        kind: "error",
+        message: `vmid ${spec.vmid} is ${GUEST_NOUN[guest.type]} on ${guest.node}, not ${GUEST_NOUN[type]}; pick another vmid`,
+      };
     }
     return { kind: "found", guest };
   }

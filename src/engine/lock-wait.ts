@@ -33,7 +33,10 @@ export async function waitForRelease(wait: LockWait, lock: string): Promise<void
   for (let n = 0; current !== undefined; n++) {
     const elapsed = Date.now() - wait.since;
     if (elapsed >= wait.limitMs) {
-      throw lockHeldError(current, `VM is locked (${current}); gave up after waiting ${formatDuration(elapsed)} (--lock-wait ${formatDuration(wait.limitMs)})`);
+      throw lockHeldError(
+        current,
+        `VM is locked (${current}); gave up after waiting ${formatDuration(elapsed)} (--lock-wait ${formatDuration(wait.limitMs)})`,
+      );
     }
     if (elapsed - shownAt >= LOCK_NOTICE_MS) {
       wait.notify(current, elapsed);

@@ -19,7 +19,8 @@ export async function reportNameTwins(client: PveClient, runs: Array<{ guest: Gu
   try {
     guests = (await readCluster(client)).guests;
   } catch (err) {
-    for (const { report } of byName) report.warnings.push(`could not check for a guest of the same name created meanwhile: ${errorText(err).split("\n")[0]}`);
+    for (const { report } of byName)
+      report.warnings.push(`could not check for a guest of the same name created meanwhile: ${errorText(err).split("\n")[0]}`);
     return;
   }
   for (const { guest, report } of byName) {

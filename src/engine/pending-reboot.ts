@@ -13,7 +13,11 @@ export function rebootHeldBack(report: GuestReport): boolean {
 }
 
 /** Keys with a pending value or a pending delete (`GET .../pending`), sorted. */
-export async function pendingKeys(client: PveClient, guest: Pick<GuestPlan, "kind" | "node">, vmid: number): Promise<{ keys: string[]; warning?: string }> {
+export async function pendingKeys(
+  client: PveClient,
+  guest: Pick<GuestPlan, "kind" | "node">,
+  vmid: number,
+): Promise<{ keys: string[]; warning?: string }> {
   try {
     const entries = await kindOf(guest).read.pending(client, guest.node, vmid);
     const keys = entries.filter((e) => e.pending !== undefined || e.delete !== undefined).map((e) => e.key);

@@ -60,10 +60,12 @@ function compareSteps(saved: { key: string; steps: Step[] }, fresh: { key: strin
     if (!freshIds.includes(step.id)) problems.push(`${saved.key}: step ${step.id} (${step.action}) is not in the recomputed plan`);
   }
   for (const step of fresh.steps) {
-    if (!savedIds.includes(step.id)) problems.push(`${saved.key}: the recomputed plan has step ${step.id} (${step.action}), which the saved plan lacks`);
+    if (!savedIds.includes(step.id))
+      problems.push(`${saved.key}: the recomputed plan has step ${step.id} (${step.action}), which the saved plan lacks`);
   }
   if (problems.length > 0) return problems;
-  if (canonical(savedIds) !== canonical(freshIds)) return [`${saved.key}: the saved plan runs the steps in another order than the recomputed plan`];
+  if (canonical(savedIds) !== canonical(freshIds))
+    return [`${saved.key}: the saved plan runs the steps in another order than the recomputed plan`];
   return saved.steps.flatMap((step, i) => compareStep(saved.key, step, fresh.steps[i]!));
 }
 
@@ -92,11 +94,15 @@ function compareObjects(saved: ObjectPlan[], fresh: ObjectPlan[]): string[] {
     }
     const fields = differingFields(object, other, ["steps", "warnings"]);
     const record = (o: ObjectPlan) => o as unknown as Record<string, unknown>;
-    problems.push(...fields.map((f) => `${name(object)}: ${f} differs (saved ${show(record(object)[f])}, recomputed ${show(record(other)[f])})`));
+    problems.push(
+      ...fields.map((f) => `${name(object)}: ${f} differs (saved ${show(record(object)[f])}, recomputed ${show(record(other)[f])})`),
+    );
     problems.push(...compareSteps({ key: name(object), steps: object.steps }, { key: name(other), steps: other.steps }));
   }
-  for (const object of fresh) if (!savedNames.has(name(object))) problems.push(`${name(object)} is in the recomputed plan but not in the saved plan`);
-  if (problems.length === 0 && canonical(saved.map(name)) !== canonical(fresh.map(name))) problems.push("the saved plan lists the objects in another order than the recomputed plan");
+  for (const object of fresh)
+    if (!savedNames.has(name(object))) problems.push(`${name(object)} is in the recomputed plan but not in the saved plan`);
+  if (problems.length === 0 && canonical(saved.map(name)) !== canonical(fresh.map(name)))
+    problems.push("the saved plan lists the objects in another order than the recomputed plan");
   return problems;
 }
 

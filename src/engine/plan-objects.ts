@@ -37,13 +37,16 @@ async function objectPermissions(client: PveClient, objects: ObjectPlan[], desir
   const reads = readProblems(client, dump, reading);
   if (steps.length === 0) return reads;
   const owner = new Map(objects.flatMap((o) => o.steps.map((s) => [s.id, o.key] as const)));
-  return [...reads, ...missingPrivileges(dump, stepNeeds(steps), client.identity).map((need) => ({
-    kind: "permission" as const,
-    guest: owner.get(need.stepId) ?? "",
-    path: need.path,
-    privilege: need.privilege,
-    message: `${client.identity} lacks ${need.privilege} on ${need.path}${(need.orOn ?? []).map((o) => ` (or ${o.privilege} on ${o.path})`).join("")} (needed by step ${need.stepId})`,
-  }))];
+  return [
+    ...reads,
+    ...missingPrivileges(dump, stepNeeds(steps), client.identity).map((need) => ({
+      kind: "permission" as const,
+      guest: owner.get(need.stepId) ?? "",
+      path: need.path,
+      privilege: need.privilege,
+      message: `${client.identity} lacks ${need.privilege} on ${need.path}${(need.orOn ?? []).map((o) => ` (or ${o.privilege} on ${o.path})`).join("")} (needed by step ${need.stepId})`,
+    })),
+  ];
 }
 
 /**
@@ -70,7 +73,11 @@ function secretFileProblems(objects: ObjectPlan[], states: ReadonlyMap<string, S
 }
 
 /** Plans the spec's objects; families the spec does not declare are not read. */
-export async function planObjects(client: PveClient, desired: DesiredObjects, options: ObjectPlanOptions & { skipPreflight?: boolean }): Promise<ObjectPlanning> {
+export async function planObjects(
+  client: PveClient,
+  desired: DesiredObjects,
+  options: ObjectPlanOptions & { skipPreflight?: boolean },
+): Promise<ObjectPlanning> {
   const objects: ObjectPlan[] = [];
   const problems: PreflightProblem[] = [];
   const secretFiles = await secretFileStates(desired);

@@ -67,7 +67,14 @@ function newPlan(client: PveClient, guests: GuestPlan[]): Plan {
   return { format: "pvectl-plan/1", createdAt: new Date().toISOString(), target: client.origin, guests, preflightErrors: [] };
 }
 
-async function finish(client: PveClient, cluster: ClusterSnapshot, plan: Plan, options: PlanOptions, refused: PreflightProblem[], creatingPools: string[] = []): Promise<Plan> {
+async function finish(
+  client: PveClient,
+  cluster: ClusterSnapshot,
+  plan: Plan,
+  options: PlanOptions,
+  refused: PreflightProblem[],
+  creatingPools: string[] = [],
+): Promise<Plan> {
   plan.preflightErrors = [...refused];
   if (options.skipPreflight) return plan;
   const [references, pools, permissions, clones, space] = await Promise.all([
@@ -77,7 +84,15 @@ async function finish(client: PveClient, cluster: ClusterSnapshot, plan: Plan, o
     checkClones(client, cluster, plan.guests),
     checkSpace(client, cluster, plan.guests),
   ]);
-  plan.preflightErrors.push(...references, ...pools, ...permissions, ...clones, ...space.problems, ...checkFormats(cluster, plan.guests), ...checkTemplates(cluster, plan.guests));
+  plan.preflightErrors.push(
+    ...references,
+    ...pools,
+    ...permissions,
+    ...clones,
+    ...space.problems,
+    ...checkFormats(cluster, plan.guests),
+    ...checkTemplates(cluster, plan.guests),
+  );
   for (const guest of plan.guests) guest.warnings.push(...(space.warnings.get(guest.key) ?? []));
   return plan;
 }
@@ -91,7 +106,17 @@ function refusesAdoption(vm: DesiredGuest, guest: GuestSummary, options: PlanOpt
 function foreignGuest(vm: DesiredGuest, guest: GuestSummary): GuestPlan {
   const error = `left alone: vmid ${guest.vmid} was not created by pvectl and adopting it is not allowed (see the preflight problem)`;
   const kind = vm.kind !== undefined ? { kind: vm.kind } : {};
-  return { ...kind, key: vm.key, name: vm.name, vmid: guest.vmid, node: guest.node, exists: true, steps: [], errors: [error], warnings: [] };
+  return {
+    ...kind,
+    key: vm.key,
+    name: vm.name,
+    vmid: guest.vmid,
+    node: guest.node,
+    exists: true,
+    steps: [],
+    errors: [error],
+    warnings: [],
+  };
 }
 
 /** Said of an existing guest whose spec entry has `clone:`: what it was cloned from is not PVE's to tell, nor a reason to recreate it. */
@@ -141,7 +166,12 @@ function creatingAt(matches: Array<{ vm: DesiredGuest; match: Match }>): number[
 }
 
 /** A guest to be created: by its kind's create, or cloned from its source (read with the rest). */
-function createPlan(vm: DesiredGuest, source: SourceMatch | undefined, reads: GuestReads, snapshots: Map<string, LiveGuest | string>): GuestPlan {
+function createPlan(
+  vm: DesiredGuest,
+  source: SourceMatch | undefined,
+  reads: GuestReads,
+  snapshots: Map<string, LiveGuest | string>,
+): GuestPlan {
   if (vm.clone === undefined) return kindOf(vm).plan.create(vm);
   if (source === undefined) return idleGuest(vm, ["clone.from: the source was not looked up"]);
   if (source.kind === "error") return idleGuest(vm, [source.message]);
@@ -155,7 +185,12 @@ function createPlan(vm: DesiredGuest, source: SourceMatch | undefined, reads: Gu
 }
 
 /** Plans the spec's guests, and the cluster objects it declares (backup jobs), against the live cluster. */
-export async function buildPlan(client: PveClient, desired: DesiredGuest[], options: PlanOptions = {}, objects: DesiredObjects = {}): Promise<PlanResult> {
+export async function buildPlan(
+  client: PveClient,
+  desired: DesiredGuest[],
+  options: PlanOptions = {},
+  objects: DesiredObjects = {},
+): Promise<PlanResult> {
   const power = {
     shutdownTimeoutSeconds: options.shutdownTimeoutSeconds ?? DEFAULT_SHUTDOWN_TIMEOUT,
     forceStop: options.forceStop ?? false,
@@ -227,7 +262,9 @@ export async function buildPlan(client: PveClient, desired: DesiredGuest[], opti
   planClonesOfPlannedSources(guests, desired, live);
   noteTemplatesAfterClones(guests);
   // Objects first: a pool the spec's access section creates is no missing pool for its guests.
-  const planned = declaresObjects(objects) ? await planObjects(client, objects, { ...options, poolsInUse: poolsJoinedBy(guests) }) : undefined;
+  const planned = declaresObjects(objects)
+    ? await planObjects(client, objects, { ...options, poolsInUse: poolsJoinedBy(guests) })
+    : undefined;
   const plan = await finish(client, cluster, newPlan(client, guests), options, refused, poolsCreatedBy(planned?.objects ?? []));
   if (planned !== undefined) {
     plan.objects = planned.objects;
@@ -259,7 +296,11 @@ export async function buildDestroyPlan(client: PveClient, selection: DestroySele
       refused.push(adoptionProblem(vm.key, match.guest, "destroy", options.adoptHint));
     } else if (match.kind === "found") found.push({ vm, guest: match.guest });
   }
-  const reads = await readGuestsPerGuest(client, found.map((f) => f.guest), options.readConcurrency);
+  const reads = await readGuestsPerGuest(
+    client,
+    found.map((f) => f.guest),
+    options.readConcurrency,
+  );
   for (const { vm, guest } of found) {
     // A guest deleted meanwhile is already gone: nothing to destroy.
     if (reads.gone.has(guest.vmid)) continue;

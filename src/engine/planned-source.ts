@@ -16,7 +16,8 @@ export function predictSource(plan: GuestPlan, live: Map<number, LiveGuest>): Li
   const calls = plan.steps.flatMap((s) => s.calls);
   if (plan.exists) {
     const current = live.get(vmid);
-    if (current === undefined || calls.some((c) => !KEEPS_CONFIG.has(c.intent.op))) return "it changes besides that (its clone is planned once it is as the spec says)";
+    if (current === undefined || calls.some((c) => !KEEPS_CONFIG.has(c.intent.op)))
+      return "it changes besides that (its clone is planned once it is as the spec says)";
     const state = plannedConfig(plan.steps, vmid, { config: {}, status: current.status, template: current.template })!;
     return { ...current, status: state.status, template: state.template };
   }

@@ -19,7 +19,9 @@ interface Clone {
 }
 
 function clonesOf(guests: GuestPlan[]): Clone[] {
-  return guests.flatMap((g) => g.steps.flatMap((s) => s.calls.flatMap((c) => (c.intent.op === "clone" ? [{ guest: g.key, intent: c.intent }] : []))));
+  return guests.flatMap((g) =>
+    g.steps.flatMap((s) => s.calls.flatMap((c) => (c.intent.op === "clone" ? [{ guest: g.key, intent: c.intent }] : []))),
+  );
 }
 
 function sourceName(intent: CloneIntent): string {
@@ -37,7 +39,9 @@ function crossNodeProblem(clone: Clone, cluster: ClusterSnapshot): PreflightProb
   if (intent.target === intent.source.node) return undefined;
   const local = localTargets(intent, cluster);
   if (local.length === 0) return undefined;
-  const shared = [...new Set(cluster.storages.filter((s) => s.shared && s.node === intent.target && s.content.includes("images")).map((s) => s.storage))].sort();
+  const shared = [
+    ...new Set(cluster.storages.filter((s) => s.shared && s.node === intent.target && s.content.includes("images")).map((s) => s.storage)),
+  ].sort();
   const fix = intent.full
     ? shared.length > 0
       ? `set clone.storage to a shared storage (${shared.join(", ")})`
@@ -54,7 +58,11 @@ function crossNodeProblem(clone: Clone, cluster: ClusterSnapshot): PreflightProb
 function runningProblem(clone: Clone): PreflightProblem | undefined {
   const { intent } = clone;
   if (intent.kind !== "lxc" || !intent.full || !intent.source.running || intent.snapname !== undefined) return undefined;
-  return { kind: "clone", guest: clone.guest, message: `PVE cannot make a full clone of a running container (${sourceName(intent)}): stop it first, or clone a template` };
+  return {
+    kind: "clone",
+    guest: clone.guest,
+    message: `PVE cannot make a full clone of a running container (${sourceName(intent)}): stop it first, or clone a template`,
+  };
 }
 
 /** Storage types whose volumes a base image can be linked from, whatever the format. */
@@ -73,13 +81,22 @@ function plannedLinkable(intent: CloneIntent, cluster: ClusterSnapshot): boolean
   });
 }
 
-async function linkedProblem(client: PveClient, cluster: ClusterSnapshot, clone: Clone, planned: boolean): Promise<PreflightProblem | undefined> {
+async function linkedProblem(
+  client: PveClient,
+  cluster: ClusterSnapshot,
+  clone: Clone,
+  planned: boolean,
+): Promise<PreflightProblem | undefined> {
   const { intent } = clone;
   if (intent.full) return undefined;
   const fix = "set full: true (a full copy)";
   // pve-container links a container's snapshot too; qemu-server links templates only.
   if (!intent.source.template && !(intent.kind === "lxc" && intent.snapname !== undefined)) {
-    return { kind: "clone", guest: clone.guest, message: `a linked clone (full: false) needs a template as its source; ${sourceName(intent)} is not one: ${fix}, or clone a template` };
+    return {
+      kind: "clone",
+      guest: clone.guest,
+      message: `a linked clone (full: false) needs a template as its source; ${sourceName(intent)} is not one: ${fix}, or clone a template`,
+    };
   }
   if (intent.volumes.length === 0) return undefined;
   if (planned) {
@@ -89,7 +106,11 @@ async function linkedProblem(client: PveClient, cluster: ClusterSnapshot, clone:
       const answer = await getGuestFeature(client, intent.kind, intent.source.node, intent.source.vmid, "clone", intent.snapname);
       if (answer.hasFeature) return undefined;
     } catch (err) {
-      return { kind: "clone", guest: clone.guest, message: `could not ask PVE whether ${sourceName(intent)} can be linked-cloned: ${errorText(err).split("\n")[0]}` };
+      return {
+        kind: "clone",
+        guest: clone.guest,
+        message: `could not ask PVE whether ${sourceName(intent)} can be linked-cloned: ${errorText(err).split("\n")[0]}`,
+      };
     }
   }
   const storages = [...new Set(intent.volumes.map((v) => v.storage))].sort().join(", ");

@@ -31,10 +31,13 @@ function asks(guests: GuestPlan[]): FormatAsk[] {
   return guests.flatMap((g) =>
     g.steps.flatMap((s) =>
       s.calls.flatMap(({ intent }) => {
-        if (intent.op === "move-volume" && intent.format !== undefined) return [{ guest: g.key, node: g.node, slot: intent.slot, storage: intent.storage, format: intent.format }];
+        if (intent.op === "move-volume" && intent.format !== undefined)
+          return [{ guest: g.key, node: g.node, slot: intent.slot, storage: intent.storage, format: intent.format }];
         if (intent.op !== "create" && intent.op !== "configure") return [];
         return intent.writes.flatMap((w) =>
-          w.as === "drive" && w.newOn !== undefined && w.format !== undefined ? [{ guest: g.key, node: g.node, slot: w.key, storage: w.newOn, format: w.format }] : [],
+          w.as === "drive" && w.newOn !== undefined && w.format !== undefined
+            ? [{ guest: g.key, node: g.node, slot: w.key, storage: w.newOn, format: w.format }]
+            : [],
         );
       }),
     ),

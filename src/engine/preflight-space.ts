@@ -37,7 +37,9 @@ function needsOfIntent(guest: GuestPlan, intent: CallIntent): SpaceNeed[] {
     case "create":
     case "configure":
       return intent.writes.flatMap((w) =>
-        w.as === "drive" && w.newOn !== undefined && w.newBytes !== undefined ? [at(w.newOn, `${w.key} new ${humanSize(w.newBytes)}`, w.newBytes)] : [],
+        w.as === "drive" && w.newOn !== undefined && w.newBytes !== undefined
+          ? [at(w.newOn, `${w.key} new ${humanSize(w.newBytes)}`, w.newBytes)]
+          : [],
       );
     case "resize": {
       if (intent.fromBytes === undefined || intent.storage === undefined || intent.sizeBytes <= intent.fromBytes) return [];
@@ -45,7 +47,9 @@ function needsOfIntent(guest: GuestPlan, intent: CallIntent): SpaceNeed[] {
       return [at(intent.storage, `${intent.slot} grown by ${humanSize(grown)}`, grown)];
     }
     case "move-volume":
-      return intent.sizeBytes !== undefined ? [at(intent.storage, `${intent.slot} moved ${humanSize(intent.sizeBytes)}`, intent.sizeBytes)] : [];
+      return intent.sizeBytes !== undefined
+        ? [at(intent.storage, `${intent.slot} moved ${humanSize(intent.sizeBytes)}`, intent.sizeBytes)]
+        : [];
     case "clone":
       // A linked clone shares its template's base volumes: nothing new to hold.
       if (!intent.full) return [];
@@ -81,7 +85,13 @@ export function groupNeeds(needs: SpaceNeed[], cluster: ClusterSnapshot): SpaceG
     const info = cluster.storages.find((s) => s.storage === need.storage && s.node === need.node);
     const shared = info?.shared ?? false;
     const key = shared ? need.storage : `${need.node}\0${need.storage}`;
-    const group = groups.get(key) ?? { storage: need.storage, node: need.node, shared, ...(info?.type !== undefined ? { type: info.type } : {}), needs: [] };
+    const group = groups.get(key) ?? {
+      storage: need.storage,
+      node: need.node,
+      shared,
+      ...(info?.type !== undefined ? { type: info.type } : {}),
+      needs: [],
+    };
     group.needs.push(need);
     groups.set(key, group);
   }
@@ -108,8 +118,10 @@ function listNeeds(group: SpaceGroup): string {
 
 /** What to say about thin storages that will be over-committed, by type. */
 function thinNote(type: string | undefined): string {
-  if (type === "zfspool" || type === "zfs") return "; a zvol reserves its whole size unless the storage sets `sparse`, and PVE then refuses it";
-  if (type === "dir" || type === "nfs" || type === "cifs" || type === "glusterfs") return "; image files are sparse unless the storage sets `preallocation: falloc` or `full`";
+  if (type === "zfspool" || type === "zfs")
+    return "; a zvol reserves its whole size unless the storage sets `sparse`, and PVE then refuses it";
+  if (type === "dir" || type === "nfs" || type === "cifs" || type === "glusterfs")
+    return "; image files are sparse unless the storage sets `preallocation: falloc` or `full`";
   return "";
 }
 
@@ -152,7 +164,11 @@ export function judgeSpace(groups: SpaceGroup[], space: StorageSpace[], identity
       });
       return;
     }
-    warn(verdict, guests, `${where(group)} (${group.type ?? "type unknown"}, thin: PVE over-commits) ${numbers}; allowed, but it fills up as the guests write${thinNote(group.type)}`);
+    warn(
+      verdict,
+      guests,
+      `${where(group)} (${group.type ?? "type unknown"}, thin: PVE over-commits) ${numbers}; allowed, but it fills up as the guests write${thinNote(group.type)}`,
+    );
   });
   return verdict;
 }
@@ -188,7 +204,11 @@ async function readSpace(client: ApiReader, groups: SpaceGroup[]): Promise<Stora
  * over-committed or its space cannot be read. Storages that do not exist or are unavailable
  * are reported by the reference check, not here.
  */
-export async function checkSpace(client: ApiReader & { identity: string }, cluster: ClusterSnapshot, guests: GuestPlan[]): Promise<SpaceVerdict> {
+export async function checkSpace(
+  client: ApiReader & { identity: string },
+  cluster: ClusterSnapshot,
+  guests: GuestPlan[],
+): Promise<SpaceVerdict> {
   const groups = groupNeeds(spaceNeeds(guests), cluster).filter((g) =>
     cluster.storages.some((s) => s.storage === g.storage && s.node === g.node && s.available && cluster.nodes.get(g.node)?.online),
   );

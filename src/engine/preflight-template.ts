@@ -13,7 +13,9 @@ import type { ClusterSnapshot } from "./cluster.js";
 const NO_TEMPLATE = new Set(["lvm", "iscsi", "iscsidirect"]);
 
 function conversions(guest: GuestPlan): Array<{ kind: "qemu" | "lxc"; volumes: TemplateVolume[] }> {
-  return guest.steps.flatMap((s) => s.calls.flatMap((c) => (c.intent.op === "template" ? [{ kind: c.intent.kind, volumes: c.intent.volumes ?? [] }] : [])));
+  return guest.steps.flatMap((s) =>
+    s.calls.flatMap((c) => (c.intent.op === "template" ? [{ kind: c.intent.kind, volumes: c.intent.volumes ?? [] }] : [])),
+  );
 }
 
 function named(volume: TemplateVolume): string {

@@ -112,9 +112,17 @@ export async function checkReferences(client: PveClient, cluster: ClusterSnapsho
     const info = cluster.nodes.get(node);
     if (!info) {
       const known = [...cluster.nodes.keys()].sort().join(", ");
-      problems.push({ kind: "node", guest: whoUses(refs, `node:${node}`), message: `node ${node} is not in the cluster (nodes: ${known})` });
+      problems.push({
+        kind: "node",
+        guest: whoUses(refs, `node:${node}`),
+        message: `node ${node} is not in the cluster (nodes: ${known})`,
+      });
     } else if (!info.online) {
-      problems.push({ kind: "node", guest: whoUses(refs, `node:${node}`), message: `node ${node} is offline; nothing can change on it until it is back` });
+      problems.push({
+        kind: "node",
+        guest: whoUses(refs, `node:${node}`),
+        message: `node ${node} is offline; nothing can change on it until it is back`,
+      });
     } else onlineNodes.push(node);
   }
   const unlisted: UnlistedStorage[] = [];
@@ -191,7 +199,10 @@ function missingFile(content: FileContent, volume: string, storage: string, node
     };
   }
   const what = content === "iso" ? "ISO" : "image";
-  return { kind: content === "iso" ? "iso" : "image", message: `${what} ${volume} is not in storage ${storage} on node ${node}; upload it or fix the path` };
+  return {
+    kind: content === "iso" ? "iso" : "image",
+    message: `${what} ${volume} is not in storage ${storage} on node ${node}; upload it or fix the path`,
+  };
 }
 
 interface UnlistedStorage {
@@ -208,7 +219,11 @@ const STORAGE_LISTED_WITH = ["Datastore.Audit", "Datastore.AllocateSpace"];
  * from this user/token (listed only with Datastore.Audit or Datastore.AllocateSpace on it):
  * the permission dump tells which, so the message does not send anyone looking for a typo.
  */
-async function unlistedStorageProblems(client: PveClient, cluster: ClusterSnapshot, unlisted: UnlistedStorage[]): Promise<PreflightProblem[]> {
+async function unlistedStorageProblems(
+  client: PveClient,
+  cluster: ClusterSnapshot,
+  unlisted: UnlistedStorage[],
+): Promise<PreflightProblem[]> {
   if (unlisted.length === 0) return [];
   const dump = await getPermissions(client);
   return unlisted.map(({ node, storage, guest }) => {
@@ -224,8 +239,16 @@ async function unlistedStorageProblems(client: PveClient, cluster: ClusterSnapsh
           "(it may exist); grant Datastore.Audit (or Datastore.AllocateSpace) on that path, or check the name",
       };
     }
-    const here = cluster.storages.filter((s) => s.node === node).map((s) => s.storage).sort().join(", ");
-    return { kind: "storage" as const, guest, message: `storage ${storage} does not exist on node ${node} (storages there: ${here || "none"})` };
+    const here = cluster.storages
+      .filter((s) => s.node === node)
+      .map((s) => s.storage)
+      .sort()
+      .join(", ");
+    return {
+      kind: "storage" as const,
+      guest,
+      message: `storage ${storage} does not exist on node ${node} (storages there: ${here || "none"})`,
+    };
   });
 }
 

@@ -61,12 +61,17 @@ export function callNeeds(call: ApiCall): PrivilegeNeed[] {
   if (intent.op === "create" && intent.pool !== undefined) {
     const pool = `/pool/${intent.pool}`;
     for (const [i, need] of needs.entries()) {
-      if (need.path === vmPath) needs[i] = { ...need, orOn: [...(need.orOn ?? []), ...(need.anyOf ?? [need.privilege]).map((privilege) => ({ path: pool, privilege }))] };
+      if (need.path === vmPath)
+        needs[i] = {
+          ...need,
+          orOn: [...(need.orOn ?? []), ...(need.anyOf ?? [need.privilege]).map((privilege) => ({ path: pool, privilege }))],
+        };
     }
   }
   // PUT /pools with vms=: PVE also checks each guest (`check_perm_modify` on /vms/<vmid>).
   if (intent.op === "pool-membership") {
-    for (const id of intent.vmids) needs.push({ path: `/vms/${id}`, privilege: "VM.Allocate", anyOf: ["VM.Allocate", "Permissions.Modify"] });
+    for (const id of intent.vmids)
+      needs.push({ path: `/vms/${id}`, privilege: "VM.Allocate", anyOf: ["VM.Allocate", "Permissions.Modify"] });
     // A move takes the guest out of its pool: PVE (Pool.pm update_pool) checks Pool.Allocate there.
     if (intent.from !== undefined) needs.push({ path: `/pool/${intent.from}`, privilege: "Pool.Allocate" });
   }

@@ -16,7 +16,12 @@ export interface VerifiedPlan extends PlanResult {
   problems: string[];
 }
 
-export async function verifySavedPlan(client: PveClient, saved: SavedPlan, desired: DesiredGuest[], objects: DesiredObjects = {}): Promise<VerifiedPlan> {
+export async function verifySavedPlan(
+  client: PveClient,
+  saved: SavedPlan,
+  desired: DesiredGuest[],
+  objects: DesiredObjects = {},
+): Promise<VerifiedPlan> {
   const built = await buildPlan(client, desired, saved.options, objects);
   const identity = compareIdentity(saved.cluster, await readClusterIdentity(client, built.context.cluster));
   if (saved.plan.target !== client.origin) identity.unshift(`it was made against ${saved.plan.target}, not ${client.origin}`);

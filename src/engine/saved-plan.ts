@@ -27,7 +27,8 @@ export interface SavedSpecFile {
 }
 
 /** The plan options that change the plan's content; see savedPlanOptionsSchema to add one. */
-export type SavedPlanOptions = Required<Pick<PlanOptions, "shutdownTimeoutSeconds" | "forceStop" | "adopt">> & Pick<PlanOptions, "showSecret">;
+export type SavedPlanOptions = Required<Pick<PlanOptions, "shutdownTimeoutSeconds" | "forceStop" | "adopt">> &
+  Pick<PlanOptions, "showSecret">;
 import { writePrivateFile } from "../util/private-file.js";
 import { safeLine } from "../util/safe-text.js";
 
@@ -68,7 +69,14 @@ export async function savePlan(file: string, saved: SavedPlanContent): Promise<v
 
 /** The SHA-256 of each spec file, as stored in a saved plan. */
 export async function hashSpecFiles(paths: string[]): Promise<SavedSpecFile[]> {
-  return Promise.all(paths.map(async (path) => ({ path, sha256: createHash("sha256").update(await readFile(path)).digest("hex") })));
+  return Promise.all(
+    paths.map(async (path) => ({
+      path,
+      sha256: createHash("sha256")
+        .update(await readFile(path))
+        .digest("hex"),
+    })),
+  );
 }
 
 /** What `plan --out` stores besides the plan: the spec files' hashes and the cluster's identity. */
@@ -109,7 +117,9 @@ async function readJson(file: string): Promise<unknown> {
   try {
     const { size } = await stat(file);
     if (size > MAX_SAVED_PLAN_BYTES) {
-      throw new SavedPlanError(file, [`it has ${size} bytes, more than the ${MAX_SAVED_PLAN_BYTES / 1024 / 1024} MiB a saved plan may have`]);
+      throw new SavedPlanError(file, [
+        `it has ${size} bytes, more than the ${MAX_SAVED_PLAN_BYTES / 1024 / 1024} MiB a saved plan may have`,
+      ]);
     }
     text = await readFile(file, "utf8");
   } catch (err) {
@@ -136,7 +146,8 @@ export async function loadPlan(file: string): Promise<SavedPlan> {
     throw new SavedPlanError(file, [`it was made by ${made}; this is pvectl ${PVECTL_VERSION}, which applies only its own plans`]);
   }
   const parsed = savedPlanSchema.safeParse(data);
-  if (!parsed.success) throw new SavedPlanError(file, ["it is not a well-formed saved plan:", ...describeIssues(parsed.error).map((l) => `  ${l}`)]);
+  if (!parsed.success)
+    throw new SavedPlanError(file, ["it is not a well-formed saved plan:", ...describeIssues(parsed.error).map((l) => `  ${l}`)]);
   // The schema checked every field apply reads; the step action is compared, not trusted.
   return parsed.data as unknown as SavedPlan;
 }
@@ -162,7 +173,9 @@ export async function checkSavedPlan(client: PveClient, plan: Plan, cluster: Clu
     }
     const config = await kindOf(guest).read.config(client, live.node, live.vmid);
     if (config.digest !== guest.digest) {
-      problems.push(`${guest.key} (vmid ${guest.vmid}) changed since the plan (config digest ${guest.digest?.slice(0, 12)} is now ${config.digest?.slice(0, 12)})`);
+      problems.push(
+        `${guest.key} (vmid ${guest.vmid}) changed since the plan (config digest ${guest.digest?.slice(0, 12)} is now ${config.digest?.slice(0, 12)})`,
+      );
     }
   });
   return problems.sort();

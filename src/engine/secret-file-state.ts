@@ -43,7 +43,8 @@ export async function readSecretFileState(path: string): Promise<SecretFileState
 export async function secretFileStates(desired: DesiredObjects): Promise<Map<string, SecretFileState>> {
   const states = new Map<string, SecretFileState>();
   for (const token of desired.access?.tokens ?? []) {
-    if (token.secretFile !== undefined && !states.has(token.secretFile)) states.set(token.secretFile, await readSecretFileState(token.secretFile));
+    if (token.secretFile !== undefined && !states.has(token.secretFile))
+      states.set(token.secretFile, await readSecretFileState(token.secretFile));
   }
   return states;
 }

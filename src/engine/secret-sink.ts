@@ -28,7 +28,9 @@ export interface OpenSink {
 const HEAD = 256;
 
 const neverOverwrites = (path: string, what: string) =>
-  new SecretSinkError(`secretFile ${path} already exists and ${what}: pvectl never overwrites a file (it may hold another token's secret); move it away or name another file`);
+  new SecretSinkError(
+    `secretFile ${path} already exists and ${what}: pvectl never overwrites a file (it may hold another token's secret); move it away or name another file`,
+  );
 
 /** An existing file, opened for the secret only while it holds nothing (not through a symlink). */
 async function reuseEmpty(path: string): Promise<FileHandle> {
@@ -40,7 +42,8 @@ async function reuseEmpty(path: string): Promise<FileHandle> {
     if (!info.isFile()) throw neverOverwrites(path, "is not a regular file");
     const head = Buffer.alloc(HEAD);
     const { bytesRead } = await handle.read(head, 0, HEAD, 0);
-    if (info.size > HEAD || secretFileHolds(head.subarray(0, bytesRead).toString("utf8")) !== "nothing") throw neverOverwrites(path, "holds something");
+    if (info.size > HEAD || secretFileHolds(head.subarray(0, bytesRead).toString("utf8")) !== "nothing")
+      throw neverOverwrites(path, "holds something");
     await handle.chmod(0o600);
     return handle;
   } catch (err) {
@@ -55,7 +58,8 @@ async function openFile(path: string): Promise<{ handle: FileHandle; created: bo
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EEXIST") return { handle: await reuseEmpty(path), created: false };
-    if (code === "ENOENT") throw new SecretSinkError(`secretFile ${path}: its directory does not exist; create it (mode 0700 recommended) and apply again`);
+    if (code === "ENOENT")
+      throw new SecretSinkError(`secretFile ${path}: its directory does not exist; create it (mode 0700 recommended) and apply again`);
     throw new SecretSinkError(`secretFile ${path} cannot be created: ${(err as Error).message}`);
   }
 }
@@ -70,7 +74,8 @@ async function syncDirectory(path: string): Promise<void> {
 
 export async function openSink(sink: SecretSink, label: string, print: SecretPrinter | undefined): Promise<OpenSink> {
   if ("print" in sink) {
-    if (!print) throw new SecretSinkError(`the secret of ${label} is to be printed (--show-secret), but this apply has no terminal to print it on`);
+    if (!print)
+      throw new SecretSinkError(`the secret of ${label} is to be printed (--show-secret), but this apply has no terminal to print it on`);
     return { deliver: async (secret) => print(label, secret), abandon: async () => undefined };
   }
   const { handle, created } = await openFile(sink.file);

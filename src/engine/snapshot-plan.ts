@@ -49,7 +49,9 @@ export async function readSnapshots(client: PveClient, guest: Pick<GuestSummary,
 export function guestKeys(guests: GuestSummary[]): Map<number, string> {
   const count = new Map<string, number>();
   for (const g of guests) if (g.name !== undefined) count.set(g.name, (count.get(g.name) ?? 0) + 1);
-  return new Map(guests.map((g) => [g.vmid, g.name === undefined ? `vmid-${g.vmid}` : count.get(g.name)! > 1 ? `${g.name}#${g.vmid}` : g.name]));
+  return new Map(
+    guests.map((g) => [g.vmid, g.name === undefined ? `vmid-${g.vmid}` : count.get(g.name)! > 1 ? `${g.name}#${g.vmid}` : g.name]),
+  );
 }
 
 /** What planning read of the selected guests. */
@@ -61,14 +63,24 @@ interface Reads {
   storages: Map<string, Map<string, StorageFacts>>;
 }
 
-export async function planSnapshots(client: PveClient, selector: GuestSelector, op: SnapshotOperation, options: SnapshotPlanOptions = {}): Promise<SnapshotPlanResult> {
+export async function planSnapshots(
+  client: PveClient,
+  selector: GuestSelector,
+  op: SnapshotOperation,
+  options: SnapshotPlanOptions = {},
+): Promise<SnapshotPlanResult> {
   const cluster = await readCluster(client);
   const selection = selectGuests(cluster.guests, { ...selector, excludeTemplates: true });
   const concurrency = options.readConcurrency ?? DEFAULT_READ_CONCURRENCY;
   // Configs and storages are read only for a create (the only operation whose storage matters).
   const guestReads = op.action === "create" ? await readGuestsPerGuest(client, selection.guests, concurrency) : undefined;
   const guests = selection.guests.filter((g) => !guestReads?.gone.has(g.vmid));
-  const listed = await mapConcurrent(guests, concurrency, (g) => readSnapshots(client, g).then((s) => s, (err: unknown) => errorText(err).split("\n")[0]!));
+  const listed = await mapConcurrent(guests, concurrency, (g) =>
+    readSnapshots(client, g).then(
+      (s) => s,
+      (err: unknown) => errorText(err).split("\n")[0]!,
+    ),
+  );
   const reads: Reads = {
     snapshots: new Map(guests.map((g, i) => [g.vmid, listed[i]!])),
     ...(guestReads !== undefined ? { guests: guestReads } : {}),
@@ -82,7 +94,13 @@ export async function planSnapshots(client: PveClient, selector: GuestSelector, 
     problems.push(...one.problems.map((message) => ({ kind: "snapshot" as const, guest: one.guest.key, message })));
     return one.guest;
   });
-  const plan: Plan = { format: "pvectl-plan/1", createdAt: new Date().toISOString(), target: client.origin, guests: planned, preflightErrors: problems };
+  const plan: Plan = {
+    format: "pvectl-plan/1",
+    createdAt: new Date().toISOString(),
+    target: client.origin,
+    guests: planned,
+    preflightErrors: problems,
+  };
   const [references, permissions] = await Promise.all([checkReferences(client, cluster, planned), checkPermissions(client, planned)]);
   plan.preflightErrors.push(...references, ...permissions);
   const notFound = [...selection.notFound, ...[...(guestReads?.gone ?? [])].map((v) => `vmid ${v} (deleted meanwhile)`)];
@@ -90,15 +108,41 @@ export async function planSnapshots(client: PveClient, selector: GuestSelector, 
 }
 
 /** One guest's steps and what refuses them (lock, name taken or missing, storage, free space). */
-function planGuest(g: GuestSummary, key: string, op: SnapshotOperation, reads: Reads, minFreePercent: number): { guest: GuestPlan; problems: string[] } {
-  const guest: GuestPlan = { kind: g.type, key, name: g.name ?? key, vmid: g.vmid, node: g.node, exists: true, steps: [], errors: [], warnings: [] };
+function planGuest(
+  g: GuestSummary,
+  key: string,
+  op: SnapshotOperation,
+  reads: Reads,
+  minFreePercent: number,
+): { guest: GuestPlan; problems: string[] } {
+  const guest: GuestPlan = {
+    kind: g.type,
+    key,
+    name: g.name ?? key,
+    vmid: g.vmid,
+    node: g.node,
+    exists: true,
+    steps: [],
+    errors: [],
+    warnings: [],
+  };
   const listed = reads.snapshots.get(g.vmid)!;
   const failed = typeof listed === "string" ? listed : reads.guests?.failed.get(g.vmid);
   if (failed !== undefined) return { guest: { ...guest, errors: [`could not read its snapshots: ${failed}`] }, problems: [] };
   const live = reads.guests?.live.get(g.vmid);
   const status = live?.status ?? g.status;
   const lock = live !== undefined ? live.lock : g.lock;
-  const built = snapshotSteps({ kind: g.type, vmid: g.vmid, node: g.node, status, snapshots: listed as SnapshotEntry[], ...(g.name !== undefined ? { name: g.name } : {}) }, op);
+  const built = snapshotSteps(
+    {
+      kind: g.type,
+      vmid: g.vmid,
+      node: g.node,
+      status,
+      snapshots: listed as SnapshotEntry[],
+      ...(g.name !== undefined ? { name: g.name } : {}),
+    },
+    op,
+  );
   const problems = [...built.problems];
   // A guest that already has the snapshot (a rerun) has nothing to run: its storage does not
   // matter, and only a snapshot lock does (PVE may still be taking it, or a run stopped while it did).
@@ -107,7 +151,9 @@ function planGuest(g: GuestSummary, key: string, op: SnapshotOperation, reads: R
     return { guest: { ...guest, warnings: problems.length > 0 ? [] : (built.warnings ?? []) }, problems };
   }
   if (lock !== undefined) {
-    problems.push(`${key} is locked (${lock}): another operation is running on it; wait for it to finish (or remove a stale lock) and run again`);
+    problems.push(
+      `${key} is locked (${lock}): another operation is running on it; wait for it to finish (or remove a stale lock) and run again`,
+    );
   }
   if (live !== undefined) {
     const volumes = snapshotVolumes(live);
@@ -132,7 +178,16 @@ async function nodeStorages(client: PveClient, guests: GuestSummary[]): Promise<
   return new Map(
     nodes.map((node, i) => [
       node,
-      new Map(lists[i]!.map((s) => [s.storage, { type: s.type, ...(s.total !== undefined ? { total: Number(s.total) } : {}), ...(s.avail !== undefined ? { avail: Number(s.avail) } : {}) }])),
+      new Map(
+        lists[i]!.map((s) => [
+          s.storage,
+          {
+            type: s.type,
+            ...(s.total !== undefined ? { total: Number(s.total) } : {}),
+            ...(s.avail !== undefined ? { avail: Number(s.avail) } : {}),
+          },
+        ]),
+      ),
     ]),
   );
 }

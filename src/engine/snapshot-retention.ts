@@ -11,12 +11,18 @@ import { errorText } from "./retry-policy.js";
 import { readSnapshots } from "./snapshot-plan.js";
 
 /** Appends the retention steps to the plans of the guests whose spec entry has `snapshots:`. */
-export async function planRetention(client: PveClient, guests: GuestPlan[], desired: DesiredGuest[], live: Map<number, LiveGuest>): Promise<void> {
+export async function planRetention(
+  client: PveClient,
+  guests: GuestPlan[],
+  desired: DesiredGuest[],
+  live: Map<number, LiveGuest>,
+): Promise<void> {
   const work = desired.flatMap((d) => {
     const guest = guests.find((g) => g.key === d.key);
     const current = guest?.vmid !== undefined ? live.get(guest.vmid) : undefined;
     // A guest to be created has no snapshots yet; one being destroyed, blocked, or a template is left alone.
-    if (d.snapshots === undefined || d.absent || !guest?.exists || guest.errors.length > 0 || current === undefined || current.template) return [];
+    if (d.snapshots === undefined || d.absent || !guest?.exists || guest.errors.length > 0 || current === undefined || current.template)
+      return [];
     return [{ retention: d.snapshots, guest, current }];
   });
   await mapConcurrent(work, 8, async ({ retention, guest, current }) => {
@@ -24,7 +30,10 @@ export async function planRetention(client: PveClient, guests: GuestPlan[], desi
     try {
       const snapshots = await readSnapshots(client, { type: kind, node: current.node, vmid: current.vmid });
       const base = guest.steps.length;
-      const drafts = pruneSteps({ kind, vmid: current.vmid, node: current.node, name: guest.name, status: current.status, snapshots }, retention);
+      const drafts = pruneSteps(
+        { kind, vmid: current.vmid, node: current.node, name: guest.name, status: current.status, snapshots },
+        retention,
+      );
       guest.steps.push(...drafts.map((draft, i) => ({ id: `${guest.key}/${base + i + 1}-${draft.action}`, ...draft })));
     } catch (err) {
       guest.errors.push(`snapshots: could not read its snapshots: ${errorText(err).split("\n")[0]}`);

@@ -115,7 +115,8 @@ export class GuestRunner {
 
   #archiveDeps(step: Step) {
     const { client, watcher, retry, emit } = this.#deps;
-    const onRetry = (attempt: number, reason: string, delayMs: number) => emit({ type: "retry", guest: this.#guest, step, attempt, reason, delayMs });
+    const onRetry = (attempt: number, reason: string, delayMs: number) =>
+      emit({ type: "retry", guest: this.#guest, step, attempt, reason, delayMs });
     // --lock-wait bounds every wait of the step together, from the first lock met.
     let since: number | undefined;
     const awaitLock = (lock: string) => {
@@ -160,7 +161,8 @@ export class GuestRunner {
       try {
         const result = await client.request(call.method, path, { ...params, ...secrets });
         this.#digest = undefined;
-        if (!isUpidResult(result) && call.intent.op === "template") return { warnings: await this.#awaitUnnamedTask(call, sentAtMs), attempts: sends };
+        if (!isUpidResult(result) && call.intent.op === "template")
+          return { warnings: await this.#awaitUnnamedTask(call, sentAtMs), attempts: sends };
         return { warnings: await this.#wait(result), attempts: sends };
       } catch (err) {
         const last = attempt + 1 >= retry.maxAttempts;
@@ -238,7 +240,8 @@ export class GuestRunner {
     const fill = (text: string) =>
       text.replace(/\{volume:(\w+)\}/g, (_, slot: string) => {
         const volume = config[slot] !== undefined ? volumeOf(String(config[slot])) : undefined;
-        if (volume === undefined) throw new Error(`${slot} of ${this.#guest.name} holds no volume after the clone; run plan again to see the guest as it is now`);
+        if (volume === undefined)
+          throw new Error(`${slot} of ${this.#guest.name} holds no volume after the clone; run plan again to see the guest as it is now`);
         return volume;
       });
     return Object.fromEntries(Object.entries(call.params).map(([k, v]) => [k, typeof v === "string" ? fill(v) : v]));
@@ -253,7 +256,9 @@ export class GuestRunner {
     for (const [param, ref] of Object.entries(call.secrets ?? {})) {
       const where = "env" in ref ? `environment variable ${ref.env}` : `file ${ref.file}`;
       if (!this.#deps.resolveSecret) {
-        throw new Error(`${this.#guest.name}: ${param} comes from ${where}, but this apply was given no way to read secrets; run it with pvectl apply`);
+        throw new Error(
+          `${this.#guest.name}: ${param} comes from ${where}, but this apply was given no way to read secrets; run it with pvectl apply`,
+        );
       }
       const value = await this.#deps.resolveSecret(ref);
       this.#deps.client.maskSecret(value);
@@ -280,7 +285,8 @@ export class GuestRunner {
     const { lockWaitMs, retry, emit, idle } = this.#deps;
     const readConfig = () => this.#config();
     const limitMs = lockWaitMs ?? 0;
-    const notify = (current: string, elapsedMs: number) => emit({ type: "lock-wait", guest: this.#guest, step, lock: current, elapsedMs, limitMs });
+    const notify = (current: string, elapsedMs: number) =>
+      emit({ type: "lock-wait", guest: this.#guest, step, lock: current, elapsedMs, limitMs });
     const locked = this.#digest !== undefined ? await this.#config() : undefined;
     const wait = () => waitForRelease({ readConfig, retry, limitMs, since, notify }, lock);
     await (idle ? idle(this.#guest.node, wait) : wait());
@@ -301,7 +307,8 @@ export class GuestRunner {
     if (type === undefined || this.vmid === undefined) return;
     // A clone's task runs on the source's node, listed under the source's vmid.
     const intent = call.intent;
-    const where = intent.op === "clone" ? { node: intent.source.node, vmid: intent.source.vmid } : { node: this.#guest.node, vmid: this.vmid };
+    const where =
+      intent.op === "clone" ? { node: intent.source.node, vmid: intent.source.vmid } : { node: this.#guest.node, vmid: this.vmid };
     try {
       const upid = await findLostTask(this.#deps.client, { ...where, type, sentAtMs }, this.#seen);
       if (upid === undefined) return;
@@ -323,7 +330,9 @@ export class GuestRunner {
     const upid = type !== undefined ? await findLostTask(this.#deps.client, where, this.#seen) : undefined;
     if (upid !== undefined) return this.#wait(upid);
     if (await this.#landed(call)) return [];
-    throw new Error(`PVE accepted ${call.method} ${this.#path(call)} but no ${type ?? "task"} task of vmid ${this.vmid} was found and the guest is not converted: check the node's task log`);
+    throw new Error(
+      `PVE accepted ${call.method} ${this.#path(call)} but no ${type ?? "task"} task of vmid ${this.vmid} was found and the guest is not converted: check the node's task log`,
+    );
   }
 
   /** Whether the guest is no longer listed in the cluster. */
@@ -342,11 +351,9 @@ export class GuestRunner {
     return typeof digest === "string" ? digest : undefined;
   }
 
-
   async #currentLock(): Promise<string | undefined> {
     return lockOf(await this.#config());
   }
-
 
   /** Reads the guest back: is this call's effect already there? */
   async #applied(call: ApiCall): Promise<boolean> {

@@ -31,7 +31,12 @@ const NOT_CONVERGED =
 
 /** Steps ran and none failed; a destroyed guest has nothing to read back. */
 function ranCleanly(steps: StepReport[], error: string | undefined): boolean {
-  return error === undefined && steps.some((s) => s.status === "done") && steps.every((s) => s.status === "done" || s.status === "skipped") && !steps.some((s) => s.status === "done" && s.action === "destroy");
+  return (
+    error === undefined &&
+    steps.some((s) => s.status === "done") &&
+    steps.every((s) => s.status === "done" || s.status === "skipped") &&
+    !steps.some((s) => s.status === "done" && s.action === "destroy")
+  );
 }
 
 /** The steps of the plan this run did not run (held back by the guard rails): the read-back may find them again. */
@@ -67,7 +72,14 @@ export async function readBack(client: PveClient, plan: Plan, run: AppliedRun, s
     // The spec entries that ran (created ones found by name, like a rerun would); adopting and
     // printing secrets allowed, so an ownership or token gap shows as a step, not a refusal.
     const options = { skipPreflight: true, adopt: true, showSecret: true, createWait: { limitMs: 0 } };
-    now = (await buildPlan(client, guests.map((g) => g.wanted), options, objects.length > 0 ? spec.objects : {})).plan;
+    now = (
+      await buildPlan(
+        client,
+        guests.map((g) => g.wanted),
+        options,
+        objects.length > 0 ? spec.objects : {},
+      )
+    ).plan;
   } catch (err) {
     const why = `not converged: the final read-back, which confirms the run matches the spec, failed: ${errorText(err).split("\n")[0]}`;
     for (const { guest, report } of guests) setGuestError(report, guest, why);
@@ -75,8 +87,17 @@ export async function readBack(client: PveClient, plan: Plan, run: AppliedRun, s
     return;
   }
   for (const { guest, report } of guests) {
-    const left = differences(now.guests.find((g) => g.key === guest.key), guest, report.steps);
-    if (left.length > 0) setGuestError(report, guest, `not converged: the guest does not match the spec after this run (${left.join("; ")}); ${NOT_CONVERGED}`);
+    const left = differences(
+      now.guests.find((g) => g.key === guest.key),
+      guest,
+      report.steps,
+    );
+    if (left.length > 0)
+      setGuestError(
+        report,
+        guest,
+        `not converged: the guest does not match the spec after this run (${left.join("; ")}); ${NOT_CONVERGED}`,
+      );
   }
   for (const { object, report } of objects) {
     const left = differences(
@@ -84,7 +105,8 @@ export async function readBack(client: PveClient, plan: Plan, run: AppliedRun, s
       object,
       report.steps,
     );
-    if (left.length > 0) report.error = `not converged: ${object.kind} ${object.key} does not match the spec after this run (${left.join("; ")}); ${NOT_CONVERGED}`;
+    if (left.length > 0)
+      report.error = `not converged: ${object.kind} ${object.key} does not match the spec after this run (${left.join("; ")}); ${NOT_CONVERGED}`;
   }
 }
 

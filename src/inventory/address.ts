@@ -36,8 +36,7 @@ export function pickAnsibleHost(
   netboxAddress?: () => string | undefined,
 ): string | undefined {
   for (const source of sources) {
-    const address =
-      source === "agent" ? fromAgent(guest) : source === "ipconfig" ? fromIpconfig(guest) : netboxAddress?.();
+    const address = source === "agent" ? fromAgent(guest) : source === "ipconfig" ? fromIpconfig(guest) : netboxAddress?.();
     if (address) return address;
   }
   return undefined;

@@ -83,11 +83,7 @@ function addNodeHosts(
   }
 }
 
-export function buildInventory(
-  guests: readonly InventoryGuest[],
-  config: InventoryConfig,
-  options: BuildOptions = {},
-): AnsibleInventory {
+export function buildInventory(guests: readonly InventoryGuest[], config: InventoryConfig, options: BuildOptions = {}): AnsibleInventory {
   const selected = selectGuests(guests, config);
   const names = assignHostnames(selected);
   const gp = config.groupPrefix;

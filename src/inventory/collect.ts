@@ -83,7 +83,9 @@ export async function collectGuests(api: InventoryApi, options: CollectOptions):
   await Promise.all([
     nodeReads,
     options.level === "plugin" ? readQmpStatuses(api, reachable) : Promise.resolve(),
-    mapConcurrent(reachable, options.concurrency, (guest) => readGuestFacts(api, guest, options.level, { exactSnapshots: options.exactSnapshots ?? false })),
+    mapConcurrent(reachable, options.concurrency, (guest) =>
+      readGuestFacts(api, guest, options.level, { exactSnapshots: options.exactSnapshots ?? false }),
+    ),
   ]);
   return { guests, offlineNodes, nodes };
 }

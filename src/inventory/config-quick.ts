@@ -36,7 +36,15 @@ export function constructedDefaults() {
 }
 
 const FACTS = new Set(["basic", "config", "agent", "plugin"]);
-const BOOLEANS = new Set(["placementFacts", "nodesGroup", "nodesAnsibleHost", "qemuExtendedStatuses", "exactSnapshots", "includeTemplates", "allowEmpty"]);
+const BOOLEANS = new Set([
+  "placementFacts",
+  "nodesGroup",
+  "nodesAnsibleHost",
+  "qemuExtendedStatuses",
+  "exactSnapshots",
+  "includeTemplates",
+  "allowEmpty",
+]);
 const STRINGS = new Set(["groupPrefix", "factsPrefix", "cacheDir"]);
 
 const isInteger = (value: unknown, min: number, max: number): boolean =>

@@ -118,5 +118,8 @@ export function parseInventoryConfig(raw: unknown, origin: string): InventoryCon
     const where = issue.path.length > 0 ? issue.path.join(".") : "(top level)";
     return `  ${where}: ${issue.message}`;
   });
-  throw new InventoryError(`invalid inventory configuration in ${origin}:\n${problems.join("\n")}`, "fix the keys listed above (see docs/inventory.md)");
+  throw new InventoryError(
+    `invalid inventory configuration in ${origin}:\n${problems.join("\n")}`,
+    "fix the keys listed above (see docs/inventory.md)",
+  );
 }

@@ -4,7 +4,16 @@
 // add hosts to groups named after an expression's value. An entry that fails for a host is
 // skipped for that host, unless `strict`, when it stops the inventory.
 import { InventoryError } from "./errors.js";
-import { ExpressionError, HostEvalError, parseBareExpression, parseTemplate, pyStr, renderTemplate, type Template, truthy } from "./jinja/index.js";
+import {
+  ExpressionError,
+  HostEvalError,
+  parseBareExpression,
+  parseTemplate,
+  pyStr,
+  renderTemplate,
+  type Template,
+  truthy,
+} from "./jinja/index.js";
 import type { AnsibleInventory } from "./model.js";
 
 export interface KeyedGroupSpec {
@@ -72,7 +81,8 @@ function attempt<T>(strict: boolean, what: string, skipped: Skipped, fn: () => T
     return fn();
   } catch (err) {
     if (!(err instanceof HostEvalError)) throw err;
-    if (strict) throw new InventoryError(`${what}: ${err.message}`, "fix the expression, or set strict: false to skip entries that fail for a host");
+    if (strict)
+      throw new InventoryError(`${what}: ${err.message}`, "fix the expression, or set strict: false to skip entries that fail for a host");
     skipped.push(`${what}: ${err.message}`);
     return undefined;
   }
@@ -142,7 +152,9 @@ export function applyConstructed(
     const magic = { inventory_hostname: host, inventory_hostname_short: host.split(".")[0], group_names: [] as string[] };
     const base = { ...facts, ...magic };
     for (const [name, template] of compiled.compose) {
-      const value = attempt(options.strict, `Could not set ${name} for host ${host}`, skipped, () => renderTemplate(template, { vars: base }));
+      const value = attempt(options.strict, `Could not set ${name} for host ${host}`, skipped, () =>
+        renderTemplate(template, { vars: base }),
+      );
       if (value !== undefined) facts[name] = value;
     }
     const add = (raw: string) => {
@@ -154,7 +166,9 @@ export function applyConstructed(
     };
     for (const [group, template] of compiled.groups) {
       const vars = { ...facts, ...magic, group_names: memberOf() };
-      const yes = attempt(options.strict, `Could not add host ${host} to group ${group}`, skipped, () => truthy(renderTemplate(template, { vars })));
+      const yes = attempt(options.strict, `Could not add host ${host} to group ${group}`, skipped, () =>
+        truthy(renderTemplate(template, { vars })),
+      );
       if (yes) add(group);
     }
     for (const { spec, key, parent } of compiled.keyed) {
@@ -208,7 +222,9 @@ function groupMembers(inventory: AnsibleInventory): Map<string, Set<string>> {
 /** Rewrites the groups: sorted, members sorted, empty groups dropped, `all` listing every top-level group. */
 function writeGroups(inventory: AnsibleInventory, groups: Map<string, Set<string>>, children: Map<string, Set<string>>): void {
   for (const name of Object.keys(inventory)) if (name !== "_meta") delete inventory[name];
-  const names = [...new Set([...groups.keys(), ...children.keys()])].filter((n) => (groups.get(n)?.size ?? 0) > 0 || children.has(n)).sort();
+  const names = [...new Set([...groups.keys(), ...children.keys()])]
+    .filter((n) => (groups.get(n)?.size ?? 0) > 0 || children.has(n))
+    .sort();
   const nested = new Set([...children.values()].flatMap((kids) => [...kids]));
   for (const name of names) {
     const entry: { hosts?: string[]; children?: string[] } = {};

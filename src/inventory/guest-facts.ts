@@ -93,7 +93,12 @@ export interface GuestReadOptions {
 }
 
 /** The reads of one guest for `level` (not basic); each adds what it learned to `guest`. */
-export async function readGuestFacts(api: ApiReader, guest: InventoryGuest, level: FactsLevel, options: GuestReadOptions = {}): Promise<void> {
+export async function readGuestFacts(
+  api: ApiReader,
+  guest: InventoryGuest,
+  level: FactsLevel,
+  options: GuestReadOptions = {},
+): Promise<void> {
   try {
     guest.config = await (guest.type === "qemu" ? getQemuConfig : getLxcConfig)(api, guest.node, guest.vmid);
   } catch (err) {
@@ -102,7 +107,8 @@ export async function readGuestFacts(api: ApiReader, guest: InventoryGuest, leve
   }
   const wantsAgent = level === "agent" || level === "plugin";
   const reads: Promise<void>[] = [];
-  if (wantsAgent && guest.type === "qemu" && guest.status === "running" && agentEnabled(guest.config)) reads.push(readAgent(api, guest, level));
+  if (wantsAgent && guest.type === "qemu" && guest.status === "running" && agentEnabled(guest.config))
+    reads.push(readAgent(api, guest, level));
   if (level === "plugin") reads.push(readSnapshots(api, guest, options.exactSnapshots ?? false));
   await Promise.all(reads);
 }

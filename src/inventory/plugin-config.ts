@@ -69,7 +69,12 @@ function bool(origin: string, raw: Record<string, unknown>, key: string, fallbac
 function setting(origin: string, raw: Record<string, unknown>, key: string, envName: string, env: NodeJS.ProcessEnv): string | undefined {
   const value = raw[key];
   if (value instanceof VaultValue) {
-    throw problem(origin, key, "is an Ansible Vault value, which pvectl cannot decrypt", `use "{{ lookup('env', 'MY_VARIABLE') }}" or the ${envName} environment variable instead`);
+    throw problem(
+      origin,
+      key,
+      "is an Ansible Vault value, which pvectl cannot decrypt",
+      `use "{{ lookup('env', 'MY_VARIABLE') }}" or the ${envName} environment variable instead`,
+    );
   }
   if (value === undefined || value === null) return env[envName] || undefined;
   const text = pyStr(value);
@@ -77,7 +82,8 @@ function setting(origin: string, raw: Record<string, unknown>, key: string, envN
   try {
     return pyStr(renderTemplate(parseTemplate(text), { vars: {}, env }));
   } catch (err) {
-    if (err instanceof HostEvalError) throw problem(origin, key, `cannot render '${text}': ${err.message}`, "only lookup('env', NAME) and literals are available here");
+    if (err instanceof HostEvalError)
+      throw problem(origin, key, `cannot render '${text}': ${err.message}`, "only lookup('env', NAME) and literals are available here");
     throw err;
   }
 }
@@ -104,7 +110,13 @@ function connectionFrom(origin: string, raw: Record<string, unknown>, env: NodeJ
   // As the plugin: a password wins; otherwise both token settings are needed.
   if (password) connection.password = password;
   else if (tokenId && tokenSecret) Object.assign(connection, { tokenId, tokenSecret });
-  else throw problem(origin, "password", "neither a password nor both token_id and token_secret are set", "set password, or token_id and token_secret (or PROXMOX_PASSWORD / PROXMOX_TOKEN_ID and PROXMOX_TOKEN_SECRET)");
+  else
+    throw problem(
+      origin,
+      "password",
+      "neither a password nor both token_id and token_secret are set",
+      "set password, or token_id and token_secret (or PROXMOX_PASSWORD / PROXMOX_TOKEN_ID and PROXMOX_TOKEN_SECRET)",
+    );
   if (raw.validate_certs !== undefined) connection.validateCerts = bool(origin, raw, "validate_certs", true);
   return connection;
 }
@@ -117,10 +129,20 @@ function checkKeys(origin: string, raw: Record<string, unknown>): void {
     }
   }
   if (!PLUGIN_NAMES.includes(String(raw.plugin))) {
-    throw problem(origin, "plugin", `'${pyStr(raw.plugin)}' is not the Proxmox inventory plugin`, `pvectl reads files for ${PLUGIN_NAMES.join(" or ")}`);
+    throw problem(
+      origin,
+      "plugin",
+      `'${pyStr(raw.plugin)}' is not the Proxmox inventory plugin`,
+      `pvectl reads files for ${PLUGIN_NAMES.join(" or ")}`,
+    );
   }
   if (bool(origin, raw, "use_extra_vars", false)) {
-    throw problem(origin, "use_extra_vars", "extra vars do not exist outside ansible-playbook", "remove it (pvectl runs without Ansible's extra vars)");
+    throw problem(
+      origin,
+      "use_extra_vars",
+      "extra vars do not exist outside ansible-playbook",
+      "remove it (pvectl runs without Ansible's extra vars)",
+    );
   }
 }
 
@@ -131,15 +153,25 @@ async function checkedConfig(mapped: Record<string, unknown>, origin: string): P
   const { inventoryConfigSchema } = await import("./config.js");
   const parsed = inventoryConfigSchema.safeParse(mapped);
   if (parsed.success) return parsed.data;
-  const where = parsed.error.issues.map((i) => `${i.path.join(".").replace(/^constructed\./, "") || "(top level)"}: ${i.message}`).join("; ");
-  throw new InventoryError(`invalid community plugin configuration in ${origin}: ${where}`, "fix the options named above (see docs/inventory.md)");
+  const where = parsed.error.issues
+    .map((i) => `${i.path.join(".").replace(/^constructed\./, "") || "(top level)"}: ${i.message}`)
+    .join("; ");
+  throw new InventoryError(
+    `invalid community plugin configuration in ${origin}: ${where}`,
+    "fix the options named above (see docs/inventory.md)",
+  );
 }
 
-export async function pluginInventory(raw: Record<string, unknown>, origin: string, env: NodeJS.ProcessEnv = process.env): Promise<PluginInventory> {
+export async function pluginInventory(
+  raw: Record<string, unknown>,
+  origin: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<PluginInventory> {
   checkKeys(origin, raw);
   const wantFacts = bool(origin, raw, "want_facts", false);
   const extended = bool(origin, raw, "qemu_extended_statuses", false);
-  if (extended && !wantFacts) throw problem(origin, "qemu_extended_statuses", "needs want_facts: true", "set want_facts: true (as the plugin requires)");
+  if (extended && !wantFacts)
+    throw problem(origin, "qemu_extended_statuses", "needs want_facts: true", "set want_facts: true (as the plugin requires)");
   const cacheTimeout = raw.cache_timeout === undefined ? 3600 : Number(raw.cache_timeout);
   const mapped = {
     facts: wantFacts ? "plugin" : "basic",

@@ -171,7 +171,13 @@ export class NetboxClient {
       }
     } else body = undefined;
     if (res.statusCode >= 400) {
-      throw new NetboxError({ status: res.statusCode, method, path: target, body, ...(options.subject ? { subject: options.subject } : {}) });
+      throw new NetboxError({
+        status: res.statusCode,
+        method,
+        path: target,
+        body,
+        ...(options.subject ? { subject: options.subject } : {}),
+      });
     }
     const header = (name: string) => {
       const v = res.headers[name];
@@ -267,7 +273,10 @@ export class NetboxClient {
 
   /** Allocates the next free address of a prefix atomically (409 when the prefix is full). */
   async allocateIp(prefixId: number, body: Partial<WritableIPAddressRequest> = {}, subject?: string): Promise<IPAddress> {
-    const res = await this.request<IPAddress>("POST", `ipam/prefixes/${prefixId}/available-ips/`, { body, ...(subject ? { subject } : {}) });
+    const res = await this.request<IPAddress>("POST", `ipam/prefixes/${prefixId}/available-ips/`, {
+      body,
+      ...(subject ? { subject } : {}),
+    });
     return res.body;
   }
 

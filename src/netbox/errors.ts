@@ -91,7 +91,10 @@ export class NetboxError extends PvectlError {
     switch (this.status) {
       case 400: {
         const fields = (this.fieldSummary() || detail || "invalid request").replace(/\.$/, "");
-        return [`${what} was rejected (400): ${fields}.`, "Fix the value(s) named above in NetBox or in the pvectl NetBox config, then run again."];
+        return [
+          `${what} was rejected (400): ${fields}.`,
+          "Fix the value(s) named above in NetBox or in the pvectl NetBox config, then run again.",
+        ];
       }
       case 401:
       case 403:
@@ -100,13 +103,26 @@ export class NetboxError extends PvectlError {
           "Check that the NetBox token is valid, not expired, allowed from this address, write-enabled for changes, and that its user may change this object type.",
         ];
       case 404:
-        return [`${what}: not found (404).`, "The object may have been deleted or the NetBox URL may be wrong; reload the records and run again."];
+        return [
+          `${what}: not found (404).`,
+          "The object may have been deleted or the NetBox URL may be wrong; reload the records and run again.",
+        ];
       case 409:
-        return [`${what} conflicts with NetBox's current state (409): ${detail ?? "conflict"}.`, "Resolve the conflict named above (free space, dependent objects) and run again."];
+        return [
+          `${what} conflicts with NetBox's current state (409): ${detail ?? "conflict"}.`,
+          "Resolve the conflict named above (free space, dependent objects) and run again.",
+        ];
       case 412:
-        return [`${what} was not applied (412 Precondition Failed): the object changed in NetBox after pvectl read it.`, "Run again so pvectl works from the current record."];
+        return [
+          `${what} was not applied (412 Precondition Failed): the object changed in NetBox after pvectl read it.`,
+          "Run again so pvectl works from the current record.",
+        ];
       default:
-        if (this.status >= 500) return [`${what} failed with a NetBox server error (${this.status})${detail ? `: ${detail}` : ""}.`, "Check NetBox's logs and retry."];
+        if (this.status >= 500)
+          return [
+            `${what} failed with a NetBox server error (${this.status})${detail ? `: ${detail}` : ""}.`,
+            "Check NetBox's logs and retry.",
+          ];
         return [`${what} failed (HTTP ${this.status})${detail ? `: ${detail}` : ""}.`];
     }
   }

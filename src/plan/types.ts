@@ -171,7 +171,6 @@ export interface GuestPlan {
   warnings: string[];
 }
 
-
 /**
  * One cluster object (not a guest) in a plan: a backup job today, access objects next. Its
  * steps are calls by the object's id; `foreign` objects exist live without pvectl's marker
@@ -214,7 +213,20 @@ export interface PreflightProblem {
    * `adoption`: the spec names an existing guest pvectl did not create, without `adopt`;
    * `space`: the plan's volumes do not fit on a storage that cannot over-commit.
    */
-  kind: "node" | "storage" | "space" | "bridge" | "iso" | "image" | "template" | "permission" | "pool" | "adoption" | "clone" | "object" | "snapshot";
+  kind:
+    | "node"
+    | "storage"
+    | "space"
+    | "bridge"
+    | "iso"
+    | "image"
+    | "template"
+    | "permission"
+    | "pool"
+    | "adoption"
+    | "clone"
+    | "object"
+    | "snapshot";
   guest?: string;
   message: string;
   path?: string;
@@ -226,7 +238,9 @@ export function planHasChanges(plan: Plan): boolean {
 }
 
 export function planHasErrors(plan: Plan): boolean {
-  return plan.preflightErrors.length > 0 || plan.guests.some((g) => g.errors.length > 0) || (plan.objects ?? []).some((o) => o.errors.length > 0);
+  return (
+    plan.preflightErrors.length > 0 || plan.guests.some((g) => g.errors.length > 0) || (plan.objects ?? []).some((o) => o.errors.length > 0)
+  );
 }
 
 export function severityCounts(plan: Plan): Record<Severity, number> {

@@ -23,7 +23,8 @@ export function userIdProblem(id: string): string | undefined {
   if (id.length > 64) return `user name '${id}' is too long (${id.length} > 64)`;
   if (!id.includes("@")) return `'${id}' has no realm: write user@realm, e.g. deploy@pve`;
   if (!REALM_RE.test(realmOf(id))) return `realm '${realmOf(id)}' of '${id}' is not one PVE accepts: ${REALM_RULE}`;
-  if (!USER_ID_RE.test(id)) return `user part of '${id}' holds whitespace, ':' or '/' (PVE refuses them) or '@' or '!' (pvectl does: a token id holding them is ambiguous)`;
+  if (!USER_ID_RE.test(id))
+    return `user part of '${id}' holds whitespace, ':' or '/' (PVE refuses them) or '@' or '!' (pvectl does: a token id holding them is ambiguous)`;
   return undefined;
 }
 

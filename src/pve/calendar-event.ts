@@ -9,10 +9,7 @@
 // A time without an hour is minutes alone (`*/5` is every five minutes).
 
 /** One field's values; `undefined` members of CalendarEvent mean "every". */
-export type CalendarValue =
-  | { single: number }
-  | { from: number; to: number }
-  | { start: number; every: number; to?: number };
+export type CalendarValue = { single: number } | { from: number; to: number } | { start: number; every: number; to?: number };
 
 export interface CalendarEvent {
   utc: boolean;
@@ -27,15 +24,30 @@ export interface CalendarEvent {
 }
 
 export class CalendarEventError extends Error {
-  constructor(readonly text: string, reason: string) {
+  constructor(
+    readonly text: string,
+    reason: string,
+  ) {
     super(`invalid calendar event '${text}' - ${reason}`);
     this.name = "CalendarEventError";
   }
 }
 
 const DAY_NAMES: Record<string, number> = {
-  mon: 0, monday: 0, tue: 1, tuesday: 1, wed: 2, wednesday: 2, thu: 3, thursday: 3,
-  fri: 4, friday: 4, sat: 5, saturday: 5, sun: 6, sunday: 6,
+  mon: 0,
+  monday: 0,
+  tue: 1,
+  tuesday: 1,
+  wed: 2,
+  wednesday: 2,
+  thu: 3,
+  thursday: 3,
+  fri: 4,
+  friday: 4,
+  sat: 5,
+  saturday: 5,
+  sun: 6,
+  sunday: 6,
 };
 
 const ZERO: CalendarValue[] = [{ single: 0 }];

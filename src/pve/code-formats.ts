@@ -77,7 +77,8 @@ function checkVolumeId(value: string): void {
 /** PVE 8.1+ (verify_poolname): up to three levels, `parent/child/grandchild`. */
 function checkPoolId(value: string): void {
   if (value.split("/").length > 3) throw new FormatViolation(`pool name '${value}' nested too deeply (max levels = 3)`);
-  if (!/^[A-Za-z0-9.\-_]+(?:\/[A-Za-z0-9.\-_]+){0,2}$/.test(value)) throw new FormatViolation(`pool name '${value}' contains invalid characters`);
+  if (!/^[A-Za-z0-9.\-_]+(?:\/[A-Za-z0-9.\-_]+){0,2}$/.test(value))
+    throw new FormatViolation(`pool name '${value}' contains invalid characters`);
 }
 
 function checkUserid(value: string): void {

@@ -169,7 +169,14 @@ function readHeader(r: Reader, line: string): boolean {
 export function parseConfigFile(text: string, options: ParseConfigOptions = {}): GuestConfigFile {
   const kind = options.kind ?? guessKind(text);
   const file: GuestConfigFile = { kind, current: {}, pending: {}, special: {}, snapshots: {}, lxcRaw: {}, warnings: [] };
-  const r: Reader = { file, who: `vm ${options.vmid ?? "?"}`, section: file.current, sectionName: "", description: undefined, seen: new Set() };
+  const r: Reader = {
+    file,
+    who: `vm ${options.vmid ?? "?"}`,
+    section: file.current,
+    sectionName: "",
+    description: undefined,
+    seen: new Set(),
+  };
   const endpoint = options.kind ? guestConfigEndpoint(options.kind) : undefined;
   const setKey = (section: ConfigSection, key: string, value: string): void => {
     // qemu-server takes the cloud-init section as it is (informative only).

@@ -17,7 +17,12 @@ export { isDiskKey, isNetKey, isUnusedKey } from "./config-keys.js";
 function subSchemaFor(kind: GuestKind, key: string) {
   const schema = guestSubSchema(kind, key);
   if (!schema) {
-    throw new PveFormatError(`${kind} config key`, key, "not a property-string option", "Use a disk key such as scsi0, virtio1, rootfs or mp0.");
+    throw new PveFormatError(
+      `${kind} config key`,
+      key,
+      "not a property-string option",
+      "Use a disk key such as scsi0, virtio1, rootfs or mp0.",
+    );
   }
   return schema;
 }

@@ -107,7 +107,8 @@ export function isPrivilege(name: string): boolean {
  * whole), with what replaced them: a spec written for PVE 8 gets told what to write instead.
  */
 export const REMOVED_PRIVILEGES: Readonly<Record<string, string>> = {
-  "VM.Monitor": "removed in PVE 9: the guest agent calls need VM.GuestAgent.Audit, .FileRead, .FileWrite, .FileSystemMgmt or .Unrestricted, the QEMU monitor Sys.Audit",
+  "VM.Monitor":
+    "removed in PVE 9: the guest agent calls need VM.GuestAgent.Audit, .FileRead, .FileWrite, .FileSystemMgmt or .Unrestricted, the QEMU monitor Sys.Audit",
   "Permissions.Read": "never a PVE privilege: reading permissions needs Sys.Audit",
 };
 

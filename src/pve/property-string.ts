@@ -102,7 +102,11 @@ function valueText(name: string, value: PropertyValue, entry: ParamSchema | unde
  * the sub-schema first; undefined values are left out. `skip` names keys not to print.
  * Throws PropertyStringError when a value would not be accepted back.
  */
-export function printPropertyString(values: Record<string, PropertyValue | undefined>, schema: SubSchema, options: { key?: string; skip?: string[] } = {}): string {
+export function printPropertyString(
+  values: Record<string, PropertyValue | undefined>,
+  schema: SubSchema,
+  options: { key?: string; skip?: string[] } = {},
+): string {
   const path = (name: string): string => (options.key ? `${options.key}.${name}` : name);
   const errors: Errors = {};
   const texts: Record<string, string> = {};

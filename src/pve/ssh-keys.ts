@@ -4,7 +4,8 @@
 // first). Checked when a spec is loaded, so a pasted-wrong key fails with its position instead
 // of failing the container's create.
 
-const KEY_TYPE = /^(ssh-(rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)(-cert-v01@openssh\.com)?$/;
+const KEY_TYPE =
+  /^(ssh-(rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)(-cert-v01@openssh\.com)?$/;
 
 /** The first field of a well-formed key blob (fields must use the blob up exactly). */
 function leadingField(base64: string): string | undefined {
@@ -25,10 +26,12 @@ function leadingField(base64: string): string | undefined {
 export function sshPublicKeyProblem(line: string): string | undefined {
   const words = line.trim().split(/\s+/);
   const at = words.findIndex((word, i) => i + 1 < words.length && KEY_TYPE.test(word));
-  if (at < 0) return "is not an OpenSSH public key: expected a key type (ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256 ...) followed by the key";
+  if (at < 0)
+    return "is not an OpenSSH public key: expected a key type (ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256 ...) followed by the key";
   const type = words[at] as string;
   const found = leadingField(words[at + 1] as string);
-  if (found === undefined) return `is not a complete ${type} key: its base64 part is cut off or damaged (copy the whole line of the .pub file)`;
+  if (found === undefined)
+    return `is not a complete ${type} key: its base64 part is cut off or damaged (copy the whole line of the .pub file)`;
   if (found !== type) return `says ${type} but holds a ${found} key`;
   return undefined;
 }

@@ -20,7 +20,8 @@ export interface Upid {
 const UPID_RE =
   /^UPID:([a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?):([0-9A-Fa-f]{8}):([0-9A-Fa-f]{8,9}):([0-9A-Fa-f]{8}):([^:\s]+):([^:\s]*):([^:\s]+):$/;
 
-const UPID_HINT = "A UPID looks like UPID:pve:000ABCDE:0098F0A1:66AB12CD:qmstart:100:root@pam: (copy it whole, including the trailing colon).";
+const UPID_HINT =
+  "A UPID looks like UPID:pve:000ABCDE:0098F0A1:66AB12CD:qmstart:100:root@pam: (copy it whole, including the trailing colon).";
 
 export function parseUpid(text: string): Upid {
   const m = UPID_RE.exec(text);

@@ -51,7 +51,8 @@ export function volumeIdProblem(volid: string, content?: VolumeContent): string 
     return "names a path with `.` or `..` in it; PVE refuses volume names that leave their folder";
   }
   const folder = contentOf(volname);
-  if (content !== undefined && folder !== content) return `must be in the storage's ${content} folder: ${parsed.storage}:${CONTENT_NAMES[content].shape}`;
+  if (content !== undefined && folder !== content)
+    return `must be in the storage's ${content} folder: ${parsed.storage}:${CONTENT_NAMES[content].shape}`;
   if (folder !== undefined && !CONTENT_NAMES[folder].re.test(volname)) {
     return `is not a volume PVE can read from the ${folder} folder: write ${parsed.storage}:${CONTENT_NAMES[folder].shape}, one file name with no further /`;
   }

@@ -11,8 +11,7 @@ export const qemuPaths = {
   resize: (node: string, vmid: VmidRef) => `/nodes/${node}/qemu/${vmid}/resize`,
   moveDisk: (node: string, vmid: VmidRef) => `/nodes/${node}/qemu/${vmid}/move_disk`,
   template: (node: string, vmid: VmidRef) => `/nodes/${node}/qemu/${vmid}/template`,
-  status: (node: string, vmid: VmidRef, action: PowerAction) =>
-    `/nodes/${node}/qemu/${vmid}/status/${action}`,
+  status: (node: string, vmid: VmidRef, action: PowerAction) => `/nodes/${node}/qemu/${vmid}/status/${action}`,
 };
 
 /** Pool membership: PVE 9's `PUT /pools` takes the pool id as a parameter (`/pools/{poolid}` is deprecated). */

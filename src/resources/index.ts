@@ -8,7 +8,18 @@ import { qemuKind } from "./qemu/kind.js";
 import type { DesiredVm, LiveVm } from "./qemu/model.js";
 
 export { archiveCallNeeds } from "./backup/privileges.js";
-export type { CloneSpec, DesiredBase, GuestDevices, GuestKind, GuestMeta, LiveBase, PowerOptions, PowerState, SpecObject, UpdateOptions } from "./kind.js";
+export type {
+  CloneSpec,
+  DesiredBase,
+  GuestDevices,
+  GuestKind,
+  GuestMeta,
+  LiveBase,
+  PowerOptions,
+  PowerState,
+  SpecObject,
+  UpdateOptions,
+} from "./kind.js";
 export { OWNERSHIP_TAG } from "./ownership.js";
 
 /** A guest as a source of desired state describes it, of any kind. */

@@ -46,7 +46,9 @@ export interface MoveHow {
 /** What the move copies and how, as the plan says it: "16 GiB copied online (drive-mirror: the VM keeps running)". */
 export function moveManner(source: MoveSource, how: Pick<MoveHow, "online" | "guest">): string {
   const size = source.sizeBytes !== undefined ? humanSize(source.sizeBytes) : "the whole volume";
-  return how.online ? `${size} copied online (drive-mirror: the ${how.guest} keeps running)` : `${size} copied offline (the ${how.guest} is stopped)`;
+  return how.online
+    ? `${size} copied online (drive-mirror: the ${how.guest} keeps running)`
+    : `${size} copied offline (the ${how.guest} is stopped)`;
 }
 
 /** The fields a move changes: storage and format where they differ, and what is copied. */
@@ -54,7 +56,11 @@ function moveChanges(source: MoveSource, target: string, how: MoveHow, manner: s
   const changes: FieldChange[] = [];
   if (target !== source.storage) changes.push({ field: `${source.slot}.storage`, before: source.storage, after: target });
   if (how.toFormat !== undefined && how.toFormat !== source.format) {
-    changes.push({ field: `${source.slot}.format`, ...(source.format !== undefined ? { before: source.format } : {}), after: how.toFormat });
+    changes.push({
+      field: `${source.slot}.format`,
+      ...(source.format !== undefined ? { before: source.format } : {}),
+      after: how.toFormat,
+    });
   }
   changes.push({ field: `${source.slot}.move`, after: manner });
   return changes;

@@ -5,8 +5,24 @@
 import type { ApiReader } from "../api/endpoints/index.js";
 import type { ObjectIntent, ObjectKind } from "../plan/intent.js";
 import type { ApiCall, ObjectPlan, ParamValue, PrivilegeNeed } from "../plan/types.js";
-import { accessCallNeeds, accessLanded, accessReadNeeds, type DesiredAccess, planAccess, readAccess, type SecretFileState } from "./access/index.js";
-import { createJobStep, deleteJobStep, type DesiredBackupJobs, jobCallNeeds, planBackupJobs, readBackupJobs, updateJobStep } from "./backup-job/index.js";
+import {
+  accessCallNeeds,
+  accessLanded,
+  accessReadNeeds,
+  type DesiredAccess,
+  planAccess,
+  readAccess,
+  type SecretFileState,
+} from "./access/index.js";
+import {
+  createJobStep,
+  deleteJobStep,
+  type DesiredBackupJobs,
+  jobCallNeeds,
+  planBackupJobs,
+  readBackupJobs,
+  updateJobStep,
+} from "./backup-job/index.js";
 
 export { type DesiredBackupJobs, type JobPlans, planBackupJobs, readBackupJobs } from "./backup-job/index.js";
 export type { SecretFileState } from "./access/index.js";
@@ -67,9 +83,11 @@ const BACKUP_JOBS: ObjectFamily = {
   callNeeds: jobCallNeeds,
   everyCall: (desired) =>
     (desired.backupJobs?.jobs ?? []).flatMap((job) =>
-      [createJobStep(job.id, job.params, job.comment), updateJobStep(job.id, job.params, job.absent, [], false), deleteJobStep(job.id)].flatMap((step) =>
-        step.calls.map((call) => ({ object: `backup job ${job.id}`, call })),
-      ),
+      [
+        createJobStep(job.id, job.params, job.comment),
+        updateJobStep(job.id, job.params, job.absent, [], false),
+        deleteJobStep(job.id),
+      ].flatMap((step) => step.calls.map((call) => ({ object: `backup job ${job.id}`, call }))),
     ),
 };
 
@@ -78,7 +96,9 @@ const ACCESS: ObjectFamily = {
   plan: (api, desired, options) => {
     const access = desired.access;
     if (access === undefined) return undefined;
-    const lost = (access.tokens ?? []).some((t) => t.secretFile !== undefined && options.secretFiles?.get(t.secretFile)?.holds === "nothing");
+    const lost = (access.tokens ?? []).some(
+      (t) => t.secretFile !== undefined && options.secretFiles?.get(t.secretFile)?.holds === "nothing",
+    );
     return readAccess(api, access, { tokenAcls: lost }).then((live) => planAccess(access, live, options));
   },
   landed: accessLanded,

@@ -40,7 +40,9 @@ function call(method: ApiCall["method"], path: string, intent: CallIntent, param
 
 /** The writes of the kind's create step: every key, disk and NIC the spec sets. */
 function createCalls(guest: DesiredGuest): ApiCall[] {
-  return kindOf(guest).plan.create(guest).steps.flatMap((s) => s.calls);
+  return kindOf(guest)
+    .plan.create(guest)
+    .steps.flatMap((s) => s.calls);
 }
 
 function writesOf(calls: ApiCall[]): ConfigWrite[] {
@@ -53,13 +55,28 @@ function changeCalls(guest: DesiredGuest, type: GuestType, vmid: VmidRef, writes
   // A removed drive is checked by what it holds: the spec says what each slot is.
   const deletedMedia = Object.fromEntries(writes.flatMap((w) => (w.as === "drive" ? [[w.key, w.media]] : [])));
   const configure = (method: "PUT" | "POST", deletes: string[]): ApiCall =>
-    call(method, paths.config(guest.node, vmid), { kind: type, op: "configure", writes, deletes, ...(deletes.length > 0 ? { deletedMedia } : {}), allocates: method === "POST" });
+    call(method, paths.config(guest.node, vmid), {
+      kind: type,
+      op: "configure",
+      writes,
+      deletes,
+      ...(deletes.length > 0 ? { deletedMedia } : {}),
+      allocates: method === "POST",
+    });
   const slots = writes.filter((w) => w.as !== "option").map((w) => w.key);
   const calls = [configure("PUT", slots)];
   // VMs write keys that allocate (a new disk, a NIC's MAC) with POST, which runs as a task.
   if (type === "qemu") calls.push(configure("POST", []));
   const disk = writes.find((w) => w.as === "drive" && w.media === "disk");
-  if (disk) calls.push(call("PUT", paths.resize(guest.node, vmid), { kind: type, op: "resize", slot: disk.key, sizeBytes: 1 }, { disk: disk.key, size: "+0" }));
+  if (disk)
+    calls.push(
+      call(
+        "PUT",
+        paths.resize(guest.node, vmid),
+        { kind: type, op: "resize", slot: disk.key, sizeBytes: 1 },
+        { disk: disk.key, size: "+0" },
+      ),
+    );
   return calls;
 }
 
@@ -80,7 +97,12 @@ function backupCalls(type: GuestType, node: string, vmid: number, storages: stri
     const archive = { storage, volume: `${storage}:backup/vzdump-${type}-${vmid}-pvectl.tar.zst` };
     return [
       call("POST", `/nodes/${node}/vzdump`, { kind: type, op: "backup", vmid, storage, mode: "snapshot" }, { vmid, storage }),
-      call("POST", `/nodes/${node}/${type}`, { kind: type, op: "restore", vmid, archive, replaces: true, start: false }, { vmid, force: 1 }),
+      call(
+        "POST",
+        `/nodes/${node}/${type}`,
+        { kind: type, op: "restore", vmid, archive, replaces: true, start: false },
+        { vmid, force: 1 },
+      ),
     ];
   });
 }
@@ -89,7 +111,12 @@ function backupCalls(type: GuestType, node: string, vmid: number, storages: stri
 function cloneCalls(guest: DesiredGuest, type: GuestType, source: CloneSourceFacts | undefined): ApiCall[] {
   if (guest.clone === undefined || source === undefined) return [];
   const pool = "pool" in guest ? guest.pool : undefined;
-  const target = { name: guest.name, node: guest.node, ...(guest.vmid !== undefined ? { vmid: guest.vmid } : {}), ...(pool ? { pool } : {}) };
+  const target = {
+    name: guest.name,
+    node: guest.node,
+    ...(guest.vmid !== undefined ? { vmid: guest.vmid } : {}),
+    ...(pool ? { pool } : {}),
+  };
   return cloneStep(type, CLONE_NAME[type], target, guest.clone, source).calls;
 }
 
@@ -108,11 +135,16 @@ export function guestOperationCalls(guest: DesiredGuest, options: OperationOptio
   else ops.push({ operation: "create", calls: creates.filter((c) => c.intent.op !== "template") });
   ops.push({ operation: "change", calls: changeCalls(guest, type, vmid, writesOf(creates)) });
   ops.push({ operation: "power", calls: powerCalls(guest, type, vmid) });
-  ops.push({ operation: "destroy", calls: [call("DELETE", PATHS[type].guest(guest.node, vmid), { kind: type, op: "destroy" }, { purge: 1 })] });
-  if ("template" in guest && guest.template === true) ops.push({ operation: "template", calls: [call("POST", PATHS[type].template(guest.node, vmid), { kind: type, op: "template" })] });
+  ops.push({
+    operation: "destroy",
+    calls: [call("DELETE", PATHS[type].guest(guest.node, vmid), { kind: type, op: "destroy" }, { purge: 1 })],
+  });
+  if ("template" in guest && guest.template === true)
+    ops.push({ operation: "template", calls: [call("POST", PATHS[type].template(guest.node, vmid), { kind: type, op: "template" })] });
   const pool = "pool" in guest ? guest.pool : undefined;
   if (pool) ops.push({ operation: "pool", calls: [poolCalls.join(pool, number), poolCalls.move(pool, number)] });
-  if (options.snapshots || guest.snapshots !== undefined) ops.push({ operation: "snapshot", calls: snapshotCalls(type, guest.node, number, options.snapshots === true) });
+  if (options.snapshots || guest.snapshots !== undefined)
+    ops.push({ operation: "snapshot", calls: snapshotCalls(type, guest.node, number, options.snapshots === true) });
   const storages = options.backupStorages ?? [];
   if (storages.length > 0) ops.push({ operation: "backup", calls: backupCalls(type, guest.node, number, storages) });
   return ops.filter((op) => op.calls.length > 0);

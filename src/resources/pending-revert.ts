@@ -17,7 +17,12 @@ interface LiveWithPending {
  * Whether the spec's `value` for option `key` is the one in effect while a change of it is
  * pending. `effective` reads an option as the kind compares it (PVE's default when unset).
  */
-export function undoesPending(live: LiveWithPending, key: string, value: string, effective: (options: Record<string, string>, key: string) => string | undefined): boolean {
+export function undoesPending(
+  live: LiveWithPending,
+  key: string,
+  value: string,
+  effective: (options: Record<string, string>, key: string) => string | undefined,
+): boolean {
   return live.optionsInEffect !== undefined && live.pendingKeys.includes(key) && effective(live.optionsInEffect, key) === value;
 }
 

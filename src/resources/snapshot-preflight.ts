@@ -22,7 +22,9 @@ export function volumeProblems(label: string, volumes: SnapshotVolume[], storage
   for (const v of volumes) {
     const facts = storages.get(v.storage);
     if (facts === undefined) {
-      problems.push(`${label}: ${v.slot} (${v.volume}) is on storage ${v.storage}, which this node does not list to you; cannot tell whether it can be snapshotted (needs Datastore.Audit on /storage/${v.storage})`);
+      problems.push(
+        `${label}: ${v.slot} (${v.volume}) is on storage ${v.storage}, which this node does not list to you; cannot tell whether it can be snapshotted (needs Datastore.Audit on /storage/${v.storage})`,
+      );
       continue;
     }
     const why = snapshotUnsupported(facts.type, v.format);
@@ -32,7 +34,12 @@ export function volumeProblems(label: string, volumes: SnapshotVolume[], storage
 }
 
 /** The thin pools among the volumes' storages with less than `minFreePercent` free. */
-export function spaceProblems(label: string, volumes: SnapshotVolume[], storages: ReadonlyMap<string, StorageFacts>, minFreePercent: number): string[] {
+export function spaceProblems(
+  label: string,
+  volumes: SnapshotVolume[],
+  storages: ReadonlyMap<string, StorageFacts>,
+  minFreePercent: number,
+): string[] {
   const problems: string[] = [];
   for (const storage of new Set(volumes.map((v) => v.storage))) {
     const facts = storages.get(storage);

@@ -70,7 +70,12 @@ export function pruneSteps(guest: SnapshotGuest, retention: Retention): StepDraf
 function resumed(guest: SnapshotGuest, op: { name: string; vmstate?: boolean; description?: string }, nowSeconds: number): SnapshotSteps {
   const existing = guest.snapshots.find((s) => s.name === op.name)!;
   const askedRam = op.vmstate === true && guest.kind === "qemu";
-  const wish = { name: op.name, savesRam: askedRam && guest.status === "running", askedRam, ...(op.description ? { description: op.description } : {}) };
+  const wish = {
+    name: op.name,
+    savesRam: askedRam && guest.status === "running",
+    askedRam,
+    ...(op.description ? { description: op.description } : {}),
+  };
   const why = notThisRuns(existing, wish, nowSeconds);
   if (why === undefined) return { steps: [], problems: [], warnings: [alreadyTaken(label(guest), existing)] };
   return {
@@ -90,7 +95,8 @@ function missing(guest: SnapshotGuest, name: string): string {
 /** --vmstate where there is no RAM to save: said, not silently dropped (PVE's container snapshot takes no vmstate). */
 function vmstateNote(guest: SnapshotGuest, vmstate: boolean): { warnings?: string[] } {
   if (!vmstate) return {};
-  if (guest.kind === "lxc") return { warnings: [`--vmstate ignored: ${label(guest)} is a container, whose snapshots hold no RAM (only VMs save it)`] };
+  if (guest.kind === "lxc")
+    return { warnings: [`--vmstate ignored: ${label(guest)} is a container, whose snapshots hold no RAM (only VMs save it)`] };
   if (guest.status !== "running") return { warnings: [`--vmstate ignored: ${label(guest)} is stopped, so it has no RAM to save`] };
   return {};
 }
@@ -103,7 +109,12 @@ function createStep(guest: SnapshotGuest, op: { name: string; vmstate?: boolean;
     severity: pauses ? "service-impact" : "configuration",
     summary: `take snapshot '${op.name}' of ${label(guest)}${pauses ? " with its RAM (the VM pauses while its memory is saved)" : ""}`,
     changes: [{ field: `snapshot ${op.name}`, after: pauses ? "taken, with RAM" : "taken" }],
-    calls: [snapshotCreateCall(guest.kind, guest.node, guest.vmid, op.name, { ...(pauses ? { vmstate: true } : {}), ...(op.description ? { description: op.description } : {}) })],
+    calls: [
+      snapshotCreateCall(guest.kind, guest.node, guest.vmid, op.name, {
+        ...(pauses ? { vmstate: true } : {}),
+        ...(op.description ? { description: op.description } : {}),
+      }),
+    ],
   };
 }
 

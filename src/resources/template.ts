@@ -51,7 +51,9 @@ export function liveTemplateErrors(wish: TemplateWish, live: TemplateLive, noun:
     );
   }
   if (wish.power === "running") {
-    errors.push(`vmid ${live.vmid} is a template: PVE never starts a template; drop \`power: running\` from this entry (clone the template to get a ${noun} that runs)`);
+    errors.push(
+      `vmid ${live.vmid} is a template: PVE never starts a template; drop \`power: running\` from this entry (clone the template to get a ${noun} that runs)`,
+    );
   }
   return errors;
 }

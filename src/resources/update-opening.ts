@@ -42,7 +42,13 @@ export interface UpdateOpening {
 }
 
 /** `noun`: how messages name the guest ("VM", "container"). */
-export function openUpdate(calls: GuestStepCalls, desired: DesiredLike, live: LiveLike, options: UpdateOptions, noun: "VM" | "container"): UpdateOpening {
+export function openUpdate(
+  calls: GuestStepCalls,
+  desired: DesiredLike,
+  live: LiveLike,
+  options: UpdateOptions,
+  noun: "VM" | "container",
+): UpdateOpening {
   const errors = [...templateWishErrors(desired), ...liveTemplateErrors(desired, live, noun)];
   const warnings: string[] = [];
   if (live.node !== desired.node) {

@@ -53,7 +53,9 @@ export class AccessLog {
     return {
       total: this.total,
       byEndpoint: sorted(this.byEndpoint),
-      msByEndpoint: Object.fromEntries([...this.msByEndpoint].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, Math.round(v * 10) / 10])),
+      msByEndpoint: Object.fromEntries(
+        [...this.msByEndpoint].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, Math.round(v * 10) / 10]),
+      ),
       byStatus: sorted(this.byStatus),
       entries: options.entries === false ? [] : this.entries.slice(-MAX_ENTRIES),
     };

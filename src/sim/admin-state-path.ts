@@ -59,12 +59,14 @@ function insideDir(dir: string, file: string): string | undefined {
 export function stateFileForSave(requested: string | undefined, policy: StateFilePolicy): string | Error {
   const { stateFile, stateDir } = policy;
   if (requested === undefined) {
-    return stateFile ?? new Error("no file given and no --state file: pass {\"file\": \"<name>\"} (inside --state-dir)");
+    return stateFile ?? new Error('no file given and no --state file: pass {"file": "<name>"} (inside --state-dir)');
   }
   if (stateFile && resolve(requested) === resolve(stateFile)) return stateFile;
   const inside = stateDir ? insideDir(stateDir, requested) : undefined;
   if (inside && basename(requested) !== "" && !requested.endsWith("/")) return inside;
-  const allowed = [stateFile ? `the --state file ${stateFile}` : "", stateDir ? `a file inside --state-dir ${stateDir}` : ""].filter(Boolean);
+  const allowed = [stateFile ? `the --state file ${stateFile}` : "", stateDir ? `a file inside --state-dir ${stateDir}` : ""].filter(
+    Boolean,
+  );
   return new Error(
     allowed.length
       ? `'${requested}' is not ${allowed.join(" or ")}`

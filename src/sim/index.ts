@@ -88,7 +88,7 @@ function loadConfig(config: unknown): ClusterConfig | undefined {
   try {
     return parseYaml(text) as ClusterConfig;
   } catch (err) {
-    throw new SimConfigFileError(config, err instanceof Error ? err.message.split("\n")[0] ?? "invalid YAML" : String(err));
+    throw new SimConfigFileError(config, err instanceof Error ? (err.message.split("\n")[0] ?? "invalid YAML") : String(err));
   }
 }
 

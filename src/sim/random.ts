@@ -21,7 +21,12 @@ export class SeededRandom implements Random {
 
   hex(bytes: number): string {
     const out: string[] = [];
-    for (let i = 0; i < bytes; i++) out.push(Math.floor(this.next() * 256).toString(16).padStart(2, "0"));
+    for (let i = 0; i < bytes; i++)
+      out.push(
+        Math.floor(this.next() * 256)
+          .toString(16)
+          .padStart(2, "0"),
+      );
     return out.join("");
   }
 

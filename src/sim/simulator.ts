@@ -65,7 +65,10 @@ export class Simulator {
   private saveTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
-  private constructor(readonly options: SimulatorOptions, config: ClusterConfig | undefined) {
+  private constructor(
+    readonly options: SimulatorOptions,
+    config: ClusterConfig | undefined,
+  ) {
     this.seed = options.seed ?? randomSeed();
     this.rootPassword = options.rootPassword ?? "proxmox";
     // Random like the ticket key: a known seed must not open the admin API.

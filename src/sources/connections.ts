@@ -29,7 +29,9 @@ function fromEnv(connection: ConnectionSpec, field: string, variable: string, en
   if (refusal) throw new ConnectionError(`${label(connection)}: ${field}: refusing to read ${refusal}`);
   const value = env[variable];
   if (value === undefined || value.trim() === "") {
-    throw new ConnectionError(`${label(connection)}: ${field} names the environment variable ${variable}, which is not set (or empty); export it before running pvectl`);
+    throw new ConnectionError(
+      `${label(connection)}: ${field} names the environment variable ${variable}, which is not set (or empty); export it before running pvectl`,
+    );
   }
   return value.trim();
 }
@@ -55,7 +57,11 @@ function fromFile(connection: ConnectionSpec, field: string, path: string, polic
 function checkTransport(connection: ConnectionSpec, policy: SecretPolicy): void {
   let refusal: string | undefined;
   try {
-    refusal = plainHttpRefusal({ host: connection.host, ...(connection.port !== undefined ? { port: connection.port } : {}), allowHttp: policy.allowHttp });
+    refusal = plainHttpRefusal({
+      host: connection.host,
+      ...(connection.port !== undefined ? { port: connection.port } : {}),
+      allowHttp: policy.allowHttp,
+    });
   } catch (err) {
     throw new ConnectionError(`${label(connection)}: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -67,14 +73,20 @@ function checkTransport(connection: ConnectionSpec, policy: SecretPolicy): void 
  * The policy is checked before each secret is read, and any refusal throws before a client
  * exists: a refused connection sends nothing.
  */
-export function connectionOptions(connection: ConnectionSpec, env: NodeJS.ProcessEnv = process.env, policy: SecretPolicy = DEFAULT_SECRET_POLICY): PveClientOptions {
+export function connectionOptions(
+  connection: ConnectionSpec,
+  env: NodeJS.ProcessEnv = process.env,
+  policy: SecretPolicy = DEFAULT_SECRET_POLICY,
+): PveClientOptions {
   checkTransport(connection, policy);
   const options: PveClientOptions = { host: connection.host, ...(policy.allowHttp ? { allowHttp: true } : {}) };
   if (connection.port !== undefined) options.port = connection.port;
   if (connection.user !== undefined) options.user = connection.user;
   if (connection.tokenId !== undefined) options.tokenId = connection.tokenId;
-  if (connection.tokenSecretEnv !== undefined) options.tokenSecret = fromEnv(connection, "tokenSecretEnv", connection.tokenSecretEnv, env, policy);
-  if (connection.tokenSecretFile !== undefined) options.tokenSecret = fromFile(connection, "tokenSecretFile", connection.tokenSecretFile, policy);
+  if (connection.tokenSecretEnv !== undefined)
+    options.tokenSecret = fromEnv(connection, "tokenSecretEnv", connection.tokenSecretEnv, env, policy);
+  if (connection.tokenSecretFile !== undefined)
+    options.tokenSecret = fromFile(connection, "tokenSecretFile", connection.tokenSecretFile, policy);
   if (connection.passwordEnv !== undefined) options.password = fromEnv(connection, "passwordEnv", connection.passwordEnv, env, policy);
   if (connection.passwordFile !== undefined) options.password = fromFile(connection, "passwordFile", connection.passwordFile, policy);
   if (connection.validateCerts !== undefined) options.validateCerts = connection.validateCerts;
@@ -102,7 +114,9 @@ export function resolveConnection(
       return options;
     } catch (err) {
       if (err instanceof PveError) {
-        throw new ConnectionError(`${err.message} (the spec names no connection, so pvectl reads the PROXMOX_* environment variables; or define one under \`connections:\`)`);
+        throw new ConnectionError(
+          `${err.message} (the spec names no connection, so pvectl reads the PROXMOX_* environment variables; or define one under \`connections:\`)`,
+        );
       }
       throw err;
     }
@@ -110,7 +124,9 @@ export function resolveConnection(
   const connection = spec.connections[name];
   if (!connection) {
     const known = Object.keys(spec.connections).sort();
-    throw new ConnectionError(`connection \`${name}\` is not defined in the spec${known.length > 0 ? ` (defined: ${known.join(", ")})` : ""}`);
+    throw new ConnectionError(
+      `connection \`${name}\` is not defined in the spec${known.length > 0 ? ` (defined: ${known.join(", ")})` : ""}`,
+    );
   }
   return connectionOptions(connection, env, policy);
 }

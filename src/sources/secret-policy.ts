@@ -21,7 +21,11 @@ export interface SecretPolicy {
   secretEnvPrefixes: string[];
 }
 
-export const DEFAULT_SECRET_POLICY: SecretPolicy = { allowHttp: false, secretsDirs: [], secretEnvPrefixes: [...DEFAULT_SECRET_ENV_PREFIXES] };
+export const DEFAULT_SECRET_POLICY: SecretPolicy = {
+  allowHttp: false,
+  secretsDirs: [],
+  secretEnvPrefixes: [...DEFAULT_SECRET_ENV_PREFIXES],
+};
 
 /** A policy option the operator gave that cannot work; the CLI turns it into a usage error. */
 export class SecretPolicyError extends PvectlError {
@@ -72,7 +76,11 @@ function inside(dir: string, path: string): boolean {
  * every link, it must lie in the directory of the spec file that names it, or in a
  * `--secrets-dir`. That rules out `..`, absolute paths elsewhere and links pointing out.
  */
-export function allowedSecretFile(path: string, specFile: string, policy: SecretPolicy): { real: string } | { refusal: string } | { missing: NodeJS.ErrnoException } {
+export function allowedSecretFile(
+  path: string,
+  specFile: string,
+  policy: SecretPolicy,
+): { real: string } | { refusal: string } | { missing: NodeJS.ErrnoException } {
   const specDir = realOrSelf(dirname(resolve(specFile)));
   const allowed = (p: string) => [specDir, ...policy.secretsDirs].some((dir) => inside(dir, p));
   let real: string;
@@ -135,12 +143,19 @@ export function isEnvConnectionSecret(variable: string): boolean {
 }
 
 /** Why a spec connection may not read this environment variable, or undefined. */
-export function envVariableRefusal(variable: string, target: { host: string; port?: number }, policy: SecretPolicy, env: NodeJS.ProcessEnv): string | undefined {
+export function envVariableRefusal(
+  variable: string,
+  target: { host: string; port?: number },
+  policy: SecretPolicy,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
   const prefix = envPrefixRefusal(variable, policy);
   if (prefix) return prefix;
   if (!ENV_CONNECTION_SECRETS.has(variable)) return undefined;
   // PROXMOX_PASSWORD & co. belong to the PROXMOX_HOST connection: a spec may not redirect them.
-  const configured = env.PROXMOX_HOST?.trim() ? safeOrigin({ host: env.PROXMOX_HOST, ...(env.PROXMOX_PORT ? { port: Number(env.PROXMOX_PORT) } : {}) }) : undefined;
+  const configured = env.PROXMOX_HOST?.trim()
+    ? safeOrigin({ host: env.PROXMOX_HOST, ...(env.PROXMOX_PORT ? { port: Number(env.PROXMOX_PORT) } : {}) })
+    : undefined;
   const origin = safeOrigin(target);
   if (configured !== undefined && configured === origin) return undefined;
   return (

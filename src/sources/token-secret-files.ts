@@ -23,7 +23,10 @@ export function checkTokenSecretFiles(access: AccessSpec[], policy: SecretPolicy
     for (const token of section.desired.tokens ?? []) {
       if (token.secretFile === undefined) continue;
       const refusal = writtenFileRefusal(token.secretFile, section.source.file, policy);
-      if (refusal) problems.push(`token ${token.user}!${token.name} (${token.where ?? section.source.file}): secretFile: refusing to write ${refusal}`);
+      if (refusal)
+        problems.push(
+          `token ${token.user}!${token.name} (${token.where ?? section.source.file}): secretFile: refusing to write ${refusal}`,
+        );
     }
   }
   if (problems.length > 0) throw new SecretFileRefusedError(problems);

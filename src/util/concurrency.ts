@@ -1,11 +1,7 @@
 // Bounded concurrency without a dependency: run `fn` over `items` with at most `limit`
 // calls in flight, keeping results in input order. Used wherever pvectl fans out API reads.
 
-export async function mapConcurrent<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
+export async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency must be a positive integer, got ${limit}`);
   const results = new Array<R>(items.length);
   let next = 0;

@@ -40,7 +40,10 @@ export abstract class PvectlError extends Error {
     const text = this.userMessage();
     if (!this.hint) return messageAndHint(text);
     const at = text.lastIndexOf(this.hint);
-    const message = at >= 0 && at + this.hint.length === text.length ? text.slice(0, at).replace(/\s*(hint:)?[\s:;,]*$/, "") : messageAndHint(text).message;
+    const message =
+      at >= 0 && at + this.hint.length === text.length
+        ? text.slice(0, at).replace(/\s*(hint:)?[\s:;,]*$/, "")
+        : messageAndHint(text).message;
     return { message: message.trim(), hint: this.hint };
   }
 
@@ -58,7 +61,13 @@ export function messageAndHint(text: string): Omit<PvectlErrorJson, "kind"> {
   const trimmed = text.replace(/^error: /, "").trim();
   const cut = trimmed.indexOf("\n");
   const message = cut < 0 ? trimmed : trimmed.slice(0, cut);
-  const hint = cut < 0 ? "" : trimmed.slice(cut + 1).replace(/^\s+/gm, "").trim();
+  const hint =
+    cut < 0
+      ? ""
+      : trimmed
+          .slice(cut + 1)
+          .replace(/^\s+/gm, "")
+          .trim();
   return hint ? { message, hint } : { message };
 }
 

@@ -129,7 +129,10 @@ describe("PveError.classify: failures that may go away", () => {
   });
 
   it("says a refusal before the handler ran cannot have applied", () => {
-    assert.equal(answer(400, "Parameter verification failed.", { memory: "value must have a minimum value of 16" }).classify().mayHaveApplied, false);
+    assert.equal(
+      answer(400, "Parameter verification failed.", { memory: "value must have a minimum value of 16" }).classify().mayHaveApplied,
+      false,
+    );
     assert.equal(answer(500, "VM is locked (backup)").classify().mayHaveApplied, true);
   });
 });

@@ -60,7 +60,10 @@ describe("endpoint wrappers: paths", () => {
     const upid = "UPID:pve1:000ABCDE:0098F0A1:66AB12CD:qmstart:100:ci@pve!deploy:";
     const api = recorder(null);
     await getTaskStatus(api, "pve1", upid);
-    assert.equal(api.sent[0]?.path, "/nodes/pve1/tasks/UPID%3Apve1%3A000ABCDE%3A0098F0A1%3A66AB12CD%3Aqmstart%3A100%3Aci%40pve!deploy%3A/status");
+    assert.equal(
+      api.sent[0]?.path,
+      "/nodes/pve1/tasks/UPID%3Apve1%3A000ABCDE%3A0098F0A1%3A66AB12CD%3Aqmstart%3A100%3Aci%40pve!deploy%3A/status",
+    );
   });
 });
 
@@ -105,7 +108,15 @@ describe("endpoint wrappers against the simulator", () => {
   before(async () => {
     sim = await startSimulator({ port: 0, seed: 13, config: { agentDelay: 0 } });
     root = new PveClient({ host: sim.url, user: "root@pam", password: sim.rootPassword, ca: sim.ca! });
-    created = (await root.post("/nodes/{node}/qemu", { node: "pve1", vmid: 9400, name: "wrapped", cores: 2, agent: "1", net0: "virtio,bridge=vmbr0", start: true })) as string;
+    created = (await root.post("/nodes/{node}/qemu", {
+      node: "pve1",
+      vmid: 9400,
+      name: "wrapped",
+      cores: 2,
+      agent: "1",
+      net0: "virtio,bridge=vmbr0",
+      start: true,
+    })) as string;
     await root.waitForTask(created);
   });
   after(async () => {
@@ -147,6 +158,8 @@ describe("endpoint wrappers against the simulator", () => {
   it("reads the running guest's interfaces from its agent", async () => {
     const interfaces = await getQemuAgentInterfaces(root, "pve1", 9400);
     assert.ok(interfaces.some((i) => i.name === "lo"));
-    assert.ok(interfaces.some((i) => (i["ip-addresses"] ?? []).some((a) => a["ip-address-type"] === "ipv4" && a["ip-address"] !== "127.0.0.1")));
+    assert.ok(
+      interfaces.some((i) => (i["ip-addresses"] ?? []).some((a) => a["ip-address-type"] === "ipv4" && a["ip-address"] !== "127.0.0.1")),
+    );
   });
 });

@@ -46,7 +46,12 @@ describe("clientOptionsFromEnv", () => {
   });
 
   it("combines a bare token name with PROXMOX_USER, as community.proxmox does", () => {
-    const client = PveClient.fromEnv({ PROXMOX_HOST: "pve1", PROXMOX_USER: "automation@pve", PROXMOX_TOKEN_ID: "ci", PROXMOX_TOKEN_SECRET: SECRET });
+    const client = PveClient.fromEnv({
+      PROXMOX_HOST: "pve1",
+      PROXMOX_USER: "automation@pve",
+      PROXMOX_TOKEN_ID: "ci",
+      PROXMOX_TOKEN_SECRET: SECRET,
+    });
     assert.equal(client.identity, "automation@pve!ci");
     assert.equal(client.origin, "https://pve1:8006");
     void client.close();
@@ -62,7 +67,13 @@ describe("clientOptionsFromEnv", () => {
   });
 
   it("prefers the password when both a password and a token are set", () => {
-    const options = clientOptionsFromEnv({ PROXMOX_HOST: "h", PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: "pw-123456", PROXMOX_TOKEN_ID: "ci", PROXMOX_TOKEN_SECRET: SECRET });
+    const options = clientOptionsFromEnv({
+      PROXMOX_HOST: "h",
+      PROXMOX_USER: "root@pam",
+      PROXMOX_PASSWORD: "pw-123456",
+      PROXMOX_TOKEN_ID: "ci",
+      PROXMOX_TOKEN_SECRET: SECRET,
+    });
     assert.equal(options.password, "pw-123456");
     assert.equal(options.tokenSecret, undefined);
   });
@@ -74,7 +85,9 @@ describe("clientOptionsFromEnv", () => {
         "no credentials: set PROXMOX_TOKEN_ID and PROXMOX_TOKEN_SECRET (an API token, recommended), or PROXMOX_USER and PROXMOX_PASSWORD",
     );
     assert.equal(
-      configMessage(() => clientOptionsFromEnv({ PROXMOX_HOST: "h", PROXMOX_TOKEN_ID: "ci", PROXMOX_PORT: "80x", PROXMOX_VALIDATE_CERTS: "maybe" })),
+      configMessage(() =>
+        clientOptionsFromEnv({ PROXMOX_HOST: "h", PROXMOX_TOKEN_ID: "ci", PROXMOX_PORT: "80x", PROXMOX_VALIDATE_CERTS: "maybe" }),
+      ),
       "cannot connect to Proxmox VE: PROXMOX_TOKEN_ID is set but PROXMOX_TOKEN_SECRET is not; " +
         "PROXMOX_PORT='80x' is not a TCP port; use a number from 1 to 65535 (PVE listens on 8006); " +
         "PROXMOX_VALIDATE_CERTS='maybe' is not a boolean; use true or false",
@@ -88,14 +101,20 @@ describe("clientOptionsFromEnv", () => {
   it("never puts a secret into a configuration error", () => {
     const message = configMessage(() => clientOptionsFromEnv({ PROXMOX_TOKEN_SECRET: SECRET, PROXMOX_PORT: "0" }));
     assert.ok(!message.includes(SECRET));
-    assert.match(message, /PROXMOX_HOST is not set.*PROXMOX_TOKEN_SECRET is set but PROXMOX_TOKEN_ID is not.*PROXMOX_PORT='0' is not a TCP port/);
+    assert.match(
+      message,
+      /PROXMOX_HOST is not set.*PROXMOX_TOKEN_SECRET is set but PROXMOX_TOKEN_ID is not.*PROXMOX_PORT='0' is not a TCP port/,
+    );
   });
 
   it("lets explicit overrides fill in what the environment lacks", () => {
     const client = PveClient.fromEnv({ PROXMOX_TOKEN_ID: "ops@pve!ci", PROXMOX_TOKEN_SECRET: SECRET }, { host: "10.0.0.5", port: 8007 });
     assert.equal(client.origin, "https://10.0.0.5:8007");
     void client.close();
-    const kept = PveClient.fromEnv({ PROXMOX_HOST: "pve1", PROXMOX_PORT: "8443", PROXMOX_TOKEN_ID: "ops@pve!ci", PROXMOX_TOKEN_SECRET: SECRET }, { port: undefined });
+    const kept = PveClient.fromEnv(
+      { PROXMOX_HOST: "pve1", PROXMOX_PORT: "8443", PROXMOX_TOKEN_ID: "ops@pve!ci", PROXMOX_TOKEN_SECRET: SECRET },
+      { port: undefined },
+    );
     assert.equal(kept.origin, "https://pve1:8443", "an undefined override does not erase the environment");
     void kept.close();
   });
@@ -126,13 +145,20 @@ describe("PveClient options", () => {
       configMessage(() => new PveClient({ host: "h", tokenId: "a@pve!", tokenSecret: SECRET })),
       "PROXMOX_TOKEN_ID 'a@pve!' is not a token id; use the full id user@realm!name (e.g. automation@pve!ci), or only the name with PROXMOX_USER set",
     );
-    assert.equal(configMessage(() => new PveClient({ host: " " })), "no host given; set PROXMOX_HOST (the name or address of a Proxmox VE node)");
+    assert.equal(
+      configMessage(() => new PveClient({ host: " " })),
+      "no host given; set PROXMOX_HOST (the name or address of a Proxmox VE node)",
+    );
   });
 
   it("does not show its secrets when printed", () => {
     const token = new PveClient({ host: "h", tokenId: "ops@pve!ci", tokenSecret: SECRET });
     const password = new PveClient({ host: "h", user: "root@pam", password: "pw-secret-99" });
-    for (const text of [inspect(token, { depth: 10, showHidden: true }), JSON.stringify(token), inspect(password, { depth: 10, showHidden: true })]) {
+    for (const text of [
+      inspect(token, { depth: 10, showHidden: true }),
+      JSON.stringify(token),
+      inspect(password, { depth: 10, showHidden: true }),
+    ]) {
       assert.ok(!text.includes(SECRET) && !text.includes("pw-secret-99"), text);
     }
     void token.close();

@@ -58,7 +58,15 @@ describe("connection pool", () => {
       assert.equal(received, 0, "not one byte of the request reached the server");
 
       // The counter does see a request when one is sent (verification off, on purpose).
-      const open = new PveClient({ host: "127.0.0.1", port, ...token, validateCerts: false, warn: () => {}, timeoutMs: 300, readRetries: 0 });
+      const open = new PveClient({
+        host: "127.0.0.1",
+        port,
+        ...token,
+        validateCerts: false,
+        warn: () => {},
+        timeoutMs: 300,
+        readRetries: 0,
+      });
       await open.get("/version").catch(() => {});
       await open.close();
       assert.ok(received > 0);

@@ -47,7 +47,13 @@ describe("requests", () => {
 
   it("fills path templates from the parameters and sends the rest as a form body on POST/PUT", async () => {
     next = () => ok("UPID:pve:00001234:00005678:6740A1B2:qmconfig:100:automation@pve!ci:");
-    await client.post("/nodes/{node}/qemu/{vmid}/config", { node: "pve", vmid: 100, onboot: true, net0: "virtio,bridge=vmbr0", delete: "ide2" });
+    await client.post("/nodes/{node}/qemu/{vmid}/config", {
+      node: "pve",
+      vmid: 100,
+      onboot: true,
+      net0: "virtio,bridge=vmbr0",
+      delete: "ide2",
+    });
     await client.put("/nodes/{node}/qemu/{vmid}/resize", { node: "pve", vmid: 100, disk: "scsi0", size: "+1G" });
     const [post, put] = server.seen;
     assert.equal(post?.path, "/nodes/pve/qemu/100/config");
@@ -95,7 +101,11 @@ describe("requests", () => {
   });
 
   it("reports a 400 with every per-parameter error (fixture: nextid on an existing vmid)", async () => {
-    next = () => ({ status: 400, statusText: "Parameter verification failed.", body: { data: null, errors: { vmid: "VM 100 already exists" } } });
+    next = () => ({
+      status: 400,
+      statusText: "Parameter verification failed.",
+      body: { data: null, errors: { vmid: "VM 100 already exists" } },
+    });
     const err = await client.get("/cluster/nextid", { vmid: 100 }).catch((e: unknown) => e);
     assert.ok(err instanceof PveError);
     assert.equal(err.kind, "http");
@@ -122,7 +132,9 @@ describe("requests", () => {
   for (const message of ["QEMU guest agent is not running", "VM 101 is not running", "No QEMU guest agent configured"]) {
     it(`does not repeat a read answered '${message}' (a state, not a passing failure)`, async () => {
       next = () => pveError(500, message);
-      const err = await client.get("/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces", { node: "pve", vmid: 101 }).catch((e: unknown) => e);
+      const err = await client
+        .get("/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces", { node: "pve", vmid: 101 })
+        .catch((e: unknown) => e);
       assert.ok(err instanceof PveError);
       assert.equal(err.pveMessage, message);
       assert.equal(server.seen.length, 1);
@@ -233,12 +245,20 @@ describe("requests", () => {
     const reset = (await client.delete("/nodes/pve/qemu/100").catch((e: unknown) => e)) as PveError;
     assert.equal(reset.kind, "connection");
     assert.equal(server.seen.length, 1);
-    assert.match(reset.message, /^cannot connect to http:\/\/127\.0\.0\.1:\d+: the connection was (closed unexpectedly|reset by the server)\./);
+    assert.match(
+      reset.message,
+      /^cannot connect to http:\/\/127\.0\.0\.1:\d+: the connection was (closed unexpectedly|reset by the server)\./,
+    );
   });
 
   it("times out a request after timeoutMs and says a write may have been applied", async () => {
     // undici's response timers tick about every half second: timeouts are accurate to ~1 s.
-    const slow = new PveClient({ host: `http://127.0.0.1:${server.port}`, tokenId: "automation@pve!ci", tokenSecret: SECRET, timeoutMs: 1000 });
+    const slow = new PveClient({
+      host: `http://127.0.0.1:${server.port}`,
+      tokenId: "automation@pve!ci",
+      tokenSecret: SECRET,
+      timeoutMs: 1000,
+    });
     next = () => ({ ...ok(null), delayMs: 4000 });
     const started = Date.now();
     const err = (await slow.post("/nodes/pve/qemu/100/status/start").catch((e: unknown) => e)) as PveError;
@@ -265,7 +285,9 @@ describe("requests", () => {
     const stats = client.stats();
     assert.equal(stats[0]?.count, 2, "busiest first");
     assert.deepEqual(
-      stats.map(({ method, template, count, errors }) => ({ method, template, count, errors })).sort((a, b) => a.template.localeCompare(b.template)),
+      stats
+        .map(({ method, template, count, errors }) => ({ method, template, count, errors }))
+        .sort((a, b) => a.template.localeCompare(b.template)),
       [
         { method: "GET", template: "/nodes/{node}/qemu/{vmid}/config", count: 2, errors: 0 },
         { method: "POST", template: "/nodes/{node}/qemu/{vmid}/status/start", count: 2, errors: 2 },
@@ -276,7 +298,10 @@ describe("requests", () => {
     const table = formatStats(stats).split("\n");
     assert.equal(table.length, 4);
     assert.match(table[0] as string, /^endpoint +calls +avg ms +total ms +errors$/);
-    assert.match(table.find((l) => l.startsWith("POST")) as string, /^POST \/nodes\/\{node\}\/qemu\/\{vmid\}\/status\/start +2 +\d+\.\d +\d+ +2$/);
+    assert.match(
+      table.find((l) => l.startsWith("POST")) as string,
+      /^POST \/nodes\/\{node\}\/qemu\/\{vmid\}\/status\/start +2 +\d+\.\d +\d+ +2$/,
+    );
     client.resetStats();
     assert.deepEqual(client.stats(), []);
   });
@@ -291,8 +316,15 @@ describe("requests", () => {
       active -= 1;
       return ok(null);
     };
-    const limited = new PveClient({ host: `http://127.0.0.1:${server.port}`, tokenId: "automation@pve!ci", tokenSecret: SECRET, connections: 2 });
-    await Promise.all(Array.from({ length: 8 }, (_, i) => limited.get("/nodes/{node}/qemu/{vmid}/status/current", { node: "pve", vmid: 100 + i })));
+    const limited = new PveClient({
+      host: `http://127.0.0.1:${server.port}`,
+      tokenId: "automation@pve!ci",
+      tokenSecret: SECRET,
+      connections: 2,
+    });
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) => limited.get("/nodes/{node}/qemu/{vmid}/status/current", { node: "pve", vmid: 100 + i })),
+    );
     await limited.close();
     assert.equal(server.seen.length, 8);
     assert.equal(peak, 2);
@@ -324,7 +356,12 @@ describe("connection failures", () => {
 
   it("wrong host: says the name does not resolve", async () => {
     // On a machine without a reachable DNS server the lookup may hang until the connect timeout.
-    const client = new PveClient({ host: "pve-does-not-exist.invalid", tokenId: "automation@pve!ci", tokenSecret: SECRET, timeoutMs: 5000 });
+    const client = new PveClient({
+      host: "pve-does-not-exist.invalid",
+      tokenId: "automation@pve!ci",
+      tokenSecret: SECRET,
+      timeoutMs: 5000,
+    });
     const err = await client.get("/version").catch((e: unknown) => e);
     await client.close();
     assert.ok(err instanceof PveError);

@@ -33,7 +33,9 @@ describe("PveClient against the simulator", () => {
     assert.ok(err.message.includes(`PROXMOX_FINGERPRINT=${sim.fingerprint}`));
     assert.ok(!err.message.includes(sim.rootPassword));
 
-    const pinned = track(new PveClient({ host: sim.url, user: "root@pam", password: sim.rootPassword, fingerprint: err.serverFingerprint! }));
+    const pinned = track(
+      new PveClient({ host: sim.url, user: "root@pam", password: sim.rootPassword, fingerprint: err.serverFingerprint! }),
+    );
     const version = await pinned.get("/version");
     assert.equal(typeof version.release, "string");
   });
@@ -55,7 +57,14 @@ describe("PveClient against the simulator", () => {
   });
 
   it("creates a VM and starts it, awaiting each UPID", async () => {
-    const upid = await root.post("/nodes/{node}/qemu", { node: "pve1", vmid: 9100, name: "client-test", memory: "1024", cores: 2, scsi0: "local-lvm:4" });
+    const upid = await root.post("/nodes/{node}/qemu", {
+      node: "pve1",
+      vmid: 9100,
+      name: "client-test",
+      memory: "1024",
+      cores: 2,
+      scsi0: "local-lvm:4",
+    });
     assert.equal(typeof upid, "string");
     const created = await root.waitForTask(upid as string);
     assert.equal(created.exitstatus, "OK");
@@ -63,7 +72,9 @@ describe("PveClient against the simulator", () => {
     const config = await root.get("/nodes/{node}/qemu/{vmid}/config", { node: "pve1", vmid: 9100 });
     assert.equal(config.name, "client-test");
     assert.equal(config.cores, 2);
-    const started = await root.waitForTask((await root.post("/nodes/{node}/qemu/{vmid}/status/start", { node: "pve1", vmid: 9100 })) as string);
+    const started = await root.waitForTask(
+      (await root.post("/nodes/{node}/qemu/{vmid}/status/start", { node: "pve1", vmid: 9100 })) as string,
+    );
     assert.equal(started.type, "qmstart");
     const status = await root.get("/nodes/{node}/qemu/{vmid}/status/current", { node: "pve1", vmid: 9100 });
     assert.equal(status.status, "running");
@@ -76,11 +87,16 @@ describe("PveClient against the simulator", () => {
     assert.equal(err.kind, "task");
     assert.equal(err.task?.exitstatus, "VM 9100 qmp command 'quit' failed - got timeout");
     assert.equal(err.task?.logTail.at(-1), "TASK ERROR: VM 9100 qmp command 'quit' failed - got timeout");
-    assert.match(err.message, /^task qmstop 9100 on node pve1 failed: VM 9100 qmp command 'quit' failed - got timeout\nlast lines of the task log:\n/);
+    assert.match(
+      err.message,
+      /^task qmstop 9100 on node pve1 failed: VM 9100 qmp command 'quit' failed - got timeout\nlast lines of the task log:\n/,
+    );
   });
 
   it("reports per-parameter errors of a 400", async () => {
-    const err = (await root.request("POST", "/nodes/pve1/qemu", { vmid: 9101, cores: "many", bogus: 1 }).catch((e: unknown) => e)) as PveError;
+    const err = (await root
+      .request("POST", "/nodes/pve1/qemu", { vmid: 9101, cores: "many", bogus: 1 })
+      .catch((e: unknown) => e)) as PveError;
     assert.equal(err.kind, "http");
     assert.equal(err.status, 400);
     assert.equal(err.pveMessage, "Parameter verification failed.");
@@ -100,7 +116,9 @@ describe("PveClient against the simulator", () => {
     assert.ok(err.message.includes("pveum acl modify /vms/9100 --tokens 'auditor@pve!ci' --roles <role>"));
     assert.ok(!err.message.includes(token.value));
 
-    const bad = track(new PveClient({ host: sim.url, tokenId: "auditor@pve!ci", tokenSecret: "11111111-2222-3333-4444-555555555555", ca: sim.ca! }));
+    const bad = track(
+      new PveClient({ host: sim.url, tokenId: "auditor@pve!ci", tokenSecret: "11111111-2222-3333-4444-555555555555", ca: sim.ca! }),
+    );
     const authErr = (await bad.get("/version").catch((e: unknown) => e)) as PveError;
     assert.equal(authErr.kind, "auth");
     assert.equal(authErr.status, 401);
@@ -113,7 +131,9 @@ describe("PveClient against the simulator", () => {
     const resources = await root.get("/cluster/resources", { type: "vm" });
     assert.ok(resources.some((r) => r.vmid === 9100));
     sim.admin.injectFault({ method: "POST", path: "^/nodes/pve1/qemu/9100/status/reboot$", drop: true, times: 1 });
-    const err = (await root.post("/nodes/{node}/qemu/{vmid}/status/reboot", { node: "pve1", vmid: 9100 }).catch((e: unknown) => e)) as PveError;
+    const err = (await root
+      .post("/nodes/{node}/qemu/{vmid}/status/reboot", { node: "pve1", vmid: 9100 })
+      .catch((e: unknown) => e)) as PveError;
     assert.equal(err.kind, "connection");
     const entries = sim.admin.accessLog({ entries: true }).entries ?? [];
     const paths = entries.map((e) => `${e.method} ${e.path}`);

@@ -34,7 +34,11 @@ describe("waitForTask", () => {
       if (!queue) return pveError(400, "Parameter verification failed.", { upid: "no such task" });
       return queue.length > 1 ? (queue.shift() as Reply) : (queue[0] as Reply);
     });
-    client = new PveClient({ host: `http://127.0.0.1:${server.port}`, tokenId: "automation@pve!ci", tokenSecret: "0b9d7b8e-aaaa-bbbb-cccc-123456789abc" });
+    client = new PveClient({
+      host: `http://127.0.0.1:${server.port}`,
+      tokenId: "automation@pve!ci",
+      tokenSecret: "0b9d7b8e-aaaa-bbbb-cccc-123456789abc",
+    });
     await client.get("/version").catch(() => {}); // warm the connection so timings measure polling only
   });
   beforeEach(() => {
@@ -177,6 +181,9 @@ describe("waitForTask", () => {
     const unknown = "UPID:pve:000ABCDE:0098F0A1:66AB12CD:qmstop:100:root@pam:";
     const err = (await client.waitForTask(unknown).catch((e: unknown) => e)) as PveError;
     assert.equal(err.kind, "http");
-    assert.equal(err.message, `GET /nodes/pve/tasks/${encodeURIComponent(unknown)}/status failed: 400 Parameter verification failed.\n  upid: no such task`);
+    assert.equal(
+      err.message,
+      `GET /nodes/pve/tasks/${encodeURIComponent(unknown)}/status failed: 400 Parameter verification failed.\n  upid: no such task`,
+    );
   });
 });

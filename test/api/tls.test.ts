@@ -164,7 +164,9 @@ describe("TLS", () => {
     assert.equal(err.kind, "tls");
     assert.match(
       err.message,
-      new RegExp(`^TLS handshake with https://127.0.0.1:${plain.port} failed \\(\\w+\\)\\. Check that PROXMOX_HOST and PROXMOX_PORT point to the PVE API \\(HTTPS on port 8006\\), not to another service\\.$`),
+      new RegExp(
+        `^TLS handshake with https://127.0.0.1:${plain.port} failed \\(\\w+\\)\\. Check that PROXMOX_HOST and PROXMOX_PORT point to the PVE API \\(HTTPS on port 8006\\), not to another service\\.$`,
+      ),
     );
   });
 });

@@ -14,7 +14,11 @@ describe("typed calls", () => {
     server = await startServer((req) =>
       req.path === "/version" ? ok({ release: "9.1", version: "9.1.1", repoid: "abc" }) : ok({ cores: 2, digest: "d1" }),
     );
-    client = new PveClient({ host: `http://127.0.0.1:${server.port}`, tokenId: "automation@pve!ci", tokenSecret: "0b9d7b8e-aaaa-bbbb-cccc-123456789abc" });
+    client = new PveClient({
+      host: `http://127.0.0.1:${server.port}`,
+      tokenId: "automation@pve!ci",
+      tokenSecret: "0b9d7b8e-aaaa-bbbb-cccc-123456789abc",
+    });
   });
   after(async () => {
     await client.close();

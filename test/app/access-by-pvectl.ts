@@ -26,7 +26,12 @@ export interface TlsLab {
 
 function clientOf(sim: RunningSimulator, auth: { user: string; password: string } | { tokenId: string; tokenSecret: string }): PveClient {
   const url = new URL(sim.url);
-  return new PveClient({ host: url.hostname, port: Number(url.port), ...(sim.fingerprint ? { fingerprint: sim.fingerprint } : {}), ...auth });
+  return new PveClient({
+    host: url.hostname,
+    port: Number(url.port),
+    ...(sim.fingerprint ? { fingerprint: sim.fingerprint } : {}),
+    ...auth,
+  });
 }
 
 /** A simulator over TLS; `config` is the simulator's cluster config (its defaults when left out). */
@@ -66,7 +71,13 @@ async function cli(lab: TlsLab, args: string[]): Promise<string> {
  * and its user appended to the section, applied with `pvectl apply --yes` as root; a client of
  * the new token. `flags` are more of access needs' flags (`--snapshots`, `--backup-storage ID`).
  */
-export async function grantByPvectl(lab: TlsLab, files: string[], tokenId: string, role = "Deploy", flags: string[] = []): Promise<Granted> {
+export async function grantByPvectl(
+  lab: TlsLab,
+  files: string[],
+  tokenId: string,
+  role = "Deploy",
+  flags: string[] = [],
+): Promise<Granted> {
   const generated = await cli(lab, ["access", "needs", "--format", "spec", "--token", tokenId, "--role", role, ...flags, ...files]);
   const doc = parse(generated) as { access: AccessSpec & Record<string, unknown> };
   const [user, name] = tokenId.split("!") as [string, string];
@@ -84,7 +95,8 @@ export async function cliAsToken(lab: TlsLab, granted: Granted, args: string[]):
   const [user, name] = granted.tokenId.split("!") as [string, string];
   const { PROXMOX_PASSWORD: _password, ...tls } = simEnv(lab.sim);
   const result = await pvectl(args, { ...tls, PROXMOX_USER: user, PROXMOX_TOKEN_ID: name, PROXMOX_TOKEN_SECRET: granted.secret });
-  if (result.code !== 0) throw new Error(`pvectl ${args.join(" ")} as ${granted.tokenId} exited ${result.code}:\n${result.stderr}${result.stdout}`);
+  if (result.code !== 0)
+    throw new Error(`pvectl ${args.join(" ")} as ${granted.tokenId} exited ${result.code}:\n${result.stderr}${result.stdout}`);
   return result.stdout;
 }
 
@@ -96,5 +108,6 @@ export async function setRolePrivileges(lab: TlsLab, roleid: string, privileges:
   const text = stringify({ access: { roles: [{ id: roleid, privileges, adopt: true }] } });
   const planned = await planSpec(lab.client, parseSpec(text, join(lab.dir, "role.yaml")));
   const report = await applyPlan(lab.client, planned, fastApply);
-  if (planned.plan.preflightErrors.length > 0 || !report.ok) throw new Error(`setting ${roleid}'s privileges failed: ${JSON.stringify([planned.plan.preflightErrors, report.objects])}`);
+  if (planned.plan.preflightErrors.length > 0 || !report.ok)
+    throw new Error(`setting ${roleid}'s privileges failed: ${JSON.stringify([planned.plan.preflightErrors, report.objects])}`);
 }

@@ -21,7 +21,11 @@ const realm = fc.oneof(
   letter,
   fc.tuple(fc.constantFrom("1", "-", "."), fc.array(realmChar, { maxLength: 3 })).map(([a, rest]) => a + rest.join("")),
 );
-const userPart = fc.oneof(fc.stringMatching(/^[a-z][a-z0-9._-]{0,8}$/), fc.stringMatching(/^[a-z]{60,62}$/), fc.constantFrom("a b", "x:y", "p/q"));
+const userPart = fc.oneof(
+  fc.stringMatching(/^[a-z][a-z0-9._-]{0,8}$/),
+  fc.stringMatching(/^[a-z]{60,62}$/),
+  fc.constantFrom("a b", "x:y", "p/q"),
+);
 const userId = fc.tuple(userPart, realm).map(([u, r]) => `${u}@${r}`);
 
 /** PVE's rule, said independently of the code under test. */
@@ -53,7 +57,11 @@ describe("user and token ids", () => {
         const ok = pveAcceptsUser(id);
         assert.equal(userIdProblem(id) === undefined, ok, id);
         if (ok) checkAuthId(id);
-        else assert.throws(() => checkAuthId(id), (e: Error) => e.message.includes(`'${id}'`));
+        else
+          assert.throws(
+            () => checkAuthId(id),
+            (e: Error) => e.message.includes(`'${id}'`),
+          );
         const parsed = (() => {
           try {
             parseSpec(specWithUser(id), "ids.yaml");
@@ -87,14 +95,21 @@ describe("user and token ids", () => {
         const ok = pveAcceptsUser(user) && /^[A-Za-z][A-Za-z0-9.\-_]+$/.test(name);
         assert.equal(tokenIdProblem(id) === undefined, ok, id);
         if (ok) checkAuthId(id);
-        else assert.throws(() => checkAuthId(id), (e: Error) => e.message.includes(`'${id}'`));
+        else
+          assert.throws(
+            () => checkAuthId(id),
+            (e: Error) => e.message.includes(`'${id}'`),
+          );
       }),
       { seed: 7, numRuns: 300 },
     );
   });
 
   it("access check names a one-character realm instead of asking PVE about it", () => {
-    assert.throws(() => checkAuthId("deploy@p!ci"), /'deploy@p!ci' is not a user or token id PVE accepts: realm 'p' of 'deploy@p' is not one PVE accepts/);
+    assert.throws(
+      () => checkAuthId("deploy@p!ci"),
+      /'deploy@p!ci' is not a user or token id PVE accepts: realm 'p' of 'deploy@p' is not one PVE accepts/,
+    );
     assert.throws(() => checkAuthId("deploy@pve!c"), /token name 'c'/);
     assert.throws(() => checkAuthId(`${"a".repeat(61)}@pve`), /too long \(65 > 64\)/);
   });

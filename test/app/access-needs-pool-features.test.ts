@@ -101,12 +101,18 @@ describe("a pool per team, every guest feature, run by the generated token alone
   const files: string[] = [];
   const asToken = (args: string[]) => cliAsToken(lab, granted, args);
   const snapshots = async (vmid: number, type: "qemu" | "lxc") =>
-    ((await lab.client.request("GET", `/nodes/pve1/${type}/${vmid}/snapshot`)) as Array<{ name: string }>).map((s) => s.name).filter((n) => n !== "current").sort();
+    ((await lab.client.request("GET", `/nodes/pve1/${type}/${vmid}/snapshot`)) as Array<{ name: string }>)
+      .map((s) => s.name)
+      .filter((n) => n !== "current")
+      .sort();
 
   before(async () => {
     lab = await startTlsLab(STORAGES);
     await lab.client.request("POST", "/pools", { poolid: "web" });
-    for (const [name, text] of [["team.yaml", FIRST], ["team-changed.yaml", CHANGED]] as const) {
+    for (const [name, text] of [
+      ["team.yaml", FIRST],
+      ["team-changed.yaml", CHANGED],
+    ] as const) {
       files.push(join(lab.dir, name));
       writeFileSync(files.at(-1)!, text);
     }
@@ -124,10 +130,15 @@ describe("a pool per team, every guest feature, run by the generated token alone
     const planned = await planSpec(token, spec);
     assert.deepEqual(planned.plan.preflightErrors, [], what);
     const report = await applyPlan(token, planned, { ...fastApply, allowRestart: true, allowDataLoss: true });
-    assert.deepEqual(report.guests.filter((g) => g.result === "failed" && !waiting.includes(g.key)).map((g) => [g.key, g.error]), [], what);
+    assert.deepEqual(
+      report.guests.filter((g) => g.result === "failed" && !waiting.includes(g.key)).map((g) => [g.key, g.error]),
+      [],
+      what,
+    );
   }
 
-  const job = async () => ((await lab.client.request("GET", "/cluster/backup")) as Array<{ id: string; schedule?: string }>).find((j) => j.id === "web-nightly");
+  const job = async () =>
+    ((await lab.client.request("GET", "/cluster/backup")) as Array<{ id: string; schedule?: string }>).find((j) => j.id === "web-nightly");
 
   it("access check finds nothing missing for either version", async () => {
     for (const text of [FIRST, CHANGED]) assert.deepEqual((await checkAccess(lab.client, parseSpec(text, "team.yaml"), TOKEN)).missing, []);
@@ -141,14 +152,23 @@ describe("a pool per team, every guest feature, run by the generated token alone
     const changed = parseSpec(CHANGED, "team-changed.yaml");
     await run(changed, "change");
     assert.equal((await job())?.schedule, "03:15", "the job changed");
-    assert.match(String(((await lab.client.request("GET", "/nodes/pve1/qemu/511/config")) as Record<string, unknown>).scsi0), /^tank:vm-511-disk-\d+,/);
+    assert.match(
+      String(((await lab.client.request("GET", "/nodes/pve1/qemu/511/config")) as Record<string, unknown>).scsi0),
+      /^tank:vm-511-disk-\d+,/,
+    );
     const again = await planSpec(token, changed);
-    assert.deepEqual(again.plan.guests.flatMap((g) => [...g.steps.map((s) => `${g.key}: ${s.summary}`), ...g.errors]), []);
+    assert.deepEqual(
+      again.plan.guests.flatMap((g) => [...g.steps.map((s) => `${g.key}: ${s.summary}`), ...g.errors]),
+      [],
+    );
   });
 
   it("backs the pool up and restores the VM and the container over themselves (they stay in the pool)", async () => {
     await asToken(["backup", "run", "--pool", "web", "--storage", "local", "--yes"]);
-    for (const [vmid, type] of [[511, "qemu"], [512, "lxc"]] as const) {
+    for (const [vmid, type] of [
+      [511, "qemu"],
+      [512, "lxc"],
+    ] as const) {
       const listed = await asToken(["backup", "list", "--vmid", String(vmid), "--json"]);
       const archive = (listed.match(new RegExp(`local:backup/vzdump-${type}-${vmid}-[^"]+`)) ?? [])[0];
       assert.ok(archive, listed);
@@ -157,7 +177,10 @@ describe("a pool per team, every guest feature, run by the generated token alone
       const config = (await lab.client.request("GET", `/nodes/pve1/${type}/${vmid}/config`)) as Record<string, unknown>;
       assert.equal(config.description, undefined, `${vmid}: the backup's config is back`);
       const pool = (await lab.client.request("GET", "/pools/web")) as { members: Array<{ vmid: number }> };
-      assert.ok(pool.members.some((m) => m.vmid === vmid), `${vmid} still in the pool`);
+      assert.ok(
+        pool.members.some((m) => m.vmid === vmid),
+        `${vmid} still in the pool`,
+      );
     }
   });
 
@@ -167,7 +190,10 @@ describe("a pool per team, every guest feature, run by the generated token alone
     assert.deepEqual(await snapshots(511, "qemu"), ["auto-1", "auto-2"]);
     // keep: 1 in the changed spec: the older snapshot of each guest goes.
     await run(parseSpec(CHANGED, "team-changed.yaml"), "retention");
-    assert.deepEqual([await snapshots(511, "qemu"), await snapshots(512, "lxc"), await snapshots(513, "qemu")], [["auto-2"], ["auto-2"], ["auto-2"]]);
+    assert.deepEqual(
+      [await snapshots(511, "qemu"), await snapshots(512, "lxc"), await snapshots(513, "qemu")],
+      [["auto-2"], ["auto-2"], ["auto-2"]],
+    );
     await asToken(["snapshot", "create", "before-destroy", "--pool", "web", "--yes"]);
     await asToken(["snapshot", "delete", "auto-2", "--pool", "web", "--allow-data-loss", "--yes"]);
     assert.deepEqual(await snapshots(513, "qemu"), ["before-destroy"]);
@@ -180,8 +206,14 @@ describe("a pool per team, every guest feature, run by the generated token alone
     const destroy = await planDestroy(token, changed);
     assert.deepEqual(destroy.plan.preflightErrors, []);
     const report = await applyPlan(token, destroy, { ...fastApply, allowDataLoss: true, allowRestart: true });
-    assert.deepEqual(report.guests.filter((g) => g.result === "failed").map((g) => [g.key, g.error]), []);
+    assert.deepEqual(
+      report.guests.filter((g) => g.result === "failed").map((g) => [g.key, g.error]),
+      [],
+    );
     const left = (await planSpec(lab.client, changed)).plan.guests.filter((g) => g.exists);
-    assert.deepEqual(left.map((g) => g.key), []);
+    assert.deepEqual(
+      left.map((g) => g.key),
+      [],
+    );
   });
 });

@@ -79,19 +79,31 @@ describe("a pool per team", () => {
     const planned = await planSpec(token, spec);
     assert.deepEqual(planned.plan.preflightErrors, []);
     const report = await applyPlan(token, planned, fastApply);
-    assert.deepEqual(report.guests.filter((g) => g.result !== "created").map((g) => [g.key, g.error]), []);
+    assert.deepEqual(
+      report.guests.filter((g) => g.result !== "created").map((g) => [g.key, g.error]),
+      [],
+    );
     const again = await planSpec(token, spec);
-    assert.deepEqual(again.plan.guests.flatMap((g) => g.steps.map((s) => s.summary)), []);
+    assert.deepEqual(
+      again.plan.guests.flatMap((g) => g.steps.map((s) => s.summary)),
+      [],
+    );
     const destroy = await planDestroy(token, spec);
     assert.deepEqual(destroy.plan.preflightErrors, []);
     const gone = await applyPlan(token, destroy, { ...fastApply, allowDataLoss: true, allowRestart: true });
-    assert.deepEqual(gone.guests.map((g) => g.result), ["destroyed", "destroyed"]);
+    assert.deepEqual(
+      gone.guests.map((g) => g.result),
+      ["destroyed", "destroyed"],
+    );
   });
 
   it("a guest outside the pool is out of the token's reach: destroy refuses in preflight", async () => {
     const destroy = await planDestroy(token, parseSpec(OTHER, "other.yaml"));
     // The token does not see vmid 601 at all (no VM.Audit): nothing to destroy, nothing sent.
-    assert.deepEqual(destroy.plan.guests.flatMap((g) => g.steps), []);
+    assert.deepEqual(
+      destroy.plan.guests.flatMap((g) => g.steps),
+      [],
+    );
     const still = await planSpec(lab.client, parseSpec(OTHER, "other.yaml"));
     assert.equal(still.plan.guests[0]?.exists, true);
   });

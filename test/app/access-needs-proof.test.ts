@@ -45,16 +45,29 @@ describe("a token made from access needs runs the example specs", () => {
     assert.deepEqual(planned.plan.preflightErrors, []);
     const made = await applyPlan(token, planned, { ...fastApply, allowRestart: true });
     const failed = made.guests.filter((g) => g.result === "failed");
-    assert.deepEqual(failed.map((g) => [g.key, g.error]), []);
+    assert.deepEqual(
+      failed.map((g) => [g.key, g.error]),
+      [],
+    );
     const again = await planSpec(token, spec);
-    assert.deepEqual(again.plan.guests.flatMap((g) => [...g.steps.map((s) => `${g.key}: ${s.summary}`), ...g.errors]), []);
+    assert.deepEqual(
+      again.plan.guests.flatMap((g) => [...g.steps.map((s) => `${g.key}: ${s.summary}`), ...g.errors]),
+      [],
+    );
     // One destroy: the template goes after its linked clone, in the same run.
     const destroy = await planDestroy(token, spec);
     assert.deepEqual(destroy.plan.preflightErrors, []);
     const report = await applyPlan(token, destroy, { ...fastApply, allowDataLoss: true, allowRestart: true });
-    assert.deepEqual(report.guests.filter((g) => g.result === "failed").map((g) => [g.key, g.error]), []);
+    assert.deepEqual(
+      report.guests.filter((g) => g.result === "failed").map((g) => [g.key, g.error]),
+      [],
+    );
     const left = (await planSpec(lab.client, spec)).plan.guests.filter((g) => g.exists);
-    assert.deepEqual(left.map((g) => g.key), [], JSON.stringify(report.guests.map((g) => [g.key, g.result, g.error])));
+    assert.deepEqual(
+      left.map((g) => g.key),
+      [],
+      JSON.stringify(report.guests.map((g) => [g.key, g.result, g.error])),
+    );
   });
 
   it("access check finds nothing missing for the token", async () => {
@@ -69,13 +82,28 @@ describe("a token made from access needs runs the example specs", () => {
     for (const role of granted.roles) {
       const paths = new Set(granted.acls.filter((a) => a.role === role.id).map((a) => a.path));
       for (const privilege of role.privileges) {
-        await setRolePrivileges(lab, role.id, role.privileges.filter((p) => p !== privilege));
+        await setRolePrivileges(
+          lab,
+          role.id,
+          role.privileges.filter((p) => p !== privilege),
+        );
         try {
           const { plan } = await planSpec(token, spec);
-          const named = plan.preflightErrors.filter((p) => p.privilege?.split(" or ").includes(privilege) && p.path !== undefined && (paths.has(p.path) || [...paths].some((q) => p.path!.startsWith(`${q}/`))));
-          if (named.length === 0 && !CHANGE_ONLY.has(privilege)) uncaught.push(`${role.id} without ${privilege}: ${plan.preflightErrors.map((p) => p.message).join("; ") || "no preflight problem"}`);
+          const named = plan.preflightErrors.filter(
+            (p) =>
+              p.privilege?.split(" or ").includes(privilege) &&
+              p.path !== undefined &&
+              (paths.has(p.path) || [...paths].some((q) => p.path!.startsWith(`${q}/`))),
+          );
+          if (named.length === 0 && !CHANGE_ONLY.has(privilege))
+            uncaught.push(
+              `${role.id} without ${privilege}: ${plan.preflightErrors.map((p) => p.message).join("; ") || "no preflight problem"}`,
+            );
           const check = await checkAccess(lab.client, spec, TOKEN);
-          assert.ok(check.missing.some((m) => m.privilege === privilege && paths.has(m.path)), `access check names ${privilege} (${role.id})`);
+          assert.ok(
+            check.missing.some((m) => m.privilege === privilege && paths.has(m.path)),
+            `access check names ${privilege} (${role.id})`,
+          );
         } finally {
           await setRolePrivileges(lab, role.id, role.privileges);
         }

@@ -17,27 +17,42 @@ const subject: fc.Arbitrary<AclSubject> = fc.oneof(
   fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/).map((group) => ({ group })),
 );
 // What --role takes: a letter first, not PVE in any case, at most 57 characters.
-const role = fc.oneof(fc.stringMatching(/^[A-Za-z][A-Za-z0-9._-]{0,8}$/), fc.stringMatching(/^[A-Za-z][A-Za-z0-9._-]{56}$/)).filter((r) => !/^pve/i.test(r));
+const role = fc
+  .oneof(fc.stringMatching(/^[A-Za-z][A-Za-z0-9._-]{0,8}$/), fc.stringMatching(/^[A-Za-z][A-Za-z0-9._-]{56}$/))
+  .filter((r) => !/^pve/i.test(r));
 const backupJob = fc.constantFrom([], [{ id: "nightly", schedule: "02:30", selection: { all: true }, storage: "local" }]);
 
 describe("access needs --format spec passes validate", () => {
   it("for random guests, subjects and role ids", () => {
     fc.assert(
-      fc.property(specEntry, fc.boolean(), fc.constantFrom(undefined, "team"), fc.boolean(), backupJob, subject, role, (vm, withVmid, pool, startup, jobs, who, roleId) => {
-        const entry: Record<string, unknown> = { ...vm, ...(pool !== undefined ? { pool } : {}), ...(startup ? { extraConfig: { startup: "order=1" } } : {}) };
-        if (!withVmid) delete entry.vmid;
-        if (entry.pool === "") delete entry.pool;
-        const spec = parseSpec(stringify({ vms: [entry], ...(jobs.length > 0 ? { backupJobs: jobs } : {}) }), "random.yaml");
-        const generated = accessSpec(specAccessNeeds(spec).paths, roleId, who);
-        const printed = stringify({ access: generated });
-        const parsed = parseSpec(printed, "access.yaml").access?.[0]?.desired;
-        assert.ok(parsed, printed);
-        assert.deepEqual(
-          parsed.roles?.map((r) => [r.id, [...r.privileges].sort()]),
-          generated.roles.map((r) => [r.id, r.privileges]),
-        );
-        assert.equal(parsed.acls?.length, generated.acls.length, printed);
-      }),
+      fc.property(
+        specEntry,
+        fc.boolean(),
+        fc.constantFrom(undefined, "team"),
+        fc.boolean(),
+        backupJob,
+        subject,
+        role,
+        (vm, withVmid, pool, startup, jobs, who, roleId) => {
+          const entry: Record<string, unknown> = {
+            ...vm,
+            ...(pool !== undefined ? { pool } : {}),
+            ...(startup ? { extraConfig: { startup: "order=1" } } : {}),
+          };
+          if (!withVmid) delete entry.vmid;
+          if (entry.pool === "") delete entry.pool;
+          const spec = parseSpec(stringify({ vms: [entry], ...(jobs.length > 0 ? { backupJobs: jobs } : {}) }), "random.yaml");
+          const generated = accessSpec(specAccessNeeds(spec).paths, roleId, who);
+          const printed = stringify({ access: generated });
+          const parsed = parseSpec(printed, "access.yaml").access?.[0]?.desired;
+          assert.ok(parsed, printed);
+          assert.deepEqual(
+            parsed.roles?.map((r) => [r.id, [...r.privileges].sort()]),
+            generated.roles.map((r) => [r.id, r.privileges]),
+          );
+          assert.equal(parsed.acls?.length, generated.acls.length, printed);
+        },
+      ),
       { seed: 1612, numRuns: 120 },
     );
   });

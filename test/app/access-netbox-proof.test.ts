@@ -92,14 +92,26 @@ describe("a token made from access needs -c netbox.yaml", () => {
   const config = parseNetboxConfig(CONFIG, "netbox.yaml");
   const dayTwo = parseNetboxConfig(DAY_TWO, "netbox.yaml");
 
-  const sync = (extra: Partial<Parameters<typeof syncNetbox>[0]> = {}, on: NetboxConfig = config) => syncNetbox({ config: on, netbox, pveClient: () => token, apply: FAST_APPLY, ...extra });
-  const decommission = (planOnly: boolean) => decommissionNetbox({ config, netbox, pveClient: () => token, planOnly, allowDataLoss: true, apply: FAST_APPLY });
+  const sync = (extra: Partial<Parameters<typeof syncNetbox>[0]> = {}, on: NetboxConfig = config) =>
+    syncNetbox({ config: on, netbox, pveClient: () => token, apply: FAST_APPLY, ...extra });
+  const decommission = (planOnly: boolean) =>
+    decommissionNetbox({ config, netbox, pveClient: () => token, planOnly, allowDataLoss: true, apply: FAST_APPLY });
   /** NetBox was sent nothing `access needs` leaves out for `command` since request `from`, and all it lists but `unused`. */
   function assertAskedFor(command: "sync" | "decommission", from: number, unused: string[]): void {
     const used = permissionsOf(nb.admin.requests.slice(from));
-    const listed = netboxAccessNeeds(config).netbox.filter((p) => p.commands.includes(command)).map((p) => `${p.objectType} ${p.action}`);
-    assert.deepEqual([...used].filter((u) => !listed.includes(u)), [], `${command} sent requests access needs does not list`);
-    assert.deepEqual(listed.filter((p) => !used.has(p)), unused, `${command}: listed, not used`);
+    const listed = netboxAccessNeeds(config)
+      .netbox.filter((p) => p.commands.includes(command))
+      .map((p) => `${p.objectType} ${p.action}`);
+    assert.deepEqual(
+      [...used].filter((u) => !listed.includes(u)),
+      [],
+      `${command} sent requests access needs does not list`,
+    );
+    assert.deepEqual(
+      listed.filter((p) => !used.has(p)),
+      unused,
+      `${command}: listed, not used`,
+    );
   }
   const vmId = (name: string) => nb.admin.idOf("virtualization/virtual-machines", { name });
   const setStatus = (name: string, status: string) => nb.admin.update("virtualization/virtual-machines", vmId(name), { status });
@@ -107,7 +119,15 @@ describe("a token made from access needs -c netbox.yaml", () => {
   /** A record like the demo's, of the given platform: one interface on VLAN 20, a virtual disk. */
   function addRecord(name: string, platform: string): void {
     const cluster = nb.admin.idOf("virtualization/clusters", { name: "pve-lab" });
-    const vm = nb.admin.create("virtualization/virtual-machines", { name, status: "planned", site: nb.admin.idOf("dcim/sites", { slug: "lab" }), cluster, vcpus: 1, memory: 1024, platform: nb.admin.idOf("dcim/platforms", { slug: platform }) });
+    const vm = nb.admin.create("virtualization/virtual-machines", {
+      name,
+      status: "planned",
+      site: nb.admin.idOf("dcim/sites", { slug: "lab" }),
+      cluster,
+      vcpus: 1,
+      memory: 1024,
+      platform: nb.admin.idOf("dcim/platforms", { slug: platform }),
+    });
     const vlan = nb.admin.idOf("ipam/vlans", { vid: "20" });
     nb.admin.create("virtualization/interfaces", { virtual_machine: vm.id, name: "eth0", mode: "access", untagged_vlan: vlan });
     nb.admin.create("virtualization/virtual-disks", { virtual_machine: vm.id, name: "root", size: 4000 });
@@ -136,20 +156,29 @@ describe("a token made from access needs -c netbox.yaml", () => {
   it("builds every platform's records, staged; NetBox was asked exactly what access needs lists for it", async () => {
     const before = nb.admin.requests.length;
     const report = await sync();
-    assert.deepEqual(report.records.map((r) => [r.name, r.result, r.errors]), [
-      ["clone-01", "staged", []],
-      ["ct-01", "staged", []],
-      ["db-01", "staged", []],
-      ["web-01", "staged", []],
-      ["web-02", "staged", []],
-    ]);
+    assert.deepEqual(
+      report.records.map((r) => [r.name, r.result, r.errors]),
+      [
+        ["clone-01", "staged", []],
+        ["ct-01", "staged", []],
+        ["db-01", "staged", []],
+        ["web-01", "staged", []],
+        ["web-02", "staged", []],
+      ],
+    );
     // Listed and not sent here: an address another run took first, a prefix without its gateway custom field.
     assertAskedFor("sync", before, ["ipam.ipaddress delete", "extras.tag view"]);
   });
 
   it("without any one privilege of a role, a build, a day-2 change or a decommission is refused", async () => {
     // Records to build, records built (converged with the day-2 config), records to retire.
-    for (const [name, platform] of [["web-03", "debian-13"], ["db-03", "ubuntu-24-04"], ["ct-03", "debian-ct"], ["clone-03", "debian-clone"]] as const) addRecord(name, platform);
+    for (const [name, platform] of [
+      ["web-03", "debian-13"],
+      ["db-03", "ubuntu-24-04"],
+      ["ct-03", "debian-ct"],
+      ["clone-03", "debian-clone"],
+    ] as const)
+      addRecord(name, platform);
     // Day 2 in NetBox: db-01 gets a third virtual disk.
     nb.admin.create("virtualization/virtual-disks", { virtual_machine: vmId("db-01"), name: "logs", size: 2000 });
     setStatus("web-02", "decommissioning");
@@ -159,18 +188,28 @@ describe("a token made from access needs -c netbox.yaml", () => {
       const change = await sync({ planOnly: true, selection: { status: ["staged"] } }, dayTwo);
       const retire = await decommission(true);
       const failures = (r: SyncReport) => r.records.flatMap((o) => o.errors);
-      return [...failures(build), ...failures(change), ...retire.records.flatMap((o) => o.errors), ...Object.values(retire.plans).flatMap((p) => p.preflightErrors.map((e) => e.message))];
+      return [
+        ...failures(build),
+        ...failures(change),
+        ...retire.records.flatMap((o) => o.errors),
+        ...Object.values(retire.plans).flatMap((p) => p.preflightErrors.map((e) => e.message)),
+      ];
     };
     assert.deepEqual(await refusals(), [], "with every privilege granted nothing is refused");
     const uncaught: string[] = [];
     let tried = 0;
     for (const role of granted.roles) {
       for (const privilege of role.privileges) {
-        await setRolePrivileges(lab, role.id, role.privileges.filter((p) => p !== privilege));
+        await setRolePrivileges(
+          lab,
+          role.id,
+          role.privileges.filter((p) => p !== privilege),
+        );
         tried++;
         try {
           const refused = await refusals();
-          if (!refused.some((m) => m.includes(privilege))) uncaught.push(`${role.id} without ${privilege}: ${refused.join("; ") || "nothing refused"}`);
+          if (!refused.some((m) => m.includes(privilege)))
+            uncaught.push(`${role.id} without ${privilege}: ${refused.join("; ") || "nothing refused"}`);
         } finally {
           await setRolePrivileges(lab, role.id, role.privileges);
         }
@@ -183,10 +222,13 @@ describe("a token made from access needs -c netbox.yaml", () => {
   it("decommissions what it built: guests destroyed, records offline", async () => {
     const before = nb.admin.requests.length;
     const report = await decommission(false);
-    assert.deepEqual(report.records.map((r) => [r.name, r.result, r.guest, r.errors]), [
-      ["ct-01", "offline", "destroyed", []],
-      ["web-02", "offline", "destroyed", []],
-    ]);
+    assert.deepEqual(
+      report.records.map((r) => [r.name, r.result, r.guest, r.errors]),
+      [
+        ["ct-01", "offline", "destroyed", []],
+        ["web-02", "offline", "destroyed", []],
+      ],
+    );
     // NetBox 4.6: MACs are objects of their own; only NetBox before 4.2 clears an interface's mac_address.
     assertAskedFor("decommission", before, ["virtualization.vminterface change"]);
   });

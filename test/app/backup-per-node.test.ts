@@ -7,7 +7,10 @@ import { applyPlan } from "../../src/app/apply-plan.js";
 import { planBackupRun } from "../../src/app/backup-plan.js";
 import { converge, fastApply, type Lab, startLab } from "../engine/helpers.js";
 
-const guests = [301, 302, 303, 304, 305, 306].map((vmid, i) => `  - { vmid: ${vmid}, name: g${vmid}, node: pve${(i % 2) + 1}, memory: 256, disks: { scsi0: { storage: local-lvm, size: 1G } } }`);
+const guests = [301, 302, 303, 304, 305, 306].map(
+  (vmid, i) =>
+    `  - { vmid: ${vmid}, name: g${vmid}, node: pve${(i % 2) + 1}, memory: 256, disks: { scsi0: { storage: local-lvm, size: 1G } } }`,
+);
 const SPEC = `vms:\n${guests.join("\n")}\n`;
 
 interface Task {
@@ -21,8 +24,13 @@ interface Task {
 async function peakPerNode(lab: Lab): Promise<Record<string, number>> {
   const peaks: Record<string, number> = {};
   for (const node of ["pve1", "pve2"]) {
-    const tasks = ((await lab.client.request("GET", `/nodes/${node}/tasks`, { typefilter: "vzdump", limit: 1000 })) as Task[]).filter((t) => t.type === "vzdump");
-    assert.ok(tasks.every((t) => t.endtime !== undefined), "every backup task has ended");
+    const tasks = ((await lab.client.request("GET", `/nodes/${node}/tasks`, { typefilter: "vzdump", limit: 1000 })) as Task[]).filter(
+      (t) => t.type === "vzdump",
+    );
+    assert.ok(
+      tasks.every((t) => t.endtime !== undefined),
+      "every backup task has ended",
+    );
     let peak = 0;
     for (const t of tasks) peak = Math.max(peak, tasks.filter((o) => o.starttime <= t.starttime && t.starttime < o.endtime!).length);
     peaks[node] = peak;

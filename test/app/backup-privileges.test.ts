@@ -60,7 +60,11 @@ describe("backup privileges", () => {
       const restore = await planRestoreArchive(operator, { archive, vmid: 601 });
       assert.deepEqual(restore.plan.preflightErrors, [], "VM.Backup on an existing guest is enough to restore over it");
       const fresh = await planRestoreArchive(operator, { archive, vmid: 660 });
-      assert.deepEqual(fresh.plan.preflightErrors.map((p) => `${p.path} ${p.privilege}`), ["/vms/660 VM.Allocate"], "a new guest needs VM.Allocate");
+      assert.deepEqual(
+        fresh.plan.preflightErrors.map((p) => `${p.path} ${p.privilege}`),
+        ["/vms/660 VM.Allocate"],
+        "a new guest needs VM.Allocate",
+      );
     } finally {
       await operator.close();
     }
@@ -68,7 +72,20 @@ describe("backup privileges", () => {
 
   it("an archive delete needs Datastore.Allocate on the storage, or AllocateSpace there and VM.Backup on the guest", () => {
     const guest = { vmid: 601, type: "qemu" as const, node: "pve1", status: "stopped" as const, name: "web", template: false };
-    const plan = planPruneGuest(guest, [{ volid: "local:backup/vzdump-qemu-601-2026_01_01-00_00_00.vma.zst", vmid: 601, node: "pve1", storage: "local", mark: "remove", ctime: 1 }], { "keep-last": 1 });
+    const plan = planPruneGuest(
+      guest,
+      [
+        {
+          volid: "local:backup/vzdump-qemu-601-2026_01_01-00_00_00.vma.zst",
+          vmid: 601,
+          node: "pve1",
+          storage: "local",
+          mark: "remove",
+          ctime: 1,
+        },
+      ],
+      { "keep-last": 1 },
+    );
     const needs = callNeeds(plan.steps[0]!.calls[0]!);
     assert.deepEqual(
       needs.map((n) => [n.path, n.anyOf ?? [n.privilege], (n.orOn ?? []).map((o) => `${o.path} ${o.privilege}`)]),

@@ -28,7 +28,10 @@ describe("backup prune", () => {
   }
 
   async function archives(vmid: number): Promise<Array<{ volid: string; ctime: number }>> {
-    const content = (await lab.client.request("GET", "/nodes/pve1/storage/local/content", { content: "backup", vmid })) as Array<{ volid: string; ctime: number }>;
+    const content = (await lab.client.request("GET", "/nodes/pve1/storage/local/content", { content: "backup", vmid })) as Array<{
+      volid: string;
+      ctime: number;
+    }>;
     return content.sort((a, b) => a.ctime - b.ctime);
   }
 
@@ -48,7 +51,10 @@ describe("backup prune", () => {
     const planned = await planBackupPrune(lab.client, { vmids: [401] }, { storage: "local", retention: { "keep-last": 2 } });
     assert.deepEqual(planned.plan.preflightErrors, []);
     const [guest] = planned.plan.guests;
-    assert.deepEqual(guest!.steps.map((s) => [s.action, s.severity, s.deletesVolumes]), [["archive-delete", "data-loss-risk", [oldest]]]);
+    assert.deepEqual(
+      guest!.steps.map((s) => [s.action, s.severity, s.deletesVolumes]),
+      [["archive-delete", "data-loss-risk", [oldest]]],
+    );
     assert.match(guest!.warnings.join("\n"), new RegExp(`kept ${protectedOne.replace(/[.]/g, "\\.")}: protected`));
     const refused = await applyPlan(lab.client, planned, fastApply);
     assert.equal(refused.guests[0]!.result, "skipped");
@@ -64,28 +70,49 @@ describe("backup prune", () => {
     await backUp([401]);
     const before = (await archives(401)).map((a) => a.volid);
     await applyPlan(lab.client, planned, { ...fastApply, allowDataLoss: true });
-    assert.deepEqual((await archives(401)).map((a) => a.volid), before.filter((v) => v !== oldest));
+    assert.deepEqual(
+      (await archives(401)).map((a) => a.volid),
+      before.filter((v) => v !== oldest),
+    );
   });
 
   it("leaves archives of guests pvectl did not create alone unless --include-foreign", async () => {
-    await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 490, name: "theirs", tags: "other" })) as string);
+    await lab.client.waitForTask(
+      (await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 490, name: "theirs", tags: "other" })) as string,
+    );
     for (let i = 0; i < 2; i++) await backUp([490], true);
     const planned = await planBackupPrune(lab.client, { all: true }, { storage: "local", retention: { "keep-last": 1 } });
-    assert.deepEqual(planned.plan.guests.map((g) => g.vmid), [401]);
-    assert.deepEqual(planned.selection.skipped.map((s) => s.guest.vmid), [490]);
+    assert.deepEqual(
+      planned.plan.guests.map((g) => g.vmid),
+      [401],
+    );
+    assert.deepEqual(
+      planned.selection.skipped.map((s) => s.guest.vmid),
+      [490],
+    );
     await applyPlan(lab.client, planned, { ...fastApply, allowDataLoss: true });
     assert.equal((await archives(490)).length, 2);
   });
 
   it("resolves a lost delete answer by reading back (the archive is gone), without failing on a resend", async () => {
     const url = new URL(lab.sim.url);
-    const impatient = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", user: "root@pam", password: lab.sim.rootPassword, timeoutMs: 250 });
+    const impatient = new PveClient({
+      host: url.hostname,
+      port: Number(url.port),
+      protocol: "http",
+      user: "root@pam",
+      password: lab.sim.rootPassword,
+      timeoutMs: 250,
+    });
     try {
       const planned = await planBackupPrune(impatient, { vmids: [401] }, { storage: "local", retention: { "keep-last": 2 } });
       lab.sim.admin.injectFault({ method: "DELETE", path: "^/nodes/pve1/storage/local/content/", dropResponse: true, times: 1 });
       const report = await applyPlan(impatient, planned, { ...fastApply, allowDataLoss: true });
       assert.equal(report.ok, true, report.guests[0]!.error);
-      assert.equal((await archives(401)).some((a) => a.volid === oldest), false);
+      assert.equal(
+        (await archives(401)).some((a) => a.volid === oldest),
+        false,
+      );
     } finally {
       await impatient.close();
     }

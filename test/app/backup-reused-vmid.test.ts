@@ -35,9 +35,17 @@ describe("backups of a reused vmid", () => {
     await backUp();
 
     const listing = await listBackups(lab.client, { vmids: [402] });
-    assert.deepEqual(listing.archives.map((a) => a.previousGuest === true), [true, true, false]);
-    const rows = renderArchives(listing.archives).split("\n").filter((l) => l.startsWith("402"));
-    assert.deepEqual(rows.map((l) => l.split(/\s{2,}/)[1]), ["(previous guest)", "(previous guest)", "new"]);
+    assert.deepEqual(
+      listing.archives.map((a) => a.previousGuest === true),
+      [true, true, false],
+    );
+    const rows = renderArchives(listing.archives)
+      .split("\n")
+      .filter((l) => l.startsWith("402"));
+    assert.deepEqual(
+      rows.map((l) => l.split(/\s{2,}/)[1]),
+      ["(previous guest)", "(previous guest)", "new"],
+    );
 
     const prune = await planBackupPrune(lab.client, { vmids: [402] }, { storage: "local", retention: { "keep-last": 1 } });
     const guest = prune.plan.guests[0]!;

@@ -18,7 +18,9 @@ containers:
 const SNAPSHOT = { storage: "local", mode: "snapshot", compress: "zstd" } as const;
 
 async function archivesOf(lab: Lab, vmid: number): Promise<string[]> {
-  const content = (await lab.client.request("GET", "/nodes/pve1/storage/local/content", { content: "backup", vmid })) as Array<{ volid: string }>;
+  const content = (await lab.client.request("GET", "/nodes/pve1/storage/local/content", { content: "backup", vmid })) as Array<{
+    volid: string;
+  }>;
   return content.map((c) => c.volid);
 }
 
@@ -35,9 +37,16 @@ describe("backup run", () => {
   after(() => lab.close());
 
   it("backs up each selected guest once and reports the archive PVE lists for it", async () => {
-    const planned = await planBackupRun(lab.client, { vmids: [201, 203] }, { ...SNAPSHOT, notesTemplate: "{{guestname}} nightly", protected: true });
+    const planned = await planBackupRun(
+      lab.client,
+      { vmids: [201, 203] },
+      { ...SNAPSHOT, notesTemplate: "{{guestname}} nightly", protected: true },
+    );
     assert.deepEqual(planned.plan.preflightErrors, []);
-    assert.deepEqual(planned.plan.guests.map((g) => g.steps.map((s) => [s.action, s.severity])), [[["backup", "configuration"]], [["backup", "configuration"]]]);
+    assert.deepEqual(
+      planned.plan.guests.map((g) => g.steps.map((s) => [s.action, s.severity])),
+      [[["backup", "configuration"]], [["backup", "configuration"]]],
+    );
     const report = await applyPlan(lab.client, planned, { ...fastApply, perNodeConcurrency: 1 });
     assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));
     for (const vmid of [201, 203]) {
@@ -47,7 +56,10 @@ describe("backup run", () => {
       assert.equal(guest.steps[0]!.result, `archive ${archives[0]}`);
     }
     assert.deepEqual(await archivesOf(lab, 202), [], "a guest not selected is not backed up");
-    const [entry] = (await lab.client.request("GET", "/nodes/pve1/storage/local/content", { content: "backup", vmid: 201 })) as Array<{ notes?: string; protected?: unknown }>;
+    const [entry] = (await lab.client.request("GET", "/nodes/pve1/storage/local/content", { content: "backup", vmid: 201 })) as Array<{
+      notes?: string;
+      protected?: unknown;
+    }>;
     assert.equal(entry!.notes, "web nightly");
     assert.ok(entry!.protected === 1 || entry!.protected === true);
   });
@@ -105,12 +117,23 @@ describe("backup run", () => {
   });
 
   it("skips guests pvectl did not create unless --include-foreign", async () => {
-    await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 290, name: "theirs", tags: "other" })) as string);
+    await lab.client.waitForTask(
+      (await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 290, name: "theirs", tags: "other" })) as string,
+    );
     const planned = await planBackupRun(lab.client, { all: true }, SNAPSHOT);
-    assert.deepEqual(planned.plan.guests.map((g) => g.vmid), [201, 202, 203]);
-    assert.deepEqual(planned.selection.skipped.map((s) => s.guest.vmid), [290]);
+    assert.deepEqual(
+      planned.plan.guests.map((g) => g.vmid),
+      [201, 202, 203],
+    );
+    assert.deepEqual(
+      planned.selection.skipped.map((s) => s.guest.vmid),
+      [290],
+    );
     const foreign = await planBackupRun(lab.client, { vmids: [290], includeForeign: true }, SNAPSHOT);
-    assert.deepEqual(foreign.plan.guests.map((g) => g.vmid), [290]);
+    assert.deepEqual(
+      foreign.plan.guests.map((g) => g.vmid),
+      [290],
+    );
   });
 
   it("holds back suspend and stop mode backups of running guests without --allow-restart", async () => {
@@ -121,7 +144,10 @@ describe("backup run", () => {
     const held = await applyPlan(lab.client, planned, fastApply);
     assert.equal(held.guests.find((g) => g.vmid === 201)!.result, "skipped");
     assert.deepEqual(await archivesOf(lab, 201), []);
-    const allowed = await applyPlan(lab.client, await planBackupRun(lab.client, { vmids: [201] }, { ...SNAPSHOT, mode: "suspend" }), { ...fastApply, allowRestart: true });
+    const allowed = await applyPlan(lab.client, await planBackupRun(lab.client, { vmids: [201] }, { ...SNAPSHOT, mode: "suspend" }), {
+      ...fastApply,
+      allowRestart: true,
+    });
     assert.equal(allowed.ok, true);
     assert.equal((await archivesOf(lab, 201)).length, 1);
   });
@@ -132,7 +158,14 @@ describe("backup run", () => {
   ] as const) {
     it(`writes one archive when the vzdump answer is ${what}`, async () => {
       const url = new URL(lab.sim.url);
-      const impatient = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", user: "root@pam", password: lab.sim.rootPassword, timeoutMs: 250 });
+      const impatient = new PveClient({
+        host: url.hostname,
+        port: Number(url.port),
+        protocol: "http",
+        user: "root@pam",
+        password: lab.sim.rootPassword,
+        timeoutMs: 250,
+      });
       try {
         const planned = await planBackupRun(impatient, { vmids: [201] }, SNAPSHOT);
         lab.sim.admin.injectFault({ method: "POST", path: "^/nodes/pve1/vzdump$", ...fault, times: 1 });

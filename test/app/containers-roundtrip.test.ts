@@ -48,9 +48,15 @@ describe("a containers: spec against the simulator", () => {
     const spec = parseSpec(SPEC, "ct.yaml");
     const planned = await planSpec(lab.client, spec);
     assert.deepEqual(planned.plan.preflightErrors, []);
-    assert.deepEqual(planned.plan.guests.map((g) => [g.kind, g.vmid, g.exists, g.errors]), [["lxc", 250, false, []]]);
+    assert.deepEqual(
+      planned.plan.guests.map((g) => [g.kind, g.vmid, g.exists, g.errors]),
+      [["lxc", 250, false, []]],
+    );
     const report = await applyPlan(lab.client, planned, fastApply);
-    assert.deepEqual(report.guests.map((g) => [g.vmid, g.result, g.error]), [[250, "created", undefined]]);
+    assert.deepEqual(
+      report.guests.map((g) => [g.vmid, g.result, g.error]),
+      [[250, "created", undefined]],
+    );
     assert.equal(planHasChanges((await planSpec(lab.client, spec)).plan), false, "a rerun plans nothing");
 
     const imported = await importGuests(lab.client, { vmids: [250] });
@@ -63,10 +69,16 @@ describe("a containers: spec against the simulator", () => {
     assert.equal(entry.passwordEnv, undefined, "no secret (or its reference) is read back");
     const again = parseSpec(stringify(imported.spec), "imported.yaml");
     const replanned = await planSpec(lab.client, again);
-    assert.deepEqual(replanned.plan.guests.map((g) => [g.vmid, g.errors, g.steps.map((s) => s.summary)]), [[250, [], []]]);
+    assert.deepEqual(
+      replanned.plan.guests.map((g) => [g.vmid, g.errors, g.steps.map((s) => s.summary)]),
+      [[250, [], []]],
+    );
 
     const shown = await showSpec(lab.client, spec);
     assert.deepEqual(shown.missing, []);
-    assert.deepEqual(shown.spec.containers?.map((c) => c.vmid), [250]);
+    assert.deepEqual(
+      shown.spec.containers?.map((c) => c.vmid),
+      [250],
+    );
   });
 });

@@ -19,7 +19,11 @@ containers:
 `;
 
 async function backUp(lab: Lab, vmid: number): Promise<string> {
-  const planned = await planBackupRun(lab.client, { vmids: [vmid], includeForeign: true }, { storage: "local", mode: "snapshot", compress: "zstd" });
+  const planned = await planBackupRun(
+    lab.client,
+    { vmids: [vmid], includeForeign: true },
+    { storage: "local", mode: "snapshot", compress: "zstd" },
+  );
   const report = await applyPlan(lab.client, planned, fastApply);
   assert.equal(report.ok, true, report.guests[0]!.error);
   return report.guests[0]!.steps[0]!.result!.replace(/^archive /, "");
@@ -60,8 +64,15 @@ describe("restore", () => {
       assert.equal(restored[nameKey], `${original}-copy-${vmid + 50}`);
       const again = await planSpec(lab.client, parseSpec(SPEC.replace(/vmid: \d+, /g, ""), "spec.yaml"));
       assert.deepEqual(again.plan.preflightErrors, []);
-      assert.deepEqual(again.plan.guests.flatMap((g) => g.errors), [], "no name is ambiguous");
-      assert.deepEqual(again.plan.guests.map((g) => g.vmid), [501, 502]);
+      assert.deepEqual(
+        again.plan.guests.flatMap((g) => g.errors),
+        [],
+        "no name is ambiguous",
+      );
+      assert.deepEqual(
+        again.plan.guests.map((g) => g.vmid),
+        [501, 502],
+      );
     });
   }
 
@@ -75,9 +86,12 @@ describe("restore", () => {
     assert.deepEqual(planned.plan.preflightErrors, []);
     const guest = planned.plan.guests[0]!;
     assert.match(guest.steps[0]!.summary, /on pve1, disks on local-lvm/);
-    assert.deepEqual(guest.warnings.filter((w) => w.includes("one storage")), [
-      "PVE restores every volume of a container onto one storage: mp0 (was on shared) goes to local-lvm with the root disk; name another with --storage",
-    ]);
+    assert.deepEqual(
+      guest.warnings.filter((w) => w.includes("one storage")),
+      [
+        "PVE restores every volume of a container onto one storage: mp0 (was on shared) goes to local-lvm with the root disk; name another with --storage",
+      ],
+    );
     const report = await applyPlan(lab.client, planned, fastApply);
     assert.equal(report.ok, true, report.guests[0]!.error);
     const restored = await config(lab, "lxc", 553);
@@ -104,7 +118,10 @@ describe("restore", () => {
     const archive = await backUp(lab, 501);
     await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu/501/status/start")) as string);
     const refused = await planRestoreArchive(lab.client, { archive, vmid: 561, start: true });
-    assert.match(refused.plan.preflightErrors.map((p) => p.message).join(), /MAC addresses and network configuration \(static IPs\) of web \(vmid 501\), which is running.*--unique/);
+    assert.match(
+      refused.plan.preflightErrors.map((p) => p.message).join(),
+      /MAC addresses and network configuration \(static IPs\) of web \(vmid 501\), which is running.*--unique/,
+    );
     const unique = await planRestoreArchive(lab.client, { archive, vmid: 561, start: true, unique: true });
     assert.deepEqual(unique.plan.preflightErrors, []);
     const told = await planRestoreArchive(lab.client, { archive, vmid: 561, start: true, allowDuplicateMacs: true });
@@ -113,7 +130,10 @@ describe("restore", () => {
     await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu/501/status/stop")) as string);
     const stopped = await planRestoreArchive(lab.client, { archive, vmid: 561, start: true });
     assert.deepEqual(stopped.plan.preflightErrors, []);
-    assert.match(stopped.plan.guests[0]!.warnings.join(), /MAC addresses and network configuration \(static IPs\) of web \(vmid 501\) \(stopped now\): do not run both/);
+    assert.match(
+      stopped.plan.guests[0]!.warnings.join(),
+      /MAC addresses and network configuration \(static IPs\) of web \(vmid 501\) \(stopped now\): do not run both/,
+    );
   });
 
   it("restores over an existing guest only with --allow-data-loss, naming the disks it replaces", async () => {
@@ -131,10 +151,15 @@ describe("restore", () => {
   });
 
   it("refuses to restore over a guest pvectl did not create unless --include-foreign", async () => {
-    await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 590, name: "theirs", tags: "other" })) as string);
+    await lab.client.waitForTask(
+      (await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 590, name: "theirs", tags: "other" })) as string,
+    );
     const archive = await backUp(lab, 501);
     const refused = await planRestoreArchive(lab.client, { archive, vmid: 590 });
-    assert.deepEqual(refused.plan.preflightErrors.map((p) => p.kind), ["adoption"]);
+    assert.deepEqual(
+      refused.plan.preflightErrors.map((p) => p.kind),
+      ["adoption"],
+    );
     await assert.rejects(applyPlan(lab.client, refused, { ...fastApply, allowDataLoss: true }), /preflight/i);
     assert.equal((await config(lab, "qemu", 590)).name, "theirs");
     const allowed = await planRestoreArchive(lab.client, { archive, vmid: 590, includeForeign: true });
@@ -148,7 +173,10 @@ describe("restore", () => {
     assert.match(running.plan.guests[0]!.errors.join(), /running: .*stop it first/);
     const otherType = await planRestoreArchive(lab.client, { archive, vmid: 502 });
     assert.match(otherType.plan.guests[0]!.errors.join(), /is a container and the archive holds a VM/);
-    const missing = await planRestoreArchive(lab.client, { archive: "local:backup/vzdump-qemu-501-2020_01_01-00_00_00.vma.zst", vmid: 560 });
+    const missing = await planRestoreArchive(lab.client, {
+      archive: "local:backup/vzdump-qemu-501-2020_01_01-00_00_00.vma.zst",
+      vmid: 560,
+    });
     assert.match(missing.plan.preflightErrors.map((p) => p.message).join(), /not on storage local/);
     await assert.rejects(planRestoreArchive(lab.client, { archive: "local:iso/debian.iso", vmid: 560 }), /not a vzdump archive/);
   });
@@ -160,7 +188,14 @@ describe("restore", () => {
     it(`restores once when the answer is ${what}`, async () => {
       const archive = await backUp(lab, 501);
       const url = new URL(lab.sim.url);
-      const impatient = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", user: "root@pam", password: lab.sim.rootPassword, timeoutMs: 250 });
+      const impatient = new PveClient({
+        host: url.hostname,
+        port: Number(url.port),
+        protocol: "http",
+        user: "root@pam",
+        password: lab.sim.rootPassword,
+        timeoutMs: 250,
+      });
       try {
         const planned = await planRestoreArchive(impatient, { archive, vmid: 551 });
         lab.sim.admin.injectFault({ method: "POST", path: "^/nodes/pve1/qemu$", ...fault, times: 1 });
@@ -194,7 +229,10 @@ describe("restore with --start", () => {
     const status = (await lab.client.request("GET", "/nodes/pve1/qemu/551/status/current")) as { status: string };
     assert.equal(status.status, "running");
     const tasks = (await lab.client.request("GET", "/nodes/pve1/tasks", { vmid: 551 })) as Array<{ type: string; status?: string }>;
-    assert.deepEqual(tasks.map((t) => [t.type, t.status]).sort(), [["qmrestore", "OK"], ["qmstart", "OK"]]);
+    assert.deepEqual(tasks.map((t) => [t.type, t.status]).sort(), [
+      ["qmrestore", "OK"],
+      ["qmstart", "OK"],
+    ]);
   });
 
   it("reports a start that fails as the restore's error, and keeps the restored container", async () => {

@@ -33,7 +33,10 @@ describe("spec sections of shown and imported guests", () => {
       loaded.containers.map((c) => [c.vmid, c.name, c.options.memory, c.rootfs?.sizeBytes]),
       [[200, "ct1", "1024", 8 * 1024 ** 3]],
     );
-    assert.deepEqual(loaded.vms.map((v) => v.name), ["vm1"]);
+    assert.deepEqual(
+      loaded.vms.map((v) => v.name),
+      ["vm1"],
+    );
   });
 
   it("writes no `containers:` when there are none", () => {

@@ -70,10 +70,30 @@ describe("pvectl access with a NetBox config", () => {
   it("needs -c --json and --format spec: the NetBox permissions in JSON, as comments in the spec", async () => {
     const json = await pvectl(["access", "needs", "-c", file("netbox.yaml", CONFIG), "--json"]);
     assert.equal(json.code, 0, json.stderr);
-    const { paths, netbox } = JSON.parse(json.stdout) as { paths: Array<{ path: string }>; netbox: Array<{ objectType: string; action: string }> };
-    assert.deepEqual(paths.map((p) => p.path), ["/sdn/zones/localnetwork/vmbr0", "/sdn/zones/localnetwork/vmbr1", "/storage/local", "/storage/local-lvm", "/vms"]);
-    assert.ok(netbox.some((p) => p.objectType === "ipam.ipaddress" && p.action === "add"), "writeBack.primaryIp4 adds addresses");
-    const spec = await pvectl(["access", "needs", "-c", file("netbox.yaml", CONFIG), "--format", "spec", "--token", "netbox@pve!sync", "--role", "NetboxSync"]);
+    const { paths, netbox } = JSON.parse(json.stdout) as {
+      paths: Array<{ path: string }>;
+      netbox: Array<{ objectType: string; action: string }>;
+    };
+    assert.deepEqual(
+      paths.map((p) => p.path),
+      ["/sdn/zones/localnetwork/vmbr0", "/sdn/zones/localnetwork/vmbr1", "/storage/local", "/storage/local-lvm", "/vms"],
+    );
+    assert.ok(
+      netbox.some((p) => p.objectType === "ipam.ipaddress" && p.action === "add"),
+      "writeBack.primaryIp4 adds addresses",
+    );
+    const spec = await pvectl([
+      "access",
+      "needs",
+      "-c",
+      file("netbox.yaml", CONFIG),
+      "--format",
+      "spec",
+      "--token",
+      "netbox@pve!sync",
+      "--role",
+      "NetboxSync",
+    ]);
     assert.equal(spec.code, 0, spec.stderr);
     assert.match(spec.stdout, /^# {3}extras\.journalentry add /m);
     const { access } = parse(spec.stdout) as { access: { acls: Array<{ path: string; propagate: boolean }> } };

@@ -38,23 +38,48 @@ describe("pvectl access", () => {
   });
 
   it("needs --format spec: roles and ACL entries for the token and its user, loadable YAML", async () => {
-    const out = await pvectl(["access", "needs", "examples/web.yaml", "--format", "spec", "--token", "deploy@pve!ci", "--role", "WebDeploy"]);
+    const out = await pvectl([
+      "access",
+      "needs",
+      "examples/web.yaml",
+      "--format",
+      "spec",
+      "--token",
+      "deploy@pve!ci",
+      "--role",
+      "WebDeploy",
+    ]);
     assert.equal(out.code, 0, out.stderr);
-    const { access } = parse(out.stdout) as { access: { roles: Array<{ id: string; privileges: string[] }>; acls: Array<Record<string, unknown>> } };
+    const { access } = parse(out.stdout) as {
+      access: { roles: Array<{ id: string; privileges: string[] }>; acls: Array<Record<string, unknown>> };
+    };
     assert.deepEqual(
       access.roles.map((r) => r.id),
       ["WebDeploy", "WebDeployNetwork", "WebDeployStorage"],
     );
     assert.ok(access.roles[0]!.privileges.includes("VM.PowerMgmt"));
     assert.ok(!access.roles[0]!.privileges.some((p) => p.startsWith("Datastore.")), "storage privileges live in the storage role");
-    assert.deepEqual(access.acls.filter((a) => a.path === "/vms/201"), [
-      { path: "/vms/201", role: "WebDeploy", user: "deploy@pve", propagate: false },
-      { path: "/vms/201", role: "WebDeploy", token: "deploy@pve!ci", propagate: false },
-    ]);
+    assert.deepEqual(
+      access.acls.filter((a) => a.path === "/vms/201"),
+      [
+        { path: "/vms/201", role: "WebDeploy", user: "deploy@pve", propagate: false },
+        { path: "/vms/201", role: "WebDeploy", token: "deploy@pve!ci", propagate: false },
+      ],
+    );
   });
 
   it("needs refuses a role id PVE keeps for itself, and --format spec without a subject", async () => {
-    const pve = await pvectl(["access", "needs", "examples/web.yaml", "--format", "spec", "--token", "deploy@pve!ci", "--role", "PVEDeploy"]);
+    const pve = await pvectl([
+      "access",
+      "needs",
+      "examples/web.yaml",
+      "--format",
+      "spec",
+      "--token",
+      "deploy@pve!ci",
+      "--role",
+      "PVEDeploy",
+    ]);
     assert.equal(pve.code, 1);
     assert.match(pve.stderr, /starts with PVE/);
     const none = await pvectl(["access", "needs", "examples/web.yaml", "--format", "spec"]);
@@ -66,7 +91,10 @@ describe("pvectl access", () => {
     const dir = mkdtempSync(join(tmpdir(), "pvectl-needs-valid-"));
     try {
       const guests = join(dir, "guests.yaml");
-      writeFileSync(guests, "vms:\n  - name: novmid\n    node: pve1\n    memory: 512\nbackupJobs:\n  - { id: nightly, schedule: '02:30', selection: { all: true }, storage: local }\n");
+      writeFileSync(
+        guests,
+        "vms:\n  - name: novmid\n    node: pve1\n    memory: 512\nbackupJobs:\n  - { id: nightly, schedule: '02:30', selection: { all: true }, storage: local }\n",
+      );
       const out = await pvectl(["access", "needs", guests, "examples/web.yaml", "--format", "spec", "--group", "web-team"]);
       assert.equal(out.code, 0, out.stderr);
       assert.match(out.stdout, /path: \/vms\n/);
@@ -78,7 +106,12 @@ describe("pvectl access", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    for (const [flag, id] of [["--token", "deploy@p!ci"], ["--user", "deploy@pve!ci"], ["--group", "web team"], ["--role", "R".repeat(58)]] as const) {
+    for (const [flag, id] of [
+      ["--token", "deploy@p!ci"],
+      ["--user", "deploy@pve!ci"],
+      ["--group", "web team"],
+      ["--role", "R".repeat(58)],
+    ] as const) {
       const subject = flag === "--role" ? ["--token", "deploy@pve!ci", "--role", id] : [flag, id];
       const refused = await pvectl(["access", "needs", "examples/web.yaml", "--format", "spec", ...subject]);
       assert.equal(refused.code, 1, `${flag} ${id}`);

@@ -60,7 +60,10 @@ describe("pvectl with an access section", () => {
     const saved = join(dir, "plan.json");
     const plan = await run(["plan", "-f", spec, "--out", saved]);
     assert.equal(plan.code, 0, plan.stderr);
-    assert.match(plan.stdout, /\+ API token deploy@pve!ci\n {4}create API token deploy@pve!ci: its secret is written to .*deploy-ci\.token \(mode 0600\) {2}\[configuration\]/);
+    assert.match(
+      plan.stdout,
+      /\+ API token deploy@pve!ci\n {4}create API token deploy@pve!ci: its secret is written to .*deploy-ci\.token \(mode 0600\) {2}\[configuration\]/,
+    );
     assert.match(plan.stdout, /\+ ACL entry \/pool\/web token:deploy@pve!ci WebDeploy/);
     const apply = await run(["apply", "--plan", saved, "--yes", "--json"]);
     assert.equal(apply.code, 0, apply.stderr + apply.stdout);
@@ -78,7 +81,8 @@ describe("pvectl with an access section", () => {
     assert.equal(imported.code, 0, imported.stderr);
     assert.match(imported.stdout, /roles:\n\s+- id: WebDeploy/);
     assert.doesNotMatch(imported.stdout, /root@pam|PVEAdmin|secret/i);
-    for (const text of [...outputs, readFileSync(saved, "utf8")]) assert.ok(!text.includes(secret), "the secret leaked into output or the saved plan");
+    for (const text of [...outputs, readFileSync(saved, "utf8")])
+      assert.ok(!text.includes(secret), "the secret leaked into output or the saved plan");
     // Applying again (the token exists) never touches the file.
     const rerun = await run(["apply", "-f", spec, "--yes"]);
     assert.equal(rerun.code, 0, rerun.stderr);
@@ -87,7 +91,13 @@ describe("pvectl with an access section", () => {
 
   it("an imported access section plans nothing against the same cluster but adopting what pvectl did not create", async () => {
     await run(["apply", "-f", join(dir, "access.yaml"), "--yes"]);
-    const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint as string });
+    const client = new PveClient({
+      host: "127.0.0.1",
+      port: sim.port,
+      user: "root@pam",
+      password: sim.rootPassword,
+      fingerprint: sim.fingerprint as string,
+    });
     await client.request("POST", "/access/users", { userid: "alice@pve", comment: "by hand" });
     await client.request("PUT", "/access/acl", { path: "/vms", roles: "PVEAuditor", users: "alice@pve" });
     await client.close();

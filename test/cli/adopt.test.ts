@@ -17,7 +17,13 @@ describe("pvectl plan / apply --adopt", () => {
   let env: NodeJS.ProcessEnv;
   before(async () => {
     sim = await startSimulator({ port: 0, seed: 5 });
-    client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+    client = new PveClient({
+      host: "127.0.0.1",
+      port: sim.port,
+      user: "root@pam",
+      password: sim.rootPassword,
+      fingerprint: sim.fingerprint,
+    });
     await client.waitForTask((await client.request("POST", "/nodes/pve1/qemu", { vmid: 250, name: "legacy", tags: "ops" })) as string);
     await client.waitForTask((await client.request("POST", "/nodes/pve1/qemu", { vmid: 251, name: "retired", tags: "ops" })) as string);
     dir = mkdtempSync(join(tmpdir(), "pvectl-adopt-"));
@@ -34,7 +40,10 @@ describe("pvectl plan / apply --adopt", () => {
   it("plan refuses a foreign guest without --adopt and shows the adoption step with it", async () => {
     const refused = await pvectl(["plan", "-f", join(dir, "a.yaml")], env);
     assert.equal(refused.code, 1, refused.stdout + refused.stderr);
-    assert.match(refused.stdout + refused.stderr, /vmid 250 is an existing guest that pvectl did not create \(name legacy, node pve1, tags: ops/);
+    assert.match(
+      refused.stdout + refused.stderr,
+      /vmid 250 is an existing guest that pvectl did not create \(name legacy, node pve1, tags: ops/,
+    );
     const adopting = await pvectl(["plan", "-f", join(dir, "a.yaml"), "--adopt", "--detailed-exitcode"], env);
     assert.equal(adopting.code, 2, adopting.stdout + adopting.stderr);
     assert.match(adopting.stdout, /adopt: add tag pvectl/);
@@ -58,6 +67,9 @@ describe("pvectl plan / apply --adopt", () => {
     const destroyed = await pvectl(["destroy", "-f", file, "--adopt", "--allow-data-loss", "--yes"], env);
     assert.equal(destroyed.code, 0, destroyed.stdout + destroyed.stderr);
     const left = (await client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
-    assert.equal(left.some((g) => g.vmid === 251), false);
+    assert.equal(
+      left.some((g) => g.vmid === 251),
+      false,
+    );
   });
 });

@@ -56,7 +56,10 @@ describe("every problem of a spec in one run", () => {
   it("validate --json lists them all, each with its place", async () => {
     const result = await pvectl(["validate", "--json", spec]);
     assert.equal(result.code, 1);
-    const report = JSON.parse(result.stdout) as { valid: boolean; issues: Array<{ file: string; line: number; column: number; path: string; message: string }> };
+    const report = JSON.parse(result.stdout) as {
+      valid: boolean;
+      issues: Array<{ file: string; line: number; column: number; path: string; message: string }>;
+    };
     assert.equal(report.valid, false);
     assert.deepEqual(
       report.issues.map((i) => named(`${i.file}:${i.line}:${i.column}: ${i.path}: ${i.message}`)),
@@ -71,7 +74,10 @@ describe("every problem of a spec in one run", () => {
     assert.equal(error.kind, "spec");
     assert.equal(error.message, `the spec is invalid (${PROBLEMS.length} problems); nothing was sent to the cluster`);
     assert.deepEqual(error.problems.map(named), PROBLEMS);
-    assert.deepEqual(named(result.stderr).trim().split("\n").slice(1), PROBLEMS.map((p) => `  ${p}`));
+    assert.deepEqual(
+      named(result.stderr).trim().split("\n").slice(1),
+      PROBLEMS.map((p) => `  ${p}`),
+    );
     assert.doesNotMatch(result.stderr, /\n\s+at /);
   });
 });

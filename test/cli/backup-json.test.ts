@@ -44,7 +44,13 @@ describe("backup --json: one document on stdout, whatever happens", () => {
     writeFileSync(join(dir, "spec.yaml"), SPEC);
     assert.equal((await pvectl(["apply", "-f", join(dir, "spec.yaml"), "--yes"], env)).code, 0);
     // A guest another team made: selected by vmid, it is skipped.
-    const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+    const client = new PveClient({
+      host: "127.0.0.1",
+      port: sim.port,
+      user: "root@pam",
+      password: sim.rootPassword,
+      fingerprint: sim.fingerprint,
+    });
     await client.waitForTask((await client.request("POST", "/nodes/pve1/qemu", { vmid: FOREIGN, name: "theirs", memory: 512 })) as string);
     await client.close();
   });
@@ -58,8 +64,14 @@ describe("backup --json: one document on stdout, whatever happens", () => {
     assert.equal(r.code, 0, r.stderr);
     const d = doc(r);
     assert.equal(d.ok, true);
-    assert.deepEqual(d.guests?.map((g) => [g.key, g.result]), [["web-801", "changed"]]);
-    assert.deepEqual(d.skipped?.map((s) => s.vmid), [FOREIGN]);
+    assert.deepEqual(
+      d.guests?.map((g) => [g.key, g.result]),
+      [["web-801", "changed"]],
+    );
+    assert.deepEqual(
+      d.skipped?.map((s) => s.vmid),
+      [FOREIGN],
+    );
     assert.deepEqual(d.notFound, ["vmid 999"]);
     assert.doesNotMatch(r.stderr, /skipped:/, "with --json the skipped guests are in the document");
   });
@@ -70,7 +82,10 @@ describe("backup --json: one document on stdout, whatever happens", () => {
     const d = doc(r);
     assert.equal(d.ok, true);
     assert.deepEqual(d.guests, []);
-    assert.deepEqual(d.skipped?.map((s) => s.vmid), [FOREIGN]);
+    assert.deepEqual(
+      d.skipped?.map((s) => s.vmid),
+      [FOREIGN],
+    );
   });
 
   it("held back: prune without --allow-data-loss is exit 3 and a document", async () => {
@@ -122,9 +137,15 @@ describe("backup --json at a terminal", () => {
       assert.equal((await pvectl(["apply", "-f", join(dir, "spec.yaml"), "--yes"], env)).code, 0);
       // script(1) gives the CLI a terminal on stdin (so it asks) while stdout goes to a file.
       const out = join(dir, "out.json");
-      const cli = ["node", "--import", "tsx", "src/cli/main.ts", "backup", "run", "--vmid", "801", "--storage", "local", "--json"].join(" ");
+      const cli = ["node", "--import", "tsx", "src/cli/main.ts", "backup", "run", "--vmid", "801", "--storage", "local", "--json"].join(
+        " ",
+      );
       const r = await new Promise<number | null>((resolve) => {
-        const child = spawn("script", ["-qec", `${cli} > ${out}`, "/dev/null"], { cwd: ROOT, env: { ...env, PATH: process.env.PATH, HOME: process.env.HOME }, stdio: ["pipe", "ignore", "ignore"] });
+        const child = spawn("script", ["-qec", `${cli} > ${out}`, "/dev/null"], {
+          cwd: ROOT,
+          env: { ...env, PATH: process.env.PATH, HOME: process.env.HOME },
+          stdio: ["pipe", "ignore", "ignore"],
+        });
         child.stdin.end("no\n");
         child.on("close", resolve);
       });
@@ -133,7 +154,11 @@ describe("backup --json at a terminal", () => {
       assert.equal(d.ok, false);
       assert.equal(d.cancelled, true);
       assert.deepEqual(d.skipped, []);
-      assert.equal((await pvectl(["backup", "list", "--vmid", "801", "--json"], env)).stdout.includes("vzdump"), false, "nothing was backed up");
+      assert.equal(
+        (await pvectl(["backup", "list", "--vmid", "801", "--json"], env)).stdout.includes("vzdump"),
+        false,
+        "nothing was backed up",
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
       await sim.close();

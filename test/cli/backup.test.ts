@@ -45,7 +45,13 @@ describe("pvectl backup and restore", () => {
     assert.match(table.stdout, /^VMID +NAME +ARCHIVE +SIZE +CREATED \(UTC\) +PROTECTED +NOTES\n701 +web +local:backup\/vzdump-qemu-701-/);
     const json = await pvectl(["backup", "list", "--vmid", "701", "702", "--json"], env);
     const listing = JSON.parse(json.stdout) as { archives: Array<{ vmid: number; node: string; protected: boolean }> };
-    assert.deepEqual(listing.archives.map((a) => [a.vmid, a.node, a.protected]), [[701, "pve1", false], [702, "pve2", false]]);
+    assert.deepEqual(
+      listing.archives.map((a) => [a.vmid, a.node, a.protected]),
+      [
+        [701, "pve1", false],
+        [702, "pve2", false],
+      ],
+    );
   });
 
   it("backup status lists the guests no job covers", async () => {
@@ -85,7 +91,10 @@ describe("pvectl backup and restore", () => {
     sim.admin.advanceClock(3600);
     const again = await pvectl(["backup", "run", "--vmid", "702", "--storage", "local", "--yes"], env);
     assert.equal(again.code, 0, again.stderr);
-    const pruned = await pvectl(["backup", "prune", "--vmid", "702", "--storage", "local", "--keep-last", "1", "--allow-data-loss", "--yes"], env);
+    const pruned = await pvectl(
+      ["backup", "prune", "--vmid", "702", "--storage", "local", "--keep-last", "1", "--allow-data-loss", "--yes"],
+      env,
+    );
     assert.equal(pruned.code, 0, pruned.stderr);
     assert.match(pruned.stdout, /delete backup local:backup\/vzdump-qemu-702-/);
     assert.match(pruned.stdout, /^Backup archives: 1 to delete\.$/m);

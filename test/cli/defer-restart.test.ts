@@ -52,9 +52,14 @@ describe("pvectl apply --defer-restart", () => {
     assert.match(result.stdout, /Waiting for a reboot: window1\./);
     const json = await pvectl(["apply", "-f", join(dir, "big.yaml"), "--yes", "--defer-restart", "--json"], env);
     assert.equal(json.code, 3);
-    const report = JSON.parse(json.stdout) as { guests: Array<{ pendingReboot?: string[]; steps: Array<{ action: string; status: string }> }> };
+    const report = JSON.parse(json.stdout) as {
+      guests: Array<{ pendingReboot?: string[]; steps: Array<{ action: string; status: string }> }>;
+    };
     assert.deepEqual(report.guests[0]!.pendingReboot, ["memory"]);
-    assert.deepEqual(report.guests[0]!.steps.map((s) => [s.action, s.status]), [["reboot", "skipped"]]);
+    assert.deepEqual(
+      report.guests[0]!.steps.map((s) => [s.action, s.status]),
+      [["reboot", "skipped"]],
+    );
     const show = await pvectl(["plan", "-f", join(dir, "big.yaml")], env);
     assert.match(show.stdout, /reboot window1 to apply pending changes \(memory\)/, "the guest was not rebooted");
   });

@@ -45,7 +45,10 @@ describe("pvectl import and destroy", () => {
   it("destroy names the volume and holds back without --allow-data-loss (exit 3), then destroys with it", async () => {
     const held = await pvectl(["destroy", "-f", join(dir, "spec.yaml"), "--yes"], env);
     assert.equal(held.code, 3, held.stderr);
-    assert.match(held.stdout, /- destroy old1 \(vmid 250\) and its volumes local-lvm:vm-250-disk-0 {2}\[data-loss-risk\]\n {8}destroys volume local-lvm:vm-250-disk-0\n/);
+    assert.match(
+      held.stdout,
+      /- destroy old1 \(vmid 250\) and its volumes local-lvm:vm-250-disk-0 {2}\[data-loss-risk\]\n {8}destroys volume local-lvm:vm-250-disk-0\n/,
+    );
     assert.match(held.stdout, /skipped {3}old1 {2}vmid 250 {2}node pve3\n/);
     const done = await pvectl(["destroy", "-f", join(dir, "spec.yaml"), "--yes", "--allow-data-loss"], env);
     assert.equal(done.code, 0, done.stderr);

@@ -49,7 +49,10 @@ describe("host-access steps", () => {
     const file = spec(`${VM(ARGS)}${CT}`);
     const text = await pvectl(["plan", file], env);
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, /create hostvm .*\[host-access\]\n(.*\n)*? +reaches the hypervisor host \(args\): runs only with --allow-host-access/);
+    assert.match(
+      text.stdout,
+      /create hostvm .*\[host-access\]\n(.*\n)*? +reaches the hypervisor host \(args\): runs only with --allow-host-access/,
+    );
     assert.match(text.stdout, /create container hostct .*\[host-access\]\n(.*\n)*? +reaches the hypervisor host \(mp0\)/);
     assert.match(text.stdout, /^2 step\(s\) reach the hypervisor host .*--allow-host-access\.$/m);
     const md = await pvectl(["plan", file, "--format", "markdown"], env);
@@ -73,10 +76,24 @@ describe("host-access steps", () => {
   });
 
   it("changing or removing such a key of an existing guest is host-access; other keys stay configuration", async () => {
-    const changed = JSON.parse((await pvectl(["plan", spec(`${VM(ARGS.replace("shadow", "other"))}${CT}`), "--json"], env)).stdout) as JsonPlan;
-    assert.deepEqual(changed.guests[0]?.steps.map((s) => [s.severity, s.hostAccess]), [["host-access", ["args"]]]);
-    const removed = JSON.parse((await pvectl(["plan", spec(`${VM("    cores: 2\n")}${CT.replace(/mounts:\n.*\n/, "mounts: {}\n")}`), "--json"], env)).stdout) as JsonPlan;
-    assert.deepEqual(removed.guests[0]?.steps.map((s) => [s.severity, s.hostAccess]), [["configuration", undefined]], "args left out of the spec is not managed");
-    assert.deepEqual(removed.guests[1]?.steps.map((s) => [s.action, s.severity, s.hostAccess]), [["disk-detach", "host-access", ["mp0"]]]);
+    const changed = JSON.parse(
+      (await pvectl(["plan", spec(`${VM(ARGS.replace("shadow", "other"))}${CT}`), "--json"], env)).stdout,
+    ) as JsonPlan;
+    assert.deepEqual(
+      changed.guests[0]?.steps.map((s) => [s.severity, s.hostAccess]),
+      [["host-access", ["args"]]],
+    );
+    const removed = JSON.parse(
+      (await pvectl(["plan", spec(`${VM("    cores: 2\n")}${CT.replace(/mounts:\n.*\n/, "mounts: {}\n")}`), "--json"], env)).stdout,
+    ) as JsonPlan;
+    assert.deepEqual(
+      removed.guests[0]?.steps.map((s) => [s.severity, s.hostAccess]),
+      [["configuration", undefined]],
+      "args left out of the spec is not managed",
+    );
+    assert.deepEqual(
+      removed.guests[1]?.steps.map((s) => [s.action, s.severity, s.hostAccess]),
+      [["disk-detach", "host-access", ["mp0"]]],
+    );
   });
 });

@@ -63,27 +63,48 @@ describe("a hostile spec sends no secret anywhere", () => {
     assert.deepEqual(seen, [], "the listener received nothing");
   }
 
-  it("plain HTTP to another machine: refused, unless --allow-http (then the listener does get the login)", { skip: external === undefined && "no non-loopback address" }, async () => {
+  it("plain HTTP to another machine: refused, unless --allow-http (then the listener does get the login)", {
+    skip: external === undefined && "no non-loopback address",
+  }, async () => {
     const file = spec("http", `host: "http://${external}:${port}", user: root@pam, passwordEnv: PVE_PASSWORD`);
-    await refused(["plan", file], {}, new RegExp(`^error: connection \`lab\` \\(${file}:3:3\\): refusing to connect: plain HTTP to http://${external}:${port}, which is not this machine, .*--allow-http`));
+    await refused(
+      ["plan", file],
+      {},
+      new RegExp(
+        `^error: connection \`lab\` \\(${file}:3:3\\): refusing to connect: plain HTTP to http://${external}:${port}, which is not this machine, .*--allow-http`,
+      ),
+    );
     const allowed = await pvectl(["plan", file, "--allow-http"], { PVE_PASSWORD: SECRET });
     assert.equal(allowed.code, 1);
-    assert.ok(seen.some((r) => r.includes(SECRET)), "with --allow-http the password does reach the listener: the recording works");
+    assert.ok(
+      seen.some((r) => r.includes(SECRET)),
+      "with --allow-http the password does reach the listener: the recording works",
+    );
   });
 
   it("a variable not meant for specs, even to a local listener", async () => {
     const file = spec("env", `host: "http://127.0.0.1:${port}", user: root@pam, passwordEnv: AWS_SECRET_ACCESS_KEY`);
-    await refused(["plan", file], {}, /^error: connection `lab` \(.*env\.yaml:3:3\): passwordEnv: refusing to read AWS_SECRET_ACCESS_KEY: it does not start with an allowed prefix .*--secret-env-prefix/);
+    await refused(
+      ["plan", file],
+      {},
+      /^error: connection `lab` \(.*env\.yaml:3:3\): passwordEnv: refusing to read AWS_SECRET_ACCESS_KEY: it does not start with an allowed prefix .*--secret-env-prefix/,
+    );
   });
 
   it("a file outside the spec's directory, by .. or by absolute path", async () => {
     for (const path of ["../ci-secret", join(dir, "ci-secret")]) {
       const file = spec("file", `host: "http://127.0.0.1:${port}", user: root@pam, passwordFile: "${path}"`);
-      await refused(["plan", file], {}, /^error: connection `lab` \(.*file\.yaml:3:3\): passwordFile: refusing to read .*ci-secret: it is outside the spec's directory .*--secrets-dir DIR/);
+      await refused(
+        ["plan", file],
+        {},
+        /^error: connection `lab` \(.*file\.yaml:3:3\): passwordFile: refusing to read .*ci-secret: it is outside the spec's directory .*--secrets-dir DIR/,
+      );
     }
   });
 
-  it("PROXMOX_HOST=http://... to another machine sends no password", { skip: external === undefined && "no non-loopback address" }, async () => {
+  it("PROXMOX_HOST=http://... to another machine sends no password", {
+    skip: external === undefined && "no non-loopback address",
+  }, async () => {
     const file = join(dir, "pr", "plain.yaml");
     writeFileSync(file, "version: 1\nvms:\n  - { vmid: 300, name: x, node: pve1 }\n");
     const env = { PROXMOX_HOST: `http://${external}:${port}`, PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: SECRET };

@@ -18,7 +18,13 @@ async function seed(client: PveClient): Promise<void> {
   await wait(await client.request("POST", "/nodes/pve1/qemu", { vmid: 301, name: "tpl1", tags: "imp", memory: 512 }));
   await wait(await client.request("POST", "/nodes/pve1/qemu/301/template"));
   await wait(
-    await client.request("POST", "/nodes/pve2/lxc", { vmid: 302, hostname: "ct1", tags: "imp", ostemplate: CT_TEMPLATE, rootfs: "local-lvm:1" }),
+    await client.request("POST", "/nodes/pve2/lxc", {
+      vmid: 302,
+      hostname: "ct1",
+      tags: "imp",
+      ostemplate: CT_TEMPLATE,
+      rootfs: "local-lvm:1",
+    }),
   );
 }
 
@@ -30,7 +36,13 @@ describe("pvectl import: skipped guests and --connection", () => {
     sim = await startSimulator({ port: 0, seed: 11 });
     env = simEnv(sim);
     dir = mkdtempSync(join(tmpdir(), "pvectl-import-"));
-    const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint as string });
+    const client = new PveClient({
+      host: "127.0.0.1",
+      port: sim.port,
+      user: "root@pam",
+      password: sim.rootPassword,
+      fingerprint: sim.fingerprint as string,
+    });
     try {
       await seed(client);
     } finally {
@@ -45,7 +57,10 @@ describe("pvectl import: skipped guests and --connection", () => {
   it("--vmid of a container writes it under `containers:` (adopt: it was not created by pvectl)", async () => {
     const result = await pvectl(["import", "--vmid", "302"], env);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /^version: 1\nvms: \[\]\ncontainers:\n {2}- vmid: 302\n {4}hostname: ct1\n {4}node: pve2\n {4}adopt: true\n/);
+    assert.match(
+      result.stdout,
+      /^version: 1\nvms: \[\]\ncontainers:\n {2}- vmid: 302\n {4}hostname: ct1\n {4}node: pve2\n {4}adopt: true\n/,
+    );
     assert.match(result.stdout, /rootfs:\n {6}storage: local-lvm\n {6}size: 1G\n/);
     assert.equal(result.stderr, "");
   });

@@ -26,7 +26,10 @@ backupJobs:
 
 /** `text` as python3's yaml module (YAML 1.1) reads it, back as JSON. */
 function readAsYaml11(text: string): unknown {
-  const py = spawnSync("python3", ["-c", "import sys, json, yaml; print(json.dumps(yaml.safe_load(sys.stdin.read())))"], { input: text, encoding: "utf8" });
+  const py = spawnSync("python3", ["-c", "import sys, json, yaml; print(json.dumps(yaml.safe_load(sys.stdin.read())))"], {
+    input: text,
+    encoding: "utf8",
+  });
   assert.equal(py.status, 0, py.stderr);
   return JSON.parse(py.stdout);
 }
@@ -51,7 +54,10 @@ describe("import writes YAML that YAML 1.1 reads alike", () => {
   it("quotes times, yes/no/on/off words and octal-looking numbers", async () => {
     const imported = await pvectl(["import", "--all"], env);
     assert.equal(imported.code, 0, imported.stderr);
-    const spec = readAsYaml11(imported.stdout) as { vms: Array<{ description: unknown }>; backupJobs: Array<{ schedule: unknown; comment: unknown }> };
+    const spec = readAsYaml11(imported.stdout) as {
+      vms: Array<{ description: unknown }>;
+      backupJobs: Array<{ schedule: unknown; comment: unknown }>;
+    };
     assert.equal(spec.backupJobs[0]?.schedule, "02:30");
     assert.match(String(spec.backupJobs[0]?.comment), /^0755/);
     assert.equal(typeof spec.backupJobs[0]?.comment, "string");

@@ -40,11 +40,26 @@ describe("inventory start-up", () => {
     writeFileSync(file, config);
     writeFileSync(join(dir, "modules.txt"), "");
     const code = await new Promise<number>((resolve, reject) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "--import", join(dir, "count.mjs"), "src/cli/main.ts", "inventory", "--config", file, "--list", "--allow-empty"], {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...simEnv(sim) },
-        stdio: ["ignore", "ignore", "inherit"],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          "--import",
+          join(dir, "count.mjs"),
+          "src/cli/main.ts",
+          "inventory",
+          "--config",
+          file,
+          "--list",
+          "--allow-empty",
+        ],
+        {
+          cwd: ROOT,
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, ...simEnv(sim) },
+          stdio: ["ignore", "ignore", "inherit"],
+        },
+      );
       child.on("error", reject);
       child.on("close", (c) => resolve(c ?? -1));
     });

@@ -51,7 +51,13 @@ describe("an apply of clones killed between the clone and its follow-ups", () =>
   let dir: string;
   before(async () => {
     sim = await startSimulator({ port: 0, seed: 11, timing: "realistic", timeScale: 0.1, workersPerNode: 2 });
-    client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+    client = new PveClient({
+      host: "127.0.0.1",
+      port: sim.port,
+      user: "root@pam",
+      password: sim.rootPassword,
+      fingerprint: sim.fingerprint,
+    });
     await client.request("POST", "/nodes/pve1/qemu", { vmid: 9000, name: "tpl", memory: 512, scsi0: "local-lvm:1", tags: "pvectl" });
     await sim.admin.waitForTasks(30_000);
     await client.request("POST", "/nodes/pve1/qemu/9000/template", {});
@@ -72,11 +78,18 @@ describe("an apply of clones killed between the clone and its follow-ups", () =>
     assert.equal(killed.code, null, "the first apply was killed");
     await sim.admin.waitForTasks(30_000);
     const made = (await client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ name?: string }>;
-    assert.ok(made.some((g) => NAMES.includes(g.name ?? "")), "at least one clone was made before the kill");
+    assert.ok(
+      made.some((g) => NAMES.includes(g.name ?? "")),
+      "at least one clone was made before the kill",
+    );
 
     const rerun = await apply(join(dir, "spec.yaml"), env);
     assert.equal(rerun.code, 0, rerun.stderr);
-    const guests = (await client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number; name: string; status: string }>;
+    const guests = (await client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{
+      vmid: number;
+      name: string;
+      status: string;
+    }>;
     const clones = guests.filter((g) => g.vmid !== 9000);
     assert.deepEqual(clones.map((g) => g.name).sort(), NAMES, "one guest per name: nothing cloned twice");
     for (const g of clones) {

@@ -22,7 +22,8 @@ function apply(file: string, env: NodeJS.ProcessEnv, killAfterSends?: number): P
     child.stderr.on("data", (d: Buffer) => {
       stderr += d.toString();
       // Killed hard once every create was sent, while their tasks still run.
-      if (killAfterSends !== undefined && (stderr.match(/^\.\. /gm) ?? []).length >= killAfterSends) setTimeout(() => child.kill("SIGKILL"), 30);
+      if (killAfterSends !== undefined && (stderr.match(/^\.\. /gm) ?? []).length >= killAfterSends)
+        setTimeout(() => child.kill("SIGKILL"), 30);
     });
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stderr }));
@@ -63,9 +64,19 @@ for (const kind of KINDS) {
       const rerun = await apply(join(dir, "spec.yaml"), env);
       assert.equal(rerun.code, 0, rerun.stderr);
 
-      const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+      const client = new PveClient({
+        host: "127.0.0.1",
+        port: sim.port,
+        user: "root@pam",
+        password: sim.rootPassword,
+        fingerprint: sim.fingerprint,
+      });
       try {
-        const guests = (await client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number; name: string; node: string }>;
+        const guests = (await client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{
+          vmid: number;
+          name: string;
+          node: string;
+        }>;
         assert.deepEqual(guests.map((g) => g.name).sort(), [...names].sort());
         const volumes: string[] = [];
         for (const node of ["pve1", "pve2", "pve3"]) {

@@ -30,7 +30,13 @@ export function ownedGuests(count: number, nodes: number, firstVmid = 1000): Own
  * to realistic after): with realistic timing every create takes a worker slot for seconds.
  */
 export async function seedOwnedGuests(sim: RunningSimulator, guests: OwnedGuest[]): Promise<void> {
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const client = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   try {
     await mapConcurrent(guests, 16, async (g) => {
       const body =
@@ -47,7 +53,13 @@ export async function seedOwnedGuests(sim: RunningSimulator, guests: OwnedGuest[
 
 /** Snapshot names per vmid as PVE lists them (without "current"). */
 export async function snapshotsByVmid(sim: RunningSimulator, guests: OwnedGuest[]): Promise<Map<number, string[]>> {
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const client = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   try {
     const lists = await mapConcurrent(guests, 16, async (g) => {
       const snaps = (await client.request("GET", `/nodes/${g.node}/${g.type}/${g.vmid}/snapshot`)) as Array<{ name: string }>;

@@ -64,11 +64,27 @@ describe("apply's summary and exit code where features cross", () => {
   });
 
   it("the summary counts objects, and never says 'nothing to do' next to a change or an error", () => {
-    const object = (result: "created" | "failed" | "unchanged", error?: string) => ({ kind: "access-pool", key: "team", result, steps: [], pending: [], ...(error ? { error } : {}) });
-    const report = (objects: ApplyReport["objects"], ok: boolean): ApplyReport => ({ target: "https://pve1:8006", guests: [], objects, elapsedSeconds: 1, ok });
+    const object = (result: "created" | "failed" | "unchanged", error?: string) => ({
+      kind: "access-pool",
+      key: "team",
+      result,
+      steps: [],
+      pending: [],
+      ...(error ? { error } : {}),
+    });
+    const report = (objects: ApplyReport["objects"], ok: boolean): ApplyReport => ({
+      target: "https://pve1:8006",
+      guests: [],
+      objects,
+      elapsedSeconds: 1,
+      ok,
+    });
     assert.match(renderReport(report([object("created")], true)), /Apply finished in 1s: 1 created\.\n$/);
     assert.match(renderReport(report([object("failed", "refused")], false)), /Apply finished with errors in 1s: 1 failed\.\n$/);
-    assert.match(renderReport(report([object("created", "not converged: ...")], false)), /Apply finished with errors in 1s: 1 created\.\n$/);
+    assert.match(
+      renderReport(report([object("created", "not converged: ...")], false)),
+      /Apply finished with errors in 1s: 1 created\.\n$/,
+    );
     assert.match(renderReport(report([], true)), /Apply finished in 1s: nothing to do\.\n$/);
     assert.doesNotMatch(renderReport(report([], false)), /nothing to do/);
   });

@@ -53,10 +53,14 @@ describe("error kinds", () => {
 
   it("show the simulator's start errors as written, with kind `error`", () => {
     const err = new StateDirError("/srv/none", "it does not exist");
-    assert.equal(renderError(err), "error: Cannot use /srv/none as the simulator's state directory: it does not exist. Create the directory or give another --state-dir.");
+    assert.equal(
+      renderError(err),
+      "error: Cannot use /srv/none as the simulator's state directory: it does not exist. Create the directory or give another --state-dir.",
+    );
     assert.deepEqual(errorJson(err).error, {
       kind: "error",
-      message: "Cannot use /srv/none as the simulator's state directory: it does not exist. Create the directory or give another --state-dir.",
+      message:
+        "Cannot use /srv/none as the simulator's state directory: it does not exist. Create the directory or give another --state-dir.",
     });
   });
 });

@@ -6,7 +6,12 @@ import { renderPlanMarkdown } from "../../src/cli/render/plan-markdown.js";
 import { renderPlan } from "../../src/cli/render/plan.js";
 import type { ObjectPlan, Plan } from "../../src/plan/types.js";
 
-const intent = (op: "object-create" | "object-update" | "object-delete", key: string) => ({ kind: "object" as const, object: "backup-job" as const, op, key });
+const intent = (op: "object-create" | "object-update" | "object-delete", key: string) => ({
+  kind: "object" as const,
+  object: "backup-job" as const,
+  op,
+  key,
+});
 
 const objects: ObjectPlan[] = [
   {
@@ -63,7 +68,14 @@ const objects: ObjectPlan[] = [
   { kind: "backup-job", key: "theirs", exists: true, foreign: true, steps: [], errors: [], warnings: [] },
 ];
 
-const plan: Plan = { format: "pvectl-plan/1", createdAt: "2026-12-03T00:00:00Z", target: "https://pve:8006", guests: [], objects, preflightErrors: [] };
+const plan: Plan = {
+  format: "pvectl-plan/1",
+  createdAt: "2026-12-03T00:00:00Z",
+  target: "https://pve:8006",
+  guests: [],
+  objects,
+  preflightErrors: [],
+};
 
 describe("the objects section of a plan", () => {
   it("renders each job with its marker, steps, changes and severities, and counts them", () => {

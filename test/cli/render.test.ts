@@ -41,7 +41,16 @@ const plan: Plan = {
       ],
     },
     { key: "db1", name: "db1", vmid: 301, node: "pve3", exists: true, errors: [], warnings: [], steps: [] },
-    { key: "big", name: "big", vmid: 302, node: "pve3", exists: true, errors: ["scsi0: shrinking from 32 GiB to 16 GiB is refused"], warnings: [], steps: [] },
+    {
+      key: "big",
+      name: "big",
+      vmid: 302,
+      node: "pve3",
+      exists: true,
+      errors: ["scsi0: shrinking from 32 GiB to 16 GiB is refused"],
+      warnings: [],
+      steps: [],
+    },
   ],
 };
 

@@ -44,7 +44,15 @@ function hostilePlan(): Plan {
         digest: "d",
         errors: [`bad ${HOSTILE}`],
         warnings: [`warn ${HOSTILE}`],
-        steps: [{ ...step, id: "1", summary: `rename to ${HOSTILE}`, changes: [{ field: "name", before: HOSTILE, after: `${CLEAR}x` }], deletesVolumes: [HOSTILE] }],
+        steps: [
+          {
+            ...step,
+            id: "1",
+            summary: `rename to ${HOSTILE}`,
+            changes: [{ field: "name", before: HOSTILE, after: `${CLEAR}x` }],
+            deletesVolumes: [HOSTILE],
+          },
+        ],
       },
     ],
   } as unknown as Plan;
@@ -66,7 +74,19 @@ describe("control characters in human output", () => {
     const report = {
       ok: false,
       elapsedSeconds: 1,
-      guests: [{ key: HOSTILE, result: "failed", vmid: 201, node: "pve1", macs: { net0: HOSTILE }, volumes: {}, warnings: [HOSTILE], pending: [HOSTILE], error: `x${HOSTILE}\nmore ${CLEAR}` }],
+      guests: [
+        {
+          key: HOSTILE,
+          result: "failed",
+          vmid: 201,
+          node: "pve1",
+          macs: { net0: HOSTILE },
+          volumes: {},
+          warnings: [HOSTILE],
+          pending: [HOSTILE],
+          error: `x${HOSTILE}\nmore ${CLEAR}`,
+        },
+      ],
     } as unknown as ApplyReport;
     assert.doesNotMatch(renderReport(report), RAW_CONTROL);
     const guest = hostilePlan().guests[0]!;
@@ -83,7 +103,18 @@ describe("control characters in human output", () => {
 
   it("NetBox sync lines escape a hostile record name and error", () => {
     for (const result of ["failed", "planned", "staged", "changed"]) {
-      const outcome = { name: HOSTILE, id: 7, result, errors: [HOSTILE], changes: [`name web -> ${HOSTILE}`], status: "planned", vmid: 300, node: "pve1", guestResult: "created", wrote: [] };
+      const outcome = {
+        name: HOSTILE,
+        id: 7,
+        result,
+        errors: [HOSTILE],
+        changes: [`name web -> ${HOSTILE}`],
+        status: "planned",
+        vmid: 300,
+        node: "pve1",
+        guestResult: "created",
+        wrote: [],
+      };
       assert.doesNotMatch(withoutColour(syncLine(outcome as never, colourPalette)), RAW_CONTROL, result);
     }
   });
@@ -99,9 +130,21 @@ describe("control characters in human output", () => {
     before(async () => {
       sim = await startSimulator({ port: 0, seed: 12 });
       dir = mkdtempSync(join(tmpdir(), "pvectl-safe-"));
-      const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint as string });
+      const client = new PveClient({
+        host: "127.0.0.1",
+        port: sim.port,
+        user: "root@pam",
+        password: sim.rootPassword,
+        fingerprint: sim.fingerprint as string,
+      });
       try {
-        const upid = await client.request("POST", "/nodes/pve1/qemu", { vmid: 310, name: "web1", memory: 512, tags: OWNERSHIP_TAG, description: `hi${OSC_TITLE}${CLEAR}` });
+        const upid = await client.request("POST", "/nodes/pve1/qemu", {
+          vmid: 310,
+          name: "web1",
+          memory: 512,
+          tags: OWNERSHIP_TAG,
+          description: `hi${OSC_TITLE}${CLEAR}`,
+        });
         await client.waitForTask(String(upid));
       } finally {
         await client.close();

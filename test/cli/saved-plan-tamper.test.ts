@@ -73,7 +73,13 @@ describe("apply --plan with an edited or unfitting saved plan", () => {
     const made = await cli(["plan", "-f", join(dir, "spec.yaml"), "--out", join(dir, "base.json")]);
     assert.equal(made.code, 0, made.stderr);
     basePlan = readFileSync(join(dir, "base.json"), "utf8");
-    client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint! });
+    client = new PveClient({
+      host: "127.0.0.1",
+      port: sim.port,
+      user: "root@pam",
+      password: sim.rootPassword,
+      fingerprint: sim.fingerprint!,
+    });
   });
   after(async () => {
     await client.close();
@@ -85,14 +91,33 @@ describe("apply --plan with an edited or unfitting saved plan", () => {
     const file = savedPlan((saved) => {
       const guest = saved.plan.guests[0]!;
       guest.steps.push(
-        { id: "tamper1/9-stop", action: "stop", severity: "configuration", summary: "tidy up", changes: [], calls: [{ method: "POST", path: "/nodes/pve1/qemu/261/status/stop", params: {}, intent: { kind: "qemu", op: "power", action: "stop" } }] },
-        { id: "tamper1/10-destroy", action: "destroy", severity: "configuration", summary: "tidy up", changes: [], calls: [{ method: "DELETE", path: "/nodes/pve1/qemu/261", params: { purge: 1 }, intent: { kind: "qemu", op: "destroy" } }] },
+        {
+          id: "tamper1/9-stop",
+          action: "stop",
+          severity: "configuration",
+          summary: "tidy up",
+          changes: [],
+          calls: [
+            { method: "POST", path: "/nodes/pve1/qemu/261/status/stop", params: {}, intent: { kind: "qemu", op: "power", action: "stop" } },
+          ],
+        },
+        {
+          id: "tamper1/10-destroy",
+          action: "destroy",
+          severity: "configuration",
+          summary: "tidy up",
+          changes: [],
+          calls: [{ method: "DELETE", path: "/nodes/pve1/qemu/261", params: { purge: 1 }, intent: { kind: "qemu", op: "destroy" } }],
+        },
       );
     });
     const result = await cli(["apply", "--plan", file, "--yes"]);
     assert.equal(result.code, 1, result.stdout);
     assert.match(result.stderr, /^error: the saved plan .*cannot be applied:\n/);
-    assert.match(result.stderr, /\n {2}- tamper1: step tamper1\/9-stop \(stop\) is not in the recomputed plan\n {2}- tamper1: step tamper1\/10-destroy \(destroy\) is not in the recomputed plan\n/);
+    assert.match(
+      result.stderr,
+      /\n {2}- tamper1: step tamper1\/9-stop \(stop\) is not in the recomputed plan\n {2}- tamper1: step tamper1\/10-destroy \(destroy\) is not in the recomputed plan\n/,
+    );
     assert.doesNotMatch(result.stdout, /changed|created|destroyed/);
     assert.deepEqual(await guestState(261), { exists: true, status: "running" });
   });
@@ -112,7 +137,10 @@ describe("apply --plan with an edited or unfitting saved plan", () => {
     });
     const result = await cli(["apply", "--plan", file, "--yes"]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /- tamper1: step tamper1\/1-\S+ differs from the recomputed plan in severity \(saved configuration, recomputed service-impact\)\n.*tamper1\/2-reboot differs from the recomputed plan in severity/s);
+    assert.match(
+      result.stderr,
+      /- tamper1: step tamper1\/1-\S+ differs from the recomputed plan in severity \(saved configuration, recomputed service-impact\)\n.*tamper1\/2-reboot differs from the recomputed plan in severity/s,
+    );
     assert.equal((await guestState(260)).cores, 1);
   });
 
@@ -123,7 +151,10 @@ describe("apply --plan with an edited or unfitting saved plan", () => {
     });
     const result = await cli(["apply", "--plan", file, "--yes", "--allow-restart"]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /- tamper1: step tamper1\/1-\S+ differs from the recomputed plan in calls\[0\]\.params\.cores \(saved 64, recomputed 2\)\n/);
+    assert.match(
+      result.stderr,
+      /- tamper1: step tamper1\/1-\S+ differs from the recomputed plan in calls\[0\]\.params\.cores \(saved 64, recomputed 2\)\n/,
+    );
     assert.equal((await guestState(260)).cores, 1);
   });
 
@@ -140,7 +171,10 @@ describe("apply --plan with an edited or unfitting saved plan", () => {
     try {
       const changed = await cli(["apply", "--plan", file, "--yes"]);
       assert.equal(changed.code, 1);
-      assert.match(changed.stderr, new RegExp(`- the spec file ${join(dir, "spec.yaml")} changed since the plan was made \\(its SHA-256 differs\\)\\n`));
+      assert.match(
+        changed.stderr,
+        new RegExp(`- the spec file ${join(dir, "spec.yaml")} changed since the plan was made \\(its SHA-256 differs\\)\\n`),
+      );
     } finally {
       writeFileSync(join(dir, "spec.yaml"), GUEST(2));
     }
@@ -167,9 +201,15 @@ describe("apply --plan with an edited or unfitting saved plan", () => {
       assert.equal(made.code, 0, made.stderr);
       const result = await cli(["apply", "--plan", file, "--yes"]);
       assert.equal(result.code, 1);
-      assert.match(result.stderr, new RegExp(`- it was made against https://127\\.0\\.0\\.1:${second.port}, not https://127\\.0\\.0\\.1:${sim.port}\\n`));
+      assert.match(
+        result.stderr,
+        new RegExp(`- it was made against https://127\\.0\\.0\\.1:${second.port}, not https://127\\.0\\.0\\.1:${sim.port}\\n`),
+      );
       assert.match(result.stderr, /- it was made for cluster elsewhere, but the endpoint now belongs to cluster simcluster\n/);
-      assert.match(result.stderr, /- the endpoint's TLS certificate is not the one the plan was made with \(fingerprint [0-9A-F:]{95} is now [0-9A-F:]{95}\)\n/);
+      assert.match(
+        result.stderr,
+        /- the endpoint's TLS certificate is not the one the plan was made with \(fingerprint [0-9A-F:]{95} is now [0-9A-F:]{95}\)\n/,
+      );
     } finally {
       await second.close();
     }

@@ -6,11 +6,18 @@ import { describe, it } from "node:test";
 import { pvectl } from "./run.js";
 
 describe("commands over many guests without a selection", () => {
-  for (const args of [["snapshot", "create", "before-upgrade"], ["snapshot", "delete", "old"], ["backup", "run", "--storage", "local"]]) {
+  for (const args of [
+    ["snapshot", "create", "before-upgrade"],
+    ["snapshot", "delete", "old"],
+    ["backup", "run", "--storage", "local"],
+  ]) {
     it(`pvectl ${args.join(" ")} says what to select, before connecting`, async () => {
       const result = await pvectl(args);
       assert.equal(result.code, 1);
-      assert.match(result.stderr, /^error: no guests selected\n {2}name them: -f SPEC, --vmid N, .* --all for every guest of the cluster\n$/);
+      assert.match(
+        result.stderr,
+        /^error: no guests selected\n {2}name them: -f SPEC, --vmid N, .* --all for every guest of the cluster\n$/,
+      );
     });
   }
 

@@ -28,7 +28,10 @@ test("--vmstate on a container is refused or reported, not silently dropped", as
   const made = await pvectl(["snapshot", "create", "with-ram", "--vmid", String(container.vmid), "--vmstate", "--yes"], simEnv(sim));
   const said = `${made.stdout}${made.stderr}`;
   const taken = (await snapshotsByVmid(sim, [container])).get(container.vmid) ?? [];
-  assert.ok(made.code !== 0 || /container[^\n]*(RAM|vmstate)|(RAM|vmstate)[^\n]*container/i.test(said), `exit ${made.code}, snapshots ${taken.join(",")}:\n${said}`);
+  assert.ok(
+    made.code !== 0 || /container[^\n]*(RAM|vmstate)|(RAM|vmstate)[^\n]*container/i.test(said),
+    `exit ${made.code}, snapshots ${taken.join(",")}:\n${said}`,
+  );
 });
 
 // A lost answer (the request was handled, its task ran, the connection closed before the

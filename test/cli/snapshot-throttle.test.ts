@@ -23,7 +23,13 @@ before(async () => {
   sim = await startSimulator({ port: 0, nodes: NODES, seed: 15 });
   guests = ownedGuests(COUNT, NODES);
   await seedOwnedGuests(sim, guests);
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const client = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   const cluster = await readCluster(client).finally(() => client.close());
   const sizes = new Set([...cluster.nodes.keys()].map((node) => defaultPerNode(cluster, node)));
   assert.equal(sizes.size, 1, "the nodes are alike");
@@ -56,5 +62,8 @@ test("snapshot create over 200 guests keeps every node within its worker slots",
   const report = JSON.parse(made.stdout) as { ok: boolean; guests: Array<{ vmid?: number; result: string }> };
   assert.equal(report.ok, true);
   assert.deepEqual(report.guests.map((g) => g.vmid).sort(), guests.map((g) => g.vmid).sort());
-  assert.ok(report.guests.every((g) => g.result === "changed"), "every guest reported changed");
+  assert.ok(
+    report.guests.every((g) => g.result === "changed"),
+    "every guest reported changed",
+  );
 });

@@ -77,7 +77,11 @@ describe("pvectl snapshot", () => {
   it("--dry-run --detailed-exitcode plans without changing anything, with skipped guests in --json", async () => {
     const dry = await pvectl(["snapshot", "create", "second", "--all", "--dry-run", "--detailed-exitcode", "--json"], env);
     assert.equal(dry.code, 2, dry.stderr);
-    const json = JSON.parse(dry.stdout) as { plan: { guests: Array<{ name: string }> }; skipped: Array<{ vmid: number; reason: string }>; notFound: string[] };
+    const json = JSON.parse(dry.stdout) as {
+      plan: { guests: Array<{ name: string }> };
+      skipped: Array<{ vmid: number; reason: string }>;
+      notFound: string[];
+    };
     assert.deepEqual(json.plan.guests.map((g) => g.name).sort(), ["snapa", "snapct"]);
     for (const s of json.skipped) assert.match(s.reason, /not created by pvectl|template/);
     const listed = await pvectl(["snapshot", "list", "--name", "snapa", "--json"], env);

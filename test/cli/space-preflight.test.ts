@@ -50,13 +50,20 @@ describe("free space and disk format at plan time", () => {
     const plan = await pvectl(["plan", "-f", file], env);
     assert.equal(plan.code, 1, plan.stdout + plan.stderr);
     const out = plan.stdout + plan.stderr;
-    assert.match(out, /storage thick on node pve1 \(thick LVM, which cannot over-commit\) has 8 GiB free of 8 GiB, this plan needs 10 GiB there \(vm301 scsi0 new 5 GiB, vm302 scsi0 new 5 GiB\)/);
+    assert.match(
+      out,
+      /storage thick on node pve1 \(thick LVM, which cannot over-commit\) has 8 GiB free of 8 GiB, this plan needs 10 GiB there \(vm301 scsi0 new 5 GiB, vm302 scsi0 new 5 GiB\)/,
+    );
     assert.match(out, /free 2 GiB on thick first/);
     const apply = await pvectl(["apply", "-f", file, "--yes"], env);
     assert.equal(apply.code, 1);
     const listed = await pvectl(["plan", "-f", spec("one.yaml", vm(301, "storage: thick, size: 5G")), "--json"], env);
     const fresh = JSON.parse(listed.stdout) as { guests: Array<{ exists: boolean }>; preflightErrors: unknown[] };
-    assert.deepEqual(fresh.guests.map((g) => g.exists), [false], "nothing was created");
+    assert.deepEqual(
+      fresh.guests.map((g) => g.exists),
+      [false],
+      "nothing was created",
+    );
     assert.deepEqual(fresh.preflightErrors, [], "one disk alone fits");
   });
 
@@ -66,7 +73,13 @@ describe("free space and disk format at plan time", () => {
     const moved = spec("b.yaml", vm(310, "storage: shared, size: 1G, format: qcow2"));
     const applied = await pvectl(["apply", "-f", moved, "--yes", "--allow-data-loss"], env);
     assert.equal(applied.code, 0, applied.stdout + applied.stderr);
-    const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+    const client = new PveClient({
+      host: "127.0.0.1",
+      port: sim.port,
+      user: "root@pam",
+      password: sim.rootPassword,
+      fingerprint: sim.fingerprint,
+    });
     const volume = async () => String((await getQemuConfig(client, "pve1", 310)).scsi0);
     assert.match(await volume(), /^shared:310\/vm-310-disk-\d+\.qcow2,/);
     const shown = await pvectl(["plan", "-f", moved, "--detailed-exitcode"], env);

@@ -73,10 +73,16 @@ describe("an apply killed between a token's create and the write of its secret",
     const spec = join(dir, "access.yaml");
     const plan = await pvectl(["plan", "-f", spec, "--detailed-exitcode"], env);
     assert.equal(plan.code, 2, plan.stdout + plan.stderr);
-    assert.match(plan.stdout, /~ API token deploy@pve!ci\n {4}reset the secret of API token deploy@pve!ci: the token exists but its secretFile \S+ci\.token is empty, so its secret is lost;.*The old secret stops working: every consumer must be given the new one {2}\[secret-reset\]/);
+    assert.match(
+      plan.stdout,
+      /~ API token deploy@pve!ci\n {4}reset the secret of API token deploy@pve!ci: the token exists but its secretFile \S+ci\.token is empty, so its secret is lost;.*The old secret stops working: every consumer must be given the new one {2}\[secret-reset\]/,
+    );
     // Killed before the token's ACL entry was granted: its own step grants it after the reset.
     assert.match(plan.stdout, /\+ ACL entry \/vms token:deploy@pve!ci PVEAuditor/);
-    assert.match(plan.stdout, /1 step\(s\) give an API token a new secret \(the old one stops working\): they run only with --allow-secret-reset/);
+    assert.match(
+      plan.stdout,
+      /1 step\(s\) give an API token a new secret \(the old one stops working\): they run only with --allow-secret-reset/,
+    );
 
     const refused = await pvectl(["apply", "-f", spec, "--yes"], env);
     assert.equal(refused.code, 3, refused.stdout + refused.stderr);
@@ -97,7 +103,9 @@ describe("an apply killed between a token's create and the write of its secret",
     const root = client({ user: "root@pam", password: sim.rootPassword });
     try {
       assert.ok(await token.request("GET", "/version"), "the new secret logs in");
-      assert.deepEqual(await root.request("GET", "/access/acl"), [{ path: "/vms", type: "token", ugid: "deploy@pve!ci", roleid: "PVEAuditor", propagate: 1 }]);
+      assert.deepEqual(await root.request("GET", "/access/acl"), [
+        { path: "/vms", type: "token", ugid: "deploy@pve!ci", roleid: "PVEAuditor", propagate: 1 },
+      ]);
     } finally {
       await token.close();
       await root.close();

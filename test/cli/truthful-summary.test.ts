@@ -55,7 +55,10 @@ describe("summaries never claim 'no changes' next to errors", () => {
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stdout, /error: scsi0: shrinking from 2 GiB to 1 GiB is refused/);
     assert.doesNotMatch(result.stdout, /No changes/);
-    assert.match(result.stdout, /Not converged: 1 guest\(s\) with errors \(their steps do not run\); fix what is listed above and run again\.\n$/);
+    assert.match(
+      result.stdout,
+      /Not converged: 1 guest\(s\) with errors \(their steps do not run\); fix what is listed above and run again\.\n$/,
+    );
     const json = await pvectl(["plan", "-f", join(dir, "shrink.yaml"), "--json"], env);
     assert.equal(json.code, 1);
     assert.doesNotMatch(json.stdout, /No changes/);

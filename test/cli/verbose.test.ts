@@ -25,7 +25,13 @@ describe("--verbose", () => {
     dir = mkdtempSync(join(tmpdir(), "pvectl-verbose-"));
     spec = join(dir, "web.yaml");
     writeFileSync(spec, "vms:\n  - vmid: 270\n    name: v1\n    node: pve1\n    memory: 512\n");
-    const root = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: PASSWORD, fingerprint: sim.fingerprint as string });
+    const root = new PveClient({
+      host: "127.0.0.1",
+      port: sim.port,
+      user: "root@pam",
+      password: PASSWORD,
+      fingerprint: sim.fingerprint as string,
+    });
     try {
       const token = (await root.request("POST", "/access/users/root@pam/token/ci", { privsep: 0 })) as { value: string };
       tokenSecret = token.value;

@@ -46,7 +46,13 @@ test("proxmox_user_info and proxmox_group_info read what pvectl created, with th
   const out = join(dir, "seen.json");
   const secret = (await readFile(join(dir, "ci.token"), "utf8")).trim();
   const vars = JSON.stringify({ api_host: `127.0.0.1:${sim.port}`, token_secret: secret, out });
-  const result = await run("ansible-playbook", [join(REPO_ROOT, "test/conformance/playbooks/access-info.yml"), "-e", vars], ansibleEnv({}), REPO_ROOT, 300_000);
+  const result = await run(
+    "ansible-playbook",
+    [join(REPO_ROOT, "test/conformance/playbooks/access-info.yml"), "-e", vars],
+    ansibleEnv({}),
+    REPO_ROOT,
+    300_000,
+  );
   assert.equal(result.code, 0, `${result.stdout.slice(-6000)}\n${result.stderr.slice(-2000)}`);
   assert.ok(!result.stdout.includes(secret), "the playbook printed the token secret");
   const seen = JSON.parse(await readFile(out, "utf8")) as { users: Array<Record<string, unknown>>; groups: Array<Record<string, unknown>> };

@@ -33,7 +33,13 @@ before(async () => {
   await writeFile(join(dir, "pvectl"), `#!/bin/sh\ncd '${REPO_ROOT}' && exec node --import tsx src/cli/main.ts "$@"\n`);
   await chmod(join(dir, "pvectl"), 0o755);
   sim = await startSimulator({ port: 0, nodes: 1 });
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const client = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   await client.waitForTask((await client.request("POST", "/nodes/pve1/qemu", { vmid: 101, name: "web-1", memory: 512 })) as string);
   // A login without any permission: PVE shows it no guest, so the inventory is empty.
   await client.request("POST", "/access/users", { userid: "nobody@pve", password: "nobody-pass" });
@@ -45,7 +51,12 @@ after(async () => {
 });
 
 const playbook = (cfg: string, cluster: NodeJS.ProcessEnv) =>
-  run("ansible-playbook", ["site.yml"], { ...ansibleEnv(cluster), PATH: `${dir}:${process.env.PATH}`, ANSIBLE_CONFIG: join(dir, cfg) }, dir);
+  run(
+    "ansible-playbook",
+    ["site.yml"],
+    { ...ansibleEnv(cluster), PATH: `${dir}:${process.env.PATH}`, ANSIBLE_CONFIG: join(dir, cfg) },
+    dir,
+  );
 
 /** The shipped ansible.cfg fails the play; the same file without `unparsed_is_failed` "succeeds" against no hosts. */
 async function failsOnlyWithTheSetting(cluster: NodeJS.ProcessEnv): Promise<void> {
@@ -59,11 +70,20 @@ async function failsOnlyWithTheSetting(cluster: NodeJS.ProcessEnv): Promise<void
   assert.match(lenient.stdout + lenient.stderr, /no hosts matched|provided hosts list is empty/i);
 }
 
-test("with the shipped ansible.cfg, an unreachable cluster fails the play; with Ansible's defaults it passes as empty", { skip: missing }, async () => {
-  await failsOnlyWithTheSetting({ PROXMOX_HOST: "127.0.0.1", PROXMOX_PORT: String(await closedPort()), PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: "x" });
+test("with the shipped ansible.cfg, an unreachable cluster fails the play; with Ansible's defaults it passes as empty", {
+  skip: missing,
+}, async () => {
+  await failsOnlyWithTheSetting({
+    PROXMOX_HOST: "127.0.0.1",
+    PROXMOX_PORT: String(await closedPort()),
+    PROXMOX_USER: "root@pam",
+    PROXMOX_PASSWORD: "x",
+  });
 });
 
-test("with the shipped ansible.cfg, an empty inventory (a login that sees no guest) fails the play; with Ansible's defaults it passes as empty", { skip: missing }, async () => {
+test("with the shipped ansible.cfg, an empty inventory (a login that sees no guest) fails the play; with Ansible's defaults it passes as empty", {
+  skip: missing,
+}, async () => {
   await failsOnlyWithTheSetting({
     PROXMOX_HOST: "127.0.0.1",
     PROXMOX_PORT: String(sim.port),

@@ -22,9 +22,22 @@ before(async () => {
   if (missing) return;
   sim = await startSimulator({ port: 0, nodes: 2 });
   dir = await mkdtemp(join(tmpdir(), "pvectl-clone-ansible-"));
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const client = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   try {
-    await client.request("POST", "/nodes/pve1/qemu", { vmid: 9000, name: "tpl", memory: 1024, scsi0: "local-lvm:4", ide2: "local-lvm:cloudinit", net0: "virtio,bridge=vmbr0" });
+    await client.request("POST", "/nodes/pve1/qemu", {
+      vmid: 9000,
+      name: "tpl",
+      memory: 1024,
+      scsi0: "local-lvm:4",
+      ide2: "local-lvm:cloudinit",
+      net0: "virtio,bridge=vmbr0",
+    });
     await client.request("POST", "/nodes/pve1/qemu/9000/template", {});
   } finally {
     await client.close();
@@ -37,7 +50,13 @@ after(async () => {
 
 test("proxmox_kvm's clone: pvectl imports it and plans only its adoption", { skip: missing }, async () => {
   const vars = JSON.stringify({ api_host: `127.0.0.1:${sim.port}`, api_password: sim.rootPassword });
-  const result = await run("ansible-playbook", [join(REPO_ROOT, "test/conformance/playbooks/qemu-clone.yml"), "-e", vars], ansibleEnv({}), REPO_ROOT, 300_000);
+  const result = await run(
+    "ansible-playbook",
+    [join(REPO_ROOT, "test/conformance/playbooks/qemu-clone.yml"), "-e", vars],
+    ansibleEnv({}),
+    REPO_ROOT,
+    300_000,
+  );
   assert.equal(result.code, 0, `playbook failed:\n${result.stdout.slice(-6000)}\n${result.stderr.slice(-2000)}`);
 
   const env = simEnv(sim);
@@ -49,7 +68,9 @@ test("proxmox_kvm's clone: pvectl imports it and plans only its adoption", { ski
   const spec = join(dir, "imported.yaml");
   await writeFile(spec, imported.stdout);
   const first = await pvectl(["plan", spec, "--json"], env);
-  const steps = (JSON.parse(first.stdout) as { guests: Array<{ steps: Array<{ action: string }> }> }).guests.flatMap((g) => g.steps.map((s) => s.action));
+  const steps = (JSON.parse(first.stdout) as { guests: Array<{ steps: Array<{ action: string }> }> }).guests.flatMap((g) =>
+    g.steps.map((s) => s.action),
+  );
   assert.deepEqual(steps, ["adopt"], first.stdout);
   assert.equal((await pvectl(["apply", spec, "--yes"], env)).code, 0);
   const empty = await pvectl(["plan", spec, "--detailed-exitcode"], env);
@@ -59,7 +80,10 @@ test("proxmox_kvm's clone: pvectl imports it and plans only its adoption", { ski
 test("python3-proxmoxer reads a VM pvectl cloned", { skip: missing }, async () => {
   const env = simEnv(sim);
   const spec = join(dir, "cloned.yaml");
-  await writeFile(spec, "vms:\n  - vmid: 302\n    name: made-by-pvectl\n    node: pve1\n    cores: 4\n    tags: [app]\n    clone: { from: 9000 }\n");
+  await writeFile(
+    spec,
+    "vms:\n  - vmid: 302\n    name: made-by-pvectl\n    node: pve1\n    cores: 4\n    tags: [app]\n    clone: { from: 9000 }\n",
+  );
   const applied = await pvectl(["apply", spec, "--yes"], env);
   assert.equal(applied.code, 0, `${applied.stdout}${applied.stderr}`);
   const read = (await runProxmoxerScript(

@@ -31,7 +31,13 @@ async function createVm(client: PveClient, node: string, vmid: number, name: str
 before(async () => {
   if (missing) return;
   sim = await startSimulator({ port: 0, nodes: 2 });
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const client = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   await createVm(client, "pve1", 101, "web-1", "web;prod", true);
   await createVm(client, "pve2", 102, "web-2", "web", false);
   await createVm(client, "pve2", 103, "db-1", "db;prod", true);

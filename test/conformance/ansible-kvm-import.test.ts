@@ -27,7 +27,13 @@ after(async () => {
 
 test("a VM proxmox_kvm made imports into a spec whose plan only adopts it", { skip: missing }, async () => {
   const vars = JSON.stringify({ api_host: `127.0.0.1:${sim.port}`, api_password: sim.rootPassword });
-  const made = await run("ansible-playbook", [join(REPO_ROOT, "test/conformance/playbooks/kvm-then-import.yml"), "-e", vars], ansibleEnv({}), REPO_ROOT, 300_000);
+  const made = await run(
+    "ansible-playbook",
+    [join(REPO_ROOT, "test/conformance/playbooks/kvm-then-import.yml"), "-e", vars],
+    ansibleEnv({}),
+    REPO_ROOT,
+    300_000,
+  );
   assert.equal(made.code, 0, `playbook failed:\n${made.stdout.slice(-6000)}\n${made.stderr.slice(-2000)}`);
   const env = simEnv(sim);
   const imported = await pvectl(["import", "--vmid", "310"], env);
@@ -35,6 +41,8 @@ test("a VM proxmox_kvm made imports into a spec whose plan only adopts it", { sk
   const spec = join(dir, "imported.yaml");
   await writeFile(spec, imported.stdout);
   const planned = await pvectl(["plan", spec, "--json"], env);
-  const steps = (JSON.parse(planned.stdout) as { guests: Array<{ steps: Array<{ action: string }> }> }).guests.flatMap((g) => g.steps.map((s) => s.action));
+  const steps = (JSON.parse(planned.stdout) as { guests: Array<{ steps: Array<{ action: string }> }> }).guests.flatMap((g) =>
+    g.steps.map((s) => s.action),
+  );
   assert.deepEqual(steps, ["adopt"], `${imported.stdout}\n${planned.stdout}`);
 });

@@ -29,13 +29,25 @@ after(async () => {
 
 async function playbook(phase: "create" | "check"): Promise<void> {
   const vars = JSON.stringify({ api_host: `127.0.0.1:${sim.port}`, api_password: sim.rootPassword, phase });
-  const result = await run("ansible-playbook", [join(REPO_ROOT, "test/conformance/playbooks/lxc-module-then-pvectl.yml"), "-e", vars], ansibleEnv({}), REPO_ROOT, 300_000);
+  const result = await run(
+    "ansible-playbook",
+    [join(REPO_ROOT, "test/conformance/playbooks/lxc-module-then-pvectl.yml"), "-e", vars],
+    ansibleEnv({}),
+    REPO_ROOT,
+    300_000,
+  );
   assert.equal(result.code, 0, `playbook (${phase}) failed:\n${result.stdout.slice(-6000)}\n${result.stderr.slice(-2000)}`);
 }
 
-type Entry = Record<string, unknown> & { mounts?: Record<string, Record<string, unknown>>; nics: Record<string, Record<string, unknown>>; rootfs: Record<string, unknown> };
+type Entry = Record<string, unknown> & {
+  mounts?: Record<string, Record<string, unknown>>;
+  nics: Record<string, Record<string, unknown>>;
+  rootfs: Record<string, unknown>;
+};
 
-test("a container the proxmox module made: pvectl imports, adopts and changes it; the module sees it unchanged", { skip: missing }, async () => {
+test("a container the proxmox module made: pvectl imports, adopts and changes it; the module sees it unchanged", {
+  skip: missing,
+}, async () => {
   await playbook("create");
   const env = simEnv(sim);
   const spec = join(dir, "imported.yaml");
@@ -50,7 +62,9 @@ test("a container the proxmox module made: pvectl imports, adopts and changes it
 
   // The imported spec plans the adoption (the ownership tag) and nothing else.
   const first = await pvectl(["plan", spec, "--json"], env);
-  const steps = (JSON.parse(first.stdout) as { guests: Array<{ steps: Array<{ action: string }> }> }).guests.flatMap((g) => g.steps.map((s) => s.action));
+  const steps = (JSON.parse(first.stdout) as { guests: Array<{ steps: Array<{ action: string }> }> }).guests.flatMap((g) =>
+    g.steps.map((s) => s.action),
+  );
   assert.deepEqual(steps, ["adopt"], first.stdout);
   assert.equal((await pvectl(["apply", spec, "--yes"], env)).code, 0);
   const empty = await pvectl(["plan", spec, "--detailed-exitcode"], env);

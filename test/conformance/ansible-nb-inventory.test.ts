@@ -94,7 +94,9 @@ test("the article's nb_inventory groups the NetBox records by cluster and status
   assert.deepEqual(await articlePattern(), ["db-01", "web-01", "web-02"]);
 });
 
-test("after pvectl netbox sync, the built records are staged in nb_inventory and are the guests pvectl's inventory lists", { skip: missing }, async () => {
+test("after pvectl netbox sync, the built records are staged in nb_inventory and are the guests pvectl's inventory lists", {
+  skip: missing,
+}, async () => {
   const report = await lab.sync({ selection: { clusters: ["pve"] } });
   assert.deepEqual(report.records.map((r) => `${r.name} ${r.result}`).sort(), ["db-01 staged", "web-01 staged", "web-02 staged"]);
   const inv = await nbInventory();
@@ -106,7 +108,14 @@ test("after pvectl netbox sync, the built records are staged in nb_inventory and
   const pveYaml = join(dir, "pve.yaml");
   await writeFile(
     pveYaml,
-    ["netbox:", `  url: ${lab.nb.url}`, "keyedGroups:", "  - { key: netbox_cluster, prefix: cluster }", "  - { key: netbox_status, prefix: status }", ""].join("\n"),
+    [
+      "netbox:",
+      `  url: ${lab.nb.url}`,
+      "keyedGroups:",
+      "  - { key: netbox_cluster, prefix: cluster }",
+      "  - { key: netbox_status, prefix: status }",
+      "",
+    ].join("\n"),
   );
   const pvectl = await run(
     "node",

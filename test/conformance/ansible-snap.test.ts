@@ -43,8 +43,21 @@ after(async () => {
 });
 
 async function proxmoxSnap(state: "present" | "absent" | "rollback", name: string, expectChanged: boolean): Promise<void> {
-  const vars = JSON.stringify({ api_host: `127.0.0.1:${sim.port}`, api_password: sim.rootPassword, vmids: GUESTS, snap_state: state, snap_name: name, expect_changed: expectChanged });
-  const result = await run("ansible-playbook", [join(REPO_ROOT, "test/conformance/playbooks/snap.yml"), "-e", vars], ansibleEnv({}), REPO_ROOT, 300_000);
+  const vars = JSON.stringify({
+    api_host: `127.0.0.1:${sim.port}`,
+    api_password: sim.rootPassword,
+    vmids: GUESTS,
+    snap_state: state,
+    snap_name: name,
+    expect_changed: expectChanged,
+  });
+  const result = await run(
+    "ansible-playbook",
+    [join(REPO_ROOT, "test/conformance/playbooks/snap.yml"), "-e", vars],
+    ansibleEnv({}),
+    REPO_ROOT,
+    300_000,
+  );
   assert.equal(result.code, 0, `proxmox_snap ${state} ${name} failed:\n${result.stdout.slice(-6000)}\n${result.stderr.slice(-2000)}`);
 }
 
@@ -58,7 +71,15 @@ async function pvectlSnapshots(): Promise<Map<number, string[]>> {
 type Listing = { guests: Array<{ vmid: number; snapshots: Array<{ name: string }> }> };
 
 function snapshotNames(doc: Listing): Map<number, string[]> {
-  return new Map(doc.guests.map((g) => [g.vmid, g.snapshots.map((s) => s.name).filter((n) => n !== "current").sort()]));
+  return new Map(
+    doc.guests.map((g) => [
+      g.vmid,
+      g.snapshots
+        .map((s) => s.name)
+        .filter((n) => n !== "current")
+        .sort(),
+    ]),
+  );
 }
 
 /** What proxmoxer (as PVE answers it) lists per guest: name -> description. */

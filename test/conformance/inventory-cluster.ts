@@ -12,7 +12,13 @@ async function task(client: PveClient, method: "POST" | "PUT" | "DELETE", path: 
 }
 
 export async function populateInventoryCluster(sim: RunningSimulator): Promise<void> {
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const client = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   try {
     await client.request("POST", "/pools", { poolid: "team-a" });
     await task(client, "POST", "/nodes/pve1/qemu", {
@@ -43,7 +49,14 @@ export async function populateInventoryCluster(sim: RunningSimulator): Promise<v
       ipconfig0: "ip=dhcp",
     });
     // Stopped with the agent enabled: the plugin asks the agent anyway and gets an error.
-    await task(client, "POST", "/nodes/pve2/qemu", { vmid: 103, name: "win-1", memory: 4096, ostype: "win11", agent: "0", cpu: "host,flags=+aes" });
+    await task(client, "POST", "/nodes/pve2/qemu", {
+      vmid: 103,
+      name: "win-1",
+      memory: 4096,
+      ostype: "win11",
+      agent: "0",
+      cpu: "host,flags=+aes",
+    });
     await task(client, "POST", "/nodes/pve2/qemu/103/status/start");
     await task(client, "POST", "/nodes/pve2/qemu/103/status/suspend");
     // Snapshots first, then second; rollback to first; delete first: second remains, the current state has no parent.
@@ -66,7 +79,13 @@ export async function populateInventoryCluster(sim: RunningSimulator): Promise<v
     });
     await task(client, "POST", "/nodes/pve1/lxc/201/status/start");
     await task(client, "POST", "/nodes/pve1/lxc/201/snapshot", { snapname: "clean" });
-    await task(client, "POST", "/nodes/pve2/lxc", { vmid: 202, hostname: "ct-b", ostemplate: TEMPLATE, rootfs: "local-lvm:1", net0: "name=eth0,bridge=vmbr0,ip=dhcp" });
+    await task(client, "POST", "/nodes/pve2/lxc", {
+      vmid: 202,
+      hostname: "ct-b",
+      ostemplate: TEMPLATE,
+      rootfs: "local-lvm:1",
+      net0: "name=eth0,bridge=vmbr0,ip=dhcp",
+    });
   } finally {
     await client.close();
   }

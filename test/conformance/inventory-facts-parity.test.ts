@@ -34,9 +34,18 @@ let scripts = 0;
 async function pvectlInventory(config: string, extraArgs: string[] = []): Promise<Inventory> {
   scripts += 1;
   const script = join(dir, `pve-${scripts}.sh`);
-  await writeFile(script, `#!/bin/sh\ncd '${REPO_ROOT}' && exec node --import tsx src/cli/main.ts inventory --config '${config}' ${extraArgs.join(" ")} "$@"\n`);
+  await writeFile(
+    script,
+    `#!/bin/sh\ncd '${REPO_ROOT}' && exec node --import tsx src/cli/main.ts inventory --config '${config}' ${extraArgs.join(" ")} "$@"\n`,
+  );
   await chmod(script, 0o755);
-  const env = ansibleEnv({ PROXMOX_HOST: "127.0.0.1", PROXMOX_PORT: String(sim.port), PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: sim.rootPassword, PROXMOX_FINGERPRINT: sim.fingerprint });
+  const env = ansibleEnv({
+    PROXMOX_HOST: "127.0.0.1",
+    PROXMOX_PORT: String(sim.port),
+    PROXMOX_USER: "root@pam",
+    PROXMOX_PASSWORD: sim.rootPassword,
+    PROXMOX_FINGERPRINT: sim.fingerprint,
+  });
   const result = await run("ansible-inventory", ["-i", script, "--list"], env);
   assert.equal(result.code, 0, result.stderr);
   return JSON.parse(result.stdout) as Inventory;
@@ -54,7 +63,11 @@ before(async () => {
     pluginConfig,
     `plugin: community.general.proxmox\nurl: ${sim.url}\nuser: root@pam\npassword: ${sim.rootPassword}\nvalidate_certs: false\nwant_facts: true\nwant_proxmox_nodes_ansible_host: true\n`,
   );
-  const result = await run("ansible-inventory", ["-i", pluginConfig, "--list"], ansibleEnv({ ANSIBLE_INVENTORY_ENABLED: "community.general.proxmox" }));
+  const result = await run(
+    "ansible-inventory",
+    ["-i", pluginConfig, "--list"],
+    ansibleEnv({ ANSIBLE_INVENTORY_ENABLED: "community.general.proxmox" }),
+  );
   assert.equal(result.code, 0, result.stderr);
   plugin = JSON.parse(result.stdout) as Inventory;
 
@@ -127,7 +140,10 @@ test("the built-in groups, the nodes group included, hold the same hosts", { ski
 
 test("with exactSnapshots every variable of every host is the plugin's, without exception", { skip: missing }, async () => {
   const config = join(dir, "exact.yaml");
-  await writeFile(config, "facts: plugin\nexactSnapshots: true\nnodesGroup: true\nnodesAnsibleHost: true\nansibleHost: []\nkeyedGroups: []\n");
+  await writeFile(
+    config,
+    "facts: plugin\nexactSnapshots: true\nnodesGroup: true\nnodesAnsibleHost: true\nansibleHost: []\nkeyedGroups: []\n",
+  );
   const exact = await pvectlInventory(config, ["--facts", "plugin"]);
   assert.deepEqual(hostvars(exact), hostvars(plugin));
 });

@@ -25,14 +25,26 @@ async function task(client: PveClient, method: "POST" | "PUT", path: string, par
 before(async () => {
   if (missing) return;
   sim = await startSimulator({ port: 0, nodes: 2 });
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const client = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   await client.request("POST", "/pools", { poolid: "team-a" });
   await task(client, "POST", "/nodes/pve1/qemu", { vmid: 101, name: "vm-a", memory: 512, scsi0: "local-lvm:1", pool: "team-a" });
   await task(client, "POST", "/nodes/pve1/qemu/101/status/start");
   await task(client, "POST", "/nodes/pve2/qemu", { vmid: 102, name: "vm-b", memory: 512 });
   await task(client, "POST", "/nodes/pve2/qemu", { vmid: 103, name: "tpl", memory: 512 });
   await task(client, "POST", "/nodes/pve2/qemu/103/template");
-  await task(client, "POST", "/nodes/pve1/lxc", { vmid: 201, hostname: "ct-a", ostemplate: TEMPLATE, rootfs: "local-lvm:1", pool: "team-a" });
+  await task(client, "POST", "/nodes/pve1/lxc", {
+    vmid: 201,
+    hostname: "ct-a",
+    ostemplate: TEMPLATE,
+    rootfs: "local-lvm:1",
+    pool: "team-a",
+  });
   await task(client, "POST", "/nodes/pve1/lxc/201/status/start");
   await task(client, "POST", "/nodes/pve2/lxc", { vmid: 202, hostname: "ct-b", ostemplate: TEMPLATE, rootfs: "local-lvm:1" });
   await client.close();
@@ -55,7 +67,10 @@ function builtInGroups(inventory: Inventory): Record<string, string[]> {
 
 test("pvectl's built-in groups hold the same hosts as the community plugin's, containers included", { skip: missing }, async () => {
   const config = join(dir, "sim.proxmox.yml");
-  await writeFile(config, `plugin: community.general.proxmox\nurl: ${sim.url}\nuser: root@pam\npassword: ${sim.rootPassword}\nvalidate_certs: false\nwant_facts: false\n`);
+  await writeFile(
+    config,
+    `plugin: community.general.proxmox\nurl: ${sim.url}\nuser: root@pam\npassword: ${sim.rootPassword}\nvalidate_certs: false\nwant_facts: false\n`,
+  );
   const env = ansibleEnv({ ANSIBLE_INVENTORY_ENABLED: "community.general.proxmox" });
   const plugin = await run("ansible-inventory", ["-i", config, "--list"], env);
   assert.equal(plugin.code, 0, plugin.stderr);
@@ -66,7 +81,13 @@ test("pvectl's built-in groups hold the same hosts as the community plugin's, co
   const pvectl = await run(
     "ansible-inventory",
     ["-i", script, "--list"],
-    ansibleEnv({ PROXMOX_HOST: "127.0.0.1", PROXMOX_PORT: String(sim.port), PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: sim.rootPassword, PROXMOX_FINGERPRINT: sim.fingerprint }),
+    ansibleEnv({
+      PROXMOX_HOST: "127.0.0.1",
+      PROXMOX_PORT: String(sim.port),
+      PROXMOX_USER: "root@pam",
+      PROXMOX_PASSWORD: sim.rootPassword,
+      PROXMOX_FINGERPRINT: sim.fingerprint,
+    }),
   );
   assert.equal(pvectl.code, 0, pvectl.stderr);
 

@@ -26,7 +26,13 @@ async function task(client: PveClient, path: string, params: Record<string, stri
 before(async () => {
   if (missing) return;
   sim = await startSimulator({ port: 0, nodes: 2 });
-  const client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const client = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   const vm = { memory: 512, ostype: "l26", net0: "virtio,bridge=vmbr0", scsi0: "local-lvm:1" };
   await task(client, "/nodes/pve1/qemu", { ...vm, vmid: 101, name: "web-1", tags: "web;prod", ipconfig0: "ip=10.0.0.11/24,gw=10.0.0.1" });
   await task(client, "/nodes/pve1/qemu/101/status/start");
@@ -73,7 +79,11 @@ after(async () => {
 });
 
 function env() {
-  return ansibleEnv({ LAB_PVE_PASSWORD: sim.rootPassword, PROXMOX_FINGERPRINT: sim.fingerprint, ANSIBLE_INVENTORY_ENABLED: "community.general.proxmox,script" });
+  return ansibleEnv({
+    LAB_PVE_PASSWORD: sim.rootPassword,
+    PROXMOX_FINGERPRINT: sim.fingerprint,
+    ANSIBLE_INVENTORY_ENABLED: "community.general.proxmox,script",
+  });
 }
 
 /** The playbook's visible result: one sorted line per host and task, timing and headers dropped. */
@@ -85,7 +95,9 @@ function results(stdout: string): string[] {
     .sort();
 }
 
-test("a playbook written for the community plugin prints the same with pvectl's inventory from the same proxmox.yml", { skip: missing }, async () => {
+test("a playbook written for the community plugin prints the same with pvectl's inventory from the same proxmox.yml", {
+  skip: missing,
+}, async () => {
   const playbook = join(dir, "play.yml");
   await writeFile(
     playbook,
@@ -95,7 +107,7 @@ test("a playbook written for the community plugin prints the same with pvectl's 
       "  gather_facts: false",
       "  tasks:",
       "    - ansible.builtin.debug:",
-      "        msg: \"{{ inventory_hostname }} vmid={{ proxmox_vmid }} bridge={{ proxmox_net0.bridge }} host={{ ansible_host }} nic={{ nic_model }}\"",
+      '        msg: "{{ inventory_hostname }} vmid={{ proxmox_vmid }} bridge={{ proxmox_net0.bridge }} host={{ ansible_host }} nic={{ nic_model }}"',
       "- hosts: tag_web:&os_l26",
       "  connection: local",
       "  gather_facts: false",
@@ -107,7 +119,7 @@ test("a playbook written for the community plugin prints the same with pvectl's 
       "  gather_facts: false",
       "  tasks:",
       "    - ansible.builtin.debug:",
-      "        msg: \"vmbr0: {{ inventory_hostname }}\"",
+      '        msg: "vmbr0: {{ inventory_hostname }}"',
       "",
     ].join("\n"),
   );
@@ -116,9 +128,15 @@ test("a playbook written for the community plugin prints the same with pvectl's 
   const pvectl = await run("ansible-playbook", ["-i", script, playbook], env());
   assert.equal(pvectl.code, 0, `${pvectl.stdout}\n${pvectl.stderr}`);
   const theirs = results(plugin.stdout);
-  assert.ok(theirs.some((l) => l.includes("web-1 vmid=101 bridge=vmbr0 host=10.0.0.11 nic=virtio")), theirs.join("\n"));
+  assert.ok(
+    theirs.some((l) => l.includes("web-1 vmid=101 bridge=vmbr0 host=10.0.0.11 nic=virtio")),
+    theirs.join("\n"),
+  );
   assert.ok(!theirs.some((l) => l.includes("scratch")), "the filter keeps scratch out");
-  assert.ok(theirs.some((l) => l.includes("web on linux: web-1 in by_tag,on_vmbr0,os_l26")), "parent_group nests the tag groups");
+  assert.ok(
+    theirs.some((l) => l.includes("web on linux: web-1 in by_tag,on_vmbr0,os_l26")),
+    "parent_group nests the tag groups",
+  );
   assert.deepEqual(results(pvectl.stdout), theirs);
   assert.doesNotMatch(pvectl.stderr, /ERROR/, "pvectl writes nothing Ansible would show as an error");
 });
@@ -132,7 +150,9 @@ test("pvectl inventory --graph prints what ansible-inventory --graph prints for 
   assert.match(ours.stdout, /\n {2}\|--@by_tag:\n {2}\| {2}\|--@tag_\w+:/, "the parent group's children are nested");
 });
 
-test("TLS verification off as the file asks is not shown by Ansible as an error; it is in _meta.pvectl_warnings", { skip: missing }, async () => {
+test("TLS verification off as the file asks is not shown by Ansible as an error; it is in _meta.pvectl_warnings", {
+  skip: missing,
+}, async () => {
   const quiet = { ...env(), PROXMOX_FINGERPRINT: "" };
   const ansible = await run("ansible-inventory", ["-i", script, "--list"], quiet);
   assert.equal(ansible.code, 0, ansible.stderr);

@@ -32,28 +32,49 @@ print(json.dumps(out))
 `;
 
 function pluginVars(configs: Record<string, unknown>[]): Record<string, unknown>[] {
-  const result = spawnSync("/usr/bin/python3", ["-W", "ignore", "-c", PLUGIN_PROBE], { input: JSON.stringify(configs), encoding: "utf8", maxBuffer: 64 << 20 });
+  const result = spawnSync("/usr/bin/python3", ["-W", "ignore", "-c", PLUGIN_PROBE], {
+    input: JSON.stringify(configs),
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
   assert.equal(result.status, 0, result.stderr);
   return JSON.parse(result.stdout) as Record<string, unknown>[];
 }
 
 const text = fc.string({ unit: fc.constantFrom("a", "b", "1", "=", ",", ";", " ", ":", "-", "/"), maxLength: 14 });
 const DISK_KEYS = ["scsi0", "scsihw", "virtio1", "sata2", "ide2", "rootfs"];
-const OTHER_KEYS = ["net0", "ipconfig0", "description", "tags", "boot", "cpu", "memory", "name", "ostype", "meta", "agent", "features", "mp0", "Odd Key-1", "parent"];
+const OTHER_KEYS = [
+  "net0",
+  "ipconfig0",
+  "description",
+  "tags",
+  "boot",
+  "cpu",
+  "memory",
+  "name",
+  "ostype",
+  "meta",
+  "agent",
+  "features",
+  "mp0",
+  "Odd Key-1",
+  "parent",
+];
 const TEXT_KEYS = [...DISK_KEYS, "tags", "agent"];
-const config = fc.dictionary(
-  fc.constantFrom(...DISK_KEYS, ...OTHER_KEYS, "lxc"),
-  fc.oneof(text, fc.integer({ min: 0, max: 4096 })),
-  { maxKeys: 8 },
-).chain((base) => {
-  const out: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const [key, value] of Object.entries(base)) {
-    // The plugin treats disk, tags and agent values as text (a number there would crash it; PVE always sends text), and `lxc` is [key, value] pairs.
-    if (key === "lxc") out[key] = fc.array(fc.tuple(fc.constantFrom("lxc.apparmor.profile", "lxc.cgroup2.devices.allow", "lxc.mount.entry"), text), { maxLength: 3 });
-    else out[key] = TEXT_KEYS.includes(key) ? fc.constant(String(value)) : fc.constant(value);
-  }
-  return fc.record(out);
-});
+const config = fc
+  .dictionary(fc.constantFrom(...DISK_KEYS, ...OTHER_KEYS, "lxc"), fc.oneof(text, fc.integer({ min: 0, max: 4096 })), { maxKeys: 8 })
+  .chain((base) => {
+    const out: Record<string, fc.Arbitrary<unknown>> = {};
+    for (const [key, value] of Object.entries(base)) {
+      // The plugin treats disk, tags and agent values as text (a number there would crash it; PVE always sends text), and `lxc` is [key, value] pairs.
+      if (key === "lxc")
+        out[key] = fc.array(fc.tuple(fc.constantFrom("lxc.apparmor.profile", "lxc.cgroup2.devices.allow", "lxc.mount.entry"), text), {
+          maxLength: 3,
+        });
+      else out[key] = TEXT_KEYS.includes(key) ? fc.constant(String(value)) : fc.constant(value);
+    }
+    return fc.record(out);
+  });
 
 function guestWith(cfg: Record<string, unknown>): InventoryGuest {
   return { vmid: 100, name: "x", node: "pve1", type: "qemu", status: "running", template: false, tags: [], config: cfg };
@@ -73,7 +94,13 @@ test("random configs become the same host variables as in the community plugin's
 });
 
 test("the configs PVE writes most are among those compared", { skip: missing }, () => {
-  const cfg = { net0: "virtio=BC:24:11:00:00:01,bridge=vmbr0,firewall=1", scsihw: "virtio-scsi-single", agent: "enabled=1,fstrim_cloned_disks=1", tags: "web;prod", lxc: [["lxc.apparmor.profile", "unconfined"]] };
+  const cfg = {
+    net0: "virtio=BC:24:11:00:00:01,bridge=vmbr0,firewall=1",
+    scsihw: "virtio-scsi-single",
+    agent: "enabled=1,fstrim_cloned_disks=1",
+    tags: "web;prod",
+    lxc: [["lxc.apparmor.profile", "unconfined"]],
+  };
   const [theirs] = pluginVars([cfg]);
   assert.deepEqual(configPart(cfg), theirs);
   assert.deepEqual(configPart(cfg).proxmox_scsihw, { disk_image: "virtio-scsi-single" });

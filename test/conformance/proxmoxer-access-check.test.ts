@@ -60,7 +60,9 @@ describe("access check reads permissions as PVE 9 answers them (python3-proxmoxe
     sim = await startSimulator({ port: 0, seed: 11 });
     root = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
     await root.request("POST", "/pools", { poolid: "web" });
-    await root.waitForTask((await root.request("POST", "/nodes/pve1/qemu", { vmid: 201, name: "web1", pool: "web", tags: "pvectl" })) as string);
+    await root.waitForTask(
+      (await root.request("POST", "/nodes/pve1/qemu", { vmid: 201, name: "web1", pool: "web", tags: "pvectl" })) as string,
+    );
     await root.request("POST", "/access/users", { userid: "deploy@pve", password: "deploy-pass-1" });
     secret = ((await root.request("POST", "/access/users/deploy@pve/token/ci", { privsep: 1 })) as { value: string }).value;
     // The user may do much on the pool; its token only part of it (the intersection counts).
@@ -86,12 +88,18 @@ describe("access check reads permissions as PVE 9 answers them (python3-proxmoxe
     assert.deepEqual(Object.keys(out.root_reads_path as Dump), ["/vms/201"]);
 
     const needs = specAccessNeeds(SPEC);
-    const fromProxmoxer = missingPrivileges(dump, needs.checks.map((n, i) => ({ ...n, stepId: String(i) })))
+    const fromProxmoxer = missingPrivileges(
+      dump,
+      needs.checks.map((n, i) => ({ ...n, stepId: String(i) })),
+    )
       .map((n) => `${n.path} ${n.privilege}`)
       .sort();
     const check = await checkAccess(root, SPEC, "deploy@pve!ci");
     assert.deepEqual([...new Set(fromProxmoxer)], check.missing.map((m) => `${m.path} ${m.privilege}`).sort());
     assert.ok(check.missing.some((m) => m.path === "/pool/web" && m.privilege === "VM.Allocate"));
-    assert.ok(check.missing.some((m) => m.path === "/vms/202"), "web2 is in no pool and nothing grants /vms/202");
+    assert.ok(
+      check.missing.some((m) => m.path === "/vms/202"),
+      "web2 is in no pool and nothing grants /vms/202",
+    );
   });
 });

@@ -68,7 +68,13 @@ describe("proxmoxer reads the access objects pvectl created", { skip }, () => {
   before(async () => {
     sim = await startSimulator({ port: 0, seed: 5 });
     dir = mkdtempSync(join(tmpdir(), "pvectl-proxmoxer-access-"));
-    client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint as string });
+    client = new PveClient({
+      host: "127.0.0.1",
+      port: sim.port,
+      user: "root@pam",
+      password: sim.rootPassword,
+      fingerprint: sim.fingerprint as string,
+    });
     const planned = await planSpec(client, parseSpec(SPEC(dir), join(dir, "access.yaml")));
     const report = await applyPlan(client, planned, { taskPoll: { minIntervalMs: 5, maxIntervalMs: 20 } });
     assert.ok(report.ok, JSON.stringify(report));

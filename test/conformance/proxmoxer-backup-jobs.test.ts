@@ -48,8 +48,16 @@ describe("proxmoxer reads a backup job pvectl created", { skip }, () => {
   let seen: { list: Array<Record<string, unknown>>; job: Record<string, unknown>; types: Record<string, string> };
   before(async () => {
     sim = await startSimulator({ port: 0, seed: 5 });
-    client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint as string });
-    const report = await applyPlan(client, await planSpec(client, parseSpec(SPEC, "jobs.yaml")), { taskPoll: { minIntervalMs: 5, maxIntervalMs: 20 } });
+    client = new PveClient({
+      host: "127.0.0.1",
+      port: sim.port,
+      user: "root@pam",
+      password: sim.rootPassword,
+      fingerprint: sim.fingerprint as string,
+    });
+    const report = await applyPlan(client, await planSpec(client, parseSpec(SPEC, "jobs.yaml")), {
+      taskPoll: { minIntervalMs: 5, maxIntervalMs: 20 },
+    });
     assert.ok(report.ok, JSON.stringify(report));
     seen = await runProxmoxerScript(sim, SCRIPT);
   });
@@ -59,7 +67,10 @@ describe("proxmoxer reads a backup job pvectl created", { skip }, () => {
   });
 
   it("lists it and reads it by id with PVE's fields and types", () => {
-    assert.deepEqual(seen.list.map((j) => j.id), ["nightly-web"]);
+    assert.deepEqual(
+      seen.list.map((j) => j.id),
+      ["nightly-web"],
+    );
     const { job, types } = seen;
     assert.equal(job.type, "vzdump");
     assert.equal(job.schedule, "mon..fri 02:30");

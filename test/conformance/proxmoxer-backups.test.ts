@@ -40,10 +40,20 @@ describe("backups pvectl made, listed and restored by python3-proxmoxer", { skip
   let reported: Map<number, string>;
   before(async () => {
     sim = await startSimulator({ port: 0, seed: 3, config: { content: [CT_TEMPLATE] } });
-    client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint as string });
+    client = new PveClient({
+      host: "127.0.0.1",
+      port: sim.port,
+      user: "root@pam",
+      password: sim.rootPassword,
+      fingerprint: sim.fingerprint as string,
+    });
     const fast = { taskPoll: { minIntervalMs: 5, maxIntervalMs: 20 } };
     assert.equal((await applyPlan(client, await planSpec(client, parseSpec(SPEC, "backups.yaml")), fast)).ok, true);
-    const planned = await planBackupRun(client, { vmids: [8001, 8002, 8003] }, { storage: "local", mode: "snapshot", compress: "zstd", notesTemplate: "{{guestname}} by pvectl", protected: true });
+    const planned = await planBackupRun(
+      client,
+      { vmids: [8001, 8002, 8003] },
+      { storage: "local", mode: "snapshot", compress: "zstd", notesTemplate: "{{guestname}} by pvectl", protected: true },
+    );
     const report = await applyPlan(client, planned, fast);
     assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));
     reported = new Map(report.guests.map((g) => [g.vmid!, g.steps[0]!.result!.replace(/^archive /, "")]));
@@ -55,9 +65,13 @@ describe("backups pvectl made, listed and restored by python3-proxmoxer", { skip
 
   it("lists each archive as pvectl reported it (a template's too), with its notes and protection, and restores one", async () => {
     const out = await runProxmoxerScript(sim, SCRIPT, 120_000);
-    const pvectls = (out.archives as Array<[string, number, string, boolean, string]>).filter(([volid]) => [...reported.values()].includes(volid));
+    const pvectls = (out.archives as Array<[string, number, string, boolean, string]>).filter(([volid]) =>
+      [...reported.values()].includes(volid),
+    );
     assert.deepEqual(
-      pvectls.map(([volid, vmid, notes, isProtected]) => [vmid, volid === reported.get(vmid), notes, isProtected]).sort((a, b) => Number(a[0]) - Number(b[0])),
+      pvectls
+        .map(([volid, vmid, notes, isProtected]) => [vmid, volid === reported.get(vmid), notes, isProtected])
+        .sort((a, b) => Number(a[0]) - Number(b[0])),
       [
         [8001, true, "web by pvectl", true],
         [8002, true, "golden by pvectl", true],

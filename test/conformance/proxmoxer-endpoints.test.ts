@@ -7,7 +7,6 @@ import { after, before, describe, it } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { proxmoxerSkip as skip, runProxmoxerScript } from "./proxmoxer.js";
 
-
 // One JSON document out. `raw` reads a whole envelope through proxmoxer's own session (its
 // ticket and CSRF header), because proxmoxer hands back only `data` and `changes` sits beside it.
 const SCRIPT = `

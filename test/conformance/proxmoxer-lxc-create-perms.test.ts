@@ -78,7 +78,8 @@ describe("container create privileges: preflight and the simulator (python3-prox
 
   // As a form would carry them: PVE's booleans are 0/1.
   const wire = () => Object.fromEntries(Object.entries(create.params).map(([k, v]) => [k, typeof v === "boolean" ? Number(v) : v]));
-  const proxmoxerCreate = () => runProxmoxerScript(lab.sim, SCRIPT(tokenId, secret, wire())) as Promise<{ status: number; message?: string; exit?: string }>;
+  const proxmoxerCreate = () =>
+    runProxmoxerScript(lab.sim, SCRIPT(tokenId, secret, wire())) as Promise<{ status: number; message?: string; exit?: string }>;
   const preflight = async () => (await planSpec(token, parseSpec(SPEC, join(lab.dir, "ct.yaml")))).plan.preflightErrors;
 
   it("each privilege the create call needs, taken away: both refuse and name it", async () => {
@@ -86,7 +87,11 @@ describe("container create privileges: preflight and the simulator (python3-prox
     let tried = 0;
     for (const role of roles) {
       for (const privilege of role.privileges.filter((p) => needed.has(p))) {
-        await setRolePrivileges(lab, role.id, role.privileges.filter((p) => p !== privilege));
+        await setRolePrivileges(
+          lab,
+          role.id,
+          role.privileges.filter((p) => p !== privilege),
+        );
         try {
           const errors = await preflight();
           assert.ok(
@@ -94,7 +99,11 @@ describe("container create privileges: preflight and the simulator (python3-prox
             `${role.id} without ${privilege}: preflight ${JSON.stringify(errors)}`,
           );
           const answer = await proxmoxerCreate();
-          assert.equal(answer.status, 403, `${role.id} without ${privilege}: the simulator let the create through (${JSON.stringify(answer)})`);
+          assert.equal(
+            answer.status,
+            403,
+            `${role.id} without ${privilege}: the simulator let the create through (${JSON.stringify(answer)})`,
+          );
           tried++;
           // create_vm refuses VM.Allocate (on the guest or its pool) with a bare raise_perm_exc().
           if (privilege === "VM.Allocate") {
@@ -109,7 +118,17 @@ describe("container create privileges: preflight and the simulator (python3-prox
         }
       }
     }
-    for (const p of ["VM.Allocate", "VM.Config.Network", "VM.Config.CPU", "VM.Config.Memory", "VM.Config.Disk", "VM.Config.Options", "SDN.Use", "Datastore.AllocateSpace", "Pool.Allocate"]) {
+    for (const p of [
+      "VM.Allocate",
+      "VM.Config.Network",
+      "VM.Config.CPU",
+      "VM.Config.Memory",
+      "VM.Config.Disk",
+      "VM.Config.Options",
+      "SDN.Use",
+      "Datastore.AllocateSpace",
+      "Pool.Allocate",
+    ]) {
       assert.ok(needed.has(p), `the create needs ${p}`);
     }
     assert.ok(tried >= 9, `tried ${tried}`);

@@ -59,7 +59,13 @@ describe("nested pools", { skip }, () => {
   let root: PveClient;
   before(async () => {
     sim = await startSimulator({ port: 0, seed: 11 });
-    root = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, ...(sim.fingerprint ? { fingerprint: sim.fingerprint } : {}) });
+    root = new PveClient({
+      host: "127.0.0.1",
+      port: sim.port,
+      user: "root@pam",
+      password: sim.rootPassword,
+      ...(sim.fingerprint ? { fingerprint: sim.fingerprint } : {}),
+    });
   });
   after(async () => {
     await root.close();
@@ -67,7 +73,8 @@ describe("nested pools", { skip }, () => {
   });
 
   const plan = (text: string) => planSpec(root, parseSpec(text, "pools.yaml"));
-  const poolSteps = (p: Awaited<ReturnType<typeof plan>>) => (p.plan.objects ?? []).filter((o) => o.kind === "access-pool").flatMap((o) => o.steps.map((s) => s.summary));
+  const poolSteps = (p: Awaited<ReturnType<typeof plan>>) =>
+    (p.plan.objects ?? []).filter((o) => o.kind === "access-pool").flatMap((o) => o.steps.map((s) => s.summary));
 
   it("creates parents first whatever the spec's order, puts the guest in the nested pool, and proxmoxer reads them back", async () => {
     const planned = await plan(POOLS(["team/web/prod", "team", "team/web"]));
@@ -83,7 +90,9 @@ describe("nested pools", { skip }, () => {
     assert.match(seen.parent_delete, /pool 'team' is not empty \(contains pool 'team\/web'\)/);
     // proxmoxer drops PVE's per-parameter errors (it reads them from `data`); pvectl's client shows them.
     assert.equal(seen.deep, "400 Bad Request: Parameter verification failed.");
-    await assert.rejects(root.request("POST", "/pools", { poolid: "a/b/c/d" }), (e: { paramErrors?: Record<string, string> }) => /nested too deeply \(max levels = 3\)/.test(e.paramErrors?.poolid ?? ""));
+    await assert.rejects(root.request("POST", "/pools", { poolid: "a/b/c/d" }), (e: { paramErrors?: Record<string, string> }) =>
+      /nested too deeply \(max levels = 3\)/.test(e.paramErrors?.poolid ?? ""),
+    );
     const again = await plan(POOLS(["team/web/prod", "team", "team/web"]));
     assert.deepEqual(poolSteps(again), [], "converged");
   });
@@ -102,11 +111,16 @@ describe("nested pools", { skip }, () => {
   it("a child without its parent and a fourth level are refused before anything runs", async () => {
     const orphan = await plan(POOLS(["lab/x"], false));
     assert.ok(
-      (orphan.plan.objects ?? []).some((o) => o.errors.some((e) => /pool lab\/x: its parent pool lab does not exist and access\.pools does not create it/.test(e))),
+      (orphan.plan.objects ?? []).some((o) =>
+        o.errors.some((e) => /pool lab\/x: its parent pool lab does not exist and access\.pools does not create it/.test(e)),
+      ),
       JSON.stringify(orphan.plan.objects),
     );
     assert.throws(() => parseSpec(POOLS(["a/b/c/d"], false), "deep.yaml"), /a\/b\/c\/d/);
-    assert.throws(() => parseSpec(`vms:\n  - { vmid: 341, name: n, node: pve1, pool: "a/b/c/d" }\n`, "deep.yaml"), /nested up to three levels/);
+    assert.throws(
+      () => parseSpec(`vms:\n  - { vmid: 341, name: n, node: pve1, pool: "a/b/c/d" }\n`, "deep.yaml"),
+      /nested up to three levels/,
+    );
   });
 
   it("deletes children first; a parent whose child is not pvectl's is kept", async () => {
@@ -117,7 +131,11 @@ describe("nested pools", { skip }, () => {
     const report = await applyPlan(root, planned, fastApply);
     assert.equal(report.ok, true, JSON.stringify(report.objects));
     const steps = poolSteps(planned);
-    assert.ok(steps.indexOf("delete pool team/web/prod (pvectl's, empty, no longer in the spec)") < steps.indexOf("delete pool team/web (pvectl's, empty, no longer in the spec)"), steps.join("; "));
+    assert.ok(
+      steps.indexOf("delete pool team/web/prod (pvectl's, empty, no longer in the spec)") <
+        steps.indexOf("delete pool team/web (pvectl's, empty, no longer in the spec)"),
+      steps.join("; "),
+    );
     assert.ok(!steps.some((s) => s.startsWith("delete pool team ")), steps.join("; "));
     const kept = (planned.plan.objects ?? []).find((o) => o.key === "team");
     assert.match(JSON.stringify(kept), /its child pool team\/ops stays: it is kept/);

@@ -6,7 +6,6 @@ import { after, before, describe, it } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { proxmoxerSkip as skip, runProxmoxerScript } from "./proxmoxer.js";
 
-
 // One JSON document; each expected failure is caught and recorded as its message.
 const SCRIPT = `
 import json, sys, time
@@ -73,7 +72,10 @@ describe("python3-proxmoxer: security groups, SDN, query-url-metadata", { skip }
   it("creates, lists, applies and deletes as PVE answers them", async () => {
     const out = await runProxmoxerScript(sim, SCRIPT);
     assert.deepEqual(out.groups, [["webservers", "HTTP(S) in"]]);
-    assert.deepEqual(out.rules, [[0, "443", 1], [1, "80", 1]]);
+    assert.deepEqual(out.rules, [
+      [0, "443", 1],
+      [1, "80", 1],
+    ]);
     assert.equal(out.rule1, "80");
     // this proxmoxer reads `errors` from `data` (null on a 400), so only the reason line shows
     assert.equal(out.dup_group, "400 Bad Request: Parameter verification failed.");
@@ -92,6 +94,9 @@ describe("python3-proxmoxer: security groups, SDN, query-url-metadata", { skip }
     assert.equal(out.meta.filename, "debian-13.1.0-amd64-netinst.iso");
     assert.equal(out.meta.mimetype, "application/x-iso9660-image");
     assert.ok(Number.isInteger(out.meta.size) && out.meta.size > 50 * 1024 * 1024);
-    assert.equal(out.meta_down, "500 Internal Server Error: invalid server response: '500 Can't connect to mirror.invalid:443 (Name or service not known)'");
+    assert.equal(
+      out.meta_down,
+      "500 Internal Server Error: invalid server response: '500 Can't connect to mirror.invalid:443 (Name or service not known)'",
+    );
   });
 });

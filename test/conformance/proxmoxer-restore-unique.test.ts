@@ -37,9 +37,12 @@ print(json.dumps(out))
 `;
 
 const macs = (nics: Record<string, string>) =>
-  Object.fromEntries(Object.entries(nics).map(([k, v]) => [k, /(?:^|,)(?:\w+=)?([0-9A-F]{2}(?::[0-9A-F]{2}){5})(?:,|$)/i.exec(v)?.[1]?.toUpperCase()]));
+  Object.fromEntries(
+    Object.entries(nics).map(([k, v]) => [k, /(?:^|,)(?:\w+=)?([0-9A-F]{2}(?::[0-9A-F]{2}){5})(?:,|$)/i.exec(v)?.[1]?.toUpperCase()]),
+  );
 /** A NIC without its MAC: everything else must come back as it was. */
-const withoutMacs = (nics: Record<string, string>) => Object.fromEntries(Object.entries(nics).map(([k, v]) => [k, v.replace(/[0-9A-F]{2}(?::[0-9A-F]{2}){5}/i, "")]));
+const withoutMacs = (nics: Record<string, string>) =>
+  Object.fromEntries(Object.entries(nics).map(([k, v]) => [k, v.replace(/[0-9A-F]{2}(?::[0-9A-F]{2}){5}/i, "")]));
 
 describe("restore --unique, read back by python3-proxmoxer", { skip }, () => {
   let sim: RunningSimulator;
@@ -55,7 +58,9 @@ describe("restore --unique, read back by python3-proxmoxer", { skip }, () => {
     assert.equal(applied.code, 0, applied.stderr);
     const backup = await pvectl(["backup", "run", "--vmid", "8201", "8202", "--storage", "local", "--yes"], env);
     assert.equal(backup.code, 0, backup.stderr);
-    const listing = JSON.parse((await pvectl(["backup", "list", "--vmid", "8201", "8202", "--json"], env)).stdout) as { archives: Array<{ vmid: number; volid: string }> };
+    const listing = JSON.parse((await pvectl(["backup", "list", "--vmid", "8201", "8202", "--json"], env)).stdout) as {
+      archives: Array<{ vmid: number; volid: string }>;
+    };
     for (const a of listing.archives) archives.set(a.vmid, a.volid);
   });
   after(async () => {
@@ -83,12 +88,19 @@ describe("restore --unique, read back by python3-proxmoxer", { skip }, () => {
       ["8202", "8213", "8214"],
     ] as const) {
       const original = macs(nics[source]!);
-      assert.ok(Object.values(original).every((m) => m !== undefined), JSON.stringify(nics[source]));
+      assert.ok(
+        Object.values(original).every((m) => m !== undefined),
+        JSON.stringify(nics[source]),
+      );
       assert.deepEqual(macs(nics[plain]!), original, `restore ${plain} keeps the archive's MACs`);
       const renewed = macs(nics[unique]!);
       assert.deepEqual(Object.keys(renewed), Object.keys(original));
       for (const key of Object.keys(original)) assert.notEqual(renewed[key], original[key], `restore ${unique} ${key} has a new MAC`);
-      assert.equal(new Set([...Object.values(renewed), ...Object.values(original)]).size, 2 * Object.keys(original).length, "every MAC is distinct");
+      assert.equal(
+        new Set([...Object.values(renewed), ...Object.values(original)]).size,
+        2 * Object.keys(original).length,
+        "every MAC is distinct",
+      );
       assert.deepEqual(withoutMacs(nics[unique]!), withoutMacs(nics[source]!), "only the MACs changed");
     }
   });

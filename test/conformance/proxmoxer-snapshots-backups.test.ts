@@ -97,7 +97,9 @@ describe("snapshots and backups over the wire as PVE 9 (python3-proxmoxer)", { s
     assert.equal(out.delete_live, "OK");
     assert.deepEqual(out.state_left, []);
     assert.deepEqual(out.backups, ["OK", "OK", "OK"]);
-    assert.ok(out.last_log.some((l: string) => /^INFO: creating vzdump archive '\/var\/lib\/vz\/dump\/vzdump-qemu-100-.*\.vma\.zst'$/.test(l)));
+    assert.ok(
+      out.last_log.some((l: string) => /^INFO: creating vzdump archive '\/var\/lib\/vz\/dump\/vzdump-qemu-100-.*\.vma\.zst'$/.test(l)),
+    );
     assert.ok(out.last_log.includes("INFO: prune older backups with retention: keep-last=2"));
     assert.equal(out.content.length, 3, "the protected backup does not count against keep-last=2");
     assert.ok(out.content.every((c: Record<string, unknown>) => c.notes === "web1 #100" && c.subtype === "qemu" && c.format === "vma.zst"));

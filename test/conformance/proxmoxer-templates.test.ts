@@ -53,7 +53,13 @@ describe("templates pvectl made, read and cloned by python3-proxmoxer", { skip }
   let client: PveClient;
   before(async () => {
     sim = await startSimulator({ port: 0, seed: 3, config: { content: [CT_TEMPLATE] } });
-    client = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint as string });
+    client = new PveClient({
+      host: "127.0.0.1",
+      port: sim.port,
+      user: "root@pam",
+      password: sim.rootPassword,
+      fingerprint: sim.fingerprint as string,
+    });
     const planned = await planSpec(client, parseSpec(SPEC, "templates.yaml"));
     const report = await applyPlan(client, planned, { taskPoll: { minIntervalMs: 5, maxIntervalMs: 20 } });
     assert.equal(report.ok, true, JSON.stringify(report.guests));

@@ -90,8 +90,15 @@ describe("access needs", () => {
   it("a VM's startup order needs Sys.Modify on / (qemu-server: it changes the host's behaviour), granted without propagation", () => {
     const { lines } = needs(VM.replace("    memory: 1G\n", "    memory: 1G\n    extraConfig: { startup: order=2 }\n"));
     assert.ok(lines.includes("/ Sys.Modify change,create"));
-    const spec = accessSpec(specAccessNeeds(parseSpec(VM.replace("    memory: 1G\n", "    memory: 1G\n    extraConfig: { startup: order=2 }\n"), "t.yaml")).paths, "Deploy", { group: "ops" });
-    assert.deepEqual(spec.acls.find((a) => a.path === "/"), { path: "/", role: "DeployCluster", group: "ops", propagate: false });
+    const spec = accessSpec(
+      specAccessNeeds(parseSpec(VM.replace("    memory: 1G\n", "    memory: 1G\n    extraConfig: { startup: order=2 }\n"), "t.yaml")).paths,
+      "Deploy",
+      { group: "ops" },
+    );
+    assert.deepEqual(
+      spec.acls.find((a) => a.path === "/"),
+      { path: "/", role: "DeployCluster", group: "ops", propagate: false },
+    );
   });
 
   it("backup jobs: Sys.Audit to read them, Sys.Modify on / to change them", () => {

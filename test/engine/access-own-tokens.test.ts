@@ -40,12 +40,19 @@ describe("API tokens of one's own user", () => {
   before(async () => {
     lab = await startLab();
     dir = await mkdtemp(join(tmpdir(), "pvectl-own-tokens-"));
-    for (const userid of ["deploy@pve", "other@pve"]) await lab.client.request("POST", "/access/users", { userid, password: "long-enough-1" });
+    for (const userid of ["deploy@pve", "other@pve"])
+      await lab.client.request("POST", "/access/users", { userid, password: "long-enough-1" });
     // Not privilege-separated: the token holds exactly what its user holds, which is nothing.
     const made = (await lab.client.request("POST", "/access/users/deploy@pve/token/admin", { privsep: 0 })) as { value: string };
     deploy = clientAs(lab, "deploy@pve", "long-enough-1");
     const url = new URL(lab.sim.url);
-    deployToken = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", tokenId: "deploy@pve!admin", tokenSecret: made.value });
+    deployToken = new PveClient({
+      host: url.hostname,
+      port: Number(url.port),
+      protocol: "http",
+      tokenId: "deploy@pve!admin",
+      tokenSecret: made.value,
+    });
   });
   after(async () => {
     await deploy.close();
@@ -54,7 +61,8 @@ describe("API tokens of one's own user", () => {
   });
 
   const plan = (client: PveClient, yaml: string) => planSpec(client, parseSpec(yaml, join(dir, "access.yaml")), {});
-  const problems = (p: Awaited<ReturnType<typeof plan>>) => p.plan.preflightErrors.map((e) => `${e.path ?? ""} ${e.privilege ?? ""} ${e.message}`);
+  const problems = (p: Awaited<ReturnType<typeof plan>>) =>
+    p.plan.preflightErrors.map((e) => `${e.path ?? ""} ${e.privilege ?? ""} ${e.message}`);
 
   it("a user without any privilege creates its own token: preflight passes and the simulator accepts it", async () => {
     const p = await plan(deploy, tokens(dir, "deploy@pve", "ci"));
@@ -103,7 +111,10 @@ describe("API tokens of one's own user", () => {
       assert.equal((await applyPlan(lead, ok, fastApply)).ok, true);
       const refused = await plan(lead, tokens(dir, "db1@pve", "db"));
       assert.ok(
-        refused.plan.preflightErrors.some((e) => e.path === "/access/groups" && e.privilege === "User.Modify" && /or User\.Modify on \/access\/groups\/db-team/.test(e.message)),
+        refused.plan.preflightErrors.some(
+          (e) =>
+            e.path === "/access/groups" && e.privilege === "User.Modify" && /or User\.Modify on \/access\/groups\/db-team/.test(e.message),
+        ),
         JSON.stringify(problems(refused)),
       );
       assert.equal(await refusedStatus(lead.request("POST", "/access/users/db1@pve/token/direct", {})), 403);

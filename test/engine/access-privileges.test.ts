@@ -57,7 +57,10 @@ describe("access privileges: preflight agrees with PVE's subset rule", () => {
       const { plan } = await planSpec(delegate, parseSpec(SPEC("Wide"), "access.yaml"));
       const missing = plan.preflightErrors.filter((p) => p.kind === "permission").map((p) => `${p.path} ${p.privilege}`);
       assert.deepEqual(missing, ["/pool/web VM.Config.CPU"]);
-      await assert.rejects(delegate.request("PUT", "/access/acl", { path: "/pool/web", roles: "Wide", groups: "web-team" }), /Cannot add role 'Wide'/);
+      await assert.rejects(
+        delegate.request("PUT", "/access/acl", { path: "/pool/web", roles: "Wide", groups: "web-team" }),
+        /Cannot add role 'Wide'/,
+      );
     } finally {
       await delegate.close();
     }

@@ -65,7 +65,11 @@ describe("access as desired state", () => {
 
   it("creates every object, marked, writes the secret once with mode 0600, and a second plan is empty", async () => {
     const { plan: first, report } = await converge(spec(dir));
-    assert.equal(planHasErrors(first), false, JSON.stringify(first.preflightErrors.concat(first.objects?.flatMap((o) => o.errors) as never)));
+    assert.equal(
+      planHasErrors(first),
+      false,
+      JSON.stringify(first.preflightErrors.concat(first.objects?.flatMap((o) => o.errors) as never)),
+    );
     assert.ok(report.ok, JSON.stringify(report));
     const secret = (await readFile(join(dir, "deploy-ci.token"), "utf8")).trim();
     assert.match(secret, /^[0-9a-f-]{36}$/);
@@ -85,7 +89,9 @@ describe("access as desired state", () => {
 
   it("removing a token is service-impact: held without --allow-restart, run with it; its ACL entry goes first", async () => {
     await converge(spec(dir));
-    const without = spec(dir).replace(/ {2}tokens:[\s\S]*?secretFile: .*\n/, "  tokens: []\n").replace(/ {2}acls:[\s\S]*?token: deploy@pve!ci\n/, "  acls: []\n");
+    const without = spec(dir)
+      .replace(/ {2}tokens:[\s\S]*?secretFile: .*\n/, "  tokens: []\n")
+      .replace(/ {2}acls:[\s\S]*?token: deploy@pve!ci\n/, "  acls: []\n");
     const { plan: p, report } = await converge(without);
     const removals = (p.objects ?? []).filter((o) => o.steps.some((s) => s.action === "object-delete"));
     assert.deepEqual(
@@ -105,7 +111,10 @@ describe("access as desired state", () => {
 
   it("refuses to delete a role an ACL entry still uses, naming the paths", async () => {
     await converge(spec(dir));
-    const absent = spec(dir).replace("      privileges: [VM.Allocate, VM.Config.CPU, Datastore.AllocateSpace]", "      privileges: []\n      state: absent");
+    const absent = spec(dir).replace(
+      "      privileges: [VM.Allocate, VM.Config.CPU, Datastore.AllocateSpace]",
+      "      privileges: []\n      state: absent",
+    );
     const { plan: p } = await plan(absent);
     const role = p.objects?.find((o) => o.kind === "access-role");
     assert.match(role?.errors[0] ?? "", /role WebDeploy .* still used by ACL entries on \/pool\/web/);
@@ -118,7 +127,10 @@ describe("access as desired state", () => {
       ["access-acl object-delete service-impact", "access-role object-delete service-impact"],
     );
     assert.ok(report.ok, JSON.stringify(report));
-    assert.equal((await get("/access/roles")).some((r) => r.roleid === "WebDeploy"), false);
+    assert.equal(
+      (await get("/access/roles")).some((r) => r.roleid === "WebDeploy"),
+      false,
+    );
   });
 
   it("lists objects pvectl did not create as not managed and never touches them; adopting needs adopt: true", async () => {
@@ -129,7 +141,10 @@ describe("access as desired state", () => {
     assert.ok(report.ok, JSON.stringify(report));
     const foreign = (p.objects ?? []).filter((o) => o.foreign).map((o) => `${o.kind} ${o.key}`);
     assert.deepEqual(foreign.sort(), ["access-acl / user:alice@pve PVEAuditor", "access-group ops", "access-user alice@pve"]);
-    assert.equal((await get("/access/acl")).some((a) => a.ugid === "alice@pve"), true);
+    assert.equal(
+      (await get("/access/acl")).some((a) => a.ugid === "alice@pve"),
+      true,
+    );
     const listed = `${spec(dir)}\n`.replace("  users:\n", "  users:\n    - id: alice@pve\n      enable: false\n");
     const refused = (await plan(listed)).plan;
     assert.match(refused.preflightErrors.map((e) => e.message).join("\n"), /user alice@pve .*was not created by pvectl.*adopt: true/);
@@ -154,7 +169,10 @@ describe("access as desired state", () => {
     const nowhere = spec(dir).replace(/ {6}secretFile: .*\n/, "");
     const planned = await plan(nowhere, { showSecret: true });
     const printed: string[] = [];
-    const report = await applyPlan(lab.client, planned, { ...fastApply, printSecret: (label, secret) => printed.push(`${label} ${secret}`) });
+    const report = await applyPlan(lab.client, planned, {
+      ...fastApply,
+      printSecret: (label, secret) => printed.push(`${label} ${secret}`),
+    });
     assert.ok(report.ok, JSON.stringify(report));
     assert.equal(printed.length, 1);
     assert.match(printed[0] ?? "", /^access-token:deploy@pve!ci\/1-object-create [0-9a-f-]{36}$/);
@@ -197,7 +215,10 @@ vms:
     const parsed = parseSpec(spec(dir), specFile);
     const planned = await planSpec(lab.client, parsed);
     const file = join(dir, "plan.json");
-    await savePlan(file, await savedPlanContent(lab.client, planned, [specFile], { shutdownTimeoutSeconds: 120, forceStop: false, adopt: false }, undefined));
+    await savePlan(
+      file,
+      await savedPlanContent(lab.client, planned, [specFile], { shutdownTimeoutSeconds: 120, forceStop: false, adopt: false }, undefined),
+    );
     const tampered = await loadPlan(file);
     const acl = tampered.plan.objects?.find((o) => o.kind === "access-acl")?.steps[0]?.calls[0];
     assert.ok(acl);
@@ -215,7 +236,13 @@ vms:
     const { report } = await converge(spec(dir));
     assert.ok(report.ok, JSON.stringify(report));
     assert.equal(report.objects?.find((o) => o.kind === "access-group")?.result, "created");
-    assert.deepEqual((await get("/access/groups")).map((g) => g.groupid), ["web-team"]);
-    assert.deepEqual((await get("/pools")).map((p) => p.poolid), ["web"]);
+    assert.deepEqual(
+      (await get("/access/groups")).map((g) => g.groupid),
+      ["web-team"],
+    );
+    assert.deepEqual(
+      (await get("/pools")).map((p) => p.poolid),
+      ["web"],
+    );
   });
 });

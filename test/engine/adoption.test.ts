@@ -35,7 +35,8 @@ describe("adoption of guests pvectl did not create", () => {
     // A fresh foreign guest for every test (made as another tool would: no pvectl tag).
     const guests = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number; status: string }>;
     for (const g of guests) {
-      if (g.status === "running") await lab.client.waitForTask((await lab.client.request("POST", `/nodes/pve1/qemu/${g.vmid}/status/stop`)) as string);
+      if (g.status === "running")
+        await lab.client.waitForTask((await lab.client.request("POST", `/nodes/pve1/qemu/${g.vmid}/status/stop`)) as string);
       await lab.client.waitForTask((await lab.client.request("DELETE", `/nodes/pve1/qemu/${g.vmid}`)) as string);
     }
     await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu", FOREIGN)) as string);
@@ -44,7 +45,11 @@ describe("adoption of guests pvectl did not create", () => {
   it("refuses a spec vmid that names a foreign guest, naming its vmid, name, node and tags and how to adopt", async () => {
     const { plan } = await buildPlan(lab.client, desired(HIJACK()));
     assert.deepEqual(plan.guests[0]!.steps, [], "nothing is planned for the foreign guest");
-    assert.match(plan.guests[0]!.errors[0] ?? "", /^left alone: vmid 310 was not created by pvectl/, "the guest shows as refused, not as `no changes`");
+    assert.match(
+      plan.guests[0]!.errors[0] ?? "",
+      /^left alone: vmid 310 was not created by pvectl/,
+      "the guest shows as refused, not as `no changes`",
+    );
     assert.deepEqual(
       plan.preflightErrors.map((p) => [p.kind, p.guest]),
       [["adoption", "web9"]],
@@ -92,26 +97,40 @@ describe("adoption of guests pvectl did not create", () => {
     assert.match(absent.preflightErrors[0]?.message ?? "", /will not destroy it silently/);
     const destroy = await buildDestroyPlan(lab.client, { desired: desired(HIJACK()) });
     assert.deepEqual(destroy.guests[0]!.steps, []);
-    assert.deepEqual(destroy.preflightErrors.map((p) => p.kind), ["adoption"]);
+    assert.deepEqual(
+      destroy.preflightErrors.map((p) => p.kind),
+      ["adoption"],
+    );
     await assert.rejects(applyPlan(lab.client, destroy, { ...fastApply, allowDataLoss: true, allowRestart: true }), PreflightFailedError);
     assert.equal((await config(lab, 310)).name, "prod-db", "still there");
     const allowed = await buildDestroyPlan(lab.client, { desired: desired(HIJACK("    adopt: true\n")) });
-    assert.deepEqual(allowed.guests[0]!.steps.map((s) => s.action), ["stop", "destroy"]);
+    assert.deepEqual(
+      allowed.guests[0]!.steps.map((s) => s.action),
+      ["stop", "destroy"],
+    );
   });
 
   it("after a create race, the guest someone else created under the vmid is not renamed", async () => {
     const spec = desired("vms:\n  - vmid: 320\n    name: fresh\n    node: pve1\n    memory: 1024\n");
     const { plan } = await buildPlan(lab.client, spec);
-    assert.deepEqual(plan.guests[0]!.steps.map((s) => s.action), ["create"]);
+    assert.deepEqual(
+      plan.guests[0]!.steps.map((s) => s.action),
+      ["create"],
+    );
     // Between plan and apply another tool takes vmid 320.
-    await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 320, name: "theirs", tags: "other" })) as string);
+    await lab.client.waitForTask(
+      (await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 320, name: "theirs", tags: "other" })) as string,
+    );
     const report = await applyPlan(lab.client, plan, fastApply);
     assert.equal(report.ok, false);
     assert.match(report.guests[0]!.error ?? "", /already exists/);
     assert.equal((await config(lab, 320)).name, "theirs", "the other guest is left as it is");
     const { plan: replan } = await buildPlan(lab.client, spec);
     assert.deepEqual(replan.guests[0]!.steps, [], "the next plan does not rename it either");
-    assert.deepEqual(replan.preflightErrors.map((p) => p.kind), ["adoption"]);
+    assert.deepEqual(
+      replan.preflightErrors.map((p) => p.kind),
+      ["adoption"],
+    );
   });
 
   it("import writes `adopt: true` for a guest pvectl did not create; the plan of that spec is exactly the adoption", async () => {
@@ -119,6 +138,9 @@ describe("adoption of guests pvectl did not create", () => {
     assert.equal(shown.vms[0]!.adopt, true);
     const { plan } = await buildPlan(lab.client, desired(stringify({ version: 1, vms: shown.vms })));
     assert.deepEqual(plan.preflightErrors, []);
-    assert.deepEqual(plan.guests[0]!.steps.map((s) => s.summary), ["adopt: add tag pvectl (vmid 310 was not created by pvectl; its other tags stay)"]);
+    assert.deepEqual(
+      plan.guests[0]!.steps.map((s) => s.summary),
+      ["adopt: add tag pvectl (vmid 310 was not created by pvectl; its other tags stay)"],
+    );
   });
 });

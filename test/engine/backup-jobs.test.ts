@@ -65,7 +65,10 @@ describe("backup jobs as desired state", () => {
     const { plan: drift } = await plan(JOB());
     const steps = drift.objects?.[0]?.steps ?? [];
     assert.equal(steps.length, 1);
-    assert.deepEqual(steps[0]?.changes.map((c) => c.field), ["mode"]);
+    assert.deepEqual(
+      steps[0]?.changes.map((c) => c.field),
+      ["mode"],
+    );
     await applyPlan(lab.client, await plan(JOB()), fastApply);
     const [job] = await jobs();
     assert.equal(job?.mode, "snapshot");
@@ -111,7 +114,9 @@ describe("backup jobs as desired state", () => {
   });
 
   it("deletes a marked job the spec no longer lists only with --allow-restart (service-impact)", async () => {
-    await converge(`${JOB()}  - id: weekly\n    schedule: sat 03:00\n    selection: { pool: web }\n`.replace("backupJobs:\n", "backupJobs:\n"));
+    await converge(
+      `${JOB()}  - id: weekly\n    schedule: sat 03:00\n    selection: { pool: web }\n`.replace("backupJobs:\n", "backupJobs:\n"),
+    );
     assert.equal((await jobs()).length, 2);
     const { plan: p, report } = await converge(JOB());
     const del = p.objects?.find((o) => o.key === "weekly")?.steps[0];
@@ -120,7 +125,10 @@ describe("backup jobs as desired state", () => {
     assert.equal(report.objects?.find((o) => o.key === "weekly")?.result, "skipped");
     assert.equal((await jobs()).length, 2);
     await converge(JOB(), { allowRestart: true });
-    assert.deepEqual((await jobs()).map((j) => j.id), ["nightly"]);
+    assert.deepEqual(
+      (await jobs()).map((j) => j.id),
+      ["nightly"],
+    );
   });
 
   it("leaves jobs alone when the spec has no backupJobs key", async () => {
@@ -152,14 +160,28 @@ describe("backup jobs as desired state", () => {
     assert.ok(call);
     call.params.schedule = "daily";
     const { problems } = await recomputeSavedPlan(lab.client, saved, spec);
-    assert.ok(problems.some((p) => /backup-job nightly: step .* differs .*schedule/.test(p)), problems.join("\n"));
+    assert.ok(
+      problems.some((p) => /backup-job nightly: step .* differs .*schedule/.test(p)),
+      problems.join("\n"),
+    );
     const untouched = await loadPlan(file);
     assert.deepEqual((await recomputeSavedPlan(lab.client, untouched, spec)).problems, []);
   });
 
   it("imports every job (foreign ones with adopt: true); the imported spec plans only the adoption, then nothing", async () => {
-    await converge(JOB().replace("storage: local", "storage: local\n    notesTemplate: \"{{guestname}}\"\n    mailto: [ops@example.com]\n    extraConfig: { bwlimit: 2000, repeat-missed: true }"));
-    await lab.client.request("POST", "/cluster/backup", { id: "theirs", schedule: "sun 01:00", exclude: "100", storage: "local", "prune-backups": "keep-all=1" });
+    await converge(
+      JOB().replace(
+        "storage: local",
+        'storage: local\n    notesTemplate: "{{guestname}}"\n    mailto: [ops@example.com]\n    extraConfig: { bwlimit: 2000, repeat-missed: true }',
+      ),
+    );
+    await lab.client.request("POST", "/cluster/backup", {
+      id: "theirs",
+      schedule: "sun 01:00",
+      exclude: "100",
+      storage: "local",
+      "prune-backups": "keep-all=1",
+    });
     const imported = await importGuests(lab.client, {}, { backupJobs: true });
     const text = stringify(imported.spec);
     const first = (await plan(text)).plan;
@@ -178,7 +200,9 @@ describe("backup jobs as desired state", () => {
   it("says where a bad schedule is and what PVE accepts", () => {
     assert.throws(
       () => parseSpec(JOB().replace("mon..fri 02:30", "weekdays 2am"), "jobs.yaml"),
-      (err: unknown) => err instanceof SpecError && /jobs\.yaml:4:\d+.*backupJobs\[0\]\.schedule: invalid calendar event 'weekdays 2am'.*mon\.\.fri 02:30/s.test(err.message),
+      (err: unknown) =>
+        err instanceof SpecError &&
+        /jobs\.yaml:4:\d+.*backupJobs\[0\]\.schedule: invalid calendar event 'weekdays 2am'.*mon\.\.fri 02:30/s.test(err.message),
     );
   });
 
@@ -186,8 +210,14 @@ describe("backup jobs as desired state", () => {
     const spec = JOB().replace("storage: local", 'storage: local\n    notesTemplate: "{{guestname}}\\nnightly"');
     assert.throws(
       () => parseSpec(spec, "jobs.yaml"),
-      (err: unknown) => err instanceof SpecError && /jobs\.yaml:7:\d+.*backupJobs\[0\]\.notesTemplate: PVE refuses this notes template: contains a line feed; write a new line as \\n/s.test(err.message),
+      (err: unknown) =>
+        err instanceof SpecError &&
+        /jobs\.yaml:7:\d+.*backupJobs\[0\]\.notesTemplate: PVE refuses this notes template: contains a line feed; write a new line as \\n/s.test(
+          err.message,
+        ),
     );
-    assert.doesNotThrow(() => parseSpec(JOB().replace("storage: local", 'storage: local\n    notesTemplate: "{{guestname}}\\\\nnightly"'), "jobs.yaml"));
+    assert.doesNotThrow(() =>
+      parseSpec(JOB().replace("storage: local", 'storage: local\n    notesTemplate: "{{guestname}}\\\\nnightly"'), "jobs.yaml"),
+    );
   });
 });

@@ -65,20 +65,34 @@ describe("clone: a container cloned and converged in one plan", () => {
   it("preflight: a full clone of a running container is refused, with the fix", async () => {
     const spec = `containers:\n  - hostname: ct-b\n    node: pve1\n    clone: { from: ct-live }\n`;
     const { plan } = await buildPlan(lab.client, cts(spec));
-    assert.deepEqual(plan.preflightErrors.map((p) => [p.kind, p.guest]), [["clone", "ct-b"]]);
+    assert.deepEqual(
+      plan.preflightErrors.map((p) => [p.kind, p.guest]),
+      [["clone", "ct-b"]],
+    );
     assert.match(plan.preflightErrors[0]!.message, /cannot make a full clone of a running container \(guest 8100 on pve1\): stop it first/);
   });
 
   it("spec: a clone with ostemplate or a root password is refused where it is written", () => {
     assert.throws(
-      () => parseSpec(`containers:\n  - hostname: ct-c\n    node: pve1\n    clone: { from: ct-tpl }\n    ostemplate: "${TEMPLATE}"\n`, "ct.yaml"),
+      () =>
+        parseSpec(
+          `containers:\n  - hostname: ct-c\n    node: pve1\n    clone: { from: ct-tpl }\n    ostemplate: "${TEMPLATE}"\n`,
+          "ct.yaml",
+        ),
       /ct\.yaml:5:5: containers\[0\]\.ostemplate: ostemplate is used only to create a container from a template; a clone keeps its source's/,
     );
   });
 
   it("a container clone whose answer was dropped is read back: one copy, reported", async () => {
     const url = new URL(lab.sim.url);
-    const impatient = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", user: "root@pam", password: lab.sim.rootPassword, timeoutMs: 250 });
+    const impatient = new PveClient({
+      host: url.hostname,
+      port: Number(url.port),
+      protocol: "http",
+      user: "root@pam",
+      password: lab.sim.rootPassword,
+      timeoutMs: 250,
+    });
     try {
       const spec = `containers:\n  - hostname: ct-lost\n    node: pve1\n    clone: { from: 8000 }\n    cores: 3\n`;
       const { plan } = await buildPlan(lab.client, cts(spec));
@@ -86,7 +100,10 @@ describe("clone: a container cloned and converged in one plan", () => {
       const report = await applyPlan(impatient, plan, fastApply);
       assert.equal(report.ok, true, report.guests[0]!.error);
       const guests = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number; name?: string }>;
-      assert.deepEqual(guests.filter((g) => g.name === "ct-lost").map((g) => g.vmid), [report.guests[0]!.vmid]);
+      assert.deepEqual(
+        guests.filter((g) => g.name === "ct-lost").map((g) => g.vmid),
+        [report.guests[0]!.vmid],
+      );
       assert.deepEqual((await buildPlan(lab.client, cts(spec))).plan.guests[0]!.steps, []);
     } finally {
       await impatient.close();

@@ -34,7 +34,14 @@ describe("clones in the executor", () => {
   before(async () => {
     lab = await startLab();
     const url = new URL(lab.sim.url);
-    impatient = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", user: "root@pam", password: lab.sim.rootPassword, timeoutMs: TIMEOUT_MS });
+    impatient = new PveClient({
+      host: url.hostname,
+      port: Number(url.port),
+      protocol: "http",
+      user: "root@pam",
+      password: lab.sim.rootPassword,
+      timeoutMs: TIMEOUT_MS,
+    });
   });
   beforeEach(async () => {
     lab.sim.admin.reset();
@@ -86,6 +93,10 @@ describe("clones in the executor", () => {
     assert.equal(report.ok, false);
     assert.match(report.guests[0]!.error ?? "", /can't lock file/);
     const guests = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Listed;
-    assert.deepEqual(guests.map((g) => g.name), ["tpl"], "nothing half-made");
+    assert.deepEqual(
+      guests.map((g) => g.name),
+      ["tpl"],
+      "nothing half-made",
+    );
   });
 });

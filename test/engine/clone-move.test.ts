@@ -41,12 +41,21 @@ describe("disk moves after a clone and on existing guests", () => {
     const { plan, report } = await converge(lab, CLONE("shared"));
     assert.equal(report.ok, true, JSON.stringify(report.guests));
     const steps = plan.guests[0]!.steps;
-    assert.deepEqual(steps.map((s) => s.action), ["clone", "disk-move", "disk-grow"]);
-    assert.match(steps[1]!.summary, /^move scsi0 of the new clone from local-lvm to shared: 1 GiB copied offline \(the VM is stopped\); the clone's copy on local-lvm is removed$/);
+    assert.deepEqual(
+      steps.map((s) => s.action),
+      ["clone", "disk-move", "disk-grow"],
+    );
+    assert.match(
+      steps[1]!.summary,
+      /^move scsi0 of the new clone from local-lvm to shared: 1 GiB copied offline \(the VM is stopped\); the clone's copy on local-lvm is removed$/,
+    );
     assert.equal(steps[1]!.calls[0]!.params.delete, 1);
     const cfg = (await lab.client.request("GET", "/nodes/pve1/qemu/9301/config")) as Record<string, unknown>;
     assert.match(String(cfg.scsi0), /^shared:9301\/vm-9301-disk-\d+\.\w+,.*size=2G/);
-    assert.deepEqual(Object.keys(cfg).filter((k) => k.startsWith("unused")), []);
+    assert.deepEqual(
+      Object.keys(cfg).filter((k) => k.startsWith("unused")),
+      [],
+    );
     const again = (await planSpec(lab.client, parseSpec(CLONE("shared"), "test.yaml"))).plan;
     assert.deepEqual(again.guests[0]!.steps, []);
   });
@@ -54,42 +63,63 @@ describe("disk moves after a clone and on existing guests", () => {
   it("an existing guest's move keeps the source as unused0 without --allow-data-loss, and destroys it with it", async () => {
     const kept = await converge(lab, CLONE("local-lvm"));
     assert.equal(kept.report.ok, true, JSON.stringify(kept.report.guests));
-    assert.deepEqual(kept.plan.guests[0]!.steps.map((s) => [s.action, s.severity]), [
-      ["disk-move", "configuration"],
-      ["disk-delete", "data-loss-risk"],
-    ]);
+    assert.deepEqual(
+      kept.plan.guests[0]!.steps.map((s) => [s.action, s.severity]),
+      [
+        ["disk-move", "configuration"],
+        ["disk-delete", "data-loss-risk"],
+      ],
+    );
     let cfg = (await lab.client.request("GET", "/nodes/pve1/qemu/9301/config")) as Record<string, unknown>;
     assert.match(String(cfg.scsi0), /^local-lvm:/);
     assert.match(String(cfg.unused0), /^shared:9301\//, "the source is kept");
     // Plan and report say the same: kept, not planned again, and exactly how to remove it.
     const removal = "`qm set 9301 --delete unused0` on node pve1";
-    const keptText = new RegExp(`destroy ${String(cfg.unused0).replace(/[./]/g, "\\$&")}, the source of the move of scsi0: without --allow-data-loss it stays as unused0, and later plans do not destroy it \\(pvectl keeps no record of the move\\); remove it then with ${removal}`);
+    const keptText = new RegExp(
+      `destroy ${String(cfg.unused0).replace(/[./]/g, "\\$&")}, the source of the move of scsi0: without --allow-data-loss it stays as unused0, and later plans do not destroy it \\(pvectl keeps no record of the move\\); remove it then with ${removal}`,
+    );
     assert.match(kept.plan.guests[0]!.steps[1]!.summary, keptText);
     assert.match(kept.report.guests[0]!.pending.join("\n"), keptText);
     // A rerun (also the one after a run killed between the move and the destroy) plans nothing, and its warning says how to remove it.
     const rerun = (await planSpec(lab.client, parseSpec(CLONE("local-lvm"), "test.yaml"))).plan;
     assert.deepEqual(rerun.guests[0]!.steps, []);
-    assert.match(rerun.guests[0]!.warnings.join("\n"), new RegExp(`unused0 holds ${String(cfg.unused0).replace(/[./]/g, "\\$&")}, attached to nothing.*to destroy it, run ${removal}`));
+    assert.match(
+      rerun.guests[0]!.warnings.join("\n"),
+      new RegExp(`unused0 holds ${String(cfg.unused0).replace(/[./]/g, "\\$&")}, attached to nothing.*to destroy it, run ${removal}`),
+    );
 
     const back = await converge(lab, CLONE("shared"), { allowDataLoss: true });
     assert.equal(back.report.ok, true, JSON.stringify(back.report.guests));
     cfg = (await lab.client.request("GET", "/nodes/pve1/qemu/9301/config")) as Record<string, unknown>;
     assert.match(String(cfg.scsi0), /^shared:/);
     // unused0 (kept by the first move) stays; the second move's source became unused1 and was destroyed.
-    assert.deepEqual(Object.keys(cfg).filter((k) => k.startsWith("unused")), ["unused0"]);
+    assert.deepEqual(
+      Object.keys(cfg).filter((k) => k.startsWith("unused")),
+      ["unused0"],
+    );
   });
 
   it("a guest with snapshots: the move keeps its source (the snapshots use it), even with --allow-data-loss", async () => {
     // A raw volume on NFS cannot be snapshotted (the earlier moves leave a raw one, as PVE's
     // format resolution does): convert it to qcow2 in place first.
-    await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu/9301/move_disk", { disk: "scsi0", storage: "shared", format: "qcow2", delete: 1 })) as string);
+    await lab.client.waitForTask(
+      (await lab.client.request("POST", "/nodes/pve1/qemu/9301/move_disk", {
+        disk: "scsi0",
+        storage: "shared",
+        format: "qcow2",
+        delete: 1,
+      })) as string,
+    );
     await lab.client.waitForTask((await lab.client.request("POST", "/nodes/pve1/qemu/9301/snapshot", { snapname: "before" })) as string);
     const before = (await lab.client.request("GET", "/nodes/pve1/qemu/9301/config")) as Record<string, unknown>;
     const source = String(before.scsi0).split(",")[0];
     const { plan, report } = await converge(lab, CLONE("local-lvm"), { allowDataLoss: true });
     assert.equal(report.ok, true, JSON.stringify(report.guests));
     const steps = plan.guests[0]!.steps;
-    assert.deepEqual(steps.map((s) => s.action), ["disk-move"]);
+    assert.deepEqual(
+      steps.map((s) => s.action),
+      ["disk-move"],
+    );
     assert.equal(
       steps[0]!.summary,
       `move scsi0 from shared to local-lvm: 2 GiB copied offline (the VM is stopped), without the VM's snapshots; the source volume ${source} is kept as unused1 (the snapshots still use it, so PVE refuses to destroy it)`,

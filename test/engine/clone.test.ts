@@ -15,7 +15,12 @@ async function config(lab: Lab, node: string, vmid: number): Promise<Config> {
 }
 
 async function listed(lab: Lab): Promise<Array<{ vmid: number; name?: string; node: string; tags?: string }>> {
-  return (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number; name?: string; node: string; tags?: string }>;
+  return (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{
+    vmid: number;
+    name?: string;
+    node: string;
+    tags?: string;
+  }>;
 }
 
 /** A template as an operator makes one: a cloud image VM with cloud-init, converted. */
@@ -72,7 +77,13 @@ describe("clone: a VM cloned and converged in one plan", () => {
     await lab.client.request("POST", "/pools", { poolid: "dev" });
     await makeTemplate(lab, 9000, "debian-tpl", "pve1", "local-lvm");
     await makeTemplate(lab, 9001, "plain-src", "pve1", "local-lvm", "base");
-    await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 9100, name: "not-a-template", memory: 512, scsi0: "local-lvm:2", tags: "pvectl" });
+    await lab.client.request("POST", "/nodes/pve1/qemu", {
+      vmid: 9100,
+      name: "not-a-template",
+      memory: 512,
+      scsi0: "local-lvm:2",
+      tags: "pvectl",
+    });
   });
   after(async () => lab.close());
 
@@ -120,7 +131,10 @@ describe("clone: a VM cloned and converged in one plan", () => {
     const spec = `vms:\n  - name: from-plain\n    node: pve1\n    clone: { from: 9001 }\n    memory: 512\n`;
     const { plan } = await buildPlan(lab.client, desired(spec));
     const steps = plan.guests[0]!.steps;
-    assert.deepEqual(steps.map((s) => s.action), ["clone", "config", "config"]);
+    assert.deepEqual(
+      steps.map((s) => s.action),
+      ["clone", "config", "config"],
+    );
     assert.deepEqual(steps[1]!.calls[0]!.params, { tags: "base;pvectl" });
     const report = await applyPlan(lab.client, plan, fastApply);
     assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));
@@ -131,7 +145,10 @@ describe("clone: a VM cloned and converged in one plan", () => {
     const spec = `vms:\n  - name: nope\n    node: pve1\n    clone: { from: plain-src }\n`;
     const { plan } = await buildPlan(lab.client, desired(spec));
     assert.deepEqual(plan.guests[0]!.steps, []);
-    assert.match(plan.guests[0]!.errors[0]!, /no guest named plain-src with the pvectl tag; 9001 on pve1 has that name .* write its vmid as clone.from/);
+    assert.match(
+      plan.guests[0]!.errors[0]!,
+      /no guest named plain-src with the pvectl tag; 9001 on pve1 has that name .* write its vmid as clone.from/,
+    );
   });
 
   it("preflight: a linked clone of a guest that is not a template is refused, with the fix", async () => {
@@ -147,7 +164,10 @@ describe("clone: a VM cloned and converged in one plan", () => {
   it("preflight: a clone onto another node from local storage says to use a shared storage", async () => {
     const linked = `vms:\n  - name: far\n    node: pve2\n    clone: { from: 9000 }\n`;
     const a = (await buildPlan(lab.client, desired(linked))).plan.preflightErrors;
-    assert.match(a.map((p) => p.message).join("\n"), /onto pve2 needs shared storage, but local-lvm is local to pve1: set full: true with clone.storage on a shared storage \(shared\)/);
+    assert.match(
+      a.map((p) => p.message).join("\n"),
+      /onto pve2 needs shared storage, but local-lvm is local to pve1: set full: true with clone.storage on a shared storage \(shared\)/,
+    );
     const full = `vms:\n  - name: far\n    node: pve2\n    clone: { from: 9000, full: true, storage: shared }\n`;
     const b = await buildPlan(lab.client, desired(full));
     assert.deepEqual(b.plan.preflightErrors, []);
@@ -181,14 +201,24 @@ describe("clone: a VM cloned and converged in one plan", () => {
       const missing = async (pool: string) =>
         (await buildPlan(pooler, desired(spec(pool)))).plan.preflightErrors.filter((p) => p.kind === "permission").map((p) => p.message);
       assert.ok(!(await missing("    pool: dev\n")).some((m) => m.includes("/vms/778")), "the pool's VM.Allocate does");
-      assert.ok((await missing("")).some((m) => m.includes("lacks VM.Allocate on /vms/778 (needed by")), "without a pool, the vmid's is needed");
+      assert.ok(
+        (await missing("")).some((m) => m.includes("lacks VM.Allocate on /vms/778 (needed by")),
+        "without a pool, the vmid's is needed",
+      );
     } finally {
       await pooler.close();
     }
   });
 
   it("clone.snapname: the copy is the source as it was at the snapshot, and the follow-ups are diffed against that", async () => {
-    await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: 9300, name: "snapped", memory: 1024, cores: 1, scsi0: "local-lvm:2", tags: "pvectl" });
+    await lab.client.request("POST", "/nodes/pve1/qemu", {
+      vmid: 9300,
+      name: "snapped",
+      memory: 1024,
+      cores: 1,
+      scsi0: "local-lvm:2",
+      tags: "pvectl",
+    });
     await lab.client.request("POST", "/nodes/pve1/qemu/9300/snapshot", { snapname: "golden" });
     await lab.client.request("PUT", "/nodes/pve1/qemu/9300/config", { memory: 4096 });
     const spec = `vms:\n  - name: from-snap\n    node: pve1\n    cores: 2\n    clone: { from: snapped, snapname: golden }\n`;
@@ -196,7 +226,10 @@ describe("clone: a VM cloned and converged in one plan", () => {
     assert.deepEqual(plan.preflightErrors, []);
     const steps = plan.guests[0]!.steps;
     assert.deepEqual(steps[0]!.calls[0]!.params, { name: "from-snap", full: 1, snapname: "golden" });
-    assert.deepEqual(steps.slice(1).flatMap((s) => s.changes.map((c) => c.field)), ["cores"]);
+    assert.deepEqual(
+      steps.slice(1).flatMap((s) => s.changes.map((c) => c.field)),
+      ["cores"],
+    );
     const report = await applyPlan(lab.client, plan, fastApply);
     assert.equal(report.ok, true, report.guests[0]!.error);
     const made = await config(lab, "pve1", report.guests[0]!.vmid!);
@@ -204,6 +237,9 @@ describe("clone: a VM cloned and converged in one plan", () => {
     assert.equal(made.cores, 2);
     assert.deepEqual((await buildPlan(lab.client, desired(spec))).plan.guests[0]!.steps, []);
     const missing = `vms:\n  - name: no-snap\n    node: pve1\n    clone: { from: snapped, snapname: nope }\n`;
-    assert.match((await buildPlan(lab.client, desired(missing))).plan.guests[0]!.errors.join(), /clone.snapname: snapshot nope of vmid 9300 cannot be read: .*does not exist/);
+    assert.match(
+      (await buildPlan(lab.client, desired(missing))).plan.guests[0]!.errors.join(),
+      /clone.snapname: snapshot nope of vmid 9300 cannot be read: .*does not exist/,
+    );
   });
 });

@@ -14,7 +14,11 @@ const vm = (name: string, o: { vmid?: number; memory?: number; node?: string } =
     memory: ${o.memory ?? 512}`;
 
 async function listed(lab: Lab): Promise<Array<{ vmid: number; name?: string; node: string }>> {
-  const guests = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number; name?: string; node: string }>;
+  const guests = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{
+    vmid: number;
+    name?: string;
+    node: string;
+  }>;
   return guests.sort((a, b) => a.vmid - b.vmid);
 }
 
@@ -58,7 +62,12 @@ describe("a guest deleted between the listing and its read", () => {
 
   it("plan gives a guest that stays unreadable its own error, not the whole plan", async () => {
     await create(`${vm("bad1", { vmid: 502 })}${vm("fine1", { vmid: 503 })}`);
-    lab.sim.admin.injectFault({ method: "GET", path: "^/nodes/pve1/qemu/502/pending$", status: 500, message: "unable to read config: does not exist" });
+    lab.sim.admin.injectFault({
+      method: "GET",
+      path: "^/nodes/pve1/qemu/502/pending$",
+      status: 500,
+      message: "unable to read config: does not exist",
+    });
     const { plan } = await buildPlan(lab.client, desired(`vms:${vm("bad1", { vmid: 502 })}${vm("fine1", { vmid: 503, memory: 1024 })}`));
     assert.match(plan.guests[0]!.errors.join(), /^could not read guest 502 on pve1: .*does not exist/);
     assert.deepEqual(plan.guests[1]!.errors, []);
@@ -68,7 +77,9 @@ describe("a guest deleted between the listing and its read", () => {
   it("destroy leaves the deleted guest out (already gone) and destroys the others", async () => {
     await create(`${vm("gone2", { vmid: 504 })}${vm("stays2", { vmid: 505 })}`);
     deleteDuringRead(504);
-    const plan = await buildDestroyPlan(lab.client, { desired: desired(`vms:${vm("gone2", { vmid: 504 })}${vm("stays2", { vmid: 505 })}`) });
+    const plan = await buildDestroyPlan(lab.client, {
+      desired: desired(`vms:${vm("gone2", { vmid: 504 })}${vm("stays2", { vmid: 505 })}`),
+    });
     assert.deepEqual(
       plan.guests.map((g) => [g.key, g.errors]),
       [["stays2", []]],
@@ -80,7 +91,9 @@ describe("a guest deleted between the listing and its read", () => {
 
   it("apply counts the destroy of a guest deleted after the plan as done (already gone)", async () => {
     await create(`${vm("gone3", { vmid: 506 })}${vm("stays3", { vmid: 507 })}`);
-    const plan = await buildDestroyPlan(lab.client, { desired: desired(`vms:${vm("gone3", { vmid: 506 })}${vm("stays3", { vmid: 507 })}`) });
+    const plan = await buildDestroyPlan(lab.client, {
+      desired: desired(`vms:${vm("gone3", { vmid: 506 })}${vm("stays3", { vmid: 507 })}`),
+    });
     await lab.client.request("DELETE", "/nodes/pve1/qemu/506", { purge: 1 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     const report = await applyPlan(lab.client, plan, { ...fastApply, allowDataLoss: true });
@@ -171,7 +184,10 @@ describe("two applies whose specs share guest names", () => {
 
   for (const vmids of [false, true]) {
     it(`never reports "created" for what the other run created, nor ok for a guest that does not match (${vmids ? "with" : "without"} vmids)`, async () => {
-      const [{ plan: planA }, { plan: planB }] = await Promise.all([buildPlan(lab.client, desired(spec(512, vmids))), buildPlan(lab.client, desired(spec(1024, vmids)))]);
+      const [{ plan: planA }, { plan: planB }] = await Promise.all([
+        buildPlan(lab.client, desired(spec(512, vmids))),
+        buildPlan(lab.client, desired(spec(1024, vmids))),
+      ]);
       const [a, b] = await Promise.all([
         applyPlan(lab.client, planA, { ...fastApply, desired: desired(spec(512, vmids)) }),
         applyPlan(lab.client, planB, { ...fastApply, desired: desired(spec(1024, vmids)) }),
@@ -183,14 +199,22 @@ describe("two applies whose specs share guest names", () => {
         "one guest per name",
       );
       const claims = new Map<number, string>();
-      for (const [run, report, memory] of [["A", a, 512], ["B", b, 1024]] as const) {
+      for (const [run, report, memory] of [
+        ["A", a, 512],
+        ["B", b, 1024],
+      ] as const) {
         for (const g of report.guests) {
           if (g.result === "created") {
             assert.equal(claims.get(g.vmid!), undefined, `${g.key} (vmid ${g.vmid}) reported created by both runs`);
             claims.set(g.vmid!, run);
           }
           // Whatever a run reports as done without an error, the guest must match that run's spec.
-          if (g.error === undefined) assert.equal(await memoryOf(g.vmid!), memory, `run ${run} reports ${g.key} ${g.result} without error, but it does not match its spec`);
+          if (g.error === undefined)
+            assert.equal(
+              await memoryOf(g.vmid!),
+              memory,
+              `run ${run} reports ${g.key} ${g.result} without error, but it does not match its spec`,
+            );
           else assert.match(g.error, /created by another run|not converged/);
         }
         if (report.ok) for (const g of report.guests) assert.equal(await memoryOf(g.vmid!), memory);
@@ -203,7 +227,10 @@ describe("two applies whose specs share guest names", () => {
     // Both plans are made before either run creates anything (as when two CI jobs start
     // together); PVE's create is atomic per vmid, not per name, so each run creates its own.
     const spec = `vms:${vm("d1")}${vm("d2")}`;
-    const [{ plan: planA }, { plan: planB }] = await Promise.all([buildPlan(lab.client, desired(spec)), buildPlan(lab.client, desired(spec))]);
+    const [{ plan: planA }, { plan: planB }] = await Promise.all([
+      buildPlan(lab.client, desired(spec)),
+      buildPlan(lab.client, desired(spec)),
+    ]);
     const a = await applyPlan(lab.client, planA, { ...fastApply, desired: desired(spec) });
     const b = await applyPlan(lab.client, planB, { ...fastApply, desired: desired(spec) });
     const guests = await listed(lab);
@@ -213,7 +240,10 @@ describe("two applies whose specs share guest names", () => {
       const second = b.guests.find((g) => g.key === name)!;
       assert.equal(b.ok, false, `${name} exists twice (${twins.join(", ")}), but the second run reported ok`);
       assert.equal(second.result, "partial");
-      assert.match(second.error ?? "", new RegExp(`another guest named ${name} with the pvectl tag exists too \\(${twins.find((v) => v !== second.vmid)} on pve1\\)`));
+      assert.match(
+        second.error ?? "",
+        new RegExp(`another guest named ${name} with the pvectl tag exists too \\(${twins.find((v) => v !== second.vmid)} on pve1\\)`),
+      );
     }
     assert.equal(a.ok, true, "the first run finished before the second created anything");
   });

@@ -41,7 +41,14 @@ describe("lost answers of container writes", () => {
   before(async () => {
     lab = await startLab();
     const url = new URL(lab.sim.url);
-    impatient = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", user: "root@pam", password: lab.sim.rootPassword, timeoutMs: TIMEOUT_MS });
+    impatient = new PveClient({
+      host: url.hostname,
+      port: Number(url.port),
+      protocol: "http",
+      user: "root@pam",
+      password: lab.sim.rootPassword,
+      timeoutMs: TIMEOUT_MS,
+    });
   });
   beforeEach(() => lab.sim.admin.reset());
   after(async () => {
@@ -58,7 +65,10 @@ describe("lost answers of container writes", () => {
 
   async function volumes(vmid: number): Promise<string[]> {
     const content = (await lab.client.request("GET", "/nodes/pve1/storage/local-lvm/content")) as Array<{ volid: string }>;
-    return content.map((c) => c.volid).filter((v) => v.includes(`-${vmid}-disk-`)).sort();
+    return content
+      .map((c) => c.volid)
+      .filter((v) => v.includes(`-${vmid}-disk-`))
+      .sort();
   }
 
   let vmid = 340;
@@ -71,7 +81,11 @@ describe("lost answers of container writes", () => {
       assert.equal(report.ok, true, report.guests[0]!.error);
       assert.deepEqual(await volumes(vmid), [`local-lvm:vm-${vmid}-disk-0`, `local-lvm:vm-${vmid}-disk-1`], "one new volume, not two");
       const config = (await lab.client.request("GET", `/nodes/pve1/lxc/${vmid}/config`)) as Record<string, unknown>;
-      assert.deepEqual(Object.keys(config).filter((k) => k.startsWith("unused")), [], "no leaked unusedN");
+      assert.deepEqual(
+        Object.keys(config).filter((k) => k.startsWith("unused")),
+        [],
+        "no leaked unusedN",
+      );
       assert.deepEqual((await buildPlan(lab.client, [ct(`lost${vmid}`, vmid, true)])).plan.guests[0]!.steps, []);
     });
 
@@ -83,7 +97,11 @@ describe("lost answers of container writes", () => {
       assert.equal(report.ok, true, guest.error);
       assert.equal(guest.result, "created");
       const listed = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number; name?: string }>;
-      assert.deepEqual(listed.filter((g) => g.name === name).map((g) => g.vmid), [guest.vmid], "one container, and the report names it");
+      assert.deepEqual(
+        listed.filter((g) => g.name === name).map((g) => g.vmid),
+        [guest.vmid],
+        "one container, and the report names it",
+      );
     });
   }
 });

@@ -59,7 +59,13 @@ describe("container preflight", () => {
     const { plan } = await buildPlan(lab.client, [ct("local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst", "local")]);
     assert.deepEqual(
       plan.preflightErrors.map((p) => [p.kind, p.guest, p.message]),
-      [["storage", "app1", "storage local on node pve1 does not hold content type rootdir (it holds: backup, import, iso, snippets, vztmpl)"]],
+      [
+        [
+          "storage",
+          "app1",
+          "storage local on node pve1 does not hold content type rootdir (it holds: backup, import, iso, snippets, vztmpl)",
+        ],
+      ],
     );
   });
 });

@@ -56,7 +56,12 @@ describe("a container's root password", () => {
     const rendered = renderPlan(plan);
     assert.match(rendered, /\(from env PVE_CT_ROOT_PASSWORD\)/);
     const file = join(dir, "plan.json");
-    await savePlan(file, { specFiles: [], options: { shutdownTimeoutSeconds: 60, forceStop: false, adopt: false }, cluster: { nodes: ["pve1"] }, plan });
+    await savePlan(file, {
+      specFiles: [],
+      options: { shutdownTimeoutSeconds: 60, forceStop: false, adopt: false },
+      cluster: { nodes: ["pve1"] },
+      plan,
+    });
     const events: unknown[] = [];
     const resolveSecret = secretResolver(undefined, { PVE_CT_ROOT_PASSWORD: PASSWORD });
     const report = await applyPlan(lab.client, plan, { ...fastApply, resolveSecret, onEvent: (e) => events.push(e) });
@@ -95,6 +100,9 @@ describe("a container's root password", () => {
     const { plan } = await buildPlan(lab.client, [ct(332, { env: "PVE_CT_ROOT_PASSWORD" })]);
     const report = await applyPlan(lab.client, plan, fastApply);
     assert.equal(report.guests[0]!.result, "failed");
-    assert.match(report.guests[0]!.error ?? "", /password comes from environment variable PVE_CT_ROOT_PASSWORD, but this apply was given no way to read secrets/);
+    assert.match(
+      report.guests[0]!.error ?? "",
+      /password comes from environment variable PVE_CT_ROOT_PASSWORD, but this apply was given no way to read secrets/,
+    );
   });
 });

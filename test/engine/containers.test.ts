@@ -53,7 +53,10 @@ async function config(lab: Lab, vmid: number): Promise<Record<string, unknown>> 
 
 async function volumes(lab: Lab, vmid: number): Promise<string[]> {
   const content = (await lab.client.request("GET", "/nodes/pve1/storage/local-lvm/content")) as Array<{ volid: string }>;
-  return content.map((c) => c.volid).filter((v) => new RegExp(`-${vmid}-disk-`).test(v)).sort();
+  return content
+    .map((c) => c.volid)
+    .filter((v) => new RegExp(`-${vmid}-disk-`).test(v))
+    .sort();
 }
 
 describe("containers through the engine", () => {
@@ -78,7 +81,10 @@ describe("containers through the engine", () => {
     await converge(lab, ct(301));
     const changed = ct(301, { options: { cores: "2", memory: "1024", nameserver: "10.0.0.53" } });
     const { guest, result } = await converge(lab, changed);
-    assert.deepEqual(guest.steps.map((s) => s.action), ["config"]);
+    assert.deepEqual(
+      guest.steps.map((s) => s.action),
+      ["config"],
+    );
     assert.equal(result.result, "changed");
     const cfg = await config(lab, 301);
     assert.equal(cfg.memory, 1024);
@@ -90,13 +96,19 @@ describe("containers through the engine", () => {
     await converge(lab, ct(302));
     const changed = ct(302, { options: { cores: "1", memory: "512", nameserver: "10.0.0.54" } });
     const planned = await replan(lab, changed);
-    assert.deepEqual(planned.steps.map((s) => [s.action, s.severity]), [
-      ["config-pending", "service-impact"],
-      ["reboot", "service-impact"],
-    ]);
+    assert.deepEqual(
+      planned.steps.map((s) => [s.action, s.severity]),
+      [
+        ["config-pending", "service-impact"],
+        ["reboot", "service-impact"],
+      ],
+    );
     assert.match(planned.steps[0]!.summary, /applies at the next restart/);
     const refused = await converge(lab, changed);
-    assert.deepEqual(refused.result.steps.map((s) => s.status), ["skipped", "skipped"]);
+    assert.deepEqual(
+      refused.result.steps.map((s) => s.status),
+      ["skipped", "skipped"],
+    );
     await converge(lab, changed, all);
     assert.equal((await config(lab, 302)).nameserver, "10.0.0.54");
     assert.deepEqual((await replan(lab, changed)).steps, []);
@@ -107,7 +119,10 @@ describe("containers through the engine", () => {
     const grown = ct(303);
     grown.mounts[0]!.sizeBytes = 3 * GIB;
     const { guest } = await converge(lab, grown);
-    assert.deepEqual(guest.steps.map((s) => s.action), ["disk-grow"]);
+    assert.deepEqual(
+      guest.steps.map((s) => s.action),
+      ["disk-grow"],
+    );
     assert.match(String((await config(lab, 303)).rootfs), /size=3G/);
     assert.deepEqual((await replan(lab, grown)).steps, []);
     const shrunk = ct(303);
@@ -122,7 +137,10 @@ describe("containers through the engine", () => {
     const more = ct(304);
     more.mounts.push({ slot: "mp1", storage: "local-lvm", sizeBytes: 1 * GIB, mountpoint: "/logs", options: {} });
     const { guest } = await converge(lab, more);
-    assert.deepEqual(guest.steps.map((s) => [s.action, s.severity]), [["disk-add", "configuration"]]);
+    assert.deepEqual(
+      guest.steps.map((s) => [s.action, s.severity]),
+      [["disk-add", "configuration"]],
+    );
     assert.match(String((await config(lab, 304)).mp1), /mp=\/logs/);
     assert.deepEqual((await replan(lab, more)).steps, []);
   });
@@ -132,7 +150,10 @@ describe("containers through the engine", () => {
     const fewer = ct(305, { power: "stopped" });
     fewer.mounts.pop();
     const planned = await replan(lab, fewer);
-    assert.deepEqual(planned.steps.map((s) => [s.action, s.severity]), [["disk-delete", "data-loss-risk"]]);
+    assert.deepEqual(
+      planned.steps.map((s) => [s.action, s.severity]),
+      [["disk-delete", "data-loss-risk"]],
+    );
     assert.deepEqual(planned.steps[0]!.deletesVolumes, ["local-lvm:vm-305-disk-1"]);
     const refused = await converge(lab, fewer, { ...fastApply, power: "stopped" });
     assert.equal(refused.result.steps[0]!.status, "skipped");
@@ -140,7 +161,10 @@ describe("containers through the engine", () => {
     await converge(lab, fewer, all);
     const cfg = await config(lab, 305);
     assert.equal(cfg.mp0, undefined);
-    assert.deepEqual(Object.keys(cfg).filter((k) => k.startsWith("unused")), []);
+    assert.deepEqual(
+      Object.keys(cfg).filter((k) => k.startsWith("unused")),
+      [],
+    );
     assert.deepEqual(await volumes(lab, 305), ["local-lvm:vm-305-disk-0"]);
     assert.deepEqual((await replan(lab, fewer)).steps, []);
   });
@@ -150,7 +174,10 @@ describe("containers through the engine", () => {
     const detached = ct(306, { power: "stopped", detach: ["mp0"] });
     detached.mounts.pop();
     const { guest } = await converge(lab, detached);
-    assert.deepEqual(guest.steps.map((s) => [s.action, s.severity]), [["disk-detach", "configuration"]]);
+    assert.deepEqual(
+      guest.steps.map((s) => [s.action, s.severity]),
+      [["disk-detach", "configuration"]],
+    );
     const cfg = await config(lab, 306);
     assert.equal(cfg.mp0, undefined);
     assert.match(String(cfg.unused0), /vm-306-disk-1/);
@@ -168,10 +195,19 @@ describe("containers through the engine", () => {
     const spec = ct(312, { power: "stopped", detach: ["mp0"] });
     spec.mounts = spec.mounts.slice(0, 1);
     const { guest, result } = await converge(lab, spec, all);
-    assert.deepEqual(guest.steps.map((s) => s.action), ["disk-detach", "disk-delete", "disk-delete"]);
-    assert.ok(result.steps.every((s) => s.status === "done"), JSON.stringify(result));
+    assert.deepEqual(
+      guest.steps.map((s) => s.action),
+      ["disk-detach", "disk-delete", "disk-delete"],
+    );
+    assert.ok(
+      result.steps.every((s) => s.status === "done"),
+      JSON.stringify(result),
+    );
     const cfg = await config(lab, 312);
-    assert.deepEqual(Object.keys(cfg).filter((k) => /^(mp|unused)\d+$/.test(k)), ["unused0"]);
+    assert.deepEqual(
+      Object.keys(cfg).filter((k) => /^(mp|unused)\d+$/.test(k)),
+      ["unused0"],
+    );
     assert.equal(cfg.unused0, kept.split(",")[0], "the detached volume is kept");
     assert.deepEqual(await volumes(lab, 312), ["local-lvm:vm-312-disk-0", kept.split(",")[0]!].sort());
   });
@@ -194,7 +230,10 @@ describe("containers through the engine", () => {
     const report = await applyPlan(lab.client, plan, { ...all, cluster: context.cluster });
     const result = report.guests[0]!;
     assert.equal(result.result, "failed");
-    assert.match(result.error ?? "", /unused0 of ct313 holds local-lvm:vm-313-disk-2, not local-lvm:vm-313-disk-1 as planned; nothing was destroyed/);
+    assert.match(
+      result.error ?? "",
+      /unused0 of ct313 holds local-lvm:vm-313-disk-2, not local-lvm:vm-313-disk-1 as planned; nothing was destroyed/,
+    );
     assert.ok((await volumes(lab, 313)).includes(mp1), "the other volume survives");
   });
 
@@ -203,12 +242,19 @@ describe("containers through the engine", () => {
     const moved = ct(307, { power: "stopped" });
     moved.mounts[1]!.storage = "shared";
     const planned = await replan(lab, moved);
-    assert.deepEqual(planned.steps.map((s) => [s.action, s.severity]), [
-      ["disk-move", "configuration"],
-      ["disk-delete", "data-loss-risk"],
-    ]);
+    assert.deepEqual(
+      planned.steps.map((s) => [s.action, s.severity]),
+      [
+        ["disk-move", "configuration"],
+        ["disk-delete", "data-loss-risk"],
+      ],
+    );
     const { result } = await converge(lab, moved);
-    assert.deepEqual(result.steps.map((s) => s.status), ["done", "skipped"], JSON.stringify(result));
+    assert.deepEqual(
+      result.steps.map((s) => s.status),
+      ["done", "skipped"],
+      JSON.stringify(result),
+    );
     const cfg = await config(lab, 307);
     assert.match(String(cfg.mp0), /^shared:/);
     assert.match(String(cfg.unused0), /vm-307-disk-1/);
@@ -220,10 +266,17 @@ describe("containers through the engine", () => {
     const moved = ct(311, { power: "stopped" });
     moved.mounts[1]!.storage = "shared";
     const { result } = await converge(lab, moved, all);
-    assert.deepEqual(result.steps.map((s) => s.status), ["done", "done"], JSON.stringify(result));
+    assert.deepEqual(
+      result.steps.map((s) => s.status),
+      ["done", "done"],
+      JSON.stringify(result),
+    );
     const cfg = await config(lab, 311);
     assert.match(String(cfg.mp0), /^shared:/);
-    assert.deepEqual(Object.keys(cfg).filter((k) => k.startsWith("unused")), []);
+    assert.deepEqual(
+      Object.keys(cfg).filter((k) => k.startsWith("unused")),
+      [],
+    );
     assert.deepEqual(await volumes(lab, 311), ["local-lvm:vm-311-disk-0"], "the source volume is gone");
   });
 
@@ -233,7 +286,10 @@ describe("containers through the engine", () => {
     const retagged = ct(308);
     retagged.nics[0]!.options.tag = "20";
     const { guest } = await converge(lab, retagged);
-    assert.deepEqual(guest.steps.map((s) => [s.action, s.severity]), [["nic-change", "configuration"]]);
+    assert.deepEqual(
+      guest.steps.map((s) => [s.action, s.severity]),
+      [["nic-change", "configuration"]],
+    );
     const net0 = String((await config(lab, 308)).net0);
     assert.match(net0, /tag=20/);
     assert.match(net0, new RegExp(`hwaddr=${mac}`, "i"));
@@ -256,11 +312,17 @@ describe("containers through the engine", () => {
   it("stops and starts a container as the spec's power says (vzshutdown, vzstart)", async () => {
     await converge(lab, ct(314));
     const stopped = await converge(lab, ct(314, { power: "stopped" }), all);
-    assert.deepEqual(stopped.guest.steps.map((s) => [s.action, s.severity]), [["stop", "service-impact"]]);
+    assert.deepEqual(
+      stopped.guest.steps.map((s) => [s.action, s.severity]),
+      [["stop", "service-impact"]],
+    );
     const status = async () => ((await lab.client.request("GET", "/nodes/pve1/lxc/314/status/current")) as { status: string }).status;
     assert.equal(await status(), "stopped");
     const started = await converge(lab, ct(314));
-    assert.deepEqual(started.guest.steps.map((s) => s.action), ["start"]);
+    assert.deepEqual(
+      started.guest.steps.map((s) => s.action),
+      ["start"],
+    );
     assert.equal(await status(), "running");
     const tasks = (await lab.client.request("GET", "/nodes/pve1/tasks", { vmid: 314 })) as Array<{ type: string; status?: string }>;
     assert.deepEqual([...new Set(tasks.map((t) => t.type))].sort(), ["vzcreate", "vzshutdown", "vzstart"]);
@@ -276,9 +338,17 @@ describe("containers through the engine", () => {
       cores: 1,
     });
     await lab.client.waitForTask(upid as string);
-    const spec = ct(310, { power: "stopped", mounts: [{ slot: "rootfs", storage: "local-lvm", sizeBytes: 2 * GIB, options: {} }], nics: [], unmanaged: ["nics"] });
+    const spec = ct(310, {
+      power: "stopped",
+      mounts: [{ slot: "rootfs", storage: "local-lvm", sizeBytes: 2 * GIB, options: {} }],
+      nics: [],
+      unmanaged: ["nics"],
+    });
     const refused = (await buildPlan(lab.client, [spec])).plan;
-    assert.deepEqual(refused.preflightErrors.map((p) => p.kind), ["adoption"]);
+    assert.deepEqual(
+      refused.preflightErrors.map((p) => p.kind),
+      ["adoption"],
+    );
     const adopted = await converge(lab, { ...spec, adopt: true });
     assert.equal(adopted.guest.steps[0]!.action, "adopt");
     assert.match(String((await config(lab, 310)).tags), /pvectl/);
@@ -299,7 +369,10 @@ describe("a container created and started in one step", () => {
     const status = (await lab.client.request("GET", "/nodes/pve1/lxc/320/status/current")) as { status: string };
     assert.equal(status.status, "running");
     const tasks = (await lab.client.request("GET", "/nodes/pve1/tasks", { vmid: 320 })) as Array<{ type: string; status?: string }>;
-    assert.deepEqual(tasks.map((t) => [t.type, t.status]).sort(), [["vzcreate", "OK"], ["vzstart", "OK"]]);
+    assert.deepEqual(tasks.map((t) => [t.type, t.status]).sort(), [
+      ["vzcreate", "OK"],
+      ["vzstart", "OK"],
+    ]);
   });
 
   it("reports a start that fails as the create step's error, and keeps the container", async () => {

@@ -33,7 +33,10 @@ describe("a VM created and started in one step", () => {
     const status = (await lab.client.request("GET", "/nodes/pve1/qemu/330/status/current")) as { status: string };
     assert.equal(status.status, "running");
     const tasks = (await lab.client.request("GET", "/nodes/pve1/tasks", { vmid: 330 })) as Array<{ type: string; status?: string }>;
-    assert.deepEqual(tasks.map((t) => [t.type, t.status]).sort(), [["qmcreate", "OK"], ["qmstart", "OK"]]);
+    assert.deepEqual(tasks.map((t) => [t.type, t.status]).sort(), [
+      ["qmcreate", "OK"],
+      ["qmstart", "OK"],
+    ]);
   });
 
   it("reports a start that fails as the create step's error, and keeps the VM", async () => {

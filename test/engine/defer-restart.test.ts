@@ -40,14 +40,20 @@ describe("apply with deferRestart", () => {
 
   it("writes the changes as pending, does not reboot, and reports the pending keys", async () => {
     const { plan, report } = await converge(lab, SPEC("2G", 2), { deferRestart: true });
-    assert.deepEqual(plan.guests[0]!.steps.map((s) => s.action), ["config-pending", "reboot"]);
+    assert.deepEqual(
+      plan.guests[0]!.steps.map((s) => s.action),
+      ["config-pending", "reboot"],
+    );
     const guest = report.guests[0]!;
     assert.equal(report.ok, true);
     assert.equal(guest.result, "changed");
-    assert.deepEqual(guest.steps.map((s) => [s.action, s.status]), [
-      ["config-pending", "done"],
-      ["reboot", "skipped"],
-    ]);
+    assert.deepEqual(
+      guest.steps.map((s) => [s.action, s.status]),
+      [
+        ["config-pending", "done"],
+        ["reboot", "skipped"],
+      ],
+    );
     assert.deepEqual(guest.pendingReboot, ["cores", "memory"]);
     assert.equal(guest.pending.length, 1, "the held-back reboot is listed as pending");
     assert.match(guest.pending[0]!, /deferred \(--defer-restart\)/);
@@ -59,7 +65,10 @@ describe("apply with deferRestart", () => {
 
   it("a rerun writes nothing more and still lists the keys waiting for the reboot", async () => {
     const { plan, report } = await converge(lab, SPEC("2G", 2), { deferRestart: true });
-    assert.deepEqual(plan.guests[0]!.steps.map((s) => s.action), ["reboot"]);
+    assert.deepEqual(
+      plan.guests[0]!.steps.map((s) => s.action),
+      ["reboot"],
+    );
     assert.deepEqual(report.guests[0]!.pendingReboot, ["cores", "memory"]);
     assert.equal(await reboots(lab), 0);
   });

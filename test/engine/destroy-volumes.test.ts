@@ -28,7 +28,10 @@ vms:
 
 async function volumesOnStorage(lab: Lab): Promise<string[]> {
   const content = (await lab.client.request("GET", "/nodes/pve1/storage/local-lvm/content")) as Array<{ volid: string }>;
-  return content.map((c) => c.volid).filter((v) => volumeOwner(v) === 170).sort();
+  return content
+    .map((c) => c.volid)
+    .filter((v) => volumeOwner(v) === 170)
+    .sort();
 }
 
 describe("destroy names every volume it deletes", () => {
@@ -45,7 +48,10 @@ describe("destroy names every volume it deletes", () => {
 
   it("lists the cloud-init volume, EFI vars, TPM state and unused volumes, exactly the ones that go", async () => {
     const before = await volumesOnStorage(lab);
-    assert.ok(before.some((v) => v.includes("cloudinit")), `a cloud-init volume exists: ${before.join(", ")}`);
+    assert.ok(
+      before.some((v) => v.includes("cloudinit")),
+      `a cloud-init volume exists: ${before.join(", ")}`,
+    );
     assert.ok(before.length >= 5, `disk, unused disk, cloud-init, EFI and TPM volumes: ${before.join(", ")}`);
 
     const plan = await buildDestroyPlan(lab.client, { desired: desired(SPEC) });

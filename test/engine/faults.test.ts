@@ -40,7 +40,10 @@ describe("injected faults", () => {
     const report = await apply(lab, `vms:${vm(230, "f500")}`);
     assert.equal(report.ok, true, report.guests[0]!.error);
     assert.equal(report.guests[0]!.steps[0]!.attempts, 3);
-    assert.deepEqual((await guests(lab)).map((g) => g.vmid), [230]);
+    assert.deepEqual(
+      (await guests(lab)).map((g) => g.vmid),
+      [230],
+    );
   });
 
   it("reports a failed create task with PVE's message, leaves nothing behind, and does not stop the other guests", async () => {
@@ -48,14 +51,23 @@ describe("injected faults", () => {
     const report = await apply(lab, `vms:${vm(231, "ftask")}${vm(232, "fine", "pve2")}`);
     const failed = report.guests.find((g) => g.key === "ftask")!;
     assert.equal(failed.result, "failed");
-    assert.match(failed.error ?? "", /^create ftask on pve1 \(vmid 231\): task qmcreate 231 on node pve1 failed: storage allocation failed: out of space/);
+    assert.match(
+      failed.error ?? "",
+      /^create ftask on pve1 \(vmid 231\): task qmcreate 231 on node pve1 failed: storage allocation failed: out of space/,
+    );
     const fine = report.guests.find((g) => g.key === "fine")!;
     assert.equal(fine.result, "created", fine.error);
-    assert.deepEqual((await guests(lab)).map((g) => g.vmid), [232]);
+    assert.deepEqual(
+      (await guests(lab)).map((g) => g.vmid),
+      [232],
+    );
     assert.deepEqual(await volumes(lab, "pve1"), [], "no orphaned volume on pve1");
     lab.sim.admin.clearFaults();
     const rerun = await apply(lab, `vms:${vm(231, "ftask")}${vm(232, "fine", "pve2")}`);
-    assert.deepEqual(rerun.guests.map((g) => g.result), ["created", "unchanged"]);
+    assert.deepEqual(
+      rerun.guests.map((g) => g.result),
+      ["created", "unchanged"],
+    );
   });
 
   it("waits for a held lock and retries, then succeeds once it is released", async () => {
@@ -67,7 +79,11 @@ describe("injected faults", () => {
     const onEvent = (e: { type: string }) => {
       if (e.type === "retry") lab.sim.admin.releaseLock(233);
     };
-    const report = await applyPlan(lab.client, plan, { ...fastApply, onEvent, retry: { maxAttempts: 40, baseDelayMs: 10, maxDelayMs: 50 } });
+    const report = await applyPlan(lab.client, plan, {
+      ...fastApply,
+      onEvent,
+      retry: { maxAttempts: 40, baseDelayMs: 10, maxDelayMs: 50 },
+    });
     assert.equal(report.ok, true, report.guests[0]!.error);
     assert.ok((report.guests[0]!.steps[0]!.attempts ?? 0) > 1, "the change was retried while the lock was held");
   });
@@ -97,7 +113,11 @@ describe("injected faults", () => {
     const report = await applyPlan(lab.client, plan, fastApply);
     assert.equal(report.ok, true, report.guests[0]!.error);
     assert.equal(report.guests[0]!.result, "created");
-    assert.deepEqual((await guests(lab)).map((g) => g.vmid), [235], "one guest, not two");
+    assert.deepEqual(
+      (await guests(lab)).map((g) => g.vmid),
+      [235],
+      "one guest, not two",
+    );
     assert.deepEqual(await volumes(lab, "pve1"), ["local-lvm:vm-235-disk-0"], "one volume, not two");
   });
 
@@ -126,7 +146,10 @@ describe("injected faults", () => {
     } finally {
       lab.sim.admin.setNodeOnline("pve2", true);
     }
-    assert.deepEqual((await guests(lab)).map((g) => g.vmid), [239]);
+    assert.deepEqual(
+      (await guests(lab)).map((g) => g.vmid),
+      [239],
+    );
   });
 
   it("does not create again while an interrupted create is still running", async () => {

@@ -62,7 +62,12 @@ describe("a foreign guest is never changed or destroyed without adopt", () => {
       fc.asyncProperty(guests, entries, async (live, wanted) => {
         const base = 1000 + 10 * run++;
         for (const [i, g] of live.entries()) {
-          const upid = await lab.client.request("POST", "/nodes/pve1/qemu", { vmid: base + i, name: g.name, memory: 512, tags: g.owned ? "pvectl" : "ops" });
+          const upid = await lab.client.request("POST", "/nodes/pve1/qemu", {
+            vmid: base + i,
+            name: g.name,
+            memory: 512,
+            tags: g.owned ? "pvectl" : "ops",
+          });
           await lab.client.waitForTask(upid as string);
         }
         const yaml = specOf(base, live, wanted);
@@ -77,7 +82,10 @@ describe("a foreign guest is never changed or destroyed without adopt", () => {
         for (const [i, g] of live.entries()) {
           const vmid = base + i;
           if (g.owned || adoptedByVmid.has(vmid)) continue;
-          const config = (await lab.client.request("GET", `/nodes/pve1/qemu/${vmid}/config`)) as { memory?: number | string; tags?: string };
+          const config = (await lab.client.request("GET", `/nodes/pve1/qemu/${vmid}/config`)) as {
+            memory?: number | string;
+            tags?: string;
+          };
           assert.equal(String(config.memory), "512", `${yaml}vmid ${vmid} (foreign) was changed`);
           assert.equal(config.tags, "ops", `${yaml}vmid ${vmid} (foreign) was tagged`);
         }

@@ -34,16 +34,18 @@ describe("guard rails", () => {
     assert.deepEqual(step.deletesVolumes, ["local-lvm:vm-150-disk-1"]);
     const guest = report.guests[0]!;
     assert.equal(guest.result, "skipped");
-    assert.deepEqual(guest.pending, [
-      "delete scsi1 and destroy volume local-lvm:vm-150-disk-1 (data-loss-risk: needs --allow-data-loss)",
-    ]);
+    assert.deepEqual(guest.pending, ["delete scsi1 and destroy volume local-lvm:vm-150-disk-1 (data-loss-risk: needs --allow-data-loss)"]);
     assert.equal(guest.volumes.scsi1, "local-lvm:vm-150-disk-1", "the volume is still attached");
 
     const allowed = await converge(lab, without, { allowDataLoss: true });
     assert.equal(allowed.report.guests[0]!.result, "changed");
     assert.equal(allowed.report.guests[0]!.volumes.scsi1, undefined);
     const content = (await lab.client.request("GET", "/nodes/pve1/storage/local-lvm/content")) as Array<{ volid: string }>;
-    assert.equal(content.some((c) => c.volid === "local-lvm:vm-150-disk-1"), false, "the volume is gone");
+    assert.equal(
+      content.some((c) => c.volid === "local-lvm:vm-150-disk-1"),
+      false,
+      "the volume is gone",
+    );
   });
 
   it("leaves a change that needs a reboot pending without allowRestart, then reboots with it", async () => {

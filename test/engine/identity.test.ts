@@ -27,7 +27,10 @@ describe("identity and vmid allocation", () => {
     assert.equal(new Set(vmids).size, 5, `distinct vmids: ${vmids.join(", ")}`);
     const guests = await qemuGuests(lab);
     assert.equal(guests.length, 5);
-    assert.ok(guests.every((g) => (g.tags ?? "").split(/[;, ]/).includes("pvectl")), "every created guest carries the ownership tag");
+    assert.ok(
+      guests.every((g) => (g.tags ?? "").split(/[;, ]/).includes("pvectl")),
+      "every created guest carries the ownership tag",
+    );
 
     const { plan: rerun } = await buildPlan(lab.client, vms);
     assert.deepEqual(
@@ -44,7 +47,10 @@ describe("identity and vmid allocation", () => {
     const { plan } = await buildPlan(lab.client, desired(`vms:${NO_VMIDS}`));
     const a = plan.guests.find((g) => g.key === "node-a")!;
     assert.deepEqual(a.steps, []);
-    assert.match(a.errors[0] ?? "", /^2 guests are named node-a and tagged pvectl \(\d+ on pve1, 900 on pve2\); add the right vmid to the spec$/);
+    assert.match(
+      a.errors[0] ?? "",
+      /^2 guests are named node-a and tagged pvectl \(\d+ on pve1, 900 on pve2\); add the right vmid to the spec$/,
+    );
   });
 
   it("does not adopt an untagged guest with the same name", async () => {
@@ -54,7 +60,10 @@ describe("identity and vmid allocation", () => {
     assert.deepEqual(plan.guests[0]!.errors, [
       "a guest named legacy exists (vmid 901) but was not created by pvectl (no pvectl tag); set `vmid: 901` and `adopt: true` in the spec to manage it, or choose another name",
     ]);
-    const { plan: adopted } = await buildPlan(lab.client, desired("vms:\n  - vmid: 901\n    name: legacy\n    node: pve3\n    memory: 512\n    adopt: true\n"));
+    const { plan: adopted } = await buildPlan(
+      lab.client,
+      desired("vms:\n  - vmid: 901\n    name: legacy\n    node: pve3\n    memory: 512\n    adopt: true\n"),
+    );
     assert.deepEqual(adopted.guests[0]!.errors, []);
     assert.deepEqual(adopted.preflightErrors, []);
     assert.equal(adopted.guests[0]!.exists, true);

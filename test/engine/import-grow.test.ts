@@ -42,10 +42,13 @@ describe("disks imported from an image", () => {
     const [create, ...others] = plan.guests[0]!.steps;
     assert.deepEqual(others, []);
     assert.equal(create!.summary, "create imported on pve1 (vmid 301) and start it");
-    assert.deepEqual(create!.changes.find((c) => c.field === "scsi0"), {
-      field: "scsi0",
-      after: `imported from ${IMAGE} on local-lvm, grown to 20 GiB if the image is smaller`,
-    });
+    assert.deepEqual(
+      create!.changes.find((c) => c.field === "scsi0"),
+      {
+        field: "scsi0",
+        after: `imported from ${IMAGE} on local-lvm, grown to 20 GiB if the image is smaller`,
+      },
+    );
     assert.deepEqual(create!.calls.slice(1), [
       {
         method: "PUT",
@@ -61,7 +64,10 @@ describe("disks imported from an image", () => {
     assert.match(await scsi0(301), /,size=20G$/);
 
     const { plan: again } = await buildPlan(lab.client, vms);
-    assert.deepEqual(again.guests.map((g) => [g.key, g.steps.map((s) => s.summary), g.errors, g.warnings]), [["imported", [], [], []]]);
+    assert.deepEqual(
+      again.guests.map((g) => [g.key, g.steps.map((s) => s.summary), g.errors, g.warnings]),
+      [["imported", [], [], []]],
+    );
   });
 
   it("allocates the vmid at apply and grows that guest's disk", async () => {
@@ -78,7 +84,10 @@ describe("disks imported from an image", () => {
   it("skips the grow when the image is already larger, and plans no shrink afterwards", async () => {
     const vms = desired(spec(302, "small-ask", "1G", "stopped"));
     const { plan, context } = await buildPlan(lab.client, vms);
-    assert.deepEqual(plan.guests[0]!.steps[0]!.calls.map((c) => c.method), ["POST", "PUT"]);
+    assert.deepEqual(
+      plan.guests[0]!.steps[0]!.calls.map((c) => c.method),
+      ["POST", "PUT"],
+    );
     const report = await applyPlan(lab.client, plan, { ...fastApply, cluster: context.cluster });
     assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));
     assert.match(await scsi0(302), /,size=3G$/);

@@ -54,7 +54,10 @@ describe("ipconfigN without nics:", () => {
   });
 
   it("a clone of a live template: net0 is its source's; a slot the source lacks is an error naming it and the source", async () => {
-    const planned = await plan(lab, `${TEMPLATE}${ENTRY(9502, "ci-b", [0], "clone: { from: tpl-ci }")}${ENTRY(9503, "ci-c", [0, 1], "clone: { from: tpl-ci }")}`);
+    const planned = await plan(
+      lab,
+      `${TEMPLATE}${ENTRY(9502, "ci-b", [0], "clone: { from: tpl-ci }")}${ENTRY(9503, "ci-c", [0, 1], "clone: { from: tpl-ci }")}`,
+    );
     assert.deepEqual(errorsOf(planned), {
       "tpl-ci": [],
       "ci-b": [],

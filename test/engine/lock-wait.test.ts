@@ -172,7 +172,8 @@ describe("pvectl apply --lock-wait", () => {
     writeFileSync(spec, `version: 1\nvms:${vm(406, 1024)}\n`);
     sim.admin.holdLock(406, "backup");
     // Released once the CLI has met the lock (PVE refused its write), whenever that is.
-    const refused = () => sim.admin.accessLog().entries.some((e) => e.method === "PUT" && e.path === "/nodes/pve1/qemu/406/config" && e.status === 500);
+    const refused = () =>
+      sim.admin.accessLog().entries.some((e) => e.method === "PUT" && e.path === "/nodes/pve1/qemu/406/config" && e.status === 500);
     const watch = setInterval(() => {
       if (!refused()) return;
       clearInterval(watch);

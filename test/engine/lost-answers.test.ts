@@ -77,7 +77,10 @@ describe("lost answers of non-idempotent writes", () => {
   }
 
   it("refuses lost-answer faults it cannot apply", () => {
-    assert.throws(() => lab.sim.admin.injectFault({ responseDelayMs: -1 }), /responseDelayMs must be a number of milliseconds from 0 to 3600000/);
+    assert.throws(
+      () => lab.sim.admin.injectFault({ responseDelayMs: -1 }),
+      /responseDelayMs must be a number of milliseconds from 0 to 3600000/,
+    );
     assert.throws(() => lab.sim.admin.injectFault({ dropResponse: "yes" as unknown as boolean }), /dropResponse must be true or false/);
   });
 
@@ -94,7 +97,11 @@ describe("lost answers of non-idempotent writes", () => {
       assert.equal(guest.result, "changed");
       assert.deepEqual(await volumes(), ["local-lvm:vm-300-disk-0", "local-lvm:vm-300-disk-1"], "one new volume, not two");
       const live = await config(300);
-      assert.deepEqual(Object.keys(live).filter((k) => k.startsWith("unused")), [], "no leaked unusedN");
+      assert.deepEqual(
+        Object.keys(live).filter((k) => k.startsWith("unused")),
+        [],
+        "no leaked unusedN",
+      );
       assert.equal(guest.volumes.scsi1, String(live.scsi1).split(",")[0], "the report names the volume the guest has");
       assert.deepEqual(await replanSteps(spec), []);
     });
@@ -147,7 +154,10 @@ describe("lost answers of non-idempotent writes", () => {
       assert.deepEqual(await volumes(), [], "the source volume is gone");
       assert.deepEqual(await volumes("shared"), ["shared:302/vm-302-disk-0.raw"]);
       const keys = Object.keys(await config(302));
-      assert.deepEqual(keys.filter((k) => k.startsWith("unused")), []);
+      assert.deepEqual(
+        keys.filter((k) => k.startsWith("unused")),
+        [],
+      );
       assert.deepEqual(await replanSteps(spec), []);
     });
   }
@@ -160,7 +170,13 @@ describe("a lost create answer while the create task still runs", () => {
     // Creates take about 3 s: longer than the runner's read-back budget under fastApply.
     lab = await startLab({ timing: "realistic", timeScale: 1, authFailureDelayMs: 0 });
     const url = new URL(lab.sim.url);
-    impatient = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", user: "root@pam", password: lab.sim.rootPassword });
+    impatient = new PveClient({
+      host: url.hostname,
+      port: Number(url.port),
+      protocol: "http",
+      user: "root@pam",
+      password: lab.sim.rootPassword,
+    });
   });
   after(async () => {
     await impatient.close();

@@ -57,11 +57,16 @@ describe("container config changes: hostname and bridges", () => {
   });
 
   const missing = async (client: PveClient, text: string) =>
-    (await buildPlan(client, desiredOf(parseSpec(text, "ct.yaml")))).plan.preflightErrors.filter((e) => e.kind === "permission").map((e) => `${e.path} ${e.privilege}`);
+    (await buildPlan(client, desiredOf(parseSpec(text, "ct.yaml")))).plan.preflightErrors
+      .filter((e) => e.kind === "permission")
+      .map((e) => `${e.path} ${e.privilege}`);
 
   it("hostname needs VM.Config.Network: preflight and the simulator both say so", async () => {
     assert.deepEqual(await missing(options, CT("ct-b", "vmbr0")), ["/vms/270 VM.Config.Network"]);
-    await assert.rejects(options.request("PUT", "/nodes/pve1/lxc/270/config", { hostname: "ct-b" }), /Permission check failed \(\/vms\/270, VM\.Config\.Network\)/);
+    await assert.rejects(
+      options.request("PUT", "/nodes/pve1/lxc/270/config", { hostname: "ct-b" }),
+      /Permission check failed \(\/vms\/270, VM\.Config\.Network\)/,
+    );
     await network.request("PUT", "/nodes/pve1/lxc/270/config", { hostname: "ct-b" });
   });
 

@@ -21,7 +21,10 @@ describe("a pending change the spec undoes is reverted, not rebooted for", () =>
   });
   after(async () => lab.close());
 
-  const pendingOf = async (path: string) => ((await lab.client.request("GET", path)) as Array<{ key: string; pending?: unknown; delete?: number }>).filter((e) => e.pending !== undefined || e.delete !== undefined).map((e) => e.key);
+  const pendingOf = async (path: string) =>
+    ((await lab.client.request("GET", path)) as Array<{ key: string; pending?: unknown; delete?: number }>)
+      .filter((e) => e.pending !== undefined || e.delete !== undefined)
+      .map((e) => e.key);
 
   for (const [what, yaml, config, change] of [
     ["a VM (cores)", VM, "/nodes/pve1/qemu/620", { cores: 3 }],

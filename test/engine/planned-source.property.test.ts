@@ -18,12 +18,22 @@ const NUM_RUNS = 12;
 /** Keys PVE writes on create by itself: a clone copies them, and no spec entry can ask for them to differ. */
 const PVE_GENERATED = new Set(["boot", "meta", "smbios1", "vmgenid"]);
 
-const disk = fc.record({ size: fc.integer({ min: 1, max: 8 }), opts: fc.constantFrom("", ", discard: true", ", cache: writeback, discard: true") });
+const disk = fc.record({
+  size: fc.integer({ min: 1, max: 8 }),
+  opts: fc.constantFrom("", ", discard: true", ", cache: writeback, discard: true"),
+});
 const templateSpec = fc.record({
   memory: fc.constantFrom(512, 1024, 2048),
   cores: fc.integer({ min: 1, max: 4 }),
-  disks: fc.uniqueArray(fc.tuple(fc.constantFrom("scsi0", "scsi1", "virtio0", "sata0"), disk), { minLength: 1, maxLength: 3, selector: ([slot]) => slot }),
-  nics: fc.uniqueArray(fc.tuple(fc.constantFrom("net0", "net1"), fc.constantFrom("vmbr0", "vmbr1"), fc.constantFrom("virtio", "e1000")), { maxLength: 2, selector: ([slot]) => slot }),
+  disks: fc.uniqueArray(fc.tuple(fc.constantFrom("scsi0", "scsi1", "virtio0", "sata0"), disk), {
+    minLength: 1,
+    maxLength: 3,
+    selector: ([slot]) => slot,
+  }),
+  nics: fc.uniqueArray(fc.tuple(fc.constantFrom("net0", "net1"), fc.constantFrom("vmbr0", "vmbr1"), fc.constantFrom("virtio", "e1000")), {
+    maxLength: 2,
+    selector: ([slot]) => slot,
+  }),
   cloudInit: fc.boolean(),
   tags: fc.constantFrom("", "tags: [base, linux]"),
 });
@@ -42,7 +52,9 @@ function specOf(vmid: number, t: TemplateSpec): string {
     ...(t.tags ? [`    ${t.tags}`] : []),
     "    disks:",
     ...t.disks.map(([slot, d]) => `      ${slot}: { storage: local-lvm, size: ${d.size}G${d.opts} }`),
-    ...(t.nics.length > 0 ? ["    nics:", ...t.nics.map(([slot, bridge, model]) => `      ${slot}: { bridge: ${bridge}, model: ${model} }`)] : []),
+    ...(t.nics.length > 0
+      ? ["    nics:", ...t.nics.map(([slot, bridge, model]) => `      ${slot}: { bridge: ${bridge}, model: ${model} }`)]
+      : []),
     ...(t.cloudInit ? ["    cloudInit: { storage: local-lvm, user: debian }"] : []),
   ];
   return `${lines.join("\n")}\n`;
@@ -77,10 +89,21 @@ describe("a template's prediction from its planned calls", () => {
         assert.equal(typeof predicted, "object", String(predicted));
         const report = await applyPlan(lab.client, plan, fastApply);
         assert.equal(report.ok, true, JSON.stringify(report.guests));
-        const live = (await readGuest(lab.client, { vmid, type: "qemu", node: "pve1", status: "stopped", tags: [], template: true })) as LiveVm;
+        const live = (await readGuest(lab.client, {
+          vmid,
+          type: "qemu",
+          node: "pve1",
+          status: "stopped",
+          tags: [],
+          template: true,
+        })) as LiveVm;
         assert.deepEqual(copied(predicted), copied(live), spec);
         const extra = Object.keys(live.options).filter((k) => !(k in predicted.options));
-        assert.deepEqual(extra.filter((k) => !PVE_GENERATED.has(k)), [], spec);
+        assert.deepEqual(
+          extra.filter((k) => !PVE_GENERATED.has(k)),
+          [],
+          spec,
+        );
         for (const [key, value] of Object.entries(predicted.options)) assert.equal(live.options[key], value, `${key} in\n${spec}`);
       }),
       { seed: SEED, numRuns: NUM_RUNS },

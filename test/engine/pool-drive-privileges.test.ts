@@ -77,7 +77,10 @@ describe("pools and drives, as PVE checks them", () => {
       assert.deepEqual(planned.plan.preflightErrors, []);
       assert.ok(planned.plan.guests[0]!.steps.length > 1, "the clone has follow-ups on /vms/511");
       const report = await applyPlan(team, planned, fastApply);
-      assert.deepEqual(report.guests.map((g) => [g.key, g.result, g.error]), [["web-app", "created", undefined]]);
+      assert.deepEqual(
+        report.guests.map((g) => [g.key, g.result, g.error]),
+        [["web-app", "created", undefined]],
+      );
       assert.deepEqual((await planSpec(team, parseSpec(CLONE, "clone.yaml"))).plan.guests[0]!.steps, []);
     } finally {
       await team.close();
@@ -106,7 +109,10 @@ describe("pools and drives, as PVE checks them", () => {
   it("preflight names VM.Config.CDROM for a cloud-init drive added to a VM by a user without it", async () => {
     const nocdrom = clientAs(lab, "nocdrom@pve", "nocdrom12");
     try {
-      const spec = parseSpec(`vms:\n  - vmid: 700\n    name: ci-drive\n    node: pve1\n    adopt: true\n    cloudInit: { storage: local-lvm, slot: ide0, user: debian }\n`, "ci.yaml");
+      const spec = parseSpec(
+        `vms:\n  - vmid: 700\n    name: ci-drive\n    node: pve1\n    adopt: true\n    cloudInit: { storage: local-lvm, slot: ide0, user: debian }\n`,
+        "ci.yaml",
+      );
       const { plan } = await planSpec(nocdrom, spec);
       assert.ok(
         plan.preflightErrors.some((p) => p.path === "/vms/700" && p.privilege === "VM.Config.CDROM"),
@@ -121,7 +127,10 @@ describe("pools and drives, as PVE checks them", () => {
     await converge(lab, `vms:\n  - vmid: 620\n    name: other-team\n    node: pve1\n    memory: 512\n`);
     const team = clientAs(lab, "team@pve", "team12345");
     try {
-      const { plan } = await planSpec(team, parseSpec(`vms:\n  - vmid: 620\n    name: mine\n    node: pve1\n    pool: web\n    memory: 512\n`, "mine.yaml"));
+      const { plan } = await planSpec(
+        team,
+        parseSpec(`vms:\n  - vmid: 620\n    name: mine\n    node: pve1\n    pool: web\n    memory: 512\n`, "mine.yaml"),
+      );
       assert.deepEqual(plan.guests[0]!.steps, []);
       const problem = plan.preflightErrors.find((p) => p.guest === "mine");
       assert.deepEqual([problem?.path, problem?.privilege], ["/vms/620", "VM.Audit"]);

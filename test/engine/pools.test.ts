@@ -109,11 +109,17 @@ describe("pools", () => {
     assert.deepEqual((await buildPlan(lab.client, desired(VM()))).plan.guests[0]!.steps, [], "no `pool:`: membership not managed");
 
     const leave = await converge(lab, VM(""));
-    assert.deepEqual(leave.guests[0]!.steps.map((s) => s.summary), ["leave pool dev"]);
+    assert.deepEqual(
+      leave.guests[0]!.steps.map((s) => s.summary),
+      ["leave pool dev"],
+    );
     assert.equal(await poolOf(lab, 330), undefined);
 
     const join = await converge(lab, VM("prod"));
-    assert.deepEqual(join.guests[0]!.steps.map((s) => s.summary), ["join pool prod"]);
+    assert.deepEqual(
+      join.guests[0]!.steps.map((s) => s.summary),
+      ["join pool prod"],
+    );
     assert.equal(await poolOf(lab, 330), "prod");
   });
 
@@ -133,25 +139,45 @@ describe("pools", () => {
     assert.equal(await poolOf(lab, 330), "prod");
     const mover = clientAs(lab, "mover@pve", "mover1234");
     try {
-      for (const [wanted, summary] of [["", "leave pool prod"], ["dev", "move from pool prod to pool dev"]] as const) {
+      for (const [wanted, summary] of [
+        ["", "leave pool prod"],
+        ["dev", "move from pool prod to pool dev"],
+      ] as const) {
         const { plan } = await buildPlan(mover, desired(VM(wanted)));
-        assert.deepEqual(plan.guests[0]!.steps.map((s) => s.summary), [summary]);
+        assert.deepEqual(
+          plan.guests[0]!.steps.map((s) => s.summary),
+          [summary],
+        );
         const missing = plan.preflightErrors.filter((p) => p.kind === "permission").map((p) => `${p.path} ${p.privilege}`);
         assert.deepEqual(missing, ["/pool/prod Pool.Allocate"], summary);
         assert.match(plan.preflightErrors[0]!.message, /mover@pve lacks Pool\.Allocate on \/pool\/prod/);
       }
-      await assert.rejects(mover.request("PUT", "/pools", { poolid: "prod", vms: "330", delete: 1 }), /Permission check failed \(\/pool\/prod, Pool\.Allocate\)/);
-      await assert.rejects(mover.request("PUT", "/pools", { poolid: "dev", vms: "330", "allow-move": 1 }), /Permission check failed \(\/pool\/prod, Pool\.Allocate\)/);
+      await assert.rejects(
+        mover.request("PUT", "/pools", { poolid: "prod", vms: "330", delete: 1 }),
+        /Permission check failed \(\/pool\/prod, Pool\.Allocate\)/,
+      );
+      await assert.rejects(
+        mover.request("PUT", "/pools", { poolid: "dev", vms: "330", "allow-move": 1 }),
+        /Permission check failed \(\/pool\/prod, Pool\.Allocate\)/,
+      );
       assert.equal(await poolOf(lab, 330), "prod");
     } finally {
       await mover.close();
     }
     // `access needs` reads no cluster: it says what the spec cannot; `access check` looks the pool up.
-    assert.ok(specAccessNeeds(parseSpec(VM(""), "leave.yaml")).notes.some((n) => /pool: "" on pooled: .*Pool\.Allocate on \/pool\/<that pool>/.test(n)));
+    assert.ok(
+      specAccessNeeds(parseSpec(VM(""), "leave.yaml")).notes.some((n) =>
+        /pool: "" on pooled: .*Pool\.Allocate on \/pool\/<that pool>/.test(n),
+      ),
+    );
     for (const wanted of ["", "dev"]) {
       const check = await checkAccess(lab.client, parseSpec(VM(wanted), "leave.yaml"), "mover@pve");
       const left = check.missing.find((m) => m.path === "/pool/prod");
-      assert.deepEqual(left && [left.privilege, left.operations, left.users], ["Pool.Allocate", ["pool"], ["pooled"]], JSON.stringify(check.missing));
+      assert.deepEqual(
+        left && [left.privilege, left.operations, left.users],
+        ["Pool.Allocate", ["pool"], ["pooled"]],
+        JSON.stringify(check.missing),
+      );
     }
     // Staying in its pool, or a spec without `pool:`, leaves nothing.
     for (const text of [VM("prod"), VM()]) assert.deepEqual(await leftPoolNeeds(lab.client, desired(text)), []);
@@ -160,7 +186,10 @@ describe("pools", () => {
   it("the simulator checks as PVE does: a pool update checks each guest, a create into a pool checks the pool", async () => {
     const pooler = clientAs(lab, "pooler@pve", "pooler123");
     try {
-      await assert.rejects(pooler.request("PUT", "/pools", { poolid: "dev", vms: "330", "allow-move": 1 }), /Permission check failed \(\/vms\/330/);
+      await assert.rejects(
+        pooler.request("PUT", "/pools", { poolid: "dev", vms: "330", "allow-move": 1 }),
+        /Permission check failed \(\/vms\/330/,
+      );
       const { plan } = await buildPlan(pooler, desired(VM("dev")));
       assert.ok(
         plan.preflightErrors.some((p) => p.path === "/vms/330" && p.privilege === "VM.Allocate or Permissions.Modify"),
@@ -172,7 +201,10 @@ describe("pools", () => {
     // Creating into a pool modifies the pool: VM.Allocate alone is not enough (qemu-server's check_perm_modify).
     const joiner = clientAs(lab, "joiner@pve", "joiner123");
     try {
-      await assert.rejects(joiner.request("POST", "/nodes/pve1/qemu", { vmid: 399, pool: "prod" }), /Permission check failed \(\/pool\/prod/);
+      await assert.rejects(
+        joiner.request("POST", "/nodes/pve1/qemu", { vmid: 399, pool: "prod" }),
+        /Permission check failed \(\/pool\/prod/,
+      );
     } finally {
       await joiner.close();
     }

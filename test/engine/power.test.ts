@@ -46,7 +46,10 @@ describe("power steps", () => {
 
   it("starts a stopped guest the spec wants running (a configuration step, no --allow-restart needed)", async () => {
     const { plan } = await buildPlan(lab.client, desired(spec("running")));
-    assert.deepEqual(plan.guests[0]!.steps.map((s) => [s.action, s.severity]), [["start", "configuration"]]);
+    assert.deepEqual(
+      plan.guests[0]!.steps.map((s) => [s.action, s.severity]),
+      [["start", "configuration"]],
+    );
     const report = await applyPlan(lab.client, plan, fastApply);
     assert.equal(report.guests[0]!.result, "changed");
     assert.equal(await status(lab), "running");

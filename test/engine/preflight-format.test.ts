@@ -21,7 +21,15 @@ function live(volume: string) {
 describe("disk format preflight", () => {
   it("refuses a format the target storage's type cannot hold (a move would fall back to raw and never converge)", () => {
     const plan = planUpdate(vm("local-lvm", "qcow2"), live("local-lvm:vm-130-disk-0"), power);
-    const guest = { key: "f", name: "f", node: "pve1", exists: true, steps: plan.steps.map((s, i) => ({ ...s, id: `f/${i}` })), errors: [], warnings: [] };
+    const guest = {
+      key: "f",
+      name: "f",
+      node: "pve1",
+      exists: true,
+      steps: plan.steps.map((s, i) => ({ ...s, id: `f/${i}` })),
+      errors: [],
+      warnings: [],
+    };
     const storages = [{ storage: "local-lvm", node: "pve1", content: ["images"], available: true, shared: false, type: "lvmthin" }];
     const problems = checkFormats({ nodes: new Map(), storages, guests: [] }, [guest]);
     assert.deepEqual(

@@ -14,11 +14,25 @@ const GIB = 1024 ** 3;
 
 function guest(key: string, node: string, intents: CallIntent[]): GuestPlan {
   const calls = intents.map((intent) => ({ method: "POST" as const, path: "/x", params: {}, intent }));
-  return { key, name: key, node, exists: false, steps: [{ id: `${key}/1`, action: "create", severity: "configuration", summary: "", changes: [], calls }], errors: [], warnings: [] };
+  return {
+    key,
+    name: key,
+    node,
+    exists: false,
+    steps: [{ id: `${key}/1`, action: "create", severity: "configuration", summary: "", changes: [], calls }],
+    errors: [],
+    warnings: [],
+  };
 }
 
 function newDisk(storage: string, bytes: number, key = "scsi0"): CallIntent {
-  return { kind: "qemu", op: "configure", writes: [{ key, as: "drive", media: "disk", newOn: storage, newBytes: bytes }], deletes: [], allocates: true };
+  return {
+    kind: "qemu",
+    op: "configure",
+    writes: [{ key, as: "drive", media: "disk", newOn: storage, newBytes: bytes }],
+    deletes: [],
+    allocates: true,
+  };
 }
 
 const cluster: ClusterSnapshot = {
@@ -34,7 +48,11 @@ const cluster: ClusterSnapshot = {
   guests: [],
 };
 
-const disk = fc.record({ node: fc.constantFrom("pve1", "pve2"), storage: fc.constantFrom("thick", "thin", "nfs"), mib: fc.integer({ min: 1, max: 4096 }) });
+const disk = fc.record({
+  node: fc.constantFrom("pve1", "pve2"),
+  storage: fc.constantFrom("thick", "thin", "nfs"),
+  mib: fc.integer({ min: 1, max: 4096 }),
+});
 
 describe("free-space preflight", () => {
   it("sums every new volume per storage, per node for a local one, once for a shared one", () => {
@@ -48,7 +66,10 @@ describe("free-space preflight", () => {
           const bytes = mine.reduce((s, d) => s + (group.type === "lvm" ? Math.ceil(d.mib / 4) * 4 : d.mib) * MIB, 0);
           assert.equal(neededBytes(group), bytes);
         }
-        assert.equal(groups.reduce((n, g) => n + g.needs.length, 0), disks.length);
+        assert.equal(
+          groups.reduce((n, g) => n + g.needs.length, 0),
+          disks.length,
+        );
       }),
     );
   });
@@ -58,7 +79,11 @@ describe("free-space preflight", () => {
       fc.property(fc.array(disk, { minLength: 1, maxLength: 8 }), fc.integer({ min: 0, max: 16 }), (disks, freeGib) => {
         const guests = disks.map((d, i) => guest(`g${i}`, d.node, [newDisk(d.storage, d.mib * MIB)]));
         const groups = groupNeeds(spaceNeeds(guests), cluster);
-        const verdict = judgeSpace(groups, groups.map(() => ({ avail: freeGib * GIB })), "pvectl@pve!ci");
+        const verdict = judgeSpace(
+          groups,
+          groups.map(() => ({ avail: freeGib * GIB })),
+          "pvectl@pve!ci",
+        );
         const over = groups.filter((g) => neededBytes(g) > freeGib * GIB);
         const refused = over.filter((g) => g.type === "lvm");
         assert.equal(verdict.problems.length, refused.length);
@@ -78,13 +103,36 @@ describe("free-space preflight", () => {
       guest("a", "pve1", [
         { kind: "qemu", op: "resize", slot: "scsi0", sizeBytes: 12 * GIB, fromBytes: 8 * GIB, storage: "thick" },
         { kind: "qemu", op: "move-volume", slot: "scsi1", storage: "thick", sizeBytes: 2 * GIB },
-        { kind: "qemu", op: "configure", writes: [{ key: "scsi2", as: "drive", media: "disk", newOn: "thick" }], deletes: [], allocates: true },
+        {
+          kind: "qemu",
+          op: "configure",
+          writes: [{ key: "scsi2", as: "drive", media: "disk", newOn: "thick" }],
+          deletes: [],
+          allocates: true,
+        },
       ]),
       guest("b", "pve1", [
-        { kind: "qemu", op: "clone", source: { vmid: 9000, node: "pve1", template: true, running: false }, target: "pve1", full: true, storage: "thick", volumes: [{ slot: "scsi0", storage: "thin", sizeBytes: GIB }], bridges: [] },
+        {
+          kind: "qemu",
+          op: "clone",
+          source: { vmid: 9000, node: "pve1", template: true, running: false },
+          target: "pve1",
+          full: true,
+          storage: "thick",
+          volumes: [{ slot: "scsi0", storage: "thin", sizeBytes: GIB }],
+          bridges: [],
+        },
       ]),
       guest("c", "pve1", [
-        { kind: "qemu", op: "clone", source: { vmid: 9000, node: "pve1", template: true, running: false }, target: "pve1", full: false, volumes: [{ slot: "scsi0", storage: "thin", sizeBytes: GIB }], bridges: [] },
+        {
+          kind: "qemu",
+          op: "clone",
+          source: { vmid: 9000, node: "pve1", template: true, running: false },
+          target: "pve1",
+          full: false,
+          volumes: [{ slot: "scsi0", storage: "thin", sizeBytes: GIB }],
+          bridges: [],
+        },
       ]),
     ]);
     assert.deepEqual(
@@ -105,13 +153,22 @@ describe("free-space preflight", () => {
         throw new Error("403 Permission check failed");
       },
     };
-    const hidden = { identity: "ci@pve!plan", request: async () => [{ storage: "thin", type: "lvmthin", content: "images", total: GIB, used: 0, avail: GIB }] };
-    const inactive = { identity: "ci@pve!plan", request: async () => [{ storage: "thick", type: "lvm", content: "images", active: 0, total: 0, used: 0, avail: 0 }] };
+    const hidden = {
+      identity: "ci@pve!plan",
+      request: async () => [{ storage: "thin", type: "lvmthin", content: "images", total: GIB, used: 0, avail: GIB }],
+    };
+    const inactive = {
+      identity: "ci@pve!plan",
+      request: async () => [{ storage: "thick", type: "lvm", content: "images", active: 0, total: 0, used: 0, avail: 0 }],
+    };
     for (const client of [forbidden, hidden, inactive]) {
       const verdict = await checkSpace(client, cluster, guests);
       assert.deepEqual(verdict.problems, []);
       const [warning] = verdict.warnings.get("web") ?? [];
-      assert.match(warning ?? "", /^free space on storage thick on node pve1 was not checked \(.+\): this plan puts 64 GiB there \(web scsi0 new 64 GiB\); ci@pve!plan sees it with Datastore\.Audit \(or Datastore\.AllocateSpace\) on \/storage\/thick$/);
+      assert.match(
+        warning ?? "",
+        /^free space on storage thick on node pve1 was not checked \(.+\): this plan puts 64 GiB there \(web scsi0 new 64 GiB\); ci@pve!plan sees it with Datastore\.Audit \(or Datastore\.AllocateSpace\) on \/storage\/thick$/,
+      );
     }
   });
 });

@@ -57,13 +57,17 @@ describe("preflight", () => {
 
   it("reports a storage without the content type and an offline node", async () => {
     const { plan: wrongContent } = await buildPlan(lab.client, desired(ONE({ storage: "local" })));
-    assert.deepEqual(wrongContent.preflightErrors.map((p) => p.message), [
-      "storage local on node pve1 does not hold content type images (it holds: backup, import, iso, snippets, vztmpl)",
-    ]);
+    assert.deepEqual(
+      wrongContent.preflightErrors.map((p) => p.message),
+      ["storage local on node pve1 does not hold content type images (it holds: backup, import, iso, snippets, vztmpl)"],
+    );
     lab.sim.admin.setNodeOnline("pve2", false);
     try {
       const { plan: offline } = await buildPlan(lab.client, desired(ONE({ node: "pve2" })));
-      assert.deepEqual(offline.preflightErrors.map((p) => p.message), ["node pve2 is offline; nothing can change on it until it is back"]);
+      assert.deepEqual(
+        offline.preflightErrors.map((p) => p.message),
+        ["node pve2 is offline; nothing can change on it until it is back"],
+      );
     } finally {
       lab.sim.admin.setNodeOnline("pve2", true);
     }
@@ -85,9 +89,10 @@ vms:
       [["image", "pre2", "image local:import/nope.qcow2 is not in storage local on node pve1; upload it or fix the path"]],
     );
     const { plan: wrongStorage } = await buildPlan(lab.client, desired(imported("local-lvm:import/noble.qcow2")));
-    assert.deepEqual(wrongStorage.preflightErrors.map((p) => p.message), [
-      "storage local-lvm on node pve1 does not hold content type import (it holds: images, rootdir)",
-    ]);
+    assert.deepEqual(
+      wrongStorage.preflightErrors.map((p) => p.message),
+      ["storage local-lvm on node pve1 does not hold content type import (it holds: images, rootdir)"],
+    );
   });
 
   it("lists every privilege the user lacks (path, privilege) before anything changes", async () => {
@@ -106,7 +111,10 @@ vms:
         "/vms/210 VM.Config.Network",
         "/vms/210 VM.Config.Options",
       ]);
-      assert.match(plan.preflightErrors.find((p) => p.privilege === "VM.Allocate")!.message, /^deploy@pve lacks VM.Allocate on \/vms\/210 \(needed by step pre1\/1-create\)$/);
+      assert.match(
+        plan.preflightErrors.find((p) => p.privilege === "VM.Allocate")!.message,
+        /^deploy@pve lacks VM.Allocate on \/vms\/210 \(needed by step pre1\/1-create\)$/,
+      );
     } finally {
       await deploy.close();
     }

@@ -7,7 +7,13 @@ import { qemuCalls } from "../../src/resources/qemu/calls.js";
 describe("privileges a step needs", () => {
   it("a config change needs the schema's check plus one privilege per key, storage and bridge", () => {
     const needs = callNeeds(
-      qemuCalls.config("pve1", 100, { memory: "4096", cores: "2", scsi1: "local-lvm:8,discard=on", net1: "model=virtio,bridge=vmbr1,tag=20", ciuser: "debian" }),
+      qemuCalls.config("pve1", 100, {
+        memory: "4096",
+        cores: "2",
+        scsi1: "local-lvm:8,discard=on",
+        net1: "model=virtio,bridge=vmbr1,tag=20",
+        ciuser: "debian",
+      }),
     );
     assert.deepEqual(
       needs.map((n) => `${n.path} ${n.anyOf ? n.anyOf.join("|") : n.privilege}`),
@@ -25,12 +31,16 @@ describe("privileges a step needs", () => {
   });
 
   it("a create with start needs VM.Allocate and VM.PowerMgmt on the new vmid; its drives no VM.Config.* (qemu-server's create_vm checks none)", () => {
-    const needs = callNeeds(qemuCalls.create("pve1", { vmid: 300, name: "x", start: 1, ide2: "local:iso/d.iso,media=cdrom" })).map((n) => `${n.path} ${n.privilege}`);
+    const needs = callNeeds(qemuCalls.create("pve1", { vmid: 300, name: "x", start: 1, ide2: "local:iso/d.iso,media=cdrom" })).map(
+      (n) => `${n.path} ${n.privilege}`,
+    );
     assert.ok(needs.includes("/vms/300 VM.Allocate"));
     assert.ok(needs.includes("/vms/300 VM.PowerMgmt"));
     assert.ok(!needs.includes("/vms/300 VM.Config.CDROM"), needs.join(", "));
     // An existing ISO allocates nothing, but PVE's check_volume_access wants read access to its storage.
-    const iso = callNeeds(qemuCalls.create("pve1", { vmid: 300, name: "x", ide2: "local:iso/d.iso,media=cdrom" })).filter((n) => n.path === "/storage/local");
+    const iso = callNeeds(qemuCalls.create("pve1", { vmid: 300, name: "x", ide2: "local:iso/d.iso,media=cdrom" })).filter(
+      (n) => n.path === "/storage/local",
+    );
     assert.deepEqual(
       iso.map((n) => n.anyOf),
       [["Datastore.AllocateSpace", "Datastore.Audit"]],

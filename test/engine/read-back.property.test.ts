@@ -32,7 +32,12 @@ const entry: fc.Arbitrary<Entry> = fc.record(
   { requiredKeys: ["cores", "memory"] },
 );
 
-const guards: fc.Arbitrary<ApplyPlanOptions> = fc.constantFrom({}, { allowRestart: true }, { deferRestart: true }, { allowRestart: true, allowDataLoss: true });
+const guards: fc.Arbitrary<ApplyPlanOptions> = fc.constantFrom(
+  {},
+  { allowRestart: true },
+  { deferRestart: true },
+  { allowRestart: true, allowDataLoss: true },
+);
 
 function spec(vmid: number, e: Entry): string {
   const lines = [`vms:`, `  - vmid: ${vmid}`, `    name: rb${vmid}`, `    node: pve1`, `    cores: ${e.cores}`, `    memory: ${e.memory}`];
@@ -69,7 +74,9 @@ describe("apply's read-back reports no step the plan did not have (property, thr
           }
           // Snapshots someone took between the runs: the second spec's retention prunes them.
           for (let i = 0; yaml === spec(vmid, first) && i < snapshots; i++) {
-            await lab.client.waitForTask((await lab.client.request("POST", `/nodes/pve1/qemu/${vmid}/snapshot`, { snapname: `auto-${i}` })) as string);
+            await lab.client.waitForTask(
+              (await lab.client.request("POST", `/nodes/pve1/qemu/${vmid}/snapshot`, { snapname: `auto-${i}` })) as string,
+            );
           }
         }
       }),

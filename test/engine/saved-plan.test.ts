@@ -75,7 +75,10 @@ describe("saved plans", () => {
     const { file, specFile } = await save(SPEC("1024"));
     const saved = await loadPlan(file);
     assert.equal(saved.pvectlVersion, PVECTL_VERSION);
-    assert.deepEqual(saved.specFiles.map((f) => f.path), [specFile]);
+    assert.deepEqual(
+      saved.specFiles.map((f) => f.path),
+      [specFile],
+    );
     assert.match(saved.specFiles[0]!.sha256, /^[0-9a-f]{64}$/);
     assert.deepEqual(saved.options, OPTIONS);
     assert.deepEqual(saved.cluster, { name: "simcluster", nodes: ["pve1", "pve2", "pve3"] });
@@ -124,7 +127,9 @@ describe("saved plans", () => {
     edit(file, (s) => {
       s.plan.guests[0]!.steps[0]!.calls[0]!.params.memory = 16384;
     });
-    assert.deepEqual(await problemsOf(file, SPEC("3072")), ["saved1: step saved1/1-config differs from the recomputed plan in calls[0].params.memory (saved 16384, recomputed 3072)"]);
+    assert.deepEqual(await problemsOf(file, SPEC("3072")), [
+      "saved1: step saved1/1-config differs from the recomputed plan in calls[0].params.memory (saved 16384, recomputed 3072)",
+    ]);
 
     const again = await save(SPEC("3072"));
     edit(again.file, (s) => {
@@ -137,7 +142,12 @@ describe("saved plans", () => {
     const third = await save(SPEC("3072"));
     edit(third.file, (s) => {
       const guest = s.plan.guests[0]!;
-      guest.steps.push({ ...guest.steps[0]!, id: "saved1/2-destroy", action: "destroy", calls: [{ method: "DELETE", path: "/nodes/pve1/qemu/220", params: {}, intent: { kind: "qemu", op: "destroy" } }] });
+      guest.steps.push({
+        ...guest.steps[0]!,
+        id: "saved1/2-destroy",
+        action: "destroy",
+        calls: [{ method: "DELETE", path: "/nodes/pve1/qemu/220", params: {}, intent: { kind: "qemu", op: "destroy" } }],
+      });
     });
     assert.deepEqual(await problemsOf(third.file, SPEC("3072")), ["saved1: step saved1/2-destroy (destroy) is not in the recomputed plan"]);
   });
@@ -164,7 +174,11 @@ describe("saved plans", () => {
       s.pvectlVersion = "\u001b]0;owned\u0007 1.0";
     });
     await assert.rejects(loadPlan(file), (err: SavedPlanError) => {
-      assert.match(err.userMessage(), /made by pvectl \\x1b\]0;owned\\x07 1\.0;/, "escape sequences from the file are shown, not sent to the terminal");
+      assert.match(
+        err.userMessage(),
+        /made by pvectl \\x1b\]0;owned\\x07 1\.0;/,
+        "escape sequences from the file are shown, not sent to the terminal",
+      );
       assert.ok(![...err.userMessage()].some((c) => c < " " && c !== "\n"), "no control character but newlines");
       return true;
     });
@@ -216,7 +230,12 @@ describe("saved plans and the cluster's identity", () => {
   it("works for a user who may not read /cluster/status (no cluster name recorded)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pvectl-plan-id-"));
     const lab = await startLab({
-      config: { access: { users: [{ userid: "deploy@pve", password: "deploy123" }], acl: [{ path: "/vms", roles: ["PVEVMAdmin"], users: ["deploy@pve"] }] } },
+      config: {
+        access: {
+          users: [{ userid: "deploy@pve", password: "deploy123" }],
+          acl: [{ path: "/vms", roles: ["PVEVMAdmin"], users: ["deploy@pve"] }],
+        },
+      },
     });
     const deploy = clientAs(lab, "deploy@pve", "deploy123");
     try {

@@ -58,8 +58,21 @@ describe("show and import", () => {
     );
     const rich = shown.vms.find((v) => v.name === "rich")!;
     assert.deepEqual(rich.nics, {
-      net0: { model: "virtio", bridge: "vmbr0", tag: 30, mtu: 1, firewall: true, macaddr: (rich.nics as Record<string, { macaddr: string }>).net0!.macaddr },
-      net1: { model: "e1000", bridge: "vmbr1", rate: 50, linkDown: true, macaddr: (rich.nics as Record<string, { macaddr: string }>).net1!.macaddr },
+      net0: {
+        model: "virtio",
+        bridge: "vmbr0",
+        tag: 30,
+        mtu: 1,
+        firewall: true,
+        macaddr: (rich.nics as Record<string, { macaddr: string }>).net0!.macaddr,
+      },
+      net1: {
+        model: "e1000",
+        bridge: "vmbr1",
+        rate: 50,
+        linkDown: true,
+        macaddr: (rich.nics as Record<string, { macaddr: string }>).net1!.macaddr,
+      },
     });
     assert.deepEqual(rich.disks, {
       scsi0: { storage: "local-lvm", size: "10G", backup: false, cache: "writeback", discard: "on", iothread: true },

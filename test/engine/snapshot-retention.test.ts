@@ -32,16 +32,22 @@ describe("snapshot retention in the spec", () => {
   });
   after(async () => lab.close());
 
-  const names = async (vmid: number, type: "qemu" | "lxc" = "qemu") => (await readSnapshots(lab.client, { type, node: vmid === 432 ? "pve2" : "pve1", vmid })).map((s) => s.name);
+  const names = async (vmid: number, type: "qemu" | "lxc" = "qemu") =>
+    (await readSnapshots(lab.client, { type, node: vmid === 432 ? "pve2" : "pve1", vmid })).map((s) => s.name);
 
   it("a spec without snapshots: plans nothing about them", async () => {
     const { plan } = await planSpec(lab.client, parseSpec(spec(""), "s.yaml"));
-    assert.deepEqual(plan.guests.flatMap((g) => g.steps), []);
+    assert.deepEqual(
+      plan.guests.flatMap((g) => g.steps),
+      [],
+    );
   });
 
   it("plans one data-loss-risk delete per snapshot beyond the retention, the same ones snapshot prune picks", async () => {
     const { plan } = await planSpec(lab.client, parseSpec(spec(RETAIN), "s.yaml"));
-    const byGuest = Object.fromEntries(plan.guests.map((g) => [g.key, g.steps.map((s) => [s.action, s.severity, s.summary.match(/'([^']+)'/)?.[1]])]));
+    const byGuest = Object.fromEntries(
+      plan.guests.map((g) => [g.key, g.steps.map((s) => [s.action, s.severity, s.summary.match(/'([^']+)'/)?.[1]])]),
+    );
     const expected = [
       ["snapshot-delete", "data-loss-risk", "auto-1"],
       ["snapshot-delete", "data-loss-risk", "auto-2"],
@@ -58,13 +64,20 @@ describe("snapshot retention in the spec", () => {
     const held = await applyPlan(lab.client, (await planSpec(lab.client, parseSpec(spec(RETAIN), "s.yaml"))).plan, fastApply);
     assert.equal(held.guests[0]!.result, "skipped");
     assert.equal((await names(430)).length, 5);
-    const done = await applyPlan(lab.client, (await planSpec(lab.client, parseSpec(spec(RETAIN), "s.yaml"))).plan, { ...fastApply, allowDataLoss: true });
+    const done = await applyPlan(lab.client, (await planSpec(lab.client, parseSpec(spec(RETAIN), "s.yaml"))).plan, {
+      ...fastApply,
+      allowDataLoss: true,
+    });
     assert.equal(done.ok, true);
     assert.deepEqual(await names(430), ["hand", "auto-3", "auto-4"]);
     assert.deepEqual(await names(432, "lxc"), ["hand", "auto-3", "auto-4"]);
     assert.equal((await names(431)).length, 5, "a guest without snapshots: keeps all of them");
     const again = await planSpec(lab.client, parseSpec(spec(RETAIN), "s.yaml"));
-    assert.deepEqual(again.plan.guests.flatMap((g) => g.steps), [], "converged: apply never creates a snapshot");
+    assert.deepEqual(
+      again.plan.guests.flatMap((g) => g.steps),
+      [],
+      "converged: apply never creates a snapshot",
+    );
   });
 
   it("refuses a retention without a prefix, or with a prefix no snapshot name can start with", () => {

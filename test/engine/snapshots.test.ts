@@ -45,7 +45,10 @@ describe("snapshot plans", () => {
   it("refuses a volume whose storage cannot snapshot, naming the volume", async () => {
     const { plan } = await planSnapshots(lab.client, at([402]), { action: "create", name: "s1" });
     assert.equal(plan.preflightErrors.length, 1);
-    assert.match(plan.preflightErrors[0]!.message, /rawnfs: scsi1 \(shared:402\/vm-402-disk-\d\.raw\) cannot be snapshotted: a raw volume on nfs storage/);
+    assert.match(
+      plan.preflightErrors[0]!.message,
+      /rawnfs: scsi1 \(shared:402\/vm-402-disk-\d\.raw\) cannot be snapshotted: a raw volume on nfs storage/,
+    );
   });
 
   it("refuses when a thin pool holding a volume is below --min-free", async () => {
@@ -70,7 +73,10 @@ describe("snapshot plans", () => {
     assert.match(bad.plan.preflightErrors[0]!.message, /reserved/);
     await run([400], { action: "create", name: "taken" });
     const taken = await planSnapshots(lab.client, at([400]), { action: "create", name: "taken", description: "other" });
-    assert.match(taken.plan.preflightErrors[0]!.message, /snap400 already has a snapshot named 'taken' that this command did not make \(its description is empty, this command's 'other'\)/);
+    assert.match(
+      taken.plan.preflightErrors[0]!.message,
+      /snap400 already has a snapshot named 'taken' that this command did not make \(its description is empty, this command's 'other'\)/,
+    );
     for (const action of ["delete", "rollback"] as const) {
       const missing = await planSnapshots(lab.client, at([400]), { action, name: "nope" });
       assert.match(missing.plan.preflightErrors[0]!.message, /snap400 has no snapshot named 'nope' \(it has: taken\)/);
@@ -83,11 +89,20 @@ describe("snapshot plans", () => {
     assert.deepEqual(rerun.plan.preflightErrors, []);
     const [done, todo] = rerun.plan.guests;
     assert.deepEqual(done!.steps, []);
-    assert.match(done!.warnings.join(), /already done: snap400 has snapshot 'resume' \(taken \d{4}-\d\d-\d\dT[\d:]+Z\), taken by an earlier run/);
-    assert.deepEqual(todo!.steps.map((s) => s.action), ["snapshot-create"]);
+    assert.match(
+      done!.warnings.join(),
+      /already done: snap400 has snapshot 'resume' \(taken \d{4}-\d\d-\d\dT[\d:]+Z\), taken by an earlier run/,
+    );
+    assert.deepEqual(
+      todo!.steps.map((s) => s.action),
+      ["snapshot-create"],
+    );
     const report = await applyPlan(lab.client, rerun.plan, { ...fastApply, cluster: rerun.context.cluster });
     assert.equal(report.ok, true);
-    assert.deepEqual(report.guests.map((g) => g.result), ["unchanged", "changed"]);
+    assert.deepEqual(
+      report.guests.map((g) => g.result),
+      ["unchanged", "changed"],
+    );
     assert.ok((await names(401)).includes("resume"));
     const again = await planSnapshots(lab.client, at([400, 401]), { action: "create", name: "resume", description: "before upgrade" });
     assert.deepEqual([again.plan.preflightErrors, again.plan.guests.flatMap((g) => g.steps)], [[], []], "all have it: nothing to do");
@@ -98,7 +113,10 @@ describe("snapshot plans", () => {
     lab.sim.admin.holdLock(400, "snapshot");
     try {
       const rerun = await planSnapshots(lab.client, at([400]), { action: "create", name: "halfway" });
-      assert.match(rerun.plan.preflightErrors.map((p) => p.message).join(), /snap400 has snapshot 'halfway' but is locked \(snapshot\).*unfinished/);
+      assert.match(
+        rerun.plan.preflightErrors.map((p) => p.message).join(),
+        /snap400 has snapshot 'halfway' but is locked \(snapshot\).*unfinished/,
+      );
     } finally {
       lab.sim.admin.releaseLock(400);
     }
@@ -112,7 +130,10 @@ describe("snapshot plans", () => {
       lab.sim.admin.advanceClock(3 * 86400);
     }
     const rerun = await planSnapshots(lab.client, at([400, 401]), { action: "create", name: "weekly" });
-    assert.match(rerun.plan.preflightErrors.map((p) => p.message).join("\n"), /snap400 already has a snapshot named 'weekly' that this command did not make \(it was taken .*, more than a day before this run\); delete it first/);
+    assert.match(
+      rerun.plan.preflightErrors.map((p) => p.message).join("\n"),
+      /snap400 already has a snapshot named 'weekly' that this command did not make \(it was taken .*, more than a day before this run\); delete it first/,
+    );
   });
 
   it("refuses a user without VM.Snapshot in the preflight (the schema's permission of the endpoint)", async () => {
@@ -207,10 +228,20 @@ describe("lost answers of snapshot calls", () => {
   let impatient: PveClient;
   before(async () => {
     lab = await startLab();
-    const { report } = await converge(lab, `version: 1\nvms:\n  - { vmid: 420, name: lostsnap, node: pve1, memory: 512, disks: { scsi0: { storage: local-lvm, size: 1G } } }\n`);
+    const { report } = await converge(
+      lab,
+      `version: 1\nvms:\n  - { vmid: 420, name: lostsnap, node: pve1, memory: 512, disks: { scsi0: { storage: local-lvm, size: 1G } } }\n`,
+    );
     assert.equal(report.ok, true);
     const url = new URL(lab.sim.url);
-    impatient = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", user: "root@pam", password: lab.sim.rootPassword, timeoutMs: 250 });
+    impatient = new PveClient({
+      host: url.hostname,
+      port: Number(url.port),
+      protocol: "http",
+      user: "root@pam",
+      password: lab.sim.rootPassword,
+      timeoutMs: 250,
+    });
   });
   beforeEach(() => lab.sim.admin.clearFaults());
   after(async () => {
@@ -229,7 +260,10 @@ describe("lost answers of snapshot calls", () => {
       const report = await applyPlan(impatient, plan, fastApply);
       await settle();
       assert.equal(report.ok, true, report.guests[0]!.error);
-      assert.deepEqual((await names()).filter((n) => n === name), [name]);
+      assert.deepEqual(
+        (await names()).filter((n) => n === name),
+        [name],
+      );
     });
 
     it(`a delete whose answer was lost (${what}) is read back: gone, reported done`, async () => {

@@ -75,10 +75,13 @@ describe("a template and its clones in one spec", () => {
       ["web1", ["clone", "config", "disk-grow", "start"], []],
     ]);
     assert.equal(first.report.ok, true, JSON.stringify(first.report.guests));
-    assert.deepEqual(first.report.guests.map((g) => [g.key, g.result, g.error]), [
-      ["base", "created", undefined],
-      ["web1", "created", undefined],
-    ]);
+    assert.deepEqual(
+      first.report.guests.map((g) => [g.key, g.result, g.error]),
+      [
+        ["base", "created", undefined],
+        ["web1", "created", undefined],
+      ],
+    );
     const cfg = (await lab.client.request("GET", "/nodes/pve1/qemu/9001/config")) as Record<string, unknown>;
     assert.match(String(cfg.scsi0), /^local-lvm:base-9000-disk-0\/vm-9001-disk-0,.*size=2G/);
     assert.match(String(cfg.ipconfig0), /ip=10.0.10.31\/24/);
@@ -91,7 +94,10 @@ describe("a template and its clones in one spec", () => {
 
   it("a guest converted in this run is cloned in the same run, its linked clone judged as the template it becomes", async () => {
     const spec = moved(SPEC("template: true"), 1);
-    assert.equal((await converge(lab, spec.replace("template: true", "power: stopped").replace(/ {2}- vmid: 9101[\s\S]*/, ""))).report.ok, true);
+    assert.equal(
+      (await converge(lab, spec.replace("template: true", "power: stopped").replace(/ {2}- vmid: 9101[\s\S]*/, ""))).report.ok,
+      true,
+    );
     const first = await converge(lab, spec);
     assert.deepEqual(first.plan.preflightErrors, []);
     assert.deepEqual(work(first.plan), [
@@ -99,7 +105,10 @@ describe("a template and its clones in one spec", () => {
       ["web1", ["clone", "config", "disk-grow", "start"], []],
     ]);
     assert.equal(first.report.ok, true, JSON.stringify(first.report.guests));
-    assert.deepEqual(work((await planSpec(lab.client, parseSpec(spec, "test.yaml"))).plan).flatMap(([, steps]) => steps), []);
+    assert.deepEqual(
+      work((await planSpec(lab.client, parseSpec(spec, "test.yaml"))).plan).flatMap(([, steps]) => steps),
+      [],
+    );
   });
 
   it("a container template and its linked clone: one plan, one apply, then nothing is left", async () => {
@@ -123,39 +132,61 @@ containers:
 `;
     const first = await converge(lab, spec);
     assert.deepEqual(first.plan.preflightErrors, []);
-    assert.deepEqual(work(first.plan).map(([key, steps, errors]) => [key, (steps as string[])[0], errors]), [
-      ["ct-base", "create", []],
-      ["ct-web", "clone", []],
-    ]);
+    assert.deepEqual(
+      work(first.plan).map(([key, steps, errors]) => [key, (steps as string[])[0], errors]),
+      [
+        ["ct-base", "create", []],
+        ["ct-web", "clone", []],
+      ],
+    );
     assert.equal(first.report.ok, true, JSON.stringify(first.report.guests));
     const cfg = (await lab.client.request("GET", "/nodes/pve1/lxc/9701/config")) as Record<string, unknown>;
     assert.match(String(cfg.rootfs), /^local-lvm:base-9700-disk-0\/vm-9701-disk-0,.*size=4G/);
     const second = (await planSpec(lab.client, parseSpec(spec, "test.yaml"))).plan;
-    assert.deepEqual(work(second).flatMap(([, steps, errors]) => [...(steps as string[]), ...(errors as string[])]), []);
+    assert.deepEqual(
+      work(second).flatMap(([, steps, errors]) => [...(steps as string[]), ...(errors as string[])]),
+      [],
+    );
   });
 
   it("a template whose create fails leaves its clone not attempted, saying why", async () => {
     const spec = moved(SPEC("template: true"), 2);
     lab.sim.admin.injectFault({ method: "POST", path: "^/nodes/pve1/qemu$", status: 400, message: "simulated refusal", times: 1 });
     const { plan, report } = await converge(lab, spec);
-    assert.deepEqual(plan.guests.map((g) => g.steps[0]?.action), ["create", "clone"]);
+    assert.deepEqual(
+      plan.guests.map((g) => g.steps[0]?.action),
+      ["create", "clone"],
+    );
     assert.equal(report.ok, false);
     const web = report.guests.find((g) => g.key === "web2")!;
     assert.equal(web.result, "failed");
     assert.match(web.error!, /^not attempted: its clone source base2 failed \(create/);
-    assert.deepEqual(web.steps.map((s) => s.status), ["not-run", "not-run", "not-run", "not-run"]);
+    assert.deepEqual(
+      web.steps.map((s) => s.status),
+      ["not-run", "not-run", "not-run", "not-run"],
+    );
     const listed = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
-    assert.deepEqual(listed.filter((g) => g.vmid === 9201 || g.vmid === 9200), [], "neither was made");
+    assert.deepEqual(
+      listed.filter((g) => g.vmid === 9201 || g.vmid === 9200),
+      [],
+      "neither was made",
+    );
   });
 
   it("preflight judges the clone by the template as planned: a linked clone of disks on plain LVM is refused before anything runs", async () => {
     const spec = moved(SPEC("template: true"), 3).replace(/storage: local-lvm, size/g, "storage: thick, size");
     const planned = (await planSpec(lab.client, parseSpec(spec, "test.yaml"))).plan;
-    assert.deepEqual(planned.preflightErrors.map((p) => [p.guest, p.message.split(":")[0]]), [["web3", "Linked clone feature is not available for template 9300 on pve1"]]);
+    assert.deepEqual(
+      planned.preflightErrors.map((p) => [p.guest, p.message.split(":")[0]]),
+      [["web3", "Linked clone feature is not available for template 9300 on pve1"]],
+    );
     // Onto another node: the template's planned node and storage decide.
     const elsewhere = moved(SPEC("template: true"), 3).replace("node: pve1\n    clone:", "node: pve2\n    clone:");
     const across = (await planSpec(lab.client, parseSpec(elsewhere, "test.yaml"))).plan;
-    assert.deepEqual(across.preflightErrors.map((p) => [p.guest, p.message.split(":")[0]]), [["web3", "cloning template 9300 on pve1 onto pve2 needs shared storage, but local-lvm is local to pve1"]]);
+    assert.deepEqual(
+      across.preflightErrors.map((p) => [p.guest, p.message.split(":")[0]]),
+      [["web3", "cloning template 9300 on pve1 onto pve2 needs shared storage, but local-lvm is local to pve1"]],
+    );
   });
 
   it("a clone whose source is neither live nor in the spec stays an error", async () => {
@@ -188,10 +219,13 @@ containers:
       writeFileSync(specFile, spec);
       const options = { shutdownTimeoutSeconds: 120, forceStop: false, adopt: false };
       const built = await buildPlan(lab.client, desired(spec), options);
-      assert.deepEqual(work(built.plan).map(([key, steps]) => [key, steps]), [
-        ["base5", ["create", "template"]],
-        ["web5", ["clone", "config", "disk-grow", "start"]],
-      ]);
+      assert.deepEqual(
+        work(built.plan).map(([key, steps]) => [key, steps]),
+        [
+          ["base5", ["create", "template"]],
+          ["web5", ["clone", "config", "disk-grow", "start"]],
+        ],
+      );
       await savePlan(file, await savedPlanContent(lab.client, built, [specFile], options, undefined));
       const verified = await verifySavedPlan(lab.client, await loadPlan(file), desired(spec));
       assert.deepEqual(verified.problems, []);
@@ -210,15 +244,23 @@ containers:
       ["base6", ["destroy"], []],
       ["web6", ["stop", "destroy"], []],
     ]);
-    assert.deepEqual(plan.guests[0]?.warnings, ["destroyed after its linked clones web6 in this run: PVE refuses to destroy a template while a linked clone's disk exists"]);
+    assert.deepEqual(plan.guests[0]?.warnings, [
+      "destroyed after its linked clones web6 in this run: PVE refuses to destroy a template while a linked clone's disk exists",
+    ]);
     const report = await applyPlan(lab.client, plan, { ...fastApply, allowDataLoss: true, allowRestart: true });
     assert.equal(report.ok, true, JSON.stringify(report.guests));
-    assert.deepEqual(report.guests.map((g) => [g.key, g.result]), [
-      ["base6", "destroyed"],
-      ["web6", "destroyed"],
-    ]);
+    assert.deepEqual(
+      report.guests.map((g) => [g.key, g.result]),
+      [
+        ["base6", "destroyed"],
+        ["web6", "destroyed"],
+      ],
+    );
     const listed = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
-    assert.deepEqual(listed.filter((g) => g.vmid === 9600 || g.vmid === 9601), []);
+    assert.deepEqual(
+      listed.filter((g) => g.vmid === 9600 || g.vmid === 9601),
+      [],
+    );
   });
 
   it("state: absent on a template and its linked clones: one apply destroys the clones, then the template", async () => {
@@ -236,7 +278,10 @@ containers:
     assert.equal(report.ok, true, JSON.stringify(report.guests));
     assert.match(plan.guests[0]!.warnings.join("\n"), /destroyed after its linked clones web10, web10b in this run/);
     const listed = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
-    assert.deepEqual(listed.filter((g) => [91000, 91001, 91002].includes(g.vmid)), []);
+    assert.deepEqual(
+      listed.filter((g) => [91000, 91001, 91002].includes(g.vmid)),
+      [],
+    );
   });
 
   it("a linked clone whose destroy is refused leaves its template not attempted, saying why, and both stay", async () => {
@@ -247,8 +292,17 @@ containers:
     const report = await applyPlan(lab.client, plan, { ...fastApply, allowDataLoss: true, allowRestart: true });
     const base = report.guests.find((g) => g.key === "base9")!;
     assert.equal(base.result, "failed");
-    assert.match(base.error!, /^not attempted: its linked clone web9 failed \(.*simulated refusal.*\), and PVE refuses to destroy a template while a linked clone's disk exists$/);
+    assert.match(
+      base.error!,
+      /^not attempted: its linked clone web9 failed \(.*simulated refusal.*\), and PVE refuses to destroy a template while a linked clone's disk exists$/,
+    );
     const listed = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
-    assert.deepEqual(listed.filter((g) => g.vmid === 9900 || g.vmid === 9901).map((g) => g.vmid).sort(), [9900, 9901]);
+    assert.deepEqual(
+      listed
+        .filter((g) => g.vmid === 9900 || g.vmid === 9901)
+        .map((g) => g.vmid)
+        .sort(),
+      [9900, 9901],
+    );
   });
 });

@@ -16,7 +16,10 @@ const NUM_RUNS = 8;
 const CT_TEMPLATE = "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst";
 
 const estate = fc.record({
-  templates: fc.array(fc.record({ storage: fc.constantFrom("local-lvm", "files"), kind: fc.constantFrom("vm", "ct") }), { minLength: 1, maxLength: 2 }),
+  templates: fc.array(fc.record({ storage: fc.constantFrom("local-lvm", "files"), kind: fc.constantFrom("vm", "ct") }), {
+    minLength: 1,
+    maxLength: 2,
+  }),
   clones: fc.array(fc.record({ of: fc.nat(), running: fc.boolean() }), { minLength: 1, maxLength: 3 }),
   absent: fc.boolean(),
 });
@@ -31,9 +34,15 @@ function specOf(e: Estate, base: number, absent: boolean): { yaml: string; clone
   e.templates.forEach((t, i) => {
     const name = `tpl${base + i}`;
     clonesOf.set(name, []);
-    if (t.kind === "vm") vms.push(`  - vmid: ${base + i}\n    name: ${name}\n    node: pve1${state}\n    template: true\n    memory: 512\n    disks:\n      scsi0: { storage: ${t.storage}, size: 1G }\n`);
+    if (t.kind === "vm")
+      vms.push(
+        `  - vmid: ${base + i}\n    name: ${name}\n    node: pve1${state}\n    template: true\n    memory: 512\n    disks:\n      scsi0: { storage: ${t.storage}, size: 1G }\n`,
+      );
     // Containers on a directory storage are raw files, which cannot be linked: thin LVM only.
-    else cts.push(`  - vmid: ${base + i}\n    hostname: ${name}\n    node: pve1${state}\n    template: true\n    ostemplate: "${CT_TEMPLATE}"\n    rootfs: { storage: local-lvm, size: 1G }\n`);
+    else
+      cts.push(
+        `  - vmid: ${base + i}\n    hostname: ${name}\n    node: pve1${state}\n    template: true\n    ostemplate: "${CT_TEMPLATE}"\n    rootfs: { storage: local-lvm, size: 1G }\n`,
+      );
   });
   e.clones.forEach((c, j) => {
     const i = c.of % e.templates.length;
@@ -79,11 +88,19 @@ describe("templates and their linked clones are destroyed in one run", () => {
         assert.equal(report.ok, true, JSON.stringify(report.guests));
         for (const [template, clones] of clonesOf) {
           const warnings = done.guests.find((g) => g.key === template)!.warnings;
-          const expected = clones.length > 0 ? [`destroyed after its linked clones ${clones.join(", ")} in this run: PVE refuses to destroy a template while a linked clone's disk exists`] : [];
+          const expected =
+            clones.length > 0
+              ? [
+                  `destroyed after its linked clones ${clones.join(", ")} in this run: PVE refuses to destroy a template while a linked clone's disk exists`,
+                ]
+              : [];
           assert.deepEqual(warnings, expected, template);
         }
         const left = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number }>;
-        assert.deepEqual(left.filter((g) => g.vmid >= base && g.vmid < base + 100), []);
+        assert.deepEqual(
+          left.filter((g) => g.vmid >= base && g.vmid < base + 100),
+          [],
+        );
       }),
       { seed: SEED, numRuns: NUM_RUNS },
     );

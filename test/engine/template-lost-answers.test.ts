@@ -50,7 +50,14 @@ describe("lost answers of a template conversion", () => {
   before(async () => {
     lab = await startLab();
     const url = new URL(lab.sim.url);
-    impatient = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", user: "root@pam", password: lab.sim.rootPassword, timeoutMs: TIMEOUT_MS });
+    impatient = new PveClient({
+      host: url.hostname,
+      port: Number(url.port),
+      protocol: "http",
+      user: "root@pam",
+      password: lab.sim.rootPassword,
+      timeoutMs: TIMEOUT_MS,
+    });
   });
   beforeEach(() => lab.sim.admin.reset());
   after(async () => {
@@ -68,7 +75,10 @@ describe("lost answers of a template conversion", () => {
         vmid += 1;
         const desired = guest(vmid);
         const { plan } = await buildPlan(lab.client, [desired]);
-        assert.deepEqual(plan.guests[0]!.steps.map((s) => s.action), ["create", "template"]);
+        assert.deepEqual(
+          plan.guests[0]!.steps.map((s) => s.action),
+          ["create", "template"],
+        );
         lab.sim.admin.injectFault({ method: "POST", path: `^/nodes/pve1/${type}/${vmid}/template$`, ...fault, times: 1 });
         const report = await applyPlan(impatient, plan, fastApply);
         await new Promise((resolve) => setTimeout(resolve, SLOW_MS + 200));

@@ -60,10 +60,16 @@ describe("template conversions and the storages of their volumes", () => {
   it("an existing container on plain LVM: the conversion names its volume; moving it in the same spec clears the problem", async () => {
     assert.equal((await converge(lab, CT("thick", ""))).report.ok, true);
     const { plan } = await planSpec(lab.client, parseSpec(CT("thick"), "test.yaml"));
-    assert.match(plan.preflightErrors[0]?.message ?? "", /^Template feature is not available for 'thick:vm-400-disk-0' \(rootfs\): storage thick \(lvm\)/);
+    assert.match(
+      plan.preflightErrors[0]?.message ?? "",
+      /^Template feature is not available for 'thick:vm-400-disk-0' \(rootfs\): storage thick \(lvm\)/,
+    );
     const moved = await planSpec(lab.client, parseSpec(CT("local-lvm"), "test.yaml"));
     assert.deepEqual(moved.plan.preflightErrors, []);
-    assert.deepEqual(moved.plan.guests[0]!.steps.map((s) => s.action), ["disk-move", "disk-delete", "template"]);
+    assert.deepEqual(
+      moved.plan.guests[0]!.steps.map((s) => s.action),
+      ["disk-move", "disk-delete", "template"],
+    );
   });
 
   it("a VM template on plain LVM is converted, with a warning that its disk can only be full-cloned", async () => {

@@ -69,13 +69,26 @@ describe("templates against the simulator", () => {
   let lab: Lab;
   before(async () => {
     // Realistic timing (fast): a container's conversion runs after its call has answered null.
-    lab = await startLab({ timing: "realistic", timeScale: 0.02, config: { access: { users: [{ userid: "ops@pve", password: "ops12345" }], roles: [{ roleid: "Tuner", privs: ["VM.Audit", "VM.Config.Options", "VM.Config.CPU", "VM.PowerMgmt"] }], acl: [{ path: "/vms", roles: ["Tuner"], users: ["ops@pve"] }] } } });
+    lab = await startLab({
+      timing: "realistic",
+      timeScale: 0.02,
+      config: {
+        access: {
+          users: [{ userid: "ops@pve", password: "ops12345" }],
+          roles: [{ roleid: "Tuner", privs: ["VM.Audit", "VM.Config.Options", "VM.Config.CPU", "VM.PowerMgmt"] }],
+          acl: [{ path: "/vms", roles: ["Tuner"], users: ["ops@pve"] }],
+        },
+      },
+    });
   });
   after(async () => lab.close());
 
   it("creates a VM and converts it in one apply: base volumes, ownership tag kept, rerun empty", async () => {
     const { plan, report } = await converge(lab, VM_TPL(9000));
-    assert.deepEqual(plan.guests[0]!.steps.map((s) => s.action), ["create", "template"]);
+    assert.deepEqual(
+      plan.guests[0]!.steps.map((s) => s.action),
+      ["create", "template"],
+    );
     assert.equal(report.ok, true, JSON.stringify(report.guests));
     const cfg = await config(lab, "qemu", 9000);
     assert.equal(cfg.template, 1);
@@ -86,7 +99,10 @@ describe("templates against the simulator", () => {
 
   it("creates a container and converts it; apply waits for the vztemplate task PVE does not name", async () => {
     const { plan, report } = await converge(lab, CT_TPL(9100));
-    assert.deepEqual(plan.guests[0]!.steps.map((s) => s.action), ["create", "template"]);
+    assert.deepEqual(
+      plan.guests[0]!.steps.map((s) => s.action),
+      ["create", "template"],
+    );
     // The final read-back runs right after the last step: converted by then, or not converged.
     assert.equal(report.ok, true, JSON.stringify(report.guests));
     const cfg = await config(lab, "lxc", 9100);
@@ -99,7 +115,10 @@ describe("templates against the simulator", () => {
   it("a template's options converge; its disks and `template: false` are plan errors", async () => {
     const more = await converge(lab, VM_TPL(9000).replace("cores: 2", "cores: 4"));
     assert.equal(more.report.ok, true, JSON.stringify(more.report.guests));
-    assert.deepEqual(more.plan.guests[0]!.steps.map((s) => s.action), ["config"]);
+    assert.deepEqual(
+      more.plan.guests[0]!.steps.map((s) => s.action),
+      ["config"],
+    );
     assert.equal((await config(lab, "qemu", 9000)).cores, 4);
     const grow = await replan(lab, VM_TPL(9000).replace("cores: 2", "cores: 4").replace("size: 2G", "size: 4G"));
     assert.match(grow.guests[0]!.errors.join("\n"), /vmid 9000 is a template: pvectl does not change its volumes/);
@@ -140,8 +159,14 @@ describe("templates against the simulator", () => {
   });
 
   it("the conversion needs VM.Allocate on the guest, found before anything changes", async () => {
-    assert.deepEqual(callNeeds(qemuCalls.template("pve1", 300)).map((n) => `${n.path} ${n.privilege}`), ["/vms/300 VM.Allocate"]);
-    assert.deepEqual(callNeeds(lxcCalls.template("pve1", 301)).map((n) => `${n.path} ${n.privilege}`), ["/vms/301 VM.Allocate"]);
+    assert.deepEqual(
+      callNeeds(qemuCalls.template("pve1", 300)).map((n) => `${n.path} ${n.privilege}`),
+      ["/vms/300 VM.Allocate"],
+    );
+    assert.deepEqual(
+      callNeeds(lxcCalls.template("pve1", 301)).map((n) => `${n.path} ${n.privilege}`),
+      ["/vms/301 VM.Allocate"],
+    );
     assert.equal((await converge(lab, RUNNING_VM(9300, false).replace("power: running", "power: stopped"))).report.ok, true);
     const ops = clientAs(lab, "ops@pve", "ops12345");
     try {

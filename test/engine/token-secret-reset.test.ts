@@ -47,7 +47,11 @@ ${
 const LOSSES: Array<[string, string, (file: string, secret: string) => Promise<void>]> = [
   ["is empty", "is empty", (file) => writeFile(file, "")],
   ["is missing", "is missing", (file) => rm(file)],
-  ["holds a cut-off secret", String.raw`holds only the start of a secret \(its write was cut off\)`, (file, secret) => writeFile(file, secret.slice(0, 11))],
+  [
+    "holds a cut-off secret",
+    String.raw`holds only the start of a secret \(its write was cut off\)`,
+    (file, secret) => writeFile(file, secret.slice(0, 11)),
+  ],
 ];
 
 describe("a token whose secret file holds no secret", () => {
@@ -72,7 +76,13 @@ describe("a token whose secret file holds no secret", () => {
   /** Whether the secret logs in as the token (GET /version as it). */
   const works = async (secret: string) => {
     const url = new URL(lab.sim.url);
-    const client = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", tokenId: "deploy@pve!ci", tokenSecret: secret });
+    const client = new PveClient({
+      host: url.hostname,
+      port: Number(url.port),
+      protocol: "http",
+      tokenId: "deploy@pve!ci",
+      tokenSecret: secret,
+    });
     try {
       await client.request("GET", "/version");
       return true;
@@ -104,11 +114,17 @@ describe("a token whose secret file holds no secret", () => {
         needs.some((n) => n.path === "/access" && n.privilege === "Sys.Audit"),
         "every ACL entry of the token must be seen to be granted again",
       );
-      assert.match(reset.summary, new RegExp(`API token deploy@pve!ci: the token exists but its secretFile .*ci\\.token ${why}, so its secret is lost`));
+      assert.match(
+        reset.summary,
+        new RegExp(`API token deploy@pve!ci: the token exists but its secretFile .*ci\\.token ${why}, so its secret is lost`),
+      );
       assert.match(reset.summary, /The old secret stops working: every consumer must be given the new one/);
 
       const held = await apply(spec(dir));
-      assert.match(held.report.objects?.find((o) => o.kind === "access-token" && o.key === "deploy@pve!ci")?.pending.join() ?? "", /needs --allow-secret-reset/);
+      assert.match(
+        held.report.objects?.find((o) => o.kind === "access-token" && o.key === "deploy@pve!ci")?.pending.join() ?? "",
+        /needs --allow-secret-reset/,
+      );
       assert.ok(await works(old), "held: the old secret still works");
 
       const run = await apply(spec(dir), { allowSecretReset: true });
@@ -120,7 +136,9 @@ describe("a token whose secret file holds no secret", () => {
       assert.ok(await works(fresh), "the new secret logs in");
       assert.equal(await works(old), false, "the old secret no longer does");
       assert.deepEqual(await tokenInfo(), before, "privsep, expire and comment kept");
-      assert.deepEqual((await lab.client.request("GET", "/access/acl")) as unknown[], [{ path: "/vms", type: "token", ugid: "deploy@pve!ci", roleid: "PVEAuditor", propagate: 1 }]);
+      assert.deepEqual((await lab.client.request("GET", "/access/acl")) as unknown[], [
+        { path: "/vms", type: "token", ugid: "deploy@pve!ci", roleid: "PVEAuditor", propagate: 1 },
+      ]);
       assert.ok(!JSON.stringify(run).includes(fresh), "the secret is in no plan or report");
       const next = (await plan(spec(dir))).plan;
       assert.equal(planHasChanges(next), false, JSON.stringify(steps(next)));
@@ -129,16 +147,21 @@ describe("a token whose secret file holds no secret", () => {
 
   it("grants the token's ACL entries again when the spec does not list ACL entries (they are not the spec's to drop)", async () => {
     await apply(spec(dir));
-    await lab.client.request("PUT", "/access/acl", { path: "/storage/local", roles: "PVEDatastoreUser", tokens: "deploy@pve!ci", propagate: 0 });
+    await lab.client.request("PUT", "/access/acl", {
+      path: "/storage/local",
+      roles: "PVEDatastoreUser",
+      tokens: "deploy@pve!ci",
+      propagate: 0,
+    });
     await writeFile(file(), "");
     const run = await apply(spec(dir, false), { allowSecretReset: true });
     assert.ok(run.report.ok, JSON.stringify(run.report));
     assert.ok(await works((await readFile(file(), "utf8")).trim()), "made anew, its new secret in the file");
     const acl = (await lab.client.request("GET", "/access/acl")) as Array<Record<string, unknown>>;
-    assert.deepEqual(
-      acl.map((a) => `${a.path} ${a.roleid} ${a.propagate}`).sort(),
-      ["/storage/local PVEDatastoreUser 0", "/vms PVEAuditor 1"],
-    );
+    assert.deepEqual(acl.map((a) => `${a.path} ${a.roleid} ${a.propagate}`).sort(), [
+      "/storage/local PVEDatastoreUser 0",
+      "/vms PVEAuditor 1",
+    ]);
   });
 
   it("a re-create whose answer is lost: the secretless token is removed, the file left empty, and the next apply creates it", async () => {
@@ -176,7 +199,10 @@ describe("a token whose secret file holds no secret", () => {
     await writeFile(file(), "not a secret\n");
     const foreign = (await plan(spec(dir))).plan;
     assert.deepEqual(steps(foreign), []);
-    assert.match(foreign.objects?.find((o) => o.key === "deploy@pve!ci")?.warnings.join() ?? "", /not a PVE token secret.*leaves the token alone/);
+    assert.match(
+      foreign.objects?.find((o) => o.key === "deploy@pve!ci")?.warnings.join() ?? "",
+      /not a PVE token secret.*leaves the token alone/,
+    );
     assert.ok(await works(secret));
   });
 });

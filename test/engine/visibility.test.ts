@@ -41,7 +41,10 @@ describe("storages the user cannot see", () => {
         storage.map((p) => [p.path, p.privilege]),
         [["/storage/local-lvm", "Datastore.Audit"]],
       );
-      assert.match(storage[0]!.message, /^storage local-lvm is not visible to vmonly@pve: it lacks Datastore.Audit on \/storage\/local-lvm/);
+      assert.match(
+        storage[0]!.message,
+        /^storage local-lvm is not visible to vmonly@pve: it lacks Datastore.Audit on \/storage\/local-lvm/,
+      );
       assert.doesNotMatch(storage[0]!.message, /does not exist/);
     } finally {
       await vmonly.close();

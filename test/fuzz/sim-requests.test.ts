@@ -75,7 +75,28 @@ const PATHS = [
   "/api2/json/../../etc/passwd",
   "/api2/json/nodes/pve1/tasks/UPID%3Abroken/status",
 ];
-const KEYS = ["vmid", "net0", "scsi0", "memory", "cores", "delete", "digest", "size", "disk", "name", "tags", "boot", "agent", "ipconfig0", "unknown_thing", "net99", "scsi31", "start", "path", "roles"];
+const KEYS = [
+  "vmid",
+  "net0",
+  "scsi0",
+  "memory",
+  "cores",
+  "delete",
+  "digest",
+  "size",
+  "disk",
+  "name",
+  "tags",
+  "boot",
+  "agent",
+  "ipconfig0",
+  "unknown_thing",
+  "net99",
+  "scsi31",
+  "start",
+  "path",
+  "roles",
+];
 const VALUES = [
   "",
   "-1",
@@ -107,12 +128,15 @@ function pick<T>(r: () => number, list: readonly T[]): T {
 
 function randomBody(r: () => number): { body: string | Buffer; type: string } {
   const kind = Math.floor(r() * 5);
-  if (kind === 0) return { body: Buffer.from(Array.from({ length: 64 }, () => Math.floor(r() * 256))), type: "application/x-www-form-urlencoded" };
+  if (kind === 0)
+    return { body: Buffer.from(Array.from({ length: 64 }, () => Math.floor(r() * 256))), type: "application/x-www-form-urlencoded" };
   if (kind === 1) return { body: "{not json", type: "application/json" };
   if (kind === 2) return { body: JSON.stringify({ [pick(r, KEYS)]: { nested: [1, 2] }, vmid: [1, 2] }), type: "application/json" };
   const pairs = Array.from({ length: 1 + Math.floor(r() * 4) }, () => {
     const raw = `${pick(r, KEYS)}=${pick(r, VALUES)}`;
-    return kind === 3 ? raw : `${requestLineSafe(pick(r, KEYS))}=${requestLineSafe(pick(r, VALUES).replace(/[&=+%,;:/]/g, (c) => `%${c.charCodeAt(0).toString(16)}`))}`;
+    return kind === 3
+      ? raw
+      : `${requestLineSafe(pick(r, KEYS))}=${requestLineSafe(pick(r, VALUES).replace(/[&=+%,;:/]/g, (c) => `%${c.charCodeAt(0).toString(16)}`))}`;
   });
   return { body: pairs.join("&"), type: "application/x-www-form-urlencoded" };
 }
@@ -125,7 +149,8 @@ test("600 malformed requests: every one answered in PVE's shapes, no internal er
     const method = pick(r, ["GET", "POST", "PUT", "DELETE"] as const);
     const path = pick(r, PATHS);
     const { body, type } = randomBody(r);
-    const query = method === "GET" || method === "DELETE" ? `?${requestLineSafe(typeof body === "string" ? body.slice(0, 2000) : "x=%")}` : "";
+    const query =
+      method === "GET" || method === "DELETE" ? `?${requestLineSafe(typeof body === "string" ? body.slice(0, 2000) : "x=%")}` : "";
     const answer = await send(method, path + query, method === "GET" || method === "DELETE" ? undefined : body, type);
     assert.ok(answer.status >= 200 && answer.status < 600, `request ${i}: status ${answer.status}`);
     statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);

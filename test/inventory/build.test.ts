@@ -10,7 +10,10 @@ const resources = JSON.parse(
   readFileSync(new URL("../fixtures/api-responses/community-proxmox__GET_cluster_resources__01.json", import.meta.url), "utf8"),
 ) as Record<string, unknown>[];
 const agentAnswer = JSON.parse(
-  readFileSync(new URL("../fixtures/api-responses/community-proxmox__GET_nodes_NODE_qemu_VMID_agent_COMMAND__01.json", import.meta.url), "utf8"),
+  readFileSync(
+    new URL("../fixtures/api-responses/community-proxmox__GET_nodes_NODE_qemu_VMID_agent_COMMAND__01.json", import.meta.url),
+    "utf8",
+  ),
 ) as unknown;
 
 /** A recording fake API: answers from tables and counts calls. */
@@ -66,14 +69,26 @@ test("templates are not hosts unless asked, and then only in all_templates", () 
 
 test("keyed groups, prefix, filters and composed variables follow the configuration", () => {
   const guests = [
-    { vmid: 100, name: "web-1", node: "pve1", type: "qemu" as const, status: "running", template: false, tags: ["prod", "web"], pool: "blue" },
+    {
+      vmid: 100,
+      name: "web-1",
+      node: "pve1",
+      type: "qemu" as const,
+      status: "running",
+      template: false,
+      tags: ["prod", "web"],
+      pool: "blue",
+    },
     { vmid: 101, name: "db-1", node: "pve2", type: "qemu" as const, status: "running", template: false, tags: ["prod", "db-main"] },
     { vmid: 102, name: "web-2", node: "pve2", type: "qemu" as const, status: "stopped", template: false, tags: ["dev"] },
   ];
   const config = parseInventoryConfig(
     {
       groupPrefix: "pve_",
-      keyedGroups: [{ key: "tag", prefix: "tag" }, { key: "node", prefix: "on" }],
+      keyedGroups: [
+        { key: "tag", prefix: "tag" },
+        { key: "node", prefix: "on" },
+      ],
       filters: { tags: ["prod"] },
       compose: { ansible_user: "debian", where: "{{ proxmox_node }}/{{ proxmox_vmid }}", missing: "{{ nope }}" },
     },

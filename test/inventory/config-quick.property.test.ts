@@ -18,15 +18,63 @@ import { isPluginConfig, pluginInventory, VaultValue } from "../../src/inventory
 import { parseFastYaml } from "../../src/util/yaml-fast/reader.js";
 
 const KEYS = [
-  "groupPrefix", "factsPrefix", "facts", "placementFacts", "nodesGroup", "nodesAnsibleHost", "qemuExtendedStatuses",
-  "exactSnapshots", "concurrency", "includeTemplates", "allowEmpty", "cacheTtl", "cacheDir", "filters", "keyedGroups",
-  "ansibleHost", "compose", "constructed", "netbox", "unknownKey",
+  "groupPrefix",
+  "factsPrefix",
+  "facts",
+  "placementFacts",
+  "nodesGroup",
+  "nodesAnsibleHost",
+  "qemuExtendedStatuses",
+  "exactSnapshots",
+  "concurrency",
+  "includeTemplates",
+  "allowEmpty",
+  "cacheTtl",
+  "cacheDir",
+  "filters",
+  "keyedGroups",
+  "ansibleHost",
+  "compose",
+  "constructed",
+  "netbox",
+  "unknownKey",
 ];
 const VALUES: unknown[] = [
-  "basic", "plugin", "agent", "config", "other", "", "px_", true, false, 0, 1, 8, 64, 65, -1, 2.5, 300, Number.MAX_SAFE_INTEGER + 2,
-  null, [], ["agent"], ["ipconfig", "agent"], ["netbox"], ["bogus"], [{ key: "tag" }], {}, { tags: ["web"] }, { a: "b" },
-  { strict: true }, { compose: {}, groups: {}, keyed_groups: [], filters: [], strict: false, leading_separator: false },
-  { compose: { x: "1" } }, { filters: ["x"] }, { strict: "yes" }, { other: 1 }, { url: "https://nb.example" },
+  "basic",
+  "plugin",
+  "agent",
+  "config",
+  "other",
+  "",
+  "px_",
+  true,
+  false,
+  0,
+  1,
+  8,
+  64,
+  65,
+  -1,
+  2.5,
+  300,
+  Number.MAX_SAFE_INTEGER + 2,
+  null,
+  [],
+  ["agent"],
+  ["ipconfig", "agent"],
+  ["netbox"],
+  ["bogus"],
+  [{ key: "tag" }],
+  {},
+  { tags: ["web"] },
+  { a: "b" },
+  { strict: true },
+  { compose: {}, groups: {}, keyed_groups: [], filters: [], strict: false, leading_separator: false },
+  { compose: { x: "1" } },
+  { filters: ["x"] },
+  { strict: "yes" },
+  { other: 1 },
+  { url: "https://nb.example" },
 ];
 
 const rawConfig = fc.oneof(
@@ -52,7 +100,12 @@ describe("inventory configuration without zod", () => {
   });
 
   it("takes the quick path for the common files: defaults, a facts level, the plugin's mapping", () => {
-    for (const raw of [undefined, {}, { facts: "basic" }, { facts: "plugin", concurrency: 16, nodesGroup: true, ansibleHost: [], keyedGroups: [] }]) {
+    for (const raw of [
+      undefined,
+      {},
+      { facts: "basic" },
+      { facts: "plugin", concurrency: 16, nodesGroup: true, ansibleHost: [], keyedGroups: [] },
+    ]) {
       assert.deepStrictEqual(quickInventoryConfig(raw), parseInventoryConfig(raw, "test"));
     }
   });
@@ -60,19 +113,67 @@ describe("inventory configuration without zod", () => {
 
 // Lines of the files: pvectl's keys and the plugin's, with values in many YAML spellings.
 const FILE_KEYS = ["facts", "concurrency", "cacheTtl", "nodesGroup", "groupPrefix", "allowEmpty", "includeTemplates", "cacheDir"];
-const PLUGIN_KEYS = ["url", "user", "password", "token_id", "token_secret", "validate_certs", "want_facts", "group_prefix", "facts_prefix", "exclude_nodes", "strict", "cache", "cache_timeout", "want_proxmox_nodes_ansible_host"];
+const PLUGIN_KEYS = [
+  "url",
+  "user",
+  "password",
+  "token_id",
+  "token_secret",
+  "validate_certs",
+  "want_facts",
+  "group_prefix",
+  "facts_prefix",
+  "exclude_nodes",
+  "strict",
+  "cache",
+  "cache_timeout",
+  "want_proxmox_nodes_ansible_host",
+];
 const SCALARS = [
-  "basic", "plugin", "16", "0", "-1", "0o17", "1e3", "2.5", "true", "false", "True", "yes", "no", "on", "~", "null", "",
-  "'quoted'", '"double"', "'it''s'", '"a\\tb"', "px_", "https://pve.example.com:8006", "root@pam", "s3cret # a comment",
-  "\"{{ lookup('env', 'PVE_PASSWORD') }}\"", "!vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6162", "&anchor x", "*anchor", "|\n  text",
-  "[a, b]", "{a: 1}", "a: b", "x\ty", "é",
+  "basic",
+  "plugin",
+  "16",
+  "0",
+  "-1",
+  "0o17",
+  "1e3",
+  "2.5",
+  "true",
+  "false",
+  "True",
+  "yes",
+  "no",
+  "on",
+  "~",
+  "null",
+  "",
+  "'quoted'",
+  '"double"',
+  "'it''s'",
+  '"a\\tb"',
+  "px_",
+  "https://pve.example.com:8006",
+  "root@pam",
+  "s3cret # a comment",
+  "\"{{ lookup('env', 'PVE_PASSWORD') }}\"",
+  "!vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6162",
+  "&anchor x",
+  "*anchor",
+  "|\n  text",
+  "[a, b]",
+  "{a: 1}",
+  "a: b",
+  "x\ty",
+  "é",
 ];
 const line = (keys: string[]) => fc.tuple(fc.constantFrom(...keys), fc.constantFrom(...SCALARS)).map(([k, v]) => `${k}: ${v}`);
 const decoration = fc.constantFrom("", "# comment", "   ", "---", "  indented: 1");
 const fileText = fc
   .tuple(
     fc.boolean(),
-    fc.array(fc.oneof({ weight: 5, arbitrary: line([...FILE_KEYS, ...PLUGIN_KEYS]) }, { weight: 1, arbitrary: decoration }), { maxLength: 8 }),
+    fc.array(fc.oneof({ weight: 5, arbitrary: line([...FILE_KEYS, ...PLUGIN_KEYS]) }, { weight: 1, arbitrary: decoration }), {
+      maxLength: 8,
+    }),
   )
   .map(([plugin, lines]) => `${plugin ? "plugin: community.general.proxmox\n" : ""}${lines.join("\n")}\n`);
 

@@ -12,7 +12,10 @@ import { applyConstructed } from "../../src/inventory/constructed.js";
 import type { AnsibleInventory } from "../../src/inventory/model.js";
 
 const PYTHON = "/usr/bin/python3";
-const missing = existsSync(PYTHON) && spawnSync(PYTHON, ["-c", "import ansible.plugins.inventory"]).status === 0 ? undefined : "needs Debian's ansible-core";
+const missing =
+  existsSync(PYTHON) && spawnSync(PYTHON, ["-c", "import ansible.plugins.inventory"]).status === 0
+    ? undefined
+    : "needs Debian's ansible-core";
 const DRIVER = readFileSync(new URL("./constructed-driver.py", import.meta.url), "utf8");
 
 const COMPOSE: Record<string, string> = {
@@ -53,7 +56,10 @@ const host = fc.record(
     proxmox_status: fc.constantFrom("running", "stopped"),
     proxmox_tags_parsed: fc.uniqueArray(fc.constantFrom("web", "db", "tmp", "prod"), { maxLength: 3 }),
     proxmox_ostype: fc.constantFrom("l26", "win11", ""),
-    proxmox_net0: fc.record({ virtio: fc.constant("BC:24:11:00:00:01"), bridge: fc.constantFrom("vmbr0", "vmbr1", "") }, { requiredKeys: ["virtio"] }),
+    proxmox_net0: fc.record(
+      { virtio: fc.constant("BC:24:11:00:00:01"), bridge: fc.constantFrom("vmbr0", "vmbr1", "") },
+      { requiredKeys: ["virtio"] },
+    ),
     proxmox_ipconfig0: fc.record({ ip: fc.constantFrom("10.0.0.5/24", "dhcp") }),
   },
   { requiredKeys: ["proxmox_vmid", "proxmox_status", "proxmox_tags_parsed"] },
@@ -70,7 +76,9 @@ const options = fc.record({
 });
 const cases = fc.record({ hosts: fc.dictionary(fc.constantFrom("web-1", "db-1", "win-1"), host, { minKeys: 1 }), options });
 
-type Outcome = { ok: { groups: Record<string, string[]>; children: Record<string, string[]>; hostvars: Record<string, unknown> } } | { error: string };
+type Outcome =
+  | { ok: { groups: Record<string, string[]>; children: Record<string, string[]>; hostvars: Record<string, unknown> } }
+  | { error: string };
 
 function ours(c: { hosts: Record<string, Record<string, unknown>>; options: Record<string, unknown> }): Outcome {
   const inventory: AnsibleInventory = { _meta: { hostvars: structuredClone(c.hosts) } };

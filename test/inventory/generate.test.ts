@@ -58,7 +58,10 @@ test("an empty result fails with the reason, unless an empty inventory is allowe
           "  hint: check the filters and that the user or token has VM.Audit on the guests; pass --allow-empty if an empty inventory is expected",
   );
   const filtered = { api: countingApi([guest]), endpoint: "https://pve.example:8006", identity: "ci@pve!inv" };
-  await assert.rejects(generateInventory(filtered, parseInventoryConfig({ filters: { tags: ["none"] } }, "test")), /1 guest\(s\) exist but none passed the filters/);
+  await assert.rejects(
+    generateInventory(filtered, parseInventoryConfig({ filters: { tags: ["none"] } }, "test")),
+    /1 guest\(s\) exist but none passed the filters/,
+  );
   const allowed = await generateInventory(source, parseInventoryConfig({ allowEmpty: true }, "test"));
   assert.deepEqual(allowed._meta.hostvars, {});
 });
@@ -68,7 +71,10 @@ test("hypervisors in the nodes group do not make an inventory without guests loo
   const node = { type: "node", node: "pve1", name: "pve1", ip: "10.0.0.11", status: "online" };
   const source = { api: countingApi([node]), endpoint: "https://pve.example:8006", identity: "ci@pve!inv" };
   const config = parseInventoryConfig({ nodesGroup: true, nodesAnsibleHost: true }, "test");
-  await assert.rejects(generateInventory(source, config), /the inventory is empty: the cluster at https:\/\/pve.example:8006 reports no guests/);
+  await assert.rejects(
+    generateInventory(source, config),
+    /the inventory is empty: the cluster at https:\/\/pve.example:8006 reports no guests/,
+  );
   const allowed = await generateInventory(source, { ...config, allowEmpty: true });
   assert.deepEqual(allowed._meta.hostvars, { pve1: { ansible_host: "10.0.0.11" } });
 });

@@ -16,7 +16,17 @@ test("the graph nests children, keeps the JSON's order and puts hosts of `all` o
   } as AnsibleInventory;
   assert.equal(
     renderGraph(inventory),
-    ["@all:", "  |--@ungrouped:", "  |  |--lonely", "  |--@zeta:", "  |  |--h2", "  |  |--h1", "  |--@by_tag:", "  |  |--@tag_web:", "  |  |  |--h1"].join("\n"),
+    [
+      "@all:",
+      "  |--@ungrouped:",
+      "  |  |--lonely",
+      "  |--@zeta:",
+      "  |  |--h2",
+      "  |  |--h1",
+      "  |--@by_tag:",
+      "  |  |--@tag_web:",
+      "  |  |  |--h1",
+    ].join("\n"),
   );
   assert.equal(renderGraph(inventory, "by_tag"), ["@by_tag:", "  |--@tag_web:", "  |  |--h1"].join("\n"));
   assert.equal(renderGraph(inventory, "nope"), undefined);

@@ -11,7 +11,8 @@ import fc from "fast-check";
 import { ExpressionError, HostEvalError, parseBareExpression, renderTemplate } from "../../src/inventory/jinja/index.js";
 
 const PYTHON = "/usr/bin/python3";
-const missing = existsSync(PYTHON) && spawnSync(PYTHON, ["-c", "import ansible.template"]).status === 0 ? undefined : "needs Debian's ansible-core";
+const missing =
+  existsSync(PYTHON) && spawnSync(PYTHON, ["-c", "import ansible.template"]).status === 0 ? undefined : "needs Debian's ansible-core";
 
 const TEMPLAR = `
 import json, sys
@@ -35,7 +36,10 @@ interface Case {
   vars: Record<string, unknown>;
 }
 
-const text = fc.oneof(fc.constantFrom("", "web", "Web-1", "a b", "True", "[1, 2]", "{x}", "it's", 'say "hi"', "x\\y", "l26", "10.0.0.5/24"), fc.string({ maxLength: 6 }).filter((s) => !/\{[{%#]/.test(s)));
+const text = fc.oneof(
+  fc.constantFrom("", "web", "Web-1", "a b", "True", "[1, 2]", "{x}", "it's", 'say "hi"', "x\\y", "l26", "10.0.0.5/24"),
+  fc.string({ maxLength: 6 }).filter((s) => !/\{[{%#]/.test(s)),
+);
 // (Ansible templates variable values that hold Jinja markup again; pvectl never evaluates what PVE returns.)
 const scalar = fc.oneof(text, fc.integer({ min: -5, max: 300 }), fc.boolean(), fc.constant(null));
 const value = fc.oneof(
@@ -46,7 +50,24 @@ const value = fc.oneof(
 const vars = fc.dictionary(fc.constantFrom("a", "b", "tags", "net", "name", "vmid"), value, { maxKeys: 6 });
 
 const literal = fc.oneof(
-  fc.constantFrom("'web'", "''", "'a'", '"x y"', "'True'", "'[1]'", "0", "1", "3", "-1", "true", "false", "none", "[]", "[1, 'a']", "{'x': 1}"),
+  fc.constantFrom(
+    "'web'",
+    "''",
+    "'a'",
+    '"x y"',
+    "'True'",
+    "'[1]'",
+    "0",
+    "1",
+    "3",
+    "-1",
+    "true",
+    "false",
+    "none",
+    "[]",
+    "[1, 'a']",
+    "{'x': 1}",
+  ),
 );
 const variable = fc.constantFrom("a", "b", "tags", "net", "name", "vmid", "zz");
 const leaf = fc.oneof({ weight: 3, arbitrary: variable }, { weight: 2, arbitrary: literal });
@@ -112,7 +133,10 @@ function ours(c: Case): { ok: unknown } | { error: string } {
 }
 
 test("random expressions evaluate as Ansible's templar evaluates them", { skip: missing }, () => {
-  const cases: Case[] = fc.sample(fc.record({ expr, vars }), { numRuns: Number(process.env.JINJA_RUNS ?? 600), seed: Number(process.env.JINJA_SEED ?? 17) });
+  const cases: Case[] = fc.sample(fc.record({ expr, vars }), {
+    numRuns: Number(process.env.JINJA_RUNS ?? 600),
+    seed: Number(process.env.JINJA_SEED ?? 17),
+  });
   const run = spawnSync(PYTHON, ["-c", TEMPLAR], { input: JSON.stringify(cases), encoding: "utf8", maxBuffer: 64 << 20 });
   assert.equal(run.status, 0, run.stderr);
   const theirs = JSON.parse(run.stdout) as Array<{ ok?: unknown; error?: string }>;
@@ -128,9 +152,11 @@ test("random expressions evaluate as Ansible's templar evaluates them", { skip: 
       return;
     }
     const same = "error" in mine ? want.error !== undefined : want.error === undefined && isDeepStrictEqual(mine.ok, want.ok);
-    if (!same) mismatches.push(`${c.expr}  vars=${JSON.stringify(c.vars)}\n    ansible: ${JSON.stringify(want)}\n    pvectl:  ${JSON.stringify(mine)}`);
+    if (!same)
+      mismatches.push(
+        `${c.expr}  vars=${JSON.stringify(c.vars)}\n    ansible: ${JSON.stringify(want)}\n    pvectl:  ${JSON.stringify(mine)}`,
+      );
   });
   assert.deepEqual(mismatches.slice(0, 10), [], `${mismatches.length} of ${cases.length} differ`);
   assert.ok(folded <= cases.length / 50, `${folded} cases left out as folded constants: the generator should rarely make them`);
 });
-

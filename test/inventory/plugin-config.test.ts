@@ -78,7 +78,10 @@ test("options pvectl cannot honour are errors that name them", async () => {
 
 test("an expression outside the subset is refused when the file is read, with the expression and the column", async () => {
   const message = await refusal(`${BASE}password: x\ncompose:\n  ansible_host: proxmox_ipconfig0.ip | ipaddr('address')\n`);
-  assert.match(message, /^compose.ansible_host: cannot evaluate '\{\{proxmox_ipconfig0\.ip \| ipaddr\('address'\)\}\}': the filter 'ipaddr' is not supported at column 26/);
+  assert.match(
+    message,
+    /^compose.ansible_host: cannot evaluate '\{\{proxmox_ipconfig0\.ip \| ipaddr\('address'\)\}\}': the filter 'ipaddr' is not supported at column 26/,
+  );
   assert.match(message, /supported: variables/);
   assert.match(await refusal(`${BASE}password: "{{ lookup('file', '/etc/pw') }}"\n`), /lookup\('file'\) is not supported/);
 });

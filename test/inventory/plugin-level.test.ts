@@ -47,11 +47,22 @@ function fakeCluster(guests: FakeGuest[], offline: string[]): InventoryApi & { c
       if (path === "/cluster/resources") {
         return [
           ...NODES.map((n) => ({ type: "node", node: n, status: offline.includes(n) ? "offline" : "online" })),
-          ...guests.map((g) => ({ type: g.type, vmid: g.vmid, node: g.node, name: `g${g.vmid}`, status: g.running ? "running" : "stopped", template: g.template ? 1 : 0, tags: g.tag })),
+          ...guests.map((g) => ({
+            type: g.type,
+            vmid: g.vmid,
+            node: g.node,
+            name: `g${g.vmid}`,
+            status: g.running ? "running" : "stopped",
+            template: g.template ? 1 : 0,
+            tags: g.tag,
+          })),
         ];
       }
       const list = /^\/nodes\/([^/]+)\/qemu$/.exec(path);
-      if (list) return guests.filter((g) => g.node === list[1] && g.type === "qemu").map((g) => ({ vmid: g.vmid, status: g.running ? "running" : "stopped", qmpstatus: g.running ? "running" : "stopped" }));
+      if (list)
+        return guests
+          .filter((g) => g.node === list[1] && g.type === "qemu")
+          .map((g) => ({ vmid: g.vmid, status: g.running ? "running" : "stopped", qmpstatus: g.running ? "running" : "stopped" }));
       const [, base, leaf] = /^(\/nodes\/[^/]+\/(?:qemu|lxc)\/\d+)\/(.+)$/.exec(path) ?? [];
       const guest = base ? byPath.get(base) : undefined;
       if (!guest) throw new Error(`unexpected ${path}`);
@@ -62,7 +73,16 @@ function fakeCluster(guests: FakeGuest[], offline: string[]): InventoryApi & { c
         return config;
       }
       if (leaf === "snapshot") return [...guest.snapshots.map((name) => ({ name })), { name: "current" }];
-      if (leaf === "agent/network-get-interfaces") return { result: [{ name: "eth0", "hardware-address": "aa:bb", "ip-addresses": [{ "ip-address": "10.0.0.1", "ip-address-type": "ipv4", prefix: 24 }] }] };
+      if (leaf === "agent/network-get-interfaces")
+        return {
+          result: [
+            {
+              name: "eth0",
+              "hardware-address": "aa:bb",
+              "ip-addresses": [{ "ip-address": "10.0.0.1", "ip-address-type": "ipv4", prefix: 24 }],
+            },
+          ],
+        };
       throw new Error(`unexpected ${path}`);
     },
   };
@@ -84,7 +104,12 @@ test("plugin level: the calls are exactly the listing, qmpstatus per node, confi
         const reached = hosts.filter((g) => !offline.includes(g.node));
         const runningVms = reached.filter((g) => g.type === "qemu" && g.running);
         const listed = (g: FakeGuest) => exact || (g.snapshots.length > 0 && !g.orphan);
-        const expected = 1 + new Set(runningVms.map((g) => g.node)).size + reached.length + runningVms.filter((g) => g.agent).length + reached.filter(listed).length;
+        const expected =
+          1 +
+          new Set(runningVms.map((g) => g.node)).size +
+          reached.length +
+          runningVms.filter((g) => g.agent).length +
+          reached.filter(listed).length;
         assert.equal(api.calls.length, expected, api.calls.join("\n"));
 
         const vars = buildInventory(collected.guests, config, { nodes: collected.nodes ?? [] })._meta.hostvars;
@@ -101,7 +126,9 @@ test("plugin level: the calls are exactly the listing, qmpstatus per node, confi
 });
 
 test("a failed snapshot read keeps the host, says so, and sets no snapshot list", async () => {
-  const guests: FakeGuest[] = [{ vmid: 100, node: "pve1", type: "qemu", running: false, template: false, agent: false, snapshots: ["s1"], tag: "web" }];
+  const guests: FakeGuest[] = [
+    { vmid: 100, node: "pve1", type: "qemu", running: false, template: false, agent: false, snapshots: ["s1"], tag: "web" },
+  ];
   const api = fakeCluster(guests, []);
   const failing: InventoryApi = {
     request: async (method, path, params) => {
@@ -147,13 +174,21 @@ test("placementFacts: false leaves out the node, volumes' storages and NICs' bri
     const placed = buildInventory(guests, parseInventoryConfig({ facts, keyedGroups: [{ key: "node", prefix: "on" }] }, "test"));
     assert.equal(placed._meta.hostvars.web?.proxmox_node, "pve1", facts);
     assert.deepEqual(placed.proxmox_pve1_qemu, { hosts: ["web"] }, facts);
-    const inv = buildInventory(guests, parseInventoryConfig({ facts, placementFacts: false, keyedGroups: [{ key: "node", prefix: "on" }] }, "test"));
+    const inv = buildInventory(
+      guests,
+      parseInventoryConfig({ facts, placementFacts: false, keyedGroups: [{ key: "node", prefix: "on" }] }, "test"),
+    );
     const vars = inv._meta.hostvars.web ?? {};
     assert.equal(vars.proxmox_node, undefined, facts);
     assert.equal(vars.proxmox_vmid, 100, facts);
     const text = JSON.stringify(vars);
-    for (const placement of ["pve1", "local-lvm", "local:iso", "vmbr0"]) assert.ok(!text.includes(placement), `${facts}: ${placement} in ${text}`);
-    assert.deepEqual(Object.keys(inv).filter((g) => g.includes("pve1")), [], `${facts}: no group names the node`);
+    for (const placement of ["pve1", "local-lvm", "local:iso", "vmbr0"])
+      assert.ok(!text.includes(placement), `${facts}: ${placement} in ${text}`);
+    assert.deepEqual(
+      Object.keys(inv).filter((g) => g.includes("pve1")),
+      [],
+      `${facts}: no group names the node`,
+    );
     if (facts !== "basic") {
       assert.ok(text.includes("BC:24:11:00:00:01") && text.includes("4G"), `${facts}: what describes the guest itself stays`);
       assert.equal(vars.proxmox_unused0, undefined, `${facts}: a detached volume is nothing but where it lies`);

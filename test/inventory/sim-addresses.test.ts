@@ -34,7 +34,10 @@ test("a running VM's ansible_host is its cloud-init address from the agent as fr
   });
   h.clock += 60;
   const { guests } = await collectGuests(harnessApi(h), { level: "agent", concurrency: 1 });
-  assert.ok(guests.find((g) => g.vmid === 100)?.agentAddresses?.some((a) => a.address === "192.0.2.10"), "the agent answered");
+  assert.ok(
+    guests.find((g) => g.vmid === 100)?.agentAddresses?.some((a) => a.address === "192.0.2.10"),
+    "the agent answered",
+  );
   for (const ansibleHost of [["agent", "ipconfig"], ["agent"], ["ipconfig"]]) {
     const inv = buildInventory(guests, parseInventoryConfig({ ansibleHost }, "test"));
     assert.equal(inv._meta.hostvars.vm100?.ansible_host, "192.0.2.10", `VM via ${ansibleHost.join(", ")}`);

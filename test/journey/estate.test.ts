@@ -50,7 +50,20 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
    * access files the operator keeps (access lists are managed whole).
    */
   const grant = async (specFile: string) => {
-    const args = ["access", "needs", specFile, "--format", "spec", "--token", TOKEN, "--role", "TeamDeploy", "--snapshots", "--backup-storage", "local"];
+    const args = [
+      "access",
+      "needs",
+      specFile,
+      "--format",
+      "spec",
+      "--token",
+      TOKEN,
+      "--role",
+      "TeamDeploy",
+      "--snapshots",
+      "--backup-storage",
+      "local",
+    ];
     const needs = expectExit(await desk.asRoot(args), 0, "access needs");
     const doc = parse(needs.stdout) as { access: Record<string, unknown> };
     const [user, name] = TOKEN.split("!") as [string, string];
@@ -83,7 +96,8 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
 
   it("the token plans the whole estate in one plan (template and clones together): exit 2", async () => {
     const plan = expectExit(await token(["plan", spec, "--detailed-exitcode"]), 2, "first plan");
-    for (const name of ["tpl-a", "a-app1", "a-app2", "a-db1", "b-web1", "b-cache1"]) assert.match(plan.stdout, new RegExp(`^\\+ ${name} `, "m"));
+    for (const name of ["tpl-a", "a-app1", "a-app2", "a-db1", "b-web1", "b-cache1"])
+      assert.match(plan.stdout, new RegExp(`^\\+ ${name} `, "m"));
     assert.match(plan.stdout, /team-b-nightly/);
   });
 
@@ -92,7 +106,14 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
     assert.doesNotMatch(apply.stdout, /not converged|partial/);
     const rows = await guests();
     const byName = new Map(rows.map((g) => [g.name, g]));
-    for (const [name, pool] of [["tpl-a", "team-a"], ["a-app1", "team-a"], ["a-app2", "team-a"], ["a-db1", "team-a"], ["b-web1", "team-b"], ["b-cache1", "team-b"]]) {
+    for (const [name, pool] of [
+      ["tpl-a", "team-a"],
+      ["a-app1", "team-a"],
+      ["a-app2", "team-a"],
+      ["a-db1", "team-a"],
+      ["b-web1", "team-b"],
+      ["b-cache1", "team-b"],
+    ]) {
       assert.equal(byName.get(name)?.pool, pool, `${name} in ${pool}`);
     }
     for (const name of ["a-app1", "a-app2", "a-db1", "b-web1", "b-cache1"]) assert.equal(byName.get(name)?.status, "running", name);
@@ -140,10 +161,18 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
     for (const vmid of [311, 312, 313]) assert.match(names, new RegExp(`${vmid}`));
     // (PVE keeps `description` over a rollback: a hardware key shows it.)
     await desk.root.request("PUT", `/nodes/${(await guest(313))?.node}/qemu/313/config`, { memory: 8192 });
-    expectExit(await token(["snapshot", "rollback", "before-upgrade", "--vmid", "313", "--allow-data-loss", "--allow-restart", "--start", "--yes"]), 0, "rollback");
+    expectExit(
+      await token(["snapshot", "rollback", "before-upgrade", "--vmid", "313", "--allow-data-loss", "--allow-restart", "--start", "--yes"]),
+      0,
+      "rollback",
+    );
     assert.equal(Number((await config(313)).memory), 4096, "the rollback undid the change");
     assert.equal((await guest(313))?.status, "running", "started again after the rollback");
-    expectExit(await token(["snapshot", "delete", "before-upgrade", "--pool", "team-a", "--allow-data-loss", "--yes"]), 0, "snapshot delete");
+    expectExit(
+      await token(["snapshot", "delete", "before-upgrade", "--pool", "team-a", "--allow-data-loss", "--yes"]),
+      0,
+      "snapshot delete",
+    );
   });
 
   it("backup of team-b and a restore over the guest, which stays in its pool", async () => {
@@ -187,7 +216,11 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
     await nb.close();
     const assigned = ips.filter((ip) => ip.assigned_object_type && ip.address.startsWith("10.20.0."));
     assert.ok(assigned.length > 0, JSON.stringify(ips));
-    assert.deepEqual(assigned.filter((ip) => ip.address.startsWith("10.20.0.1/")), [], "never the gateway's address");
+    assert.deepEqual(
+      assigned.filter((ip) => ip.address.startsWith("10.20.0.1/")),
+      [],
+      "never the gateway's address",
+    );
     expectExit(await netbox(["netbox", "diff", "-c", nbConfig]), 0, "netbox diff right after a sync");
   });
 
@@ -206,8 +239,15 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
     assert.equal(appConfig.ipconfig0, "gw=10.10.0.1,ip=10.10.0.2/24", "VLAN 10's address and gateway");
     assert.equal(appConfig.ipconfig1, "gw=10.30.0.254,ip=10.30.0.1/24", "VLAN 30's address and its router, tagged gateway");
     // The operator adds VLAN 40's prefix (with its gateway): the record builds on the next run.
-    desk.nb.admin.create("ipam/prefixes", { prefix: "10.40.0.0/24", vlan: vlans.vlans["40"], status: "active", custom_fields: { gateway: "10.40.0.1" } });
-    const fixed = JSON.parse(expectExit(await netbox(["netbox", "sync", "-c", nbConfig, "--name", "backup-01", "--json"]), 0, "sync after the prefix").stdout) as typeof report;
+    desk.nb.admin.create("ipam/prefixes", {
+      prefix: "10.40.0.0/24",
+      vlan: vlans.vlans["40"],
+      status: "active",
+      custom_fields: { gateway: "10.40.0.1" },
+    });
+    const fixed = JSON.parse(
+      expectExit(await netbox(["netbox", "sync", "-c", nbConfig, "--name", "backup-01", "--json"]), 0, "sync after the prefix").stdout,
+    ) as typeof report;
     const built = fixed.records.find((r) => r.name === "backup-01");
     assert.equal(built?.result, "staged", JSON.stringify(fixed));
     assert.equal((await config(Number(built?.vmid))).ipconfig0, "gw=10.40.0.1,ip=10.40.0.2/24");
@@ -238,9 +278,14 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
   });
 
   it("NetBox serve: a record pynetbox creates as planned is built by the webhook it triggers, as the builder's token", async () => {
-    const serve = desk.startAsToken(NETBOX_TOKEN, "netbox.token", ["netbox", "serve", "-c", `${desk.dir}/netbox.yaml`, "--listen", "127.0.0.1:0", "--reconcile", "0"], {
-      NETBOX_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    });
+    const serve = desk.startAsToken(
+      NETBOX_TOKEN,
+      "netbox.token",
+      ["netbox", "serve", "-c", `${desk.dir}/netbox.yaml`, "--listen", "127.0.0.1:0", "--reconcile", "0"],
+      {
+        NETBOX_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      },
+    );
     try {
       const url = (await serve.waitFor(/"msg":"listening","url":"([^"]+)"/))[1];
       pointNetboxAt(desk.nb, String(url), WEBHOOK_SECRET);
@@ -284,6 +329,9 @@ describe("an operator's first days, every feature at once", { timeout: 900_000 }
     const destroyed = expectExit(await token(["destroy", spec, "--allow-data-loss", "--allow-restart", "--yes"]), 0, "destroy");
     assert.match(destroyed.stdout, /destroyed after its linked clones a-app1, a-app2 in this run/);
     const left = (await guests()).filter((g) => [9100, 311, 312, 313, 321, 322].includes(g.vmid));
-    assert.deepEqual(left.map((g) => g.vmid), []);
+    assert.deepEqual(
+      left.map((g) => g.vmid),
+      [],
+    );
   });
 });

@@ -52,7 +52,13 @@ export async function openDesk(): Promise<Desk> {
     },
   });
   const nb = await startNetboxSimulator({ seed: "demo" });
-  const root = new PveClient({ host: "127.0.0.1", port: sim.port, user: "root@pam", password: sim.rootPassword, fingerprint: sim.fingerprint });
+  const root = new PveClient({
+    host: "127.0.0.1",
+    port: sim.port,
+    user: "root@pam",
+    password: sim.rootPassword,
+    fingerprint: sim.fingerprint,
+  });
   const dir = mkdtempSync(join(tmpdir(), "pvectl-journey-"));
   const netboxEnv = { NETBOX_URL: nb.url, NETBOX_TOKEN: nb.token };
   const tokenEnv = (tokenId: string, secretFile: string): NodeJS.ProcessEnv => ({
@@ -78,10 +84,18 @@ export async function openDesk(): Promise<Desk> {
     startAsToken: (tokenId, secretFile, args, extraEnv) => startBackground(args, { ...tokenEnv(tokenId, secretFile), ...extraEnv }),
     tokenClient(tokenId, secretFile) {
       const env = tokenEnv(tokenId, secretFile);
-      return new PveClient({ host: "127.0.0.1", port: sim.port, fingerprint: sim.fingerprint, tokenId, tokenSecret: String(env.PROXMOX_TOKEN_SECRET) });
+      return new PveClient({
+        host: "127.0.0.1",
+        port: sim.port,
+        fingerprint: sim.fingerprint,
+        tokenId,
+        tokenSecret: String(env.PROXMOX_TOKEN_SECRET),
+      });
     },
     inventoryScript(tokenId, secretFile) {
-      const env = Object.entries(tokenEnv(tokenId, secretFile)).map(([k, v]) => `${k}='${v}'`).join(" ");
+      const env = Object.entries(tokenEnv(tokenId, secretFile))
+        .map(([k, v]) => `${k}='${v}'`)
+        .join(" ");
       const path = join(dir, "inventory.sh");
       writeFileSync(path, `#!/bin/sh\ncd '${ROOT}' && exec env ${env} node --import tsx src/cli/main.ts inventory --facts config "$@"\n`);
       chmodSync(path, 0o700);

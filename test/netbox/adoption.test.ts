@@ -9,7 +9,14 @@ import { obj } from "./helpers.js";
 import { type NetboxLab, startNetboxLab } from "./lab.js";
 
 const VMS = "virtualization/virtual-machines";
-const PROD_DB = { vmid: 555, name: "prod-db", tags: "db;prod", memory: 4096, net0: "virtio=BC:24:11:55:55:55,bridge=vmbr1,tag=99", start: 1 };
+const PROD_DB = {
+  vmid: 555,
+  name: "prod-db",
+  tags: "db;prod",
+  memory: 4096,
+  net0: "virtio=BC:24:11:55:55:55,bridge=vmbr1,tag=99",
+  start: 1,
+};
 
 async function startWithForeignGuest(config = DEMO_CONFIG): Promise<{ lab: NetboxLab; recordId: number }> {
   const lab = await startNetboxLab(config);
@@ -31,7 +38,10 @@ describe("netbox sync and guests pvectl did not create", () => {
     const outcome = report.records[0]!;
     assert.notEqual(outcome.result, "staged");
     assert.equal(outcome.status, "planned");
-    assert.match(outcome.errors.join("\n"), /vmid 555 is an existing guest that pvectl did not create \(name prod-db, node pve1, tags: db;prod/);
+    assert.match(
+      outcome.errors.join("\n"),
+      /vmid 555 is an existing guest that pvectl did not create \(name prod-db, node pve1, tags: db;prod/,
+    );
     assert.match(outcome.errors.join("\n"), /adopt: true` in the NetBox config/);
 
     const config = (await lab.pve.request("GET", "/nodes/pve1/qemu/555/config")) as Record<string, string | number>;
@@ -54,7 +64,10 @@ describe("netbox sync and guests pvectl did not create", () => {
     lab = (await startWithForeignGuest(`${DEMO_CONFIG}adopt: true\n`)).lab;
     const report = await lab.sync({ selection: { names: ["web-01"] }, planOnly: true });
     const plan = Object.values(report.plans)[0]!;
-    assert.deepEqual(plan.preflightErrors.filter((p) => p.kind === "adoption"), []);
+    assert.deepEqual(
+      plan.preflightErrors.filter((p) => p.kind === "adoption"),
+      [],
+    );
     assert.equal(plan.guests[0]!.steps[0]?.action, "adopt");
   });
 });

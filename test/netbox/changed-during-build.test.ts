@@ -67,7 +67,8 @@ function loseStatusAnswer(lab: NetboxLab, name: string): Partial<SyncOptions> {
   class LosingClient extends NetboxClient {
     override async request<T>(method: string, at: string, options: RequestOptions = {}): Promise<NetboxResponse<T>> {
       const res = await super.request<T>(method, at, options);
-      if (method === "PATCH" && at === path && (options.body as { status?: string } | undefined)?.status !== undefined) throw new NetboxConnectionError(lab.nb.url, "ECONNRESET");
+      if (method === "PATCH" && at === path && (options.body as { status?: string } | undefined)?.status !== undefined)
+        throw new NetboxConnectionError(lab.nb.url, "ECONNRESET");
       return res;
     }
   }
@@ -92,7 +93,10 @@ describe("netbox sync: a record edited while its guest is built", () => {
     assert.deepEqual(web?.changes, ["status planned -> decommissioning"]);
     // Nothing failed: the other records are staged, the run is ok (exit code 3: see docs).
     assert.equal(report.ok, true);
-    assert.deepEqual(report.records.filter((r) => r.name !== "web-01").map((r) => r.result), ["staged", "staged"]);
+    assert.deepEqual(
+      report.records.filter((r) => r.name !== "web-01").map((r) => r.result),
+      ["staged", "staged"],
+    );
 
     const vm = record(lab, "web-01");
     assert.equal(obj(vm.status).value, "decommissioning");
@@ -115,7 +119,10 @@ describe("netbox sync: a record edited while its guest is built", () => {
     assert.deepEqual(web?.changes, [`memory ${before} -> ${before * 2}`]);
     const vm = record(lab, "web-01");
     assert.equal(obj(vm.status).value, "planned");
-    assert.match(journal(lab, vm.id).at(-1)?.comments ?? "", new RegExp(`changed while it was built: memory ${before} -> ${before * 2}.*the next sync converges`));
+    assert.match(
+      journal(lab, vm.id).at(-1)?.comments ?? "",
+      new RegExp(`changed while it was built: memory ${before} -> ${before * 2}.*the next sync converges`),
+    );
     const vmid = Number(obj(vm.custom_fields).proxmox_vmid);
     assert.equal(vmid, web?.vmid);
     const built = (await lab.pve.request("GET", `/nodes/pve1/qemu/${vmid}/config`)) as Record<string, unknown>;
@@ -180,7 +187,9 @@ describe("netbox sync: a record edited while its guest is built", () => {
     const web = report.records.find((r) => r.name === "web-01");
     assert.equal(web?.result, "staged", JSON.stringify(web));
     assert.equal(obj(record(lab, "web-01").status).value, "staged");
-    const statusWrites = lab.nb.admin.requests.filter((r) => r.method === "PATCH" && r.path === `/api/${VMS}/${String(id)}/` && r.status === 200);
+    const statusWrites = lab.nb.admin.requests.filter(
+      (r) => r.method === "PATCH" && r.path === `/api/${VMS}/${String(id)}/` && r.status === 200,
+    );
     // vmid, primary IPv4, status: each once.
     assert.equal(statusWrites.length, 3);
   });

@@ -13,10 +13,10 @@ import { type NetboxLab, startNetboxLab } from "./lab.js";
 
 const VMS = "virtualization/virtual-machines";
 // Every platform puts the address into the guest (cloud-init), so it must be the record's primary IP.
-const CONFIG = DEMO_CONFIG.replace("    iso: local:iso/debian-13-netinst.iso\n", "    iso: local:iso/debian-13-netinst.iso\n    cloudInit: { slot: ide0 }\n").replace(
-  "    image: local:import/noble.qcow2\n",
-  "    image: local:import/noble.qcow2\n    cloudInit: {}\n",
-);
+const CONFIG = DEMO_CONFIG.replace(
+  "    iso: local:iso/debian-13-netinst.iso\n",
+  "    iso: local:iso/debian-13-netinst.iso\n    cloudInit: { slot: ide0 }\n",
+).replace("    image: local:import/noble.qcow2\n", "    image: local:import/noble.qcow2\n    cloudInit: {}\n");
 
 function addRecords(lab: NetboxLab, count: number): void {
   const cluster = lab.nb.admin.idOf("virtualization/clusters", { name: "pve-lab" });
@@ -58,8 +58,13 @@ describe("netbox: one run per record across instances", () => {
       assert.equal(built, String(obj(r.primary_ip4).address), `${r.name}: NetBox's primary IP is the address the guest was built with`);
     }
     const outcomes = [...a.records, ...b.records];
-    assert.deepEqual(outcomes.filter((o) => o.result !== "staged" && o.result !== "busy"), [], "nothing failed");
-    for (const busy of outcomes.filter((o) => o.result === "busy")) assert.match(busy.errors.join(), /another pvectl run \(.+\) is working on it/);
+    assert.deepEqual(
+      outcomes.filter((o) => o.result !== "staged" && o.result !== "busy"),
+      [],
+      "nothing failed",
+    );
+    for (const busy of outcomes.filter((o) => o.result === "busy"))
+      assert.match(busy.errors.join(), /another pvectl run \(.+\) is working on it/);
     assert.deepEqual(claimsLeft(lab), [], "every claim released");
   });
 
@@ -68,7 +73,11 @@ describe("netbox: one run per record across instances", () => {
     const web1 = lab.nb.admin.list(VMS, { name: "web-01" })[0]!;
     const web2 = lab.nb.admin.list(VMS, { name: "web-02" })[0]!;
     const claim = (id: unknown, until: Date) =>
-      lab.nb.admin.create("extras/journal-entries", { assigned_object_type: "virtualization.virtualmachine", assigned_object_id: id, comments: `pvectl claim other-host:42:cafe until ${until.toISOString()}` });
+      lab.nb.admin.create("extras/journal-entries", {
+        assigned_object_type: "virtualization.virtualmachine",
+        assigned_object_id: id,
+        comments: `pvectl claim other-host:42:cafe until ${until.toISOString()}`,
+      });
     claim(web1.id, new Date(Date.now() + 600_000));
     claim(web2.id, new Date(Date.now() - 1000));
 

@@ -66,7 +66,14 @@ test("pvectl netbox sync: readable output, --json, exit codes, missing token", a
   assert.equal(readable.code, 1, readable.stderr);
   const lines = readable.stdout.split("\n");
   assert.ok(lines.includes("+ web-01 (new vmid) on pve1"), readable.stdout);
-  assert.ok(lines.some((l) => /^staged {2}web-01 \(NetBox id 1\): vm \d+ on pve1 \(created\); wrote proxmox_vmid=\d+, eth0 MAC [0-9A-F:]{17}, eth0 IPv4 (10\.20\.0\.\d+\/24) \(VLAN 20 \(servers\)\), primary IPv4 \1, status staged$/.test(l)), readable.stdout);
+  assert.ok(
+    lines.some((l) =>
+      /^staged {2}web-01 \(NetBox id 1\): vm \d+ on pve1 \(created\); wrote proxmox_vmid=\d+, eth0 MAC [0-9A-F:]{17}, eth0 IPv4 (10\.20\.0\.\d+\/24) \(VLAN 20 \(servers\)\), primary IPv4 \1, status staged$/.test(
+        l,
+      ),
+    ),
+    readable.stdout,
+  );
   assert.ok(
     lines.includes(
       "invalid orphan (NetBox id 4): has no cluster; assign it to one of the configured clusters (pve-lab); has no platform; set one in NetBox or `defaults.platform` (configured: debian-13, ubuntu-24-04, windows-2022) (status stays planned)",
@@ -79,7 +86,10 @@ test("pvectl netbox sync: readable output, --json, exit codes, missing token", a
   const json = await pvectl(["netbox", "sync", "-c", config, "--json"]);
   assert.equal(json.code, 1);
   const report = JSON.parse(json.stdout) as SyncReport;
-  assert.deepEqual(report.records.map((r) => [r.name, r.result]), [["orphan", "invalid"]]);
+  assert.deepEqual(
+    report.records.map((r) => [r.name, r.result]),
+    [["orphan", "invalid"]],
+  );
   assert.equal(report.ok, false);
 });
 
@@ -103,7 +113,8 @@ test("pvectl netbox serve refuses to start without a webhook secret, and a bad -
 
 test("pvectl netbox decommission: held back without --allow-data-loss exits 3, as sync does; the help says so", async () => {
   const web = lab.nb.admin.list("virtualization/virtual-machines", { name: "web-02" })[0]!;
-  if ((web.status as { value: string }).value === "planned") assert.equal((await pvectl(["netbox", "sync", "-c", config, "--name", "web-02"])).code, 0);
+  if ((web.status as { value: string }).value === "planned")
+    assert.equal((await pvectl(["netbox", "sync", "-c", config, "--name", "web-02"])).code, 0);
   lab.nb.admin.update("virtualization/virtual-machines", Number(web.id), { status: "decommissioning" });
   const held = await pvectl(["netbox", "decommission", "-c", config, "--yes", "--name", "web-02"]);
   assert.equal(held.code, 3, held.stdout + held.stderr);

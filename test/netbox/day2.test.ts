@@ -51,10 +51,17 @@ describe("netbox sync, day 2", () => {
 
     lab.nb.admin.clearRequests();
     const again = await lab.sync();
-    assert.deepEqual(again.records.map((r) => r.result), again.records.map(() => "converged"));
+    assert.deepEqual(
+      again.records.map((r) => r.result),
+      again.records.map(() => "converged"),
+    );
     // Only the run's own claim on each record (record-claims.ts): created, then deleted.
     const writes = lab.nb.admin.requests.filter((r) => r.method !== "GET" && !r.path.startsWith("/api/extras/journal-entries/"));
     assert.deepEqual(writes, [], "an empty day-2 run writes nothing to NetBox but its transient claims");
-    assert.deepEqual(lab.nb.admin.list("extras/journal-entries").filter((e) => String(e.comments).startsWith("pvectl claim")), [], "claims released");
+    assert.deepEqual(
+      lab.nb.admin.list("extras/journal-entries").filter((e) => String(e.comments).startsWith("pvectl claim")),
+      [],
+      "claims released",
+    );
   });
 });

@@ -35,17 +35,29 @@ function retire(lab: NetboxLab, name: string): void {
 describe("pvectl netbox decommission releases only the MACs pvectl wrote", () => {
   let lab: NetboxLab;
   afterEach(() => lab.close());
-  const run = () => decommissionNetbox({ config: lab.config, netbox: lab.netbox, pveClient: () => lab.pve, apply: FAST_APPLY, allowDataLoss: true });
+  const run = () =>
+    decommissionNetbox({ config: lab.config, netbox: lab.netbox, pveClient: () => lab.pve, apply: FAST_APPLY, allowDataLoss: true });
 
   test("NetBox >= 4.2: an operator's reserved MAC stays, the marked MAC object pvectl created goes", async () => {
     lab = await startNetboxLab();
     // web-01's MAC is a DHCP reservation an operator set before the build: the guest takes it.
-    const reservation = lab.nb.admin.create(MACS, { mac_address: RESERVED, assigned_object_type: "virtualization.vminterface", assigned_object_id: eth0(lab, "web-01").id, description: "DHCP reservation" });
+    const reservation = lab.nb.admin.create(MACS, {
+      mac_address: RESERVED,
+      assigned_object_type: "virtualization.vminterface",
+      assigned_object_id: eth0(lab, "web-01").id,
+      description: "DHCP reservation",
+    });
     lab.nb.admin.update(IFACES, Number(eth0(lab, "web-01").id), { primary_mac_address: reservation.id });
     // web-02 gets an operator's extra MAC object beside the one PVE generates.
-    lab.nb.admin.create(MACS, { mac_address: "02:00:5E:10:00:02", assigned_object_type: "virtualization.vminterface", assigned_object_id: eth0(lab, "web-02").id });
+    lab.nb.admin.create(MACS, {
+      mac_address: "02:00:5E:10:00:02",
+      assigned_object_type: "virtualization.vminterface",
+      assigned_object_id: eth0(lab, "web-02").id,
+    });
     assert.equal((await lab.sync()).ok, true);
-    const [generated] = lab.nb.admin.list(MACS, { vminterface_id: String(eth0(lab, "web-02").id) }).filter((m) => m.mac_address !== "02:00:5E:10:00:02");
+    const [generated] = lab.nb.admin
+      .list(MACS, { vminterface_id: String(eth0(lab, "web-02").id) })
+      .filter((m) => m.mac_address !== "02:00:5E:10:00:02");
     assert.equal(generated?.description, "pvectl: web-02", "pvectl marks the MAC objects it creates");
 
     retire(lab, "web-01");
@@ -69,7 +81,8 @@ describe("pvectl netbox decommission releases only the MACs pvectl wrote", () =>
       lab.nb.admin.update(MACS, Number(mac?.id), { description: "" });
     }
     // web-02's journal is gone (deleted by a person): nothing proves its MAC is pvectl's.
-    for (const note of lab.nb.admin.list("extras/journal-entries", { assigned_object_id: String(record(lab, "web-02").id) })) lab.nb.admin.remove("extras/journal-entries", Number(note.id));
+    for (const note of lab.nb.admin.list("extras/journal-entries", { assigned_object_id: String(record(lab, "web-02").id) }))
+      lab.nb.admin.remove("extras/journal-entries", Number(note.id));
     const web2Macs = macsOn(lab, "web-02");
     retire(lab, "web-01");
     retire(lab, "web-02");

@@ -33,7 +33,13 @@ describe("netbox decommission: the destroy step says what goes and what stays", 
     await pve.request("POST", "/nodes/pve1/storage/local-lvm/content", { vmid, filename: `vm-${vmid}-disk-9`, size: "1G" });
     lab.nb.admin.update(VMS, Number(web.id), { status: "decommissioning" });
 
-    const report = await decommissionNetbox({ config: lab.config, netbox: lab.netbox, pveClient: () => pve, apply: FAST_APPLY, planOnly: true });
+    const report = await decommissionNetbox({
+      config: lab.config,
+      netbox: lab.netbox,
+      pveClient: () => pve,
+      apply: FAST_APPLY,
+      planOnly: true,
+    });
     const text = renderPlan(Object.values(report.plans)[0]!);
     assert.match(text, /snapshot before-upgrade goes with the volumes/);
     assert.match(text, /purge deletes backup job only-web \(it names only this guest\)/);
@@ -46,7 +52,13 @@ describe("netbox decommission: the destroy step says what goes and what stays", 
     // A guest with none of these gets none of the notes.
     lab.nb.admin.update(VMS, Number(web.id), { status: "active" });
     lab.nb.admin.update(VMS, Number(other.id), { status: "decommissioning" });
-    const plain = await decommissionNetbox({ config: lab.config, netbox: lab.netbox, pveClient: () => pve, apply: FAST_APPLY, planOnly: true });
+    const plain = await decommissionNetbox({
+      config: lab.config,
+      netbox: lab.netbox,
+      pveClient: () => pve,
+      apply: FAST_APPLY,
+      planOnly: true,
+    });
     const plainText = renderPlan(Object.values(plain.plans)[0]!);
     assert.doesNotMatch(plainText, /snapshot|HA resource|archive|not referenced/);
     assert.match(plainText, new RegExp(`purge removes vmid ${otherVmid} from backup job webs`));

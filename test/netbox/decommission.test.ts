@@ -57,7 +57,10 @@ describe("pvectl netbox decommission", () => {
     const outcome = done.records[0];
     assert.equal(outcome?.result, "offline");
     assert.equal(outcome?.guest, "destroyed");
-    assert.deepEqual(outcome?.released.map((r) => r.split(" ")[0]), ["IP", "MAC", "proxmox_vmid"]);
+    assert.deepEqual(
+      outcome?.released.map((r) => r.split(" ")[0]),
+      ["IP", "MAC", "proxmox_vmid"],
+    );
     assert.equal((await lab.pveGuests()).has("web-01"), false);
     const after = vm(lab, "web-01");
     assert.equal(obj(after.status).value, "offline");
@@ -81,7 +84,10 @@ describe("pvectl netbox decommission", () => {
     const first = await run({ allowDataLoss: true });
     assert.equal(first.records[0]?.result, "failed");
     assert.equal(first.records[0]?.guest, "destroyed");
-    assert.match(first.records[0]?.errors[0] ?? "", /^releasing in NetBox failed: NetBox DELETE \/api\/ipam\/ip-addresses\/\d+\/ for IP 10\.20\.0\.\d+\/24 of virtual machine db-01/);
+    assert.match(
+      first.records[0]?.errors[0] ?? "",
+      /^releasing in NetBox failed: NetBox DELETE \/api\/ipam\/ip-addresses\/\d+\/ for IP 10\.20\.0\.\d+\/24 of virtual machine db-01/,
+    );
     assert.equal((await lab.pveGuests()).has("db-01"), false);
     assert.equal(obj(vm(lab, "db-01").status).value, "decommissioning");
 
@@ -99,8 +105,14 @@ describe("pvectl netbox decommission", () => {
     lab.nb.admin.update(VMS, Number(web2.id), { status: "decommissioning" });
     lab.nb.admin.clearRequests();
     const report = await run({ planOnly: true, allowDataLoss: true });
-    assert.deepEqual(report.records.map((r) => [r.name, r.result, r.guest]), [["web-02", "planned", `would destroy vm ${String(obj(web2.custom_fields).proxmox_vmid)}`]]);
-    assert.deepEqual(lab.nb.admin.requests.filter((r) => r.method !== "GET"), []);
+    assert.deepEqual(
+      report.records.map((r) => [r.name, r.result, r.guest]),
+      [["web-02", "planned", `would destroy vm ${String(obj(web2.custom_fields).proxmox_vmid)}`]],
+    );
+    assert.deepEqual(
+      lab.nb.admin.requests.filter((r) => r.method !== "GET"),
+      [],
+    );
     assert.equal((await lab.pveGuests()).has("web-02"), true);
   });
 
@@ -112,11 +124,21 @@ describe("pvectl netbox decommission", () => {
     const made = (await lab.pve.request("POST", "/access/users/audit@pve/token/ro", { privsep: 0 })) as { value: string };
     await lab.pve.request("PUT", "/access/acl", { path: "/", roles: "PVEAuditor", users: "audit@pve" });
     const url = new URL(lab.sim.url);
-    const auditor = new PveClient({ host: url.hostname, port: Number(url.port), protocol: "http", tokenId: "audit@pve!ro", tokenSecret: made.value });
+    const auditor = new PveClient({
+      host: url.hostname,
+      port: Number(url.port),
+      protocol: "http",
+      tokenId: "audit@pve!ro",
+      tokenSecret: made.value,
+    });
     try {
       for (const planOnly of [true, false]) {
         const report = await run({ planOnly, allowDataLoss: true, pveClient: () => auditor });
-        assert.deepEqual(report.records.map((r) => [r.name, r.result]), [["web-02", "failed"]], `planOnly ${planOnly}`);
+        assert.deepEqual(
+          report.records.map((r) => [r.name, r.result]),
+          [["web-02", "failed"]],
+          `planOnly ${planOnly}`,
+        );
         assert.match(report.records[0]!.errors.join(), /VM\.Allocate/, `planOnly ${planOnly}`);
       }
       assert.equal((await lab.pveGuests()).has("web-02"), true);

@@ -16,7 +16,8 @@ import { paletteFor } from "../../src/cli/render/plan.js";
 
 const VMS = "virtualization/virtual-machines";
 
-const diff = (lab: NetboxLab): Promise<NetboxDiffReport> => diffNetbox({ config: lab.config, netbox: lab.netbox, pveClient: () => lab.pve });
+const diff = (lab: NetboxLab): Promise<NetboxDiffReport> =>
+  diffNetbox({ config: lab.config, netbox: lab.netbox, pveClient: () => lab.pve });
 
 function record(report: NetboxDiffReport, name: string): RecordDrift {
   const found = report.records.find((r) => r.name === name);
@@ -81,11 +82,17 @@ describe("pvectl netbox diff", () => {
       { field: "net0.macaddr", netbox: mac, pve: "BC:24:11:00:00:01" },
     ]);
     assert.equal(record(report, "db-01").state, "guest-missing");
-    assert.deepEqual(report.unrecorded.map((g) => [g.vmid, g.name, g.ownedByPvectl]), [[4242, "hand-made", false]]);
+    assert.deepEqual(
+      report.unrecorded.map((g) => [g.vmid, g.name, g.ownedByPvectl]),
+      [[4242, "hand-made", false]],
+    );
     assert.equal(report.inSync, false);
 
     // Only reads went out, to either side.
-    assert.deepEqual(lab.nb.admin.requests.filter((r) => r.method !== "GET"), []);
+    assert.deepEqual(
+      lab.nb.admin.requests.filter((r) => r.method !== "GET"),
+      [],
+    );
     assert.equal(pveWrites(), writesBefore);
   });
 
@@ -104,14 +111,25 @@ describe("pvectl netbox diff", () => {
     const dir = mkdtempSync(join(tmpdir(), "pvectl-netbox-diff-"));
     const file = join(dir, "netbox.yaml");
     writeFileSync(file, DEMO_CONFIG);
-    const env = { PROXMOX_HOST: lab.sim.url, PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: lab.sim.rootPassword, NETBOX_URL: lab.nb.url, NETBOX_TOKEN: lab.nb.token };
+    const env = {
+      PROXMOX_HOST: lab.sim.url,
+      PROXMOX_USER: "root@pam",
+      PROXMOX_PASSWORD: lab.sim.rootPassword,
+      NETBOX_URL: lab.nb.url,
+      NETBOX_TOKEN: lab.nb.token,
+    };
     const cli = await pvectl(["netbox", "diff", "-c", file, "--json"], env).finally(() => rmSync(dir, { recursive: true, force: true }));
     assert.equal(cli.code, 2, cli.stderr);
     assert.equal((JSON.parse(cli.stdout) as NetboxDiffReport).records.find((r) => r.name === "web-02")?.state, "retired");
   });
 
   test("right after a sync of cloud-init records (addresses, gateways from NetBox) nothing drifts", async () => {
-    lab = await startNetboxLab(DEMO_CONFIG.replace("    image: local:import/noble.qcow2\n", "    image: local:import/noble.qcow2\n    cloudInit:\n      nameservers: [10.20.0.53]\n"));
+    lab = await startNetboxLab(
+      DEMO_CONFIG.replace(
+        "    image: local:import/noble.qcow2\n",
+        "    image: local:import/noble.qcow2\n    cloudInit:\n      nameservers: [10.20.0.53]\n",
+      ),
+    );
     // The prefix's gateway: the router's address, which sync puts into ipconfig0 as gw=.
     lab.nb.admin.create("ipam/ip-addresses", { address: "10.20.0.1/24", description: "router" });
     assert.ok((await lab.sync()).ok);
@@ -131,7 +149,10 @@ describe("pvectl netbox diff", () => {
     // What `pvectl apply` leaves for a spec's VM: pvectl's ownership tag, no NetBox record.
     await lab.pve.request("POST", "/nodes/pve1/qemu", { vmid: 4343, name: "from-spec", memory: 512, tags: "pvectl" });
     const report = await diff(lab);
-    assert.deepEqual(report.unrecorded.map((g) => [g.vmid, g.name, g.ownedByPvectl, g.goneRecords]), [[4343, "from-spec", true, []]]);
+    assert.deepEqual(
+      report.unrecorded.map((g) => [g.vmid, g.name, g.ownedByPvectl, g.goneRecords]),
+      [[4343, "from-spec", true, []]],
+    );
     assert.deepEqual(report.unrecorded.filter(concernsNetbox), [], "a spec file's guest sharing the cluster is not drift");
     const text = renderNetboxDiff(report, paletteFor({ isTTY: false } as NodeJS.WriteStream));
     const line = text.split("\n").find((l) => l.includes("from-spec")) ?? "";
@@ -143,10 +164,19 @@ describe("pvectl netbox diff", () => {
     assert.ok((await lab.sync()).ok);
     await lab.pve.request("POST", "/nodes/pve1/qemu", { vmid: 4344, name: "orphan", memory: 512, tags: "netbox-vm-977;pvectl" });
     const report = await diff(lab);
-    assert.deepEqual(report.unrecorded.map((g) => [g.vmid, g.goneRecords]), [[4344, [977]]]);
-    assert.deepEqual(report.unrecorded.filter(concernsNetbox).map((g) => g.vmid), [4344]);
+    assert.deepEqual(
+      report.unrecorded.map((g) => [g.vmid, g.goneRecords]),
+      [[4344, [977]]],
+    );
+    assert.deepEqual(
+      report.unrecorded.filter(concernsNetbox).map((g) => g.vmid),
+      [4344],
+    );
     assert.equal(report.inSync, false);
-    const line = renderNetboxDiff(report, paletteFor({ isTTY: false } as NodeJS.WriteStream)).split("\n").find((l) => l.includes("orphan")) ?? "";
+    const line =
+      renderNetboxDiff(report, paletteFor({ isTTY: false } as NodeJS.WriteStream))
+        .split("\n")
+        .find((l) => l.includes("orphan")) ?? "";
     assert.match(line, /built by pvectl for NetBox record 977, which no longer exists$/);
   });
 });

@@ -83,7 +83,9 @@ export async function guestDisks(lab: DiskParts, vmId: number): Promise<GuestDis
     const size = /(?:^|,)size=([^,]+)/.exec(value)?.[1];
     sizes[key] = size === undefined ? -1 : (tryParseSize(size) ?? -1);
   }
-  const tags = String(config.tags ?? "").split(/[;, ]/).filter((t) => t !== "");
+  const tags = String(config.tags ?? "")
+    .split(/[;, ]/)
+    .filter((t) => t !== "");
   const holds = Object.fromEntries(recordedDisks(tags).map((r) => [r.slot, r.id]));
   return { vmid, sizes, holds, tags };
 }
@@ -103,7 +105,9 @@ async function nodeOf(lab: DiskParts, vmid: number): Promise<string> {
 
 /** The plan's entry for a record's guest. */
 export function guestPlanOf(plans: Record<string, Plan>, name: string) {
-  const guest = Object.values(plans).flatMap((p) => p.guests).find((g) => g.name === name);
+  const guest = Object.values(plans)
+    .flatMap((p) => p.guests)
+    .find((g) => g.name === name);
   assert.ok(guest, `the plan has ${name}`);
   return guest;
 }
@@ -118,7 +122,11 @@ export const diskSteps = <S extends { action: string }>(steps: S[]): S[] => step
  * `sync` runs `netbox sync` of that record alone with a day-2 config (day2Config) and returns
  * its report (the CLI's `--json` output is the same report).
  */
-export async function runDiskIdentityScenario(parts: DiskParts, sync: (opts: { allowDataLoss?: boolean }) => Promise<SyncReport>, name = "app-01"): Promise<void> {
+export async function runDiskIdentityScenario(
+  parts: DiskParts,
+  sync: (opts: { allowDataLoss?: boolean }) => Promise<SyncReport>,
+  name = "app-01",
+): Promise<void> {
   const rec = createTwoDiskRecord(parts, name);
   const result = (r: SyncReport) => r.records.find((o) => o.name === name)?.result;
   const built = await sync({});
@@ -129,7 +137,11 @@ export async function runDiskIdentityScenario(parts: DiskParts, sync: (opts: { a
   parts.nb.admin.remove(DISKS, rec.os);
   const held = await sync({});
   const steps = diskSteps(guestPlanOf(held.plans, name).steps);
-  assert.deepEqual(steps.map((s) => s.action), ["disk-delete"], JSON.stringify(steps));
+  assert.deepEqual(
+    steps.map((s) => s.action),
+    ["disk-delete"],
+    JSON.stringify(steps),
+  );
   assert.match(steps[0]?.summary ?? "", /^delete scsi0 /);
   assert.equal(result(held), "held", "the removal waits for --allow-data-loss");
   assert.deepEqual((await guestDisks(parts, rec.vmId)).sizes, before.sizes, "nothing grown, nothing removed without the flag");

@@ -62,7 +62,10 @@ describe("netbox sync: disks by identity", () => {
     const result = await syncRecord(lab, rec.name);
     const guest = guestPlanOf(result.plans, rec.name);
     assert.deepEqual(guest.steps, []);
-    assert.match(guest.errors.join("\n"), new RegExp(`scsi1 holds NetBox virtual disk id ${rec.data} .*now belongs to virtual machine app-02`));
+    assert.match(
+      guest.errors.join("\n"),
+      new RegExp(`scsi1 holds NetBox virtual disk id ${rec.data} .*now belongs to virtual machine app-02`),
+    );
     assert.deepEqual(Object.keys((await guestDisks(lab, rec.vmId)).sizes), ["scsi0", "scsi1"]);
   });
 });

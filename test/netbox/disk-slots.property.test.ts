@@ -47,7 +47,8 @@ function sync(netbox: RecordDisk[], guest: Guest | undefined, allowDataLoss: boo
     if (!allowDataLoss) next.holds.set(slot, held);
   }
   for (const [slot, held] of next.holds)
-    if (!placement.slots.some((s) => s.slot === slot)) assert.ok(next.tags.includes(diskTagOf(held.id, slot)), `${slot} stays recorded while its removal waits`);
+    if (!placement.slots.some((s) => s.slot === slot))
+      assert.ok(next.tags.includes(diskTagOf(held.id, slot)), `${slot} stays recorded while its removal waits`);
   return next;
 }
 
@@ -87,7 +88,15 @@ describe("disk slots by identity", () => {
   ];
 
   test("a disk on the guest with no record is an error naming the slot and the candidates, never a resize or a delete", () => {
-    const guest = { vmid: 100, tags: [diskTagOf(42, "scsi1")], slots: new Map([["scsi0", 32 * GIB], ["scsi1", 100 * GIB], ["scsi2", 5 * GIB]]) };
+    const guest = {
+      vmid: 100,
+      tags: [diskTagOf(42, "scsi1")],
+      slots: new Map([
+        ["scsi0", 32 * GIB],
+        ["scsi1", 100 * GIB],
+        ["scsi2", 5 * GIB],
+      ]),
+    };
     const p = placeDisks(disks, RULES, guest);
     assert.deepEqual(p.slots, []);
     assert.match(p.errors.join("\n"), /scsi0 \(32 GiB\) holds a disk with no record.*virtual disk `os` \(id 41\)/);
@@ -96,21 +105,47 @@ describe("disk slots by identity", () => {
 
   test("two records for one slot are an error naming both virtual disks", () => {
     const guest = { vmid: 100, tags: [diskTagOf(41, "scsi0"), diskTagOf(42, "scsi0")], slots: new Map([["scsi0", 32 * GIB]]) };
-    assert.match(placeDisks(disks, RULES, guest).errors.join("\n"), /scsi0 is recorded as holding virtual disk `os` \(id 41\).* and virtual disk `data` \(id 42\)/);
+    assert.match(
+      placeDisks(disks, RULES, guest).errors.join("\n"),
+      /scsi0 is recorded as holding virtual disk `os` \(id 41\).* and virtual disk `data` \(id 42\)/,
+    );
   });
 
   test("a container's rootfs whose virtual disk is gone is an error, not a removal", () => {
-    const guest = { vmid: 200, tags: [diskTagOf(41, "rootfs"), diskTagOf(42, "mp0")], slots: new Map([["rootfs", 32 * GIB], ["mp0", 100 * GIB]]) };
+    const guest = {
+      vmid: 200,
+      tags: [diskTagOf(41, "rootfs"), diskTagOf(42, "mp0")],
+      slots: new Map([
+        ["rootfs", 32 * GIB],
+        ["mp0", 100 * GIB],
+      ]),
+    };
     const p = placeDisks([disks[1]!], { candidates: ["rootfs", "mp0", "mp1"], fixed: "rootfs" }, guest);
-    assert.match(p.errors.join("\n"), /rootfs holds NetBox virtual disk id 41, which is gone from NetBox; a container cannot lose its rootfs/);
+    assert.match(
+      p.errors.join("\n"),
+      /rootfs holds NetBox virtual disk id 41, which is gone from NetBox; a container cannot lose its rootfs/,
+    );
   });
 
   test("a guest without records is adopted by position only with every size exact and no other disk", () => {
-    const exact = { vmid: 100, tags: [], slots: new Map([["scsi0", 32 * GIB], ["scsi1", 100 * GIB]]) };
+    const exact = {
+      vmid: 100,
+      tags: [],
+      slots: new Map([
+        ["scsi0", 32 * GIB],
+        ["scsi1", 100 * GIB],
+      ]),
+    };
     assert.deepEqual(placeDisks(disks, RULES, exact).tags, [diskTagOf(41, "scsi0"), diskTagOf(42, "scsi1")]);
     const extra = { ...exact, slots: new Map([...exact.slots, ["scsi2", GIB]]) };
     assert.equal(placeDisks(disks, RULES, extra).errors.length, 1);
-    const grown = { ...exact, slots: new Map([["scsi0", 32 * GIB], ["scsi1", 120 * GIB]]) };
+    const grown = {
+      ...exact,
+      slots: new Map([
+        ["scsi0", 32 * GIB],
+        ["scsi1", 120 * GIB],
+      ]),
+    };
     assert.deepEqual(placeDisks(disks, RULES, grown).slots, []);
   });
 });

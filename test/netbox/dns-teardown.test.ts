@@ -36,14 +36,27 @@ describe("netbox dns_name and teardown", () => {
     assert.equal(await pynetboxRead(lab.nb, `nb.ipam.ip_addresses.get(address="${address}").dns_name`), "web-01.lab.example.com");
     assert.ok(synced.records.find((r) => r.name === "web-01")?.wrote.includes(`dns_name web-01.lab.example.com on ${address}`));
     // A rerun writes nothing new.
-    assert.deepEqual((await lab.sync({ selection: { status: "staged" } })).records.flatMap((r) => r.wrote), []);
+    assert.deepEqual(
+      (await lab.sync({ selection: { status: "staged" } })).records.flatMap((r) => r.wrote),
+      [],
+    );
 
     const host = address.replace(/\/\d+$/, "");
     const knownHosts = join(dir, "known_hosts");
     const keep = "web-02 ssh-ed25519 AAAAkeep\n[bastion]:2222 ssh-ed25519 AAAAbastion\n";
-    writeFileSync(knownHosts, `web-01 ssh-ed25519 AAAAone\n${keep}web-01.lab.example.com,${host} ssh-ed25519 AAAAtwo\n${host} ssh-ed25519 AAAAthree\n`);
+    writeFileSync(
+      knownHosts,
+      `web-01 ssh-ed25519 AAAAone\n${keep}web-01.lab.example.com,${host} ssh-ed25519 AAAAtwo\n${host} ssh-ed25519 AAAAthree\n`,
+    );
     lab.nb.admin.update(VMS, Number(web.id), { status: "decommissioning" });
-    const done = await decommissionNetbox({ config: lab.config, netbox: lab.netbox, pveClient: () => lab.pve, apply: FAST_APPLY, allowDataLoss: true, knownHosts });
+    const done = await decommissionNetbox({
+      config: lab.config,
+      netbox: lab.netbox,
+      pveClient: () => lab.pve,
+      apply: FAST_APPLY,
+      allowDataLoss: true,
+      knownHosts,
+    });
     assert.equal(done.ok, true, JSON.stringify(done.records));
     assert.ok(done.records[0]?.released.includes("dns_name web-01.lab.example.com"), JSON.stringify(done.records[0]?.released));
     assert.ok(done.records[0]?.released.includes("3 known_hosts entries"), JSON.stringify(done.records[0]?.released));
@@ -54,5 +67,8 @@ describe("netbox dns_name and teardown", () => {
 });
 
 test("a zone that is not a DNS name is refused with its location", () => {
-  assert.throws(() => parseNetboxConfig(`${DEMO_CONFIG}  dns:\n    zone: "lab example"\n`, "netbox.yaml"), /writeBack\.dns\.zone.*expected a DNS zone like lab\.example\.com/s);
+  assert.throws(
+    () => parseNetboxConfig(`${DEMO_CONFIG}  dns:\n    zone: "lab example"\n`, "netbox.yaml"),
+    /writeBack\.dns\.zone.*expected a DNS zone like lab\.example\.com/s,
+  );
 });

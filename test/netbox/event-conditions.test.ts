@@ -73,8 +73,24 @@ describe("event-rule conditions", () => {
     assert.equal(holds({ attr: "name", op: "gt", value: 1 }), false, "a string compared with a number");
     assert.equal(holds({ attr: "status.nope", value: "x", negate: true }), false, "negation does not rescue an invalid path");
     // `or` stops at the first error, as Python's any() over a raising generator does
-    assert.equal(holds({ or: [{ attr: "nope", value: 1 }, { attr: "vcpus", value: 2 }] }), false);
-    assert.equal(holds({ or: [{ attr: "vcpus", value: 2 }, { attr: "nope", value: 1 }] }), true);
+    assert.equal(
+      holds({
+        or: [
+          { attr: "nope", value: 1 },
+          { attr: "vcpus", value: 2 },
+        ],
+      }),
+      false,
+    );
+    assert.equal(
+      holds({
+        or: [
+          { attr: "vcpus", value: 2 },
+          { attr: "nope", value: 1 },
+        ],
+      }),
+      true,
+    );
   });
 
   test("malformed conditions are refused with NetBox's messages", () => {
@@ -88,7 +104,11 @@ describe("event-rule conditions", () => {
     assert.match(refusal({ attr: "status", op: "changed" }), /does not evaluate the snapshot operator 'changed'/);
   });
 
-  const leaf = fc.record({ attr: fc.constantFrom("vcpus", "memory"), value: fc.integer({ min: 0, max: 4096 }), op: fc.constantFrom("eq", "gt", "gte", "lt", "lte") });
+  const leaf = fc.record({
+    attr: fc.constantFrom("vcpus", "memory"),
+    value: fc.integer({ min: 0, max: 4096 }),
+    op: fc.constantFrom("eq", "gt", "gte", "lt", "lte"),
+  });
   const object = fc.record({ vcpus: fc.integer({ min: 0, max: 8 }), memory: fc.constantFrom(0, 1024, 2048, 4096) });
 
   test("and, or and negate follow boolean algebra on conditions that evaluate", () => {

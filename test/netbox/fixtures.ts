@@ -27,7 +27,10 @@ writeBack:
 `;
 
 /** The demo mapping with cloud-init on ubuntu-24-04: its records' addresses go into the guest (ipconfigN). */
-export const CLOUD_INIT_CONFIG = DEMO_CONFIG.replace("    image: local:import/noble.qcow2\n", "    image: local:import/noble.qcow2\n    cloudInit: {}\n");
+export const CLOUD_INIT_CONFIG = DEMO_CONFIG.replace(
+  "    image: local:import/noble.qcow2\n",
+  "    image: local:import/noble.qcow2\n    cloudInit: {}\n",
+);
 
 /**
  * The demo mapping with a Windows platform that says what a spec VM would: pre-enrolled EFI

@@ -34,7 +34,11 @@ describe("netbox: a guest never gets its gateway's address", () => {
     // A reserved address is NetBox's to keep: it is not handed out either.
     lab.nb.admin.create("ipam/ip-addresses", { address: "10.20.0.2/24", status: "reserved", description: "printer" });
     const preview = await lab.sync({ planOnly: true });
-    assert.match(JSON.stringify(preview.plans), /"ipconfig0":"gw=10\.20\.0\.1,ip=10\.20\.0\.3\/24"/, "plan only shows the address sync takes");
+    assert.match(
+      JSON.stringify(preview.plans),
+      /"ipconfig0":"gw=10\.20\.0\.1,ip=10\.20\.0\.3\/24"/,
+      "plan only shows the address sync takes",
+    );
     const report = await lab.sync();
     assert.equal(report.ok, true, JSON.stringify(report.records));
     const taken = primaries(lab);
@@ -59,19 +63,30 @@ describe("netbox: a guest never gets its gateway's address", () => {
     assert.deepEqual([...taken.values()], ["10.20.0.1"], JSON.stringify([...taken]));
     const full = report.records.filter((r) => r.result === "failed");
     assert.equal(full.length, 2, JSON.stringify(report.records));
-    for (const r of full) assert.match(r.errors.join("; "), /prefix 10\.20\.0\.0\/30 has no free address left .* other than 10\.20\.0\.2 \(the gateway: the custom field gateway of prefix 10\.20\.0\.0\/30\)/);
+    for (const r of full)
+      assert.match(
+        r.errors.join("; "),
+        /prefix 10\.20\.0\.0\/30 has no free address left .* other than 10\.20\.0\.2 \(the gateway: the custom field gateway of prefix 10\.20\.0\.0\/30\)/,
+      );
   });
 
   test("a record whose address is its gateway is refused, naming the address and where the gateway came from", async () => {
     lab = await startNetboxLab(CLOUD_INIT);
     const db = lab.nb.admin.list(VMS, { name: "db-01" })[0]!;
     const eth0 = lab.nb.admin.list("virtualization/interfaces", { virtual_machine_id: String(db.id), name: "eth0" })[0]!;
-    const ip = lab.nb.admin.create("ipam/ip-addresses", { address: "10.20.0.1/24", assigned_object_type: "virtualization.vminterface", assigned_object_id: eth0.id });
+    const ip = lab.nb.admin.create("ipam/ip-addresses", {
+      address: "10.20.0.1/24",
+      assigned_object_type: "virtualization.vminterface",
+      assigned_object_id: eth0.id,
+    });
     lab.nb.admin.update(VMS, Number(db.id), { primary_ip4: ip.id });
     const report = await lab.sync({ selection: { names: ["db-01"] } });
     const outcome = report.records[0]!;
     assert.equal(outcome.result, "invalid", JSON.stringify(outcome));
-    assert.match(outcome.errors.join("; "), /interface eth0: its IPv4 10\.20\.0\.1\/24 is its own gateway \(10\.20\.0\.1, the custom field gateway of prefix 10\.20\.0\.0\/24\)/);
+    assert.match(
+      outcome.errors.join("; "),
+      /interface eth0: its IPv4 10\.20\.0\.1\/24 is its own gateway \(10\.20\.0\.1, the custom field gateway of prefix 10\.20\.0\.0\/24\)/,
+    );
     assert.deepEqual(await lab.pveGuests(), new Map(), "nothing built");
   });
 
@@ -84,36 +99,44 @@ describe("netbox: a guest never gets its gateway's address", () => {
     lab.nb.admin.update("virtualization/interfaces", eth0.id, { mode: null });
     delete eth0.mode;
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 27, max: 30 }), fc.uniqueArray(fc.integer({ min: 0, max: 31 }), { maxLength: 6 }), async (length, held) => {
-        // A fresh prefix each round, at the configured address, with some addresses held by IP objects.
-        for (const p of lab.nb.admin.list("ipam/prefixes", { contains: "10.99.0.0" })) lab.nb.admin.remove("ipam/prefixes", Number(p.id));
-        for (const ip of lab.nb.admin.list("ipam/ip-addresses", { parent: "10.99.0.0/24" })) lab.nb.admin.remove("ipam/ip-addresses", Number(ip.id));
-        lab.nb.admin.create("ipam/prefixes", { prefix: `10.99.0.0/${length}`, custom_fields: { gateway: "10.99.0.1" } });
-        const size = 2 ** (32 - length);
-        const inside = held.filter((h) => h < size);
-        for (const h of inside) lab.nb.admin.create("ipam/ip-addresses", { address: `10.99.0.${h}/${length}`, status: h % 2 ? "reserved" : "active" });
-        config.writeBack.primaryIp4!.fallbackPrefix = `10.99.0.0/${length}`;
-        const writeBack = new WriteBack(lab.netbox, config);
-        const got: number[] = [];
-        for (;;) {
-          const copy = { ...record, interfaces: [eth0], vm: { ...record.vm, primary_ip4: null } };
-          const wrote: string[] = [];
-          try {
-            await writeBack.addresses.assign(copy, wrote, false);
-          } catch (err) {
-            assert.match(String(err), /has no free address left/);
-            break;
+      fc.asyncProperty(
+        fc.integer({ min: 27, max: 30 }),
+        fc.uniqueArray(fc.integer({ min: 0, max: 31 }), { maxLength: 6 }),
+        async (length, held) => {
+          // A fresh prefix each round, at the configured address, with some addresses held by IP objects.
+          for (const p of lab.nb.admin.list("ipam/prefixes", { contains: "10.99.0.0" })) lab.nb.admin.remove("ipam/prefixes", Number(p.id));
+          for (const ip of lab.nb.admin.list("ipam/ip-addresses", { parent: "10.99.0.0/24" }))
+            lab.nb.admin.remove("ipam/ip-addresses", Number(ip.id));
+          lab.nb.admin.create("ipam/prefixes", { prefix: `10.99.0.0/${length}`, custom_fields: { gateway: "10.99.0.1" } });
+          const size = 2 ** (32 - length);
+          const inside = held.filter((h) => h < size);
+          for (const h of inside)
+            lab.nb.admin.create("ipam/ip-addresses", { address: `10.99.0.${h}/${length}`, status: h % 2 ? "reserved" : "active" });
+          config.writeBack.primaryIp4!.fallbackPrefix = `10.99.0.0/${length}`;
+          const writeBack = new WriteBack(lab.netbox, config);
+          const got: number[] = [];
+          for (;;) {
+            const copy = { ...record, interfaces: [eth0], vm: { ...record.vm, primary_ip4: null } };
+            const wrote: string[] = [];
+            try {
+              await writeBack.addresses.assign(copy, wrote, false);
+            } catch (err) {
+              assert.match(String(err), /has no free address left/);
+              break;
+            }
+            // Move the address off the interface so the next call allocates a new one.
+            const ip = lab.nb.admin.list("ipam/ip-addresses", { vminterface_id: String(eth0.id) })[0]!;
+            lab.nb.admin.update(VMS, record.vm.id, { primary_ip4: null });
+            lab.nb.admin.update("ipam/ip-addresses", Number(ip.id), { assigned_object_type: null, assigned_object_id: null });
+            got.push(Number(String(ip.address).split("/")[0]!.split(".")[3]));
+            if (got.length > size) break;
           }
-          // Move the address off the interface so the next call allocates a new one.
-          const ip = lab.nb.admin.list("ipam/ip-addresses", { vminterface_id: String(eth0.id) })[0]!;
-          lab.nb.admin.update(VMS, record.vm.id, { primary_ip4: null });
-          lab.nb.admin.update("ipam/ip-addresses", Number(ip.id), { assigned_object_type: null, assigned_object_id: null });
-          got.push(Number(String(ip.address).split("/")[0]!.split(".")[3]));
-          if (got.length > size) break;
-        }
-        const usable = Array.from({ length: size }, (_, i) => i).filter((i) => i !== 0 && i !== size - 1 && i !== 1 && !inside.includes(i));
-        assert.deepEqual(got, usable);
-      }),
+          const usable = Array.from({ length: size }, (_, i) => i).filter(
+            (i) => i !== 0 && i !== size - 1 && i !== 1 && !inside.includes(i),
+          );
+          assert.deepEqual(got, usable);
+        },
+      ),
       { numRuns: 12 },
     );
   });

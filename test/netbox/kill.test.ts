@@ -76,7 +76,11 @@ test("a sync killed (SIGKILL) during the creates, run again, finishes without du
   const staged = current.nb.admin.list("virtualization/virtual-machines", { status: "staged" });
   assert.deepEqual(staged.map((v) => v.name).sort(), ["db-01", "web-01", "web-02"], seen.join("\n"));
   const guests = await current.pveGuests();
-  assert.deepEqual([...guests.entries()].map(([n, ids]) => [n, ids.length]).sort(), [["db-01", 1], ["web-01", 1], ["web-02", 1]]);
+  assert.deepEqual([...guests.entries()].map(([n, ids]) => [n, ids.length]).sort(), [
+    ["db-01", 1],
+    ["web-01", 1],
+    ["web-02", 1],
+  ]);
   for (const vm of staged) assert.deepEqual(guests.get(String(vm.name)), [obj(vm.custom_fields).proxmox_vmid]);
   // Exactly one create per record over both processes.
   assert.equal(current.sim.accessLog().byEndpoint[CREATE], 3, seen.join("\n"));

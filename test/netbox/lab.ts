@@ -26,7 +26,11 @@ export interface NetboxLab {
 
 export const FAST_APPLY = { taskPoll: { minIntervalMs: 5, maxIntervalMs: 20 }, retry: { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 40 } };
 
-export async function startNetboxLab(configText = DEMO_CONFIG, simOptions: SimulatorOptions = {}, netboxOptions: NetboxSimulatorOptions = {}): Promise<NetboxLab> {
+export async function startNetboxLab(
+  configText = DEMO_CONFIG,
+  simOptions: SimulatorOptions = {},
+  netboxOptions: NetboxSimulatorOptions = {},
+): Promise<NetboxLab> {
   const sim = await startSimulator({
     port: 0,
     https: false,

@@ -13,7 +13,16 @@ const MiB = 2 ** 20;
 /** A record of platform `p` with the given disk sizes (MiB) and one interface. */
 function record(sizes: number[], primary?: string): NetboxVmRecord {
   return {
-    vm: { id: 7, name: "app-01", cluster: { name: "lab" }, platform: { slug: "p" }, vcpus: 2, memory: 2048, tags: [], ...(primary ? { primary_ip4: { id: 3, address: primary } } : {}) },
+    vm: {
+      id: 7,
+      name: "app-01",
+      cluster: { name: "lab" },
+      platform: { slug: "p" },
+      vcpus: 2,
+      memory: 2048,
+      tags: [],
+      ...(primary ? { primary_ip4: { id: 3, address: primary } } : {}),
+    },
     interfaces: [{ id: 1, name: "eth0" }],
     disks: sizes.map((size, i) => ({ id: i + 1, name: `d${i}`, size })),
   } as unknown as NetboxVmRecord;
@@ -31,7 +40,9 @@ describe("NetBox config: clone platforms", () => {
     assert.doesNotThrow(() => parseNetboxConfig(text("    clone: { from: debian-13-tpl }\n"), "nb.yaml"));
     assert.throws(
       () => parseNetboxConfig(text("    clone: { from: 9000 }\n    image: local:import/noble.qcow2\n"), "nb.yaml"),
-      (err: unknown) => err instanceof NetboxConfigError && /nb\.yaml:6:5: platforms\.p\.image: `image` and `clone` both say where the VM's system comes from/.test(err.userMessage()),
+      (err: unknown) =>
+        err instanceof NetboxConfigError &&
+        /nb\.yaml:6:5: platforms\.p\.image: `image` and `clone` both say where the VM's system comes from/.test(err.userMessage()),
     );
     assert.throws(
       () => parseNetboxConfig(text("    clone: { from: 9000, storage: local-lvm }\n"), "nb.yaml"),
@@ -46,7 +57,10 @@ describe("NetBox config: clone platforms", () => {
       () => parseNetboxConfig(text("    ostype: l26\n    iso: local:iso/d.iso\n    cloudInit: { gw: 10.0.0.1 }\n"), "nb.yaml"),
       /platforms\.p\.cloudInit\.slot: the ISO's CD-ROM is on ide2, where the cloud-init drive goes by default: set `cloudInit\.slot` to another slot/,
     );
-    assert.throws(() => parseNetboxConfig(text("    clone: { from: 9000 }\n    cloudInit: { gw: 10.0.0 }\n"), "nb.yaml"), /platforms\.p\.cloudInit\.gw: expected an IPv4 address/);
+    assert.throws(
+      () => parseNetboxConfig(text("    clone: { from: 9000 }\n    cloudInit: { gw: 10.0.0 }\n"), "nb.yaml"),
+      /platforms\.p\.cloudInit\.gw: expected an IPv4 address/,
+    );
   });
 });
 
@@ -83,6 +97,10 @@ describe("mapping a record of a clone platform", () => {
     assert.deepEqual(dhcp.cloudInit, { slot: "ide2", ipconfig: { ipconfig0: { ip: "dhcp" } } });
     const made = mapped("    ostype: l26\n    image: local:import/noble.qcow2\n    cloudInit: { slot: ide0 }\n", [8192]);
     assert.ok(made.kind === "vm");
-    assert.deepEqual(made.cloudInit, { slot: "ide0", storage: "local-lvm", ipconfig: { ipconfig0: { ip: "dhcp" } } }, "a VM built from an image gets its drive on the record's storage");
+    assert.deepEqual(
+      made.cloudInit,
+      { slot: "ide0", storage: "local-lvm", ipconfig: { ipconfig0: { ip: "dhcp" } } },
+      "a VM built from an image gets its drive on the record's storage",
+    );
   });
 });

@@ -46,7 +46,14 @@ describe("mapping NetBox records to containers", () => {
   }
 
   test("a record of a container platform: rootfs, mount points by disk name, NICs named as in NetBox", async () => {
-    const vm = nb.admin.create("virtualization/virtual-machines", { name: "ct-01", status: "planned", cluster, platform, vcpus: 2, memory: 1024 });
+    const vm = nb.admin.create("virtualization/virtual-machines", {
+      name: "ct-01",
+      status: "planned",
+      cluster,
+      platform,
+      vcpus: 2,
+      memory: 1024,
+    });
     nb.admin.create("virtualization/virtual-disks", { virtual_machine: vm.id, name: "root", size: 8192 });
     nb.admin.create("virtualization/virtual-disks", { virtual_machine: vm.id, name: "/var/lib/data", size: 20480 });
     nb.admin.create("virtualization/interfaces", { virtual_machine: vm.id, name: "eth0", mtu: 1450 });
@@ -54,7 +61,13 @@ describe("mapping NetBox records to containers", () => {
     const r = await mapped("ct-01");
     assert.ok(r.ok, JSON.stringify(r));
     assert.equal(r.spec.kind, "container");
-    assert.deepEqual(r.nics.map((n) => [n.slot, n.interfaceName]), [["net0", "eth0"], ["net1", "mgmt"]]);
+    assert.deepEqual(
+      r.nics.map((n) => [n.slot, n.interfaceName]),
+      [
+        ["net0", "eth0"],
+        ["net1", "mgmt"],
+      ],
+    );
     assert.deepEqual(desiredContainersOf({ vms: [], containers: [r.spec as never] }), [
       {
         kind: "lxc",
@@ -78,9 +91,21 @@ describe("mapping NetBox records to containers", () => {
   });
 
   test("the record's primary IPv4 is net0's static address, with the platform's gateway", async () => {
-    const vm = nb.admin.create("virtualization/virtual-machines", { name: "ct-02", status: "planned", cluster, platform, vcpus: 1, memory: 512, disk: 4096 });
+    const vm = nb.admin.create("virtualization/virtual-machines", {
+      name: "ct-02",
+      status: "planned",
+      cluster,
+      platform,
+      vcpus: 1,
+      memory: 512,
+      disk: 4096,
+    });
     const iface = nb.admin.create("virtualization/interfaces", { virtual_machine: vm.id, name: "eth0" });
-    const ip = nb.admin.create("ipam/ip-addresses", { address: "10.20.0.42/24", assigned_object_type: "virtualization.vminterface", assigned_object_id: iface.id }).id as number;
+    const ip = nb.admin.create("ipam/ip-addresses", {
+      address: "10.20.0.42/24",
+      assigned_object_type: "virtualization.vminterface",
+      assigned_object_id: iface.id,
+    }).id as number;
     nb.admin.update("virtualization/virtual-machines", vm.id as number, { primary_ip4: ip });
     const r = await mapped("ct-02");
     assert.ok(r.ok, JSON.stringify(r));
@@ -90,11 +115,23 @@ describe("mapping NetBox records to containers", () => {
   });
 
   test("with addresses loaded: each NIC takes the addresses NetBox assigns to its interface, IPv6 with the prefix's gateway", async () => {
-    const vm = nb.admin.create("virtualization/virtual-machines", { name: "ct-05", status: "planned", cluster, platform, vcpus: 1, memory: 512, disk: 4096 });
+    const vm = nb.admin.create("virtualization/virtual-machines", {
+      name: "ct-05",
+      status: "planned",
+      cluster,
+      platform,
+      vcpus: 1,
+      memory: 512,
+      disk: 4096,
+    });
     nb.admin.create("virtualization/interfaces", { virtual_machine: vm.id, name: "eth0" });
     const eth1 = nb.admin.create("virtualization/interfaces", { virtual_machine: vm.id, name: "eth1" });
     nb.admin.create("ipam/prefixes", { prefix: "2001:db8:20::/64", custom_fields: { gateway: "2001:db8:20::fe" } });
-    const ip6 = nb.admin.create("ipam/ip-addresses", { address: "2001:db8:20::10/64", assigned_object_type: "virtualization.vminterface", assigned_object_id: eth1.id }).id as number;
+    const ip6 = nb.admin.create("ipam/ip-addresses", {
+      address: "2001:db8:20::10/64",
+      assigned_object_type: "virtualization.vminterface",
+      assigned_object_id: eth1.id,
+    }).id as number;
     nb.admin.update("virtualization/virtual-machines", vm.id as number, { primary_ip6: ip6 });
     const [record] = await loadRecords(client, { status: "planned", names: ["ct-05"] });
     assert.ok(record);
@@ -106,7 +143,14 @@ describe("mapping NetBox records to containers", () => {
   });
 
   test("a further disk without a mount path, and no disk at all, are refused with what to do", async () => {
-    const vm = nb.admin.create("virtualization/virtual-machines", { name: "ct-03", status: "planned", cluster, platform, vcpus: 1, memory: 512 });
+    const vm = nb.admin.create("virtualization/virtual-machines", {
+      name: "ct-03",
+      status: "planned",
+      cluster,
+      platform,
+      vcpus: 1,
+      memory: 512,
+    });
     nb.admin.create("virtualization/virtual-disks", { virtual_machine: vm.id, name: "root", size: 4096 });
     nb.admin.create("virtualization/virtual-disks", { virtual_machine: vm.id, name: "data", size: 4096 });
     nb.admin.create("virtualization/virtual-machines", { name: "ct-04", status: "planned", cluster, platform, vcpus: 1, memory: 512 });
@@ -124,11 +168,21 @@ describe("mapping NetBox records to containers", () => {
 describe("NetBox config: container platforms", () => {
   test("a platform is a VM's (ostype) or a container's, and a container platform takes no VM keys", () => {
     const text = (platform: string) => `clusters:\n  a: { node: pve1 }\nplatforms:\n  p:\n${platform}`;
-    assert.throws(() => parseNetboxConfig(text("    iso: local:iso/x.iso\n"), "nb.yaml"), /nb\.yaml:4:3: platforms\.p: a platform needs `ostype` \(VMs\), `clone: \{ from: \.\.\. \}` \(VMs cloned from a template\) or `container: \{ ostemplate: \.\.\. \}` \(LXC containers\)/);
+    assert.throws(
+      () => parseNetboxConfig(text("    iso: local:iso/x.iso\n"), "nb.yaml"),
+      /nb\.yaml:4:3: platforms\.p: a platform needs `ostype` \(VMs\), `clone: \{ from: \.\.\. \}` \(VMs cloned from a template\) or `container: \{ ostemplate: \.\.\. \}` \(LXC containers\)/,
+    );
     assert.throws(
       () => parseNetboxConfig(text("    ostype: l26\n    container: { ostemplate: local:vztmpl/d.tar.zst }\n"), "nb.yaml"),
-      (err: unknown) => err instanceof NetboxConfigError && /5:5: platforms\.p\.ostype: `ostype` is a VM setting, and this platform maps to a container; leave it out \(a container's ostype goes under `container:`\)/.test(err.userMessage()),
+      (err: unknown) =>
+        err instanceof NetboxConfigError &&
+        /5:5: platforms\.p\.ostype: `ostype` is a VM setting, and this platform maps to a container; leave it out \(a container's ostype goes under `container:`\)/.test(
+          err.userMessage(),
+        ),
     );
-    assert.throws(() => parseNetboxConfig(text("    container: { ostemplate: local:iso/d.iso }\n"), "nb.yaml"), /platforms\.p\.container\.ostemplate: expected a template volume/);
+    assert.throws(
+      () => parseNetboxConfig(text("    container: { ostemplate: local:iso/d.iso }\n"), "nb.yaml"),
+      /platforms\.p\.container\.ostemplate: expected a template volume/,
+    );
   });
 });

@@ -47,13 +47,18 @@ describe("mapping NetBox records to VM specs", () => {
       extraConfig: {},
       source: { file: `netbox:virtualization/virtual-machines/${r.record.vm.id}`, line: 1, column: 1 },
     });
-    assert.deepEqual(r.nics.map((n) => [n.slot, n.interfaceName]), [["net0", "eth0"]]);
+    assert.deepEqual(
+      r.nics.map((n) => [n.slot, n.interfaceName]),
+      [["net0", "eth0"]],
+    );
     assert.equal(r.cluster, "pve-lab");
   });
 
   test("db-01: virtual disks in order, image import, trunked VLANs, custom field overrides", async () => {
     const id = nb.admin.idOf("virtualization/virtual-machines", { name: "db-01" });
-    nb.admin.update("virtualization/virtual-machines", id, { custom_fields: { proxmox_vmid: 4321, proxmox_node: "pve2", proxmox_storage: "ceph" } });
+    nb.admin.update("virtualization/virtual-machines", id, {
+      custom_fields: { proxmox_vmid: 4321, proxmox_node: "pve2", proxmox_storage: "ceph" },
+    });
     const r = await mapped("db-01");
     assert.ok(r.ok, JSON.stringify(r));
     assert.ok(r.spec.kind === "vm");
@@ -74,7 +79,11 @@ describe("mapping NetBox records to VM specs", () => {
   test("a MAC already recorded in NetBox is kept on the NIC", async () => {
     const vmId = nb.admin.idOf("virtualization/virtual-machines", { name: "web-02" });
     const ifaceId = nb.admin.idOf("virtualization/interfaces", { virtual_machine_id: String(vmId) });
-    const mac = nb.admin.create("dcim/mac-addresses", { mac_address: "bc:24:11:12:34:56", assigned_object_type: "virtualization.vminterface", assigned_object_id: ifaceId });
+    const mac = nb.admin.create("dcim/mac-addresses", {
+      mac_address: "bc:24:11:12:34:56",
+      assigned_object_type: "virtualization.vminterface",
+      assigned_object_id: ifaceId,
+    });
     nb.admin.update("virtualization/interfaces", ifaceId, { primary_mac_address: mac.id });
     const r = await mapped("web-02");
     assert.ok(r.ok);
@@ -104,8 +113,12 @@ describe("mapping NetBox records to VM specs", () => {
       return r.ok ? [] : r.errors;
     };
     assert.deepEqual(await errorsOf("no-cluster"), ["has no cluster; assign it to one of the configured clusters (pve-lab)"]);
-    assert.deepEqual(await errorsOf("wrong-cluster"), ["cluster `vmware-old` is not configured under `clusters:` in netbox.yaml (configured: pve-lab)"]);
-    assert.deepEqual(await errorsOf("bsd-01"), ["platform `freebsd` is not configured under `platforms:` in netbox.yaml (configured: debian-13, ubuntu-24-04, windows-2022)"]);
+    assert.deepEqual(await errorsOf("wrong-cluster"), [
+      "cluster `vmware-old` is not configured under `clusters:` in netbox.yaml (configured: pve-lab)",
+    ]);
+    assert.deepEqual(await errorsOf("bsd-01"), [
+      "platform `freebsd` is not configured under `platforms:` in netbox.yaml (configured: debian-13, ubuntu-24-04, windows-2022)",
+    ]);
     assert.deepEqual(await errorsOf("sizes-01"), [
       "vcpus 1.5 is not a whole number of at least 1 (Proxmox VE allocates whole cores)",
       "memory 8 MiB is below the 16 MiB Proxmox VE needs",
@@ -136,7 +149,10 @@ describe("NetBox config", () => {
         return true;
       },
     );
-    assert.throws(() => parseNetboxConfig("clusters:\n  a:\n    connection: lab\n", "nb.yaml"), /nb\.yaml:3:17: clusters\.a\.connection: connection `lab` is not defined under `connections:`/);
+    assert.throws(
+      () => parseNetboxConfig("clusters:\n  a:\n    connection: lab\n", "nb.yaml"),
+      /nb\.yaml:3:17: clusters\.a\.connection: connection `lab` is not defined under `connections:`/,
+    );
   });
 
   test("defaults", () => {

@@ -29,7 +29,16 @@ function problems(text: string): string[] {
 /** A Windows record as records.ts reads it: two virtual disks, two interfaces (one with an MTU). */
 function windowsRecord(): NetboxVmRecord {
   return {
-    vm: { id: 42, name: "win-01", status: { value: "planned" }, cluster: { name: "pve-lab" }, platform: { slug: "windows-2022" }, vcpus: 4, memory: 8192, tags: [] },
+    vm: {
+      id: 42,
+      name: "win-01",
+      status: { value: "planned" },
+      cluster: { name: "pve-lab" },
+      platform: { slug: "windows-2022" },
+      vcpus: 4,
+      memory: 8192,
+      tags: [],
+    },
     disks: [
       { id: 7, name: "system", size: 64000 },
       { id: 8, name: "data", size: 10000 },
@@ -60,7 +69,11 @@ describe("platform templates", () => {
     // The record's sizes and storage, the platform's options; scsi1 has its own cache on top.
     assert.deepEqual(spec.disks, {
       scsi0: { storage: "local-lvm", sizeBytes: 64000 * 2 ** 20, options: { discard: "on", ssd: true, iothread: true } },
-      scsi1: { storage: "local-lvm", sizeBytes: 10000 * 2 ** 20, options: { discard: "on", ssd: true, iothread: true, cache: "writeback" } },
+      scsi1: {
+        storage: "local-lvm",
+        sizeBytes: 10000 * 2 ** 20,
+        options: { discard: "on", ssd: true, iothread: true, cache: "writeback" },
+      },
     });
     // e1000 takes no MTU: NetBox's is not sent (PVE applies it to virtio only).
     assert.deepEqual(spec.nics, { net0: { model: "e1000", bridge: "vmbr0", tag: 20 }, net1: { model: "e1000", bridge: "vmbr0" } });
@@ -73,7 +86,13 @@ describe("platform templates", () => {
     const config = parseNetboxConfig(WINDOWS_CONFIG, "netbox.yaml");
     const recordArb = fc.record({
       sizes: fc.array(fc.integer({ min: 1, max: 10 ** 6 }), { minLength: 1, maxLength: 8 }),
-      nics: fc.array(fc.record({ vid: fc.option(fc.integer({ min: 1, max: 4094 }), { nil: undefined }), mtu: fc.option(fc.integer({ min: 576, max: 9000 }), { nil: undefined }) }), { maxLength: 6 }),
+      nics: fc.array(
+        fc.record({
+          vid: fc.option(fc.integer({ min: 1, max: 4094 }), { nil: undefined }),
+          mtu: fc.option(fc.integer({ min: 576, max: 9000 }), { nil: undefined }),
+        }),
+        { maxLength: 6 },
+      ),
       vcpus: fc.integer({ min: 1, max: 64 }),
       memory: fc.integer({ min: 16, max: 10 ** 6 }),
     });
@@ -93,13 +112,22 @@ describe("platform templates", () => {
         assert.equal(r.spec.cores, vcpus);
         assert.equal(r.spec.memory, memory);
         const disks = Object.entries(r.spec.disks);
-        assert.deepEqual(disks.map(([, d]) => d.sizeBytes), sizes.map((size) => size * 2 ** 20));
+        assert.deepEqual(
+          disks.map(([, d]) => d.sizeBytes),
+          sizes.map((size) => size * 2 ** 20),
+        );
         for (const [slot, d] of disks) {
           assert.ok(!["ide0", "ide2"].includes(slot));
           assert.equal(d.storage, "local-lvm");
-          assert.deepEqual({ discard: d.options.discard, ssd: d.options.ssd, iothread: d.options.iothread }, { discard: "on", ssd: true, iothread: true });
+          assert.deepEqual(
+            { discard: d.options.discard, ssd: d.options.ssd, iothread: d.options.iothread },
+            { discard: "on", ssd: true, iothread: true },
+          );
         }
-        assert.deepEqual(Object.values(r.spec.nics).map((n) => n.tag), nics.map((n) => n.vid));
+        assert.deepEqual(
+          Object.values(r.spec.nics).map((n) => n.tag),
+          nics.map((n) => n.vid),
+        );
         for (const nic of Object.values(r.spec.nics)) assert.deepEqual([nic.model, nic.mtu], ["e1000", undefined]);
         assert.deepEqual(Object.keys(r.spec.cdroms).sort(), ["ide0", "ide2"]);
       }),
@@ -108,7 +136,10 @@ describe("platform templates", () => {
   });
 
   test("the record wins: sockets split its vCPUs, a per-slot NIC model replaces the platform's", () => {
-    const text = WINDOWS_CONFIG.replace("      onboot: true\n", "      onboot: true\n      sockets: 2\n      nics:\n        net1: { model: virtio, firewall: true }\n");
+    const text = WINDOWS_CONFIG.replace(
+      "      onboot: true\n",
+      "      onboot: true\n      sockets: 2\n      nics:\n        net1: { model: virtio, firewall: true }\n",
+    );
     const r = mapRecord(windowsRecord(), parseNetboxConfig(text, "netbox.yaml"));
     assert.ok(r.ok && r.spec.kind === "vm", JSON.stringify(r));
     assert.equal(r.spec.cores, 2);
@@ -118,7 +149,10 @@ describe("platform templates", () => {
     odd.vm.vcpus = 3;
     const refused = mapRecord(odd, parseNetboxConfig(text, "netbox.yaml"));
     assert.equal(refused.ok, false);
-    assert.match(refused.ok ? "" : refused.errors.join("\n"), /vcpus 3 cannot be spread evenly over the 2 sockets `platforms\.windows-2022\.vm\.sockets`/);
+    assert.match(
+      refused.ok ? "" : refused.errors.join("\n"),
+      /vcpus 3 cannot be spread evenly over the 2 sockets `platforms\.windows-2022\.vm\.sockets`/,
+    );
   });
 
   test("a bad template is reported at its config lines, every problem at once, with what to do", () => {
@@ -171,7 +205,9 @@ describe("platform templates", () => {
 
   test("a boot order names the record's devices and the platform's drives, not the stand-ins the check uses", () => {
     const base = "clusters:\n  lab: { node: pve1, storage: local-lvm, bridge: vmbr0 }\nplatforms:\n  a:\n    ostype: l26\n";
-    assert.ok(parseNetboxConfig(`${base}    iso: local:iso/a.iso\n    vm: { boot: [ide2, scsi0, net0] }\n`, "nb.yaml").platforms.a?.template);
+    assert.ok(
+      parseNetboxConfig(`${base}    iso: local:iso/a.iso\n    vm: { boot: [ide2, scsi0, net0] }\n`, "nb.yaml").platforms.a?.template,
+    );
     assert.deepEqual(problems(`${base}    vm: { boot: [ide2, scsi0] }\n`), [
       "nb.yaml:6:18: platforms.a.vm.boot[0]: `ide2` is not a disk, CD-ROM or NIC of this VM (the record's disks are scsi0, scsi1 …, its NICs net0, net1 …)",
     ]);
@@ -246,7 +282,10 @@ describe("container platform templates", () => {
   test("a container template that sets what the record or `container:` holds is refused at its line", () => {
     const text = DEMO_CONFIG.replace(
       "platforms:\n",
-      CT_TEMPLATE.replace("      onboot: true\n", "      hostname: x\n      swap: 512\n      onbot: true\n").replace("mp0: { backup: false }", "mp0: { size: 4G }"),
+      CT_TEMPLATE.replace("      onboot: true\n", "      hostname: x\n      swap: 512\n      onbot: true\n").replace(
+        "mp0: { backup: false }",
+        "mp0: { size: 4G }",
+      ),
     );
     const found = problems(text);
     assert.deepEqual(
@@ -266,7 +305,12 @@ describe("platform templates against the simulator", () => {
   afterEach(() => lab.close());
 
   test("cloud-init only in the template: the record's allocated address goes into the guest, as with `cloudInit:`", async () => {
-    lab = await startNetboxLab(DEMO_CONFIG.replace("    image: local:import/noble.qcow2\n", "    image: local:import/noble.qcow2\n    vm: { cloudInit: { user: ops } }\n"));
+    lab = await startNetboxLab(
+      DEMO_CONFIG.replace(
+        "    image: local:import/noble.qcow2\n",
+        "    image: local:import/noble.qcow2\n    vm: { cloudInit: { user: ops } }\n",
+      ),
+    );
     const report = await lab.sync();
     const db = report.records.find((r) => r.name === "db-01");
     assert.equal(db?.result, "staged", JSON.stringify(db));
@@ -301,7 +345,9 @@ describe("platform templates against the simulator", () => {
     assert.match(String(config.tpmstate0), /version=v2\.0/);
     assert.match(String(config.ide2), /^local:iso\/windows-2022\.iso,media=cdrom/);
     assert.match(String(config.ide0), /^local:iso\/virtio-win\.iso,media=cdrom/);
-    for (const slot of ["scsi0", "scsi1"]) for (const option of ["discard=on", "iothread=1", "ssd=1"]) assert.ok(String(config[slot]).includes(option), `${slot}: ${config[slot]}`);
+    for (const slot of ["scsi0", "scsi1"])
+      for (const option of ["discard=on", "iothread=1", "ssd=1"])
+        assert.ok(String(config[slot]).includes(option), `${slot}: ${config[slot]}`);
     assert.match(String(config.scsi1), /cache=writeback/);
     assert.match(String(config.net0), /^e1000=/);
 

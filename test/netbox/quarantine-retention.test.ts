@@ -28,11 +28,23 @@ describe("vmid quarantine and backup retention", () => {
     const l = await startNetboxLab();
     lab = l;
     assert.equal((await l.sync()).ok, true);
-    await l.pve.request("POST", "/cluster/backup", { id: "nightly", schedule: "daily", storage: "local", all: 1, "prune-backups": "keep-daily=7" });
+    await l.pve.request("POST", "/cluster/backup", {
+      id: "nightly",
+      schedule: "daily",
+      storage: "local",
+      all: 1,
+      "prune-backups": "keep-daily=7",
+    });
     const web = l.nb.admin.list(VMS, { name: "web-01" })[0]!;
     const vmid = Number(obj(web.custom_fields).proxmox_vmid);
     l.nb.admin.update(VMS, Number(web.id), { status: "decommissioning" });
-    const retired = await decommissionNetbox({ config: l.config, netbox: l.netbox, pveClient: () => l.pve, apply: FAST_APPLY, allowDataLoss: true });
+    const retired = await decommissionNetbox({
+      config: l.config,
+      netbox: l.netbox,
+      pveClient: () => l.pve,
+      apply: FAST_APPLY,
+      allowDataLoss: true,
+    });
     assert.equal(retired.ok, true, JSON.stringify(retired.records));
 
     // Two days later: past the 24h default, within the 7 days the job keeps archives.
@@ -40,13 +52,20 @@ describe("vmid quarantine and backup retention", () => {
     const { spans, warnings } = await quarantineSpans(l.config, [""], () => l.pve);
     assert.deepEqual(warnings, []);
     assert.deepEqual((await vmidsInQuarantine(l.netbox, l.config, later, spans)).get(""), [vmid]);
-    assert.equal((await vmidsInQuarantine(l.netbox, l.config, Date.now() + 8 * DAY, spans)).get(""), undefined, "over once the retention is");
+    assert.equal(
+      (await vmidsInQuarantine(l.netbox, l.config, Date.now() + 8 * DAY, spans)).get(""),
+      undefined,
+      "over once the retention is",
+    );
 
     // A configured quarantine is used as written; shorter than the retention, it warns.
     l.config = parseNetboxConfig(`${DEMO_CONFIG}vmidQuarantine: 1h\n`, "netbox.yaml");
     const short = await quarantineSpans(l.config, [""], () => l.pve);
     assert.equal(short.spans.get(""), 3_600_000);
-    assert.match(short.warnings.join("\n"), /vmidQuarantine 1 h is shorter than the backup retention \(168 h: backup job nightly keeps archives keep-daily=7\)/);
+    assert.match(
+      short.warnings.join("\n"),
+      /vmidQuarantine 1 h is shorter than the backup retention \(168 h: backup job nightly keeps archives keep-daily=7\)/,
+    );
     // A run that selects a record (sync warns only when it plans something).
     const db = l.nb.admin.list(VMS, { name: "db-01" })[0]!;
     l.nb.admin.update(VMS, Number(db.id), { status: "planned" });

@@ -30,7 +30,10 @@ describe("netbox sync: a built record whose guest is gone", () => {
       assert.equal((await lab.pveGuests()).has("web-01"), false, "nothing was built");
       assert.equal(obj(lab.nb.admin.get(VMS, Number(web.id))?.status).value, "active");
       // The other records converge as usual.
-      assert.deepEqual(report.records.filter((r) => r.name !== "web-01").map((r) => r.result), planOnly ? ["planned", "planned"] : ["converged", "converged"]);
+      assert.deepEqual(
+        report.records.filter((r) => r.name !== "web-01").map((r) => r.result),
+        planOnly ? ["planned", "planned"] : ["converged", "converged"],
+      );
     }
 
     const rebuilt = await lab.sync({ rebuild: ["web-01"] });

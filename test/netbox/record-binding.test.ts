@@ -48,11 +48,23 @@ describe("netbox: a guest belongs to the record it was built for", () => {
     const outcome = report.records[0]!;
     assert.equal(outcome.result, "failed", JSON.stringify(outcome));
     const message = outcome.errors.join("; ");
-    assert.match(message, new RegExp(`vmid ${vmid} \\(web-01 on pve1\\) was built for virtual machine web-01 \\(NetBox id ${web1.id}\\).*not for virtual machine db-01 \\(NetBox id ${dbId}\\)`));
+    assert.match(
+      message,
+      new RegExp(
+        `vmid ${vmid} \\(web-01 on pve1\\) was built for virtual machine web-01 \\(NetBox id ${web1.id}\\).*not for virtual machine db-01 \\(NetBox id ${dbId}\\)`,
+      ),
+    );
     assert.deepEqual(await guestConfig(lab, vmid), before, "web-01's guest is untouched: name, NIC, disk, tags");
 
     setVmid(lab, "db-01", vmid, { status: "decommissioning" });
-    const decommission = await decommissionNetbox({ config: lab.config, netbox: lab.netbox, pveClient: () => lab.pve, apply: FAST_APPLY, allowDataLoss: true, selection: { names: ["db-01"] } });
+    const decommission = await decommissionNetbox({
+      config: lab.config,
+      netbox: lab.netbox,
+      pveClient: () => lab.pve,
+      apply: FAST_APPLY,
+      allowDataLoss: true,
+      selection: { names: ["db-01"] },
+    });
     assert.equal(decommission.records[0]?.result, "failed", JSON.stringify(decommission.records));
     assert.match(decommission.records[0]!.errors.join("; "), /was built for virtual machine web-01/);
     assert.deepEqual(await guestConfig(lab, vmid), before, "not destroyed");
@@ -79,7 +91,15 @@ describe("netbox: a guest belongs to the record it was built for", () => {
   test("a guest built before the record tag is bound to the record naming its vmid, unless another record names it too", async () => {
     lab = await startNetboxLab(DAY2);
     // As pvectl built guests before: its ownership tag and the NetBox tags, no record tag.
-    await lab.pve.waitForTask((await lab.pve.request("POST", "/nodes/pve1/qemu", { vmid: 300, name: "web-01", tags: "netbox;pvectl;web", memory: 2048, cores: 2 })) as string);
+    await lab.pve.waitForTask(
+      (await lab.pve.request("POST", "/nodes/pve1/qemu", {
+        vmid: 300,
+        name: "web-01",
+        tags: "netbox;pvectl;web",
+        memory: 2048,
+        cores: 2,
+      })) as string,
+    );
     const webId = setVmid(lab, "web-01", 300, { status: "staged" });
     setVmid(lab, "web-02", 300, { status: "staged" });
 
@@ -87,7 +107,12 @@ describe("netbox: a guest belongs to the record it was built for", () => {
       const o = (await lab.sync({ ...RECKLESS, selection: { names: [name] } })).records[0]!;
       assert.equal(o.result, "failed", JSON.stringify(o));
       const other = name === "web-01" ? "web-02" : "web-01";
-      assert.match(o.errors.join("; "), new RegExp(`carries no record tag .* virtual machine ${other} \\(NetBox id \\d+\\) names the same vmid in proxmox_vmid; pvectl will not guess`));
+      assert.match(
+        o.errors.join("; "),
+        new RegExp(
+          `carries no record tag .* virtual machine ${other} \\(NetBox id \\d+\\) names the same vmid in proxmox_vmid; pvectl will not guess`,
+        ),
+      );
     }
     assert.equal((await guestConfig(lab, 300)).tags, "netbox;pvectl;web", "untouched while ambiguous");
 

@@ -29,60 +29,127 @@ const cf = (r: NetboxVmRecord): Record<string, unknown> => {
 };
 
 const EDITS: Edit[] = [
-  { name: "status", counts: "status", apply: (r) => {
-    r.vm.status = { value: "decommissioning", label: "Decommissioning" };
-  } },
-  { name: "name", counts: "name", apply: (r) => {
-    r.vm.name = "db-99";
-  } },
-  { name: "vcpus", counts: "vcpus", apply: (r) => {
-    r.vm.vcpus = (r.vm.vcpus ?? 1) + 1;
-  } },
-  { name: "memory", counts: "memory", apply: (r) => {
-    r.vm.memory = (r.vm.memory ?? 1024) * 2;
-  } },
-  { name: "cluster", counts: "cluster", apply: (r) => {
-    r.vm.cluster = { ...r.vm.cluster!, name: "other" };
-  } },
-  { name: "platform", counts: "platform", apply: (r) => {
-    r.vm.platform = { ...r.vm.platform!, slug: "debian-13" };
-  } },
-  { name: "vmid", counts: "custom field proxmox_vmid", apply: (r) => {
-    cf(r).proxmox_vmid = 4242;
-  } },
-  { name: "node", counts: "custom field proxmox_node", apply: (r) => {
-    cf(r).proxmox_node = "pve2";
-  } },
-  { name: "tags", counts: "tags", apply: (r) => {
-    r.vm.tags = [...(r.vm.tags ?? []), { id: 99, url: "", display: "x", name: "x", slug: "x" } as never];
-  } },
-  { name: "disk size", counts: "virtual disk `data`", apply: (r) => {
-    r.disks = r.disks.map((d) => (d.name === "data" ? { ...d, size: d.size + 1000 } : d));
-  } },
-  { name: "disk removed", counts: "virtual disk `root`", apply: (r) => {
-    r.disks = r.disks.filter((d) => d.name !== "root");
-  } },
-  { name: "mtu", counts: "interface eth0", apply: (r) => {
-    r.interfaces = r.interfaces.map((i) => (i.name === "eth0" ? { ...i, mtu: 9000 } : i));
-  } },
-  { name: "enabled", counts: "interface eth1", apply: (r) => {
-    r.interfaces = r.interfaces.map((i) => (i.name === "eth1" ? { ...i, enabled: false } : i));
-  } },
-  { name: "comments", apply: (r) => {
-    r.vm.comments = "rack B";
-  } },
-  { name: "description", apply: (r) => {
-    r.vm.description = "db of team x";
-  } },
-  { name: "primary IPv4", apply: (r) => {
-    r.vm.primary_ip4 = { id: 7, url: "", display: "10.20.0.9/24", family: { value: 4, label: "IPv4" }, address: "10.20.0.9/24" } as never;
-  } },
-  { name: "another custom field", apply: (r) => {
-    cf(r).owner = "jo";
-  } },
-  { name: "last_updated", apply: (r) => {
-    (r.vm as { last_updated: string }).last_updated = "2031-01-01T00:00:00Z";
-  } },
+  {
+    name: "status",
+    counts: "status",
+    apply: (r) => {
+      r.vm.status = { value: "decommissioning", label: "Decommissioning" };
+    },
+  },
+  {
+    name: "name",
+    counts: "name",
+    apply: (r) => {
+      r.vm.name = "db-99";
+    },
+  },
+  {
+    name: "vcpus",
+    counts: "vcpus",
+    apply: (r) => {
+      r.vm.vcpus = (r.vm.vcpus ?? 1) + 1;
+    },
+  },
+  {
+    name: "memory",
+    counts: "memory",
+    apply: (r) => {
+      r.vm.memory = (r.vm.memory ?? 1024) * 2;
+    },
+  },
+  {
+    name: "cluster",
+    counts: "cluster",
+    apply: (r) => {
+      r.vm.cluster = { ...r.vm.cluster!, name: "other" };
+    },
+  },
+  {
+    name: "platform",
+    counts: "platform",
+    apply: (r) => {
+      r.vm.platform = { ...r.vm.platform!, slug: "debian-13" };
+    },
+  },
+  {
+    name: "vmid",
+    counts: "custom field proxmox_vmid",
+    apply: (r) => {
+      cf(r).proxmox_vmid = 4242;
+    },
+  },
+  {
+    name: "node",
+    counts: "custom field proxmox_node",
+    apply: (r) => {
+      cf(r).proxmox_node = "pve2";
+    },
+  },
+  {
+    name: "tags",
+    counts: "tags",
+    apply: (r) => {
+      r.vm.tags = [...(r.vm.tags ?? []), { id: 99, url: "", display: "x", name: "x", slug: "x" } as never];
+    },
+  },
+  {
+    name: "disk size",
+    counts: "virtual disk `data`",
+    apply: (r) => {
+      r.disks = r.disks.map((d) => (d.name === "data" ? { ...d, size: d.size + 1000 } : d));
+    },
+  },
+  {
+    name: "disk removed",
+    counts: "virtual disk `root`",
+    apply: (r) => {
+      r.disks = r.disks.filter((d) => d.name !== "root");
+    },
+  },
+  {
+    name: "mtu",
+    counts: "interface eth0",
+    apply: (r) => {
+      r.interfaces = r.interfaces.map((i) => (i.name === "eth0" ? { ...i, mtu: 9000 } : i));
+    },
+  },
+  {
+    name: "enabled",
+    counts: "interface eth1",
+    apply: (r) => {
+      r.interfaces = r.interfaces.map((i) => (i.name === "eth1" ? { ...i, enabled: false } : i));
+    },
+  },
+  {
+    name: "comments",
+    apply: (r) => {
+      r.vm.comments = "rack B";
+    },
+  },
+  {
+    name: "description",
+    apply: (r) => {
+      r.vm.description = "db of team x";
+    },
+  },
+  {
+    name: "primary IPv4",
+    apply: (r) => {
+      r.vm.primary_ip4 = { id: 7, url: "", display: "10.20.0.9/24", family: { value: 4, label: "IPv4" }, address: "10.20.0.9/24" } as never;
+    },
+  },
+  {
+    name: "another custom field",
+    apply: (r) => {
+      cf(r).owner = "jo";
+    },
+  },
+  {
+    name: "last_updated",
+    apply: (r) => {
+      (r.vm as { last_updated: string }).last_updated = "2031-01-01T00:00:00Z";
+    },
+  },
 ];
 
 describe("record inputs: what counts as changed during the build", () => {
@@ -108,7 +175,11 @@ describe("record inputs: what counts as changed during the build", () => {
   test("each edit the build used is named with both values; the others are no change", () => {
     for (const edit of EDITS) {
       const changes = inputChanges(recordInputs(base, config), recordInputs(edited([edit]), config));
-      assert.deepEqual(changes.map((c) => c.field), edit.counts ? [edit.counts] : [], edit.name);
+      assert.deepEqual(
+        changes.map((c) => c.field),
+        edit.counts ? [edit.counts] : [],
+        edit.name,
+      );
     }
     const [memory] = inputChanges(recordInputs(base, config), recordInputs(edited([EDITS[3]!]), config));
     assert.equal(describeChange(memory!), "memory 8192 -> 16384");

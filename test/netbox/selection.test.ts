@@ -33,7 +33,10 @@ describe("netbox record selection: flags narrow the config", () => {
     const web = await lab.sync({ planOnly: true });
     assert.deepEqual(web.records.map((r) => r.name).sort(), ["web-01", "web-02"]);
     assert.deepEqual((await lab.sync({ planOnly: true, selection: { tags: ["db"] } })).records, []);
-    assert.deepEqual((await lab.sync({ planOnly: true, selection: { names: ["web-02", "db-01"] } })).records.map((r) => r.name), ["web-02"]);
+    assert.deepEqual(
+      (await lab.sync({ planOnly: true, selection: { names: ["web-02", "db-01"] } })).records.map((r) => r.name),
+      ["web-02"],
+    );
   });
 
   test("diff and decommission read the same narrowed records", async () => {
@@ -42,18 +45,30 @@ describe("netbox record selection: flags narrow the config", () => {
     assert.deepEqual(report.records, []);
     const diffed = await diffNetbox({ config, netbox: lab.netbox, pveClient: () => lab.pve });
     assert.deepEqual(diffed.records.map((r) => r.name).sort(), ["web-01", "web-02"]);
-    await assert.rejects(decommissionNetbox({ config, netbox: lab.netbox, pveClient: () => lab.pve, selection: { clusters: ["pve-prod"] }, planOnly: true }), SelectionOutsideConfig);
+    await assert.rejects(
+      decommissionNetbox({ config, netbox: lab.netbox, pveClient: () => lab.pve, selection: { clusters: ["pve-prod"] }, planOnly: true }),
+      SelectionOutsideConfig,
+    );
   });
 
   test("CLI: a cluster outside select.clusters is refused with what to do, and nothing is read", async () => {
     lab.nb.admin.clearRequests();
-    const env = { NETBOX_URL: lab.nb.url, NETBOX_TOKEN: lab.nb.token, PROXMOX_HOST: lab.sim.url, PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: lab.sim.rootPassword };
+    const env = {
+      NETBOX_URL: lab.nb.url,
+      NETBOX_TOKEN: lab.nb.token,
+      PROXMOX_HOST: lab.sim.url,
+      PROXMOX_USER: "root@pam",
+      PROXMOX_PASSWORD: lab.sim.rootPassword,
+    };
     const run = await pvectl(["netbox", "sync", "-c", file, "--cluster", "pve-prod", "--plan-only"], env);
     assert.equal(run.code, 1);
     assert.equal(
       run.stderr.trim(),
       `error: --cluster pve-prod: not in select.clusters of ${file} (pve-lab); a flag can only narrow the configured selection\n  give one of pve-lab, or add it to select.clusters in ${file}`,
     );
-    assert.deepEqual(lab.nb.admin.requests.filter((r) => r.path.includes("virtual-machines")), []);
+    assert.deepEqual(
+      lab.nb.admin.requests.filter((r) => r.path.includes("virtual-machines")),
+      [],
+    );
   });
 });

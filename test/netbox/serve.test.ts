@@ -73,10 +73,19 @@ describe("pvectl netbox serve", () => {
     assert.equal(config.name, "app-01");
     assert.match(String(config.net0), /^virtio=[0-9A-F:]{17},bridge=vmbr0/, "the interface created after the VM is in the build");
     // Only the record the events named was built; the demo's planned records were left alone.
-    assert.deepEqual(lab.nb.admin.list(VMS, { status: "planned" }).map((v) => v.name).sort(), ["db-01", "web-01", "web-02"]);
+    assert.deepEqual(
+      lab.nb.admin
+        .list(VMS, { status: "planned" })
+        .map((v) => v.name)
+        .sort(),
+      ["db-01", "web-01", "web-02"],
+    );
     const deliveries = lab.nb.admin.webhookDeliveries.filter((d) => d.id === id);
     assert.ok(deliveries.length >= 1 && deliveries.every((d) => d.status === 202), JSON.stringify(deliveries));
-    assert.ok(logs.some((l) => l.msg === "record" && l.record === id && l.result === "staged"), JSON.stringify(logs));
+    assert.ok(
+      logs.some((l) => l.msg === "record" && l.record === id && l.result === "staged"),
+      JSON.stringify(logs),
+    );
     const health = (await (await fetch(`${serve.url}/healthz`)).json()) as { ok: boolean; syncs: number };
     assert.equal(health.ok, true);
     assert.ok(health.syncs >= 1);
@@ -89,7 +98,15 @@ describe("pvectl netbox serve", () => {
     const web = lab.nb.admin.list(VMS, { name: "web-01" })[0]!;
     const post = (body: string, headers: Record<string, string>) => fetch(`${serve!.url}/webhook`, { method: "POST", headers, body });
     const delivery = (timestamp = new Date().toISOString()) =>
-      JSON.stringify({ event: "updated", timestamp, model: "virtualmachine", username: "x", request_id: randomUUID(), data: { id: web.id }, snapshots: {} });
+      JSON.stringify({
+        event: "updated",
+        timestamp,
+        model: "virtualmachine",
+        username: "x",
+        request_id: randomUUID(),
+        data: { id: web.id },
+        snapshots: {},
+      });
 
     assert.equal((await post(delivery(), signed(delivery(), "wrong-secret"))).status, 401);
     assert.equal((await post(delivery(), { "Content-Type": "application/json" })).status, 401);
@@ -108,7 +125,10 @@ describe("pvectl netbox serve", () => {
     assert.deepEqual(refused, [401, 401, 401, 400, 409, 409]);
     // The one good delivery ran one sync of web-01; the refused ones ran nothing.
     assert.equal(serve.status().syncs, 1);
-    assert.deepEqual(logs.filter((l) => l.msg === "sync started").map((l) => l.records), [[web.id]]);
+    assert.deepEqual(
+      logs.filter((l) => l.msg === "sync started").map((l) => l.records),
+      [[web.id]],
+    );
   });
 
   test("/healthz follows the latest sync: a sync that fails outright answers 503, the next good one 200 again", async () => {
@@ -117,17 +137,36 @@ describe("pvectl netbox serve", () => {
     serve = await startServe(lab, logs);
     const web = lab.nb.admin.list(VMS, { name: "web-01" })[0]!;
     const deliver = async () => {
-      const body = JSON.stringify({ event: "updated", timestamp: new Date().toISOString(), model: "virtualmachine", username: "x", request_id: randomUUID(), data: { id: web.id }, snapshots: {} });
+      const body = JSON.stringify({
+        event: "updated",
+        timestamp: new Date().toISOString(),
+        model: "virtualmachine",
+        username: "x",
+        request_id: randomUUID(),
+        data: { id: web.id },
+        snapshots: {},
+      });
       assert.equal((await fetch(`${serve!.url}/webhook`, { method: "POST", headers: signed(body), body })).status, 202);
       await serve!.idle();
     };
-    interface Health { ok: boolean; syncs: number; failures: number; lastSync?: { at: string; ok: boolean; error?: string }; lastError?: { at: string; error: string } }
+    interface Health {
+      ok: boolean;
+      syncs: number;
+      failures: number;
+      lastSync?: { at: string; ok: boolean; error?: string };
+      lastError?: { at: string; error: string };
+    }
     const health = async (): Promise<[number, Health]> => {
       const res = await fetch(`${serve!.url}/healthz`);
       return [res.status, (await res.json()) as Health];
     };
 
-    lab.nb.admin.failNext({ method: "GET", path: /^\/api\/virtualization\/virtual-machines\//, status: 503, body: { detail: "Service unavailable" } });
+    lab.nb.admin.failNext({
+      method: "GET",
+      path: /^\/api\/virtualization\/virtual-machines\//,
+      status: 503,
+      body: { detail: "Service unavailable" },
+    });
     await deliver();
     const [downStatus, down] = await health();
     assert.equal(downStatus, 503);
@@ -153,7 +192,15 @@ describe("pvectl netbox serve", () => {
     serve = await startServe(lab, logs);
     const web = lab.nb.admin.list(VMS, { name: "web-01" })[0]!;
     const post = async (data: Record<string, unknown>, model = "virtualmachine") => {
-      const body = JSON.stringify({ event: "updated", timestamp: new Date().toISOString(), model, username: "x", request_id: randomUUID(), data, snapshots: {} });
+      const body = JSON.stringify({
+        event: "updated",
+        timestamp: new Date().toISOString(),
+        model,
+        username: "x",
+        request_id: randomUUID(),
+        data,
+        snapshots: {},
+      });
       const res = await fetch(`${serve!.url}/webhook`, { method: "POST", headers: signed(body), body });
       return [res.status, ((await res.json()) as { error?: string }).error] as const;
     };
@@ -161,12 +208,24 @@ describe("pvectl netbox serve", () => {
     assert.deepEqual((await post({ id: web.id }))[0], 202);
     const [status, error] = await post({ id: 2.5 });
     assert.equal(status, 400);
-    assert.match(error ?? "", /^the virtualmachine updated entry is not what NetBox sends: data\.id is 2\.5; a NetBox object id is a whole number from 1/);
+    assert.match(
+      error ?? "",
+      /^the virtualmachine updated entry is not what NetBox sends: data\.id is 2\.5; a NetBox object id is a whole number from 1/,
+    );
     assert.equal((await post({ id: 12, virtual_machine: { id: "web-01" } }, "vminterface"))[0], 400);
     await serve.idle();
-    assert.deepEqual(logs.filter((l) => l.msg === "sync started").map((l) => l.records), [[web.id]]);
-    assert.ok(logs.some((l) => l.msg === "record" && l.record === web.id && l.result === "staged"), JSON.stringify(logs));
+    assert.deepEqual(
+      logs.filter((l) => l.msg === "sync started").map((l) => l.records),
+      [[web.id]],
+    );
+    assert.ok(
+      logs.some((l) => l.msg === "record" && l.record === web.id && l.result === "staged"),
+      JSON.stringify(logs),
+    );
     assert.equal(obj(lab.nb.admin.get(VMS, Number(web.id))?.status).value, "staged");
-    assert.deepEqual(logs.filter((l) => l.msg === "webhook refused").map((l) => l.status), [400, 400]);
+    assert.deepEqual(
+      logs.filter((l) => l.msg === "webhook refused").map((l) => l.status),
+      [400, 400],
+    );
   });
 });

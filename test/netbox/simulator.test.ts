@@ -60,7 +60,10 @@ describe("NetBox simulator (4.6, demo data)", () => {
     const noCluster = await call(nb, "GET", `${VMS}?cluster_id=999`);
     assert.deepEqual(noCluster.body, { cluster_id: ["Select a valid choice. 999 is not one of the available choices."] });
     const ifaces = results((await call(nb, "GET", "/api/virtualization/interfaces/?virtual_machine=db-01")).body);
-    assert.deepEqual(ifaces.map((i) => i.name), ["eth0", "eth1"]);
+    assert.deepEqual(
+      ifaces.map((i) => i.name),
+      ["eth0", "eth1"],
+    );
   });
 
   test("validation: DRF field messages, related objects, unique names, custom fields", async () => {
@@ -104,14 +107,24 @@ describe("NetBox simulator (4.6, demo data)", () => {
     assert.equal(db.disk, 132000);
     assert.equal(db.virtual_disk_count, 2);
     const clash = await call(nb, "PATCH", `${VMS}3/`, { disk: 5 });
-    assert.deepEqual(clash.body, { disk: ["The specified disk size (5) must match the aggregate size of assigned virtual disks (132000)."] });
+    assert.deepEqual(clash.body, {
+      disk: ["The specified disk size (5) must match the aggregate size of assigned virtual disks (132000)."],
+    });
   });
 
   test("MAC objects (4.2+): interface mac_address is read-only; primary MAC must be on the interface", async () => {
     const ignored = await call(nb, "PATCH", "/api/virtualization/interfaces/1/", { mac_address: "BC:24:11:00:00:01" });
     assert.equal(ignored.status, 200);
     assert.equal(obj(ignored.body).mac_address, null);
-    const mac = obj((await call(nb, "POST", "/api/dcim/mac-addresses/", { mac_address: "bc-24-11-aa-bb-cc", assigned_object_type: "virtualization.vminterface", assigned_object_id: 2 })).body);
+    const mac = obj(
+      (
+        await call(nb, "POST", "/api/dcim/mac-addresses/", {
+          mac_address: "bc-24-11-aa-bb-cc",
+          assigned_object_type: "virtualization.vminterface",
+          assigned_object_id: 2,
+        })
+      ).body,
+    );
     assert.equal(mac.mac_address, "BC:24:11:AA:BB:CC");
     // A content type is a bare "app.model" string in NetBox's OpenAPI, not a {value, label} choice.
     assert.equal(mac.assigned_object_type, "virtualization.vminterface");
@@ -121,7 +134,10 @@ describe("NetBox simulator (4.6, demo data)", () => {
     assert.equal(ok.mac_address, "BC:24:11:AA:BB:CC");
     const moved = await call(nb, "PATCH", `/api/dcim/mac-addresses/${String(mac.id)}/`, { assigned_object_id: 1 });
     assert.equal(moved.status, 400);
-    assert.deepEqual(results((await call(nb, "GET", `${VMS}?mac_address=bc:24:11:aa:bb:cc`)).body).map((v) => v.name), ["web-02"]);
+    assert.deepEqual(
+      results((await call(nb, "GET", `${VMS}?mac_address=bc:24:11:aa:bb:cc`)).body).map((v) => v.name),
+      ["web-02"],
+    );
   });
 
   test("available-ips: next free address, atomic allocation, 409 when the prefix is full", async () => {
@@ -129,8 +145,15 @@ describe("NetBox simulator (4.6, demo data)", () => {
     assert.equal(small.prefix, "192.0.2.4/30");
     const path = `/api/ipam/prefixes/${String(small.id)}/available-ips/`;
     const free = (await call(nb, "GET", path)).body as { address: string }[];
-    assert.deepEqual(free.map((f) => f.address), ["192.0.2.5/30", "192.0.2.6/30"]);
-    const one = await call(nb, "POST", path, { description: "first", assigned_object_type: "virtualization.vminterface", assigned_object_id: 1 });
+    assert.deepEqual(
+      free.map((f) => f.address),
+      ["192.0.2.5/30", "192.0.2.6/30"],
+    );
+    const one = await call(nb, "POST", path, {
+      description: "first",
+      assigned_object_type: "virtualization.vminterface",
+      assigned_object_id: 1,
+    });
     assert.equal(one.status, 201);
     assert.equal(obj(one.body).address, "192.0.2.5/30");
     assert.equal(obj(one.body).assigned_object_type, "virtualization.vminterface");
@@ -145,14 +168,20 @@ describe("NetBox simulator (4.6, demo data)", () => {
     const ip = obj((await call(nb, "POST", "/api/ipam/ip-addresses/", { address: "10.99.0.1/24" })).body);
     const refused = await call(nb, "PATCH", `${VMS}1/`, { primary_ip4: ip.id });
     assert.deepEqual(refused.body, { primary_ip4: ["The specified IP address (10.99.0.1/24) is not assigned to this VM."] });
-    await call(nb, "PATCH", `/api/ipam/ip-addresses/${String(ip.id)}/`, { assigned_object_type: "virtualization.vminterface", assigned_object_id: 1 });
+    await call(nb, "PATCH", `/api/ipam/ip-addresses/${String(ip.id)}/`, {
+      assigned_object_type: "virtualization.vminterface",
+      assigned_object_id: 1,
+    });
     const ok = obj((await call(nb, "PATCH", `${VMS}1/`, { primary_ip4: ip.id })).body);
     assert.equal(obj(ok.primary_ip4).address, "10.99.0.1/24");
   });
 
   test("bulk create is all-or-none with per-item errors", async () => {
     const before = obj((await call(nb, "GET", `${VMS}?limit=1`)).body).count;
-    const res = await call(nb, "POST", VMS, [{ name: "bulk-a", cluster: 1 }, { name: "bulk-b", cluster: 77 }]);
+    const res = await call(nb, "POST", VMS, [
+      { name: "bulk-a", cluster: 1 },
+      { name: "bulk-b", cluster: 77 },
+    ]);
     assert.equal(res.status, 400);
     assert.deepEqual(res.body, [{}, { cluster: ["Related object not found using the provided numeric ID: 77"] }]);
     assert.equal(obj((await call(nb, "GET", `${VMS}?limit=1`)).body).count, before);
@@ -196,7 +225,11 @@ describe("NetBox simulator (4.6, demo data)", () => {
   test("deleting a VM removes its interfaces, disks, MACs and IPs", async () => {
     const vm = nb.admin.create("virtualization/virtual-machines", { name: "gone", cluster: 1 });
     const iface = nb.admin.create("virtualization/interfaces", { virtual_machine: vm.id, name: "eth0" });
-    nb.admin.create("dcim/mac-addresses", { mac_address: "02:00:00:00:00:99", assigned_object_type: "virtualization.vminterface", assigned_object_id: iface.id });
+    nb.admin.create("dcim/mac-addresses", {
+      mac_address: "02:00:00:00:00:99",
+      assigned_object_type: "virtualization.vminterface",
+      assigned_object_id: iface.id,
+    });
     nb.admin.create("virtualization/virtual-disks", { virtual_machine: vm.id, name: "d", size: 1 });
     assert.equal((await call(nb, "DELETE", `${VMS}${String(vm.id)}/`)).status, 204);
     assert.equal(nb.admin.get("virtualization/interfaces", Number(iface.id)), undefined);

@@ -12,7 +12,10 @@ import { type NetboxLab, startNetboxLab } from "./lab.js";
 
 const TEMPLATE_VMID = 9000;
 const PYTHON = "/usr/bin/python3";
-const noPynetbox = spawnSync(PYTHON, ["-c", "import pynetbox"]).status !== 0 ? "python3-pynetbox is not installed (apt-get install python3-pynetbox)" : false;
+const noPynetbox =
+  spawnSync(PYTHON, ["-c", "import pynetbox"]).status !== 0
+    ? "python3-pynetbox is not installed (apt-get install python3-pynetbox)"
+    : false;
 
 /** Creates the clone platform's record with pynetbox (asynchronously: the NetBox simulator lives in this process). */
 async function pynetboxRecord(lab: NetboxLab, name: string): Promise<number> {
@@ -48,7 +51,15 @@ async function makeTemplate(lab: NetboxLab, storage: string): Promise<void> {
 function addCloneRecord(lab: NetboxLab, name: string): number {
   const cluster = lab.nb.admin.idOf("virtualization/clusters", { name: "pve-lab" });
   const platform = lab.nb.admin.create("dcim/platforms", { name: "Debian clone", slug: "debian-clone" }).id as number;
-  const vm = lab.nb.admin.create("virtualization/virtual-machines", { name, status: "planned", cluster, platform, vcpus: 2, memory: 2048, disk: 8192 }).id as number;
+  const vm = lab.nb.admin.create("virtualization/virtual-machines", {
+    name,
+    status: "planned",
+    cluster,
+    platform,
+    vcpus: 2,
+    memory: 2048,
+    disk: 8192,
+  }).id as number;
   lab.nb.admin.create("virtualization/interfaces", { virtual_machine: vm, name: "eth0" });
   return vm;
 }
@@ -95,8 +106,14 @@ describe("pvectl netbox sync: a platform built as clones of a template", () => {
     lab.nb.admin.update("virtualization/virtual-machines", id, { status: "planned" });
     const again: Plan[] = [];
     const rerun = await lab.sync({ planOnly: true, selection: { names: ["app-01"] }, onPlan: (_c, plan) => again.push(plan) });
-    assert.deepEqual(rerun.records.map((r) => r.result), ["planned"]);
-    assert.deepEqual(again[0]?.guests.map((g) => [g.key, g.steps.map((s) => s.summary), g.errors]), [["app-01", [], []]]);
+    assert.deepEqual(
+      rerun.records.map((r) => r.result),
+      ["planned"],
+    );
+    assert.deepEqual(
+      again[0]?.guests.map((g) => [g.key, g.steps.map((s) => s.summary), g.errors]),
+      [["app-01", [], []]],
+    );
   });
 
   test("full clone onto a storage: the disk is copied there and planned nowhere else", async () => {
@@ -110,7 +127,9 @@ describe("pvectl netbox sync: a platform built as clones of a template", () => {
     assert.match(String(cfg.scsi0), new RegExp(`^local-lvm:vm-${vmid}-disk-0,.*size=8G`));
   });
 
-  test("a record made with pynetbox: cloned with cloud-init's ipconfig0 from its primary IPv4; a rerun plans nothing", { skip: noPynetbox }, async () => {
+  test("a record made with pynetbox: cloned with cloud-init's ipconfig0 from its primary IPv4; a rerun plans nothing", {
+    skip: noPynetbox,
+  }, async () => {
     lab = await startNetboxLab(config("{ from: debian-13-tpl }\n    cloudInit: { gw: 10.20.0.1 }"), SIM);
     await makeTemplate(lab, "local-zfs");
     const id = await pynetboxRecord(lab, "app-03");
@@ -126,6 +145,9 @@ describe("pvectl netbox sync: a platform built as clones of a template", () => {
     lab.nb.admin.update("virtualization/virtual-machines", id, { status: "planned" });
     const again: Plan[] = [];
     await lab.sync({ planOnly: true, selection: { names: ["app-03"] }, onPlan: (_c, plan) => again.push(plan) });
-    assert.deepEqual(again[0]?.guests.map((g) => [g.key, g.steps.map((s) => s.summary), g.errors]), [["app-03", [], []]]);
+    assert.deepEqual(
+      again[0]?.guests.map((g) => [g.key, g.steps.map((s) => s.summary), g.errors]),
+      [["app-03", [], []]],
+    );
   });
 });

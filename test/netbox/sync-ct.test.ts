@@ -11,17 +11,31 @@ import { obj } from "./helpers.js";
 import { FAST_APPLY, type NetboxLab, startNetboxLab } from "./lab.js";
 
 const TEMPLATE = "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst";
-const CONFIG = DEMO_CONFIG.replace("platforms:\n", `platforms:\n  debian-ct:\n    container:\n      ostemplate: ${TEMPLATE}\n      features: { nesting: true }\n`);
+const CONFIG = DEMO_CONFIG.replace(
+  "platforms:\n",
+  `platforms:\n  debian-ct:\n    container:\n      ostemplate: ${TEMPLATE}\n      features: { nesting: true }\n`,
+);
 const SIM = { config: { content: ["local:iso/debian-13-netinst.iso", "local:import/noble.qcow2", TEMPLATE] } };
 
 const PYTHON = "/usr/bin/python3";
-const noPynetbox = spawnSync(PYTHON, ["-c", "import pynetbox"]).status !== 0 ? "python3-pynetbox is not installed (apt-get install python3-pynetbox)" : false;
+const noPynetbox =
+  spawnSync(PYTHON, ["-c", "import pynetbox"]).status !== 0
+    ? "python3-pynetbox is not installed (apt-get install python3-pynetbox)"
+    : false;
 
 /** A planned NetBox record of the container platform with one interface. */
 function addContainerRecord(lab: NetboxLab, name: string): number {
   const cluster = lab.nb.admin.idOf("virtualization/clusters", { name: "pve-lab" });
   const platform = lab.nb.admin.create("dcim/platforms", { name: "Debian CT", slug: "debian-ct" }).id as number;
-  const vm = lab.nb.admin.create("virtualization/virtual-machines", { name, status: "planned", cluster, platform, vcpus: 1, memory: 512, disk: 4096 }).id as number;
+  const vm = lab.nb.admin.create("virtualization/virtual-machines", {
+    name,
+    status: "planned",
+    cluster,
+    platform,
+    vcpus: 1,
+    memory: 512,
+    disk: 4096,
+  }).id as number;
   lab.nb.admin.create("virtualization/interfaces", { virtual_machine: vm, name: "eth0" });
   return vm;
 }
@@ -47,7 +61,9 @@ describe("pvectl netbox sync: a platform mapped to containers", () => {
   let lab: NetboxLab;
   afterEach(() => lab.close());
 
-  test("the record becomes a container; vmid, MAC and primary IPv4 are written back (read with pynetbox)", { skip: noPynetbox }, async () => {
+  test("the record becomes a container; vmid, MAC and primary IPv4 are written back (read with pynetbox)", {
+    skip: noPynetbox,
+  }, async () => {
     lab = await startNetboxLab(CONFIG, SIM);
     const id = addContainerRecord(lab, "ct-01");
     const report = await lab.sync({ selection: { names: ["ct-01"] } });
@@ -85,8 +101,17 @@ describe("pvectl netbox sync: a platform mapped to containers", () => {
     const vmid = synced.records[0]?.vmid;
     assert.ok(vmid !== undefined, JSON.stringify(synced.records));
     lab.nb.admin.update("virtualization/virtual-machines", id, { status: "decommissioning" });
-    const report = await decommissionNetbox({ config: lab.config, netbox: lab.netbox, pveClient: () => lab.pve, apply: FAST_APPLY, allowDataLoss: true });
-    assert.deepEqual(report.records.map((r) => [r.name, r.result, r.errors]), [["ct-02", "offline", []]]);
+    const report = await decommissionNetbox({
+      config: lab.config,
+      netbox: lab.netbox,
+      pveClient: () => lab.pve,
+      apply: FAST_APPLY,
+      allowDataLoss: true,
+    });
+    assert.deepEqual(
+      report.records.map((r) => [r.name, r.result, r.errors]),
+      [["ct-02", "offline", []]],
+    );
     const guests = (await lab.pve.request("GET", "/cluster/resources", { type: "vm" })) as { vmid: number }[];
     assert.ok(!guests.some((g) => g.vmid === vmid), "the container is gone");
     assert.equal(obj(lab.nb.admin.list("virtualization/virtual-machines", { name: "ct-02" })[0]).primary_ip4, null);

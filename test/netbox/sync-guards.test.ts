@@ -44,7 +44,11 @@ async function runningWebWithMoreMemory(): Promise<{ lab: NetboxLab; vmid: numbe
 }
 
 async function memoryOf(lab: NetboxLab, vmid: number): Promise<{ current: string; pending?: string }> {
-  const entries = (await lab.pve.request("GET", `/nodes/pve1/qemu/${vmid}/pending`)) as Array<{ key: string; value?: unknown; pending?: unknown }>;
+  const entries = (await lab.pve.request("GET", `/nodes/pve1/qemu/${vmid}/pending`)) as Array<{
+    key: string;
+    value?: unknown;
+    pending?: unknown;
+  }>;
   const memory = entries.find((e) => e.key === "memory");
   return { current: String(memory?.value), ...(memory?.pending !== undefined ? { pending: String(memory.pending) } : {}) };
 }

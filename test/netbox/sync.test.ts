@@ -31,11 +31,14 @@ describe("pvectl netbox sync", () => {
     lab = await startNetboxLab();
     const report = await lab.sync();
     assert.equal(report.ok, true, JSON.stringify(report.records));
-    assert.deepEqual(report.records.map((r) => [r.name, r.result, r.status]), [
-      ["db-01", "staged", "staged"],
-      ["web-01", "staged", "staged"],
-      ["web-02", "staged", "staged"],
-    ]);
+    assert.deepEqual(
+      report.records.map((r) => [r.name, r.result, r.status]),
+      [
+        ["db-01", "staged", "staged"],
+        ["web-01", "staged", "staged"],
+        ["web-02", "staged", "staged"],
+      ],
+    );
     const guests = await lab.pveGuests();
     for (const name of ["db-01", "web-01", "web-02"]) {
       const vm = vmByName(lab, name);
@@ -53,7 +56,10 @@ describe("pvectl netbox sync", () => {
       assert.match(String(ip.address), /^10\.20\.0\.\d+\/24$/);
       assert.equal(journal(lab, vm.id)[0]?.kind, "success");
     }
-    const db = (await lab.pve.request("GET", `/nodes/pve1/qemu/${String(cfOf(vmByName(lab, "db-01"), "proxmox_vmid"))}/config`)) as Record<string, string | number>;
+    const db = (await lab.pve.request("GET", `/nodes/pve1/qemu/${String(cfOf(vmByName(lab, "db-01"), "proxmox_vmid"))}/config`)) as Record<
+      string,
+      string | number
+    >;
     assert.equal(Number(db.cores), 4);
     assert.equal(Number(db.memory), 8192);
     assert.match(String(db.net1), /tag=20,trunks=30/);
@@ -65,7 +71,10 @@ describe("pvectl netbox sync", () => {
     lab.nb.admin.clearRequests();
     const again = await lab.sync();
     assert.deepEqual(again.records, []);
-    assert.deepEqual(lab.nb.admin.requests.filter((r) => r.method !== "GET"), []);
+    assert.deepEqual(
+      lab.nb.admin.requests.filter((r) => r.method !== "GET"),
+      [],
+    );
   });
 
   test("partial failure: one record blocked by its own problem, the others staged", async () => {
@@ -81,7 +90,10 @@ describe("pvectl netbox sync", () => {
     assert.equal(byName.get("web-02")?.result, "failed");
     assert.match(byName.get("web-02")?.errors.join(" ") ?? "", /no-such-storage/);
     assert.equal(byName.get("db-01")?.result, "failed");
-    assert.match(byName.get("db-01")?.errors[0] ?? "", /^write-back to NetBox failed: NetBox POST \/api\/dcim\/mac-addresses\/ for interface eth0 of virtual machine db-01 \(NetBox id 3\) failed with a NetBox server error \(500\)/);
+    assert.match(
+      byName.get("db-01")?.errors[0] ?? "",
+      /^write-back to NetBox failed: NetBox POST \/api\/dcim\/mac-addresses\/ for interface eth0 of virtual machine db-01 \(NetBox id 3\) failed with a NetBox server error \(500\)/,
+    );
     assert.equal(statusOf(vmByName(lab, "web-01")), "staged");
     for (const name of ["web-02", "db-01"]) {
       const vm = vmByName(lab, name);
@@ -99,10 +111,13 @@ describe("pvectl netbox sync", () => {
     // Fix web-02 and run again: everything converges, db-01 is not built twice.
     lab.nb.admin.update(VMS, Number(web2.id), { custom_fields: { proxmox_storage: null } });
     const rerun = await lab.sync();
-    assert.deepEqual(rerun.records.map((r) => [r.name, r.result, r.guestResult]), [
-      ["db-01", "staged", "unchanged"],
-      ["web-02", "staged", "created"],
-    ]);
+    assert.deepEqual(
+      rerun.records.map((r) => [r.name, r.result, r.guestResult]),
+      [
+        ["db-01", "staged", "unchanged"],
+        ["web-02", "staged", "created"],
+      ],
+    );
     const after = await lab.pveGuests();
     for (const name of ["db-01", "web-01", "web-02"]) assert.equal(after.get(name)?.length, 1, `${name} exists once`);
   });
@@ -117,7 +132,11 @@ describe("pvectl netbox sync", () => {
     lab.nb.admin.failNext({ ...down, path: "/api/virtualization/virtual-machines/1/", skip: 1 });
     lab.nb.admin.failNext({ ...down, path: "/api/virtualization/virtual-machines/2/", skip: 2 });
     const first = await lab.sync();
-    assert.equal(first.records.every((r) => r.result === "failed"), true, JSON.stringify(first.records));
+    assert.equal(
+      first.records.every((r) => r.result === "failed"),
+      true,
+      JSON.stringify(first.records),
+    );
     const half = vmByName(lab, "web-01");
     assert.equal(statusOf(half), "planned");
     assert.equal(typeof cfOf(half, "proxmox_vmid"), "number");
@@ -125,15 +144,24 @@ describe("pvectl netbox sync", () => {
     const ipsAfterCrash = lab.nb.admin.list("ipam/ip-addresses").length;
 
     const second = await lab.sync();
-    assert.deepEqual(second.records.map((r) => [r.name, r.result]), [
-      ["db-01", "staged"],
-      ["web-01", "staged"],
-      ["web-02", "staged"],
-    ]);
+    assert.deepEqual(
+      second.records.map((r) => [r.name, r.result]),
+      [
+        ["db-01", "staged"],
+        ["web-01", "staged"],
+        ["web-02", "staged"],
+      ],
+    );
     // Nothing is created or changed a second time.
-    assert.deepEqual(second.records.map((r) => r.guestResult), ["unchanged", "unchanged", "unchanged"]);
+    assert.deepEqual(
+      second.records.map((r) => r.guestResult),
+      ["unchanged", "unchanged", "unchanged"],
+    );
     const guests = await lab.pveGuests();
-    assert.deepEqual([...guests.values()].map((v) => v.length), [1, 1, 1]);
+    assert.deepEqual(
+      [...guests.values()].map((v) => v.length),
+      [1, 1, 1],
+    );
     // One MAC object and one IP per interface: what the first run wrote was reused.
     const macs = lab.nb.admin.list("dcim/mac-addresses").map((m) => m.assigned_object_id);
     assert.equal(macs.length, new Set(macs).size);
@@ -163,7 +191,9 @@ describe("pvectl netbox sync", () => {
     const report = await lab.sync();
     const byName = new Map(report.records.map((r) => [r.name, r]));
     assert.deepEqual(byName.get("no-cluster")?.errors, ["has no cluster; assign it to one of the configured clusters (pve-lab)"]);
-    assert.deepEqual(byName.get("bsd-01")?.errors, ["platform `freebsd` is not configured under `platforms:` in netbox.yaml (configured: debian-13, ubuntu-24-04, windows-2022)"]);
+    assert.deepEqual(byName.get("bsd-01")?.errors, [
+      "platform `freebsd` is not configured under `platforms:` in netbox.yaml (configured: debian-13, ubuntu-24-04, windows-2022)",
+    ]);
     assert.deepEqual(byName.get("tiny-01")?.errors, [
       "vcpus 0.5 is not a whole number of at least 1 (Proxmox VE allocates whole cores)",
       "memory 4 MiB is below the 16 MiB Proxmox VE needs",
@@ -199,10 +229,23 @@ describe("pvectl netbox sync", () => {
     lab = await startNetboxLab();
     lab.nb.admin.clearRequests();
     const plans: string[] = [];
-    const report = await lab.sync({ planOnly: true, onPlan: (_c, plan) => plans.push(...plan.guests.map((g) => g.steps.map((s) => s.summary).join())) });
-    assert.deepEqual(report.records.map((r) => r.result), ["planned", "planned", "planned"]);
-    assert.deepEqual(plans, ["create db-01 on pve1 (vmid allocated at apply)", "create web-01 on pve1 (vmid allocated at apply)", "create web-02 on pve1 (vmid allocated at apply)"]);
-    assert.deepEqual(lab.nb.admin.requests.filter((r) => r.method !== "GET"), []);
+    const report = await lab.sync({
+      planOnly: true,
+      onPlan: (_c, plan) => plans.push(...plan.guests.map((g) => g.steps.map((s) => s.summary).join())),
+    });
+    assert.deepEqual(
+      report.records.map((r) => r.result),
+      ["planned", "planned", "planned"],
+    );
+    assert.deepEqual(plans, [
+      "create db-01 on pve1 (vmid allocated at apply)",
+      "create web-01 on pve1 (vmid allocated at apply)",
+      "create web-02 on pve1 (vmid allocated at apply)",
+    ]);
+    assert.deepEqual(
+      lab.nb.admin.requests.filter((r) => r.method !== "GET"),
+      [],
+    );
     assert.equal((await lab.pveGuests()).size, 0);
   });
 

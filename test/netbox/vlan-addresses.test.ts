@@ -33,7 +33,8 @@ function nearlyFullVlan(lab: NetboxLab, free: number, records: { name: string; p
   const vlan = lab.nb.admin.create("ipam/vlans", { vid: 50, name: "lab50", site });
   // 10.50.0.0/29: .1 is the gateway, .2-.6 usable; all but the last `free` are taken.
   lab.nb.admin.create("ipam/prefixes", { prefix: "10.50.0.0/29", vlan: vlan.id, custom_fields: { gateway: "10.50.0.1" } });
-  for (let host = 2; host <= 6 - free; host++) lab.nb.admin.create("ipam/ip-addresses", { address: `10.50.0.${host}/29`, description: "taken" });
+  for (let host = 2; host <= 6 - free; host++)
+    lab.nb.admin.create("ipam/ip-addresses", { address: `10.50.0.${host}/29`, description: "taken" });
   const cluster = lab.nb.admin.idOf("virtualization/clusters", { name: "pve-lab" });
   for (const r of records) {
     const platform = lab.nb.admin.idOf("dcim/platforms", { slug: r.platform });
@@ -69,11 +70,18 @@ describe("netbox: addresses follow the interface's VLAN", () => {
     assert.equal(await pynetboxRead(lab.nb, `nb.virtualization.virtual_machines.get(name="app-01").primary_ip4.address`), "10.10.0.2/24");
 
     assert.equal(byName.get("web-01")?.result, "staged", JSON.stringify(byName.get("web-01")));
-    assert.match(String(obj(lab.nb.admin.get(VMS, Number(web1.id))?.primary_ip4).address), /^10\.30\.0\.\d+\/24$/, "web-01 on VLAN 30 has a VLAN 30 address");
+    assert.match(
+      String(obj(lab.nb.admin.get(VMS, Number(web1.id))?.primary_ip4).address),
+      /^10\.30\.0\.\d+\/24$/,
+      "web-01 on VLAN 30 has a VLAN 30 address",
+    );
 
     const refused = byName.get("backup-01")!;
     assert.equal(refused.result, "invalid");
-    assert.match(refused.errors.join("; "), /interface eth0 of virtual machine backup-01 \(NetBox id \d+\) is on VLAN 40 \(backup\), which has no active IPv4 prefix in NetBox/);
+    assert.match(
+      refused.errors.join("; "),
+      /interface eth0 of virtual machine backup-01 \(NetBox id \d+\) is on VLAN 40 \(backup\), which has no active IPv4 prefix in NetBox/,
+    );
     assert.deepEqual(addressesOf(lab, "backup-01"), { eth0: [] });
     assert.equal((await lab.pveGuests()).has("backup-01"), false, "nothing built for it");
   });
@@ -107,7 +115,10 @@ describe("netbox: addresses follow the interface's VLAN", () => {
     assert.equal(planned.get("full-a")?.primaryIp4, "10.50.0.6/29");
     assert.match(JSON.stringify(plan.plans), /"ipconfig0":"gw=10\.50\.0\.1,ip=10\.50\.0\.6\/29"/);
     assert.equal(planned.get("full-b")?.result, "failed");
-    assert.match(planned.get("full-b")!.errors.join(), /prefix 10\.50\.0\.0\/29 has no free address left for interface eth0 of virtual machine full-b .*10\.50\.0\.6 \(chosen for virtual machine full-a/);
+    assert.match(
+      planned.get("full-b")!.errors.join(),
+      /prefix 10\.50\.0\.0\/29 has no free address left for interface eth0 of virtual machine full-b .*10\.50\.0\.6 \(chosen for virtual machine full-a/,
+    );
     assert.equal(lab.nb.admin.list("ipam/ip-addresses", { parent: "10.50.0.0/29" }).length, 4, "plan only took nothing");
 
     const run = await lab.sync({ selection });
@@ -117,7 +128,10 @@ describe("netbox: addresses follow the interface's VLAN", () => {
       "the run does what the plan said",
     );
     assert.deepEqual(addressesOf(lab, "full-a"), { eth0: ["10.50.0.6/29"] });
-    assert.match(run.records.find((r) => r.name === "full-b")!.errors.join(), /prefix 10\.50\.0\.0\/29 has no free address left for interface eth0 of virtual machine full-b/);
+    assert.match(
+      run.records.find((r) => r.name === "full-b")!.errors.join(),
+      /prefix 10\.50\.0\.0\/29 has no free address left for interface eth0 of virtual machine full-b/,
+    );
   });
 
   test("plan only and the run hand out the same addresses when records get theirs before and after the build", async () => {
@@ -153,14 +167,23 @@ describe("netbox: addresses follow the interface's VLAN", () => {
   test("the old writeBack.primaryIp4.prefix is refused, pointing at fallbackPrefix", () => {
     const old = CLOUD_INIT_CONFIG.replace("fallbackPrefix: 10.20.0.0/24", "prefix: 10.20.0.0/24");
     assert.notEqual(old, CLOUD_INIT_CONFIG);
-    assert.throws(() => parseNetboxConfig(old, "netbox.yaml"), /writeBack\.primaryIp4\.prefix.*`prefix` gave every interface an address of one prefix, whatever its VLAN.*`fallbackPrefix`/s);
+    assert.throws(
+      () => parseNetboxConfig(old, "netbox.yaml"),
+      /writeBack\.primaryIp4\.prefix.*`prefix` gave every interface an address of one prefix, whatever its VLAN.*`fallbackPrefix`/s,
+    );
   });
 
   test("simulator: prefixes by VLAN and family, and NetBox's rule on an interface's untagged VLAN", async () => {
     lab = await startNetboxLab(CLOUD_INIT_CONFIG);
     const nets = await addVlanNetworks(lab.nb);
-    assert.deepEqual(results((await call(lab.nb, "GET", `/api/ipam/prefixes/?vlan_id=${nets.vlans["30"]}&family=4`)).body).map((p) => p.prefix), ["10.30.0.0/24"]);
-    assert.deepEqual(results((await call(lab.nb, "GET", "/api/ipam/prefixes/?vlan_vid=10")).body).map((p) => p.prefix), ["10.10.0.0/24"]);
+    assert.deepEqual(
+      results((await call(lab.nb, "GET", `/api/ipam/prefixes/?vlan_id=${nets.vlans["30"]}&family=4`)).body).map((p) => p.prefix),
+      ["10.30.0.0/24"],
+    );
+    assert.deepEqual(
+      results((await call(lab.nb, "GET", "/api/ipam/prefixes/?vlan_vid=10")).body).map((p) => p.prefix),
+      ["10.10.0.0/24"],
+    );
     assert.deepEqual(results((await call(lab.nb, "GET", "/api/ipam/prefixes/?family=6")).body), []);
     // A VLAN of another site cannot be an interface's untagged VLAN.
     const other = lab.nb.admin.create("dcim/sites", { name: "Other", slug: "other" });
@@ -169,7 +192,9 @@ describe("netbox: addresses follow the interface's VLAN", () => {
     const refused = await call(lab.nb, "PATCH", `/api/virtualization/interfaces/${iface}/`, { untagged_vlan: foreign.id });
     assert.equal(refused.status, 400);
     assert.deepEqual(refused.body, {
-      untagged_vlan: ["The untagged VLAN (elsewhere (60)) must belong to the same site as the interface's parent virtual machine, or it must be global."],
+      untagged_vlan: [
+        "The untagged VLAN (elsewhere (60)) must belong to the same site as the interface's parent virtual machine, or it must be global.",
+      ],
     });
   });
 });

@@ -21,13 +21,28 @@ function vmids(lab: NetboxLab): Record<string, number> {
 
 function newRecord(lab: NetboxLab, name: string): void {
   const like = lab.nb.admin.list(VMS, { name: "web-01" })[0]!;
-  lab.nb.admin.create(VMS, { name, status: "planned", site: obj(like.site).id, cluster: obj(like.cluster).id, platform: obj(like.platform).id, vcpus: 1, memory: 512, disk: 4096 });
+  lab.nb.admin.create(VMS, {
+    name,
+    status: "planned",
+    site: obj(like.site).id,
+    cluster: obj(like.cluster).id,
+    platform: obj(like.platform).id,
+    vcpus: 1,
+    memory: 512,
+    disk: 4096,
+  });
 }
 
 async function retire(lab: NetboxLab, name: string): Promise<void> {
   const vm = lab.nb.admin.list(VMS, { name })[0]!;
   lab.nb.admin.update(VMS, Number(vm.id), { status: "decommissioning" });
-  const done = await decommissionNetbox({ config: lab.config, netbox: lab.netbox, pveClient: () => lab.pve, apply: FAST_APPLY, allowDataLoss: true });
+  const done = await decommissionNetbox({
+    config: lab.config,
+    netbox: lab.netbox,
+    pveClient: () => lab.pve,
+    apply: FAST_APPLY,
+    allowDataLoss: true,
+  });
   assert.equal(done.ok, true, JSON.stringify(done.records));
 }
 
@@ -49,8 +64,14 @@ describe("netbox vmid ranges", () => {
     assert.equal((await lab.sync()).ok, true);
     assert.equal(vmids(lab)["web-03"], 1004, `the freed ${freed} stays in quarantine`);
     // The freed id is noted on the NetBox cluster, where any client (and every runner) reads it.
-    const notes = (await pynetboxRead(lab.nb, `[j.comments for j in nb.extras.journal_entries.filter(assigned_object_type="virtualization.cluster")]`)) as string[];
-    assert.ok(notes.some((n) => n.startsWith(`pvectl freed vmid ${freed} (web-01)`)), JSON.stringify(notes));
+    const notes = (await pynetboxRead(
+      lab.nb,
+      `[j.comments for j in nb.extras.journal_entries.filter(assigned_object_type="virtualization.cluster")]`,
+    )) as string[];
+    assert.ok(
+      notes.some((n) => n.startsWith(`pvectl freed vmid ${freed} (web-01)`)),
+      JSON.stringify(notes),
+    );
 
     // With the quarantine over (0: none), the lowest free id is used again.
     newRecord(lab, "web-04");
@@ -64,11 +85,17 @@ describe("netbox vmid ranges", () => {
     assert.equal(report.ok, false);
     const failed = report.records.filter((r) => r.result === "failed");
     assert.equal(failed.length, 1, JSON.stringify(report.records));
-    assert.match(failed[0]?.errors.join(" ") ?? "", /no free vmid in the range 1000-1001: every id is used; widen the range or shorten the quarantine/);
+    assert.match(
+      failed[0]?.errors.join(" ") ?? "",
+      /no free vmid in the range 1000-1001: every id is used; widen the range or shorten the quarantine/,
+    );
   });
 
   test("a reversed range and a bad quarantine are refused with their location", () => {
-    assert.throws(() => parseNetboxConfig(ranged("[1999, 1000]"), "netbox.yaml"), /clusters\.pve-lab\.vmidRange.*starts above its end \(1999 > 1000\)/s);
+    assert.throws(
+      () => parseNetboxConfig(ranged("[1999, 1000]"), "netbox.yaml"),
+      /clusters\.pve-lab\.vmidRange.*starts above its end \(1999 > 1000\)/s,
+    );
     assert.throws(() => parseNetboxConfig(ranged("[1000, 1999]", "soon"), "netbox.yaml"), /vmidQuarantine.*`soon` is not a duration/s);
   });
 });

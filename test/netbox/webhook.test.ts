@@ -13,7 +13,17 @@ const MAX_AGE = 5 * 60_000;
 const SKEW = 30_000;
 
 function delivery(fields: Record<string, unknown>): [string, Buffer] {
-  const body = Buffer.from(JSON.stringify({ event: "updated", model: "virtualmachine", username: "x", request_id: randomUUID(), data: { id: 7 }, snapshots: {}, ...fields }));
+  const body = Buffer.from(
+    JSON.stringify({
+      event: "updated",
+      model: "virtualmachine",
+      username: "x",
+      request_id: randomUUID(),
+      data: { id: 7 },
+      snapshots: {},
+      ...fields,
+    }),
+  );
   return [createHmac("sha512", SECRET).update(body).digest("hex"), body];
 }
 
@@ -63,7 +73,10 @@ describe("netbox webhook check", () => {
       [{ data: {} }, /data\.id is missing/],
       [{ model: "vminterface", data: { id: 4, virtual_machine: { id: 0.5 } } }, /data\.virtual_machine\.id is 0\.5/],
       [{ model: "vminterface", data: { id: 4 } }, /data\.virtual_machine is missing/],
-      [{ model: "ipaddress", data: { id: 9, assigned_object: { id: 4, virtual_machine: { id: "x" } } } }, /data\.assigned_object\.virtual_machine\.id is "x"/],
+      [
+        { model: "ipaddress", data: { id: 9, assigned_object: { id: 4, virtual_machine: { id: "x" } } } },
+        /data\.assigned_object\.virtual_machine\.id is "x"/,
+      ],
     ];
     for (const [fields, reason] of cases) {
       const [signature, body] = delivery({ timestamp, ...fields });
@@ -74,6 +87,12 @@ describe("netbox webhook check", () => {
     }
     // What is well formed still passes: an address on a device's interface names no record.
     const [signature, body] = delivery({ timestamp, model: "ipaddress", data: { id: 9, assigned_object: { id: 4, device: { id: 2 } } } });
-    assert.deepEqual(verifier.verify(signature, body), { ok: true, event: "updated", model: "ipaddress", requestId: JSON.parse(body.toString()).request_id, recordIds: [] });
+    assert.deepEqual(verifier.verify(signature, body), {
+      ok: true,
+      event: "updated",
+      model: "ipaddress",
+      requestId: JSON.parse(body.toString()).request_id,
+      recordIds: [],
+    });
   });
 });

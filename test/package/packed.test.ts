@@ -12,7 +12,11 @@ const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
 /** The files `npm pack` would put in the tarball (no build: the listing only). */
 function packedFiles(): Set<string> {
-  const out = execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const out = execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   const [entry] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
   return new Set((entry?.files ?? []).map((f) => f.path));
 }
@@ -48,11 +52,26 @@ describe("the packed package", () => {
 
     it("runs `pvectl demo` from anywhere to the inventory, exit 0", { timeout: 600_000 }, () => {
       // `npm pack` builds (prepare), so the tarball holds the current sources, as a release would.
-      const tarball = execFileSync(npm, ["pack", "--silent", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim().split("\n").pop() ?? "";
+      const tarball =
+        execFileSync(npm, ["pack", "--silent", "--pack-destination", dir], {
+          cwd: ROOT,
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "ignore"],
+        })
+          .trim()
+          .split("\n")
+          .pop() ?? "";
       const prefix = join(dir, "prefix");
-      execFileSync(npm, ["install", "-g", "--prefix", prefix, "--prefer-offline", "--no-audit", "--no-fund", join(dir, tarball)], { cwd: dir, stdio: "ignore" });
+      execFileSync(npm, ["install", "-g", "--prefix", prefix, "--prefer-offline", "--no-audit", "--no-fund", join(dir, tarball)], {
+        cwd: dir,
+        stdio: "ignore",
+      });
       const bin = join(prefix, "bin", "pvectl");
-      const run = spawnSync(bin, ["demo", "--timing", "instant"], { cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH, HOME: dir, NO_COLOR: "1" } });
+      const run = spawnSync(bin, ["demo", "--timing", "instant"], {
+        cwd: dir,
+        encoding: "utf8",
+        env: { PATH: process.env.PATH, HOME: dir, NO_COLOR: "1" },
+      });
       assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
       assert.match(run.stdout, /Apply finished in [\d.]+s: .*created/);
       assert.match(run.stdout, /ansible_host/, "the demo ends with the inventory");

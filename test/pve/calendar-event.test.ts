@@ -59,7 +59,8 @@ describe("calendar events (schedule)", () => {
 
   it("computes the next run (UTC)", () => {
     const at = (iso: string) => Date.parse(iso) / 1000;
-    const next = (schedule: string, after: string) => new Date(nextCalendarEvent(parseCalendarEvent(schedule), at(after))! * 1000).toISOString();
+    const next = (schedule: string, after: string) =>
+      new Date(nextCalendarEvent(parseCalendarEvent(schedule), at(after))! * 1000).toISOString();
     // 2026-12-05 is a Saturday: weekdays only, so Monday.
     assert.equal(next("mon..fri 02:30", "2026-12-05T12:00:00Z"), "2026-12-07T02:30:00.000Z");
     assert.equal(next("*/5", "2026-12-05T12:03:00Z"), "2026-12-05T12:05:00.000Z");

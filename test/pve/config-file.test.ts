@@ -231,7 +231,6 @@ describe("qemu specifics", () => {
     });
   });
 
-
   it("stores the cdrom alias as ide2", () => {
     assert.deepEqual(parseConfigFile("cdrom: local:iso/debian.iso,media=cdrom\n", { kind: "qemu" }).current, {
       ide2: "local:iso/debian.iso,media=cdrom",

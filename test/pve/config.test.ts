@@ -46,7 +46,13 @@ describe("disk keys", () => {
 
 describe("drive slots", () => {
   it("gives the bus of a slot only within PVE's ranges (ide0-3, sata0-5, scsi0-30, virtio0-15)", () => {
-    for (const [key, bus] of [["ide3", "ide"], ["sata5", "sata"], ["scsi30", "scsi"], ["virtio15", "virtio"], ["scsi0", "scsi"]] as const) {
+    for (const [key, bus] of [
+      ["ide3", "ide"],
+      ["sata5", "sata"],
+      ["scsi30", "scsi"],
+      ["virtio15", "virtio"],
+      ["scsi0", "scsi"],
+    ] as const) {
       assert.equal(driveBusOf(key), bus, key);
     }
     for (const key of ["ide4", "sata6", "scsi31", "virtio16", "scsi01", "efidisk0", "unused0", "net0", "scsi"]) {
@@ -83,12 +89,18 @@ describe("drives", () => {
       backup: true,
       size: 8 * 1024 ** 3,
     });
-    assert.equal(printDrive("mp0", { volume: "local:vm-200-disk-1", size: 8 * 1024 ** 3, mp: "/srv" }, "lxc"), "local:vm-200-disk-1,mp=/srv,size=8G");
+    assert.equal(
+      printDrive("mp0", { volume: "local:vm-200-disk-1", size: 8 * 1024 ** 3, mp: "/srv" }, "lxc"),
+      "local:vm-200-disk-1,mp=/srv,size=8G",
+    );
     assert.throws(() => parseDrive("mp0", "local:vm-200-disk-1", "lxc"), /mp0\.mp: property is missing and it is not optional/);
   });
 
   it("refuses non-disk keys with a clear error", () => {
-    assert.throws(() => parseDrive("net0", "virtio"), (err: unknown) => err instanceof PveFormatError && /not a disk key/.test(err.userMessage()));
+    assert.throws(
+      () => parseDrive("net0", "virtio"),
+      (err: unknown) => err instanceof PveFormatError && /not a disk key/.test(err.userMessage()),
+    );
   });
 
   it("finds the volume, its storage, CD-ROMs and cloud-init drives without a schema", () => {
@@ -140,12 +152,19 @@ describe("boot, ipconfig, agent, startup", () => {
   it("reads and writes cloud-init ipconfig", () => {
     assert.deepEqual(parseIpconfig("ip=10.0.0.5/24,gw=10.0.0.1,ip6=dhcp"), { ip: "10.0.0.5/24", gw: "10.0.0.1", ip6: "dhcp" });
     assert.equal(printIpconfig({ ip6: "auto", ip: "dhcp" }), "ip=dhcp,ip6=auto");
-    assert.throws(() => parseIpconfig("ip=10.0.0.5", "ipconfig1"), /ipconfig1\.ip: invalid format - value does not look like a valid ipv4 network configuration/);
+    assert.throws(
+      () => parseIpconfig("ip=10.0.0.5", "ipconfig1"),
+      /ipconfig1\.ip: invalid format - value does not look like a valid ipv4 network configuration/,
+    );
   });
 
   it("reads the agent option", () => {
     assert.deepEqual(parseAgent("1"), { enabled: true });
-    assert.deepEqual(parseAgent("enabled=1,fstrim_cloned_disks=1,type=virtio"), { enabled: true, fstrim_cloned_disks: true, type: "virtio" });
+    assert.deepEqual(parseAgent("enabled=1,fstrim_cloned_disks=1,type=virtio"), {
+      enabled: true,
+      fstrim_cloned_disks: true,
+      type: "virtio",
+    });
   });
 
   it("reads and writes startup order", () => {
@@ -199,8 +218,14 @@ describe("property strings of real configs", () => {
 
 describe("canonicalConfigValue", () => {
   it("gives the stored form PVE would write, for diffing", () => {
-    assert.equal(canonicalConfigValue("qemu", "scsi0", "size=32768M,ssd=on,local-lvm:vm-100-disk-0"), "local-lvm:vm-100-disk-0,size=32G,ssd=1");
-    assert.equal(canonicalConfigValue("qemu", "net0", "bridge=vmbr0,model=virtio,macaddr=BC:24:11:AA:BB:CC"), "virtio=BC:24:11:AA:BB:CC,bridge=vmbr0");
+    assert.equal(
+      canonicalConfigValue("qemu", "scsi0", "size=32768M,ssd=on,local-lvm:vm-100-disk-0"),
+      "local-lvm:vm-100-disk-0,size=32G,ssd=1",
+    );
+    assert.equal(
+      canonicalConfigValue("qemu", "net0", "bridge=vmbr0,model=virtio,macaddr=BC:24:11:AA:BB:CC"),
+      "virtio=BC:24:11:AA:BB:CC,bridge=vmbr0",
+    );
     assert.equal(canonicalConfigValue("lxc", "net0", "bridge=vmbr0,name=eth0"), "name=eth0,bridge=vmbr0");
     assert.equal(canonicalConfigValue("qemu", "tags", "web prod,web"), "prod;web");
     assert.equal(canonicalConfigValue("qemu", "memory", "4096"), "4096");

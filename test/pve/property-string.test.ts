@@ -40,7 +40,16 @@ describe("parsePropertyString", () => {
   });
 
   it("accepts PVE's boolean spellings in key=value pairs", () => {
-    for (const [text, flag] of [["on", true], ["YES", true], ["true", true], ["1", true], ["off", false], ["no", false], ["False", false], ["0", false]] as const) {
+    for (const [text, flag] of [
+      ["on", true],
+      ["YES", true],
+      ["true", true],
+      ["1", true],
+      ["off", false],
+      ["no", false],
+      ["False", false],
+      ["0", false],
+    ] as const) {
       assert.equal(parsePropertyString(`virtio,firewall=${text}`, net).firewall, flag);
     }
   });
@@ -61,7 +70,10 @@ describe("parsePropertyString", () => {
   it("reports an unknown key with PVE's message", () => {
     const err = pveError(() => parsePropertyString("virtio,colour=blue", net, "net0"));
     assert.equal(err.pveMessage, "invalid key in comma-separated list property: colour");
-    assert.match(err.userMessage(), /^invalid property string for net0 'virtio,colour=blue': invalid key in comma-separated list property: colour\./);
+    assert.match(
+      err.userMessage(),
+      /^invalid property string for net0 'virtio,colour=blue': invalid key in comma-separated list property: colour\./,
+    );
   });
 
   it("reports a bad enum value under the sub-key path", () => {
@@ -111,10 +123,19 @@ describe("parsePropertyString", () => {
   });
 
   it("reports structural mistakes", () => {
-    assert.equal(pveError(() => parsePropertyString("virtio,virtio", net)).pveMessage, "duplicate key in comma-separated list property: model");
-    assert.equal(pveError(() => parsePropertyString("virtio,tag=1,tag=2", net)).pveMessage, "duplicate key in comma-separated list property: tag");
+    assert.equal(
+      pveError(() => parsePropertyString("virtio,virtio", net)).pveMessage,
+      "duplicate key in comma-separated list property: model",
+    );
+    assert.equal(
+      pveError(() => parsePropertyString("virtio,tag=1,tag=2", net)).pveMessage,
+      "duplicate key in comma-separated list property: tag",
+    );
     assert.equal(pveError(() => parsePropertyString("virtio,tag=", net)).pveMessage, "missing key in comma-separated list property");
-    assert.equal(pveError(() => parsePropertyString("model=virtio,e1000=BC:24:11:AA:BB:CC", net)).pveMessage, "key alias 'model' is already defined");
+    assert.equal(
+      pveError(() => parsePropertyString("model=virtio,e1000=BC:24:11:AA:BB:CC", net)).pveMessage,
+      "key alias 'model' is already defined",
+    );
     assert.equal(
       pveError(() => parsePropertyString("eth0", lxcNet)).pveMessage,
       "value without key, but schema does not define a default key",
@@ -139,7 +160,10 @@ describe("printPropertyString", () => {
       printPropertyString({ ssd: true, size: 32 * 1024 ** 3, file: "local-lvm:vm-100-disk-0", iothread: true, discard: "on" }, scsi),
       "local-lvm:vm-100-disk-0,discard=on,iothread=1,size=32G,ssd=1",
     );
-    assert.equal(printPropertyString({ file: "local:100/vm-100-disk-0.raw", size: "1.5G" }, scsi), "local:100/vm-100-disk-0.raw,size=1536M");
+    assert.equal(
+      printPropertyString({ file: "local:100/vm-100-disk-0.raw", size: "1.5G" }, scsi),
+      "local:100/vm-100-disk-0.raw,size=1536M",
+    );
   });
 
   it("puts required keys right after the default key (lxc net: name first)", () => {
@@ -150,7 +174,10 @@ describe("printPropertyString", () => {
   });
 
   it("prints booleans as 1/0 and leaves out undefined values", () => {
-    assert.equal(printPropertyString({ enabled: false, "freeze-fs": undefined, fstrim_cloned_disks: true }, agent), "0,fstrim_cloned_disks=1");
+    assert.equal(
+      printPropertyString({ enabled: false, "freeze-fs": undefined, fstrim_cloned_disks: true }, agent),
+      "0,fstrim_cloned_disks=1",
+    );
   });
 
   it("refuses values PVE would not read back", () => {

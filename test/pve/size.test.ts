@@ -33,12 +33,15 @@ describe("parseSize", () => {
 
   it("refuses other spellings with PVE's message", () => {
     for (const bad of ["32GB", "32g", "-1G", "G", "", " 32G", "1e3", "+10G"]) {
-      assert.throws(() => parseSize(bad), (err: unknown) => {
-        assert.ok(err instanceof PveFormatError);
-        assert.equal(err.pveMessage, `value does not look like a valid disk size: ${bad}`);
-        assert.match(err.userMessage(), /unit K, M, G or T/);
-        return true;
-      });
+      assert.throws(
+        () => parseSize(bad),
+        (err: unknown) => {
+          assert.ok(err instanceof PveFormatError);
+          assert.equal(err.pveMessage, `value does not look like a valid disk size: ${bad}`);
+          assert.match(err.userMessage(), /unit K, M, G or T/);
+          return true;
+        },
+      );
     }
     assert.equal(tryParseSize("lots"), undefined);
   });

@@ -14,11 +14,14 @@ describe("tags", () => {
   it("accepts PVE's tag characters and refuses others with PVE's message", () => {
     assert.deepEqual(parseTags("k8s_node-1+x.y"), ["k8s_node-1+x.y"]);
     for (const bad of ["-lead", ".dot", "ä", "a/b", "x=y"]) {
-      assert.throws(() => parseTags(bad), (err: unknown) => {
-        assert.ok(err instanceof PveFormatError);
-        assert.equal(err.pveMessage, "invalid characters in tag");
-        return true;
-      });
+      assert.throws(
+        () => parseTags(bad),
+        (err: unknown) => {
+          assert.ok(err instanceof PveFormatError);
+          assert.equal(err.pveMessage, "invalid characters in tag");
+          return true;
+        },
+      );
     }
   });
 

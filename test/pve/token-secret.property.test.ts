@@ -14,12 +14,21 @@ describe("secretFileHolds", () => {
   });
 
   it("blanks, or any strict start of a UUID, hold nothing", () => {
-    fc.assert(fc.property(fc.uuid(), fc.nat(35), blank, (uuid, cut, trail) => secretFileHolds(`${uuid.slice(0, cut)}${trail}`) === "nothing"));
+    fc.assert(
+      fc.property(fc.uuid(), fc.nat(35), blank, (uuid, cut, trail) => secretFileHolds(`${uuid.slice(0, cut)}${trail}`) === "nothing"),
+    );
   });
 
   it("a UUID with anything else in it is something else", () => {
     const other = fc.string({ minLength: 1, maxLength: 3 }).filter((s) => s.trim() !== "" && !/^[0-9a-fA-F-]+$/.test(s.trim()));
-    fc.assert(fc.property(fc.uuid(), other, fc.nat(36), (uuid, extra, at) => secretFileHolds(`${uuid.slice(0, at)}${extra}${uuid.slice(at)}`) === "other"));
+    fc.assert(
+      fc.property(
+        fc.uuid(),
+        other,
+        fc.nat(36),
+        (uuid, extra, at) => secretFileHolds(`${uuid.slice(0, at)}${extra}${uuid.slice(at)}`) === "other",
+      ),
+    );
     assert.equal(secretFileHolds(`${"0".repeat(8)}-0000-0000-0000-${"0".repeat(12)}0`), "other", "longer than a UUID");
   });
 });

@@ -40,12 +40,15 @@ describe("UPID", () => {
       "",
     ]) {
       assert.equal(isUpid(bad), false);
-      assert.throws(() => parseUpid(bad), (err: unknown) => {
-        assert.ok(err instanceof PveFormatError);
-        assert.equal(err.pveMessage, "unable to parse worker upid");
-        assert.match(err.userMessage(), /^invalid UPID '.*': unable to parse worker upid\. A UPID looks like UPID:pve:/);
-        return true;
-      });
+      assert.throws(
+        () => parseUpid(bad),
+        (err: unknown) => {
+          assert.ok(err instanceof PveFormatError);
+          assert.equal(err.pveMessage, "unable to parse worker upid");
+          assert.match(err.userMessage(), /^invalid UPID '.*': unable to parse worker upid\. A UPID looks like UPID:pve:/);
+          return true;
+        },
+      );
     }
   });
 

@@ -83,7 +83,8 @@ describe("validateParams", () => {
       {
         node: "invalid format - value does not look like a valid node name\n",
         cores: "value must have a minimum value of 1",
-        ostype: "value 'bsd' does not have a value in the enumeration 'other, wxp, w2k, w2k3, w2k8, wvista, win7, win8, win10, win11, l24, l26, solaris'",
+        ostype:
+          "value 'bsd' does not have a value in the enumeration 'other, wxp, w2k, w2k3, w2k8, wvista, win7, win8, win10, win11, l24, l26, solaris'",
         name: "invalid format - value does not look like a valid DNS name\n",
         description: "value may only be 8192 characters long",
         pool: "invalid format - pool name 'a b' contains invalid characters\n",

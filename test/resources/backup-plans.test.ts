@@ -19,13 +19,30 @@ describe("backup plans", () => {
   it("a prune deletes exactly the archives marked remove, each named in a data-loss-risk step, and says which it keeps protected", () => {
     fc.assert(
       fc.property(fc.uniqueArray(archiveArb, { selector: (a) => a.n, maxLength: 12 }), (listed) => {
-        const archives = listed.map((a) => ({ volid: `local:backup/vzdump-qemu-101-${a.n}.vma.zst`, vmid: 101, node: "pve1", storage: "local", mark: a.mark, ctime: a.ctime }));
+        const archives = listed.map((a) => ({
+          volid: `local:backup/vzdump-qemu-101-${a.n}.vma.zst`,
+          vmid: 101,
+          node: "pve1",
+          storage: "local",
+          mark: a.mark,
+          ctime: a.ctime,
+        }));
         const plan = planPruneGuest(guest, archives, { "keep-last": 2 });
         const deleted = plan.steps.flatMap((s) => s.deletesVolumes ?? []);
-        assert.deepEqual([...deleted].sort(), archives.filter((a) => a.mark === "remove").map((a) => a.volid).sort());
+        assert.deepEqual(
+          [...deleted].sort(),
+          archives
+            .filter((a) => a.mark === "remove")
+            .map((a) => a.volid)
+            .sort(),
+        );
         assert.ok(plan.steps.every((s) => s.severity === "data-loss-risk" && s.calls.length === 1 && s.calls[0]!.method === "DELETE"));
-        assert.ok(plan.steps.every((s) => s.calls[0]!.path.endsWith(encodeURIComponent(s.deletesVolumes![0]!))), "each step deletes the archive it names");
-        for (const kept of archives.filter((a) => a.mark === "protected")) assert.ok(plan.warnings.some((w) => w.includes(kept.volid) && w.includes("protected")));
+        assert.ok(
+          plan.steps.every((s) => s.calls[0]!.path.endsWith(encodeURIComponent(s.deletesVolumes![0]!))),
+          "each step deletes the archive it names",
+        );
+        for (const kept of archives.filter((a) => a.mark === "protected"))
+          assert.ok(plan.warnings.some((w) => w.includes(kept.volid) && w.includes("protected")));
       }),
     );
   });

@@ -13,7 +13,14 @@ const power = { shutdownTimeoutSeconds: 60, forceStop: false };
 const FORMATS = ["raw", "qcow2", "vmdk"] as const;
 
 function vm(storage: string, format?: string): DesiredVm {
-  const disk = { slot: "scsi0", kind: "disk" as const, storage, sizeBytes: 4 * GIB, options: {}, ...(format !== undefined ? { format } : {}) };
+  const disk = {
+    slot: "scsi0",
+    kind: "disk" as const,
+    storage,
+    sizeBytes: 4 * GIB,
+    options: {},
+    ...(format !== undefined ? { format } : {}),
+  };
   return { key: "f", name: "f", vmid: 130, node: "pve1", options: {}, disks: [disk], nics: [], special: {} };
 }
 
@@ -24,13 +31,24 @@ function live(volume: string) {
 describe("disk format", () => {
   it("moves a disk whose format differs from the one the spec sets, passing the format; same format or unset: nothing", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...FORMATS), fc.option(fc.constantFrom(...FORMATS), { nil: undefined }), fc.constantFrom("shared", "local"), (now, wanted, target) => {
-        const plan = planUpdate(vm(target, wanted), live(`shared:130/vm-130-disk-0.${now}`), power);
-        const moves = plan.steps.flatMap((s) => s.calls).filter((c) => c.intent.op === "move-volume");
-        const expected = target !== "shared" || (wanted !== undefined && wanted !== now);
-        assert.equal(moves.length, expected ? 1 : 0);
-        if (expected) assert.deepEqual(moves[0]!.params, { disk: "scsi0", storage: target, ...(wanted !== undefined ? { format: wanted } : {}), delete: 0 });
-      }),
+      fc.property(
+        fc.constantFrom(...FORMATS),
+        fc.option(fc.constantFrom(...FORMATS), { nil: undefined }),
+        fc.constantFrom("shared", "local"),
+        (now, wanted, target) => {
+          const plan = planUpdate(vm(target, wanted), live(`shared:130/vm-130-disk-0.${now}`), power);
+          const moves = plan.steps.flatMap((s) => s.calls).filter((c) => c.intent.op === "move-volume");
+          const expected = target !== "shared" || (wanted !== undefined && wanted !== now);
+          assert.equal(moves.length, expected ? 1 : 0);
+          if (expected)
+            assert.deepEqual(moves[0]!.params, {
+              disk: "scsi0",
+              storage: target,
+              ...(wanted !== undefined ? { format: wanted } : {}),
+              delete: 0,
+            });
+        },
+      ),
     );
   });
 

@@ -59,7 +59,10 @@ describe("NIC changes on a running guest", () => {
   });
 
   it("a model change without network hotplug waits for a reboot (service-impact, reboot planned)", () => {
-    const got = steps(spec((vm) => (vm.nics[0]!.model = "e1000")), liveGuest({ hotplug: "disk" }));
+    const got = steps(
+      spec((vm) => (vm.nics[0]!.model = "e1000")),
+      liveGuest({ hotplug: "disk" }),
+    );
     assert.deepEqual(
       got.map((s) => [s.action, s.severity, s.pending]),
       [
@@ -82,12 +85,18 @@ describe("NIC changes on a running guest", () => {
       }),
       liveGuest({ hotplug: "0" }),
     );
-    assert.deepEqual(got.map((s) => [s.action, s.severity, s.pending]), [["nic-change", "configuration", false]]);
+    assert.deepEqual(
+      got.map((s) => [s.action, s.severity, s.pending]),
+      [["nic-change", "configuration", false]],
+    );
   });
 
   it("link_down, rate and firewall apply to the running NIC at once", () => {
     const got = steps(spec((vm) => (vm.nics[0]!.options = { link_down: "1", rate: "100", firewall: "1" })));
-    assert.deepEqual(got.map((s) => [s.action, s.severity, s.pending]), [["nic-change", "configuration", false]]);
+    assert.deepEqual(
+      got.map((s) => [s.action, s.severity, s.pending]),
+      [["nic-change", "configuration", false]],
+    );
   });
 });
 
@@ -109,13 +118,23 @@ describe("disk changes on a running guest", () => {
   });
 
   it("cache, discard, ssd, aio, iothread wait for a reboot", () => {
-    const cases: Array<Record<string, string>> = [{ cache: "writeback" }, { discard: "on" }, { ssd: "1" }, { aio: "native" }, { iothread: "1" }];
+    const cases: Array<Record<string, string>> = [
+      { cache: "writeback" },
+      { discard: "on" },
+      { ssd: "1" },
+      { aio: "native" },
+      { iothread: "1" },
+    ];
     for (const options of cases) {
       const got = steps(spec((vm) => (vm.disks[0]!.options = options)));
-      assert.deepEqual(got.map((s) => [s.action, s.severity, s.pending]), [
-        ["disk-options", "service-impact", true],
-        ["reboot", "service-impact", false],
-      ], JSON.stringify(options));
+      assert.deepEqual(
+        got.map((s) => [s.action, s.severity, s.pending]),
+        [
+          ["disk-options", "service-impact", true],
+          ["reboot", "service-impact", false],
+        ],
+        JSON.stringify(options),
+      );
     }
   });
 
@@ -135,7 +154,13 @@ describe("disk changes on a running guest", () => {
   it("detaching a disk of a stopped guest is configuration", () => {
     const stopped = liveVmFromConfig(
       { vmid: 120, node: "pve1", status: "stopped" },
-      { name: "web", memory: "2048", scsi0: "local-lvm:vm-120-disk-0,size=8G", sata0: "local-lvm:vm-120-disk-1,size=4G", net0: `virtio=${MAC},bridge=vmbr0` },
+      {
+        name: "web",
+        memory: "2048",
+        scsi0: "local-lvm:vm-120-disk-0,size=8G",
+        sata0: "local-lvm:vm-120-disk-1,size=4G",
+        net0: `virtio=${MAC},bridge=vmbr0`,
+      },
     );
     const got = steps(
       spec((vm) => {
@@ -144,43 +169,73 @@ describe("disk changes on a running guest", () => {
       }),
       stopped,
     );
-    assert.deepEqual(got.map((s) => [s.action, s.severity]), [["disk-detach", "configuration"]]);
+    assert.deepEqual(
+      got.map((s) => [s.action, s.severity]),
+      [["disk-detach", "configuration"]],
+    );
   });
 });
 
 describe("plain options on a running guest", () => {
   it("cpulimit and cpuunits apply at once through the cgroup", () => {
     const got = steps(spec((vm) => Object.assign(vm.options, { cpulimit: "2", cpuunits: "200" })));
-    assert.deepEqual(got.map((s) => [s.action, s.severity, s.pending]), [["config", "configuration", false]]);
+    assert.deepEqual(
+      got.map((s) => [s.action, s.severity, s.pending]),
+      [["config", "configuration", false]],
+    );
   });
 
   it("a new balloon target applies at once without memory hotplug; switching the balloon off waits", () => {
     const target = steps(spec((vm) => (vm.options.balloon = "1024")));
-    assert.deepEqual(target.map((s) => [s.action, s.severity]), [["config", "configuration"]]);
+    assert.deepEqual(
+      target.map((s) => [s.action, s.severity]),
+      [["config", "configuration"]],
+    );
     const off = steps(spec((vm) => (vm.options.balloon = "0")));
-    assert.deepEqual(off.map((s) => [s.action, s.severity]), [
-      ["config-pending", "service-impact"],
-      ["reboot", "service-impact"],
-    ]);
+    assert.deepEqual(
+      off.map((s) => [s.action, s.severity]),
+      [
+        ["config-pending", "service-impact"],
+        ["reboot", "service-impact"],
+      ],
+    );
   });
 
   it("hotplug itself applies at once unless memory hotplug is switched", () => {
     const usb = steps(spec((vm) => (vm.options.hotplug = "network,disk")));
-    assert.deepEqual(usb.map((s) => [s.action, s.severity]), [["config", "configuration"]]);
+    assert.deepEqual(
+      usb.map((s) => [s.action, s.severity]),
+      [["config", "configuration"]],
+    );
     const memory = steps(spec((vm) => (vm.options.hotplug = "network,disk,memory")));
-    assert.deepEqual(memory.map((s) => s.action), ["config-pending", "reboot"]);
+    assert.deepEqual(
+      memory.map((s) => s.action),
+      ["config-pending", "reboot"],
+    );
   });
 
   it("a USB device is hot-plugged with the usb hotplug feature, and waits for a reboot without it", () => {
     const usb = "host=1234:5678";
     const live = steps(spec((vm) => (vm.options.usb0 = usb)));
-    assert.deepEqual(live.map((s) => [s.action, s.severity]), [["config", "configuration"]]);
-    const later = steps(spec((vm) => (vm.options.usb0 = usb)), liveGuest({ hotplug: "network,disk" }));
-    assert.deepEqual(later.map((s) => s.action), ["config-pending", "reboot"]);
+    assert.deepEqual(
+      live.map((s) => [s.action, s.severity]),
+      [["config", "configuration"]],
+    );
+    const later = steps(
+      spec((vm) => (vm.options.usb0 = usb)),
+      liveGuest({ hotplug: "network,disk" }),
+    );
+    assert.deepEqual(
+      later.map((s) => s.action),
+      ["config-pending", "reboot"],
+    );
   });
 
   it("cores still wait for a reboot", () => {
     const got = steps(spec((vm) => (vm.options.cores = "4")));
-    assert.deepEqual(got.map((s) => s.action), ["config-pending", "reboot"]);
+    assert.deepEqual(
+      got.map((s) => s.action),
+      ["config-pending", "reboot"],
+    );
   });
 });

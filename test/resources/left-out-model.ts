@@ -93,7 +93,12 @@ export function touched(step: Step, live: LiveVm, vm: DesiredVm): string[] {
     else if (/\/config$/.test(call.path)) {
       for (const [key, value] of Object.entries(call.params)) {
         if (key === "force" || key === "digest") continue;
-        if (key === "delete") out.push(...String(value).split(",").map((k) => sectionOf(k, live, vm)));
+        if (key === "delete")
+          out.push(
+            ...String(value)
+              .split(",")
+              .map((k) => sectionOf(k, live, vm)),
+          );
         else out.push(sectionOf(key, live, vm));
       }
     }

@@ -68,7 +68,9 @@ const liveGuest = fc
   .map(({ config, status, pool, pendingCount }): LiveVm => {
     const meta = { vmid: 300, node: "pve1", status, ...(pool !== undefined ? { pool } : {}) };
     // Some keys already wait for a reboot: a reboot may only be planned for keys the spec manages.
-    const pending = Object.keys(config).filter((k) => k !== "digest").slice(0, pendingCount);
+    const pending = Object.keys(config)
+      .filter((k) => k !== "digest")
+      .slice(0, pendingCount);
     return liveVmFromConfig(meta, { ...config, digest: "d" }, pending);
   });
 

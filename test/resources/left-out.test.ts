@@ -45,7 +45,8 @@ describe("keys a spec leaves out are not managed", () => {
     const result = plan("    memory: 4096\n");
     const fields = new Set(result.steps.flatMap((s) => s.changes.map((c) => c.field)));
     assert.deepEqual([...fields], ["memory"], "only memory changes (pending, then the reboot that applies it)");
-    for (const step of result.steps) for (const call of step.calls) assert.equal(call.params.tags, undefined, `${step.summary} writes no tags`);
+    for (const step of result.steps)
+      for (const call of step.calls) assert.equal(call.params.tags, undefined, `${step.summary} writes no tags`);
   });
 
   it("a spec with `tags:` replaces them and keeps the ownership tag", () => {
@@ -70,18 +71,22 @@ describe("keys a spec leaves out are not managed", () => {
     );
   });
 
-  it("a spec without `pool:` plans no pool step; `pool:` plans a move, `pool: \"\"` a leave", () => {
+  it('a spec without `pool:` plans no pool step; `pool:` plans a move, `pool: ""` a leave', () => {
     assert.deepEqual(plan("").steps, []);
     assert.deepEqual(
       plan("    pool: dev\n").steps.map((s) => [s.action, s.summary, s.calls[0]]),
-      [["pool", "move from pool prod to pool dev", {
-          method: "PUT",
-          path: "/pools",
-          params: { poolid: "dev", vms: "300", "allow-move": 1 },
-          intent: { kind: "pool", op: "pool-membership", pool: "dev", vmids: [300], leave: false, from: "prod" },
-        },
+      [
+        [
+          "pool",
+          "move from pool prod to pool dev",
+          {
+            method: "PUT",
+            path: "/pools",
+            params: { poolid: "dev", vms: "300", "allow-move": 1 },
+            intent: { kind: "pool", op: "pool-membership", pool: "dev", vmids: [300], leave: false, from: "prod" },
+          },
+        ],
       ],
-    ],
     );
     assert.deepEqual(
       plan('    pool: ""\n').steps.map((s) => [s.action, s.summary, s.calls[0]?.params]),

@@ -19,7 +19,9 @@ const bool = fc.boolean();
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 const octet = fc.integer({ min: 1, max: 254 });
 const ipv4 = fc.tuple(octet, octet).map(([a, b]) => `10.${a}.${b}.1`);
-const mac = fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 5, maxLength: 5 }).map((bytes) => ["BC", ...bytes.map((b) => b.toString(16).padStart(2, "0").toUpperCase())].join(":"));
+const mac = fc
+  .array(fc.integer({ min: 0, max: 255 }), { minLength: 5, maxLength: 5 })
+  .map((bytes) => ["BC", ...bytes.map((b) => b.toString(16).padStart(2, "0").toUpperCase())].join(":"));
 const dnsName = fc.constantFrom("example.com", "lab.internal", "a.b.c");
 const storage = fc.constantFrom("local-lvm", "local-zfs", "tank");
 const size = fc.integer({ min: 1, max: 64 }).chain((n) => fc.constantFrom(`${n}G`, `${n * 512}M`));
@@ -30,17 +32,33 @@ const features = fc.record(
 );
 
 const volumeMount = fc.record(
-  { storage, size, mountpoint: fc.constantFrom("/data", "/srv/x", "/var/lib/db"), backup: maybe(bool), ro: maybe(bool), acl: maybe(bool), replicate: maybe(bool) },
+  {
+    storage,
+    size,
+    mountpoint: fc.constantFrom("/data", "/srv/x", "/var/lib/db"),
+    backup: maybe(bool),
+    ro: maybe(bool),
+    acl: maybe(bool),
+    replicate: maybe(bool),
+  },
   { requiredKeys: ["storage", "size", "mountpoint"] },
 );
-const bindMount = fc.record({ volume: fc.constantFrom("/srv/shared", "/mnt/media"), mountpoint: fc.constantFrom("/shared", "/media"), ro: maybe(bool) }, { requiredKeys: ["volume", "mountpoint"] });
+const bindMount = fc.record(
+  { volume: fc.constantFrom("/srv/shared", "/mnt/media"), mountpoint: fc.constantFrom("/shared", "/media"), ro: maybe(bool) },
+  { requiredKeys: ["volume", "mountpoint"] },
+);
 
 const nic = (index: number) =>
   fc.record(
     {
       name: maybe(fc.constantFrom(`eth${index}`, `lan${index}`)),
       bridge: fc.constantFrom("vmbr0", "vmbr1"),
-      ip: maybe(fc.oneof(fc.constantFrom("dhcp", "manual"), ipv4.map((ip) => `${ip}/24`))),
+      ip: maybe(
+        fc.oneof(
+          fc.constantFrom("dhcp", "manual"),
+          ipv4.map((ip) => `${ip}/24`),
+        ),
+      ),
       ip6: maybe(fc.constantFrom("dhcp", "auto", "manual", "fd00::5/64")),
       tag: maybe(fc.integer({ min: 1, max: 4094 })),
       firewall: maybe(bool),
@@ -53,9 +71,13 @@ const nic = (index: number) =>
   );
 
 function slots<T>(base: string, count: number, value: (i: number) => fc.Arbitrary<T>): fc.Arbitrary<Record<string, T>> {
-  return fc.subarray([...Array(count).keys()], { maxLength: 3 }).chain((indexes) =>
-    indexes.length === 0 ? fc.constant({}) : fc.tuple(...indexes.map((i) => value(i))).map((values) => Object.fromEntries(values.map((v, k) => [`${base}${indexes[k]}`, v]))),
-  );
+  return fc
+    .subarray([...Array(count).keys()], { maxLength: 3 })
+    .chain((indexes) =>
+      indexes.length === 0
+        ? fc.constant({})
+        : fc.tuple(...indexes.map((i) => value(i))).map((values) => Object.fromEntries(values.map((v, k) => [`${base}${indexes[k]}`, v]))),
+    );
 }
 
 const container = fc.record(
@@ -72,7 +94,12 @@ const container = fc.record(
     cores: maybe(fc.integer({ min: 1, max: 64 })),
     cpulimit: maybe(fc.integer({ min: 0, max: 6400 }).map((n) => n / 100)),
     cpuunits: maybe(fc.integer({ min: 1, max: 10000 })),
-    memory: maybe(fc.oneof(fc.integer({ min: 16, max: 65536 }), fc.integer({ min: 1, max: 64 }).map((n) => `${n}G`))),
+    memory: maybe(
+      fc.oneof(
+        fc.integer({ min: 16, max: 65536 }),
+        fc.integer({ min: 1, max: 64 }).map((n) => `${n}G`),
+      ),
+    ),
     swap: maybe(fc.integer({ min: 0, max: 8192 })),
     onboot: maybe(bool),
     startup: maybe(fc.constantFrom("order=1", "order=2,up=30", "down=60")),
@@ -88,7 +115,10 @@ const container = fc.record(
     rootfs: fc.record({ storage, size, quota: maybe(bool), acl: maybe(bool) }, { requiredKeys: ["storage", "size"] }),
     mounts: slots("mp", 8, () => fc.oneof(volumeMount, bindMount)),
     nics: slots("net", 6, nic),
-    extraConfig: fc.record({ tty: fc.integer({ min: 0, max: 6 }), cmode: fc.constantFrom("tty", "console", "shell"), console: bool }, { requiredKeys: [] }),
+    extraConfig: fc.record(
+      { tty: fc.integer({ min: 0, max: 6 }), cmode: fc.constantFrom("tty", "console", "shell"), console: bool },
+      { requiredKeys: [] },
+    ),
   },
   { requiredKeys: ["vmid", "hostname", "node", "power", "rootfs", "mounts", "nics", "extraConfig"] },
 );
@@ -119,7 +149,16 @@ function liveOf(desired: DesiredCt): LiveCt {
     };
   });
   const nics = Object.fromEntries(
-    desired.nics.map((n) => [n.slot, { slot: n.slot, name: n.name, ...(n.hwaddr ? { hwaddr: n.hwaddr } : {}), ...(n.bridge ? { bridge: n.bridge } : {}), options: { type: "veth", ...n.options } }]),
+    desired.nics.map((n) => [
+      n.slot,
+      {
+        slot: n.slot,
+        name: n.name,
+        ...(n.hwaddr ? { hwaddr: n.hwaddr } : {}),
+        ...(n.bridge ? { bridge: n.bridge } : {}),
+        options: { type: "veth", ...n.options },
+      },
+    ]),
   );
   return {
     kind: "lxc",
@@ -142,7 +181,9 @@ function liveOf(desired: DesiredCt): LiveCt {
 function compared(ct: DesiredCt): object {
   const { ostemplate: _t, password: _p, sshPublicKeys: _k, adopt: _a, unmanaged, ...rest } = ct;
   const options = Object.fromEntries(Object.entries(ct.options).filter(([key, value]) => lxcOption(key)?.default !== value));
-  const stillUnmanaged = (unmanaged ?? []).filter((section) => (section === "mounts" ? ct.mounts.some((m) => m.slot !== "rootfs") : ct.nics.length > 0));
+  const stillUnmanaged = (unmanaged ?? []).filter((section) =>
+    section === "mounts" ? ct.mounts.some((m) => m.slot !== "rootfs") : ct.nics.length > 0,
+  );
   return { ...rest, options, tags: ct.tags ?? [], unmanaged: stillUnmanaged };
 }
 
@@ -160,7 +201,16 @@ describe("liveToSpecCt (import of a container)", () => {
   });
 
   it("leaves PVE's defaults and the ownership tag out, and says the container is privileged when it is", () => {
-    const live = liveOf(loadOne(specText({ hostname: "ct1", node: "pve1", rootfs: { storage: "local-lvm", size: "8G" }, nics: { net0: { bridge: "vmbr0", hwaddr: "BC:24:11:00:00:01" } } })));
+    const live = liveOf(
+      loadOne(
+        specText({
+          hostname: "ct1",
+          node: "pve1",
+          rootfs: { storage: "local-lvm", size: "8G" },
+          nics: { net0: { bridge: "vmbr0", hwaddr: "BC:24:11:00:00:01" } },
+        }),
+      ),
+    );
     live.options = { ...live.options, cmode: "tty", onboot: "0" };
     assert.deepEqual(liveToSpecCt(live), {
       vmid: 100,

@@ -50,7 +50,18 @@ function schemaDefault(schema: ParamSchema): unknown {
 }
 
 /** PVE's defaults pvectl does not treat as "not set" (writing the default plans a change). */
-const SCHEMA_DEFAULTS_NOT_USED = ["allow-ksm", "ciupgrade", "migrate_downtime", "migrate_speed", "shares", "smp", "startdate", "template", "vcpus", "vmgenid"];
+const SCHEMA_DEFAULTS_NOT_USED = [
+  "allow-ksm",
+  "ciupgrade",
+  "migrate_downtime",
+  "migrate_speed",
+  "shares",
+  "smp",
+  "startdate",
+  "template",
+  "vcpus",
+  "vmgenid",
+];
 
 describe("options table: rows are PVE's facts", () => {
   it("every row is a key of PVE's VM config (PVE's bookkeeping aside), indexed as PVE indexes it", () => {
@@ -126,7 +137,8 @@ const QEMU_SERVER_PRIVILEGE: Array<[RegExp, string]> = [
 const checkedPrivilege = (key: string) => QEMU_SERVER_PRIVILEGE.find(([re]) => re.test(key))?.[1] ?? "VM.Config.Options";
 
 describe("options table: privileges", () => {
-  const configureOne = (key: string) => qemuCallNeeds({ kind: "qemu", op: "configure", writes: [{ key, as: "option" }], deletes: [], allocates: false }, "/vms/100");
+  const configureOne = (key: string) =>
+    qemuCallNeeds({ kind: "qemu", op: "configure", writes: [{ key, as: "option" }], deletes: [], allocates: false }, "/vms/100");
 
   it("each row's privilege is what the privilege check asks for the key today", () => {
     for (const row of QEMU_OPTION_ROWS) {
@@ -151,7 +163,19 @@ describe("options table: privileges", () => {
 
 /** qemu-server's fast-plug keys (vmconfig_hotplug_pending), cloud-init's, and the cgroup settings. */
 const APPLIED_AT_ONCE = [
-  ...["name", "description", "onboot", "protection", "startup", "hookscript", "shares", "migrate_downtime", "migrate_speed", "vmstatestorage", "tags"],
+  ...[
+    "name",
+    "description",
+    "onboot",
+    "protection",
+    "startup",
+    "hookscript",
+    "shares",
+    "migrate_downtime",
+    "migrate_speed",
+    "vmstatestorage",
+    "tags",
+  ],
   ...["ciuser", "cipassword", "citype", "ciupgrade", "cicustom", "sshkeys", "nameserver", "searchdomain", "ipconfig"],
   ...["cpuunits", "cpulimit"],
 ];
@@ -167,7 +191,16 @@ describe("options table: a running guest", () => {
   }
 
   function stepFor(key: string, hotplug: string): string[] {
-    const vm: DesiredVm = { key: "web", name: "web", vmid: 120, node: "pve1", options: { [key]: "changed" }, disks: [], nics: [], special: {} };
+    const vm: DesiredVm = {
+      key: "web",
+      name: "web",
+      vmid: 120,
+      node: "pve1",
+      options: { [key]: "changed" },
+      disks: [],
+      nics: [],
+      special: {},
+    };
     return planUpdate(vm, liveGuest(hotplug), power).steps.map((s) => s.action);
   }
 
@@ -223,7 +256,12 @@ function desiredOf(vm: unknown): DesiredVm {
 
 /** The guest as PVE holds it after a create with these options. */
 function liveOf(desired: DesiredVm, cloudInit: boolean) {
-  const config: Record<string, string> = { name: "t", tags: "pvectl", scsi0: "local-lvm:vm-130-disk-0,size=1G", net0: `virtio=${MAC},bridge=vmbr0` };
+  const config: Record<string, string> = {
+    name: "t",
+    tags: "pvectl",
+    scsi0: "local-lvm:vm-130-disk-0,size=1G",
+    net0: `virtio=${MAC},bridge=vmbr0`,
+  };
   for (const [key, value] of Object.entries(desired.options)) config[key] = writeValue(key, value);
   if (cloudInit) config.ide2 = "local-lvm:vm-130-cloudinit,media=cdrom";
   return liveVmFromConfig({ vmid: 130, node: "pve1", status: "stopped" }, config);

@@ -27,10 +27,14 @@ const CT_VALUES: Record<string, string[]> = {
 };
 
 /** Two orders of the same parts. */
-const twoOrders = (parts: string[]) => fc.tuple(fc.shuffledSubarray(parts, { minLength: parts.length }), fc.shuffledSubarray(parts, { minLength: parts.length }));
+const twoOrders = (parts: string[]) =>
+  fc.tuple(fc.shuffledSubarray(parts, { minLength: parts.length }), fc.shuffledSubarray(parts, { minLength: parts.length }));
 
 function ipconfigYaml(value: string): string {
-  return `{ ${value.split(",").map((p) => p.replace("=", ": ")).join(", ")} }`;
+  return `{ ${value
+    .split(",")
+    .map((p) => p.replace("=", ": "))
+    .join(", ")} }`;
 }
 
 describe("property strings compared parsed", () => {
@@ -40,15 +44,21 @@ describe("property strings compared parsed", () => {
         fc.property(twoOrders(parts), ([written, stored]) => {
           const vms = parseSpec(vmSpecText(key, written.join(",")), "t.yaml").vms;
           const desired = desiredVmFromSpec(vms[0]!);
-          const live = liveVmFromConfig({ vmid: 130, node: "pve1", status: "stopped" }, {
-            name: "t",
-            tags: "pvectl",
-            net0: "virtio=BC:24:11:00:00:01,bridge=vmbr0",
-            ...(key.startsWith("ipconfig") ? { ide2: "local-lvm:vm-130-cloudinit,media=cdrom" } : {}),
-            [key]: stored.join(","),
-          });
+          const live = liveVmFromConfig(
+            { vmid: 130, node: "pve1", status: "stopped" },
+            {
+              name: "t",
+              tags: "pvectl",
+              net0: "virtio=BC:24:11:00:00:01,bridge=vmbr0",
+              ...(key.startsWith("ipconfig") ? { ide2: "local-lvm:vm-130-cloudinit,media=cdrom" } : {}),
+              [key]: stored.join(","),
+            },
+          );
           const plan = planUpdate(desired, live, power);
-          assert.deepEqual(plan.steps.map((s) => s.summary), []);
+          assert.deepEqual(
+            plan.steps.map((s) => s.summary),
+            [],
+          );
         }),
         { numRuns: 30 },
       );
@@ -59,11 +69,19 @@ describe("property strings compared parsed", () => {
     it(`a container's ${key} in another key order plans nothing`, () => {
       fc.assert(
         fc.property(twoOrders(parts), ([written, stored]) => {
-          const text = ["containers:", "  - vmid: 200", "    hostname: c", "    node: pve1", `    ${key}: "${written.join(",")}"`].join("\n");
+          const text = ["containers:", "  - vmid: 200", "    hostname: c", "    node: pve1", `    ${key}: "${written.join(",")}"`].join(
+            "\n",
+          );
           const desired = desiredCtFromSpec(parseSpec(text, "t.yaml").containers![0]!);
-          const live = liveCtFromConfig({ vmid: 200, node: "pve1", status: "stopped" }, { hostname: "c", tags: "pvectl", [key]: stored.join(",") });
+          const live = liveCtFromConfig(
+            { vmid: 200, node: "pve1", status: "stopped" },
+            { hostname: "c", tags: "pvectl", [key]: stored.join(",") },
+          );
           const plan = planUpdateCt(desired, live, power);
-          assert.deepEqual(plan.steps.map((s) => s.summary), []);
+          assert.deepEqual(
+            plan.steps.map((s) => s.summary),
+            [],
+          );
         }),
         { numRuns: 30 },
       );
@@ -72,8 +90,15 @@ describe("property strings compared parsed", () => {
 });
 
 function vmSpecText(key: string, value: string): string {
-  const lines = ["vms:", "  - vmid: 130", "    name: t", "    node: pve1", "    nics: { net0: { bridge: vmbr0, macaddr: 'BC:24:11:00:00:01' } }"];
-  if (key.startsWith("ipconfig")) lines.push("    cloudInit:", "      storage: local-lvm", `      ipconfig: { ${key}: ${ipconfigYaml(value)} }`);
+  const lines = [
+    "vms:",
+    "  - vmid: 130",
+    "    name: t",
+    "    node: pve1",
+    "    nics: { net0: { bridge: vmbr0, macaddr: 'BC:24:11:00:00:01' } }",
+  ];
+  if (key.startsWith("ipconfig"))
+    lines.push("    cloudInit:", "      storage: local-lvm", `      ipconfig: { ${key}: ${ipconfigYaml(value)} }`);
   else lines.push(`    extraConfig: { ${key}: "${value}" }`);
   return `${lines.join("\n")}\n`;
 }

@@ -17,7 +17,9 @@ function desiredVm(): DesiredVm {
     node: "pve1",
     options: { agent: "1,freeze-fs=0" },
     tags: ["db", "prod"],
-    disks: [{ slot: "scsi0", kind: "disk", storage: "local-lvm", sizeBytes: 32 * GIB, options: { ssd: "1", iothread: "1", discard: "on" } }],
+    disks: [
+      { slot: "scsi0", kind: "disk", storage: "local-lvm", sizeBytes: 32 * GIB, options: { ssd: "1", iothread: "1", discard: "on" } },
+    ],
     nics: [{ slot: "net0", model: "virtio", bridge: "vmbr0", macaddr: "BC:24:11:AA:BB:CC", options: { firewall: "1" } }],
     special: {},
   };
@@ -46,7 +48,13 @@ describe("live values in PVE's other spellings", () => {
       format: "raw",
       options: { ssd: "1", iothread: "1", discard: "on" },
     });
-    assert.deepEqual(live.nics.net0, { slot: "net0", model: "virtio", macaddr: "BC:24:11:AA:BB:CC", bridge: "vmbr0", options: { firewall: "1" } });
+    assert.deepEqual(live.nics.net0, {
+      slot: "net0",
+      model: "virtio",
+      macaddr: "BC:24:11:AA:BB:CC",
+      bridge: "vmbr0",
+      options: { firewall: "1" },
+    });
     assert.deepEqual(live.tags, ["db", "prod"]);
     const plan = planUpdate(desiredVm(), live, power);
     assert.deepEqual([plan.steps, plan.errors], [[], []]);

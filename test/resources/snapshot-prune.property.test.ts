@@ -15,7 +15,10 @@ describe("snapshot retention", () => {
       fc.property(entries, fc.integer({ min: 0, max: 6 }), fc.constantFrom("a", "ab", "b-", ""), (list, keep, prefix) => {
         const pruned = snapshotsToPrune(list, { keep, prefix });
         const withPrefix = list.filter((e) => e.name.startsWith(prefix));
-        assert.ok(pruned.every((p) => p.name.startsWith(prefix)), "only prefixed snapshots are deleted");
+        assert.ok(
+          pruned.every((p) => p.name.startsWith(prefix)),
+          "only prefixed snapshots are deleted",
+        );
         assert.equal(pruned.length, Math.max(0, withPrefix.length - keep));
         const kept = withPrefix.filter((e) => !pruned.includes(e));
         for (const k of kept) for (const p of pruned) assert.ok((p.snaptime ?? 0) <= (k.snaptime ?? 0), "a kept one is never older");

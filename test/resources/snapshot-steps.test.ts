@@ -3,14 +3,24 @@ import { describe, it } from "node:test";
 import { spaceProblems, volumeProblems } from "../../src/resources/snapshot-preflight.js";
 import { snapshotSteps } from "../../src/resources/snapshot-steps.js";
 
-const guest = { kind: "lxc" as const, vmid: 200, node: "pve1", name: "ct", status: "running" as const, snapshots: [{ name: "a", snaptime: 1 }] };
+const guest = {
+  kind: "lxc" as const,
+  vmid: 200,
+  node: "pve1",
+  name: "ct",
+  status: "running" as const,
+  snapshots: [{ name: "a", snaptime: 1 }],
+};
 
 describe("snapshot steps and their storage preflight", () => {
   it("a container ignores vmstate (only VMs save RAM) and stays configuration", () => {
     const { steps } = snapshotSteps(guest, { action: "create", name: "b", vmstate: true });
     assert.equal(steps[0]!.severity, "configuration");
     assert.equal(steps[0]!.calls[0]!.params.vmstate, undefined);
-    assert.match(snapshotSteps(guest, { action: "create", name: "b", vmstate: true }).warnings?.[0] ?? "", /--vmstate ignored: ct is a container/);
+    assert.match(
+      snapshotSteps(guest, { action: "create", name: "b", vmstate: true }).warnings?.[0] ?? "",
+      /--vmstate ignored: ct is a container/,
+    );
     assert.equal(snapshotSteps(guest, { action: "create", name: "b" }).warnings, undefined);
   });
 
@@ -24,7 +34,10 @@ describe("snapshot steps and their storage preflight", () => {
     const storages = new Map([["local-lvm", { type: "lvmthin", total: 100, avail: 5 }]]);
     assert.deepEqual(volumeProblems("ct", [{ slot: "rootfs", volume: "local-lvm:vm-200-disk-0", storage: "local-lvm" }], storages), []);
     assert.match(volumeProblems("ct", [{ slot: "mp0", volume: "gone:vm-200-disk-1", storage: "gone" }], storages)[0]!, /does not list/);
-    assert.match(spaceProblems("ct", [{ slot: "rootfs", volume: "local-lvm:vm-200-disk-0", storage: "local-lvm" }], storages, 10)[0]!, /5\.0% free/);
+    assert.match(
+      spaceProblems("ct", [{ slot: "rootfs", volume: "local-lvm:vm-200-disk-0", storage: "local-lvm" }], storages, 10)[0]!,
+      /5\.0% free/,
+    );
     assert.deepEqual(spaceProblems("ct", [{ slot: "rootfs", volume: "local-lvm:vm-200-disk-0", storage: "local-lvm" }], storages, 5), []);
   });
 });

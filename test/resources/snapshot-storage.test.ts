@@ -4,7 +4,13 @@ import { snapshotUnsupported } from "../../src/resources/snapshot-storage.js";
 
 describe("which volumes can be snapshotted", () => {
   it("allows qcow2 on file storages and any volume on thin/zfs/rbd", () => {
-    for (const [t, f] of [["dir", "qcow2"], ["nfs", "qcow2"], ["lvmthin", "raw"], ["zfspool", "raw"], ["rbd", undefined]] as const) {
+    for (const [t, f] of [
+      ["dir", "qcow2"],
+      ["nfs", "qcow2"],
+      ["lvmthin", "raw"],
+      ["zfspool", "raw"],
+      ["rbd", undefined],
+    ] as const) {
       assert.equal(snapshotUnsupported(t, f), undefined, `${t}/${f}`);
     }
   });

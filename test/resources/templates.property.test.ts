@@ -61,7 +61,14 @@ function vmPlan(w: Wish): GuestPlan {
 
 function ctPlan(w: Wish): GuestPlan {
   const status = w.running && !w.liveTemplate ? "running" : "stopped";
-  const config = w.liveTemplate ? { ...ctConfig(), rootfs: "local-lvm:base-200-disk-0,size=8G", mp0: "local-lvm:base-200-disk-1,mp=/data,backup=1,size=16G", template: 1 } : ctConfig();
+  const config = w.liveTemplate
+    ? {
+        ...ctConfig(),
+        rootfs: "local-lvm:base-200-disk-0,size=8G",
+        mp0: "local-lvm:base-200-disk-1,mp=/data,backup=1,size=16G",
+        template: 1,
+      }
+    : ctConfig();
   const ct = desiredCt();
   ct.options = { ...ct.options, cores: String(w.cores) };
   ct.mounts[0] = { slot: "rootfs", storage: "local-lvm", sizeBytes: w.sizeGiB * GIB, options: {} };
@@ -79,7 +86,8 @@ function checkInvariants(w: Wish, plan: GuestPlan): void {
   if (w.liveTemplate) {
     assert.ok(!actions.includes("template"), "a template is not converted again");
     assert.ok(!actions.some((a) => VOLUME_STEPS.has(a)), "a template's volumes are left alone");
-    if (w.template === false || w.power === "running") assert.ok(plan.errors.length > 0 && plan.steps.length === 0, "the way back is an error");
+    if (w.template === false || w.power === "running")
+      assert.ok(plan.errors.length > 0 && plan.steps.length === 0, "the way back is an error");
   }
   const converting = !w.liveTemplate && w.template === true && !(w.power === "running");
   if (converting && plan.errors.length === 0) {

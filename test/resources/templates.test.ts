@@ -52,7 +52,12 @@ describe("template: true on a VM", () => {
     assert.match(convert!.summary, /cannot be undone/);
     // The intent names where the disks will be, for preflight's storage check.
     assert.deepEqual(convert!.calls, [
-      { method: "POST", path: "/nodes/pve1/qemu/9000/template", params: {}, intent: { kind: "qemu", op: "template", volumes: [{ slot: "scsi0", storage: "local-lvm" }] } },
+      {
+        method: "POST",
+        path: "/nodes/pve1/qemu/9000/template",
+        params: {},
+        intent: { kind: "qemu", op: "template", volumes: [{ slot: "scsi0", storage: "local-lvm" }] },
+      },
     ]);
   });
 
@@ -103,7 +108,10 @@ describe("template: true on a VM", () => {
   it("`template: false` on a template is an error: PVE cannot undo a conversion", () => {
     const plan = planUpdate(desiredVm({ template: false }), liveVm("stopped", true), power);
     assert.deepEqual(plan.steps, []);
-    assert.match(plan.errors.join("\n"), /is a VM template and the spec says `template: false`: PVE has no way to turn a template back .*clone it/);
+    assert.match(
+      plan.errors.join("\n"),
+      /is a VM template and the spec says `template: false`: PVE has no way to turn a template back .*clone it/,
+    );
   });
 
   it("`power: running` on a template is an error, never a start step", () => {
@@ -129,9 +137,15 @@ describe("template: true on a container", () => {
     const plan = planCreateCt({ ...desiredCt(), template: true });
     assert.deepEqual(actions(plan), ["create", "template"]);
     const call = plan.steps[1]!.calls[0]!;
-    assert.deepEqual({ ...call, intent: { kind: call.intent.kind, op: call.intent.op } }, { method: "POST", path: "/nodes/pve1/lxc/200/template", params: {}, intent: { kind: "lxc", op: "template" } });
+    assert.deepEqual(
+      { ...call, intent: { kind: call.intent.kind, op: call.intent.op } },
+      { method: "POST", path: "/nodes/pve1/lxc/200/template", params: {}, intent: { kind: "lxc", op: "template" } },
+    );
     assert.ok(call.intent.op === "template");
-    assert.ok((call.intent.volumes ?? []).some((v) => v.slot === "rootfs"), "the intent names rootfs and where it will be");
+    assert.ok(
+      (call.intent.volumes ?? []).some((v) => v.slot === "rootfs"),
+      "the intent names rootfs and where it will be",
+    );
   });
 
   it("a running container is stopped first; the conversion comes last", () => {
@@ -150,6 +164,9 @@ describe("template: true on a container", () => {
     const grow = desiredCt();
     grow.mounts[0] = { slot: "rootfs", storage: "local-lvm", sizeBytes: 16 * GIB, options: {} };
     assert.match(planUpdateCt(grow, liveCt("stopped", tplConfig()), power).errors.join("\n"), /does not change its volumes/);
-    assert.match(planUpdateCt({ ...desiredCt(), template: false }, liveCt("stopped", tplConfig()), power).errors.join("\n"), /no way to turn a template back into a container/);
+    assert.match(
+      planUpdateCt({ ...desiredCt(), template: false }, liveCt("stopped", tplConfig()), power).errors.join("\n"),
+      /no way to turn a template back into a container/,
+    );
   });
 });

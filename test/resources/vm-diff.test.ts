@@ -12,7 +12,10 @@ const power = { shutdownTimeoutSeconds: 60, forceStop: false };
 
 // community.proxmox's recorded config of "test1": scsi0 32G on local-lvm, net0 virtio with a MAC.
 function test1(status: "running" | "stopped" = "stopped") {
-  return liveVmFromConfig({ vmid: 101, node: "pve1", status }, { ...readJsonFixture("community-proxmox__GET_nodes_NODE_qemu_VMID_config__01.json"), digest: "abc" });
+  return liveVmFromConfig(
+    { vmid: 101, node: "pve1", status },
+    { ...readJsonFixture("community-proxmox__GET_nodes_NODE_qemu_VMID_config__01.json"), digest: "abc" },
+  );
 }
 
 function desiredTest1(): DesiredVm {
@@ -76,7 +79,10 @@ describe("VM diff against a recorded live config", () => {
         ["reboot", "service-impact"],
       ],
     );
-    assert.deepEqual(plan.steps[0]!.changes.map((c) => c.field), ["description"]);
+    assert.deepEqual(
+      plan.steps[0]!.changes.map((c) => c.field),
+      ["description"],
+    );
     assert.equal(plan.steps[1]!.pendingUntilReboot, true);
     assert.match(plan.steps[2]!.summary, /pending changes \(memory\)/);
   });
@@ -91,7 +97,10 @@ describe("VM diff against a recorded live config", () => {
     vm.options.description = normalizeOption("description", "managed by ansible\n");
     assert.deepEqual(planUpdate(vm, live, power).steps, []);
     vm.options.description = normalizeOption("description", "  managed by ansible");
-    assert.deepEqual(planUpdate(vm, live, power).steps.flatMap((s) => s.changes.map((c) => c.field)), ["description"]);
+    assert.deepEqual(
+      planUpdate(vm, live, power).steps.flatMap((s) => s.changes.map((c) => c.field)),
+      ["description"],
+    );
   });
 
   it("changes a NIC's bridge keeping its generated MAC", () => {
@@ -156,7 +165,10 @@ describe("VM diff against a recorded live config", () => {
     assert.equal(move!.severity, "configuration");
     assert.deepEqual(move!.calls[0]!.params, { disk: "scsi0", storage: "ceph", delete: 0 });
     const size = humanSize(live.disks.scsi0!.sizeBytes!);
-    const how = live.status === "running" ? `${size} copied online (drive-mirror: the VM keeps running)` : `${size} copied offline (the VM is stopped)`;
+    const how =
+      live.status === "running"
+        ? `${size} copied online (drive-mirror: the VM keeps running)`
+        : `${size} copied offline (the VM is stopped)`;
     assert.equal(move!.summary, `move scsi0 from local-lvm to ceph: ${how}; the source volume local-lvm:vm-101-disk-0 is kept as unused0`);
     assert.deepEqual(move!.changes[1], { field: "scsi0.move", after: how });
     assert.equal(destroy!.action, "disk-delete");
@@ -169,11 +181,20 @@ describe("VM diff against a recorded live config", () => {
     const vm = desiredTest1();
     vm.disks.push({ slot: "ide2", kind: "cloudinit", options: {} });
     const live = test1();
-    const kept = planUpdate(vm, { ...live, disks: { ...live.disks, ide2: { slot: "ide2", kind: "cloudinit", volume: "zfs:vm-101-cloudinit", storage: "zfs", options: {} } } }, power);
+    const kept = planUpdate(
+      vm,
+      {
+        ...live,
+        disks: { ...live.disks, ide2: { slot: "ide2", kind: "cloudinit", volume: "zfs:vm-101-cloudinit", storage: "zfs", options: {} } },
+      },
+      power,
+    );
     assert.deepEqual([kept.steps, kept.errors, kept.warnings], [[], [], []], "no move, no warning: its storage is not managed");
     const missing = planUpdate(vm, live, power);
     assert.deepEqual(missing.steps, []);
-    assert.deepEqual(missing.errors, ["ide2: the guest has no cloud-init drive there, and a new one needs a storage: name it, or the slot the guest's drive is in"]);
+    assert.deepEqual(missing.errors, [
+      "ide2: the guest has no cloud-init drive there, and a new one needs a storage: name it, or the slot the guest's drive is in",
+    ]);
   });
 
   it("a running VM's disk is moved online, a stopped one's offline", () => {
@@ -216,7 +237,10 @@ describe("VM diff against a recorded live config", () => {
     vm.power = "stopped";
     vm.options.memory = "4096";
     const plan = planUpdate(vm, test1("running"), power);
-    assert.deepEqual(plan.steps.map((s) => s.action), ["stop", "config"]);
+    assert.deepEqual(
+      plan.steps.map((s) => s.action),
+      ["stop", "config"],
+    );
     assert.equal(plan.steps[0]!.severity, "service-impact");
     assert.deepEqual(plan.steps[0]!.calls[0]!.params, { timeout: 60 });
   });
@@ -225,7 +249,10 @@ describe("VM diff against a recorded live config", () => {
     const vm = desiredTest1();
     vm.power = "running";
     const plan = planUpdate(vm, test1("stopped"), power);
-    assert.deepEqual(plan.steps.map((s) => [s.action, s.calls[0]!.path]), [["start", "/nodes/pve1/qemu/101/status/start"]]);
+    assert.deepEqual(
+      plan.steps.map((s) => [s.action, s.calls[0]!.path]),
+      [["start", "/nodes/pve1/qemu/101/status/start"]],
+    );
   });
 });
 
@@ -233,7 +260,10 @@ describe("VM diff on qemu-server's own test configs", () => {
   it("destroy names every volume, unused ones included, and never the ISOs", () => {
     const live = liveVmFromConfig({ vmid: 111, node: "pve1", status: "running" }, readConfigFixture("parse-config-input__snapshots.conf"));
     const plan = planDestroy("win", live, power);
-    assert.deepEqual(plan.steps.map((s) => s.action), ["stop", "destroy"]);
+    assert.deepEqual(
+      plan.steps.map((s) => s.action),
+      ["stop", "destroy"],
+    );
     assert.deepEqual(plan.steps[1]!.deletesVolumes, [
       "dir:111/vm-111-disk-0.qcow2",
       "dir:111/vm-111-disk-1.qcow2",

@@ -12,31 +12,22 @@ const sourceDir = fileURLToPath(new URL("../../../shared/pve-api/", import.meta.
 const haveSources = existsSync(`${sourceDir}apidata.json`);
 
 describe("committed schema output", () => {
-  it(
-    "matches what scripts/generate-schema.ts produces from ../shared/pve-api",
-    { skip: haveSources ? false : `skipped: ${sourceDir} not present (the generator's sources are optional)` },
-    () => {
-      const { files } = generateSchemaFiles(sourceDir);
-      assert.deepEqual(Object.keys(files).sort(), [
-        "src/schema/generated/api-types.ts",
-        "src/schema/generated/endpoints.json",
-        "src/schema/generated/formats.json",
-      ]);
-      for (const [relativePath, expected] of Object.entries(files)) {
-        const committed = readFileSync(`${repoRoot}${relativePath}`, "utf8");
-        assert.ok(
-          committed === expected,
-          `${relativePath} is out of date: run npx tsx scripts/generate-schema.ts and commit the result`,
-        );
-      }
-    },
-  );
+  it("matches what scripts/generate-schema.ts produces from ../shared/pve-api", {
+    skip: haveSources ? false : `skipped: ${sourceDir} not present (the generator's sources are optional)`,
+  }, () => {
+    const { files } = generateSchemaFiles(sourceDir);
+    assert.deepEqual(Object.keys(files).sort(), [
+      "src/schema/generated/api-types.ts",
+      "src/schema/generated/endpoints.json",
+      "src/schema/generated/formats.json",
+    ]);
+    for (const [relativePath, expected] of Object.entries(files)) {
+      const committed = readFileSync(`${repoRoot}${relativePath}`, "utf8");
+      assert.ok(committed === expected, `${relativePath} is out of date: run npx tsx scripts/generate-schema.ts and commit the result`);
+    }
+  });
 
-  it(
-    "is deterministic: two runs give identical text",
-    { skip: haveSources ? false : `skipped: ${sourceDir} not present` },
-    () => {
-      assert.deepEqual(generateSchemaFiles(sourceDir).files, generateSchemaFiles(sourceDir).files);
-    },
-  );
+  it("is deterministic: two runs give identical text", { skip: haveSources ? false : `skipped: ${sourceDir} not present` }, () => {
+    assert.deepEqual(generateSchemaFiles(sourceDir).files, generateSchemaFiles(sourceDir).files);
+  });
 });

@@ -56,11 +56,7 @@ describe("matching concrete paths", () => {
     assert.equal(pathExists("/nodes/pve1/qemu/100/nope"), false);
     assert.equal(pathExists("/version"), true);
     assert.equal(matchEndpoint("DELETE", "/version"), undefined);
-    assert.deepEqual(Object.keys(matchPath("/nodes/pve1/qemu/100/config")?.endpoints ?? {}).sort(), [
-      "GET",
-      "POST",
-      "PUT",
-    ]);
+    assert.deepEqual(Object.keys(matchPath("/nodes/pve1/qemu/100/config")?.endpoints ?? {}).sort(), ["GET", "POST", "PUT"]);
   });
 });
 
@@ -107,7 +103,7 @@ describe("named formats", () => {
     assert.equal(getFormat("pve-vmid"), undefined);
   });
 
-  it("normalises the registry's Perl-isms (optional \"1\", default \"1\", type ip)", () => {
+  it('normalises the registry\'s Perl-isms (optional "1", default "1", type ip)', () => {
     const sync = getFormat("realm-sync-options");
     assert.equal(sync?.["enable-new"]?.optional, true);
     assert.equal(sync?.["enable-new"]?.default, 1);

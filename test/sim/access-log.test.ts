@@ -6,7 +6,14 @@ describe("access log", () => {
   it("counts every request and keeps the last 20,000 one by one", () => {
     const log = new AccessLog();
     for (let i = 0; i < 25_500; i++) {
-      log.record({ time: i, method: "GET", path: `/nodes/pve1/qemu/${i}`, endpoint: "/nodes/{node}/qemu/{vmid}", status: 200, durationMs: 1 });
+      log.record({
+        time: i,
+        method: "GET",
+        path: `/nodes/pve1/qemu/${i}`,
+        endpoint: "/nodes/{node}/qemu/{vmid}",
+        status: 200,
+        durationMs: 1,
+      });
     }
     const summary = log.summary();
     assert.equal(summary.total, 25_500);

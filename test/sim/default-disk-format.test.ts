@@ -26,20 +26,25 @@ function formatOf(h: Harness, volid: string): string | undefined {
 describe("default format of a new disk", () => {
   it("is raw on dir, nfs and cifs unless format= asks otherwise, on create as on update", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...fileStorages), fc.constantFrom(undefined, "raw", "qcow2", "vmdk"), fc.boolean(), async (storage, format, onUpdate) => {
-        const h = new Harness({ config });
-        const disk = `${storage}:1${format ? `,format=${format}` : ""}`;
-        if (onUpdate) {
-          await h.createVm(100);
-          await h.call("PUT", "/nodes/pve1/qemu/100/config", { scsi0: disk });
-        } else {
-          await h.createVm(100, { scsi0: disk });
-        }
-        const expected = format ?? "raw";
-        const volid = String((await h.config(100)).scsi0).split(",")[0] ?? "";
-        assert.equal(volid, `${storage}:100/vm-100-disk-0.${expected}`);
-        assert.equal(formatOf(h, volid), expected);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...fileStorages),
+        fc.constantFrom(undefined, "raw", "qcow2", "vmdk"),
+        fc.boolean(),
+        async (storage, format, onUpdate) => {
+          const h = new Harness({ config });
+          const disk = `${storage}:1${format ? `,format=${format}` : ""}`;
+          if (onUpdate) {
+            await h.createVm(100);
+            await h.call("PUT", "/nodes/pve1/qemu/100/config", { scsi0: disk });
+          } else {
+            await h.createVm(100, { scsi0: disk });
+          }
+          const expected = format ?? "raw";
+          const volid = String((await h.config(100)).scsi0).split(",")[0] ?? "";
+          assert.equal(volid, `${storage}:100/vm-100-disk-0.${expected}`);
+          assert.equal(formatOf(h, volid), expected);
+        },
+      ),
       { numRuns: 30 },
     );
   });

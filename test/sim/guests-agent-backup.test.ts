@@ -17,11 +17,17 @@ describe("guest agent", () => {
     assert.deepEqual(await h.call("POST", "/nodes/pve1/qemu/100/agent/ping"), { result: {} });
     const res = (await h.call("GET", "/nodes/pve1/qemu/100/agent/network-get-interfaces")) as { result: Row[] };
     const cfg = await h.config(100);
-    assert.deepEqual(res.result.map((i) => i.name), ["lo", "eth0", "eth1"]);
+    assert.deepEqual(
+      res.result.map((i) => i.name),
+      ["lo", "eth0", "eth1"],
+    );
     const eth0 = res.result[1] as Row;
     assert.equal(eth0["hardware-address"], String(cfg.net0).slice(7, 24).toLowerCase());
     const addrs = (eth0["ip-addresses"] as Row[]).map((a) => [a["ip-address-type"], a.prefix]);
-    assert.deepEqual(addrs, [["ipv4", 24], ["ipv6", 64]]);
+    assert.deepEqual(addrs, [
+      ["ipv4", 24],
+      ["ipv6", 64],
+    ]);
     const ip0 = (eth0["ip-addresses"] as Row[])[0]?.["ip-address"];
     const ip1 = ((res.result[2] as Row)["ip-addresses"] as Row[])[0]?.["ip-address"];
     assert.match(String(ip0), /^10\.\d+\.\d+\.\d+$/);

@@ -91,15 +91,14 @@ describe("prunebackups", () => {
       ],
     );
     const keepAll = (await h.call("GET", "/nodes/pve1/storage/local/prunebackups")) as Row[];
-    assert.ok(keepAll.every((m) => m.mark !== "remove"), "the storage keeps all by default");
+    assert.ok(
+      keepAll.every((m) => m.mark !== "remove"),
+      "the storage keeps all by default",
+    );
     const upid = await h.ok("DELETE", "/nodes/pve1/storage/local/prunebackups", { "prune-backups": "keep-last=1", vmid: 100 });
     assert.match(upid, /:prunebackups:100@local:/);
     assert.equal((await backups(h)).length, 3);
-    await rejects(
-      h.call("GET", "/nodes/pve1/storage/local-lvm/prunebackups"),
-      500,
-      "storage 'local-lvm' does not support backups",
-    );
+    await rejects(h.call("GET", "/nodes/pve1/storage/local-lvm/prunebackups"), 500, "storage 'local-lvm' does not support backups");
   });
 
   it("keep-daily keeps the newest backup of each of the last N days", async () => {
@@ -145,10 +144,18 @@ describe("vzdump's job as VZDump runs it", () => {
     await h.createVm(100, { scsi0: "local-lvm:4" });
     await h.createVm(101, {}, "pve2");
     h.clock += 3600;
-    const upid = await h.call("POST", "/nodes/pve1/vzdump", { vmid: "100,101,999", storage: "local", compress: "zstd", "notes-template": "{{guestname}} x" });
+    const upid = await h.call("POST", "/nodes/pve1/vzdump", {
+      vmid: "100,101,999",
+      storage: "local",
+      compress: "zstd",
+      "notes-template": "{{guestname}} x",
+    });
     const task = h.task(upid);
     assert.equal(task.exitstatus, "job errors");
-    assert.equal(task.log[0], "INFO: starting new backup job: vzdump 100 101 999 --compress zstd --node pve1 --notes-template '{{guestname}} x' --storage local");
+    assert.equal(
+      task.log[0],
+      "INFO: starting new backup job: vzdump 100 101 999 --compress zstd --node pve1 --notes-template '{{guestname}} x' --storage local",
+    );
     assert.equal(task.log[1], "INFO: skip external VMs: 101");
     assert.ok(task.log.includes("INFO: status = stopped"));
     assert.ok(task.log.includes("INFO: VM Name: vm100"));
@@ -179,16 +186,24 @@ describe("vzdump's job as VZDump runs it", () => {
     assert.ok(log.includes("INFO: trying 'suspend' mode instead"));
     assert.ok(log.includes("INFO: CT Name: db-1"));
     assert.ok(log.includes("INFO: including mount point mp0 ('/data') in backup"));
-    assert.deepEqual(log.filter((l) => l.startsWith("INFO: backup mode")), ["INFO: backup mode: suspend", "INFO: backup mode: snapshot"]);
+    assert.deepEqual(
+      log.filter((l) => l.startsWith("INFO: backup mode")),
+      ["INFO: backup mode: suspend", "INFO: backup mode: snapshot"],
+    );
   });
 
   it("options PVE keeps for root are refused for others; a named guest without VM.Backup fails the task", async () => {
     const h = harness();
     await h.createVm(100);
     h.userid = "ops@pve";
-    await rejects(h.call("POST", "/nodes/pve1/vzdump", { vmid: "100", storage: "local", "prune-backups": "keep-last=1" }), 400, "Parameter verification failed.", {
-      "prune-backups": "Only root may set this option.",
-    });
+    await rejects(
+      h.call("POST", "/nodes/pve1/vzdump", { vmid: "100", storage: "local", "prune-backups": "keep-last=1" }),
+      400,
+      "Parameter verification failed.",
+      {
+        "prune-backups": "Only root may set this option.",
+      },
+    );
     h.denied.add("/vms/100 VM.Backup");
     const upid = await h.call("POST", "/nodes/pve1/vzdump", { vmid: "100", storage: "local" });
     assert.equal(h.task(upid).exitstatus, "Permission check failed (/vms/100, VM.Backup)");
@@ -199,14 +214,29 @@ describe("vzdump's job as VZDump runs it", () => {
     const h = harness();
     await h.createVm(100);
     const job = { id: "nightly", schedule: "daily", vmid: "100", storage: "local" };
-    await rejects(h.call("POST", "/cluster/backup", { ...job, "notes-template": "{{guestname}}\nnightly" }), 400, "Parameter verification failed.", {
-      "notes-template": "contains a line feed",
-    });
+    await rejects(
+      h.call("POST", "/cluster/backup", { ...job, "notes-template": "{{guestname}}\nnightly" }),
+      400,
+      "Parameter verification failed.",
+      {
+        "notes-template": "contains a line feed",
+      },
+    );
     assert.deepEqual(await h.call("GET", "/cluster/backup"), [], "nothing is stored");
     await h.call("POST", "/cluster/backup", { ...job, "notes-template": "{{guestname}}\\nnightly" });
-    await rejects(h.call("PUT", "/cluster/backup/nightly", { storage: "local", "notes-template": "a\nb" }), 400, "Parameter verification failed.", { "notes-template": "contains a line feed" });
-    await rejects(h.call("POST", "/nodes/pve1/vzdump", { vmid: "100", storage: "local", "notes-template": "{{host}} \\t" }), 400, "Parameter verification failed.", {
-      "notes-template": "found unknown: escape sequence '\\t' at char 9, variable 'host' at char 4",
-    });
+    await rejects(
+      h.call("PUT", "/cluster/backup/nightly", { storage: "local", "notes-template": "a\nb" }),
+      400,
+      "Parameter verification failed.",
+      { "notes-template": "contains a line feed" },
+    );
+    await rejects(
+      h.call("POST", "/nodes/pve1/vzdump", { vmid: "100", storage: "local", "notes-template": "{{host}} \\t" }),
+      400,
+      "Parameter verification failed.",
+      {
+        "notes-template": "found unknown: escape sequence '\\t' at char 9, variable 'host' at char 4",
+      },
+    );
   });
 });

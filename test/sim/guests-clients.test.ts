@@ -12,7 +12,8 @@ import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 const run = promisify(execFile);
 const PYTHON = "/usr/bin/python3";
 const hasProxmoxer = existsSync("/usr/lib/python3/dist-packages/proxmoxer");
-const hasAnsible = existsSync("/usr/bin/ansible-playbook") && existsSync("/usr/lib/python3/dist-packages/ansible_collections/community/general");
+const hasAnsible =
+  existsSync("/usr/bin/ansible-playbook") && existsSync("/usr/lib/python3/dist-packages/ansible_collections/community/general");
 
 /** requests prefers REQUESTS_CA_BUNDLE over verify=False; drop it so validate_certs: false works. */
 function clientEnv(): NodeJS.ProcessEnv {
@@ -128,11 +129,13 @@ describe("real clients against the simulator", { skip: !hasProxmoxer && "python3
         state: started
 `,
     );
-    const playbook = await run("/usr/bin/ansible-playbook", [join(dir, "play.yml")], { env: clientEnv(), cwd: dir, timeout: 120_000 }).catch(
-      (err: { stdout?: string }) => {
-        throw new Error(`ansible-playbook failed: ${(err.stdout ?? "").slice(-3000)} ${String(err).slice(0, 2000)}`);
-      },
-    );
+    const playbook = await run("/usr/bin/ansible-playbook", [join(dir, "play.yml")], {
+      env: clientEnv(),
+      cwd: dir,
+      timeout: 120_000,
+    }).catch((err: { stdout?: string }) => {
+      throw new Error(`ansible-playbook failed: ${(err.stdout ?? "").slice(-3000)} ${String(err).slice(0, 2000)}`);
+    });
     const result = JSON.parse(playbook.stdout) as { stats: Record<string, { failures: number; changed: number }> };
     assert.equal(result.stats.localhost?.failures, 0);
     assert.equal(result.stats.localhost?.changed, 2);
@@ -146,7 +149,10 @@ describe("real clients against the simulator", { skip: !hasProxmoxer && "python3
       cwd: dir,
       timeout: 60_000,
     });
-    const inventory = JSON.parse(inv.stdout) as { _meta: { hostvars: Record<string, Record<string, unknown>> } } & Record<string, { hosts?: string[] }>;
+    const inventory = JSON.parse(inv.stdout) as { _meta: { hostvars: Record<string, Record<string, unknown>> } } & Record<
+      string,
+      { hosts?: string[] }
+    >;
     const host = inventory._meta.hostvars.ans1 as Record<string, unknown>;
     assert.equal(host.proxmox_node, "pve2");
     assert.equal(host.proxmox_status, "running");

@@ -41,7 +41,10 @@ describe("clone and the source's config-file lock", () => {
       await h.call("POST", "/nodes/pve1/qemu/100/clone", { newid: 102 }),
     ];
     await h.runTasks();
-    assert.deepEqual(upids.map((u) => h.task(u).exitstatus), ["OK", "OK"]);
+    assert.deepEqual(
+      upids.map((u) => h.task(u).exitstatus),
+      ["OK", "OK"],
+    );
   });
 
   it("a config change or snapshot of the source while it is cloned meets the lock; after, it goes through", async () => {

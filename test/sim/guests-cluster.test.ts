@@ -9,7 +9,10 @@ describe("default cluster, nodes and storage", () => {
   it("has pve1..pveN online with bridges vmbr0/vmbr1", async () => {
     const h = new Harness({ nodes: 4 });
     const nodes = (await h.call("GET", "/nodes")) as Row[];
-    assert.deepEqual(nodes.map((n) => n.node), ["pve1", "pve2", "pve3", "pve4"]);
+    assert.deepEqual(
+      nodes.map((n) => n.node),
+      ["pve1", "pve2", "pve3", "pve4"],
+    );
     for (const n of nodes) {
       assert.equal(n.status, "online");
       assert.equal(n.type, "node");
@@ -19,7 +22,10 @@ describe("default cluster, nodes and storage", () => {
       assert.match(String(n.ssl_fingerprint), /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
     }
     const bridges = (await h.call("GET", "/nodes/pve3/network", { type: "bridge" })) as Row[];
-    assert.deepEqual(bridges.map((b) => b.iface), ["vmbr0", "vmbr1"]);
+    assert.deepEqual(
+      bridges.map((b) => b.iface),
+      ["vmbr0", "vmbr1"],
+    );
     assert.ok(bridges[0]?.address, "vmbr0 has the node's address (inventory ansible_host)");
     const status = (await h.call("GET", "/nodes/pve2/status")) as Row;
     assert.equal(typeof status.uptime, "number");
@@ -48,7 +54,10 @@ describe("default cluster, nodes and storage", () => {
       ],
     );
     const onNode = (await h.call("GET", "/nodes/pve2/storage", { content: "images" })) as Row[];
-    assert.deepEqual(onNode.map((s) => s.storage), ["local-lvm", "shared"]);
+    assert.deepEqual(
+      onNode.map((s) => s.storage),
+      ["local-lvm", "shared"],
+    );
     assert.equal(onNode[0]?.active, 1);
     const content = (await h.call("GET", "/nodes/pve2/storage/local/content")) as Row[];
     assert.deepEqual(
@@ -69,7 +78,10 @@ describe("default cluster, nodes and storage", () => {
     const on2 = (await h.call("GET", "/nodes/pve2/storage/local-lvm/content")) as Row[];
     assert.equal(on2.length, 0);
     const shared2 = (await h.call("GET", "/nodes/pve2/storage/shared/content")) as Row[];
-    assert.deepEqual(shared2.map((c) => c.volid), ["shared:100/vm-100-disk-0.raw"]);
+    assert.deepEqual(
+      shared2.map((c) => c.volid),
+      ["shared:100/vm-100-disk-0.raw"],
+    );
     const st = (await h.call("GET", "/nodes/pve1/storage/local-lvm/status")) as Row;
     assert.equal(st.used, 1024 ** 3);
   });
@@ -85,7 +97,10 @@ describe("default cluster, nodes and storage", () => {
     );
     const upid = await h.ok("DELETE", "/nodes/pve1/storage/local-lvm/content/vm-120-disk-0");
     assert.match(upid, /:imgdel:120@local-lvm:/);
-    assert.equal(h.model.state.volumes.some((v) => v.volid === volid), false);
+    assert.equal(
+      h.model.state.volumes.some((v) => v.volid === volid),
+      false,
+    );
   });
 
   it("reads a --config cluster and refuses a bad one with a clear message", () => {
@@ -137,18 +152,42 @@ describe("/cluster/nextid and /cluster/resources", () => {
     await h.createVm(100, { scsi0: "local-lvm:32", tags: "a;b", pool: "web", start: 1 });
     const all = (await h.call("GET", "/cluster/resources")) as Row[];
     const vm = all.find((r) => r.id === "qemu/100") as Row;
-    assert.deepEqual(
-      Object.keys(vm).sort(),
-      ["cpu", "disk", "diskread", "diskwrite", "id", "maxcpu", "maxdisk", "maxmem", "mem", "name", "netin", "netout", "node", "pool", "status", "tags", "template", "type", "uptime", "vmid"],
-    );
+    assert.deepEqual(Object.keys(vm).sort(), [
+      "cpu",
+      "disk",
+      "diskread",
+      "diskwrite",
+      "id",
+      "maxcpu",
+      "maxdisk",
+      "maxmem",
+      "mem",
+      "name",
+      "netin",
+      "netout",
+      "node",
+      "pool",
+      "status",
+      "tags",
+      "template",
+      "type",
+      "uptime",
+      "vmid",
+    ]);
     assert.equal(vm.template, 0);
     assert.equal(vm.maxdisk, 32 * 1024 ** 3);
-    assert.deepEqual(all.filter((r) => r.type === "node").map((r) => r.id), ["node/pve1", "node/pve2"]);
+    assert.deepEqual(
+      all.filter((r) => r.type === "node").map((r) => r.id),
+      ["node/pve1", "node/pve2"],
+    );
     assert.equal(all.filter((r) => r.type === "storage").length, 6);
     assert.ok(all.some((r) => r.type === "pool" && r.id === "/pool/web" && r.pool === "web"));
     assert.ok(all.some((r) => r.type === "sdn" && r.sdn === "localnetwork"));
     const vms = (await h.call("GET", "/cluster/resources", { type: "vm" })) as Row[];
-    assert.deepEqual(vms.map((r) => r.id), ["qemu/100"]);
+    assert.deepEqual(
+      vms.map((r) => r.id),
+      ["qemu/100"],
+    );
   });
 
   it("shows only guests the caller may audit", async () => {
@@ -157,7 +196,10 @@ describe("/cluster/nextid and /cluster/resources", () => {
     await h.createVm(101);
     h.denied.add("/vms/100 VM.Audit");
     const vms = (await h.call("GET", "/cluster/resources", { type: "vm" })) as Row[];
-    assert.deepEqual(vms.map((r) => r.vmid), [101]);
+    assert.deepEqual(
+      vms.map((r) => r.vmid),
+      [101],
+    );
   });
 
   it("guests on an offline node have status unknown", async () => {
@@ -173,11 +215,14 @@ describe("/cluster/nextid and /cluster/resources", () => {
     const st = (await h.call("GET", "/cluster/status")) as Row[];
     assert.equal(st[0]?.type, "cluster");
     assert.equal(st[0]?.quorate, 1);
-    assert.deepEqual(st.slice(1).map((n) => [n.name, n.online, typeof n.ip]), [
-      ["pve1", 1, "string"],
-      ["pve2", 1, "string"],
-      ["pve3", 1, "string"],
-    ]);
+    assert.deepEqual(
+      st.slice(1).map((n) => [n.name, n.online, typeof n.ip]),
+      [
+        ["pve1", 1, "string"],
+        ["pve2", 1, "string"],
+        ["pve3", 1, "string"],
+      ],
+    );
   });
 });
 
@@ -205,9 +250,16 @@ describe("download-url", () => {
     });
     assert.match(upid, /:download:alpine\.iso:/);
     const iso = (await h.call("GET", "/nodes/pve1/storage/local/content", { content: "iso" })) as Row[];
-    assert.deepEqual(iso.map((c) => c.volid), ["local:iso/alpine.iso", "local:iso/debian-13-netinst.iso"]);
+    assert.deepEqual(
+      iso.map((c) => c.volid),
+      ["local:iso/alpine.iso", "local:iso/debian-13-netinst.iso"],
+    );
     await rejects(
-      h.call("POST", "/nodes/pve1/storage/local/download-url", { url: "https://example.org/a.iso", content: "iso", filename: "alpine.iso" }),
+      h.call("POST", "/nodes/pve1/storage/local/download-url", {
+        url: "https://example.org/a.iso",
+        content: "iso",
+        filename: "alpine.iso",
+      }),
       500,
       "refusing to override existing file 'alpine.iso'",
     );

@@ -58,7 +58,10 @@ describe("guest model vs. real PVE data", () => {
     const real = JSON.parse(fixture("api-responses/community-proxmox__GET_cluster_resources__01.json")) as Array<Record<string, unknown>>;
     const h = new Harness();
     await h.createVm(100, { scsi0: "local-lvm:4", start: 1 });
-    const ours = ((await h.call("GET", "/cluster/resources", { type: "vm" })) as Array<Record<string, unknown>>)[0] as Record<string, unknown>;
+    const ours = ((await h.call("GET", "/cluster/resources", { type: "vm" })) as Array<Record<string, unknown>>)[0] as Record<
+      string,
+      unknown
+    >;
     for (const entry of real.filter((r) => r.type === "qemu")) {
       for (const [key, value] of Object.entries(entry)) {
         if (key === "pool") continue;
@@ -85,6 +88,9 @@ describe("guest model vs. real PVE data", () => {
     const realAddr = first(real.result[1]);
     const ourAddr = first(ours.result[1]);
     assert.deepEqual(keys(ourAddr), keys(realAddr));
-    assert.deepEqual(keys(ours.result[1]?.statistics as Record<string, unknown>), keys(real.result[1]?.statistics as Record<string, unknown>));
+    assert.deepEqual(
+      keys(ours.result[1]?.statistics as Record<string, unknown>),
+      keys(real.result[1]?.statistics as Record<string, unknown>),
+    );
   });
 });

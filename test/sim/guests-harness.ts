@@ -37,7 +37,10 @@ class SeqRandom implements Random {
   }
   hex(bytes: number): string {
     let out = "";
-    for (let i = 0; i < bytes; i++) out += Math.floor(this.next() * 256).toString(16).padStart(2, "0");
+    for (let i = 0; i < bytes; i++)
+      out += Math.floor(this.next() * 256)
+        .toString(16)
+        .padStart(2, "0");
     return out;
   }
 }
@@ -183,12 +186,7 @@ export class Harness {
 }
 
 /** Expects a PveApiError with this status and message (and optional per-parameter errors). */
-export async function rejects(
-  promise: Promise<unknown>,
-  status: number,
-  message: string,
-  errors?: Record<string, string>,
-): Promise<void> {
+export async function rejects(promise: Promise<unknown>, status: number, message: string, errors?: Record<string, string>): Promise<void> {
   try {
     await promise;
   } catch (err) {

@@ -83,8 +83,11 @@ describe("LXC volumes are named as pve-container's alloc_disk names them", () =>
     // vmstatus: a rootfs without a size counts as 4 GiB
     const status = (await h.call("GET", "/nodes/pve1/lxc/200/status/current")) as Record<string, unknown>;
     assert.equal(status.maxdisk, 4 * 1024 ** 3);
-    await rejects(h.call("POST", "/nodes/pve1/lxc/200/clone", { newid: 201 }), 500,
-      "Linked clone feature for 'local:200/subvol-200-disk-0.subvol' is not available");
+    await rejects(
+      h.call("POST", "/nodes/pve1/lxc/200/clone", { newid: 201 }),
+      500,
+      "Linked clone feature for 'local:200/subvol-200-disk-0.subvol' is not available",
+    );
     assert.equal((await cfg(h, 200)).lock, undefined);
   });
 });
@@ -92,7 +95,12 @@ describe("LXC volumes are named as pve-container's alloc_disk names them", () =>
 describe("POST /nodes/{node}/lxc/{vmid}/move_volume", () => {
   it("copies a stopped CT's volume to another storage, keeps the source as unusedN, holds lock: disk meanwhile", async () => {
     const h = harness(true);
-    await h.call("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: TEMPLATE, rootfs: "local-lvm:4", mp0: "local-lvm:2,mp=/data,backup=1" });
+    await h.call("POST", "/nodes/pve1/lxc", {
+      vmid: 200,
+      ostemplate: TEMPLATE,
+      rootfs: "local-lvm:4",
+      mp0: "local-lvm:2,mp=/data,backup=1",
+    });
     await h.runTasks();
     const upid = await h.call("POST", "/nodes/pve1/lxc/200/move_volume", { volume: "mp0", storage: "tank" });
     assert.match(String(upid), /:move_volume:200:/);
@@ -107,28 +115,40 @@ describe("POST /nodes/{node}/lxc/{vmid}/move_volume", () => {
     await h.call("POST", "/nodes/pve1/lxc/200/move_volume", { volume: "rootfs", storage: "local", delete: 1 });
     await h.runTasks();
     assert.equal((await cfg(h, 200)).rootfs, "local:200/vm-200-disk-0.raw,size=4G");
-    assert.equal(h.model.state.volumes.some((v) => v.volid === "local-lvm:vm-200-disk-0"), false);
+    assert.equal(
+      h.model.state.volumes.some((v) => v.volid === "local-lvm:vm-200-disk-0"),
+      false,
+    );
   });
 
   it("refuses what pve-container refuses", async () => {
     const h = harness();
     await create(h, 200, { mp0: "local-lvm:1,mp=/data" });
     await h.call("PUT", "/nodes/pve1/lxc/200/config", { delete: "mp0" });
-    await rejects(h.call("POST", "/nodes/pve1/lxc/200/move_volume", { volume: "unused0", storage: "tank" }), 500,
-      "cannot move volume 'unused0', only configured volumes can be moved to another storage");
+    await rejects(
+      h.call("POST", "/nodes/pve1/lxc/200/move_volume", { volume: "unused0", storage: "tank" }),
+      500,
+      "cannot move volume 'unused0', only configured volumes can be moved to another storage",
+    );
     await rejects(h.call("POST", "/nodes/pve1/lxc/200/move_volume", { volume: "mp0", storage: "tank" }), 500, "format error", {
       volume: "property is missing and it is not optional",
     });
-    await rejects(h.call("POST", "/nodes/pve1/lxc/200/move_volume", { volume: "rootfs", storage: "tank", "target-vmid": 201 }), 500,
-      "either set storage or target-vmid, but not both");
+    await rejects(
+      h.call("POST", "/nodes/pve1/lxc/200/move_volume", { volume: "rootfs", storage: "tank", "target-vmid": 201 }),
+      500,
+      "either set storage or target-vmid, but not both",
+    );
     const both = "both 'storage' and 'target-vmid' missing, either needs to be set";
     await rejects(h.call("POST", "/nodes/pve1/lxc/200/move_volume", { volume: "rootfs" }), 400, "Parameter verification failed.", {
       storage: both,
       "target-vmid": both,
     });
     await h.ok("POST", "/nodes/pve1/lxc/200/status/start");
-    await rejects(h.call("POST", "/nodes/pve1/lxc/200/move_volume", { volume: "rootfs", storage: "tank" }), 500,
-      "cannot move volumes of a running container");
+    await rejects(
+      h.call("POST", "/nodes/pve1/lxc/200/move_volume", { volume: "rootfs", storage: "tank" }),
+      500,
+      "cannot move volumes of a running container",
+    );
   });
 
   it("keeps a template's base volume that linked clones use, even with delete=1 (a warning)", async () => {
@@ -152,7 +172,11 @@ describe("POST /nodes/{node}/lxc/{vmid}/move_volume", () => {
     assert.match(upid, /:move_volume:200-mp0>300-mp1:/);
     assert.equal((await cfg(h, 200)).mp0, undefined);
     assert.equal((await cfg(h, 300)).mp1, "local-lvm:vm-300-disk-1,mp=/data,size=2G");
-    await rejects(h.call("POST", "/nodes/pve1/lxc/300/move_volume", { volume: "rootfs", "target-vmid": 200 }), 500, "Cannot move to/from 'rootfs'");
+    await rejects(
+      h.call("POST", "/nodes/pve1/lxc/300/move_volume", { volume: "rootfs", "target-vmid": 200 }),
+      500,
+      "Cannot move to/from 'rootfs'",
+    );
   });
 });
 
@@ -183,7 +207,10 @@ describe("config updates: hotplug and pending as update_pct_config", () => {
     assert.equal(current.unused0, undefined);
     assert.equal(current.net0, undefined);
     assert.notEqual(current.net10, undefined);
-    assert.equal(h.model.state.volumes.some((v) => v.volid === "local-lvm:vm-200-disk-1"), false);
+    assert.equal(
+      h.model.state.volumes.some((v) => v.volid === "local-lvm:vm-200-disk-1"),
+      false,
+    );
     const pending = (await h.call("GET", "/nodes/pve1/lxc/200/pending")) as Array<Record<string, unknown>>;
     assert.equal(pending.find((p) => p.key === "net10")?.delete, 1);
   });
@@ -194,7 +221,10 @@ describe("config updates: hotplug and pending as update_pct_config", () => {
     await h.ok("POST", "/nodes/pve1/lxc/200/status/start");
     await h.call("PUT", "/nodes/pve1/lxc/200/config", { mp0: "tank:3,mp=/data", mp1: "tank:1,mp=/new" });
     const pending = (await h.call("GET", "/nodes/pve1/lxc/200/pending")) as Array<Record<string, unknown>>;
-    assert.deepEqual(pending.find((p) => p.key === "mp0"), { key: "mp0", value: "local-lvm:vm-200-disk-1,mp=/data,size=1G", pending: "tank:3,mp=/data" });
+    assert.deepEqual(
+      pending.find((p) => p.key === "mp0"),
+      { key: "mp0", value: "local-lvm:vm-200-disk-1,mp=/data,size=1G", pending: "tank:3,mp=/data" },
+    );
     // a new mount point is hot-plugged (and allocated) at once
     assert.equal(pending.find((p) => p.key === "mp1")?.value, "tank:subvol-200-disk-0,mp=/new,size=1G");
     assert.equal(h.model.state.volumes.filter((v) => v.storage === "tank").length, 1);
@@ -208,9 +238,16 @@ describe("config updates: hotplug and pending as update_pct_config", () => {
     const h = harness();
     await create(h, 200);
     await rejects(h.call("PUT", "/nodes/pve1/lxc/200/config", { delete: "memory" }), 500, "unable to delete required option 'memory'");
-    await rejects(h.call("PUT", "/nodes/pve1/lxc/200/config", { unprivileged: 0 }), 500, "unable to modify read-only option: 'unprivileged'");
-    await rejects(h.call("PUT", "/nodes/pve1/lxc/200/config", { mp0: "isos:1,mp=/x" }), 500,
-      "storage 'isos' does not allow content type 'rootdir' (Container)");
+    await rejects(
+      h.call("PUT", "/nodes/pve1/lxc/200/config", { unprivileged: 0 }),
+      500,
+      "unable to modify read-only option: 'unprivileged'",
+    );
+    await rejects(
+      h.call("PUT", "/nodes/pve1/lxc/200/config", { mp0: "isos:1,mp=/x" }),
+      500,
+      "storage 'isos' does not allow content type 'rootdir' (Container)",
+    );
     await h.call("PUT", "/nodes/pve1/lxc/200/config", { protection: 1 });
     await rejects(h.call("PUT", "/nodes/pve1/lxc/200/config", { mp0: "tank:1,mp=/x" }), 500, "can't update CT 200 drive 'mp0'");
   });
@@ -250,16 +287,31 @@ describe("create as create_vm in PVE 9", () => {
     const upid = await h.call("POST", "/nodes/pve1/lxc", { vmid: 402, ostemplate: "local:vztmpl/nope.tar.zst", rootfs: "local-lvm:4" });
     assert.equal(h.task(upid).exitstatus, "unable to create CT 402 - can't find file 'local:vztmpl/nope.tar.zst'");
     assert.equal(h.model.guest(402), undefined);
-    assert.deepEqual(h.model.state.volumes.filter((v) => v.vmid === 402), []);
-    await rejects(h.call("POST", "/nodes/pve1/lxc", { vmid: 402, ostemplate: "local:iso/debian-13-netinst.iso", rootfs: "local-lvm:4" }), 500,
-      "unable to use volume local:iso/debian-13-netinst.iso - content type needs to be 'vztmpl'");
-    await rejects(h.call("POST", "/nodes/pve1/lxc", { vmid: 402, ostemplate: "local-lvm:vztmpl/x.tar.zst", rootfs: "local-lvm:4" }), 500,
-      "unable to parse lvm volume name 'vztmpl/x.tar.zst'");
-    await rejects(h.call("POST", "/nodes/pve1/lxc", { vmid: 402, ostemplate: TEMPLATE, mp0: "local-lvm:1,mp=/x" }), 500,
-      "mount points configured, but 'rootfs' not set - aborting");
+    assert.deepEqual(
+      h.model.state.volumes.filter((v) => v.vmid === 402),
+      [],
+    );
+    await rejects(
+      h.call("POST", "/nodes/pve1/lxc", { vmid: 402, ostemplate: "local:iso/debian-13-netinst.iso", rootfs: "local-lvm:4" }),
+      500,
+      "unable to use volume local:iso/debian-13-netinst.iso - content type needs to be 'vztmpl'",
+    );
+    await rejects(
+      h.call("POST", "/nodes/pve1/lxc", { vmid: 402, ostemplate: "local-lvm:vztmpl/x.tar.zst", rootfs: "local-lvm:4" }),
+      500,
+      "unable to parse lvm volume name 'vztmpl/x.tar.zst'",
+    );
+    await rejects(
+      h.call("POST", "/nodes/pve1/lxc", { vmid: 402, ostemplate: TEMPLATE, mp0: "local-lvm:1,mp=/x" }),
+      500,
+      "mount points configured, but 'rootfs' not set - aborting",
+    );
     h.model.state.storages.find((s) => s.id === "tank")!.nodes = ["pve9"];
-    await rejects(h.call("POST", "/nodes/pve1/lxc", { vmid: 402, ostemplate: TEMPLATE, rootfs: "tank:1" }), 500,
-      "storage 'tank' is not available on node 'pve1'");
+    await rejects(
+      h.call("POST", "/nodes/pve1/lxc", { vmid: 402, ostemplate: TEMPLATE, rootfs: "tank:1" }),
+      500,
+      "storage 'tank' is not available on node 'pve1'",
+    );
     assert.equal(h.model.guest(402), undefined);
   });
 
@@ -268,13 +320,20 @@ describe("create as create_vm in PVE 9", () => {
     const upid = await h.call("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: TEMPLATE, rootfs: "local-lvm:4", start: 1 });
     await h.runTasks();
     assert.equal(h.task(upid).exitstatus, "OK");
-    assert.deepEqual(h.tasks.map((t) => `${t.options.type}:${t.exitstatus}`), ["vzcreate:OK", "vzstart:OK"]);
+    assert.deepEqual(
+      h.tasks.map((t) => `${t.options.type}:${t.exitstatus}`),
+      ["vzcreate:OK", "vzstart:OK"],
+    );
     assert.equal(h.model.guest(200)?.status, "running");
   });
 
   it("privileged when asked (no unprivileged key), secrets never in the config, hostname CT<vmid>", async () => {
     const h = harness();
-    await rejects(create(h, 200, { "ssh-public-keys": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBx root@x" }), 500, "SSH public key validation error");
+    await rejects(
+      create(h, 200, { "ssh-public-keys": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBx root@x" }),
+      500,
+      "SSH public key validation error",
+    );
     await create(h, 200, { unprivileged: 0, password: "secret12", cpuunits: 50_000, "ssh-public-keys": `\n${KEY}\n` });
     const c = await cfg(h, 200);
     assert.equal(c.unprivileged, undefined);
@@ -322,7 +381,10 @@ describe("status and destroy", () => {
     const upid = await h.call("DELETE", "/nodes/pve1/lxc/200", { force: 1 });
     assert.match(h.task(upid).exitstatus ?? "", /^WARNINGS/);
     assert.equal(h.model.guest(200), undefined);
-    assert.deepEqual(h.model.state.volumes.filter((v) => v.vmid === 200), []);
+    assert.deepEqual(
+      h.model.state.volumes.filter((v) => v.vmid === 200),
+      [],
+    );
   });
 
   it("destroy-unreferenced-disks also frees the vmid's volumes no config names; purge drops it from backup jobs", async () => {
@@ -334,8 +396,14 @@ describe("status and destroy", () => {
     await h.call("POST", "/cluster/backup", { vmid: "200,201", schedule: "daily", storage: "local" });
     await h.ok("DELETE", "/nodes/pve1/lxc/200", { "destroy-unreferenced-disks": 1, purge: 1 });
     await h.ok("DELETE", "/nodes/pve1/lxc/201");
-    assert.deepEqual(h.model.state.volumes.filter((v) => v.vmid === 200).map((v) => v.volid), []);
-    assert.deepEqual(h.model.state.volumes.filter((v) => v.vmid === 201).map((v) => v.volid), ["local-lvm:vm-201-disk-7"]);
+    assert.deepEqual(
+      h.model.state.volumes.filter((v) => v.vmid === 200).map((v) => v.volid),
+      [],
+    );
+    assert.deepEqual(
+      h.model.state.volumes.filter((v) => v.vmid === 201).map((v) => v.volid),
+      ["local-lvm:vm-201-disk-7"],
+    );
     assert.equal(h.model.state.backupJobs[0]?.vmid, "201");
   });
 });

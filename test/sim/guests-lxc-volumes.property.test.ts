@@ -54,9 +54,11 @@ async function apply(h: Harness, o: Op): Promise<void> {
       // refused: the state must still hold the invariants
     }
   };
-  if (o.kind === "create") await attempt(h.call("POST", "/nodes/pve1/lxc", { vmid: o.vmid, ostemplate: TEMPLATE, rootfs: `${o.rootfs}:${o.size}` }));
+  if (o.kind === "create")
+    await attempt(h.call("POST", "/nodes/pve1/lxc", { vmid: o.vmid, ostemplate: TEMPLATE, rootfs: `${o.rootfs}:${o.size}` }));
   if (o.kind === "addMp") await attempt(h.call("PUT", `${path}/config`, { [`mp${o.slot}`]: `${o.storage}:${o.size},mp=/m${o.slot}` }));
-  if (o.kind === "move") await attempt(h.call("POST", `${path}/move_volume`, { volume: "rootfs", storage: o.storage, delete: o.del ? 1 : 0 }));
+  if (o.kind === "move")
+    await attempt(h.call("POST", `${path}/move_volume`, { volume: "rootfs", storage: o.storage, delete: o.del ? 1 : 0 }));
   if (o.kind === "destroy") await attempt(h.call("DELETE", path));
 }
 
@@ -78,7 +80,11 @@ function checkInvariants(h: Harness, destroyed: Set<number>): void {
   }
   for (const id of destroyed) {
     if (h.model.guest(id)) continue;
-    assert.deepEqual(state.volumes.filter((v) => v.vmid === id).map((v) => v.volid), [], `CT ${id} left volumes behind`);
+    assert.deepEqual(
+      state.volumes.filter((v) => v.vmid === id).map((v) => v.volid),
+      [],
+      `CT ${id} left volumes behind`,
+    );
   }
 }
 

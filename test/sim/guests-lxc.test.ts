@@ -53,19 +53,33 @@ describe("LXC containers", () => {
 
   it("start/stop/shutdown with LXC's synchronous errors", async () => {
     const h = new Harness();
-    await h.ok("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: TEMPLATE, rootfs: "local-lvm:4", net0: "name=eth0,bridge=vmbr0,ip=10.1.2.3/24" });
+    await h.ok("POST", "/nodes/pve1/lxc", {
+      vmid: 200,
+      ostemplate: TEMPLATE,
+      rootfs: "local-lvm:4",
+      net0: "name=eth0,bridge=vmbr0,ip=10.1.2.3/24",
+    });
     await rejects(h.call("POST", "/nodes/pve1/lxc/200/status/stop"), 500, "CT 200 not running");
     await rejects(h.call("POST", "/nodes/pve1/lxc/200/status/shutdown"), 500, "CT 200 not running");
     assert.match(await h.ok("POST", "/nodes/pve1/lxc/200/status/start"), /:vzstart:200:/);
     await rejects(h.call("POST", "/nodes/pve1/lxc/200/status/start"), 500, "CT 200 already running");
     const ifaces = (await h.call("GET", "/nodes/pve1/lxc/200/interfaces")) as Array<Record<string, string>>;
-    assert.deepEqual(ifaces.map((i) => [i.name, i.inet]), [["lo", "127.0.0.1/8"], ["eth0", "10.1.2.3/24"]]);
+    assert.deepEqual(
+      ifaces.map((i) => [i.name, i.inet]),
+      [
+        ["lo", "127.0.0.1/8"],
+        ["eth0", "10.1.2.3/24"],
+      ],
+    );
     await rejects(h.call("DELETE", "/nodes/pve1/lxc/200"), 500, "unable to destroy CT 200 - container is running");
     assert.match(await h.ok("POST", "/nodes/pve1/lxc/200/status/shutdown"), /:vzshutdown:200:/);
     const status = (await h.call("GET", "/nodes/pve1/lxc/200/status/current")) as Record<string, unknown>;
     assert.equal(status.status, "stopped");
     await h.ok("DELETE", "/nodes/pve1/lxc/200");
-    assert.deepEqual(h.model.state.volumes.filter((v) => v.vmid === 200), []);
+    assert.deepEqual(
+      h.model.state.volumes.filter((v) => v.vmid === 200),
+      [],
+    );
   });
 
   it("config update uses LXC's digest message; snapshots work like QEMU's", async () => {
@@ -83,7 +97,10 @@ describe("LXC containers", () => {
     assert.match(await h.ok("POST", "/nodes/pve1/lxc/200/snapshot/before/rollback"), /:vzrollback:200:/);
     assert.equal((await h.config(200, "pve1", "lxc")).memory, 1024);
     const snaps = (await h.call("GET", "/nodes/pve1/lxc/200/snapshot")) as Array<Record<string, unknown>>;
-    assert.deepEqual(snaps.map((s) => s.name), ["before", "current"]);
+    assert.deepEqual(
+      snaps.map((s) => s.name),
+      ["before", "current"],
+    );
   });
 
   it("a running container hot-plugs what pve-container hot-plugs and keeps the rest pending", async () => {
@@ -96,7 +113,10 @@ describe("LXC containers", () => {
     assert.equal(current.mp0, "local-lvm:vm-200-disk-1,mp=/data,size=1G");
     assert.equal(current.ostype, "debian");
     const pending = (await h.call("GET", "/nodes/pve1/lxc/200/pending")) as Array<Record<string, unknown>>;
-    assert.deepEqual(pending.find((p) => p.key === "ostype"), { key: "ostype", value: "debian", pending: "alpine" });
+    assert.deepEqual(
+      pending.find((p) => p.key === "ostype"),
+      { key: "ostype", value: "debian", pending: "alpine" },
+    );
     await h.ok("POST", "/nodes/pve1/lxc/200/status/reboot");
     assert.equal((await h.config(200, "pve1", "lxc")).ostype, "alpine");
     await h.ok("POST", "/nodes/pve1/lxc/200/status/stop");

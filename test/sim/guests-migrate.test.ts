@@ -14,7 +14,10 @@ describe("migration", () => {
     assert.equal(h.task(upid).exitstatus, "OK");
     assert.equal((await h.config(100, "pve2")).lock, undefined);
     const on2 = (await h.call("GET", "/nodes/pve2/storage/local-lvm/content")) as Array<Record<string, unknown>>;
-    assert.deepEqual(on2.map((c) => c.volid), ["local-lvm:vm-100-disk-0"]);
+    assert.deepEqual(
+      on2.map((c) => c.volid),
+      ["local-lvm:vm-100-disk-0"],
+    );
     const res = (await h.call("GET", "/cluster/resources", { type: "vm" })) as Array<Record<string, unknown>>;
     assert.equal(res[0]?.node, "pve2");
   });
@@ -30,7 +33,11 @@ describe("migration", () => {
     const live = await h.call("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve2", online: 1 });
     assert.equal(h.task(live).exitstatus, "migration aborted");
     assert.ok(
-      h.task(live).log.includes("can't migrate local disk 'local-lvm:vm-100-disk-0': can't live migrate attached local disks without with-local-disks option"),
+      h
+        .task(live)
+        .log.includes(
+          "can't migrate local disk 'local-lvm:vm-100-disk-0': can't live migrate attached local disks without with-local-disks option",
+        ),
     );
     assert.equal((await h.config(100)).lock, undefined);
     await h.ok("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve2", online: 1, "with-local-disks": 1 });
@@ -56,7 +63,10 @@ describe("migration", () => {
     assert.ok(h.task(upid).log.includes("found generated disk 'local-lvm:vm-100-cloudinit' (in current VM config)"));
     assert.equal((await h.config(100, "pve2")).ide2, "local-lvm:vm-100-cloudinit,media=cdrom");
     const on2 = (await h.call("GET", "/nodes/pve2/storage/local-lvm/content")) as Array<Record<string, unknown>>;
-    assert.deepEqual(on2.map((c) => c.volid), ["local-lvm:vm-100-cloudinit"]);
+    assert.deepEqual(
+      on2.map((c) => c.volid),
+      ["local-lvm:vm-100-cloudinit"],
+    );
     await h.ok("POST", "/nodes/pve2/qemu/100/status/start");
     await h.ok("POST", "/nodes/pve2/qemu/100/migrate", { target: "pve3", online: 1 });
     const status = (await h.call("GET", "/nodes/pve3/qemu/100/status/current")) as Record<string, unknown>;

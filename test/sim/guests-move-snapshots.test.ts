@@ -46,7 +46,11 @@ describe("move_disk and snapshots", () => {
 describe("destroying a template that linked clones use", () => {
   it("a CT template's destroy task fails on the base volume (vdisk_free's words) and the template stays", async () => {
     const h = new Harness();
-    await h.ok("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst", rootfs: "local-lvm:4" });
+    await h.ok("POST", "/nodes/pve1/lxc", {
+      vmid: 200,
+      ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst",
+      rootfs: "local-lvm:4",
+    });
     await h.call("POST", "/nodes/pve1/lxc/200/template");
     await h.ok("POST", "/nodes/pve1/lxc/200/clone", { newid: 201 });
     const upid = await h.call("DELETE", "/nodes/pve1/lxc/200");

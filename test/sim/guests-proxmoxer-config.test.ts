@@ -6,7 +6,6 @@ import { after, before, describe, it } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { proxmoxerSkip as skip, runProxmoxerScript } from "../conformance/proxmoxer.js";
 
-
 const SCRIPT = `
 import json, sys, time
 from proxmoxer import ProxmoxAPI

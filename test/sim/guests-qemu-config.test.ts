@@ -7,7 +7,10 @@ describe("QEMU config", () => {
     const h = new Harness();
     await h.createVm(100);
     const before = await h.config(100);
-    assert.equal(await h.call("PUT", "/nodes/pve1/qemu/100/config", { memory: 4096, tags: "web;prod,web", digest: before.digest as string }), null);
+    assert.equal(
+      await h.call("PUT", "/nodes/pve1/qemu/100/config", { memory: 4096, tags: "web;prod,web", digest: before.digest as string }),
+      null,
+    );
     const after = await h.config(100);
     assert.equal(after.memory, "4096");
     assert.equal(after.tags, "prod;web");
@@ -20,7 +23,12 @@ describe("QEMU config", () => {
     assert.equal((await h.config(100)).description, "managed by ansible");
     await h.call("PUT", "/nodes/pve1/qemu/100/config", { description: "  two\n\nlines \n\n" });
     assert.equal((await h.config(100)).description, "  two\n\nlines");
-    await h.ok("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst", rootfs: "local-lvm:4", description: "notes" });
+    await h.ok("POST", "/nodes/pve1/lxc", {
+      vmid: 200,
+      ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst",
+      rootfs: "local-lvm:4",
+      description: "notes",
+    });
     assert.equal((await h.config(200, "pve1", "lxc")).description, "notes\n");
     await h.call("PUT", "/nodes/pve1/lxc/200/config", { description: "a\n\nb\n\n" });
     assert.equal((await h.config(200, "pve1", "lxc")).description, "a\n\nb\n");
@@ -43,19 +51,22 @@ describe("QEMU config", () => {
     const h = new Harness();
     await h.createVm(100, { start: 1, net0: "virtio,bridge=vmbr0" });
     await h.call("PUT", "/nodes/pve1/qemu/100/config", { cores: 4, name: "renamed", net1: "virtio,bridge=vmbr1" });
-    const current = await h.call("GET", "/nodes/pve1/qemu/100/config", { current: 1 }) as Record<string, unknown>;
+    const current = (await h.call("GET", "/nodes/pve1/qemu/100/config", { current: 1 })) as Record<string, unknown>;
     assert.equal(current.cores, 2, "cores is not hot-pluggable");
     assert.equal(current.name, "renamed", "name is always applied");
     assert.match(String(current.net1), /^virtio=BC:24:11:/, "network is hot-plugged by default");
     const withPending = await h.config(100);
     assert.equal(withPending.cores, 4);
     const pending = (await h.call("GET", "/nodes/pve1/qemu/100/pending")) as Array<Record<string, unknown>>;
-    assert.deepEqual(pending.find((p) => p.key === "cores"), { key: "cores", value: 2, pending: 4 });
+    assert.deepEqual(
+      pending.find((p) => p.key === "cores"),
+      { key: "cores", value: 2, pending: 4 },
+    );
     assert.equal(pending.at(-1)?.key, "digest");
     await h.ok("POST", "/nodes/pve1/qemu/100/status/stop");
-    assert.equal((await h.call("GET", "/nodes/pve1/qemu/100/config", { current: 1 }) as Record<string, unknown>).cores, 2);
+    assert.equal(((await h.call("GET", "/nodes/pve1/qemu/100/config", { current: 1 })) as Record<string, unknown>).cores, 2);
     await h.ok("POST", "/nodes/pve1/qemu/100/status/start");
-    assert.equal((await h.call("GET", "/nodes/pve1/qemu/100/config", { current: 1 }) as Record<string, unknown>).cores, 4);
+    assert.equal(((await h.call("GET", "/nodes/pve1/qemu/100/config", { current: 1 })) as Record<string, unknown>).cores, 4);
   });
 
   it("revert drops a pending change; delete of a pending-only deletion shows delete:1", async () => {
@@ -63,7 +74,10 @@ describe("QEMU config", () => {
     await h.createVm(100, { start: 1, ostype: "l26" });
     await h.call("PUT", "/nodes/pve1/qemu/100/config", { sockets: 2, delete: "ostype" });
     let pending = (await h.call("GET", "/nodes/pve1/qemu/100/pending")) as Array<Record<string, unknown>>;
-    assert.deepEqual(pending.find((p) => p.key === "ostype"), { key: "ostype", value: "l26", delete: 1 });
+    assert.deepEqual(
+      pending.find((p) => p.key === "ostype"),
+      { key: "ostype", value: "l26", delete: 1 },
+    );
     await h.call("PUT", "/nodes/pve1/qemu/100/config", { revert: "sockets,ostype" });
     pending = (await h.call("GET", "/nodes/pve1/qemu/100/pending")) as Array<Record<string, unknown>>;
     assert.ok(pending.every((p) => p.pending === undefined && p.delete === undefined));
@@ -108,7 +122,11 @@ describe("QEMU config", () => {
     await h.call("PUT", "/nodes/pve1/qemu/100/config", { delete: "scsi2", force: 1 });
     cfg = await h.config(100);
     assert.equal(cfg.unused1, undefined);
-    const vols = () => h.model.state.volumes.filter((v) => v.vmid === 100).map((v) => v.volid).sort();
+    const vols = () =>
+      h.model.state.volumes
+        .filter((v) => v.vmid === 100)
+        .map((v) => v.volid)
+        .sort();
     assert.deepEqual(vols(), ["local-lvm:vm-100-disk-0", "local-lvm:vm-100-disk-1"]);
     // re-attach the detached volume: unused0 disappears
     await h.call("PUT", "/nodes/pve1/qemu/100/config", { scsi5: "local-lvm:vm-100-disk-1" });
@@ -140,11 +158,7 @@ describe("QEMU config", () => {
     await h.createVm(100, { cipassword: "secret", ciuser: "ops" });
     const cfg = await h.config(100);
     assert.equal(cfg.cipassword, "**********");
-    await rejects(
-      h.call("GET", "/nodes/pve1/qemu/100/config", { snapshot: "nope" }),
-      500,
-      "snapshot 'nope' does not exist",
-    );
+    await rejects(h.call("GET", "/nodes/pve1/qemu/100/config", { snapshot: "nope" }), 500, "snapshot 'nope' does not exist");
   });
 
   it("a VM on another node is not found through this node", async () => {
@@ -160,9 +174,12 @@ describe("QEMU config: pending disks", () => {
     await h.createVm(100, { scsi0: "local-lvm:4", hotplug: "0", start: 1 });
     await h.call("PUT", "/nodes/pve1/qemu/100/config", { scsi1: "local-lvm:2" });
     const pending = (await h.call("GET", "/nodes/pve1/qemu/100/pending")) as Array<Record<string, unknown>>;
-    assert.deepEqual(pending.find((p) => p.key === "scsi1"), { key: "scsi1", pending: "local-lvm:vm-100-disk-1,size=2G" });
+    assert.deepEqual(
+      pending.find((p) => p.key === "scsi1"),
+      { key: "scsi1", pending: "local-lvm:vm-100-disk-1,size=2G" },
+    );
     await h.call("PUT", "/nodes/pve1/qemu/100/config", { revert: "scsi1" });
-    const cfg = await h.call("GET", "/nodes/pve1/qemu/100/config", { current: 1 }) as Record<string, unknown>;
+    const cfg = (await h.call("GET", "/nodes/pve1/qemu/100/config", { current: 1 })) as Record<string, unknown>;
     assert.equal(cfg.scsi1, undefined);
     assert.equal(cfg.unused0, "local-lvm:vm-100-disk-1");
   });

@@ -58,10 +58,16 @@ describe("QEMU create", () => {
     });
     const cfg = await h.config(100);
     const disk = (key: string) => /vm-100-disk-(\d+)/.exec(String(cfg[key]))?.[1];
-    assert.deepEqual(
-      ["ide0", "scsi2", "scsi10", "virtio0", "sata0", "sata1", "efidisk0", "tpmstate0"].map(disk),
-      ["0", "1", "2", "3", "4", "5", "6", "7"],
-    );
+    assert.deepEqual(["ide0", "scsi2", "scsi10", "virtio0", "sata0", "sata1", "efidisk0", "tpmstate0"].map(disk), [
+      "0",
+      "1",
+      "2",
+      "3",
+      "4",
+      "5",
+      "6",
+      "7",
+    ]);
   });
 
   it("drops format= from the drive once the volume exists, the volume name carrying it (create_disks)", async () => {
@@ -112,7 +118,10 @@ describe("QEMU create", () => {
     const upid = await h.call("POST", "/nodes/pve1/qemu", { vmid: 100, scsi0: "local-lvm:4" });
     assert.equal(h.task(upid).exitstatus, "out of space");
     assert.equal(h.model.guest(100), undefined);
-    assert.deepEqual(h.model.state.volumes.filter((v) => v.vmid === 100), []);
+    assert.deepEqual(
+      h.model.state.volumes.filter((v) => v.vmid === 100),
+      [],
+    );
     await h.createVm(100);
     h.injectedFailures.set("qmsnapshot", "interrupted");
     await h.call("POST", "/nodes/pve1/qemu/100/snapshot", { snapname: "snap1" });
@@ -122,11 +131,7 @@ describe("QEMU create", () => {
   it("refuses a vmid already used anywhere in the cluster", async () => {
     const h = new Harness();
     await h.createVm(100, {}, "pve2");
-    await rejects(
-      h.call("POST", "/nodes/pve1/qemu", { vmid: 100 }),
-      500,
-      "unable to create VM 100 - VM 100 already exists on node 'pve2'",
-    );
+    await rejects(h.call("POST", "/nodes/pve1/qemu", { vmid: 100 }), 500, "unable to create VM 100 - VM 100 already exists on node 'pve2'");
   });
 
   it("keeps a given MAC (uppercased) and refuses images on a storage without `images`", async () => {
@@ -137,7 +142,6 @@ describe("QEMU create", () => {
       storage: "storage 'local' does not support vm images",
     });
     await rejects(h.config(101), 500, "Configuration file 'nodes/pve1/qemu-server/101.conf' does not exist");
-
   });
 
   it("starts the VM with start=1 and adds it to the pool", async () => {
@@ -161,7 +165,11 @@ describe("QEMU create", () => {
     h.userid = "ops@pve";
     await h.createVm(100, { scsi0: "local-lvm:4", net0: "virtio,bridge=vmbr0" });
     h.denied.add("/vms/100 VM.Config.Memory");
-    await rejects(h.call("PUT", "/nodes/pve1/qemu/100/config", { memory: 4096 }), 403, "Permission check failed (/vms/100, VM.Config.Memory)");
+    await rejects(
+      h.call("PUT", "/nodes/pve1/qemu/100/config", { memory: 4096 }),
+      403,
+      "Permission check failed (/vms/100, VM.Config.Memory)",
+    );
     assert.equal(await h.call("PUT", "/nodes/pve1/qemu/100/config", { cores: 4 }), null);
     h.denied.add("/storage/local-lvm Datastore.AllocateSpace");
     await rejects(
@@ -170,7 +178,11 @@ describe("QEMU create", () => {
       "Permission check failed (/storage/local-lvm, Datastore.AllocateSpace)",
     );
     await rejects(h.call("PUT", "/nodes/pve1/qemu/100/config", { args: "-no-reboot" }), 500, "only root can set 'args' config");
-    await rejects(h.call("PUT", "/nodes/pve1/qemu/100/config", { delete: "memory" }), 403, "Permission check failed (/vms/100, VM.Config.Memory)");
+    await rejects(
+      h.call("PUT", "/nodes/pve1/qemu/100/config", { delete: "memory" }),
+      403,
+      "Permission check failed (/vms/100, VM.Config.Memory)",
+    );
   });
 
   it("needs VM.Allocate on /vms/<vmid>", async () => {

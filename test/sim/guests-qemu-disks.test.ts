@@ -18,11 +18,7 @@ describe("QEMU disks: resize, move_disk, unlink", () => {
     assert.equal(h.task(cd).exitstatus, "you can't resize a cdrom");
     const missing = await h.call("PUT", "/nodes/pve1/qemu/100/resize", { disk: "scsi3", size: "+1G" });
     assert.equal(h.task(missing).exitstatus, "disk 'scsi3' does not exist");
-    await rejects(
-      h.call("PUT", "/nodes/pve1/qemu/100/resize", { disk: "scsi0", size: "big" }),
-      400,
-      "Parameter verification failed.",
-    );
+    await rejects(h.call("PUT", "/nodes/pve1/qemu/100/resize", { disk: "scsi0", size: "big" }), 400, "Parameter verification failed.");
   });
 
   it("resize honours the digest", async () => {
@@ -45,7 +41,10 @@ describe("QEMU disks: resize, move_disk, unlink", () => {
     cfg = await h.config(100);
     assert.equal(cfg.scsi1, "shared:100/vm-100-disk-1.raw,size=1G");
     assert.equal(cfg.unused1, undefined);
-    assert.equal(h.model.state.volumes.some((v) => v.volid === "local-lvm:vm-100-disk-1"), false);
+    assert.equal(
+      h.model.state.volumes.some((v) => v.volid === "local-lvm:vm-100-disk-1"),
+      false,
+    );
     await rejects(
       h.call("POST", "/nodes/pve1/qemu/100/move_disk", { disk: "scsi1", storage: "shared", format: "raw" }),
       500,
@@ -71,7 +70,10 @@ describe("QEMU disks: resize, move_disk, unlink", () => {
     const cfg = await h.config(100);
     assert.equal(cfg.scsi2, undefined);
     assert.equal(cfg.unused0, undefined);
-    assert.deepEqual(h.model.state.volumes.filter((v) => v.vmid === 100).map((v) => v.volid), ["local-lvm:vm-100-disk-0"]);
+    assert.deepEqual(
+      h.model.state.volumes.filter((v) => v.vmid === 100).map((v) => v.volid),
+      ["local-lvm:vm-100-disk-0"],
+    );
   });
 
   it("a disk removed from a running VM with hotplug=0 stays pending", async () => {

@@ -105,8 +105,14 @@ describe("QEMU destroy", () => {
     const upid = await h.ok("DELETE", "/nodes/pve1/qemu/100");
     assert.match(upid, /:qmdestroy:100:/);
     assert.equal(h.model.guest(100), undefined);
-    assert.deepEqual(h.model.state.volumes.filter((v) => v.vmid === 100), []);
-    assert.ok(h.model.state.volumes.some((v) => v.volid === "local:iso/debian-13-netinst.iso"), "ISO is kept");
+    assert.deepEqual(
+      h.model.state.volumes.filter((v) => v.vmid === 100),
+      [],
+    );
+    assert.ok(
+      h.model.state.volumes.some((v) => v.volid === "local:iso/debian-13-netinst.iso"),
+      "ISO is kept",
+    );
   });
 
   it("keeps unreferenced volumes unless destroy-unreferenced-disks is set", async () => {
@@ -114,10 +120,16 @@ describe("QEMU destroy", () => {
     await h.createVm(100, { scsi0: "local-lvm:4" });
     await h.call("POST", "/nodes/pve1/storage/local-lvm/content", { vmid: 100, filename: "vm-100-disk-7", size: "1G" });
     await h.ok("DELETE", "/nodes/pve1/qemu/100");
-    assert.deepEqual(h.model.state.volumes.filter((v) => v.vmid === 100).map((v) => v.volid), ["local-lvm:vm-100-disk-7"]);
+    assert.deepEqual(
+      h.model.state.volumes.filter((v) => v.vmid === 100).map((v) => v.volid),
+      ["local-lvm:vm-100-disk-7"],
+    );
     await h.createVm(100, {});
     await h.ok("DELETE", "/nodes/pve1/qemu/100", { "destroy-unreferenced-disks": 1 });
-    assert.deepEqual(h.model.state.volumes.filter((v) => v.vmid === 100), []);
+    assert.deepEqual(
+      h.model.state.volumes.filter((v) => v.vmid === 100),
+      [],
+    );
   });
 
   it("refuses running and protected VMs with PVE's messages", async () => {

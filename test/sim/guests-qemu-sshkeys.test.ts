@@ -17,8 +17,16 @@ describe("qemu sshkeys", () => {
   it("refuses an update with a bad key, takes good keys with blank lines", async () => {
     const h = new Harness();
     await h.createVm(100, { sshkeys: encodeURIComponent(`${GOOD}\n\n`) });
-    await rejects(h.call("PUT", "/nodes/pve1/qemu/100/config", { sshkeys: encodeURIComponent(CUT) }), 500, "SSH public key validation error");
-    await rejects(h.call("POST", "/nodes/pve1/qemu/100/config", { sshkeys: encodeURIComponent(`not a key\n${GOOD}`) }), 500, "SSH public key validation error");
+    await rejects(
+      h.call("PUT", "/nodes/pve1/qemu/100/config", { sshkeys: encodeURIComponent(CUT) }),
+      500,
+      "SSH public key validation error",
+    );
+    await rejects(
+      h.call("POST", "/nodes/pve1/qemu/100/config", { sshkeys: encodeURIComponent(`not a key\n${GOOD}`) }),
+      500,
+      "SSH public key validation error",
+    );
     assert.equal(decodeURIComponent(String((await h.config(100)).sshkeys)), `${GOOD}\n\n`);
   });
 });

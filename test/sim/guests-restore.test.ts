@@ -65,13 +65,14 @@ describe("restore from vzdump archives", () => {
     assert.equal(cfg.cores, 2);
     assert.equal(cfg.scsi0, "shared:100/vm-100-disk-0.raw,size=4G");
     assert.equal(cfg.scsi1, undefined);
-    assert.deepEqual(h.model.state.volumes.filter((v) => v.volid.startsWith("local-lvm:vm-100")), [], "old volumes are gone");
-    await rejects(
-      h.call("POST", "/nodes/pve1/qemu", { vmid: 101, archive, scsi0: "local-lvm:1" }),
-      400,
-      "Parameter verification failed.",
-      { scsi0: "option conflicts with option 'archive'" },
+    assert.deepEqual(
+      h.model.state.volumes.filter((v) => v.volid.startsWith("local-lvm:vm-100")),
+      [],
+      "old volumes are gone",
     );
+    await rejects(h.call("POST", "/nodes/pve1/qemu", { vmid: 101, archive, scsi0: "local-lvm:1" }), 400, "Parameter verification failed.", {
+      scsi0: "option conflicts with option 'archive'",
+    });
   });
 
   it("vzrestore recreates a container", async () => {
@@ -94,7 +95,14 @@ describe("restore from vzdump archives", () => {
     const original = await h.config(200, "pve1", "lxc");
     assert.equal(cfg.net0, original.net0, "without unique the archive's hwaddr is kept");
     // pve-container: with unique each archived NIC gets a new hwaddr, and replaces the request's NIC of that key.
-    await h.ok("POST", "/nodes/pve1/lxc", { vmid: 202, ostemplate: archive, restore: 1, storage: "local-lvm", unique: 1, net0: "name=eth9,bridge=vmbr1" });
+    await h.ok("POST", "/nodes/pve1/lxc", {
+      vmid: 202,
+      ostemplate: archive,
+      restore: 1,
+      storage: "local-lvm",
+      unique: 1,
+      net0: "name=eth9,bridge=vmbr1",
+    });
     const unique = await h.config(202, "pve1", "lxc");
     assert.notEqual(macOf(unique.net0), macOf(original.net0));
     assert.match(String(unique.net0), /name=eth0,bridge=vmbr0/);

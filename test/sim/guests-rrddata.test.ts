@@ -43,7 +43,12 @@ describe("rrddata", () => {
       return h;
     };
     const h = await make();
-    for (const [timeframe, step] of [["day", 1800], ["week", 10800], ["month", 43200], ["year", 604800]] as const) {
+    for (const [timeframe, step] of [
+      ["day", 1800],
+      ["week", 10800],
+      ["month", 43200],
+      ["year", 604800],
+    ] as const) {
       const pts = (await h.call("GET", "/nodes/pve1/qemu/100/rrddata", { timeframe, cf: "AVERAGE" })) as Point[];
       assert.equal(pts.length, 70);
       assert.equal((pts[1]?.time ?? 0) - (pts[0]?.time ?? 0), step, timeframe);
@@ -64,11 +69,29 @@ describe("rrddata", () => {
     h.clock += 600;
     const node = (await h.call("GET", "/nodes/pve1/rrddata", { timeframe: "hour", cf: "AVERAGE" })) as Point[];
     const last = node.at(-1) as Point;
-    for (const key of ["time", "cpu", "maxcpu", "iowait", "loadavg", "memtotal", "memused", "swaptotal", "swapused", "roottotal", "rootused", "netin", "netout"]) {
+    for (const key of [
+      "time",
+      "cpu",
+      "maxcpu",
+      "iowait",
+      "loadavg",
+      "memtotal",
+      "memused",
+      "swaptotal",
+      "swapused",
+      "roottotal",
+      "rootused",
+      "netin",
+      "netout",
+    ]) {
       assert.equal(typeof last[key], "number", key);
     }
     assert.ok(last.memused < last.memtotal);
-    await h.call("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst", rootfs: "local-lvm:8" });
+    await h.call("POST", "/nodes/pve1/lxc", {
+      vmid: 200,
+      ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst",
+      rootfs: "local-lvm:8",
+    });
     await h.runTasks();
     const ct = (await h.call("GET", "/nodes/pve1/lxc/200/rrddata", { timeframe: "hour", cf: "AVERAGE" })) as Point[];
     assert.equal(ct.length, 70);

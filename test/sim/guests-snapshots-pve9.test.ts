@@ -61,17 +61,23 @@ describe("snapshot sections (PVE 9)", () => {
     const state = h.model.state.volumes.find((v) => v.volid === "local-lvm:vm-100-state-live");
     assert.equal(state?.size, (1024 * 2 + 500) * MiB);
     await h.ok("DELETE", "/nodes/pve1/qemu/100/snapshot/live");
-    assert.equal(h.model.state.volumes.some((v) => v.volid === "local-lvm:vm-100-state-live"), false);
+    assert.equal(
+      h.model.state.volumes.some((v) => v.volid === "local-lvm:vm-100-state-live"),
+      false,
+    );
   });
 
   it("vmstatestorage chooses where RAM goes; destroying the VM frees the state volume too", async () => {
     const h = harness();
     await h.createVm(100, { scsi0: "local-lvm:4", vmstatestorage: "local", start: 1 });
     await h.ok("POST", "/nodes/pve1/qemu/100/snapshot", { snapname: "ram", vmstate: 1 });
-    assert.equal((await h.call("GET", "/nodes/pve1/qemu/100/snapshot/ram/config") as Row).vmstate, "local:100/vm-100-state-ram.raw");
+    assert.equal(((await h.call("GET", "/nodes/pve1/qemu/100/snapshot/ram/config")) as Row).vmstate, "local:100/vm-100-state-ram.raw");
     await h.ok("POST", "/nodes/pve1/qemu/100/status/stop");
     await h.ok("DELETE", "/nodes/pve1/qemu/100");
-    assert.deepEqual(h.model.state.volumes.filter((v) => v.vmid === 100).map((v) => v.volid), []);
+    assert.deepEqual(
+      h.model.state.volumes.filter((v) => v.vmid === 100).map((v) => v.volid),
+      [],
+    );
   });
 });
 

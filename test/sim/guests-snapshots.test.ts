@@ -95,10 +95,13 @@ describe("snapshots", () => {
     const upid = await h.ok("DELETE", "/nodes/pve1/qemu/100/snapshot/snap_a");
     assert.match(upid, /:qmdelsnapshot:100:/);
     const list = (await h.call("GET", "/nodes/pve1/qemu/100/snapshot")) as Row[];
-    assert.deepEqual(list.map((s) => [s.name, s.parent, s.description]), [
-      ["snap_b", undefined, "second"],
-      ["current", "snap_b", "You are here!"],
-    ]);
+    assert.deepEqual(
+      list.map((s) => [s.name, s.parent, s.description]),
+      [
+        ["snap_b", undefined, "second"],
+        ["current", "snap_b", "You are here!"],
+      ],
+    );
     const missing = await h.call("DELETE", "/nodes/pve1/qemu/100/snapshot/snap_a");
     assert.equal(h.task(missing).exitstatus, "snapshot 'snap_a' does not exist");
     const rollback = await h.call("POST", "/nodes/pve1/qemu/100/snapshot/snap_a/rollback");

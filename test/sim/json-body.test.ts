@@ -8,7 +8,12 @@ const text = (body: Record<string, unknown>) => Buffer.concat(jsonBody(body)).to
 
 describe("jsonBody", () => {
   it("writes exactly what JSON.stringify writes, for short and long arrays and other envelopes", () => {
-    const rows = Array.from({ length: 1234 }, (_, i) => ({ id: `qemu/${i}`, name: `vm-ü-${i}`, cpu: i / 7, tags: i % 3 ? "a;b" : undefined }));
+    const rows = Array.from({ length: 1234 }, (_, i) => ({
+      id: `qemu/${i}`,
+      name: `vm-ü-${i}`,
+      cpu: i / 7,
+      tags: i % 3 ? "a;b" : undefined,
+    }));
     const bodies: Array<Record<string, unknown>> = [
       { data: rows },
       { data: rows, total: 1234 },
@@ -42,7 +47,10 @@ describe("jsonBody", () => {
       const nodes = [{ id: "node/pve1" }, { id: "node/pve2" }];
       const expected = JSON.stringify({ data: [...Array.from({ length }, (_, i) => entry(i)), ...nodes] });
       assert.equal(text({ data: new JsonList([run(length), nodes]) }), expected, `${length} entries`);
-      assert.ok(asked.every(([start, end]) => end - start <= 200), "no slice over 200 entries");
+      assert.ok(
+        asked.every(([start, end]) => end - start <= 200),
+        "no slice over 200 entries",
+      );
     }
     assert.equal(text({ data: new JsonList([[], run(0)]), total: 0 }), '{"data":[],"total":0}');
   });

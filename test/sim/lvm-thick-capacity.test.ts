@@ -28,7 +28,12 @@ describe("thick LVM capacity", () => {
             // the plugin's own check compares free bytes with the size in KiB
             assert.match(String(exit), new RegExp(`not enough free space \\(0 < ${gib * 1024 * 1024}\\)$`));
           } else {
-            assert.match(String(exit), new RegExp(`lvcreate 'thick/vm-${100 + i}-disk-0' error:   Volume group "thick" has insufficient free space \\(${(8 - used) * 256} extents\\): ${gib * 256} required\\.`));
+            assert.match(
+              String(exit),
+              new RegExp(
+                `lvcreate 'thick/vm-${100 + i}-disk-0' error:   Volume group "thick" has insufficient free space \\(${(8 - used) * 256} extents\\): ${gib * 256} required\\.`,
+              ),
+            );
           }
         }
         const status = (await h.call("GET", "/nodes/pve1/storage/thick/status")) as Record<string, number>;
@@ -42,7 +47,10 @@ describe("thick LVM capacity", () => {
     const h = new Harness({ config });
     await h.createVm(100, { scsi0: "thick:6" });
     const upid = await h.call("PUT", "/nodes/pve1/qemu/100/resize", { disk: "scsi0", size: "+3G" });
-    assert.equal(h.task(upid).exitstatus, "error resizing volume '/dev/thick/vm-100-disk-0':   Insufficient free space: 768 extents needed, but only 512 available");
+    assert.equal(
+      h.task(upid).exitstatus,
+      "error resizing volume '/dev/thick/vm-100-disk-0':   Insufficient free space: 768 extents needed, but only 512 available",
+    );
     assert.equal((await h.config(100)).scsi0, "thick:vm-100-disk-0,size=6G");
     await h.ok("PUT", "/nodes/pve1/qemu/100/resize", { disk: "scsi0", size: "+2G" });
   });

@@ -37,7 +37,10 @@ describe("container create: what only root@pam may ask", () => {
   ];
   for (const [what, extra, reason] of cases) {
     it(`${what}: 403 with PVE's reason`, async () => {
-      await assert.rejects(admin.request("POST", "/nodes/pve1/lxc", { vmid: 280, ...BASE, ...extra }), (e: Error & { status?: number }) => e.status === 403 && reason.test(e.message));
+      await assert.rejects(
+        admin.request("POST", "/nodes/pve1/lxc", { vmid: 280, ...BASE, ...extra }),
+        (e: Error & { status?: number }) => e.status === 403 && reason.test(e.message),
+      );
     });
   }
 

@@ -29,7 +29,11 @@ describe("migrate preconditions of a VM", () => {
     await h.createVm(100, { scsi0: "pair:1" });
     const tasks = h.tasks.length;
     await rejects(h.call("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve9" }), 500, "no such cluster node 'pve9'");
-    await rejects(h.call("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve3" }), 500, "storage 'pair' is not available on node 'pve3'");
+    await rejects(
+      h.call("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve3" }),
+      500,
+      "storage 'pair' is not available on node 'pve3'",
+    );
     h.model.setGuestLock(100, "backup");
     await rejects(h.call("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve2" }), 500, "VM is locked (backup)");
     assert.equal(h.tasks.length, tasks, "no task started");
@@ -65,7 +69,11 @@ describe("migrate preconditions of a container", () => {
     const missing = await h.call("POST", "/nodes/pve1/lxc/200/migrate", { target: "pve3" });
     aborted(h, missing, "storage 'pair' is not available on node 'pve3'");
     await h.ok("POST", "/nodes/pve1/lxc/200/status/start");
-    await rejects(h.call("POST", "/nodes/pve1/lxc/200/migrate", { target: "pve2" }), 500, "can't migrate running container without --online or --restart");
+    await rejects(
+      h.call("POST", "/nodes/pve1/lxc/200/migrate", { target: "pve2" }),
+      500,
+      "can't migrate running container without --online or --restart",
+    );
     const online = await h.call("POST", "/nodes/pve1/lxc/200/migrate", { target: "pve2", online: 1, restart: 1 });
     aborted(h, online, "lxc live migration is currently not implemented");
     assert.equal(h.model.guest(200)?.node, "pve1");

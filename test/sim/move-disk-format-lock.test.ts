@@ -18,7 +18,13 @@ const config = {
     { id: "bt", type: "btrfs" as const, content: "images", path: "/mnt/bt" },
   ],
 };
-const VALID: Record<string, string[]> = { "local-lvm": ["raw"], nfs: ["raw", "qcow2", "vmdk"], dir: ["raw", "qcow2", "vmdk"], zfs: ["raw"], bt: ["raw"] };
+const VALID: Record<string, string[]> = {
+  "local-lvm": ["raw"],
+  nfs: ["raw", "qcow2", "vmdk"],
+  dir: ["raw", "qcow2", "vmdk"],
+  zfs: ["raw"],
+  bt: ["raw"],
+};
 
 function formatOf(volid: string): string {
   const m = /\.(raw|qcow2|vmdk)$/.exec(volid);
@@ -28,17 +34,21 @@ function formatOf(volid: string): string {
 describe("move_disk target format", () => {
   it("keeps the source format where the target supports it, else raw", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("raw", "qcow2", "vmdk"), fc.constantFrom("local-lvm", "nfs", "zfs", "bt"), async (sourceFormat, target) => {
-        const h = new Harness({ config });
-        await h.createVm(100, { scsi0: `dir:1,format=${sourceFormat}` });
-        const before = String((await h.config(100)).scsi0);
-        assert.equal(formatOf(before.split(",")[0] as string), sourceFormat);
-        await h.ok("POST", "/nodes/pve1/qemu/100/move_disk", { disk: "scsi0", storage: target });
-        const moved = String((await h.config(100)).scsi0).split(",")[0] as string;
-        const expected = VALID[target]?.includes(sourceFormat) ? sourceFormat : "raw";
-        assert.equal(formatOf(moved), expected, moved);
-        assert.equal(h.model.state.volumes.find((v) => v.volid === moved)?.format, expected);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom("raw", "qcow2", "vmdk"),
+        fc.constantFrom("local-lvm", "nfs", "zfs", "bt"),
+        async (sourceFormat, target) => {
+          const h = new Harness({ config });
+          await h.createVm(100, { scsi0: `dir:1,format=${sourceFormat}` });
+          const before = String((await h.config(100)).scsi0);
+          assert.equal(formatOf(before.split(",")[0] as string), sourceFormat);
+          await h.ok("POST", "/nodes/pve1/qemu/100/move_disk", { disk: "scsi0", storage: target });
+          const moved = String((await h.config(100)).scsi0).split(",")[0] as string;
+          const expected = VALID[target]?.includes(sourceFormat) ? sourceFormat : "raw";
+          assert.equal(formatOf(moved), expected, moved);
+          assert.equal(h.model.state.volumes.find((v) => v.volid === moved)?.format, expected);
+        },
+      ),
       { numRuns: 12 },
     );
   });
@@ -61,7 +71,10 @@ describe("move_disk and the VM's config-file lock", () => {
     assert.equal(cfg.scsi0, "nfs:100/vm-100-disk-0.raw,size=4G");
     assert.equal(cfg.unused0, "local-lvm:vm-100-disk-0");
     assert.deepEqual(
-      h.model.state.volumes.filter((v) => v.vmid === 100).map((v) => v.volid).sort(),
+      h.model.state.volumes
+        .filter((v) => v.vmid === 100)
+        .map((v) => v.volid)
+        .sort(),
       ["local-lvm:vm-100-disk-0", "local-lvm:vm-100-disk-1", "nfs:100/vm-100-disk-0.raw"],
     );
     // the lock is free again once the first move ended

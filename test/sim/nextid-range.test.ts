@@ -9,12 +9,17 @@ import { Harness, rejects } from "./guests-harness.js";
 describe("/cluster/nextid and the datacenter next-id range", () => {
   it("answers the lowest free id inside the range", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 100, max: 5000 }), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 0, max: 3 }), async (lower, width, taken) => {
-        const h = new Harness();
-        await h.call("PUT", "/cluster/options", { "next-id": `lower=${lower},upper=${lower + width + taken}` });
-        for (let i = 0; i < taken; i++) await h.createVm(lower + i);
-        assert.equal(await h.call("GET", "/cluster/nextid"), String(lower + taken));
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 100, max: 5000 }),
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 0, max: 3 }),
+        async (lower, width, taken) => {
+          const h = new Harness();
+          await h.call("PUT", "/cluster/options", { "next-id": `lower=${lower},upper=${lower + width + taken}` });
+          for (let i = 0; i < taken; i++) await h.createVm(lower + i);
+          assert.equal(await h.call("GET", "/cluster/nextid"), String(lower + taken));
+        },
+      ),
       { numRuns: 20 },
     );
   });

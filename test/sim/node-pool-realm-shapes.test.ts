@@ -58,7 +58,10 @@ describe("realms of a fresh simulator", () => {
 
   it("marks no realm as default", async () => {
     const realms = (await call(sim, "GET", "/access/domains", { auth: root })).json.data as Row[];
-    assert.deepEqual(realms.map((r) => r.realm), ["pam", "pve"]);
+    assert.deepEqual(
+      realms.map((r) => r.realm),
+      ["pam", "pve"],
+    );
     for (const r of realms) assert.ok(!("default" in r), String(r.realm));
     const pve = (await call(sim, "GET", "/access/domains/pve", { auth: root })).json.data as Row;
     assert.ok(!("default" in pve));

@@ -128,7 +128,10 @@ describe("simulator access changes follow PVE's escalation rules", () => {
         ["bob@pve", "team-b"],
         ["both@pve", "team-a,team-b"],
       ] as const) {
-        assert.equal((await call(sim, "POST", "/access/users", { auth: root, params: { userid, groups, password: "secret123" } })).status, 200);
+        assert.equal(
+          (await call(sim, "POST", "/access/users", { auth: root, params: { userid, groups, password: "secret123" } })).status,
+          200,
+        );
       }
     });
 

@@ -98,7 +98,10 @@ describe("simulator ACLs and roles", () => {
     });
     assert.equal(removed.status, 200);
     const after = await call(sim, "GET", "/access/acl", { auth: root });
-    assert.equal(after.json.data.some((e: { ugid: string }) => e.ugid === "acl@pve"), false);
+    assert.equal(
+      after.json.data.some((e: { ugid: string }) => e.ugid === "acl@pve"),
+      false,
+    );
     const badRole = await call(sim, "PUT", "/access/acl", { auth: root, params: { path: "/", roles: "Nope", users: "acl@pve" } });
     assert.equal(badRole.status, 500);
     assert.equal(badRole.reason, "role 'Nope' does not exist");

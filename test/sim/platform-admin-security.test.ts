@@ -80,7 +80,12 @@ describe("simulator admin API security", () => {
     };
 
     it("refuses fault statuses that are not whole numbers from 400 to 599, and bad fault fields", async () => {
-      await refused("POST", "/faults", { status: "abc" }, /POST \/_sim\/faults: 'status' must be a whole number from 400 to 599, not "abc"/);
+      await refused(
+        "POST",
+        "/faults",
+        { status: "abc" },
+        /POST \/_sim\/faults: 'status' must be a whole number from 400 to 599, not "abc"/,
+      );
       await refused("POST", "/faults", { status: 99999 }, /'status' must be a whole number from 400 to 599/);
       await refused("POST", "/faults", { status: 200 }, /'status'/);
       await refused("POST", "/faults", { path: "(" }, /'path' must be a regular expression/);
@@ -164,7 +169,10 @@ describe("simulator admin API security", () => {
 
     it("needs --state-dir to be an existing directory", async () => {
       const missing = join(dir, "no-such-dir");
-      assert.equal(simOptionsFromFlags({ host: "127.0.0.1", port: "0", rootPassword: "p", timing: "instant", stateDir: missing }).stateDir, missing);
+      assert.equal(
+        simOptionsFromFlags({ host: "127.0.0.1", port: "0", rootPassword: "p", timing: "instant", stateDir: missing }).stateDir,
+        missing,
+      );
       await assert.rejects(startHttpSim({ stateDir: missing }), (err: unknown) => {
         assert.ok(err instanceof StateDirError);
         assert.equal(

@@ -58,7 +58,12 @@ describe("ansible community.general proxmox modules against the simulator", { sk
     const { stdout } = await promisify(execFile)(ANSIBLE, [file, "-e", "ansible_python_interpreter=/usr/bin/python3"], {
       encoding: "utf8",
       timeout: 120000,
-      env: { ...process.env, ANSIBLE_STDOUT_CALLBACK: "json", ANSIBLE_LOCALHOST_WARNING: "False", ANSIBLE_INVENTORY_UNPARSED_WARNING: "False" },
+      env: {
+        ...process.env,
+        ANSIBLE_STDOUT_CALLBACK: "json",
+        ANSIBLE_LOCALHOST_WARNING: "False",
+        ANSIBLE_INVENTORY_UNPARSED_WARNING: "False",
+      },
     });
     const results = JSON.parse(stdout).plays[0].tasks.map((t: { hosts: { localhost: Record<string, unknown> } }) => t.hosts.localhost);
     for (const r of results) assert.equal(r.failed, undefined, JSON.stringify(r));

@@ -71,7 +71,9 @@ describe("simulator authentication", () => {
     assert.match(res.json.data.value, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const token = { token: `root@pam!ci=${res.json.data.value}` };
     assert.equal((await call(sim, "GET", "/version", { auth: token })).status, 200);
-    const spaced = await fetch(`${sim.url}/api2/json/version`, { headers: { Authorization: `PVEAPIToken root@pam!ci ${res.json.data.value}` } });
+    const spaced = await fetch(`${sim.url}/api2/json/version`, {
+      headers: { Authorization: `PVEAPIToken root@pam!ci ${res.json.data.value}` },
+    });
     assert.equal(spaced.status, 200);
     const wrong = await call(sim, "GET", "/version", { auth: { token: "root@pam!ci=00000000-0000-4000-8000-000000000000" } });
     assert.equal(wrong.status, 401);
@@ -80,7 +82,11 @@ describe("simulator authentication", () => {
     assert.deepEqual(listed.json.data, [{ tokenid: "ci", privsep: 1, expire: 0, comment: "ci" }]);
     const updated = await call(sim, "PUT", "/access/users/root@pam/token/ci", { auth: root, params: { comment: "test", privsep: 0 } });
     assert.deepEqual(updated.json.data, { comment: "test", expire: "0", privsep: "0" }); // as recorded from PVE
-    assert.deepEqual((await call(sim, "GET", "/access/users/root@pam/token/ci", { auth: root })).json.data, { privsep: 0, expire: 0, comment: "test" });
+    assert.deepEqual((await call(sim, "GET", "/access/users/root@pam/token/ci", { auth: root })).json.data, {
+      privsep: 0,
+      expire: 0,
+      comment: "test",
+    });
   });
 
   it("refuses endpoints marked not for tokens", async () => {
@@ -104,7 +110,12 @@ describe("simulator authentication", () => {
     // Its own ACL (Administrator) is cut down to what alice holds (PVEVMAdmin).
     await grant(sim, root, "/", "Administrator", { tokens: "alice@pve!sep" });
     const cut = await call(sim, "GET", "/access/permissions", { auth: separated, params: { path: "/vms/100" } });
-    assert.deepEqual(Object.keys(cut.json.data["/vms/100"]).sort(), Object.keys(cut.json.data["/vms/100"]).filter((p) => p.startsWith("VM.")).sort());
+    assert.deepEqual(
+      Object.keys(cut.json.data["/vms/100"]).sort(),
+      Object.keys(cut.json.data["/vms/100"])
+        .filter((p) => p.startsWith("VM."))
+        .sort(),
+    );
     assert.equal(cut.json.data["/vms/100"]["VM.PowerMgmt"], 1);
     assert.equal(cut.json.data["/vms/100"]["Sys.Audit"], undefined);
     const nothingOnNodes = await call(sim, "GET", "/access/permissions", { auth: separated, params: { path: "/nodes/pve1" } });

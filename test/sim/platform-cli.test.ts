@@ -17,7 +17,17 @@ const defaults = { host: "127.0.0.1", port: "8006", rootPassword: "proxmox", tim
 describe("pvectl sim", () => {
   it("maps flags onto simulator options", () => {
     assert.deepEqual(
-      simOptionsFromFlags({ ...defaults, port: "0", http: true, nodes: "5", seed: "7", timing: "realistic", timeScale: "0.1", workers: "2", latency: "20" }),
+      simOptionsFromFlags({
+        ...defaults,
+        port: "0",
+        http: true,
+        nodes: "5",
+        seed: "7",
+        timing: "realistic",
+        timeScale: "0.1",
+        workers: "2",
+        latency: "20",
+      }),
       {
         host: "127.0.0.1",
         port: 0,
@@ -83,9 +93,13 @@ describe("pvectl sim", () => {
   it("prints its connection details as JSON and stops cleanly on SIGINT", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pvectl-sim-cli-"));
     const caFile = join(dir, "ca.pem");
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "sim", "--port", "0", "--seed", "3", "--json", "--ca-file", caFile], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "src/cli/main.ts", "sim", "--port", "0", "--seed", "3", "--json", "--ca-file", caFile],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     let err = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -105,7 +119,10 @@ describe("pvectl sim", () => {
     assert.equal(info.seed, 3);
     assert.match(info.adminToken, /^[0-9a-f]{48}$/);
     const trusting = new Agent({ connect: { ca: info.ca } });
-    const adminInfo = await undiciFetch(`${info.url}/_sim/info`, { headers: { "X-Sim-Admin-Token": info.adminToken }, dispatcher: trusting });
+    const adminInfo = await undiciFetch(`${info.url}/_sim/info`, {
+      headers: { "X-Sim-Admin-Token": info.adminToken },
+      dispatcher: trusting,
+    });
     assert.equal(adminInfo.status, 200);
     assert.equal((await undiciFetch(`${info.url}/_sim/info`, { dispatcher: trusting })).status, 401);
     child.kill("SIGINT");

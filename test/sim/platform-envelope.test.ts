@@ -117,12 +117,18 @@ describe("simulator envelope and error shapes", () => {
 
   it("lists directory indexes from the schema", async () => {
     const top = await call(sim, "GET", "/", { auth: root });
-    assert.deepEqual(top.json.data.map((e: { subdir: string }) => e.subdir), ["version", "cluster", "nodes", "storage", "access", "pools"]);
+    assert.deepEqual(
+      top.json.data.map((e: { subdir: string }) => e.subdir),
+      ["version", "cluster", "nodes", "storage", "access", "pools"],
+    );
     const cluster = await call(sim, "GET", "/cluster", { auth: root });
     const names = cluster.json.data.map((e: { name: string }) => e.name);
     assert.ok(names.includes("resources") && names.includes("nextid") && names.includes("tasks"));
     const disks = await call(sim, "GET", "/nodes/pve1/disks", { auth: root });
-    assert.ok(disks.json.data.some((e: { name: string }) => e.name === "smart"), disks.text);
+    assert.ok(
+      disks.json.data.some((e: { name: string }) => e.name === "smart"),
+      disks.text,
+    );
     assert.equal((await call(sim, "GET", "/")).status, 401);
   });
 

@@ -91,7 +91,14 @@ export async function createToken(sim: RunningSimulator, auth: Credentials, user
   return { token: `${res.json.data["full-tokenid"]}=${res.json.data.value}` };
 }
 
-export async function grant(sim: RunningSimulator, root: Credentials, path: string, roles: string, who: Record<string, string>, propagate = 1) {
+export async function grant(
+  sim: RunningSimulator,
+  root: Credentials,
+  path: string,
+  roles: string,
+  who: Record<string, string>,
+  propagate = 1,
+) {
   const res = await call(sim, "PUT", "/access/acl", { auth: root, params: { path, roles, propagate, ...who } });
   if (res.status !== 200) throw new Error(`ACL ${path} ${roles} failed: ${res.status} ${res.reason} ${res.text}`);
 }

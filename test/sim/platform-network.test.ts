@@ -31,7 +31,14 @@ describe("simulator: /nodes/{node}/network edits", () => {
     const first = await net("GET");
     assert.equal(first.json.changes, undefined);
     assert.ok(first.json.data.some((e: { iface: string }) => e.iface === "vmbr0"));
-    const created = await net("POST", "", { iface: "vmbr9", type: "bridge", cidr: "10.9.0.1/24", autostart: 1, bridge_vlan_aware: 1, comments: "lab" });
+    const created = await net("POST", "", {
+      iface: "vmbr9",
+      type: "bridge",
+      cidr: "10.9.0.1/24",
+      autostart: 1,
+      bridge_vlan_aware: 1,
+      comments: "lab",
+    });
     assert.equal(created.status, 200, created.text);
     const listed = await net("GET");
     const vmbr9 = listed.json.data.find((e: { iface: string }) => e.iface === "vmbr9");
@@ -82,6 +89,9 @@ describe("simulator: /nodes/{node}/network edits", () => {
     assert.equal(reverted.json.changes, undefined);
     assert.equal((await net("GET", "/vmbr9")).json.data.mtu, undefined, "the applied bridge is back, without the reverted mtu");
     assert.equal((await net("DELETE", "/nope0")).status, 400);
-    assert.equal((await net("GET", "", { type: "any_bridge" })).json.data.every((e: { type: string }) => e.type === "bridge"), true);
+    assert.equal(
+      (await net("GET", "", { type: "any_bridge" })).json.data.every((e: { type: string }) => e.type === "bridge"),
+      true,
+    );
   });
 });

@@ -13,7 +13,8 @@ import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 const PYTHON = "/usr/bin/python3";
 const TOTP = "JBSWY3DPEHPK3PXP";
 const PROXMOXER = "/usr/lib/python3/dist-packages/proxmoxer/__init__.py";
-const skip = !existsSync(PYTHON) || !existsSync(PROXMOXER) ? "python3-proxmoxer is not installed (apt-get install python3-proxmoxer)" : false;
+const skip =
+  !existsSync(PYTHON) || !existsSync(PROXMOXER) ? "python3-proxmoxer is not installed (apt-get install python3-proxmoxer)" : false;
 
 // The script prints one JSON document; exceptions are reported as {"error": "..."} per step.
 const SCRIPT = `
@@ -69,7 +70,11 @@ describe("python3-proxmoxer against the simulator", { skip }, () => {
   let sim: RunningSimulator;
   let dir: string;
   before(async () => {
-    sim = await startSimulator({ port: 0, seed: 1, config: { access: { users: [{ userid: "tfa@pve", password: "password1", totp: TOTP }] } } });
+    sim = await startSimulator({
+      port: 0,
+      seed: 1,
+      config: { access: { users: [{ userid: "tfa@pve", password: "password1", totp: TOTP }] } },
+    });
     dir = mkdtempSync(join(tmpdir(), "pvectl-sim-proxmoxer-"));
   });
   after(async () => {
@@ -83,10 +88,14 @@ describe("python3-proxmoxer against the simulator", { skip }, () => {
     writeFileSync(caFile, sim.ca as string);
     writeFileSync(scriptFile, SCRIPT);
     // Asynchronous on purpose: the simulator runs in this process and must keep answering.
-    const { stdout } = await promisify(execFile)(PYTHON, [scriptFile, "127.0.0.1", String(sim.port), caFile, sim.rootPassword, totpCode(TOTP, Date.now() / 1000)], {
-      encoding: "utf8",
-      timeout: 60000,
-    });
+    const { stdout } = await promisify(execFile)(
+      PYTHON,
+      [scriptFile, "127.0.0.1", String(sim.port), caFile, sim.rootPassword, totpCode(TOTP, Date.now() / 1000)],
+      {
+        encoding: "utf8",
+        timeout: 60000,
+      },
+    );
     const out = JSON.parse(stdout);
     assert.equal(out.version.release, "9.1");
     assert.deepEqual(out.nodes, ["pve1", "pve2", "pve3"]);

@@ -23,7 +23,7 @@ function failingTask(router: Router): void {
       id: "100",
       kind: "create",
       work: (task) => {
-        task.log("  Logical volume \"vm-100-disk-0\" created.");
+        task.log('  Logical volume "vm-100-disk-0" created.');
         throw new Error("unable to create CT 100 - volume 'local:vztmpl/alpine.tar.xz' does not exist\n");
       },
     }),
@@ -65,7 +65,8 @@ describe("simulator answers have the recorded shapes", () => {
     for (const area of keys(recorded.cap)) assert.ok(area in res.json.data.cap, area);
     for (const [area, privs] of Object.entries(recorded.cap as Record<string, Record<string, number>>)) {
       // PVE 9 dropped VM.Monitor; every other privilege root had then, it has now.
-      for (const priv of Object.keys(privs).filter((p) => p !== "VM.Monitor")) assert.equal(res.json.data.cap[area][priv], 1, `${area} ${priv}`);
+      for (const priv of Object.keys(privs).filter((p) => p !== "VM.Monitor"))
+        assert.equal(res.json.data.cap[area][priv], 1, `${area} ${priv}`);
     }
   });
 
@@ -125,7 +126,10 @@ describe("simulator answers have the recorded shapes", () => {
     assert.deepEqual(keys(res.json.data), keys(stopped));
     assert.equal(res.json.data.exitstatus, "unable to create CT 100 - volume 'local:vztmpl/alpine.tar.xz' does not exist");
     const running = fixture("fog-proxmox__GET_nodes_NODE_tasks_UPID_status__01.json").data;
-    assert.deepEqual(keys(running), keys(stopped).filter((k) => k !== "exitstatus"));
+    assert.deepEqual(
+      keys(running),
+      keys(stopped).filter((k) => k !== "exitstatus"),
+    );
   });
 
   it("GET /nodes/{node}/tasks/{upid}/log", async () => {

@@ -15,7 +15,10 @@ describe("simulator state", () => {
     const file = join(dir, "cluster.json");
     const first = await startHttpSim({ stateFile: file });
     const root = await login(first);
-    assert.equal((await call(first, "POST", "/access/users", { auth: root, params: { userid: "kept@pve", password: "password1" } })).status, 200);
+    assert.equal(
+      (await call(first, "POST", "/access/users", { auth: root, params: { userid: "kept@pve", password: "password1" } })).status,
+      200,
+    );
     const token = await createToken(first, root, "root@pam", "keep", 0);
     await first.close();
     const saved = JSON.parse(readFileSync(file, "utf8"));

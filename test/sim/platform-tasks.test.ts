@@ -73,7 +73,10 @@ describe("simulator tasks (instant timing)", () => {
       ],
       total: 2,
     });
-    const page = await call(sim, "GET", `/nodes/pve1/tasks/${encodeURIComponent(upid)}/log`, { auth: root, params: { start: 1, limit: 1 } });
+    const page = await call(sim, "GET", `/nodes/pve1/tasks/${encodeURIComponent(upid)}/log`, {
+      auth: root,
+      params: { start: 1, limit: 1 },
+    });
     assert.deepEqual(page.json, { data: [{ n: 2, t: "TASK OK" }], total: 2 });
   });
 
@@ -99,7 +102,10 @@ describe("simulator tasks (instant timing)", () => {
       const item = all.json.data[0];
       assert.deepEqual(Object.keys(item).sort(), ["endtime", "id", "node", "pid", "pstart", "starttime", "status", "type", "upid", "user"]);
       const errors = await call(local, "GET", "/nodes/pve2/tasks", { auth, params: { errors: 1 } });
-      assert.deepEqual(errors.json.data.map((t: { status: string }) => t.status), ["VM 100 already running"]);
+      assert.deepEqual(
+        errors.json.data.map((t: { status: string }) => t.status),
+        ["VM 100 already running"],
+      );
       const okOnly = await call(local, "GET", "/nodes/pve2/tasks", { auth, params: { statusfilter: "ok" } });
       assert.equal(okOnly.json.total, 3);
       const paged = await call(local, "GET", "/nodes/pve2/tasks", { auth, params: { start: 1, limit: 2 } });
@@ -155,7 +161,13 @@ describe("simulator tasks (realistic timing)", () => {
       durations: { start: 400 },
       extraHandlers: (router) =>
         router.add("POST", "/nodes/{node}/startall", (ctx) =>
-          ctx.tasks.start({ node: String(ctx.params.node), type: "startall", id: "", kind: "start", work: () => void finished.push(performance.now()) }),
+          ctx.tasks.start({
+            node: String(ctx.params.node),
+            type: "startall",
+            id: "",
+            kind: "start",
+            work: () => void finished.push(performance.now()),
+          }),
         ),
     });
     try {

@@ -12,16 +12,12 @@ describe("numbers in property strings", () => {
     const h = new Harness();
     await h.createVm(100, { net0: "virtio=BC:24:11:00:00:01,bridge=vmbr0" });
     await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 0, max: 9999 }),
-        fc.constantFrom("", ".0", ".5", ".25", ".000"),
-        async (whole, fraction) => {
-          const rate = `${whole}${fraction}`;
-          const net0 = `virtio=BC:24:11:00:00:01,bridge=vmbr0,firewall=1,mtu=1500,queues=4,rate=${rate}`;
-          await h.call("PUT", "/nodes/pve1/qemu/100/config", { net0 });
-          assert.equal((await h.config(100)).net0, net0);
-        },
-      ),
+      fc.asyncProperty(fc.integer({ min: 0, max: 9999 }), fc.constantFrom("", ".0", ".5", ".25", ".000"), async (whole, fraction) => {
+        const rate = `${whole}${fraction}`;
+        const net0 = `virtio=BC:24:11:00:00:01,bridge=vmbr0,firewall=1,mtu=1500,queues=4,rate=${rate}`;
+        await h.call("PUT", "/nodes/pve1/qemu/100/config", { net0 });
+        assert.equal((await h.config(100)).net0, net0);
+      }),
       { numRuns: 25 },
     );
   });

@@ -6,7 +6,6 @@ import { after, before, describe, it } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { proxmoxerSkip as skip, runProxmoxerScript } from "../conformance/proxmoxer.js";
 
-
 const SCRIPT = `
 import json, sys, time
 import requests
@@ -68,7 +67,10 @@ describe("issue #19 shapes through python3-proxmoxer", { skip }, () => {
     for (const r of out.domains as Row[]) assert.ok(!("default" in r), String(r.realm));
 
     assert.equal(out.create, "OK");
-    assert.deepEqual((out.members as Row[]).map((m) => m.id), ["qemu/100"]);
+    assert.deepEqual(
+      (out.members as Row[]).map((m) => m.id),
+      ["qemu/100"],
+    );
     assert.ok(!("pool" in (out.members[0] as Row)));
 
     const stopped = out.stopped as Row;
@@ -90,7 +92,14 @@ describe("issue #19 shapes through python3-proxmoxer", { skip }, () => {
     assert.equal(info.total_mem - info.free_mem, running.mem);
     assert.equal(running.balloon_min, 1024 * 1024 ** 2);
     assert.equal(typeof running.memhost, "number");
-    for (const k of ["pressurecpusome", "pressurecpufull", "pressureiosome", "pressureiofull", "pressurememorysome", "pressurememoryfull"]) {
+    for (const k of [
+      "pressurecpusome",
+      "pressurecpufull",
+      "pressureiosome",
+      "pressureiofull",
+      "pressurememorysome",
+      "pressurememoryfull",
+    ]) {
       assert.equal(typeof running[k], "number", k);
     }
   });

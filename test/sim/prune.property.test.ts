@@ -7,25 +7,29 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { type KeepOptions, markBackups, type PruneEntry } from "../../src/sim/cluster/prune.js";
 
-const entry: fc.Arbitrary<PruneEntry> = fc.record({
-  volid: fc.string(),
-  type: fc.constantFrom("qemu", "lxc"),
-  vmid: fc.integer({ min: 100, max: 102 }),
-  // about three years of distinct seconds, so hourly..yearly periods all matter
-  ctime: fc.integer({ min: 1_700_000_000, max: 1_800_000_000 }),
-  protected: fc.boolean(),
-}).map(({ protected: p, ...e }) => ({ ...e, ...(p ? { mark: "protected" as const } : {}) }));
+const entry: fc.Arbitrary<PruneEntry> = fc
+  .record({
+    volid: fc.string(),
+    type: fc.constantFrom("qemu", "lxc"),
+    vmid: fc.integer({ min: 100, max: 102 }),
+    // about three years of distinct seconds, so hourly..yearly periods all matter
+    ctime: fc.integer({ min: 1_700_000_000, max: 1_800_000_000 }),
+    protected: fc.boolean(),
+  })
+  .map(({ protected: p, ...e }) => ({ ...e, ...(p ? { mark: "protected" as const } : {}) }));
 
 const entries = fc.uniqueArray(entry, { selector: (e) => e.ctime, maxLength: 40 });
 const count = fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined });
-const keep: fc.Arbitrary<KeepOptions> = fc.record({
-  "keep-last": count,
-  "keep-hourly": count,
-  "keep-daily": count,
-  "keep-weekly": count,
-  "keep-monthly": count,
-  "keep-yearly": count,
-}).map((k) => Object.fromEntries(Object.entries(k).filter(([, v]) => v !== undefined)) as KeepOptions);
+const keep: fc.Arbitrary<KeepOptions> = fc
+  .record({
+    "keep-last": count,
+    "keep-hourly": count,
+    "keep-daily": count,
+    "keep-weekly": count,
+    "keep-monthly": count,
+    "keep-yearly": count,
+  })
+  .map((k) => Object.fromEntries(Object.entries(k).filter(([, v]) => v !== undefined)) as KeepOptions);
 
 const clone = (list: PruneEntry[]) => list.map((e) => ({ ...e }));
 const groupOf = (e: PruneEntry) => `${e.type}/${e.vmid}`;

@@ -63,7 +63,8 @@ describe("qemu create with start=1 (qemu-server create_vm: Execute autostart)", 
     assert.ok(start, JSON.stringify(during));
     assert.equal(start.status, "RUNNING", "the start task is still running");
     assert.equal(start.id, "100");
-    const log = (await call(sim, "GET", `/nodes/pve1/tasks/${encodeURIComponent(createUpid)}/log`, { auth, params: { limit: 100 } })).json.data;
+    const log = (await call(sim, "GET", `/nodes/pve1/tasks/${encodeURIComponent(createUpid)}/log`, { auth, params: { limit: 100 } })).json
+      .data;
     assert.ok(
       log.some((l: { t: string }) => l.t === "Execute autostart"),
       JSON.stringify(log),
@@ -91,7 +92,10 @@ describe("qemu create with start=1 (qemu-server create_vm: Execute autostart)", 
   it("starts nothing without start=1", async () => {
     const created = await call(sim, "POST", "/nodes/pve1/qemu", { auth, params: { vmid: 102, scsi0: "local-lvm:1" } });
     assert.equal(await waitTask(sim, auth, created.json.data), "OK");
-    assert.deepEqual((await tasksOf(sim, auth, 102)).map((t) => t.type), ["qmcreate"]);
+    assert.deepEqual(
+      (await tasksOf(sim, auth, 102)).map((t) => t.type),
+      ["qmcreate"],
+    );
     assert.equal(await vmStatus(sim, auth, 102), "stopped");
   });
 });

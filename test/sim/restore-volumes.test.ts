@@ -17,7 +17,10 @@ async function backupOf(h: Harness, vmid: number): Promise<string> {
 }
 
 const volids = (h: Harness, vmid: number) =>
-  h.model.state.volumes.filter((v) => v.vmid === vmid && v.content !== "backup").map((v) => v.volid).sort();
+  h.model.state.volumes
+    .filter((v) => v.vmid === vmid && v.content !== "backup")
+    .map((v) => v.volid)
+    .sort();
 
 describe("qmrestore and the cloud-init drive", () => {
   it("gives the restored VM its own cloud-init volume, on the archived storage or on `storage`", async () => {
@@ -83,9 +86,14 @@ describe("vzrestore without `storage`", () => {
     await h.ok("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: TEMPLATE, rootfs: "local-lvm:2" });
     const archive = await backupOf(h, 200);
     const tasks = h.tasks.length;
-    await rejects(h.call("POST", "/nodes/pve1/lxc", { vmid: 210, ostemplate: archive, restore: 1 }), 400, "Parameter verification failed.", {
-      storage: "storage 'local' does not support container directories",
-    });
+    await rejects(
+      h.call("POST", "/nodes/pve1/lxc", { vmid: 210, ostemplate: archive, restore: 1 }),
+      400,
+      "Parameter verification failed.",
+      {
+        storage: "storage 'local' does not support container directories",
+      },
+    );
     h.denied.add("/storage/local-lvm Datastore.AllocateSpace");
     await rejects(
       h.call("POST", "/nodes/pve1/lxc", { vmid: 210, ostemplate: archive, restore: 1, storage: "local-lvm" }),

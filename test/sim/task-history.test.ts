@@ -9,7 +9,12 @@ import { DEFAULT_TIMING } from "../../src/sim/tasks/timing.js";
 
 describe("task history", () => {
   it("drops the oldest finished tasks of a node past 50,000 and keeps the other node's", async () => {
-    const runner = new TaskRunner(new SimClock(), new SeededRandom(1), { ...DEFAULT_TIMING }, { failureFor: () => undefined, changed: () => {} });
+    const runner = new TaskRunner(
+      new SimClock(),
+      new SeededRandom(1),
+      { ...DEFAULT_TIMING },
+      { failureFor: () => undefined, changed: () => {} },
+    );
     const start = (node: string, id: number) => {
       const { record, release } = runner.create({ node, type: "qmstart", id: String(id), kind: "start", work: () => {} }, "root@pam");
       release();

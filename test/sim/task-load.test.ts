@@ -24,7 +24,8 @@ async function startTasks(sim: RunningSimulator, auth: Credentials, node: string
 
 /** Stops tasks through the API, so no test waits for (or races) a task's duration. */
 async function stopTasks(sim: RunningSimulator, auth: Credentials, node: string, upids: string[]): Promise<void> {
-  for (const upid of upids) assert.equal((await call(sim, "DELETE", `/nodes/${node}/tasks/${encodeURIComponent(upid)}`, { auth })).status, 200);
+  for (const upid of upids)
+    assert.equal((await call(sim, "DELETE", `/nodes/${node}/tasks/${encodeURIComponent(upid)}`, { auth })).status, 200);
 }
 
 async function withSim(options: SimulatorOptions, body: (sim: RunningSimulator, auth: Credentials) => Promise<void>): Promise<void> {
@@ -87,7 +88,10 @@ describe("simulator task load per node", () => {
       assert.equal(read.status, 200);
       assert.deepEqual(read.json.data, { slots: 3, nodes: { pve1: { inFlight: 0, running: 0, peakInFlight: 4, peakRunning: 3 } } });
       assert.equal((await adminCall(sim, "DELETE", "/task-load")).status, 200);
-      assert.deepEqual((await adminCall(sim, "GET", "/task-load")).json.data, { slots: 3, nodes: { pve1: { inFlight: 0, running: 0, peakInFlight: 0, peakRunning: 0 } } });
+      assert.deepEqual((await adminCall(sim, "GET", "/task-load")).json.data, {
+        slots: 3,
+        nodes: { pve1: { inFlight: 0, running: 0, peakInFlight: 0, peakRunning: 0 } },
+      });
     });
   });
 });

@@ -30,7 +30,13 @@ describe("ticket capabilities (cap)", () => {
     assert.deepEqual(cap.mapping, ["Mapping.Audit", "Mapping.Modify", "Mapping.Use", "Permissions.Modify"]);
     assert.deepEqual(cap.dc, ["SDN.Allocate", "SDN.Audit", "SDN.Use", "Sys.Audit", "Sys.Modify"]);
     assert.deepEqual(cap.sdn, ["Permissions.Modify", "SDN.Allocate", "SDN.Audit", "SDN.Use"]);
-    assert.deepEqual(cap.storage, ["Datastore.Allocate", "Datastore.AllocateSpace", "Datastore.AllocateTemplate", "Datastore.Audit", "Permissions.Modify"]);
+    assert.deepEqual(cap.storage, [
+      "Datastore.Allocate",
+      "Datastore.AllocateSpace",
+      "Datastore.AllocateTemplate",
+      "Datastore.Audit",
+      "Permissions.Modify",
+    ]);
     assert.deepEqual(cap.nodes, [
       "Permissions.Modify",
       "Sys.AccessNetwork",

@@ -34,7 +34,13 @@ describe("volume index", () => {
     const state = new Harness({ nodes: 2 }).model.state;
     for (let round = 0; round < 3; round++) {
       for (const vmid of [100, 101, 1000]) {
-        for (const [storage, node] of [["local-lvm", "pve1"], ["local-lvm", "pve2"], ["local", "pve1"], ["shared", "pve1"], ["shared", "pve2"]] as const) {
+        for (const [storage, node] of [
+          ["local-lvm", "pve1"],
+          ["local-lvm", "pve2"],
+          ["local", "pve1"],
+          ["shared", "pve1"],
+          ["shared", "pve2"],
+        ] as const) {
           allocate(state, storage, node, vmid);
         }
       }
@@ -53,15 +59,45 @@ describe("volume index", () => {
   it("sees volumes pushed straight onto state.volumes and removed behind its back", () => {
     const state = new Harness().model.state;
     allocate(state, "local-lvm", "pve1", 200);
-    state.volumes.push({ volid: "local-lvm:vm-200-disk-1", storage: "local-lvm", content: "images", format: "raw", size: 1, ctime: 0, vmid: 200, node: "pve1" });
+    state.volumes.push({
+      volid: "local-lvm:vm-200-disk-1",
+      storage: "local-lvm",
+      content: "images",
+      format: "raw",
+      size: 1,
+      ctime: 0,
+      vmid: 200,
+      node: "pve1",
+    });
     assert.equal(findVolume(state, "local-lvm:vm-200-disk-1", "pve1")?.size, 1);
     assert.equal(allocate(state, "local-lvm", "pve1", 200).volid, "local-lvm:vm-200-disk-2");
     // splice one out and push another (same length, new last element): still rebuilt
-    state.volumes.splice(state.volumes.findIndex((v) => v.volid === "local-lvm:vm-200-disk-1"), 1);
-    state.volumes.push({ volid: "local-lvm:vm-201-disk-0", storage: "local-lvm", content: "images", format: "raw", size: 1, ctime: 0, vmid: 201, node: "pve1" });
+    state.volumes.splice(
+      state.volumes.findIndex((v) => v.volid === "local-lvm:vm-200-disk-1"),
+      1,
+    );
+    state.volumes.push({
+      volid: "local-lvm:vm-201-disk-0",
+      storage: "local-lvm",
+      content: "images",
+      format: "raw",
+      size: 1,
+      ctime: 0,
+      vmid: 201,
+      node: "pve1",
+    });
     assert.equal(findVolume(state, "local-lvm:vm-200-disk-1", "pve1"), undefined);
     assert.equal(allocate(state, "local-lvm", "pve1", 200).volid, "local-lvm:vm-200-disk-1");
-    addVolume(state, { volid: "local-lvm:vm-200-disk-9", storage: "local-lvm", content: "images", format: "raw", size: 1, ctime: 0, vmid: 200, node: "pve1" });
+    addVolume(state, {
+      volid: "local-lvm:vm-200-disk-9",
+      storage: "local-lvm",
+      content: "images",
+      format: "raw",
+      size: 1,
+      ctime: 0,
+      vmid: 200,
+      node: "pve1",
+    });
     assert.equal(findVolume(state, "local-lvm:vm-200-disk-9", "pve1")?.size, 1);
   });
 });

@@ -24,7 +24,11 @@ const KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDemoKeyOnlyDemoKeyOnlyDemoKeyO
 
 // Independent of each other: own vmids, names and ids.
 const FRAGMENTS: Fragment[] = [
-  { name: "vm shape", bad: [["vms", "{ vmid: 201, name: f1, node: pve1, corse: 2 }"]], good: [["vms", "{ vmid: 201, name: f1, node: pve1, cores: 2 }"]] },
+  {
+    name: "vm shape",
+    bad: [["vms", "{ vmid: 201, name: f1, node: pve1, corse: 2 }"]],
+    good: [["vms", "{ vmid: 201, name: f1, node: pve1, cores: 2 }"]],
+  },
   {
     name: "vm ssh key",
     bad: [["vms", "{ vmid: 202, name: f2, node: pve1, cloudInit: { storage: local-lvm, sshKeys: [ops@laptop] } }"]],
@@ -37,24 +41,52 @@ const FRAGMENTS: Fragment[] = [
   },
   {
     name: "duplicate vmid",
-    bad: [["vms", "{ vmid: 204, name: f4a, node: pve1 }"], ["vms", "{ vmid: 204, name: f4b, node: pve1 }"]],
-    good: [["vms", "{ vmid: 204, name: f4a, node: pve1 }"], ["vms", "{ vmid: 205, name: f4b, node: pve1 }"]],
+    bad: [
+      ["vms", "{ vmid: 204, name: f4a, node: pve1 }"],
+      ["vms", "{ vmid: 204, name: f4b, node: pve1 }"],
+    ],
+    good: [
+      ["vms", "{ vmid: 204, name: f4a, node: pve1 }"],
+      ["vms", "{ vmid: 205, name: f4b, node: pve1 }"],
+    ],
   },
   {
     name: "duplicate name",
-    bad: [["vms", "{ vmid: 206, name: f6, node: pve1 }"], ["containers", "{ vmid: 207, hostname: f6, node: pve1 }"]],
-    good: [["vms", "{ vmid: 206, name: f6, node: pve1 }"], ["containers", "{ vmid: 207, hostname: f6b, node: pve1 }"]],
+    bad: [
+      ["vms", "{ vmid: 206, name: f6, node: pve1 }"],
+      ["containers", "{ vmid: 207, hostname: f6, node: pve1 }"],
+    ],
+    good: [
+      ["vms", "{ vmid: 206, name: f6, node: pve1 }"],
+      ["containers", "{ vmid: 207, hostname: f6b, node: pve1 }"],
+    ],
   },
   {
     name: "container template",
     bad: [["containers", '{ vmid: 208, hostname: f8, node: pve1, ostemplate: "local:iso/f8.iso" }']],
     good: [["containers", '{ vmid: 208, hostname: f8, node: pve1, ostemplate: "local:vztmpl/f8.tar.zst" }']],
   },
-  { name: "role shape", bad: [["roles", "{ id: Role9, privileges: [VM.Audit], colour: red }"]], good: [["roles", "{ id: Role9, privileges: [VM.Audit] }"]] },
-  { name: "role privilege", bad: [["roles", "{ id: Role10, privileges: [VM.Allocat] }"]], good: [["roles", "{ id: Role10, privileges: [VM.Allocate] }"]] },
-  { name: "user expiry", bad: [["users", '{ id: f11@pve, expire: "2027-13-01" }']], good: [["users", '{ id: f11@pve, expire: "2027-12-01" }']] },
+  {
+    name: "role shape",
+    bad: [["roles", "{ id: Role9, privileges: [VM.Audit], colour: red }"]],
+    good: [["roles", "{ id: Role9, privileges: [VM.Audit] }"]],
+  },
+  {
+    name: "role privilege",
+    bad: [["roles", "{ id: Role10, privileges: [VM.Allocat] }"]],
+    good: [["roles", "{ id: Role10, privileges: [VM.Allocate] }"]],
+  },
+  {
+    name: "user expiry",
+    bad: [["users", '{ id: f11@pve, expire: "2027-13-01" }']],
+    good: [["users", '{ id: f11@pve, expire: "2027-12-01" }']],
+  },
   { name: "user shape", bad: [["users", "{ id: f12@pve, enable: maybe }"]], good: [["users", "{ id: f12@pve, enable: true }"]] },
-  { name: "acl path", bad: [["acls", "{ path: /nowhere, role: PVEAuditor, user: f11@pve }"]], good: [["acls", "{ path: /vms, role: PVEAuditor, user: f11@pve }"]] },
+  {
+    name: "acl path",
+    bad: [["acls", "{ path: /nowhere, role: PVEAuditor, user: f11@pve }"]],
+    good: [["acls", "{ path: /vms, role: PVEAuditor, user: f11@pve }"]],
+  },
   {
     name: "job selection",
     bad: [["backupJobs", '{ id: job14, schedule: "02:30", selection: { vmids: [100], pool: web } }']],
@@ -72,8 +104,14 @@ const FRAGMENTS: Fragment[] = [
   },
   {
     name: "duplicate job id",
-    bad: [["backupJobs", '{ id: job17, schedule: "02:30", selection: { all: true } }'], ["backupJobs", '{ id: job17, schedule: "03:30", selection: { all: true } }']],
-    good: [["backupJobs", '{ id: job17, schedule: "02:30", selection: { all: true } }'], ["backupJobs", '{ id: job18, schedule: "03:30", selection: { all: true } }']],
+    bad: [
+      ["backupJobs", '{ id: job17, schedule: "02:30", selection: { all: true } }'],
+      ["backupJobs", '{ id: job17, schedule: "03:30", selection: { all: true } }'],
+    ],
+    good: [
+      ["backupJobs", '{ id: job17, schedule: "02:30", selection: { all: true } }'],
+      ["backupJobs", '{ id: job18, schedule: "03:30", selection: { all: true } }'],
+    ],
   },
 ];
 
@@ -107,7 +145,11 @@ let runs = 0;
 async function problemsOf(choice: Choice, bad: (fragment: Fragment) => boolean): Promise<string[]> {
   const run = join(dir, String(runs++));
   const files = [join(`${run}-a.yaml`), join(`${run}-b.yaml`)];
-  await Promise.all(files.map((file, i) => writeFile(file, fileText(choice.filter((c) => c.file === i).map(({ fragment }) => ({ fragment, bad: bad(fragment) }))))));
+  await Promise.all(
+    files.map((file, i) =>
+      writeFile(file, fileText(choice.filter((c) => c.file === i).map(({ fragment }) => ({ fragment, bad: bad(fragment) })))),
+    ),
+  );
   const problems = await loadSpecFiles(files).then(
     () => [] as string[],
     (err: unknown) => {
@@ -122,7 +164,11 @@ async function problemsOf(choice: Choice, bad: (fragment: Fragment) => boolean):
 }
 
 const choices = fc
-  .uniqueArray(fc.record({ fragment: fc.constantFrom(...FRAGMENTS), file: fc.integer({ min: 0, max: 1 }) }), { selector: (c) => c.fragment.name, minLength: 1, maxLength: 6 })
+  .uniqueArray(fc.record({ fragment: fc.constantFrom(...FRAGMENTS), file: fc.integer({ min: 0, max: 1 }) }), {
+    selector: (c) => c.fragment.name,
+    minLength: 1,
+    maxLength: 6,
+  })
   .chain((chosen) => fc.shuffledSubarray(chosen, { minLength: chosen.length, maxLength: chosen.length }));
 
 describe("a load reports every problem at once", () => {
@@ -149,9 +195,15 @@ describe("a load reports every problem at once", () => {
         assert.deepEqual([...together].sort(), [...alone].sort());
         assert.equal(new Set(together).size, together.length, "no problem twice");
         // Sorted by file (a before b), then line and column.
-        const positions = together.map((p) => /^RUN-([ab])\.yaml:(\d+):(\d+)/.exec(p)).map((m) => (m ? [m[1] === "a" ? 0 : 1, Number(m[2]), Number(m[3])] : [2, 0, 0]));
+        const positions = together
+          .map((p) => /^RUN-([ab])\.yaml:(\d+):(\d+)/.exec(p))
+          .map((m) => (m ? [m[1] === "a" ? 0 : 1, Number(m[2]), Number(m[3])] : [2, 0, 0]));
         const rank = (p: number[]) => ((p[0] as number) * 1e6 + (p[1] as number)) * 1e3 + (p[2] as number);
-        assert.deepEqual(positions.map(rank), positions.map(rank).sort((a, b) => a - b), "sorted by position");
+        assert.deepEqual(
+          positions.map(rank),
+          positions.map(rank).sort((a, b) => a - b),
+          "sorted by position",
+        );
       }),
       { numRuns: 40 },
     );

@@ -55,7 +55,10 @@ describe("resolveConnection", () => {
   it("says what is missing when neither the spec nor the environment gives a connection", () => {
     const message = failure(() => resolveConnection({ connections: {} }, undefined, {}));
     assert.match(message, /PROXMOX_HOST is not set/);
-    assert.match(message, /the spec names no connection, so pvectl reads the PROXMOX_\* environment variables; or define one under `connections:`/);
+    assert.match(
+      message,
+      /the spec names no connection, so pvectl reads the PROXMOX_\* environment variables; or define one under `connections:`/,
+    );
   });
 
   it("reads a named connection's token secret from the variable it names, ignoring PROXMOX_*", () => {
@@ -63,7 +66,11 @@ describe("resolveConnection", () => {
       `connections:\n  lab:\n    host: pve1.lab\n    port: 8006\n    user: automation@pve\n    tokenId: pvectl\n    tokenSecretEnv: PVE_LAB_SECRET\n    fingerprint: "${FP}"\n`,
       "lab.yaml",
     );
-    const options = resolveConnection(spec, "lab", { PVE_LAB_SECRET: ` ${SECRET}\n`, PROXMOX_HOST: "elsewhere", PROXMOX_TOKEN_SECRET: "other" });
+    const options = resolveConnection(spec, "lab", {
+      PVE_LAB_SECRET: ` ${SECRET}\n`,
+      PROXMOX_HOST: "elsewhere",
+      PROXMOX_TOKEN_SECRET: "other",
+    });
     assert.deepEqual(options, {
       host: "pve1.lab",
       port: 8006,
@@ -77,7 +84,10 @@ describe("resolveConnection", () => {
   it("reads a password from a file relative to the spec, first line only", async () => {
     const specFile = join(dir, "spec.yaml");
     await writeFile(join(dir, "pve-password"), "s3cret-pass\nignored second line\n");
-    const spec = parseSpec("connections:\n  lab: { host: pve1, user: root@pam, passwordFile: pve-password, validateCerts: false }\n", specFile);
+    const spec = parseSpec(
+      "connections:\n  lab: { host: pve1, user: root@pam, passwordFile: pve-password, validateCerts: false }\n",
+      specFile,
+    );
     const options = resolveConnection(spec, "lab", {});
     assert.equal(options.password, "s3cret-pass");
     assert.equal(options.validateCerts, false);
@@ -106,6 +116,9 @@ describe("resolveConnection", () => {
       failure(() => resolveConnection(spec, "empty", {})),
       `connection \`empty\` (${join(dir, "lab.yaml")}:4:3): tokenSecretFile ${join(dir, "empty")} is empty; its first line must hold the secret`,
     );
-    assert.equal(failure(() => resolveConnection(spec, "prod", {})), "connection `prod` is not defined in the spec (defined: empty, env, file)");
+    assert.equal(
+      failure(() => resolveConnection(spec, "prod", {})),
+      "connection `prod` is not defined in the spec (defined: empty, env, file)",
+    );
   });
 });

@@ -12,7 +12,10 @@ import { parseSpec } from "../../src/sources/spec/index.js";
 const CONNECTION = ["connections:", "  lab: { host: pve.example.com, tokenId: pvectl, tokenSecretEnv: PVE_LAB_SECRET, user: a@pve }"];
 
 function refusals(specFile: string, ...container: string[]): string[] {
-  const spec = parseSpec([...CONNECTION, "containers:", `  - { hostname: ct1, node: pve1, ${container.join(", ")} }`, ""].join("\n"), specFile);
+  const spec = parseSpec(
+    [...CONNECTION, "containers:", `  - { hostname: ct1, node: pve1, ${container.join(", ")} }`, ""].join("\n"),
+    specFile,
+  );
   try {
     checkContainerSecrets(spec, DEFAULT_SECRET_POLICY);
     return [];
@@ -39,7 +42,10 @@ describe("a container's password source", () => {
 
   it("is refused outside the policy: another prefix, a file elsewhere", () => {
     const [env] = refusals(join(dir, "ct.yaml"), "passwordEnv: HOME");
-    assert.match(env ?? "", /container ct1 \(.*ct\.yaml:\d+:\d+\): passwordEnv: refusing to read HOME: it does not start with an allowed prefix \(PROXMOX_, PVE_\)/);
+    assert.match(
+      env ?? "",
+      /container ct1 \(.*ct\.yaml:\d+:\d+\): passwordEnv: refusing to read HOME: it does not start with an allowed prefix \(PROXMOX_, PVE_\)/,
+    );
     const [file] = refusals(join(dir, "ct.yaml"), "passwordFile: /etc/shadow");
     assert.match(file ?? "", /passwordFile: refusing to read \/etc\/shadow: it is outside the spec's directory/);
   });

@@ -95,7 +95,17 @@ describe("a container entry", () => {
 
   it("accepts `name` as the hostname's alias, and leaves sections it does not write unmanaged", () => {
     const [ct] = desiredContainersOf(parseSpec(lines("containers:", "  - name: db1", "    node: pve2", "    state: absent"), "ct.yaml"));
-    assert.deepEqual(ct, { kind: "lxc", key: "db1", name: "db1", node: "pve2", options: {}, mounts: [], nics: [], unmanaged: ["mounts", "nics"], absent: true });
+    assert.deepEqual(ct, {
+      kind: "lxc",
+      key: "db1",
+      name: "db1",
+      node: "pve2",
+      options: {},
+      mounts: [],
+      nics: [],
+      unmanaged: ["mounts", "nics"],
+      absent: true,
+    });
     assert.equal(ct?.tags, undefined, "no `tags:`: the container's tags are not managed");
   });
 
@@ -119,7 +129,17 @@ describe("bad container input", () => {
 
   it("suggests the field for typos and for PVE's and the proxmox module's names", () => {
     assert.deepEqual(
-      problems(lines("containers:", "  - hostname: a", "    node: pve1", "    memroy: 1G", "    netif: x", "    tty: 2", "    nics: { net0: { bridge: vmbr0, macaddr: BC:24:11:2A:3B:4C } }")),
+      problems(
+        lines(
+          "containers:",
+          "  - hostname: a",
+          "    node: pve1",
+          "    memroy: 1G",
+          "    netif: x",
+          "    tty: 2",
+          "    nics: { net0: { bridge: vmbr0, macaddr: BC:24:11:2A:3B:4C } }",
+        ),
+      ),
       [
         "4:5: unknown key `memroy`; did you mean `memory`?",
         "5:5: unknown key `netif`; here it is `nics` (keyed by slot: `nics: { net0: { bridge: vmbr0, ip: dhcp } }`)",
@@ -174,7 +194,16 @@ describe("bad container input", () => {
 
   it("checks SSH public keys as PVE's ssh-keygen would", () => {
     assert.deepEqual(
-      problems(lines("containers:", "  - hostname: a", "    node: pve1", "    sshPublicKeys:", "      - ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDemo ops@x", "      - AAAAB3NzaC1yc2E ops@x")),
+      problems(
+        lines(
+          "containers:",
+          "  - hostname: a",
+          "    node: pve1",
+          "    sshPublicKeys:",
+          "      - ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDemo ops@x",
+          "      - AAAAB3NzaC1yc2E ops@x",
+        ),
+      ),
       [
         "5:9: PVE would refuse this key: it is not a complete ssh-ed25519 key: its base64 part is cut off or damaged (copy the whole line of the .pub file)",
         "6:9: PVE would refuse this key: it is not an OpenSSH public key: expected a key type (ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256 ...) followed by the key",
@@ -184,17 +213,31 @@ describe("bad container input", () => {
 
   it("checks values as PVE would: ranges, MiB units, a mount point's path", () => {
     assert.deepEqual(
-      problems(lines("containers:", "  - hostname: a", "    node: pve1", "    memory: 8", "    swap: 1.5K", "    mounts: { mp0: { volume: /srv, mountpoint: data } }")),
-      [
-        "4:13: must be at least 16, got 8",
-        "6:48: `data` is not valid: an absolute path inside the container, e.g. /data",
-      ],
+      problems(
+        lines(
+          "containers:",
+          "  - hostname: a",
+          "    node: pve1",
+          "    memory: 8",
+          "    swap: 1.5K",
+          "    mounts: { mp0: { volume: /srv, mountpoint: data } }",
+        ),
+      ),
+      ["4:13: must be at least 16, got 8", "6:48: `data` is not valid: an absolute path inside the container, e.g. /data"],
     );
   });
 
   it("one vmid and one name per guest, VMs and containers together", () => {
     assert.deepEqual(
-      problems(lines("vms:", "  - { vmid: 200, name: a, node: pve1 }", "containers:", "  - { vmid: 200, hostname: b, node: pve1 }", "  - { hostname: a, node: pve1 }")),
+      problems(
+        lines(
+          "vms:",
+          "  - { vmid: 200, name: a, node: pve1 }",
+          "containers:",
+          "  - { vmid: 200, hostname: b, node: pve1 }",
+          "  - { hostname: a, node: pve1 }",
+        ),
+      ),
       [
         "4:13: vmid 200 is declared twice: here (b) and at ct.yaml:2:5 (a); a vmid identifies one guest",
         "5:17: the name a is used twice: here and at ct.yaml:2:5; give each guest its own name (PVE allows duplicates, which makes names useless for finding a guest)",

@@ -36,7 +36,8 @@ describe("the escape hatch against real VM configs", () => {
     assert.deepEqual(checkExtraConfig("smbios1", "uuid=not-a-uuid"), {
       ok: false,
       part: "value",
-      message: 'PVE would refuse "uuid=not-a-uuid" for `smbios1`: invalid format - format error; smbios1.uuid: value does not match the regex pattern',
+      message:
+        'PVE would refuse "uuid=not-a-uuid" for `smbios1`: invalid format - format error; smbios1.uuid: value does not match the regex pattern',
     });
     assert.deepEqual(checkExtraConfig("parent", "snap1"), {
       ok: false,

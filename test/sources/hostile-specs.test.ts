@@ -40,7 +40,10 @@ describe("sizes too large to hold", () => {
 
   it("says the same of a disk and of balloon, each at its own value", () => {
     const found = summary(
-      lines("vms:", ...vm("a", "    balloon: 99999999999999999999M", "    disks:", "      scsi0: { storage: local-lvm, size: 99999999999999T }")),
+      lines(
+        "vms:",
+        ...vm("a", "    balloon: 99999999999999999999M", "    disks:", "      scsi0: { storage: local-lvm, size: 99999999999999T }"),
+      ),
     );
     assert.deepEqual(
       found.map((f) => f.replace(/: `.*$/, "")),
@@ -69,7 +72,14 @@ describe("YAML built to exhaust the parser", () => {
 
   it("refuses an alias bomb (billion laughs) at an alias, quickly", () => {
     const rows = ["x-a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"];
-    for (const [name, prev] of [["b", "a"], ["c", "b"], ["d", "c"], ["e", "d"], ["f", "e"], ["g", "f"]]) {
+    for (const [name, prev] of [
+      ["b", "a"],
+      ["c", "b"],
+      ["d", "c"],
+      ["e", "d"],
+      ["f", "e"],
+      ["g", "f"],
+    ]) {
       rows.push(`x-${name}: &${name} [${Array(10).fill(`*${prev}`).join(", ")}]`);
     }
     const started = Date.now();
@@ -88,7 +98,9 @@ describe("YAML built to exhaust the parser", () => {
 
 describe("keys named like members of every JavaScript object", () => {
   it("gets plain unknown-key messages, never Object's functions", () => {
-    const found = summary(lines("constructor: 1", "vms:", ...vm("a", "    constructor: 1", "    toString: 2", "    __proto__: 3", "    hasOwnProperty: 4")));
+    const found = summary(
+      lines("constructor: 1", "vms:", ...vm("a", "    constructor: 1", "    toString: 2", "    __proto__: 3", "    hasOwnProperty: 4")),
+    );
     assert.deepEqual(found, [
       "1:1 constructor: unknown key `constructor`",
       "5:5 vms.0.constructor: unknown key `constructor`",
@@ -176,7 +188,12 @@ describe("volume ids that climb out of their folder", () => {
     );
     assert.deepEqual(
       found.map((f) => f.replace(/: .*$/, "")),
-      ["5:48 vms.0.disks.scsi0.importFrom", "7:20 vms.0.cdroms.ide2.iso", "11:19 vms.1.extraConfig.hookscript", "12:17 vms.1.extraConfig.cicustom"],
+      [
+        "5:48 vms.0.disks.scsi0.importFrom",
+        "7:20 vms.0.cdroms.ide2.iso",
+        "11:19 vms.1.extraConfig.hookscript",
+        "12:17 vms.1.extraConfig.cicustom",
+      ],
     );
     for (const line of found) assert.match(line, /`\.` or `\.\.`.*PVE refuses volume names that leave their folder/);
   });
@@ -185,17 +202,8 @@ describe("volume ids that climb out of their folder", () => {
     const found = summary(
       lines(
         "vms:",
-        ...vm(
-          "a",
-          "    cdroms:",
-          "      ide2: { iso: 'local:iso/sub/debian.iso' }",
-        ),
-        ...vm(
-          "b",
-          "    extraConfig:",
-          "      hookscript: local:iso/hook.pl",
-          "      cicustom: 'user=local:iso/user.yaml'",
-        ),
+        ...vm("a", "    cdroms:", "      ide2: { iso: 'local:iso/sub/debian.iso' }"),
+        ...vm("b", "    extraConfig:", "      hookscript: local:iso/hook.pl", "      cicustom: 'user=local:iso/user.yaml'"),
       ),
     );
     assert.deepEqual(found, [

@@ -10,7 +10,9 @@ import { parseFastYaml } from "../../src/util/yaml-fast/reader.js";
 const VMS = 3000;
 
 function largeSpec(edit: (vm: string, index: number) => string, header = ""): string {
-  const vms = Array.from({ length: VMS }, (_, i) => edit(articleVmYaml(`vm-${String(i + 1).padStart(4, "0")}`, 1000 + i, `pve${(i % 3) + 1}`), i));
+  const vms = Array.from({ length: VMS }, (_, i) =>
+    edit(articleVmYaml(`vm-${String(i + 1).padStart(4, "0")}`, 1000 + i, `pve${(i % 3) + 1}`), i),
+  );
   return `version: 1\n${header}vms:${vms.join("")}\n`;
 }
 
@@ -48,14 +50,19 @@ describe("a 3,000-VM spec", () => {
     assert.equal(issues.length, 3, issues.join("\n"));
     assert.match(issues[0] ?? "", new RegExp(`^${cores}:12: .*number`));
     assert.match(issues[1] ?? "", new RegExp(`^${onbot}:5: unknown key \`onbot\`; did you mean \`onboot\`\\?`));
-    assert.match(issues[2] ?? "", new RegExp(`^${vmid}:11: vmid 1000 is declared twice: here \\(vm-3000\\) and at big.yaml:3:5 \\(vm-0001\\)`));
+    assert.match(
+      issues[2] ?? "",
+      new RegExp(`^${vmid}:11: vmid 1000 is declared twice: here \\(vm-3000\\) and at big.yaml:3:5 \\(vm-0001\\)`),
+    );
     assert.ok(cores > 60_000, `line ${cores}: the error is deep in the file`);
   });
 
   it("gives the same problems when the yaml library reads it", () => {
     const viaLibrary = text.replace("version: 1\n", "version: 1\nx-anchor: &a 1\n");
     assert.equal(parseFastYaml(viaLibrary), undefined);
-    const shifted = issuesOf(text).map((issue) => issue.replace(/^(\d+)/, (line) => String(Number(line) + 1)).replace("big.yaml:3:5", "big.yaml:4:5"));
+    const shifted = issuesOf(text).map((issue) =>
+      issue.replace(/^(\d+)/, (line) => String(Number(line) + 1)).replace("big.yaml:3:5", "big.yaml:4:5"),
+    );
     assert.deepEqual(issuesOf(viaLibrary), shifted);
   });
 });

@@ -16,14 +16,19 @@ const BASE = parseNetboxConfig(DEMO_CONFIG, "netbox.yaml");
 const word = fc.constantFrom("a", "b", "c", "d");
 const words = fc.uniqueArray(word, { maxLength: 3 });
 const select = fc.record({ clusters: words, sites: words, tags: words });
-const flags = fc.record({ clusters: words, sites: words, tags: words, names: fc.uniqueArray(fc.constantFrom("web-01", "db-01"), { maxLength: 2 }) }, { requiredKeys: [] });
+const flags = fc.record(
+  { clusters: words, sites: words, tags: words, names: fc.uniqueArray(fc.constantFrom("web-01", "db-01"), { maxLength: 2 }) },
+  { requiredKeys: [] },
+);
 const record = fc.record({ cluster: word, site: word, tags: words, name: fc.constantFrom("web-01", "db-01", "app-01") });
 type Rec = { cluster: string; site: string; tags: string[]; name: string };
 
 /** NetBox's filter semantics; an empty or absent list does not filter. */
 function matches(r: Rec, s: Omit<RecordSelection, "status">): boolean {
   const anyOf = (list: string[] | undefined, v: string) => !list?.length || list.includes(v);
-  return anyOf(s.clusters, r.cluster) && anyOf(s.sites, r.site) && anyOf(s.names, r.name) && (s.tags ?? []).every((t) => r.tags.includes(t));
+  return (
+    anyOf(s.clusters, r.cluster) && anyOf(s.sites, r.site) && anyOf(s.names, r.name) && (s.tags ?? []).every((t) => r.tags.includes(t))
+  );
 }
 
 const configWith = (sel: { clusters: string[]; sites: string[]; tags: string[] }) => ({ ...BASE, select: { ...BASE.select, ...sel } });
@@ -53,10 +58,14 @@ describe("recordSelection: the configured selection narrowed by flags", () => {
 
   it("keeps the caller's status and without flags is the config's selection", () => {
     fc.assert(
-      fc.property(select, fc.constantFrom<RecordSelection["status"]>(undefined, "decommissioning", ["planned", "staged"]), (sel, status) => {
-        const merged = recordSelection(configWith(sel), undefined, status);
-        assert.deepEqual(merged, { ...(status !== undefined ? { status } : {}), ...sel });
-      }),
+      fc.property(
+        select,
+        fc.constantFrom<RecordSelection["status"]>(undefined, "decommissioning", ["planned", "staged"]),
+        (sel, status) => {
+          const merged = recordSelection(configWith(sel), undefined, status);
+          assert.deepEqual(merged, { ...(status !== undefined ? { status } : {}), ...sel });
+        },
+      ),
     );
   });
 

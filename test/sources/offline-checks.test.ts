@@ -71,7 +71,15 @@ describe("values PVE would refuse, found offline", () => {
 
   it("keeps reporting the other VMs' problems", () => {
     const found = problems(
-      lines("vms:", "  - name: a", "    node: pve1", "    nics: { net0: { bridge: vmbr0, macaddr: '01:00:5E:00:00:01' } }", "  - name: b", "    node: pve1", "    corse: 2"),
+      lines(
+        "vms:",
+        "  - name: a",
+        "    node: pve1",
+        "    nics: { net0: { bridge: vmbr0, macaddr: '01:00:5E:00:00:01' } }",
+        "  - name: b",
+        "    node: pve1",
+        "    corse: 2",
+      ),
     );
     assert.equal(found.length, 2);
     assert.match(found[0] as string, /^4:45 vms\.0\.nics\.net0\.macaddr: /);
@@ -80,7 +88,18 @@ describe("values PVE would refuse, found offline", () => {
 
   it("checks a VM's cloud-init SSH keys as qemu-server's ssh-keygen would", () => {
     assert.deepEqual(
-      problems(lines("vms:", "  - name: a", "    node: pve1", "    cloudInit:", "      storage: local-lvm", "      sshKeys:", "        - ssh-ed25519 AAAAC3Nza+/x= me@host", "        - ops@laptop")),
+      problems(
+        lines(
+          "vms:",
+          "  - name: a",
+          "    node: pve1",
+          "    cloudInit:",
+          "      storage: local-lvm",
+          "      sshKeys:",
+          "        - ssh-ed25519 AAAAC3Nza+/x= me@host",
+          "        - ops@laptop",
+        ),
+      ),
       [
         "7:11 vms.0.cloudInit.sshKeys.0: PVE would refuse this key: it is not a complete ssh-ed25519 key: its base64 part is cut off or damaged (copy the whole line of the .pub file)",
         "8:11 vms.0.cloudInit.sshKeys.1: PVE would refuse this key: it is not an OpenSSH public key: expected a key type (ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256 ...) followed by the key",
@@ -114,7 +133,10 @@ describe("validate and plan refuse the same spec at the same place", () => {
     const dir = await mkdtemp(join(tmpdir(), "pvectl-offline-"));
     try {
       const file = join(dir, "mac.yaml");
-      await writeFile(file, lines("vms:", "  - name: a", "    node: pve1", "    nics:", "      net0: { bridge: vmbr0, macaddr: '01:00:5E:00:00:01' }"));
+      await writeFile(
+        file,
+        lines("vms:", "  - name: a", "    node: pve1", "    nics:", "      net0: { bridge: vmbr0, macaddr: '01:00:5E:00:00:01' }"),
+      );
       const where = `${file}:5:39: vms[0].nics.net0.macaddr: PVE would refuse this: invalid format - value does not look like a valid unicast MAC address`;
       // No PROXMOX_* variables: plan could not connect anywhere, so it must stop at the spec.
       for (const command of ["validate", "plan"]) {

@@ -56,11 +56,19 @@ describe("the secret policy of spec connections", () => {
   it("refuses secret files outside the spec's directory: .., absolute paths, links pointing out", () => {
     for (const path of ["../../outside/token", join(root, "outside", "token"), "/etc/passwd", "../../outside/missing"]) {
       const message = failure(() => resolveConnection(conn(`tokenSecretFile: ${path}`), "lab", {}));
-      assert.match(message, new RegExp(`^${escapeRe(where())}: tokenSecretFile: refusing to read .*: it is outside the spec's directory ${escapeRe(specDir)}`));
+      assert.match(
+        message,
+        new RegExp(`^${escapeRe(where())}: tokenSecretFile: refusing to read .*: it is outside the spec's directory ${escapeRe(specDir)}`),
+      );
       assert.match(message, /Move the file there, or allow its directory with --secrets-dir DIR$/);
     }
     const link = failure(() => resolveConnection(conn("tokenSecretFile: link-out"), "lab", {}));
-    assert.match(link, new RegExp(`refusing to read ${escapeRe(join(specDir, "link-out"))}: it is outside the spec's directory .* \\(it leads to ${escapeRe(join(root, "outside", "token"))}\\)`));
+    assert.match(
+      link,
+      new RegExp(
+        `refusing to read ${escapeRe(join(specDir, "link-out"))}: it is outside the spec's directory .* \\(it leads to ${escapeRe(join(root, "outside", "token"))}\\)`,
+      ),
+    );
   });
 
   it("reads a file outside when --secrets-dir names its directory", () => {
@@ -81,7 +89,10 @@ describe("the secret policy of spec connections", () => {
     assert.equal(resolveConnection(conn("tokenSecretEnv: PVE_LAB_SECRET"), "lab", env).tokenSecret, SECRET);
     const custom = secretPolicy({ secretEnvPrefixes: ["CI_PVE_"] });
     assert.equal(resolveConnection(conn("tokenSecretEnv: CI_PVE_X"), "lab", { CI_PVE_X: SECRET }, custom).tokenSecret, SECRET);
-    assert.match(failure(() => resolveConnection(conn("tokenSecretEnv: PVE_LAB_SECRET"), "lab", env, custom)), /allowed prefix \(CI_PVE_\)/);
+    assert.match(
+      failure(() => resolveConnection(conn("tokenSecretEnv: PVE_LAB_SECRET"), "lab", env, custom)),
+      /allowed prefix \(CI_PVE_\)/,
+    );
   });
 
   it("sends the PROXMOX_* connection's own secret only to PROXMOX_HOST", () => {
@@ -111,8 +122,14 @@ describe("the secret policy of spec connections", () => {
 
   it("refuses PROXMOX_HOST=http://... to another machine, for the CLI and for library users", () => {
     const env = { PROXMOX_HOST: "http://pve1.example.org:8006", PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: SECRET };
-    assert.match(failure(() => resolveConnection({ connections: {} }, undefined, env)), /^PROXMOX_HOST: refusing to connect: plain HTTP to http:\/\/pve1\.example\.org:8006, which is not this machine/);
-    assert.throws(() => PveClient.fromEnv(env), (err: PveError) => err instanceof PveError && /--allow-http \(or set PVECTL_ALLOW_HTTP=true\)/.test(err.message));
+    assert.match(
+      failure(() => resolveConnection({ connections: {} }, undefined, env)),
+      /^PROXMOX_HOST: refusing to connect: plain HTTP to http:\/\/pve1\.example\.org:8006, which is not this machine/,
+    );
+    assert.throws(
+      () => PveClient.fromEnv(env),
+      (err: PveError) => err instanceof PveError && /--allow-http \(or set PVECTL_ALLOW_HTTP=true\)/.test(err.message),
+    );
     assert.equal(resolveConnection({ connections: {} }, undefined, env, secretPolicy({ allowHttp: true })).allowHttp, true);
     assert.doesNotThrow(() => PveClient.fromEnv({ ...env, PVECTL_ALLOW_HTTP: "true" }).close());
     for (const host of ["http://localhost:8006", "http://127.0.0.5", "http://[::1]:8006"]) {
@@ -122,8 +139,14 @@ describe("the secret policy of spec connections", () => {
 
   it("says what is wrong with a policy option", () => {
     assert.deepEqual(secretPolicy({}), DEFAULT_SECRET_POLICY);
-    assert.throws(() => secretPolicy({ secretsDirs: [join(root, "nope")] }), (err: SecretPolicyError) => /--secrets-dir .*nope does not exist/.test(err.message));
-    assert.throws(() => secretPolicy({ secretEnvPrefixes: [""] }), /--secret-env-prefix '' is not the start of an environment variable name/);
+    assert.throws(
+      () => secretPolicy({ secretsDirs: [join(root, "nope")] }),
+      (err: SecretPolicyError) => /--secrets-dir .*nope does not exist/.test(err.message),
+    );
+    assert.throws(
+      () => secretPolicy({ secretEnvPrefixes: [""] }),
+      /--secret-env-prefix '' is not the start of an environment variable name/,
+    );
   });
 });
 

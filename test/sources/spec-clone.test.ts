@@ -10,7 +10,11 @@ function problems(text: string): string[] {
     parseSpec(text, "web.yaml");
   } catch (err) {
     assert.ok(err instanceof SpecError, `expected a SpecError, got ${String(err)}`);
-    return err.userMessage().split("\n").slice(1).map((line) => line.trim());
+    return err
+      .userMessage()
+      .split("\n")
+      .slice(1)
+      .map((line) => line.trim());
   }
   assert.fail("the spec was accepted");
 }
@@ -21,7 +25,10 @@ describe("spec: clone", () => {
   it("carries the source and the choices the spec makes, nothing it leaves out", () => {
     const [a] = parseSpec(vm("{ from: debian-tpl }"), "web.yaml").vms.map(desiredVmFromSpec);
     assert.deepEqual(a!.clone, { from: "debian-tpl" });
-    const [b] = parseSpec(vm("{ from: 9000, full: true, storage: shared, format: qcow2, node: pve2, snapname: golden }"), "web.yaml").vms.map(desiredVmFromSpec);
+    const [b] = parseSpec(
+      vm("{ from: 9000, full: true, storage: shared, format: qcow2, node: pve2, snapname: golden }"),
+      "web.yaml",
+    ).vms.map(desiredVmFromSpec);
     assert.deepEqual(b!.clone, { from: 9000, full: true, storage: "shared", format: "qcow2", node: "pve2", snapname: "golden" });
     assert.match(problems(vm("{ from: 9000, snapname: 1bad }")).join("\n"), /vms\[0\]\.clone\.snapname/);
   });
@@ -43,9 +50,13 @@ describe("spec: clone", () => {
   });
 
   it("boot may name the cloud-init drive (PVE boots it as a CD-ROM; import writes it so), and a clone's devices from its source", () => {
-    const ci = "vms:\n  - name: a\n    node: pve1\n    boot: [scsi0, ide2]\n    disks:\n      scsi0: { storage: local-lvm, size: 4G }\n    cloudInit: { storage: local-lvm, slot: ide2 }\n";
+    const ci =
+      "vms:\n  - name: a\n    node: pve1\n    boot: [scsi0, ide2]\n    disks:\n      scsi0: { storage: local-lvm, size: 4G }\n    cloudInit: { storage: local-lvm, slot: ide2 }\n";
     assert.deepEqual(parseSpec(ci, "web.yaml").vms[0]!.boot, ["scsi0", "ide2"]);
     assert.deepEqual(parseSpec(`${vm("{ from: tpl }")}    boot: [scsi0, net0]\n`, "web.yaml").vms[0]!.boot, ["scsi0", "net0"]);
-    assert.match(problems("vms:\n  - name: a\n    node: pve1\n    boot: [scsi0]\n").join("\n"), /`scsi0` is not a disk, CD-ROM or NIC of this VM/);
+    assert.match(
+      problems("vms:\n  - name: a\n    node: pve1\n    boot: [scsi0]\n").join("\n"),
+      /`scsi0` is not a disk, CD-ROM or NIC of this VM/,
+    );
   });
 });

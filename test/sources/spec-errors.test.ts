@@ -73,7 +73,9 @@ describe("unknown keys", () => {
 
   it("points proxmox_kvm and PVE names to their place in the spec", () => {
     assert.deepEqual(
-      problems(lines("vms:", "  - name: a", "    node: pve1", "    net:", "      net0: virtio,bridge=vmbr0", "    sshkeys: x", "    numa: 1")),
+      problems(
+        lines("vms:", "  - name: a", "    node: pve1", "    net:", "      net0: virtio,bridge=vmbr0", "    sshkeys: x", "    numa: 1"),
+      ),
       [
         "web.yaml:4:5: vms[0].net: unknown key `net`; here it is `nics` (keyed by slot: `nics: { net0: { bridge: vmbr0 } }`)",
         "web.yaml:6:5: vms[0].sshkeys: unknown key `sshkeys`; write it as `cloudInit.sshKeys` (a list, one key per entry)",
@@ -146,14 +148,25 @@ describe("values", () => {
 
   it("shows how to write a list where PVE writes one string", () => {
     assert.deepEqual(problems(lines("vms:", "  - name: a", "    node: pve1", "    boot: order=scsi0;net0", "    tags: web")), [
-      "web.yaml:4:11: vms[0].boot: expected a list, got the string \"order=scsi0;net0\"; write the boot order as a list of slots, e.g. `boot: [scsi0, ide2, net0]` (not PVE's `order=scsi0;ide2`)",
-      "web.yaml:5:11: vms[0].tags: expected a list, got the string \"web\"; write e.g. `tags: [web, production]`",
+      'web.yaml:4:11: vms[0].boot: expected a list, got the string "order=scsi0;net0"; write the boot order as a list of slots, e.g. `boot: [scsi0, ide2, net0]` (not PVE\'s `order=scsi0;ide2`)',
+      'web.yaml:5:11: vms[0].tags: expected a list, got the string "web"; write e.g. `tags: [web, production]`',
     ]);
   });
 
   it("checks cloud-init addresses", () => {
     assert.deepEqual(
-      problems(lines("vms:", "  - name: a", "    node: pve1", "    nics: { net0: { bridge: vmbr0 } }", "    cloudInit:", "      storage: local-lvm", "      ipconfig: { ipconfig0: { ip: 10.0.0.5 } }", "      nameservers: [dns.example.com, '2001:db8::53']")),
+      problems(
+        lines(
+          "vms:",
+          "  - name: a",
+          "    node: pve1",
+          "    nics: { net0: { bridge: vmbr0 } }",
+          "    cloudInit:",
+          "      storage: local-lvm",
+          "      ipconfig: { ipconfig0: { ip: 10.0.0.5 } }",
+          "      nameservers: [dns.example.com, '2001:db8::53']",
+        ),
+      ),
       [
         'web.yaml:7:36: vms[0].cloudInit.ipconfig.ipconfig0.ip: `10.0.0.5` is not "dhcp" or an IPv4 address in CIDR form (10.0.0.5/24)',
         "web.yaml:8:21: vms[0].cloudInit.nameservers[0]: `dns.example.com` is not valid: an IPv4 or IPv6 address",
@@ -204,7 +217,15 @@ describe("checks across fields", () => {
   });
 
   it("checks the slots to detach", () => {
-    const vm = (detach: string) => lines("vms:", "  - name: a", "    node: pve1", "    disks:", "      scsi0: { storage: local-lvm, size: 8G }", `    detach: ${detach}`);
+    const vm = (detach: string) =>
+      lines(
+        "vms:",
+        "  - name: a",
+        "    node: pve1",
+        "    disks:",
+        "      scsi0: { storage: local-lvm, size: 8G }",
+        `    detach: ${detach}`,
+      );
     assert.deepEqual(problems(vm("[scsi1, scsi99]")), [
       "web.yaml:6:21: vms[0].detach[1]: `scsi99` is not one of scsi0-scsi30, virtio0-virtio15, sata0-sata5, ide0-ide3; did you mean `scsi9`?",
     ]);
@@ -295,11 +316,15 @@ describe("connections in a spec", () => {
 
   it("never echoes the secret value in any message", () => {
     const secret = "5f0c6a3e-1d2b-4c8e-9a7f-0b1c2d3e4f50";
-    const text = problems(lines("connections:", "  lab:", "    host: pve1", `    password: ${secret}`, `    api_token_secret: ${secret}`)).join("\n");
+    const text = problems(
+      lines("connections:", "  lab:", "    host: pve1", `    password: ${secret}`, `    api_token_secret: ${secret}`),
+    ).join("\n");
     assert.ok(!text.includes(secret), text);
     assert.match(text, /connections\.lab\.password: inline secrets are not accepted/);
     assert.match(text, /connections\.lab\.api_token_secret: inline secrets are not accepted/);
-    const pasted = problems(lines("connections:", "  lab:", "    host: pve1", "    user: ci@pve", "    tokenId: ci", `    tokenSecretEnv: ${secret}`));
+    const pasted = problems(
+      lines("connections:", "  lab:", "    host: pve1", "    user: ci@pve", "    tokenId: ci", `    tokenSecretEnv: ${secret}`),
+    );
     assert.deepEqual(pasted, [
       "web.yaml:6:21: connections.lab.tokenSecretEnv: is not an environment variable name (letters, digits and _, not starting with a digit); write the variable's name here, never the secret itself",
     ]);
@@ -339,8 +364,12 @@ describe("connections in a spec", () => {
 
 describe("YAML syntax", () => {
   it("reports the position of syntax errors and duplicate keys", () => {
-    assert.deepEqual(problems(lines("vms:", "  - name: a", "    node: pve1", "    name: b")), ["web.yaml:4:5: YAML: Map keys must be unique"]);
-    assert.deepEqual(problems(lines("vms:", "  - name: a", "    node: pve1", "   cores: 2")), ["web.yaml:4:1: YAML: Sequence item without - indicator"]);
+    assert.deepEqual(problems(lines("vms:", "  - name: a", "    node: pve1", "    name: b")), [
+      "web.yaml:4:5: YAML: Map keys must be unique",
+    ]);
+    assert.deepEqual(problems(lines("vms:", "  - name: a", "    node: pve1", "   cores: 2")), [
+      "web.yaml:4:1: YAML: Sequence item without - indicator",
+    ]);
   });
 });
 
@@ -357,7 +386,10 @@ describe("across files", () => {
     const a = join(dir, "a.yaml");
     const b = join(dir, "b.yaml");
     await writeFile(a, lines("vms:", "  - { vmid: 201, name: web1, node: pve1 }", "  - { vmid: 202, name: web2, node: pve1 }"));
-    await writeFile(b, lines("# copied from a.yaml", "vms:", "  - { vmid: 201, name: web9, node: pve2 }", "  - { name: web2, node: pve2 }"));
+    await writeFile(
+      b,
+      lines("# copied from a.yaml", "vms:", "  - { vmid: 201, name: web9, node: pve2 }", "  - { name: web2, node: pve2 }"),
+    );
     await assert.rejects(loadSpecFiles([a, b]), (err: unknown) => {
       assert.ok(err instanceof SpecError);
       assert.deepEqual(err.userMessage().split("\n").slice(1), [

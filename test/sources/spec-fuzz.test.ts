@@ -30,19 +30,95 @@ function loadsCleanly(text: string): void {
 }
 
 const KEYS = [
-  "vms", "connections", "version", "name", "node", "vmid", "memory", "balloon", "cores", "disks", "nics", "cdroms",
-  "scsi0", "virtio1", "ide2", "net0", "net31", "storage", "size", "importFrom", "iso", "macaddr", "bridge", "tag",
-  "cloudInit", "ipconfig", "ipconfig0", "ip", "gw", "sshKeys", "extraConfig", "hookscript", "cicustom", "boot",
-  "agent", "tags", "description", "host", "tokenId", "tokenSecretEnv", "connection", "detach", "efidisk", "tpm",
-  "constructor", "toString", "__proto__", "hasOwnProperty", "x-defaults", "<<",
-  "containers", "hostname", "rootfs", "mounts", "mp0", "mountpoint", "volume", "features", "nesting", "hwaddr",
-  "ostemplate", "passwordEnv", "passwordFile", "sshPublicKeys", "nameserver", "swap", "unprivileged",
+  "vms",
+  "connections",
+  "version",
+  "name",
+  "node",
+  "vmid",
+  "memory",
+  "balloon",
+  "cores",
+  "disks",
+  "nics",
+  "cdroms",
+  "scsi0",
+  "virtio1",
+  "ide2",
+  "net0",
+  "net31",
+  "storage",
+  "size",
+  "importFrom",
+  "iso",
+  "macaddr",
+  "bridge",
+  "tag",
+  "cloudInit",
+  "ipconfig",
+  "ipconfig0",
+  "ip",
+  "gw",
+  "sshKeys",
+  "extraConfig",
+  "hookscript",
+  "cicustom",
+  "boot",
+  "agent",
+  "tags",
+  "description",
+  "host",
+  "tokenId",
+  "tokenSecretEnv",
+  "connection",
+  "detach",
+  "efidisk",
+  "tpm",
+  "constructor",
+  "toString",
+  "__proto__",
+  "hasOwnProperty",
+  "x-defaults",
+  "<<",
+  "containers",
+  "hostname",
+  "rootfs",
+  "mounts",
+  "mp0",
+  "mountpoint",
+  "volume",
+  "features",
+  "nesting",
+  "hwaddr",
+  "ostemplate",
+  "passwordEnv",
+  "passwordFile",
+  "sshPublicKeys",
+  "nameserver",
+  "swap",
+  "unprivileged",
 ];
 
 const SCALARS: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(
-    "pve1", "vmbr0", "local-lvm", "32G", "99999999999999999999G", "0.5K", "01:00:5E:00:00:01", "BC:24:11:00:00:01",
-    "local:iso/../../x.iso", "local:snippets/hook.pl", "999.1.1.1/24", "dhcp", "scsi0", "on", "yes", "", "-1", "1e308",
+    "pve1",
+    "vmbr0",
+    "local-lvm",
+    "32G",
+    "99999999999999999999G",
+    "0.5K",
+    "01:00:5E:00:00:01",
+    "BC:24:11:00:00:01",
+    "local:iso/../../x.iso",
+    "local:snippets/hook.pl",
+    "999.1.1.1/24",
+    "dhcp",
+    "scsi0",
+    "on",
+    "yes",
+    "",
+    "-1",
+    "1e308",
   ),
   fc.string({ maxLength: 20 }),
   fc.integer(),
@@ -67,10 +143,17 @@ const EXAMPLES = ["examples/web.yaml", "examples/full.yaml", "examples/container
 const MUTATED = fc
   .tuple(
     fc.constantFrom(...EXAMPLES),
-    fc.array(fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.constantFrom("", " ", "\t", ":", "-", "[", "{", "&a", "*a", "'", '"', "\n", "#", "0", "\u0000")), {
-      minLength: 1,
-      maxLength: 6,
-    }),
+    fc.array(
+      fc.tuple(
+        fc.nat(),
+        fc.nat({ max: 3 }),
+        fc.constantFrom("", " ", "\t", ":", "-", "[", "{", "&a", "*a", "'", '"', "\n", "#", "0", "\u0000"),
+      ),
+      {
+        minLength: 1,
+        maxLength: 6,
+      },
+    ),
   )
   .map(([text, edits]) => {
     let out = text;
@@ -90,8 +173,17 @@ describe("the spec loader under random input", () => {
     const documents = fc.oneof(
       SPECISH.map((value) => stringify(value)),
       fc.array(SPECISH, { maxLength: 3 }).map((vms) => stringify({ vms })),
-      fc.array(SPECISH, { maxLength: 3 }).map((cts) => stringify({ containers: cts.map((ct) => (ct && typeof ct === "object" && !Array.isArray(ct) ? { hostname: "a", node: "pve1", ...ct } : ct)) })),
-      fc.array(SPECISH, { maxLength: 3 }).map((vms) => stringify({ version: 1, vms: vms.map((vm) => (vm && typeof vm === "object" && !Array.isArray(vm) ? { name: "a", node: "pve1", ...vm } : vm)) })),
+      fc.array(SPECISH, { maxLength: 3 }).map((cts) =>
+        stringify({
+          containers: cts.map((ct) => (ct && typeof ct === "object" && !Array.isArray(ct) ? { hostname: "a", node: "pve1", ...ct } : ct)),
+        }),
+      ),
+      fc.array(SPECISH, { maxLength: 3 }).map((vms) =>
+        stringify({
+          version: 1,
+          vms: vms.map((vm) => (vm && typeof vm === "object" && !Array.isArray(vm) ? { name: "a", node: "pve1", ...vm } : vm)),
+        }),
+      ),
     );
     fc.assert(fc.property(documents, loadsCleanly), { numRuns: 300 });
   });
@@ -101,9 +193,9 @@ describe("the spec loader under random input", () => {
   });
 
   it("handles anchors and aliases used anywhere", () => {
-    const aliased = fc.array(fc.tuple(fc.constantFrom(...KEYS), fc.constantFrom("&a", "*a", "&b [*a, *a]", "*b", "{ <<: *a }", "[*a]")), { maxLength: 8 }).map(
-      (rows) => `vms:\n  - name: a\n    node: pve1\n${rows.map(([key, value]) => `    ${key}: ${value}`).join("\n")}\n`,
-    );
+    const aliased = fc
+      .array(fc.tuple(fc.constantFrom(...KEYS), fc.constantFrom("&a", "*a", "&b [*a, *a]", "*b", "{ <<: *a }", "[*a]")), { maxLength: 8 })
+      .map((rows) => `vms:\n  - name: a\n    node: pve1\n${rows.map(([key, value]) => `    ${key}: ${value}`).join("\n")}\n`);
     fc.assert(fc.property(aliased, loadsCleanly), { numRuns: 200 });
   });
 });

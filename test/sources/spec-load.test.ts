@@ -27,7 +27,11 @@ describe("examples/web.yaml (the README demo)", () => {
     assert.equal(web1.memory, 2048);
     assert.deepEqual(web1.tags, ["production", "web"]);
     assert.deepEqual(web2.tags, ["production", "web"], "written [production, web] and [web, production]: same list");
-    assert.deepEqual(web1.disks.scsi0, { storage: "local-lvm", sizeBytes: 16 * GiB, options: { discard: "on", iothread: true, ssd: true } });
+    assert.deepEqual(web1.disks.scsi0, {
+      storage: "local-lvm",
+      sizeBytes: 16 * GiB,
+      options: { discard: "on", iothread: true, ssd: true },
+    });
     assert.deepEqual(web1.nics.net0, { bridge: "vmbr0", firewall: true }, "no model written: not managed (a new NIC gets virtio)");
     assert.deepEqual(web1.agent, { enabled: true });
     assert.deepEqual(web1.cloudInit, {

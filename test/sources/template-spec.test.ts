@@ -49,7 +49,19 @@ describe("template in a spec", () => {
 
   it("`power: running` with `template: true` is refused at the power key, for both kinds", () => {
     const found = problems(
-      lines("vms:", "  - name: base", "    node: pve1", "    template: true", "    power: running", "containers:", "  - hostname: ctbase", "    node: pve1", "    power: running", "    template: true", CT),
+      lines(
+        "vms:",
+        "  - name: base",
+        "    node: pve1",
+        "    template: true",
+        "    power: running",
+        "containers:",
+        "  - hostname: ctbase",
+        "    node: pve1",
+        "    power: running",
+        "    template: true",
+        CT,
+      ),
     );
     assert.equal(found.length, 2);
     assert.match(found[0]!, /^5:5: `power: running` with `template: true`: PVE never starts a template; drop `power`/);
@@ -68,7 +80,9 @@ describe("template in a spec", () => {
 
   it("under extraConfig, points to the entry's own `template` field", () => {
     const vm = problems(lines("vms:", "  - name: base", "    node: pve1", "    extraConfig: { template: 1 }"));
-    assert.deepEqual(vm, ["4:20: `template` has a place of its own in the spec: write it as the VM's own `template` field, not under extraConfig"]);
+    assert.deepEqual(vm, [
+      "4:20: `template` has a place of its own in the spec: write it as the VM's own `template` field, not under extraConfig",
+    ]);
     const ct = problems(lines("containers:", "  - hostname: base", "    node: pve1", "    extraConfig: { template: 1 }", CT));
     assert.match(ct.join("\n"), /^4:20: `template` has a place of its own in the spec: write it as the container's own `template` field/);
   });

@@ -52,7 +52,11 @@ describe("a token's secretFile", () => {
     for (const path of ["../elsewhere/ci.token", join(outside, "ci.token"), "out/ci.token", "link.token"]) {
       const problems = refusals(path);
       assert.equal(problems.length, 1, path);
-      assert.match(problems[0]!, /^token deploy@pve!ci \(.*access\.yaml:6\): secretFile: refusing to write .*: it would be written to .*elsewhere.*, outside .*specs; .*--secrets-dir DIR$/, path);
+      assert.match(
+        problems[0]!,
+        /^token deploy@pve!ci \(.*access\.yaml:6\): secretFile: refusing to write .*: it would be written to .*elsewhere.*, outside .*specs; .*--secrets-dir DIR$/,
+        path,
+      );
     }
   });
 
@@ -65,7 +69,12 @@ describe("a token's secretFile", () => {
   it("makes plan refuse before connecting anywhere", async () => {
     const file = join(specDir, "escape.yaml");
     writeFileSync(file, specText("../elsewhere/ci.token"));
-    const result = await pvectl(["plan", file], { PROXMOX_HOST: "127.0.0.1", PROXMOX_PORT: "9", PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: "x" });
+    const result = await pvectl(["plan", file], {
+      PROXMOX_HOST: "127.0.0.1",
+      PROXMOX_PORT: "9",
+      PROXMOX_USER: "root@pam",
+      PROXMOX_PASSWORD: "x",
+    });
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /token deploy@pve!ci \(.*escape\.yaml:6\): secretFile: refusing to write/);
   });

@@ -34,7 +34,9 @@ describe("pvectl validate", () => {
     const spec = await loadSpecFiles(["examples/web.yaml"]);
     assert.equal(
       validateSummary(spec),
-      ["ok: examples/web.yaml: 3 VMs, 0 connections", "  vm 201 (web1) on pve1", "  vm 202 (web2) on pve2", "  vm 301 (db1) on pve3"].join("\n"),
+      ["ok: examples/web.yaml: 3 VMs, 0 connections", "  vm 201 (web1) on pve1", "  vm 202 (web2) on pve2", "  vm 301 (db1) on pve3"].join(
+        "\n",
+      ),
     );
     const parsed = JSON.parse(validateJson(spec, ["examples/web.yaml"], undefined));
     assert.equal(parsed.valid, true);
@@ -51,10 +53,20 @@ describe("pvectl validate", () => {
 
   it("lists containers next to VMs, for people and as JSON", async () => {
     const spec = await loadSpecFiles(["examples/containers.yaml"]);
-    assert.equal(validateSummary(spec), ["ok: examples/containers.yaml: 0 VMs, 1 container, 0 connections", "  container 250 (cache1) on pve3"].join("\n"));
+    assert.equal(
+      validateSummary(spec),
+      ["ok: examples/containers.yaml: 0 VMs, 1 container, 0 connections", "  container 250 (cache1) on pve3"].join("\n"),
+    );
     const parsed = JSON.parse(validateJson(spec, ["examples/containers.yaml"], undefined));
     assert.deepEqual(parsed.containers, [
-      { vmid: 250, hostname: "cache1", node: "pve3", connection: null, state: "present", source: { file: "examples/containers.yaml", line: 10, column: 5 } },
+      {
+        vmid: 250,
+        hostname: "cache1",
+        node: "pve3",
+        connection: null,
+        state: "present",
+        source: { file: "examples/containers.yaml", line: 10, column: 5 },
+      },
     ]);
   });
 

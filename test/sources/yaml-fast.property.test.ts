@@ -13,14 +13,113 @@ import { fastOffset, parseFastYaml } from "../../src/util/yaml-fast/reader.js";
 import { parseWithLibrary, parseYaml } from "../../src/sources/spec/yaml-source.js";
 
 const SCALARS = [
-  "web", "16G", "local-lvm", "local:iso/x.iso", "BC:24:11:00:00:01", "10.0.0.5/24", "a b", "a#b", "a # note", "x-y",
-  "1", "0", "01", "0o17", "0o8", "0x1F", "-1", "+1", "1.5", "1.", ".5", "1e3", "1E-2", "-.inf", ".inf", ".NaN", ".nan",
-  "~", "null", "Null", "NULL", "nul", "true", "True", "TRUE", "tRUE", "false", "yes", "no", "on", "off", "y", "n",
-  "2024-01-01", "12:30", "99999999999999999999", "'single'", "'it''s'", '"double"', '"a\\"b"', '"tab\\t"', "''", '""',
-  "-", "- x", "-x", "?", "? x", ":", ":x", "a:", "a: b", "a:b", "@x", "`x", "%x", "&a x", "*a", "!!str 1", "!x y",
-  "|", ">", "[a]", "{a: 1}", "[a, b]", "{}", "[]", "#x", "a\tb", "é", "日本", "\u00a0x",
+  "web",
+  "16G",
+  "local-lvm",
+  "local:iso/x.iso",
+  "BC:24:11:00:00:01",
+  "10.0.0.5/24",
+  "a b",
+  "a#b",
+  "a # note",
+  "x-y",
+  "1",
+  "0",
+  "01",
+  "0o17",
+  "0o8",
+  "0x1F",
+  "-1",
+  "+1",
+  "1.5",
+  "1.",
+  ".5",
+  "1e3",
+  "1E-2",
+  "-.inf",
+  ".inf",
+  ".NaN",
+  ".nan",
+  "~",
+  "null",
+  "Null",
+  "NULL",
+  "nul",
+  "true",
+  "True",
+  "TRUE",
+  "tRUE",
+  "false",
+  "yes",
+  "no",
+  "on",
+  "off",
+  "y",
+  "n",
+  "2024-01-01",
+  "12:30",
+  "99999999999999999999",
+  "'single'",
+  "'it''s'",
+  '"double"',
+  '"a\\"b"',
+  '"tab\\t"',
+  "''",
+  '""',
+  "-",
+  "- x",
+  "-x",
+  "?",
+  "? x",
+  ":",
+  ":x",
+  "a:",
+  "a: b",
+  "a:b",
+  "@x",
+  "`x",
+  "%x",
+  "&a x",
+  "*a",
+  "!!str 1",
+  "!x y",
+  "|",
+  ">",
+  "[a]",
+  "{a: 1}",
+  "[a, b]",
+  "{}",
+  "[]",
+  "#x",
+  "a\tb",
+  "é",
+  "日本",
+  "\u00a0x",
 ];
-const KEYS = ["name", "vmid", "disks", "scsi0", "size", "a b", "a#b", "x-defaults", "1", "true", "null", "~", "on", '"q"', "'s'", "'a b'", "<<", "__proto__", "key ", "-k", "a:b", "é"];
+const KEYS = [
+  "name",
+  "vmid",
+  "disks",
+  "scsi0",
+  "size",
+  "a b",
+  "a#b",
+  "x-defaults",
+  "1",
+  "true",
+  "null",
+  "~",
+  "on",
+  '"q"',
+  "'s'",
+  "'a b'",
+  "<<",
+  "__proto__",
+  "key ",
+  "-k",
+  "a:b",
+  "é",
+];
 
 type Tree =
   | { scalar: string; comment: boolean }
@@ -82,7 +181,37 @@ const document = fc
     return `${lines.join("\n")}\n`;
   });
 
-const EDITS = [" ", "  ", "\n", "\n  ", "\n    x", "#", ":", "- ", "'", '"', "{", "}", "[", "]", ",", "&a ", "*a", "!", "|", ">", "%", "@", "\t", "\r", "~", "0", "---\n", "...\n", "<<: "];
+const EDITS = [
+  " ",
+  "  ",
+  "\n",
+  "\n  ",
+  "\n    x",
+  "#",
+  ":",
+  "- ",
+  "'",
+  '"',
+  "{",
+  "}",
+  "[",
+  "]",
+  ",",
+  "&a ",
+  "*a",
+  "!",
+  "|",
+  ">",
+  "%",
+  "@",
+  "\t",
+  "\r",
+  "~",
+  "0",
+  "---\n",
+  "...\n",
+  "<<: ",
+];
 const mutated = fc
   .tuple(document, fc.array(fc.tuple(fc.nat(), fc.constantFrom(...EDITS), fc.boolean()), { minLength: 1, maxLength: 3 }))
   .map(([text, edits]) =>
@@ -93,7 +222,11 @@ const mutated = fc
   );
 
 /** Every path into `value`, and one missing child of each collection. */
-function pathsOf(value: unknown, path: Array<string | number> = [], out: Array<Array<string | number>> = []): Array<Array<string | number>> {
+function pathsOf(
+  value: unknown,
+  path: Array<string | number> = [],
+  out: Array<Array<string | number>> = [],
+): Array<Array<string | number>> {
   out.push(path);
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) pathsOf(item, [...path, i], out);
@@ -117,7 +250,8 @@ function agreesWithLibrary(text: string): boolean {
   assert.ok(mine && theirs);
   assert.deepStrictEqual(mine.value, theirs.value, show);
   for (const path of pathsOf(theirs.value)) {
-    for (const part of ["key", "value"] as const) assert.deepEqual(mine.locate(path, part), theirs.locate(path, part), `${show} ${JSON.stringify(path)} ${part}`);
+    for (const part of ["key", "value"] as const)
+      assert.deepEqual(mine.locate(path, part), theirs.locate(path, part), `${show} ${JSON.stringify(path)} ${part}`);
   }
   return true;
 }
@@ -136,7 +270,10 @@ describe("fast YAML path", () => {
   });
 
   it("reads mutated YAML exactly as the library does, or leaves it to the library", () => {
-    fc.assert(fc.property(mutated, (text) => void agreesWithLibrary(text)), { numRuns: 1500 });
+    fc.assert(
+      fc.property(mutated, (text) => void agreesWithLibrary(text)),
+      { numRuns: 1500 },
+    );
   });
 
   it("keeping positions only down to a level answers every path that short exactly as keeping them all", () => {
@@ -148,7 +285,12 @@ describe("fast YAML path", () => {
         assert.ok(some, "the same text with fewer positions kept was refused");
         assert.deepStrictEqual(some.value, all.value);
         for (const path of pathsOf(all.value).filter((p) => p.length <= levels + 1)) {
-          for (const part of ["key", "value"] as const) assert.equal(fastOffset(some.root, path, part), fastOffset(all.root, path, part), `${JSON.stringify(text)} ${JSON.stringify(path)} ${part}`);
+          for (const part of ["key", "value"] as const)
+            assert.equal(
+              fastOffset(some.root, path, part),
+              fastOffset(all.root, path, part),
+              `${JSON.stringify(text)} ${JSON.stringify(path)} ${part}`,
+            );
         }
       }),
       { numRuns: 1500 },

@@ -12,7 +12,12 @@ const SECRET = "5f0c6a3e-1d2b-4c8e-9a7f-0b1c2d3e4f50";
 
 describe("PvectlError", () => {
   it("serialises to its kind and the words for a person, never to its fields", () => {
-    const netbox = new NetboxError({ status: 409, method: "POST", path: "/api/users/tokens/", body: { detail: "Token exists.", key: SECRET } });
+    const netbox = new NetboxError({
+      status: 409,
+      method: "POST",
+      path: "/api/users/tokens/",
+      body: { detail: "Token exists.", key: SECRET },
+    });
     const task = new PveError({
       kind: "task",
       pveMessage: "command failed",
@@ -22,7 +27,10 @@ describe("PvectlError", () => {
     for (const err of [netbox, task]) {
       const json = JSON.stringify(err);
       assert.ok(!json.includes(SECRET), json);
-      assert.ok(Object.keys(JSON.parse(json)).every((k) => ["kind", "message", "hint"].includes(k)), json);
+      assert.ok(
+        Object.keys(JSON.parse(json)).every((k) => ["kind", "message", "hint"].includes(k)),
+        json,
+      );
     }
     // No advice: no hint at all (never `hint: null`).
     assert.deepEqual(JSON.parse(JSON.stringify(task)), { kind: "task", message: "task qmcreate 100 on node pve failed: command failed" });
@@ -38,9 +46,17 @@ describe("PvectlError", () => {
     const err = new InventoryError("no host named 'web9' in the inventory", "run `pvectl inventory --list` to see the host names");
     assert.ok(err instanceof PvectlError);
     assert.equal(err.exitCode, 1);
-    assert.deepEqual(err.toJSON(), { kind: "inventory", message: "no host named 'web9' in the inventory", hint: "run `pvectl inventory --list` to see the host names" });
+    assert.deepEqual(err.toJSON(), {
+      kind: "inventory",
+      message: "no host named 'web9' in the inventory",
+      hint: "run `pvectl inventory --list` to see the host names",
+    });
     const format = new PveFormatError("disk size", "12Q", "unable to parse size", "Use a number with K, M, G or T, e.g. 32G.");
-    assert.deepEqual(format.toJSON(), { kind: "error", message: "invalid disk size '12Q': unable to parse size.", hint: "Use a number with K, M, G or T, e.g. 32G." });
+    assert.deepEqual(format.toJSON(), {
+      kind: "error",
+      message: "invalid disk size '12Q': unable to parse size.",
+      hint: "Use a number with K, M, G or T, e.g. 32G.",
+    });
     assert.equal(userMessageOf(format), "invalid disk size '12Q': unable to parse size. Use a number with K, M, G or T, e.g. 32G.");
     assert.equal(userMessageOf(new Error("plain")), "plain");
     assert.equal(userMessageOf("thrown text"), "thrown text");

@@ -27,7 +27,11 @@ export function concrete<P extends PathsWith<M>, M extends HttpMethod>(template:
 }
 
 /** GET `template`; the answer as the schema types it. */
-export async function get<P extends PathsWith<"GET">>(api: ApiReader, template: P, ...[params]: ParamsArg<P, "GET">): Promise<ApiReturns<P, "GET">> {
+export async function get<P extends PathsWith<"GET">>(
+  api: ApiReader,
+  template: P,
+  ...[params]: ParamsArg<P, "GET">
+): Promise<ApiReturns<P, "GET">> {
   const { path, rest } = concrete<P, "GET">(template, params);
   return (await api.request("GET", path, rest)) as ApiReturns<P, "GET">;
 }
@@ -45,7 +49,11 @@ export async function getEnvelope<P extends PathsWith<"GET">>(
 }
 
 /** PUT `template`; the answer as the schema types it. */
-export async function put<P extends PathsWith<"PUT">>(api: ApiWriter, template: P, ...[params]: ParamsArg<P, "PUT">): Promise<ApiReturns<P, "PUT">> {
+export async function put<P extends PathsWith<"PUT">>(
+  api: ApiWriter,
+  template: P,
+  ...[params]: ParamsArg<P, "PUT">
+): Promise<ApiReturns<P, "PUT">> {
   const { path, rest } = concrete<P, "PUT">(template, params);
   return (await api.request("PUT", path, rest)) as ApiReturns<P, "PUT">;
 }

@@ -3,7 +3,19 @@
 // schema, or in a precise shape the wrapper defines where the schema's is too loose.
 export type { ApiReader, ApiWriter, EnvelopeReader } from "./call.js";
 export { getPermissions, type PermissionMap } from "./access.js";
-export { type AclEntry, getAcl, getGroups, getPoolMemberCount, getRoles, getUsersFull, revealedSecret, type GroupEntry, type RoleEntry, type TokenEntry, type UserEntry } from "./access-objects.js";
+export {
+  type AclEntry,
+  getAcl,
+  getGroups,
+  getPoolMemberCount,
+  getRoles,
+  getUsersFull,
+  revealedSecret,
+  type GroupEntry,
+  type RoleEntry,
+  type TokenEntry,
+  type UserEntry,
+} from "./access-objects.js";
 export {
   type BackupJobEntry,
   type ClusterResource,

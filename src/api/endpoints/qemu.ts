@@ -59,7 +59,9 @@ export interface AgentInterface {
  * answer on as `{ result: [...] }`; anything else (no agent, an odd agent) reads as none.
  */
 export async function getQemuAgentInterfaces(api: ApiReader, node: string, vmid: number): Promise<AgentInterface[]> {
-  const answer = wireShape<{ result?: unknown } | null>(await get(api, "/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces", { node, vmid }));
+  const answer = wireShape<{ result?: unknown } | null>(
+    await get(api, "/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces", { node, vmid }),
+  );
   const list = answer?.result;
   return Array.isArray(list) ? wireShape<AgentInterface[]>(list) : [];
 }
@@ -79,8 +81,15 @@ export async function getGuestFeature(
 }
 
 /** A guest's config as it was at a snapshot (what a clone with `snapname` copies), by the guest's type. */
-export async function getGuestSnapshotConfig(api: ApiReader, type: "qemu" | "lxc", node: string, vmid: number, snapname: string): Promise<GuestConfig> {
-  if (type === "lxc") return wireShape<GuestConfig>(await get(api, "/nodes/{node}/lxc/{vmid}/snapshot/{snapname}/config", { node, vmid, snapname }));
+export async function getGuestSnapshotConfig(
+  api: ApiReader,
+  type: "qemu" | "lxc",
+  node: string,
+  vmid: number,
+  snapname: string,
+): Promise<GuestConfig> {
+  if (type === "lxc")
+    return wireShape<GuestConfig>(await get(api, "/nodes/{node}/lxc/{vmid}/snapshot/{snapname}/config", { node, vmid, snapname }));
   return wireShape<GuestConfig>(await get(api, "/nodes/{node}/qemu/{vmid}/snapshot/{snapname}/config", { node, vmid, snapname }));
 }
 

@@ -7,7 +7,11 @@ export type ListedTask = ApiReturns<"/nodes/{node}/tasks", "GET">[number];
 export type TaskStatus = ApiReturns<"/nodes/{node}/tasks/{upid}/status", "GET">;
 
 /** Tasks on `node`; with `source: "all"` the running ones too, each with its exit status once ended. */
-export async function getNodeTasks(api: ApiReader, node: string, params: Omit<ApiParams<"/nodes/{node}/tasks", "GET">, "node">): Promise<ListedTask[]> {
+export async function getNodeTasks(
+  api: ApiReader,
+  node: string,
+  params: Omit<ApiParams<"/nodes/{node}/tasks", "GET">, "node">,
+): Promise<ListedTask[]> {
   return get(api, "/nodes/{node}/tasks", { node, ...params });
 }
 
@@ -17,7 +21,12 @@ export function taskStatusPath(node: string, upid: string): string {
 }
 
 /** One task's state (`running` or `stopped`, then with its `exitstatus`); undefined when PVE answers without data. */
-export async function getTaskStatus(api: EnvelopeReader, node: string, upid: string, signal?: AbortSignal): Promise<TaskStatus | undefined> {
+export async function getTaskStatus(
+  api: EnvelopeReader,
+  node: string,
+  upid: string,
+  signal?: AbortSignal,
+): Promise<TaskStatus | undefined> {
   return (await getEnvelope(api, "/nodes/{node}/tasks/{upid}/status", { node, upid }, signal)).data ?? undefined;
 }
 
@@ -29,7 +38,12 @@ export interface TaskLogPage {
 }
 
 /** Lines `start` .. `start + limit` of a task's log. Entries without text (not PVE's `{n, t}`) are skipped. */
-export async function getTaskLog(api: EnvelopeReader, node: string, upid: string, page: { start: number; limit: number }): Promise<TaskLogPage> {
+export async function getTaskLog(
+  api: EnvelopeReader,
+  node: string,
+  upid: string,
+  page: { start: number; limit: number },
+): Promise<TaskLogPage> {
   const { data, total } = await getEnvelope(api, "/nodes/{node}/tasks/{upid}/log", { node, upid, ...page });
   // A server may send anything: only entries that carry text count as lines.
   const entries: unknown[] = Array.isArray(data) ? data : [];

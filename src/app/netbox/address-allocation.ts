@@ -29,7 +29,11 @@ export interface AllocationRequest {
 }
 
 /** The first free address of the prefix that is not forbidden (undefined: none is left). */
-export async function firstAllowedAddress(netbox: NetboxClient, prefixId: number, forbidden: Map<string, string>): Promise<string | undefined> {
+export async function firstAllowedAddress(
+  netbox: NetboxClient,
+  prefixId: number,
+  forbidden: Map<string, string>,
+): Promise<string | undefined> {
   // Forbidden addresses are few, and each is free at most once among the first candidates.
   const candidates = await netbox.availableIps(prefixId, forbidden.size + 1);
   return candidates.find((c) => !forbidden.has(hostOf(c.address)))?.address;
@@ -42,7 +46,9 @@ function isDuplicate(err: unknown): boolean {
 
 export function fullPrefix(request: Omit<AllocationRequest, "body">): Error {
   const skipped = [...request.forbidden].map(([address, why]) => `${address} (${why})`).join(", ");
-  return new Error(`prefix ${request.prefix.prefix} has no free address left for ${request.subject}${skipped ? ` other than ${skipped}` : ""}; widen the prefix or free addresses in NetBox`);
+  return new Error(
+    `prefix ${request.prefix.prefix} has no free address left for ${request.subject}${skipped ? ` other than ${skipped}` : ""}; widen the prefix or free addresses in NetBox`,
+  );
 }
 
 /** Creates the IP object for the first allowed free address; the object this run keeps. */
@@ -67,5 +73,7 @@ export async function allocateAddress(netbox: NetboxClient, request: AllocationR
     // Another run took the address first: give it back and choose again.
     await netbox.delete("ipam/ip-addresses", created.id, `${address} (taken by another run first) for ${request.subject}`);
   }
-  throw new Error(`could not take an address of prefix ${request.prefix.prefix} for ${request.subject} in ${MAX_ATTEMPTS} attempts: other runs kept taking the same ones; run again`);
+  throw new Error(
+    `could not take an address of prefix ${request.prefix.prefix} for ${request.subject} in ${MAX_ATTEMPTS} attempts: other runs kept taking the same ones; run again`,
+  );
 }

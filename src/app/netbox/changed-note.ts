@@ -20,7 +20,8 @@ export interface ChangedRecord {
 /** What becomes of the record, by the status it has now. */
 function nextStep(c: ChangedRecord): string {
   const { status } = c.result;
-  if (c.selected.includes(status)) return `the next sync converges the guest to the record${c.built ? "" : ` and sets it ${c.config.writeBack.onSuccess}`}`;
+  if (c.selected.includes(status))
+    return `the next sync converges the guest to the record${c.built ? "" : ` and sets it ${c.config.writeBack.onSuccess}`}`;
   const retire = status === c.config.decommission.status ? "; `pvectl netbox decommission` finds the guest by its vmid" : "";
   return `sync does not select status ${status} (it selects ${c.selected.join(", ")}), so it leaves the record and its guest alone from now on${retire}`;
 }
@@ -28,7 +29,9 @@ function nextStep(c: ChangedRecord): string {
 export function changedNote(c: ChangedRecord): string {
   const { report, result } = c;
   const guest = `${c.kind === "vm" ? "vm" : "container"} ${report.vmid} on ${report.node} (${report.result})`;
-  const status = c.built ? `its status stays ${result.status}` : `status not set to ${c.config.writeBack.onSuccess} (it stays ${result.status})`;
+  const status = c.built
+    ? `its status stays ${result.status}`
+    : `status not set to ${c.config.writeBack.onSuccess} (it stays ${result.status})`;
   return (
     `pvectl netbox sync: ${c.built ? "converged" : "built"} ${guest} from the record as it was selected; ` +
     `changed while it was built: ${result.changes.map(describeChange).join(", ")}; ` +

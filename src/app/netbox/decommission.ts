@@ -126,7 +126,15 @@ async function release(netbox: NetboxClient, config: NetboxConfig, record: Netbo
  * to one (identity checks the kind: a VM entry never matches a container's vmid), else a VM.
  */
 function goneGuest(record: NetboxVmRecord, config: NetboxConfig, node: string, vmid: number | undefined): DesiredGuest {
-  const base = { key: record.vm.name, name: record.vm.name, ...(vmid !== undefined ? { vmid } : {}), node, options: {}, nics: [], absent: true };
+  const base = {
+    key: record.vm.name,
+    name: record.vm.name,
+    ...(vmid !== undefined ? { vmid } : {}),
+    node,
+    options: {},
+    nics: [],
+    absent: true,
+  };
   const slug = record.vm.platform?.slug ?? config.defaults.platform;
   const container = slug !== undefined && config.platforms[slug]?.container !== undefined;
   return container ? { ...base, kind: "lxc", mounts: [] } : { ...base, disks: [], special: {} };
@@ -136,7 +144,13 @@ function goneGuest(record: NetboxVmRecord, config: NetboxConfig, node: string, v
  * A guest the record names that was built for another record is not destroyed: its steps go
  * and the reason names both records (record-binding.ts).
  */
-async function keepOtherRecordsGuests(plan: Plan, live: GuestSummary[], group: { record: NetboxVmRecord }[], netbox: NetboxClient, config: NetboxConfig): Promise<Plan> {
+async function keepOtherRecordsGuests(
+  plan: Plan,
+  live: GuestSummary[],
+  group: { record: NetboxVmRecord }[],
+  netbox: NetboxClient,
+  config: NetboxConfig,
+): Promise<Plan> {
   const records = new Map(group.map((g) => [g.record.vm.name, g.record]));
   const guests = [];
   for (const g of plan.guests) {
@@ -159,7 +173,15 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
     options.onRecord?.(o);
   };
   const fail = async (record: NetboxVmRecord, errors: string[], extra: Partial<DecommissionOutcome> = {}) => {
-    const outcome: DecommissionOutcome = { id: record.vm.id, name: record.vm.name, result: "failed", guest: "not destroyed", released: [], errors, ...extra };
+    const outcome: DecommissionOutcome = {
+      id: record.vm.id,
+      name: record.vm.name,
+      result: "failed",
+      guest: "not destroyed",
+      released: [],
+      errors,
+      ...extra,
+    };
     if (!options.planOnly) {
       try {
         await writeBack.journal(record, "danger", `pvectl netbox decommission: ${errors.join("; ")}`);
@@ -171,7 +193,15 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
   };
   // Held back is not a failure: nothing went wrong, the record waits for the flag that releases the step.
   const hold = async (record: NetboxVmRecord, waits: string[], extra: Partial<DecommissionOutcome>) => {
-    const outcome: DecommissionOutcome = { id: record.vm.id, name: record.vm.name, result: "held", guest: "not destroyed", released: [], errors: waits, ...extra };
+    const outcome: DecommissionOutcome = {
+      id: record.vm.id,
+      name: record.vm.name,
+      result: "held",
+      guest: "not destroyed",
+      released: [],
+      errors: waits,
+      ...extra,
+    };
     try {
       await writeBack.journal(record, "warning", `pvectl netbox decommission: not decommissioned yet, ${waits.join("; ")}`);
     } catch (err) {
@@ -187,7 +217,11 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
     const mapping = cluster === undefined ? undefined : config.clusters[cluster];
     const vmid = recordVmid(record, config);
     if (!mapping) {
-      await fail(record, [cluster === undefined ? "has no cluster, so pvectl cannot tell which Proxmox VE cluster holds it" : `cluster \`${cluster}\` is not configured under \`clusters:\` in ${config.file}`]);
+      await fail(record, [
+        cluster === undefined
+          ? "has no cluster, so pvectl cannot tell which Proxmox VE cluster holds it"
+          : `cluster \`${cluster}\` is not configured under \`clusters:\` in ${config.file}`,
+      ]);
       continue;
     }
     if (typeof vmid === "string") {
@@ -229,8 +263,17 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
     }
     plans[connection] = plan;
     options.onPlan?.(connection, plan);
-    if (!options.planOnly && options.confirm && !(await options.confirm(connection, plan, group.map((g) => g.record.vm.name)))) {
-      for (const { record } of group) done({ id: record.vm.id, name: record.vm.name, result: "cancelled", guest: "not destroyed", released: [], errors: [], ...conn });
+    if (
+      !options.planOnly &&
+      options.confirm &&
+      !(await options.confirm(
+        connection,
+        plan,
+        group.map((g) => g.record.vm.name),
+      ))
+    ) {
+      for (const { record } of group)
+        done({ id: record.vm.id, name: record.vm.name, result: "cancelled", guest: "not destroyed", released: [], errors: [], ...conn });
       continue;
     }
     const guestOf = new Map(plan.guests.map((g) => [g.key, g]));
@@ -239,7 +282,11 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
       try {
         // The record's status asks for the guest to go, so stopping it is intended (allowRestart);
         // destroying its disks still needs --allow-data-loss.
-        const report = await applyPlan(pve, { plan, desired }, { ...options.apply, allowRestart: true, allowDataLoss: options.allowDataLoss === true });
+        const report = await applyPlan(
+          pve,
+          { plan, desired },
+          { ...options.apply, allowRestart: true, allowDataLoss: options.allowDataLoss === true },
+        );
         reports = new Map(report.guests.map((g) => [g.key, g]));
       } catch (err) {
         for (const g of group) await fail(g.record, [`apply failed: ${text(err)}`], conn);
@@ -256,7 +303,15 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
       }
       const existed = guest !== undefined && guest.steps.length > 0;
       if (options.planOnly) {
-        done({ id: record.vm.id, name: record.vm.name, result: "planned", guest: existed ? `would destroy vm ${vmid}` : "already absent", released: [], errors: [], ...base });
+        done({
+          id: record.vm.id,
+          name: record.vm.name,
+          result: "planned",
+          guest: existed ? `would destroy vm ${vmid}` : "already absent",
+          released: [],
+          errors: [],
+          ...base,
+        });
         continue;
       }
       const report = reports.get(record.vm.name);
@@ -266,13 +321,15 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
         continue;
       }
       if (existed && report?.result !== "destroyed") {
-        const why = report?.error ?? (report?.pending.length ? report.pending.join("; ") : `the guest ended ${report?.result ?? "unknown"}`);
+        const why =
+          report?.error ?? (report?.pending.length ? report.pending.join("; ") : `the guest ended ${report?.result ?? "unknown"}`);
         await fail(record, [why], { ...base, guest: "not destroyed" });
         continue;
       }
       try {
         const clusterId = record.vm.cluster?.id;
-        if (existed && vmid !== undefined && clusterId !== undefined && config.vmidQuarantineMs > 0) await recordFreedVmid(netbox, clusterId, vmid, record.vm.name);
+        if (existed && vmid !== undefined && clusterId !== undefined && config.vmidQuarantineMs > 0)
+          await recordFreedVmid(netbox, clusterId, vmid, record.vm.name);
         const ips = await addressesOf(netbox, record);
         const released = await release(netbox, config, record, ips);
         if (options.knownHosts !== undefined) {
@@ -283,9 +340,21 @@ export async function decommissionNetbox(options: DecommissionOptions): Promise<
         if (final === "delete") await netbox.delete("virtualization/virtual-machines", record.vm.id, describeRecord(record.vm));
         else {
           await writeBack.status(record, "offline", []);
-          await writeBack.journal(record, "success", `pvectl decommissioned ${existed ? `vm ${vmid}` : "the guest (already absent)"}; released ${released.join(", ") || "nothing"}`);
+          await writeBack.journal(
+            record,
+            "success",
+            `pvectl decommissioned ${existed ? `vm ${vmid}` : "the guest (already absent)"}; released ${released.join(", ") || "nothing"}`,
+          );
         }
-        done({ id: record.vm.id, name: record.vm.name, result: final === "delete" ? "deleted" : "offline", guest: existed ? "destroyed" : "already absent", released, errors: [], ...base });
+        done({
+          id: record.vm.id,
+          name: record.vm.name,
+          result: final === "delete" ? "deleted" : "offline",
+          guest: existed ? "destroyed" : "already absent",
+          released,
+          errors: [],
+          ...base,
+        });
       } catch (err) {
         await fail(record, [`releasing in NetBox failed: ${text(err)}`], { ...base, guest: existed ? "destroyed" : "already absent" });
       }

@@ -98,7 +98,11 @@ function retiredStatuses(config: NetboxConfig): Set<string> {
 function differencesOf(step: Step): Difference[] {
   if (step.action === "adopt") return [];
   if (step.changes.length === 0) return [{ field: step.action, netbox: step.summary }];
-  return step.changes.map((c) => ({ field: c.field, ...(c.after !== undefined ? { netbox: c.after } : {}), ...(c.before !== undefined ? { pve: c.before } : {}) }));
+  return step.changes.map((c) => ({
+    field: c.field,
+    ...(c.after !== undefined ? { netbox: c.after } : {}),
+    ...(c.before !== undefined ? { pve: c.before } : {}),
+  }));
 }
 
 function baseOf(record: NetboxVmRecord, connection: string | undefined): RecordDrift {
@@ -133,14 +137,22 @@ function driftOf(base: RecordDrift, guest: GuestPlan, retired: Set<string>, powe
     if (retired.has(base.status)) return { ...base, state: "in-sync" };
     return { ...base, state: base.status === "planned" ? "not-built" : "guest-missing" };
   }
-  if (retired.has(base.status)) return { ...located, state: "retired", differences: [{ field: "status", netbox: base.status, pve: "exists" }] };
+  if (retired.has(base.status))
+    return { ...located, state: "retired", differences: [{ field: "status", netbox: base.status, pve: "exists" }] };
   const differences = [...guest.steps.flatMap(differencesOf), ...statusDifference(base.status, power, guest.steps)];
-  const notes = guest.steps.some((s) => s.action === "adopt") ? ["the guest was not created by pvectl (no ownership tag); sync leaves it alone unless the config says `adopt: true`"] : [];
+  const notes = guest.steps.some((s) => s.action === "adopt")
+    ? ["the guest was not created by pvectl (no ownership tag); sync leaves it alone unless the config says `adopt: true`"]
+    : [];
   return { ...located, state: differences.length > 0 ? "drift" : "in-sync", differences, notes };
 }
 
 /** Guests of a connection that no record names (by the vmid written back, else by name). */
-function unrecordedOf(guests: GuestSummary[], records: NetboxVmRecord[], config: NetboxConfig, connection: string | undefined): UnrecordedGuest[] {
+function unrecordedOf(
+  guests: GuestSummary[],
+  records: NetboxVmRecord[],
+  config: NetboxConfig,
+  connection: string | undefined,
+): UnrecordedGuest[] {
   const vmids = new Set(records.map((r) => recordVmid(r, config)).filter((v): v is number => typeof v === "number"));
   const names = new Set(records.map((r) => r.vm.name));
   return guests
@@ -180,7 +192,9 @@ async function diffConnection(
   const records = placed.map((m) => {
     const guest = byKey.get(m.spec.name);
     const base = baseOf(m.record, connection);
-    return guest ? driftOf(base, guest, retired, guest.vmid === undefined ? undefined : power.get(guest.vmid)) : { ...base, state: "invalid" as const, notes: ["the plan has no entry for this record"] };
+    return guest
+      ? driftOf(base, guest, retired, guest.vmid === undefined ? undefined : power.get(guest.vmid))
+      : { ...base, state: "invalid" as const, notes: ["the plan has no entry for this record"] };
   });
   return { records, unrecorded: unrecordedOf(context.cluster.guests, all, config, connection) };
 }
@@ -210,11 +224,14 @@ export async function diffNetbox(options: DiffOptions): Promise<NetboxDiffReport
       records.push(...found.records);
       unrecorded.push(...found.unrecorded);
     } catch (err) {
-      for (const m of mapped) records.push({ ...baseOf(m.record, connection), state: "invalid", notes: [`reading the cluster failed: ${errorText(err)}`] });
+      for (const m of mapped)
+        records.push({ ...baseOf(m.record, connection), state: "invalid", notes: [`reading the cluster failed: ${errorText(err)}`] });
     }
   }
   const order = new Map(all.map((r, i) => [r.vm.id, i]));
   records.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  const drifting = records.some((r) => r.state === "drift" || r.state === "guest-missing" || r.state === "retired" || r.state === "invalid");
+  const drifting = records.some(
+    (r) => r.state === "drift" || r.state === "guest-missing" || r.state === "retired" || r.state === "invalid",
+  );
   return { records, unrecorded, inSync: !drifting && !unrecorded.some(concernsNetbox) };
 }

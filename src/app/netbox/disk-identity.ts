@@ -17,7 +17,11 @@ import { describeRecord } from "../../sources/netbox/records.js";
 /** The guest's disks of the kind a record maps: a VM's disk drives (not CD-ROMs, not cloud-init), a container's volumes. */
 function disksOf(live: LiveGuest): Map<string, number | undefined> {
   if (live.kind === "lxc") return new Map(Object.values(live.mounts).map((m) => [m.slot, m.sizeBytes]));
-  return new Map(Object.values(live.disks).filter((d) => d.kind === "disk").map((d) => [d.slot, d.sizeBytes]));
+  return new Map(
+    Object.values(live.disks)
+      .filter((d) => d.kind === "disk")
+      .map((d) => [d.slot, d.sizeBytes]),
+  );
 }
 
 /** Recorded virtual disks that the record no longer lists but NetBox still has: on which record they are now. */
@@ -37,24 +41,42 @@ async function disksElsewhere(netbox: NetboxClient, members: { m: MappedVm; gues
  * identity. A record whose guest does not exist yet (or cannot be read: the plan says why) keeps
  * the mapping of a guest to build. Throws when the cluster or NetBox cannot be read.
  */
-export async function mapByDiskIdentity(pve: PveClient, netbox: NetboxClient, config: NetboxConfig, members: MappedVm[]): Promise<MappedVm[]> {
+export async function mapByDiskIdentity(
+  pve: PveClient,
+  netbox: NetboxClient,
+  config: NetboxConfig,
+  members: MappedVm[],
+): Promise<MappedVm[]> {
   const cluster = await readCluster(pve);
   const found: { m: MappedVm; guest: GuestSummary }[] = [];
   for (const m of members) {
     const { name, vmid, node } = m.spec;
     // The engine's own identity (vmid, else name among pvectl's guests), so this is the guest the plan will find.
-    const match = findGuest({ name, node, kind: m.spec.kind === "container" ? "lxc" : "qemu", ...(vmid !== undefined ? { vmid } : {}) }, cluster.guests);
+    const match = findGuest(
+      { name, node, kind: m.spec.kind === "container" ? "lxc" : "qemu", ...(vmid !== undefined ? { vmid } : {}) },
+      cluster.guests,
+    );
     if (match.kind === "found") found.push({ m, guest: match.guest });
   }
   if (found.length === 0) return members;
-  const [reads, elsewhere] = await Promise.all([readGuestsPerGuest(pve, found.map((f) => f.guest)), disksElsewhere(netbox, found)]);
+  const [reads, elsewhere] = await Promise.all([
+    readGuestsPerGuest(
+      pve,
+      found.map((f) => f.guest),
+    ),
+    disksElsewhere(netbox, found),
+  ]);
   const guests = new Map<MappedVm, GuestDisks>();
   const unread = new Map<MappedVm, string>();
   for (const { m, guest } of found) {
     const live = reads.live.get(guest.vmid);
     if (live !== undefined) guests.set(m, { vmid: guest.vmid, tags: live.tags, slots: disksOf(live) });
     // Deleted meanwhile: built again, by position. Unreadable: never mapped by position (that could grow or delete the wrong disk).
-    else if (!reads.gone.has(guest.vmid)) unread.set(m, `vmid ${guest.vmid}: its disks cannot be matched to the record's virtual disks, its config could not be read (${reads.failed.get(guest.vmid) ?? "no answer"}); nothing is changed, sync again`);
+    else if (!reads.gone.has(guest.vmid))
+      unread.set(
+        m,
+        `vmid ${guest.vmid}: its disks cannot be matched to the record's virtual disks, its config could not be read (${reads.failed.get(guest.vmid) ?? "no answer"}); nothing is changed, sync again`,
+      );
   }
   return members.map((m) => {
     const why = unread.get(m);

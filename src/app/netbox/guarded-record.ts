@@ -71,7 +71,10 @@ export class GuardedRecord {
       if (w.done(current.vm)) return this.wrote(w, "already", current.vm);
       if (!w.allowed(current.vm, this.changesOf(current))) return { result: "withheld", vm: current.vm };
       try {
-        const { object, etag } = await this.netbox.patchWithEtag(VMS, id, w.body, { ...(this.etag !== undefined ? { ifMatch: this.etag } : {}), subject });
+        const { object, etag } = await this.netbox.patchWithEtag(VMS, id, w.body, {
+          ...(this.etag !== undefined ? { ifMatch: this.etag } : {}),
+          subject,
+        });
         this.current = { ...current, vm: object };
         this.etag = etag;
         return this.wrote(w, "written", object);

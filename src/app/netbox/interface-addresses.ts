@@ -118,7 +118,13 @@ export class InterfaceAddressAssigner {
       done: (latest) => latest.primary_ip4?.id === first.id,
       allowed: (latest) => !latest.primary_ip4,
     });
-    const primary = now.primary_ip4 ?? { id: first.id, url: "", display: first.address, family: { value: "4", label: "IPv4" }, address: first.address };
+    const primary = now.primary_ip4 ?? {
+      id: first.id,
+      url: "",
+      display: first.address,
+      family: { value: "4", label: "IPv4" },
+      address: first.address,
+    };
     vm.primary_ip4 = primary;
     if (result === "written") wrote.push(`primary IPv4 ${first.address}`);
     return { id: primary.id, address: primary.address };
@@ -146,7 +152,10 @@ export class InterfaceAddressAssigner {
       if (source === undefined) continue;
       const subject = `interface ${iface.name} of ${describeRecord(record.vm)}`;
       const gateway = await this.gateways.of(source.prefix);
-      if (gateway === undefined) throw new AddressRefusal(`${subject} (${source.via}) gets its address from ${missingGateway(source.prefix, this.config.customFields.gateway)}`);
+      if (gateway === undefined)
+        throw new AddressRefusal(
+          `${subject} (${source.via}) gets its address from ${missingGateway(source.prefix, this.config.customFields.gateway)}`,
+        );
       const forbidden = new Map<string, string>([[gateway.address, `the gateway: ${gateway.from}`]]);
       const platformGw = this.platformGateway(record);
       if (platformGw !== undefined) forbidden.set(platformGw.address, platformGw.why);

@@ -47,9 +47,13 @@ export class InterfacePrefixes {
       const prefixes = await this.prefixesOf(vlan.id);
       const where = `interface ${iface.name} of ${describeRecord(record.vm)} is on ${name}`;
       if (prefixes.length === 0)
-        throw new AddressRefusal(`${where}, which has no active IPv4 prefix in NetBox; add one with VLAN ${vlan.vid} (${vlan.name}), or move the interface to a VLAN that has one`);
+        throw new AddressRefusal(
+          `${where}, which has no active IPv4 prefix in NetBox; add one with VLAN ${vlan.vid} (${vlan.name}), or move the interface to a VLAN that has one`,
+        );
       if (prefixes.length > 1)
-        throw new AddressRefusal(`${where}, which has ${prefixes.length} active IPv4 prefixes (${prefixes.map((p) => p.prefix).join(", ")}) and pvectl will not guess which one; keep one active`);
+        throw new AddressRefusal(
+          `${where}, which has ${prefixes.length} active IPv4 prefixes (${prefixes.map((p) => p.prefix).join(", ")}) and pvectl will not guess which one; keep one active`,
+        );
       return { prefix: prefixes[0]!, via: name };
     }
     const wanted = this.config.writeBack.primaryIp4?.fallbackPrefix;

@@ -21,7 +21,10 @@ export function macMarker(name: string): string {
 
 /** "eth0 BC:24:11:00:00:01" for each MAC a sync's success journal entry says pvectl wrote. */
 async function macsTheJournalNames(netbox: NetboxClient, record: NetboxVmRecord): Promise<Set<string>> {
-  const notes = await netbox.list("extras/journal-entries", { assigned_object_type: "virtualization.virtualmachine", assigned_object_id: record.vm.id });
+  const notes = await netbox.list("extras/journal-entries", {
+    assigned_object_type: "virtualization.virtualmachine",
+    assigned_object_id: record.vm.id,
+  });
   const out = new Set<string>();
   for (const note of notes) {
     const wrote = /^pvectl .*?; wrote (.*)$/s.exec(note.comments)?.[1] ?? "";
@@ -45,7 +48,9 @@ export async function releaseMacs(netbox: NetboxClient, record: NetboxVmRecord):
   if (await netbox.atLeast(4, 2)) {
     const macs = await netbox.list("dcim/mac-addresses", { assigned_object_type: VMINTERFACE, assigned_object_id: ifaceIds });
     for (const mac of macs) {
-      const ours = mac.description === macMarker(record.vm.name) || (!mac.description && (await journalNames(mac.assigned_object_id, mac.mac_address)));
+      const ours =
+        mac.description === macMarker(record.vm.name) ||
+        (!mac.description && (await journalNames(mac.assigned_object_id, mac.mac_address)));
       if (!ours) continue;
       await netbox.delete("dcim/mac-addresses", mac.id, `MAC ${mac.mac_address} of ${subject}`);
       released.push(`MAC ${mac.mac_address}`);

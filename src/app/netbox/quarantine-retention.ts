@@ -17,7 +17,14 @@ import { userMessageOf } from "../../util/errors.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const SPAN_OF: Record<string, number> = { "keep-last": DAY, "keep-hourly": HOUR, "keep-daily": DAY, "keep-weekly": 7 * DAY, "keep-monthly": 31 * DAY, "keep-yearly": 366 * DAY };
+const SPAN_OF: Record<string, number> = {
+  "keep-last": DAY,
+  "keep-hourly": HOUR,
+  "keep-daily": DAY,
+  "keep-weekly": 7 * DAY,
+  "keep-monthly": 31 * DAY,
+  "keep-yearly": 366 * DAY,
+};
 
 /** The longest time `keep-daily=7,keep-weekly=4` keeps an archive, and which key says so. */
 export function retentionSpanMs(pruneBackups: string): { ms: number; key: string } | undefined {
@@ -37,7 +44,11 @@ export interface QuarantineSpans {
 }
 
 /** The quarantine per connection from the configured one and its backup jobs' retention. */
-export async function quarantineSpans(config: NetboxConfig, connections: string[], pveClient: (connection: string | undefined) => PveClient): Promise<QuarantineSpans> {
+export async function quarantineSpans(
+  config: NetboxConfig,
+  connections: string[],
+  pveClient: (connection: string | undefined) => PveClient,
+): Promise<QuarantineSpans> {
   const spans = new Map<string, number>();
   const warnings: string[] = [];
   for (const connection of connections) {
@@ -46,14 +57,17 @@ export async function quarantineSpans(config: NetboxConfig, connections: string[
     try {
       jobs = await readBackupJobs(pveClient(connection === "" ? undefined : connection));
     } catch (err) {
-      warnings.push(`could not read the backup jobs${connection === "" ? "" : ` of connection ${connection}`} (${userMessageOf(err)}), so the vmid quarantine there is ${formatDuration(config.vmidQuarantineMs)} whatever their retention`);
+      warnings.push(
+        `could not read the backup jobs${connection === "" ? "" : ` of connection ${connection}`} (${userMessageOf(err)}), so the vmid quarantine there is ${formatDuration(config.vmidQuarantineMs)} whatever their retention`,
+      );
       spans.set(connection, config.vmidQuarantineMs);
       continue;
     }
     for (const job of jobs) {
       if (job.params.enabled === "0") continue;
       const span = retentionSpanMs(job.params["prune-backups"] ?? "");
-      if (span !== undefined && (longest === undefined || span.ms > longest.ms)) longest = { ms: span.ms, why: `backup job ${job.id} keeps archives ${span.key}` };
+      if (span !== undefined && (longest === undefined || span.ms > longest.ms))
+        longest = { ms: span.ms, why: `backup job ${job.id} keeps archives ${span.key}` };
     }
     const configured = config.vmidQuarantineConfigured === true;
     spans.set(connection, configured || longest === undefined ? config.vmidQuarantineMs : Math.max(config.vmidQuarantineMs, longest.ms));

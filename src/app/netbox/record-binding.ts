@@ -37,9 +37,16 @@ async function taggedForOthers(netbox: NetboxClient, record: NetboxVmRecord, gue
 }
 
 /** An untagged guest (built before the record tag, or adopted): other records naming its vmid make it ambiguous. */
-async function untagged(netbox: NetboxClient, config: NetboxConfig, record: NetboxVmRecord, guest: GuestSummary): Promise<string | undefined> {
+async function untagged(
+  netbox: NetboxClient,
+  config: NetboxConfig,
+  record: NetboxVmRecord,
+  guest: GuestSummary,
+): Promise<string | undefined> {
   const field = config.customFields.vmid;
-  const claimants = (await netbox.list("virtualization/virtual-machines", { [`cf_${field}`]: String(guest.vmid) })).filter((vm) => vm.id !== record.vm.id);
+  const claimants = (await netbox.list("virtualization/virtual-machines", { [`cf_${field}`]: String(guest.vmid) })).filter(
+    (vm) => vm.id !== record.vm.id,
+  );
   if (claimants.length === 0) return undefined;
   return (
     `${describeGuest(guest)} carries no record tag (built before pvectl recorded which record a guest belongs to), and ` +
@@ -52,7 +59,12 @@ async function untagged(netbox: NetboxClient, config: NetboxConfig, record: Netb
  * Why the record may not manage (or destroy) the guest it names; undefined when the guest is
  * the record's own, or an untagged guest no other record names.
  */
-export async function bindingProblem(netbox: NetboxClient, config: NetboxConfig, record: NetboxVmRecord, guest: GuestSummary): Promise<string | undefined> {
+export async function bindingProblem(
+  netbox: NetboxClient,
+  config: NetboxConfig,
+  record: NetboxVmRecord,
+  guest: GuestSummary,
+): Promise<string | undefined> {
   const ids = recordIdsIn(guest.tags);
   const others = ids.filter((id) => id !== record.vm.id);
   if (others.length > 0) return taggedForOthers(netbox, record, guest, others);

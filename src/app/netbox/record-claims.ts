@@ -76,14 +76,24 @@ export class RecordClaims {
     const until = new Date(this.now() + this.expiryMs).toISOString();
     const comments = `pvectl claim ${this.owner} until ${until}`;
     for (let i = 0; i < recordIds.length; i += ID_CHUNK) {
-      const body = recordIds.slice(i, i + ID_CHUNK).map((id) => ({ assigned_object_type: VM, assigned_object_id: id, kind: "info" as const, comments }));
-      const created = (await this.netbox.request<JournalEntry[]>("POST", "extras/journal-entries/", { body, subject: "pvectl's claims on the records of this run" })).body;
+      const body = recordIds
+        .slice(i, i + ID_CHUNK)
+        .map((id) => ({ assigned_object_type: VM, assigned_object_id: id, kind: "info" as const, comments }));
+      const created = (
+        await this.netbox.request<JournalEntry[]>("POST", "extras/journal-entries/", {
+          body,
+          subject: "pvectl's claims on the records of this run",
+        })
+      ).body;
       for (const entry of created) this.held.set(entry.assigned_object_id, entry.id);
     }
     const busy = new Map<number, string>();
     for (const [recordId, holder] of await this.holders(recordIds)) {
       if (holder.owner === this.owner) continue;
-      busy.set(recordId, `another pvectl run (${holder.owner}) is working on it; its claim holds until ${new Date(holder.until).toISOString()} unless it finishes first`);
+      busy.set(
+        recordId,
+        `another pvectl run (${holder.owner}) is working on it; its claim holds until ${new Date(holder.until).toISOString()} unless it finishes first`,
+      );
       await this.drop(recordId);
     }
     return busy;
@@ -93,8 +103,15 @@ export class RecordClaims {
   private async holders(recordIds: number[]): Promise<Map<number, Claim>> {
     const out = new Map<number, Claim>();
     for (let i = 0; i < recordIds.length; i += ID_CHUNK) {
-      const entries = await this.netbox.list("extras/journal-entries", { assigned_object_type: VM, assigned_object_id: recordIds.slice(i, i + ID_CHUNK), q: "pvectl claim" });
-      const claims = entries.map(parseClaim).filter((c): c is Claim => c !== undefined).sort((a, b) => a.entryId - b.entryId);
+      const entries = await this.netbox.list("extras/journal-entries", {
+        assigned_object_type: VM,
+        assigned_object_id: recordIds.slice(i, i + ID_CHUNK),
+        q: "pvectl claim",
+      });
+      const claims = entries
+        .map(parseClaim)
+        .filter((c): c is Claim => c !== undefined)
+        .sort((a, b) => a.entryId - b.entryId);
       for (const claim of claims) {
         if (claim.until <= this.now() || (claim.owner !== this.owner && deadLocalRun(claim.owner))) {
           if (claim.owner !== this.owner) await this.deleteEntry(claim.entryId);

@@ -132,7 +132,12 @@ class SyncQueue {
 
   async #runOne(ids: number[] | undefined): Promise<void> {
     const started = performance.now();
-    this.log({ time: new Date().toISOString(), level: "info", msg: ids ? "sync started" : "reconcile started", ...(ids ? { records: ids } : {}) });
+    this.log({
+      time: new Date().toISOString(),
+      level: "info",
+      msg: ids ? "sync started" : "reconcile started",
+      ...(ids ? { records: ids } : {}),
+    });
     try {
       const report = await this.sync(ids);
       const durationMs = Math.round(performance.now() - started);
@@ -141,14 +146,37 @@ class SyncQueue {
       this.status.lastSync = { at: new Date().toISOString(), records: report.records.length, ok: report.ok, durationMs };
       for (const r of report.records) {
         const level = r.result === "failed" || r.result === "invalid" ? "warn" : "info";
-        this.log({ time: new Date().toISOString(), level, msg: "record", record: r.id, name: r.name, result: r.result, status: r.status, ...(r.vmid !== undefined ? { vmid: r.vmid } : {}), ...(r.errors.length ? { errors: r.errors } : {}) });
+        this.log({
+          time: new Date().toISOString(),
+          level,
+          msg: "record",
+          record: r.id,
+          name: r.name,
+          result: r.result,
+          status: r.status,
+          ...(r.vmid !== undefined ? { vmid: r.vmid } : {}),
+          ...(r.errors.length ? { errors: r.errors } : {}),
+        });
       }
-      this.log({ time: new Date().toISOString(), level: "info", msg: ids ? "sync done" : "reconcile done", records: report.records.length, ok: report.ok, durationMs });
+      this.log({
+        time: new Date().toISOString(),
+        level: "info",
+        msg: ids ? "sync done" : "reconcile done",
+        records: report.records.length,
+        ok: report.ok,
+        durationMs,
+      });
     } catch (err) {
       const failure = { at: new Date().toISOString(), error: userMessageOf(err) };
       this.status.failures += 1;
       this.status.ok = false;
-      this.status.lastSync = { at: failure.at, records: 0, ok: false, durationMs: Math.round(performance.now() - started), error: failure.error };
+      this.status.lastSync = {
+        at: failure.at,
+        records: 0,
+        ok: false,
+        durationMs: Math.round(performance.now() - started),
+        error: failure.error,
+      };
       this.status.lastError = failure;
       this.log({ time: failure.at, level: "error", msg: "sync failed", error: failure.error });
     }
@@ -191,10 +219,25 @@ export async function startNetboxServe(options: ServeOptions): Promise<RunningSe
     const signature = req.headers["x-hook-signature"];
     const verdict = verifier.verify(Array.isArray(signature) ? signature[0] : signature, body);
     if (!verdict.ok) {
-      log({ time: at(), level: "warn", msg: "webhook refused", status: verdict.status, reason: verdict.reason, remote: req.socket.remoteAddress });
+      log({
+        time: at(),
+        level: "warn",
+        msg: "webhook refused",
+        status: verdict.status,
+        reason: verdict.reason,
+        remote: req.socket.remoteAddress,
+      });
       return reply(res, verdict.status, { error: verdict.reason });
     }
-    log({ time: at(), level: "info", msg: "webhook", event: verdict.event, model: verdict.model, request: verdict.requestId, records: verdict.recordIds });
+    log({
+      time: at(),
+      level: "info",
+      msg: "webhook",
+      event: verdict.event,
+      model: verdict.model,
+      request: verdict.requestId,
+      records: verdict.recordIds,
+    });
     queue.add(verdict.recordIds);
     return reply(res, 202, { queued: verdict.recordIds });
   };

@@ -107,7 +107,10 @@ export interface SyncOptions {
    * (vanished-guests.ts); any other such record is a plan error.
    */
   rebuild?: readonly string[];
-  apply?: Pick<ApplyPlanOptions, "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart" | "allowDataLoss" | "deferRestart" | "lockWaitMs">;
+  apply?: Pick<
+    ApplyPlanOptions,
+    "perNodeConcurrency" | "retry" | "taskPoll" | "allowRestart" | "allowDataLoss" | "deferRestart" | "lockWaitMs"
+  >;
 }
 
 /** Whether the record's platform puts addresses into the guest (cloud-init on a VM, by `cloudInit:` or its template's; a container's NICs). */
@@ -123,7 +126,13 @@ function takesAddresses(record: NetboxVmRecord, config: NetboxConfig): boolean {
  * nothing is written). A record whose platform puts addresses into the guest gets them
  * created now, so its guest is built with them; the others get theirs at write-back.
  */
-async function addressesBeforeBuild(record: NetboxVmRecord, config: NetboxConfig, writeBack: WriteBack, planOnly: boolean, early: Map<number, string[]>): Promise<void> {
+async function addressesBeforeBuild(
+  record: NetboxVmRecord,
+  config: NetboxConfig,
+  writeBack: WriteBack,
+  planOnly: boolean,
+  early: Map<number, string[]>,
+): Promise<void> {
   if (!config.writeBack.primaryIp4 || record.interfaces.length === 0) return;
   const planned = await writeBack.addresses.plan(record);
   if (planOnly) {
@@ -167,7 +176,13 @@ function outcomeOf(record: NetboxVmRecord, result: RecordResult, extra: Partial<
  * Guests the plan found that belong to another NetBox record (record-binding.ts) lose their
  * steps and carry the reason, so nothing is sent for them and their record fails alone.
  */
-async function refuseOtherRecordsGuests(plan: Plan, cluster: ClusterSnapshot, byKey: Map<string, MappedVm>, netbox: NetboxClient, config: NetboxConfig): Promise<Plan> {
+async function refuseOtherRecordsGuests(
+  plan: Plan,
+  cluster: ClusterSnapshot,
+  byKey: Map<string, MappedVm>,
+  netbox: NetboxClient,
+  config: NetboxConfig,
+): Promise<Plan> {
   const guests: GuestPlan[] = [];
   for (const g of plan.guests) {
     const m = byKey.get(g.key);
@@ -256,7 +271,8 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
       addressed.push(record);
     } catch (err) {
       if (err instanceof AddressRefusal) await fail(record, [err.message], "invalid");
-      else await fail(record, [`${options.planOnly ? "choosing" : "assigning"} its addresses in NetBox failed: ${errorText(err)}`], "failed");
+      else
+        await fail(record, [`${options.planOnly ? "choosing" : "assigning"} its addresses in NetBox failed: ${errorText(err)}`], "failed");
     }
   }
   await loadGuestAddresses(netbox, addressed, config.customFields.gateway);
@@ -285,8 +301,14 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
     groups.set(key, group);
   }
   // The quarantine follows the backup retention unless the config sets it (quarantine-retention.ts).
-  const quarantine = groups.size > 0 ? await quarantineSpans(config, [...new Set([...groups.values()].map((g) => g.connection))], options.pveClient) : { spans: new Map<string, number>(), warnings: [] };
-  const quarantined = !options.planOnly && groups.size > 0 ? await vmidsInQuarantine(netbox, config, Date.now(), quarantine.spans) : new Map<string, number[]>();
+  const quarantine =
+    groups.size > 0
+      ? await quarantineSpans(config, [...new Set([...groups.values()].map((g) => g.connection))], options.pveClient)
+      : { spans: new Map<string, number>(), warnings: [] };
+  const quarantined =
+    !options.planOnly && groups.size > 0
+      ? await vmidsInQuarantine(netbox, config, Date.now(), quarantine.spans)
+      : new Map<string, number[]>();
 
   // 2. plan + apply per group, 3. write back per record
   const plans: Record<string, Plan> = {};
@@ -304,7 +326,8 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
       const guests = { vms: specs.filter((s) => s.kind === "vm"), containers: specs.filter((s) => s.kind === "container") };
       planned = await planSpec(pve, guests, { adopt: config.adopt, adoptHint: ADOPT_HINT });
     } catch (err) {
-      for (const m of group) await fail(m.record, [`planning failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
+      for (const m of group)
+        await fail(m.record, [`planning failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
       continue;
     }
     const byKey = new Map(group.map((m) => [m.spec.name, m]));
@@ -315,7 +338,10 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
       plan = await refuseOtherRecordsGuests(withDiskIdentity(isolated.plan, byKey), planned.context.cluster, byKey, netbox, config);
       plan = refuseBlankRebuilds(plan, byKey, config, options.rebuild ?? []);
     } catch (err) {
-      for (const m of group) await fail(m.record, [`checking which record owns each guest failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
+      for (const m of group)
+        await fail(m.record, [`checking which record owns each guest failed: ${errorText(err)}`], "failed", {
+          ...(label ? { connection: label } : {}),
+        });
       continue;
     }
     const planKey = range ? `${connection === "" ? "PROXMOX_*" : connection} (vmids ${range[0]}-${range[1]})` : connection;
@@ -326,7 +352,12 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
         const m = byKey.get(guest.key);
         if (!m) continue;
         const errors = [...guest.errors, ...blockedAll];
-        const extra = { ...(label ? { connection: label } : {}), node: guest.node, ...(guest.vmid !== undefined ? { vmid: guest.vmid } : {}), guestKind: m.spec.kind };
+        const extra = {
+          ...(label ? { connection: label } : {}),
+          node: guest.node,
+          ...(guest.vmid !== undefined ? { vmid: guest.vmid } : {}),
+          guestKind: m.spec.kind,
+        };
         if (errors.length > 0) await fail(m.record, errors, "failed", extra);
         else done(outcomeOf(m.record, "planned", { ...extra, ...plannedPrimary(m.record) }));
       }
@@ -335,16 +366,21 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
     let reports: GuestReport[];
     try {
       // The plan with the preflight problems moved onto their guests, and what planning read.
-      const report = await applyPlan(pve, { ...planned, plan }, {
-        ...options.apply,
-        vmids: { ...(range ? { range } : {}), reserved: quarantined.get(connection) ?? [] },
-        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-      });
+      const report = await applyPlan(
+        pve,
+        { ...planned, plan },
+        {
+          ...options.apply,
+          vmids: { ...(range ? { range } : {}), reserved: quarantined.get(connection) ?? [] },
+          ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+        },
+      );
       // The engine grows a disk imported from an image to the size asked for in the same apply,
       // so one pass converges and the record can move on.
       reports = report.guests;
     } catch (err) {
-      for (const m of group) await fail(m.record, [`apply failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
+      for (const m of group)
+        await fail(m.record, [`apply failed: ${errorText(err)}`], "failed", { ...(label ? { connection: label } : {}) });
       continue;
     }
     for (const report of reports) {
@@ -373,11 +409,20 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
       try {
         const built = isBuilt(m.record, config);
         const result = await writeBack.succeed({ record: m.record, vmid: report.vmid, node: report.node, macs: report.macs, nics: m.nics });
-        const written = { ...extra, wrote: result.wrote, status: result.status, ...(result.primaryIp4 ? { primaryIp4: result.primaryIp4 } : {}) };
+        const written = {
+          ...extra,
+          wrote: result.wrote,
+          status: result.status,
+          ...(result.primaryIp4 ? { primaryIp4: result.primaryIp4 } : {}),
+        };
         if (result.changes.length > 0) {
           const outcome = outcomeOf(m.record, "changed", { ...written, changes: result.changes.map(describeChange) });
           try {
-            await writeBack.journal(m.record, "warning", changedNote({ config, selected: selectedStatuses, built, kind: m.spec.kind, report, result }));
+            await writeBack.journal(
+              m.record,
+              "warning",
+              changedNote({ config, selected: selectedStatuses, built, kind: m.spec.kind, report, result }),
+            );
           } catch (err) {
             outcome.errors.push(`could not record what changed in NetBox: ${errorText(err)}`);
           }
@@ -389,7 +434,11 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
         if (!built || report.result !== "unchanged" || result.wrote.length > 0) {
           const verb = built ? "converged" : "built";
           try {
-            await writeBack.journal(m.record, "success", `pvectl ${verb} ${m.spec.kind === "vm" ? "vm" : "container"} ${report.vmid} on ${report.node} (${report.result}); wrote ${result.wrote.join(", ") || "nothing new"}`);
+            await writeBack.journal(
+              m.record,
+              "success",
+              `pvectl ${verb} ${m.spec.kind === "vm" ? "vm" : "container"} ${report.vmid} on ${report.node} (${report.result}); wrote ${result.wrote.join(", ") || "nothing new"}`,
+            );
           } catch {
             // The record has moved on; a missing success note is not a failure.
           }
@@ -402,7 +451,12 @@ async function syncRecords(options: SyncOptions, records: NetboxVmRecord[]): Pro
   }
   const order = new Map(records.map((r, i) => [r.vm.id, i]));
   outcomes.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  return { records: outcomes, plans, ok: outcomes.every((o) => o.result !== "failed" && o.result !== "invalid"), ...(quarantine.warnings.length > 0 ? { warnings: quarantine.warnings } : {}) };
+  return {
+    records: outcomes,
+    plans,
+    ok: outcomes.every((o) => o.result !== "failed" && o.result !== "invalid"),
+    ...(quarantine.warnings.length > 0 ? { warnings: quarantine.warnings } : {}),
+  };
 }
 
 /** What keeps a guest that ran without errors from counting as built: held-back steps, a reboot owed. */

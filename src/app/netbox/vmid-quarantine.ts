@@ -24,7 +24,12 @@ export async function recordFreedVmid(netbox: NetboxClient, clusterId: number, v
  * configured cluster on it; `spans` gives a connection's own quarantine (quarantine-retention.ts),
  * else the configured one applies.
  */
-export async function vmidsInQuarantine(netbox: NetboxClient, config: NetboxConfig, now = Date.now(), spans = new Map<string, number>()): Promise<Map<string, number[]>> {
+export async function vmidsInQuarantine(
+  netbox: NetboxClient,
+  config: NetboxConfig,
+  now = Date.now(),
+  spans = new Map<string, number>(),
+): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>();
   const names = Object.keys(config.clusters);
   const spanOf = (connection: string) => spans.get(connection) ?? config.vmidQuarantineMs;
@@ -34,7 +39,11 @@ export async function vmidsInQuarantine(netbox: NetboxClient, config: NetboxConf
   if (clusters.length === 0) return out;
   const connectionOf = new Map(clusters.map((c) => [c.id, config.clusters[c.name]?.connection ?? ""]));
   const since = new Date(now - longest).toISOString();
-  const notes = await netbox.list("extras/journal-entries", { assigned_object_type: CLUSTER, assigned_object_id: [...connectionOf.keys()], created_after: since });
+  const notes = await netbox.list("extras/journal-entries", {
+    assigned_object_type: CLUSTER,
+    assigned_object_id: [...connectionOf.keys()],
+    created_after: since,
+  });
   for (const note of notes) {
     const vmid = FREED.exec(note.comments)?.[1];
     const connection = connectionOf.get(note.assigned_object_id);

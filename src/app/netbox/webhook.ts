@@ -71,21 +71,29 @@ export class WebhookVerifier {
     if (!signature) return { ok: false, status: 401, reason: "no X-Hook-Signature header (set the webhook's secret in NetBox)" };
     const expected = createHmac("sha512", this.#secret).update(body).digest();
     const given = /^[0-9a-f]{128}$/i.test(signature) ? Buffer.from(signature, "hex") : Buffer.alloc(0);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, status: 401, reason: "the X-Hook-Signature does not match the body (wrong secret, or the body was changed)" };
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return { ok: false, status: 401, reason: "the X-Hook-Signature does not match the body (wrong secret, or the body was changed)" };
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString("utf8"));
     } catch {
-      return { ok: false, status: 400, reason: "the body is not JSON (the webhook must send NetBox's default body: leave body_template blank)" };
+      return {
+        ok: false,
+        status: 400,
+        reason: "the body is not JSON (the webhook must send NetBox's default body: leave body_template blank)",
+      };
     }
     return this.#check(payload);
   }
 
   #check(payload: unknown): WebhookVerdict {
-    if (!isObject(payload) || !isObject(payload.data)) return { ok: false, status: 400, reason: "the body is not NetBox's webhook body (no `data` object)" };
+    if (!isObject(payload) || !isObject(payload.data))
+      return { ok: false, status: 400, reason: "the body is not NetBox's webhook body (no `data` object)" };
     const { event, model, timestamp, request_id: requestId, data } = payload;
-    if (typeof event !== "string" || !EVENTS.has(event)) return { ok: false, status: 400, reason: `unknown event ${JSON.stringify(event)}` };
-    if (typeof model !== "string" || typeof requestId !== "string" || typeof timestamp !== "string") return { ok: false, status: 400, reason: "the body lacks model, request_id or timestamp" };
+    if (typeof event !== "string" || !EVENTS.has(event))
+      return { ok: false, status: 400, reason: `unknown event ${JSON.stringify(event)}` };
+    if (typeof model !== "string" || typeof requestId !== "string" || typeof timestamp !== "string")
+      return { ok: false, status: 400, reason: "the body lacks model, request_id or timestamp" };
     const at = Date.parse(timestamp);
     if (Number.isNaN(at)) return { ok: false, status: 400, reason: `the delivery's timestamp ${JSON.stringify(timestamp)} is not a date` };
     let record: number | undefined;
@@ -100,7 +108,8 @@ export class WebhookVerifier {
     if (early) return early;
     const key = `${requestId} ${model} ${String(data.id)} ${event}`;
     this.#forgetOld(now);
-    if (this.#seen.has(key)) return { ok: false, status: 409, reason: `delivery ${requestId} for ${model} ${String(data.id)} was already received (a replay)` };
+    if (this.#seen.has(key))
+      return { ok: false, status: 409, reason: `delivery ${requestId} for ${model} ${String(data.id)} was already received (a replay)` };
     // Remembered as long as its timestamp could still pass the age check: a replay is refused
     // by the age check or by this, whenever it comes.
     this.#seen.set(key, at + this.#maxAgeMs);
@@ -114,9 +123,18 @@ export class WebhookVerifier {
   #refuseTime(timestamp: string, at: number, now: number): WebhookVerdict | undefined {
     if (at - now > this.#maxSkewMs) {
       const ahead = Math.round((at - now) / 1000);
-      return { ok: false, status: 409, reason: `the delivery's timestamp ${timestamp} is ${ahead} s ahead of this clock (at most ${this.#maxSkewMs / 1000} s allowed): NetBox's and this host's clocks are apart, or the delivery was forged ahead` };
+      return {
+        ok: false,
+        status: 409,
+        reason: `the delivery's timestamp ${timestamp} is ${ahead} s ahead of this clock (at most ${this.#maxSkewMs / 1000} s allowed): NetBox's and this host's clocks are apart, or the delivery was forged ahead`,
+      };
     }
-    if (now - at > this.#maxAgeMs) return { ok: false, status: 409, reason: `the delivery's timestamp ${timestamp} is more than ${this.#maxAgeMs / 1000} s old (a replay, or clocks apart)` };
+    if (now - at > this.#maxAgeMs)
+      return {
+        ok: false,
+        status: 409,
+        reason: `the delivery's timestamp ${timestamp} is more than ${this.#maxAgeMs / 1000} s old (a replay, or clocks apart)`,
+      };
     return undefined;
   }
 

@@ -100,13 +100,22 @@ export class WriteBack {
       if (!macObjects) {
         await this.netbox.request("PATCH", `virtualization/interfaces/${nic.interfaceId}/`, { body: { mac_address: mac }, subject });
       } else {
-        const existing = await this.netbox.list("dcim/mac-addresses", { assigned_object_type: VMINTERFACE, assigned_object_id: nic.interfaceId, mac_address: mac });
+        const existing = await this.netbox.list("dcim/mac-addresses", {
+          assigned_object_type: VMINTERFACE,
+          assigned_object_id: nic.interfaceId,
+          mac_address: mac,
+        });
         const object =
           existing[0] ??
           (await this.netbox.create(
             "dcim/mac-addresses",
             // The marker is what tells decommission this MAC object is pvectl's (mac-release.ts).
-            { mac_address: mac, assigned_object_type: VMINTERFACE, assigned_object_id: nic.interfaceId, description: macMarker(input.record.vm.name) },
+            {
+              mac_address: mac,
+              assigned_object_type: VMINTERFACE,
+              assigned_object_id: nic.interfaceId,
+              description: macMarker(input.record.vm.name),
+            },
             subject,
           ));
         await this.netbox.patch("virtualization/interfaces", nic.interfaceId, { primary_mac_address: object.id }, { subject });
@@ -144,7 +153,12 @@ export class WriteBack {
   /** The record's status, whatever it is now (decommission: the guest is gone, whatever the record says). */
   async status(record: NetboxVmRecord, status: string, wrote: string[]): Promise<void> {
     if (record.vm.status?.value === status) return;
-    await this.netbox.patch("virtualization/virtual-machines", record.vm.id, { status: status as "staged" }, { subject: describeRecord(record.vm) });
+    await this.netbox.patch(
+      "virtualization/virtual-machines",
+      record.vm.id,
+      { status: status as "staged" },
+      { subject: describeRecord(record.vm) },
+    );
     wrote.push(`status ${status}`);
   }
 

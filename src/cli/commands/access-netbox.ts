@@ -42,7 +42,10 @@ export async function refusingNetboxConfigs<T>(files: string[], command: string,
   } catch (err) {
     for (const file of files) {
       if (await isNetboxConfig(file)) {
-        throw new UsageError(`${safeLine(file)} is a NetBox sync config, not a spec file`, `give it with -c: pvectl access ${command} -c ${safeLine(file)}`);
+        throw new UsageError(
+          `${safeLine(file)} is a NetBox sync config, not a spec file`,
+          `give it with -c: pvectl access ${command} -c ${safeLine(file)}`,
+        );
       }
     }
     throw err;
@@ -58,7 +61,10 @@ export async function netboxConfigOf(file: string, specFiles: string[], command:
     );
   }
   if (await isSpec(file)) {
-    throw new UsageError(`${safeLine(file)} is a spec file, not a NetBox sync config`, `give it without -c: pvectl access ${command} ${safeLine(file)}`);
+    throw new UsageError(
+      `${safeLine(file)} is a spec file, not a NetBox sync config`,
+      `give it without -c: pvectl access ${command} ${safeLine(file)}`,
+    );
   }
   return loadNetboxConfig(file);
 }
@@ -68,7 +74,10 @@ function connectionOf(config: NetboxConfig, given: string | undefined): string |
   if (given !== undefined) {
     if (!Object.values(config.clusters).some((c) => c.connection === given)) {
       const used = [...new Set(Object.values(config.clusters).flatMap((c) => (c.connection ? [c.connection] : [])))];
-      throw new UsageError(`no cluster of ${safeLine(config.file)} uses connection ${safeLine(given)}`, used.length ? `pick one of: ${used.join(", ")}` : "its clusters use the PROXMOX_* environment: leave --connection out");
+      throw new UsageError(
+        `no cluster of ${safeLine(config.file)} uses connection ${safeLine(given)}`,
+        used.length ? `pick one of: ${used.join(", ")}` : "its clusters use the PROXMOX_* environment: leave --connection out",
+      );
     }
     return given;
   }
@@ -83,7 +92,12 @@ function connectionOf(config: NetboxConfig, given: string | undefined): string |
 }
 
 /** `access check -c`: what the token lacks in PVE of what the config's sync, serve and decommission need. */
-export async function checkNetboxConfig(config: NetboxConfig, subject: string, connection: string | undefined, options: NetboxNeedsOptions): Promise<AccessCheck> {
+export async function checkNetboxConfig(
+  config: NetboxConfig,
+  subject: string,
+  connection: string | undefined,
+  options: NetboxNeedsOptions,
+): Promise<AccessCheck> {
   const on = connectionOf(config, connection);
   const clients = pveClients(config);
   try {

@@ -39,7 +39,9 @@ export const ALLOW_SECRET_RESET_FLAG = [
 export const EXIT_PENDING = 3;
 
 /** The guard rails of the flags; --allow-restart and --defer-restart contradict each other. */
-export function guardOptions(flags: ApplyFlags): Required<Pick<ApplyPlanOptions, "allowDataLoss" | "allowHostAccess" | "allowSecretReset" | "allowRestart" | "deferRestart">> {
+export function guardOptions(
+  flags: ApplyFlags,
+): Required<Pick<ApplyPlanOptions, "allowDataLoss" | "allowHostAccess" | "allowSecretReset" | "allowRestart" | "deferRestart">> {
   if (flags.allowRestart && flags.deferRestart) {
     throw new UsageError(
       "--allow-restart and --defer-restart contradict each other (reboot now, or leave the reboot for later)",
@@ -114,7 +116,9 @@ export async function runApply(
   }
   if (deferred > 0 && !flags.json) {
     err.write(
-      palette.yellow(`${deferred} change(s) will be written as PVE pending changes and wait for each guest's next reboot (--defer-restart); no guest is rebooted.\n`),
+      palette.yellow(
+        `${deferred} change(s) will be written as PVE pending changes and wait for each guest's next reboot (--defer-restart); no guest is rebooted.\n`,
+      ),
     );
   }
   if (runnable > 0 && !flags.yes) {
@@ -124,11 +128,16 @@ export async function runApply(
         "review the plan, then run again with --yes",
       );
     }
-    const ok = await confirm(`\n${verb === "destroy" ? "Destroy" : "Apply"} ${runnable} step(s) on ${plan.target}? Type 'yes' to continue: `);
+    const ok = await confirm(
+      `\n${verb === "destroy" ? "Destroy" : "Apply"} ${runnable} step(s) on ${plan.target}? Type 'yes' to continue: `,
+    );
     if (!ok) {
       err.write("Cancelled; nothing was changed.\n");
       // --json answers with one document in every outcome, a refused confirmation included.
-      if (flags.json) out.write(`${JSON.stringify({ ok: false, cancelled: true, plan, error: "cancelled at the confirmation; nothing was changed", ...extraJson }, null, 2)}\n`);
+      if (flags.json)
+        out.write(
+          `${JSON.stringify({ ok: false, cancelled: true, plan, error: "cancelled at the confirmation; nothing was changed", ...extraJson }, null, 2)}\n`,
+        );
       process.exitCode = 1;
       return undefined;
     }
@@ -140,14 +149,18 @@ export async function runApply(
     ...guard,
     ...options,
     // A token planned with --show-secret: its secret, once, on stdout (stderr with --json, which stays secret-free).
-    printSecret: (label, secret) => (flags.json ? err : out).write(`secret of ${safeLine(label.split("/")[0]?.replace(/^access-token:/, "API token ") ?? label)}: ${secret}\n`),
+    printSecret: (label, secret) =>
+      (flags.json ? err : out).write(
+        `secret of ${safeLine(label.split("/")[0]?.replace(/^access-token:/, "API token ") ?? label)}: ${secret}\n`,
+      ),
     ...lockWaitOption(flags.lockWait),
     onEvent: (event) => {
       if (flags.json) return;
       if (event.type === "guest-done") {
         finished += 1;
         // On a terminal the running count is the progress; in CI logs the step lines carry it.
-        if (err.isTTY) err.write(`${progressPalette.bold(`[${finished}/${total}]`)} ${safeLine(event.report.key)}: ${event.report.result}\n`);
+        if (err.isTTY)
+          err.write(`${progressPalette.bold(`[${finished}/${total}]`)} ${safeLine(event.report.key)}: ${event.report.result}\n`);
         return;
       }
       const line = progressLine(event, progressPalette);

@@ -9,7 +9,16 @@ import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
 import { checkSpecFiles, loadPlan, SavedPlanError } from "../../engine/saved-plan.js";
 import { ALLOW_HOST_ACCESS_FLAG, ALLOW_SECRET_RESET_FLAG, type ApplyFlags, guardOptions, runApply } from "./apply-flow.js";
 import { createWaitProgress, LOCK_WAIT_FLAG } from "./lock-wait.js";
-import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, planOptions, positiveInt, SHOW_SECRET_FLAG, specOf, UsageError } from "./plan.js";
+import {
+  addSecretPolicyOptions,
+  openSpecTarget,
+  type PlanFlags,
+  planOptions,
+  positiveInt,
+  SHOW_SECRET_FLAG,
+  specOf,
+  UsageError,
+} from "./plan.js";
 
 interface Flags extends ApplyFlags, PlanFlags {
   plan?: string;
@@ -26,7 +35,10 @@ const PLAN_SHAPING = ["file", "connection", "shutdownTimeout", "forceStop", "ado
 function refuseShapingFlags(files: string[], command: Command): void {
   const given = PLAN_SHAPING.filter((name) => command.getOptionValueSource(name) === "cli");
   if (files.length === 0 && given.length === 0) return;
-  const named = [...(files.length > 0 ? ["spec files"] : []), ...given.map((n) => `--${n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)];
+  const named = [
+    ...(files.length > 0 ? ["spec files"] : []),
+    ...given.map((n) => `--${n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`),
+  ];
   throw new UsageError(
     `--plan cannot be combined with ${named.join(", ")}: a saved plan is recomputed from the spec files and options it was made with`,
     "to change them, make a new plan: pvectl plan -f SPEC --out FILE",
@@ -71,7 +83,10 @@ export function registerApplyCommand(program: Command): void {
     .option("--concurrency <n>", "guests worked on at once per node (default: the cluster's max_workers, else sized to the node's CPUs)")
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
-    .option("--adopt", "manage existing guests (by vmid) and objects (backup jobs, access) the spec names that pvectl did not create (adds the pvectl tag or marker); without it they are refused")
+    .option(
+      "--adopt",
+      "manage existing guests (by vmid) and objects (backup jobs, access) the spec names that pvectl did not create (adds the pvectl tag or marker); without it they are refused",
+    )
     .option(...SHOW_SECRET_FLAG)
     .option(...LOCK_WAIT_FLAG)
     .addHelpText(

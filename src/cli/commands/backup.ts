@@ -53,7 +53,10 @@ function writeOptions(command: Command): Command {
   return command
     .option("--per-node <n>", "backups (or deletes) running at once per node", String(DEFAULT_PER_NODE))
     .option("-y, --yes", "do not ask for confirmation")
-    .option("--json", "one JSON document on stdout: the report (or the plan's refusal, or the error), with the skipped and not-found guests");
+    .option(
+      "--json",
+      "one JSON document on stdout: the report (or the plan's refusal, or the error), with the skipped and not-found guests",
+    );
 }
 
 /**
@@ -69,7 +72,11 @@ function registerRun(backup: Command): void {
   writeOptions(addSelectionOptions(backup.command("run")))
     .description("back up the selected guests: one vzdump per guest, paced per node, each archive in the report")
     .requiredOption("--storage <storage>", "the storage the archives go to (content 'backup')")
-    .option("--mode <mode>", `how a running guest is kept consistent: ${BACKUP_MODES.join(", ")} (suspend and stop interrupt it: need --allow-restart)`, "snapshot")
+    .option(
+      "--mode <mode>",
+      `how a running guest is kept consistent: ${BACKUP_MODES.join(", ")} (suspend and stop interrupt it: need --allow-restart)`,
+      "snapshot",
+    )
     .option("--compress <algo>", `archive compression: ${BACKUP_COMPRESSIONS.join(", ")} (0: none)`, "zstd")
     .option("--notes-template <text>", "the archive's notes; PVE fills {{guestname}}, {{vmid}}, {{node}}, {{cluster}}")
     .option("--protected", "protect the archives from prune and deletion")
@@ -78,7 +85,10 @@ function registerRun(backup: Command): void {
     .action(async (flags: RunFlags) => {
       const notesProblem = flags.notesTemplate !== undefined ? notesTemplateProblem(flags.notesTemplate) : undefined;
       if (notesProblem !== undefined) {
-        throw new UsageError(`--notes-template: PVE refuses it: ${notesProblem}`, "write a new line as \\n; PVE fills {{guestname}}, {{vmid}}, {{node}}, {{cluster}}");
+        throw new UsageError(
+          `--notes-template: PVE refuses it: ${notesProblem}`,
+          "write a new line as \\n; PVE fills {{guestname}}, {{vmid}}, {{node}}, {{cluster}}",
+        );
       }
       const mode = oneOf<BackupMode>(flags.mode, BACKUP_MODES, "--mode");
       const compress = oneOf<BackupCompression>(flags.compress, BACKUP_COMPRESSIONS, "--compress");
@@ -109,14 +119,19 @@ function retentionOf(flags: PruneFlags): Retention {
     retention[key] = Number(value) === 0 ? 0 : positiveInt(String(value), `--${key}`, 1);
   }
   if (Object.values(retention).every((n) => n === 0 || n === undefined)) {
-    throw new UsageError("backup prune needs a retention: at least one --keep-* option above 0", "e.g. --keep-last 3 --keep-daily 7 (PVE's prune-backups keys)");
+    throw new UsageError(
+      "backup prune needs a retention: at least one --keep-* option above 0",
+      "e.g. --keep-last 3 --keep-daily 7 (PVE's prune-backups keys)",
+    );
   }
   return retention;
 }
 
 function registerPrune(backup: Command): void {
   let command = writeOptions(addSelectionOptions(backup.command("prune")))
-    .description("delete the selected guests' archives beyond a retention, as PVE's prune logic marks them (needs --allow-data-loss); archives a previous guest with the same vmid left are never counted or deleted")
+    .description(
+      "delete the selected guests' archives beyond a retention, as PVE's prune logic marks them (needs --allow-data-loss); archives a previous guest with the same vmid left are never counted or deleted",
+    )
     .requiredOption("--storage <storage>", "the storage whose archives are pruned")
     .option("--allow-data-loss", "required: pruning deletes archives");
   for (const key of KEEP_OPTIONS) command = command.option(`--${key} <n>`, `PVE's ${key}`);
@@ -134,7 +149,9 @@ function registerPrune(backup: Command): void {
 
 function registerList(backup: Command): void {
   addSelectionOptions(backup.command("list"))
-    .description("the backup archives of the selected guests (guests pvectl did not create included: this only reads); archives a destroyed guest left under a reused vmid show as (previous guest)")
+    .description(
+      "the backup archives of the selected guests (guests pvectl did not create included: this only reads); archives a destroyed guest left under a reused vmid show as (previous guest)",
+    )
     .option("--storage <storage>", "only this storage (default: every storage that holds backups)")
     .option("--json", "JSON instead of a table")
     .action(async (flags: ReadFlags) => {
@@ -168,7 +185,9 @@ function registerStatus(backup: Command): void {
 }
 
 export function registerBackupCommand(program: Command): void {
-  const backup = program.command("backup").description("back up guests, list and prune their archives, and find guests no backup job covers");
+  const backup = program
+    .command("backup")
+    .description("back up guests, list and prune their archives, and find guests no backup job covers");
   registerRun(backup);
   registerList(backup);
   registerPrune(backup);

@@ -114,7 +114,8 @@ export function registerDemoCommand(program: Command): void {
       const runnable: string[] = [];
       for (const file of files) {
         const spec = await loadSpecFiles([file]);
-        if ([...spec.vms, ...spec.containers].some((guest) => guest.connection !== undefined)) out.write(p.dim(`(skipping ${file}: it targets a named connection)\n`));
+        if ([...spec.vms, ...spec.containers].some((guest) => guest.connection !== undefined))
+          out.write(p.dim(`(skipping ${file}: it targets a named connection)\n`));
         else runnable.push(file);
       }
       if (runnable.length === 0) throw new UsageError(`no example spec without a named connection in ${dir}`, "pass --examples DIR");
@@ -140,7 +141,6 @@ export function registerDemoCommand(program: Command): void {
             `specs: ${runnable.join(", ")}\n\n`,
         );
         const spec = await loadSpecFiles(runnable);
-
 
         out.write(p.bold("1. pvectl plan\n"));
         const planned = await planSpec(client, spec);
@@ -184,7 +184,9 @@ export function registerDemoCommand(program: Command): void {
           const config = await loadNetboxConfig(join(defaultExamplesDir(), "netbox", "netbox.yaml"));
           const planned = await netbox.list("virtualization/virtual-machines", { status: "planned" });
           out.write(
-            p.bold(`\n8. NetBox at ${netboxSim.url} holds ${planned.length} VM records in status planned: ${planned.map((r) => r.name).join(", ")}\n`),
+            p.bold(
+              `\n8. NetBox at ${netboxSim.url} holds ${planned.length} VM records in status planned: ${planned.map((r) => r.name).join(", ")}\n`,
+            ),
           );
           out.write(p.bold("   pvectl netbox sync\n"));
           sync = await syncNetbox({
@@ -209,7 +211,10 @@ export function registerDemoCommand(program: Command): void {
                 facts: "config",
                 netbox: { url: netboxSim.url },
                 ansibleHost: ["netbox", "ipconfig"],
-                keyedGroups: [{ key: "tag", prefix: "tag" }, { key: "netbox_status", prefix: "netbox" }],
+                keyedGroups: [
+                  { key: "tag", prefix: "tag" },
+                  { key: "netbox_status", prefix: "netbox" },
+                ],
               },
               "demo",
             ),

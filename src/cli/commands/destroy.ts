@@ -36,7 +36,10 @@ export function registerDestroyCommand(program: Command): void {
           const all = [...vms, ...containers];
           const unknown = flags.name.filter((n) => !all.some((guest) => guest.name === n));
           if (unknown.length > 0) {
-            throw new UsageError(`not in the spec: ${unknown.join(", ")}`, `guests in the spec: ${all.map((guest) => guest.name).join(", ")}`);
+            throw new UsageError(
+              `not in the spec: ${unknown.join(", ")}`,
+              `guests in the spec: ${all.map((guest) => guest.name).join(", ")}`,
+            );
           }
           vms = vms.filter((vm) => flags.name!.includes(vm.name));
           containers = containers.filter((ct) => flags.name!.includes(ct.name));

@@ -35,21 +35,30 @@ export class NothingImportedError extends PvectlError {
     this.name = "NothingImportedError";
   }
   override userMessage(): string {
-    const hint = this.problems.length > 0 ? "only VMs and containers can be imported" : "check the selection with `pvectl inventory --list`";
+    const hint =
+      this.problems.length > 0 ? "only VMs and containers can be imported" : "check the selection with `pvectl inventory --list`";
     return `${this.message}; nothing was written\n  ${hint}`;
   }
 }
 
 function selectionOf(flags: Flags): Selection {
-  const vmids = (flags.vmid ?? []).flatMap((v) => v.split(",")).map((v) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 100) throw new UsageError(`'${v}' is not a vmid`, "vmids are whole numbers from 100, e.g. --vmid 100 101");
-    return n;
-  });
+  const vmids = (flags.vmid ?? [])
+    .flatMap((v) => v.split(","))
+    .map((v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 100)
+        throw new UsageError(`'${v}' is not a vmid`, "vmids are whole numbers from 100, e.g. --vmid 100 101");
+      return n;
+    });
   if (!flags.all && !flags.backupJobs && !flags.access && vmids.length === 0 && !flags.tag?.length && !flags.node?.length) {
     throw new UsageError("nothing selected", "usage: pvectl import --vmid 100 101 | --tag web | --node pve1 | --all [-o spec.yaml]");
   }
-  return { vmids, ...(flags.tag ? { tags: flags.tag } : {}), ...(flags.node ? { nodes: flags.node } : {}), ...(flags.all ? { all: true } : {}) };
+  return {
+    vmids,
+    ...(flags.tag ? { tags: flags.tag } : {}),
+    ...(flags.node ? { nodes: flags.node } : {}),
+    ...(flags.all ? { all: true } : {}),
+  };
 }
 
 /** Says on stderr what was not written and why. */
@@ -70,26 +79,38 @@ async function writeSpec({ spec }: ImportedSpec, flags: Flags): Promise<void> {
 export function registerImportCommand(program: Command): void {
   program
     .command("import")
-    .description("write a spec file from existing VMs and containers (by vmid, tag, node, or all); templates are written with template: true")
+    .description(
+      "write a spec file from existing VMs and containers (by vmid, tag, node, or all); templates are written with template: true",
+    )
     .option("--vmid <vmid...>", "these guests")
     .option("--tag <tag...>", "guests with any of these tags")
     .option("--node <node...>", "guests on these nodes")
     .option("--all", "every VM and container of the cluster (templates included), and every backup job")
     .option("--backup-jobs", "every backup job of the cluster under backupJobs: (those pvectl did not create with adopt: true)")
-    .option("--access", "every role (except built-in ones), group, user (except root@pam), API token, ACL entry and pool under access: (never a secret; those pvectl did not create with adopt: true)")
+    .option(
+      "--access",
+      "every role (except built-in ones), group, user (except root@pam), API token, ACL entry and pool under access: (never a secret; those pvectl did not create with adopt: true)",
+    )
     .option("-o, --out <file>", "write the spec here instead of stdout")
     .option("--json", "JSON instead of YAML")
     .option("-f, --file <path...>", "a spec file whose `connections:` define the cluster (with --connection)")
     .option("--connection <name>", "the connection of --file to use (may be left out when the file defines one)")
-    .addHelpText("after", "\nConnection: the PROXMOX_* environment variables, or --file SPEC --connection NAME.\nExit code: 1 when a --vmid was not written or nothing at all was written.")
+    .addHelpText(
+      "after",
+      "\nConnection: the PROXMOX_* environment variables, or --file SPEC --connection NAME.\nExit code: 1 when a --vmid was not written or nothing at all was written.",
+    )
     .action(async (flags: Flags) => {
       const selection = selectionOf(flags);
       const client = await clientFromConnectionFlags(flags, "import");
       try {
-        const imported = await importGuests(client, selection, { backupJobs: flags.all === true || flags.backupJobs === true, access: flags.access === true });
+        const imported = await importGuests(client, selection, {
+          backupJobs: flags.all === true || flags.backupJobs === true,
+          access: flags.access === true,
+        });
         reportLeftOut(imported.leftOut);
         const guests = specGuests(imported.spec);
-        if (guests.length === 0 && imported.spec.backupJobs === undefined && imported.spec.access === undefined) throw new NothingImportedError(imported.leftOut);
+        if (guests.length === 0 && imported.spec.backupJobs === undefined && imported.spec.access === undefined)
+          throw new NothingImportedError(imported.leftOut);
         await writeSpec(imported, flags);
         // An explicitly named vmid that was not written is a failure even when others were.
         const written = new Set(guests.map((guest) => guest.vmid));

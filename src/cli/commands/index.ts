@@ -50,7 +50,8 @@ const COMMANDS: Record<string, CommandEntry> = {
   import: {
     load: async () => (await import("./import.js")).registerImportCommand,
     term: "import [options]",
-    description: "write a spec file from existing VMs and containers (by vmid, tag, node, or all); templates are written with template: true",
+    description:
+      "write a spec file from existing VMs and containers (by vmid, tag, node, or all); templates are written with template: true",
   },
   inventory: {
     load: async () => (await import("./inventory.js")).registerInventoryCommand,

@@ -46,10 +46,15 @@ async function clientFor(flags: InventoryFlags, file: InventoryFile, warnings: I
 
 function output(inventory: AnsibleInventory, flags: InventoryFlags): string {
   if (flags.graph !== undefined) {
-    if (flags.json) throw new InventoryError("--graph prints a text tree and --json asks for JSON", "drop one of them (--list --json is the whole inventory as JSON)");
+    if (flags.json)
+      throw new InventoryError(
+        "--graph prints a text tree and --json asks for JSON",
+        "drop one of them (--list --json is the whole inventory as JSON)",
+      );
     const start = typeof flags.graph === "string" ? flags.graph : "all";
     const graph = renderGraph(inventory, start);
-    if (graph === undefined) throw new InventoryError(`no group named '${start}' in the inventory`, "run `pvectl inventory --graph` to see the groups");
+    if (graph === undefined)
+      throw new InventoryError(`no group named '${start}' in the inventory`, "run `pvectl inventory --graph` to see the groups");
     return graph;
   }
   const chosen = flags.host !== undefined ? inventory._meta.hostvars[flags.host] : inventory;
@@ -68,11 +73,17 @@ export function registerInventoryCommand(program: Command): void {
     .option("--graph [group]", "the group tree as `ansible-inventory --graph` prints it (from group, default all)")
     .option("-c, --config <file>", "inventory configuration: pvectl's, or the community plugin's proxmox.yml as is; see docs/inventory.md")
     .option("--facts <level>", "facts level: basic (one API call), config, agent, or plugin (the community plugin's want_facts variables)")
-    .option("--no-placement-facts", "leave out where guests run: proxmox_node, the per-node groups, volumes' storages and NICs' bridges (roles keyed on them make guests unreproducible)")
+    .option(
+      "--no-placement-facts",
+      "leave out where guests run: proxmox_node, the per-node groups, volumes' storages and NICs' bridges (roles keyed on them make guests unreproducible)",
+    )
     .option("--allow-empty", "succeed with an empty inventory instead of failing")
     .option("--refresh", "ignore the cache")
     .option("--pretty", "indent the JSON")
-    .option("--json", "JSON output, as --list and --host always give (errors as one JSON object on stdout, as every command's --json); not with --graph")
+    .option(
+      "--json",
+      "JSON output, as --list and --host always give (errors as one JSON object on stdout, as every command's --json); not with --graph",
+    )
     .option("-f, --file <path...>", "a spec file whose `connections:` define the cluster (with --connection)")
     .option("--connection <name>", "the connection of --file to use (may be left out when the file defines one)")
     .addHelpText(
@@ -81,7 +92,7 @@ export function registerInventoryCommand(program: Command): void {
         "",
         "Connection: the PROXMOX_* environment variables (PROXMOX_HOST, PROXMOX_USER, PROXMOX_TOKEN_ID, PROXMOX_TOKEN_SECRET ...), --file SPEC --connection NAME,",
         "or the url/user/password/token_id/token_secret of the community plugin's file given to --config (plugin: community.general.proxmox or community.proxmox.proxmox).",
-        "Ansible setup: an executable file `inventory.sh` containing `exec pvectl inventory --config inventory.yaml \"$@\"`.",
+        'Ansible setup: an executable file `inventory.sh` containing `exec pvectl inventory --config inventory.yaml "$@"`.',
         "Warnings (TLS verification off, a compose or group entry skipped for a host) go to stderr only on a terminal or with --verbose;",
         "otherwise they are in the output's _meta.pvectl_warnings, because Ansible shows any stderr of an inventory script as an error.",
         "A host whose facts could not be read is always reported on stderr.",
@@ -89,7 +100,9 @@ export function registerInventoryCommand(program: Command): void {
     )
     .action(async (flags: InventoryFlags, command: Command) => {
       const verbose = Boolean(command.optsWithGlobals().verbose);
-      const warnings = new InventoryWarnings(verbose || process.stderr.isTTY === true || process.env.PVECTL_INVENTORY_WARNINGS === "stderr");
+      const warnings = new InventoryWarnings(
+        verbose || process.stderr.isTTY === true || process.env.PVECTL_INVENTORY_WARNINGS === "stderr",
+      );
       const file = await readInventoryFile(flags.config);
       const config = file.config;
       if (flags.facts) {

@@ -51,7 +51,9 @@ export function renderNetboxDiff(report: NetboxDiffReport, p: Palette): string {
 }
 
 export function registerNetboxDiff(netbox: Command): void {
-  addRecordFlags(netbox.command("diff").description("list where NetBox records and the guests in Proxmox VE disagree (both ways); writes nothing"))
+  addRecordFlags(
+    netbox.command("diff").description("list where NetBox records and the guests in Proxmox VE disagree (both ways); writes nothing"),
+  )
     .addHelpText(
       "after",
       "\nEvery record of the selected clusters is compared, in any status, as `netbox sync` would map it: vCPUs, memory,\n" +

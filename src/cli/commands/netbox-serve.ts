@@ -55,13 +55,23 @@ function webhookSecret(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env):
 export function registerNetboxServe(netbox: Command): void {
   netbox
     .command("serve")
-    .description("receive NetBox webhooks (event rules on virtual machines) and build the records they name; reconcile everything periodically")
+    .description(
+      "receive NetBox webhooks (event rules on virtual machines) and build the records they name; reconcile everything periodically",
+    )
     .requiredOption("-c, --config <file>", "NetBox sync config (YAML; keys in docs/netbox.md)")
     .option("--url <url>", "NetBox URL (default: netbox.url in the config, else NETBOX_URL)")
-    .option("--listen <[host]:port>", "where to listen: 8080 (localhost), :8080 (every interface), host:8080", parseListen, { host: "127.0.0.1", port: 8080 })
+    .option("--listen <[host]:port>", "where to listen: 8080 (localhost), :8080 (every interface), host:8080", parseListen, {
+      host: "127.0.0.1",
+      port: 8080,
+    })
     .option("--secret-env <name>", "environment variable holding the webhook's secret", "NETBOX_WEBHOOK_SECRET")
     .option("--secret-file <file>", "file whose first line is the webhook's secret (instead of the environment)")
-    .option("--reconcile <duration>", "full sync of the configured selection this often, as a safety net (0: only at start)", parseInterval, 15 * 60_000)
+    .option(
+      "--reconcile <duration>",
+      "full sync of the configured selection this often, as a safety net (0: only at start)",
+      parseInterval,
+      15 * 60_000,
+    )
     .option("--allow-restart", "run service-impact steps, as sync does")
     .option("--allow-data-loss", "run data-loss-risk steps, as sync does")
     .option("--defer-restart", "write changes that need a reboot as PVE pending changes, as sync does")

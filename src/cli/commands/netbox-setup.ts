@@ -42,7 +42,10 @@ export function netboxClient(config: NetboxConfig, flags: CommonFlags, env: Node
     try {
       token = (readFileSync(config.netbox.tokenFile, "utf8").split(/\r?\n/)[0] ?? "").trim();
     } catch (err) {
-      throw new NetboxSetupError(`netbox.tokenFile ${config.netbox.tokenFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`, `fix the path in ${config.file}`);
+      throw new NetboxSetupError(
+        `netbox.tokenFile ${config.netbox.tokenFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`,
+        `fix the path in ${config.file}`,
+      );
     }
   } else token = env[config.netbox.tokenEnv]?.trim();
   if (!token) {
@@ -51,7 +54,12 @@ export function netboxClient(config: NetboxConfig, flags: CommonFlags, env: Node
       `export ${config.netbox.tokenEnv} (a v1 key of 40 hex digits, or a v2 token nbt_<key>.<secret>), or set \`netbox.tokenFile\` in ${config.file}`,
     );
   }
-  return new NetboxClient({ url, token, ...(config.netbox.caFile ? { caFile: config.netbox.caFile } : {}), insecure: config.netbox.insecure });
+  return new NetboxClient({
+    url,
+    token,
+    ...(config.netbox.caFile ? { caFile: config.netbox.caFile } : {}),
+    insecure: config.netbox.insecure,
+  });
 }
 
 export function pveClients(config: NetboxConfig): { get: (name: string | undefined) => PveClient; close: () => Promise<void> } {

@@ -24,7 +24,9 @@ import { UsageError } from "./plan.js";
 function showPlan(p: Palette, json: boolean | undefined) {
   return (connection: string, plan: Plan) => {
     if (json) return;
-    process.stdout.write(`${p.bold(`plan for ${connection === "" ? "the PROXMOX_* connection" : `connection ${safeLine(connection)}`}`)}\n`);
+    process.stdout.write(
+      `${p.bold(`plan for ${connection === "" ? "the PROXMOX_* connection" : `connection ${safeLine(connection)}`}`)}\n`,
+    );
     process.stdout.write(`${renderPlan(plan, p)}\n`);
   };
 }
@@ -40,8 +42,10 @@ export function syncLine(o: RecordOutcome, p: Palette): string {
   if (o.result === "changed") {
     return `${p.yellow("changed")} ${who}: ${o.guestKind ?? "vm"} ${o.vmid} on ${o.node} (${o.guestResult}) built from the record as selected; changed while it was built: ${safeText((o.changes ?? []).join(", "))}${o.wrote.length ? `; wrote ${o.wrote.join(", ")}` : ""}${o.errors.length ? `; ${safeText(o.errors.join("; "))}` : ""} (status stays ${o.status})`;
   }
-  if (o.result === "planned") return `${p.cyan("planned")} ${who}: would build${o.vmid !== undefined ? ` ${o.guestKind ?? "vm"} ${o.vmid}` : ""} on ${o.node}`;
-  if (o.result === "held") return `${p.yellow("held   ")} ${who}: ${o.guestKind ?? "vm"} ${o.vmid ?? "-"} on ${o.node}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
+  if (o.result === "planned")
+    return `${p.cyan("planned")} ${who}: would build${o.vmid !== undefined ? ` ${o.guestKind ?? "vm"} ${o.vmid}` : ""} on ${o.node}`;
+  if (o.result === "held")
+    return `${p.yellow("held   ")} ${who}: ${o.guestKind ?? "vm"} ${o.vmid ?? "-"} on ${o.node}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
   if (o.result === "busy") return `${p.yellow("busy   ")} ${who}: left alone: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
   const label = o.result === "invalid" ? p.red("invalid") : p.red("failed ");
   return `${label} ${who}: ${safeText(o.errors.join("; "))} (status stays ${o.status})`;
@@ -53,7 +57,9 @@ function unmatchedRebuilds(names: string[] | undefined, records: RecordOutcome[]
 }
 
 async function confirmRetire(records: string[]): Promise<boolean> {
-  const ok = await confirm(`\nDecommission ${records.length} record(s) (${records.map(safeLine).join(", ")}): destroy their guests and release what pvectl wrote? Type 'yes' to continue: `);
+  const ok = await confirm(
+    `\nDecommission ${records.length} record(s) (${records.map(safeLine).join(", ")}): destroy their guests and release what pvectl wrote? Type 'yes' to continue: `,
+  );
   if (!ok) process.stderr.write("Cancelled; nothing was changed for these records.\n");
   return ok;
 }
@@ -72,15 +78,30 @@ function addSelectionFlags(cmd: Command): Command {
 }
 
 export function registerNetboxCommand(program: Command): void {
-  const netbox = program.command("netbox").description("NetBox as the source of truth: build planned VMs and containers, decommission retired ones");
+  const netbox = program
+    .command("netbox")
+    .description("NetBox as the source of truth: build planned VMs and containers, decommission retired ones");
 
-  addSelectionFlags(netbox.command("sync").description("build the VMs (or containers, where the platform says so) of NetBox records with status planned, write back vmid/MACs/IP, set them staged; converge staged/active records too when select.status lists them"))
+  addSelectionFlags(
+    netbox
+      .command("sync")
+      .description(
+        "build the VMs (or containers, where the platform says so) of NetBox records with status planned, write back vmid/MACs/IP, set them staged; converge staged/active records too when select.status lists them",
+      ),
+  )
     .option("--allow-restart", "run service-impact steps (stop, reboot, NIC hot-unplug, changes that need a reboot), as apply does")
     .option(...LOCK_WAIT_FLAG)
     .option("--allow-data-loss", "run data-loss-risk steps (disk delete), as apply does")
     .option(...ALLOW_HOST_ACCESS_FLAG)
-    .option("--defer-restart", "write changes that need a reboot as PVE pending changes without rebooting (the record stays planned until the reboot)")
-    .option("--rebuild <name>", "build this staged/active record's guest again although it is gone from PVE: a blank guest, not the old one (repeatable)", collect)
+    .option(
+      "--defer-restart",
+      "write changes that need a reboot as PVE pending changes without rebooting (the record stays planned until the reboot)",
+    )
+    .option(
+      "--rebuild <name>",
+      "build this staged/active record's guest again although it is gone from PVE: a blank guest, not the old one (repeatable)",
+      collect,
+    )
     .addHelpText(
       "after",
       "\nA record moves to staged only when every step of its guest ran; steps held back by the guard rails (or a reboot\n" +
@@ -125,7 +146,8 @@ export function registerNetboxCommand(program: Command): void {
           process.stderr.write(`warning: --rebuild ${safeLine(name)} names no record this run selected; nothing was rebuilt for it\n`);
         }
         if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-        else if (report.records.length === 0) process.stdout.write(`no NetBox records with status ${config.select.status.join(" or ")} match; nothing to do\n`);
+        else if (report.records.length === 0)
+          process.stdout.write(`no NetBox records with status ${config.select.status.join(" or ")} match; nothing to do\n`);
         else {
           const count = (r: string) => report.records.filter((o) => o.result === r).length;
           process.stdout.write(
@@ -133,7 +155,8 @@ export function registerNetboxCommand(program: Command): void {
           );
         }
         if (!report.ok) process.exitCode = 1;
-        else if (report.records.some((o) => o.result === "held" || o.result === "busy" || o.result === "changed")) process.exitCode = EXIT_PENDING;
+        else if (report.records.some((o) => o.result === "held" || o.result === "busy" || o.result === "changed"))
+          process.exitCode = EXIT_PENDING;
       } finally {
         await client.close();
         await pve.close();
@@ -143,9 +166,16 @@ export function registerNetboxCommand(program: Command): void {
   registerNetboxDiff(netbox);
   registerNetboxServe(netbox);
 
-  addSelectionFlags(netbox.command("decommission").description("destroy the guests of NetBox records with status decommissioning, release what pvectl wrote, set them offline"))
+  addSelectionFlags(
+    netbox
+      .command("decommission")
+      .description("destroy the guests of NetBox records with status decommissioning, release what pvectl wrote, set them offline"),
+  )
     .option("--allow-data-loss", "really destroy the guests and their disks (without it the destroy steps are refused)")
-    .option("--known-hosts <file>", "also remove each retired guest's name, DNS name and addresses from this OpenSSH known_hosts file (as ssh-keygen -R)")
+    .option(
+      "--known-hosts <file>",
+      "also remove each retired guest's name, DNS name and addresses from this OpenSSH known_hosts file (as ssh-keygen -R)",
+    )
     .option("-y, --yes", "do not ask for confirmation")
     .addHelpText(
       "after",
@@ -157,7 +187,10 @@ export function registerNetboxCommand(program: Command): void {
     .action(async (flags: CommonFlags & { allowDataLoss?: boolean; knownHosts?: string; yes?: boolean }) => {
       // Refused before anything is read, so nothing can be half done.
       if (!flags.yes && !flags.planOnly && !process.stdin.isTTY)
-        throw new UsageError("refusing to decommission without confirmation and there is no terminal to ask on", "review it with --plan-only, then run again with --yes");
+        throw new UsageError(
+          "refusing to decommission without confirmation and there is no terminal to ask on",
+          "review it with --plan-only, then run again with --yes",
+        );
       const config = await loadNetboxConfig(flags.config);
       const client = netboxClient(config, flags);
       const pve = pveClients(config);
@@ -178,7 +211,8 @@ export function registerNetboxCommand(program: Command): void {
           },
         });
         if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-        else if (report.records.length === 0) process.stdout.write(`no NetBox records with status ${config.decommission.status} match; nothing to do\n`);
+        else if (report.records.length === 0)
+          process.stdout.write(`no NetBox records with status ${config.decommission.status} match; nothing to do\n`);
         if (!report.ok) process.exitCode = 1;
         else if (report.records.some((o) => o.result === "held")) process.exitCode = EXIT_PENDING;
       } finally {
@@ -193,13 +227,19 @@ export function registerNetboxCommand(program: Command): void {
     .option("--host <address>", "interface to listen on", "127.0.0.1")
     .option("--port <port>", "TCP port (0 picks a free one)", "8000")
     .option("--data <seed>", "initial data: demo (a Proxmox cluster, platforms, planned VMs) or empty", "demo")
-    .option("--netbox-version <version>", "NetBox version to behave like (4.1: no MAC objects; 4.5+: v2 tokens; 4.6+: ETag/If-Match)", "4.6.8")
+    .option(
+      "--netbox-version <version>",
+      "NetBox version to behave like (4.1: no MAC objects; 4.5+: v2 tokens; 4.6+: ETag/If-Match)",
+      "4.6.8",
+    )
     .option("--token <token>", "accept this token (v1: 40 hex digits; v2: nbt_<key>.<secret>); repeatable; default: generated", collect)
     .option("--json", "print the connection details as JSON")
     .action(async (flags: { host: string; port: string; data: string; netboxVersion: string; token?: string[]; json?: boolean }) => {
       const port = Number(flags.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new NetboxSetupError(`--port '${flags.port}' is not a TCP port`, "give a port from 0 to 65535 (0 picks a free one)");
-      if (flags.data !== "demo" && flags.data !== "empty") throw new NetboxSetupError(`--data '${flags.data}' is unknown`, "use demo or empty");
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new NetboxSetupError(`--port '${flags.port}' is not a TCP port`, "give a port from 0 to 65535 (0 picks a free one)");
+      if (flags.data !== "demo" && flags.data !== "empty")
+        throw new NetboxSetupError(`--data '${flags.data}' is unknown`, "use demo or empty");
       const sim = await startNetboxSimulator({
         host: flags.host,
         port,
@@ -208,7 +248,10 @@ export function registerNetboxCommand(program: Command): void {
         ...(flags.token?.length ? { tokens: flags.token } : {}),
       });
       const stopped = untilStopped(); // before the address is printed, as `pvectl sim` does
-      if (flags.json) process.stdout.write(`${JSON.stringify({ url: sim.url, api: `${sim.url}/api/`, token: sim.token, v2Token: sim.v2Token, version: sim.version })}\n`);
+      if (flags.json)
+        process.stdout.write(
+          `${JSON.stringify({ url: sim.url, api: `${sim.url}/api/`, token: sim.token, v2Token: sim.v2Token, version: sim.version })}\n`,
+        );
       else
         process.stdout.write(
           [

@@ -9,6 +9,7 @@ export function planFormat(flags: { json?: boolean; format?: string }): PlanForm
   if (!(PLAN_FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(`--format ${format} is not a plan format`, `use --format ${PLAN_FORMATS.join(", --format ")}`);
   }
-  if (flags.json && format !== "json") throw new UsageError(`--json and --format ${format} contradict each other`, "--json is --format json; give one of them");
+  if (flags.json && format !== "json")
+    throw new UsageError(`--json and --format ${format} contradict each other`, "--json is --format json; give one of them");
   return format as PlanFormat;
 }

@@ -11,7 +11,14 @@ import { resolveConnection } from "../../sources/connections.js";
 import { checkContainerSecrets } from "../../sources/ct-secrets.js";
 import { type SecretPolicy, SecretPolicyError, secretPolicy } from "../../sources/secret-policy.js";
 import { checkTokenSecretFiles } from "../../sources/token-secret-files.js";
-import { type AccessSpec, type BackupJobSpec, type ContainerSpec, loadSpecFiles, type SpecDocument, type VmSpec } from "../../sources/spec/index.js";
+import {
+  type AccessSpec,
+  type BackupJobSpec,
+  type ContainerSpec,
+  loadSpecFiles,
+  type SpecDocument,
+  type VmSpec,
+} from "../../sources/spec/index.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { renderPlanMarkdown } from "../render/plan-markdown.js";
 import { createWaitProgress } from "./lock-wait.js";
@@ -38,7 +45,12 @@ export interface SpecTarget {
 
 /** What a command plans from its target: guests and backup jobs. */
 export function specOf(target: SpecTarget): SpecGuests {
-  return { vms: target.vms, containers: target.containers, ...(target.backupJobs ? { backupJobs: target.backupJobs } : {}), ...(target.access ? { access: [target.access] } : {}) };
+  return {
+    vms: target.vms,
+    containers: target.containers,
+    ...(target.backupJobs ? { backupJobs: target.backupJobs } : {}),
+    ...(target.access ? { access: [target.access] } : {}),
+  };
 }
 
 export interface SpecFlags {
@@ -58,7 +70,11 @@ export function addSecretPolicyOptions(command: Command): Command {
   return command
     .option("--allow-http", "allow plain HTTP to a host that is not this machine (credentials cross the network unencrypted)")
     .option("--secrets-dir <dir>", "a directory spec connections may read secret files from, besides the spec's own (repeatable)", collect)
-    .option("--secret-env-prefix <prefix>", "prefix of the environment variables spec connections may read secrets from (repeatable; replaces the default PROXMOX_ and PVE_)", collect);
+    .option(
+      "--secret-env-prefix <prefix>",
+      "prefix of the environment variables spec connections may read secrets from (repeatable; replaces the default PROXMOX_ and PVE_)",
+      collect,
+    );
 }
 
 function policyOf(flags: SpecFlags): SecretPolicy {
@@ -69,7 +85,7 @@ function policyOf(flags: SpecFlags): SecretPolicy {
       ...(flags.secretEnvPrefix ? { secretEnvPrefixes: flags.secretEnvPrefix } : {}),
     });
   } catch (err) {
-    if (err instanceof SecretPolicyError) throw new UsageError(err.message, "see docs/client.md, \"Threat model: specs are untrusted\"");
+    if (err instanceof SecretPolicyError) throw new UsageError(err.message, 'see docs/client.md, "Threat model: specs are untrusted"');
     throw err;
   }
 }
@@ -86,14 +102,17 @@ export async function openSpecTarget(positional: string[], flags: SpecFlags, com
   const containers = onConnection(spec.containers);
   const backupJobs = spec.backupJobs === undefined ? undefined : onConnection(spec.backupJobs);
   const access = onConnection(spec.access ?? []);
-  const names = [...new Set([...vms, ...containers, ...(backupJobs ?? []), ...access].map((g) => g.connection ?? "(PROXMOX_* environment)"))];
+  const names = [
+    ...new Set([...vms, ...containers, ...(backupJobs ?? []), ...access].map((g) => g.connection ?? "(PROXMOX_* environment)")),
+  ];
   if (names.length > 1) {
     throw new UsageError(
       `the spec uses ${names.length} connections (${names.join(", ")}); pvectl works on one cluster at a time`,
       `add --connection NAME to pick one, e.g. pvectl ${command} --connection ${names.find((n) => !n.startsWith("(")) ?? "NAME"} ...`,
     );
   }
-  const connection = flags.connection ?? vms[0]?.connection ?? containers[0]?.connection ?? backupJobs?.[0]?.connection ?? access[0]?.connection;
+  const connection =
+    flags.connection ?? vms[0]?.connection ?? containers[0]?.connection ?? backupJobs?.[0]?.connection ?? access[0]?.connection;
   // Refused password sources fail before any client exists: nothing is sent.
   checkContainerSecrets({ connections: spec.connections, containers }, policy);
   // So do files the spec would have written outside what the operator allows.
@@ -142,7 +161,10 @@ export function planOptions(flags: Pick<PlanFlags, "shutdownTimeout" | "forceSto
 }
 
 /** New API tokens without `secretFile` get their secret printed once by apply (else the plan refuses them). */
-export const SHOW_SECRET_FLAG = ["--show-secret", "a new API token without secretFile in the spec: print its secret once when apply creates it (PVE shows it only then)"] as const;
+export const SHOW_SECRET_FLAG = [
+  "--show-secret",
+  "a new API token without secretFile in the spec: print its secret once when apply creates it (PVE shows it only then)",
+] as const;
 
 export function planExitCode(plan: Plan, detailed: boolean): number {
   if (planHasErrors(plan)) return 1;
@@ -156,13 +178,22 @@ export function registerPlanCommand(program: Command): void {
     .option("-f, --file <path...>", "spec file(s)")
     .option("--connection <name>", "only the guests of this spec connection")
     .option("--json", "the plan as JSON (same as --format json)")
-    .option("--format <format>", "text (the default), markdown (a table with collapsible details, safe to post as a pull-request comment) or json")
+    .option(
+      "--format <format>",
+      "text (the default), markdown (a table with collapsible details, safe to post as a pull-request comment) or json",
+    )
     .option("--detailed-exitcode", "exit 0 when there is nothing to change, 2 when there are changes, 1 on errors")
-    .option("--out <file>", "save the plan for `pvectl apply --plan FILE` (with the spec files' SHA-256, the options and the cluster's identity)")
+    .option(
+      "--out <file>",
+      "save the plan for `pvectl apply --plan FILE` (with the spec files' SHA-256, the options and the cluster's identity)",
+    )
     .option("--shutdown-timeout <seconds>", "graceful shutdown time of stop steps", String(DEFAULT_SHUTDOWN_TIMEOUT))
     .option("--force-stop", "stop steps force the guest off after the shutdown timeout")
     .option("--read-concurrency <n>", "config reads in parallel", "16")
-    .option("--adopt", "manage existing guests (by vmid) and objects (backup jobs, access) the spec names that pvectl did not create (adds the pvectl tag or marker); without it they are refused")
+    .option(
+      "--adopt",
+      "manage existing guests (by vmid) and objects (backup jobs, access) the spec names that pvectl did not create (adds the pvectl tag or marker); without it they are refused",
+    )
     .option(...SHOW_SECRET_FLAG)
     .action(async (files: string[], flags: PlanFlags) => {
       const format = planFormat(flags);

@@ -20,7 +20,8 @@ interface Flags extends ApplyFlags {
 
 function vmidOf(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 100 || n > 999_999_999) throw new UsageError(`--vmid must be a guest id (a whole number from 100), got '${value}'`, "e.g. --vmid 120");
+  if (!Number.isInteger(n) || n < 100 || n > 999_999_999)
+    throw new UsageError(`--vmid must be a guest id (a whole number from 100), got '${value}'`, "e.g. --vmid 120");
   return n;
 }
 
@@ -31,7 +32,10 @@ export function registerRestoreCommand(program: Command): void {
     .argument("<archive>", "the archive's volume id, as `pvectl backup list` shows it")
     .requiredOption("--vmid <vmid>", "the guest to restore as (a free vmid, or an existing guest to replace)")
     .option("--node <node>", "the node to restore on (default: the existing guest's, else one that sees the archive)")
-    .option("--storage <storage>", "put every restored disk here (default: a VM's disks where each was backed up from; a container's volumes where its root disk was)")
+    .option(
+      "--storage <storage>",
+      "put every restored disk here (default: a VM's disks where each was backed up from; a container's volumes where its root disk was)",
+    )
     .option("--start", "start the guest after the restore")
     .option("--unique", "give every NIC a new MAC address (a copy running beside the original); default: the archive's MACs are kept")
     .option("--name <name>", "the name of a copy (a vmid other than the archive's); default for a copy of a pvectl guest: NAME-copy-VMID")

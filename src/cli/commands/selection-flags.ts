@@ -52,7 +52,10 @@ export async function openSelection(flags: SelectionFlags, command: string, whol
     // Nothing named is refused before any connection is opened (selectGuests says what to give).
     if (!wholeCluster && !namesGuests(base)) selectGuests([], base);
     if (flags.connection !== undefined) {
-      throw new UsageError(`--connection ${flags.connection} needs the spec file that defines it`, `e.g. pvectl ${command} -f cluster.yaml --connection ${flags.connection} ...`);
+      throw new UsageError(
+        `--connection ${flags.connection} needs the spec file that defines it`,
+        `e.g. pvectl ${command} -f cluster.yaml --connection ${flags.connection} ...`,
+      );
     }
     return { client: PveClient.fromEnv(), selector: base };
   }

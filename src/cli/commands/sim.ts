@@ -63,7 +63,11 @@ function readPem(flag: string, file: string): string {
   try {
     return readFileSync(file, "utf8");
   } catch (err) {
-    throw new SimFlagError(flag, `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`, "Give the path of a PEM file.");
+    throw new SimFlagError(
+      flag,
+      `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      "Give the path of a PEM file.",
+    );
   }
 }
 
@@ -104,15 +108,13 @@ export function simOptionsFromFlags(flags: SimFlags): SimulatorOptions {
 /** What the listener really serves: the line must match the URL's scheme. */
 function tlsLine(sim: RunningSimulator, flags: SimFlags): string {
   if (!sim.https) return "off (plain HTTP)";
-  return flags.cert ? `on (HTTPS, certificate from ${flags.cert})` : "on (HTTPS, certificate signed by a CA generated at start; --ca-file writes it)";
+  return flags.cert
+    ? `on (HTTPS, certificate from ${flags.cert})`
+    : "on (HTTPS, certificate signed by a CA generated at start; --ca-file writes it)";
 }
 
 function describe(sim: RunningSimulator, flags: SimFlags, netbox: NetboxSimulator | undefined): string {
-  const lines = [
-    `PVE API simulator listening on ${sim.url}/api2/json`,
-    `  user:        root@pam`,
-    `  password:    ${sim.rootPassword}`,
-  ];
+  const lines = [`PVE API simulator listening on ${sim.url}/api2/json`, `  user:        root@pam`, `  password:    ${sim.rootPassword}`];
   lines.push(`  TLS:         ${tlsLine(sim, flags)}`);
   if (sim.fingerprint) lines.push(`  fingerprint: ${sim.fingerprint} (SHA-256; pin it with PROXMOX_FINGERPRINT)`);
   if (flags.caFile) lines.push(`  CA file:     ${flags.caFile}`);
@@ -124,7 +126,11 @@ function describe(sim: RunningSimulator, flags: SimFlags, netbox: NetboxSimulato
   );
   if (flags.state) lines.push(`  state file:  ${flags.state}`);
   if (flags.stateDir) lines.push(`  state dir:   ${flags.stateDir} (POST /_sim/state/save may write here)`);
-  if (netbox) lines.push(`NetBox API simulator listening on ${netbox.url}/api/ (demo records)`, `  NETBOX_URL=${netbox.url} NETBOX_TOKEN=${netbox.token}`);
+  if (netbox)
+    lines.push(
+      `NetBox API simulator listening on ${netbox.url}/api/ (demo records)`,
+      `  NETBOX_URL=${netbox.url} NETBOX_TOKEN=${netbox.token}`,
+    );
   lines.push("Press Ctrl-C to stop.");
   return `${lines.join("\n")}\n`;
 }
@@ -154,10 +160,16 @@ export function registerSimCommand(program: Command): void {
     .action(async (flags: SimFlags) => {
       const netboxPort = typeof flags.netbox === "string" ? Number(flags.netbox) : 0;
       if (!Number.isInteger(netboxPort) || netboxPort < 0 || netboxPort > 65535) {
-        throw new SimFlagError("--netbox", `'${String(flags.netbox)}' is not a port`, "Give a port number, or --netbox alone for a free port.");
+        throw new SimFlagError(
+          "--netbox",
+          `'${String(flags.netbox)}' is not a port`,
+          "Give a port number, or --netbox alone for a free port.",
+        );
       }
       const sim = await startSimulator(simOptionsFromFlags(flags));
-      const netbox = flags.netbox ? await startNetboxSimulator({ host: flags.host ?? "127.0.0.1", port: netboxPort, seed: "demo" }) : undefined;
+      const netbox = flags.netbox
+        ? await startNetboxSimulator({ host: flags.host ?? "127.0.0.1", port: netboxPort, seed: "demo" })
+        : undefined;
       const closeAll = async () => {
         await netbox?.close();
         await sim.close();
@@ -171,7 +183,11 @@ export function registerSimCommand(program: Command): void {
           writeFileSync(flags.caFile, sim.ca);
         } catch (err) {
           await closeAll();
-          throw new SimFlagError("--ca-file", `cannot write ${flags.caFile} (${(err as NodeJS.ErrnoException).code ?? String(err)})`, "Give a writable path.");
+          throw new SimFlagError(
+            "--ca-file",
+            `cannot write ${flags.caFile} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+            "Give a writable path.",
+          );
         }
       }
       // Listen for Ctrl-C before announcing the address: whoever reads it may signal at once.

@@ -43,7 +43,16 @@ function when(seconds: number | undefined): string {
 /** A plain table, columns padded to their widest cell. */
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n") + "\n";
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+          .join("  ")
+          .trimEnd(),
+      )
+      .join("\n") + "\n"
+  );
 }
 
 export function renderSnapshotTable(guests: GuestSnapshots[]): string {
@@ -52,7 +61,15 @@ export function renderSnapshotTable(guests: GuestSnapshots[]): string {
     if (g.error !== undefined) rows.push([String(g.vmid), safeLine(g.key), safeLine(g.node), "(unreadable)", "", "", safeLine(g.error)]);
     else if (g.snapshots.length === 0) rows.push([String(g.vmid), safeLine(g.key), safeLine(g.node), "(none)", "", "", ""]);
     for (const s of g.snapshots) {
-      rows.push([String(g.vmid), safeLine(g.key), safeLine(g.node), safeLine(s.name), when(s.snaptime), s.vmstate ? "yes" : "", safeLine((s.description ?? "").split("\n")[0]!)]);
+      rows.push([
+        String(g.vmid),
+        safeLine(g.key),
+        safeLine(g.node),
+        safeLine(s.name),
+        when(s.snaptime),
+        s.vmstate ? "yes" : "",
+        safeLine((s.description ?? "").split("\n")[0]!),
+      ]);
     }
   }
   return table(rows);
@@ -69,10 +86,19 @@ export function registerSnapshotListCommand(snapshot: Command): void {
         const selection = selectGuests(cluster.guests, { ...selector, includeForeign: true, excludeTemplates: true });
         const keys = guestKeys(selection.guests);
         const guests = await mapConcurrent(selection.guests, 16, async (g): Promise<GuestSnapshots> => {
-          const base = { key: keys.get(g.vmid)!, vmid: g.vmid, ...(g.name !== undefined ? { name: g.name } : {}), node: g.node, kind: g.type };
+          const base = {
+            key: keys.get(g.vmid)!,
+            vmid: g.vmid,
+            ...(g.name !== undefined ? { name: g.name } : {}),
+            node: g.node,
+            kind: g.type,
+          };
           try {
             const listed = await getGuestSnapshots(client, g.type, g.node, g.vmid);
-            const snapshots = listed.filter((s) => s.name !== "current").map(entry).sort((a, b) => (a.snaptime ?? 0) - (b.snaptime ?? 0));
+            const snapshots = listed
+              .filter((s) => s.name !== "current")
+              .map(entry)
+              .sort((a, b) => (a.snaptime ?? 0) - (b.snaptime ?? 0));
             return { ...base, snapshots };
           } catch (err) {
             return { ...base, snapshots: [], error: errorText(err).split("\n")[0]! };

@@ -91,7 +91,10 @@ export function registerSnapshotCommand(program: Command): void {
   )
     .option("--vmstate", "VMs: also save the RAM of a running VM (it pauses while the memory is written; needs --allow-restart)")
     .option("--description <text>", "the snapshot's description")
-    .option("--min-free <percent>", `refuse when a thin pool (lvmthin, zfspool) holding a volume has less free space than this (default: ${DEFAULT_MIN_FREE_PERCENT}%)`)
+    .option(
+      "--min-free <percent>",
+      `refuse when a thin pool (lvmthin, zfspool) holding a volume has less free space than this (default: ${DEFAULT_MIN_FREE_PERCENT}%)`,
+    )
     .addHelpText(
       "after",
       "\nExample: pvectl snapshot create before-upgrade --tag web --yes   (NAME first: --name and -f take several values)\n" +
@@ -100,7 +103,12 @@ export function registerSnapshotCommand(program: Command): void {
     .action(async (name: string, flags: WriteFlags & { vmstate?: boolean; description?: string }) => {
       await runSnapshotOperation(
         flags,
-        { action: "create", name: checkedName(name), ...(flags.vmstate ? { vmstate: true } : {}), ...(flags.description !== undefined ? { description: flags.description } : {}) },
+        {
+          action: "create",
+          name: checkedName(name),
+          ...(flags.vmstate ? { vmstate: true } : {}),
+          ...(flags.description !== undefined ? { description: flags.description } : {}),
+        },
         "create",
       );
     });
@@ -124,23 +132,37 @@ export function registerSnapshotCommand(program: Command): void {
   )
     .option("--start", "start the guest after the rollback")
     .action(async (name: string, flags: WriteFlags & { start?: boolean }) => {
-      await runSnapshotOperation(flags, { action: "rollback", name: checkedName(name), ...(flags.start ? { start: true } : {}) }, "rollback");
+      await runSnapshotOperation(
+        flags,
+        { action: "rollback", name: checkedName(name), ...(flags.start ? { start: true } : {}) },
+        "rollback",
+      );
     });
 
   addWriteOptions(
     snapshot
       .command("prune")
-      .description("delete each selected guest's snapshots named with --prefix beyond the newest --keep (data-loss-risk, each snapshot named)"),
+      .description(
+        "delete each selected guest's snapshots named with --prefix beyond the newest --keep (data-loss-risk, each snapshot named)",
+      ),
   )
     .requiredOption("--keep <n>", "how many of the newest snapshots with the prefix to keep (0 or more)")
-    .option("--prefix <prefix>", "only snapshots whose name starts with this are pruned; others are never touched (default: every snapshot)")
+    .option(
+      "--prefix <prefix>",
+      "only snapshots whose name starts with this are pruned; others are never touched (default: every snapshot)",
+    )
     .action(async (flags: WriteFlags & { keep: string; prefix?: string }) => {
-      await runSnapshotOperation(flags, { action: "prune", retention: { keep: keepCount(flags.keep), prefix: flags.prefix ?? "" } }, "prune");
+      await runSnapshotOperation(
+        flags,
+        { action: "prune", retention: { keep: keepCount(flags.keep), prefix: flags.prefix ?? "" } },
+        "prune",
+      );
     });
 }
 
 function keepCount(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--keep must be a whole number of snapshots (0 or more), got '${value}'`, "e.g. --keep 3");
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`--keep must be a whole number of snapshots (0 or more), got '${value}'`, "e.g. --keep 3");
   return n;
 }

@@ -15,9 +15,16 @@ export function validateSummary(spec: SpecDocument): string {
   const vms = spec.vms.length;
   const cts = spec.containers.length;
   const connections = Object.keys(spec.connections).length;
-  const counted = [`${vms} VM${vms === 1 ? "" : "s"}`, ...(cts > 0 ? [`${cts} container${cts === 1 ? "" : "s"}`] : []), `${connections} connection${connections === 1 ? "" : "s"}`];
+  const counted = [
+    `${vms} VM${vms === 1 ? "" : "s"}`,
+    ...(cts > 0 ? [`${cts} container${cts === 1 ? "" : "s"}`] : []),
+    `${connections} connection${connections === 1 ? "" : "s"}`,
+  ];
   const lines = [`ok: ${safeLine(spec.files.join(", "))}: ${counted.join(", ")}`];
-  const guests = [...spec.vms.map((vm) => ({ guest: vm, text: describeVm(vm) })), ...spec.containers.map((ct) => ({ guest: ct, text: describeCt(ct) }))];
+  const guests = [
+    ...spec.vms.map((vm) => ({ guest: vm, text: describeVm(vm) })),
+    ...spec.containers.map((ct) => ({ guest: ct, text: describeCt(ct) })),
+  ];
   for (const { guest, text } of guests) {
     const where = `${guest.node}${guest.connection !== undefined ? ` via ${guest.connection}` : ""}`;
     lines.push(`  ${safeLine(`${text} on ${where}`)}${guest.state === "absent" ? " (absent: to be destroyed)" : ""}`);

@@ -11,7 +11,8 @@ export function renderNeeds(needs: AccessNeeds): string {
   for (const { path, privileges } of needs.paths) {
     lines.push(safeLine(path));
     const width = Math.max(...privileges.map((p) => alternatives(p).length));
-    for (const p of privileges) lines.push(`  ${alternatives(p).padEnd(width)}  ${safeLine(p.operations.join(", "))}: ${safeLine(p.users.join(", "))}`);
+    for (const p of privileges)
+      lines.push(`  ${alternatives(p).padEnd(width)}  ${safeLine(p.operations.join(", "))}: ${safeLine(p.users.join(", "))}`);
   }
   if (needs.paths.length === 0) lines.push("nothing: the specs declare no guests and no backup jobs");
   for (const note of needs.notes) lines.push(`note: ${safeLine(note)}`);
@@ -26,14 +27,19 @@ function missingLine(m: MissingPrivilege): string {
 /** `source`: what the needs came from ("the specs", "the NetBox config"). */
 export function renderCheck(check: AccessCheck, source = "the specs"): string {
   if (check.missing.length === 0) return `${safeLine(check.subject)} holds every privilege ${source} need\n`;
-  const lines = [`${safeLine(check.subject)} lacks ${check.missing.length} privilege${check.missing.length === 1 ? "" : "s"} ${source} need:`];
+  const lines = [
+    `${safeLine(check.subject)} lacks ${check.missing.length} privilege${check.missing.length === 1 ? "" : "s"} ${source} need:`,
+  ];
   let path = "";
   for (const m of check.missing) {
     if (m.path !== path) lines.push(safeLine(m.path));
     path = m.path;
     lines.push(safeLine(missingLine(m)));
   }
-  if (check.holdsNothing) lines.push(`note: PVE lists no privilege at all for ${safeLine(check.subject)}; it answers the same for an id that does not exist, so check the id`);
+  if (check.holdsNothing)
+    lines.push(
+      `note: PVE lists no privilege at all for ${safeLine(check.subject)}; it answers the same for an id that does not exist, so check the id`,
+    );
   lines.push("grant them (pvectl access needs --format spec writes the roles and ACL entries), then check again");
   return `${lines.join("\n")}\n`;
 }

@@ -9,7 +9,10 @@ import { idleText, objectMarker } from "./plan-objects.js";
 import type { ObjectPlan } from "../../plan/types.js";
 
 function objectRow(object: ObjectPlan): string {
-  const top = object.steps.reduce<Severity | undefined>((t, s) => (t === undefined || severityRank(s.severity) > severityRank(t) ? s.severity : t), undefined);
+  const top = object.steps.reduce<Severity | undefined>(
+    (t, s) => (t === undefined || severityRank(s.severity) > severityRank(t) ? s.severity : t),
+    undefined,
+  );
   const status = object.errors.length > 0 ? `${object.errors.length} error(s)` : top ? severityCell(top) : idleText(object);
   return `| ${objectMarker(object)} | ${object.kind} | ${mdCode(object.key)} | ${object.steps.length} | ${mdText(status)} |`;
 }
@@ -35,7 +38,8 @@ function highest(guest: GuestPlan): Severity | undefined {
 
 function guestRow(guest: GuestPlan): string {
   const top = highest(guest);
-  const status = guest.errors.length > 0 ? `${guest.errors.length} error(s)` : top ? severityCell(top) : guest.exists ? "no changes" : "absent";
+  const status =
+    guest.errors.length > 0 ? `${guest.errors.length} error(s)` : top ? severityCell(top) : guest.exists ? "no changes" : "absent";
   return `| ${guestMarker(guest)} | ${mdCode(guest.key)} | ${guest.vmid ?? "new"} | ${mdCode(guest.node)} | ${guest.steps.length} | ${status} |`;
 }
 
@@ -71,16 +75,23 @@ export function renderPlanMarkdown(plan: Plan): string {
   if (objects.length > 0) {
     lines.push("| | object | id | steps | highest severity |", "|---|---|---|---|---|", ...objects.map(objectRow), "");
   }
-  lines.push(...summaryLine(plan).split("\n").map((line) => `${mdText(line)}  `), "");
+  lines.push(
+    ...summaryLine(plan)
+      .split("\n")
+      .map((line) => `${mdText(line)}  `),
+    "",
+  );
   if (plan.preflightErrors.length > 0) {
     lines.push(`**Preflight found ${plan.preflightErrors.length} problem(s); nothing will run until they are fixed:**`, "");
-    for (const problem of plan.preflightErrors) lines.push(`- ${mdText(problem.message)}${problem.guest ? ` (${mdCode(problem.guest)})` : ""}`);
+    for (const problem of plan.preflightErrors)
+      lines.push(`- ${mdText(problem.message)}${problem.guest ? ` (${mdCode(problem.guest)})` : ""}`);
     lines.push("");
   }
   for (const guest of plan.guests.filter((g) => g.steps.length > 0 || g.errors.length > 0 || g.warnings.length > 0)) {
     lines.push(...guestDetails(guest), "");
   }
-  for (const object of objects.filter((o) => o.steps.length > 0 || o.errors.length > 0 || o.warnings.length > 0)) lines.push(...objectDetails(object), "");
+  for (const object of objects.filter((o) => o.steps.length > 0 || o.errors.length > 0 || o.warnings.length > 0))
+    lines.push(...objectDetails(object), "");
   lines.push(`<sub>Severities: ${SEVERITIES.join(" < ")}. Made ${mdText(plan.createdAt)}.</sub>`);
   return `${lines.join("\n")}\n`;
 }

@@ -54,7 +54,8 @@ export function renderObjects(plan: Plan, p: Palette): string[] {
   for (const object of plan.objects ?? []) {
     const marker = objectMarker(object);
     if (marker === "=") lines.push(p.dim(`= ${objectTitle(object)}: ${idleText(object)}`));
-    else lines.push(`${marker === "+" ? p.green(marker) : marker === "~" ? p.yellow(marker) : p.red(marker)} ${p.bold(objectTitle(object))}`);
+    else
+      lines.push(`${marker === "+" ? p.green(marker) : marker === "~" ? p.yellow(marker) : p.red(marker)} ${p.bold(objectTitle(object))}`);
     for (const error of object.errors) lines.push(`    ${p.red(`error: ${safeText(error)}`)}`);
     for (const step of object.steps) lines.push(...stepLines(p, step));
     for (const warning of object.warnings) lines.push(`    ${p.yellow(`warning: ${safeText(warning)}`)}`);

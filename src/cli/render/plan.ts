@@ -39,8 +39,22 @@ export function colourSeverity(p: Palette, severity: Severity): string {
 }
 
 function stepMarker(step: Step): string {
-  if (step.action === "create" || step.action === "clone" || step.action === "disk-add" || step.action === "nic-add" || step.action === "snapshot-create") return "+";
-  if (step.action === "destroy" || step.action === "disk-delete" || step.action === "nic-remove" || step.action === "disk-detach" || step.action === "snapshot-delete") return "-";
+  if (
+    step.action === "create" ||
+    step.action === "clone" ||
+    step.action === "disk-add" ||
+    step.action === "nic-add" ||
+    step.action === "snapshot-create"
+  )
+    return "+";
+  if (
+    step.action === "destroy" ||
+    step.action === "disk-delete" ||
+    step.action === "nic-remove" ||
+    step.action === "disk-detach" ||
+    step.action === "snapshot-delete"
+  )
+    return "-";
   return "~";
 }
 
@@ -66,7 +80,9 @@ function markerColour(p: Palette, marker: string): (s: string) => string {
 
 function renderStep(p: Palette, step: Step): string[] {
   const marker = stepMarker(step);
-  const lines = [`    ${markerColour(p, marker)(marker)} ${safeLine(step.summary)}  ${p.dim("[")}${colourSeverity(p, step.severity)}${p.dim("]")}`];
+  const lines = [
+    `    ${markerColour(p, marker)(marker)} ${safeLine(step.summary)}  ${p.dim("[")}${colourSeverity(p, step.severity)}${p.dim("]")}`,
+  ];
   for (const change of step.changes) {
     if (step.action === "destroy") break;
     const field = safeLine(change.field);
@@ -93,8 +109,12 @@ function ownFlagNotes(plan: Plan): string[] {
   const host = steps.filter((s) => s.severity === "host-access" || s.hostAccess !== undefined).length;
   const reset = steps.filter((s) => s.severity === "secret-reset").length;
   const notes: string[] = [];
-  if (host > 0) notes.push(`${host} step(s) reach the hypervisor host (host bind mounts, devices, QEMU args, hookscripts): they run only with --allow-host-access.`);
-  if (reset > 0) notes.push(`${reset} step(s) give an API token a new secret (the old one stops working): they run only with --allow-secret-reset.`);
+  if (host > 0)
+    notes.push(
+      `${host} step(s) reach the hypervisor host (host bind mounts, devices, QEMU args, hookscripts): they run only with --allow-host-access.`,
+    );
+  if (reset > 0)
+    notes.push(`${reset} step(s) give an API token a new secret (the old one stops working): they run only with --allow-secret-reset.`);
   return notes;
 }
 
@@ -159,7 +179,8 @@ export function summaryLine(plan: Plan, p: Palette = plainPalette): string {
 /** How many backup archives the plan's steps delete. */
 function archivesDeleted(plan: Plan): number {
   let n = 0;
-  for (const guest of plan.guests) for (const step of guest.steps) if (step.action === "archive-delete") n += step.deletesVolumes?.length ?? 1;
+  for (const guest of plan.guests)
+    for (const step of guest.steps) if (step.action === "archive-delete") n += step.deletesVolumes?.length ?? 1;
   return n;
 }
 

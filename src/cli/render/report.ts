@@ -26,7 +26,12 @@ export function renderGuestReport(g: GuestReport, p: Palette = plainPalette): st
   for (const pending of g.pending) lines.push(`          ${p.yellow(`pending: ${safeText(pending)}`)}`);
   if (g.pendingReboot?.length) lines.push(`          ${p.yellow(`waiting for a reboot: ${safeLine(g.pendingReboot.join(", "))}`)}`);
   for (const warning of g.warnings) lines.push(`          ${p.yellow(`warning: ${safeText(warning)}`)}`);
-  if (g.error) lines.push(...safeText(g.error).split("\n").map((l, i) => `          ${p.red(i === 0 ? `error: ${l}` : l)}`));
+  if (g.error)
+    lines.push(
+      ...safeText(g.error)
+        .split("\n")
+        .map((l, i) => `          ${p.red(i === 0 ? `error: ${l}` : l)}`),
+    );
   return lines;
 }
 
@@ -53,7 +58,8 @@ function resultSummary(report: ApplyReport): string {
 export function renderReport(report: ApplyReport, p: Palette = plainPalette): string {
   const lines = report.guests.flatMap((g) => renderGuestReport(g, p));
   for (const object of report.objects ?? []) lines.push(...renderObjectReport(object, p));
-  const pending = report.guests.reduce((n, g) => n + g.pending.length, 0) + (report.objects ?? []).reduce((n, o) => n + o.pending.length, 0);
+  const pending =
+    report.guests.reduce((n, g) => n + g.pending.length, 0) + (report.objects ?? []).reduce((n, o) => n + o.pending.length, 0);
   const rebootWaiting = report.guests.filter((g) => g.pendingReboot?.length).map((g) => g.key);
   lines.push(
     "",
@@ -65,7 +71,10 @@ export function renderReport(report: ApplyReport, p: Palette = plainPalette): st
 }
 
 /** One line per event: readable in CI logs, and on a terminal with a running count. */
-export function progressLine(event: ApplyEvent | { type: "guest-done"; report: GuestReport }, p: Palette = plainPalette): string | undefined {
+export function progressLine(
+  event: ApplyEvent | { type: "guest-done"; report: GuestReport },
+  p: Palette = plainPalette,
+): string | undefined {
   switch (event.type) {
     case "step-start":
       return `${p.dim("..")} ${safeLine(event.guest.key)}: ${safeLine(event.step.summary)}`;

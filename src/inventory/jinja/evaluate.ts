@@ -29,7 +29,12 @@ const ENV_LOOKUPS = new Set(["env", "ansible.builtin.env"]);
 function attribute(target: unknown, key: string): unknown {
   if (target instanceof Undefined) return target; // Ansible's undefined keeps the first failure
   if (isMapping(target) && Object.hasOwn(target, key)) return target[key];
-  return new Undefined(`'${typeName(target) === "dict" ? "dict object" : `${typeName(target)} object`}' has no attribute '${key}'`, false, target, key);
+  return new Undefined(
+    `'${typeName(target) === "dict" ? "dict object" : `${typeName(target)} object`}' has no attribute '${key}'`,
+    false,
+    target,
+    key,
+  );
 }
 
 function item(target: unknown, index: unknown): unknown {
@@ -84,7 +89,9 @@ export function evaluate(node: Expr, ctx: EvalContext): unknown {
     case "const":
       return node.value;
     case "name":
-      return Object.hasOwn(ctx.vars, node.name) ? ctx.vars[node.name] : new Undefined(`'${node.name}' is undefined`, false, MISSING, node.name);
+      return Object.hasOwn(ctx.vars, node.name)
+        ? ctx.vars[node.name]
+        : new Undefined(`'${node.name}' is undefined`, false, MISSING, node.name);
     case "getattr":
       return attribute(ev(node.target), node.attr);
     case "getitem":
@@ -111,7 +118,8 @@ export function evaluate(node: Expr, ctx: EvalContext): unknown {
       return !truthy(ev(node.operand));
     case "neg": {
       const value = defined(ev(node.operand));
-      if (typeof value !== "number" && typeof value !== "boolean") throw new HostEvalError(`bad operand type for unary -: '${typeName(value)}'`);
+      if (typeof value !== "number" && typeof value !== "boolean")
+        throw new HostEvalError(`bad operand type for unary -: '${typeName(value)}'`);
       return -Number(value);
     }
     case "and": {
@@ -135,7 +143,9 @@ export function evaluate(node: Expr, ctx: EvalContext): unknown {
       return node.parts.map((p) => pyStr(ev(p))).join("");
     case "cond":
       if (truthy(ev(node.test))) return ev(node.whenTrue);
-      return node.otherwise ? ev(node.otherwise) : new Undefined("the inline if expression evaluated to false and no else section was defined.", true);
+      return node.otherwise
+        ? ev(node.otherwise)
+        : new Undefined("the inline if expression evaluated to false and no else section was defined.", true);
   }
 }
 

@@ -13,7 +13,33 @@ export interface Token {
   end?: number;
 }
 
-const OPERATORS = ["//", "**", "==", "!=", "<=", ">=", ".", "[", "]", "(", ")", "{", "}", ",", ":", "|", "~", "<", ">", "+", "-", "*", "/", "%", "="];
+const OPERATORS = [
+  "//",
+  "**",
+  "==",
+  "!=",
+  "<=",
+  ">=",
+  ".",
+  "[",
+  "]",
+  "(",
+  ")",
+  "{",
+  "}",
+  ",",
+  ":",
+  "|",
+  "~",
+  "<",
+  ">",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "=",
+];
 const FLOAT = /\d+(?:_\d+)*(?:\.\d+(?:_\d+)*(?:[eE][+-]?\d+(?:_\d+)*)?|[eE][+-]?\d+(?:_\d+)*)/y;
 const INT = /(?:0[bB][01_]+|0[oO][0-7_]+|0[xX][0-9a-fA-F_]+|\d+(?:_\d+)*)/y;
 const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
@@ -35,7 +61,19 @@ function readString(text: string, pos: number, expression: string): Token {
   return { kind: "string", text: text.slice(pos + 1, close).replace(/\r\n?/g, "\n"), pos, end: close + 1 };
 }
 
-const PY_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "\n": "" };
+const PY_ESCAPES: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "\n": "",
+};
 
 /** A Python string literal with its escapes decoded (what Ansible's literal_eval of a repr() reads). */
 function readPythonString(text: string, pos: number, expression: string): Token {

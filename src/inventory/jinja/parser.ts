@@ -207,7 +207,8 @@ class Parser {
 
   private call(name: Token): Expr {
     if (!LOOKUP_FUNCTIONS.has(name.text)) {
-      const what = name.text === "query" || name.text === "q" ? `${name.text}() (a lookup returning a list)` : `the function ${name.text}()`;
+      const what =
+        name.text === "query" || name.text === "q" ? `${name.text}() (a lookup returning a list)` : `the function ${name.text}()`;
       this.fail(name.pos, `${what} is not supported; only lookup('env', NAME) is`);
     }
     this.next();
@@ -244,7 +245,8 @@ class Parser {
         this.next();
         const t = this.next();
         if (t.kind === "name") node = { type: "getattr", pos: node.pos, target: node, attr: t.text };
-        else if (t.kind === "int") node = { type: "getitem", pos: node.pos, target: node, index: { type: "const", pos: t.pos, value: t.value } };
+        else if (t.kind === "int")
+          node = { type: "getitem", pos: node.pos, target: node, index: { type: "const", pos: t.pos, value: t.value } };
         else this.fail(t.pos, `expected a name after '.' but found ${this.describe(t)}`);
         if (this.isOp("(")) this.fail(this.tok.pos, "method calls are not supported; use a filter (e.g. x | lower instead of x.lower())");
       } else if (this.isOp("[")) {
@@ -278,7 +280,11 @@ class Parser {
         if (t.kind !== "name") this.fail(t.pos, `expected a test name after 'is' but found ${this.describe(t)}`);
         if (!(t.text in TESTS)) this.fail(t.pos, `the test '${t.text}' is not supported`);
         const args = this.optionalArguments();
-        if (this.startsBareTestArgument()) this.fail(this.tok.pos, `Jinja reads ${this.describe(this.tok)} as an argument of the test '${t.text}', which takes none; put the test in parentheses`);
+        if (this.startsBareTestArgument())
+          this.fail(
+            this.tok.pos,
+            `Jinja reads ${this.describe(this.tok)} as an argument of the test '${t.text}', which takes none; put the test in parentheses`,
+          );
         node = { type: "test", pos: node.pos, target: node, name: t.text, args, negated };
         if (this.isName("is")) this.fail(this.tok.pos, "tests cannot be chained (x is a is b); combine them with and");
       } else return node;

@@ -32,7 +32,8 @@ export function parseTemplate(source: string): Template {
     }
     const at = pos + open;
     if (at > pos) parts.push({ text: source.slice(pos, at) });
-    if (source.startsWith("{%", at)) throw new ExpressionError(source, at, "statements ({% ... %}) are not supported; use an inline `x if c else y`");
+    if (source.startsWith("{%", at))
+      throw new ExpressionError(source, at, "statements ({% ... %}) are not supported; use an inline `x if c else y`");
     if (source.startsWith("{#", at)) throw new ExpressionError(source, at, "comments ({# ... #}) are not supported");
     const close = findClose(source, at + 2);
     if (close < 0) throw new ExpressionError(source, at, "'{{' is not closed by '}}'");

@@ -140,7 +140,8 @@ function asNumber(value: unknown): number | undefined {
 /** Python's ==: True == 1, [1] == [1], different types otherwise unequal. */
 export function pyEquals(a: unknown, b: unknown): boolean {
   // Ansible's undefined fails; Jinja's plain one (from `x if c`) equals only another one.
-  if ((a instanceof Undefined && !a.lenient) || (b instanceof Undefined && !b.lenient)) defined(a instanceof Undefined && !a.lenient ? a : b);
+  if ((a instanceof Undefined && !a.lenient) || (b instanceof Undefined && !b.lenient))
+    defined(a instanceof Undefined && !a.lenient ? a : b);
   if ((a instanceof Undefined && a.lenient) || (b instanceof Undefined && b.lenient)) {
     return a instanceof Undefined && b instanceof Undefined && a.lenient === b.lenient;
   }

@@ -45,12 +45,15 @@ export function listAvailableIps(ctx: SimContext, prefixId: number, params: URLS
   }));
 }
 
-export function allocateAvailableIps(ctx: SimContext, prefixId: number, body: unknown): { many: boolean; rows: ReturnType<typeof createRow>[] } {
+export function allocateAvailableIps(
+  ctx: SimContext,
+  prefixId: number,
+  body: unknown,
+): { many: boolean; rows: ReturnType<typeof createRow>[] } {
   const many = Array.isArray(body);
   const requests = many ? (body as unknown[]) : [body ?? {}];
   const free = take(ctx, prefixId, requests.length);
-  if (free.length < requests.length)
-    throw new HttpError(409, { detail: "Insufficient resources are available to satisfy the request" });
+  if (free.length < requests.length) throw new HttpError(409, { detail: "Insufficient resources are available to satisfy the request" });
   const def = ctx.def("ipam/ip-addresses");
   let i = 0;
   const rows = bulk(ctx, requests, (item) => createRow(ctx, def, { ...(isRecord(item) ? item : {}), address: free[i++] }));

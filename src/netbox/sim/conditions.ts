@@ -50,8 +50,10 @@ function compileCondition(rule: Record<string, unknown>): Condition {
     throw new InvalidConditions("Incorrect key(s) informed. Please check documentation.");
   }
   const op = String(rule.op ?? "eq");
-  if (op === "changed" || op === "unchanged") throw new InvalidConditions(`The NetBox simulator does not evaluate the snapshot operator '${op}'.`);
-  if (!(OPERATORS as readonly string[]).includes(op)) throw new InvalidConditions(`Unknown operator: ${op}. Must be one of: ${OPERATORS.join(", ")}`);
+  if (op === "changed" || op === "unchanged")
+    throw new InvalidConditions(`The NetBox simulator does not evaluate the snapshot operator '${op}'.`);
+  if (!(OPERATORS as readonly string[]).includes(op))
+    throw new InvalidConditions(`Unknown operator: ${op}. Must be one of: ${OPERATORS.join(", ")}`);
   if (!("value" in rule)) throw new InvalidConditions(`A value is required for the '${op}' operator.`);
   const type = pythonType(rule.value);
   const allowed = OPERATORS_BY_TYPE[type];
@@ -67,7 +69,8 @@ function compileSet(ruleset: unknown): Compiled {
   const keys = Object.keys(ruleset);
   if (keys.length !== 1) return compileCondition(ruleset);
   const logic = (keys[0] ?? "").toLowerCase();
-  if (logic !== "and" && logic !== "or") throw new InvalidConditions("Invalid logic type: must be 'AND' or 'OR'. Please check documentation.");
+  if (logic !== "and" && logic !== "or")
+    throw new InvalidConditions("Invalid logic type: must be 'AND' or 'OR'. Please check documentation.");
   const rules = ruleset[keys[0] ?? ""];
   if (!Array.isArray(rules)) throw new InvalidConditions("Incorrect key(s) informed. Please check documentation.");
   return {

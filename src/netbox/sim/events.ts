@@ -105,7 +105,10 @@ export class EventBus {
       data,
       snapshots: { prechange: change.before ?? null, postchange: change.after ?? null },
     });
-    const headers: Record<string, string> = { "Content-Type": String(hook.http_content_type || "application/json"), ...headerLines(String(hook.additional_headers ?? "")) };
+    const headers: Record<string, string> = {
+      "Content-Type": String(hook.http_content_type || "application/json"),
+      ...headerLines(String(hook.additional_headers ?? "")),
+    };
     const secret = String(hook.secret ?? "");
     if (secret !== "") headers["X-Hook-Signature"] = createHmac("sha512", secret).update(body).digest("hex");
     const delivery: Delivery = { url: String(hook.payload_url), event: change.kind, model: change.def.objectType, id: Number(data.id) };

@@ -29,9 +29,7 @@ export function resolveRelated(ctx: SimContext, target: string, value: unknown):
     return rows.some((r) => r.id === id) ? id : `Related object not found using the provided numeric ID: ${id}`;
   }
   if (isRecord(value)) {
-    const matches = rows.filter((r) =>
-      Object.entries(value).every(([k, v]) => String(r[k] ?? "") === String(v)),
-    );
+    const matches = rows.filter((r) => Object.entries(value).every(([k, v]) => String(r[k] ?? "") === String(v)));
     if (matches.length === 1 && matches[0]) return matches[0].id;
     return matches.length === 0
       ? `Related object not found using the provided attributes: ${pyRepr(value)}`
@@ -64,7 +62,8 @@ function parseCustomFields(ctx: SimContext, def: ResourceDef, raw: unknown, prev
     if (value !== null && value !== "") {
       if (type === "integer" && !Number.isInteger(value)) return `Invalid value for custom field '${key}': Value must be an integer.`;
       if (type === "boolean" && typeof value !== "boolean") return `Invalid value for custom field '${key}': Value must be true or false.`;
-      if ((type === "text" || type === "longtext") && typeof value !== "string") return `Invalid value for custom field '${key}': Value must be a string.`;
+      if ((type === "text" || type === "longtext") && typeof value !== "string")
+        return `Invalid value for custom field '${key}': Value must be a string.`;
     }
     merged[key] = value === "" ? null : value;
   }
@@ -105,7 +104,8 @@ function parseField(ctx: SimContext, def: ResourceDef, spec: FieldSpec, raw: unk
     }
     case "fkList":
     case "tags": {
-      if (!Array.isArray(raw)) return new FieldMessage(`Expected a list of items but got type "${typeof raw === "string" ? "str" : typeof raw}".`);
+      if (!Array.isArray(raw))
+        return new FieldMessage(`Expected a list of items but got type "${typeof raw === "string" ? "str" : typeof raw}".`);
       const target = spec.kind === "tags" ? "extras/tags" : spec.target;
       const out: number[] = [];
       for (const item of raw) {
@@ -134,22 +134,14 @@ class FieldMessage {
  * Builds the row a write would produce. `before` is the existing row (update) or undefined
  * (create); `partial` is true for PATCH. Throws a 400 with every field's messages at once.
  */
-export function parseBody(
-  ctx: SimContext,
-  def: ResourceDef,
-  body: unknown,
-  before: Row | undefined,
-  partial: boolean,
-): Row {
+export function parseBody(ctx: SimContext, def: ResourceDef, body: unknown, before: Row | undefined, partial: boolean): Row {
   if (!isRecord(body)) {
     const got = Array.isArray(body) ? "list" : typeof body === "string" ? "str" : typeof body;
     throw badRequest({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${got}.`] });
   }
   const errors: FieldErrors = {};
   const now = ctx.store.now();
-  const row: Row = before
-    ? { ...structuredClone(before), last_updated: now }
-    : { id: 0, created: now, last_updated: now };
+  const row: Row = before ? { ...structuredClone(before), last_updated: now } : { id: 0, created: now, last_updated: now };
   for (const spec of def.fields) {
     if (spec.kind === "computed" || spec.readOnly) continue;
     const present = Object.hasOwn(body, spec.name);

@@ -110,7 +110,12 @@ function buildFilter(ctx: SimContext, def: ResourceDef, key: string, values: str
   if (custom) return (row) => custom(row, values, ctx);
   if (key === "q") {
     const q = (values[0] ?? "").toLowerCase();
-    return (row) => def.search.some((f) => String(row[f] ?? "").toLowerCase().includes(q));
+    return (row) =>
+      def.search.some((f) =>
+        String(row[f] ?? "")
+          .toLowerCase()
+          .includes(q),
+      );
   }
   const { base, lookup } = splitLookup(key);
   if (base === "id") {
@@ -137,7 +142,9 @@ function buildFilter(ctx: SimContext, def: ResourceDef, key: string, values: str
   }
   // `<fk>_id` filters a relation by id; otherwise the parameter names a plain field
   // (which may itself end in _id, like assigned_object_id).
-  const fk = base.endsWith("_id") ? def.fields.find((f) => f.name === base.slice(0, -3) && (f.kind === "fk" || f.kind === "fkList")) : undefined;
+  const fk = base.endsWith("_id")
+    ? def.fields.find((f) => f.name === base.slice(0, -3) && (f.kind === "fk" || f.kind === "fkList"))
+    : undefined;
   const spec = fk ?? def.fields.find((f) => f.name === base);
   if (!spec || spec.kind === "computed" || spec.kind === "customFields" || spec.kind === "json") return undefined;
   return fieldFilter(ctx, spec, key, fk !== undefined, lookup, values);

@@ -31,13 +31,22 @@ function withLookups(names: readonly string[]): string[] {
   return names.flatMap((n) => (n === "q" ? [n] : [n, ...LOOKUPS.map((l) => `${n}__${l}`)]));
 }
 
-const queryParam = (name: string) => ({ in: "query", name, schema: { type: name === "limit" || name === "offset" ? "integer" : "string" } });
+const queryParam = (name: string) => ({
+  in: "query",
+  name,
+  schema: { type: name === "limit" || name === "offset" ? "integer" : "string" },
+});
 
 function pathsFor(path: string, filters: readonly string[], tag: string): Record<string, unknown> {
   const op = path.replace(/[/-]/g, "_");
   return {
     [`/api/${path}/`]: {
-      get: { operationId: `${op}_list`, tags: [tag], parameters: [...withLookups(filters), ...PAGING].map(queryParam), responses: { "200": { description: "" } } },
+      get: {
+        operationId: `${op}_list`,
+        tags: [tag],
+        parameters: [...withLookups(filters), ...PAGING].map(queryParam),
+        responses: { "200": { description: "" } },
+      },
     },
     [`/api/${path}/{id}/`]: {
       get: {
@@ -56,11 +65,19 @@ export function openapiDocument(resources: readonly ResourceDef[], version: SimV
   for (const [path, filters] of UNMODELLED_COLLECTIONS) Object.assign(paths, pathsFor(path, filters, path.split("/")[0] ?? ""));
   const sorted = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
   const short = version.full.split(".").slice(0, 2).join(".");
-  return { openapi: "3.0.3", info: { title: "NetBox REST API", version: `${version.full} (${short})`, license: { name: "Apache v2 License" } }, paths: sorted };
+  return {
+    openapi: "3.0.3",
+    info: { title: "NetBox REST API", version: `${version.full} (${short})`, license: { name: "Apache v2 License" } },
+    paths: sorted,
+  };
 }
 
 /** NetBox answers YAML unless JSON is asked for (`?format=json`, as pynetbox and the inventory plugin do). */
-export function schemaReply(resources: readonly ResourceDef[], version: SimVersion, params: URLSearchParams): { body: string; contentType: string } {
+export function schemaReply(
+  resources: readonly ResourceDef[],
+  version: SimVersion,
+  params: URLSearchParams,
+): { body: string; contentType: string } {
   const doc = openapiDocument(resources, version);
   if (params.get("format") === "json") return { body: JSON.stringify(doc), contentType: "application/vnd.oai.openapi+json" };
   return { body: stringify(doc), contentType: "application/vnd.oai.openapi" };

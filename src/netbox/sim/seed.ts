@@ -20,7 +20,12 @@ export function seedDemo(admin: NetboxSimAdmin): void {
   const storage = admin.create("ipam/vlans", { vid: 30, name: "storage", site: site.id });
   // The prefix records its router's address, so pvectl knows the gateway (it never guesses one).
   admin.create("extras/custom-fields", { name: "gateway", type: "text", object_types: ["ipam.prefix"], label: "Gateway" });
-  admin.create("ipam/prefixes", { prefix: "10.20.0.0/24", vlan: servers.id, description: "servers", custom_fields: { gateway: "10.20.0.1" } });
+  admin.create("ipam/prefixes", {
+    prefix: "10.20.0.0/24",
+    vlan: servers.id,
+    description: "servers",
+    custom_fields: { gateway: "10.20.0.1" },
+  });
 
   const vm = (name: string, body: Record<string, unknown>) =>
     admin.create("virtualization/virtual-machines", { name, status: "planned", site: site.id, cluster: cluster.id, ...body });
@@ -30,7 +35,13 @@ export function seedDemo(admin: NetboxSimAdmin): void {
   for (const v of [web1, web2])
     admin.create("virtualization/interfaces", { virtual_machine: v.id, name: "eth0", mode: "access", untagged_vlan: servers.id });
   admin.create("virtualization/interfaces", { virtual_machine: db1.id, name: "eth0", mode: "access", untagged_vlan: servers.id });
-  admin.create("virtualization/interfaces", { virtual_machine: db1.id, name: "eth1", mode: "tagged", untagged_vlan: servers.id, tagged_vlans: [storage.id] });
+  admin.create("virtualization/interfaces", {
+    virtual_machine: db1.id,
+    name: "eth1",
+    mode: "tagged",
+    untagged_vlan: servers.id,
+    tagged_vlans: [storage.id],
+  });
   admin.create("virtualization/virtual-disks", { virtual_machine: db1.id, name: "root", size: 32000 });
   admin.create("virtualization/virtual-disks", { virtual_machine: db1.id, name: "data", size: 100000 });
 }

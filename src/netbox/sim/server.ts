@@ -100,7 +100,11 @@ function optionsFor(def: ResourceDef): Record<string, unknown> {
   const post: Record<string, unknown> = {};
   for (const f of def.fields) {
     if (f.kind === "computed") continue;
-    const entry: Record<string, unknown> = { type: f.kind === "choice" ? "choice" : "field", required: f.required === true, read_only: f.readOnly === true };
+    const entry: Record<string, unknown> = {
+      type: f.kind === "choice" ? "choice" : "field",
+      required: f.required === true,
+      read_only: f.readOnly === true,
+    };
     if (f.kind === "choice") entry.choices = f.values.map((v) => ({ value: v, display: v.charAt(0).toUpperCase() + v.slice(1) }));
     post[f.name] = entry;
   }
@@ -112,7 +116,13 @@ function ifMatch(state: ServerState, req: IncomingMessage, row: Row): void {
   const header = req.headers["if-match"];
   if (state.ctx.version.n < 406 || !header || header === "*") return;
   const current = etagOf(row);
-  if (!header.split(",").map((e) => e.trim()).includes(current)) throw new HttpError(412, { detail: "Precondition failed." }, { ETag: current });
+  if (
+    !header
+      .split(",")
+      .map((e) => e.trim())
+      .includes(current)
+  )
+    throw new HttpError(412, { detail: "Precondition failed." }, { ETag: current });
 }
 
 async function handleList(state: ServerState, def: ResourceDef, method: string, url: URL, req: IncomingMessage): Promise<Reply> {
@@ -122,7 +132,10 @@ async function handleList(state: ServerState, def: ResourceDef, method: string, 
     case "GET": {
       const rows = filterRows(ctx, def, ctx.store.rows(def.path), params);
       const page = paginate(rows, params, url, ctx.version.n >= 406);
-      return { status: 200, body: { count: page.count, next: page.next, previous: page.previous, results: page.rows.map((r) => render(ctx, def, r, params)) } };
+      return {
+        status: 200,
+        body: { count: page.count, next: page.next, previous: page.previous, results: page.rows.map((r) => render(ctx, def, r, params)) },
+      };
     }
     case "OPTIONS":
       return { status: 200, body: optionsFor(def) };
@@ -148,7 +161,14 @@ async function handleList(state: ServerState, def: ResourceDef, method: string, 
   }
 }
 
-async function handleDetail(state: ServerState, def: ResourceDef, id: number, method: string, url: URL, req: IncomingMessage): Promise<Reply> {
+async function handleDetail(
+  state: ServerState,
+  def: ResourceDef,
+  id: number,
+  method: string,
+  url: URL,
+  req: IncomingMessage,
+): Promise<Reply> {
   const { ctx } = state;
   const params = url.searchParams;
   const row = ctx.store.get(def.path, id);

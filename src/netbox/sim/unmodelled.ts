@@ -6,7 +6,23 @@
 import { HttpError, notFound } from "./errors.js";
 
 /** The filters NetBox's device list takes that a client may reasonably send for VMs too. */
-const DEVICE_FILTERS = ["id", "name", "status", "site", "site_id", "tenant", "tenant_id", "role", "role_id", "platform", "platform_id", "cluster_id", "serial", "tag", "q"];
+const DEVICE_FILTERS = [
+  "id",
+  "name",
+  "status",
+  "site",
+  "site_id",
+  "tenant",
+  "tenant_id",
+  "role",
+  "role_id",
+  "platform",
+  "platform_id",
+  "cluster_id",
+  "serial",
+  "tag",
+  "q",
+];
 const GENERIC_FILTERS = ["id", "tag", "q"];
 
 /** Path under /api/ -> the filter names its schema entry lists (the list is empty whatever is sent). */
@@ -27,7 +43,9 @@ export const UNMODELLED_COLLECTIONS: ReadonlyMap<string, readonly string[]> = ne
 /** A read of an unmodelled collection: an empty page for the list, 404 for any object in it; writes are refused. */
 export function unmodelledReply(path: string, method: string, isList: boolean): { status: number; body: unknown } {
   if (method !== "GET" && method !== "HEAD")
-    throw new HttpError(405, { detail: `Method "${method}" not allowed: the NetBox simulator does not model ${path} (it serves the list, always empty).` });
+    throw new HttpError(405, {
+      detail: `Method "${method}" not allowed: the NetBox simulator does not model ${path} (it serves the list, always empty).`,
+    });
   if (!isList) throw notFound();
   return { status: 200, body: { count: 0, next: null, previous: null, results: [] } };
 }

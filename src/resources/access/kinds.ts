@@ -39,7 +39,11 @@ export const GROUP_KIND: CommentedKind<DesiredGroup, LiveGroup> = {
     }),
   diff: () => emptyDiff(),
   update: (d, _l, diff, adopting) =>
-    accessStep("access-group", "object-update", d.id, updateSummary("group", d.id, adopting), diff.changes, { method: "PUT", path: groupPath(d.id), params: diff.params }),
+    accessStep("access-group", "object-update", d.id, updateSummary("group", d.id, adopting), diff.changes, {
+      method: "PUT",
+      path: groupPath(d.id),
+      params: diff.params,
+    }),
   delete: (l) =>
     accessStep(
       "access-group",
@@ -84,7 +88,11 @@ export const USER_KIND: CommentedKind<DesiredUser, LiveUser> = {
     return diff;
   },
   update: (d, _l, diff, adopting) =>
-    accessStep("access-user", "object-update", d.id, updateSummary("user", d.id, adopting), diff.changes, { method: "PUT", path: userPath(d.id), params: diff.params }),
+    accessStep("access-user", "object-update", d.id, updateSummary("user", d.id, adopting), diff.changes, {
+      method: "PUT",
+      path: userPath(d.id),
+      params: diff.params,
+    }),
   delete: (l) =>
     accessStep(
       "access-user",
@@ -99,7 +107,8 @@ export const USER_KIND: CommentedKind<DesiredUser, LiveUser> = {
 
 /** The token kind; `showSecret`: a new token's secret may be printed (`--show-secret`) when it has no secretFile. */
 export function tokenKind(showSecret: boolean): CommentedKind<DesiredToken, LiveToken> {
-  const sink = (d: DesiredToken): SecretSink | undefined => (d.secretFile !== undefined ? { file: d.secretFile } : showSecret ? { print: true } : undefined);
+  const sink = (d: DesiredToken): SecretSink | undefined =>
+    d.secretFile !== undefined ? { file: d.secretFile } : showSecret ? { print: true } : undefined;
   return {
     kind: "access-token",
     noun: "token",
@@ -108,7 +117,9 @@ export function tokenKind(showSecret: boolean): CommentedKind<DesiredToken, Live
     problems: (d, l) => {
       if (l !== undefined || sink(d) !== undefined) return [];
       const at = d.where ? ` (${d.where})` : "";
-      return [`token ${tokenKey(d)}${at}: PVE shows a new token's secret only once and the spec says nowhere to put it; add \`secretFile: <path>\` to the entry, or apply with --show-secret to have it printed once`];
+      return [
+        `token ${tokenKey(d)}${at}: PVE shows a new token's secret only once and the spec says nowhere to put it; add \`secretFile: <path>\` to the entry, or apply with --show-secret to have it printed once`,
+      ];
     },
     create: (d) => {
       const params: Record<string, ParamValue> = { privsep: d.privsep ? 1 : 0 };
@@ -117,7 +128,14 @@ export function tokenKind(showSecret: boolean): CommentedKind<DesiredToken, Live
       const changes = [{ field: "privsep", after: String(d.privsep) }];
       if (d.expire !== undefined) changes.push({ field: "expire", after: showExpire(d.expire) });
       if (d.comment) changes.push({ field: "comment", after: d.comment });
-      return accessStep("access-token", "object-create", tokenKey(d), `create API token ${tokenKey(d)}: ${where}`, changes, tokenCreateCall(d.user, d.name, withComment(params, d.comment), sink(d)!));
+      return accessStep(
+        "access-token",
+        "object-create",
+        tokenKey(d),
+        `create API token ${tokenKey(d)}: ${where}`,
+        changes,
+        tokenCreateCall(d.user, d.name, withComment(params, d.comment), sink(d)!),
+      );
     },
     diff: (d, l) => {
       const diff = emptyDiff();
@@ -158,11 +176,21 @@ export const poolKind = (inUse: string[]): CommentedKind<DesiredPool, LivePool> 
     }),
   diff: () => emptyDiff(),
   update: (d, _l, diff, adopting) =>
-    accessStep("access-pool", "object-update", d.id, updateSummary("pool", d.id, adopting), diff.changes, { method: "PUT", path: "/pools", params: { poolid: d.id, ...diff.params } }),
+    accessStep("access-pool", "object-update", d.id, updateSummary("pool", d.id, adopting), diff.changes, {
+      method: "PUT",
+      path: "/pools",
+      params: { poolid: d.id, ...diff.params },
+    }),
   keep: (l) => {
-    if (inUse.includes(l.id)) return `pool ${l.id} is pvectl's and no longer in access.pools, but guests of this spec join it: it is kept (list it under access.pools)`;
+    if (inUse.includes(l.id))
+      return `pool ${l.id} is pvectl's and no longer in access.pools, but guests of this spec join it: it is kept (list it under access.pools)`;
     if (l.members === 0) return undefined;
     return `pool ${l.id} is pvectl's and no longer in the spec, but still holds ${l.members} member(s): it is deleted once empty (members come from guests' \`pool:\`)`;
   },
-  delete: (l) => accessStep("access-pool", "object-delete", l.id, `delete pool ${l.id} (pvectl's, empty, no longer in the spec)`, [], { method: "DELETE", path: "/pools", params: { poolid: l.id } }),
+  delete: (l) =>
+    accessStep("access-pool", "object-delete", l.id, `delete pool ${l.id} (pvectl's, empty, no longer in the spec)`, [], {
+      method: "DELETE",
+      path: "/pools",
+      params: { poolid: l.id },
+    }),
 });

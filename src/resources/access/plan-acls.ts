@@ -36,14 +36,26 @@ function survives<L extends { marked: boolean }>(listed: boolean, managed: boole
 function missingSubject(acl: DesiredAcl, desired: DesiredAccess, live: LiveAccess): string | undefined {
   const why = (noun: string, list: string) => `${noun} ${acl.ugid} will not exist: the spec's access.${list} neither lists it nor keeps it`;
   if (acl.type === "group") {
-    const known = survives(desired.groups?.some((g) => g.id === acl.ugid) ?? false, desired.groups !== undefined, live.groups.find((g) => g.id === acl.ugid));
+    const known = survives(
+      desired.groups?.some((g) => g.id === acl.ugid) ?? false,
+      desired.groups !== undefined,
+      live.groups.find((g) => g.id === acl.ugid),
+    );
     return known ? undefined : why("group", "groups");
   }
   if (acl.type === "user") {
-    const known = survives(desired.users?.some((u) => u.id === acl.ugid) ?? false, desired.users !== undefined, live.users.find((u) => u.id === acl.ugid));
+    const known = survives(
+      desired.users?.some((u) => u.id === acl.ugid) ?? false,
+      desired.users !== undefined,
+      live.users.find((u) => u.id === acl.ugid),
+    );
     return known ? undefined : why("user", "users");
   }
-  const known = survives(desired.tokens?.some((t) => tokenKey(t) === acl.ugid) ?? false, desired.tokens !== undefined, live.tokens.find((t) => tokenKey(t) === acl.ugid));
+  const known = survives(
+    desired.tokens?.some((t) => tokenKey(t) === acl.ugid) ?? false,
+    desired.tokens !== undefined,
+    live.tokens.find((t) => tokenKey(t) === acl.ugid),
+  );
   return known ? undefined : why("token", "tokens");
 }
 
@@ -51,7 +63,9 @@ function aclProblems(acl: DesiredAcl, desired: DesiredAccess, live: LiveAccess):
   const at = acl.where ? ` (${acl.where})` : "";
   const problems: string[] = [];
   if (rolePrivileges(acl.role, desired, live) === undefined) {
-    problems.push(`ACL entry ${describe(acl)}${at}: role ${acl.role} does not exist (or the spec deletes it); list it under access.roles or name another role`);
+    problems.push(
+      `ACL entry ${describe(acl)}${at}: role ${acl.role} does not exist (or the spec deletes it); list it under access.roles or name another role`,
+    );
   }
   const subject = missingSubject(acl, desired, live);
   if (subject) problems.push(`ACL entry ${describe(acl)}${at}: ${subject}`);
@@ -60,8 +74,12 @@ function aclProblems(acl: DesiredAcl, desired: DesiredAccess, live: LiveAccess):
 
 function createOrSet(acl: DesiredAcl, exists: boolean, grants: string[]): StepDraft {
   const op = exists ? "object-update" : "object-create";
-  const summary = exists ? `set propagate=${acl.propagate} on ACL entry ${describe(acl)}` : `grant ${describe(acl)}${acl.propagate ? " (propagating)" : ""}`;
-  const changes = exists ? [{ field: "propagate", before: String(!acl.propagate), after: String(acl.propagate) }] : [{ field: "role", after: acl.role }];
+  const summary = exists
+    ? `set propagate=${acl.propagate} on ACL entry ${describe(acl)}`
+    : `grant ${describe(acl)}${acl.propagate ? " (propagating)" : ""}`;
+  const changes = exists
+    ? [{ field: "propagate", before: String(!acl.propagate), after: String(acl.propagate) }]
+    : [{ field: "role", after: acl.role }];
   return accessStep("access-acl", op, aclKey(acl), summary, changes, aclCall(acl, false), { grants });
 }
 

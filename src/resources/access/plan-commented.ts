@@ -17,7 +17,13 @@ function numbered(kind: ObjectKind, key: string, drafts: StepDraft[]): Step[] {
 }
 
 /** A planned object; the spec's own (created or updated) run before the guests. */
-export function objectPlan(kind: ObjectKind, key: string, exists: boolean, drafts: StepDraft[], extra: Partial<ObjectPlan> = {}): ObjectPlan {
+export function objectPlan(
+  kind: ObjectKind,
+  key: string,
+  exists: boolean,
+  drafts: StepDraft[],
+  extra: Partial<ObjectPlan> = {},
+): ObjectPlan {
   return { kind, key, exists, steps: numbered(kind, key, drafts), errors: [], warnings: [], ...extra };
 }
 
@@ -37,7 +43,14 @@ export function emptyDiff(): FieldDiff {
 }
 
 /** Adds `key` to the diff when the wanted value (undefined: not managed) differs from the live one. */
-export function compareField(diff: FieldDiff, field: string, key: string, want: ParamValue | undefined, have: ParamValue, show: (v: ParamValue) => string = String): void {
+export function compareField(
+  diff: FieldDiff,
+  field: string,
+  key: string,
+  want: ParamValue | undefined,
+  have: ParamValue,
+  show: (v: ParamValue) => string = String,
+): void {
   if (want === undefined || want === have) return;
   diff.params[key] = want;
   diff.changes.push({ field, before: show(have), after: show(want) });
@@ -47,7 +60,8 @@ export function compareField(diff: FieldDiff, field: string, key: string, want: 
 export function compareComment(diff: FieldDiff, want: string | undefined, live: { comment?: string; marked: boolean }): void {
   if (live.marked && (want === undefined || want === (live.comment ?? ""))) return;
   diff.params.comment = markedComment(want ?? live.comment);
-  if (want !== undefined && want !== (live.comment ?? "")) diff.changes.push({ field: "comment", ...(live.comment !== undefined ? { before: live.comment } : {}), after: want });
+  if (want !== undefined && want !== (live.comment ?? ""))
+    diff.changes.push({ field: "comment", ...(live.comment !== undefined ? { before: live.comment } : {}), after: want });
 }
 
 export interface CommentedKind<D, L> {
@@ -82,7 +96,13 @@ interface Spec {
   comment?: string;
 }
 
-function planOne<D extends Spec, L extends Owned>(k: CommentedKind<D, L>, d: D, live: L | undefined, adoptAll: boolean, out: KindPlans): void {
+function planOne<D extends Spec, L extends Owned>(
+  k: CommentedKind<D, L>,
+  d: D,
+  live: L | undefined,
+  adoptAll: boolean,
+  out: KindPlans,
+): void {
   const key = k.desiredKey(d);
   const errors = k.problems?.(d, live) ?? [];
   if (live === undefined) {
@@ -108,7 +128,12 @@ function planOne<D extends Spec, L extends Owned>(k: CommentedKind<D, L>, d: D, 
 }
 
 /** Plans one commented kind; `desired` undefined: not managed, nothing planned. */
-export function planCommented<D extends Spec, L extends Owned>(k: CommentedKind<D, L>, desired: D[] | undefined, live: L[], adoptAll: boolean): KindPlans {
+export function planCommented<D extends Spec, L extends Owned>(
+  k: CommentedKind<D, L>,
+  desired: D[] | undefined,
+  live: L[],
+  adoptAll: boolean,
+): KindPlans {
   const out: KindPlans = { objects: [], refused: [] };
   if (desired === undefined) return out;
   const byKey = new Map(live.map((l) => [k.liveKey(l), l]));

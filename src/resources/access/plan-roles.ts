@@ -14,7 +14,10 @@ const privs = (list: string[]) => list.join(",");
 function changeOf(role: DesiredRole, live: LiveRole) {
   const added = role.privileges.filter((p) => !live.privileges.includes(p));
   const removed = live.privileges.filter((p) => !role.privileges.includes(p));
-  return [...added.map((p) => ({ field: p, after: "granted" })), ...removed.map((p) => ({ field: p, before: "granted", after: "removed" }))];
+  return [
+    ...added.map((p) => ({ field: p, after: "granted" })),
+    ...removed.map((p) => ({ field: p, before: "granted", after: "removed" })),
+  ];
 }
 
 function adoptionMessage(role: DesiredRole): string {
@@ -35,14 +38,26 @@ function planDelete(role: DesiredRole, deletedAcls: Set<string>, live: LiveAcces
   }
   // Removed together with the entries that use it: as disruptive as their removal.
   const severity = users.length > 0 ? "service-impact" : "configuration";
-  const step = accessStep("access-role", "object-delete", role.id, `delete role ${role.id} (state: absent)`, [], { method: "DELETE", path: rolePath(role.id), params: {} }, { severity });
+  const step = accessStep(
+    "access-role",
+    "object-delete",
+    role.id,
+    `delete role ${role.id} (state: absent)`,
+    [],
+    { method: "DELETE", path: rolePath(role.id), params: {} },
+    { severity },
+  );
   out.objects.push(objectPlan("access-role", role.id, true, [step]));
 }
 
 function planRole(role: DesiredRole, current: LiveRole | undefined, adoptAll: boolean, out: KindPlans): void {
   if (current === undefined) {
     const changes = role.privileges.map((p) => ({ field: p, after: "granted" }));
-    const step = accessStep("access-role", "object-create", role.id, `create role ${role.id}`, changes, { method: "POST", path: "/access/roles", params: { roleid: role.id, privs: privs(role.privileges) } });
+    const step = accessStep("access-role", "object-create", role.id, `create role ${role.id}`, changes, {
+      method: "POST",
+      path: "/access/roles",
+      params: { roleid: role.id, privs: privs(role.privileges) },
+    });
     out.objects.push(objectPlan("access-role", role.id, false, [step], { phase: "before-guests" }));
     return;
   }
@@ -57,7 +72,11 @@ function planRole(role: DesiredRole, current: LiveRole | undefined, adoptAll: bo
     out.refused.push({ key: role.id, message });
     return;
   }
-  const step = accessStep("access-role", "object-update", role.id, `set the privileges of role ${role.id}`, changes, { method: "PUT", path: rolePath(role.id), params: { privs: privs(role.privileges) } });
+  const step = accessStep("access-role", "object-update", role.id, `set the privileges of role ${role.id}`, changes, {
+    method: "PUT",
+    path: rolePath(role.id),
+    params: { privs: privs(role.privileges) },
+  });
   out.objects.push(objectPlan("access-role", role.id, true, [step], { phase: "before-guests" }));
 }
 
@@ -73,6 +92,7 @@ export function planRoles(desired: DesiredAccess, live: LiveAccess, deletedAcls:
     } else planRole(role, current, adoptAll, out);
   }
   const listed = new Set(desired.roles.map((r) => r.id));
-  for (const id of [...byId.keys()].sort()) if (!listed.has(id)) out.objects.push(objectPlan("access-role", id, true, [], { foreign: true }));
+  for (const id of [...byId.keys()].sort())
+    if (!listed.has(id)) out.objects.push(objectPlan("access-role", id, true, [], { foreign: true }));
   return out;
 }

@@ -6,7 +6,16 @@
 import type { ObjectKind } from "../../plan/intent.js";
 import type { ObjectPlan, StepDraft } from "../../plan/types.js";
 import { GROUP_KIND, poolKind, tokenKind, USER_KIND } from "./kinds.js";
-import { type DesiredAccess, type DesiredToken, type DesiredUser, type LiveAccess, type LiveToken, type LiveUser, ROOT_USER, type SecretFileState } from "./model.js";
+import {
+  type DesiredAccess,
+  type DesiredToken,
+  type DesiredUser,
+  type LiveAccess,
+  type LiveToken,
+  type LiveUser,
+  ROOT_USER,
+  type SecretFileState,
+} from "./model.js";
 import { planAcls } from "./plan-acls.js";
 import { type CommentedKind, type KindPlans, planCommented } from "./plan-commented.js";
 import { planRoles } from "./plan-roles.js";
@@ -40,10 +49,17 @@ function userKind(desired: DesiredAccess, live: LiveAccess): CommentedKind<Desir
 /** The step with the token's user's groups in its intent (as they are when tokens run: after users). */
 function withOwnerGroups(step: StepDraft, groups: string[]): StepDraft {
   if (groups.length === 0) return step;
-  return { ...step, calls: step.calls.map((c) => (c.intent.kind === "object" ? { ...c, intent: { ...c.intent, ownerGroups: groups } } : c)) };
+  return {
+    ...step,
+    calls: step.calls.map((c) => (c.intent.kind === "object" ? { ...c, intent: { ...c.intent, ownerGroups: groups } } : c)),
+  };
 }
 
-function withUserCheck(kind: CommentedKind<DesiredToken, LiveToken>, desired: DesiredAccess, live: LiveAccess): CommentedKind<DesiredToken, LiveToken> {
+function withUserCheck(
+  kind: CommentedKind<DesiredToken, LiveToken>,
+  desired: DesiredAccess,
+  live: LiveAccess,
+): CommentedKind<DesiredToken, LiveToken> {
   const known = (u: string) => desired.users?.some((d) => d.id === u) || live.users.some((l) => l.id === u);
   // Users are changed before tokens: a user the spec lists has its desired groups by then.
   const groupsOf = (u: string) => desired.users?.find((d) => d.id === u)?.groups ?? live.users.find((l) => l.id === u)?.groups ?? [];
@@ -58,7 +74,9 @@ function withUserCheck(kind: CommentedKind<DesiredToken, LiveToken>, desired: De
     delete: (l) => withOwnerGroups(kind.delete(l), groupsOf(l.user)),
     problems: (d, l) => [
       ...(kind.problems?.(d, l) ?? []),
-      ...(known(d.user) || desired.users === undefined ? [] : [`token ${d.user}!${d.name}: user ${d.user} does not exist and the spec's access.users does not create it`]),
+      ...(known(d.user) || desired.users === undefined
+        ? []
+        : [`token ${d.user}!${d.name}: user ${d.user} does not exist and the spec's access.users does not create it`]),
     ],
   };
 }
@@ -72,11 +90,25 @@ export function planAccess(desired: DesiredAccess, live: LiveAccess, options: Ac
   const acls = planAcls(desired, live);
   const deletedAcls = new Set(acls.objects.filter(deletes).map((o) => o.key));
   const parts: KindPlans[] = [
-    planCommented(withNesting(poolKind(options.poolsInUse ?? []), desired.pools, live.pools, options.poolsInUse ?? []), desired.pools, live.pools, adopt),
+    planCommented(
+      withNesting(poolKind(options.poolsInUse ?? []), desired.pools, live.pools, options.poolsInUse ?? []),
+      desired.pools,
+      live.pools,
+      adopt,
+    ),
     planRoles(desired, live, deletedAcls, adopt),
     planCommented(GROUP_KIND, desired.groups, live.groups, adopt),
     planCommented(userKind(desired, live), desired.users, users, adopt),
-    planCommented(withUserCheck(withSecretReset(tokenKind(options.showSecret ?? false), options.secretFiles ?? new Map(), desired, live), desired, live), desired.tokens, live.tokens, adopt),
+    planCommented(
+      withUserCheck(
+        withSecretReset(tokenKind(options.showSecret ?? false), options.secretFiles ?? new Map(), desired, live),
+        desired,
+        live,
+      ),
+      desired.tokens,
+      live.tokens,
+      adopt,
+    ),
     acls,
   ];
   const all = parts.flatMap((p) => p.objects);

@@ -24,7 +24,12 @@ function stays(l: LivePool, desired: DesiredPool[] | undefined, inUse: string[])
 }
 
 /** The pool kind with PVE's nesting rules on top. */
-export function withNesting(kind: CommentedKind<DesiredPool, LivePool>, desired: DesiredPool[] | undefined, live: LivePool[], inUse: string[]): CommentedKind<DesiredPool, LivePool> {
+export function withNesting(
+  kind: CommentedKind<DesiredPool, LivePool>,
+  desired: DesiredPool[] | undefined,
+  live: LivePool[],
+  inUse: string[],
+): CommentedKind<DesiredPool, LivePool> {
   const known = (id: string) => (desired ?? []).some((d) => d.id === id) || live.some((l) => l.id === id);
   return {
     ...kind,
@@ -32,11 +37,16 @@ export function withNesting(kind: CommentedKind<DesiredPool, LivePool>, desired:
       const parent = parentPool(d.id);
       const own = kind.problems?.(d, l) ?? [];
       if (l !== undefined || parent === undefined || known(parent)) return own;
-      return [...own, `pool ${d.id}: its parent pool ${parent} does not exist and access.pools does not create it (PVE creates a nested pool only under its parent)`];
+      return [
+        ...own,
+        `pool ${d.id}: its parent pool ${parent} does not exist and access.pools does not create it (PVE creates a nested pool only under its parent)`,
+      ];
     },
     keep: (l) => {
-      const child = live.find((c) => parentPool(c.id) === l.id && stays(c, desired, inUse)) ?? (desired ?? []).find((c) => parentPool(c.id) === l.id);
-      if (child !== undefined) return `pool ${l.id} is pvectl's and no longer in access.pools, but its child pool ${child.id} stays: it is kept (PVE deletes a pool only without child pools)`;
+      const child =
+        live.find((c) => parentPool(c.id) === l.id && stays(c, desired, inUse)) ?? (desired ?? []).find((c) => parentPool(c.id) === l.id);
+      if (child !== undefined)
+        return `pool ${l.id} is pvectl's and no longer in access.pools, but its child pool ${child.id} stays: it is kept (PVE deletes a pool only without child pools)`;
       return kind.keep?.(l);
     },
   };

@@ -35,7 +35,11 @@ function aclNeeds(intent: ObjectIntent, params: Record<string, ParamValue>): Pri
 /** User.Modify on every group named, or on /access/groups (which covers them all). */
 function groupNeeds(groups: string[]): PrivilegeNeed[] {
   if (groups.length === 0) return [{ path: "/access/groups", privilege: "User.Modify" }];
-  return groups.map((g) => ({ path: `/access/groups/${g}`, privilege: "User.Modify", orOn: [{ path: "/access/groups", privilege: "User.Modify" }] }));
+  return groups.map((g) => ({
+    path: `/access/groups/${g}`,
+    privilege: "User.Modify",
+    orOn: [{ path: "/access/groups", privilege: "User.Modify" }],
+  }));
 }
 
 function userNeeds(intent: ObjectIntent, params: Record<string, ParamValue>): PrivilegeNeed[] {
@@ -66,7 +70,12 @@ export function accessReadNeeds(desired: DesiredAccess): PrivilegeNeed[] {
   if (desired.acls !== undefined || desired.roles !== undefined) needs.push({ path: "/access", privilege: "Sys.Audit" });
   if (desired.users !== undefined || desired.groups !== undefined || desired.tokens !== undefined || desired.acls !== undefined) {
     const self = ownTokensOnly(desired);
-    needs.push({ path: "/access/groups", privilege: "Sys.Audit", anyOf: ["Sys.Audit", "User.Modify"], ...(self !== undefined ? { unlessCaller: self } : {}) });
+    needs.push({
+      path: "/access/groups",
+      privilege: "Sys.Audit",
+      anyOf: ["Sys.Audit", "User.Modify"],
+      ...(self !== undefined ? { unlessCaller: self } : {}),
+    });
   }
   for (const pool of desired.pools ?? []) needs.push({ path: `/pool/${pool.id}`, privilege: "Pool.Audit" });
   return needs;
@@ -80,7 +89,12 @@ export function accessCallNeeds(intent: ObjectIntent, params: Record<string, Par
       return userNeeds(intent, params);
     case "access-token": {
       const orOn = (intent.ownerGroups ?? []).map((g) => ({ path: `/access/groups/${g}`, privilege: "User.Modify" }));
-      const modify = { path: "/access/groups", privilege: "User.Modify", unlessCaller: intent.key.slice(0, intent.key.lastIndexOf("!")), ...(orOn.length > 0 ? { orOn } : {}) };
+      const modify = {
+        path: "/access/groups",
+        privilege: "User.Modify",
+        unlessCaller: intent.key.slice(0, intent.key.lastIndexOf("!")),
+        ...(orOn.length > 0 ? { orOn } : {}),
+      };
       // PVE lists only the ACL entries a caller may audit or change: one it did not see would be lost with the token.
       return intent.regrantsAcl ? [modify, { path: "/access", privilege: "Sys.Audit" }] : [modify];
     }

@@ -1,6 +1,15 @@
 // The cluster's access objects in the diff's form, reading only what the spec manages (and
 // what deciding about it needs: the ACL for roles in use, the subjects for ACL ownership).
-import { type ApiReader, getAcl, getGroups, getPoolMemberCount, getPools, getRoles, getUsersFull, type UserEntry } from "../../api/endpoints/index.js";
+import {
+  type ApiReader,
+  getAcl,
+  getGroups,
+  getPoolMemberCount,
+  getPools,
+  getRoles,
+  getUsersFull,
+  type UserEntry,
+} from "../../api/endpoints/index.js";
 import { splitList } from "../../pve/index.js";
 import { splitComment } from "../object-marker.js";
 import type { DesiredAccess, LiveAccess, LiveAcl, LiveToken, LiveUser } from "./model.js";
@@ -23,7 +32,13 @@ function liveUser(u: UserEntry): LiveUser {
 }
 
 function liveTokens(u: UserEntry): LiveToken[] {
-  return (u.tokens ?? []).map((t) => ({ user: u.userid, name: t.tokenid, privsep: flag(t.privsep, true), expire: t.expire ?? 0, ...commented(t.comment) }));
+  return (u.tokens ?? []).map((t) => ({
+    user: u.userid,
+    name: t.tokenid,
+    privsep: flag(t.privsep, true),
+    expire: t.expire ?? 0,
+    ...commented(t.comment),
+  }));
 }
 
 /**
@@ -44,9 +59,16 @@ function needs(desired: DesiredAccess, tokenAcls: boolean) {
 export async function readAccess(api: ApiReader, desired: DesiredAccess, options: { tokenAcls?: boolean } = {}): Promise<LiveAccess> {
   const want = needs(desired, options.tokenAcls ?? false);
   const live: LiveAccess = { roles: [], groups: [], users: [], tokens: [], acls: [], pools: [] };
-  if (want.roles) live.roles = (await getRoles(api)).map((r) => ({ id: r.roleid, privileges: splitList(r.privs ?? "").sort(), builtin: flag(r.special, false) }));
+  if (want.roles)
+    live.roles = (await getRoles(api)).map((r) => ({
+      id: r.roleid,
+      privileges: splitList(r.privs ?? "").sort(),
+      builtin: flag(r.special, false),
+    }));
   if (want.acls) {
-    live.acls = (await getAcl(api)).map((a): LiveAcl => ({ path: a.path, role: a.roleid, type: a.type, ugid: a.ugid, propagate: flag(a.propagate, true) }));
+    live.acls = (await getAcl(api)).map(
+      (a): LiveAcl => ({ path: a.path, role: a.roleid, type: a.type, ugid: a.ugid, propagate: flag(a.propagate, true) }),
+    );
   }
   if (want.groups) live.groups = (await getGroups(api)).map((g) => ({ id: g.groupid, ...commented(g.comment) }));
   if (want.users) {

@@ -7,7 +7,11 @@ import type { AclSubjectType } from "./model.js";
 type Op = ObjectIntent["op"];
 type CallShape = Omit<ApiCall, "intent">;
 
-const ACTION: Record<Op, StepDraft["action"]> = { "object-create": "object-create", "object-update": "object-update", "object-delete": "object-delete" };
+const ACTION: Record<Op, StepDraft["action"]> = {
+  "object-create": "object-create",
+  "object-update": "object-update",
+  "object-delete": "object-delete",
+};
 
 export function accessStep(
   object: ObjectKind,
@@ -37,7 +41,10 @@ export function tokenCreateCall(user: string, name: string, params: Record<strin
 const SUBJECT_PARAM: Record<AclSubjectType, string> = { user: "users", group: "groups", token: "tokens" };
 
 /** PUT /access/acl for one entry; `remove` takes it away (PVE's `delete=1`). */
-export function aclCall(entry: { path: string; type: AclSubjectType; ugid: string; role: string; propagate: boolean }, remove: boolean): CallShape {
+export function aclCall(
+  entry: { path: string; type: AclSubjectType; ugid: string; role: string; propagate: boolean },
+  remove: boolean,
+): CallShape {
   const params: Record<string, ParamValue> = { path: entry.path, roles: entry.role, [SUBJECT_PARAM[entry.type]]: entry.ugid };
   if (remove) params.delete = 1;
   else params.propagate = entry.propagate ? 1 : 0;

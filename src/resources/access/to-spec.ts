@@ -19,14 +19,21 @@ function owned(marked: boolean, comment: string | undefined): Raw {
 }
 
 export function accessToSpec(live: LiveAccess): Raw {
-  const subject = (type: string, ugid: string) => (type === "token" ? { token: ugid } : type === "group" ? { group: ugid } : { user: ugid });
+  const subject = (type: string, ugid: string) =>
+    type === "token" ? { token: ugid } : type === "group" ? { group: ugid } : { user: ugid };
   return {
     roles: live.roles.filter((r) => !r.builtin).map((r) => ({ id: r.id, privileges: r.privileges })),
     groups: live.groups.map((g) => ({ id: g.id, ...owned(g.marked, g.comment) })),
     users: live.users
       .filter((u) => u.id !== ROOT_USER)
       .map((u) => ({ id: u.id, groups: u.groups, enable: u.enable, expire: expireValue(u.expire), ...owned(u.marked, u.comment) })),
-    tokens: live.tokens.map((t) => ({ user: t.user, name: t.name, privsep: t.privsep, expire: expireValue(t.expire), ...owned(t.marked, t.comment) })),
+    tokens: live.tokens.map((t) => ({
+      user: t.user,
+      name: t.name,
+      privsep: t.privsep,
+      expire: expireValue(t.expire),
+      ...owned(t.marked, t.comment),
+    })),
     acls: live.acls.map((a) => ({ path: a.path, role: a.role, ...subject(a.type, a.ugid), propagate: a.propagate })),
     pools: live.pools.map((p) => ({ id: p.id, ...owned(p.marked, p.comment) })),
   };

@@ -12,7 +12,16 @@
 import type { ApiCall, FieldChange, ParamValue, StepDraft } from "../../plan/types.js";
 import { markedComment } from "../object-marker.js";
 import { showExpire } from "./kinds.js";
-import { type DesiredAccess, type DesiredToken, type LiveAccess, type LiveAcl, type LiveToken, type SecretFileState, aclKey, tokenKey } from "./model.js";
+import {
+  type DesiredAccess,
+  type DesiredToken,
+  type LiveAccess,
+  type LiveAcl,
+  type LiveToken,
+  type SecretFileState,
+  aclKey,
+  tokenKey,
+} from "./model.js";
 import { rolePrivileges } from "./plan-acls.js";
 import type { CommentedKind } from "./plan-commented.js";
 import { aclCall, tokenCreateCall, tokenPath } from "./steps.js";
@@ -26,12 +35,25 @@ function regrants(token: LiveToken, desired: DesiredAccess, live: LiveAccess): A
     .filter((a) => a.type === "token" && a.ugid === key)
     .map((a) => ({
       ...aclCall(a, false),
-      intent: { kind: "object" as const, object: "access-acl" as const, op: "object-create" as const, key: aclKey(a), grants: rolePrivileges(a.role, desired, live) ?? [] },
+      intent: {
+        kind: "object" as const,
+        object: "access-acl" as const,
+        op: "object-create" as const,
+        key: aclKey(a),
+        grants: rolePrivileges(a.role, desired, live) ?? [],
+      },
     }));
 }
 
 /** The step that gives token `l` (listed as `d`) a new secret in `file`, which `why` holds none. */
-export function secretResetStep(d: DesiredToken, l: LiveToken, file: string, why: string, desired: DesiredAccess, live: LiveAccess): StepDraft {
+export function secretResetStep(
+  d: DesiredToken,
+  l: LiveToken,
+  file: string,
+  why: string,
+  desired: DesiredAccess,
+  live: LiveAccess,
+): StepDraft {
   const key = tokenKey(d);
   const expire = d.expire ?? l.expire;
   const params: Record<string, ParamValue> = { privsep: d.privsep ? 1 : 0, expire, comment: markedComment(d.comment ?? l.comment) };
@@ -81,7 +103,9 @@ export function withSecretReset(
     warnings: (d, l) => {
       const state = stateOf(d);
       if (l === undefined || state?.holds !== "unknown") return [];
-      return [`secretFile ${d.secretFile} ${state.why}: pvectl cannot tell whether it holds the token's secret and leaves the token alone (if its secret is lost, empty the file: the next plan resets it, with --allow-secret-reset)`];
+      return [
+        `secretFile ${d.secretFile} ${state.why}: pvectl cannot tell whether it holds the token's secret and leaves the token alone (if its secret is lost, empty the file: the next plan resets it, with --allow-secret-reset)`,
+      ];
     },
   };
 }

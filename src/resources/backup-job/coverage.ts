@@ -16,7 +16,12 @@ function enabled(job: LiveBackupJob): boolean {
 }
 
 function ids(list: string | undefined): Set<number> {
-  return new Set((list ?? "").split(",").filter((v) => v !== "").map(Number));
+  return new Set(
+    (list ?? "")
+      .split(",")
+      .filter((v) => v !== "")
+      .map(Number),
+  );
 }
 
 function includes(job: LiveBackupJob, guest: CoverableGuest): boolean {

@@ -34,7 +34,11 @@ function updateOf(job: DesiredBackupJob, live: LiveBackupJob): StepDraft | undef
     changes.push({ field: key, ...(have !== undefined ? { before: have } : {}), after: want });
   }
   // PVE takes notes-template and protected only next to storage (the schema's `requires`).
-  if ((set["notes-template"] !== undefined || set.protected !== undefined) && set.storage === undefined && job.params.storage !== undefined) {
+  if (
+    (set["notes-template"] !== undefined || set.protected !== undefined) &&
+    set.storage === undefined &&
+    job.params.storage !== undefined
+  ) {
     set.storage = job.params.storage;
   }
   const deletes = job.absent.filter((key) => live.params[key] !== undefined).sort();

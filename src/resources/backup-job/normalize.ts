@@ -63,7 +63,8 @@ export function normalizeJobValue(key: string, value: unknown): string {
   }
   if (NAME_LISTS.has(key)) return (Array.isArray(value) ? value.map(String) : splitList(String(value))).join(",");
   const schema = jobParamSchemas()[key];
-  if (schema?.type === "boolean") return value === true || value === 1 || value === "1" || value === "true" || value === "on" || value === "yes" ? "1" : "0";
+  if (schema?.type === "boolean")
+    return value === true || value === 1 || value === "1" || value === "true" || value === "on" || value === "yes" ? "1" : "0";
   return scalar(value);
 }
 

@@ -26,7 +26,13 @@ export function createJobStep(id: string, params: Record<string, string>, commen
   };
 }
 
-export function updateJobStep(id: string, set: Record<string, string>, deletes: string[], changes: FieldChange[], adopting: boolean): StepDraft {
+export function updateJobStep(
+  id: string,
+  set: Record<string, string>,
+  deletes: string[],
+  changes: FieldChange[],
+  adopting: boolean,
+): StepDraft {
   const params: Record<string, ParamValue> = { ...set };
   if (deletes.length > 0) params.delete = deletes.join(",");
   return {

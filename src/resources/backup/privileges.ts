@@ -15,7 +15,9 @@ export function archiveOwner(volume: string): number | undefined {
 /** Access to a backup archive: Datastore.Allocate on its storage, or AllocateSpace there plus VM.Backup on its guest. */
 function archiveAccess(archive: StoredVolume, owner: number | undefined): PrivilegeNeed[] {
   const storagePath = `/storage/${archive.storage}`;
-  const needs: PrivilegeNeed[] = [{ path: storagePath, privilege: "Datastore.AllocateSpace", anyOf: ["Datastore.AllocateSpace", "Datastore.Allocate"] }];
+  const needs: PrivilegeNeed[] = [
+    { path: storagePath, privilege: "Datastore.AllocateSpace", anyOf: ["Datastore.AllocateSpace", "Datastore.Allocate"] },
+  ];
   if (owner !== undefined) {
     needs.push({ path: `/vms/${owner}`, privilege: "VM.Backup", orOn: [{ path: storagePath, privilege: "Datastore.Allocate" }] });
   }

@@ -13,7 +13,9 @@ export type Retention = Partial<Record<KeepOption, number>>;
 
 /** `keep-last=3,keep-daily=7`: the value PVE's prune endpoints take. */
 export function retentionText(retention: Retention): string {
-  return KEEP_OPTIONS.filter((k) => retention[k] !== undefined).map((k) => `${k}=${retention[k]}`).join(",");
+  return KEEP_OPTIONS.filter((k) => retention[k] !== undefined)
+    .map((k) => `${k}=${retention[k]}`)
+    .join(",");
 }
 
 /** One archive with PVE's verdict, and where it was listed (a local storage is read per node). */
@@ -33,8 +35,22 @@ export function planPruneGuest(guest: ArchiveGuest, archives: MarkedArchive[], r
   const drafts = ordered.filter((a) => a.mark === "remove").map((a) => deleteStep(guest.type, guest, a, retention));
   const warnings = ordered
     .filter((a) => a.mark === "protected" || a.mark === "renamed")
-    .map((a) => (a.mark === "protected" ? `kept ${a.volid}: protected (unprotect it to let prune remove it)` : `kept ${a.volid}: not named as vzdump names archives, so prune never removes it`));
-  return { kind: guest.type, key, name: guest.name ?? key, vmid: guest.vmid, node: guest.node, exists: true, steps: numbered(key, drafts), errors: [], warnings };
+    .map((a) =>
+      a.mark === "protected"
+        ? `kept ${a.volid}: protected (unprotect it to let prune remove it)`
+        : `kept ${a.volid}: not named as vzdump names archives, so prune never removes it`,
+    );
+  return {
+    kind: guest.type,
+    key,
+    name: guest.name ?? key,
+    vmid: guest.vmid,
+    node: guest.node,
+    exists: true,
+    steps: numbered(key, drafts),
+    errors: [],
+    warnings,
+  };
 }
 
 function deleteStep(kind: GuestType, guest: ArchiveGuest, archive: MarkedArchive, retention: Retention): StepDraft {

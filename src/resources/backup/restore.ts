@@ -35,10 +35,23 @@ export function archiveKind(volume: string): GuestType | undefined {
   return m ? (m[1] as GuestType) : undefined;
 }
 
-export function planRestore(request: RestoreRequest, existing: ReplacedGuest | undefined, errors: string[], warnings: string[] = []): GuestPlan {
+export function planRestore(
+  request: RestoreRequest,
+  existing: ReplacedGuest | undefined,
+  errors: string[],
+  warnings: string[] = [],
+): GuestPlan {
   const label = existing ? guestLabel(existing) : `vmid ${request.vmid}`;
   const key = existing ? guestKey(existing) : `vmid-${request.vmid}`;
-  const base = { kind: request.kind, key, name: existing?.name ?? key, vmid: request.vmid, node: request.node, exists: existing !== undefined, warnings };
+  const base = {
+    kind: request.kind,
+    key,
+    name: existing?.name ?? key,
+    vmid: request.vmid,
+    node: request.node,
+    exists: existing !== undefined,
+    warnings,
+  };
   if (errors.length > 0) return { ...base, steps: [], errors };
   return { ...base, steps: numbered(key, [restoreStep(request, existing, label)]), errors: [] };
 }
@@ -48,7 +61,13 @@ function restoreStep(request: RestoreRequest, existing: ReplacedGuest | undefine
   const where = `${request.node}${request.storage !== undefined ? `, disks on ${request.storage}` : ""}${request.unique ? ", new MAC addresses" : ""}${renamed}${request.start ? ", started after" : ""}`;
   const call = restoreCall(request, existing !== undefined);
   if (existing === undefined) {
-    return { action: "restore", severity: "configuration", summary: `restore ${request.archive.volume} as new guest ${label} on ${where}`, changes: [], calls: [call] };
+    return {
+      action: "restore",
+      severity: "configuration",
+      summary: `restore ${request.archive.volume} as new guest ${label} on ${where}`,
+      changes: [],
+      calls: [call],
+    };
   }
   const lost = Object.values(existing.volumes);
   return {

@@ -42,9 +42,16 @@ function backupGuest(guest: ArchiveGuest, options: BackupRunOptions): GuestPlan 
   // A guest another operation holds would fail in vzdump's task: said now, for this guest alone,
   // unless apply is to wait for the lock (the step then waits before its vzdump).
   if (guest.lock !== undefined && !options.lockWait) {
-    return { ...base, steps: [], errors: [`${guestLabel(guest)} is locked (${guest.lock}): another operation holds it; run the backup again once it is done, or give --lock-wait (e.g. --lock-wait 2h) to wait for it`] };
+    return {
+      ...base,
+      steps: [],
+      errors: [
+        `${guestLabel(guest)} is locked (${guest.lock}): another operation holds it; run the backup again once it is done, or give --lock-wait (e.g. --lock-wait 2h) to wait for it`,
+      ],
+    };
   }
-  const warnings = guest.lock !== undefined ? [`${guestLabel(guest)} is locked (${guest.lock}) now: its backup waits for the lock (--lock-wait)`] : [];
+  const warnings =
+    guest.lock !== undefined ? [`${guestLabel(guest)} is locked (${guest.lock}) now: its backup waits for the lock (--lock-wait)`] : [];
   return { ...base, warnings, steps: numbered(key, [backupStep(guest, options)]), errors: [] };
 }
 
@@ -68,7 +75,12 @@ function backupStep(guest: ArchiveGuest, options: BackupRunOptions): StepDraft {
     intent: { kind: guest.type, op: "backup", vmid: guest.vmid, storage: options.storage, mode: options.mode },
   };
   const severity = severityOf(guest, options.mode);
-  const pause = severity === "service-impact" ? (options.mode === "stop" ? ": the guest is shut down for the copy and started again" : ": the guest is paused for the copy") : "";
+  const pause =
+    severity === "service-impact"
+      ? options.mode === "stop"
+        ? ": the guest is shut down for the copy and started again"
+        : ": the guest is paused for the copy"
+      : "";
   const compression = options.compress === "0" ? "uncompressed" : options.compress;
   return {
     action: "backup",
@@ -95,7 +107,11 @@ function storageProblem(guest: ArchiveGuest, storages: ArchiveStorage[], storage
       message: `storage ${storage} does not hold backups (its content: ${found.content.join(",") || "none"}); add 'backup' to its content types or pick another with --storage`,
     };
   }
-  if (!found.available) return { kind: "storage", message: `storage ${storage} is not available on node ${guest.node}; check it (pvesm status) or pick another with --storage` };
+  if (!found.available)
+    return {
+      kind: "storage",
+      message: `storage ${storage} is not available on node ${guest.node}; check it (pvesm status) or pick another with --storage`,
+    };
   return undefined;
 }
 

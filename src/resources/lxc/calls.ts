@@ -96,7 +96,10 @@ export const lxcCalls = {
    */
   destroyUnused(node: string, vmid: VmidRef, unusedKey: string, volume: string): ApiCall {
     const call = lxcCalls.config(node, vmid, { delete: unusedKey });
-    return { ...call, intent: { kind: "lxc", op: "configure", writes: [], deletes: [unusedKey], allocates: false, expects: [{ key: unusedKey, volume }] } };
+    return {
+      ...call,
+      intent: { kind: "lxc", op: "configure", writes: [], deletes: [unusedKey], allocates: false, expects: [{ key: unusedKey, volume }] },
+    };
   },
 
   /**

@@ -4,7 +4,17 @@
 // every NIC with a new MAC; `hostname` from the call; stopped. Then the ordinary update diff
 // against that copy converges the rest in the same plan (see qemu/clone.ts).
 import type { GuestPlan, Step, StepDraft } from "../../plan/types.js";
-import { type CloneSourceFacts, clonedVolumeRef, cloneOwnershipStep, cloneSourceFacts, cloneStep, copiedOptions, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
+import {
+  type CloneSourceFacts,
+  clonedVolumeRef,
+  cloneOwnershipStep,
+  cloneSourceFacts,
+  cloneStep,
+  copiedOptions,
+  isFullClone,
+  UNKNOWN_VMID,
+  withVmidPlaceholder,
+} from "../clone-step.js";
 import type { CloneSpec } from "../kind.js";
 import { OWNERSHIP_TAG } from "../ownership.js";
 import { lxcCalls } from "./calls.js";
@@ -14,7 +24,11 @@ import type { DesiredCt, LiveCt, LiveMount } from "./model.js";
 function clonedMounts(source: LiveCt, full: boolean, storage: string | undefined): Record<string, LiveMount> {
   const out: Record<string, LiveMount> = {};
   for (const [slot, mount] of Object.entries(source.mounts)) {
-    out[slot] = { ...mount, volume: clonedVolumeRef(slot), ...(mount.storage !== undefined ? { storage: full && storage !== undefined ? storage : mount.storage } : {}) };
+    out[slot] = {
+      ...mount,
+      volume: clonedVolumeRef(slot),
+      ...(mount.storage !== undefined ? { storage: full && storage !== undefined ? storage : mount.storage } : {}),
+    };
   }
   return out;
 }
@@ -45,7 +59,9 @@ function sourceFacts(source: LiveCt): CloneSourceFacts {
   return cloneSourceFacts(
     source,
     Object.values(source.mounts).flatMap((m) =>
-      m.storage !== undefined ? [{ slot: m.slot, storage: m.storage, ...(m.sizeBytes !== undefined ? { sizeBytes: m.sizeBytes } : {}) }] : [],
+      m.storage !== undefined
+        ? [{ slot: m.slot, storage: m.storage, ...(m.sizeBytes !== undefined ? { sizeBytes: m.sizeBytes } : {}) }]
+        : [],
     ),
   );
 }
@@ -53,8 +69,17 @@ function sourceFacts(source: LiveCt): CloneSourceFacts {
 /** The plan of a container the spec clones: the clone, then what makes the copy match the spec. */
 export function planCtClone(ct: DesiredCt, clone: CloneSpec, source: LiveCt): GuestPlan {
   // pve-container refuses to clone a bind mount (`unable to clone mountpoint 'mp0' (type bind)`).
-  const binds = Object.values(source.mounts).filter((m) => m.storage === undefined).map((m) => m.slot);
-  if (binds.length > 0) return planNewCt(ct, [], [`clone.from: PVE cannot clone container ${source.vmid}: ${binds.join(", ")} ${binds.length > 1 ? "are bind mounts" : "is a bind mount"}`]);
+  const binds = Object.values(source.mounts)
+    .filter((m) => m.storage === undefined)
+    .map((m) => m.slot);
+  if (binds.length > 0)
+    return planNewCt(
+      ct,
+      [],
+      [
+        `clone.from: PVE cannot clone container ${source.vmid}: ${binds.join(", ")} ${binds.length > 1 ? "are bind mounts" : "is a bind mount"}`,
+      ],
+    );
   const copy = predictCtClone(ct, clone, source);
   const drafts: StepDraft[] = [cloneStep("lxc", "hostname", ct, clone, sourceFacts(source))];
   if (!copy.tags.includes(OWNERSHIP_TAG)) {
@@ -62,7 +87,12 @@ export function planCtClone(ct: DesiredCt, clone: CloneSpec, source: LiveCt): Gu
     copy.tags = [...copy.tags, OWNERSHIP_TAG].sort();
   }
   const update = planUpdateCt(ct, copy, { shutdownTimeoutSeconds: 0, forceStop: false });
-  if (update.errors.length > 0) return planNewCt(ct, [], update.errors.map((e) => `after the clone: ${e}`));
+  if (update.errors.length > 0)
+    return planNewCt(
+      ct,
+      [],
+      update.errors.map((e) => `after the clone: ${e}`),
+    );
   drafts.push(...update.steps.map(({ id: _id, ...draft }) => withVmidPlaceholder(draft, "lxc", ct.vmid)));
   const steps: Step[] = drafts.map((draft, i) => ({ id: `${ct.key}/${i + 1}-${draft.action}`, ...draft }));
   return planNewCt(ct, steps, [], update.warnings);

@@ -57,18 +57,24 @@ function ctTemplateVolumes(ct: DesiredCt, live?: LiveCt): TemplateVolume[] {
 /** The plan for a container the spec describes and that does not exist yet. */
 export function planCreateCt(ct: DesiredCt): GuestPlan {
   const errors: string[] = templateWishErrors(ct);
-  if (ct.ostemplate === undefined) errors.push("a new container needs a template (ostemplate, e.g. local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst)");
+  if (ct.ostemplate === undefined)
+    errors.push("a new container needs a template (ostemplate, e.g. local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst)");
   const rootfs = ct.mounts.find((m) => m.slot === "rootfs");
-  if (rootfs?.storage === undefined || rootfs.sizeBytes === undefined) errors.push("a new container needs rootfs with a storage and a size (rootfs: { storage, size })");
+  if (rootfs?.storage === undefined || rootfs.sizeBytes === undefined)
+    errors.push("a new container needs rootfs with a storage and a size (rootfs: { storage, size })");
   for (const m of ct.mounts) {
     if (m.slot !== "rootfs" && m.bindPath === undefined && (m.storage === undefined || m.sizeBytes === undefined)) {
       errors.push(`${m.slot}: a new mount point needs a storage and a size (or a host path for a bind mount)`);
     }
   }
-  const warnings = [...ct.mounts.flatMap((m) => (m.bindPath !== undefined ? [bindMountWarning(m.slot, m.bindPath)] : [])), ...rootOnlyWarnings(ct.options, { unprivileged: ct.options.unprivileged ?? "1" })];
+  const warnings = [
+    ...ct.mounts.flatMap((m) => (m.bindPath !== undefined ? [bindMountWarning(m.slot, m.bindPath)] : [])),
+    ...rootOnlyWarnings(ct.options, { unprivileged: ct.options.unprivileged ?? "1" }),
+  ];
   const drafts = [createStep(ct)];
   markHostAccess(drafts, ctReachesHost);
-  if (ct.template === true) drafts.push(templateStep(`container ${ct.name}`, lxcCalls.template(ct.node, ct.vmid ?? "{vmid}", ctTemplateVolumes(ct)), false));
+  if (ct.template === true)
+    drafts.push(templateStep(`container ${ct.name}`, lxcCalls.template(ct.node, ct.vmid ?? "{vmid}", ctTemplateVolumes(ct)), false));
   return planNewCt(ct, errors.length > 0 ? [] : withIds(ct.key, drafts), errors, warnings);
 }
 
@@ -95,7 +101,13 @@ export function planDestroyCt(key: string, live: LiveCt, power: PowerOptions): G
  * Plain config keys, hostname and tags: which differ, split into at-once and pending-until-restart;
  * pending changes the spec undoes are reverted (their keys go to `out.reverted`).
  */
-function configDrafts(ct: DesiredCt, live: LiveCt, running: boolean, adopting: boolean, out: { errors: string[]; warnings: string[]; reverted: string[] }): StepDraft[] {
+function configDrafts(
+  ct: DesiredCt,
+  live: LiveCt,
+  running: boolean,
+  adopting: boolean,
+  out: { errors: string[]; warnings: string[]; reverted: string[] },
+): StepDraft[] {
   const { errors } = out;
   const reverts: FieldChange[] = [];
   const now: { changes: FieldChange[]; params: Record<string, string> } = { changes: [], params: {} };
@@ -126,7 +138,12 @@ function configDrafts(ct: DesiredCt, live: LiveCt, running: boolean, adopting: b
     const keep = live.tags.includes(OWNERSHIP_TAG) || adopting ? [OWNERSHIP_TAG] : [];
     put("tags", printTags(live.tags) || undefined, printTags([...ct.tags, ...keep]));
   }
-  out.warnings.push(...rootOnlyWarnings({ ...now.params, ...later.params }, { features: live.options.features, unprivileged: effectiveCtOption(live.options, "unprivileged") }));
+  out.warnings.push(
+    ...rootOnlyWarnings(
+      { ...now.params, ...later.params },
+      { features: live.options.features, unprivileged: effectiveCtOption(live.options, "unprivileged") },
+    ),
+  );
   out.reverted.push(...reverts.map((c) => c.field));
   const drafts: StepDraft[] = reverts.length > 0 ? [revertStep(lxcCalls, live, reverts)] : [];
   if (now.changes.length > 0) {
@@ -181,11 +198,20 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
   errors.push(...mounts.errors);
   warnings.push(...mounts.warnings);
   drafts.push(...mounts.steps);
-  drafts.push(...diffCtNics(ct.nics, live.nics, { vmid: live.vmid, node: live.node, running, keepUnlisted: ct.unmanaged?.includes("nics") ?? false }));
+  drafts.push(
+    ...diffCtNics(ct.nics, live.nics, { vmid: live.vmid, node: live.node, running, keepUnlisted: ct.unmanaged?.includes("nics") ?? false }),
+  );
   errors.push(...templateVolumeErrors(drafts, live));
   if (ct.power === "running" && !running && !live.template) drafts.push(startStep(lxcCalls, live));
   // Last: a template's volumes are left alone, so every change to them lands before.
-  if (converting) drafts.push(templateStep(`container ${ct.name} (vmid ${live.vmid})`, lxcCalls.template(live.node, live.vmid, ctTemplateVolumes(ct, live)), wasRunning));
+  if (converting)
+    drafts.push(
+      templateStep(
+        `container ${ct.name} (vmid ${live.vmid})`,
+        lxcCalls.template(live.node, live.vmid, ctTemplateVolumes(ct, live)),
+        wasRunning,
+      ),
+    );
   if (running) {
     const pending = new Set<string>();
     for (const d of drafts) if (d.pendingUntilReboot) for (const c of d.changes) pending.add(c.field.split(".")[0]!);

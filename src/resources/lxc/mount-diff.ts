@@ -92,7 +92,14 @@ function changeMount(mount: DesiredMount, current: LiveMount, ctx: MountContext,
   if (mount.bindPath !== undefined) {
     out.warnings.push(bindMountWarning(mount.slot, mount.bindPath));
     if (mount.bindPath !== current.volume) {
-      optionStep(mount, current, [{ field: `${mount.slot}.path`, before: current.volume, after: mount.bindPath }], ctx, out, newMountString(mount));
+      optionStep(
+        mount,
+        current,
+        [{ field: `${mount.slot}.path`, before: current.volume, after: mount.bindPath }],
+        ctx,
+        out,
+        newMountString(mount),
+      );
       return;
     }
   } else {
@@ -116,7 +123,12 @@ function moveMount(mount: DesiredMount, current: LiveMount, ctx: MountContext, o
     return;
   }
   const target = mount.storage;
-  const source = { slot: mount.slot, volume: current.volume, storage: current.storage, ...(current.sizeBytes !== undefined ? { sizeBytes: current.sizeBytes } : {}) };
+  const source = {
+    slot: mount.slot,
+    volume: current.volume,
+    storage: current.storage,
+    ...(current.sizeBytes !== undefined ? { sizeBytes: current.sizeBytes } : {}),
+  };
   out.steps.push(
     ...moveSteps(source, target, ctx.unused, {
       online: false,
@@ -149,7 +161,14 @@ function resizeMount(slot: string, wanted: number, now: number, storage: string 
 }
 
 /** The same slot written again (new options or mount path): waits for the next start on a running container. */
-function optionStep(mount: DesiredMount, current: LiveMount, changes: StepDraft["changes"], ctx: MountContext, out: MountDiff, value: string): void {
+function optionStep(
+  mount: DesiredMount,
+  current: LiveMount,
+  changes: StepDraft["changes"],
+  ctx: MountContext,
+  out: MountDiff,
+  value: string,
+): void {
   out.steps.push({
     action: "disk-options",
     severity: ctx.running ? "service-impact" : "configuration",
@@ -164,7 +183,9 @@ function optionStep(mount: DesiredMount, current: LiveMount, changes: StepDraft[
 function detachStep(current: LiveMount, ctx: MountContext): StepDraft {
   // A stopped container's volume becomes unusedN now (a running one's at its restart).
   if (!ctx.running && !isHostPath(current.volume)) ctx.unused.take();
-  const kept = isHostPath(current.volume) ? ` (host path ${current.volume} untouched)` : ` (volume ${current.volume} kept as an unused volume)`;
+  const kept = isHostPath(current.volume)
+    ? ` (host path ${current.volume} untouched)`
+    : ` (volume ${current.volume} kept as an unused volume)`;
   return {
     action: "disk-detach",
     severity: ctx.running ? "service-impact" : "configuration",
@@ -185,7 +206,10 @@ function deleteStep(current: LiveMount, ctx: MountContext): StepDraft {
     summary: `delete ${current.slot} and destroy volume ${current.volume}`,
     changes: [{ field: current.slot, before: describeLiveMount(current) }],
     // PVE keeps a removed mount point's volume as unusedN; deleting that entry destroys it.
-    calls: [lxcCalls.config(ctx.node, ctx.vmid, { delete: current.slot }), lxcCalls.destroyUnused(ctx.node, ctx.vmid, unused, current.volume)],
+    calls: [
+      lxcCalls.config(ctx.node, ctx.vmid, { delete: current.slot }),
+      lxcCalls.destroyUnused(ctx.node, ctx.vmid, unused, current.volume),
+    ],
     deletesVolumes: [current.volume],
   };
 }

@@ -57,7 +57,11 @@ export function describeLiveMount(mount: LiveMount): string {
 export function mountOptionDiff(mount: DesiredMount, current: LiveMount): FieldChange[] {
   const changes: FieldChange[] = [];
   if (mount.mountpoint !== undefined && mount.mountpoint !== current.mountpoint) {
-    changes.push({ field: "mountpoint", ...(current.mountpoint !== undefined ? { before: current.mountpoint } : {}), after: mount.mountpoint });
+    changes.push({
+      field: "mountpoint",
+      ...(current.mountpoint !== undefined ? { before: current.mountpoint } : {}),
+      after: mount.mountpoint,
+    });
   }
   for (const [key, value] of Object.entries(mount.options)) {
     const before = current.options[key] ?? defaultOf(mount.slot, key);

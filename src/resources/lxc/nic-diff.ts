@@ -35,7 +35,13 @@ export function printCtNic(nic: DesiredCtNic, current?: LiveCtNic): string {
   const hwaddr = nic.hwaddr ?? current?.hwaddr;
   const bridge = nic.bridge ?? current?.bridge;
   return printNet(
-    { ...current?.options, ...nic.options, name: nic.name, ...(bridge !== undefined ? { bridge } : {}), ...(hwaddr !== undefined ? { hwaddr } : {}) },
+    {
+      ...current?.options,
+      ...nic.options,
+      name: nic.name,
+      ...(bridge !== undefined ? { bridge } : {}),
+      ...(hwaddr !== undefined ? { hwaddr } : {}),
+    },
     "lxc",
     nic.slot,
   );
@@ -43,7 +49,9 @@ export function printCtNic(nic: DesiredCtNic, current?: LiveCtNic): string {
 
 export function describeCtNic(nic: { name?: string; bridge?: string; hwaddr?: string; options: Record<string, string> }): string {
   const opts = Object.entries(nic.options).map(([k, v]) => `${k}=${v}`);
-  return [nic.name ?? "", nic.bridge ? `on ${nic.bridge}` : "", nic.hwaddr ? `mac ${nic.hwaddr}` : "", ...opts].filter((s) => s !== "").join(" ");
+  return [nic.name ?? "", nic.bridge ? `on ${nic.bridge}` : "", nic.hwaddr ? `mac ${nic.hwaddr}` : "", ...opts]
+    .filter((s) => s !== "")
+    .join(" ");
 }
 
 export function ctNicChanges(wanted: DesiredCtNic, live: LiveCtNic): FieldChange[] {

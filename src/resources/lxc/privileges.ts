@@ -46,7 +46,11 @@ export function lxcCallNeeds(intent: CallIntent, vmPath: string): PrivilegeNeed[
     needs.push(...guestCreateNeeds(intent, vmPath));
     // Reading a template needs read access to its storage (templates may be sensitive).
     if (intent.template) {
-      needs.push({ path: `/storage/${intent.template.storage}`, privilege: "Datastore.AllocateSpace", anyOf: ["Datastore.AllocateSpace", "Datastore.Audit"] });
+      needs.push({
+        path: `/storage/${intent.template.storage}`,
+        privilege: "Datastore.AllocateSpace",
+        anyOf: ["Datastore.AllocateSpace", "Datastore.Audit"],
+      });
     }
   }
   if (intent.op === "create" || intent.op === "configure") for (const write of intent.writes) needs.push(...writeNeeds(write, vmPath));
@@ -73,7 +77,10 @@ function featureFlags(value: string | undefined): Map<string, string> {
  * `nesting`, and any feature change of a privileged container. The plan names each so that
  * an apply as another user is not a surprise. `before` holds the live values of the keys.
  */
-export function rootOnlyWarnings(params: Record<string, string | number>, before: { features?: string | undefined; unprivileged?: string | undefined } = {}): string[] {
+export function rootOnlyWarnings(
+  params: Record<string, string | number>,
+  before: { features?: string | undefined; unprivileged?: string | undefined } = {},
+): string[] {
   const warnings: string[] = [];
   for (const [key, raw] of Object.entries(params)) {
     if (lxcOption(key)?.rootOnly) warnings.push(`${key} can be written only by root@pam (PVE refuses any other user or token)`);
@@ -86,7 +93,9 @@ export function rootOnlyWarnings(params: Record<string, string | number>, before
     const now = featureFlags(String(raw));
     const changed = [...new Set([...old.keys(), ...now.keys()])].filter((f) => f !== "nesting" && old.get(f) !== now.get(f)).sort();
     if (changed.length > 0) {
-      warnings.push(`changing features ${changed.join(", ")} is allowed only to root@pam (PVE refuses any other user or token; nesting alone needs VM.Allocate)`);
+      warnings.push(
+        `changing features ${changed.join(", ")} is allowed only to root@pam (PVE refuses any other user or token; nesting alone needs VM.Allocate)`,
+      );
     }
   }
   return warnings;

@@ -24,7 +24,9 @@ function writeLanded(write: ConfigWrite, value: string, live: LiveCt): boolean {
 }
 
 function present(live: LiveCt, key: string): boolean {
-  return live.mounts[key] !== undefined || live.nics[key] !== undefined || live.unused[key] !== undefined || live.options[key] !== undefined;
+  return (
+    live.mounts[key] !== undefined || live.nics[key] !== undefined || live.unused[key] !== undefined || live.options[key] !== undefined
+  );
 }
 
 /** Whether the effect of a config, resize, move or template call is in `live` (false for other calls). */

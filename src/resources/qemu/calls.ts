@@ -8,7 +8,19 @@ import { qemuPaths, type VmidRef } from "../api-paths.js";
 import { bridgeOf, configParts, newVolumeBytes, newVolumeStorage } from "../formats.js";
 
 /** Parameters of create and config calls that are not config keys. */
-const NOT_CONFIG = new Set(["node", "vmid", "digest", "delete", "force", "revert", "skiplock", "start", "pool", "storage", "background_delay"]);
+const NOT_CONFIG = new Set([
+  "node",
+  "vmid",
+  "digest",
+  "delete",
+  "force",
+  "revert",
+  "skiplock",
+  "start",
+  "pool",
+  "storage",
+  "background_delay",
+]);
 
 const ISO_VOLUME = /^([a-zA-Z][\w\-.]*):iso\/.+$/;
 /** `import-from=STORAGE:PATH`; an absolute path (root only) names no storage to check. */
@@ -57,7 +69,13 @@ export const qemuCalls = {
       method: "POST",
       path: qemuPaths.create(node),
       params,
-      intent: { kind: "qemu", op: "create", writes: configWrites(params), ...(pool !== undefined ? { pool } : {}), start: String(params.start) === "1" },
+      intent: {
+        kind: "qemu",
+        op: "create",
+        writes: configWrites(params),
+        ...(pool !== undefined ? { pool } : {}),
+        start: String(params.start) === "1",
+      },
     };
   },
 
@@ -65,7 +83,12 @@ export const qemuCalls = {
    * A config write. POST when PVE must allocate (it then runs a task); `allocates` marks a
    * write that must not land twice (a new volume, a new NIC's MAC).
    */
-  config(node: string, vmid: VmidRef, params: Record<string, ParamValue>, how: { method?: "PUT" | "POST"; allocates?: boolean; deletedMedia?: Record<string, DriveMedia> } = {}): ApiCall {
+  config(
+    node: string,
+    vmid: VmidRef,
+    params: Record<string, ParamValue>,
+    how: { method?: "PUT" | "POST"; allocates?: boolean; deletedMedia?: Record<string, DriveMedia> } = {},
+  ): ApiCall {
     const deletes = params.delete !== undefined ? String(params.delete).split(",") : [];
     const reverts = params.revert !== undefined ? { reverts: String(params.revert).split(",") } : {};
     const { deletedMedia } = how;
@@ -73,7 +96,15 @@ export const qemuCalls = {
       method: how.method ?? "PUT",
       path: qemuPaths.config(node, vmid),
       params,
-      intent: { kind: "qemu", op: "configure", writes: configWrites(params), deletes, ...reverts, ...(deletedMedia ? { deletedMedia } : {}), allocates: how.allocates ?? false },
+      intent: {
+        kind: "qemu",
+        op: "configure",
+        writes: configWrites(params),
+        deletes,
+        ...reverts,
+        ...(deletedMedia ? { deletedMedia } : {}),
+        allocates: how.allocates ?? false,
+      },
     };
   },
 
@@ -81,7 +112,13 @@ export const qemuCalls = {
    * Grows a disk to `sizeBytes` (PVE refuses to shrink). `fromBytes`: its size when planned
    * and `storage` (preflight counts the growth there); `growOnly`: skipped when the disk is already that large.
    */
-  resize(node: string, vmid: VmidRef, slot: string, sizeBytes: number, how: { growOnly?: boolean; fromBytes?: number; storage?: string } = {}): ApiCall {
+  resize(
+    node: string,
+    vmid: VmidRef,
+    slot: string,
+    sizeBytes: number,
+    how: { growOnly?: boolean; fromBytes?: number; storage?: string } = {},
+  ): ApiCall {
     const { fromBytes, storage } = how;
     return {
       method: "PUT",
@@ -104,7 +141,14 @@ export const qemuCalls = {
    * `format`; the same storage is allowed then); the source stays as an unusedN entry unless
    * `deleteSource`. `sizeBytes`: what is copied, for preflight.
    */
-  moveDisk(node: string, vmid: VmidRef, slot: string, storage: string, deleteSource = false, copy: { sizeBytes?: number; format?: string } = {}): ApiCall {
+  moveDisk(
+    node: string,
+    vmid: VmidRef,
+    slot: string,
+    storage: string,
+    deleteSource = false,
+    copy: { sizeBytes?: number; format?: string } = {},
+  ): ApiCall {
     const { sizeBytes, format } = copy;
     return {
       method: "POST",
@@ -127,7 +171,10 @@ export const qemuCalls = {
    */
   destroyUnused(node: string, vmid: VmidRef, unusedKey: string, volume: string): ApiCall {
     const call = qemuCalls.config(node, vmid, { delete: unusedKey });
-    return { ...call, intent: { kind: "qemu", op: "configure", writes: [], deletes: [unusedKey], allocates: false, expects: [{ key: unusedKey, volume }] } };
+    return {
+      ...call,
+      intent: { kind: "qemu", op: "configure", writes: [], deletes: [unusedKey], allocates: false, expects: [{ key: unusedKey, volume }] },
+    };
   },
 
   power(node: string, vmid: number, action: PowerAction, params: Record<string, ParamValue> = {}): ApiCall {

@@ -7,7 +7,17 @@
 // only once it exists, so the follow-ups say `{vmid}` and `{volume:SLOT}` and the step runner
 // fills them in.
 import type { GuestPlan, Step, StepDraft } from "../../plan/types.js";
-import { type CloneSourceFacts, clonedVolumeRef, cloneOwnershipStep, cloneSourceFacts, cloneStep, copiedOptions, isFullClone, UNKNOWN_VMID, withVmidPlaceholder } from "../clone-step.js";
+import {
+  type CloneSourceFacts,
+  clonedVolumeRef,
+  cloneOwnershipStep,
+  cloneSourceFacts,
+  cloneStep,
+  copiedOptions,
+  isFullClone,
+  UNKNOWN_VMID,
+  withVmidPlaceholder,
+} from "../clone-step.js";
 import type { CloneSpec } from "../kind.js";
 import { qemuCalls } from "./calls.js";
 import { planNewGuest, planUpdate } from "./diff.js";
@@ -63,7 +73,12 @@ function sourceFacts(source: LiveVm): CloneSourceFacts {
 
 /** The plan of a VM the spec clones: the clone, then what makes the copy match the spec. */
 export function planClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): GuestPlan {
-  const missing = ipconfigNicErrors(vm, source.nics, `its clone source ${source.name ?? source.vmid} (vmid ${source.vmid})`, "so the clone's NICs are its source's");
+  const missing = ipconfigNicErrors(
+    vm,
+    source.nics,
+    `its clone source ${source.name ?? source.vmid} (vmid ${source.vmid})`,
+    "so the clone's NICs are its source's",
+  );
   if (missing.length > 0) return planNewGuest(vm, [], missing);
   const copy = predictClone(vm, clone, source);
   const drafts: StepDraft[] = [cloneStep("qemu", "name", vm, clone, sourceFacts(source))];
@@ -72,7 +87,12 @@ export function planClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): Gues
     copy.tags = [...copy.tags, OWNERSHIP_TAG].sort();
   }
   const update = planUpdate(vm, copy, { shutdownTimeoutSeconds: 0, forceStop: false });
-  if (update.errors.length > 0) return planNewGuest(vm, [], update.errors.map((e) => `after the clone: ${e}`));
+  if (update.errors.length > 0)
+    return planNewGuest(
+      vm,
+      [],
+      update.errors.map((e) => `after the clone: ${e}`),
+    );
   drafts.push(...update.steps.map(({ id: _id, ...draft }) => withVmidPlaceholder(draft, "qemu", vm.vmid)));
   const steps: Step[] = drafts.map((draft, i) => ({ id: `${vm.key}/${i + 1}-${draft.action}`, ...draft }));
   const plan = planNewGuest(vm, steps);

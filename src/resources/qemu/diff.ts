@@ -50,11 +50,15 @@ function vmTemplateVolumes(vm: DesiredVm, live?: LiveVm): TemplateVolume[] {
 
 /** The plan for a guest the spec describes and that does not exist yet (converted after, when it is to be a template). */
 export function planCreate(vm: DesiredVm): GuestPlan {
-  const errors = [...templateWishErrors(vm), ...ipconfigNicErrors(vm, {}, `new VM ${vm.key}`, "and a VM created without `clone:` gets no other NIC")];
+  const errors = [
+    ...templateWishErrors(vm),
+    ...ipconfigNicErrors(vm, {}, `new VM ${vm.key}`, "and a VM created without `clone:` gets no other NIC"),
+  ];
   if (errors.length > 0) return planNewGuest(vm, [], errors);
   const drafts = [createStep(vm)];
   markHostAccess(drafts, vmReachesHost);
-  if (vm.template === true) drafts.push(templateStep(vm.name, qemuCalls.template(vm.node, vm.vmid ?? "{vmid}", vmTemplateVolumes(vm)), false));
+  if (vm.template === true)
+    drafts.push(templateStep(vm.name, qemuCalls.template(vm.node, vm.vmid ?? "{vmid}", vmTemplateVolumes(vm)), false));
   return planNewGuest(vm, withIds(vm.key, drafts));
 }
 
@@ -105,7 +109,12 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean, adopting: b
   if (live.name !== vm.name) put("name", live.name, vm.name);
   for (const [key, value] of Object.entries(vm.options).sort(([a], [b]) => a.localeCompare(b))) {
     const before = effectiveOption(live.options, key);
-    if (undoesPending(live, key, value, effectiveOption)) reverts.push({ field: key, before: `${before !== undefined ? displayValue(key, before) : "deleted"} (pending)`, after: displayValue(key, value) });
+    if (undoesPending(live, key, value, effectiveOption))
+      reverts.push({
+        field: key,
+        before: `${before !== undefined ? displayValue(key, before) : "deleted"} (pending)`,
+        after: displayValue(key, value),
+      });
     else if (before !== value) put(key, before, value);
   }
   const liveTags = live.tags.filter((t) => t !== OWNERSHIP_TAG);
@@ -170,7 +179,10 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
   errors.push(...templateVolumeErrors(drafts, live));
   if (vm.power === "running" && !running && !live.template) drafts.push(startStep(qemuCalls, live));
   // Last: a template's volumes are left alone, so every change to them lands before.
-  if (converting) drafts.push(templateStep(`${vm.name} (vmid ${live.vmid})`, qemuCalls.template(live.node, live.vmid, vmTemplateVolumes(vm, live)), wasRunning));
+  if (converting)
+    drafts.push(
+      templateStep(`${vm.name} (vmid ${live.vmid})`, qemuCalls.template(live.node, live.vmid, vmTemplateVolumes(vm, live)), wasRunning),
+    );
 
   // Changes that wait for a reboot: ours, and those already pending on keys the spec manages.
   if (running) {

@@ -110,7 +110,9 @@ function addDisk(disk: DesiredDisk, ctx: DiskContext, out: DiskDiff): void {
     return;
   }
   if (disk.kind === "cloudinit" && disk.storage === undefined) {
-    out.errors.push(`${disk.slot}: the guest has no cloud-init drive there, and a new one needs a storage: name it, or the slot the guest's drive is in`);
+    out.errors.push(
+      `${disk.slot}: the guest has no cloud-init drive there, and a new one needs a storage: name it, or the slot the guest's drive is in`,
+    );
     return;
   }
   const liveChange = changesLive(disk.slot, ctx);
@@ -167,7 +169,10 @@ function moveDisk(disk: DesiredDisk, current: LiveDisk, ctx: DiskContext, out: D
       snapshotted: ctx.snapshotted ?? false,
       ...(format !== undefined ? { toFormat: format } : {}),
       move: (deleteSource) =>
-        qemuCalls.moveDisk(ctx.node, ctx.vmid, disk.slot, target, deleteSource, { ...(sizeBytes !== undefined ? { sizeBytes } : {}), ...(format !== undefined ? { format } : {}) }),
+        qemuCalls.moveDisk(ctx.node, ctx.vmid, disk.slot, target, deleteSource, {
+          ...(sizeBytes !== undefined ? { sizeBytes } : {}),
+          ...(format !== undefined ? { format } : {}),
+        }),
       destroy: (key) => qemuCalls.destroyUnused(ctx.node, ctx.vmid, key, current.volume),
     }),
   );

@@ -18,5 +18,8 @@ export function ipconfigNicErrors(vm: DesiredVm, nics: Record<string, unknown>, 
       const n = IPCONFIG.exec(key)?.[1];
       return n !== undefined && !Object.hasOwn(nics, `net${n}`) ? [{ key, nic: `net${n}` }] : [];
     })
-    .map(({ key, nic }) => `cloudInit.ipconfig.${key} configures ${nic}, but ${where} has no ${nic} (\`nics:\` is left out, ${why}): add ${nic} under \`nics\`, or drop ${key}`);
+    .map(
+      ({ key, nic }) =>
+        `cloudInit.ipconfig.${key} configures ${nic}, but ${where} has no ${nic} (\`nics:\` is left out, ${why}): add ${nic} under \`nics\`, or drop ${key}`,
+    );
 }

@@ -162,13 +162,25 @@ export const QEMU_OPTIONS = [
   { key: "description", value: "comment", default: "", hotplug: "now", privilege: OPTIONS, spec: { field: "description", kind: "pve" } },
 
   // ---- cloud-init, the spec's `cloudInit` section ----
-  { key: "ciuser", value: "text", hotplug: "now", ...CLOUDINIT_PRIVILEGE, spec: { section: "cloudInit", field: "user", kind: "pve-string" } },
+  {
+    key: "ciuser",
+    value: "text",
+    hotplug: "now",
+    ...CLOUDINIT_PRIVILEGE,
+    spec: { section: "cloudInit", field: "user", kind: "pve-string" },
+  },
   {
     key: "sshkeys",
     value: "ssh-keys",
     hotplug: "now",
     ...CLOUDINIT_PRIVILEGE,
-    spec: { section: "cloudInit", field: "sshKeys", kind: "ssh-keys", note: "a list, one key per entry", describe: "Public SSH keys, one per entry." },
+    spec: {
+      section: "cloudInit",
+      field: "sshKeys",
+      kind: "ssh-keys",
+      note: "a list, one key per entry",
+      describe: "Public SSH keys, one per entry.",
+    },
   },
   {
     key: "ipconfig",
@@ -178,16 +190,37 @@ export const QEMU_OPTIONS = [
     ...CLOUDINIT_PRIVILEGE,
     spec: { section: "cloudInit", field: "ipconfig", kind: "own", hint: "`cloudInit.ipconfig: { <key>: { ip: ..., gw: ... } }`" },
   },
-  { key: "nameserver", value: "text", hotplug: "now", ...CLOUDINIT_PRIVILEGE, spec: { section: "cloudInit", field: "nameservers", kind: "addresses", note: "a list" } },
-  { key: "searchdomain", value: "text", hotplug: "now", ...CLOUDINIT_PRIVILEGE, spec: { section: "cloudInit", field: "searchDomains", kind: "words", note: "a list" } },
-  { key: "ciupgrade", value: "boolean", hotplug: "now", ...CLOUDINIT_PRIVILEGE, spec: { section: "cloudInit", field: "upgrade", kind: "pve" } },
+  {
+    key: "nameserver",
+    value: "text",
+    hotplug: "now",
+    ...CLOUDINIT_PRIVILEGE,
+    spec: { section: "cloudInit", field: "nameservers", kind: "addresses", note: "a list" },
+  },
+  {
+    key: "searchdomain",
+    value: "text",
+    hotplug: "now",
+    ...CLOUDINIT_PRIVILEGE,
+    spec: { section: "cloudInit", field: "searchDomains", kind: "words", note: "a list" },
+  },
+  {
+    key: "ciupgrade",
+    value: "boolean",
+    hotplug: "now",
+    ...CLOUDINIT_PRIVILEGE,
+    spec: { section: "cloudInit", field: "upgrade", kind: "pve" },
+  },
   { key: "citype", value: "text", hotplug: "now", ...CLOUDINIT_PRIVILEGE, spec: { section: "cloudInit", field: "type", kind: "pve" } },
   {
     key: "cipassword",
     value: "text",
     hotplug: "now",
     ...CLOUDINIT_PRIVILEGE,
-    spec: { refused: "nothing: a password in a spec file ends up in git and logs; give cloud-init `sshKeys` instead, or set the password out of band" },
+    spec: {
+      refused:
+        "nothing: a password in a spec file ends up in git and logs; give cloud-init `sshKeys` instead, or set the password out of band",
+    },
   },
   { key: "cicustom", value: "text", hotplug: "now", ...CLOUDINIT_PRIVILEGE },
 
@@ -225,7 +258,13 @@ export const QEMU_OPTIONS = [
   { key: "hookscript", value: "text", hotplug: "now", privilege: OPTIONS },
   { key: "usb", indexed: true, value: "text", hotplug: { feature: "usb" }, privilege: OPTIONS },
   { key: "vmstatestorage", value: "text", hotplug: "now", privilege: DISK },
-  { key: "bootdisk", value: "text", hotplug: "reboot", privilege: DISK, spec: { refused: "the VM's `boot: [scsi0, ...]` (bootdisk is deprecated in PVE)" } },
+  {
+    key: "bootdisk",
+    value: "text",
+    hotplug: "reboot",
+    privilege: DISK,
+    spec: { refused: "the VM's `boot: [scsi0, ...]` (bootdisk is deprecated in PVE)" },
+  },
 
   // ---- PVE's own bookkeeping: no spec sets it, import leaves it out ----
   { key: "template", value: "boolean", hotplug: "reboot", privilege: OPTIONS, spec: "pve-internal" },
@@ -295,7 +334,10 @@ export function specFieldRowsInWritingOrder(section: SpecField["section"]): read
   const known = writingOrderBySection.get(section);
   if (known) return known;
   const rows = specFieldRows(section);
-  const ordered = section !== undefined ? rows : [...rows.filter((r) => !NESTED_KINDS.has(r.spec.kind)), ...rows.filter((r) => NESTED_KINDS.has(r.spec.kind))];
+  const ordered =
+    section !== undefined
+      ? rows
+      : [...rows.filter((r) => !NESTED_KINDS.has(r.spec.kind)), ...rows.filter((r) => NESTED_KINDS.has(r.spec.kind))];
   writingOrderBySection.set(section, ordered);
   return ordered;
 }

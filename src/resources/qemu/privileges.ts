@@ -29,7 +29,12 @@ function writeNeeds(check: DriveCheck, write: ConfigWrite, vmPath: string): Priv
     // An ISO or an image to import is read from its storage: PVE's check_volume_access wants
     // read access there (ISOs and images may be sensitive).
     for (const read of [write.iso, write.importFrom]) {
-      if (read) needs.push({ path: `/storage/${read.storage}`, privilege: "Datastore.AllocateSpace", anyOf: ["Datastore.AllocateSpace", "Datastore.Audit"] });
+      if (read)
+        needs.push({
+          path: `/storage/${read.storage}`,
+          privilege: "Datastore.AllocateSpace",
+          anyOf: ["Datastore.AllocateSpace", "Datastore.Audit"],
+        });
     }
     return needs;
   }

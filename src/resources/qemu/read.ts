@@ -58,11 +58,7 @@ export function parseNicString(slot: string, text: string): LiveNic {
 }
 
 /** Builds the LiveVm from a config object (the effective one: pending values applied). */
-export function liveVmFromConfig(
-  meta: GuestMeta,
-  config: Record<string, ConfigValue | undefined>,
-  pendingKeys: string[] = [],
-): LiveVm {
+export function liveVmFromConfig(meta: GuestMeta, config: Record<string, ConfigValue | undefined>, pendingKeys: string[] = []): LiveVm {
   const disks: Record<string, LiveDisk> = {};
   const nics: Record<string, LiveNic> = {};
   const unused: Record<string, string> = {};

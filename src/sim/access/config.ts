@@ -28,7 +28,10 @@ const accessConfigSchema = z.object({
       z.object({
         userid: z.string().regex(USERID_RE, "must look like name@realm"),
         password: z.string().optional(),
-        totp: z.string().regex(/^[A-Za-z2-7=\s]+$/, "must be a base32 TOTP secret").optional(),
+        totp: z
+          .string()
+          .regex(/^[A-Za-z2-7=\s]+$/, "must be a base32 TOTP secret")
+          .optional(),
         enable: z.boolean().optional(),
         expire: z.number().int().min(0).optional(),
         comment: z.string().optional(),

@@ -29,7 +29,8 @@ export function delegationRefusal(held: PrivilegeSet, change: RoleChange): strin
   const verb = change.remove ? "remove" : "add";
   for (const priv of change.privs) {
     const propagates = held.get(priv);
-    if (propagates === undefined) return `Cannot ${verb} role '${change.roleid}' - requires 'Permissions.Modify' or superset of privileges.`;
+    if (propagates === undefined)
+      return `Cannot ${verb} role '${change.roleid}' - requires 'Permissions.Modify' or superset of privileges.`;
     // Only adding a propagating entry needs the caller's own privilege to propagate.
     if (change.propagate && !propagates && !change.remove) {
       return `Cannot ${verb} role '${change.roleid}' with propagation - requires 'Permissions.Modify' or propagated superset of privileges.`;

@@ -17,7 +17,8 @@ function roleList(access: AccessControl) {
 }
 
 function parsePrivs(value: string[]): string[] {
-  for (const p of value) if (!isPrivilege(p)) throw new PveApiError(400, "Parameter verification failed.", { privs: `invalid privilege name '${p}'` });
+  for (const p of value)
+    if (!isPrivilege(p)) throw new PveApiError(400, "Parameter verification failed.", { privs: `invalid privilege name '${p}'` });
   return [...new Set(value)];
 }
 

@@ -58,7 +58,8 @@ function reauthForUserChange(access: AccessControl, authuser: string, userid: st
   if (confirmation === undefined) {
     throw new PveApiError(400, "Parameter verification failed.", { "confirmation-password": "password is required to modify user" });
   }
-  if (access.state.users[authuser]?.passwordHash !== hashSecret(authuser, confirmation)) throw new PveApiError(401, "authentication failure");
+  if (access.state.users[authuser]?.passwordHash !== hashSecret(authuser, confirmation))
+    throw new PveApiError(401, "authentication failure");
   if (authuser !== userid && userid.endsWith("@pam")) throw permissionError();
 }
 
@@ -68,9 +69,9 @@ export function registerAuthHandlers(router: Router, deps: AuthHandlerDeps): voi
   router.add("GET", "/version", () => ({ ...deps.version }));
 
   router.add("GET", "/access", () =>
-    ["users", "groups", "roles", "acl", "domains", "openid", "tfa", "ticket", "password", "permissions", "vncticket"].map(
-      (subdir) => ({ subdir }),
-    ),
+    ["users", "groups", "roles", "acl", "domains", "openid", "tfa", "ticket", "password", "permissions", "vncticket"].map((subdir) => ({
+      subdir,
+    })),
   );
 
   router.add("GET", "/access/ticket", () => null);

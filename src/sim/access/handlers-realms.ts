@@ -20,7 +20,13 @@ export function realmsDigest(state: AccessState): string {
 export function realmConfig(state: AccessState, realm: string): Record<string, unknown> {
   const r = state.realms[realm];
   if (!r) throw new PveApiError(500, `domain '${realm}' does not exist`);
-  return { ...r.config, type: r.type, ...(r.comment ? { comment: r.comment } : {}), ...(r.default ? { default: 1 } : {}), digest: realmsDigest(state) };
+  return {
+    ...r.config,
+    type: r.type,
+    ...(r.comment ? { comment: r.comment } : {}),
+    ...(r.default ? { default: 1 } : {}),
+    digest: realmsDigest(state),
+  };
 }
 
 /** The settable keys of a request, checked against the type's option list (check_config). */
@@ -33,7 +39,8 @@ function checkedOptions(opts: RealmTypeOptions, params: HandlerParams, create: b
     if (!create && opts.fixed?.includes(key)) throw new PveApiError(500, `can't change value of fixed parameter '${key}'`);
     out[key] = value;
   }
-  if (create) for (const key of opts.required) if (out[key] === undefined) throw new PveApiError(500, `missing value for required option '${key}'`);
+  if (create)
+    for (const key of opts.required) if (out[key] === undefined) throw new PveApiError(500, `missing value for required option '${key}'`);
   return out;
 }
 

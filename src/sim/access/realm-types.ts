@@ -12,9 +12,29 @@ export interface RealmTypeOptions {
 const BUILTIN: RealmTypeOptions = { required: [], optional: ["default", "comment", "tfa"] };
 
 const LDAP_COMMON = [
-  "server2", "bind_dn", "password", "port", "secure", "sslversion", "default", "comment", "tfa", "verify", "capath",
-  "cert", "certkey", "filter", "sync_attributes", "user_classes", "group_dn", "group_name_attr", "group_filter",
-  "group_classes", "sync-defaults-options", "mode", "case-sensitive",
+  "server2",
+  "bind_dn",
+  "password",
+  "port",
+  "secure",
+  "sslversion",
+  "default",
+  "comment",
+  "tfa",
+  "verify",
+  "capath",
+  "cert",
+  "certkey",
+  "filter",
+  "sync_attributes",
+  "user_classes",
+  "group_dn",
+  "group_name_attr",
+  "group_filter",
+  "group_classes",
+  "sync-defaults-options",
+  "mode",
+  "case-sensitive",
 ];
 
 export const REALM_TYPES: Record<string, RealmTypeOptions> = {
@@ -25,8 +45,18 @@ export const REALM_TYPES: Record<string, RealmTypeOptions> = {
   openid: {
     required: ["issuer-url", "client-id"],
     optional: [
-      "client-key", "autocreate", "username-claim", "groups-claim", "groups-autocreate", "groups-overwrite", "prompt",
-      "scopes", "acr-values", "default", "comment", "query-userinfo",
+      "client-key",
+      "autocreate",
+      "username-claim",
+      "groups-claim",
+      "groups-autocreate",
+      "groups-overwrite",
+      "prompt",
+      "scopes",
+      "acr-values",
+      "default",
+      "comment",
+      "query-userinfo",
     ],
     fixed: ["username-claim"],
   },

@@ -143,7 +143,9 @@ export function normaliseClusterConfig(raw: unknown, nodeCount?: number): Normal
       }))
     : DEFAULT_STORAGES.map((s) => ({ ...s, content: [...s.content] }));
   const content = cfg.content
-    ? cfg.content.map((c) => (typeof c === "string" ? { volid: c, size: 100 * 1024 * 1024 } : { volid: c.volid, size: c.size ?? 100 * 1024 * 1024 }))
+    ? cfg.content.map((c) =>
+        typeof c === "string" ? { volid: c, size: 100 * 1024 * 1024 } : { volid: c.volid, size: c.size ?? 100 * 1024 * 1024 },
+      )
     : DEFAULT_CONTENT;
   for (const c of content) {
     const sid = c.volid.split(":")[0];

@@ -83,7 +83,14 @@ const CLOUDINIT = /^([a-zA-Z][a-zA-Z0-9\-_.]*[a-zA-Z0-9]):cloudinit$/;
  * Allocates the cloud-init drive of a VM (`vm-<vmid>-cloudinit`, 4 MiB) in the drive's `format=`;
  * without one, qemu-server's create_disks makes it qcow2 on a storage with a path, raw elsewhere.
  */
-export function allocateCloudinit(state: ClusterState, storageId: string, vmid: number, node: string, now: number, format?: string): VolumeState {
+export function allocateCloudinit(
+  state: ClusterState,
+  storageId: string,
+  vmid: number,
+  node: string,
+  now: number,
+  format?: string,
+): VolumeState {
   const storage = requireStorage(state, storageId, node);
   if (!storage.content.includes("images")) throw new PveApiError(500, `storage '${storageId}' does not support vm images`);
   const name = `vm-${vmid}-cloudinit`;

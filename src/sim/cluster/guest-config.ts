@@ -105,9 +105,7 @@ export function nextUnusedKey(guest: GuestState): string {
 }
 
 function volumeInSnapshots(guest: GuestState, volid: string): boolean {
-  return guest.snapshots.some((s) =>
-    Object.entries(s.config).some(([k, v]) => isDiskKey(guest.type, k) && volumeOf(String(v)) === volid),
-  );
+  return guest.snapshots.some((s) => Object.entries(s.config).some(([k, v]) => isDiskKey(guest.type, k) && volumeOf(String(v)) === volid));
 }
 
 /** A volume that leaves a disk slot: freed (force) or remembered as unusedN. */
@@ -119,9 +117,7 @@ function releaseVolume(model: SimCluster, guest: GuestState, value: ConfigValue,
     return;
   }
   if (!volid || isCdrom(String(value)) || !ownsVolume(guest.vmid, volid)) return;
-  const stillUsed = Object.values(guest.config).some(
-    (v) => typeof v === "string" && volumeOf(v) === volid,
-  );
+  const stillUsed = Object.values(guest.config).some((v) => typeof v === "string" && volumeOf(v) === volid);
   if (stillUsed) return;
   if (force && !volumeInSnapshots(guest, volid)) {
     removeVolume(model.state, volid, guest.node);
@@ -225,12 +221,7 @@ export function normaliseValue(
 }
 
 /** Writes a config update into the guest (pending first, then applied or hot-plugged). */
-export function updateGuestConfig(
-  model: SimCluster,
-  guest: GuestState,
-  update: ConfigUpdate,
-  warn: (line: string) => void,
-): void {
+export function updateGuestConfig(model: SimCluster, guest: GuestState, update: ConfigUpdate, warn: (line: string) => void): void {
   const allocated: VolumeState[] = [];
   const values: GuestConfig = {};
   try {

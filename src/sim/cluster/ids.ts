@@ -10,7 +10,10 @@ export function generateMac(random: HexSource, prefix: string): string {
   const octets = hex.match(/../g) ?? [];
   const first = Number.parseInt(octets[0] ?? "02", 16);
   octets[0] = ((first & 0xfe) | 0x02).toString(16).toUpperCase().padStart(2, "0");
-  const prefixOctets = prefix.toUpperCase().split(":").filter((p) => p !== "");
+  const prefixOctets = prefix
+    .toUpperCase()
+    .split(":")
+    .filter((p) => p !== "");
   prefixOctets.forEach((p, i) => {
     if (i < 6) octets[i] = p;
   });

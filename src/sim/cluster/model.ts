@@ -11,9 +11,7 @@ export interface ModelDeps {
 }
 
 export function configPath(guest: { type: GuestType; node: string; vmid: number }): string {
-  return guest.type === "qemu"
-    ? `nodes/${guest.node}/qemu-server/${guest.vmid}.conf`
-    : `nodes/${guest.node}/lxc/${guest.vmid}.conf`;
+  return guest.type === "qemu" ? `nodes/${guest.node}/qemu-server/${guest.vmid}.conf` : `nodes/${guest.node}/lxc/${guest.vmid}.conf`;
 }
 
 export class SimCluster implements ClusterModel {
@@ -84,10 +82,7 @@ export class SimCluster implements ClusterModel {
   requireNode(name: string): NodeState {
     const node = this.node(name);
     if (!node) {
-      throw new PveApiError(
-        500,
-        `hostname lookup '${name}' failed - failed to get address info for: ${name}: Name or service not known`,
-      );
+      throw new PveApiError(500, `hostname lookup '${name}' failed - failed to get address info for: ${name}: Name or service not known`);
     }
     return node;
   }
@@ -115,10 +110,7 @@ export class SimCluster implements ClusterModel {
     const existing = this.guest(vmid);
     if (existing) {
       const what = existing.type === "qemu" ? "VM" : "CT";
-      throw new PveApiError(
-        500,
-        `unable to create ${label} ${vmid} - ${what} ${vmid} already exists on node '${existing.node}'`,
-      );
+      throw new PveApiError(500, `unable to create ${label} ${vmid} - ${what} ${vmid} already exists on node '${existing.node}'`);
     }
   }
 

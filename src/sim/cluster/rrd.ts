@@ -57,12 +57,21 @@ export function guestRrd(model: SimCluster, guest: GuestState, timeframe: string
       diskwrite: at.diskwrite - before.diskwrite,
     };
     if (cf !== "MAX") return point;
-    return { ...point, cpu: peak(point.cpu, 1, salt, guest.vmid, "rrdcpu", time), mem: Math.round(peak(point.mem, maxmem, salt, guest.vmid, "rrdmem", time)) };
+    return {
+      ...point,
+      cpu: peak(point.cpu, 1, salt, guest.vmid, "rrdcpu", time),
+      mem: Math.round(peak(point.mem, maxmem, salt, guest.vmid, "rrdmem", time)),
+    };
   });
 }
 
 /** A node's figures at a moment: its own base load plus what its running guests use then. */
-function nodeFigures(model: SimCluster, node: NodeState, running: GuestState[], time: number): { cpu: number; mem: number; netin: number; netout: number } {
+function nodeFigures(
+  model: SimCluster,
+  node: NodeState,
+  running: GuestState[],
+  time: number,
+): { cpu: number; mem: number; netin: number; netout: number } {
   let cpu = 0;
   let mem = 0;
   let net = 0;

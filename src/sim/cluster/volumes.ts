@@ -111,7 +111,9 @@ export function findVolume(state: ClusterState, volid: string, node: string): Vo
   const storageId = volid.split(":")[0] ?? "";
   const storage = findStorage(state, storageId);
   if (!storage) return undefined;
-  return volumeIndex(state).byVolid.get(volid)?.find((v) => v.storage === storageId && (storage.shared || v.node === node));
+  return volumeIndex(state)
+    .byVolid.get(volid)
+    ?.find((v) => v.storage === storageId && (storage.shared || v.node === node));
 }
 
 /** The part after `storage:`. */
@@ -255,7 +257,10 @@ function assertThickLvmRoom(state: ClusterState, storage: StorageState, node: st
   const available = Math.floor(free / LVM_EXTENT);
   if (needed > available) {
     const vg = lvmVolumeGroup(storage);
-    throw new PveApiError(500, `lvcreate '${vg}/${name}' error:   Volume group "${vg}" has insufficient free space (${available} extents): ${needed} required.`);
+    throw new PveApiError(
+      500,
+      `lvcreate '${vg}/${name}' error:   Volume group "${vg}" has insufficient free space (${available} extents): ${needed} required.`,
+    );
   }
 }
 

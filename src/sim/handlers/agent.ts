@@ -44,7 +44,16 @@ function networkInterfaces(ctx: HandlerContext): { result: unknown[] } {
         { "ip-address": "127.0.0.1", "ip-address-type": "ipv4", prefix: 8 },
         { "ip-address": "::1", "ip-address-type": "ipv6", prefix: 128 },
       ],
-      statistics: { "rx-bytes": 0, "rx-packets": 0, "rx-errs": 0, "rx-dropped": 0, "tx-bytes": 0, "tx-packets": 0, "tx-errs": 0, "tx-dropped": 0 },
+      statistics: {
+        "rx-bytes": 0,
+        "rx-packets": 0,
+        "rx-errs": 0,
+        "rx-dropped": 0,
+        "tx-bytes": 0,
+        "tx-packets": 0,
+        "tx-errs": 0,
+        "tx-dropped": 0,
+      },
     },
   ];
   const uptime = model.uptime(guest);
@@ -52,7 +61,11 @@ function networkInterfaces(ctx: HandlerContext): { result: unknown[] } {
     result.push({
       name: `eth${i}`,
       "hardware-address": nic.mac.toLowerCase(),
-      "ip-addresses": nicAddresses(model, guest, nic).map((a) => ({ "ip-address": a.address, "ip-address-type": a.family, prefix: a.prefix })),
+      "ip-addresses": nicAddresses(model, guest, nic).map((a) => ({
+        "ip-address": a.address,
+        "ip-address-type": a.family,
+        prefix: a.prefix,
+      })),
       statistics: {
         "rx-bytes": 2048 * uptime,
         "rx-packets": 8 * uptime,

@@ -22,7 +22,11 @@ function nextRun(schedule: string | undefined, now: number): number | undefined 
 }
 
 /** Job keys stored as property strings, and their format. */
-const PROPERTY_STRINGS: Record<string, string> = { "prune-backups": "prune-backups", fleecing: "backup-fleecing", performance: "backup-performance" };
+const PROPERTY_STRINGS: Record<string, string> = {
+  "prune-backups": "prune-backups",
+  fleecing: "backup-fleecing",
+  performance: "backup-performance",
+};
 
 /** A property string as PVE's job config answers it: an object, booleans 0/1. */
 function asObject(key: string, value: unknown): unknown {
@@ -64,7 +68,8 @@ function applyJobParams(ctx: HandlerContext, job: BackupJob): void {
   }
 }
 
-const conflict = (key: string, other: string) => new PveApiError(400, "Parameter verification failed.", { [key]: `option conflicts with option '${other}'` });
+const conflict = (key: string, other: string) =>
+  new PveApiError(400, "Parameter verification failed.", { [key]: `option conflicts with option '${other}'` });
 
 /** PVE's notes-template check (verify_vzdump_parameters): a raw line feed would break jobs.cfg. */
 export function checkNotesTemplate(template: unknown): void {

@@ -13,9 +13,7 @@ import { pathGuest, str } from "./context.js";
 const CI_KEYS = /^(ciuser|cipassword|citype|cicustom|ciupgrade|sshkeys|nameserver|searchdomain|ipconfig\d+|name|net\d+)$/;
 
 export function hasCloudinitDrive(guest: GuestState): boolean {
-  return Object.entries(guest.config).some(
-    ([k, v]) => isDiskKey("qemu", k) && isCloudinitDrive(String(v)),
-  );
+  return Object.entries(guest.config).some(([k, v]) => isDiskKey("qemu", k) && isCloudinitDrive(String(v)));
 }
 
 /** The cloud-init values a freshly generated drive holds. */
@@ -77,7 +75,10 @@ function userData(guest: GuestState, config: GuestConfig): string {
   }
   if (config.sshkeys !== undefined) {
     out += "ssh_authorized_keys:\n";
-    for (const key of decodeURIComponent(String(config.sshkeys)).split("\n").filter((k) => k.trim() !== "")) out += `  - ${key}\n`;
+    for (const key of decodeURIComponent(String(config.sshkeys))
+      .split("\n")
+      .filter((k) => k.trim() !== ""))
+      out += `  - ${key}\n`;
   }
   out += "chpasswd:\n  expire: False\nusers:\n  - default\n";
   if (config.ciupgrade !== 0) out += "package_upgrade: true\n";
@@ -111,9 +112,15 @@ function networkData(config: GuestConfig): string {
   }
   if (config.nameserver !== undefined || config.searchdomain !== undefined) {
     out += "    - type: nameserver\n      address:\n";
-    for (const ns of String(config.nameserver ?? "").split(/\s+/).filter((x) => x)) out += `      - '${ns}'\n`;
+    for (const ns of String(config.nameserver ?? "")
+      .split(/\s+/)
+      .filter((x) => x))
+      out += `      - '${ns}'\n`;
     out += "      search:\n";
-    for (const d of String(config.searchdomain ?? "").split(/\s+/).filter((x) => x)) out += `      - '${d}'\n`;
+    for (const d of String(config.searchdomain ?? "")
+      .split(/\s+/)
+      .filter((x) => x))
+      out += `      - '${d}'\n`;
   }
   return out;
 }
@@ -124,7 +131,9 @@ function dump(ctx: HandlerContext): string {
   const type = str(ctx, "type");
   if (type === "user") return userData(guest, config);
   if (type === "network") return networkData(config);
-  const id = createHash("sha1").update(userData(guest, config) + networkData(config)).digest("hex");
+  const id = createHash("sha1")
+    .update(userData(guest, config) + networkData(config))
+    .digest("hex");
   return `instance-id: ${id}\n`;
 }
 

@@ -80,7 +80,10 @@ function resources(ctx: HandlerContext): JsonList {
   const type = str(ctx, "type");
   const visible =
     type === undefined || type === "vm" ? model.state.guests.filter((g) => ctx.hasPermission(`/vms/${g.vmid}`, VM_AUDIT)) : [];
-  const guests = guestResources(model, visible.sort((a, b) => a.vmid - b.vmid));
+  const guests = guestResources(
+    model,
+    visible.sort((a, b) => a.vmid - b.vmid),
+  );
   const out: Entry[] = [];
   if (type === undefined || type === "node") {
     for (const node of model.state.nodes) out.push(nodeResource(ctx, model, node.name));

@@ -10,8 +10,50 @@ import { sim } from "./context.js";
 
 const CPU = new Set(["cores", "cpu", "cpulimit", "cpuunits", "numa", "smp", "sockets", "vcpus", "affinity"]);
 const MEMORY = new Set(["memory", "balloon", "shares"]);
-const HWTYPE = new Set(["acpi", "hotplug", "kvm", "machine", "scsihw", "smbios1", "tablet", "vga", "watchdog", "audio0", "rng0", "ivshmem", "spice_enhancements", "vmgenid", "arch", "keephugepages", "hugepages", "allow-ksm", "amd-sev", "intel-tdx"]);
-const GENERAL = new Set(["agent", "autostart", "bios", "description", "keyboard", "localtime", "migrate_downtime", "migrate_speed", "name", "onboot", "ostype", "protection", "reboot", "startdate", "startup", "tdf", "template", "tags", "hookscript", "meta"]);
+const HWTYPE = new Set([
+  "acpi",
+  "hotplug",
+  "kvm",
+  "machine",
+  "scsihw",
+  "smbios1",
+  "tablet",
+  "vga",
+  "watchdog",
+  "audio0",
+  "rng0",
+  "ivshmem",
+  "spice_enhancements",
+  "vmgenid",
+  "arch",
+  "keephugepages",
+  "hugepages",
+  "allow-ksm",
+  "amd-sev",
+  "intel-tdx",
+]);
+const GENERAL = new Set([
+  "agent",
+  "autostart",
+  "bios",
+  "description",
+  "keyboard",
+  "localtime",
+  "migrate_downtime",
+  "migrate_speed",
+  "name",
+  "onboot",
+  "ostype",
+  "protection",
+  "reboot",
+  "startdate",
+  "startup",
+  "tdf",
+  "template",
+  "tags",
+  "hookscript",
+  "meta",
+]);
 const DISK = new Set(["boot", "bootdisk", "vmstatestorage"]);
 const CLOUDINIT = new Set(["cicustom", "cipassword", "citype", "ciuser", "ciupgrade", "nameserver", "searchdomain", "sshkeys"]);
 
@@ -70,7 +112,13 @@ function checkDriveKey(ctx: HandlerContext, path: string, key: string, value: un
  * Checks the caller's privileges for setting or deleting these QEMU options on /vms/<vmid>
  * (root@pam may do everything). `values` holds the new values of the keys being set.
  */
-export function checkQemuOptionPermissions(ctx: HandlerContext, vmid: number, keys: string[], values: Record<string, unknown>, drives: DriveCheckContext): void {
+export function checkQemuOptionPermissions(
+  ctx: HandlerContext,
+  vmid: number,
+  keys: string[],
+  values: Record<string, unknown>,
+  drives: DriveCheckContext,
+): void {
   if (ctx.auth.userid === "root@pam" && ctx.auth.tokenid === undefined) return;
   const path = `/vms/${vmid}`;
   for (const key of keys) {
@@ -153,7 +201,13 @@ function checkLxcBridge(ctx: HandlerContext, key: string, value: unknown): void 
  * `values` holds the new values of the keys set, `old` the config before (a NIC's old and new
  * bridge are both checked).
  */
-export function checkLxcOptionPermissions(ctx: HandlerContext, vmid: number, keys: string[], values: Record<string, unknown> = {}, old: Record<string, unknown> = {}): void {
+export function checkLxcOptionPermissions(
+  ctx: HandlerContext,
+  vmid: number,
+  keys: string[],
+  values: Record<string, unknown> = {},
+  old: Record<string, unknown> = {},
+): void {
   if (ctx.auth.userid === "root@pam" && ctx.auth.tokenid === undefined) return;
   const path = `/vms/${vmid}`;
   for (const key of keys) {

@@ -8,7 +8,21 @@ import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { num, sim, str } from "./context.js";
 
 /** The rule options a client may set (PVE's copy_rule_data keys). */
-const RULE_KEYS = ["type", "action", "enable", "comment", "source", "dest", "proto", "dport", "sport", "macro", "iface", "log", "icmp-type"] as const;
+const RULE_KEYS = [
+  "type",
+  "action",
+  "enable",
+  "comment",
+  "source",
+  "dest",
+  "proto",
+  "dport",
+  "sport",
+  "macro",
+  "iface",
+  "log",
+  "icmp-type",
+] as const;
 
 function groups(state: ClusterState): FirewallGroupState[] {
   state.firewallGroups ??= [];

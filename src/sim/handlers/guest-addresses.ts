@@ -28,7 +28,10 @@ export function guestIpv4(model: SimCluster, vmid: number, index: number): strin
 }
 
 function linkLocal(mac: string): string {
-  const b = mac.toLowerCase().split(":").map((x) => Number.parseInt(x, 16));
+  const b = mac
+    .toLowerCase()
+    .split(":")
+    .map((x) => Number.parseInt(x, 16));
   const h = (x: number | undefined) => (x ?? 0).toString(16).padStart(2, "0");
   const first = (b[0] ?? 0) ^ 0x02;
   return `fe80::${h(first)}${h(b[1])}:${h(b[2])}ff:fe${h(b[3])}:${h(b[4])}${h(b[5])}`.replace(/:0+([0-9a-f])/g, ":$1");
@@ -66,7 +69,10 @@ function ipSettings(guest: GuestState, nic: GuestNic): PropertyValues {
 export function nicAddresses(model: SimCluster, guest: GuestState, nic: GuestNic): GuestAddress[] {
   const settings = ipSettings(guest, nic);
   const out: GuestAddress[] = [];
-  const ipv4 = settings.ip === "dhcp" ? { family: "ipv4" as const, address: guestIpv4(model, guest.vmid, nic.index), prefix: 24 } : staticAddress(settings.ip, "ipv4");
+  const ipv4 =
+    settings.ip === "dhcp"
+      ? { family: "ipv4" as const, address: guestIpv4(model, guest.vmid, nic.index), prefix: 24 }
+      : staticAddress(settings.ip, "ipv4");
   if (ipv4) out.push(ipv4);
   const ipv6 = staticAddress(settings.ip6, "ipv6");
   if (ipv6) out.push(ipv6);

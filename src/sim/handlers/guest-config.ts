@@ -110,7 +110,13 @@ function prepareUpdate(ctx: HandlerContext, guest: GuestState) {
   const touched = [...Object.keys(set), ...deletes, ...reverts];
   if (guest.type === "qemu") {
     checkQemuOptionPermissions(ctx, guest.vmid, touched, set, { check: "update", config: guest.config, pending: guest.pending });
-    checkNewDiskStorages(ctx, set, (k) => isDiskKey("qemu", k), "images", (id) => findStorage(model.state, id)?.content);
+    checkNewDiskStorages(
+      ctx,
+      set,
+      (k) => isDiskKey("qemu", k),
+      "images",
+      (id) => findStorage(model.state, id)?.content,
+    );
   } else {
     checkLxcOptionPermissions(ctx, guest.vmid, touched, set, effectiveConfig(guest));
   }

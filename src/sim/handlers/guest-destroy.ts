@@ -40,7 +40,12 @@ function purgeFromJobs(model: SimCluster, vmid: number): void {
 
 const inUseByClones = (model: SimCluster, volid: string) => model.state.volumes.some((v) => v.parent === volid);
 
-export function destroyGuest(model: SimCluster, guest: GuestState, opts: { unreferenced: boolean; purge: boolean }, log: (l: string) => void): void {
+export function destroyGuest(
+  model: SimCluster,
+  guest: GuestState,
+  opts: { unreferenced: boolean; purge: boolean },
+  log: (l: string) => void,
+): void {
   // qemu-server looks at a template's base volumes before freeing anything
   if (guest.type === "qemu" && guest.config.template === 1) {
     const used = referencedVolumes(guest).find((volid) => inUseByClones(model, volid));
@@ -52,7 +57,8 @@ export function destroyGuest(model: SimCluster, guest: GuestState, opts: { unref
     for (const volid of referencedVolumes(guest)) {
       // pve-container frees volume by volume: vdisk_free refuses a base in use, and what was
       // freed before it stays freed (the container and its config stay)
-      if (inUseByClones(model, volid)) throw new Error(`base volume '${volid.slice(volid.indexOf(":") + 1)}' is still in use by linked clones`);
+      if (inUseByClones(model, volid))
+        throw new Error(`base volume '${volid.slice(volid.indexOf(":") + 1)}' is still in use by linked clones`);
       if (removeVolume(model.state, volid, guest.node)) log(`Removing image: 100% complete...done. (${volid})`);
     }
     if (opts.unreferenced) {
@@ -93,7 +99,10 @@ function destroy(type: GuestType) {
     const force = type === "lxc" && flag(ctx, "force");
     if (type === "lxc") checkLock(guest);
     if (guest.status === "running" && !force) {
-      throw new PveApiError(500, type === "qemu" ? `VM ${vmid} is running - destroy failed` : `unable to destroy CT ${vmid} - container is running`);
+      throw new PveApiError(
+        500,
+        type === "qemu" ? `VM ${vmid} is running - destroy failed` : `unable to destroy CT ${vmid} - container is running`,
+      );
     }
     const skiplock = flag(ctx, "skiplock");
     const opts = { unreferenced: flag(ctx, "destroy-unreferenced-disks"), purge: flag(ctx, "purge") };
@@ -104,13 +113,19 @@ function destroy(type: GuestType) {
       kind: "destroy",
       work: (task) => {
         waitFlock();
-        if (!model.state.guests.includes(guest)) throw new Error(`Configuration file 'nodes/${guest.node}/${type === "qemu" ? "qemu-server" : "lxc"}/${vmid}.conf' does not exist`);
+        if (!model.state.guests.includes(guest))
+          throw new Error(
+            `Configuration file 'nodes/${guest.node}/${type === "qemu" ? "qemu-server" : "lxc"}/${vmid}.conf' does not exist`,
+          );
         if (guest.config.lock !== "suspended") checkLock(guest, skiplock);
         if (guest.status === "running" && force) {
           task.warn(`forced to stop CT ${vmid} before destroying!`);
           model.markStopped(guest);
         }
-        if (guest.status === "running") throw new Error(type === "qemu" ? `VM ${vmid} is running - destroy failed` : `unable to destroy CT ${vmid} - container is running`);
+        if (guest.status === "running")
+          throw new Error(
+            type === "qemu" ? `VM ${vmid} is running - destroy failed` : `unable to destroy CT ${vmid} - container is running`,
+          );
         destroyGuest(model, guest, opts, (l) => task.log(l));
         if (opts.purge) task.log(`purging ${label} ${vmid} from related configurations..`);
       },

@@ -22,7 +22,23 @@ const QEMU_SUBDIRS = [
   "sendkey",
   "firewall",
 ];
-const LXC_SUBDIRS = ["config", "pending", "status", "vncproxy", "termproxy", "vncwebsocket", "spiceproxy", "migrate", "clone", "rrd", "rrddata", "firewall", "snapshot", "resize", "interfaces"];
+const LXC_SUBDIRS = [
+  "config",
+  "pending",
+  "status",
+  "vncproxy",
+  "termproxy",
+  "vncwebsocket",
+  "spiceproxy",
+  "migrate",
+  "clone",
+  "rrd",
+  "rrddata",
+  "firewall",
+  "snapshot",
+  "resize",
+  "interfaces",
+];
 const QEMU_STATUS = ["current", "start", "stop", "reset", "shutdown", "suspend", "reboot", "resume"];
 const LXC_STATUS = ["current", "start", "stop", "shutdown", "suspend", "resume", "reboot"];
 const AGENT_COMMANDS = [

@@ -60,7 +60,13 @@ function cloneVolume(model: SimCluster, req: CloneRequest, source: VolumeState, 
   return created.volid;
 }
 
-function cloneConfig(model: SimCluster, req: CloneRequest, config: GuestConfig, allocated: VolumeState[], log: (l: string) => void): GuestConfig {
+function cloneConfig(
+  model: SimCluster,
+  req: CloneRequest,
+  config: GuestConfig,
+  allocated: VolumeState[],
+  log: (l: string) => void,
+): GuestConfig {
   const next: GuestConfig = {};
   for (const [key, value] of Object.entries(config)) {
     if (["lock", "template", "parent", "snaptime", "snapstate"].includes(key) || /^unused\d+$/.test(key)) continue;
@@ -121,13 +127,18 @@ function cloneCt(ctx: HandlerContext): string {
     },
     work: (task) => {
       try {
-        freeOnFailure(model, target, () => removeGuest(model, clone), (allocated) => {
-          const next = cloneConfig(model, req, config, allocated, (l) => task.log(l));
-          if (hostname) next.hostname = hostname;
-          if (description) next.description = description;
-          clone.config = next;
-          if (pool !== undefined) model.addToPool(pool, newid);
-        });
+        freeOnFailure(
+          model,
+          target,
+          () => removeGuest(model, clone),
+          (allocated) => {
+            const next = cloneConfig(model, req, config, allocated, (l) => task.log(l));
+            if (hostname) next.hostname = hostname;
+            if (description) next.description = description;
+            clone.config = next;
+            if (pool !== undefined) model.addToPool(pool, newid);
+          },
+        );
       } catch (err) {
         throw new Error(`clone failed: ${err instanceof Error ? err.message : String(err)}`);
       } finally {
@@ -154,7 +165,8 @@ function lxcTemplate(ctx: HandlerContext): null {
       for (const [, value] of volumes) {
         const volid = driveVolume(String(value)) ?? "";
         // template_create asks the storage first: plain LVM cannot make base volumes
-        if (findStorage(model.state, volid.split(":")[0] ?? "")?.type === "lvm") throw new Error(`Template feature is not available for '${volid}'`);
+        if (findStorage(model.state, volid.split(":")[0] ?? "")?.type === "lvm")
+          throw new Error(`Template feature is not available for '${volid}'`);
       }
       for (const [key, value] of volumes) {
         guest.config[key] = withVolume("lxc", key, String(value), renameToBase(model.state, driveVolume(String(value)) ?? "", guest.node));

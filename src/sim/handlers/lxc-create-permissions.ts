@@ -56,12 +56,19 @@ function checkOption(ctx: HandlerContext, check: (privs: string[]) => void, key:
  * The privilege checks of a container create, in create_vm's order, for the options of
  * `requested` (the request without its control parameters). root@pam passes them all.
  */
-export function checkLxcCreatePermissions(ctx: HandlerContext, vmid: number, pool: string | undefined, requested: GuestConfig, unprivileged: boolean): void {
+export function checkLxcCreatePermissions(
+  ctx: HandlerContext,
+  vmid: number,
+  pool: string | undefined,
+  requested: GuestConfig,
+  unprivileged: boolean,
+): void {
   if (ctx.auth.userid === "root@pam" && ctx.auth.tokenid === undefined) return;
   // check_perm_modify on the pool: Permissions.Modify there, or the pool's own Pool.Allocate.
   if (pool !== undefined) ctx.checkPermission(`/pool/${pool}`, ["Permissions.Modify", "Pool.Allocate"], true);
   // pve-container raises a bare "Permission check failed" here (no path, unlike qemu-server's check_vm_perm).
-  const allocate = ctx.hasPermission(`/vms/${vmid}`, ["VM.Allocate"]) || (pool !== undefined && ctx.hasPermission(`/pool/${pool}`, ["VM.Allocate"]));
+  const allocate =
+    ctx.hasPermission(`/vms/${vmid}`, ["VM.Allocate"]) || (pool !== undefined && ctx.hasPermission(`/pool/${pool}`, ["VM.Allocate"]));
   if (!allocate) throw new PveApiError(403, "Permission check failed");
   const inPool = withCreatePool(ctx, vmid, pool);
   const check = (privs: string[]) => inPool.checkPermission(`/vms/${vmid}`, privs);

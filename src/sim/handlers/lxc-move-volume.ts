@@ -8,15 +8,7 @@ import { driveVolume, isDiskKey, withVolume } from "../cluster/drives.js";
 import { checkLock, nextUnusedKey } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestState } from "../cluster/types.js";
-import {
-  allocateVolume,
-  containerFormat,
-  dropVolume,
-  findVolume,
-  removeVolume,
-  renameToBase,
-  requireStorage,
-} from "../cluster/volumes.js";
+import { allocateVolume, containerFormat, dropVolume, findVolume, removeVolume, renameToBase, requireStorage } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { flag, num, pathGuest, sim, startGuestTask, str } from "./context.js";
 import { assertUnmodified, mountPoint } from "./lxc-mountpoint.js";
@@ -55,7 +47,8 @@ function copyToStorage(
   const source = findVolume(model.state, volid, guest.node);
   if (!source) throw new Error(`volume '${volid}' does not exist`);
   const storage = requireStorage(model.state, storageId, guest.node);
-  if (!storage.content.includes("rootdir")) throw new Error(`content type 'rootdir' is not available or configured on storage '${storageId}'`);
+  if (!storage.content.includes("rootdir"))
+    throw new Error(`content type 'rootdir' is not available or configured on storage '${storageId}'`);
   const copy = allocateVolume(model.state, {
     storage,
     node: guest.node,
@@ -89,7 +82,7 @@ function moveToStorage(ctx: HandlerContext, guest: GuestState, key: string, stor
     type: "move_volume",
     vmid: guest.vmid,
     kind: "move",
-    bytes: volid ? findVolume(model.state, volid, guest.node)?.size ?? 0 : 0,
+    bytes: volid ? (findVolume(model.state, volid, guest.node)?.size ?? 0) : 0,
     onFailure: unlock,
     work: (task) => {
       try {
@@ -102,14 +95,22 @@ function moveToStorage(ctx: HandlerContext, guest: GuestState, key: string, stor
 }
 
 /** load_and_check_reassign_configs: every check of a move to another container. */
-function checkReassign(ctx: HandlerContext, model: SimCluster, source: GuestState, key: string, targetVmid: number, targetKey: string): GuestState {
+function checkReassign(
+  ctx: HandlerContext,
+  model: SimCluster,
+  source: GuestState,
+  key: string,
+  targetVmid: number,
+  targetKey: string,
+): GuestState {
   if (key === "rootfs" || targetKey === "rootfs") throw new PveApiError(500, "Cannot move to/from 'rootfs'");
   if (/^unused\d+$/.test(key) && !/^unused\d+$/.test(targetKey)) {
     throw new PveApiError(500, "Moving an unused volume to a used one is not possible");
   }
   const found = model.guest(targetVmid);
   if (!found) throw new PveApiError(500, `could not find CT ${targetVmid}`);
-  if (found.node !== source.node) throw new PveApiError(500, `Both containers need to be on the same node (${source.node} != ${found.node})`);
+  if (found.node !== source.node)
+    throw new PveApiError(500, `Both containers need to be on the same node (${source.node} != ${found.node})`);
   if (found.type !== "lxc") throw new PveApiError(500, `Configuration file 'nodes/${found.node}/lxc/${targetVmid}.conf' does not exist`);
   const target = found;
   checkLock(source);
@@ -131,7 +132,14 @@ function checkReassign(ctx: HandlerContext, model: SimCluster, source: GuestStat
 }
 
 /** rename_volume: the same data under the target's next free disk name on the same storage. */
-function reassign(model: SimCluster, source: GuestState, key: string, target: GuestState, targetKey: string, log: (l: string) => void): void {
+function reassign(
+  model: SimCluster,
+  source: GuestState,
+  key: string,
+  target: GuestState,
+  targetKey: string,
+  log: (l: string) => void,
+): void {
   const text = String(source.config[key]);
   const volid = driveVolume(text) ?? "";
   const volume = findVolume(model.state, volid, source.node);

@@ -76,7 +76,14 @@ function checkCreate(ctx: HandlerContext, model: SimCluster, vmid: number, pool:
 }
 
 /** The config create writes: the request's options with volumes allocated, then PVE's defaults. */
-function buildConfig(model: SimCluster, guest: GuestState, requested: GuestConfig, ostemplate: string, unprivileged: number, allocated: VolumeState[]): GuestConfig {
+function buildConfig(
+  model: SimCluster,
+  guest: GuestState,
+  requested: GuestConfig,
+  ostemplate: string,
+  unprivileged: number,
+  allocated: VolumeState[],
+): GuestConfig {
   const config: GuestConfig = { arch: "amd64", ostype: ostypeOf(ostemplate) };
   for (const key of inAllocationOrder("lxc", Object.keys(requested))) {
     config[key] = normaliseValue(model, guest, key, requested[key] as ConfigValue, allocated);
@@ -112,7 +119,13 @@ function createCt(ctx: HandlerContext): string {
   if (flag(ctx, "start")) withCreatePool(ctx, vmid, pool).checkPermission(`/vms/${vmid}`, ["VM.PowerMgmt"]);
   const isRoot = ctx.auth.userid === "root@pam" && ctx.auth.tokenid === undefined;
   checkTemplateAccess(model, str(ctx, "ostemplate") ?? "", "vztmpl", isRoot);
-  checkNewDiskStorages(ctx, requested, (k) => isDiskKey("lxc", k), "rootdir", (id) => findStorage(model.state, id)?.content);
+  checkNewDiskStorages(
+    ctx,
+    requested,
+    (k) => isDiskKey("lxc", k),
+    "rootdir",
+    (id) => findStorage(model.state, id)?.content,
+  );
   // storage_check_enabled: a storage of a new volume must be enabled on this node, at once
   for (const key of Object.keys(requested).filter((k) => isDiskKey("lxc", k))) {
     const id = newDiskStorage(String(requested[key]), undefined);
@@ -130,13 +143,18 @@ function createCt(ctx: HandlerContext): string {
     onFailure: () => removeGuest(model, guest),
     work: async (task) => {
       try {
-        freeOnFailure(model, node, () => removeGuest(model, guest), (allocated) => {
-          const config = buildConfig(model, guest, requested, ostemplate, unprivileged, allocated);
-          task.log(`extracting archive '${ostemplate}'`);
-          task.log(`Total bytes read: ${findVolume(model.state, ostemplate, node)?.size ?? 0}`);
-          guest.config = config;
-          if (pool !== undefined) model.addToPool(pool, vmid);
-        });
+        freeOnFailure(
+          model,
+          node,
+          () => removeGuest(model, guest),
+          (allocated) => {
+            const config = buildConfig(model, guest, requested, ostemplate, unprivileged, allocated);
+            task.log(`extracting archive '${ostemplate}'`);
+            task.log(`Total bytes read: ${findVolume(model.state, ostemplate, node)?.size ?? 0}`);
+            guest.config = config;
+            if (pool !== undefined) model.addToPool(pool, vmid);
+          },
+        );
       } catch (err) {
         throw new Error(`unable to create CT ${vmid} - ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -157,4 +175,3 @@ export function registerLxcHandlers(router: Router): void {
   registerLxcResize(router);
   registerLxcMoveVolume(router);
 }
-

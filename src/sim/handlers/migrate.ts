@@ -88,7 +88,14 @@ function checkRequest(ctx: HandlerContext, model: SimCluster, guest: GuestState,
  * before anything moves. `lockedBefore` is the lock the guest had when the request came (the
  * container's lock is checked here, not in the API).
  */
-function prepareProblem(model: SimCluster, guest: GuestState, target: string, online: boolean, lockedBefore: string | undefined, used: UsedVolume[]): string | undefined {
+function prepareProblem(
+  model: SimCluster,
+  guest: GuestState,
+  target: string,
+  online: boolean,
+  lockedBefore: string | undefined,
+  used: UsedVolume[],
+): string | undefined {
   if (guest.type === "lxc") {
     if (lockedBefore !== undefined) return `CT is locked (${lockedBefore})`;
     if (guest.status === "running" && online) return "lxc live migration is currently not implemented";
@@ -112,7 +119,9 @@ function scanProblems(model: SimCluster, guest: GuestState, used: UsedVolume[], 
   if (guest.status === "running" && !withLocalDisks) {
     for (const v of used) {
       const storage = findStorage(model.state, v.volid.split(":")[0] ?? "");
-      const attached = Object.entries(guest.config).some(([k, value]) => isVolumeKey("qemu", k) && !/^unused\d+$/.test(k) && driveVolume(String(value)) === v.volid);
+      const attached = Object.entries(guest.config).some(
+        ([k, value]) => isVolumeKey("qemu", k) && !/^unused\d+$/.test(k) && driveVolume(String(value)) === v.volid,
+      );
       if (!storage || storage.shared || v.cdrom || !attached) continue;
       problems.push(`can't migrate local disk '${v.volid}': can't live migrate attached local disks without with-local-disks option`);
     }

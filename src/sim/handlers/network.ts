@@ -49,7 +49,10 @@ function syncAddresses(iface: NetIface): void {
 }
 
 function checkDuplicateGateway(ifaces: Record<string, NetIface>, name: string, options: NetIface): void {
-  for (const [key, label] of [["gateway", "Default gateway"], ["gateway6", "Default ipv6 gateway"]] as const) {
+  for (const [key, label] of [
+    ["gateway", "Default gateway"],
+    ["gateway6", "Default ipv6 gateway"],
+  ] as const) {
     if (options[key] === undefined) continue;
     for (const [other, iface] of Object.entries(ifaces)) {
       if (other !== name && iface[key]) throw paramError(key, `${label} already exists on interface '${other}'.`);
@@ -133,7 +136,9 @@ function create(ctx: HandlerContext): null {
     if (!iface.ovs_bridge) throw paramError("ovs_bridge", "parameter is required");
     if (!bridge) throw paramError("ovs_bridge", `bridge '${iface.ovs_bridge}' does not exist`);
     if (bridge.type !== "OVSBridge") throw paramError("ovs_bridge", `interface '${iface.ovs_bridge}' is no OVS bridge`);
-    const ports = String(bridge.ovs_ports ?? "").split(/\s+/).filter(Boolean);
+    const ports = String(bridge.ovs_ports ?? "")
+      .split(/\s+/)
+      .filter(Boolean);
     if (!ports.includes(name)) bridge.ovs_ports = [...ports, name].join(" ");
   }
   syncAddresses(iface);

@@ -9,7 +9,12 @@ type Entry = Record<string, unknown>;
 function fingerprint(model: SimCluster, node: string): string {
   const bytes: string[] = [];
   for (let i = 0; i < 32; i++) {
-    bytes.push(Math.floor(noise(model.state.salt, node, "fp", i) * 256).toString(16).toUpperCase().padStart(2, "0"));
+    bytes.push(
+      Math.floor(noise(model.state.salt, node, "fp", i) * 256)
+        .toString(16)
+        .toUpperCase()
+        .padStart(2, "0"),
+    );
   }
   return bytes.join(":");
 }

@@ -128,7 +128,9 @@ function updatePool(ctx: HandlerContext): null {
 function deletePool(ctx: HandlerContext): null {
   const model = sim(ctx);
   const pool = requirePool(model, str(ctx, "poolid") ?? "", "delete pool failed: ");
-  const child = model.state.pools.map((p) => p.poolid).find((id) => id.startsWith(`${pool.poolid}/`) && !id.slice(pool.poolid.length + 1).includes("/"));
+  const child = model.state.pools
+    .map((p) => p.poolid)
+    .find((id) => id.startsWith(`${pool.poolid}/`) && !id.slice(pool.poolid.length + 1).includes("/"));
   if (child !== undefined) throw new PveApiError(500, `delete pool failed: pool '${pool.poolid}' is not empty (contains pool '${child}')`);
   const vm = [...pool.vmids].sort((a, b) => a - b).find((v) => model.guest(v));
   if (vm !== undefined) throw new PveApiError(500, `delete pool failed: pool '${pool.poolid}' is not empty (contains VM ${vm})`);

@@ -6,14 +6,7 @@ import { checkLock } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
 import { withNewMac } from "../cluster/nics.js";
 import type { GuestConfig, GuestState, VolumeState } from "../cluster/types.js";
-import {
-  allocateVolume,
-  findStorage,
-  findVolume,
-  renameToBase,
-  requireStorage,
-  resolveFormatHint,
-} from "../cluster/volumes.js";
+import { allocateVolume, findStorage, findVolume, renameToBase, requireStorage, resolveFormatHint } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router, type TaskHandle } from "../contract.js";
 import { readCloneRequest } from "./clone-request.js";
 import { pathGuest, sim, startGuestTask, str } from "./context.js";
@@ -180,15 +173,19 @@ function cloneVm(ctx: HandlerContext): string {
       removeGuest(model, clone);
     },
     work: (task) =>
-      freeOnFailure(model, target, () => removeGuest(model, clone), (allocated) => {
-        try {
-          copyToClone(job, task, allocated);
-        } finally {
-          unlockSource();
-        }
-      }),
+      freeOnFailure(
+        model,
+        target,
+        () => removeGuest(model, clone),
+        (allocated) => {
+          try {
+            copyToClone(job, task, allocated);
+          } finally {
+            unlockSource();
+          }
+        },
+      ),
   });
-
 }
 
 function template(ctx: HandlerContext): string {

@@ -99,7 +99,13 @@ function createVm(ctx: HandlerContext): string {
     requested[key] = `${defaultStorage}:${value}`;
   }
   checkQemuOptionPermissions(inPool, vmid, Object.keys(requested), requested, { check: "create" });
-  checkNewDiskStorages(ctx, requested, (k) => isDiskKey("qemu", k), "images", (id) => findStorage(model.state, id)?.content);
+  checkNewDiskStorages(
+    ctx,
+    requested,
+    (k) => isDiskKey("qemu", k),
+    "images",
+    (id) => findStorage(model.state, id)?.content,
+  );
   model.assertVmidFree(vmid, "VM");
   const guest = reserveGuest(model, { vmid, type: "qemu", node, agentDelay: model.state.agentDelay }, "create");
   const start = flag(ctx, "start");
@@ -113,26 +119,33 @@ function createVm(ctx: HandlerContext): string {
     onFailure: () => removeGuest(model, guest),
     work: (task) => {
       try {
-        freeOnFailure(model, node, () => removeGuest(model, guest), (allocated) => {
-          const config: GuestConfig = {};
-          for (const key of inAllocationOrder("qemu", Object.keys(requested))) {
-            const value = requested[key] as ConfigValue;
-            config[key] = normaliseValue(model, guest, key, value, allocated);
-            for (const v of allocated.filter((a) => String(config[key]).startsWith(a.volid))) {
-              task.log(`  ${key}: successfully created disk '${v.volid},size=${String(config[key]).split("size=")[1]?.split(",")[0] ?? ""}'`);
+        freeOnFailure(
+          model,
+          node,
+          () => removeGuest(model, guest),
+          (allocated) => {
+            const config: GuestConfig = {};
+            for (const key of inAllocationOrder("qemu", Object.keys(requested))) {
+              const value = requested[key] as ConfigValue;
+              config[key] = normaliseValue(model, guest, key, value, allocated);
+              for (const v of allocated.filter((a) => String(config[key]).startsWith(a.volid))) {
+                task.log(
+                  `  ${key}: successfully created disk '${v.volid},size=${String(config[key]).split("size=")[1]?.split(",")[0] ?? ""}'`,
+                );
+              }
             }
-          }
-          if (config.boot === undefined) {
-            const boot = defaultBootOrder(config);
-            if (boot) config.boot = boot;
-          }
-          if (config.smbios1 === undefined) config.smbios1 = flat("uuid=", model.newUuid());
-          if (config.vmgenid === undefined) config.vmgenid = model.newUuid();
-          else if (config.vmgenid === "0") delete config.vmgenid;
-          config.meta = flat("creation-qemu=", QEMU_VERSION, ",ctime=", model.now());
-          guest.config = config;
-          if (pool !== undefined) model.addToPool(pool, vmid);
-        });
+            if (config.boot === undefined) {
+              const boot = defaultBootOrder(config);
+              if (boot) config.boot = boot;
+            }
+            if (config.smbios1 === undefined) config.smbios1 = flat("uuid=", model.newUuid());
+            if (config.vmgenid === undefined) config.vmgenid = model.newUuid();
+            else if (config.vmgenid === "0") delete config.vmgenid;
+            config.meta = flat("creation-qemu=", QEMU_VERSION, ",ctime=", model.now());
+            guest.config = config;
+            if (pool !== undefined) model.addToPool(pool, vmid);
+          },
+        );
       } catch (err) {
         throw new Error(`unable to create VM ${vmid} - ${err instanceof Error ? err.message : String(err)}`);
       }

@@ -5,14 +5,7 @@ import { checkLock, nextUnusedKey, updateGuestConfig } from "../cluster/guest-co
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestState, GuestType, StorageState } from "../cluster/types.js";
 import { flockAtStart, releaseFlock, tryFlock } from "../cluster/config-flock.js";
-import {
-  allocateVolume,
-  assertThickLvmGrowth,
-  findVolume,
-  removeVolume,
-  requireStorage,
-  resolveFormatHint,
-} from "../cluster/volumes.js";
+import { allocateVolume, assertThickLvmGrowth, findVolume, removeVolume, requireStorage, resolveFormatHint } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router, type TaskHandle } from "../contract.js";
 import { volumeInUse } from "./volume-use.js";
 import { flag, isKnownOption, num, pathGuest, rootOnly, sim, startGuestTask, str } from "./context.js";

@@ -74,7 +74,12 @@ function blockstat(guest: GuestState, usage: GuestUsage): Record<string, Entry> 
   const out: Record<string, Entry> = {};
   drives.forEach((key, i) => {
     const w = disks.indexOf(key);
-    out[key] = driveStats(reads[i] as number, w < 0 ? 0 : (writes[w] as number), driveSize("qemu", key, String(guest.config[key])), usage.uptime);
+    out[key] = driveStats(
+      reads[i] as number,
+      w < 0 ? 0 : (writes[w] as number),
+      driveSize("qemu", key, String(guest.config[key])),
+      usage.uptime,
+    );
   });
   return out;
 }

@@ -74,10 +74,7 @@ function restoreArchive(req: RestoreRequest): string {
   const existing = model.guest(vmid);
   if (existing) {
     if (!force || existing.type !== type || existing.node !== node) {
-      throw new PveApiError(
-        500,
-        `${emsg} ${label(existing.type)} ${vmid} already exists on node '${existing.node}'`,
-      );
+      throw new PveApiError(500, `${emsg} ${label(existing.type)} ${vmid} already exists on node '${existing.node}'`);
     }
     if (existing.config.protection === 1) throw new PveApiError(500, `${emsg} protection mode enabled`);
     if (existing.status === "running") throw new PveApiError(500, `${emsg} ${type === "qemu" ? "vm" : "container"} is running`);

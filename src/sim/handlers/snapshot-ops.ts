@@ -198,7 +198,11 @@ function rolledBackConfig(guest: GuestState, snap: SnapshotState): GuestConfig {
   const next: GuestConfig = {};
   for (const [k, v] of Object.entries(guest.config)) if (k === "description" || isUnusedKey(k)) next[k] = v;
   const keep = volumesOf(guest, snap.config);
-  const unused = new Set(Object.entries(next).filter(([k]) => isUnusedKey(k)).map(([, v]) => String(v)));
+  const unused = new Set(
+    Object.entries(next)
+      .filter(([k]) => isUnusedKey(k))
+      .map(([, v]) => String(v)),
+  );
   let n = 0;
   for (const volid of volumesOf(guest, guest.config)) {
     if (keep.has(volid) || unused.has(volid)) continue;

@@ -57,7 +57,10 @@ function snapshotConfigPut(type: GuestType) {
 function snapshotIndex(type: GuestType) {
   return (ctx: HandlerContext): Array<Record<string, string>> => {
     requireSnapshot(pathGuest(ctx, type), str(ctx, "snapname") ?? "");
-    return [{ rel: "child", href: "config" }, { rel: "child", href: "rollback" }];
+    return [
+      { rel: "child", href: "config" },
+      { rel: "child", href: "rollback" },
+    ];
   };
 }
 

@@ -217,7 +217,10 @@ function downloadUrl(ctx: HandlerContext): string {
   const content = str(ctx, "content") ?? "";
   const filename = str(ctx, "filename") ?? "";
   const dir = DOWNLOAD_DIRS[content];
-  if (!dir) throw new PveApiError(400, "Parameter verification failed.", { content: `value '${content}' does not have a value in the enumeration 'iso, vztmpl, import'` });
+  if (!dir)
+    throw new PveApiError(400, "Parameter verification failed.", {
+      content: `value '${content}' does not have a value in the enumeration 'iso, vztmpl, import'`,
+    });
   if (!storage.content.includes(content)) {
     throw new PveApiError(500, `storage '${storage.id}' is not configured for content-type '${content}'`);
   }
@@ -232,7 +235,14 @@ function downloadUrl(ctx: HandlerContext): string {
     bytes: size,
     work: (task) => {
       task.log(`downloading ${url} to /var/lib/vz/template/${dir}/${filename}`);
-      const format = content === "iso" ? "iso" : content === "vztmpl" ? (filename.endsWith(".tar.zst") ? "tzst" : "tgz") : (filename.split(".").pop() ?? "raw");
+      const format =
+        content === "iso"
+          ? "iso"
+          : content === "vztmpl"
+            ? filename.endsWith(".tar.zst")
+              ? "tzst"
+              : "tgz"
+            : (filename.split(".").pop() ?? "raw");
       addVolume(model.state, {
         volid,
         storage: storage.id,

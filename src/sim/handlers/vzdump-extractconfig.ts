@@ -17,7 +17,10 @@ function extractConfig(ctx: HandlerContext): string {
   if (volume?.content !== "backup" || volume.backup === undefined) throw new PveApiError(500, `volume '${volid}' does not exist`);
   const owner = /vzdump-(?:qemu|lxc)-(\d+)-/.exec(volid)?.[1];
   if (owner !== undefined) ctx.checkPermission(`/vms/${owner}`, ["VM.Backup"]);
-  return printConfigFile({ kind: volume.backup.type, current: Object.fromEntries(Object.entries(volume.backup.config).map(([k, v]) => [k, String(v)])) });
+  return printConfigFile({
+    kind: volume.backup.type,
+    current: Object.fromEntries(Object.entries(volume.backup.config).map(([k, v]) => [k, String(v)])),
+  });
 }
 
 export function registerExtractConfigHandler(router: Router): void {

@@ -37,7 +37,12 @@ function isJson(contentType: string | undefined): boolean {
 }
 
 /** Why this admin request is refused before it is read, or undefined when it may go on. */
-export function refuseAdminRequest(headers: IncomingHttpHeaders, method: string, hasBody: boolean, token: string): AdminRefusal | undefined {
+export function refuseAdminRequest(
+  headers: IncomingHttpHeaders,
+  method: string,
+  hasBody: boolean,
+  token: string,
+): AdminRefusal | undefined {
   const presented = presentedToken(headers);
   if (presented === undefined || !sameToken(presented, token)) {
     return {

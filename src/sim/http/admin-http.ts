@@ -55,7 +55,8 @@ export interface AdminContext {
 
 function accessLogEntries(query: URLSearchParams): boolean {
   const entries = query.get("entries");
-  if (entries !== null && entries !== "0" && entries !== "1") throw new AdminInputError(`GET /_sim/access-log: 'entries' must be 0 or 1, not '${entries}'`);
+  if (entries !== null && entries !== "0" && entries !== "1")
+    throw new AdminInputError(`GET /_sim/access-log: 'entries' must be 0 or 1, not '${entries}'`);
   return entries !== "0";
 }
 
@@ -133,7 +134,13 @@ function itemRoute(ctx: AdminContext, method: string, parts: string[], body: unk
 }
 
 /** `body` is the parsed JSON body, undefined when there was none. */
-export async function handleAdmin(ctx: AdminContext, method: string, path: string, query: URLSearchParams, body: unknown): Promise<ApiResponse> {
+export async function handleAdmin(
+  ctx: AdminContext,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  body: unknown,
+): Promise<ApiResponse> {
   const parts = path.split("/").filter(Boolean).slice(1);
   const input = body === undefined ? {} : body;
   try {

@@ -75,13 +75,16 @@ function compiles(source: string): boolean {
 
 /** `body` checked against `shape`: an object with known fields only, each fitting its rule. */
 export function readShape<T>(body: unknown, shape: Shape<T>, what: string): T {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new AdminInputError(`${what}: the body must be a JSON object`);
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new AdminInputError(`${what}: the body must be a JSON object`);
   const rules = shape as Record<string, Rule>;
   for (const [field, value] of Object.entries(body)) {
     const rule = rules[field];
     if (!rule) {
       const known = Object.keys(rules);
-      throw new AdminInputError(`${what}: unknown field '${field}'${known.length ? ` (known: ${known.join(", ")})` : " (send {} or no body)"}`);
+      throw new AdminInputError(
+        `${what}: unknown field '${field}'${known.length ? ` (known: ${known.join(", ")})` : " (send {} or no body)"}`,
+      );
     }
     if (!fits(rule, value)) throw new AdminInputError(`${what}: '${field}' must be ${describeRule(rule)}, not ${JSON.stringify(value)}`);
   }
@@ -107,7 +110,21 @@ const MESSAGE: Rule = { kind: "string", maxLength: 1000 };
 const NODE_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 const VMID: Rule = { kind: "integer", min: 100, max: 999_999_999 };
 /** Every lock value of PVE 9's qemu and lxc config schemas. */
-const LOCKS = ["backup", "clone", "create", "destroyed", "disk", "fstrim", "migrate", "mounted", "rollback", "snapshot", "snapshot-delete", "suspending", "suspended"];
+const LOCKS = [
+  "backup",
+  "clone",
+  "create",
+  "destroyed",
+  "disk",
+  "fstrim",
+  "migrate",
+  "mounted",
+  "rollback",
+  "snapshot",
+  "snapshot-delete",
+  "suspending",
+  "suspended",
+];
 
 // A field added to RequestFaultSpec or TaskFaultSpec (a new fault kind) fails to compile
 // here ("Property ... is missing") until it gets its rule: that is the point.

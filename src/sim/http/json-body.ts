@@ -27,7 +27,10 @@ export function jsonBody(body: Record<string, unknown>): Buffer[] {
   const runs = (data instanceof JsonList ? data.parts : [data as unknown[]]).map((part) => (Array.isArray(part) ? arrayRun(part) : part));
   const total = runs.reduce((sum, run) => sum + run.length, 0);
   if (total <= ELEMENTS_PER_SLICE) {
-    const text = runs.filter((run) => run.length > 0).map((run) => run.text(0, run.length)).join(",");
+    const text = runs
+      .filter((run) => run.length > 0)
+      .map((run) => run.text(0, run.length))
+      .join(",");
     return [Buffer.from(`{"data":[${text}${closing(rest)}`)];
   }
   // Each slice becomes a Buffer at once, so its string dies young instead of all of them

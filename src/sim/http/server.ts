@@ -42,9 +42,7 @@ export class SimHttpServer {
         else res.destroy();
       });
     };
-    this.server = options.tls
-      ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler)
-      : createHttpServer(handler);
+    this.server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createHttpServer(handler);
     this.server.keepAliveTimeout = 30000;
   }
 

@@ -175,10 +175,7 @@ export class ApiPipeline {
     if (typeof node !== "string" || node === "localhost") return;
     const cluster = this.deps.cluster();
     if (!cluster.nodeNames().includes(node)) {
-      throw new PveApiError(
-        500,
-        `hostname lookup '${node}' failed - failed to get address info for: ${node}: Name or service not known`,
-      );
+      throw new PveApiError(500, `hostname lookup '${node}' failed - failed to get address info for: ${node}: Name or service not known`);
     }
     if (!cluster.isNodeOnline(node)) throw new PveApiError(595, "No route to host");
   }

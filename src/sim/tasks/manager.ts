@@ -151,13 +151,16 @@ export class TaskRunner {
       if (p.record.status === "stopped") continue;
       this.occupy(node, 1);
       const seconds = taskDuration(this.timing, p.options.kind, p.options.bytes, this.random.next());
-      p.timer = setTimeout(() => {
-        p.timer = undefined;
-        void this.execute(p).finally(() => {
-          this.occupy(node, -1);
-          this.pump(node);
-        });
-      }, seconds * 1000 * this.timing.timeScale);
+      p.timer = setTimeout(
+        () => {
+          p.timer = undefined;
+          void this.execute(p).finally(() => {
+            this.occupy(node, -1);
+            this.pump(node);
+          });
+        },
+        seconds * 1000 * this.timing.timeScale,
+      );
     }
   }
 
@@ -295,7 +298,13 @@ export class TaskRunner {
     this.cancelAll();
     this.tasks = (json?.tasks ?? []).map((t) => {
       if (t.status === "stopped") return { ...t, log: [...t.log] };
-      return { ...t, status: "stopped", exitstatus: "unexpected status", endtime: t.starttime, log: [...t.log, "TASK ERROR: unexpected status"] };
+      return {
+        ...t,
+        status: "stopped",
+        exitstatus: "unexpected status",
+        endtime: t.starttime,
+        log: [...t.log, "TASK ERROR: unexpected status"],
+      };
     });
     this.byUpid = new Map(this.tasks.map((t) => [t.upid, t]));
     this.nextTrimAt = Math.max(MAX_TASKS_PER_NODE, this.tasks.length);

@@ -29,7 +29,8 @@ const VMINTERFACE = "virtualization.vminterface";
 async function addressObjects(client: NetboxClient, records: NetboxVmRecord[]): Promise<IPAddress[]> {
   const vmIds = records.map((r) => r.vm.id);
   const out: IPAddress[] = [];
-  for (let i = 0; i < vmIds.length; i += ID_CHUNK) out.push(...(await client.list("ipam/ip-addresses", { virtual_machine_id: vmIds.slice(i, i + ID_CHUNK) })));
+  for (let i = 0; i < vmIds.length; i += ID_CHUNK)
+    out.push(...(await client.list("ipam/ip-addresses", { virtual_machine_id: vmIds.slice(i, i + ID_CHUNK) })));
   return out;
 }
 

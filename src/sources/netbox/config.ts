@@ -16,7 +16,12 @@ import { PvectlError, type PvectlErrorJson } from "../../util/errors.js";
 
 const name = z.string().min(1);
 // PVE's pve-storage-id: at least two characters, ending in a letter or digit.
-const storageId = z.string().regex(/^[a-z][a-z0-9\-_.]*[a-z0-9]$/i, "not a PVE storage id (a letter, then letters, digits, '-', '_' or '.', ending in a letter or digit)");
+const storageId = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9\-_.]*[a-z0-9]$/i,
+    "not a PVE storage id (a letter, then letters, digits, '-', '_' or '.', ending in a letter or digit)",
+  );
 const nodeName = z.string().regex(/^[a-zA-Z0-9]([a-zA-Z0-9-]*[a-zA-Z0-9])?$/, "not a PVE node name");
 const vmid = z.number().int().min(100).max(999_999_999);
 const volumeId = z.string().regex(/^[^:\s]+:.+$/, "expected a volume id like local:iso/debian-13-netinst.iso");
@@ -53,21 +58,38 @@ const clusterSchema = z.strictObject({
  */
 const containerSchema = z.strictObject({
   /** The template, `storage:vztmpl/file`. */
-  ostemplate: z.string().regex(/^[^:\s]+:vztmpl\/[^/]+$/, "expected a template volume like local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst"),
+  ostemplate: z
+    .string()
+    .regex(/^[^:\s]+:vztmpl\/[^/]+$/, "expected a template volume like local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst"),
   /** rootfs storage; default: the cluster's (or the record's custom field). */
   storage: storageId.optional(),
   /** rootfs size (`8G`) when the record has no virtual disk and no disk size. */
-  size: z.string().regex(/^\d+(\.\d+)?[KMGT]$/, "expected a size with a unit, e.g. 8G").optional(),
+  size: z
+    .string()
+    .regex(/^\d+(\.\d+)?[KMGT]$/, "expected a size with a unit, e.g. 8G")
+    .optional(),
   /** NIC bridge; default: the cluster's. */
   bridge: z.string().optional(),
   unprivileged: z.boolean().optional(),
-  features: z.strictObject({ nesting: z.boolean().optional(), keyctl: z.boolean().optional(), fuse: z.boolean().optional(), mknod: z.boolean().optional() }).optional(),
-  ostype: z.enum(["debian", "devuan", "ubuntu", "centos", "fedora", "opensuse", "archlinux", "alpine", "gentoo", "nixos", "unmanaged"]).optional(),
+  features: z
+    .strictObject({
+      nesting: z.boolean().optional(),
+      keyctl: z.boolean().optional(),
+      fuse: z.boolean().optional(),
+      mknod: z.boolean().optional(),
+    })
+    .optional(),
+  ostype: z
+    .enum(["debian", "devuan", "ubuntu", "centos", "fedora", "opensuse", "archlinux", "alpine", "gentoo", "nixos", "unmanaged"])
+    .optional(),
   swap: z.number().int().min(0).optional(),
   /** The first NIC's address when the record has no primary IPv4: dhcp (default) or manual. */
   ip: z.enum(["dhcp", "manual"]).optional(),
   /** IPv4 gateway of the first NIC, used with a static address (the record's primary IPv4). */
-  gw: z.string().regex(/^(\d{1,3}\.){3}\d{1,3}$/, "expected an IPv4 address").optional(),
+  gw: z
+    .string()
+    .regex(/^(\d{1,3}\.){3}\d{1,3}$/, "expected an IPv4 address")
+    .optional(),
   nameserver: z.array(z.string()).optional(),
   searchdomain: z.array(z.string()).optional(),
 });
@@ -78,7 +100,10 @@ const containerSchema = z.strictObject({
  */
 const cloneSchema = z.strictObject({
   /** The source: a vmid, or the name of a template that carries the pvectl tag. */
-  from: z.union([z.number().int().min(100).max(999_999_999), z.string().regex(/^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?$/, "expected a vmid or a guest name")]),
+  from: z.union([
+    z.number().int().min(100).max(999_999_999),
+    z.string().regex(/^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?$/, "expected a vmid or a guest name"),
+  ]),
   /** Full copy (true) or linked clone (false); omitted: PVE's default (linked from a template). */
   full: z.boolean().optional(),
   /** Full clones: the storage every copied disk goes to. */
@@ -88,11 +113,17 @@ const cloneSchema = z.strictObject({
 /** A VM platform's cloud-init: net0's address from the record's primary IPv4 (ipconfig0). */
 const cloudInitSchema = z.strictObject({
   /** Slot of the cloud-init drive (default ide2, where PVE's docs put it on a template). */
-  slot: z.string().regex(/^(ide[0-3]|sata[0-5]|scsi([0-9]|[12][0-9]|30))$/, "expected a drive slot like ide2, sata0 or scsi1").optional(),
+  slot: z
+    .string()
+    .regex(/^(ide[0-3]|sata[0-5]|scsi([0-9]|[12][0-9]|30))$/, "expected a drive slot like ide2, sata0 or scsi1")
+    .optional(),
   /** Storage of the drive; default: a clone keeps its template's drive, other VMs the record's storage. */
   storage: storageId.optional(),
   /** IPv4 gateway, used with a static address (default: the gateway of the address's prefix). */
-  gw: z.string().regex(/^(\d{1,3}\.){3}\d{1,3}$/, "expected an IPv4 address").optional(),
+  gw: z
+    .string()
+    .regex(/^(\d{1,3}\.){3}\d{1,3}$/, "expected an IPv4 address")
+    .optional(),
   /** DNS servers and search domains the guest is given (cloud-init nameserver / searchdomain). */
   nameservers: z.array(z.string().min(1)).min(1).optional(),
   searchDomains: z.array(z.string().min(1)).min(1).optional(),
@@ -191,9 +222,17 @@ const configSchema = z.strictObject({
        * fallback prefix serves interfaces without a VLAN. `prefix` (one prefix for every
        * interface) is refused with a pointer to the new keys.
        */
-      primaryIp4: z.strictObject({ fallbackPrefix: z.string().optional(), prefix: z.string().optional(), status: z.string().optional() }).optional(),
+      primaryIp4: z
+        .strictObject({ fallbackPrefix: z.string().optional(), prefix: z.string().optional(), status: z.string().optional() })
+        .optional(),
       /** `dns_name` on the record's primary IP addresses: `<name>.<zone>`. */
-      dns: z.strictObject({ zone: z.string().regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i, "expected a DNS zone like lab.example.com") }).optional(),
+      dns: z
+        .strictObject({
+          zone: z
+            .string()
+            .regex(/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i, "expected a DNS zone like lab.example.com"),
+        })
+        .optional(),
       onSuccess: z.string().optional(),
       onFailure: z.enum(["planned", "failed"]).optional(),
       journal: z.boolean().optional(),
@@ -322,7 +361,8 @@ function cloneIssues(slug: string, p: PlatformMapping, doc: YamlDocument): SpecI
     issues.push({
       location: doc.locate(["platforms", slug, "clone", "storage"], "key"),
       path: ["platforms", slug, "clone", "storage"],
-      message: "`storage` applies to full clones only (a linked clone's disks stay on the template's storage, and PVE clones a template linked unless told otherwise): set `full: true`, or remove it",
+      message:
+        "`storage` applies to full clones only (a linked clone's disks stay on the template's storage, and PVE clones a template linked unless told otherwise): set `full: true`, or remove it",
     });
   return issues;
 }
@@ -366,10 +406,12 @@ function checkedParts(value: unknown, zodIssues: readonly z.core.$ZodIssue[]): P
   return out as Partial<RawConfig>;
 }
 
-function primaryIp4Of(raw: { fallbackPrefix?: string | undefined; status?: string | undefined }): NonNullable<NetboxConfig["writeBack"]["primaryIp4"]> {
+function primaryIp4Of(raw: {
+  fallbackPrefix?: string | undefined;
+  status?: string | undefined;
+}): NonNullable<NetboxConfig["writeBack"]["primaryIp4"]> {
   return { ...(raw.fallbackPrefix !== undefined ? { fallbackPrefix: raw.fallbackPrefix } : {}), status: raw.status ?? "active" };
 }
-
 
 /** Problems across the clusters, connections and write-back keys of a config. */
 function clusterIssues(raw: Partial<RawConfig>, doc: YamlDocument): SpecIssue[] {
@@ -384,7 +426,11 @@ function clusterIssues(raw: Partial<RawConfig>, doc: YamlDocument): SpecIssue[] 
         message: `connection \`${m.connection}\` is not defined under \`connections:\`${connectionNames.length ? ` (defined: ${[...connectionNames].sort().join(", ")})` : ""}`,
       });
     if (m.vmidRange && m.vmidRange[0] > m.vmidRange[1])
-      issues.push({ location: doc.locate(["clusters", cluster, "vmidRange"]), path: ["clusters", cluster, "vmidRange"], message: `the range starts above its end (${m.vmidRange[0]} > ${m.vmidRange[1]}); write [low, high]` });
+      issues.push({
+        location: doc.locate(["clusters", cluster, "vmidRange"]),
+        path: ["clusters", cluster, "vmidRange"],
+        message: `the range starts above its end (${m.vmidRange[0]} > ${m.vmidRange[1]}); write [low, high]`,
+      });
   }
   if (raw.writeBack?.primaryIp4?.prefix !== undefined)
     issues.push({
@@ -397,24 +443,51 @@ function clusterIssues(raw: Partial<RawConfig>, doc: YamlDocument): SpecIssue[] 
 }
 
 /** The platforms' problems across keys, and the spec templates of those that have one. */
-function platformIssues(raw: Partial<RawConfig>, doc: YamlDocument): { issues: SpecIssue[]; templates: Record<string, Pick<PlatformMapping, "template" | "ctTemplate">> } {
+function platformIssues(
+  raw: Partial<RawConfig>,
+  doc: YamlDocument,
+): { issues: SpecIssue[]; templates: Record<string, Pick<PlatformMapping, "template" | "ctTemplate">> } {
   const issues: SpecIssue[] = [];
   const platform = raw.defaults?.platform;
   if (platform !== undefined && !declaredKeys(doc.value, "platforms").includes(platform))
-    issues.push({ location: doc.locate(["defaults", "platform"]), path: ["defaults", "platform"], message: `platform \`${platform}\` is not defined under \`platforms:\`` });
+    issues.push({
+      location: doc.locate(["defaults", "platform"]),
+      path: ["defaults", "platform"],
+      message: `platform \`${platform}\` is not defined under \`platforms:\``,
+    });
   const templates: Record<string, Pick<PlatformMapping, "template" | "ctTemplate">> = {};
   for (const [slug, p] of Object.entries(raw.platforms ?? {})) {
     if (p.iso && p.image)
-      issues.push({ location: doc.locate(["platforms", slug, "image"], "key"), path: ["platforms", slug], message: "give either `iso` (install from a CD-ROM) or `image` (first disk imported from an image), not both" });
+      issues.push({
+        location: doc.locate(["platforms", slug, "image"], "key"),
+        path: ["platforms", slug],
+        message: "give either `iso` (install from a CD-ROM) or `image` (first disk imported from an image), not both",
+      });
     if (p.clone) issues.push(...cloneIssues(slug, p, doc));
     if (p.cloudInit && p.iso && (p.cloudInit.slot ?? "ide2") === "ide2")
       issues.push({
         location: doc.locate(["platforms", slug, "cloudInit"], "key"),
         path: ["platforms", slug, "cloudInit", "slot"],
-        message: "the ISO's CD-ROM is on ide2, where the cloud-init drive goes by default: set `cloudInit.slot` to another slot (e.g. ide0)",
+        message:
+          "the ISO's CD-ROM is on ide2, where the cloud-init drive goes by default: set `cloudInit.slot` to another slot (e.g. ide0)",
       });
     if (p.container) {
-      for (const key of ["ostype", "iso", "image", "clone", "cloudInit", "bios", "machine", "cpu", "agent", "scsihw", "vm", "diskBus", "nicModel", "diskOptions"] as const) {
+      for (const key of [
+        "ostype",
+        "iso",
+        "image",
+        "clone",
+        "cloudInit",
+        "bios",
+        "machine",
+        "cpu",
+        "agent",
+        "scsihw",
+        "vm",
+        "diskBus",
+        "nicModel",
+        "diskOptions",
+      ] as const) {
         if (p[key] !== undefined)
           issues.push({
             location: doc.locate(["platforms", slug, key], "key"),
@@ -427,14 +500,23 @@ function platformIssues(raw: Partial<RawConfig>, doc: YamlDocument): { issues: S
       if (checked.template) templates[slug] = { ctTemplate: checked.template };
     } else {
       if (p.ostype === undefined && p.vm?.ostype === undefined && p.clone === undefined)
-        issues.push({ location: doc.locate(["platforms", slug], "key"), path: ["platforms", slug], message: "a platform needs `ostype` (VMs), `clone: { from: ... }` (VMs cloned from a template) or `container: { ostemplate: ... }` (LXC containers)" });
+        issues.push({
+          location: doc.locate(["platforms", slug], "key"),
+          path: ["platforms", slug],
+          message:
+            "a platform needs `ostype` (VMs), `clone: { from: ... }` (VMs cloned from a template) or `container: { ostemplate: ... }` (LXC containers)",
+        });
       const checked = checkPlatformTemplate(slug, p, raw.defaults?.diskBus ?? "scsi", doc);
       // A problem the checks above found already (the ISO's slot ...) is not told twice.
       const told = issues.filter((i) => i.path[0] === "platforms" && i.path[1] === slug).map((i) => i.path);
       issues.push(...checked.issues.filter((i) => !told.some((path) => overlaps(path, i.path))));
       if (checked.template) templates[slug] = { template: checked.template };
       if (p.ct !== undefined)
-        issues.push({ location: doc.locate(["platforms", slug, "ct"], "key"), path: ["platforms", slug, "ct"], message: "`ct` is a container's template, and this platform maps to VMs; write VM keys under `vm:` (or add `container:`)" });
+        issues.push({
+          location: doc.locate(["platforms", slug, "ct"], "key"),
+          path: ["platforms", slug, "ct"],
+          message: "`ct` is a container's template, and this platform maps to VMs; write VM keys under `vm:` (or add `container:`)",
+        });
     }
   }
   return { issues, templates };
@@ -445,7 +527,8 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
   const parsed = parseYaml(text, file);
   if (parsed.issues.length > 0) throw new NetboxConfigError(parsed.issues);
   const doc = parsed.documents[0];
-  if (!doc || parsed.documents.length !== 1) throw new NetboxConfigError([{ path: [], message: "expected exactly one YAML document", location: { file, line: 1, column: 1 } }]);
+  if (!doc || parsed.documents.length !== 1)
+    throw new NetboxConfigError([{ path: [], message: "expected exactly one YAML document", location: { file, line: 1, column: 1 } }]);
   const result = configSchema.safeParse(doc.value ?? {});
   const issues: SpecIssue[] = result.success ? [] : specIssuesFromZod(result.error.issues, configSchema, doc.value, doc);
   const raw: Partial<RawConfig> = result.success ? result.data : checkedParts(doc.value ?? {}, result.error.issues);
@@ -455,12 +538,21 @@ export function parseNetboxConfig(text: string, file: string): NetboxConfig {
     connections[key] = { name: key, ...c, source: { file, line, column } };
   }
   issues.push(...clusterIssues(raw, doc));
-  const quarantineMs = raw.vmidQuarantine === undefined ? DEFAULT_VMID_QUARANTINE_MS : raw.vmidQuarantine === 0 ? 0 : parseDuration(raw.vmidQuarantine);
+  const quarantineMs =
+    raw.vmidQuarantine === undefined ? DEFAULT_VMID_QUARANTINE_MS : raw.vmidQuarantine === 0 ? 0 : parseDuration(raw.vmidQuarantine);
   if (quarantineMs === undefined)
-    issues.push({ location: doc.locate(["vmidQuarantine"]), path: ["vmidQuarantine"], message: `\`${String(raw.vmidQuarantine)}\` is not a duration; write e.g. 30m, 24h or 7d (0: no quarantine)` });
+    issues.push({
+      location: doc.locate(["vmidQuarantine"]),
+      path: ["vmidQuarantine"],
+      message: `\`${String(raw.vmidQuarantine)}\` is not a duration; write e.g. 30m, 24h or 7d (0: no quarantine)`,
+    });
   const claimExpiryMs = raw.claimExpiry === undefined ? DEFAULT_CLAIM_EXPIRY_MS : parseDuration(raw.claimExpiry);
   if (claimExpiryMs === undefined || claimExpiryMs <= 0)
-    issues.push({ location: doc.locate(["claimExpiry"]), path: ["claimExpiry"], message: `\`${String(raw.claimExpiry)}\` is not a positive duration; write e.g. 30m or 2h (longer than your longest sync)` });
+    issues.push({
+      location: doc.locate(["claimExpiry"]),
+      path: ["claimExpiry"],
+      message: `\`${String(raw.claimExpiry)}\` is not a positive duration; write e.g. 30m or 2h (longer than your longest sync)`,
+    });
   const platforms = platformIssues(raw, doc);
   issues.push(...platforms.issues);
   if (!result.success || issues.length > 0) throw new NetboxConfigError(issues);

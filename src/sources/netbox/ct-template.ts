@@ -93,7 +93,8 @@ function refusals(ct: Map, container: Map): { issues: Array<{ path: SpecPath; me
     ["nics", NIC_OWNED],
   ] as const) {
     const slots = ct[section];
-    if (isMap(slots)) rest[section] = Object.fromEntries(Object.entries(slots).map(([slot, entry]) => [slot, strip(entry, owned, [section, slot])]));
+    if (isMap(slots))
+      rest[section] = Object.fromEntries(Object.entries(slots).map(([slot, entry]) => [slot, strip(entry, owned, [section, slot])]));
   }
   return { issues, rest };
 }
@@ -104,17 +105,24 @@ function probeOf(ct: Map, ostemplate: unknown): Map {
   const volume = { storage: STAND_IN.storage, size: STAND_IN.size };
   if (isMap(ct.rootfs)) probe.rootfs = { ...volume, ...ct.rootfs };
   if (isMap(ct.mounts))
-    probe.mounts = Object.fromEntries(Object.entries(ct.mounts).map(([slot, entry]) => [slot, isMap(entry) ? { ...volume, mountpoint: `/${slot}`, ...entry } : entry]));
+    probe.mounts = Object.fromEntries(
+      Object.entries(ct.mounts).map(([slot, entry]) => [slot, isMap(entry) ? { ...volume, mountpoint: `/${slot}`, ...entry } : entry]),
+    );
   return probe;
 }
 
 function templateOf(c: ContainerSpec, written: Map): CtTemplate {
   const fields: CtTemplate["fields"] = {};
-  for (const key of ["pool", "power", "snapshots", "tags", "sshPublicKeys", "password"] as const) if (c[key] !== undefined) Object.assign(fields, { [key]: c[key] });
+  for (const key of ["pool", "power", "snapshots", "tags", "sshPublicKeys", "password"] as const)
+    if (c[key] !== undefined) Object.assign(fields, { [key]: c[key] });
   const nics: CtTemplate["nics"] = {};
   for (const [slot, entry] of Object.entries(isMap(written.nics) ? written.nics : {})) {
     const nic = c.nics[slot];
-    if (nic) nics[slot] = { ...(isMap(entry) && entry.bridge !== undefined && nic.bridge !== undefined ? { bridge: nic.bridge } : {}), options: { ...nic.options } };
+    if (nic)
+      nics[slot] = {
+        ...(isMap(entry) && entry.bridge !== undefined && nic.bridge !== undefined ? { bridge: nic.bridge } : {}),
+        options: { ...nic.options },
+      };
   }
   const mounts: CtTemplate["mounts"] = {};
   for (const [slot, m] of Object.entries(c.mounts)) mounts[slot] = { ...m.options };
@@ -125,11 +133,17 @@ function templateOf(c: ContainerSpec, written: Map): CtTemplate {
  * Checks a container platform's `ct:` as the spec checks a container; every problem at its
  * config key. Undefined template: none written, or it has problems.
  */
-export function checkCtTemplate(slug: string, ct: Map | undefined, container: Map, doc: YamlDocument): { template?: CtTemplate; issues: SpecIssue[] } {
+export function checkCtTemplate(
+  slug: string,
+  ct: Map | undefined,
+  container: Map,
+  doc: YamlDocument,
+): { template?: CtTemplate; issues: SpecIssue[] } {
   if (ct === undefined) return { issues: [] };
   const base: SpecPath = ["platforms", slug, "ct"];
   const issues: SpecIssue[] = [];
-  const place = (path: SpecPath): SpecPath => (has(ct, path) ? [...base, ...path] : path[0] === "ostemplate" ? ["platforms", slug, "container", "ostemplate"] : base);
+  const place = (path: SpecPath): SpecPath =>
+    has(ct, path) ? [...base, ...path] : path[0] === "ostemplate" ? ["platforms", slug, "container", "ostemplate"] : base;
   const report = (path: SpecPath, message: string, part?: "key" | "value"): void => {
     const at = place(path);
     issues.push({ location: doc.locate(at, part), path: at, message });
@@ -147,7 +161,8 @@ export function checkCtTemplate(slug: string, ct: Map | undefined, container: Ma
   const sink: IssueSink = { add: report };
   const normalized = normalizeCt(parsed.data, [], doc.locate(base), sink);
   for (const tag of normalized?.tags ?? [])
-    if (isRecordTag(tag) || isDiskTag(tag)) report(["tags"], `tag \`${tag}\` has the shape of the tags pvectl binds a guest to its record and disks with; rename it`);
+    if (isRecordTag(tag) || isDiskTag(tag))
+      report(["tags"], `tag \`${tag}\` has the shape of the tags pvectl binds a guest to its record and disks with; rename it`);
   if (issues.length > 0 || !normalized) return { issues };
   return { template: templateOf(normalized, refused.rest), issues };
 }

@@ -86,7 +86,8 @@ export interface DiskPlacement {
   errors: string[];
 }
 
-const describe = (d: RecordDisk): string => `${d.label}${d.id !== undefined ? ` (id ${d.id})` : ""}${d.sizeBytes !== undefined ? `, ${humanSize(d.sizeBytes)}` : ""}`;
+const describe = (d: RecordDisk): string =>
+  `${d.label}${d.id !== undefined ? ` (id ${d.id})` : ""}${d.sizeBytes !== undefined ? `, ${humanSize(d.sizeBytes)}` : ""}`;
 const liveSize = (size: number | undefined): string => (size === undefined ? "size unknown" : humanSize(size));
 
 function tagsOf(disks: RecordDisk[], slots: SlotChoice[]): string[] {
@@ -108,7 +109,12 @@ function byPosition(disks: RecordDisk[], rules: SlotRules, guest: GuestDisks | u
  * position; for a guest without any record, adopted by position when the sizes match exactly.
  * `elsewhere`: recorded virtual disk ids that now belong to another NetBox record, described.
  */
-export function placeDisks(disks: RecordDisk[], rules: SlotRules, guest: GuestDisks | undefined, elsewhere: ReadonlyMap<number, string> = new Map()): DiskPlacement {
+export function placeDisks(
+  disks: RecordDisk[],
+  rules: SlotRules,
+  guest: GuestDisks | undefined,
+  elsewhere: ReadonlyMap<number, string> = new Map(),
+): DiskPlacement {
   if (guest === undefined) {
     const slots = byPosition(disks, rules, undefined);
     return { slots, tags: tagsOf(disks, slots), notes: [], errors: [] };
@@ -124,13 +130,17 @@ function adoptByPosition(disks: RecordDisk[], rules: SlotRules, guest: GuestDisk
   // The record's `disk` size (no virtual disks): one disk, nothing to tell apart, nothing to record.
   if (disks.every((d) => d.id === undefined)) return { slots, tags: [], notes: [], errors: [] };
   const expected = new Set(slots.map((s) => s.slot));
-  const exact = slots.every((s) => guest.slots.has(s.slot) && guest.slots.get(s.slot) === disks[s.disk]!.sizeBytes) && [...guest.slots.keys()].every((s) => expected.has(s));
+  const exact =
+    slots.every((s) => guest.slots.has(s.slot) && guest.slots.get(s.slot) === disks[s.disk]!.sizeBytes) &&
+    [...guest.slots.keys()].every((s) => expected.has(s));
   if (exact) {
     const pairs = slots.map((s) => `${s.slot} = ${describe(disks[s.disk]!)}`).join("; ");
     return {
       slots,
       tags: tagsOf(disks, slots),
-      notes: [`disks adopted by position (the guest was built before pvectl recorded which NetBox virtual disk each slot holds; every size matches exactly): ${pairs}; recorded as tags ${DISK_TAG_PREFIX}<id>-<slot>`],
+      notes: [
+        `disks adopted by position (the guest was built before pvectl recorded which NetBox virtual disk each slot holds; every size matches exactly): ${pairs}; recorded as tags ${DISK_TAG_PREFIX}<id>-<slot>`,
+      ],
       errors: [],
     };
   }
@@ -159,13 +169,25 @@ function conflicts(recorded: { id: number; slot: string }[], named: (id: number)
     byId.set(r.id, [...(byId.get(r.id) ?? []), r.slot]);
   }
   for (const [slot, ids] of bySlot)
-    if (ids.length > 1) errors.push(`${slot} is recorded as holding ${ids.map(named).join(" and ")} (tags ${ids.map((id) => diskTagOf(id, slot)).join(", ")}); remove the wrong tag from the guest in Proxmox VE`);
+    if (ids.length > 1)
+      errors.push(
+        `${slot} is recorded as holding ${ids.map(named).join(" and ")} (tags ${ids.map((id) => diskTagOf(id, slot)).join(", ")}); remove the wrong tag from the guest in Proxmox VE`,
+      );
   for (const [id, slots] of byId)
-    if (slots.length > 1) errors.push(`${named(id)} is recorded in ${slots.join(" and ")} (tags ${slots.map((s) => diskTagOf(id, s)).join(", ")}); remove the wrong tag from the guest in Proxmox VE`);
+    if (slots.length > 1)
+      errors.push(
+        `${named(id)} is recorded in ${slots.join(" and ")} (tags ${slots.map((s) => diskTagOf(id, s)).join(", ")}); remove the wrong tag from the guest in Proxmox VE`,
+      );
   return errors;
 }
 
-function byIdentity(disks: RecordDisk[], rules: SlotRules, guest: GuestDisks, recorded: { id: number; slot: string }[], elsewhere: ReadonlyMap<number, string>): DiskPlacement {
+function byIdentity(
+  disks: RecordDisk[],
+  rules: SlotRules,
+  guest: GuestDisks,
+  recorded: { id: number; slot: string }[],
+  elsewhere: ReadonlyMap<number, string>,
+): DiskPlacement {
   const index = new Map(disks.flatMap((d, i) => (d.id === undefined ? [] : [[d.id, i] as const])));
   const named = (id: number): string => {
     const i = index.get(id);
@@ -192,7 +214,9 @@ function byIdentity(disks: RecordDisk[], rules: SlotRules, guest: GuestDisks, re
     } else if (!live) {
       // Its disk is already gone from the guest too: the record is dropped, the slot is free.
     } else if (r.slot === rules.fixed) {
-      errors.push(`${r.slot} holds NetBox virtual disk id ${r.id}, which is gone from NetBox; a container cannot lose its ${r.slot}: create the virtual disk again in NetBox, or rebuild the container`);
+      errors.push(
+        `${r.slot} holds NetBox virtual disk id ${r.id}, which is gone from NetBox; a container cannot lose its ${r.slot}: create the virtual disk again in NetBox, or rebuild the container`,
+      );
       taken.add(r.slot);
     } else {
       // The record stays until the slot is gone, so the slot is not handed out while its removal waits (e.g. for --allow-data-loss).
@@ -205,7 +229,8 @@ function byIdentity(disks: RecordDisk[], rules: SlotRules, guest: GuestDisks, re
   const recordedSlots = new Set(recorded.map((r) => r.slot));
   for (const [slot, size] of guest.slots) {
     if (recordedSlots.has(slot)) continue;
-    const could = unassigned.length > 0 ? `one of ${unassigned.map((i) => describe(disks[i]!)).join(", ")}` : "none of the record's virtual disks";
+    const could =
+      unassigned.length > 0 ? `one of ${unassigned.map((i) => describe(disks[i]!)).join(", ")}` : "none of the record's virtual disks";
     errors.push(
       `${slot} (${liveSize(size)}) holds a disk with no record of its NetBox virtual disk (no tag ${DISK_TAG_PREFIX}<id>-${slot}); it could be ${could}; ` +
         `pvectl will not guess, so it is not resized or removed: tag it ${DISK_TAG_PREFIX}<virtual disk id>-${slot} in Proxmox VE if it holds one of them, or remove it there`,
@@ -215,7 +240,9 @@ function byIdentity(disks: RecordDisk[], rules: SlotRules, guest: GuestDisks, re
   for (const i of unassigned) {
     const disk = disks[i]!;
     if (disk.id === undefined) {
-      errors.push(`the guest's disks were built from NetBox virtual disks, but the record now lists none (${disk.label}); add the virtual disks back in NetBox`);
+      errors.push(
+        `the guest's disks were built from NetBox virtual disks, but the record now lists none (${disk.label}); add the virtual disks back in NetBox`,
+      );
       break;
     }
     const slot = rules.candidates.find((c) => !taken.has(c) && !guest.slots.has(c) && c !== rules.fixed);

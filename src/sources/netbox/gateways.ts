@@ -69,10 +69,18 @@ export class PrefixGateways {
     // NetBox refuses a filter on a tag that does not exist (400), so ask only when it does.
     this.tagExists ??= this.netbox.list("extras/tags", { slug: GATEWAY_TAG }).then((tags) => tags.length > 0);
     if (!(await this.tagExists)) return undefined;
-    const tagged = await this.netbox.list("ipam/ip-addresses", { parent: prefix.prefix, tag: GATEWAY_TAG, vrf_id: prefix.vrf?.id ?? "null" });
+    const tagged = await this.netbox.list("ipam/ip-addresses", {
+      parent: prefix.prefix,
+      tag: GATEWAY_TAG,
+      vrf_id: prefix.vrf?.id ?? "null",
+    });
     if (tagged.length > 1)
-      throw new Error(`prefix ${prefix.prefix} has ${tagged.length} IP addresses tagged ${GATEWAY_TAG} (${tagged.map((ip) => ip.address).join(", ")}); keep the tag on the router's address only`);
+      throw new Error(
+        `prefix ${prefix.prefix} has ${tagged.length} IP addresses tagged ${GATEWAY_TAG} (${tagged.map((ip) => ip.address).join(", ")}); keep the tag on the router's address only`,
+      );
     const ip = tagged[0];
-    return ip ? { address: hostOf(ip.address), from: `the IP address ${ip.address} tagged ${GATEWAY_TAG} in prefix ${prefix.prefix}` } : undefined;
+    return ip
+      ? { address: hostOf(ip.address), from: `the IP address ${ip.address} tagged ${GATEWAY_TAG} in prefix ${prefix.prefix}` }
+      : undefined;
   }
 }

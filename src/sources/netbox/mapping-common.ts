@@ -13,7 +13,8 @@ export const MAX_NICS = 32;
 export function diskSizes(record: NetboxVmRecord, config: NetboxConfig): { label: string; size: number; name?: string; id?: number }[] {
   const { vm } = record;
   const d = config.defaults;
-  if (record.disks.length) return record.disks.map((disk) => ({ label: `virtual disk \`${disk.name}\``, size: disk.size, name: disk.name, id: disk.id }));
+  if (record.disks.length)
+    return record.disks.map((disk) => ({ label: `virtual disk \`${disk.name}\``, size: disk.size, name: disk.name, id: disk.id }));
   if (vm.disk !== null && vm.disk !== undefined) return [{ label: "disk", size: vm.disk }];
   return d.diskSize !== undefined ? [{ label: "defaults.diskSize", size: d.diskSize }] : [];
 }
@@ -33,7 +34,12 @@ export interface DiskLayout {
  * bytes by defaults.diskUnit (a size that is not a positive whole number has none: the caller
  * reports it).
  */
-export function placeRecordDisks(sizes: ReturnType<typeof diskSizes>, config: NetboxConfig, rules: SlotRules, layout: DiskLayout | undefined): DiskPlacement {
+export function placeRecordDisks(
+  sizes: ReturnType<typeof diskSizes>,
+  config: NetboxConfig,
+  rules: SlotRules,
+  layout: DiskLayout | undefined,
+): DiskPlacement {
   const unit = UNIT_BYTES[config.defaults.diskUnit];
   const disks = sizes.map((s) => ({
     label: s.label,
@@ -51,10 +57,13 @@ export function vlansOf(iface: NetboxVmRecord["interfaces"][number]): { tag?: nu
   const mode = iface.mode?.value;
   const out: { tag?: number; trunks?: string } = {};
   if ((mode === "access" || mode === "tagged") && iface.untagged_vlan) out.tag = iface.untagged_vlan.vid;
-  if (mode === "tagged" && iface.tagged_vlans?.length) out.trunks = iface.tagged_vlans.map((v) => v.vid).sort((a, b) => a - b).join(";");
+  if (mode === "tagged" && iface.tagged_vlans?.length)
+    out.trunks = iface.tagged_vlans
+      .map((v) => v.vid)
+      .sort((a, b) => a - b)
+      .join(";");
   return out;
 }
-
 
 /**
  * The addresses of the record's interface at `index`: as loaded (loadGuestAddresses), else the
@@ -70,7 +79,11 @@ export function addressesOn(record: NetboxVmRecord, interfaceId: number, index: 
  * The IPv4 gateway of an interface's address: the platform's `gw` (`platformKey` names it in
  * messages), else the gateway of the address's prefix; with where it came from.
  */
-export function ipv4GatewayOf(a: Omit<InterfaceAddresses, "interfaceId">, platformGw: string | undefined, platformKey: string): { address: string; from: string } | undefined {
+export function ipv4GatewayOf(
+  a: Omit<InterfaceAddresses, "interfaceId">,
+  platformGw: string | undefined,
+  platformKey: string,
+): { address: string; from: string } | undefined {
   if (platformGw !== undefined) return { address: platformGw, from: platformKey };
   return a.gw4 !== undefined ? { address: a.gw4, from: a.gw4From ?? "its prefix" } : undefined;
 }
@@ -96,7 +109,11 @@ export function gatewayProblem(
  * guest would route through it. Refused (the record keeps its status), saying where the
  * gateway came from so the operator knows which of the two to change.
  */
-export function gatewayClash(interfaceName: string, ip4: string | undefined, gw: { address: string; from: string } | undefined): string | undefined {
+export function gatewayClash(
+  interfaceName: string,
+  ip4: string | undefined,
+  gw: { address: string; from: string } | undefined,
+): string | undefined {
   if (ip4 === undefined || gw === undefined || hostOf(ip4) !== gw.address) return undefined;
   return (
     `interface ${interfaceName}: its IPv4 ${ip4} is its own gateway (${gw.address}, ${gw.from}); ` +

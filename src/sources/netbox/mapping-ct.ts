@@ -18,7 +18,17 @@ import type { ContainerSpec, CtMountSpec, CtNicSpec } from "../spec/model.js";
 import { checkCtDevice } from "../spec/ct-devices.js";
 import { printCtFeatures } from "../spec/ct-values.js";
 import type { DiskPlacement } from "./disk-slots.js";
-import { addressesOn, type DiskLayout, diskSizes, gatewayProblem, ipv4GatewayOf, MAX_NICS, placeRecordDisks, UNIT_BYTES, vlansOf } from "./mapping-common.js";
+import {
+  addressesOn,
+  type DiskLayout,
+  diskSizes,
+  gatewayProblem,
+  ipv4GatewayOf,
+  MAX_NICS,
+  placeRecordDisks,
+  UNIT_BYTES,
+  vlansOf,
+} from "./mapping-common.js";
 import type { MappingResult, NicBinding } from "./mapping.js";
 import { applyCtTemplate } from "./mapping-template.js";
 import type { NetboxVmRecord } from "./records.js";
@@ -46,13 +56,24 @@ const INTERFACE_NAME = /^[-_.\w\d]{1,15}$/;
 const MOUNT_SLOTS = ["rootfs", ...Array.from({ length: 256 }, (_, i) => `mp${i}`)];
 
 /** rootfs and mount points from the record's disks; undefined entries after reporting. */
-function volumes(record: NetboxVmRecord, config: NetboxConfig, inputs: ContainerInputs): { rootfs?: CtMountSpec; mounts: Record<string, CtMountSpec>; placement: DiskPlacement } {
+function volumes(
+  record: NetboxVmRecord,
+  config: NetboxConfig,
+  inputs: ContainerInputs,
+): { rootfs?: CtMountSpec; mounts: Record<string, CtMountSpec>; placement: DiskPlacement } {
   const { errors, platform } = inputs;
   const storage = inputs.storage ?? "";
   const unit = config.defaults.diskUnit;
-  const sizes = diskSizes(record, config).map((s) => ({ ...s, bytes: Number.isInteger(s.size) && s.size > 0 ? s.size * UNIT_BYTES[unit] : undefined }));
-  if (sizes.length === 0 && platform.size !== undefined) sizes.push({ label: "container.size", size: 0, bytes: tryParseSize(platform.size) });
-  if (sizes.length === 0) errors.push("has no virtual disks and no disk size; add a virtual disk in NetBox, or set `container.size` on the platform (or `defaults.diskSize`)");
+  const sizes = diskSizes(record, config).map((s) => ({
+    ...s,
+    bytes: Number.isInteger(s.size) && s.size > 0 ? s.size * UNIT_BYTES[unit] : undefined,
+  }));
+  if (sizes.length === 0 && platform.size !== undefined)
+    sizes.push({ label: "container.size", size: 0, bytes: tryParseSize(platform.size) });
+  if (sizes.length === 0)
+    errors.push(
+      "has no virtual disks and no disk size; add a virtual disk in NetBox, or set `container.size` on the platform (or `defaults.diskSize`)",
+    );
   const mounts: Record<string, CtMountSpec> = {};
   let rootfs: CtMountSpec | undefined;
   const valid = sizes.map((disk) => disk.bytes !== undefined && disk.bytes >= MIB);
@@ -68,7 +89,9 @@ function volumes(record: NetboxVmRecord, config: NetboxConfig, inputs: Container
       continue;
     }
     if (!disk.name?.startsWith("/")) {
-      errors.push(`${disk.label}: a container's further disks are mount points; name the virtual disk after where it is mounted (e.g. /data)`);
+      errors.push(
+        `${disk.label}: a container's further disks are mount points; name the virtual disk after where it is mounted (e.g. /data)`,
+      );
       continue;
     }
     mounts[slot] = { storage, sizeBytes: disk.bytes, mountpoint: disk.name, options: {} };
@@ -76,12 +99,19 @@ function volumes(record: NetboxVmRecord, config: NetboxConfig, inputs: Container
   return { ...(rootfs ? { rootfs } : {}), mounts, placement };
 }
 
-function nics(record: NetboxVmRecord, config: NetboxConfig, inputs: ContainerInputs): { nics: Record<string, CtNicSpec>; bindings: NicBinding[] } {
+function nics(
+  record: NetboxVmRecord,
+  config: NetboxConfig,
+  inputs: ContainerInputs,
+): { nics: Record<string, CtNicSpec>; bindings: NicBinding[] } {
   const { errors, platform, cluster } = inputs;
   const bridge = platform.bridge ?? cluster?.bridge ?? config.defaults.bridge;
-  if (record.interfaces.length > MAX_NICS) errors.push(`has ${record.interfaces.length} interfaces; a container holds at most ${MAX_NICS} NICs`);
+  if (record.interfaces.length > MAX_NICS)
+    errors.push(`has ${record.interfaces.length} interfaces; a container holds at most ${MAX_NICS} NICs`);
   if (record.interfaces.length > 0 && bridge === undefined && cluster)
-    errors.push(`no bridge for the NICs: set \`container.bridge\` on the platform, \`clusters.${cluster.name}.bridge\` or \`defaults.bridge\``);
+    errors.push(
+      `no bridge for the NICs: set \`container.bridge\` on the platform, \`clusters.${cluster.name}.bridge\` or \`defaults.bridge\``,
+    );
   const out: Record<string, CtNicSpec> = {};
   const bindings: NicBinding[] = [];
   record.interfaces.slice(0, MAX_NICS).forEach((iface, i) => {
@@ -106,7 +136,9 @@ function nics(record: NetboxVmRecord, config: NetboxConfig, inputs: ContainerInp
     if (bridge !== undefined) nic.bridge = bridge;
     if (iface.mac_address) nic.hwaddr = iface.mac_address.toUpperCase();
     const problems: string[] = [];
-    checkCtDevice(slot, nic, [], { add: (path, message) => problems.push(`interface ${iface.name}${path.length ? ` (${path.join(".")})` : ""}: ${message}`) });
+    checkCtDevice(slot, nic, [], {
+      add: (path, message) => problems.push(`interface ${iface.name}${path.length ? ` (${path.join(".")})` : ""}: ${message}`),
+    });
     errors.push(...problems);
     out[slot] = nic;
     bindings.push({ slot, interfaceId: iface.id, interfaceName: iface.name });
@@ -133,7 +165,8 @@ export function mapContainer(record: NetboxVmRecord, config: NetboxConfig, input
   const { errors, cluster, node } = inputs;
   const { rootfs, mounts, placement } = volumes(record, config, inputs);
   const { nics: ctNics, bindings } = nics(record, config, inputs);
-  if (errors.length > 0 || !cluster || node === undefined || inputs.cores === undefined || inputs.memory === undefined) return { ok: false, record, errors };
+  if (errors.length > 0 || !cluster || node === undefined || inputs.cores === undefined || inputs.memory === undefined)
+    return { ok: false, record, errors };
   const mapped: ContainerSpec = {
     kind: "container",
     ...(inputs.vmid !== undefined ? { vmid: inputs.vmid } : {}),

@@ -18,7 +18,9 @@ function disksWith(disks: Record<string, DiskSpec>, t: VmTemplate): Record<strin
   const out: Record<string, DiskSpec> = {};
   for (const [slot, disk] of Object.entries(disks)) {
     const own = t.disks[slot];
-    out[slot] = own ? { ...disk, ...(own.format !== undefined ? { format: own.format } : {}), options: { ...own.options, ...disk.options } } : disk;
+    out[slot] = own
+      ? { ...disk, ...(own.format !== undefined ? { format: own.format } : {}), options: { ...own.options, ...disk.options } }
+      : disk;
   }
   return out;
 }
@@ -33,14 +35,22 @@ function coresWith(spec: VmSpec, t: VmTemplate, key: string, errors: string[]): 
   const sockets = t.fields.sockets;
   if (sockets === undefined || spec.cores === undefined) return spec.cores;
   if (spec.cores % sockets === 0) return spec.cores / sockets;
-  errors.push(`vcpus ${spec.cores} cannot be spread evenly over the ${sockets} sockets \`${key}.sockets\` asks for; give the record a multiple of ${sockets} vCPUs`);
+  errors.push(
+    `vcpus ${spec.cores} cannot be spread evenly over the ${sockets} sockets \`${key}.sockets\` asks for; give the record a multiple of ${sockets} vCPUs`,
+  );
   return spec.cores;
 }
 
 /** The VM `spec` (mapped from the record) with the platform's template applied; problems go to `errors`. */
 export function applyVmTemplate(spec: VmSpec, t: VmTemplate, ctx: TemplateContext, errors: string[]): VmSpec {
   const { tags, ...fields } = t.fields;
-  const out: VmSpec = { ...spec, ...fields, disks: disksWith(spec.disks, t), nics: nicsWith(spec.nics, t), cdroms: { ...spec.cdroms, ...t.cdroms } };
+  const out: VmSpec = {
+    ...spec,
+    ...fields,
+    disks: disksWith(spec.disks, t),
+    nics: nicsWith(spec.nics, t),
+    cdroms: { ...spec.cdroms, ...t.cdroms },
+  };
   const cores = coresWith(spec, t, ctx.key, errors);
   if (cores !== undefined) out.cores = cores;
   if (out.balloon !== undefined && out.memory !== undefined && out.balloon > out.memory)
@@ -60,11 +70,16 @@ export function applyCtTemplate(spec: ContainerSpec, t: CtTemplate): ContainerSp
   const out: ContainerSpec = { ...spec, ...fields, options: { ...t.options, ...spec.options } };
   if (tags?.length) out.tags = [...new Set([...(spec.tags ?? []), ...tags])].sort();
   if (spec.rootfs) out.rootfs = { ...spec.rootfs, options: { ...t.rootfs, ...spec.rootfs.options } };
-  out.mounts = Object.fromEntries(Object.entries(spec.mounts).map(([slot, m]) => [slot, { ...m, options: { ...t.mounts[slot], ...m.options } }]));
+  out.mounts = Object.fromEntries(
+    Object.entries(spec.mounts).map(([slot, m]) => [slot, { ...m, options: { ...t.mounts[slot], ...m.options } }]),
+  );
   out.nics = Object.fromEntries(
     Object.entries(spec.nics).map(([slot, nic]) => {
       const own = t.nics[slot];
-      return [slot, own ? { ...nic, ...(own.bridge !== undefined ? { bridge: own.bridge } : {}), options: { ...own.options, ...nic.options } } : nic];
+      return [
+        slot,
+        own ? { ...nic, ...(own.bridge !== undefined ? { bridge: own.bridge } : {}), options: { ...own.options, ...nic.options } } : nic,
+      ];
     }),
   );
   return out;

@@ -24,7 +24,17 @@ import { isValidTag } from "../../pve/tags.js";
 import type { CdromSpec, CloudInitSpec, ContainerSpec, DeviceSection, DiskSpec, IpConfigSpec, NicSpec, VmSpec } from "../spec/model.js";
 import type { NetboxConfig, PlatformMapping } from "./config.js";
 import { DISK_TAG_PREFIX, isDiskTag } from "./disk-slots.js";
-import { addressesOn, type DiskLayout, diskSizes, gatewayProblem, ipv4GatewayOf, MAX_NICS, placeRecordDisks, UNIT_BYTES, vlansOf } from "./mapping-common.js";
+import {
+  addressesOn,
+  type DiskLayout,
+  diskSizes,
+  gatewayProblem,
+  ipv4GatewayOf,
+  MAX_NICS,
+  placeRecordDisks,
+  UNIT_BYTES,
+  vlansOf,
+} from "./mapping-common.js";
 import { mapContainer } from "./mapping-ct.js";
 import { applyVmTemplate } from "./mapping-template.js";
 import { isRecordTag, RECORD_TAG_PREFIX, recordTagOf } from "./record-tag.js";
@@ -86,12 +96,19 @@ export function recordVmid(record: NetboxVmRecord, config: NetboxConfig): number
  * record tag is refused: it would bind the guest to another record.
  */
 function recordTags(record: NetboxVmRecord, config: NetboxConfig, errors: string[]): string[] {
-  const all = [...(config.tags.passThrough ? (record.vm.tags ?? []).map((t) => t.slug) : []), ...config.tags.add].map((t) => t.toLowerCase());
-  for (const t of all) if (!isValidTag(t)) errors.push(`tag \`${t}\` is not a valid Proxmox VE tag (letters, digits, _ - + .; not starting with - + .)`);
+  const all = [...(config.tags.passThrough ? (record.vm.tags ?? []).map((t) => t.slug) : []), ...config.tags.add].map((t) =>
+    t.toLowerCase(),
+  );
+  for (const t of all)
+    if (!isValidTag(t)) errors.push(`tag \`${t}\` is not a valid Proxmox VE tag (letters, digits, _ - + .; not starting with - + .)`);
   for (const t of all.filter(isRecordTag))
-    errors.push(`tag \`${t}\` has the shape of the tag pvectl binds a guest to its NetBox record with (${RECORD_TAG_PREFIX}<id>); rename it in NetBox or in tags.add`);
+    errors.push(
+      `tag \`${t}\` has the shape of the tag pvectl binds a guest to its NetBox record with (${RECORD_TAG_PREFIX}<id>); rename it in NetBox or in tags.add`,
+    );
   for (const t of all.filter(isDiskTag))
-    errors.push(`tag \`${t}\` has the shape of the tags pvectl records which virtual disk each slot holds with (${DISK_TAG_PREFIX}<id>-<slot>); rename it in NetBox or in tags.add`);
+    errors.push(
+      `tag \`${t}\` has the shape of the tags pvectl records which virtual disk each slot holds with (${DISK_TAG_PREFIX}<id>-<slot>); rename it in NetBox or in tags.add`,
+    );
   return [...new Set([...all, recordTagOf(record.vm.id)])].sort();
 }
 
@@ -107,7 +124,10 @@ function cloneDiskStorage(clone: NonNullable<PlatformMapping["clone"]>): string 
 /** Sections a clone leaves as its template made them: the CD-ROMs unless the platform names some, cloud-init unless configured. */
 function cloneUnmanaged(platform: PlatformMapping): DeviceSection[] {
   const cdroms = platform.iso !== undefined || Object.keys(platform.template?.cdroms ?? {}).length > 0;
-  return [...(cdroms ? [] : (["cdroms"] as const)), ...(platform.cloudInit || platform.template?.cloudInit ? [] : (["cloudInit"] as const))];
+  return [
+    ...(cdroms ? [] : (["cdroms"] as const)),
+    ...(platform.cloudInit || platform.template?.cloudInit ? [] : (["cloudInit"] as const)),
+  ];
 }
 
 /**
@@ -115,7 +135,12 @@ function cloneUnmanaged(platform: PlatformMapping): DeviceSection[] {
  * (static, with the platform's gateway), else DHCP. A clone's drive stays on its template's
  * storage unless the platform names one.
  */
-function cloudInitOf(record: NetboxVmRecord, platform: PlatformMapping & { slug: string }, storage: string | undefined, errors: string[]): CloudInitSpec {
+function cloudInitOf(
+  record: NetboxVmRecord,
+  platform: PlatformMapping & { slug: string },
+  storage: string | undefined,
+  errors: string[],
+): CloudInitSpec {
   const ci = platform.cloudInit ?? {};
   const onStorage = ci.storage ?? (platform.clone ? undefined : storage);
   return {
@@ -132,7 +157,12 @@ function cloudInitOf(record: NetboxVmRecord, platform: PlatformMapping & { slug:
  * the prefix's gateway); net0 without an IPv4 takes DHCP, other interfaces without an address
  * are not managed.
  */
-function ipconfigsOf(record: NetboxVmRecord, platformGw: string | undefined, platformKey: string, errors: string[]): Record<string, IpConfigSpec> {
+function ipconfigsOf(
+  record: NetboxVmRecord,
+  platformGw: string | undefined,
+  platformKey: string,
+  errors: string[],
+): Record<string, IpConfigSpec> {
   const out: Record<string, IpConfigSpec> = {};
   record.interfaces.slice(0, MAX_NICS).forEach((iface, i) => {
     const a = addressesOn(record, iface.id, i);
@@ -159,12 +189,18 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig, layout?:
   const d = config.defaults;
 
   if (!VM_NAME.test(vm.name))
-    errors.push(`name \`${vm.name}\` is not a valid Proxmox VE VM name (letters, digits and hyphens, dot-separated, at most 63 characters)`);
+    errors.push(
+      `name \`${vm.name}\` is not a valid Proxmox VE VM name (letters, digits and hyphens, dot-separated, at most 63 characters)`,
+    );
 
   const clusterName = vm.cluster?.name;
   const cluster = clusterName === undefined ? undefined : config.clusters[clusterName];
-  if (clusterName === undefined) errors.push(`has no cluster; assign it to one of the configured clusters (${known(Object.keys(config.clusters))})`);
-  else if (!cluster) errors.push(`cluster \`${clusterName}\` is not configured under \`clusters:\` in ${config.file} (configured: ${known(Object.keys(config.clusters))})`);
+  if (clusterName === undefined)
+    errors.push(`has no cluster; assign it to one of the configured clusters (${known(Object.keys(config.clusters))})`);
+  else if (!cluster)
+    errors.push(
+      `cluster \`${clusterName}\` is not configured under \`clusters:\` in ${config.file} (configured: ${known(Object.keys(config.clusters))})`,
+    );
 
   const vmid = recordVmid(record, config);
   if (typeof vmid === "string") errors.push(vmid);
@@ -175,17 +211,23 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig, layout?:
     errors.push(`no Proxmox node: set custom field ${config.customFields.node} or \`clusters.${clusterName}.node\` (or \`defaults.node\`)`);
   const platformSlug = vm.platform?.slug ?? d.platform;
   const platform = platformSlug === undefined ? undefined : config.platforms[platformSlug];
-  if (platformSlug === undefined) errors.push(`has no platform; set one in NetBox or \`defaults.platform\` (configured: ${known(Object.keys(config.platforms))})`);
-  else if (!platform) errors.push(`platform \`${platformSlug}\` is not configured under \`platforms:\` in ${config.file} (configured: ${known(Object.keys(config.platforms))})`);
+  if (platformSlug === undefined)
+    errors.push(`has no platform; set one in NetBox or \`defaults.platform\` (configured: ${known(Object.keys(config.platforms))})`);
+  else if (!platform)
+    errors.push(
+      `platform \`${platformSlug}\` is not configured under \`platforms:\` in ${config.file} (configured: ${known(Object.keys(config.platforms))})`,
+    );
   const storageCf = customField(record, config.customFields.storage);
   const storage = (typeof storageCf === "string" ? storageCf : undefined) ?? platform?.container?.storage ?? cluster?.storage ?? d.storage;
   if (cluster && storage === undefined)
-    errors.push(`no storage for the disks: set custom field ${config.customFields.storage} or \`clusters.${clusterName}.storage\` (or \`defaults.storage\`)`);
-
+    errors.push(
+      `no storage for the disks: set custom field ${config.customFields.storage} or \`clusters.${clusterName}.storage\` (or \`defaults.storage\`)`,
+    );
 
   const cores = vm.vcpus ?? d.cores;
   if (cores === undefined) errors.push("vcpus is not set; set it in NetBox or `defaults.cores`");
-  else if (!Number.isInteger(cores) || cores < 1) errors.push(`vcpus ${cores} is not a whole number of at least 1 (Proxmox VE allocates whole cores)`);
+  else if (!Number.isInteger(cores) || cores < 1)
+    errors.push(`vcpus ${cores} is not a whole number of at least 1 (Proxmox VE allocates whole cores)`);
 
   const memoryRaw = vm.memory ?? d.memory;
   let memory: number | undefined;
@@ -216,11 +258,17 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig, layout?:
   const sizes = diskSizes(record, config);
   const bus = platform?.diskBus ?? d.diskBus;
   // Slots the platform's CD-ROMs and cloud-init drive take are not the disks'.
-  const candidates = Array.from({ length: MAX_DISKS[bus] ?? 0 }, (_, i) => `${bus}${i}`).filter((slot) => !platform?.template?.reserved.includes(slot));
+  const candidates = Array.from({ length: MAX_DISKS[bus] ?? 0 }, (_, i) => `${bus}${i}`).filter(
+    (slot) => !platform?.template?.reserved.includes(slot),
+  );
   const maxDisks = candidates.length;
   if (sizes.length === 0) errors.push("has no virtual disks and no disk size; add a virtual disk in NetBox or set `defaults.diskSize`");
-  if (sizes.length > maxDisks) errors.push(`has ${sizes.length} disks; the ${bus} bus holds at most ${maxDisks}${maxDisks < (MAX_DISKS[bus] ?? 0) ? " beside the platform's CD-ROMs" : ""}`);
-  for (const { label, size } of sizes) if (!Number.isInteger(size) || size <= 0) errors.push(`${label} has size ${size} ${d.diskUnit}; a disk needs a positive size`);
+  if (sizes.length > maxDisks)
+    errors.push(
+      `has ${sizes.length} disks; the ${bus} bus holds at most ${maxDisks}${maxDisks < (MAX_DISKS[bus] ?? 0) ? " beside the platform's CD-ROMs" : ""}`,
+    );
+  for (const { label, size } of sizes)
+    if (!Number.isInteger(size) || size <= 0) errors.push(`${label} has size ${size} ${d.diskUnit}; a disk needs a positive size`);
   const firstSlot = `${bus}0`;
   const placement = placeRecordDisks(sizes, config, { candidates }, layout);
   for (const { slot, disk: i, added } of placement.slots) {
@@ -229,7 +277,11 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig, layout?:
     // The guest's original first disk (the template's, or imported from the image); a disk added later in that slot is a plain one.
     const first = slot === firstSlot && !added;
     const onStorage = first && platform?.clone ? cloneDiskStorage(platform.clone) : storage;
-    const disk: DiskSpec = { ...(onStorage !== undefined ? { storage: onStorage } : {}), sizeBytes: size * UNIT_BYTES[d.diskUnit], options: {} };
+    const disk: DiskSpec = {
+      ...(onStorage !== undefined ? { storage: onStorage } : {}),
+      sizeBytes: size * UNIT_BYTES[d.diskUnit],
+      options: {},
+    };
     if (first && platform?.image) disk.importFrom = platform.image;
     disks[slot] = disk;
   }
@@ -252,9 +304,20 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig, layout?:
   });
 
   const cdroms: Record<string, CdromSpec> = platform?.iso ? { ide2: { iso: platform.iso } } : {};
-  const cloudInit = (platform?.cloudInit || platform?.template?.cloudInit) && record.interfaces.length > 0 ? cloudInitOf(record, { ...platform, slug: platformSlug ?? "" }, storage, errors) : undefined;
+  const cloudInit =
+    (platform?.cloudInit || platform?.template?.cloudInit) && record.interfaces.length > 0
+      ? cloudInitOf(record, { ...platform, slug: platformSlug ?? "" }, storage, errors)
+      : undefined;
 
-  if (errors.length > 0 || !cluster || clusterName === undefined || node === undefined || cores === undefined || memory === undefined || !platform) {
+  if (
+    errors.length > 0 ||
+    !cluster ||
+    clusterName === undefined ||
+    node === undefined ||
+    cores === undefined ||
+    memory === undefined ||
+    !platform
+  ) {
     return { ok: false, record, errors };
   }
 
@@ -291,7 +354,9 @@ export function mapRecord(record: NetboxVmRecord, config: NetboxConfig, layout?:
     extraConfig: {},
     source: { file: `netbox:virtualization/virtual-machines/${vm.id}`, line: 1, column: 1 },
   };
-  const built = platform.template ? applyVmTemplate(spec, platform.template, { storage, key: `platforms.${platformSlug}.vm` }, errors) : spec;
+  const built = platform.template
+    ? applyVmTemplate(spec, platform.template, { storage, key: `platforms.${platformSlug}.vm` }, errors)
+    : spec;
   if (errors.length > 0) return { ok: false, record, errors };
   return { ok: true, record, spec: built, cluster: clusterName, nics: bindings, diskNotes: placement.notes, diskErrors: placement.errors };
 }

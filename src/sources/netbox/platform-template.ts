@@ -90,7 +90,13 @@ const CLOUD_INIT_KEYS = ["slot", "storage", "nameservers", "searchDomains"] as c
 const STRUCTURED = new Set(["disks", "nics", "cdroms", "cloudInit", "efidisk", "tpm", "extraConfig"]);
 
 /** Stand-ins for what each record fills in, valid wherever the spec takes them. */
-export const STAND_IN = { name: "netbox-record", node: "netbox-node", storage: "netbox-storage", size: "1G", bridge: "netbox-bridge" } as const;
+export const STAND_IN = {
+  name: "netbox-record",
+  node: "netbox-node",
+  storage: "netbox-storage",
+  size: "1G",
+  bridge: "netbox-bridge",
+} as const;
 
 type Map = Record<string, unknown>;
 export const isMap = (v: unknown): v is Map => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -143,13 +149,15 @@ function refusals(slug: string, p: PlatformKeys, vm: Map): { issues: Array<{ pat
     const { ipconfig: _, ...ci } = vm.cloudInit;
     rest.cloudInit = ci;
   }
-  const once = (path: SpecPath, platformKey: string): void => refuse(path, `\`platforms.${slug}.${platformKey}\` says this already; say it in one place`);
+  const once = (path: SpecPath, platformKey: string): void =>
+    refuse(path, `\`platforms.${slug}.${platformKey}\` says this already; say it in one place`);
   for (const key of PLATFORM_FIELDS) {
     if (p[key] !== undefined && Object.hasOwn(vm, key)) once([key], key);
   }
   if (p.iso !== undefined && isMap(vm.cdroms) && Object.hasOwn(vm.cdroms, "ide2")) once(["cdroms", "ide2"], "iso");
   for (const key of CLOUD_INIT_KEYS) {
-    if (p.cloudInit?.[key] !== undefined && isMap(vm.cloudInit) && Object.hasOwn(vm.cloudInit, key)) once(["cloudInit", key], `cloudInit.${key}`);
+    if (p.cloudInit?.[key] !== undefined && isMap(vm.cloudInit) && Object.hasOwn(vm.cloudInit, key))
+      once(["cloudInit", key], `cloudInit.${key}`);
   }
   return { issues, rest };
 }
@@ -173,7 +181,8 @@ function probeOf(p: PlatformKeys, vm: Map, bus: string, reserved: string[]): Map
   const written = (section: string): Map | undefined => (isMap(vm[section]) ? (vm[section] as Map) : undefined);
   if (vm.disks === undefined || isMap(vm.disks)) {
     const disks: Map = {};
-    for (const slot of slotNames(bus).filter((s) => !reserved.includes(s))) disks[slot] = { storage: STAND_IN.storage, size: STAND_IN.size, ...p.diskOptions };
+    for (const slot of slotNames(bus).filter((s) => !reserved.includes(s)))
+      disks[slot] = { storage: STAND_IN.storage, size: STAND_IN.size, ...p.diskOptions };
     for (const [slot, entry] of Object.entries(written("disks") ?? {}))
       disks[slot] = isMap(entry) ? { storage: STAND_IN.storage, size: STAND_IN.size, ...p.diskOptions, ...entry } : entry;
     probe.disks = disks;
@@ -182,7 +191,10 @@ function probeOf(p: PlatformKeys, vm: Map, bus: string, reserved: string[]): Map
     const nics: Map = {};
     for (const slot of slotNames("net")) {
       const entry = written("nics")?.[slot];
-      nics[slot] = entry === undefined || isMap(entry) ? { bridge: STAND_IN.bridge, ...(p.nicModel !== undefined ? { model: p.nicModel } : {}), ...entry } : entry;
+      nics[slot] =
+        entry === undefined || isMap(entry)
+          ? { bridge: STAND_IN.bridge, ...(p.nicModel !== undefined ? { model: p.nicModel } : {}), ...entry }
+          : entry;
     }
     for (const [slot, entry] of Object.entries(written("nics") ?? {})) if (!(slot in nics)) nics[slot] = entry;
     probe.nics = nics;
@@ -190,7 +202,10 @@ function probeOf(p: PlatformKeys, vm: Map, bus: string, reserved: string[]): Map
   if (p.iso !== undefined && (vm.cdroms === undefined || isMap(vm.cdroms))) probe.cdroms = { ide2: { iso: p.iso }, ...written("cdroms") };
   if (p.cloudInit || vm.cloudInit !== undefined) {
     const { gw: _, ...platformCi } = p.cloudInit ?? {};
-    probe.cloudInit = isMap(vm.cloudInit) || vm.cloudInit === undefined ? { storage: STAND_IN.storage, ...platformCi, ...written("cloudInit") } : vm.cloudInit;
+    probe.cloudInit =
+      isMap(vm.cloudInit) || vm.cloudInit === undefined
+        ? { storage: STAND_IN.storage, ...platformCi, ...written("cloudInit") }
+        : vm.cloudInit;
   }
   for (const drive of ["efidisk", "tpm"]) if (isMap(vm[drive])) probe[drive] = { storage: STAND_IN.storage, ...(vm[drive] as Map) };
   return probe;
@@ -205,7 +220,8 @@ function writtenPart<T extends object>(from: T | undefined, written: unknown): P
 /** The normalised probe, cut back to what the template and the platform's slot keys say. */
 function templateOf(vm: VmSpec, written: Map, bus: string, reserved: string[]): VmTemplate {
   const fields: Map = {};
-  for (const key of Object.keys(written)) if (!STRUCTURED.has(key) && (vm as unknown as Map)[key] !== undefined) fields[key] = (vm as unknown as Map)[key];
+  for (const key of Object.keys(written))
+    if (!STRUCTURED.has(key) && (vm as unknown as Map)[key] !== undefined) fields[key] = (vm as unknown as Map)[key];
   const disks: VmTemplate["disks"] = {};
   for (const slot of slotNames(bus).filter((s) => !reserved.includes(s) || has(written, ["disks", s]))) {
     const disk = vm.disks[slot];
@@ -246,7 +262,12 @@ function placeOf(path: SpecPath, p: PlatformKeys, vm: Map): SpecPath {
  * VM: the template the mapping applies, and every problem at its config key. Undefined
  * template: the platform has none of those keys, or has problems.
  */
-export function checkPlatformTemplate(slug: string, p: PlatformKeys, defaultBus: string, doc: YamlDocument): { template?: VmTemplate; issues: SpecIssue[] } {
+export function checkPlatformTemplate(
+  slug: string,
+  p: PlatformKeys,
+  defaultBus: string,
+  doc: YamlDocument,
+): { template?: VmTemplate; issues: SpecIssue[] } {
   if (p.vm === undefined && p.diskOptions === undefined && p.nicModel === undefined && p.diskBus === undefined) return { issues: [] };
   const base: SpecPath = ["platforms", slug];
   const vm = p.vm ?? {};
@@ -265,22 +286,30 @@ export function checkPlatformTemplate(slug: string, p: PlatformKeys, defaultBus:
   const reserved = reservedSlots(p, refused.rest);
   for (const slot of Object.keys(isMap(refused.rest.disks) ? refused.rest.disks : {}))
     if (!slotNames(bus).includes(slot))
-      report(["vm", "disks", slot], `the record's disks are on the ${bus} bus (\`diskBus\`), so no record disk is ever in ${slot}; write its options under a ${bus} slot`, "key");
+      report(
+        ["vm", "disks", slot],
+        `the record's disks are on the ${bus} bus (\`diskBus\`), so no record disk is ever in ${slot}; write its options under a ${bus} slot`,
+        "key",
+      );
   const probe = probeOf(p, refused.rest, bus, reserved);
   const placed: YamlDocument = { value: probe, locate: (path, part) => doc.locate([...base, ...placeOf(path, p, refused.rest)], part) };
   const schema = specSchemas().vm;
   const parsed = schema.safeParse(probe, { jitless: true });
   if (!parsed.success) {
-    for (const issue of specIssuesFromZod(parsed.error.issues, schema, probe, placed)) report(placeOf(issue.path, p, refused.rest), issue.message, undefined, issue.location);
+    for (const issue of specIssuesFromZod(parsed.error.issues, schema, probe, placed))
+      report(placeOf(issue.path, p, refused.rest), issue.message, undefined, issue.location);
     return { issues };
   }
   // The probe's stand-in slots are not the operator's: a list of them would only confuse.
   const devices = `the record's disks are ${bus}0, ${bus}1 …, its NICs net0, net1 …${reserved.length ? `, the platform's drives ${reserved.join(", ")}` : ""}`;
-  const sink: IssueSink = { add: (path, message, part) => report(placeOf(path, p, refused.rest), message.replace(/ \(it has [^)]*\)$/, ` (${devices})`), part) };
+  const sink: IssueSink = {
+    add: (path, message, part) => report(placeOf(path, p, refused.rest), message.replace(/ \(it has [^)]*\)$/, ` (${devices})`), part),
+  };
   const normalized = normalizeVm(parsed.data, [], { file: "", line: 1, column: 1 }, sink);
   for (const problem of planValueProblems(normalized)) sink.add(problem.path, problem.message);
   for (const tag of normalized.tags ?? [])
-    if (isRecordTag(tag) || isDiskTag(tag)) report(["vm", "tags"], `tag \`${tag}\` has the shape of the tags pvectl binds a guest to its record and disks with; rename it`);
+    if (isRecordTag(tag) || isDiskTag(tag))
+      report(["vm", "tags"], `tag \`${tag}\` has the shape of the tags pvectl binds a guest to its record and disks with; rename it`);
   if (issues.length > 0) return { issues };
   return { template: templateOf(normalized, refused.rest, bus, reserved), issues };
 }

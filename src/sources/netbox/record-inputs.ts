@@ -52,7 +52,16 @@ export function recordInputs(record: NetboxVmRecord, config: NetboxConfig): Reco
     [vmidInput(config)]: text(vm.custom_fields?.[fields.vmid]),
     [`custom field ${fields.node}`]: text(vm.custom_fields?.[fields.node]),
     [`custom field ${fields.storage}`]: text(vm.custom_fields?.[fields.storage]),
-    ...(config.tags.passThrough ? { tags: text((vm.tags ?? []).map((t) => t.slug).sort().join(", ")) } : {}),
+    ...(config.tags.passThrough
+      ? {
+          tags: text(
+            (vm.tags ?? [])
+              .map((t) => t.slug)
+              .sort()
+              .join(", "),
+          ),
+        }
+      : {}),
   };
   // The disks as the mapping sizes them: the virtual disks, else the VM's `disk` (NetBox sums
   // the virtual disks into it, so it says nothing more when there are some).

@@ -36,7 +36,11 @@ function narrowAnyOf(config: NetboxConfig, key: "clusters" | "sites", flag: stri
  * The selection a command reads: `status` is the caller's (sync: the configured statuses,
  * decommission: decommission.status, diff: every status), the rest the config's narrowed by `flags`.
  */
-export function recordSelection(config: NetboxConfig, flags: SelectionFlags | undefined, status: RecordSelection["status"]): RecordSelection {
+export function recordSelection(
+  config: NetboxConfig,
+  flags: SelectionFlags | undefined,
+  status: RecordSelection["status"],
+): RecordSelection {
   const tags = [...new Set([...config.select.tags, ...(flags?.tags ?? [])])];
   return {
     ...(status !== undefined ? { status } : {}),

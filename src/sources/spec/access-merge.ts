@@ -22,7 +22,9 @@ const KEYS: Record<ListName, { noun: string; key(entry: never): string }> = {
 function connectionOf(section: AccessSpec, names: string[], issues: SpecIssue[]): string | undefined | null {
   const issue = (message: string) => issues.push({ location: section.source, path: ["access", "connection"], message });
   if (section.connection !== undefined && !names.includes(section.connection)) {
-    issue(`the access section names connection \`${section.connection}\`, which no spec file defines${didYouMean(section.connection, names)}`);
+    issue(
+      `the access section names connection \`${section.connection}\`, which no spec file defines${didYouMean(section.connection, names)}`,
+    );
     return null;
   }
   if (section.connection === undefined && names.length > 1) {

@@ -85,7 +85,13 @@ function roles(raw: Entries<"roles">, path: SpecPath, sink: IssueSink, locate: L
       if (problem) sink.add([...here, "privileges", j], problem);
     });
     // Kept even when refused above: the section is refused, and the role still meets the check for ids declared twice.
-    out.push({ id: r.id, privileges: [...new Set(r.privileges)].sort(), absent: r.state === "absent", adopt: r.adopt ?? false, where: at(locate, here) });
+    out.push({
+      id: r.id,
+      privileges: [...new Set(r.privileges)].sort(),
+      absent: r.state === "absent",
+      adopt: r.adopt ?? false,
+      where: at(locate, here),
+    });
   });
   return out;
 }
@@ -116,7 +122,13 @@ function tokens(raw: Entries<"tokens">, path: SpecPath, sink: IssueSink, locate:
     if (t === undefined) return;
     const here = [...path, "tokens", i];
     const expire = expireOf(t.expire, here, sink);
-    const token: DesiredToken = { user: t.user, name: t.name, privsep: t.privsep ?? true, adopt: t.adopt ?? false, where: at(locate, here) };
+    const token: DesiredToken = {
+      user: t.user,
+      name: t.name,
+      privsep: t.privsep ?? true,
+      adopt: t.adopt ?? false,
+      where: at(locate, here),
+    };
     if (typeof expire === "number") token.expire = expire;
     if (t.comment !== undefined) token.comment = t.comment.trim();
     if (t.secretFile !== undefined) token.secretFile = resolve(baseDir, t.secretFile);
@@ -130,10 +142,17 @@ function acls(raw: Entries<"acls">, path: SpecPath, sink: IssueSink, locate: Loc
   raw.forEach((a, i) => {
     if (a === undefined) return;
     const here = [...path, "acls", i];
-    const subjects = [a.user !== undefined ? { type: "user" as const, ugid: a.user } : undefined, a.group !== undefined ? { type: "group" as const, ugid: a.group } : undefined, a.token !== undefined ? { type: "token" as const, ugid: a.token } : undefined].filter((s) => s !== undefined);
+    const subjects = [
+      a.user !== undefined ? { type: "user" as const, ugid: a.user } : undefined,
+      a.group !== undefined ? { type: "group" as const, ugid: a.group } : undefined,
+      a.token !== undefined ? { type: "token" as const, ugid: a.token } : undefined,
+    ].filter((s) => s !== undefined);
     if (subjects.length !== 1) sink.add(here, "give exactly one of `user: user@realm`, `group: NAME` or `token: user@realm!name`");
     if (!isAclPath(a.path)) {
-      sink.add([...here, "path"], `'${a.path}' is not an ACL path PVE accepts: /, /vms[/<vmid>], /pool[/<pool>], /storage[/<id>], /nodes[/<node>], /sdn/..., /mapping/..., /access[/groups[/<group>]|/realm[/<realm>]]`);
+      sink.add(
+        [...here, "path"],
+        `'${a.path}' is not an ACL path PVE accepts: /, /vms[/<vmid>], /pool[/<pool>], /storage[/<id>], /nodes[/<node>], /sdn/..., /mapping/..., /access[/groups[/<group>]|/realm[/<realm>]]`,
+      );
     }
     // An entry with a bad path still meets the check for entries declared twice; one without a single subject has no key.
     const subject = subjects.length === 1 ? subjects[0] : undefined;
@@ -143,9 +162,22 @@ function acls(raw: Entries<"acls">, path: SpecPath, sink: IssueSink, locate: Loc
   return out;
 }
 
-function commented(raw: ReadonlyArray<{ id: string; comment?: string | undefined; adopt?: boolean | undefined } | undefined>, path: SpecPath, locate: Locate) {
+function commented(
+  raw: ReadonlyArray<{ id: string; comment?: string | undefined; adopt?: boolean | undefined } | undefined>,
+  path: SpecPath,
+  locate: Locate,
+) {
   return raw.flatMap((e, i) =>
-    e === undefined ? [] : [{ id: e.id, ...(e.comment !== undefined ? { comment: e.comment.trim() } : {}), adopt: e.adopt ?? false, where: at(locate, [...path, i]) }],
+    e === undefined
+      ? []
+      : [
+          {
+            id: e.id,
+            ...(e.comment !== undefined ? { comment: e.comment.trim() } : {}),
+            adopt: e.adopt ?? false,
+            where: at(locate, [...path, i]),
+          },
+        ],
   );
 }
 

@@ -17,7 +17,8 @@ function authId(regex: RegExp, explanation: string, problem: (id: string) => str
   });
 }
 
-const adopt = () => z.boolean().optional().describe("Manage an existing object of this id that pvectl did not create (it gets pvectl's marker).");
+const adopt = () =>
+  z.boolean().optional().describe("Manage an existing object of this id that pvectl did not create (it gets pvectl's marker).");
 const comment = () => z.string().max(4096).optional().describe("Your text; pvectl keeps its marker after it.");
 
 /** `2027-06-30` (YAML 1.2 reads it as a string), seconds since the epoch, or 0 for never. */
@@ -56,17 +57,29 @@ function tokenSchema() {
   return z.strictObject({
     user: authId(USER_ID, "user@realm, e.g. deploy@pve", userIdProblem),
     name: pattern(TOKEN_NAME, "the token name (the part after `!`), e.g. ci"),
-    privsep: z.boolean().optional().describe("Privilege separation (default true): the token holds only what its own ACL entries grant, within its user's."),
+    privsep: z
+      .boolean()
+      .optional()
+      .describe("Privilege separation (default true): the token holds only what its own ACL entries grant, within its user's."),
     expire: expireSchema(),
     comment: comment(),
-    secretFile: z.string().min(1).optional().describe("On create the secret is written here once (mode 0600; a file that holds something is refused). While the token exists and this file holds no secret, plans reset the secret (--allow-secret-reset). Relative to the spec file."),
+    secretFile: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "On create the secret is written here once (mode 0600; a file that holds something is refused). While the token exists and this file holds no secret, plans reset the secret (--allow-secret-reset). Relative to the spec file.",
+      ),
     adopt: adopt(),
   });
 }
 
 function aclSchema() {
   return z.strictObject({
-    path: z.string().min(1).describe("An ACL path: /, /vms/100, /pool/web, /storage/local, /nodes/pve1, /sdn/zones/..., /access/groups/x ..."),
+    path: z
+      .string()
+      .min(1)
+      .describe("An ACL path: /, /vms/100, /pool/web, /storage/local, /nodes/pve1, /sdn/zones/..., /access/groups/x ..."),
     role: pattern(ROLE_ID_RE, "a role id"),
     user: authId(USER_ID, "user@realm", userIdProblem).optional(),
     group: pattern(GROUP_ID, "a group id").optional(),
@@ -77,7 +90,9 @@ function aclSchema() {
 
 function poolSchema() {
   return z.strictObject({
-    id: pattern(POOL_ID, POOL_ID_RULE).describe("The pool's id; a nested pool (PVE 8.1+) is `parent/child`, its parent listed or existing."),
+    id: pattern(POOL_ID, POOL_ID_RULE).describe(
+      "The pool's id; a nested pool (PVE 8.1+) is `parent/child`, its parent listed or existing.",
+    ),
     comment: comment(),
     adopt: adopt(),
   });
@@ -86,7 +101,9 @@ function poolSchema() {
 export function accessSchema() {
   return z
     .strictObject({
-      connection: pattern(CONNECTION_NAME, "a connection name").optional().describe("The cluster these objects are on (default: the only connection)."),
+      connection: pattern(CONNECTION_NAME, "a connection name")
+        .optional()
+        .describe("The cluster these objects are on (default: the only connection)."),
       roles: z.array(roleSchema()).optional(),
       groups: z.array(groupSchema()).optional(),
       users: z.array(userSchema()).optional(),

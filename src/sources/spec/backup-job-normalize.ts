@@ -21,7 +21,11 @@ export interface BackupJobSpec {
 
 const SELECTION_KEYS = ["vmid", "pool", "all", "exclude"];
 
-function selectionParams(raw: RawBackupJob, path: SpecPath, sink: IssueSink): { params: Record<string, string>; absent: string[] } | undefined {
+function selectionParams(
+  raw: RawBackupJob,
+  path: SpecPath,
+  sink: IssueSink,
+): { params: Record<string, string>; absent: string[] } | undefined {
   const { vmids, pool, all, exclude } = raw.selection;
   const shapes = [vmids !== undefined, pool !== undefined, all === true].filter(Boolean).length;
   if (shapes !== 1) {
@@ -52,7 +56,8 @@ function extraParams(extra: Record<string, string | number | boolean>, path: Spe
     const schema = Object.hasOwn(schemas, key) ? schemas[key] : undefined;
     if (field !== undefined) sink.add(at, `\`${key}\` has a field of its own: write \`${field}:\` instead`, "key");
     else if (refused !== undefined) sink.add(at, `\`${key}\` cannot be set: ${refused}`, "key");
-    else if (schema === undefined) sink.add(at, `\`${key}\` is not a backup job option of PVE${didYouMean(key, Object.keys(schemas))}`, "key");
+    else if (schema === undefined)
+      sink.add(at, `\`${key}\` is not a backup job option of PVE${didYouMean(key, Object.keys(schemas))}`, "key");
     else {
       const checked = validateValue(schema, typeof value === "boolean" ? (value ? 1 : 0) : value, key);
       if (checked.error !== undefined) sink.add(at, `PVE refuses ${key}=${String(value)}: ${checked.error}`);
@@ -74,7 +79,10 @@ export function normalizeBackupJob(raw: RawBackupJob, path: SpecPath, source: So
   // PVE refuses these (a raw line feed would break its jobs.cfg, one option a line): said here, with the line.
   const notesProblem = raw.notesTemplate !== undefined ? notesTemplateProblem(raw.notesTemplate) : undefined;
   if (notesProblem !== undefined) {
-    sink.add([...path, "notesTemplate"], `PVE refuses this notes template: ${notesProblem}; write a new line as \\n, and use only {{guestname}}, {{vmid}}, {{node}}, {{cluster}}`);
+    sink.add(
+      [...path, "notesTemplate"],
+      `PVE refuses this notes template: ${notesProblem}; write a new line as \\n, and use only {{guestname}}, {{vmid}}, {{node}}, {{cluster}}`,
+    );
   }
   const params: Record<string, string> = { schedule: raw.schedule.trim(), ...selection?.params };
   const absent = [...(selection?.absent ?? [])];

@@ -89,7 +89,11 @@ export function backupJobSchema() {
         .max(128)
         .superRefine((value, ctx) => {
           const problem = calendarEventProblem(value);
-          if (problem) ctx.addIssue({ code: "custom", message: `${problem}; write a systemd-like calendar event, e.g. \`mon..fri 02:30\`, \`sat 03:00\`, \`daily\`, \`*/30\`` });
+          if (problem)
+            ctx.addIssue({
+              code: "custom",
+              message: `${problem}; write a systemd-like calendar event, e.g. \`mon..fri 02:30\`, \`sat 03:00\`, \`daily\`, \`*/30\``,
+            });
         })
         .describe("When it runs: a calendar event as PVE accepts it, e.g. `mon..fri 02:30`."),
       selection: selectionSchema(),
@@ -97,9 +101,16 @@ export function backupJobSchema() {
       mode: param("mode").optional(),
       compress: param("compress").optional(),
       retention: retentionSchema().optional(),
-      notesTemplate: z.string().max(1024).optional().describe("Notes of each backup ({{guestname}}, {{vmid}}, {{node}}, {{cluster}}); needs storage."),
+      notesTemplate: z
+        .string()
+        .max(1024)
+        .optional()
+        .describe("Notes of each backup ({{guestname}}, {{vmid}}, {{node}}, {{cluster}}); needs storage."),
       enabled: z.boolean().optional(),
-      mailto: z.union([z.string().min(1), z.array(z.string().min(1))]).optional().describe("Addresses or users mailed about the job; [] for none."),
+      mailto: z
+        .union([z.string().min(1), z.array(z.string().min(1))])
+        .optional()
+        .describe("Addresses or users mailed about the job; [] for none."),
       mailNotification: param("mailnotification").optional(),
       notificationMode: param("notification-mode").optional(),
       node: pattern(NODE_NAME, "a node name").optional().describe("Run only on this node."),

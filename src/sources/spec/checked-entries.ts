@@ -26,7 +26,11 @@ export function checkedEntry<S extends z.ZodType>(schema: S, fromFile: z.output<
  * An `access:` section zod refused, entry by entry: each list keeps its indices (messages name
  * them), an entry with a problem of its own is undefined, a list that is no list is left out.
  */
-export function checkedAccessEntries(raw: Record<string, unknown>, issues: readonly z.core.$ZodIssue[], schema: AccessSchema): CheckedAccess {
+export function checkedAccessEntries(
+  raw: Record<string, unknown>,
+  issues: readonly z.core.$ZodIssue[],
+  schema: AccessSchema,
+): CheckedAccess {
   const out: Record<string, unknown> = {};
   const connection = schema.safeParse({ connection: raw.connection });
   if (connection.success && connection.data.connection !== undefined) out.connection = connection.data.connection;

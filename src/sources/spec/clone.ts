@@ -14,13 +14,19 @@ const VMID_MAX = 999_999_999;
 
 function fromField() {
   return z
-    .union([z.number().int().min(VMID_MIN).max(VMID_MAX), pattern(DNS_NAME, "a vmid, or the name of a guest or template with the pvectl tag")])
+    .union([
+      z.number().int().min(VMID_MIN).max(VMID_MAX),
+      pattern(DNS_NAME, "a vmid, or the name of a guest or template with the pvectl tag"),
+    ])
     .describe("The source: a vmid, or the name of a guest or template that carries the pvectl tag.");
 }
 
 const common = {
   from: fromField(),
-  full: z.boolean().optional().describe("Full copy, or linked clone (templates only). Default: linked from a template, full otherwise (PVE's default)."),
+  full: z
+    .boolean()
+    .optional()
+    .describe("Full copy, or linked clone (templates only). Default: linked from a template, full otherwise (PVE's default)."),
   storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm").optional().describe("Full clones: the storage every copied volume goes to."),
   node: pattern(NODE_NAME, "a node name, e.g. pve1").optional().describe("The node the source is on (to pick among same-named templates)."),
   snapname: pattern(SNAPSHOT_NAME, "a snapshot name (a letter, then letters, digits, '-' and '_')")
@@ -32,15 +38,22 @@ const common = {
 /** `clone:` of a VM (`format` for full clones onto file storages). */
 export function vmCloneSchema() {
   return z
-    .strictObject({ ...common, format: z.enum(["raw", "qcow2", "vmdk"]).optional().describe("Full clones on file storages: the copies' format.") })
-    .describe("Create the VM by cloning a template or guest, then converge it to the rest of this entry. Used only when the VM does not exist.");
+    .strictObject({
+      ...common,
+      format: z.enum(["raw", "qcow2", "vmdk"]).optional().describe("Full clones on file storages: the copies' format."),
+    })
+    .describe(
+      "Create the VM by cloning a template or guest, then converge it to the rest of this entry. Used only when the VM does not exist.",
+    );
 }
 
 /** `clone:` of a container (PVE's container clone has no `format`). */
 export function ctCloneSchema() {
   return z
     .strictObject(common)
-    .describe("Create the container by cloning a template or container, then converge it to the rest of this entry. Used only when it does not exist.");
+    .describe(
+      "Create the container by cloning a template or container, then converge it to the rest of this entry. Used only when it does not exist.",
+    );
 }
 
 type RawClone = z.infer<ReturnType<typeof vmCloneSchema>>;
@@ -49,7 +62,12 @@ type RawClone = z.infer<ReturnType<typeof vmCloneSchema>>;
 export function normalizeClone(raw: Partial<RawClone> & Pick<RawClone, "from">, path: SpecPath, sink: IssueSink): CloneSpec {
   if (raw.full === false) {
     for (const key of ["storage", "format"] as const) {
-      if (raw[key] !== undefined) sink.add([...path, key], `${key} applies to full clones only (PVE refuses it for a linked clone): remove it, or set full: true`, "key");
+      if (raw[key] !== undefined)
+        sink.add(
+          [...path, key],
+          `${key} applies to full clones only (PVE refuses it for a linked clone): remove it, or set full: true`,
+          "key",
+        );
     }
   }
   return {

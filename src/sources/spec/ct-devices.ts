@@ -25,7 +25,12 @@ function fieldOf(subKey: string, device: CtMountSpec | CtNicSpec): string {
 
 function valuesOf(device: CtMountSpec | CtNicSpec): Record<string, string> {
   if ("name" in device) {
-    return { name: device.name, ...(device.bridge !== undefined ? { bridge: device.bridge } : {}), ...(device.hwaddr !== undefined ? { hwaddr: device.hwaddr } : {}), ...device.options };
+    return {
+      name: device.name,
+      ...(device.bridge !== undefined ? { bridge: device.bridge } : {}),
+      ...(device.hwaddr !== undefined ? { hwaddr: device.hwaddr } : {}),
+      ...device.options,
+    };
   }
   // A new volume is checked with a stand-in for the name PVE will give it.
   const volume = device.bindPath ?? `${device.storage ?? "local"}:1`;

@@ -29,14 +29,29 @@ function oneLine(message: string): string {
 /** Checks one container extraConfig entry; the value comes back as PVE stores it (booleans 1/0). */
 export function checkCtExtraConfig(key: string, value: string | number | boolean): ExtraConfigCheck {
   const owned = ctOwnedKeyHint(key);
-  if (owned) return { ok: false, part: "key", message: `\`${key}\` has a place of its own in the spec: write it as ${owned}, not under extraConfig` };
+  if (owned)
+    return {
+      ok: false,
+      part: "key",
+      message: `\`${key}\` has a place of its own in the spec: write it as ${owned}, not under extraConfig`,
+    };
   if (key === "node" || key === "vmid" || ctNotSettable(key)) {
-    return { ok: false, part: "key", message: `\`${key}\` cannot be set through a spec (PVE keeps it itself or it belongs to a single API call)` };
+    return {
+      ok: false,
+      part: "key",
+      message: `\`${key}\` cannot be set through a spec (PVE keeps it itself or it belongs to a single API call)`,
+    };
   }
   const schema = guestKeySchema("lxc", key);
-  if (!schema) return { ok: false, part: "key", message: `\`${key}\` is not a container config key in PVE's schema${didYouMean(key, settableKeys())}` };
+  if (!schema)
+    return {
+      ok: false,
+      part: "key",
+      message: `\`${key}\` is not a container config key in PVE's schema${didYouMean(key, settableKeys())}`,
+    };
   const result = validateValue(schema, value, key, { lenientBooleans: true });
-  if (result.error !== undefined) return { ok: false, part: "value", message: `PVE would refuse ${JSON.stringify(value)} for \`${key}\`: ${oneLine(result.error)}` };
+  if (result.error !== undefined)
+    return { ok: false, part: "value", message: `PVE would refuse ${JSON.stringify(value)} for \`${key}\`: ${oneLine(result.error)}` };
   // A hookscript is a volume PVE reads from a storage's snippets folder (check_hookscript).
   const problem = key === "hookscript" ? volumeIdProblem(String(result.value ?? value), "snippets") : undefined;
   if (problem) return { ok: false, part: "value", message: `PVE would refuse ${JSON.stringify(value)} for \`${key}\`: ${problem}` };

@@ -79,12 +79,21 @@ function normalizeMount(slot: string, raw: RawMount, path: SpecPath, sink: Issue
   const mount: CtMountSpec = { options: mountOptions(raw) };
   if (raw.volume !== undefined) {
     for (const field of ["storage", "size"] as const) {
-      if (raw[field] !== undefined) sink.add([...path, field], `a bind mount (\`volume: ${raw.volume}\`) has no \`${field}\`: leave it out, or drop \`volume\` for a new volume`, "key");
+      if (raw[field] !== undefined)
+        sink.add(
+          [...path, field],
+          `a bind mount (\`volume: ${raw.volume}\`) has no \`${field}\`: leave it out, or drop \`volume\` for a new volume`,
+          "key",
+        );
     }
     mount.bindPath = raw.volume;
   } else {
     if (raw.storage === undefined || raw.size === undefined) {
-      sink.add(path, `${slot} needs \`storage\` and \`size\` for a new volume (e.g. \`{ storage: local-lvm, size: 8G }\`), or \`volume: /host/path\` for a bind mount`, "key");
+      sink.add(
+        path,
+        `${slot} needs \`storage\` and \`size\` for a new volume (e.g. \`{ storage: local-lvm, size: 8G }\`), or \`volume: /host/path\` for a bind mount`,
+        "key",
+      );
       return undefined;
     }
     const bytes = sizeBytes(raw.size, [...path, "size"], sink);
@@ -130,7 +139,8 @@ function devices(raw: RawCt, ct: ContainerSpec, path: SpecPath, sink: IssueSink)
   }
   if (raw.detach !== undefined) {
     raw.detach.forEach((slot, i) => {
-      if (raw.mounts?.[slot] !== undefined) sink.add([...path, "detach", i], `${slot} is listed under \`mounts\` too; detach a mount point by removing it from \`mounts\``);
+      if (raw.mounts?.[slot] !== undefined)
+        sink.add([...path, "detach", i], `${slot} is listed under \`mounts\` too; detach a mount point by removing it from \`mounts\``);
     });
     ct.detach = [...new Set(raw.detach)].sort();
   }
@@ -140,7 +150,12 @@ function devices(raw: RawCt, ct: ContainerSpec, path: SpecPath, sink: IssueSink)
     // Every NIC's name counts, even one with a problem of its own (no follow-on errors).
     const name = (nic as RawNic).name ?? `eth${slot.slice(3)}`;
     const other = names.get(String(name));
-    if (other) sink.add([...path, "nics", slot], `${slot} and ${other} both name the interface ${String(name)}; give each NIC its own \`name\``, "key");
+    if (other)
+      sink.add(
+        [...path, "nics", slot],
+        `${slot} and ${other} both name the interface ${String(name)}; give each NIC its own \`name\``,
+        "key",
+      );
     names.set(String(name), slot);
     const normalized = normalizeNic(slot, nic as RawNic, [...path, "nics", slot], sink);
     if (normalized) ct.nics[slot] = normalized;
@@ -163,7 +178,16 @@ export function normalizeCt(raw: RawCt, path: SpecPath, source: SourceLocation, 
     sink.add(path, "a container needs `hostname` (or its alias `name`), e.g. `hostname: web1`", "key");
     return undefined;
   }
-  const ct: ContainerSpec = { kind: "container", name, node: raw.node, state: raw.state ?? "present", options: {}, mounts: {}, nics: {}, source };
+  const ct: ContainerSpec = {
+    kind: "container",
+    name,
+    node: raw.node,
+    state: raw.state ?? "present",
+    options: {},
+    mounts: {},
+    nics: {},
+    source,
+  };
   if (raw.vmid !== undefined) ct.vmid = raw.vmid;
   if (raw.connection !== undefined) ct.connection = raw.connection;
   if (raw.pool !== undefined) ct.pool = raw.pool;
@@ -176,7 +200,12 @@ export function normalizeCt(raw: RawCt, path: SpecPath, source: SourceLocation, 
     ct.clone = normalizeClone(raw.clone, [...path, "clone"], sink);
     // What only a create from a template writes: a clone keeps its source's.
     for (const key of ["ostemplate", "sshPublicKeys", "passwordEnv", "passwordFile"] as const) {
-      if (raw[key] !== undefined) sink.add([...path, key], `${key} is used only to create a container from a template; a clone keeps its source's: remove it, or clone:`, "key");
+      if (raw[key] !== undefined)
+        sink.add(
+          [...path, key],
+          `${key} is used only to create a container from a template; a clone keeps its source's: remove it, or clone:`,
+          "key",
+        );
     }
   }
   if (raw.ostemplate !== undefined) {

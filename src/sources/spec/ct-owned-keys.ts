@@ -25,7 +25,19 @@ export const PROXMOX_MODULE_NAMES: Record<string, string> = {
 };
 
 /** Keys that belong to one API call, never to a desired state. */
-const CALL_PARAMETERS = new Set(["delete", "revert", "digest", "force", "restore", "start", "unique", "ignore-unpack-errors", "bwlimit", "storage", "ha-managed"]);
+const CALL_PARAMETERS = new Set([
+  "delete",
+  "revert",
+  "digest",
+  "force",
+  "restore",
+  "start",
+  "unique",
+  "ignore-unpack-errors",
+  "bwlimit",
+  "storage",
+  "ha-managed",
+]);
 
 function rowHint(row: LxcOption, key: string): string | undefined {
   if (typeof row.spec === "object" && "refused" in row.spec) return row.spec.refused;

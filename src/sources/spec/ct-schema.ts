@@ -80,7 +80,9 @@ function mountOptions(slot: "rootfs" | "mp0"): Record<string, z.ZodType> {
 function rootfsSchema() {
   return z
     .strictObject({
-      storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm").describe("Storage the root file system is allocated on, e.g. local-lvm."),
+      storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm").describe(
+        "Storage the root file system is allocated on, e.g. local-lvm.",
+      ),
       size: sizeString("size").describe("Size with a unit (K, M, G, T; powers of 1024), e.g. 8G."),
       ...mountOptions("rootfs"),
     })
@@ -90,12 +92,16 @@ function rootfsSchema() {
 function mountSchema() {
   return z
     .strictObject({
-      storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm").optional().describe("Storage a new volume is allocated on (with `size`)."),
+      storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm")
+        .optional()
+        .describe("Storage a new volume is allocated on (with `size`)."),
       size: sizeString("size").optional().describe("Size with a unit, e.g. 32G."),
       volume: pattern(ABSOLUTE_PATH, "an absolute host path, e.g. /srv/data (a bind mount); for a new volume give `storage` and `size`")
         .optional()
         .describe("A bind mount: the host path (only root@pam may write one)."),
-      mountpoint: pattern(ABSOLUTE_PATH, "an absolute path inside the container, e.g. /data").describe("Where it appears in the container, e.g. /data."),
+      mountpoint: pattern(ABSOLUTE_PATH, "an absolute path inside the container, e.g. /data").describe(
+        "Where it appears in the container, e.g. /data.",
+      ),
       ...mountOptions("mp0"),
     })
     .meta({ id: "CtMount", description: "A mount point: a new volume (storage + size) or a bind mount (volume: /host/path)." });
@@ -105,11 +111,15 @@ function nicSchema() {
   const sub = lxcSubSchema("net0");
   const shape: Record<string, z.ZodType> = {};
   for (const [name, schema] of Object.entries(sub).sort(([a], [b]) => a.localeCompare(b))) shape[name] = fromPveParam(schema).optional();
-  shape.name = pattern(BRIDGE_ID, "an interface name, e.g. eth0").optional().describe("Interface name in the container; default eth<N> for net<N>.");
+  shape.name = pattern(BRIDGE_ID, "an interface name, e.g. eth0")
+    .optional()
+    .describe("Interface name in the container; default eth<N> for net<N>.");
   shape.bridge = pattern(BRIDGE_ID, "a bridge name, e.g. vmbr0").optional().describe("Bridge, e.g. vmbr0.");
   shape.ip = z.string().optional().describe("dhcp, manual or an IPv4 address in CIDR form (10.0.0.5/24).");
   shape.ip6 = z.string().optional().describe("dhcp, auto, manual or an IPv6 address in CIDR form.");
-  shape.hwaddr = pattern(MAC, "a MAC address like BC:24:11:2A:3B:4C").optional().describe("MAC address; leave out to keep the current one.");
+  shape.hwaddr = pattern(MAC, "a MAC address like BC:24:11:2A:3B:4C")
+    .optional()
+    .describe("MAC address; leave out to keep the current one.");
   shape.rate = (shape.rate ?? z.number().optional()).describe("Rate limit in MB/s (megabytes, not bits).");
   return z.strictObject(shape).meta({ id: "CtNic", description: "A container network interface." });
 }
@@ -125,14 +135,19 @@ export function ctSchema() {
         .max(vmid.maximum ?? 999999999)
         .optional()
         .describe("The container's identity (recommended). Without it, the hostname identifies it."),
-      hostname: pattern(DNS_NAME, "letters, digits and '-', dots only between labels (a DNS name)").optional().describe("The container's hostname."),
+      hostname: pattern(DNS_NAME, "letters, digits and '-', dots only between labels (a DNS name)")
+        .optional()
+        .describe("The container's hostname."),
       name: pattern(DNS_NAME, "letters, digits and '-', dots only between labels (a DNS name)").optional().describe("Alias of `hostname`."),
       node: pattern(NODE_NAME, "a node name, e.g. pve1").describe("Node the container is created on."),
       connection: z.string().optional().describe("Name of a connection under `connections`."),
       pool: pattern(POOL_ID_OR_NONE, `${POOL_ID_RULE} (or "" for no pool)`)
         .optional()
         .describe('Resource pool; "" means in no pool; leave out to not manage membership.'),
-      adopt: z.boolean().optional().describe("Manage an existing container pvectl did not create (no `pvectl` tag); the plan adds the tag."),
+      adopt: z
+        .boolean()
+        .optional()
+        .describe("Manage an existing container pvectl did not create (no `pvectl` tag); the plan adds the tag."),
       clone: ctCloneSchema().optional(),
       snapshots: snapshotsSchema().optional(),
       state: z.enum(["present", "absent"]).optional().describe("absent destroys the container (a data-loss step)."),

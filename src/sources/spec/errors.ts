@@ -51,9 +51,7 @@ export function sortIssues(all: readonly SpecIssue[], files: readonly string[] =
   const rank = (issue: SpecIssue): number => fileOrder.get(fileOf(issue)) ?? 0;
   return [...issues].sort(
     (a, b) =>
-      rank(a) - rank(b) ||
-      (a.location?.line ?? 0) - (b.location?.line ?? 0) ||
-      (a.location?.column ?? 0) - (b.location?.column ?? 0),
+      rank(a) - rank(b) || (a.location?.line ?? 0) - (b.location?.line ?? 0) || (a.location?.column ?? 0) - (b.location?.column ?? 0),
   );
 }
 

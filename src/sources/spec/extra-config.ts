@@ -11,7 +11,9 @@ import { isNotSettable, ownedKeyHint } from "./owned-keys.js";
 import { configKeySchema, qemuConfigEndpoint } from "./pve-facts.js";
 import { didYouMean } from "./suggest.js";
 
-export type ExtraConfigCheck = { ok: true; value: string | number } | { ok: false; message: string; /** Which part is wrong, for the position. */ part: "key" | "value" };
+export type ExtraConfigCheck =
+  | { ok: true; value: string | number }
+  | { ok: false; message: string /** Which part is wrong, for the position. */; part: "key" | "value" };
 
 let settableKeys: string[] | undefined;
 
@@ -64,9 +66,18 @@ function oneLine(message: string): string {
 /** Checks one escape-hatch entry; booleans become 1/0 as PVE stores them. */
 export function checkExtraConfig(key: string, value: string | number | boolean): ExtraConfigCheck {
   const owned = ownedKeyHint(key);
-  if (owned) return { ok: false, part: "key", message: `\`${key}\` has a place of its own in the spec: write it as ${owned}, not under extraConfig` };
+  if (owned)
+    return {
+      ok: false,
+      part: "key",
+      message: `\`${key}\` has a place of its own in the spec: write it as ${owned}, not under extraConfig`,
+    };
   if (key === "node" || key === "vmid" || isNotSettable(key)) {
-    return { ok: false, part: "key", message: `\`${key}\` cannot be set through a spec (PVE keeps it itself or it belongs to a single API call)` };
+    return {
+      ok: false,
+      part: "key",
+      message: `\`${key}\` cannot be set through a spec (PVE keeps it itself or it belongs to a single API call)`,
+    };
   }
   const schema = configKeySchema(key);
   if (!schema) {
@@ -77,7 +88,8 @@ export function checkExtraConfig(key: string, value: string | number | boolean):
     return { ok: false, part: "value", message: `PVE would refuse ${JSON.stringify(value)} for \`${key}\`: ${oneLine(result.error)}` };
   }
   const volumeProblem = volumeIdsProblem(key, schema, String(result.value ?? value));
-  if (volumeProblem) return { ok: false, part: "value", message: `PVE would refuse ${JSON.stringify(value)} for \`${key}\`: ${volumeProblem}` };
+  if (volumeProblem)
+    return { ok: false, part: "value", message: `PVE would refuse ${JSON.stringify(value)} for \`${key}\`: ${volumeProblem}` };
   const checked: ParamValue | undefined = result.value;
   if (typeof checked === "string" || typeof checked === "number") return { ok: true, value: checked };
   return { ok: true, value: String(value) };

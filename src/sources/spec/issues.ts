@@ -86,7 +86,8 @@ function unknownKeyMessage(parent: SpecPath, key: string, allowed: string[]): st
     if (secret) return secret;
   }
   if (depth === 2 && parent[0] === "containers") return unknownContainerKeyMessage(key, allowed);
-  if (depth === 4 && parent[0] === "containers" && parent[2] === "nics" && key === "macaddr") return "unknown key `macaddr`; a container NIC's MAC is `hwaddr`";
+  if (depth === 4 && parent[0] === "containers" && parent[2] === "nics" && key === "macaddr")
+    return "unknown key `macaddr`; a container NIC's MAC is `hwaddr`";
   if (last === "cloudInit" && (key === "password" || key === "cipassword")) {
     return "a cloud-init password in a spec file ends up in version control and logs; give `sshKeys` instead, or set the password out of band";
   }
@@ -156,7 +157,7 @@ const EXPECTED_WORDS: Record<string, string> = {
 /** For fields that PVE or proxmox_kvm write as one string: how to write them as a list. */
 const LIST_EXAMPLES: Record<string, string> = {
   boot: "the boot order as a list of slots, e.g. `boot: [scsi0, ide2, net0]` (not PVE's `order=scsi0;ide2`)",
-  sshKeys: "one key per entry, e.g. `sshKeys: [\"ssh-ed25519 AAAA... you@host\"]`",
+  sshKeys: 'one key per entry, e.g. `sshKeys: ["ssh-ed25519 AAAA... you@host"]`',
   tags: "e.g. `tags: [web, production]`",
   nameservers: "e.g. `nameservers: [10.0.0.1, 10.0.0.2]`",
   searchDomains: "e.g. `searchDomains: [example.com]`",
@@ -188,7 +189,8 @@ function valueMessage(issue: Issue, data: unknown, path: SpecPath): string {
       if (issue.expected === "boolean" && typeof input === "string" && /^(yes|no|on|off|y|n)$/i.test(input)) {
         return `expected true or false, got the string "${input}" (YAML 1.2 reads yes/no/on/off as strings)`;
       }
-      const listHint = issue.expected === "array" && typeof input === "string" ? ownEntry(LIST_EXAMPLES, String(path[path.length - 1])) : undefined;
+      const listHint =
+        issue.expected === "array" && typeof input === "string" ? ownEntry(LIST_EXAMPLES, String(path[path.length - 1])) : undefined;
       if (listHint) return `expected a list, got ${describeValue(input)}; write ${listHint}`;
       return `expected ${ownEntry(EXPECTED_WORDS, issue.expected) ?? issue.expected}, got ${describeValue(input)}`;
     }
@@ -202,7 +204,11 @@ function valueMessage(issue: Issue, data: unknown, path: SpecPath): string {
       return `must be at most ${issue.maximum}, got ${String(input)}`;
     case "invalid_value": {
       const allowed = issue.values.map(String);
-      if (path[path.length - 1] === "state" && typeof input === "string" && ["started", "running", "stopped", "restarted"].includes(input)) {
+      if (
+        path[path.length - 1] === "state" &&
+        typeof input === "string" &&
+        ["started", "running", "stopped", "restarted"].includes(input)
+      ) {
         return `\`${input}\` is not a state: \`state\` is present or absent; the power state is \`power: running\` or \`power: stopped\``;
       }
       if (allowed.length === 1) return `must be ${allowed[0]}, got ${describeValue(input)}`;
@@ -221,7 +227,13 @@ function valueMessage(issue: Issue, data: unknown, path: SpecPath): string {
 }
 
 /** The spec issues for zod's issues on one YAML document. */
-export function specIssuesFromZod(issues: readonly Issue[], root: z.ZodType, data: unknown, doc: YamlDocument, prefix: SpecPath = []): SpecIssue[] {
+export function specIssuesFromZod(
+  issues: readonly Issue[],
+  root: z.ZodType,
+  data: unknown,
+  doc: YamlDocument,
+  prefix: SpecPath = [],
+): SpecIssue[] {
   const out: SpecIssue[] = [];
   for (const issue of issues) {
     const path: SpecPath = [...prefix, ...(issue.path as Array<string | number>)];

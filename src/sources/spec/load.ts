@@ -87,16 +87,24 @@ function normalizeConnection(
     failed = true;
     sink.add([...path, sub], message, "key");
   };
-  if (raw.passwordEnv && raw.passwordFile) report("passwordFile", "give the password either by `passwordEnv` or by `passwordFile`, not both");
-  if (raw.tokenSecretEnv && raw.tokenSecretFile) report("tokenSecretFile", "give the token secret either by `tokenSecretEnv` or by `tokenSecretFile`, not both");
+  if (raw.passwordEnv && raw.passwordFile)
+    report("passwordFile", "give the password either by `passwordEnv` or by `passwordFile`, not both");
+  if (raw.tokenSecretEnv && raw.tokenSecretFile)
+    report("tokenSecretFile", "give the token secret either by `tokenSecretEnv` or by `tokenSecretFile`, not both");
   const hasPassword = Boolean(raw.passwordEnv || raw.passwordFile);
   const hasTokenSecret = Boolean(raw.tokenSecretEnv || raw.tokenSecretFile);
-  if (raw.tokenId && !hasTokenSecret) report("tokenId", "an API token needs its secret: add `tokenSecretEnv: VARIABLE` or `tokenSecretFile: path`");
-  if (hasTokenSecret && !raw.tokenId) report(raw.tokenSecretEnv ? "tokenSecretEnv" : "tokenSecretFile", "a token secret needs `tokenId` (the token's name)");
+  if (raw.tokenId && !hasTokenSecret)
+    report("tokenId", "an API token needs its secret: add `tokenSecretEnv: VARIABLE` or `tokenSecretFile: path`");
+  if (hasTokenSecret && !raw.tokenId)
+    report(raw.tokenSecretEnv ? "tokenSecretEnv" : "tokenSecretFile", "a token secret needs `tokenId` (the token's name)");
   if (hasPassword && !raw.user) report(raw.passwordEnv ? "passwordEnv" : "passwordFile", "a password needs `user` (e.g. root@pam)");
   if (!hasPassword && !hasTokenSecret && !raw.tokenId) {
     failed = true;
-    sink.add(path, "no credentials: give an API token (`tokenId` + `tokenSecretEnv` or `tokenSecretFile`, recommended) or `user` + `passwordEnv` / `passwordFile`", "key");
+    sink.add(
+      path,
+      "no credentials: give an API token (`tokenId` + `tokenSecretEnv` or `tokenSecretFile`, recommended) or `user` + `passwordEnv` / `passwordFile`",
+      "key",
+    );
   }
   if (failed) return undefined;
   const connection: ConnectionSpec = { name, host: raw.host, source: doc.locate(path, "key") };
@@ -131,7 +139,9 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
   // Without zod's compiled fast path: a CLI run checks the file once, and compiling each object
   // schema into code and running that cold took twice as long (bench/startup.ts, 3,000 VMs).
   const accepted = fileMemo.check(schemas.file, data);
-  const parsed = accepted ? ({ success: true, data: accepted.data as RawSpecFile } as const) : schemas.file.safeParse(data, { jitless: true });
+  const parsed = accepted
+    ? ({ success: true, data: accepted.data as RawSpecFile } as const)
+    : schemas.file.safeParse(data, { jitless: true });
   const zodIssues = parsed.success ? [] : parsed.error.issues;
   // When the whole file passed, its entries are already checked (checking each again doubled
   // the schema work of a large spec); after a failure there is no checked data to take them from.
@@ -221,7 +231,11 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
   for (const { name, source } of contents.flatMap((c) => c.declaredConnections)) {
     const previous = declared.get(name);
     if (previous) {
-      issues.push({ location: source, path: ["connections", name], message: `connection \`${name}\` is also defined at ${where(previous)}; give each connection one definition` });
+      issues.push({
+        location: source,
+        path: ["connections", name],
+        message: `connection \`${name}\` is also defined at ${where(previous)}; give each connection one definition`,
+      });
     } else {
       declared.set(name, source);
     }
@@ -238,13 +252,28 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
   for (const vm of contents.flatMap((c): Guest[] => [...c.vms, ...c.containers])) {
     const nameField = vm.kind === "vm" ? "name" : "hostname";
     if (vm.connection !== undefined && !declared.has(vm.connection)) {
-      const known = names.length > 0 ? ` (defined: ${names.join(", ")})` : " (no connections are defined; leave `connection` out to use the PROXMOX_* environment variables)";
-      issues.push(vmIssue(vm, "connection", `${describeGuest(vm)} names connection \`${vm.connection}\`, which no spec file defines${didYouMean(vm.connection, names) || known}`));
+      const known =
+        names.length > 0
+          ? ` (defined: ${names.join(", ")})`
+          : " (no connections are defined; leave `connection` out to use the PROXMOX_* environment variables)";
+      issues.push(
+        vmIssue(
+          vm,
+          "connection",
+          `${describeGuest(vm)} names connection \`${vm.connection}\`, which no spec file defines${didYouMean(vm.connection, names) || known}`,
+        ),
+      );
       continue;
     }
     if (vm.connection === undefined && names.length === 1) vm.connection = names[0];
     if (vm.connection === undefined && names.length > 1) {
-      issues.push(vmIssue(vm, "connection", `${describeGuest(vm)} names no connection, and the spec defines several (${names.join(", ")}): add \`connection: <name>\``));
+      issues.push(
+        vmIssue(
+          vm,
+          "connection",
+          `${describeGuest(vm)} names no connection, and the spec defines several (${names.join(", ")}): add \`connection: <name>\``,
+        ),
+      );
       continue;
     }
     const scope = vm.connection ?? "";
@@ -253,25 +282,50 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
     const vmidKey = `${scope}\u0000${vm.vmid}`;
     const previous = vm.vmid === undefined ? undefined : byVmid.get(vmidKey);
     if (previous) {
-      issues.push(vmIssue(vm, "vmid", `vmid ${vm.vmid}${scopeText} is declared twice: here (${vm.name}) and at ${where(previous.source)} (${previous.name}); a vmid identifies one ${nounOf(vm, previous)}`));
+      issues.push(
+        vmIssue(
+          vm,
+          "vmid",
+          `vmid ${vm.vmid}${scopeText} is declared twice: here (${vm.name}) and at ${where(previous.source)} (${previous.name}); a vmid identifies one ${nounOf(vm, previous)}`,
+        ),
+      );
     } else if (vm.vmid !== undefined) {
       byVmid.set(vmidKey, vm);
     }
     const nameKey = `${scope}\u0000${vm.name}`;
     const sameName = byName.get(nameKey);
     if (sameName) {
-      issues.push(vmIssue(vm, nameField, `the name ${vm.name}${scopeText} is used twice: here and at ${where(sameName.source)}; give each ${nounOf(vm, sameName)} its own name (PVE allows duplicates, which makes names useless for finding a ${nounOf(vm, sameName)})`));
+      issues.push(
+        vmIssue(
+          vm,
+          nameField,
+          `the name ${vm.name}${scopeText} is used twice: here and at ${where(sameName.source)}; give each ${nounOf(vm, sameName)} its own name (PVE allows duplicates, which makes names useless for finding a ${nounOf(vm, sameName)})`,
+        ),
+      );
     } else {
       byName.set(nameKey, vm);
     }
     if (!previous && !sameName) guests.push(vm);
   }
   const backupJobs = mergeBackupJobs(contents, names, issues);
-  const access = contents.some((c) => c.access !== undefined) ? mergeAccess(contents.flatMap((c) => c.access ?? []), names, issues) : undefined;
+  const access = contents.some((c) => c.access !== undefined)
+    ? mergeAccess(
+        contents.flatMap((c) => c.access ?? []),
+        names,
+        issues,
+      )
+    : undefined;
   if (issues.length > 0) throw new SpecError(issues, files);
   const vms = guests.filter((g): g is VmSpec => g.kind === "vm");
   const containers = guests.filter((g): g is ContainerSpec => g.kind === "container");
-  return { files, connections: Object.fromEntries(connections), vms, containers, ...(backupJobs ? { backupJobs } : {}), ...(access ? { access } : {}) };
+  return {
+    files,
+    connections: Object.fromEntries(connections),
+    vms,
+    containers,
+    ...(backupJobs ? { backupJobs } : {}),
+    ...(access ? { access } : {}),
+  };
 }
 
 /** Backup jobs of every file: each names a defined connection (or the only one), and an id once per cluster. */
@@ -282,12 +336,18 @@ function mergeBackupJobs(contents: FileContents[], names: string[], issues: Spec
   for (const job of contents.flatMap((c) => c.backupJobs ?? [])) {
     const issue = (field: string, message: string) => issues.push({ location: job.source, path: ["backupJobs", job.id, field], message });
     if (job.connection !== undefined && !names.includes(job.connection)) {
-      issue("connection", `backup job ${job.id} names connection \`${job.connection}\`, which no spec file defines${didYouMean(job.connection, names)}`);
+      issue(
+        "connection",
+        `backup job ${job.id} names connection \`${job.connection}\`, which no spec file defines${didYouMean(job.connection, names)}`,
+      );
       continue;
     }
     if (job.connection === undefined && names.length === 1) job.connection = names[0];
     if (job.connection === undefined && names.length > 1) {
-      issue("connection", `backup job ${job.id} names no connection, and the spec defines several (${names.join(", ")}): add \`connection: <name>\``);
+      issue(
+        "connection",
+        `backup job ${job.id} names no connection, and the spec defines several (${names.join(", ")}): add \`connection: <name>\``,
+      );
       continue;
     }
     const key = `${job.connection ?? ""}\u0000${job.id}`;

@@ -93,7 +93,13 @@ interface SpecKindValues {
 }
 /** A `pve` kind takes the type PVE's schema gives the key. */
 type PveValue<V> = V extends "integer" | "number" ? number : V extends "boolean" ? boolean : string;
-type ValueOf<Row> = Row extends { value: infer V; spec: { kind: infer K } } ? (K extends "pve" ? PveValue<V> : K extends keyof SpecKindValues ? SpecKindValues[K] : never) : never;
+type ValueOf<Row> = Row extends { value: infer V; spec: { kind: infer K } }
+  ? K extends "pve"
+    ? PveValue<V>
+    : K extends keyof SpecKindValues
+      ? SpecKindValues[K]
+      : never
+  : never;
 
 /** The fields the options table gives the VM (`Section` undefined) or a section; absent: not managed. */
 type OptionFields<Section extends "cloudInit" | undefined> = { [Row in SpecFieldRow<Section> as Row["spec"]["field"]]?: ValueOf<Row> };

@@ -141,7 +141,8 @@ function normalizeCloudInit(raw: RawCloudInit, nicSlots: Set<string> | undefined
         sink.add([...path, "ipconfig", key], `${key} configures ${nic}, but this VM has no ${nic} under \`nics\``, "key");
       }
       if (value.gw !== undefined && value.ip === undefined) sink.add([...path, "ipconfig", key, "gw"], "`gw` needs `ip` (PVE requires it)");
-      if (value.gw6 !== undefined && value.ip6 === undefined) sink.add([...path, "ipconfig", key, "gw6"], "`gw6` needs `ip6` (PVE requires it)");
+      if (value.gw6 !== undefined && value.ip6 === undefined)
+        sink.add([...path, "ipconfig", key, "gw6"], "`gw6` needs `ip6` (PVE requires it)");
       ipconfig[key] = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as IpConfigSpec;
     }
     cloudInit.ipconfig = ipconfig;
@@ -187,12 +188,22 @@ const KIND_NORMALIZERS: Record<Exclude<SpecKind, "own">, (value: unknown, at: Va
 };
 
 /** The options table's fields of the VM (`section` undefined) or a section, from `raw` into `target`. */
-function normalizeOptionFields(section: SpecField["section"], raw: Record<string, unknown>, target: object, path: SpecPath, sink: IssueSink): void {
+function normalizeOptionFields(
+  section: SpecField["section"],
+  raw: Record<string, unknown>,
+  target: object,
+  path: SpecPath,
+  sink: IssueSink,
+): void {
   for (const { row, spec } of specFieldRows(section)) {
     const value = raw[spec.field];
     if (spec.kind === "own" || value === undefined) continue;
     // The kind decides the value's type (SpecKindValues in model.ts).
-    (target as Record<string, unknown>)[spec.field] = KIND_NORMALIZERS[spec.kind](value, { key: row.key, path: [...path, spec.field], sink });
+    (target as Record<string, unknown>)[spec.field] = KIND_NORMALIZERS[spec.kind](value, {
+      key: row.key,
+      path: [...path, spec.field],
+      sink,
+    });
   }
 }
 
@@ -275,7 +286,12 @@ export function normalizeVm(raw: RawVm, path: SpecPath, source: SourceLocation, 
   }
   if (raw.cloudInit !== undefined) {
     const cloudInitPath = [...path, "cloudInit"];
-    vm.cloudInit = normalizeCloudInit(raw.cloudInit, raw.nics !== undefined ? new Set(Object.keys(vm.nics)) : undefined, cloudInitPath, sink);
+    vm.cloudInit = normalizeCloudInit(
+      raw.cloudInit,
+      raw.nics !== undefined ? new Set(Object.keys(vm.nics)) : undefined,
+      cloudInitPath,
+      sink,
+    );
     claim(vm.cloudInit.slot, "`cloudInit`", raw.cloudInit.slot ? [...cloudInitPath, "slot"] : cloudInitPath);
   }
 

@@ -12,7 +12,11 @@ export function ownEntry<V>(table: Readonly<Record<string, V>>, key: PropertyKey
  * objects from the input, where `__proto__` would set a prototype instead of making a key, so
  * such a key would vanish without a word; it is taken out here and reported by the caller.
  */
-export function withoutProtoKeys(data: unknown, found: Array<ReadonlyArray<string | number>>, path: ReadonlyArray<string | number> = []): unknown {
+export function withoutProtoKeys(
+  data: unknown,
+  found: Array<ReadonlyArray<string | number>>,
+  path: ReadonlyArray<string | number> = [],
+): unknown {
   // Almost no file has one: looking first spares copying a large spec (time and garbage).
   return hasProtoKey(data) ? copyWithoutProtoKeys(data, found, path) : data;
 }

@@ -15,7 +15,10 @@ const RENAMED: Record<string, string> = {
 };
 
 const INDEXED: Array<[RegExp, string]> = [
-  [/^(scsi|virtio|sata|ide)\d+$/, "`disks: { <slot>: { storage: ..., size: ... } }` (or `cdroms` / `cloudInit` for CD-ROM and cloud-init drives)"],
+  [
+    /^(scsi|virtio|sata|ide)\d+$/,
+    "`disks: { <slot>: { storage: ..., size: ... } }` (or `cdroms` / `cloudInit` for CD-ROM and cloud-init drives)",
+  ],
   [/^net\d+$/, "`nics: { <slot>: { bridge: vmbr0 } }`"],
   [/^unused\d+$/, "nothing: unused volumes are left to pvectl's plan (it reports them)"],
 ];

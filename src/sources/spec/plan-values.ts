@@ -75,7 +75,8 @@ function problemsOf(vm: VmSpec, key: string, err: unknown): PlanValueProblem[] {
       return { path, message: `PVE would refuse this: ${message.trim().replace(/\n/g, "; ")}${hint}` };
     });
   }
-  if (err instanceof PveFormatError) return [{ path: specPathOf(vm, key), message: `PVE would refuse this: ${err.pveMessage.replace(/\n/g, "; ")}` }];
+  if (err instanceof PveFormatError)
+    return [{ path: specPathOf(vm, key), message: `PVE would refuse this: ${err.pveMessage.replace(/\n/g, "; ")}` }];
   throw err;
 }
 
@@ -171,7 +172,8 @@ function valueProblems(vm: VmSpec): PlanValueProblem[] {
     checkedValues.check(`${key}\u0000${value}`, () => {
       const schema = configKeySchema(key);
       const error = schema ? validateValue(schema, writeValue(key, value), key).error : undefined;
-      if (error !== undefined) out.push({ path: specPathOf(vm, key), message: `PVE would refuse this: ${error.trim().replace(/\n/g, "; ")}` });
+      if (error !== undefined)
+        out.push({ path: specPathOf(vm, key), message: `PVE would refuse this: ${error.trim().replace(/\n/g, "; ")}` });
       return error === undefined;
     });
   }

@@ -87,7 +87,8 @@ function tableOptions(section: SpecField["section"], from: object, set: (key: st
 function specOptions(vm: VmSpec): Record<string, string> {
   const options: Record<string, string> = {};
   const set = (key: string, value: PveValue | undefined) => {
-    if (value !== undefined) options[key] = normalizedOptions.get(`${key}\u0000${typeof value}\u0000${value}`, () => normalizeOption(key, value));
+    if (value !== undefined)
+      options[key] = normalizedOptions.get(`${key}\u0000${typeof value}\u0000${value}`, () => normalizeOption(key, value));
   };
   tableOptions(undefined, vm, set);
   const ci = vm.cloudInit;

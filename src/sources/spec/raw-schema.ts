@@ -10,15 +10,7 @@ import { snapshotsSchema } from "./snapshots.js";
 import { ctSchema } from "./ct-schema.js";
 import { backupJobSchema } from "./backup-job-schema.js";
 import { accessSchema } from "./access-schema.js";
-import {
-  BUSES,
-  driveSubSchema,
-  paramSubSchema,
-  qemuCreateEndpoint,
-  requireParam,
-  slotNames,
-  subKeyEnum,
-} from "./pve-facts.js";
+import { BUSES, driveSubSchema, paramSubSchema, qemuCreateEndpoint, requireParam, slotNames, subKeyEnum } from "./pve-facts.js";
 
 import {
   BRIDGE_ID,
@@ -99,7 +91,6 @@ function cdromSchema() {
     })
     .meta({ id: "Cdrom", description: "A CD-ROM drive." });
 }
-
 
 export function diskSlots(): string[] {
   return BUSES.flatMap((bus) => slotNames(bus));
@@ -208,7 +199,9 @@ function cloudInitSchema() {
   const ipconfig = z.strictObject({
     ip: z
       .string()
-      .refine((v) => v === "dhcp" || IPV4_CIDR.test(v), { error: (i) => `\`${String(i.input)}\` is not "dhcp" or an IPv4 address in CIDR form (10.0.0.5/24)` })
+      .refine((v) => v === "dhcp" || IPV4_CIDR.test(v), {
+        error: (i) => `\`${String(i.input)}\` is not "dhcp" or an IPv4 address in CIDR form (10.0.0.5/24)`,
+      })
       .optional(),
     gw: pattern(IPV4, "an IPv4 address").optional(),
     ip6: z
@@ -225,8 +218,15 @@ function cloudInitSchema() {
   return z
     .strictObject({
       storage: pattern(STORAGE_ID, "a storage id, e.g. local-lvm").describe("Storage for the cloud-init drive."),
-      slot: z.enum(cdromSlots() as [string, ...string[]]).optional().describe("Slot of the cloud-init drive; default ide2."),
-      ...optionFields("cloudInit", { ipconfig: z.strictObject(ipconfigSlots).optional().describe("ipconfigN configures netN.") }, { ipconfig: "sshKeys" }),
+      slot: z
+        .enum(cdromSlots() as [string, ...string[]])
+        .optional()
+        .describe("Slot of the cloud-init drive; default ide2."),
+      ...optionFields(
+        "cloudInit",
+        { ipconfig: z.strictObject(ipconfigSlots).optional().describe("ipconfigN configures netN.") },
+        { ipconfig: "sshKeys" },
+      ),
     })
     .describe("Cloud-init basics.");
 }
@@ -246,7 +246,6 @@ function tpmSchema() {
     version: z.enum(subKeyEnum("tpmstate0", "version")).optional(),
   });
 }
-
 
 function vmSchema() {
   const create = qemuCreateEndpoint();
@@ -280,7 +279,11 @@ function vmSchema() {
         .describe("true: the VM is converted to a template once (cannot be undone; never started). Leave out to not manage it."),
       ...optionFields(
         undefined,
-        { efidisk: efidiskSchema().optional().describe("EFI vars disk (needs bios: ovmf)."), tpm: tpmSchema().optional().describe("TPM state disk."), tags: tagsSchema().optional() },
+        {
+          efidisk: efidiskSchema().optional().describe("EFI vars disk (needs bios: ovmf)."),
+          tpm: tpmSchema().optional().describe("TPM state disk."),
+          tags: tagsSchema().optional(),
+        },
         { efidisk: "scsihw", tpm: "scsihw", tags: "onboot" },
       ),
       disks: slotsObject(diskSlots(), diskSchema(), "Disks by slot: scsi0-30, virtio0-15, sata0-5, ide0-3.").optional(),
@@ -339,7 +342,9 @@ function buildSpecFileSchema() {
       backupJobs: z
         .array(backupJob)
         .optional()
-        .describe("Backup jobs (/cluster/backup). Written (even empty): pvectl's jobs not listed are deleted; left out: jobs are not managed."),
+        .describe(
+          "Backup jobs (/cluster/backup). Written (even empty): pvectl's jobs not listed are deleted; left out: jobs are not managed.",
+        ),
       access: access.optional(),
     })
     .describe("A pvectl spec file: the desired state of guests on Proxmox VE clusters.");

@@ -16,5 +16,7 @@ export function snapshotsSchema() {
         .max(39)
         .describe("Only snapshots whose name starts with this are pruned; others are never touched."),
     })
-    .describe("Snapshot retention: apply deletes this guest's snapshots named with `prefix` beyond the newest `keep` (needs --allow-data-loss). Never takes snapshots.");
+    .describe(
+      "Snapshot retention: apply deletes this guest's snapshots named with `prefix` beyond the newest `keep` (needs --allow-data-loss). Never takes snapshots.",
+    );
 }

@@ -6,6 +6,10 @@ import type { IssueSink } from "./normalize.js";
 
 export function checkTemplatePower(raw: { template?: boolean; power?: string }, path: SpecPath, sink: IssueSink): void {
   if (raw.template === true && raw.power === "running") {
-    sink.add([...path, "power"], "`power: running` with `template: true`: PVE never starts a template; drop `power` (a template is always stopped)", "key");
+    sink.add(
+      [...path, "power"],
+      "`power: running` with `template: true`: PVE never starts a template; drop `power` (a template is always stopped)",
+      "key",
+    );
   }
 }

@@ -93,12 +93,20 @@ export function parseWithLibrary(text: string, file: string): ParsedYaml {
   const docs = Array.isArray(parsed) ? parsed : [];
   for (const [index, doc] of docs.entries()) {
     if (index === MAX_DOCUMENTS) {
-      issues.push({ location: at(doc.range[0]), path: [], message: `more than ${MAX_DOCUMENTS} YAML documents (---) in one file; split the file` });
+      issues.push({
+        location: at(doc.range[0]),
+        path: [],
+        message: `more than ${MAX_DOCUMENTS} YAML documents (---) in one file; split the file`,
+      });
       break;
     }
     const documentStart = doc.range[0];
     const root = doc.contents;
-    const problems: SpecIssue[] = doc.errors.map((error) => ({ location: at(error.pos[0]), path: [], message: `YAML: ${yamlMessage(error.message)}` }));
+    const problems: SpecIssue[] = doc.errors.map((error) => ({
+      location: at(error.pos[0]),
+      path: [],
+      message: `YAML: ${yamlMessage(error.message)}`,
+    }));
     if (problems.length === 0) problems.push(...structureIssues(doc, root, at));
     issues.push(...problems);
     documents.push({
@@ -114,12 +122,20 @@ function structureIssues(doc: Document, root: Node | null, at: (offset: number) 
   const issues: SpecIssue[] = [];
   const { deepest, aliases } = inspect(root);
   if (deepest) {
-    issues.push({ location: at(rangeStart(deepest) ?? 0), path: [], message: `YAML: nested more than ${MAX_NESTING_DEPTH} levels deep; a spec needs far fewer` });
+    issues.push({
+      location: at(rangeStart(deepest) ?? 0),
+      path: [],
+      message: `YAML: nested more than ${MAX_NESTING_DEPTH} levels deep; a spec needs far fewer`,
+    });
   }
   for (const alias of aliases) {
     if (alias.resolve(doc) !== undefined) continue;
     const name = alias.source;
-    issues.push({ location: at(rangeStart(alias) ?? 0), path: [], message: `YAML: alias *${name} has no anchor &${name} before it; define the anchor first` });
+    issues.push({
+      location: at(rangeStart(alias) ?? 0),
+      path: [],
+      message: `YAML: alias *${name} has no anchor &${name} before it; define the anchor first`,
+    });
   }
   return issues;
 }
@@ -135,7 +151,8 @@ function toPlainData(doc: Document, root: Node | null, at: (offset: number) => S
       issues.push({
         location: at(rangeStart(aliases[0]) ?? 0),
         path: [],
-        message: "YAML: aliases (*name) copy more data than pvectl accepts (an alias of an alias of ... grows exponentially); write the values out or reuse less",
+        message:
+          "YAML: aliases (*name) copy more data than pvectl accepts (an alias of an alias of ... grows exponentially); write the values out or reuse less",
       });
     } else {
       // e.g. `<<: 5` ("Merge sources must be maps or map aliases"): point at the merge key.

@@ -58,9 +58,12 @@ export function memoryValue(minimumMiB: number) {
 
 /** Where the secret's *name* goes: a mistaken paste of the secret itself must not be echoed back. */
 export function envName() {
-  return z.string({ error: "must be the name of an environment variable; write the variable's name here, never the secret itself" }).regex(ENV_NAME, {
-    error: "is not an environment variable name (letters, digits and _, not starting with a digit); write the variable's name here, never the secret itself",
-  });
+  return z
+    .string({ error: "must be the name of an environment variable; write the variable's name here, never the secret itself" })
+    .regex(ENV_NAME, {
+      error:
+        "is not an environment variable name (letters, digits and _, not starting with a digit); write the variable's name here, never the secret itself",
+    });
 }
 
 /** A volume id PVE's storage layer would read (no `..`, one file name under iso/, import/ ...). */
@@ -97,7 +100,6 @@ export function fromPveParam(schema: ParamSchema): z.ZodType {
       return z.string();
   }
 }
-
 
 // One value schema shared by every slot, so the JSON Schema defines it once ($defs).
 export function slotsObject<T extends z.ZodType>(slots: string[], value: T, description: string) {

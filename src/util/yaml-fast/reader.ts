@@ -284,7 +284,12 @@ class Reader {
     }
     if (startsWithIndicator(text, at)) outside();
     let end = at;
-    for (let c = text.charCodeAt(end); !Number.isNaN(c) && c !== NEWLINE && !(c === HASH && text.charCodeAt(end - 1) === SPACE); c = text.charCodeAt(end)) end++;
+    for (
+      let c = text.charCodeAt(end);
+      !Number.isNaN(c) && c !== NEWLINE && !(c === HASH && text.charCodeAt(end - 1) === SPACE);
+      c = text.charCodeAt(end)
+    )
+      end++;
     while (text.charCodeAt(end - 1) === SPACE) end--;
     const scalar = text.slice(at, end);
     // `a: b: c` and `a: b:` are errors the library words.

@@ -19,13 +19,22 @@ export interface TestCerts {
 
 let cached: Promise<TestCerts> | undefined;
 
-const SAN = { name: "subjectAltName" as const, altNames: [{ type: 2 as const, value: "localhost" }, { type: 7 as const, ip: "127.0.0.1" }] };
+const SAN = {
+  name: "subjectAltName" as const,
+  altNames: [
+    { type: 2 as const, value: "localhost" },
+    { type: 7 as const, ip: "127.0.0.1" },
+  ],
+};
 
 async function build(): Promise<TestCerts> {
   const ec = { keyType: "ec" as const, curve: "P-256" as const, algorithm: "sha256" };
   const ca = await generate([{ name: "commonName", value: "pvectl test CA" }], {
     ...ec,
-    extensions: [{ name: "basicConstraints", cA: true }, { name: "keyUsage", keyCertSign: true, cRLSign: true }],
+    extensions: [
+      { name: "basicConstraints", cA: true },
+      { name: "keyUsage", keyCertSign: true, cRLSign: true },
+    ],
   });
   const server = await generate([{ name: "commonName", value: "localhost" }], {
     ...ec,

@@ -6,13 +6,21 @@ import { type DesiredAccess, type LiveAccess, planAccess } from "../../../src/re
 
 const empty = (): LiveAccess => ({ roles: [], groups: [], users: [], tokens: [], acls: [], pools: [] });
 const calls = (d: DesiredAccess, l: LiveAccess, adopt = false) =>
-  planAccess(d, l, { adopt }).objects.flatMap((o) => o.steps.flatMap((s) => s.calls.map((c) => `${c.method} ${c.path} ${JSON.stringify(c.params)}`)));
+  planAccess(d, l, { adopt }).objects.flatMap((o) =>
+    o.steps.flatMap((s) => s.calls.map((c) => `${c.method} ${c.path} ${JSON.stringify(c.params)}`)),
+  );
 
 describe("access diff", () => {
   it("updates only the fields the spec names, keeping the user's text before the marker", () => {
-    const live = { ...empty(), users: [{ id: "u@pve", enable: true, expire: 0, groups: ["a", "b"], comment: "old", marked: true }], groups: [{ id: "a", marked: true }] };
+    const live = {
+      ...empty(),
+      users: [{ id: "u@pve", enable: true, expire: 0, groups: ["a", "b"], comment: "old", marked: true }],
+      groups: [{ id: "a", marked: true }],
+    };
     assert.deepEqual(calls({ users: [{ id: "u@pve", groups: ["a"], adopt: false }] }, live), ['PUT /access/users/u%40pve {"groups":"a"}']);
-    assert.deepEqual(calls({ users: [{ id: "u@pve", comment: "new", adopt: false }] }, live), ['PUT /access/users/u%40pve {"comment":"new [pvectl]"}']);
+    assert.deepEqual(calls({ users: [{ id: "u@pve", comment: "new", adopt: false }] }, live), [
+      'PUT /access/users/u%40pve {"comment":"new [pvectl]"}',
+    ]);
     assert.deepEqual(calls({ users: [{ id: "u@pve", enable: true, expire: 0, adopt: false }] }, live), []);
   });
 

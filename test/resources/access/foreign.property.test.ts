@@ -5,14 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import {
-  aclKey,
-  type DesiredAccess,
-  type LiveAccess,
-  type LiveAcl,
-  planAccess,
-  tokenKey,
-} from "../../../src/resources/access/index.js";
+import { aclKey, type DesiredAccess, type LiveAccess, type LiveAcl, planAccess, tokenKey } from "../../../src/resources/access/index.js";
 
 const USERS = ["a@pve", "b@pve", "c@pve"];
 const GROUPS = ["g1", "g2"];
@@ -38,8 +31,28 @@ const aclFields = fc
 const live: fc.Arbitrary<LiveAccess> = fc.record({
   roles: uniqueBy(fc.record({ id: fc.constantFrom(...ROLES), privileges: fc.subarray(PRIVS), builtin: fc.constant(false) }), (r) => r.id),
   groups: uniqueBy(fc.record({ id: fc.constantFrom(...GROUPS), marked, comment }), (g) => g.id),
-  users: uniqueBy(fc.record({ id: fc.constantFrom(...USERS), marked, comment, enable: fc.boolean(), expire: fc.constantFrom(0, 1_800_000_000), groups: fc.subarray(GROUPS) }), (u) => u.id),
-  tokens: uniqueBy(fc.record({ user: fc.constantFrom(...USERS), name: fc.constantFrom(...TOKEN_NAMES), marked, comment, privsep: fc.boolean(), expire: fc.constant(0) }), tokenKey),
+  users: uniqueBy(
+    fc.record({
+      id: fc.constantFrom(...USERS),
+      marked,
+      comment,
+      enable: fc.boolean(),
+      expire: fc.constantFrom(0, 1_800_000_000),
+      groups: fc.subarray(GROUPS),
+    }),
+    (u) => u.id,
+  ),
+  tokens: uniqueBy(
+    fc.record({
+      user: fc.constantFrom(...USERS),
+      name: fc.constantFrom(...TOKEN_NAMES),
+      marked,
+      comment,
+      privsep: fc.boolean(),
+      expire: fc.constant(0),
+    }),
+    tokenKey,
+  ),
   acls: uniqueBy(aclFields, (a: LiveAcl) => aclKey(a)),
   pools: uniqueBy(fc.record({ id: fc.constantFrom(...POOLS), marked, comment, members: fc.constantFrom(0, 2) }), (p) => p.id),
 });
@@ -48,12 +61,20 @@ const adopt = fc.boolean();
 const maybe = <T>(arb: fc.Arbitrary<T[]>) => fc.option(arb, { nil: undefined });
 const desired: fc.Arbitrary<DesiredAccess> = fc.record(
   {
-    roles: maybe(uniqueBy(fc.record({ id: fc.constantFrom(...ROLES), privileges: fc.subarray(PRIVS), absent: fc.boolean(), adopt }), (r) => r.id)),
+    roles: maybe(
+      uniqueBy(fc.record({ id: fc.constantFrom(...ROLES), privileges: fc.subarray(PRIVS), absent: fc.boolean(), adopt }), (r) => r.id),
+    ),
     groups: maybe(uniqueBy(fc.record({ id: fc.constantFrom(...GROUPS), comment, adopt }), (g) => g.id)),
     users: maybe(uniqueBy(fc.record({ id: fc.constantFrom(...USERS), enable: fc.boolean(), comment, adopt }), (u) => u.id)),
     tokens: maybe(
       uniqueBy(
-        fc.record({ user: fc.constantFrom(...USERS), name: fc.constantFrom(...TOKEN_NAMES), privsep: fc.boolean(), secretFile: fc.constant("/tmp/x"), adopt }),
+        fc.record({
+          user: fc.constantFrom(...USERS),
+          name: fc.constantFrom(...TOKEN_NAMES),
+          privsep: fc.boolean(),
+          secretFile: fc.constant("/tmp/x"),
+          adopt,
+        }),
         tokenKey,
       ),
     ),
@@ -85,7 +106,8 @@ function listed(d: DesiredAccess, kind: keyof typeof LIST_OF): Set<string> {
 
 /** Whether the live object `key` of `kind` is pvectl's. */
 function owned(l: LiveAccess, kind: keyof typeof LIST_OF, key: string): boolean {
-  const isMarked = (id: string) => [...l.users, ...l.groups].some((s) => s.id === id && s.marked) || l.tokens.some((t) => tokenKey(t) === id && t.marked);
+  const isMarked = (id: string) =>
+    [...l.users, ...l.groups].some((s) => s.id === id && s.marked) || l.tokens.some((t) => tokenKey(t) === id && t.marked);
   switch (kind) {
     case "access-group":
       return l.groups.some((g) => g.id === key && g.marked);

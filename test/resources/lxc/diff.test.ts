@@ -86,7 +86,10 @@ describe("container diff against a live config", () => {
     const step = plan.steps[0]!;
     assert.equal(step.severity, "data-loss-risk");
     assert.deepEqual(step.deletesVolumes, ["local-lvm:vm-200-disk-1"]);
-    assert.deepEqual(step.calls.map((c) => c.params), [{ delete: "mp0" }, { delete: "unused0" }]);
+    assert.deepEqual(
+      step.calls.map((c) => c.params),
+      [{ delete: "mp0" }, { delete: "unused0" }],
+    );
   });
 
   it("detaches a mount point listed under detach: (volume kept, configuration)", () => {
@@ -118,7 +121,10 @@ describe("container diff against a live config", () => {
     assert.equal(plan.steps[1]!.severity, "data-loss-risk");
     assert.deepEqual(plan.steps[1]!.deletesVolumes, ["local-lvm:vm-200-disk-1"]);
     // What is copied, and that the container is stopped for it (PVE moves container volumes offline only).
-    assert.match(plan.steps[0]!.summary, /^move mp0 from local-lvm to zfs: [\d.]+ GiB copied offline \(the container is stopped\); the source volume local-lvm:vm-200-disk-1 is kept as unused1$/);
+    assert.match(
+      plan.steps[0]!.summary,
+      /^move mp0 from local-lvm to zfs: [\d.]+ GiB copied offline \(the container is stopped\); the source volume local-lvm:vm-200-disk-1 is kept as unused1$/,
+    );
   });
 
   it("refuses to move a volume of a running container (PVE: cannot move volumes of a running container)", () => {
@@ -205,7 +211,10 @@ describe("container create and destroy", () => {
     const step = plan.steps[0]!;
     assert.equal(step.calls[0]!.params.password, undefined);
     assert.deepEqual(step.calls[0]!.secrets, { password: { env: "PVE_CT_ROOT_PW" } });
-    assert.deepEqual(step.changes.find((c) => c.field === "password"), { field: "password", after: "(from env PVE_CT_ROOT_PW)" });
+    assert.deepEqual(
+      step.changes.find((c) => c.field === "password"),
+      { field: "password", after: "(from env PVE_CT_ROOT_PW)" },
+    );
   });
 
   it("refuses a create without a template or rootfs", () => {

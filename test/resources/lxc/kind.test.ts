@@ -49,23 +49,36 @@ describe("the lxc kind for the engine", () => {
   it("asks for the privileges pve-container checks per key written", () => {
     const needs = (call: ReturnType<typeof lxcCalls.config>) =>
       lxcKind.callNeeds(call.intent, "/vms/200").map((n) => `${n.path} ${n.anyOf ? n.anyOf.join("|") : n.privilege}`);
-    assert.deepEqual(needs(lxcCalls.config("pve1", 200, { mp1: "local-lvm:2,mp=/x" })), ["/vms/200 VM.Config.Disk", "/storage/local-lvm Datastore.AllocateSpace"]);
-    assert.deepEqual(needs(lxcCalls.config("pve1", 200, { net1: "name=eth1,bridge=vmbr2" })), ["/vms/200 VM.Config.Network", "/sdn/zones/localnetwork/vmbr2 SDN.Use"]);
+    assert.deepEqual(needs(lxcCalls.config("pve1", 200, { mp1: "local-lvm:2,mp=/x" })), [
+      "/vms/200 VM.Config.Disk",
+      "/storage/local-lvm Datastore.AllocateSpace",
+    ]);
+    assert.deepEqual(needs(lxcCalls.config("pve1", 200, { net1: "name=eth1,bridge=vmbr2" })), [
+      "/vms/200 VM.Config.Network",
+      "/sdn/zones/localnetwork/vmbr2 SDN.Use",
+    ]);
     assert.deepEqual(needs(lxcCalls.config("pve1", 200, { memory: "2048", cores: "2", features: "nesting=1" })), [
       "/vms/200 VM.Config.Memory",
       "/vms/200 VM.Config.CPU",
       "/vms/200 VM.Allocate",
     ]);
-    assert.deepEqual(needs(lxcCalls.config("pve1", 200, { delete: "mp0,net1,nameserver" })), ["/vms/200 VM.Config.Disk", "/vms/200 VM.Config.Network", "/vms/200 VM.Config.Network"]);
-    assert.deepEqual(needs(lxcCalls.create("pve1", { hostname: "a", ostemplate: "local:vztmpl/x.tar.zst", rootfs: "local-lvm:4", pool: "web", start: 1 })), [
-      "/pool/web VM.Allocate",
-      "/pool/web Pool.Allocate|Permissions.Modify",
-      "/vms/200 VM.PowerMgmt",
-      "/storage/local Datastore.AllocateSpace|Datastore.Audit",
-      "/vms/200 VM.Config.Network",
+    assert.deepEqual(needs(lxcCalls.config("pve1", 200, { delete: "mp0,net1,nameserver" })), [
       "/vms/200 VM.Config.Disk",
-      "/storage/local-lvm Datastore.AllocateSpace",
+      "/vms/200 VM.Config.Network",
+      "/vms/200 VM.Config.Network",
     ]);
+    assert.deepEqual(
+      needs(lxcCalls.create("pve1", { hostname: "a", ostemplate: "local:vztmpl/x.tar.zst", rootfs: "local-lvm:4", pool: "web", start: 1 })),
+      [
+        "/pool/web VM.Allocate",
+        "/pool/web Pool.Allocate|Permissions.Modify",
+        "/vms/200 VM.PowerMgmt",
+        "/storage/local Datastore.AllocateSpace|Datastore.Audit",
+        "/vms/200 VM.Config.Network",
+        "/vms/200 VM.Config.Disk",
+        "/storage/local-lvm Datastore.AllocateSpace",
+      ],
+    );
     assert.deepEqual(needs(lxcCalls.moveVolume("pve1", 200, "mp0", "shared")), ["/storage/shared Datastore.AllocateSpace"]);
   });
 });

@@ -37,13 +37,22 @@ const liveConfig = fc
     unprivileged: fc.constantFrom(0, 1),
   })
   .map(({ options, mps, nics, tags, unprivileged }) => {
-    const config: Record<string, string | number> = { hostname: "ct1", tags, unprivileged, rootfs: "local-lvm:vm-200-disk-0,size=4G", ...options };
+    const config: Record<string, string | number> = {
+      hostname: "ct1",
+      tags,
+      unprivileged,
+      rootfs: "local-lvm:vm-200-disk-0,size=4G",
+      ...options,
+    };
     for (const i of mps) config[`mp${i}`] = `local-lvm:vm-200-disk-${i + 1},mp=/mnt/m${i},size=${i + 1}G`;
-    for (const i of nics) config[`net${i}`] = `name=eth${i},bridge=vmbr0,hwaddr=BC:24:11:00:00:0${i},ip=dhcp,type=veth${i === 1 ? ",tag=20" : ""}`;
+    for (const i of nics)
+      config[`net${i}`] = `name=eth${i},bridge=vmbr0,hwaddr=BC:24:11:00:00:0${i},ip=dhcp,type=veth${i === 1 ? ",tag=20" : ""}`;
     return config;
   });
 
-const liveCt = fc.tuple(liveConfig, fc.constantFrom("running", "stopped") as fc.Arbitrary<"running" | "stopped">).map(([config, status]) => liveCtFromConfig({ vmid: 200, node: "pve1", status }, config));
+const liveCt = fc
+  .tuple(liveConfig, fc.constantFrom("running", "stopped") as fc.Arbitrary<"running" | "stopped">)
+  .map(([config, status]) => liveCtFromConfig({ vmid: 200, node: "pve1", status }, config));
 
 /** The config keys (and the container's run state) a step's calls write or delete. */
 function touched(step: Step): string[] {

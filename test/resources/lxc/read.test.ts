@@ -7,7 +7,13 @@ import { GIB, liveCt } from "./fixture.js";
 describe("reading a container's config", () => {
   it("reads rootfs and mount points with sizes in bytes, and a bind mount by its host path", () => {
     const live = liveCt();
-    assert.deepEqual(live.mounts.rootfs, { slot: "rootfs", volume: "local-lvm:vm-200-disk-0", storage: "local-lvm", sizeBytes: 8 * GIB, options: {} });
+    assert.deepEqual(live.mounts.rootfs, {
+      slot: "rootfs",
+      volume: "local-lvm:vm-200-disk-0",
+      storage: "local-lvm",
+      sizeBytes: 8 * GIB,
+      options: {},
+    });
     assert.deepEqual(live.mounts.mp0, {
       slot: "mp0",
       volume: "local-lvm:vm-200-disk-1",
@@ -23,7 +29,13 @@ describe("reading a container's config", () => {
     const live = liveCt();
     assert.equal(live.kind, "lxc");
     assert.equal(live.name, "web1");
-    assert.deepEqual(live.nics.net0, { slot: "net0", name: "eth0", hwaddr: "BC:24:11:0A:0B:0C", bridge: "vmbr0", options: { ip: "dhcp", tag: "10", type: "veth" } });
+    assert.deepEqual(live.nics.net0, {
+      slot: "net0",
+      name: "eth0",
+      hwaddr: "BC:24:11:0A:0B:0C",
+      bridge: "vmbr0",
+      options: { ip: "dhcp", tag: "10", type: "veth" },
+    });
     assert.deepEqual(live.tags, ["pvectl", "web"]);
     assert.equal(live.options.features, "keyctl=1,nesting=1");
     assert.equal(live.options.unprivileged, "1");

@@ -55,17 +55,8 @@ export function assignedObject(ctx: SimContext, row: Row): Record<string, unknow
 }
 
 /** A model-level uniqueness rule; NetBox reports these under `__all__`. */
-export function checkUnique(
-  ctx: SimContext,
-  path: string,
-  row: Row,
-  keys: string[],
-  message: string,
-  errors: FieldErrors,
-): void {
-  const clash = ctx.store
-    .rows(path)
-    .some((other) => other.id !== row.id && keys.every((k) => (other[k] ?? null) === (row[k] ?? null)));
+export function checkUnique(ctx: SimContext, path: string, row: Row, keys: string[], message: string, errors: FieldErrors): void {
+  const clash = ctx.store.rows(path).some((other) => other.id !== row.id && keys.every((k) => (other[k] ?? null) === (row[k] ?? null)));
   if (clash) addError(errors, "__all__", message);
 }
 

@@ -3,7 +3,16 @@ import { NETBOX_ENUMS } from "../../generated/types.js";
 import { addError } from "../errors.js";
 import type { ResourceDef } from "../resource.js";
 import { num, str } from "../resource.js";
-import { assignedObject, checkAssignedObject, checkUniqueField, countWhere, nullComputed, protect, setNull, TAGS_AND_CUSTOM_FIELDS } from "./common.js";
+import {
+  assignedObject,
+  checkAssignedObject,
+  checkUniqueField,
+  countWhere,
+  nullComputed,
+  protect,
+  setNull,
+  TAGS_AND_CUSTOM_FIELDS,
+} from "./common.js";
 import { normalizeMac } from "./virtualization.js";
 
 export const sites: ResourceDef = {
@@ -53,7 +62,11 @@ export const platforms: ResourceDef = {
     { name: "description", kind: "string", maxLength: 200 },
     ...TAGS_AND_CUSTOM_FIELDS,
     { name: "device_count", kind: "computed", value: () => 0 },
-    { name: "virtualmachine_count", kind: "computed", value: (r, ctx) => countWhere(ctx, "virtualization/virtual-machines", "platform", r.id) },
+    {
+      name: "virtualmachine_count",
+      kind: "computed",
+      value: (r, ctx) => countWhere(ctx, "virtualization/virtual-machines", "platform", r.id),
+    },
   ],
   brief: ["name", "slug", "description", "device_count", "virtualmachine_count"],
   display: (r) => str(r, "name"),
@@ -73,7 +86,14 @@ export const macAddresses: ResourceDef = {
   since: 402,
   fields: [
     { name: "mac_address", kind: "string", required: true },
-    { name: "assigned_object_type", kind: "choice", values: ["dcim.interface", "virtualization.vminterface"], default: null, nullable: true, plain: true },
+    {
+      name: "assigned_object_type",
+      kind: "choice",
+      values: ["dcim.interface", "virtualization.vminterface"],
+      default: null,
+      nullable: true,
+      plain: true,
+    },
     { name: "assigned_object_id", kind: "int", nullable: true, min: 0 },
     { name: "assigned_object", kind: "computed", value: (r, ctx) => assignedObject(ctx, r) },
     { name: "description", kind: "string", maxLength: 200 },
@@ -97,7 +117,8 @@ export const macAddresses: ResourceDef = {
     if (mac === null) addError(errors, "mac_address", "Enter a valid MAC address.");
     else row.mac_address = mac;
     checkAssignedObject(ctx, row, MAC_TARGETS, errors);
-    const moved = before && (before.assigned_object_id !== row.assigned_object_id || before.assigned_object_type !== row.assigned_object_type);
+    const moved =
+      before && (before.assigned_object_id !== row.assigned_object_id || before.assigned_object_type !== row.assigned_object_type);
     if (moved && ctx.store.rows("virtualization/interfaces").some((i) => i.primary_mac_address === row.id))
       addError(errors, "__all__", "Cannot unassign MAC Address while it is designated as the primary MAC for an object");
   },

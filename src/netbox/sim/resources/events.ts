@@ -6,7 +6,15 @@ import type { ResourceDef } from "../resource.js";
 import { str } from "../resource.js";
 import { checkUniqueField, TAGS_AND_CUSTOM_FIELDS } from "./common.js";
 
-export const EVENT_TYPES = ["object_created", "object_updated", "object_deleted", "job_started", "job_completed", "job_failed", "job_errored"] as const;
+export const EVENT_TYPES = [
+  "object_created",
+  "object_updated",
+  "object_deleted",
+  "job_started",
+  "job_completed",
+  "job_failed",
+  "job_errored",
+] as const;
 
 export const webhooks: ResourceDef = {
   path: "extras/webhooks",
@@ -30,7 +38,8 @@ export const webhooks: ResourceDef = {
   search: ["name", "payload_url"],
   clean(row, _b, ctx, errors) {
     checkUniqueField(ctx, "extras/webhooks", row, "name", "webhook", errors);
-    if (str(row, "body_template") !== "") addError(errors, "body_template", "The NetBox simulator sends the default JSON body only; leave body_template blank.");
+    if (str(row, "body_template") !== "")
+      addError(errors, "body_template", "The NetBox simulator sends the default JSON body only; leave body_template blank.");
   },
 };
 
@@ -59,8 +68,10 @@ export const eventRules: ResourceDef = {
     if (!list("object_types")?.length) addError(errors, "object_types", "This field is required.");
     const events = list("event_types");
     if (!events?.length) addError(errors, "event_types", "This field is required.");
-    for (const e of events ?? []) if (!(EVENT_TYPES as readonly unknown[]).includes(e)) addError(errors, "event_types", `"${String(e)}" is not a valid choice.`);
-    if (row.action_type === "webhook" && row.action_object_type !== "extras.webhook") addError(errors, "action_object_type", "A webhook rule's action object is an extras.webhook.");
+    for (const e of events ?? [])
+      if (!(EVENT_TYPES as readonly unknown[]).includes(e)) addError(errors, "event_types", `"${String(e)}" is not a valid choice.`);
+    if (row.action_type === "webhook" && row.action_object_type !== "extras.webhook")
+      addError(errors, "action_object_type", "A webhook rule's action object is an extras.webhook.");
     if (row.conditions !== null && row.conditions !== undefined) {
       const compiled = compileConditions(row.conditions);
       if (!compiled.ok) addError(errors, "conditions", compiled.message);

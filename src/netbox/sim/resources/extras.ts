@@ -39,8 +39,7 @@ export const tags: ResourceDef = {
   },
 };
 
-const choice = (key: string, fallback: string[]): readonly string[] =>
-  (NETBOX_ENUMS[key] ?? fallback).filter((v) => v !== "");
+const choice = (key: string, fallback: string[]): readonly string[] => (NETBOX_ENUMS[key] ?? fallback).filter((v) => v !== "");
 
 export const customFields: ResourceDef = {
   path: "extras/custom-fields",
@@ -104,6 +103,12 @@ export const journalEntries: ResourceDef = {
     created_before: (r, v) => v.every((t) => Date.parse(r.created) <= Date.parse(t)),
   },
   clean(row, _b, ctx, errors) {
-    checkAssignedObject(ctx, row, ["virtualization.virtualmachine", "virtualization.vminterface", "ipam.ipaddress", "virtualization.cluster"], errors, true);
+    checkAssignedObject(
+      ctx,
+      row,
+      ["virtualization.virtualmachine", "virtualization.vminterface", "ipam.ipaddress", "virtualization.cluster"],
+      errors,
+      true,
+    );
   },
 };

@@ -34,8 +34,21 @@ export const ipAddresses: ResourceDef = {
     nullComputed("vrf"),
     nullComputed("tenant"),
     { name: "status", kind: "choice", values: NETBOX_ENUMS["WritableIPAddressRequest.status"] ?? ["active"], default: "active" },
-    { name: "role", kind: "choice", values: (NETBOX_ENUMS["WritableIPAddressRequest.role"] ?? []).filter((v) => v !== ""), default: null, nullable: true },
-    { name: "assigned_object_type", kind: "choice", values: ["dcim.interface", "virtualization.vminterface", "ipam.fhrpgroup"], default: null, nullable: true, plain: true },
+    {
+      name: "role",
+      kind: "choice",
+      values: (NETBOX_ENUMS["WritableIPAddressRequest.role"] ?? []).filter((v) => v !== ""),
+      default: null,
+      nullable: true,
+    },
+    {
+      name: "assigned_object_type",
+      kind: "choice",
+      values: ["dcim.interface", "virtualization.vminterface", "ipam.fhrpgroup"],
+      default: null,
+      nullable: true,
+      plain: true,
+    },
     { name: "assigned_object_id", kind: "int", nullable: true, min: 0 },
     { name: "assigned_object", kind: "computed", value: (r, ctx) => assignedObject(ctx, r) },
     nullComputed("nat_inside"),
@@ -58,14 +71,18 @@ export const ipAddresses: ResourceDef = {
     address: (r, v) => v.some((q) => str(r, "address").split("/")[0] === q.split("/")[0]),
     parent: (r, v) => {
       const ip = parseCidr(str(r, "address"));
-      return ip !== null && v.some((p) => {
-        const prefix = parseCidr(p);
-        return prefix !== null && contains(prefix, ip);
-      });
+      return (
+        ip !== null &&
+        v.some((p) => {
+          const prefix = parseCidr(p);
+          return prefix !== null && contains(prefix, ip);
+        })
+      );
     },
     vminterface_id: (r, v) => r.assigned_object_type === "virtualization.vminterface" && v.includes(String(r.assigned_object_id)),
     virtual_machine_id: (r, v, ctx) => v.includes(String(vmOfIp(r, ctx))),
-    virtual_machine: (r, v, ctx) => v.includes(str(ctx.store.get("virtualization/virtual-machines", vmOfIp(r, ctx) ?? 0) ?? ({} as Row), "name")),
+    virtual_machine: (r, v, ctx) =>
+      v.includes(str(ctx.store.get("virtualization/virtual-machines", vmOfIp(r, ctx) ?? 0) ?? ({} as Row), "name")),
   },
   clean(row, before, ctx, errors) {
     const cidr = parseCidr(str(row, "address"));
@@ -125,10 +142,13 @@ export const prefixes: ResourceDef = {
     },
     contains: (r, v) => {
       const p = parseCidr(str(r, "prefix"));
-      return p !== null && v.some((q) => {
-        const ip = parseCidr(q);
-        return ip !== null && contains(p, ip);
-      });
+      return (
+        p !== null &&
+        v.some((q) => {
+          const ip = parseCidr(q);
+          return ip !== null && contains(p, ip);
+        })
+      );
     },
   },
   clean(row, _b, _ctx, errors) {

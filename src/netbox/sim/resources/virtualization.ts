@@ -44,7 +44,13 @@ export const clusters: ResourceDef = {
     nullComputed("group"),
     { name: "status", kind: "choice", values: enumOf("WritableClusterRequest.status"), default: "active" },
     nullComputed("tenant"),
-    { name: "scope_type", kind: "choice", values: ["dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location"], default: null, nullable: true },
+    {
+      name: "scope_type",
+      kind: "choice",
+      values: ["dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location"],
+      default: null,
+      nullable: true,
+    },
     { name: "scope_id", kind: "int", nullable: true },
     { name: "scope", kind: "computed", value: (r, ctx) => ctx.brief("dcim/sites", clusterSiteId(r)) },
     { name: "description", kind: "string", maxLength: 200 },
@@ -82,17 +88,35 @@ function vmClean(row: Row, _before: Row | undefined, ctx: SimContext, errors: Fi
     const clusterSite = clusterSiteId(cluster);
     if (clusterSite !== null && clusterSite !== siteId) {
       const site = ctx.store.get("dcim/sites", siteId);
-      addError(errors, "cluster", `The selected cluster (${str(cluster, "name")}) is not assigned to this site (${site ? str(site, "name") : siteId}).`);
+      addError(
+        errors,
+        "cluster",
+        `The selected cluster (${str(cluster, "name")}) is not assigned to this site (${site ? str(site, "name") : siteId}).`,
+      );
     }
   }
-  checkUnique(ctx, "virtualization/virtual-machines", row, ["name", "cluster", "tenant"], "Virtual machine name must be unique per cluster.", errors);
+  checkUnique(
+    ctx,
+    "virtualization/virtual-machines",
+    row,
+    ["name", "cluster", "tenant"],
+    "Virtual machine name must be unique per cluster.",
+    errors,
+  );
   const disks = ctx.store.rows("virtualization/virtual-disks").filter((d) => d.virtual_machine === row.id);
   if (row.id !== 0 && disks.length > 0) {
     const total = disks.reduce((s, d) => s + (num(d, "size") ?? 0), 0);
     if (row.disk !== null && row.disk !== total)
-      addError(errors, "disk", `The specified disk size (${String(row.disk)}) must match the aggregate size of assigned virtual disks (${total}).`);
+      addError(
+        errors,
+        "disk",
+        `The specified disk size (${String(row.disk)}) must match the aggregate size of assigned virtual disks (${total}).`,
+      );
   }
-  for (const [field, family] of [["primary_ip4", 4], ["primary_ip6", 6]] as const) {
+  for (const [field, family] of [
+    ["primary_ip4", 4],
+    ["primary_ip6", 6],
+  ] as const) {
     const ipId = num(row, field);
     if (ipId === null) continue;
     const ip = ctx.store.get("ipam/ip-addresses", ipId);
@@ -102,7 +126,10 @@ function vmClean(row: Row, _before: Row | undefined, ctx: SimContext, errors: Fi
       addError(errors, field, `${address} is not an IPv${family} address.`);
       continue;
     }
-    const iface = ip.assigned_object_type === "virtualization.vminterface" ? ctx.store.get("virtualization/interfaces", num(ip, "assigned_object_id") ?? 0) : undefined;
+    const iface =
+      ip.assigned_object_type === "virtualization.vminterface"
+        ? ctx.store.get("virtualization/interfaces", num(ip, "assigned_object_id") ?? 0)
+        : undefined;
     if (!iface || iface.virtual_machine !== row.id)
       addError(errors, field, `The specified IP address (${address}) is not assigned to this VM.`);
   }
@@ -140,8 +167,16 @@ export function virtualMachines(version: SimVersion): ResourceDef {
       { name: "local_context_data", kind: "json", nullable: true },
       ...TAGS_AND_CUSTOM_FIELDS,
       { name: "config_context", kind: "computed", value: () => ({}) },
-      { name: "interface_count", kind: "computed", value: (r, ctx) => countWhere(ctx, "virtualization/interfaces", "virtual_machine", r.id) },
-      { name: "virtual_disk_count", kind: "computed", value: (r, ctx) => countWhere(ctx, "virtualization/virtual-disks", "virtual_machine", r.id) },
+      {
+        name: "interface_count",
+        kind: "computed",
+        value: (r, ctx) => countWhere(ctx, "virtualization/interfaces", "virtual_machine", r.id),
+      },
+      {
+        name: "virtual_disk_count",
+        kind: "computed",
+        value: (r, ctx) => countWhere(ctx, "virtualization/virtual-disks", "virtual_machine", r.id),
+      },
     ],
     brief: ["name", "description"],
     display: (r) => str(r, "name"),
@@ -162,7 +197,8 @@ export function virtualMachines(version: SimVersion): ResourceDef {
         for (const child of ctx.store.rows(path)) if (child.virtual_machine === row.id) ctx.remove(path, child.id);
       }
       for (const j of ctx.store.rows("extras/journal-entries"))
-        if (j.assigned_object_type === "virtualization.virtualmachine" && j.assigned_object_id === row.id) ctx.remove("extras/journal-entries", j.id);
+        if (j.assigned_object_type === "virtualization.virtualmachine" && j.assigned_object_id === row.id)
+          ctx.remove("extras/journal-entries", j.id);
     },
   };
 }
@@ -213,7 +249,10 @@ export function vmInterfaces(version: SimVersion): ResourceDef {
       {
         name: "count_ipaddresses",
         kind: "computed",
-        value: (r, ctx) => ctx.store.rows("ipam/ip-addresses").filter((ip) => ip.assigned_object_type === "virtualization.vminterface" && ip.assigned_object_id === r.id).length,
+        value: (r, ctx) =>
+          ctx.store
+            .rows("ipam/ip-addresses")
+            .filter((ip) => ip.assigned_object_type === "virtualization.vminterface" && ip.assigned_object_id === r.id).length,
       },
       { name: "count_fhrp_groups", kind: "computed", value: () => 0 },
     ],
@@ -225,7 +264,14 @@ export function vmInterfaces(version: SimVersion): ResourceDef {
       mac_address: (r, values, ctx) => values.some((v) => v.toUpperCase() === interfaceMac(r, ctx, version)),
     },
     clean(row, _before, ctx, errors) {
-      checkUnique(ctx, "virtualization/interfaces", row, ["virtual_machine", "name"], "Virtual machine and name must make a unique set.", errors);
+      checkUnique(
+        ctx,
+        "virtualization/interfaces",
+        row,
+        ["virtual_machine", "name"],
+        "Virtual machine and name must make a unique set.",
+        errors,
+      );
       // NetBox drops VLAN assignments that the 802.1Q mode does not allow.
       if (row.mode === null) row.untagged_vlan = null;
       if (row.mode !== "tagged") row.tagged_vlans = [];
@@ -245,7 +291,8 @@ export function vmInterfaces(version: SimVersion): ResourceDef {
     beforeDelete(row, ctx) {
       for (const m of macsOf(ctx, row)) ctx.remove("dcim/mac-addresses", m.id);
       for (const ip of ctx.store.rows("ipam/ip-addresses"))
-        if (ip.assigned_object_type === "virtualization.vminterface" && ip.assigned_object_id === row.id) ctx.remove("ipam/ip-addresses", ip.id);
+        if (ip.assigned_object_type === "virtualization.vminterface" && ip.assigned_object_id === row.id)
+          ctx.remove("ipam/ip-addresses", ip.id);
     },
   };
   return def;
@@ -258,7 +305,11 @@ function checkUntaggedVlanSite(ctx: SimContext, row: Row, errors: FieldErrors): 
   if (!vlan || vlanSite === null) return;
   const vm = ctx.store.get("virtualization/virtual-machines", num(row, "virtual_machine") ?? 0);
   if (vm && num(vm, "site") !== vlanSite)
-    addError(errors, "untagged_vlan", `The untagged VLAN (${ctx.def("ipam/vlans").display(vlan, ctx)}) must belong to the same site as the interface's parent virtual machine, or it must be global.`);
+    addError(
+      errors,
+      "untagged_vlan",
+      `The untagged VLAN (${ctx.def("ipam/vlans").display(vlan, ctx)}) must belong to the same site as the interface's parent virtual machine, or it must be global.`,
+    );
 }
 
 /** NetBox stores MACs as EUI-48 in upper-case colon form. */
@@ -290,7 +341,14 @@ export const virtualDisks: ResourceDef = {
   display: (r) => str(r, "name"),
   search: ["name", "description"],
   clean(row, _before, ctx, errors) {
-    checkUnique(ctx, "virtualization/virtual-disks", row, ["virtual_machine", "name"], "Virtual machine and name must make a unique set.", errors);
+    checkUnique(
+      ctx,
+      "virtualization/virtual-disks",
+      row,
+      ["virtual_machine", "name"],
+      "Virtual machine and name must make a unique set.",
+      errors,
+    );
   },
   afterWrite(row, before, ctx) {
     syncVmDisk(ctx, num(row, "virtual_machine") ?? 0);
