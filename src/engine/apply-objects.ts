@@ -4,6 +4,7 @@
 // back through its family (a create that landed is done, never sent again; a delete whose
 // object is gone is done). A call whose answer holds a one-time secret (a new API token)
 // delivers it to its sink, which is opened before the call (secret-sink.ts).
+import { resolveCall, resolvePath } from "../plan/resolve-call.js";
 import { revealedSecret } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import type { ApiCall, ObjectPlan, Step } from "../plan/types.js";
@@ -39,7 +40,7 @@ const isCreate = (call: ApiCall) => call.intent.kind === "object" && call.intent
 function aclEntries(calls: ApiCall[]): string {
   return calls
     .filter((c) => c.intent.kind === "object" && c.intent.object === "access-acl")
-    .map((c) => `${c.params.roles} on ${c.params.path}`)
+    .map((c) => `${c.body.roles} on ${c.body.path}`)
     .join(", ");
 }
 
@@ -49,7 +50,7 @@ function aclEntries(calls: ApiCall[]): string {
  * next apply creates it anew; a read-back, never a resend, decided that it landed.
  */
 async function lostSecret(client: PveClient, call: ApiCall, step: Step, rest: ApiCall[]): Promise<Error> {
-  const removed = await client.request("DELETE", call.path, {}).then(
+  const removed = await client.request("DELETE", resolvePath(call), {}).then(
     () => true,
     () => false,
   );
@@ -78,10 +79,11 @@ function afterDelivery(err: unknown, step: Step, rest: ApiCall[]): Error {
 
 /** Sends one call; a secret in its answer goes to the sink opened before it, before anything else happens. */
 async function send(client: PveClient, call: ApiCall, sink: OpenSink | undefined): Promise<void> {
-  const answer = await client.request(call.method, call.path, call.params);
+  const { method, path, params } = resolveCall(call);
+  const answer = await client.request(method, path, params);
   if (sink === undefined || call.revealsSecret === undefined) return;
   const secret = revealedSecret(answer, call.revealsSecret.field);
-  if (secret === undefined) throw new Error(`${call.path}: PVE's answer holds no ${call.revealsSecret.field}`);
+  if (secret === undefined) throw new Error(`${path}: PVE's answer holds no ${call.revealsSecret.field}`);
   client.maskSecret(secret);
   await sink.deliver(secret).catch((err: unknown) => {
     throw new SecretDeliveryError(errorText(err));

@@ -4,6 +4,7 @@
 // second delete fails. So a request whose answer was lost is resolved by reading back: the
 // task it started (the node's task list), or the archive gone; it is resent only when PVE
 // shows no trace of it.
+import { resolveCall } from "../plan/resolve-call.js";
 import { getNodeTasks, getStorageContent, getTaskLog } from "../api/endpoints/index.js";
 import { PveError, type PveClient } from "../api/index.js";
 import type { TaskWatcher } from "../api/task-watcher.js";
@@ -60,7 +61,8 @@ export async function runArchiveCall(
     const sentAtMs = Date.now();
     let upid: unknown;
     try {
-      upid = await client.request(call.method, call.path, call.params);
+      const { method, path, params } = resolveCall(call);
+      upid = await client.request(method, path, params);
     } catch (err) {
       const retryable = isLockError(err) || isTransientError(err) || isRetryable500(err);
       if (!retryable || attempt >= retry.maxAttempts) throw err;

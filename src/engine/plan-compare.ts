@@ -31,7 +31,7 @@ function show(value: unknown): string {
   return value === undefined ? "(none)" : typeof value === "string" ? value : canonical(value);
 }
 
-/** The first place two values differ, as `calls[0].params.memory (saved 1, recomputed 2)`. */
+/** The first place two values differ, as `calls[0].body.memory (saved 1, recomputed 2)`. */
 function firstDifference(a: unknown, b: unknown, where: string): string {
   const scalar = (v: unknown) => v === undefined || v === null || typeof v !== "object";
   if (scalar(a) || scalar(b) || Array.isArray(a) !== Array.isArray(b)) return `${where} (saved ${show(a)}, recomputed ${show(b)})`;

@@ -6,7 +6,9 @@
 import type { ApiCall, PrivilegeNeed, RequiredPrivilege, Step } from "../plan/types.js";
 import { archiveCallNeeds, GUEST_KINDS } from "../resources/index.js";
 import { objectCallNeeds } from "../resources/objects.js";
-import { matchEndpoint } from "../schema/index.js";
+import { isAllocatedVmid } from "../plan/call.js";
+import { plannedParams } from "../plan/resolve-call.js";
+import { getEndpoint } from "../schema/index.js";
 
 /** PVE fails a `perm` check with `require_param` when that parameter is not given: such an alternative cannot be the one that passes. */
 function applies(check: unknown[], params: Record<string, string>): boolean {
@@ -42,18 +44,20 @@ function checkNeeds(check: unknown[], params: Record<string, string>): Privilege
 
 /** Every privilege one API call of a step needs. */
 export function callNeeds(call: ApiCall): PrivilegeNeed[] {
-  const match = matchEndpoint(call.method, call.path);
+  const endpoint = getEndpoint(call.method, call.endpoint);
   const params: Record<string, string> = {};
-  for (const [k, v] of Object.entries(match?.pathParams ?? {})) params[k] = v;
-  for (const [k, v] of Object.entries(call.params)) params[k] = String(v);
+  // A vmid apply allocates is `{vmid}` in the privilege paths (/vms/{vmid}), as plan-needs.ts expects.
+  for (const [k, v] of Object.entries(call.pathParams)) params[k] = isAllocatedVmid(v) ? `{${k}}` : String(v);
+  const body = plannedParams(call);
+  for (const [k, v] of Object.entries(body)) params[k] = String(v);
   const vmid = params.vmid ?? "{vmid}";
   const vmPath = `/vms/${vmid}`;
   const needs: PrivilegeNeed[] = [];
-  const check = match?.endpoint.permissions?.check;
+  const check = endpoint?.permissions?.check;
   if (check) needs.push(...checkNeeds(check, params).flat());
 
   const intent = call.intent;
-  if (intent.kind === "object") needs.push(...objectCallNeeds(intent, call.params));
+  if (intent.kind === "object") needs.push(...objectCallNeeds(intent, body));
   else if (intent.kind !== "pool") needs.push(...GUEST_KINDS[intent.kind].callNeeds(intent, vmPath));
   needs.push(...archiveCallNeeds(intent, vmPath));
   // A create into a pool is checked on the pool first (qemu-server/pve-container check_vm_perm

@@ -8,10 +8,15 @@ import { SEVERITIES } from "../plan/types.js";
 
 const param = z.union([z.string(), z.number()]);
 
+/** A vmid apply allocates, or a volume a clone of the plan names (plan/call.ts). */
+const allocatedVmid = z.strictObject({ allocated: z.literal("vmid") });
+const clonedVolume = z.strictObject({ clonedVolume: z.string(), options: z.string().optional() });
+
 const call = z.looseObject({
   method: z.enum(["GET", "POST", "PUT", "DELETE"]),
-  path: z.string(),
-  params: z.record(z.string(), param),
+  endpoint: z.string().startsWith("/"),
+  pathParams: z.record(z.string(), z.union([param, allocatedVmid])),
+  body: z.record(z.string(), z.union([param, clonedVolume])),
   growOnly: z.boolean().optional(),
 });
 
@@ -78,7 +83,7 @@ export const clusterIdentitySchema = z.strictObject({
 });
 
 export const savedPlanSchema = z.strictObject({
-  format: z.literal("pvectl-saved-plan/2"),
+  format: z.literal("pvectl-saved-plan/3"),
   pvectlVersion: z.string(),
   connection: z.string().optional(),
   specFiles: z.array(z.strictObject({ path: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/) })).min(1),

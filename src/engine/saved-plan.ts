@@ -18,7 +18,12 @@ import type { PlanOptions, PlanResult } from "./plan.js";
 import { describeIssues, savedPlanSchema } from "./saved-plan-schema.js";
 import type { Plan } from "../plan/types.js";
 
-export const SAVED_PLAN_FORMAT = "pvectl-saved-plan/2";
+/**
+ * The saved-plan format. 3: a call is its endpoint, path parameters and body, with typed
+ * references for a vmid allocated at apply and a cloned volume (plan/call.ts); 2 had paths
+ * with `{vmid}` and `{volume:SLOT}` placeholders.
+ */
+export const SAVED_PLAN_FORMAT = "pvectl-saved-plan/3";
 
 export interface SavedSpecFile {
   /** As given to `pvectl plan` (relative paths are relative to the directory pvectl ran in). */
@@ -141,7 +146,13 @@ export async function loadPlan(file: string): Promise<SavedPlan> {
   if (typeof head.format !== "string" || !head.format.startsWith("pvectl-saved-plan/")) {
     throw new SavedPlanError(file, ["not a pvectl saved plan (written by `pvectl plan --out FILE`)"]);
   }
-  if (head.format !== SAVED_PLAN_FORMAT || head.pvectlVersion !== PVECTL_VERSION) {
+  if (head.format !== SAVED_PLAN_FORMAT) {
+    // An older format says its calls another way: it cannot be compared with a plan made now.
+    throw new SavedPlanError(file, [
+      `it is in the saved-plan format ${head.format.slice("pvectl-saved-plan/".length)}, which this pvectl (${PVECTL_VERSION}) no longer reads (it reads format ${SAVED_PLAN_FORMAT.slice("pvectl-saved-plan/".length)}); nothing was applied: run \`pvectl plan --out FILE\` again to save the plan in the current format`,
+    ]);
+  }
+  if (head.pvectlVersion !== PVECTL_VERSION) {
     const made = typeof head.pvectlVersion === "string" ? `pvectl ${head.pvectlVersion}` : "an older pvectl";
     throw new SavedPlanError(file, [`it was made by ${made}; this is pvectl ${PVECTL_VERSION}, which applies only its own plans`]);
   }

@@ -5,6 +5,8 @@
 import { type ClusterResource, getClusterResources } from "../api/endpoints/index.js";
 import { lockHeldError, PveError, type PveClient } from "../api/index.js";
 import { acceptsDigest, mustNotLandTwice } from "../plan/intent.js";
+import { clonedVolumeSlots, resolveParams, resolvePath } from "../plan/resolve-call.js";
+import { guestEndpoints } from "../resources/api-paths.js";
 import { type AnyGuestKind, kindOf, OWNERSHIP_TAG } from "../resources/index.js";
 import { parseTags } from "../resources/formats.js";
 import { volumeOf } from "../pve/index.js";
@@ -126,8 +128,9 @@ export class GuestRunner {
     return { client, watcher, retry, seen: this.#seen, onRetry, ...(this.#deps.lockWaitMs !== undefined ? { awaitLock } : {}) };
   }
 
+  /** The call's concrete path: a vmid this apply allocated goes where the plan references it. */
   #path(call: ApiCall): string {
-    return call.path.replace("{vmid}", String(this.vmid));
+    return resolvePath(call, this.vmid !== undefined ? { vmid: this.vmid } : {});
   }
 
   async #wait(result: unknown): Promise<string[]> {
@@ -146,7 +149,7 @@ export class GuestRunner {
     const { client, retry } = this.#deps;
     const path = this.#path(call);
     await this.#checkExpected(call);
-    const planned = await this.#withClonedVolumes(call);
+    const planned = await this.#params(call);
     // A write that must not land twice carries the digest it was computed against.
     if (this.#digest === undefined && mustNotLandTwice(call.intent)) this.#digest = await this.#currentDigest();
     let lost = false;
@@ -230,21 +233,20 @@ export class GuestRunner {
   }
 
   /**
-   * A follow-up of a clone that writes a cloned volume back (its options changed) names it
-   * `{volume:SLOT}`: PVE names the copies only when it makes them, so they are read now.
+   * The parameters the call sends. A follow-up of a clone that writes a cloned volume back (its
+   * options changed) references it by slot: PVE names the copies only when it makes them, so
+   * they are read from the copy's config now.
    */
-  async #withClonedVolumes(call: ApiCall): Promise<Record<string, ParamValue>> {
-    const refs = Object.values(call.params).some((v) => typeof v === "string" && v.includes("{volume:"));
-    if (!refs) return call.params;
+  async #params(call: ApiCall): Promise<Record<string, ParamValue>> {
+    if (clonedVolumeSlots(call).length === 0) return resolveParams(call);
     const config = await this.#kind.read.config(this.#deps.client, this.#guest.node, this.vmid!);
-    const fill = (text: string) =>
-      text.replace(/\{volume:(\w+)\}/g, (_, slot: string) => {
-        const volume = config[slot] !== undefined ? volumeOf(String(config[slot])) : undefined;
-        if (volume === undefined)
-          throw new Error(`${slot} of ${this.#guest.name} holds no volume after the clone; run plan again to see the guest as it is now`);
-        return volume;
-      });
-    return Object.fromEntries(Object.entries(call.params).map(([k, v]) => [k, typeof v === "string" ? fill(v) : v]));
+    const clonedVolume = (slot: string) => {
+      const volume = config[slot] !== undefined ? volumeOf(String(config[slot])) : undefined;
+      if (volume === undefined)
+        throw new Error(`${slot} of ${this.#guest.name} holds no volume after the clone; run plan again to see the guest as it is now`);
+      return volume;
+    };
+    return resolveParams(call, { clonedVolume });
   }
 
   /**
@@ -402,7 +404,10 @@ export class GuestRunner {
     const { client, watcher } = this.#deps;
     const node = this.#guest.node;
     const vmid = this.vmid!;
-    const startCall: ApiCall = { method: "POST", path: "", params: {}, intent: { kind: this.#kind.type, op: "power", action: "start" } };
+    const startCall: ApiCall = {
+      ...guestEndpoints[this.#kind.type].status(node, vmid, "start", {}),
+      intent: { kind: this.#kind.type, op: "power", action: "start" },
+    };
     const type = this.#kind.taskType(startCall);
     let upid: string | undefined;
     try {
@@ -437,7 +442,11 @@ export class GuestRunner {
       const vmid = this.vmid!;
       const sentAtMs = Date.now();
       try {
-        const upid = await client.request("POST", call.path, { ...call.params, ...(await this.#secretParams(call)), [idParam]: vmid });
+        const upid = await client.request("POST", this.#path(call), {
+          ...resolveParams(call),
+          ...(await this.#secretParams(call)),
+          [idParam]: vmid,
+        });
         return { warnings: await this.#wait(upid), attempts: attempt };
       } catch (err) {
         const last = attempt >= retry.maxAttempts;

@@ -1,7 +1,9 @@
 // The shapes a plan is made of. A plan is data: each step lists the exact API calls apply
 // will make, so `plan` shows what `apply` does and a saved plan can be applied later.
-import type { HttpMethod } from "../schema/types.js";
+import type { EndpointCall } from "./call.js";
 import type { CallIntent, GuestType, ObjectKind } from "./intent.js";
+
+export type { AllocatedVmid, BodyValue, ClonedVolumeValue, EndpointCall, ParamValue, PathValue, VmidRef } from "./call.js";
 
 export type { ObjectKind } from "./intent.js";
 
@@ -66,8 +68,6 @@ export interface FieldChange {
   after?: string;
 }
 
-export type ParamValue = string | number;
-
 /**
  * Where a create-time secret (a container's root password) comes from. A plan carries only
  * this reference; the step runner resolves it when it sends the call, so the value is never
@@ -82,11 +82,12 @@ export type SecretRef = { env: string } | { file: string };
  */
 export type SecretSink = { file: string } | { print: true };
 
-/** One API call of a step. `{vmid}` in `path` is filled at apply time when the vmid is allocated then. */
-export interface ApiCall {
-  method: HttpMethod;
-  path: string;
-  params: Record<string, ParamValue>;
+/**
+ * One API call of a step: the endpoint, its path parameters and body (plan/call.ts), with what
+ * it does. A vmid allocated at apply and a volume a clone names are typed references there,
+ * resolved when the call is sent (plan/resolve-call.ts).
+ */
+export interface ApiCall extends EndpointCall {
   /** What the call does, for preflight, privileges and the executor (plan/intent.ts). */
   intent: CallIntent;
   /**

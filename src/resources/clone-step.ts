@@ -1,14 +1,15 @@
 // The clone step every kind plans the same way (POST …/{source}/clone, `qmclone`/`vzclone`),
 // and what its follow-ups share: they are planned against a predicted copy whose vmid is not
-// known yet when apply allocates it, so their paths then say `{vmid}`.
+// known yet when apply allocates it, so their calls then name ALLOCATED_VMID; a volume the
+// copy gets is named by PVE when it copies it, so a call writing it back names it by slot.
 import type { CloneIntent, GuestType } from "../plan/intent.js";
-import type { ApiCall, FieldChange, ParamValue, StepDraft } from "../plan/types.js";
-import type { VmidRef } from "./api-paths.js";
+import type { ApiCall, BodyValue, FieldChange, ParamValue, StepDraft } from "../plan/types.js";
+import { ALLOCATED_VMID, guestEndpoints, type VmidRef } from "./api-paths.js";
 import { printTags } from "./formats.js";
 import type { CloneSpec } from "./kind.js";
 import { OWNERSHIP_TAG } from "./ownership.js";
 
-/** The vmid a predicted copy is planned with when apply allocates it; its paths then say `{vmid}`. */
+/** The vmid a predicted copy is planned with when apply allocates it; its calls then name ALLOCATED_VMID. */
 export const UNKNOWN_VMID = 0;
 
 /** Keys of a snapshot's config that describe the snapshot, not the guest a clone of it gets. */
@@ -19,7 +20,11 @@ export function copiedOptions(options: Record<string, string>): Record<string, s
   return Object.fromEntries(Object.entries(options).filter(([key]) => !SNAPSHOT_ONLY_KEYS.has(key)));
 }
 
-/** How a follow-up names a cloned volume, filled in at apply from the clone's config. */
+/**
+ * How the predicted copy's model names a cloned volume (its diff compares and shows it like
+ * any volume). It never reaches a call's body: the call builders turn it into a typed
+ * reference (`bodyOf`), which the runner resolves from the copy's config at apply.
+ */
 export function clonedVolumeRef(slot: string): string {
   return `{volume:${slot}}`;
 }
@@ -27,6 +32,21 @@ export function clonedVolumeRef(slot: string): string {
 /** Whether a planned volume is a copy the clone step of this same plan makes (it holds nothing of the user's yet). */
 export function isClonedVolumeRef(volume: string): boolean {
   return /^\{volume:\w+\}$/.test(volume);
+}
+
+/** A drive or mount point value that starts with a cloned volume: its slot and the options after it. */
+const CLONED_VALUE = /^\{volume:(\w+)\}(?:,(.*))?$/s;
+
+/** A config call's parameters as its body: a value on a cloned volume becomes a typed reference to it. */
+export function bodyOf(params: Record<string, ParamValue>): Record<string, BodyValue> {
+  const body: Record<string, BodyValue> = {};
+  for (const [key, value] of Object.entries(params)) {
+    const cloned = typeof value === "string" ? CLONED_VALUE.exec(value) : null;
+    if (typeof value === "string" && cloned === null && value.includes("{volume:"))
+      throw new Error(`${key}: a cloned volume must lead its value (${value})`);
+    body[key] = cloned ? { clonedVolume: cloned[1]!, ...(cloned[2] !== undefined ? { options: cloned[2] } : {}) } : value;
+  }
+  return body;
 }
 
 /** The source as the planner read it. */
@@ -118,15 +138,16 @@ export function cloneStep(kind: GuestType, nameParam: string, target: CloneTarge
     severity: "configuration",
     summary: `${how} of ${source.name ?? source.vmid}${at} (vmid ${source.vmid}) as ${target.name} on ${target.node} (${where})`,
     changes,
-    calls: [{ method: "POST", path: `/nodes/${source.node}/${kind}/${source.vmid}/clone`, params, intent }],
+    calls: [{ ...guestEndpoints[kind].clone(source.node, source.vmid, params), intent }],
   };
 }
 
-/** A follow-up planned against the predicted copy's placeholder vmid, its paths said as `{vmid}` for the runner. */
-export function withVmidPlaceholder(step: StepDraft, kind: GuestType, vmid: number | undefined): StepDraft {
+/** A follow-up planned against the predicted copy's placeholder vmid: its calls name the vmid apply allocates. */
+export function withVmidPlaceholder(step: StepDraft, vmid: number | undefined): StepDraft {
   if (vmid !== undefined) return step;
-  const from = `/${kind}/${UNKNOWN_VMID}/`;
-  return { ...step, calls: step.calls.map((c) => ({ ...c, path: c.path.replace(from, `/${kind}/{vmid}/`) })) };
+  const allocated = (c: ApiCall): ApiCall =>
+    c.pathParams.vmid === UNKNOWN_VMID ? { ...c, pathParams: { ...c.pathParams, vmid: ALLOCATED_VMID } } : c;
+  return { ...step, calls: step.calls.map(allocated) };
 }
 
 /**

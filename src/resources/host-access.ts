@@ -3,6 +3,7 @@
 // as root@pam they are ordinary config writes to PVE, so the plan marks every step that adds,
 // changes or removes one: its severity becomes host-access (when it was lower), and its
 // `hostAccess` names the keys, so it runs only with --allow-host-access whatever else it is.
+import { plannedValue } from "../plan/call.js";
 import { type StepDraft, severityRank } from "../plan/types.js";
 
 /** Whether `key` holding `value` (undefined: not set) reaches the host. */
@@ -15,7 +16,7 @@ function hostKeys(draft: StepDraft, reaches: ReachesHost, live: Record<string, s
     const intent = call.intent;
     if (intent.op !== "create" && intent.op !== "configure") continue;
     for (const { key } of intent.writes) {
-      const value = call.params[key];
+      const value = call.body[key] !== undefined ? plannedValue(call.body[key]) : undefined;
       if (reaches(key, value === undefined ? undefined : String(value)) || reaches(key, live[key])) keys.add(key);
     }
     if (intent.op === "configure") for (const key of intent.deletes) if (reaches(key, live[key])) keys.add(key);

@@ -6,7 +6,8 @@
 // same values, that a create would), the kind's paths and the shared call builders.
 import type { CallIntent, ConfigWrite, GuestType, PowerAction } from "../plan/intent.js";
 import type { ApiCall } from "../plan/types.js";
-import { lxcPaths, qemuPaths, type VmidRef } from "./api-paths.js";
+import { ALLOCATED_VMID, guestEndpoints, lxcEndpoints, qemuEndpoints, type VmidRef } from "./api-paths.js";
+import { endpointCall, type EndpointCall } from "../plan/call.js";
 import { type CloneSourceFacts, cloneStep, UNKNOWN_VMID } from "./clone-step.js";
 import { type DesiredGuest, kindOf } from "./index.js";
 import { poolCalls } from "./pool-calls.js";
@@ -29,13 +30,12 @@ export interface OperationOptions {
   cloneSource?: CloneSourceFacts;
 }
 
-const PATHS = { qemu: qemuPaths, lxc: lxcPaths };
 /** The name parameter of a kind's clone call. */
 const CLONE_NAME: Record<GuestType, string> = { qemu: "name", lxc: "hostname" };
 const POWER_ACTIONS: PowerAction[] = ["start", "shutdown", "stop", "reboot"];
 
-function call(method: ApiCall["method"], path: string, intent: CallIntent, params: ApiCall["params"] = {}): ApiCall {
-  return { method, path, params, intent };
+function call(endpoint: EndpointCall, intent: CallIntent): ApiCall {
+  return { ...endpoint, intent };
 }
 
 /** The writes of the kind's create step: every key, disk and NIC the spec sets. */
@@ -51,11 +51,12 @@ function writesOf(calls: ApiCall[]): ConfigWrite[] {
 
 /** A change of every key the spec manages, and the delete of each (a slot dropped from the spec, a detach). */
 function changeCalls(guest: DesiredGuest, type: GuestType, vmid: VmidRef, writes: ConfigWrite[]): ApiCall[] {
-  const paths = PATHS[type];
+  const endpoints = guestEndpoints[type];
   // A removed drive is checked by what it holds: the spec says what each slot is.
   const deletedMedia = Object.fromEntries(writes.flatMap((w) => (w.as === "drive" ? [[w.key, w.media]] : [])));
   const configure = (method: "PUT" | "POST", deletes: string[]): ApiCall =>
-    call(method, paths.config(guest.node, vmid), {
+    // Only VMs have POST …/config.
+    call(type === "qemu" ? qemuEndpoints.config(method, guest.node, vmid, {}) : lxcEndpoints.config(guest.node, vmid, {}), {
       kind: type,
       op: "configure",
       writes,
@@ -68,20 +69,14 @@ function changeCalls(guest: DesiredGuest, type: GuestType, vmid: VmidRef, writes
   // VMs write keys that allocate (a new disk, a NIC's MAC) with POST, which runs as a task.
   if (type === "qemu") calls.push(configure("POST", []));
   const disk = writes.find((w) => w.as === "drive" && w.media === "disk");
-  if (disk)
-    calls.push(
-      call(
-        "PUT",
-        paths.resize(guest.node, vmid),
-        { kind: type, op: "resize", slot: disk.key, sizeBytes: 1 },
-        { disk: disk.key, size: "+0" },
-      ),
-    );
+  if (disk) calls.push(call(endpoints.resize(guest.node, vmid), { kind: type, op: "resize", slot: disk.key, sizeBytes: 1 }));
   return calls;
 }
 
 function powerCalls(guest: DesiredGuest, type: GuestType, vmid: VmidRef): ApiCall[] {
-  return POWER_ACTIONS.map((action) => call("POST", PATHS[type].status(guest.node, vmid, action), { kind: type, op: "power", action }));
+  return POWER_ACTIONS.map((action) =>
+    call(guestEndpoints[type].status(guest.node, vmid, action, {}), { kind: type, op: "power", action }),
+  );
 }
 
 function snapshotCalls(type: GuestType, node: string, vmid: number, rollback: boolean): ApiCall[] {
@@ -96,13 +91,21 @@ function backupCalls(type: GuestType, node: string, vmid: number, storages: stri
   return storages.flatMap((storage) => {
     const archive = { storage, volume: `${storage}:backup/vzdump-${type}-${vmid}-pvectl.tar.zst` };
     return [
-      call("POST", `/nodes/${node}/vzdump`, { kind: type, op: "backup", vmid, storage, mode: "snapshot" }, { vmid, storage }),
-      call(
-        "POST",
-        `/nodes/${node}/${type}`,
-        { kind: type, op: "restore", vmid, archive, replaces: true, start: false },
-        { vmid, force: 1 },
-      ),
+      call(endpointCall("POST", "/nodes/{node}/vzdump", { node }, { vmid, storage }), {
+        kind: type,
+        op: "backup",
+        vmid,
+        storage,
+        mode: "snapshot",
+      }),
+      call(guestEndpoints[type].create(node, { vmid, force: 1 }), {
+        kind: type,
+        op: "restore",
+        vmid,
+        archive,
+        replaces: true,
+        start: false,
+      }),
     ];
   });
 }
@@ -122,12 +125,12 @@ function cloneCalls(guest: DesiredGuest, type: GuestType, source: CloneSourceFac
 
 /**
  * Every operation of a desired guest with the calls it makes. A guest whose vmid is allocated
- * at apply is said with `{vmid}` in paths (0 where a number is needed): the caller reads both
+ * at apply is said with ALLOCATED_VMID in paths (0 where a number is needed): the caller reads both
  * as "a guest not known yet".
  */
 export function guestOperationCalls(guest: DesiredGuest, options: OperationOptions = {}): OperationCalls[] {
   const type = kindOf(guest).type;
-  const vmid: VmidRef = guest.vmid ?? "{vmid}";
+  const vmid: VmidRef = guest.vmid ?? ALLOCATED_VMID;
   const number = guest.vmid ?? UNKNOWN_VMID;
   const creates = createCalls(guest);
   const ops: OperationCalls[] = [];
@@ -137,10 +140,10 @@ export function guestOperationCalls(guest: DesiredGuest, options: OperationOptio
   ops.push({ operation: "power", calls: powerCalls(guest, type, vmid) });
   ops.push({
     operation: "destroy",
-    calls: [call("DELETE", PATHS[type].guest(guest.node, vmid), { kind: type, op: "destroy" }, { purge: 1 })],
+    calls: [call(guestEndpoints[type].destroy(guest.node, vmid, { purge: 1 }), { kind: type, op: "destroy" })],
   });
   if ("template" in guest && guest.template === true)
-    ops.push({ operation: "template", calls: [call("POST", PATHS[type].template(guest.node, vmid), { kind: type, op: "template" })] });
+    ops.push({ operation: "template", calls: [call(guestEndpoints[type].template(guest.node, vmid), { kind: type, op: "template" })] });
   const pool = "pool" in guest ? guest.pool : undefined;
   if (pool) ops.push({ operation: "pool", calls: [poolCalls.join(pool, number), poolCalls.move(pool, number)] });
   if (options.snapshots || guest.snapshots !== undefined)

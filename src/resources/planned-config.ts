@@ -4,6 +4,7 @@
 // PVE allocates for it, with its size, since the clone copies or links it. Calls whose effect is
 // not predicted here (a clone, a restore, a move) give no prediction: the clone then waits for
 // the next run.
+import { plannedBody } from "../plan/call.js";
 import type { CallIntent } from "../plan/intent.js";
 import type { ApiCall, ParamValue, Step } from "../plan/types.js";
 import { formatSize, parseNewVolume, volumeOf } from "../pve/index.js";
@@ -67,11 +68,11 @@ function replay(state: PlannedConfig, call: ApiCall, vmid: number): boolean {
   const intent = call.intent;
   switch (intent.op) {
     case "create":
-      writeConfig(state.config, intent, call.params, vmid);
+      writeConfig(state.config, intent, plannedBody(call), vmid);
       if (intent.start) state.status = "running";
       return true;
     case "configure":
-      writeConfig(state.config, intent, call.params, vmid);
+      writeConfig(state.config, intent, plannedBody(call), vmid);
       return true;
     case "resize": {
       const value = state.config[intent.slot];

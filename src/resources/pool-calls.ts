@@ -1,13 +1,11 @@
 // Pool membership calls (PVE 9's `PUT /pools` takes the pool id as a parameter; the guest
 // type does not matter), built with their intent.
 import type { ApiCall, ParamValue } from "../plan/types.js";
-import { poolPaths } from "./api-paths.js";
+import { poolEndpoints } from "./api-paths.js";
 
 function membership(pool: string, vmid: number, leave: boolean, flags: Record<string, ParamValue> = {}, from?: string): ApiCall {
   return {
-    method: "PUT",
-    path: poolPaths.update,
-    params: { poolid: pool, vms: String(vmid), ...flags },
+    ...poolEndpoints.update({ poolid: pool, vms: String(vmid), ...flags }),
     intent: { kind: "pool", op: "pool-membership", pool, vmids: [vmid], leave, ...(from !== undefined ? { from } : {}) },
   };
 }

@@ -1,11 +1,28 @@
 // The API calls of snapshot steps, for both guest kinds: PVE's snapshot endpoints have the same
 // shape under /qemu and /lxc (only VMs take `vmstate`, the saved RAM of a running VM).
 import type { GuestType, SnapshotAction } from "../plan/intent.js";
-import type { ApiCall } from "../plan/types.js";
+import { endpointCall, type EndpointCall } from "../plan/call.js";
+import type { ApiCall, BodyValue } from "../plan/types.js";
 
-function base(kind: GuestType, node: string, vmid: number): string {
-  return `/nodes/${encodeURIComponent(node)}/${kind}/${vmid}/snapshot`;
-}
+type Body = Record<string, BodyValue>;
+
+/** The snapshot endpoints of each guest kind (the same shape under /qemu and /lxc). */
+const ENDPOINTS: Record<GuestType, Record<SnapshotAction, (node: string, vmid: number, name: string, body: Body) => EndpointCall>> = {
+  qemu: {
+    create: (node, vmid, _name, body) => endpointCall("POST", "/nodes/{node}/qemu/{vmid}/snapshot", { node, vmid }, body),
+    delete: (node, vmid, snapname, body) =>
+      endpointCall("DELETE", "/nodes/{node}/qemu/{vmid}/snapshot/{snapname}", { node, vmid, snapname }, body),
+    rollback: (node, vmid, snapname, body) =>
+      endpointCall("POST", "/nodes/{node}/qemu/{vmid}/snapshot/{snapname}/rollback", { node, vmid, snapname }, body),
+  },
+  lxc: {
+    create: (node, vmid, _name, body) => endpointCall("POST", "/nodes/{node}/lxc/{vmid}/snapshot", { node, vmid }, body),
+    delete: (node, vmid, snapname, body) =>
+      endpointCall("DELETE", "/nodes/{node}/lxc/{vmid}/snapshot/{snapname}", { node, vmid, snapname }, body),
+    rollback: (node, vmid, snapname, body) =>
+      endpointCall("POST", "/nodes/{node}/lxc/{vmid}/snapshot/{snapname}/rollback", { node, vmid, snapname }, body),
+  },
+};
 
 export function snapshotCreateCall(
   kind: GuestType,
@@ -16,27 +33,25 @@ export function snapshotCreateCall(
 ): ApiCall {
   const vmstate = kind === "qemu" && options.vmstate === true;
   return {
-    method: "POST",
-    path: base(kind, node, vmid),
-    params: { snapname: name, ...(vmstate ? { vmstate: 1 } : {}), ...(options.description ? { description: options.description } : {}) },
+    ...ENDPOINTS[kind].create(node, vmid, name, {
+      snapname: name,
+      ...(vmstate ? { vmstate: 1 } : {}),
+      ...(options.description ? { description: options.description } : {}),
+    }),
     intent: { kind, op: "snapshot", action: "create", name, ...(vmstate ? { vmstate: true } : {}) },
   };
 }
 
 export function snapshotDeleteCall(kind: GuestType, node: string, vmid: number, name: string): ApiCall {
   return {
-    method: "DELETE",
-    path: `${base(kind, node, vmid)}/${encodeURIComponent(name)}`,
-    params: {},
+    ...ENDPOINTS[kind].delete(node, vmid, name, {}),
     intent: { kind, op: "snapshot", action: "delete", name },
   };
 }
 
 export function snapshotRollbackCall(kind: GuestType, node: string, vmid: number, name: string, start: boolean): ApiCall {
   return {
-    method: "POST",
-    path: `${base(kind, node, vmid)}/${encodeURIComponent(name)}/rollback`,
-    params: start ? { start: 1 } : {},
+    ...ENDPOINTS[kind].rollback(node, vmid, name, start ? { start: 1 } : {}),
     intent: { kind, op: "snapshot", action: "rollback", name },
   };
 }

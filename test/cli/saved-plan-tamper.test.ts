@@ -98,7 +98,13 @@ describe("apply --plan with an edited or unfitting saved plan", () => {
           summary: "tidy up",
           changes: [],
           calls: [
-            { method: "POST", path: "/nodes/pve1/qemu/261/status/stop", params: {}, intent: { kind: "qemu", op: "power", action: "stop" } },
+            {
+              method: "POST",
+              endpoint: "/nodes/{node}/qemu/{vmid}/status/stop",
+              pathParams: { node: "pve1", vmid: 261 },
+              body: {},
+              intent: { kind: "qemu", op: "power", action: "stop" },
+            },
           ],
         },
         {
@@ -107,7 +113,15 @@ describe("apply --plan with an edited or unfitting saved plan", () => {
           severity: "configuration",
           summary: "tidy up",
           changes: [],
-          calls: [{ method: "DELETE", path: "/nodes/pve1/qemu/261", params: { purge: 1 }, intent: { kind: "qemu", op: "destroy" } }],
+          calls: [
+            {
+              method: "DELETE",
+              endpoint: "/nodes/{node}/qemu/{vmid}",
+              pathParams: { node: "pve1", vmid: 261 },
+              body: { purge: 1 },
+              intent: { kind: "qemu", op: "destroy" },
+            },
+          ],
         },
       );
     });
@@ -147,13 +161,13 @@ describe("apply --plan with an edited or unfitting saved plan", () => {
   it("refuses edited call parameters", async () => {
     const file = savedPlan((saved) => {
       const call = saved.plan.guests[0]!.steps[0]!.calls[0]!;
-      call.params = { ...call.params, cores: 64 };
+      call.body = { ...call.body, cores: 64 };
     });
     const result = await cli(["apply", "--plan", file, "--yes", "--allow-restart"]);
     assert.equal(result.code, 1);
     assert.match(
       result.stderr,
-      /- tamper1: step tamper1\/1-\S+ differs from the recomputed plan in calls\[0\]\.params\.cores \(saved 64, recomputed 2\)\n/,
+      /- tamper1: step tamper1\/1-\S+ differs from the recomputed plan in calls\[0\]\.body\.cores \(saved 64, recomputed 2\)\n/,
     );
     assert.equal((await guestState(260)).cores, 1);
   });

@@ -1,3 +1,4 @@
+import { plannedParams } from "../../src/plan/resolve-call.js";
 // A backup job pvectl created, as a client nobody here wrote reads it: Debian's
 // python3-proxmoxer lists /cluster/backup and reads the job by id, and finds every field with
 // the type PVE gives it (strings, 0/1 integers, the retention as an object, next-run a number).
@@ -94,6 +95,6 @@ describe("proxmoxer reads a backup job pvectl created", { skip }, () => {
     const { plan } = await planSpec(client, parseSpec(SPEC, "jobs.yaml"));
     const step = plan.objects?.[0]?.steps[0];
     assert.deepEqual(step?.changes, [{ field: "mode", before: "stop", after: "snapshot" }]);
-    assert.deepEqual(step?.calls[0]?.params, { mode: "snapshot" });
+    assert.deepEqual(step?.calls[0] ? plannedParams(step?.calls[0]) : undefined, { mode: "snapshot" });
   });
 });

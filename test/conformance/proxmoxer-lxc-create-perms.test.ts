@@ -1,3 +1,4 @@
+import { plannedParams } from "../../src/plan/resolve-call.js";
 // A container create, privilege by privilege: the token is granted what `pvectl access needs`
 // says a pooled container needs (applied by pvectl as root), then each privilege its create
 // call needs is taken away in turn. pvectl's preflight refuses the plan naming that privilege
@@ -77,7 +78,7 @@ describe("container create privileges: preflight and the simulator (python3-prox
   });
 
   // As a form would carry them: PVE's booleans are 0/1.
-  const wire = () => Object.fromEntries(Object.entries(create.params).map(([k, v]) => [k, typeof v === "boolean" ? Number(v) : v]));
+  const wire = () => Object.fromEntries(Object.entries(plannedParams(create)).map(([k, v]) => [k, typeof v === "boolean" ? Number(v) : v]));
   const proxmoxerCreate = () =>
     runProxmoxerScript(lab.sim, SCRIPT(tokenId, secret, wire())) as Promise<{ status: number; message?: string; exit?: string }>;
   const preflight = async () => (await planSpec(token, parseSpec(SPEC, join(lab.dir, "ct.yaml")))).plan.preflightErrors;

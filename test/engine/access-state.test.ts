@@ -222,7 +222,7 @@ vms:
     const tampered = await loadPlan(file);
     const acl = tampered.plan.objects?.find((o) => o.kind === "access-acl")?.steps[0]?.calls[0];
     assert.ok(acl);
-    acl.params.roles = "Administrator";
+    acl.body.roles = "Administrator";
     assert.ok((await recomputeSavedPlan(lab.client, tampered, parsed)).problems.some((p) => /access-acl .* differs/.test(p)));
     assert.deepEqual((await recomputeSavedPlan(lab.client, await loadPlan(file), parsed)).problems, []);
     // Someone creates the group meanwhile: the saved plan's create is no longer what apply would do.

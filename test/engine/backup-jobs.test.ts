@@ -1,3 +1,4 @@
+import { plannedParams } from "../../src/plan/resolve-call.js";
 // Backup jobs as desired state (#15): plan/apply against the simulator's /cluster/backup.
 import assert from "node:assert/strict";
 import { writeFile, mkdtemp } from "node:fs/promises";
@@ -82,7 +83,7 @@ describe("backup jobs as desired state", () => {
     const { plan: p, report } = await converge(pool);
     const call = p.objects?.[0]?.steps[0]?.calls[0];
     assert.equal(call?.method, "PUT");
-    assert.equal(call?.params.delete, "vmid");
+    assert.equal(plannedParams(call).delete, "vmid");
     assert.ok(report.ok);
     const [job] = await jobs();
     assert.equal(job?.vmid, undefined);
@@ -158,7 +159,7 @@ describe("backup jobs as desired state", () => {
     const saved = await loadPlan(file);
     const call = saved.plan.objects?.[0]?.steps[0]?.calls[0];
     assert.ok(call);
-    call.params.schedule = "daily";
+    call.body.schedule = "daily";
     const { problems } = await recomputeSavedPlan(lab.client, saved, spec);
     assert.ok(
       problems.some((p) => /backup-job nightly: step .* differs .*schedule/.test(p)),

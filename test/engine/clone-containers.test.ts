@@ -1,3 +1,4 @@
+import { plannedParams, plannedPath } from "../../src/plan/resolve-call.js";
 // `clone:` on a container: pve-container's clone (`vzclone`, `hostname`), then the follow-ups
 // that converge the copy (cores, memory, rootfs grown, NIC, power) in the same apply; a rerun
 // plans nothing; a full clone of a running container is refused in preflight.
@@ -46,10 +47,10 @@ describe("clone: a container cloned and converged in one plan", () => {
     const guest = plan.guests[0]!;
     assert.deepEqual(guest.errors, []);
     assert.equal(guest.steps[0]!.action, "clone");
-    assert.equal(guest.steps[0]!.calls[0]!.path, "/nodes/pve1/lxc/8000/clone");
-    assert.deepEqual(guest.steps[0]!.calls[0]!.params, { hostname: "ct-a", full: 0 });
+    assert.equal(plannedPath(guest.steps[0]!.calls[0]!), "/nodes/pve1/lxc/8000/clone");
+    assert.deepEqual(plannedParams(guest.steps[0]!.calls[0]!), { hostname: "ct-a", full: 0 });
     assert.equal(guest.steps.at(-1)!.action, "start");
-    for (const step of guest.steps.slice(1)) for (const call of step.calls) assert.match(call.path, /\/lxc\/\{vmid\}\//);
+    for (const step of guest.steps.slice(1)) for (const call of step.calls) assert.match(plannedPath(call), /\/lxc\/\{vmid\}\//);
 
     const report = await applyPlan(lab.client, plan, fastApply);
     assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));

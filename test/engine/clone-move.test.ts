@@ -1,3 +1,4 @@
+import { plannedParams } from "../../src/plan/resolve-call.js";
 // A clone whose spec puts a disk on another storage than the clone lands on: the same plan
 // clones, then moves the new copy there, removing the copy it moved from (it holds nothing of
 // the user's), so no unusedN is left behind and a rerun is empty. An existing guest's move keeps
@@ -49,7 +50,7 @@ describe("disk moves after a clone and on existing guests", () => {
       steps[1]!.summary,
       /^move scsi0 of the new clone from local-lvm to shared: 1 GiB copied offline \(the VM is stopped\); the clone's copy on local-lvm is removed$/,
     );
-    assert.equal(steps[1]!.calls[0]!.params.delete, 1);
+    assert.equal(plannedParams(steps[1]!.calls[0]!).delete, 1);
     const cfg = (await lab.client.request("GET", "/nodes/pve1/qemu/9301/config")) as Record<string, unknown>;
     assert.match(String(cfg.scsi0), /^shared:9301\/vm-9301-disk-\d+\.\w+,.*size=2G/);
     assert.deepEqual(

@@ -1,3 +1,4 @@
+import { plannedParams, plannedPath } from "../../src/plan/resolve-call.js";
 // `clone:` on a VM: one plan clones the source and converges the copy (cores, memory, disk
 // grown, cloud-init, tags, power) in the same apply, on the new vmid; a rerun plans nothing;
 // what PVE refuses (a linked clone of a plain VM, local storage across nodes) is said in
@@ -97,10 +98,10 @@ describe("clone: a VM cloned and converged in one plan", () => {
       ["clone", "config", "disk-grow", "nic-change", "start"],
     );
     const clone = guest.steps[0]!.calls[0]!;
-    assert.equal(clone.path, "/nodes/pve1/qemu/9000/clone");
-    assert.deepEqual(clone.params, { name: "web-a", full: 0 });
+    assert.equal(plannedPath(clone), "/nodes/pve1/qemu/9000/clone");
+    assert.deepEqual(plannedParams(clone), { name: "web-a", full: 0 });
     // Every follow-up runs on the vmid the clone gets at apply.
-    for (const step of guest.steps.slice(1)) for (const call of step.calls) assert.match(call.path, /\/qemu\/\{vmid\}\//);
+    for (const step of guest.steps.slice(1)) for (const call of step.calls) assert.match(plannedPath(call), /\/qemu\/\{vmid\}\//);
     const config = guest.steps[1]!;
     assert.deepEqual(
       config.changes.map((c) => c.field),
@@ -135,7 +136,7 @@ describe("clone: a VM cloned and converged in one plan", () => {
       steps.map((s) => s.action),
       ["clone", "config", "config"],
     );
-    assert.deepEqual(steps[1]!.calls[0]!.params, { tags: "base;pvectl" });
+    assert.deepEqual(plannedParams(steps[1]!.calls[0]!), { tags: "base;pvectl" });
     const report = await applyPlan(lab.client, plan, fastApply);
     assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));
     assert.deepEqual((await buildPlan(lab.client, desired(spec))).plan.guests[0]!.steps, []);
@@ -171,7 +172,7 @@ describe("clone: a VM cloned and converged in one plan", () => {
     const full = `vms:\n  - name: far\n    node: pve2\n    clone: { from: 9000, full: true, storage: shared }\n`;
     const b = await buildPlan(lab.client, desired(full));
     assert.deepEqual(b.plan.preflightErrors, []);
-    assert.deepEqual(b.plan.guests[0]!.steps[0]!.calls[0]!.params, { name: "far", full: 1, target: "pve2", storage: "shared" });
+    assert.deepEqual(plannedParams(b.plan.guests[0]!.steps[0]!.calls[0]!), { name: "far", full: 1, target: "pve2", storage: "shared" });
     const report = await applyPlan(lab.client, b.plan, fastApply);
     assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));
     const far = (await listed(lab)).find((g) => g.name === "far")!;
@@ -225,7 +226,7 @@ describe("clone: a VM cloned and converged in one plan", () => {
     const { plan } = await buildPlan(lab.client, desired(spec));
     assert.deepEqual(plan.preflightErrors, []);
     const steps = plan.guests[0]!.steps;
-    assert.deepEqual(steps[0]!.calls[0]!.params, { name: "from-snap", full: 1, snapname: "golden" });
+    assert.deepEqual(plannedParams(steps[0]!.calls[0]!), { name: "from-snap", full: 1, snapname: "golden" });
     assert.deepEqual(
       steps.slice(1).flatMap((s) => s.changes.map((c) => c.field)),
       ["cores"],

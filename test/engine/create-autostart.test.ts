@@ -1,3 +1,4 @@
+import { plannedParams } from "../../src/plan/resolve-call.js";
 // A VM the spec wants running is created with start=1; PVE starts it in a qmstart task of its
 // own that the create task does not wait for (qemu-server create_vm). pvectl must report the
 // VM created only once that start task has ended well, and a failed start as the step's error.
@@ -28,7 +29,7 @@ describe("a VM created and started in one step", () => {
   it("is reported created only once the qmstart task PVE began has run it", async () => {
     const { plan, report } = await converge(lab, spec(330));
     const create = plan.guests[0]!.steps[0]!.calls[0]!;
-    assert.equal(create.params.start, 1);
+    assert.equal(plannedParams(create).start, 1);
     assert.equal(report.guests[0]!.result, "created", JSON.stringify(report.guests[0]));
     const status = (await lab.client.request("GET", "/nodes/pve1/qemu/330/status/current")) as { status: string };
     assert.equal(status.status, "running");

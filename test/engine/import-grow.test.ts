@@ -1,3 +1,4 @@
+import { plannedPath, plannedRequest } from "../../src/plan/resolve-call.js";
 // A disk created from an image (`importFrom`) takes the image's size in PVE; a larger size in
 // the spec is reached in the same apply (a resize inside the create step), so one apply converges.
 import assert from "node:assert/strict";
@@ -49,7 +50,7 @@ describe("disks imported from an image", () => {
         after: `imported from ${IMAGE} on local-lvm, grown to 20 GiB if the image is smaller`,
       },
     );
-    assert.deepEqual(create!.calls.slice(1), [
+    assert.deepEqual(create!.calls.slice(1).map(plannedRequest), [
       {
         method: "PUT",
         path: "/nodes/pve1/qemu/301/resize",
@@ -73,7 +74,7 @@ describe("disks imported from an image", () => {
   it("allocates the vmid at apply and grows that guest's disk", async () => {
     const vms = desired(spec(0, "imported-auto", "10G", "stopped").replace("  - vmid: 0\n    name", "  - name"));
     const { plan, context } = await buildPlan(lab.client, vms);
-    assert.equal(plan.guests[0]!.steps[0]!.calls[1]!.path, "/nodes/pve1/qemu/{vmid}/resize");
+    assert.equal(plannedPath(plan.guests[0]!.steps[0]!.calls[1]!), "/nodes/pve1/qemu/{vmid}/resize");
     const report = await applyPlan(lab.client, plan, { ...fastApply, cluster: context.cluster });
     assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));
     const vmid = report.guests[0]!.vmid!;

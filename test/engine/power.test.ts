@@ -1,3 +1,4 @@
+import { plannedParams, plannedRequest } from "../../src/plan/resolve-call.js";
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
@@ -29,14 +30,14 @@ describe("power steps", () => {
     const { plan: graceful } = await buildPlan(lab.client, desired(spec("stopped")), { shutdownTimeoutSeconds: 30 });
     const stop = graceful.guests[0]!.steps[0]!;
     assert.equal(stop.action, "stop");
-    assert.deepEqual(stop.calls[0], {
+    assert.deepEqual(plannedRequest(stop.calls[0]!), {
       method: "POST",
       path: "/nodes/pve2/qemu/270/status/shutdown",
       params: { timeout: 30 },
       intent: { kind: "qemu", op: "power", action: "shutdown" },
     });
     const { plan: forced } = await buildPlan(lab.client, desired(spec("stopped")), { shutdownTimeoutSeconds: 30, forceStop: true });
-    assert.deepEqual(forced.guests[0]!.steps[0]!.calls[0]!.params, { timeout: 30, forceStop: 1 });
+    assert.deepEqual(plannedParams(forced.guests[0]!.steps[0]!.calls[0]!), { timeout: 30, forceStop: 1 });
     assert.match(forced.guests[0]!.steps[0]!.summary, /graceful shutdown, forced off after 30s/);
 
     const report = await applyPlan(lab.client, graceful, { ...fastApply, allowRestart: true });

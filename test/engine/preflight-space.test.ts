@@ -13,7 +13,7 @@ const MIB = 1024 ** 2;
 const GIB = 1024 ** 3;
 
 function guest(key: string, node: string, intents: CallIntent[]): GuestPlan {
-  const calls = intents.map((intent) => ({ method: "POST" as const, path: "/x", params: {}, intent }));
+  const calls = intents.map((intent) => ({ method: "POST" as const, endpoint: "/version" as const, pathParams: {}, body: {}, intent }));
   return {
     key,
     name: key,

@@ -10,6 +10,7 @@ import {
   checkSpecFiles,
   loadPlan,
   MAX_SAVED_PLAN_BYTES,
+  SAVED_PLAN_FORMAT,
   type SavedPlan,
   SavedPlanError,
   type SavedPlanOptions,
@@ -125,10 +126,10 @@ describe("saved plans", () => {
   it("refuses edited parameters, an added step and a relabelled severity, naming the step", async () => {
     const { file } = await save(SPEC("3072"));
     edit(file, (s) => {
-      s.plan.guests[0]!.steps[0]!.calls[0]!.params.memory = 16384;
+      s.plan.guests[0]!.steps[0]!.calls[0]!.body.memory = 16384;
     });
     assert.deepEqual(await problemsOf(file, SPEC("3072")), [
-      "saved1: step saved1/1-config differs from the recomputed plan in calls[0].params.memory (saved 16384, recomputed 3072)",
+      "saved1: step saved1/1-config differs from the recomputed plan in calls[0].body.memory (saved 16384, recomputed 3072)",
     ]);
 
     const again = await save(SPEC("3072"));
@@ -146,7 +147,15 @@ describe("saved plans", () => {
         ...guest.steps[0]!,
         id: "saved1/2-destroy",
         action: "destroy",
-        calls: [{ method: "DELETE", path: "/nodes/pve1/qemu/220", params: {}, intent: { kind: "qemu", op: "destroy" } }],
+        calls: [
+          {
+            method: "DELETE",
+            endpoint: "/nodes/{node}/qemu/{vmid}",
+            pathParams: { node: "pve1", vmid: 220 },
+            body: {},
+            intent: { kind: "qemu", op: "destroy" },
+          },
+        ],
       });
     });
     assert.deepEqual(await problemsOf(third.file, SPEC("3072")), ["saved1: step saved1/2-destroy (destroy) is not in the recomputed plan"]);
@@ -182,8 +191,28 @@ describe("saved plans", () => {
       assert.ok(![...err.userMessage()].some((c) => c < " " && c !== "\n"), "no control character but newlines");
       return true;
     });
-    writeFileSync(file, JSON.stringify({ format: "pvectl-saved-plan/1", specFiles: ["a.yaml"], plan: { guests: [] } }));
+    writeFileSync(file, JSON.stringify({ format: SAVED_PLAN_FORMAT, specFiles: ["a.yaml"], plan: { guests: [] } }));
     await assert.rejects(loadPlan(file), /it was made by an older pvectl; this is pvectl/);
+  });
+
+  it("refuses a plan saved in the format before typed calls (2), saying to run plan again", async () => {
+    // What pvectl wrote before calls were typed: a path with `{vmid}`, a body value with `{volume:SLOT}`.
+    const { file } = await save(SPEC("1536"));
+    edit(file, (s) => {
+      (s as { format: string }).format = "pvectl-saved-plan/2";
+      const call = s.plan.guests[0]!.steps[0]!.calls[0]! as unknown as Record<string, unknown>;
+      for (const key of ["endpoint", "pathParams", "body"]) delete call[key];
+      Object.assign(call, { path: "/nodes/pve1/qemu/{vmid}/config", params: { scsi0: "{volume:scsi0},cache=writeback" } });
+    });
+    await assert.rejects(loadPlan(file), (err: SavedPlanError) => {
+      assert.equal(err.problems.length, 1);
+      assert.match(
+        err.problems[0]!,
+        /saved-plan format 2, which this pvectl .* no longer reads \(it reads format 3\); nothing was applied/,
+      );
+      assert.match(err.problems[0]!, /run `pvectl plan --out FILE` again/);
+      return true;
+    });
   });
 
   it("says what is wrong with a file that is not a plan, a truncated one, and a malformed one", async () => {

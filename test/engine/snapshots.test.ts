@@ -1,3 +1,4 @@
+import { plannedParams } from "../../src/plan/resolve-call.js";
 // Snapshot plans against the simulator: each preflight refusal, each guard rail, and lost
 // answers resolved by reading the snapshot list back (never a second snapshot, never an error
 // for a delete that already happened).
@@ -192,7 +193,7 @@ describe("snapshot plans", () => {
     assert.match(running.plan.guests[0]!.steps[0]!.summary, /pauses/);
     const stopped = await planSnapshots(lab.client, at([400]), { action: "create", name: "ram1", vmstate: true });
     assert.equal(stopped.plan.guests[0]!.steps[0]!.severity, "configuration");
-    assert.equal(stopped.plan.guests[0]!.steps[0]!.calls[0]!.params.vmstate, undefined);
+    assert.equal(plannedParams(stopped.plan.guests[0]!.steps[0]!.calls[0]!).vmstate, undefined);
   });
 
   it("prune deletes only the prefixed snapshots beyond the newest N, each named in its own step", async () => {

@@ -1,3 +1,4 @@
+import { plannedParams } from "../../src/plan/resolve-call.js";
 // A token whose secret is lost (#29): it exists, its spec entry names a secretFile, and the file
 // is missing, empty or cut off. The plan shows a secret-reset step saying why; apply runs it
 // only with allowSecretReset (--allow-secret-reset); it makes the token anew with the same
@@ -109,7 +110,7 @@ describe("a token whose secret file holds no secret", () => {
         [["secret-reset", "object-update"]],
       );
       const reset = steps(planned)[0]!;
-      const needs = reset.calls.flatMap((c) => (c.intent.kind === "object" ? objectCallNeeds(c.intent, c.params) : []));
+      const needs = reset.calls.flatMap((c) => (c.intent.kind === "object" ? objectCallNeeds(c.intent, plannedParams(c)) : []));
       assert.ok(
         needs.some((n) => n.path === "/access" && n.privilege === "Sys.Audit"),
         "every ACL entry of the token must be seen to be granted again",

@@ -1,3 +1,4 @@
+import { plannedParams, plannedPath } from "../../src/plan/resolve-call.js";
 // Invariants of the backup plans, whatever the input: a prune deletes exactly the archives PVE
 // marked `remove` (never a protected or kept one), each as a data-loss-risk step naming it; a
 // backup step is service-impact exactly when it pauses or stops a running guest.
@@ -38,7 +39,7 @@ describe("backup plans", () => {
         );
         assert.ok(plan.steps.every((s) => s.severity === "data-loss-risk" && s.calls.length === 1 && s.calls[0]!.method === "DELETE"));
         assert.ok(
-          plan.steps.every((s) => s.calls[0]!.path.endsWith(encodeURIComponent(s.deletesVolumes![0]!))),
+          plan.steps.every((s) => plannedPath(s.calls[0]!).endsWith(encodeURIComponent(s.deletesVolumes![0]!))),
           "each step deletes the archive it names",
         );
         for (const kept of archives.filter((a) => a.mark === "protected"))
@@ -55,7 +56,7 @@ describe("backup plans", () => {
         assert.deepEqual(problems, []);
         const step = guests[0]!.steps[0]!;
         assert.equal(step.severity, mode !== "snapshot" && status === "running" ? "service-impact" : "configuration");
-        assert.deepEqual(step.calls[0]!.params, { vmid: 101, storage: "local", mode, compress: "zstd" });
+        assert.deepEqual(plannedParams(step.calls[0]!), { vmid: 101, storage: "local", mode, compress: "zstd" });
       }),
     );
   });

@@ -1,3 +1,4 @@
+import { plannedParams } from "../../src/plan/resolve-call.js";
 // A disk's `format:` is managed where the spec sets it: a live volume in another format (read
 // from its name, as pve-storage does) is moved with PVE's move_disk `format`, on the same
 // storage or another; a spec without `format` leaves the format alone.
@@ -41,7 +42,7 @@ describe("disk format", () => {
           const expected = target !== "shared" || (wanted !== undefined && wanted !== now);
           assert.equal(moves.length, expected ? 1 : 0);
           if (expected)
-            assert.deepEqual(moves[0]!.params, {
+            assert.deepEqual(plannedParams(moves[0]!), {
               disk: "scsi0",
               storage: target,
               ...(wanted !== undefined ? { format: wanted } : {}),

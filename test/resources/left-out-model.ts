@@ -1,3 +1,4 @@
+import { plannedParams, plannedPath } from "../../src/plan/resolve-call.js";
 // Shared by the left-out property tests (pure diff and through the simulator): random spec
 // entries naming vmid, name, node and a random subset of keys, and what a planned step touches
 // in spec terms (the key or section each change and call parameter belongs to).
@@ -87,11 +88,11 @@ function sectionOf(field: string, live: LiveVm, vm: DesiredVm): string {
 export function touched(step: Step, live: LiveVm, vm: DesiredVm): string[] {
   const out = step.changes.map((c) => sectionOf(c.field, live, vm));
   for (const call of step.calls) {
-    if (call.path === "/pools") out.push("pool");
-    else if (/\/status\/(start|shutdown|stop)$/.test(call.path)) out.push("power");
-    else if (/\/(resize|move_disk)$/.test(call.path)) out.push(sectionOf(String(call.params.disk), live, vm));
-    else if (/\/config$/.test(call.path)) {
-      for (const [key, value] of Object.entries(call.params)) {
+    if (plannedPath(call) === "/pools") out.push("pool");
+    else if (/\/status\/(start|shutdown|stop)$/.test(plannedPath(call))) out.push("power");
+    else if (/\/(resize|move_disk)$/.test(plannedPath(call))) out.push(sectionOf(String(plannedParams(call).disk), live, vm));
+    else if (/\/config$/.test(plannedPath(call))) {
+      for (const [key, value] of Object.entries(plannedParams(call))) {
         if (key === "force" || key === "digest") continue;
         if (key === "delete")
           out.push(

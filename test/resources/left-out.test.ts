@@ -1,3 +1,4 @@
+import { plannedParams, plannedRequest } from "../../src/plan/resolve-call.js";
 // "Left out means not managed" for the keys that used to be managed anyway: tags, the
 // cloud-init drive, a NIC's model and pool membership. A spec that leaves them out plans
 // nothing for them; a spec that writes them plans exactly that change.
@@ -46,13 +47,13 @@ describe("keys a spec leaves out are not managed", () => {
     const fields = new Set(result.steps.flatMap((s) => s.changes.map((c) => c.field)));
     assert.deepEqual([...fields], ["memory"], "only memory changes (pending, then the reboot that applies it)");
     for (const step of result.steps)
-      for (const call of step.calls) assert.equal(call.params.tags, undefined, `${step.summary} writes no tags`);
+      for (const call of step.calls) assert.equal(plannedParams(call).tags, undefined, `${step.summary} writes no tags`);
   });
 
   it("a spec with `tags:` replaces them and keeps the ownership tag", () => {
     const result = plan("    tags: [web]\n");
     assert.deepEqual(
-      result.steps.map((s) => [s.action, s.calls[0]?.params]),
+      result.steps.map((s) => [s.action, s.calls[0] ? plannedParams(s.calls[0]) : undefined]),
       [["config", { tags: "pvectl;web" }]],
     );
   });
@@ -66,7 +67,7 @@ describe("keys a spec leaves out are not managed", () => {
   it("a NIC listed without `model:` keeps its live model (e1000), while its bridge is converged", () => {
     const result = plan("    nics:\n      net0: { bridge: vmbr1 }\n");
     assert.deepEqual(
-      result.steps.map((s) => [s.action, s.changes.map((c) => c.field), s.calls[0]?.params.net0]),
+      result.steps.map((s) => [s.action, s.changes.map((c) => c.field), s.calls[0] ? plannedParams(s.calls[0]).net0 : undefined]),
       [["nic-change", ["net0.bridge"], "e1000=BC:24:11:00:00:01,bridge=vmbr1"]],
     );
   });
@@ -74,7 +75,7 @@ describe("keys a spec leaves out are not managed", () => {
   it('a spec without `pool:` plans no pool step; `pool:` plans a move, `pool: ""` a leave', () => {
     assert.deepEqual(plan("").steps, []);
     assert.deepEqual(
-      plan("    pool: dev\n").steps.map((s) => [s.action, s.summary, s.calls[0]]),
+      plan("    pool: dev\n").steps.map((s) => [s.action, s.summary, s.calls[0] ? plannedRequest(s.calls[0]) : undefined]),
       [
         [
           "pool",
@@ -89,7 +90,7 @@ describe("keys a spec leaves out are not managed", () => {
       ],
     );
     assert.deepEqual(
-      plan('    pool: ""\n').steps.map((s) => [s.action, s.summary, s.calls[0]?.params]),
+      plan('    pool: ""\n').steps.map((s) => [s.action, s.summary, s.calls[0] ? plannedParams(s.calls[0]) : undefined]),
       [["pool", "leave pool prod", { poolid: "prod", vms: "300", delete: 1 }]],
     );
     assert.deepEqual(plan("    pool: prod\n").steps, [], "already a member");

@@ -1,3 +1,4 @@
+import { plannedParams } from "../../src/plan/resolve-call.js";
 // The live side is read with PVE's own schema (src/pve), so every spelling PVE accepts in a
 // stored config compares equal to the spec's canonical value: no change is planned for it.
 import assert from "node:assert/strict";
@@ -65,7 +66,7 @@ describe("live values in PVE's other spellings", () => {
     const vm = desiredVm();
     vm.disks[0]!.options.cache = "writeback";
     vm.nics[0]!.options.tag = "30";
-    const calls = planUpdate(vm, live, power).steps.map((s) => s.calls[0]?.params);
+    const calls = planUpdate(vm, live, power).steps.map((s) => (s.calls[0] ? plannedParams(s.calls[0]) : undefined));
     assert.deepEqual(calls, [
       { scsi0: "local-lvm:vm-120-disk-0,cache=writeback,discard=on,iothread=1,size=32G,ssd=1" },
       { net0: "virtio=BC:24:11:AA:BB:CC,bridge=vmbr0,firewall=1,tag=30" },

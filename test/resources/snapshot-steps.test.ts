@@ -1,3 +1,4 @@
+import { plannedParams } from "../../src/plan/resolve-call.js";
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { spaceProblems, volumeProblems } from "../../src/resources/snapshot-preflight.js";
@@ -16,7 +17,7 @@ describe("snapshot steps and their storage preflight", () => {
   it("a container ignores vmstate (only VMs save RAM) and stays configuration", () => {
     const { steps } = snapshotSteps(guest, { action: "create", name: "b", vmstate: true });
     assert.equal(steps[0]!.severity, "configuration");
-    assert.equal(steps[0]!.calls[0]!.params.vmstate, undefined);
+    assert.equal(plannedParams(steps[0]!.calls[0]!).vmstate, undefined);
     assert.match(
       snapshotSteps(guest, { action: "create", name: "b", vmstate: true }).warnings?.[0] ?? "",
       /--vmstate ignored: ct is a container/,

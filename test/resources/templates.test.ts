@@ -1,3 +1,4 @@
+import { plannedParams, plannedPath, plannedRequest } from "../../src/plan/resolve-call.js";
 // `template: true` in plans of both kinds: a guest is converted once, last, stopped first when
 // it runs; a template converges like other guests except its volumes and its power; the way
 // back (`template: false`) is an error that says what to do.
@@ -47,11 +48,11 @@ describe("template: true on a VM", () => {
     const plan = planCreate(desiredVm({ template: true }));
     assert.deepEqual(actions(plan), ["create", "template"]);
     const [create, convert] = plan.steps;
-    assert.equal(create!.calls[0]!.params.start, undefined);
+    assert.equal(plannedParams(create!.calls[0]!).start, undefined);
     assert.equal(convert!.severity, "configuration");
     assert.match(convert!.summary, /cannot be undone/);
     // The intent names where the disks will be, for preflight's storage check.
-    assert.deepEqual(convert!.calls, [
+    assert.deepEqual(convert!.calls.map(plannedRequest), [
       {
         method: "POST",
         path: "/nodes/pve1/qemu/9000/template",
@@ -64,7 +65,7 @@ describe("template: true on a VM", () => {
   it("a new VM without a vmid is converted at the vmid apply allocates", () => {
     const { vmid: _, ...rest } = desiredVm({ template: true });
     const plan = planCreate(rest);
-    assert.equal(plan.steps[1]!.calls[0]!.path, "/nodes/pve1/qemu/{vmid}/template");
+    assert.equal(plannedPath(plan.steps[1]!.calls[0]!), "/nodes/pve1/qemu/{vmid}/template");
   });
 
   it("a stopped VM is converted as a configuration step, after its other changes", () => {
@@ -138,7 +139,7 @@ describe("template: true on a container", () => {
     assert.deepEqual(actions(plan), ["create", "template"]);
     const call = plan.steps[1]!.calls[0]!;
     assert.deepEqual(
-      { ...call, intent: { kind: call.intent.kind, op: call.intent.op } },
+      { ...plannedRequest(call), intent: { kind: call.intent.kind, op: call.intent.op } },
       { method: "POST", path: "/nodes/pve1/lxc/200/template", params: {}, intent: { kind: "lxc", op: "template" } },
     );
     assert.ok(call.intent.op === "template");

@@ -1,3 +1,4 @@
+import { plannedParams } from "../../src/plan/resolve-call.js";
 // A spec that leaves a device section out (no `disks:`, `cdroms:` or `nics:` key) keeps the
 // live devices of that kind; a section written empty (`nics: {}`) still means "none".
 import assert from "node:assert/strict";
@@ -54,7 +55,7 @@ describe("device sections a spec leaves out", () => {
     const vm = fromYaml(["    disks: {}", "    cdroms: {}", "    nics: {}", ""].join("\n"));
     assert.deepEqual(vm.unmanaged, ["cloudInit"], "only the cloud-init drive is left out");
     const plan = planUpdate(vm, simple("stopped"), power);
-    const byAction = plan.steps.map((s) => [s.action, s.severity, s.calls[0]?.params]);
+    const byAction = plan.steps.map((s) => [s.action, s.severity, s.calls[0] ? plannedParams(s.calls[0]) : undefined]);
     assert.deepEqual(byAction, [
       ["disk-detach", "configuration", { delete: "ide2" }],
       ["disk-delete", "data-loss-risk", { delete: "scsi0", force: 1 }],

@@ -1,3 +1,4 @@
+import { plannedParams, plannedPath, plannedRequest } from "../../src/plan/resolve-call.js";
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { liveVmFromConfig, liveVmFromPending } from "../../src/resources/qemu/read.js";
@@ -56,7 +57,7 @@ describe("VM diff against a recorded live config", () => {
     assert.equal(step.action, "config");
     assert.equal(step.severity, "configuration");
     assert.deepEqual(step.changes, [{ field: "memory", before: "2048", after: "4096" }]);
-    assert.deepEqual(step.calls, [
+    assert.deepEqual(step.calls.map(plannedRequest), [
       {
         method: "PUT",
         path: "/nodes/pve1/qemu/101/config",
@@ -109,7 +110,7 @@ describe("VM diff against a recorded live config", () => {
     const plan = planUpdate(vm, test1(), power);
     assert.equal(plan.steps.length, 1);
     assert.equal(plan.steps[0]!.action, "nic-change");
-    assert.deepEqual(plan.steps[0]!.calls[0]!.params, { net0: "virtio=4E:79:9F:A8:EE:E4,bridge=vmbr1,firewall=1" });
+    assert.deepEqual(plannedParams(plan.steps[0]!.calls[0]!), { net0: "virtio=4E:79:9F:A8:EE:E4,bridge=vmbr1,firewall=1" });
     assert.match(plan.steps[0]!.summary, /MAC 4E:79:9F:A8:EE:E4 kept/);
   });
 
@@ -119,7 +120,7 @@ describe("VM diff against a recorded live config", () => {
     assert.deepEqual(planUpdate(vm, test1(), power).steps, []);
     vm.nics[0]!.macaddr = "BC:24:11:00:00:01";
     const plan = planUpdate(vm, test1(), power);
-    assert.deepEqual(plan.steps[0]!.calls[0]!.params, { net0: "virtio=BC:24:11:00:00:01,bridge=vmbr0,firewall=1" });
+    assert.deepEqual(plannedParams(plan.steps[0]!.calls[0]!), { net0: "virtio=BC:24:11:00:00:01,bridge=vmbr0,firewall=1" });
   });
 
   it("changes disk options on the same volume, never allocating a new one", () => {
@@ -129,7 +130,7 @@ describe("VM diff against a recorded live config", () => {
     assert.equal(plan.steps.length, 1);
     const step = plan.steps[0]!;
     assert.equal(step.action, "disk-options");
-    assert.deepEqual(step.calls[0]!.params, { scsi0: "local-lvm:vm-101-disk-0,discard=on,iothread=1,size=32G,ssd=1" });
+    assert.deepEqual(plannedParams(step.calls[0]!), { scsi0: "local-lvm:vm-101-disk-0,discard=on,iothread=1,size=32G,ssd=1" });
     assert.deepEqual(step.changes, [
       { field: "scsi0.discard", before: "ignore", after: "on" },
       { field: "scsi0.ssd", before: "0", after: "1" },
@@ -141,7 +142,7 @@ describe("VM diff against a recorded live config", () => {
     vm.disks[0]!.sizeBytes = 40 * GIB;
     const grow = planUpdate(vm, test1(), power);
     assert.equal(grow.steps[0]!.action, "disk-grow");
-    assert.deepEqual(grow.steps[0]!.calls[0], {
+    assert.deepEqual(plannedRequest(grow.steps[0]!.calls[0]!), {
       method: "PUT",
       path: "/nodes/pve1/qemu/101/resize",
       params: { disk: "scsi0", size: "40G" },
@@ -163,7 +164,7 @@ describe("VM diff against a recorded live config", () => {
     const [move, destroy] = plan.steps;
     assert.equal(move!.action, "disk-move");
     assert.equal(move!.severity, "configuration");
-    assert.deepEqual(move!.calls[0]!.params, { disk: "scsi0", storage: "ceph", delete: 0 });
+    assert.deepEqual(plannedParams(move!.calls[0]!), { disk: "scsi0", storage: "ceph", delete: 0 });
     const size = humanSize(live.disks.scsi0!.sizeBytes!);
     const how =
       live.status === "running"
@@ -174,7 +175,7 @@ describe("VM diff against a recorded live config", () => {
     assert.equal(destroy!.action, "disk-delete");
     assert.equal(destroy!.severity, "data-loss-risk");
     assert.deepEqual(destroy!.deletesVolumes, ["local-lvm:vm-101-disk-0"]);
-    assert.deepEqual(destroy!.calls[0]!.params, { delete: "unused0" });
+    assert.deepEqual(plannedParams(destroy!.calls[0]!), { delete: "unused0" });
   });
 
   it("a cloud-init drive without a storage (a NetBox clone's) is the guest's as it is, or a plan error when the guest has none there", () => {
@@ -215,7 +216,7 @@ describe("VM diff against a recorded live config", () => {
     assert.equal(step.action, "disk-delete");
     assert.equal(step.severity, "data-loss-risk");
     assert.deepEqual(step.deletesVolumes, ["local-lvm:vm-101-disk-0"]);
-    assert.deepEqual(step.calls[0]!.params, { delete: "scsi0", force: 1 });
+    assert.deepEqual(plannedParams(step.calls[0]!), { delete: "scsi0", force: 1 });
   });
 
   it("adds a disk with PVE's STORAGE:GiB syntax and a NIC without a MAC", () => {
@@ -224,7 +225,7 @@ describe("VM diff against a recorded live config", () => {
     vm.nics.push({ slot: "net1", model: "virtio", bridge: "vmbr1", options: { tag: "20" } });
     const plan = planUpdate(vm, test1(), power);
     assert.deepEqual(
-      plan.steps.map((s) => [s.action, s.calls[0]!.params]),
+      plan.steps.map((s) => [s.action, plannedParams(s.calls[0]!)]),
       [
         ["disk-add", { scsi1: "local-lvm:8,discard=on" }],
         ["nic-add", { net1: "model=virtio,bridge=vmbr1,tag=20" }],
@@ -242,7 +243,7 @@ describe("VM diff against a recorded live config", () => {
       ["stop", "config"],
     );
     assert.equal(plan.steps[0]!.severity, "service-impact");
-    assert.deepEqual(plan.steps[0]!.calls[0]!.params, { timeout: 60 });
+    assert.deepEqual(plannedParams(plan.steps[0]!.calls[0]!), { timeout: 60 });
   });
 
   it("starts a stopped guest the spec wants running", () => {
@@ -250,7 +251,7 @@ describe("VM diff against a recorded live config", () => {
     vm.power = "running";
     const plan = planUpdate(vm, test1("stopped"), power);
     assert.deepEqual(
-      plan.steps.map((s) => [s.action, s.calls[0]!.path]),
+      plan.steps.map((s) => [s.action, plannedPath(s.calls[0]!)]),
       [["start", "/nodes/pve1/qemu/101/status/start"]],
     );
   });
@@ -309,8 +310,8 @@ describe("create", () => {
     const plan = planCreate(vm);
     assert.equal(plan.steps.length, 1);
     const call = plan.steps[0]!.calls[0]!;
-    assert.equal(call.path, "/nodes/pve1/qemu");
-    assert.deepEqual(call.params, {
+    assert.equal(plannedPath(call), "/nodes/pve1/qemu");
+    assert.deepEqual(plannedParams(call), {
       name: "test1",
       cores: "1",
       memory: "2048",

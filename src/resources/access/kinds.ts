@@ -5,9 +5,10 @@ import type { ParamValue, SecretSink } from "../../plan/types.js";
 import { markedComment } from "../object-marker.js";
 import type { DesiredGroup, DesiredPool, DesiredToken, DesiredUser, LiveGroup, LivePool, LiveToken, LiveUser } from "./model.js";
 import { tokenKey } from "./model.js";
+import { endpointCall } from "../../plan/call.js";
 import type { CommentedKind } from "./plan-commented.js";
 import { compareField, emptyDiff } from "./plan-commented.js";
-import { accessStep, groupPath, tokenCreateCall, tokenPath, userPath } from "./steps.js";
+import { accessStep, groupCall, tokenCreateCall, tokenCall, userCall } from "./steps.js";
 
 /** `2027-06-30` for an expiry in seconds, `never` for 0. */
 export function showExpire(value: ParamValue): string {
@@ -32,18 +33,24 @@ export const GROUP_KIND: CommentedKind<DesiredGroup, LiveGroup> = {
   desiredKey: (d) => d.id,
   liveKey: (l) => l.id,
   create: (d) =>
-    accessStep("access-group", "object-create", d.id, `create group ${d.id}`, d.comment ? [{ field: "comment", after: d.comment }] : [], {
-      method: "POST",
-      path: "/access/groups",
-      params: withComment({ groupid: d.id }, d.comment),
-    }),
+    accessStep(
+      "access-group",
+      "object-create",
+      d.id,
+      `create group ${d.id}`,
+      d.comment ? [{ field: "comment", after: d.comment }] : [],
+      endpointCall("POST", "/access/groups", {}, withComment({ groupid: d.id }, d.comment)),
+    ),
   diff: () => emptyDiff(),
   update: (d, _l, diff, adopting) =>
-    accessStep("access-group", "object-update", d.id, updateSummary("group", d.id, adopting), diff.changes, {
-      method: "PUT",
-      path: groupPath(d.id),
-      params: diff.params,
-    }),
+    accessStep(
+      "access-group",
+      "object-update",
+      d.id,
+      updateSummary("group", d.id, adopting),
+      diff.changes,
+      groupCall("PUT", d.id, diff.params),
+    ),
   delete: (l) =>
     accessStep(
       "access-group",
@@ -51,7 +58,7 @@ export const GROUP_KIND: CommentedKind<DesiredGroup, LiveGroup> = {
       l.id,
       `delete group ${l.id} (pvectl's, no longer in the spec): its members lose what its ACL entries granted`,
       [],
-      { method: "DELETE", path: groupPath(l.id), params: {} },
+      groupCall("DELETE", l.id),
       { severity: "service-impact" },
     ),
 };
@@ -74,11 +81,14 @@ export const USER_KIND: CommentedKind<DesiredUser, LiveUser> = {
       changes.push({ field: "expire", after: showExpire(d.expire) });
     }
     if (d.comment) changes.push({ field: "comment", after: d.comment });
-    return accessStep("access-user", "object-create", d.id, `create user ${d.id} (no password: it signs in with its API tokens)`, changes, {
-      method: "POST",
-      path: "/access/users",
-      params: withComment(params, d.comment),
-    });
+    return accessStep(
+      "access-user",
+      "object-create",
+      d.id,
+      `create user ${d.id} (no password: it signs in with its API tokens)`,
+      changes,
+      endpointCall("POST", "/access/users", {}, withComment(params, d.comment)),
+    );
   },
   diff: (d, l) => {
     const diff = emptyDiff();
@@ -88,11 +98,14 @@ export const USER_KIND: CommentedKind<DesiredUser, LiveUser> = {
     return diff;
   },
   update: (d, _l, diff, adopting) =>
-    accessStep("access-user", "object-update", d.id, updateSummary("user", d.id, adopting), diff.changes, {
-      method: "PUT",
-      path: userPath(d.id),
-      params: diff.params,
-    }),
+    accessStep(
+      "access-user",
+      "object-update",
+      d.id,
+      updateSummary("user", d.id, adopting),
+      diff.changes,
+      userCall("PUT", d.id, diff.params),
+    ),
   delete: (l) =>
     accessStep(
       "access-user",
@@ -100,7 +113,7 @@ export const USER_KIND: CommentedKind<DesiredUser, LiveUser> = {
       l.id,
       `delete user ${l.id} (pvectl's, no longer in the spec): its API tokens and ACL entries go with it, automation using them stops working`,
       [],
-      { method: "DELETE", path: userPath(l.id), params: {} },
+      userCall("DELETE", l.id),
       { severity: "service-impact" },
     ),
 };
@@ -144,11 +157,14 @@ export function tokenKind(showSecret: boolean): CommentedKind<DesiredToken, Live
       return diff;
     },
     update: (d, _l, diff, adopting) =>
-      accessStep("access-token", "object-update", tokenKey(d), updateSummary("API token", tokenKey(d), adopting), diff.changes, {
-        method: "PUT",
-        path: tokenPath(d.user, d.name),
-        params: diff.params,
-      }),
+      accessStep(
+        "access-token",
+        "object-update",
+        tokenKey(d),
+        updateSummary("API token", tokenKey(d), adopting),
+        diff.changes,
+        tokenCall("PUT", d.user, d.name, diff.params),
+      ),
     delete: (l) =>
       accessStep(
         "access-token",
@@ -156,7 +172,7 @@ export function tokenKind(showSecret: boolean): CommentedKind<DesiredToken, Live
         tokenKey(l),
         `delete API token ${tokenKey(l)} (pvectl's, no longer in the spec): whatever authenticates with it stops working; its ACL entries go with it`,
         [],
-        { method: "DELETE", path: tokenPath(l.user, l.name), params: {} },
+        tokenCall("DELETE", l.user, l.name),
         { severity: "service-impact" },
       ),
   };
@@ -169,18 +185,24 @@ export const poolKind = (inUse: string[]): CommentedKind<DesiredPool, LivePool> 
   desiredKey: (d) => d.id,
   liveKey: (l) => l.id,
   create: (d) =>
-    accessStep("access-pool", "object-create", d.id, `create pool ${d.id}`, d.comment ? [{ field: "comment", after: d.comment }] : [], {
-      method: "POST",
-      path: "/pools",
-      params: withComment({ poolid: d.id }, d.comment),
-    }),
+    accessStep(
+      "access-pool",
+      "object-create",
+      d.id,
+      `create pool ${d.id}`,
+      d.comment ? [{ field: "comment", after: d.comment }] : [],
+      endpointCall("POST", "/pools", {}, withComment({ poolid: d.id }, d.comment)),
+    ),
   diff: () => emptyDiff(),
   update: (d, _l, diff, adopting) =>
-    accessStep("access-pool", "object-update", d.id, updateSummary("pool", d.id, adopting), diff.changes, {
-      method: "PUT",
-      path: "/pools",
-      params: { poolid: d.id, ...diff.params },
-    }),
+    accessStep(
+      "access-pool",
+      "object-update",
+      d.id,
+      updateSummary("pool", d.id, adopting),
+      diff.changes,
+      endpointCall("PUT", "/pools", {}, { poolid: d.id, ...diff.params }),
+    ),
   keep: (l) => {
     if (inUse.includes(l.id))
       return `pool ${l.id} is pvectl's and no longer in access.pools, but guests of this spec join it: it is kept (list it under access.pools)`;
@@ -188,9 +210,12 @@ export const poolKind = (inUse: string[]): CommentedKind<DesiredPool, LivePool> 
     return `pool ${l.id} is pvectl's and no longer in the spec, but still holds ${l.members} member(s): it is deleted once empty (members come from guests' \`pool:\`)`;
   },
   delete: (l) =>
-    accessStep("access-pool", "object-delete", l.id, `delete pool ${l.id} (pvectl's, empty, no longer in the spec)`, [], {
-      method: "DELETE",
-      path: "/pools",
-      params: { poolid: l.id },
-    }),
+    accessStep(
+      "access-pool",
+      "object-delete",
+      l.id,
+      `delete pool ${l.id} (pvectl's, empty, no longer in the spec)`,
+      [],
+      endpointCall("DELETE", "/pools", {}, { poolid: l.id }),
+    ),
 });

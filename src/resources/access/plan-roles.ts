@@ -7,7 +7,8 @@ import { BUILTIN_ROLES } from "../../pve/index.js";
 import type { DesiredAccess, DesiredRole, LiveAccess, LiveRole } from "./model.js";
 import { aclKey } from "./model.js";
 import { type KindPlans, objectPlan } from "./plan-commented.js";
-import { accessStep, rolePath } from "./steps.js";
+import { accessStep, roleCall } from "./steps.js";
+import { endpointCall } from "../../plan/call.js";
 
 const privs = (list: string[]) => list.join(",");
 
@@ -44,7 +45,7 @@ function planDelete(role: DesiredRole, deletedAcls: Set<string>, live: LiveAcces
     role.id,
     `delete role ${role.id} (state: absent)`,
     [],
-    { method: "DELETE", path: rolePath(role.id), params: {} },
+    roleCall("DELETE", role.id),
     { severity },
   );
   out.objects.push(objectPlan("access-role", role.id, true, [step]));
@@ -53,11 +54,14 @@ function planDelete(role: DesiredRole, deletedAcls: Set<string>, live: LiveAcces
 function planRole(role: DesiredRole, current: LiveRole | undefined, adoptAll: boolean, out: KindPlans): void {
   if (current === undefined) {
     const changes = role.privileges.map((p) => ({ field: p, after: "granted" }));
-    const step = accessStep("access-role", "object-create", role.id, `create role ${role.id}`, changes, {
-      method: "POST",
-      path: "/access/roles",
-      params: { roleid: role.id, privs: privs(role.privileges) },
-    });
+    const step = accessStep(
+      "access-role",
+      "object-create",
+      role.id,
+      `create role ${role.id}`,
+      changes,
+      endpointCall("POST", "/access/roles", {}, { roleid: role.id, privs: privs(role.privileges) }),
+    );
     out.objects.push(objectPlan("access-role", role.id, false, [step], { phase: "before-guests" }));
     return;
   }
@@ -72,11 +76,14 @@ function planRole(role: DesiredRole, current: LiveRole | undefined, adoptAll: bo
     out.refused.push({ key: role.id, message });
     return;
   }
-  const step = accessStep("access-role", "object-update", role.id, `set the privileges of role ${role.id}`, changes, {
-    method: "PUT",
-    path: rolePath(role.id),
-    params: { privs: privs(role.privileges) },
-  });
+  const step = accessStep(
+    "access-role",
+    "object-update",
+    role.id,
+    `set the privileges of role ${role.id}`,
+    changes,
+    roleCall("PUT", role.id, { privs: privs(role.privileges) }),
+  );
   out.objects.push(objectPlan("access-role", role.id, true, [step], { phase: "before-guests" }));
 }
 

@@ -1,11 +1,13 @@
 // The calls of every access step. Each goes by the object's id, which the spec gives, so a
 // create whose answer was lost is found by reading back (landed.ts), never sent twice.
+import { endpointCall } from "../../plan/call.js";
 import type { ObjectIntent, ObjectKind } from "../../plan/intent.js";
 import type { ApiCall, FieldChange, ParamValue, SecretSink, Severity, StepDraft } from "../../plan/types.js";
 import type { AclSubjectType } from "./model.js";
 
 type Op = ObjectIntent["op"];
 type CallShape = Omit<ApiCall, "intent">;
+type Body = Record<string, ParamValue>;
 
 const ACTION: Record<Op, StepDraft["action"]> = {
   "object-create": "object-create",
@@ -26,16 +28,19 @@ export function accessStep(
   return { action: ACTION[op], severity: options.severity ?? "configuration", summary, changes, calls: [{ ...call, intent }] };
 }
 
-const enc = encodeURIComponent;
-
-export const rolePath = (id: string) => `/access/roles/${enc(id)}`;
-export const groupPath = (id: string) => `/access/groups/${enc(id)}`;
-export const userPath = (id: string) => `/access/users/${enc(id)}`;
-export const tokenPath = (user: string, name: string) => `${userPath(user)}/token/${enc(name)}`;
+/** Calls on one access object by its id (`PUT`: update, `DELETE`: delete). */
+export const roleCall = (method: "PUT" | "DELETE", id: string, body: Body = {}): CallShape =>
+  endpointCall(method, "/access/roles/{roleid}", { roleid: id }, body);
+export const groupCall = (method: "PUT" | "DELETE", id: string, body: Body = {}): CallShape =>
+  endpointCall(method, "/access/groups/{groupid}", { groupid: id }, body);
+export const userCall = (method: "PUT" | "DELETE", id: string, body: Body = {}): CallShape =>
+  endpointCall(method, "/access/users/{userid}", { userid: id }, body);
+export const tokenCall = (method: "POST" | "PUT" | "DELETE", user: string, name: string, body: Body = {}): CallShape =>
+  endpointCall(method, "/access/users/{userid}/token/{tokenid}", { userid: user, tokenid: name }, body);
 
 /** The token's secret goes to `sink`: PVE shows it in this answer only. */
 export function tokenCreateCall(user: string, name: string, params: Record<string, ParamValue>, sink: SecretSink): CallShape {
-  return { method: "POST", path: tokenPath(user, name), params, revealsSecret: { field: "value", to: sink } };
+  return { ...tokenCall("POST", user, name, params), revealsSecret: { field: "value", to: sink } };
 }
 
 const SUBJECT_PARAM: Record<AclSubjectType, string> = { user: "users", group: "groups", token: "tokens" };
@@ -48,5 +53,5 @@ export function aclCall(
   const params: Record<string, ParamValue> = { path: entry.path, roles: entry.role, [SUBJECT_PARAM[entry.type]]: entry.ugid };
   if (remove) params.delete = 1;
   else params.propagate = entry.propagate ? 1 : 0;
-  return { method: "PUT", path: "/access/acl", params };
+  return endpointCall("PUT", "/access/acl", {}, params);
 }

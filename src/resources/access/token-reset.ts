@@ -24,7 +24,7 @@ import {
 } from "./model.js";
 import { rolePrivileges } from "./plan-acls.js";
 import type { CommentedKind } from "./plan-commented.js";
-import { aclCall, tokenCreateCall, tokenPath } from "./steps.js";
+import { aclCall, tokenCreateCall, tokenCall } from "./steps.js";
 
 const describe = (a: LiveAcl) => `${a.role} on ${a.path}${a.propagate ? " (propagating)" : ""}`;
 
@@ -74,7 +74,7 @@ export function secretResetStep(
       "The old secret stops working: every consumer must be given the new one",
     changes,
     calls: [
-      { method: "DELETE", path: tokenPath(d.user, d.name), params: {}, intent: { ...intent("object-delete"), regrantsAcl: true } },
+      { ...tokenCall("DELETE", d.user, d.name), intent: { ...intent("object-delete"), regrantsAcl: true } },
       { ...tokenCreateCall(d.user, d.name, params, { file }), intent: intent("object-create") },
       ...grants,
     ],

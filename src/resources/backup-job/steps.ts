@@ -1,6 +1,7 @@
 // The three steps of a backup job: create (POST), update (PUT with `delete`), delete. Calls go
 // by the job's id, which the spec gives, so a create whose answer was lost is found by reading
 // the list back (the executor never sends it twice).
+import { endpointCall } from "../../plan/call.js";
 import type { ObjectIntent } from "../../plan/intent.js";
 import type { FieldChange, ParamValue, StepDraft } from "../../plan/types.js";
 import { markedComment } from "./model.js";
@@ -8,8 +9,6 @@ import { markedComment } from "./model.js";
 function intent(op: ObjectIntent["op"], key: string): ObjectIntent {
   return { kind: "object", object: "backup-job", op, key };
 }
-
-const jobPath = (id: string) => `/cluster/backup/${encodeURIComponent(id)}`;
 
 export function createJobStep(id: string, params: Record<string, string>, comment: string | undefined): StepDraft {
   const sent: Record<string, ParamValue> = { id, ...params, comment: markedComment(comment) };
@@ -22,7 +21,7 @@ export function createJobStep(id: string, params: Record<string, string>, commen
     severity: "configuration",
     summary: `create backup job ${id}`,
     changes,
-    calls: [{ method: "POST", path: "/cluster/backup", params: sent, intent: intent("object-create", id) }],
+    calls: [{ ...endpointCall("POST", "/cluster/backup", {}, sent), intent: intent("object-create", id) }],
   };
 }
 
@@ -40,7 +39,7 @@ export function updateJobStep(
     severity: "configuration",
     summary: adopting ? `adopt backup job ${id} (pvectl's marker added to its comment)` : `update backup job ${id}`,
     changes,
-    calls: [{ method: "PUT", path: jobPath(id), params, intent: intent("object-update", id) }],
+    calls: [{ ...endpointCall("PUT", "/cluster/backup/{id}", { id }, params), intent: intent("object-update", id) }],
   };
 }
 
@@ -54,6 +53,6 @@ export function deleteJobStep(id: string): StepDraft {
     severity: "service-impact",
     summary: `delete backup job ${id} (pvectl's, no longer in the spec): its guests are not backed up by it any more; existing backups are kept`,
     changes: [],
-    calls: [{ method: "DELETE", path: jobPath(id), params: {}, intent: intent("object-delete", id) }],
+    calls: [{ ...endpointCall("DELETE", "/cluster/backup/{id}", { id }), intent: intent("object-delete", id) }],
   };
 }

@@ -2,6 +2,7 @@
 // keep, remove, protected or renamed); the plan deletes each archive marked `remove`, one
 // named step each, so the plan is exactly what apply does: an archive made between plan and
 // apply is not touched (a server-side prune would judge it too).
+import { endpointCall } from "../../plan/call.js";
 import type { GuestType } from "../../plan/intent.js";
 import type { GuestPlan, StepDraft } from "../../plan/types.js";
 import { type ArchiveGuest, guestKey, guestLabel, numbered } from "./guests.js";
@@ -63,10 +64,13 @@ function deleteStep(kind: GuestType, guest: ArchiveGuest, archive: MarkedArchive
     deletesVolumes: [archive.volid],
     calls: [
       {
-        method: "DELETE",
-        // The volume id holds `:` and `/`: one path segment, percent-encoded as PVE expects.
-        path: `/nodes/${archive.node}/storage/${archive.storage}/content/${encodeURIComponent(archive.volid)}`,
-        params: {},
+        // The volume id holds `:` and `/`: one path segment, percent-encoded when the call is sent.
+        ...endpointCall(
+          "DELETE",
+          "/nodes/{node}/storage/{storage}/content/{volume}",
+          { node: archive.node, storage: archive.storage, volume: archive.volid },
+          {},
+        ),
         intent: { kind, op: "archive-delete", vmid: guest.vmid, archive: { storage: archive.storage, volume: archive.volid } },
       },
     ],

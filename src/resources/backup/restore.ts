@@ -6,7 +6,7 @@
 // theirs (adding the ownership tag would replace the archive's tag list: PVE overrides it).
 import type { GuestType, StoredVolume } from "../../plan/intent.js";
 import type { ApiCall, GuestPlan, ParamValue, StepDraft } from "../../plan/types.js";
-import { lxcPaths, qemuPaths } from "../api-paths.js";
+import { guestEndpoints } from "../api-paths.js";
 import { type ArchiveGuest, guestKey, guestLabel, numbered } from "./guests.js";
 
 export interface RestoreRequest {
@@ -93,11 +93,8 @@ function restoreCall(request: RestoreRequest, replaces: boolean): ApiCall {
   if (request.unique) params.unique = 1;
   // PVE lays the options given with a restore over the archive's config.
   if (request.name !== undefined) params[request.kind === "qemu" ? "name" : "hostname"] = request.name;
-  const path = request.kind === "qemu" ? qemuPaths.create(request.node) : lxcPaths.create(request.node);
   return {
-    method: "POST",
-    path,
-    params,
+    ...guestEndpoints[request.kind].create(request.node, params),
     intent: {
       kind: request.kind,
       op: "restore",

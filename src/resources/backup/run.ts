@@ -1,6 +1,7 @@
 // `backup run`: one vzdump per guest, as plan steps. One call per guest (not one vzdump over a
 // node's guests) so that the executor's per-node limit paces them, each guest has its own
 // progress line, result and archive in the report, and a failure is that guest's alone.
+import { endpointCall } from "../../plan/call.js";
 import type { BackupMode } from "../../plan/intent.js";
 import type { ApiCall, GuestPlan, ParamValue, PreflightProblem, Severity, StepDraft } from "../../plan/types.js";
 import { type ArchiveGuest, type ArchiveStorage, guestKey, guestLabel, numbered, storageOn } from "./guests.js";
@@ -69,9 +70,7 @@ function backupStep(guest: ArchiveGuest, options: BackupRunOptions): StepDraft {
   if (options.notesTemplate !== undefined) params["notes-template"] = options.notesTemplate;
   if (options.protected) params.protected = 1;
   const call: ApiCall = {
-    method: "POST",
-    path: `/nodes/${guest.node}/vzdump`,
-    params,
+    ...endpointCall("POST", "/nodes/{node}/vzdump", { node: guest.node }, params),
     intent: { kind: guest.type, op: "backup", vmid: guest.vmid, storage: options.storage, mode: options.mode },
   };
   const severity = severityOf(guest, options.mode);

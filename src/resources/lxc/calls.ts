@@ -4,8 +4,9 @@
 // takes a template and may take a root password, which the plan holds only as a reference.
 import type { ConfigWrite, PowerAction, TemplateVolume } from "../../plan/intent.js";
 import type { ApiCall, ParamValue, SecretRef } from "../../plan/types.js";
-import { formatSize, volumeOf } from "../../pve/index.js";
-import { lxcPaths, type VmidRef } from "../api-paths.js";
+import { volumeOf } from "../../pve/index.js";
+import { lxcEndpoints, type VmidRef } from "../api-paths.js";
+import { bodyOf } from "../clone-step.js";
 import { bridgeOf, newVolumeBytes, newVolumeStorage } from "../formats.js";
 import { CT_NIC_SLOT, MOUNT_SLOT } from "./model.js";
 
@@ -63,9 +64,7 @@ export const lxcCalls = {
     const pool = params.pool !== undefined ? String(params.pool) : undefined;
     const template = TEMPLATE_VOLUME.exec(String(params.ostemplate ?? ""));
     return {
-      method: "POST",
-      path: lxcPaths.create(node),
-      params,
+      ...lxcEndpoints.create(node, params),
       intent: {
         kind: "lxc",
         op: "create",
@@ -83,9 +82,7 @@ export const lxcCalls = {
     const deletes = params.delete !== undefined ? String(params.delete).split(",") : [];
     const reverts = params.revert !== undefined ? { reverts: String(params.revert).split(",") } : {};
     return {
-      method: "PUT",
-      path: lxcPaths.config(node, vmid),
-      params,
+      ...lxcEndpoints.config(node, vmid, bodyOf(params)),
       intent: { kind: "lxc", op: "configure", writes: lxcConfigWrites(params), deletes, ...reverts, allocates: how.allocates ?? false },
     };
   },
@@ -108,9 +105,8 @@ export const lxcCalls = {
    */
   resize(node: string, vmid: VmidRef, slot: string, sizeBytes: number, grows?: { fromBytes: number; storage?: string }): ApiCall {
     return {
-      method: "PUT",
-      path: lxcPaths.resize(node, vmid),
-      params: { disk: slot, size: formatSize(sizeBytes) },
+      // The disk and size are sent from the intent (plan/resolve-call.ts): said once.
+      ...lxcEndpoints.resize(node, vmid),
       intent: { kind: "lxc", op: "resize", slot, sizeBytes, ...grows },
     };
   },
@@ -121,23 +117,19 @@ export const lxcCalls = {
    */
   moveVolume(node: string, vmid: VmidRef, slot: string, storage: string, deleteSource = false, sizeBytes?: number): ApiCall {
     return {
-      method: "POST",
-      path: lxcPaths.moveVolume(node, vmid),
-      params: { volume: slot, storage, delete: deleteSource ? 1 : 0 },
+      ...lxcEndpoints.moveVolume(node, vmid, { volume: slot, storage, delete: deleteSource ? 1 : 0 }),
       intent: { kind: "lxc", op: "move-volume", slot, storage, ...(sizeBytes !== undefined ? { sizeBytes } : {}) },
     };
   },
 
   power(node: string, vmid: number, action: PowerAction, params: Record<string, ParamValue> = {}): ApiCall {
-    return { method: "POST", path: lxcPaths.status(node, vmid, action), params, intent: { kind: "lxc", op: "power", action } };
+    return { ...lxcEndpoints.status(node, vmid, action, params), intent: { kind: "lxc", op: "power", action } };
   },
 
   /** purge: also drops the vmid from backup jobs, replication and HA; volumes PVE does not reference are freed too. */
   destroy(node: string, vmid: number): ApiCall {
     return {
-      method: "DELETE",
-      path: lxcPaths.guest(node, vmid),
-      params: { purge: 1, "destroy-unreferenced-disks": 1 },
+      ...lxcEndpoints.destroy(node, vmid, { purge: 1, "destroy-unreferenced-disks": 1 }),
       intent: { kind: "lxc", op: "destroy" },
     };
   },
@@ -148,6 +140,6 @@ export const lxcCalls = {
    */
   /** `volumes`: where the guest's volumes will be when it is converted (preflight checks their storages). */
   template(node: string, vmid: VmidRef, volumes: TemplateVolume[] = []): ApiCall {
-    return { method: "POST", path: lxcPaths.template(node, vmid), params: {}, intent: { kind: "lxc", op: "template", volumes } };
+    return { ...lxcEndpoints.template(node, vmid), intent: { kind: "lxc", op: "template", volumes } };
   },
 };

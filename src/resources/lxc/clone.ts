@@ -20,6 +20,7 @@ import { OWNERSHIP_TAG } from "../ownership.js";
 import { lxcCalls } from "./calls.js";
 import { planNewCt, planUpdateCt } from "./diff.js";
 import type { DesiredCt, LiveCt, LiveMount } from "./model.js";
+import { ALLOCATED_VMID } from "../api-paths.js";
 
 function clonedMounts(source: LiveCt, full: boolean, storage: string | undefined): Record<string, LiveMount> {
   const out: Record<string, LiveMount> = {};
@@ -83,7 +84,7 @@ export function planCtClone(ct: DesiredCt, clone: CloneSpec, source: LiveCt): Gu
   const copy = predictCtClone(ct, clone, source);
   const drafts: StepDraft[] = [cloneStep("lxc", "hostname", ct, clone, sourceFacts(source))];
   if (!copy.tags.includes(OWNERSHIP_TAG)) {
-    drafts.push(cloneOwnershipStep(lxcCalls.config, copy, ct.vmid ?? "{vmid}"));
+    drafts.push(cloneOwnershipStep(lxcCalls.config, copy, ct.vmid ?? ALLOCATED_VMID));
     copy.tags = [...copy.tags, OWNERSHIP_TAG].sort();
   }
   const update = planUpdateCt(ct, copy, { shutdownTimeoutSeconds: 0, forceStop: false });
@@ -93,7 +94,7 @@ export function planCtClone(ct: DesiredCt, clone: CloneSpec, source: LiveCt): Gu
       [],
       update.errors.map((e) => `after the clone: ${e}`),
     );
-  drafts.push(...update.steps.map(({ id: _id, ...draft }) => withVmidPlaceholder(draft, "lxc", ct.vmid)));
+  drafts.push(...update.steps.map(({ id: _id, ...draft }) => withVmidPlaceholder(draft, ct.vmid)));
   const steps: Step[] = drafts.map((draft, i) => ({ id: `${ct.key}/${i + 1}-${draft.action}`, ...draft }));
   return planNewCt(ct, steps, [], update.warnings);
 }

@@ -22,6 +22,7 @@ import { ctAppliesLive, effectiveCtOption, isCreateOnly } from "./options.js";
 import { rootOnlyWarnings } from "./privileges.js";
 import { isHostPath } from "./read.js";
 import { createStep, destroyStep } from "./steps.js";
+import { ALLOCATED_VMID } from "../api-paths.js";
 
 const PENDING = "applies at the next restart: the container is running";
 
@@ -74,7 +75,7 @@ export function planCreateCt(ct: DesiredCt): GuestPlan {
   const drafts = [createStep(ct)];
   markHostAccess(drafts, ctReachesHost);
   if (ct.template === true)
-    drafts.push(templateStep(`container ${ct.name}`, lxcCalls.template(ct.node, ct.vmid ?? "{vmid}", ctTemplateVolumes(ct)), false));
+    drafts.push(templateStep(`container ${ct.name}`, lxcCalls.template(ct.node, ct.vmid ?? ALLOCATED_VMID, ctTemplateVolumes(ct)), false));
   return planNewCt(ct, errors.length > 0 ? [] : withIds(ct.key, drafts), errors, warnings);
 }
 

@@ -3,8 +3,9 @@
 // has to read them again.
 import type { ConfigWrite, DriveMedia, PowerAction, TemplateVolume } from "../../plan/intent.js";
 import type { ApiCall, ParamValue } from "../../plan/types.js";
-import { driveMedia, formatSize, isVmDriveKey, volumeOf } from "../../pve/index.js";
-import { qemuPaths, type VmidRef } from "../api-paths.js";
+import { driveMedia, isVmDriveKey, volumeOf } from "../../pve/index.js";
+import { qemuEndpoints, type VmidRef } from "../api-paths.js";
+import { bodyOf } from "../clone-step.js";
 import { bridgeOf, configParts, newVolumeBytes, newVolumeStorage } from "../formats.js";
 
 /** Parameters of create and config calls that are not config keys. */
@@ -66,9 +67,7 @@ export const qemuCalls = {
   create(node: string, params: Record<string, ParamValue>): ApiCall {
     const pool = params.pool !== undefined ? String(params.pool) : undefined;
     return {
-      method: "POST",
-      path: qemuPaths.create(node),
-      params,
+      ...qemuEndpoints.create(node, params),
       intent: {
         kind: "qemu",
         op: "create",
@@ -93,9 +92,7 @@ export const qemuCalls = {
     const reverts = params.revert !== undefined ? { reverts: String(params.revert).split(",") } : {};
     const { deletedMedia } = how;
     return {
-      method: how.method ?? "PUT",
-      path: qemuPaths.config(node, vmid),
-      params,
+      ...qemuEndpoints.config(how.method ?? "PUT", node, vmid, bodyOf(params)),
       intent: {
         kind: "qemu",
         op: "configure",
@@ -121,9 +118,8 @@ export const qemuCalls = {
   ): ApiCall {
     const { fromBytes, storage } = how;
     return {
-      method: "PUT",
-      path: qemuPaths.resize(node, vmid),
-      params: { disk: slot, size: formatSize(sizeBytes) },
+      // The disk and size are sent from the intent (plan/resolve-call.ts): said once.
+      ...qemuEndpoints.resize(node, vmid),
       intent: {
         kind: "qemu",
         op: "resize",
@@ -151,9 +147,12 @@ export const qemuCalls = {
   ): ApiCall {
     const { sizeBytes, format } = copy;
     return {
-      method: "POST",
-      path: qemuPaths.moveDisk(node, vmid),
-      params: { disk: slot, storage, ...(format !== undefined ? { format } : {}), delete: deleteSource ? 1 : 0 },
+      ...qemuEndpoints.moveDisk(node, vmid, {
+        disk: slot,
+        storage,
+        ...(format !== undefined ? { format } : {}),
+        delete: deleteSource ? 1 : 0,
+      }),
       intent: {
         kind: "qemu",
         op: "move-volume",
@@ -178,16 +177,16 @@ export const qemuCalls = {
   },
 
   power(node: string, vmid: number, action: PowerAction, params: Record<string, ParamValue> = {}): ApiCall {
-    return { method: "POST", path: qemuPaths.status(node, vmid, action), params, intent: { kind: "qemu", op: "power", action } };
+    return { ...qemuEndpoints.status(node, vmid, action, params), intent: { kind: "qemu", op: "power", action } };
   },
 
   destroy(node: string, vmid: number): ApiCall {
-    return { method: "DELETE", path: qemuPaths.guest(node, vmid), params: { purge: 1 }, intent: { kind: "qemu", op: "destroy" } };
+    return { ...qemuEndpoints.destroy(node, vmid, { purge: 1 }), intent: { kind: "qemu", op: "destroy" } };
   },
 
   /** Converts every disk to a base image and marks the VM a template (a `qmtemplate` task). */
   /** `volumes`: where the guest's volumes will be when it is converted (preflight checks their storages). */
   template(node: string, vmid: VmidRef, volumes: TemplateVolume[] = []): ApiCall {
-    return { method: "POST", path: qemuPaths.template(node, vmid), params: {}, intent: { kind: "qemu", op: "template", volumes } };
+    return { ...qemuEndpoints.template(node, vmid), intent: { kind: "qemu", op: "template", volumes } };
   },
 };

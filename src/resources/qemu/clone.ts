@@ -23,6 +23,7 @@ import { qemuCalls } from "./calls.js";
 import { planNewGuest, planUpdate } from "./diff.js";
 import { ipconfigNicErrors } from "./ipconfig-nics.js";
 import { type DesiredVm, type LiveDisk, type LiveVm, OWNERSHIP_TAG } from "./model.js";
+import { ALLOCATED_VMID } from "../api-paths.js";
 
 /** The source's disks as the clone will hold them. */
 function clonedDisks(source: LiveVm, full: boolean, storage: string | undefined): Record<string, LiveDisk> {
@@ -83,7 +84,7 @@ export function planClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): Gues
   const copy = predictClone(vm, clone, source);
   const drafts: StepDraft[] = [cloneStep("qemu", "name", vm, clone, sourceFacts(source))];
   if (!copy.tags.includes(OWNERSHIP_TAG)) {
-    drafts.push(cloneOwnershipStep(qemuCalls.config, copy, vm.vmid ?? "{vmid}"));
+    drafts.push(cloneOwnershipStep(qemuCalls.config, copy, vm.vmid ?? ALLOCATED_VMID));
     copy.tags = [...copy.tags, OWNERSHIP_TAG].sort();
   }
   const update = planUpdate(vm, copy, { shutdownTimeoutSeconds: 0, forceStop: false });
@@ -93,7 +94,7 @@ export function planClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): Gues
       [],
       update.errors.map((e) => `after the clone: ${e}`),
     );
-  drafts.push(...update.steps.map(({ id: _id, ...draft }) => withVmidPlaceholder(draft, "qemu", vm.vmid)));
+  drafts.push(...update.steps.map(({ id: _id, ...draft }) => withVmidPlaceholder(draft, vm.vmid)));
   const steps: Step[] = drafts.map((draft, i) => ({ id: `${vm.key}/${i + 1}-${draft.action}`, ...draft }));
   const plan = planNewGuest(vm, steps);
   plan.warnings.push(...update.warnings);

@@ -19,6 +19,7 @@ import { ipconfigNicErrors } from "./ipconfig-nics.js";
 import { diffNics } from "./nic-diff.js";
 import { appliesLive, displayValue, effectiveOption, writeValue } from "./options.js";
 import { createStep, destroyStep } from "./steps.js";
+import { ALLOCATED_VMID } from "../api-paths.js";
 
 function withIds(key: string, drafts: StepDraft[]): Step[] {
   return drafts.map((draft, i) => ({ id: `${key}/${i + 1}-${draft.action}`, ...draft }));
@@ -58,7 +59,7 @@ export function planCreate(vm: DesiredVm): GuestPlan {
   const drafts = [createStep(vm)];
   markHostAccess(drafts, vmReachesHost);
   if (vm.template === true)
-    drafts.push(templateStep(vm.name, qemuCalls.template(vm.node, vm.vmid ?? "{vmid}", vmTemplateVolumes(vm)), false));
+    drafts.push(templateStep(vm.name, qemuCalls.template(vm.node, vm.vmid ?? ALLOCATED_VMID, vmTemplateVolumes(vm)), false));
   return planNewGuest(vm, withIds(vm.key, drafts));
 }
 

@@ -8,6 +8,7 @@ import { cdromString, describeDisk, newVolumeString } from "./disk-values.js";
 import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { describeNic, printDesiredNic } from "./nic-diff.js";
 import { displayValue, writeValue } from "./options.js";
+import { ALLOCATED_VMID } from "../api-paths.js";
 
 /** The POST /nodes/{node}/qemu call that creates `vm` (vmid filled in at apply time when allocated). */
 export function createStep(vm: DesiredVm): StepDraft {
@@ -46,7 +47,7 @@ export function createStep(vm: DesiredVm): StepDraft {
     summary: `create ${vm.name} on ${vm.node} (${where})${vm.power === "running" ? " and start it" : ""}`,
     changes,
     // Disks imported from a smaller image are grown to the size asked, in the same step.
-    calls: [qemuCalls.create(vm.node, params), ...importGrowCalls(vm.disks, vm.node, vm.vmid ?? "{vmid}")],
+    calls: [qemuCalls.create(vm.node, params), ...importGrowCalls(vm.disks, vm.node, vm.vmid ?? ALLOCATED_VMID)],
   };
 }
 

@@ -1,6 +1,7 @@
 // "Did this call land?" for the qemu kind: after an answer was lost, the executor reads the
 // guest back and asks here before it would send a write again. Each write is checked as what
 // the plan said it was (its intent), so nothing is re-read from value strings.
+import { plannedBody } from "../../plan/call.js";
 import type { ConfigWrite } from "../../plan/intent.js";
 import type { ApiCall } from "../../plan/types.js";
 import { isDriveSlot } from "../../pve/index.js";
@@ -33,7 +34,7 @@ export function qemuCallLanded(call: ApiCall, live: LiveVm): boolean {
       if (intent.deletes.some((k) => live.disks[k] || live.nics[k] || live.options[k] !== undefined)) return false;
       // A revert landed when nothing is pending on its keys any more.
       if (intent.reverts?.some((k) => live.pendingKeys.includes(k))) return false;
-      return intent.writes.every((w) => writeLanded(w, String(call.params[w.key]), live));
+      return intent.writes.every((w) => writeLanded(w, String(plannedBody(call)[w.key]), live));
     case "resize": {
       const size = live.disks[intent.slot]?.sizeBytes;
       return size !== undefined && size >= intent.sizeBytes;

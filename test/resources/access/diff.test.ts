@@ -1,3 +1,4 @@
+import { plannedParams, plannedPath } from "../../../src/plan/resolve-call.js";
 // The access diff on its own (no cluster): which fields become which calls, what needs adopt,
 // what is kept, and the order apply runs the objects in.
 import assert from "node:assert/strict";
@@ -7,7 +8,7 @@ import { type DesiredAccess, type LiveAccess, planAccess } from "../../../src/re
 const empty = (): LiveAccess => ({ roles: [], groups: [], users: [], tokens: [], acls: [], pools: [] });
 const calls = (d: DesiredAccess, l: LiveAccess, adopt = false) =>
   planAccess(d, l, { adopt }).objects.flatMap((o) =>
-    o.steps.flatMap((s) => s.calls.map((c) => `${c.method} ${c.path} ${JSON.stringify(c.params)}`)),
+    o.steps.flatMap((s) => s.calls.map((c) => `${c.method} ${plannedPath(c)} ${JSON.stringify(plannedParams(c))}`)),
   );
 
 describe("access diff", () => {

@@ -1,3 +1,4 @@
+import { plannedParams, plannedPath, plannedRequest } from "../../../src/plan/resolve-call.js";
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { planCreateCt, planDestroyCt, planUpdateCt } from "../../../src/resources/lxc/diff.js";
@@ -20,9 +21,9 @@ describe("container diff against a live config", () => {
     const plan = planUpdateCt(ct, liveCt("running"), power);
     assert.deepEqual(actions(plan), ["config"]);
     assert.equal(plan.steps[0]!.severity, "configuration");
-    assert.deepEqual(plan.steps[0]!.calls[0]!.params, { cores: "4", memory: "2048" });
+    assert.deepEqual(plannedParams(plan.steps[0]!.calls[0]!), { cores: "4", memory: "2048" });
     assert.equal(plan.steps[0]!.calls[0]!.method, "PUT");
-    assert.equal(plan.steps[0]!.calls[0]!.path, "/nodes/pve1/lxc/200/config");
+    assert.equal(plannedPath(plan.steps[0]!.calls[0]!), "/nodes/pve1/lxc/200/config");
   });
 
   it("leaves a nameserver change on a running container pending, service-impact, with a restart", () => {
@@ -33,7 +34,7 @@ describe("container diff against a live config", () => {
     assert.equal(plan.steps[0]!.severity, "service-impact");
     assert.equal(plan.steps[0]!.pendingUntilReboot, true);
     assert.match(plan.steps[0]!.summary, /applies at the next restart/);
-    assert.equal(plan.steps[1]!.calls[0]!.path, "/nodes/pve1/lxc/200/status/reboot");
+    assert.equal(plannedPath(plan.steps[1]!.calls[0]!), "/nodes/pve1/lxc/200/status/reboot");
   });
 
   it("applies the same nameserver change at once on a stopped container", () => {
@@ -56,7 +57,7 @@ describe("container diff against a live config", () => {
     grow.mounts[0]!.sizeBytes = 12 * GIB;
     const plan = planUpdateCt(grow, liveCt("running"), power);
     assert.deepEqual(actions(plan), ["disk-grow"]);
-    assert.deepEqual(plan.steps[0]!.calls[0], {
+    assert.deepEqual(plannedRequest(plan.steps[0]!.calls[0]!), {
       method: "PUT",
       path: "/nodes/pve1/lxc/200/resize",
       params: { disk: "rootfs", size: "12G" },
@@ -75,7 +76,7 @@ describe("container diff against a live config", () => {
     const plan = planUpdateCt(ct, liveCt("running"), power);
     assert.deepEqual(actions(plan), ["disk-add"]);
     assert.equal(plan.steps[0]!.severity, "configuration");
-    assert.deepEqual(plan.steps[0]!.calls[0]!.params, { mp2: "local-lvm:2,mp=/logs" });
+    assert.deepEqual(plannedParams(plan.steps[0]!.calls[0]!), { mp2: "local-lvm:2,mp=/logs" });
   });
 
   it("deletes a dropped mount point only as data-loss-risk naming its volume, and destroys the unused entry it leaves", () => {
@@ -87,7 +88,7 @@ describe("container diff against a live config", () => {
     assert.equal(step.severity, "data-loss-risk");
     assert.deepEqual(step.deletesVolumes, ["local-lvm:vm-200-disk-1"]);
     assert.deepEqual(
-      step.calls.map((c) => c.params),
+      step.calls.map((c) => plannedParams(c)),
       [{ delete: "mp0" }, { delete: "unused0" }],
     );
   });
@@ -114,10 +115,10 @@ describe("container diff against a live config", () => {
     ct.mounts[1]!.storage = "zfs";
     const plan = planUpdateCt(ct, liveCt("stopped", { ...liveCtConfigWithUnused() }), power);
     assert.deepEqual(actions(plan), ["disk-move", "disk-delete"]);
-    assert.deepEqual(plan.steps[0]!.calls[0]!.params, { volume: "mp0", storage: "zfs", delete: 0 });
+    assert.deepEqual(plannedParams(plan.steps[0]!.calls[0]!), { volume: "mp0", storage: "zfs", delete: 0 });
     assert.equal(plan.steps[0]!.severity, "configuration");
     // unused0 is taken: PVE keeps the source as the lowest free unusedN.
-    assert.deepEqual(plan.steps[1]!.calls[0]!.params, { delete: "unused1" });
+    assert.deepEqual(plannedParams(plan.steps[1]!.calls[0]!), { delete: "unused1" });
     assert.equal(plan.steps[1]!.severity, "data-loss-risk");
     assert.deepEqual(plan.steps[1]!.deletesVolumes, ["local-lvm:vm-200-disk-1"]);
     // What is copied, and that the container is stopped for it (PVE moves container volumes offline only).
@@ -141,7 +142,7 @@ describe("container diff against a live config", () => {
     const plan = planUpdateCt(ct, liveCt("running"), power);
     assert.deepEqual(actions(plan), ["nic-change"]);
     assert.equal(plan.steps[0]!.severity, "configuration");
-    assert.equal(plan.steps[0]!.calls[0]!.params.net0, "name=eth0,bridge=vmbr0,hwaddr=BC:24:11:0A:0B:0C,ip=dhcp,tag=20,type=veth");
+    assert.equal(plannedParams(plan.steps[0]!.calls[0]!).net0, "name=eth0,bridge=vmbr0,hwaddr=BC:24:11:0A:0B:0C,ip=dhcp,tag=20,type=veth");
   });
 
   it("recreates a running container's interface for a new name or MAC (service-impact), not for an address or MTU", () => {
@@ -191,15 +192,15 @@ describe("container create and destroy", () => {
     const plan = planCreateCt({ ...desiredCt(), power: "running" });
     const call = plan.steps[0]!.calls[0]!;
     assert.equal(call.method, "POST");
-    assert.equal(call.path, "/nodes/pve1/lxc");
-    assert.equal(call.params.ostemplate, "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst");
-    assert.equal(call.params.unprivileged, "1");
-    assert.equal(call.params.rootfs, "local-lvm:8");
-    assert.equal(call.params.mp0, "local-lvm:16,mp=/data,backup=1");
-    assert.equal(call.params.mp1, "/srv/shared,mp=/shared,ro=1");
-    assert.equal(call.params.net0, "name=eth0,bridge=vmbr0,ip=dhcp,tag=10");
-    assert.equal(call.params.tags, "pvectl;web");
-    assert.equal(call.params.start, 1);
+    assert.equal(plannedPath(call), "/nodes/pve1/lxc");
+    assert.equal(plannedParams(call).ostemplate, "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst");
+    assert.equal(plannedParams(call).unprivileged, "1");
+    assert.equal(plannedParams(call).rootfs, "local-lvm:8");
+    assert.equal(plannedParams(call).mp0, "local-lvm:16,mp=/data,backup=1");
+    assert.equal(plannedParams(call).mp1, "/srv/shared,mp=/shared,ro=1");
+    assert.equal(plannedParams(call).net0, "name=eth0,bridge=vmbr0,ip=dhcp,tag=10");
+    assert.equal(plannedParams(call).tags, "pvectl;web");
+    assert.equal(plannedParams(call).start, 1);
     assert.deepEqual(call.intent.op === "create" ? call.intent.template : undefined, {
       storage: "local",
       volume: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst",
@@ -209,7 +210,7 @@ describe("container create and destroy", () => {
   it("carries the root password as a reference, shown by where it comes from", () => {
     const plan = planCreateCt({ ...desiredCt(), password: { env: "PVE_CT_ROOT_PW" } });
     const step = plan.steps[0]!;
-    assert.equal(step.calls[0]!.params.password, undefined);
+    assert.equal(plannedParams(step.calls[0]!).password, undefined);
     assert.deepEqual(step.calls[0]!.secrets, { password: { env: "PVE_CT_ROOT_PW" } });
     assert.deepEqual(
       step.changes.find((c) => c.field === "password"),
@@ -232,7 +233,7 @@ describe("container create and destroy", () => {
     assert.deepEqual(actions(plan), ["stop", "destroy"]);
     const destroy = plan.steps[1]!;
     assert.deepEqual(destroy.deletesVolumes, ["local-lvm:vm-200-disk-0", "local-lvm:vm-200-disk-1"]);
-    assert.deepEqual(destroy.calls[0]!.params, { purge: 1, "destroy-unreferenced-disks": 1 });
-    assert.equal(destroy.calls[0]!.path, "/nodes/pve1/lxc/200");
+    assert.deepEqual(plannedParams(destroy.calls[0]!), { purge: 1, "destroy-unreferenced-disks": 1 });
+    assert.equal(plannedPath(destroy.calls[0]!), "/nodes/pve1/lxc/200");
   });
 });
