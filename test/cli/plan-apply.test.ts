@@ -45,11 +45,11 @@ describe("pvectl plan / apply on the command line", () => {
     const json = await pvectl(["plan", join(dir, "a.yaml"), "--json"], env);
     assert.equal(json.code, 0);
     const plan = JSON.parse(json.stdout) as {
-      guests: Array<{ key: string; steps: Array<{ action: string; calls: Array<{ path: string }> }> }>;
+      guests: Array<{ key: string; steps: Array<{ action: string; calls: Array<{ endpoint: string; pathParams: unknown }> }> }>;
     };
     assert.deepEqual(
-      plan.guests.map((g) => [g.key, g.steps[0]!.action, g.steps[0]!.calls[0]!.path]),
-      [["cli1", "create", "/nodes/pve1/qemu"]],
+      plan.guests.map((g) => [g.key, g.steps[0]!.action, g.steps[0]!.calls[0]!.endpoint, g.steps[0]!.calls[0]!.pathParams]),
+      [["cli1", "create", "/nodes/{node}/qemu", { node: "pve1" }]],
     );
   });
 
