@@ -146,11 +146,13 @@ export class NetboxConnectionError extends PvectlError {
     this.hint =
       code === "ERR_TLS_CERT_ALTNAME_INVALID"
         ? "the server's TLS certificate is not valid for this host name: use the name the certificate was issued for in the NetBox URL."
-        : /CERT|SSL|TLS|SELF_SIGNED|VERIFY|ISSUER/i.test(code)
-          ? "the server's TLS certificate is not trusted: give its CA as a PEM file with `netbox.caFile` in the configuration."
-          : code === "TIMEOUT"
-            ? "NetBox did not answer in time: check that it is not overloaded, and the network path to it."
-            : "check the NetBox URL (NETBOX_URL or `url` in the NetBox config), that NetBox is running, and the network path to it.";
+        : /^(ERR_SSL_|EPROTO$)/.test(code)
+          ? "the TLS handshake failed: check that the NetBox URL's scheme and port are NetBox's (https:// to an HTTPS port, http:// to a plain one)."
+          : /CERT|SSL|TLS|SELF_SIGNED|VERIFY|ISSUER/i.test(code)
+            ? "the server's TLS certificate is not trusted: give its CA as a PEM file with `netbox.caFile` in the configuration."
+            : code === "TIMEOUT"
+              ? "NetBox did not answer in time: check that it is not overloaded, and the network path to it."
+              : "check the NetBox URL (NETBOX_URL or `url` in the NetBox config), that NetBox is running, and the network path to it.";
   }
 
   override userMessage(): string {

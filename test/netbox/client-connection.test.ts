@@ -89,6 +89,21 @@ describe("NetBox client connections", () => {
     );
   });
 
+  it("https:// to a plain-HTTP port is a failed handshake, not an untrusted certificate", async () => {
+    const plain = await startServer(() => ({ body: STATUS }));
+    const url = `https://127.0.0.1:${plain.port}`;
+    const client = new NetboxClient({ url, token: TOKEN });
+    const err = await connectionError(client.status());
+    await client.close();
+    await plain.close();
+    assert.match(err.code, /^(ERR_SSL_|EPROTO$)/);
+    assert.equal(
+      err.userMessage(),
+      `cannot reach NetBox at ${url} (${err.code}): the TLS handshake failed: check that the NetBox URL's scheme and port are NetBox's (https:// to an HTTPS port, http:// to a plain one).`,
+    );
+    assert.equal(plain.seen.length, 0, "nothing was sent in the clear");
+  });
+
   it("accepts any certificate with insecure", async () => {
     const client = new NetboxClient({ url: `https://127.0.0.1:${selfSigned.port}`, token: TOKEN, insecure: true });
     assert.deepEqual(await client.status(), STATUS);
