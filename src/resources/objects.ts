@@ -103,23 +103,6 @@ export function mergeObjectSections(
   return out as ObjectSections;
 }
 
-/** Every entry of every section: the connections a spec's objects name. */
-export function sectionEntries(sections: ObjectSections): SectionEntry[] {
-  const byKey: Partial<Record<string, SectionEntry[]>> = sections;
-  return ALL.flatMap((f) => byKey[f.section.key] ?? []);
-}
-
-/** The sections' entries on one connection (undefined: the PROXMOX_* environment); a section stays present even when empty. */
-export function sectionsOn(sections: ObjectSections, connection: string | undefined): ObjectSections {
-  const byKey: Partial<Record<string, SectionEntry[]>> = sections;
-  const out: Record<string, SectionEntry[]> = {};
-  for (const f of ALL) {
-    const entries = byKey[f.section.key];
-    if (entries !== undefined) out[f.section.key] = entries.filter((e) => e.connection === connection);
-  }
-  return out as ObjectSections;
-}
-
 /** The cluster objects a spec's sections declare, as the engine compares them. */
 export function desiredObjectsOf(sections: ObjectSections): DesiredObjects {
   const byKey: Partial<Record<string, SectionEntry[]>> = sections;
