@@ -6,6 +6,7 @@ import type { ApiReader, GuestConfig, PendingEntry } from "../api/endpoints/inde
 import type { CallIntent, GuestType } from "../plan/intent.js";
 import type { ApiCall, GuestPlan, PrivilegeNeed } from "../plan/types.js";
 import type { Retention } from "./snapshot-prune.js";
+import type { GuestTaskTypes } from "./task-types.js";
 
 export type PowerState = "running" | "stopped";
 
@@ -126,7 +127,9 @@ export interface GuestKind<D extends DesiredBase, L extends LiveBase> {
   devices(live: L): GuestDevices;
   /** The live guest in the spec's shape (`pvectl show`, `pvectl import`). */
   toSpec(live: L): SpecObject;
-  /** The worker type PVE starts for a call (`qmcreate`, `qmconfig` ...), to find a task whose answer was lost. */
+  /** The worker types PVE starts for this kind's calls (`qmcreate`, `vzstart` ...): resources/task-types.ts. */
+  tasks: GuestTaskTypes;
+  /** The worker type PVE starts for a call, to find a task whose answer was lost (from `tasks`). */
   taskType(call: ApiCall): string | undefined;
   /** Whether a call's effect is in the guest as its pending listing shows it (read back after a lost answer). */
   landed(call: ApiCall, guest: { vmid: number; node: string }, pending: PendingEntry[]): boolean;

@@ -1,6 +1,6 @@
 // The API calls of snapshot steps, for both guest kinds: PVE's snapshot endpoints have the same
 // shape under /qemu and /lxc (only VMs take `vmstate`, the saved RAM of a running VM).
-import type { GuestType, SnapshotAction } from "../plan/intent.js";
+import type { GuestType } from "../plan/intent.js";
 import type { ApiCall } from "../plan/types.js";
 
 function base(kind: GuestType, node: string, vmid: number): string {
@@ -39,14 +39,4 @@ export function snapshotRollbackCall(kind: GuestType, node: string, vmid: number
     params: start ? { start: 1 } : {},
     intent: { kind, op: "snapshot", action: "rollback", name },
   };
-}
-
-/** The worker types PVE starts for snapshot calls (qemu-server's and pve-container's API handlers). */
-const TASK_TYPES: Record<GuestType, Record<SnapshotAction, string>> = {
-  qemu: { create: "qmsnapshot", delete: "qmdelsnapshot", rollback: "qmrollback" },
-  lxc: { create: "vzsnapshot", delete: "vzdelsnapshot", rollback: "vzrollback" },
-};
-
-export function snapshotTaskType(kind: GuestType, action: SnapshotAction): string {
-  return TASK_TYPES[kind][action];
 }

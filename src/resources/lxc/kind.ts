@@ -1,8 +1,7 @@
 // The lxc kind as the engine sees it (resources/kind.ts).
 import { getLxcConfig, getLxcPending, getLxcStatus } from "../../api/endpoints/index.js";
-import type { ApiCall } from "../../plan/types.js";
 import type { GuestKind } from "../kind.js";
-import { snapshotTaskType } from "../snapshot-calls.js";
+import { type GuestTaskTypes, taskTypeOf } from "../task-types.js";
 import { planCtClone } from "./clone.js";
 import { lxcDevices } from "./devices.js";
 import { planCreateCt, planDestroyCt, planNewCt, planUpdateCt } from "./diff.js";
@@ -13,32 +12,18 @@ import { liveToSpecCt } from "./to-spec.js";
 import { lxcCallLanded } from "./verify.js";
 
 /** pve-container's worker types, by what a call does. */
-const POWER_TASK = { start: "vzstart", shutdown: "vzshutdown", stop: "vzstop", reboot: "vzreboot" } as const;
-
-function lxcTaskType(call: ApiCall): string | undefined {
-  const intent = call.intent;
-  switch (intent.op) {
-    case "create":
-      return "vzcreate";
-    case "clone":
-      return "vzclone";
-    case "resize":
-      return "resize";
-    case "move-volume":
-      return "move_volume";
-    case "destroy":
-      return "vzdestroy";
-    case "template":
-      return "vztemplate";
-    case "power":
-      return POWER_TASK[intent.action];
-    case "snapshot":
-      return snapshotTaskType("lxc", intent.action);
-    // A container's config is only ever PUT, which answers at once (no task).
-    default:
-      return undefined;
-  }
-}
+const TASK_TYPES: GuestTaskTypes = {
+  create: "vzcreate",
+  clone: "vzclone",
+  // No configPost: a container's config is only ever PUT, which answers at once (no task).
+  resize: "resize",
+  moveVolume: "move_volume",
+  destroy: "vzdestroy",
+  template: "vztemplate",
+  restore: "vzrestore",
+  power: { start: "vzstart", shutdown: "vzshutdown", stop: "vzstop", reboot: "vzreboot" },
+  snapshot: { create: "vzsnapshot", delete: "vzdelsnapshot", rollback: "vzrollback" },
+};
 
 export const lxcKind: GuestKind<DesiredCt, LiveCt> = {
   type: "lxc",
@@ -53,7 +38,8 @@ export const lxcKind: GuestKind<DesiredCt, LiveCt> = {
   },
   devices: lxcDevices,
   toSpec: liveToSpecCt,
-  taskType: lxcTaskType,
+  tasks: TASK_TYPES,
+  taskType: (call) => taskTypeOf(TASK_TYPES, call),
   landed: (call, guest, pending) => lxcCallLanded(call, liveCtFromPending({ ...guest, status: "stopped" }, pending)),
   callNeeds: lxcCallNeeds,
 };

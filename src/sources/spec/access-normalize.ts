@@ -8,7 +8,7 @@ import type { DesiredAccess, DesiredAcl, DesiredRole, DesiredToken, DesiredUser 
 import type { RawAccess } from "./access-schema.js";
 import type { SpecPath } from "./errors.js";
 import type { SourceLocation } from "./model.js";
-import type { IssueSink } from "./normalize.js";
+import type { IssueSink } from "../../resources/spec-section/issues.js";
 import { closestMatch } from "./suggest.js";
 
 /** A spec's access section: what the engine compares, and where it was written. */

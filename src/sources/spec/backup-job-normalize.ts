@@ -8,7 +8,7 @@ import type { RawBackupJob } from "./backup-job-schema.js";
 import { OWNED_JOB_KEYS, REFUSED_JOB_KEYS } from "./backup-job-schema.js";
 import type { SpecPath } from "./errors.js";
 import type { SourceLocation } from "./model.js";
-import type { IssueSink } from "./normalize.js";
+import type { IssueSink } from "../../resources/spec-section/issues.js";
 import { didYouMean } from "./suggest.js";
 
 /** A spec's backup job: what the engine compares, where it was written, and what import/show print. */

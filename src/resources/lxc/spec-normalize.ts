@@ -1,24 +1,25 @@
 // From a container as written (already shape-checked by zod) to the normalized ContainerSpec:
 // hostname and its alias, values into PVE's text (MiB, feature flags, lists), the checks PVE's
 // API would make on each value, rootfs and mount points, NICs, and the escape hatch.
-import { normalizeClone } from "./clone.js";
+import { normalizeClone } from "../spec-section/clone.js";
 import { dirname, resolve } from "node:path";
 import { normaliseTags } from "../../pve/tags.js";
 import { validateValue } from "../../pve/validate.js";
 import { volumeIdProblem } from "../../pve/volume-id.js";
-import { canonical } from "../../resources/formats.js";
-import { type LxcOption, type LxcSpecKind, lxcSpecFieldRows } from "../../resources/lxc/options-table.js";
-import type { ContainerSpec, CtMountSpec, CtNicSpec } from "./container-model.js";
-import { checkCtExtraConfig } from "./ct-extra-config.js";
-import { lxcParam } from "./ct-facts.js";
-import { checkCtDevice } from "./ct-devices.js";
-import type { SpecPath } from "./errors.js";
-import type { SourceLocation } from "./model.js";
-import { type IssueSink, sizeBytes, toMiB } from "./normalize.js";
-import type { RawCt } from "./ct-schema.js";
-import { printCtFeatures } from "./ct-values.js";
-import { checkSshKeys } from "./ssh-key-checks.js";
-import { checkTemplatePower } from "./template-power.js";
+import { canonical } from "../formats.js";
+import { type LxcOption, type LxcSpecKind, lxcSpecFieldRows } from "./options-table.js";
+import type { ContainerSpec, CtMountSpec, CtNicSpec } from "./spec-model.js";
+import { checkCtExtraConfig } from "./spec-extra-config.js";
+import { lxcParam } from "./spec-facts.js";
+import { checkCtDevice } from "./spec-devices.js";
+import type { SpecPath } from "../spec-section/issues.js";
+import type { SourceLocation } from "../spec-section/issues.js";
+import type { IssueSink } from "../spec-section/issues.js";
+import { sizeBytes, toMiB } from "../spec-section/sizes.js";
+import type { RawCt } from "./spec-schema.js";
+import { printCtFeatures } from "./spec-values.js";
+import { checkSshKeys } from "../spec-section/ssh-key-checks.js";
+import { checkTemplatePower } from "../spec-section/template-power.js";
 
 type RawMount = Record<string, unknown> & { storage?: string; size?: string; volume?: string; mountpoint?: string };
 type RawNic = Record<string, unknown>;
