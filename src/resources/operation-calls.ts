@@ -66,7 +66,7 @@ function changeCalls(guest: DesiredGuest, type: GuestType, vmid: VmidRef, writes
   const slots = writes.filter((w) => w.as !== "option").map((w) => w.key);
   const calls = [configure("PUT", slots)];
   // VMs write keys that allocate (a new disk, a NIC's MAC) with POST, which runs as a task.
-  if (type === "qemu") calls.push(configure("POST", []));
+  if (kindOf({ kind: type }).rules.configPost) calls.push(configure("POST", []));
   const disk = writes.find((w) => w.as === "drive" && w.media === "disk");
   if (disk)
     calls.push(

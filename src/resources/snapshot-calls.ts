@@ -2,6 +2,7 @@
 // shape under /qemu and /lxc (only VMs take `vmstate`, the saved RAM of a running VM).
 import type { GuestType } from "../plan/intent.js";
 import type { ApiCall } from "../plan/types.js";
+import { GUEST_KINDS } from "./index.js";
 
 function base(kind: GuestType, node: string, vmid: number): string {
   return `/nodes/${encodeURIComponent(node)}/${kind}/${vmid}/snapshot`;
@@ -14,7 +15,8 @@ export function snapshotCreateCall(
   name: string,
   options: { vmstate?: boolean; description?: string } = {},
 ): ApiCall {
-  const vmstate = kind === "qemu" && options.vmstate === true;
+  // Only a kind whose snapshots hold RAM takes `vmstate` (PVE's container snapshot has no such parameter).
+  const vmstate = GUEST_KINDS[kind].rules.snapshotsSaveRam && options.vmstate === true;
   return {
     method: "POST",
     path: base(kind, node, vmid),

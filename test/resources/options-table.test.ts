@@ -192,6 +192,7 @@ describe("options table: a running guest", () => {
 
   function stepFor(key: string, hotplug: string): string[] {
     const vm: DesiredVm = {
+      kind: "qemu",
       key: "web",
       name: "web",
       vmid: 120,

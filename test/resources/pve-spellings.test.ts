@@ -11,6 +11,7 @@ const power = { shutdownTimeoutSeconds: 60, forceStop: false };
 
 function desiredVm(): DesiredVm {
   return {
+    kind: "qemu",
     key: "db",
     name: "db",
     vmid: 120,

@@ -3,7 +3,9 @@ import { getLxcConfig, getLxcPending, getLxcStatus } from "../../api/endpoints/i
 import type { GuestKind } from "../kind.js";
 import { type GuestTaskTypes, taskTypeOf } from "../task-types.js";
 import { planCtClone } from "./clone.js";
-import { lxcDevices } from "./devices.js";
+import { lxcDesiredVolumes, lxcDevices, lxcLiveVolumes } from "./devices.js";
+import { lxcPaths } from "../api-paths.js";
+import { lxcCalls } from "./calls.js";
 import { planCreateCt, planDestroyCt, planNewCt, planUpdateCt } from "./diff.js";
 import type { DesiredCt, LiveCt } from "./model.js";
 import { lxcCallNeeds } from "./privileges.js";
@@ -27,6 +29,29 @@ const TASK_TYPES: GuestTaskTypes = {
 
 export const lxcKind: GuestKind<DesiredCt, LiveCt> = {
   type: "lxc",
+  specKind: "container",
+  noun: "container",
+  nameKey: "hostname",
+  volumeContent: { type: "rootdir", described: "container volumes (content rootdir)" },
+  haPrefix: "ct",
+  rules: {
+    fullCloneNeedsStoppedSource: true,
+    linksFromSnapshot: true,
+    linksOnFileStorages: false,
+    templateRefusesOrdinaryVolumes: true,
+    snapshotsSaveRam: false,
+    configPost: false,
+    recordsCreationTime: false,
+    restoreReadsArchiveStorages: true,
+  },
+  createPath: lxcPaths.create,
+  // pve-container restores through its create call: the archive as the template, with `restore`.
+  restoreParams: (archive) => ({ ostemplate: archive, restore: 1 }),
+  absent: (identity) => ({ kind: "lxc", ...identity, options: {}, nics: [], absent: true, mounts: [] }),
+  powerCall: (node, vmid, action) => lxcCalls.power(node, vmid, action),
+  desiredVolumes: lxcDesiredVolumes,
+  liveVolumes: lxcLiveVolumes,
+  diskSizes: (live) => new Map(Object.values(live.mounts).map((m) => [m.slot, m.sizeBytes])),
   read: { config: getLxcConfig, pending: getLxcPending, status: getLxcStatus },
   fromPending: liveCtFromPending,
   fromConfig: liveCtFromConfig,

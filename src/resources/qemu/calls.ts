@@ -33,7 +33,7 @@ function driveWrite(key: string, value: string): ConfigWrite {
   const iso = media === "cdrom" ? ISO_VOLUME.exec(volume) : null;
   const image = IMPORT_FROM.exec(value);
   const newBytes = newOn !== undefined ? newVolumeBytes(key, value) : undefined;
-  const format = newOn !== undefined ? configParts(key, value)?.format : undefined;
+  const format = newOn !== undefined ? configParts(key, value, "qemu")?.format : undefined;
   return {
     key,
     as: "drive",
@@ -54,7 +54,7 @@ export function configWrites(params: Record<string, ParamValue>): ConfigWrite[] 
     const value = String(raw);
     if (isVmDriveKey(key)) writes.push(driveWrite(key, value));
     else if (/^net\d+$/.test(key)) {
-      const bridge = bridgeOf(key, value);
+      const bridge = bridgeOf(key, value, "qemu");
       writes.push({ key, as: "nic", ...(bridge !== undefined ? { bridge } : {}) });
     } else writes.push({ key, as: "option" });
   }

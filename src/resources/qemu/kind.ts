@@ -3,7 +3,9 @@ import { getQemuConfig, getQemuPending, getQemuStatus } from "../../api/endpoint
 import type { GuestKind } from "../kind.js";
 import { type GuestTaskTypes, taskTypeOf } from "../task-types.js";
 import { planClone } from "./clone.js";
-import { qemuDevices } from "./devices.js";
+import { qemuDesiredVolumes, qemuDevices, qemuDiskSizes, qemuLiveVolumes } from "./devices.js";
+import { qemuPaths } from "../api-paths.js";
+import { qemuCalls } from "./calls.js";
 import { planCreate, planDestroy, planNewGuest, planUpdate } from "./diff.js";
 import type { DesiredVm, LiveVm } from "./model.js";
 import { qemuCallNeeds } from "./privileges.js";
@@ -27,6 +29,28 @@ const TASK_TYPES: GuestTaskTypes = {
 
 export const qemuKind: GuestKind<DesiredVm, LiveVm> = {
   type: "qemu",
+  specKind: "vm",
+  noun: "VM",
+  nameKey: "name",
+  volumeContent: { type: "images", described: "VM disks (content images)" },
+  haPrefix: "vm",
+  rules: {
+    fullCloneNeedsStoppedSource: false,
+    linksFromSnapshot: false,
+    linksOnFileStorages: true,
+    templateRefusesOrdinaryVolumes: false,
+    snapshotsSaveRam: true,
+    configPost: true,
+    recordsCreationTime: true,
+    restoreReadsArchiveStorages: false,
+  },
+  createPath: qemuPaths.create,
+  restoreParams: (archive) => ({ archive }),
+  absent: (identity) => ({ kind: "qemu", ...identity, options: {}, nics: [], absent: true, disks: [], special: {} }),
+  powerCall: (node, vmid, action) => qemuCalls.power(node, vmid, action),
+  desiredVolumes: qemuDesiredVolumes,
+  liveVolumes: qemuLiveVolumes,
+  diskSizes: qemuDiskSizes,
   read: { config: getQemuConfig, pending: getQemuPending, status: getQemuStatus },
   fromPending: liveVmFromPending,
   fromConfig: liveVmFromConfig,

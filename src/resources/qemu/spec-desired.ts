@@ -148,6 +148,7 @@ export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
     special.tpmstate0 = printDrive("tpmstate0", { file: `${vm.tpm.storage}:1`, ...(vm.tpm.version ? { version: vm.tpm.version } : {}) });
   }
   return {
+    kind: "qemu",
     key: vm.name,
     name: vm.name,
     ...(vm.vmid !== undefined ? { vmid: vm.vmid } : {}),
