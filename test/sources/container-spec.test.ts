@@ -227,6 +227,24 @@ describe("bad container input", () => {
     );
   });
 
+  it("refuses SLAAC on a host-managed NIC as pve-container does, unless the link is down", () => {
+    const nic = (options: string) =>
+      lines(
+        "containers:",
+        "  - hostname: c1",
+        "    node: pve1",
+        "    ostemplate: local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst",
+        "    rootfs: { storage: local-lvm, size: 8G }",
+        `    nics: { net0: { bridge: vmbr0, ${options} } }`,
+      );
+    const found = problems(nic("host-managed: true, ip6: auto"));
+    assert.equal(found.length, 1);
+    assert.match(found[0]!, /^6:\d+: PVE would refuse this: SLAAC \(ip6: auto\) is not supported for a host-managed NIC/);
+    // A NIC whose link is down, or one the host does not manage, may ask for SLAAC.
+    assert.doesNotThrow(() => parseSpec(nic("host-managed: true, ip6: auto, link_down: true"), "ct.yaml"));
+    assert.doesNotThrow(() => parseSpec(nic("ip6: auto"), "ct.yaml"));
+  });
+
   it("one vmid and one name per guest, VMs and containers together", () => {
     assert.deepEqual(
       problems(

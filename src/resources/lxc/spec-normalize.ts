@@ -114,7 +114,23 @@ function normalizeNic(slot: string, raw: RawNic, path: SpecPath, sink: IssueSink
   for (const [key, value] of Object.entries(rest)) {
     if (value !== undefined) nic.options[key] = canonical(value as string | number | boolean);
   }
-  return checkCtDevice(slot, nic, path, sink) ? nic : undefined;
+  if (!checkCtDevice(slot, nic, path, sink)) return undefined;
+  return slaacOnHostManaged(nic, path, sink) ? undefined : nic;
+}
+
+/**
+ * pve-container refuses SLAAC (`ip6: auto`) on a NIC whose addresses the host manages
+ * (`host-managed`), unless its link is down (PVE::LXC::Config update_pct_config). Reported here
+ * so the refusal comes with a position, not from the create call halfway through an apply.
+ */
+function slaacOnHostManaged(nic: CtNicSpec, path: SpecPath, sink: IssueSink): boolean {
+  const { options } = nic;
+  if (options["host-managed"] !== "1" || options.ip6 !== "auto" || options.link_down === "1") return false;
+  sink.add(
+    [...path, "ip6"],
+    "PVE would refuse this: SLAAC (ip6: auto) is not supported for a host-managed NIC; give a static ip6, use dhcp, or leave host-managed out",
+  );
+  return true;
 }
 
 /** The root password's source: one of passwordEnv / passwordFile (a file relative to the spec). */
