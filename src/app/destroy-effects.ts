@@ -16,7 +16,7 @@ import type { StorageInfo } from "../engine/cluster.js";
 import type { GuestType } from "../plan/intent.js";
 import { kindOf } from "../resources/index.js";
 import type { GuestPlan, Plan, Step } from "../plan/types.js";
-import { type LiveBackupJob, readBackupJobs } from "../resources/backup-job/index.js";
+import { type LiveBackupJob, readBackupJobs } from "../resources/objects.js";
 import { userMessageOf } from "../util/errors.js";
 
 interface SharedReads {

@@ -1,6 +1,6 @@
 // The error a user sees when spec files are invalid: every problem at once, each with the
 // file, line and column, the path inside the document and what to do about it.
-import type { SourceLocation, SpecIssue, SpecPath } from "../../resources/spec-section/issues.js";
+import type { SpecIssue, SpecPath } from "../../resources/spec-section/issues.js";
 import { PvectlError, type PvectlErrorJson } from "../../util/errors.js";
 
 export type { SpecIssue, SpecPath } from "../../resources/spec-section/issues.js";

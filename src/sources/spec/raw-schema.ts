@@ -5,8 +5,7 @@
 import { z } from "zod";
 import { vmSchema } from "../../resources/qemu/spec-schema.js";
 import { ctSchema } from "../../resources/lxc/spec-schema.js";
-import { backupJobSchema } from "./backup-job-schema.js";
-import { accessSchema } from "./access-schema.js";
+import { objectSectionSchemas } from "../../resources/objects.js";
 import { CONNECTION_NAME, FINGERPRINT, TOKEN_NAME, USER_ID, envName, pattern } from "./zod-values.js";
 
 export { SPEC_PATTERNS } from "./zod-values.js";
@@ -38,8 +37,8 @@ function buildSpecFileSchema() {
   const connection = connectionSchema();
   const vm = vmSchema();
   const ct = ctSchema();
-  const backupJob = backupJobSchema();
-  const access = accessSchema();
+  // Each registered object family's section (backupJobs, access ...), in the registry's order.
+  const objectSections: Record<string, z.ZodType> = Object.fromEntries(objectSectionSchemas());
   const file = z
     .strictObject({
       version: z.literal(1).optional().describe("Spec format version (1)."),
@@ -49,16 +48,10 @@ function buildSpecFileSchema() {
         .describe("Named cluster connections."),
       vms: z.array(vm).optional().describe("QEMU virtual machines."),
       containers: z.array(ct).optional().describe("LXC containers."),
-      backupJobs: z
-        .array(backupJob)
-        .optional()
-        .describe(
-          "Backup jobs (/cluster/backup). Written (even empty): pvectl's jobs not listed are deleted; left out: jobs are not managed.",
-        ),
-      access: access.optional(),
+      ...objectSections,
     })
     .describe("A pvectl spec file: the desired state of guests on Proxmox VE clusters.");
-  return { file, vm, ct, connection, backupJob, access };
+  return { file, vm, ct, connection };
 }
 
 /** The zod schemas of a spec file, one VM and one connection (built once from the PVE facts). */
