@@ -19,7 +19,7 @@ import { PveClient } from "../src/api/index.js";
 import { applyPlan } from "../src/engine/apply.js";
 import { buildPlan } from "../src/engine/plan.js";
 import { parseSpec } from "../src/sources/spec/index.js";
-import { desiredVmFromSpec } from "../src/sources/spec/qemu-desired.js";
+import { desiredVmFromSpec } from "../src/resources/qemu/spec-desired.js";
 import { fmt, guestNames, type Measured, NODES, nodeOf, provisionArgs, startBenchLab } from "./lab.js";
 import { articleVmYaml } from "./provision-spec.js";
 

@@ -10,7 +10,7 @@ import { buildPlan } from "../src/engine/plan.js";
 import { planHasChanges } from "../src/plan/types.js";
 import { startSimulator } from "../src/sim/index.js";
 import { parseSpec } from "../src/sources/spec/index.js";
-import { desiredVmFromSpec } from "../src/sources/spec/qemu-desired.js";
+import { desiredVmFromSpec } from "../src/resources/qemu/spec-desired.js";
 
 const { values } = parseArgs({
   options: {

@@ -1,5 +1,5 @@
 // Writes schema/pvectl-spec.schema.json, the JSON Schema editors use to validate and complete
-// spec files. Rerun after changing src/sources/spec/raw-schema.ts or the PVE schema facts:
+// spec files. Rerun after changing src/sources/spec/raw-schema.ts, a kind's spec-schema.ts or the PVE schema facts:
 //   npx tsx scripts/generate-spec-schema.ts
 // A test (test/sources/spec-json-schema.test.ts) fails while the committed file is stale.
 import { mkdirSync, writeFileSync } from "node:fs";

@@ -13,6 +13,8 @@ import { get } from "../api/endpoints/call.js";
 import { getGuestSnapshots, getStorageContent } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import type { StorageInfo } from "../engine/cluster.js";
+import type { GuestType } from "../plan/intent.js";
+import { kindOf } from "../resources/index.js";
 import type { GuestPlan, Plan, Step } from "../plan/types.js";
 import { type LiveBackupJob, readBackupJobs } from "../resources/objects.js";
 import { userMessageOf } from "../util/errors.js";
@@ -55,7 +57,7 @@ function holders(storages: StorageInfo[], node: string, content: string[]): Stor
 
 async function snapshotNotes(
   pve: PveClient,
-  type: "qemu" | "lxc",
+  type: GuestType,
   node: string,
   vmid: number,
 ): Promise<{ notes: string[]; stateVolumes: Set<string> }> {
@@ -101,10 +103,11 @@ async function volumeNotes(
 
 async function guestNotes(pve: PveClient, reads: SharedReads, guest: GuestPlan, step: Step): Promise<string[]> {
   const vmid = guest.vmid!;
-  const type = guest.kind === "lxc" ? "lxc" : "qemu";
+  const kind = kindOf(guest);
+  const type = kind.type;
   const { notes, stateVolumes } = await snapshotNotes(pve, type, guest.node, vmid);
   notes.push(...jobNotes(reads.jobs, vmid));
-  const sid = `${type === "lxc" ? "ct" : "vm"}:${vmid}`;
+  const sid = `${kind.haPrefix}:${vmid}`;
   if (reads.haResources.has(sid)) notes.push(`purge removes HA resource ${sid}`);
   notes.push(...(await volumeNotes(pve, reads, step, guest.node, vmid, stateVolumes)));
   return notes;

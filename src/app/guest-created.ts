@@ -6,17 +6,19 @@
 // own, as before). pve-container records no creation time: for containers it stays unknown and
 // every archive of the vmid counts as the guest's.
 import type { PveClient } from "../api/index.js";
+import type { GuestType } from "../plan/intent.js";
+import { GUEST_KINDS } from "../resources/index.js";
 
 export interface GuestRef {
-  type: "qemu" | "lxc";
+  type: GuestType;
   node: string;
   vmid: number;
 }
 
 /** The guest's creation time (seconds since the epoch) when PVE records it, else undefined. */
 export async function guestCreatedAt(client: PveClient, guest: GuestRef): Promise<number | undefined> {
-  if (guest.type !== "qemu") return undefined;
-  const config = (await client.request("GET", `/nodes/${guest.node}/qemu/${guest.vmid}/config`)) as { meta?: unknown };
+  if (!GUEST_KINDS[guest.type].rules.recordsCreationTime) return undefined;
+  const config = (await client.request("GET", `/nodes/${guest.node}/${guest.type}/${guest.vmid}/config`)) as { meta?: unknown };
   const ctime = typeof config.meta === "string" ? /(?:^|,)ctime=(\d+)(?:,|$)/.exec(config.meta)?.[1] : undefined;
   return ctime === undefined ? undefined : Number(ctime);
 }

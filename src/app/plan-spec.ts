@@ -7,8 +7,8 @@ import type { DesiredCt } from "../resources/lxc/model.js";
 import type { DesiredGuest } from "../resources/index.js";
 import type { SpecDocument } from "../sources/spec/index.js";
 import { type DesiredObjects, desiredObjectsOf as objectsOfSections, type ObjectSections } from "../resources/objects.js";
-import { desiredCtFromSpec } from "../sources/spec/lxc-desired.js";
-import { desiredVmFromSpec } from "../sources/spec/qemu-desired.js";
+import { desiredCtFromSpec } from "../resources/lxc/spec-desired.js";
+import { desiredVmFromSpec } from "../resources/qemu/spec-desired.js";
 
 /**
  * What a use case works on: a spec's VMs and containers, and the object families' sections it

@@ -11,6 +11,7 @@ import { errorText } from "../engine/retry-policy.js";
 import type { GuestType } from "../plan/intent.js";
 import type { PreflightProblem } from "../plan/types.js";
 import { parseTags } from "../pve/index.js";
+import { GUEST_KINDS } from "../resources/index.js";
 import { OWNERSHIP_TAG } from "../resources/ownership.js";
 
 export interface CopyRequest {
@@ -66,7 +67,7 @@ async function archiveIdentity(
 ): Promise<{ name?: string; owned: boolean } | string> {
   try {
     const config = await readArchiveConfig();
-    const name = config[request.kind === "qemu" ? "name" : "hostname"];
+    const name = config[GUEST_KINDS[request.kind].nameKey];
     return { ...(name !== undefined ? { name } : {}), owned: parseTags(config.tags).includes(OWNERSHIP_TAG) };
   } catch (err) {
     return `cannot read the config in ${request.archive} (${errorText(err).split("\n")[0]}), which says whether the copy needs a name of its own; give it one with --name`;

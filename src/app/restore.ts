@@ -12,7 +12,7 @@ import type { PreflightProblem } from "../plan/types.js";
 import { parseConfigFile } from "../pve/index.js";
 import { storageOn } from "../resources/backup/guests.js";
 import { archiveKind, planRestore, type ReplacedGuest } from "../resources/backup/restore.js";
-import { kindOf } from "../resources/index.js";
+import { GUEST_KINDS, kindOf } from "../resources/index.js";
 import { UsageProblem } from "../util/errors.js";
 import { newOperationPlan } from "./backup-plan.js";
 import { type ArchiveConfigReader, planCopy } from "./restore-copy.js";
@@ -125,7 +125,8 @@ async function restoreTarget(
   archiveVisible: boolean,
 ): Promise<{ storage?: string; warnings: string[]; problems: PreflightProblem[] }> {
   if (options.storage !== undefined) return { storage: options.storage, warnings: [], problems: [] };
-  if (kind === "qemu" || !archiveVisible) return { warnings: [], problems: [] };
+  // A container restored without --storage goes where its archive's config puts its volumes (restore-ct-storage.ts).
+  if (!GUEST_KINDS[kind].rules.restoreReadsArchiveStorages || !archiveVisible) return { warnings: [], problems: [] };
   return containerRestoreStorage(readArchiveConfig, options.archive);
 }
 
@@ -157,14 +158,14 @@ async function locate(client: PveClient, cluster: ClusterSnapshot, storage: stri
 
 function targetStorageProblems(cluster: ClusterSnapshot, storage: string, node: string, kind: GuestType): PreflightProblem[] {
   const found = storageOn(cluster.storages, storage, node);
-  const content = kind === "qemu" ? "images" : "rootdir";
+  const content = GUEST_KINDS[kind].volumeContent.type;
   if (found === undefined)
     return [{ kind: "storage", message: `storage ${storage} is not on node ${node}; name a storage of that node with --storage` }];
   if (!found.content.includes(content)) {
     return [
       {
         kind: "storage",
-        message: `storage ${storage} does not hold ${kind === "qemu" ? "VM disks (content images)" : "container volumes (content rootdir)"}; pick another with --storage`,
+        message: `storage ${storage} does not hold ${GUEST_KINDS[kind].volumeContent.described}; pick another with --storage`,
       },
     ];
   }
@@ -175,9 +176,7 @@ function targetStorageProblems(cluster: ClusterSnapshot, storage: string, node: 
 function replaceErrors(guest: GuestSummary, kind: GuestType, node: string): string[] {
   const label = `vmid ${guest.vmid}${guest.name ? ` (${guest.name})` : ""}`;
   if (guest.type !== kind)
-    return [
-      `${label} is a ${guest.type === "qemu" ? "VM" : "container"} and the archive holds a ${kind === "qemu" ? "VM" : "container"}; restore it to a free vmid`,
-    ];
+    return [`${label} is a ${GUEST_KINDS[guest.type].noun} and the archive holds a ${GUEST_KINDS[kind].noun}; restore it to a free vmid`];
   if (guest.node !== node) return [`${label} is on node ${guest.node}: a restore over it runs there (drop --node, or name ${guest.node})`];
   if (guest.lock !== undefined) return [`${label} is locked (${guest.lock}); run the restore again once that operation is done`];
   if (guest.status === "running")

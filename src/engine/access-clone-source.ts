@@ -4,11 +4,10 @@
 // said in a note: its vmid may be known (`clone.from: 9000`), its volumes and bridges are not.
 
 import { type CloneSourceFacts, UNKNOWN_VMID } from "../resources/clone-step.js";
-import type { DesiredGuest } from "../resources/index.js";
+import { type DesiredGuest, kindOf } from "../resources/index.js";
 
 function volumesOf(guest: DesiredGuest): Array<{ slot: string; storage: string }> {
-  if (guest.kind === "lxc") return guest.mounts.flatMap((m) => (m.storage !== undefined ? [{ slot: m.slot, storage: m.storage }] : []));
-  return guest.disks.flatMap((d) => (d.kind !== "cdrom" && d.storage !== undefined ? [{ slot: d.slot, storage: d.storage }] : []));
+  return kindOf(guest).desiredVolumes(guest);
 }
 
 function bridgesOf(guest: DesiredGuest): string[] {

@@ -11,6 +11,7 @@ import type { TaskWatcher } from "../api/task-watcher.js";
 import type { ArchiveDeleteIntent, BackupIntent, CallIntent, RestoreIntent } from "../plan/intent.js";
 import type { ApiCall } from "../plan/types.js";
 import { parseUpid } from "../pve/upid.js";
+import { GUEST_KINDS } from "../resources/index.js";
 import { findLostTask } from "./lost-answer.js";
 import { backoff, errorText, isLockError, isRetryable500, isTransientError, mayHaveApplied, type RetryPolicy } from "./retry-policy.js";
 
@@ -42,7 +43,7 @@ export interface ArchiveOutcome {
 /** PVE's worker type of each call (what the task list is searched for after a lost answer). */
 function taskType(intent: ArchiveIntent): string {
   if (intent.op === "backup") return "vzdump";
-  if (intent.op === "restore") return intent.kind === "qemu" ? "qmrestore" : "vzrestore";
+  if (intent.op === "restore") return GUEST_KINDS[intent.kind].tasks.restore;
   return "imgdel";
 }
 
@@ -125,7 +126,7 @@ async function finish(deps: ArchiveCallDeps, node: string, intent: ArchiveIntent
  * restored guest stays). The start is listed by the time the restore task has ended.
  */
 async function awaitRestoreStart(deps: ArchiveCallDeps, node: string, intent: RestoreIntent, restoreStartedAt: number): Promise<string[]> {
-  const type = intent.kind === "qemu" ? "qmstart" : "vzstart";
+  const type = GUEST_KINDS[intent.kind].tasks.power.start;
   let upid: string | undefined;
   try {
     upid = await findLostTask(deps.client, { node, vmid: intent.vmid, type, sentAtMs: restoreStartedAt * 1000 }, deps.seen);

@@ -13,8 +13,7 @@ import { predictSource } from "./planned-source.js";
 function sourceEntry(vm: DesiredGuest, desired: DesiredGuest[]): DesiredGuest | undefined {
   const from = vm.clone?.from;
   if (from === undefined) return undefined;
-  const kind = vm.kind ?? "qemu";
-  return desired.find((d) => d !== vm && (d.kind ?? "qemu") === kind && (typeof from === "number" ? d.vmid === from : d.name === from));
+  return desired.find((d) => d !== vm && d.kind === vm.kind && (typeof from === "number" ? d.vmid === from : d.name === from));
 }
 
 /** What the source's plan does this run that a clone must wait for: its creation or conversion. */

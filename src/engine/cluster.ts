@@ -2,7 +2,8 @@
 // the config of each guest that matters, concurrently and bounded.
 import { getClusterResources } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
-import { kindOfType, type LiveGuest, type PowerState } from "../resources/index.js";
+import type { GuestType } from "../plan/intent.js";
+import { isGuestType, kindOfType, type LiveGuest, type PowerState } from "../resources/index.js";
 import { parseTags } from "../resources/formats.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import { errorText } from "./retry-policy.js";
@@ -26,7 +27,7 @@ export interface StorageInfo {
 /** A guest as /cluster/resources lists it (before its config is read). */
 export interface GuestSummary {
   vmid: number;
-  type: "qemu" | "lxc";
+  type: GuestType;
   node: string;
   status: PowerState;
   name?: string;
@@ -60,7 +61,7 @@ export async function readCluster(client: PveClient): Promise<ClusterSnapshot> {
         shared: Boolean(e.shared),
         ...(e.plugintype !== undefined ? { type: e.plugintype } : {}),
       });
-    } else if ((e.type === "qemu" || e.type === "lxc") && e.vmid !== undefined && e.node) {
+    } else if (e.type !== undefined && isGuestType(e.type) && e.vmid !== undefined && e.node) {
       guests.push({
         vmid: Number(e.vmid),
         type: e.type,

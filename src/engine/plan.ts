@@ -3,7 +3,7 @@
 import { getGuestSnapshotConfig } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import type { GuestPlan, Plan, PreflightProblem } from "../plan/types.js";
-import { type DesiredGuest, kindOf, type LiveGuest } from "../resources/index.js";
+import { type DesiredGuest, kindOf, type LiveGuest, planKindField } from "../resources/index.js";
 import { type DesiredObjects, declaresObjects, poolsCreatedBy } from "../resources/objects.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import { noteTemplatesAfterClones, planClonesOfPlannedSources } from "./clone-order.js";
@@ -105,7 +105,7 @@ function refusesAdoption(vm: DesiredGuest, guest: GuestSummary, options: PlanOpt
 /** A guest the plan leaves alone because adopting it was not allowed: no steps; the preflight problem says why and how. */
 function foreignGuest(vm: DesiredGuest, guest: GuestSummary): GuestPlan {
   const error = `left alone: vmid ${guest.vmid} was not created by pvectl and adopting it is not allowed (see the preflight problem)`;
-  const kind = vm.kind !== undefined ? { kind: vm.kind } : {};
+  const kind = planKindField(vm.kind);
   return {
     ...kind,
     key: vm.key,

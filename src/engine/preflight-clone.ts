@@ -7,6 +7,7 @@
 import { getGuestFeature } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import type { CloneIntent } from "../plan/intent.js";
+import { GUEST_KINDS } from "../resources/index.js";
 import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { ClusterSnapshot } from "./cluster.js";
@@ -57,7 +58,13 @@ function crossNodeProblem(clone: Clone, cluster: ClusterSnapshot): PreflightProb
 /** pve-container copies a running container's volumes only from a snapshot. */
 function runningProblem(clone: Clone): PreflightProblem | undefined {
   const { intent } = clone;
-  if (intent.kind !== "lxc" || !intent.full || !intent.source.running || intent.snapname !== undefined) return undefined;
+  if (
+    !GUEST_KINDS[intent.kind].rules.fullCloneNeedsStoppedSource ||
+    !intent.full ||
+    !intent.source.running ||
+    intent.snapname !== undefined
+  )
+    return undefined;
   return {
     kind: "clone",
     guest: clone.guest,
@@ -77,7 +84,7 @@ const FILE_STORAGES = new Set(["dir", "nfs", "cifs", "glusterfs", "cephfs"]);
 function plannedLinkable(intent: CloneIntent, cluster: ClusterSnapshot): boolean {
   return intent.volumes.every(({ storage }) => {
     const type = cluster.storages.find((s) => s.storage === storage && s.node === intent.source.node)?.type ?? "";
-    return LINKS_ANY.has(type) || (FILE_STORAGES.has(type) && intent.kind === "qemu");
+    return LINKS_ANY.has(type) || (FILE_STORAGES.has(type) && GUEST_KINDS[intent.kind].rules.linksOnFileStorages);
   });
 }
 
@@ -91,7 +98,7 @@ async function linkedProblem(
   if (intent.full) return undefined;
   const fix = "set full: true (a full copy)";
   // pve-container links a container's snapshot too; qemu-server links templates only.
-  if (!intent.source.template && !(intent.kind === "lxc" && intent.snapname !== undefined)) {
+  if (!intent.source.template && !(GUEST_KINDS[intent.kind].rules.linksFromSnapshot && intent.snapname !== undefined)) {
     return {
       kind: "clone",
       guest: clone.guest,

@@ -5,14 +5,15 @@
 // refuses the conversion ("Template feature is not available for '<volume>'"), before changing
 // anything; qemu-server converts anyway and leaves such a disk an ordinary volume, which only a
 // full clone can copy: a warning, not an error.
-import type { TemplateVolume } from "../plan/intent.js";
+import type { GuestType, TemplateVolume } from "../plan/intent.js";
+import { GUEST_KINDS } from "../resources/index.js";
 import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 import type { ClusterSnapshot } from "./cluster.js";
 
 /** Storage plugin types whose volumes cannot become base volumes (no `template` feature). */
 const NO_TEMPLATE = new Set(["lvm", "iscsi", "iscsidirect"]);
 
-function conversions(guest: GuestPlan): Array<{ kind: "qemu" | "lxc"; volumes: TemplateVolume[] }> {
+function conversions(guest: GuestPlan): Array<{ kind: GuestType; volumes: TemplateVolume[] }> {
   return guest.steps.flatMap((s) =>
     s.calls.flatMap((c) => (c.intent.op === "template" ? [{ kind: c.intent.kind, volumes: c.intent.volumes ?? [] }] : [])),
   );
@@ -31,7 +32,7 @@ export function checkTemplates(cluster: ClusterSnapshot, guests: GuestPlan[]): P
       const unable = volumes.filter((v) => NO_TEMPLATE.has(typeOf(v.storage) ?? ""));
       for (const volume of unable) {
         const why = `storage ${volume.storage} (${typeOf(volume.storage)}) cannot hold base volumes`;
-        if (kind === "lxc") {
+        if (GUEST_KINDS[kind].rules.templateRefusesOrdinaryVolumes) {
           problems.push({
             kind: "template",
             guest: guest.key,

@@ -4,6 +4,7 @@
 import { getNodeNetwork, getPermissions, getStorageContent } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import type { GuestType } from "../plan/intent.js";
+import { GUEST_KINDS } from "../resources/index.js";
 import type { GuestPlan, PreflightProblem } from "../plan/types.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import type { ClusterSnapshot } from "./cluster.js";
@@ -16,7 +17,7 @@ type FileContent = "iso" | "import" | "images" | "vztmpl";
 
 /** The content type a storage needs to hold a guest type's volumes (a container's rootfs and mount points: `rootdir`). */
 function volumeContent(kind: GuestType): string {
-  return kind === "lxc" ? "rootdir" : "images";
+  return GUEST_KINDS[kind].volumeContent.type;
 }
 
 interface References {

@@ -1,7 +1,7 @@
 // Live guests in the spec's shape: those a spec names (`pvectl show`) or those picked by vmid,
 // tag or node (`pvectl import`). One cluster read plus one config read per guest.
 import type { PveClient } from "../api/index.js";
-import { type DesiredGuest, kindOfType, type LiveGuest, type SpecObject } from "../resources/index.js";
+import { type DesiredGuest, kindOf, kindOfType, type LiveGuest, type SpecObject } from "../resources/index.js";
 import { type GuestSummary, readCluster, readGuests } from "./cluster.js";
 import { findGuest } from "./identity.js";
 
@@ -28,9 +28,9 @@ function unimportable(g: GuestSummary): string | undefined {
 }
 
 /** Each live guest in its kind's spec shape, by vmid. */
-function toSpec(lives: Map<number, LiveGuest>, guests: GuestSummary[]): SpecObject[] {
-  const typeOf = new Map(guests.map((g) => [g.vmid, g.type]));
-  return [...lives.values()].sort((a, b) => a.vmid - b.vmid).map((live) => kindOfType(typeOf.get(live.vmid) ?? "qemu")!.toSpec(live));
+function toSpec(lives: Map<number, LiveGuest>): SpecObject[] {
+  // Each live guest carries its kind (read by that kind), so show needs no guess by type.
+  return [...lives.values()].sort((a, b) => a.vmid - b.vmid).map((live) => kindOf(live).toSpec(live));
 }
 
 export async function showSpecGuests(client: PveClient, desired: DesiredGuest[], concurrency = 16): Promise<ShownGuests> {
@@ -43,7 +43,7 @@ export async function showSpecGuests(client: PveClient, desired: DesiredGuest[],
     else missing.push(match.kind === "error" ? `${vm.key}: ${match.message}` : `${vm.key}: does not exist`);
   }
   const live = await readGuests(client, found, concurrency);
-  return { vms: toSpec(live, found), missing };
+  return { vms: toSpec(live), missing };
 }
 
 export async function selectGuests(client: PveClient, selection: Selection, concurrency = 16): Promise<ShownGuests> {
@@ -66,5 +66,5 @@ export async function selectGuests(client: PveClient, selection: Selection, conc
     if (!cluster.guests.some((g) => g.vmid === vmid)) missing.push(`vmid ${vmid}: does not exist`);
   }
   const live = await readGuests(client, picked, concurrency);
-  return { vms: toSpec(live, picked), missing, skipped };
+  return { vms: toSpec(live), missing, skipped };
 }

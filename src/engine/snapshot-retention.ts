@@ -4,7 +4,7 @@
 // A guest without `snapshots:` is never read for snapshots, and nothing is ever created here.
 import type { PveClient } from "../api/index.js";
 import type { GuestPlan } from "../plan/types.js";
-import type { DesiredGuest, LiveGuest } from "../resources/index.js";
+import { type DesiredGuest, kindOf, type LiveGuest } from "../resources/index.js";
 import { pruneSteps } from "../resources/snapshot-steps.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import { errorText } from "./retry-policy.js";
@@ -26,7 +26,7 @@ export async function planRetention(
     return [{ retention: d.snapshots, guest, current }];
   });
   await mapConcurrent(work, 8, async ({ retention, guest, current }) => {
-    const kind = guest.kind ?? "qemu";
+    const kind = kindOf(guest).type;
     try {
       const snapshots = await readSnapshots(client, { type: kind, node: current.node, vmid: current.vmid });
       const base = guest.steps.length;

@@ -6,7 +6,6 @@ import { type ClusterResource, getClusterResources } from "../api/endpoints/inde
 import { lockHeldError, PveError, type PveClient } from "../api/index.js";
 import { acceptsDigest, mustNotLandTwice } from "../plan/intent.js";
 import { clonedVolumeSlots, resolveParams, resolvePath } from "../plan/resolve-call.js";
-import { guestEndpoints } from "../resources/api-paths.js";
 import { type AnyGuestKind, kindOf, OWNERSHIP_TAG } from "../resources/index.js";
 import { parseTags } from "../resources/formats.js";
 import { volumeOf } from "../pve/index.js";
@@ -405,7 +404,7 @@ export class GuestRunner {
     const node = this.#guest.node;
     const vmid = this.vmid!;
     const startCall: ApiCall = {
-      ...guestEndpoints[this.#kind.type].status(node, vmid, "start", {}),
+      ...this.#kind.endpoints.status(node, vmid, "start", {}),
       intent: { kind: this.#kind.type, op: "power", action: "start" },
     };
     const type = this.#kind.taskType(startCall);

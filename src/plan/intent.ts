@@ -5,8 +5,10 @@
 // saved one.
 import type { DriveMedia } from "../pve/drive-privileges.js";
 
-/** Guest types whose calls the engine runs. */
-export type GuestType = "qemu" | "lxc";
+import type { GuestKind as PveGuestType } from "../pve/guest-schema.js";
+
+/** Guest types whose calls the engine runs: PVE's own (/cluster/resources, API paths; src/pve/guest-schema.ts). */
+export type GuestType = PveGuestType;
 
 export type PowerAction = "start" | "shutdown" | "stop" | "reboot";
 

@@ -4,7 +4,8 @@
 // copy gets is named by PVE when it copies it, so a call writing it back names it by slot.
 import type { CloneIntent, GuestType } from "../plan/intent.js";
 import type { ApiCall, BodyValue, FieldChange, ParamValue, StepDraft } from "../plan/types.js";
-import { ALLOCATED_VMID, guestEndpoints, type VmidRef } from "./api-paths.js";
+import { ALLOCATED_VMID, type VmidRef } from "./api-paths.js";
+import { GUEST_KINDS } from "./index.js";
 import { printTags } from "./formats.js";
 import type { CloneSpec } from "./kind.js";
 import { OWNERSHIP_TAG } from "./ownership.js";
@@ -138,7 +139,7 @@ export function cloneStep(kind: GuestType, nameParam: string, target: CloneTarge
     severity: "configuration",
     summary: `${how} of ${source.name ?? source.vmid}${at} (vmid ${source.vmid}) as ${target.name} on ${target.node} (${where})`,
     changes,
-    calls: [{ ...guestEndpoints[kind].clone(source.node, source.vmid, params), intent }],
+    calls: [{ ...GUEST_KINDS[kind].endpoints.clone(source.node, source.vmid, params), intent }],
   };
 }
 

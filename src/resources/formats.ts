@@ -46,7 +46,7 @@ export function canonical(value: PropertyValue): string {
  * `virtio=MAC` as `model` + `macaddr`). Undefined when `key` has no property-string format or
  * PVE would not read the value.
  */
-export function configParts(key: string, text: string, kind: GuestKind = "qemu"): Record<string, string> | undefined {
+export function configParts(key: string, text: string, kind: GuestKind): Record<string, string> | undefined {
   const schema = guestSubSchema(kind, key);
   if (!schema) return undefined;
   try {
@@ -102,7 +102,7 @@ export function newVolumeBytes(key: string, driveValue: string): number | undefi
 }
 
 /** The bridge of a NIC value (`virtio=...,bridge=vmbr0`), read with PVE's net schema of that guest type. */
-export function bridgeOf(netKey: string, value: string, kind: GuestKind = "qemu"): string | undefined {
+export function bridgeOf(netKey: string, value: string, kind: GuestKind): string | undefined {
   return configParts(netKey, value, kind)?.bridge;
 }
 

@@ -14,6 +14,8 @@ export type {
   GuestDevices,
   GuestKind,
   GuestMeta,
+  GuestVolume,
+  KindRules,
   LiveBase,
   PowerOptions,
   PowerState,
@@ -34,9 +36,29 @@ export type AnyGuestKind = GuestKind<DesiredGuest, LiveGuest>;
 // (kindOf / kindOfType), so widening each to the unions here is sound.
 export const GUEST_KINDS: Record<GuestType, AnyGuestKind> = { qemu: qemuKind, lxc: lxcKind };
 
-/** The kind of a desired guest or a guest's plan (absent `kind`: qemu, as before containers). */
+/** The kind of a guest model, or of a guest's plan (a plan without `kind`: qemu, as before containers). */
 export function kindOf(guest: { kind?: GuestType }): AnyGuestKind {
   return GUEST_KINDS[guest.kind ?? "qemu"];
+}
+
+/**
+ * What a guest's plan records of its kind: nothing for qemu (plans, saved plans and their JSON
+ * predate containers and stay as they were), the type for every other kind.
+ */
+export function planKindField(type: GuestType): { kind?: GuestType } {
+  return type === "qemu" ? {} : { kind: type };
+}
+
+/** The kind whose spec entries carry `specKind` (`vm`, `container`). */
+export function kindOfSpec(specKind: string): AnyGuestKind {
+  const kind = Object.values(GUEST_KINDS).find((k) => k.specKind === specKind);
+  if (kind === undefined) throw new Error(`no guest kind writes spec entries of kind ${specKind}`);
+  return kind;
+}
+
+/** Whether PVE's guest `type` (/cluster/resources) is one of the registered kinds. */
+export function isGuestType(type: string): type is GuestType {
+  return Object.hasOwn(GUEST_KINDS, type);
 }
 
 /** The kind of a listed guest (`type` from /cluster/resources); undefined for one pvectl does not manage. */

@@ -3,9 +3,11 @@
 // kind (containers) is a folder under resources/ that implements it, plus its line in
 // resources/index.ts (the registry and the DesiredGuest / LiveGuest unions).
 import type { ApiReader, GuestConfig, PendingEntry } from "../api/endpoints/index.js";
-import type { CallIntent, GuestType } from "../plan/intent.js";
-import type { ApiCall, GuestPlan, PrivilegeNeed } from "../plan/types.js";
+import type { CallIntent, GuestType, PowerAction } from "../plan/intent.js";
+import type { ApiCall, GuestPlan, ParamValue, PrivilegeNeed } from "../plan/types.js";
+import type { GuestEndpoints } from "./api-paths.js";
 import type { Retention } from "./snapshot-prune.js";
+import type { GuestTaskTypes } from "./task-types.js";
 
 export type PowerState = "running" | "stopped";
 
@@ -68,8 +70,8 @@ export interface CloneSpec {
 
 /** What the engine needs of a desired guest, whatever its kind. */
 export interface DesiredBase {
-  /** Absent: qemu (every spec entry before containers). */
-  kind?: GuestType;
+  /** Which kind plans the guest (required: nothing guesses a kind). */
+  kind: GuestType;
   key: string;
   name: string;
   vmid?: number;
@@ -97,9 +99,63 @@ export interface LiveBase {
   optionsInEffect?: Record<string, string>;
 }
 
+/** A volume of a guest, as the snapshot checks and reports read it. */
+export interface GuestVolume {
+  slot: string;
+  volume: string;
+  storage: string;
+  /** raw, qcow2, vmdk, subvol; undefined: not known from the volume's name. */
+  format?: string;
+}
+
+/** What PVE's handlers of a kind allow, where the kinds differ (read by preflight and the snapshot and restore plans). */
+export interface KindRules {
+  /** A full clone of a running source is refused (pve-container copies only from a snapshot then). */
+  fullCloneNeedsStoppedSource: boolean;
+  /** A linked clone may start from a snapshot of an ordinary guest, not only from a template (pve-container). */
+  linksFromSnapshot: boolean;
+  /** New volumes on file storages are qcow2 and can be linked to (qemu-server; a container's are raw). */
+  linksOnFileStorages: boolean;
+  /** A volume that cannot become a base volume stops the template conversion (pve-container); otherwise it stays ordinary. */
+  templateRefusesOrdinaryVolumes: boolean;
+  /** A snapshot can hold a running guest's RAM (`vmstate`). */
+  snapshotsSaveRam: boolean;
+  /** A config write through POST runs as a task and may allocate (qemu-server; containers only PUT). */
+  configPost: boolean;
+  /** PVE records the guest's creation time in its config (`meta: ctime=`). */
+  recordsCreationTime: boolean;
+  /** A restore without --storage is sent where the archive's config had the volumes (read by pvectl: restore-ct-storage.ts). */
+  restoreReadsArchiveStorages: boolean;
+}
+
 export interface GuestKind<D extends DesiredBase, L extends LiveBase> {
   /** The guest type in /cluster/resources and in API paths. */
   type: GuestType;
+  /** The spec's word for the kind (the `kind` of its spec entries: `vm`, `container`). */
+  specKind: string;
+  /** How messages name one guest of the kind ("VM", "container"). */
+  noun: string;
+  /** The config key that holds a guest's name (`name`, `hostname`). */
+  nameKey: string;
+  /** The content type a storage needs to hold the kind's volumes (`images`, `rootdir`), and how messages say it. */
+  volumeContent: { type: string; described: string };
+  /** The prefix of the kind's HA resource ids (`vm:100`, `ct:100`). */
+  haPrefix: string;
+  rules: KindRules;
+  /** The kind's endpoints (a restore is a create with the archive). */
+  endpoints: GuestEndpoints;
+  /** The parameters that make a create restore `archive` (a volume id). */
+  restoreParams(archive: string): Record<string, ParamValue>;
+  /** A guest of this kind meant to be absent (a destroy planned from an identity alone, e.g. a NetBox record that is gone). */
+  absent(identity: { key: string; name: string; vmid?: number; node: string }): D;
+  /** The power call: start, shutdown, stop, reboot. */
+  powerCall(node: string, vmid: number, action: PowerAction): ApiCall;
+  /** The storages a desired guest's volumes are on (what a clone of it copies). */
+  desiredVolumes(desired: D): Array<{ slot: string; storage: string }>;
+  /** The volumes a live guest uses, sorted by slot. */
+  liveVolumes(live: L): GuestVolume[];
+  /** The sizes of the live guest's data disks by slot (what a NetBox record lists as its disks). */
+  diskSizes(live: L): Map<string, number | undefined>;
   /** Reads one guest of this kind back (its endpoints). */
   read: {
     config(api: ApiReader, node: string, vmid: number): Promise<GuestConfig>;
@@ -126,7 +182,9 @@ export interface GuestKind<D extends DesiredBase, L extends LiveBase> {
   devices(live: L): GuestDevices;
   /** The live guest in the spec's shape (`pvectl show`, `pvectl import`). */
   toSpec(live: L): SpecObject;
-  /** The worker type PVE starts for a call (`qmcreate`, `qmconfig` ...), to find a task whose answer was lost. */
+  /** The worker types PVE starts for this kind's calls (`qmcreate`, `vzstart` ...): resources/task-types.ts. */
+  tasks: GuestTaskTypes;
+  /** The worker type PVE starts for a call, to find a task whose answer was lost (from `tasks`). */
   taskType(call: ApiCall): string | undefined;
   /** Whether a call's effect is in the guest as its pending listing shows it (read back after a lost answer). */
   landed(call: ApiCall, guest: { vmid: number; node: string }, pending: PendingEntry[]): boolean;

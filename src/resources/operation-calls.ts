@@ -6,7 +6,8 @@
 // same values, that a create would), the kind's paths and the shared call builders.
 import type { CallIntent, ConfigWrite, GuestType, PowerAction } from "../plan/intent.js";
 import type { ApiCall } from "../plan/types.js";
-import { ALLOCATED_VMID, guestEndpoints, lxcEndpoints, qemuEndpoints, type VmidRef } from "./api-paths.js";
+import { ALLOCATED_VMID, type VmidRef } from "./api-paths.js";
+import { GUEST_KINDS } from "./index.js";
 import { endpointCall, type EndpointCall } from "../plan/call.js";
 import { type CloneSourceFacts, cloneStep, UNKNOWN_VMID } from "./clone-step.js";
 import { type DesiredGuest, kindOf } from "./index.js";
@@ -51,12 +52,12 @@ function writesOf(calls: ApiCall[]): ConfigWrite[] {
 
 /** A change of every key the spec manages, and the delete of each (a slot dropped from the spec, a detach). */
 function changeCalls(guest: DesiredGuest, type: GuestType, vmid: VmidRef, writes: ConfigWrite[]): ApiCall[] {
-  const endpoints = guestEndpoints[type];
+  const endpoints = GUEST_KINDS[type].endpoints;
   // A removed drive is checked by what it holds: the spec says what each slot is.
   const deletedMedia = Object.fromEntries(writes.flatMap((w) => (w.as === "drive" ? [[w.key, w.media]] : [])));
   const configure = (method: "PUT" | "POST", deletes: string[]): ApiCall =>
-    // Only VMs have POST …/config.
-    call(type === "qemu" ? qemuEndpoints.config(method, guest.node, vmid, {}) : lxcEndpoints.config(guest.node, vmid, {}), {
+    // Only a kind with POST …/config (VMs) is ever asked for one.
+    call(method === "POST" && endpoints.configPost ? endpoints.configPost(guest.node, vmid, {}) : endpoints.config(guest.node, vmid, {}), {
       kind: type,
       op: "configure",
       writes,
@@ -67,7 +68,7 @@ function changeCalls(guest: DesiredGuest, type: GuestType, vmid: VmidRef, writes
   const slots = writes.filter((w) => w.as !== "option").map((w) => w.key);
   const calls = [configure("PUT", slots)];
   // VMs write keys that allocate (a new disk, a NIC's MAC) with POST, which runs as a task.
-  if (type === "qemu") calls.push(configure("POST", []));
+  if (kindOf({ kind: type }).rules.configPost) calls.push(configure("POST", []));
   const disk = writes.find((w) => w.as === "drive" && w.media === "disk");
   if (disk) calls.push(call(endpoints.resize(guest.node, vmid), { kind: type, op: "resize", slot: disk.key, sizeBytes: 1 }));
   return calls;
@@ -75,7 +76,7 @@ function changeCalls(guest: DesiredGuest, type: GuestType, vmid: VmidRef, writes
 
 function powerCalls(guest: DesiredGuest, type: GuestType, vmid: VmidRef): ApiCall[] {
   return POWER_ACTIONS.map((action) =>
-    call(guestEndpoints[type].status(guest.node, vmid, action, {}), { kind: type, op: "power", action }),
+    call(GUEST_KINDS[type].endpoints.status(guest.node, vmid, action, {}), { kind: type, op: "power", action }),
   );
 }
 
@@ -98,7 +99,7 @@ function backupCalls(type: GuestType, node: string, vmid: number, storages: stri
         storage,
         mode: "snapshot",
       }),
-      call(guestEndpoints[type].create(node, { vmid, force: 1 }), {
+      call(GUEST_KINDS[type].endpoints.create(node, { vmid, force: 1 }), {
         kind: type,
         op: "restore",
         vmid,
@@ -140,10 +141,13 @@ export function guestOperationCalls(guest: DesiredGuest, options: OperationOptio
   ops.push({ operation: "power", calls: powerCalls(guest, type, vmid) });
   ops.push({
     operation: "destroy",
-    calls: [call(guestEndpoints[type].destroy(guest.node, vmid, { purge: 1 }), { kind: type, op: "destroy" })],
+    calls: [call(GUEST_KINDS[type].endpoints.destroy(guest.node, vmid, { purge: 1 }), { kind: type, op: "destroy" })],
   });
   if ("template" in guest && guest.template === true)
-    ops.push({ operation: "template", calls: [call(guestEndpoints[type].template(guest.node, vmid), { kind: type, op: "template" })] });
+    ops.push({
+      operation: "template",
+      calls: [call(GUEST_KINDS[type].endpoints.template(guest.node, vmid), { kind: type, op: "template" })],
+    });
   const pool = "pool" in guest ? guest.pool : undefined;
   if (pool) ops.push({ operation: "pool", calls: [poolCalls.join(pool, number), poolCalls.move(pool, number)] });
   if (options.snapshots || guest.snapshots !== undefined)

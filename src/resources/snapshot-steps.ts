@@ -4,8 +4,7 @@
 import type { GuestType } from "../plan/intent.js";
 import type { StepDraft } from "../plan/types.js";
 import type { PowerState } from "./kind.js";
-import { lxcCalls } from "./lxc/calls.js";
-import { qemuCalls } from "./qemu/calls.js";
+import { GUEST_KINDS } from "./index.js";
 import { snapshotCreateCall, snapshotDeleteCall, snapshotRollbackCall } from "./snapshot-calls.js";
 import { type Retention, type SnapshotEntry, snapshotsToPrune } from "./snapshot-prune.js";
 import { alreadyTaken, notThisRuns } from "./snapshot-resume.js";
@@ -69,7 +68,7 @@ export function pruneSteps(guest: SnapshotGuest, retention: Retention): StepDraf
 /** A create whose snapshot the guest has: done by an earlier run, or a snapshot this command did not make. */
 function resumed(guest: SnapshotGuest, op: { name: string; vmstate?: boolean; description?: string }, nowSeconds: number): SnapshotSteps {
   const existing = guest.snapshots.find((s) => s.name === op.name)!;
-  const askedRam = op.vmstate === true && guest.kind === "qemu";
+  const askedRam = op.vmstate === true && GUEST_KINDS[guest.kind].rules.snapshotsSaveRam;
   const wish = {
     name: op.name,
     savesRam: askedRam && guest.status === "running",
@@ -95,15 +94,17 @@ function missing(guest: SnapshotGuest, name: string): string {
 /** --vmstate where there is no RAM to save: said, not silently dropped (PVE's container snapshot takes no vmstate). */
 function vmstateNote(guest: SnapshotGuest, vmstate: boolean): { warnings?: string[] } {
   if (!vmstate) return {};
-  if (guest.kind === "lxc")
-    return { warnings: [`--vmstate ignored: ${label(guest)} is a container, whose snapshots hold no RAM (only VMs save it)`] };
+  if (!GUEST_KINDS[guest.kind].rules.snapshotsSaveRam)
+    return {
+      warnings: [`--vmstate ignored: ${label(guest)} is a ${GUEST_KINDS[guest.kind].noun}, whose snapshots hold no RAM (only VMs save it)`],
+    };
   if (guest.status !== "running") return { warnings: [`--vmstate ignored: ${label(guest)} is stopped, so it has no RAM to save`] };
   return {};
 }
 
 function createStep(guest: SnapshotGuest, op: { name: string; vmstate?: boolean; description?: string }): StepDraft {
   // Saving the RAM pauses a running VM while it is written out; a stopped VM has no RAM to save.
-  const pauses = op.vmstate === true && guest.kind === "qemu" && guest.status === "running";
+  const pauses = op.vmstate === true && GUEST_KINDS[guest.kind].rules.snapshotsSaveRam && guest.status === "running";
   return {
     action: "snapshot-create",
     severity: pauses ? "service-impact" : "configuration",
@@ -136,13 +137,12 @@ function deleteStep(guest: SnapshotGuest, name: string, why: string): StepDraft 
 function rollbackSteps(guest: SnapshotGuest, name: string, start: boolean): StepDraft[] {
   const steps: StepDraft[] = [];
   if (guest.status === "running") {
-    const calls = guest.kind === "lxc" ? lxcCalls : qemuCalls;
     steps.push({
       action: "stop",
       severity: "service-impact",
       summary: `stop ${label(guest)} to roll it back (hard stop: its running state is discarded by the rollback)`,
       changes: [{ field: "status", before: "running", after: "stopped" }],
-      calls: [calls.power(guest.node, guest.vmid, "stop")],
+      calls: [GUEST_KINDS[guest.kind].powerCall(guest.node, guest.vmid, "stop")],
     });
   }
   const restarts = start ? " and start it" : "";

@@ -8,7 +8,7 @@ import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import type { DesiredGuest } from "../../src/resources/index.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { desiredCtFromSpec } from "../../src/sources/spec/lxc-desired.js";
+import { desiredCtFromSpec } from "../../src/resources/lxc/spec-desired.js";
 import { PveClient } from "../../src/api/index.js";
 import { fastApply, type Lab, startLab } from "./helpers.js";
 

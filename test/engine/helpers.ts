@@ -7,7 +7,7 @@ import { planSpec } from "../../src/app/plan-spec.js";
 import type { DesiredVm } from "../../src/resources/qemu/model.js";
 import { type RunningSimulator, startSimulator, type SimulatorOptions } from "../../src/sim/index.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { desiredVmFromSpec } from "../../src/sources/spec/qemu-desired.js";
+import { desiredVmFromSpec } from "../../src/resources/qemu/spec-desired.js";
 
 export interface Lab {
   sim: RunningSimulator;

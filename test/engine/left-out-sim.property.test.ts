@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import { buildPlan } from "../../src/engine/plan.js";
-import { desiredVmFromSpec } from "../../src/sources/spec/qemu-desired.js";
+import { desiredVmFromSpec } from "../../src/resources/qemu/spec-desired.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
 import { specEntry, touched } from "../resources/left-out-model.js";
 import { type Lab, startLab } from "./helpers.js";

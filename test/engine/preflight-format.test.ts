@@ -11,7 +11,7 @@ const power = { shutdownTimeoutSeconds: 60, forceStop: false };
 
 function vm(storage: string, format: string): DesiredVm {
   const disk = { slot: "scsi0", kind: "disk" as const, storage, sizeBytes: 4 * 1024 ** 3, options: {}, format };
-  return { key: "f", name: "f", vmid: 130, node: "pve1", options: {}, disks: [disk], nics: [], special: {} };
+  return { kind: "qemu", key: "f", name: "f", vmid: 130, node: "pve1", options: {}, disks: [disk], nics: [], special: {} };
 }
 
 function live(volume: string) {

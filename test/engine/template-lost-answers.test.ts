@@ -20,6 +20,7 @@ const LOSSES: Array<[string, Omit<RequestFaultSpec, "method" | "path">]> = [
 ];
 
 const vm = (vmid: number): DesiredGuest => ({
+  kind: "qemu",
   key: `tpl${vmid}`,
   name: `tpl${vmid}`,
   vmid,

@@ -22,7 +22,7 @@ function vm(storage: string, format?: string): DesiredVm {
     options: {},
     ...(format !== undefined ? { format } : {}),
   };
-  return { key: "f", name: "f", vmid: 130, node: "pve1", options: {}, disks: [disk], nics: [], special: {} };
+  return { kind: "qemu", key: "f", name: "f", vmid: 130, node: "pve1", options: {}, disks: [disk], nics: [], special: {} };
 }
 
 function live(volume: string) {

@@ -26,6 +26,7 @@ function liveGuest(extra: Record<string, string | number> = {}) {
 
 function spec(change: (vm: DesiredVm) => void = () => {}): DesiredVm {
   const vm: DesiredVm = {
+    kind: "qemu",
     key: "web",
     name: "web",
     vmid: 120,

@@ -8,7 +8,7 @@ import { readdirSync } from "node:fs";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { planUpdate } from "../../src/resources/qemu/diff.js";
-import { desiredVmFromSpec } from "../../src/sources/spec/qemu-desired.js";
+import { desiredVmFromSpec } from "../../src/resources/qemu/spec-desired.js";
 import { liveVmFromConfig } from "../../src/resources/qemu/read.js";
 import type { LiveVm } from "../../src/resources/qemu/model.js";
 import { parseSpec } from "../../src/sources/spec/index.js";

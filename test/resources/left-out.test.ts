@@ -5,7 +5,7 @@ import { plannedParams, plannedRequest } from "../../src/plan/resolve-call.js";
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { planUpdate } from "../../src/resources/qemu/diff.js";
-import { desiredVmFromSpec } from "../../src/sources/spec/qemu-desired.js";
+import { desiredVmFromSpec } from "../../src/resources/qemu/spec-desired.js";
 import { liveVmFromConfig } from "../../src/resources/qemu/read.js";
 import type { DesiredVm, LiveVm } from "../../src/resources/qemu/model.js";
 import { parseSpec } from "../../src/sources/spec/index.js";

@@ -25,9 +25,9 @@ import { liveVmFromConfig } from "../../src/resources/qemu/read.js";
 import { liveToSpecVm, type RawObject } from "../../src/resources/qemu/to-spec.js";
 import { expandIndexedName, getEndpoint, paramSchema } from "../../src/schema/index.js";
 import type { ParamSchema } from "../../src/schema/types.js";
-import { checkExtraConfig } from "../../src/sources/spec/extra-config.js";
+import { checkExtraConfig } from "../../src/resources/qemu/spec-extra-config.js";
 import { parseSpec } from "../../src/sources/spec/load.js";
-import { desiredVmFromSpec } from "../../src/sources/spec/qemu-desired.js";
+import { desiredVmFromSpec } from "../../src/resources/qemu/spec-desired.js";
 
 const CONFIG = getEndpoint("PUT", "/nodes/{node}/qemu/{vmid}/config")!;
 const power = { shutdownTimeoutSeconds: 60, forceStop: false };
@@ -192,6 +192,7 @@ describe("options table: a running guest", () => {
 
   function stepFor(key: string, hotplug: string): string[] {
     const vm: DesiredVm = {
+      kind: "qemu",
       key: "web",
       name: "web",
       vmid: 120,

@@ -9,8 +9,8 @@ import { planUpdateCt } from "../../src/resources/lxc/diff.js";
 import { liveCtFromConfig } from "../../src/resources/lxc/read.js";
 import { planUpdate } from "../../src/resources/qemu/diff.js";
 import { liveVmFromConfig } from "../../src/resources/qemu/read.js";
-import { desiredCtFromSpec } from "../../src/sources/spec/lxc-desired.js";
-import { desiredVmFromSpec } from "../../src/sources/spec/qemu-desired.js";
+import { desiredCtFromSpec } from "../../src/resources/lxc/spec-desired.js";
+import { desiredVmFromSpec } from "../../src/resources/qemu/spec-desired.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
 
 const power = { shutdownTimeoutSeconds: 60, forceStop: false };

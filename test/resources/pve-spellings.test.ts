@@ -12,6 +12,7 @@ const power = { shutdownTimeoutSeconds: 60, forceStop: false };
 
 function desiredVm(): DesiredVm {
   return {
+    kind: "qemu",
     key: "db",
     name: "db",
     vmid: 120,

@@ -45,6 +45,7 @@ function vmPlan(w: Wish): GuestPlan {
   const disks: DesiredVm["disks"] = [{ slot: "scsi0", kind: "disk", storage: "local-lvm", sizeBytes: w.sizeGiB * GIB, options: {} }];
   if (w.extraDisk) disks.push({ slot: "scsi1", kind: "disk", storage: "local-lvm", sizeBytes: GIB, options: {} });
   const vm: DesiredVm = {
+    kind: "qemu",
     key: "base",
     name: "base",
     vmid: 9000,

@@ -29,6 +29,7 @@ function liveVm(status: "running" | "stopped", template = false) {
 
 function desiredVm(extra: Partial<DesiredVm> = {}): DesiredVm {
   return {
+    kind: "qemu",
     key: "base",
     name: "base",
     vmid: 9000,

@@ -21,6 +21,7 @@ function test1(status: "running" | "stopped" = "stopped") {
 
 function desiredTest1(): DesiredVm {
   return {
+    kind: "qemu",
     key: "test1",
     name: "test1",
     vmid: 101,

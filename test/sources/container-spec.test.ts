@@ -227,6 +227,41 @@ describe("bad container input", () => {
     );
   });
 
+  it("refuses SLAAC on a host-managed NIC as pve-container does, unless the link is down", () => {
+    const nic = (options: string) =>
+      lines(
+        "containers:",
+        "  - hostname: c1",
+        "    node: pve1",
+        "    ostemplate: local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst",
+        "    rootfs: { storage: local-lvm, size: 8G }",
+        `    nics: { net0: { bridge: vmbr0, ${options} } }`,
+      );
+    const found = problems(nic("host-managed: true, ip6: auto"));
+    assert.equal(found.length, 1);
+    assert.match(found[0]!, /^6:\d+: PVE would refuse this: SLAAC \(ip6: auto\) is not supported for a host-managed NIC/);
+    // A NIC whose link is down, or one the host does not manage, may ask for SLAAC.
+    assert.doesNotThrow(() => parseSpec(nic("host-managed: true, ip6: auto, link_down: true"), "ct.yaml"));
+    assert.doesNotThrow(() => parseSpec(nic("ip6: auto"), "ct.yaml"));
+  });
+
+  it("refuses a passthrough device without a path, or with one outside /dev/, as pve-container does", () => {
+    const dev = (value: string) =>
+      lines(
+        "containers:",
+        "  - hostname: c1",
+        "    node: pve1",
+        "    ostemplate: local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst",
+        "    rootfs: { storage: local-lvm, size: 8G }",
+        `    extraConfig: { dev0: "${value}" }`,
+      );
+    assert.match(problems(dev("gid=5")).join("\n"), /dev0`: a passthrough device needs its path/);
+    assert.match(problems(dev("path=/tmp/x")).join("\n"), /\/tmp\/x is not a valid device path/);
+    assert.match(problems(dev("/dev/../etc/shadow")).join("\n"), /is not a valid device path/);
+    assert.doesNotThrow(() => parseSpec(dev("/dev/ttyUSB0,gid=20"), "ct.yaml"));
+    assert.doesNotThrow(() => parseSpec(dev("path=/dev/dri/renderD128"), "ct.yaml"));
+  });
+
   it("one vmid and one name per guest, VMs and containers together", () => {
     assert.deepEqual(
       problems(

@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { parseConfigFile } from "../../src/pve/config-file.js";
-import { checkExtraConfig } from "../../src/sources/spec/extra-config.js";
-import { isNotSettable, ownedKeyHint } from "../../src/sources/spec/owned-keys.js";
+import { checkExtraConfig } from "../../src/resources/qemu/spec-extra-config.js";
+import { isNotSettable, ownedKeyHint } from "../../src/resources/qemu/spec-owned-keys.js";
 
 const DIR = new URL("../fixtures/pve-configs/", import.meta.url);
 const files = readdirSync(DIR).filter((name) => name.startsWith("qemu__") && name.endsWith(".conf"));

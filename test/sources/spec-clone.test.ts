@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseSpec, SpecError } from "../../src/sources/spec/index.js";
-import { desiredVmFromSpec } from "../../src/sources/spec/qemu-desired.js";
+import { desiredVmFromSpec } from "../../src/resources/qemu/spec-desired.js";
 
 function problems(text: string): string[] {
   try {

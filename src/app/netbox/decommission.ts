@@ -12,7 +12,7 @@ import type { NetboxClient } from "../../netbox/client.js";
 import type { IPAddress } from "../../netbox/generated/types.js";
 import { hostOf } from "../../netbox/ip.js";
 import type { Plan } from "../../plan/types.js";
-import type { DesiredGuest } from "../../resources/index.js";
+import { type DesiredGuest, kindOf, kindOfSpec } from "../../resources/index.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { recordVmid } from "../../sources/netbox/mapping.js";
 import { describeRecord, loadRecords, type NetboxVmRecord } from "../../sources/netbox/records.js";
@@ -126,18 +126,10 @@ async function release(netbox: NetboxClient, config: NetboxConfig, record: Netbo
  * to one (identity checks the kind: a VM entry never matches a container's vmid), else a VM.
  */
 function goneGuest(record: NetboxVmRecord, config: NetboxConfig, node: string, vmid: number | undefined): DesiredGuest {
-  const base = {
-    key: record.vm.name,
-    name: record.vm.name,
-    ...(vmid !== undefined ? { vmid } : {}),
-    node,
-    options: {},
-    nics: [],
-    absent: true,
-  };
+  const identity = { key: record.vm.name, name: record.vm.name, ...(vmid !== undefined ? { vmid } : {}), node };
   const slug = record.vm.platform?.slug ?? config.defaults.platform;
   const container = slug !== undefined && config.platforms[slug]?.container !== undefined;
-  return container ? { ...base, kind: "lxc", mounts: [] } : { ...base, disks: [], special: {} };
+  return kindOfSpec(container ? "container" : "vm").absent(identity);
 }
 
 /**
@@ -155,7 +147,7 @@ async function keepOtherRecordsGuests(
   const guests = [];
   for (const g of plan.guests) {
     const record = records.get(g.key);
-    const type = g.kind === "lxc" ? "lxc" : "qemu";
+    const type = kindOf(g).type;
     const guest = g.steps.length > 0 ? live.find((c) => c.vmid === g.vmid && c.type === type) : undefined;
     const problem = record && guest ? await bindingProblem(netbox, config, record, guest) : undefined;
     guests.push(problem === undefined ? g : { ...g, steps: [], errors: [...g.errors, problem] });

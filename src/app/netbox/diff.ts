@@ -7,6 +7,7 @@ import type { PveClient } from "../../api/index.js";
 import type { GuestSummary } from "../../engine/cluster.js";
 import type { NetboxClient } from "../../netbox/client.js";
 import type { GuestPlan, Step } from "../../plan/types.js";
+import { GUEST_KINDS } from "../../resources/index.js";
 import { OWNERSHIP_TAG } from "../../resources/ownership.js";
 import { loadGuestAddresses } from "../../sources/netbox/addresses.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
@@ -162,7 +163,7 @@ function unrecordedOf(
       vmid: g.vmid,
       ...(g.name !== undefined ? { name: g.name } : {}),
       node: g.node,
-      kind: g.type === "lxc" ? ("container" as const) : ("vm" as const),
+      kind: GUEST_KINDS[g.type].specKind as "vm" | "container",
       ownedByPvectl: g.tags.includes(OWNERSHIP_TAG),
       goneRecords: recordIdsIn(g.tags),
     }));

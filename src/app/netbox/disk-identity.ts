@@ -8,7 +8,7 @@ import { type GuestSummary, readCluster, readGuestsPerGuest } from "../../engine
 import { findGuest } from "../../engine/identity.js";
 import type { NetboxClient } from "../../netbox/client.js";
 import type { GuestPlan, Plan } from "../../plan/types.js";
-import type { LiveGuest } from "../../resources/index.js";
+import { kindOf, kindOfSpec, type LiveGuest } from "../../resources/index.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { type GuestDisks, recordedDisks } from "../../sources/netbox/disk-slots.js";
 import { type MappedVm, mapRecord } from "../../sources/netbox/mapping.js";
@@ -16,12 +16,7 @@ import { describeRecord } from "../../sources/netbox/records.js";
 
 /** The guest's disks of the kind a record maps: a VM's disk drives (not CD-ROMs, not cloud-init), a container's volumes. */
 function disksOf(live: LiveGuest): Map<string, number | undefined> {
-  if (live.kind === "lxc") return new Map(Object.values(live.mounts).map((m) => [m.slot, m.sizeBytes]));
-  return new Map(
-    Object.values(live.disks)
-      .filter((d) => d.kind === "disk")
-      .map((d) => [d.slot, d.sizeBytes]),
-  );
+  return kindOf(live).diskSizes(live);
 }
 
 /** Recorded virtual disks that the record no longer lists but NetBox still has: on which record they are now. */
@@ -52,10 +47,7 @@ export async function mapByDiskIdentity(
   for (const m of members) {
     const { name, vmid, node } = m.spec;
     // The engine's own identity (vmid, else name among pvectl's guests), so this is the guest the plan will find.
-    const match = findGuest(
-      { name, node, kind: m.spec.kind === "container" ? "lxc" : "qemu", ...(vmid !== undefined ? { vmid } : {}) },
-      cluster.guests,
-    );
+    const match = findGuest({ name, node, kind: kindOfSpec(m.spec.kind).type, ...(vmid !== undefined ? { vmid } : {}) }, cluster.guests);
     if (match.kind === "found") found.push({ m, guest: match.guest });
   }
   if (found.length === 0) return members;

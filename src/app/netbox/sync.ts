@@ -20,6 +20,7 @@ import type { ClusterSnapshot } from "../../engine/cluster.js";
 import { isOwned } from "../../engine/identity.js";
 import type { GuestReport } from "../../engine/report.js";
 import type { NetboxClient } from "../../netbox/client.js";
+import { kindOf } from "../../resources/index.js";
 import type { GuestPlan, Plan } from "../../plan/types.js";
 import { loadGuestAddresses } from "../../sources/netbox/addresses.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
@@ -186,7 +187,7 @@ async function refuseOtherRecordsGuests(
   const guests: GuestPlan[] = [];
   for (const g of plan.guests) {
     const m = byKey.get(g.key);
-    const type = g.kind === "lxc" ? "lxc" : "qemu";
+    const type = kindOf(g).type;
     const live = g.exists ? cluster.guests.find((c) => c.vmid === g.vmid && c.type === type) : undefined;
     // A guest pvectl did not create is the adoption rule's (refused unless `adopt: true`).
     const refusedAdoption = live !== undefined && !isOwned(live) && g.errors.length > 0;

@@ -6,7 +6,7 @@
 // theirs (adding the ownership tag would replace the archive's tag list: PVE overrides it).
 import type { GuestType, StoredVolume } from "../../plan/intent.js";
 import type { ApiCall, GuestPlan, ParamValue, StepDraft } from "../../plan/types.js";
-import { guestEndpoints } from "../api-paths.js";
+import { GUEST_KINDS } from "../index.js";
 import { type ArchiveGuest, guestKey, guestLabel, numbered } from "./guests.js";
 
 export interface RestoreRequest {
@@ -82,19 +82,16 @@ function restoreStep(request: RestoreRequest, existing: ReplacedGuest | undefine
 
 function restoreCall(request: RestoreRequest, replaces: boolean): ApiCall {
   const params: Record<string, ParamValue> = { vmid: request.vmid };
-  if (request.kind === "qemu") params.archive = request.archive.volume;
-  else {
-    params.ostemplate = request.archive.volume;
-    params.restore = 1;
-  }
+  const kind = GUEST_KINDS[request.kind];
+  Object.assign(params, kind.restoreParams(request.archive.volume));
   if (request.storage !== undefined) params.storage = request.storage;
   if (replaces) params.force = 1;
   if (request.start) params.start = 1;
   if (request.unique) params.unique = 1;
   // PVE lays the options given with a restore over the archive's config.
-  if (request.name !== undefined) params[request.kind === "qemu" ? "name" : "hostname"] = request.name;
+  if (request.name !== undefined) params[kind.nameKey] = request.name;
   return {
-    ...guestEndpoints[request.kind].create(request.node, params),
+    ...kind.endpoints.create(request.node, params),
     intent: {
       kind: request.kind,
       op: "restore",

@@ -5,7 +5,8 @@
 import type { ConfigWrite, PowerAction, TemplateVolume } from "../../plan/intent.js";
 import type { ApiCall, ParamValue, SecretRef } from "../../plan/types.js";
 import { volumeOf } from "../../pve/index.js";
-import { lxcEndpoints, type VmidRef } from "../api-paths.js";
+import type { VmidRef } from "../api-paths.js";
+import { lxcEndpoints } from "./endpoints.js";
 import { bodyOf } from "../clone-step.js";
 import { bridgeOf, newVolumeBytes, newVolumeStorage } from "../formats.js";
 import { CT_NIC_SLOT, MOUNT_SLOT } from "./model.js";

@@ -4,7 +4,8 @@
 import type { ConfigWrite, DriveMedia, PowerAction, TemplateVolume } from "../../plan/intent.js";
 import type { ApiCall, ParamValue } from "../../plan/types.js";
 import { driveMedia, isVmDriveKey, volumeOf } from "../../pve/index.js";
-import { qemuEndpoints, type VmidRef } from "../api-paths.js";
+import type { VmidRef } from "../api-paths.js";
+import { qemuEndpoints } from "./endpoints.js";
 import { bodyOf } from "../clone-step.js";
 import { bridgeOf, configParts, newVolumeBytes, newVolumeStorage } from "../formats.js";
 
@@ -34,7 +35,7 @@ function driveWrite(key: string, value: string): ConfigWrite {
   const iso = media === "cdrom" ? ISO_VOLUME.exec(volume) : null;
   const image = IMPORT_FROM.exec(value);
   const newBytes = newOn !== undefined ? newVolumeBytes(key, value) : undefined;
-  const format = newOn !== undefined ? configParts(key, value)?.format : undefined;
+  const format = newOn !== undefined ? configParts(key, value, "qemu")?.format : undefined;
   return {
     key,
     as: "drive",
@@ -55,7 +56,7 @@ export function configWrites(params: Record<string, ParamValue>): ConfigWrite[] 
     const value = String(raw);
     if (isVmDriveKey(key)) writes.push(driveWrite(key, value));
     else if (/^net\d+$/.test(key)) {
-      const bridge = bridgeOf(key, value);
+      const bridge = bridgeOf(key, value, "qemu");
       writes.push({ key, as: "nic", ...(bridge !== undefined ? { bridge } : {}) });
     } else writes.push({ key, as: "option" });
   }
@@ -92,7 +93,7 @@ export const qemuCalls = {
     const reverts = params.revert !== undefined ? { reverts: String(params.revert).split(",") } : {};
     const { deletedMedia } = how;
     return {
-      ...qemuEndpoints.config(how.method ?? "PUT", node, vmid, bodyOf(params)),
+      ...(how.method === "POST" ? qemuEndpoints.configPost : qemuEndpoints.config)(node, vmid, bodyOf(params)),
       intent: {
         kind: "qemu",
         op: "configure",
@@ -147,7 +148,7 @@ export const qemuCalls = {
   ): ApiCall {
     const { sizeBytes, format } = copy;
     return {
-      ...qemuEndpoints.moveDisk(node, vmid, {
+      ...qemuEndpoints.moveVolume(node, vmid, {
         disk: slot,
         storage,
         ...(format !== undefined ? { format } : {}),

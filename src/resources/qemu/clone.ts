@@ -46,6 +46,7 @@ export function predictClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): L
   const options = copiedOptions(source.options);
   const nics = Object.fromEntries(Object.entries(source.nics).map(([slot, { macaddr: _mac, ...nic }]) => [slot, nic]));
   return {
+    kind: "qemu",
     vmid: vm.vmid ?? UNKNOWN_VMID,
     node: vm.node,
     name: vm.name,

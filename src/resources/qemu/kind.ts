@@ -1,10 +1,11 @@
 // The qemu kind as the engine sees it (resources/kind.ts).
 import { getQemuConfig, getQemuPending, getQemuStatus } from "../../api/endpoints/index.js";
-import type { ApiCall } from "../../plan/types.js";
 import type { GuestKind } from "../kind.js";
-import { snapshotTaskType } from "../snapshot-calls.js";
+import { type GuestTaskTypes, taskTypeOf } from "../task-types.js";
 import { planClone } from "./clone.js";
-import { qemuDevices } from "./devices.js";
+import { qemuDesiredVolumes, qemuDevices, qemuDiskSizes, qemuLiveVolumes } from "./devices.js";
+import { qemuEndpoints } from "./endpoints.js";
+import { qemuCalls } from "./calls.js";
 import { planCreate, planDestroy, planNewGuest, planUpdate } from "./diff.js";
 import type { DesiredVm, LiveVm } from "./model.js";
 import { qemuCallNeeds } from "./privileges.js";
@@ -13,37 +14,43 @@ import { liveToSpecVm } from "./to-spec.js";
 import { qemuCallLanded } from "./verify.js";
 
 /** qemu-server's worker types, by what a call does. */
-const POWER_TASK = { start: "qmstart", shutdown: "qmshutdown", stop: "qmstop", reboot: "qmreboot" } as const;
-
-function qemuTaskType(call: ApiCall): string | undefined {
-  const intent = call.intent;
-  switch (intent.op) {
-    case "create":
-      return "qmcreate";
-    case "clone":
-      return "qmclone";
-    // A PUT config answers at once; only a POST runs as a task.
-    case "configure":
-      return call.method === "POST" ? "qmconfig" : undefined;
-    case "resize":
-      return "resize";
-    case "move-volume":
-      return "qmmove";
-    case "destroy":
-      return "qmdestroy";
-    case "template":
-      return "qmtemplate";
-    case "power":
-      return POWER_TASK[intent.action];
-    case "snapshot":
-      return snapshotTaskType("qemu", intent.action);
-    default:
-      return undefined;
-  }
-}
+const TASK_TYPES: GuestTaskTypes = {
+  create: "qmcreate",
+  clone: "qmclone",
+  configPost: "qmconfig",
+  resize: "resize",
+  moveVolume: "qmmove",
+  destroy: "qmdestroy",
+  template: "qmtemplate",
+  restore: "qmrestore",
+  power: { start: "qmstart", shutdown: "qmshutdown", stop: "qmstop", reboot: "qmreboot" },
+  snapshot: { create: "qmsnapshot", delete: "qmdelsnapshot", rollback: "qmrollback" },
+};
 
 export const qemuKind: GuestKind<DesiredVm, LiveVm> = {
   type: "qemu",
+  specKind: "vm",
+  noun: "VM",
+  nameKey: "name",
+  volumeContent: { type: "images", described: "VM disks (content images)" },
+  haPrefix: "vm",
+  rules: {
+    fullCloneNeedsStoppedSource: false,
+    linksFromSnapshot: false,
+    linksOnFileStorages: true,
+    templateRefusesOrdinaryVolumes: false,
+    snapshotsSaveRam: true,
+    configPost: true,
+    recordsCreationTime: true,
+    restoreReadsArchiveStorages: false,
+  },
+  endpoints: qemuEndpoints,
+  restoreParams: (archive) => ({ archive }),
+  absent: (identity) => ({ kind: "qemu", ...identity, options: {}, nics: [], absent: true, disks: [], special: {} }),
+  powerCall: (node, vmid, action) => qemuCalls.power(node, vmid, action),
+  desiredVolumes: qemuDesiredVolumes,
+  liveVolumes: qemuLiveVolumes,
+  diskSizes: qemuDiskSizes,
   read: { config: getQemuConfig, pending: getQemuPending, status: getQemuStatus },
   fromPending: liveVmFromPending,
   fromConfig: liveVmFromConfig,
@@ -55,7 +62,8 @@ export const qemuKind: GuestKind<DesiredVm, LiveVm> = {
   },
   devices: qemuDevices,
   toSpec: liveToSpecVm,
-  taskType: qemuTaskType,
+  tasks: TASK_TYPES,
+  taskType: (call) => taskTypeOf(TASK_TYPES, call),
   landed: (call, guest, pending) => qemuCallLanded(call, liveVmFromPending({ ...guest, status: "stopped" }, pending)),
   callNeeds: qemuCallNeeds,
 };

@@ -42,7 +42,7 @@ export interface DesiredNic {
 
 export interface DesiredVm {
   /** Absent: qemu (kept optional so every DesiredVm made before containers still is one). */
-  kind?: "qemu";
+  kind: "qemu";
   /** The guest's name in the spec: how plans, reports and errors refer to it. */
   key: string;
   name: string;
@@ -106,7 +106,7 @@ export interface LiveNic {
 
 export interface LiveVm {
   /** Absent: qemu (read before containers); tells a LiveVm from a LiveCt in the LiveGuest union. */
-  kind?: "qemu";
+  kind: "qemu";
   vmid: number;
   node: string;
   name?: string;

@@ -40,7 +40,7 @@ export type HotplugClass =
 
 /**
  * How a spec value is written and turned into PVE's (each kind is implemented once per layer:
- * raw-schema, normalize and qemu-desired in sources/spec, to-spec here):
+ * spec-schema, spec-normalize and spec-desired, to-spec here):
  * - `pve`: as PVE's schema types the key (integer and number ranges, boolean, enum, string);
  * - `pve-string`: a non-empty string, checked with PVE's schema of the key;
  * - `MiB`: MiB as a number, or a size with a unit (`2G`), at least PVE's minimum;

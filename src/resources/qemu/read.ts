@@ -25,7 +25,7 @@ function volumeFormat(volume: string, storage: string | undefined): string | und
 /** `local-lvm:vm-100-disk-0,iothread=1,size=32G` -> LiveDisk (read with PVE's drive schema). */
 export function parseDriveString(slot: string, text: string): LiveDisk {
   // A value PVE's schema refuses (an old config) still names its volume; its options are not read.
-  const parts = configParts(slot, text) ?? { file: volumeOf(text) ?? text };
+  const parts = configParts(slot, text, "qemu") ?? { file: volumeOf(text) ?? text };
   const volume = parts.file ?? "";
   const kind = isCloudinitDrive(volume) ? "cloudinit" : isCdrom(parts) ? "cdrom" : "disk";
   const options: Record<string, string> = {};
@@ -47,7 +47,7 @@ export function parseDriveString(slot: string, text: string): LiveDisk {
 
 /** `virtio=BC:24:11:AB:CD:EF,bridge=vmbr0,firewall=1` -> LiveNic (read with PVE's net schema). */
 export function parseNicString(slot: string, text: string): LiveNic {
-  const { model = "", macaddr, bridge, ...options } = configParts(slot, text) ?? {};
+  const { model = "", macaddr, bridge, ...options } = configParts(slot, text, "qemu") ?? {};
   return {
     slot,
     model,
@@ -73,6 +73,7 @@ export function liveVmFromConfig(meta: GuestMeta, config: Record<string, ConfigV
   }
   const hotplugText = options.hotplug ?? PVE_DEFAULTS.hotplug!;
   return {
+    kind: "qemu",
     ...liveGuestFields(meta, config, "name", pendingKeys),
     options,
     disks,

@@ -27,11 +27,11 @@ export function drop<T extends RawObject>(object: T): T {
 function defaultKeyValue(key: string, text: string): string | undefined {
   const schema = guestSubSchema("qemu", key);
   const name = schema ? defaultKeyOf(schema) : undefined;
-  return name === undefined ? undefined : configParts(key, text)?.[name];
+  return name === undefined ? undefined : configParts(key, text, "qemu")?.[name];
 }
 
 function agentValue(text: string): RawValue {
-  const agent = configParts("agent", text) ?? {};
+  const agent = configParts("agent", text, "qemu") ?? {};
   const rest = drop({
     fstrimClonedDisks: bool(agent.fstrim_cloned_disks),
     // PVE's schema reads the older spellings (guest-fsfreeze, freeze-fs-on-backup) as `freeze-fs`.
@@ -46,7 +46,7 @@ function ipconfigs(options: Record<string, string>): RawValue {
   const ipconfig: RawObject = {};
   for (const [key, value] of Object.entries(options)) {
     if (qemuOption(key)?.key !== "ipconfig") continue;
-    const parts = configParts(key, value) ?? {};
+    const parts = configParts(key, value, "qemu") ?? {};
     ipconfig[key] = drop({ ip: parts.ip, gw: parts.gw, ip6: parts.ip6, gw6: parts.gw6 });
   }
   return Object.keys(ipconfig).length ? ipconfig : undefined;
@@ -63,7 +63,7 @@ const READERS: Record<Exclude<SpecKind, "own">, Reader> = {
   MiB: (text, row) => num(row.value === "property-string" ? defaultKeyValue(row.key, text) : text),
   "default-key": (text) => text,
   "boot-order": (text) => {
-    const order = configParts("boot", text)?.order;
+    const order = configParts("boot", text, "qemu")?.order;
     return order ? order.split(";") : undefined;
   },
   agent: agentValue,

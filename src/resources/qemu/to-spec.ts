@@ -47,7 +47,7 @@ export function liveToSpecVm(live: LiveVm): RawObject {
   const tags = live.tags.filter((t) => t !== OWNERSHIP_TAG);
   if (tags.length > 0) vm.tags = tags;
   if (o.efidisk0 !== undefined) {
-    const efi = configParts("efidisk0", o.efidisk0) ?? {};
+    const efi = configParts("efidisk0", o.efidisk0, "qemu") ?? {};
     vm.efidisk = drop({
       storage: storageOfVolume(efi.file ?? "") ?? "",
       efitype: efi.efitype,
@@ -55,7 +55,7 @@ export function liveToSpecVm(live: LiveVm): RawObject {
     });
   }
   if (o.tpmstate0 !== undefined) {
-    const tpm = configParts("tpmstate0", o.tpmstate0) ?? {};
+    const tpm = configParts("tpmstate0", o.tpmstate0, "qemu") ?? {};
     vm.tpm = drop({ storage: storageOfVolume(tpm.file ?? "") ?? "", version: tpm.version });
   }
   const disks: RawObject = {};

@@ -6,8 +6,8 @@
 import type { SpecIssue, SpecPath } from "../spec/errors.js";
 import { specIssuesFromZod } from "../spec/issues.js";
 import type { ContainerSpec } from "../spec/model.js";
-import type { IssueSink } from "../spec/normalize.js";
-import { normalizeCt } from "../spec/ct-normalize.js";
+import type { IssueSink } from "../../resources/spec-section/issues.js";
+import { normalizeCt } from "../../resources/lxc/spec-normalize.js";
 import { specSchemas } from "../spec/raw-schema.js";
 import type { YamlDocument } from "../spec/yaml-source.js";
 import { isDiskTag } from "./disk-slots.js";

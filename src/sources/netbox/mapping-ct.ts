@@ -15,8 +15,8 @@ import { canonical } from "../../resources/formats.js";
 import type { ClusterMapping, ContainerMapping, NetboxConfig } from "./config.js";
 import type { CtTemplate } from "./ct-template.js";
 import type { ContainerSpec, CtMountSpec, CtNicSpec } from "../spec/model.js";
-import { checkCtDevice } from "../spec/ct-devices.js";
-import { printCtFeatures } from "../spec/ct-values.js";
+import { checkCtDevice } from "../../resources/lxc/spec-devices.js";
+import { printCtFeatures } from "../../resources/lxc/spec-values.js";
 import type { DiskPlacement } from "./disk-slots.js";
 import {
   addressesOn,

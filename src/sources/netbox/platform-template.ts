@@ -11,9 +11,10 @@
 import type { SpecIssue, SpecPath } from "../spec/errors.js";
 import { specIssuesFromZod } from "../spec/issues.js";
 import type { CdromSpec, CloudInitSpec, DiskOptions, DiskSpec, EfiDiskSpec, NicSpec, TpmSpec, VmSpec } from "../spec/model.js";
-import { type IssueSink, normalizeVm } from "../spec/normalize.js";
-import { planValueProblems } from "../spec/plan-values.js";
-import { slotNames } from "../spec/pve-facts.js";
+import type { IssueSink } from "../../resources/spec-section/issues.js";
+import { normalizeVm } from "../../resources/qemu/spec-normalize.js";
+import { planValueProblems } from "../../resources/qemu/spec-plan-values.js";
+import { slotNames } from "../../resources/qemu/spec-facts.js";
 import { specSchemas } from "../spec/raw-schema.js";
 import type { YamlDocument } from "../spec/yaml-source.js";
 import { isDiskTag } from "./disk-slots.js";

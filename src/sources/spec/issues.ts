@@ -3,10 +3,10 @@
 // when someone writes PVE's or proxmox_kvm's name for something.
 import { z } from "zod";
 import type { SpecIssue, SpecPath } from "./errors.js";
-import { ownedKeyHint, PROXMOX_KVM_NAMES } from "./owned-keys.js";
-import { configKeySchema, slotNames } from "./pve-facts.js";
-import { ownEntry } from "./own.js";
-import { unknownContainerKeyMessage } from "./ct-issues.js";
+import { ownedKeyHint, PROXMOX_KVM_NAMES } from "../../resources/qemu/spec-owned-keys.js";
+import { configKeySchema, slotNames } from "../../resources/qemu/spec-facts.js";
+import { ownEntry } from "../../resources/spec-section/own.js";
+import { unknownContainerKeyMessage } from "../../resources/lxc/spec-issues.js";
 import { didYouMean } from "./suggest.js";
 import type { YamlDocument } from "./yaml-source.js";
 

@@ -2,7 +2,7 @@
 // for the escape hatch (`extraConfig: { net0: ... }` is refused) and for unknown VM keys
 // written with PVE's or proxmox_kvm's names (`net:`, `sshkeys:`).
 
-import { type QemuOption, qemuOption, specFieldOf } from "../../resources/qemu/options-table.js";
+import { type QemuOption, qemuOption, specFieldOf } from "./options-table.js";
 
 /** The VM's own fields that are not config keys of the options table. */
 const OWN_FIELDS = ["vmid", "node", "pool", "template"];

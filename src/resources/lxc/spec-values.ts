@@ -1,7 +1,7 @@
 // Container values the spec writes in its own shape, printed the way PVE stores them.
 import { printPropertyString } from "../../pve/property-string.js";
-import { canonical } from "../../resources/formats.js";
-import { lxcSubSchema } from "./ct-facts.js";
+import { canonical } from "../formats.js";
+import { lxcSubSchema } from "./spec-facts.js";
 
 /** `{ nesting: true, mount: [nfs, cifs] }` -> `mount=nfs;cifs,nesting=1` (PVE's features string). */
 export function printCtFeatures(features: Record<string, boolean | string[] | undefined>): string {

@@ -2,12 +2,12 @@
 // Every value is put in the same canonical form the live side is read into.
 
 import { guestSubSchema, printBoot, printDrive, printIpconfig, printPropertyString } from "../../pve/index.js";
-import { canonical } from "../../resources/formats.js";
-import type { DesiredDisk, DesiredNic, DesiredVm } from "../../resources/qemu/model.js";
-import { normalizeOption } from "../../resources/qemu/options.js";
-import { type SpecField, type SpecKind, specFieldRowsInWritingOrder } from "../../resources/qemu/options-table.js";
-import { PureResults } from "./accepted-memo.js";
-import type { AgentSpec, DiskSpec, NicSpec, VmSpec } from "./model.js";
+import { canonical } from "../formats.js";
+import type { DesiredDisk, DesiredNic, DesiredVm } from "./model.js";
+import { normalizeOption } from "./options.js";
+import { type SpecField, type SpecKind, specFieldRowsInWritingOrder } from "./options-table.js";
+import { PureResults } from "../spec-section/accepted-memo.js";
+import type { AgentSpec, DiskSpec, NicSpec, VmSpec } from "./spec-model.js";
 
 function diskOptions(spec: DiskSpec): Record<string, string> {
   const out: Record<string, string> = {};
@@ -148,6 +148,7 @@ export function desiredVmFromSpec(vm: VmSpec): DesiredVm {
     special.tpmstate0 = printDrive("tpmstate0", { file: `${vm.tpm.storage}:1`, ...(vm.tpm.version ? { version: vm.tpm.version } : {}) });
   }
   return {
+    kind: "qemu",
     key: vm.name,
     name: vm.name,
     ...(vm.vmid !== undefined ? { vmid: vm.vmid } : {}),

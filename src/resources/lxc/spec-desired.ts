@@ -1,9 +1,9 @@
 // ContainerSpec (the validated spec model) -> DesiredCt (the engine's normalized view). The
 // spec model already holds PVE's names and canonical text, so this is a reshaping: mount
 // points and NICs in slot order, the password as a reference, absent sections unmanaged.
-import type { DesiredCt, DesiredCtNic, DesiredMount } from "../../resources/lxc/model.js";
-import { normalizeCtOption } from "../../resources/lxc/options.js";
-import type { ContainerSpec, CtMountSpec } from "./container-model.js";
+import type { DesiredCt, DesiredCtNic, DesiredMount } from "./model.js";
+import { normalizeCtOption } from "./options.js";
+import type { ContainerSpec, CtMountSpec } from "./spec-model.js";
 
 const bySlot = (a: string, b: string): number => a.localeCompare(b, "en", { numeric: true });
 

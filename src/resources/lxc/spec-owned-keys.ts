@@ -1,7 +1,7 @@
 // PVE container config keys the structured `containers:` spec owns, and where to write them
 // instead: for `extraConfig` (refused there) and for unknown container keys written with
 // PVE's or the `proxmox` Ansible module's names (`net0:`, `disk:`, `pubkey:`).
-import { type LxcOption, lxcOption, lxcSpecFieldOf } from "../../resources/lxc/options-table.js";
+import { type LxcOption, lxcOption, lxcSpecFieldOf } from "./options-table.js";
 
 const OWN_FIELDS = ["vmid", "node", "pool", "ostemplate", "template"];
 

@@ -8,17 +8,17 @@
 import { PveFormatError } from "../../pve/errors.js";
 import { PropertyStringError } from "../../pve/property-string.js";
 import { validateValue } from "../../pve/validate.js";
-import { cdromString, newVolumeString } from "../../resources/qemu/disk-values.js";
-import type { DesiredDisk } from "../../resources/qemu/model.js";
-import { printDesiredNic } from "../../resources/qemu/nic-diff.js";
-import { writeValue } from "../../resources/qemu/options.js";
-import { qemuOption, specFieldOf } from "../../resources/qemu/options-table.js";
-import { AcceptedInputs } from "./accepted-memo.js";
-import type { SpecPath } from "./errors.js";
-import type { VmSpec } from "./model.js";
-import { ownEntry } from "./own.js";
-import { configKeySchema } from "./pve-facts.js";
-import { desiredVmFromSpec } from "./qemu-desired.js";
+import { cdromString, newVolumeString } from "./disk-values.js";
+import type { DesiredDisk } from "./model.js";
+import { printDesiredNic } from "./nic-diff.js";
+import { writeValue } from "./options.js";
+import { qemuOption, specFieldOf } from "./options-table.js";
+import { AcceptedInputs } from "../spec-section/accepted-memo.js";
+import type { SpecPath } from "../spec-section/issues.js";
+import type { VmSpec } from "./spec-model.js";
+import { ownEntry } from "../spec-section/own.js";
+import { configKeySchema } from "./spec-facts.js";
+import { desiredVmFromSpec } from "./spec-desired.js";
 
 export interface PlanValueProblem {
   /** Relative to the VM. */

@@ -2,11 +2,11 @@
 // (strict: unknown keys are errors) and the JSON Schema editors complete from. Plain fields
 // come from the container options table (resources/lxc/options-table.ts), in its order; mount
 // points and NICs take their sub-keys from PVE's container schema.
-import { ctCloneSchema } from "./clone.js";
-import { snapshotsSchema } from "./snapshots.js";
+import { ctCloneSchema } from "../spec-section/clone.js";
+import { snapshotsSchema } from "../spec-section/snapshots.js";
 import { z } from "zod";
-import { LXC_FEATURES, type LxcOption, type LxcSpecKind, lxcSpecFieldRows } from "../../resources/lxc/options-table.js";
-import { lxcCreateEndpoint, lxcSlotNames, lxcSubSchema, mountOptionNames, requireLxcParam } from "./ct-facts.js";
+import { LXC_FEATURES, type LxcOption, type LxcSpecKind, lxcSpecFieldRows } from "./options-table.js";
+import { lxcCreateEndpoint, lxcSlotNames, lxcSubSchema, mountOptionNames, requireLxcParam } from "./spec-facts.js";
 import {
   BRIDGE_ID,
   DNS_NAME,
@@ -24,7 +24,7 @@ import {
   STORAGE_ID,
   tagsSchema,
   volumeId,
-} from "./zod-values.js";
+} from "../spec-section/zod-values.js";
 
 const ABSOLUTE_PATH = /^\/.*$/;
 

@@ -3,9 +3,7 @@
 // extraConfig alike: `memory: "2048"`, `features: "keyctl=1,nesting=1"`), so turning a
 // container into the engine's DesiredCt is a copy. Same identity rule as VMs: the vmid when
 // given, else the hostname among the connection's guests.
-import type { CloneSpec } from "../../resources/index.js";
-import type { Retention } from "../../resources/snapshot-prune.js";
-import type { PowerState, SourceLocation, VmState } from "./model.js";
+import type { GuestSpecBase } from "../spec-section/guest-base.js";
 
 /** Where the root password comes from: an environment variable or a file (absolute path). */
 export type CtSecretRef = { env: string } | { file: string };
@@ -32,29 +30,13 @@ export interface CtNicSpec {
   options: Record<string, string>;
 }
 
-export interface ContainerSpec {
+/** A container's desired state; `name` is its hostname (`hostname:` or its alias `name:`). */
+export interface ContainerSpec extends GuestSpecBase {
   kind: "container";
-  vmid?: number;
-  /** The hostname (`hostname:` or its alias `name:`). */
-  name: string;
-  node: string;
-  connection?: string;
-  pool?: string;
-  adopt?: boolean;
-  /** Created by cloning this source when the container does not exist yet. */
-  clone?: CloneSpec;
-  /** Snapshot retention (`snapshots:`); undefined: snapshots are not managed. */
-  snapshots?: Retention;
-  state: VmState;
-  power?: PowerState;
-  /** `template: true`: converted to a template (one way); false: must not be one; undefined: not managed. */
-  template?: boolean;
   /** `storage:vztmpl/file`, used when the container is created. */
   ostemplate?: string;
   /** Plain config keys the spec sets (table fields and extraConfig), PVE names, canonical text. */
   options: Record<string, string>;
-  /** Sorted, de-duplicated; undefined: tags are not managed. */
-  tags?: string[];
   /** Create only: root's authorized keys. */
   sshPublicKeys?: string[];
   /** Create only: the root password's source (never the password). */
@@ -69,7 +51,6 @@ export interface ContainerSpec {
   nics: Record<string, CtNicSpec>;
   /** `mounts:` / `nics:` left out entirely: the container's own are kept as they are. */
   unmanaged?: Array<"mounts" | "nics">;
-  source: SourceLocation;
 }
 
 /** "container 200 (web1)" or "container web1" — how messages name a container. */

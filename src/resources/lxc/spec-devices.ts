@@ -2,10 +2,10 @@
 // string the plan will send (formats of ip/gw/hwaddr, mount paths, option values), with each
 // of PVE's complaints put at the spec field it comes from.
 import { PropertyStringError, printPropertyString } from "../../pve/property-string.js";
-import type { CtMountSpec, CtNicSpec } from "./container-model.js";
-import { lxcSubSchema } from "./ct-facts.js";
-import type { SpecPath } from "./errors.js";
-import type { IssueSink } from "./normalize.js";
+import type { CtMountSpec, CtNicSpec } from "./spec-model.js";
+import { lxcSubSchema } from "./spec-facts.js";
+import type { SpecPath } from "../spec-section/issues.js";
+import type { IssueSink } from "../spec-section/issues.js";
 
 /** What to write instead, for the sub-keys whose format people get wrong. */
 const HINTS: Record<string, string> = {

@@ -2,9 +2,9 @@
 // checks. PVE's rules the spec can know without the cluster: `storage` and `format` go with full
 // clones only (PVE refuses them for linked ones); `format` only for VMs.
 import { z } from "zod";
-import type { CloneSpec } from "../../resources/index.js";
-import type { SpecPath } from "./errors.js";
-import type { IssueSink } from "./normalize.js";
+import type { CloneSpec } from "../index.js";
+import type { SpecPath } from "./issues.js";
+import type { IssueSink } from "./issues.js";
 import { DNS_NAME, NODE_NAME, pattern, STORAGE_ID } from "./zod-values.js";
 
 const VMID_MIN = 100;

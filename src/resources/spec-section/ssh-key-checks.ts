@@ -2,8 +2,8 @@
 // ssh-keygen on every line on create and update (qemu-server and pve-container alike), so a key
 // pasted wrong is reported at load, at its place, rather than failing the apply.
 import { sshPublicKeyProblem } from "../../pve/ssh-keys.js";
-import type { SpecPath } from "./errors.js";
-import type { IssueSink } from "./normalize.js";
+import type { SpecPath } from "./issues.js";
+import type { IssueSink } from "./issues.js";
 
 /** Reports each key PVE would refuse; `path` is the list's. */
 export function checkSshKeys(keys: readonly string[], path: SpecPath, sink: IssueSink): void {

@@ -2,9 +2,9 @@
 // is PVE's or the `proxmox` module's name for one, the escape hatch for another PVE key, the
 // refusal of an inline password, or a did-you-mean.
 import { guestKeySchema } from "../../pve/guest-schema.js";
-import { ctOwnedKeyHint, PROXMOX_MODULE_NAMES } from "./ct-owned-keys.js";
-import { ownEntry } from "./own.js";
-import { didYouMean } from "./suggest.js";
+import { ctOwnedKeyHint, PROXMOX_MODULE_NAMES } from "./spec-owned-keys.js";
+import { ownEntry } from "../spec-section/own.js";
+import { didYouMean } from "../spec-section/suggest.js";
 
 export function unknownContainerKeyMessage(key: string, allowed: string[]): string {
   if (key === "password") {

@@ -1,24 +1,25 @@
 // From a container as written (already shape-checked by zod) to the normalized ContainerSpec:
 // hostname and its alias, values into PVE's text (MiB, feature flags, lists), the checks PVE's
 // API would make on each value, rootfs and mount points, NICs, and the escape hatch.
-import { normalizeClone } from "./clone.js";
+import { normalizeClone } from "../spec-section/clone.js";
 import { dirname, resolve } from "node:path";
 import { normaliseTags } from "../../pve/tags.js";
 import { validateValue } from "../../pve/validate.js";
 import { volumeIdProblem } from "../../pve/volume-id.js";
-import { canonical } from "../../resources/formats.js";
-import { type LxcOption, type LxcSpecKind, lxcSpecFieldRows } from "../../resources/lxc/options-table.js";
-import type { ContainerSpec, CtMountSpec, CtNicSpec } from "./container-model.js";
-import { checkCtExtraConfig } from "./ct-extra-config.js";
-import { lxcParam } from "./ct-facts.js";
-import { checkCtDevice } from "./ct-devices.js";
-import type { SpecPath } from "./errors.js";
-import type { SourceLocation } from "./model.js";
-import { type IssueSink, sizeBytes, toMiB } from "./normalize.js";
-import type { RawCt } from "./ct-schema.js";
-import { printCtFeatures } from "./ct-values.js";
-import { checkSshKeys } from "./ssh-key-checks.js";
-import { checkTemplatePower } from "./template-power.js";
+import { canonical } from "../formats.js";
+import { type LxcOption, type LxcSpecKind, lxcSpecFieldRows } from "./options-table.js";
+import type { ContainerSpec, CtMountSpec, CtNicSpec } from "./spec-model.js";
+import { checkCtExtraConfig } from "./spec-extra-config.js";
+import { lxcParam } from "./spec-facts.js";
+import { checkCtDevice } from "./spec-devices.js";
+import type { SpecPath } from "../spec-section/issues.js";
+import type { SourceLocation } from "../spec-section/issues.js";
+import type { IssueSink } from "../spec-section/issues.js";
+import { sizeBytes, toMiB } from "../spec-section/sizes.js";
+import type { RawCt } from "./spec-schema.js";
+import { printCtFeatures } from "./spec-values.js";
+import { checkSshKeys } from "../spec-section/ssh-key-checks.js";
+import { checkTemplatePower } from "../spec-section/template-power.js";
 
 type RawMount = Record<string, unknown> & { storage?: string; size?: string; volume?: string; mountpoint?: string };
 type RawNic = Record<string, unknown>;
@@ -113,7 +114,23 @@ function normalizeNic(slot: string, raw: RawNic, path: SpecPath, sink: IssueSink
   for (const [key, value] of Object.entries(rest)) {
     if (value !== undefined) nic.options[key] = canonical(value as string | number | boolean);
   }
-  return checkCtDevice(slot, nic, path, sink) ? nic : undefined;
+  if (!checkCtDevice(slot, nic, path, sink)) return undefined;
+  return slaacOnHostManaged(nic, path, sink) ? undefined : nic;
+}
+
+/**
+ * pve-container refuses SLAAC (`ip6: auto`) on a NIC whose addresses the host manages
+ * (`host-managed`), unless its link is down (PVE::LXC::Config update_pct_config). Reported here
+ * so the refusal comes with a position, not from the create call halfway through an apply.
+ */
+function slaacOnHostManaged(nic: CtNicSpec, path: SpecPath, sink: IssueSink): boolean {
+  const { options } = nic;
+  if (options["host-managed"] !== "1" || options.ip6 !== "auto" || options.link_down === "1") return false;
+  sink.add(
+    [...path, "ip6"],
+    "PVE would refuse this: SLAAC (ip6: auto) is not supported for a host-managed NIC; give a static ip6, use dhcp, or leave host-managed out",
+  );
+  return true;
 }
 
 /** The root password's source: one of passwordEnv / passwordFile (a file relative to the spec). */

@@ -2,13 +2,13 @@
 // consumes, with the checks that need more than one field at a time: sizes and units,
 // drive options per bus, slots used twice, boot order, cloud-init against NICs, and the
 // escape hatch against PVE's schema.
-import { tryParseSize } from "../../pve/size.js";
 import { normaliseTags } from "../../pve/tags.js";
 import { validateValue } from "../../pve/validate.js";
-import { type SpecField, type SpecKind, specFieldRows } from "../../resources/qemu/options-table.js";
-import type { SpecPath } from "./errors.js";
-import { checkExtraConfig } from "./extra-config.js";
-import { normalizeClone } from "./clone.js";
+import { type SpecField, type SpecKind, specFieldRows } from "./options-table.js";
+import type { IssueSink, SourceLocation, SpecPath } from "../spec-section/issues.js";
+import { sizeBytes, toMiB } from "../spec-section/sizes.js";
+import { checkExtraConfig } from "./spec-extra-config.js";
+import { normalizeClone } from "../spec-section/clone.js";
 import type {
   AgentSpec,
   CdromSpec,
@@ -19,58 +19,18 @@ import type {
   EfiDiskSpec,
   IpConfigSpec,
   NicSpec,
-  SourceLocation,
   TpmSpec,
   VmSpec,
-} from "./model.js";
-import { busOf, configKeySchema, driveSubSchema } from "./pve-facts.js";
-import type { RawAgent, RawVm } from "./raw-schema.js";
-import { checkSshKeys } from "./ssh-key-checks.js";
-import { didYouMean } from "./suggest.js";
-import { checkTemplatePower } from "./template-power.js";
-
-const MIB = 1024 * 1024;
-
-/** Collects problems of one VM; positions come from the YAML document. */
-import type { IssueSink } from "../../resources/spec-section/issues.js";
-export type { IssueSink };
+} from "./spec-model.js";
+import { busOf, configKeySchema, driveSubSchema } from "./spec-facts.js";
+import type { RawAgent, RawVm } from "./spec-schema.js";
+import { checkSshKeys } from "../spec-section/ssh-key-checks.js";
+import { didYouMean } from "../spec-section/suggest.js";
+import { checkTemplatePower } from "../spec-section/template-power.js";
 
 type RawDisk = NonNullable<NonNullable<RawVm["disks"]>[string]>;
 type RawNic = NonNullable<NonNullable<RawVm["nics"]>[string]>;
 type RawCloudInit = NonNullable<RawVm["cloudInit"]>;
-
-/** Largest size pvectl can hold exactly (2^53 - 1 bytes), as written in a spec. */
-const MAX_SIZE_TEXT = "8192T (8 PiB)";
-
-/** Bytes of a shape-checked size (`32G`, `1.5 GiB`); undefined after reporting one too large to hold. */
-function bytesOf(value: string, what: string, path: SpecPath, sink: IssueSink, note = ""): number | undefined {
-  const bytes = tryParseSize(value.replace(/\s+/g, "").replace(/iB$/, ""));
-  if (bytes === undefined) sink.add(path, `\`${value}\` is too large for ${what}: at most ${MAX_SIZE_TEXT} can be written${note}`);
-  return bytes;
-}
-
-/** MiB from `2048` (MiB already) or `2G`; undefined after reporting when it is not whole MiB. */
-export function toMiB(value: number | string, path: SpecPath, sink: IssueSink): number | undefined {
-  if (typeof value === "number") return value;
-  const what = String(path[path.length - 1]);
-  const bytes = bytesOf(value, what, path, sink, ", and PVE further limits memory to what the host CPU can address");
-  if (bytes === undefined) return undefined;
-  if (bytes % MIB !== 0) {
-    sink.add(path, `\`${value}\` is not a whole number of MiB; PVE sets ${what} in MiB (e.g. 1536M or 2G)`);
-    return undefined;
-  }
-  return bytes / MIB;
-}
-
-export function sizeBytes(value: string, path: SpecPath, sink: IssueSink): number | undefined {
-  const bytes = bytesOf(value, "a disk", path, sink);
-  if (bytes === undefined) return undefined;
-  if (bytes < MIB) {
-    sink.add(path, `\`${value}\` is too small: a disk has at least 1M (sizes are written with a unit, e.g. 32G)`);
-    return undefined;
-  }
-  return bytes;
-}
 
 function normalizeDisk(slot: string, raw: RawDisk, path: SpecPath, sink: IssueSink): DiskSpec | undefined {
   const bus = busOf(slot);
