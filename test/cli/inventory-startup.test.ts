@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import { pvectlNodeArgs } from "../support/pvectl-command.js";
 import { ROOT, simEnv } from "./run.js";
 
 describe("inventory start-up", () => {
@@ -42,18 +43,7 @@ describe("inventory start-up", () => {
     const code = await new Promise<number>((resolve, reject) => {
       const child = spawn(
         process.execPath,
-        [
-          "--import",
-          "tsx",
-          "--import",
-          join(dir, "count.mjs"),
-          "src/cli/main.ts",
-          "inventory",
-          "--config",
-          file,
-          "--list",
-          "--allow-empty",
-        ],
+        ["--import", join(dir, "count.mjs"), ...pvectlNodeArgs(["inventory", "--config", file, "--list", "--allow-empty"])],
         {
           cwd: ROOT,
           env: { PATH: process.env.PATH, HOME: process.env.HOME, ...simEnv(sim) },
