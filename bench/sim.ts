@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { Pool } from "undici";
-import { REPO_ROOT } from "../test/conformance/helpers.js";
+import { REPO_ROOT } from "../test/support/conformance.js";
 
 const { values } = parseArgs({
   options: {

@@ -11,7 +11,7 @@ import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { pvectlShellCommand } from "../support/pvectl-command.js";
-import { pvectl, type Result, ROOT, simEnv } from "./run.js";
+import { pvectl, type Result, ROOT, simEnv } from "../support/cli.js";
 
 const SPEC = `version: 1
 vms:

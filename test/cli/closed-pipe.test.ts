@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, ROOT, type Result, simEnv } from "./run.js";
+import { pvectl, ROOT, type Result, simEnv } from "../support/cli.js";
 import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 /** Runs the CLI with its stdout pipe closed at once by the reader. */

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl } from "./run.js";
+import { pvectl } from "../support/cli.js";
 
 const SPEC = (memory: string) => `version: 1
 vms:

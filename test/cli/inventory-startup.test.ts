@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { pvectlNodeArgs } from "../support/pvectl-command.js";
-import { ROOT, simEnv } from "./run.js";
+import { ROOT, simEnv } from "../support/cli.js";
 
 describe("inventory start-up", () => {
   let sim: RunningSimulator;

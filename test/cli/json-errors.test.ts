@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, type Result, simEnv } from "./run.js";
+import { pvectl, type Result, simEnv } from "../support/cli.js";
 
 interface ErrorObject {
   ok: boolean;

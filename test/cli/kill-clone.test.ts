@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { ROOT, simEnv } from "./run.js";
+import { ROOT, simEnv } from "../support/cli.js";
 import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 /** Runs `pvectl apply`; with `killOn`, killed hard as soon as stderr matches it. */

@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { containersWithoutVmids, vmsWithoutVmids } from "../engine/specs.js";
-import { ROOT, simEnv } from "./run.js";
+import { ROOT, simEnv } from "../support/cli.js";
 import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 function apply(file: string, env: NodeJS.ProcessEnv, killAfterSends?: number): Promise<{ code: number | null; stderr: string }> {

@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import { renderPlanMarkdown } from "../../src/cli/render/plan-markdown.js";
 import type { Plan } from "../../src/plan/types.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import { pvectl, simEnv } from "../support/cli.js";
 
 const HOSTILE = "a|b`c` <img src=x onerror=alert(1)> **x** [l](https://evil.example) @octocat \x1b]0;pwn\x07\r\n| x |";
 

@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import type { ApplyReport } from "../../src/engine/report.js";
 import { renderReport } from "../../src/cli/render/report.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl } from "./run.js";
+import { pvectl } from "../support/cli.js";
 
 const POOL = `access:
   pools:

@@ -16,7 +16,7 @@ import { syncLine } from "../../src/cli/commands/netbox.js";
 import { renderError } from "../../src/cli/render-error.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { ConnectionError } from "../../src/sources/connections.js";
-import { pvectl, simEnv } from "./run.js";
+import { pvectl, simEnv } from "../support/cli.js";
 
 const OSC_TITLE = "\x1b]0;pwn\x07";
 const CLEAR = "\x1b[2J";

@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import type { SavedPlan } from "../../src/engine/saved-plan.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import { pvectl, simEnv } from "../support/cli.js";
 
 const GUEST = (cores: number) => `version: 1
 vms:

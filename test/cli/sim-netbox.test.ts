@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { test } from "node:test";
-import { ROOT } from "./run.js";
+import { ROOT } from "../support/cli.js";
 import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 test("pvectl sim --netbox --json: both APIs answer, with the printed URL and token", async () => {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, it } from "node:test";
-import { ROOT } from "./run.js";
+import { ROOT } from "../support/cli.js";
 import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 /** Starts `pvectl sim ARGS`, returns its banner (up to "Press Ctrl-C"), then stops it. */

@@ -10,7 +10,7 @@ import { after, before, describe, it } from "node:test";
 import { getQemuConfig } from "../../src/api/endpoints/index.js";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import { pvectl, simEnv } from "../support/cli.js";
 
 const config = {
   nodes: 1,

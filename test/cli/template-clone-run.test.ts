@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, ROOT, simEnv } from "./run.js";
+import { pvectl, ROOT, simEnv } from "../support/cli.js";
 
 describe("pvectl plan / apply: a template and its clone in one spec", () => {
   let sim: RunningSimulator;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl } from "./run.js";
+import { pvectl } from "../support/cli.js";
 
 const GUEST = (size: string) => `version: 1
 vms:

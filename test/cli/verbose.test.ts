@@ -10,7 +10,7 @@ import { PveClient } from "../../src/api/index.js";
 import { ConnectionPool } from "../../src/api/pool.js";
 import { type RequestLogEntry, send, setRequestLog } from "../../src/api/transport.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import { pvectl, simEnv } from "../support/cli.js";
 
 const PASSWORD = "Verbose-Pa55word-7781";
 const LINE = /^api: (GET|POST|PUT|DELETE) \/api2\/json\/\S* (\d{3}|\S+) \d+ms$/;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { REPO_ROOT, ansibleEnv, ansibleMissing, run } from "./helpers.js";
+import { REPO_ROOT, ansibleEnv, ansibleMissing, run } from "../support/conformance.js";
 import { pvectlShellCommand } from "../support/pvectl-command.js";
 
 const missing = ansibleMissing();

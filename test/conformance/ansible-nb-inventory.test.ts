@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { type NetboxSimAdmin, seedDemo } from "../../src/netbox/sim/index.js";
 import { DEMO_CONFIG } from "../netbox/fixtures.js";
-import { type NetboxLab, startNetboxLab } from "../netbox/lab.js";
-import { REPO_ROOT, ansibleEnv, run } from "./helpers.js";
+import { type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
+import { REPO_ROOT, ansibleEnv, run } from "../support/conformance.js";
 import { articleNetboxYml, nbInventoryMissing } from "./nb-inventory.js";
 import { pvectlNodeArgs } from "../support/pvectl-command.js";
 

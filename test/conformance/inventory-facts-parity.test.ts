@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { ansibleEnv, ansibleMissing, REPO_ROOT, run } from "./helpers.js";
+import { ansibleEnv, ansibleMissing, REPO_ROOT, run } from "../support/conformance.js";
 import { populateInventoryCluster } from "./inventory-cluster.js";
 import { pvectlShellCommand } from "../support/pvectl-command.js";
 

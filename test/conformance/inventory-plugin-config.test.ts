@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { ansibleEnv, ansibleMissing, REPO_ROOT, run } from "./helpers.js";
+import { ansibleEnv, ansibleMissing, REPO_ROOT, run } from "../support/conformance.js";
 import { pvectlShellCommand } from "../support/pvectl-command.js";
 
 const missing = ansibleMissing();

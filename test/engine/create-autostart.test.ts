@@ -3,7 +3,7 @@
 // VM created only once that start task has ended well, and a failed start as the step's error.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { converge, type Lab, startLab } from "./helpers.js";
+import { converge, type Lab, startLab } from "../support/engine-lab.js";
 
 const spec = (vmid: number) => `
 vms:

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { PveClient } from "../../src/api/index.js";
 import { type NetboxSimulator, startNetboxSimulator } from "../../src/netbox/sim/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, type Result, ROOT } from "../cli/run.js";
+import { pvectl, type Result, ROOT } from "../support/cli.js";
 import { pvectlNodeArgs, pvectlShellCommand } from "../support/pvectl-command.js";
 
 export interface Desk {

@@ -9,7 +9,7 @@ import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { SyncReport } from "../../src/app/netbox/sync.js";
 import { DEMO_CONFIG } from "./fixtures.js";
-import { type NetboxLab, startNetboxLab } from "./lab.js";
+import { type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
 import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DEMO_CONFIG } from "./fixtures.js";
-import { obj } from "./helpers.js";
-import { type NetboxLab, startNetboxLab } from "./lab.js";
+import { obj } from "../support/netbox-http.js";
+import { type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
 import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));

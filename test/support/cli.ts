@@ -2,7 +2,7 @@
 // `npm test`: see test/support/pvectl-command.ts).
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
-import { pvectlNodeArgs, ROOT } from "../support/pvectl-command.js";
+import { pvectlNodeArgs, ROOT } from "./pvectl-command.js";
 
 export { ROOT };
 
