@@ -20,7 +20,7 @@ import { build } from "esbuild";
 const root = resolve(new URL("..", import.meta.url).pathname);
 
 /** Source tree -> built tree, both relative to the repository root. */
-export const TREES = { src: "dist", test: "dist-test", scripts: "dist-scripts", bench: "dist-bench" };
+const TREES = { src: "dist", test: "dist-test", scripts: "dist-scripts", bench: "dist-bench" };
 
 function walk(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -44,7 +44,7 @@ const built = (file) => file.replace(/^test\//, "dist-test/").replace(/\.ts$/, "
 // With start-up gone the files mostly wait on simulated I/O (servers, child CLIs, Python
 // clients): see docs/testing.md for the measurements behind the default.
 // PVECTL_TEST_CONCURRENCY overrides it (1 runs the files one after another).
-const concurrency = Number(process.env.PVECTL_TEST_CONCURRENCY ?? 3);
+const concurrency = Number(process.env.PVECTL_TEST_CONCURRENCY ?? 4);
 
 // The closing summary of each phase (tap: "# pass 12", spec: "ℹ pass 12"), added up so that a run
 // of two phases still ends with one set of figures for the whole suite.
