@@ -25,7 +25,7 @@ import { parseArgs } from "node:util";
 import { PveClient } from "../src/api/index.js";
 import { startSimulator } from "../src/sim/index.js";
 import { mapConcurrent } from "../src/util/concurrency.js";
-import { ansibleEnv, REPO_ROOT, run } from "../test/conformance/helpers.js";
+import { ansibleEnv, REPO_ROOT, run } from "../test/support/conformance.js";
 import { timed } from "./whole-process.js";
 
 const { values } = parseArgs({

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type RunningSimulator, startSimulator } from "../src/sim/index.js";
-import { ansibleEnv, REPO_ROOT } from "../test/conformance/helpers.js";
+import { ansibleEnv, REPO_ROOT } from "../test/support/conformance.js";
 import { pvectlEnv, runningGuests, type Timed, timed } from "./whole-process.js";
 
 export const NODES = 3;

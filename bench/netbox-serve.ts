@@ -9,7 +9,7 @@
 import { parseArgs } from "node:util";
 import { startNetboxServe } from "../src/app/netbox/serve.js";
 import { syncNetbox } from "../src/app/netbox/sync.js";
-import { type NetboxLab, startNetboxLab } from "../test/netbox/lab.js";
+import { type NetboxLab, startNetboxLab } from "../test/support/netbox-lab.js";
 
 const { values } = parseArgs({
   options: {

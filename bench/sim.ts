@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { exchange } from "../src/util/http/exchange.js";
 import { ConnectionPool } from "../src/util/http/pool.js";
 import { certificatePolicy } from "../src/util/http/tls.js";
-import { REPO_ROOT } from "../test/conformance/helpers.js";
+import { REPO_ROOT } from "../test/support/conformance.js";
 
 const { values } = parseArgs({
   options: {

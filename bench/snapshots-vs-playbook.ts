@@ -15,7 +15,7 @@ import { defaultPerNode } from "../src/engine/apply.js";
 import { readCluster } from "../src/engine/cluster.js";
 import type { NodeTaskLoad } from "../src/sim/index.js";
 import { ownedGuests, seedOwnedGuests, snapshotsByVmid } from "../test/cli/owned-guests.js";
-import { ansibleEnv, REPO_ROOT } from "../test/conformance/helpers.js";
+import { ansibleEnv, REPO_ROOT } from "../test/support/conformance.js";
 import { fmt, NODES, startBenchLab } from "./lab.js";
 import { pvectlEnv, type Timed, timed } from "./whole-process.js";
 

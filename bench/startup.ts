@@ -12,7 +12,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { REPO_ROOT } from "../test/conformance/helpers.js";
+import { REPO_ROOT } from "../test/support/conformance.js";
 import { articleVmYaml } from "./provision-spec.js";
 import { timed } from "./whole-process.js";
 

@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { PveClient } from "../src/api/index.js";
 import type { RunningSimulator } from "../src/sim/index.js";
-import { REPO_ROOT } from "../test/conformance/helpers.js";
+import { REPO_ROOT } from "../test/support/conformance.js";
 
 export interface Timed {
   code: number;

@@ -11,7 +11,7 @@ import { before, describe, it } from "node:test";
 import { connect as tlsConnect, createServer as createTls, type TLSSocket } from "node:tls";
 import { PveClient, PveError } from "../../src/api/index.js";
 import { IDLE_TIMEOUT_MS } from "../../src/util/http/pool.js";
-import { type TestCerts, testCerts } from "./helpers/certs.js";
+import { type TestCerts, testCerts } from "../support/api/certs.js";
 
 const token = { tokenId: "automation@pve!ci", tokenSecret: "5f0c6a3e-1d2b-4c8e-9a7f-0b1c2d3e4f50" };
 const VERSION = JSON.stringify({ data: { version: "9.1.1" } });

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { formatStats, PveClient, PveError } from "../../src/api/index.js";
-import { closedPort, ok, pveError, type Reply, type Seen, startServer, type TestServer } from "./helpers/server.js";
+import { closedPort, ok, pveError, type Reply, type Seen, startServer, type TestServer } from "../support/api/server.js";
 
 const SECRET = "5f0c6a3e-1d2b-4c8e-9a7f-0b1c2d3e4f50";
 

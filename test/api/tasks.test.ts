@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { PveClient, PveError } from "../../src/api/index.js";
 import { pollDelay } from "../../src/api/tasks.js";
-import { ok, pveError, type Reply, startServer, type TestServer } from "./helpers/server.js";
+import { ok, pveError, type Reply, startServer, type TestServer } from "../support/api/server.js";
 
 const fixture = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), "utf8")) as Record<string, unknown>;

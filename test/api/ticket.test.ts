@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { PveClient, PveError } from "../../src/api/index.js";
-import { ok, type Reply, type Seen, startServer, type TestServer } from "./helpers/server.js";
+import { ok, type Reply, type Seen, startServer, type TestServer } from "../support/api/server.js";
 
 const PASSWORD = "correct-horse-battery";
 const OTP = "493817";

@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { PveClient, PveError } from "../../src/api/index.js";
-import { type TestCerts, testCerts } from "./helpers/certs.js";
-import { ok, startServer, type TestServer } from "./helpers/server.js";
+import { type TestCerts, testCerts } from "../support/api/certs.js";
+import { ok, startServer, type TestServer } from "../support/api/server.js";
 
 const SECRET = "5f0c6a3e-1d2b-4c8e-9a7f-0b1c2d3e4f50";
 const token = { user: "automation@pve", tokenId: "ci", tokenSecret: SECRET };

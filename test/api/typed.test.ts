@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
-import { ok, startServer, type TestServer } from "./helpers/server.js";
+import { ok, startServer, type TestServer } from "../support/api/server.js";
 
 describe("typed calls", () => {
   let server: TestServer;

@@ -13,8 +13,8 @@ import { applyPlan } from "../../src/app/apply-plan.js";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { pvectl, simEnv } from "../cli/run.js";
-import { fastApply } from "../engine/helpers.js";
+import { pvectl, simEnv } from "../support/cli.js";
+import { fastApply } from "../support/engine-lab.js";
 
 export interface TlsLab {
   sim: RunningSimulator;

@@ -17,7 +17,7 @@ import { applyPlan } from "../../src/app/apply-plan.js";
 import { planDestroy } from "../../src/app/destroy.js";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { parseSpec, type SpecDocument } from "../../src/sources/spec/index.js";
-import { fastApply } from "../engine/helpers.js";
+import { fastApply } from "../support/engine-lab.js";
 import { cliAsToken, type Granted, grantByPvectl, startTlsLab, type TlsLab } from "./access-by-pvectl.js";
 
 const TEAM = (app: { disk: string; ip: string; memory: string; keep: number; schedule: string }) => `vms:

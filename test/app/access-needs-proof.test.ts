@@ -11,7 +11,7 @@ import { applyPlan } from "../../src/app/apply-plan.js";
 import { planDestroy } from "../../src/app/destroy.js";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { loadSpecFiles, type SpecDocument } from "../../src/sources/spec/index.js";
-import { fastApply } from "../engine/helpers.js";
+import { fastApply } from "../support/engine-lab.js";
 import { grantByPvectl, setRolePrivileges, startTlsLab, type TlsLab } from "./access-by-pvectl.js";
 
 const EXAMPLES = ["examples/clones.yaml", "examples/web.yaml", "examples/containers.yaml"];

@@ -21,8 +21,8 @@ import { type NetboxConfig, parseNetboxConfig } from "../../src/sources/netbox/c
 import { applyPlan } from "../../src/app/apply-plan.js";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { fastApply } from "../engine/helpers.js";
-import { FAST_APPLY } from "../netbox/lab.js";
+import { fastApply } from "../support/engine-lab.js";
+import { FAST_APPLY } from "../support/netbox-lab.js";
 import { grantByPvectl, setRolePrivileges, startTlsLab, type TlsLab } from "./access-by-pvectl.js";
 
 const TEMPLATE = "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst";

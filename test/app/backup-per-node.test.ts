@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { applyPlan } from "../../src/app/apply-plan.js";
 import { planBackupRun } from "../../src/app/backup-plan.js";
-import { converge, fastApply, type Lab, startLab } from "../engine/helpers.js";
+import { converge, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const guests = [301, 302, 303, 304, 305, 306].map(
   (vmid, i) =>

@@ -8,7 +8,7 @@ import { planBackupRun } from "../../src/app/backup-plan.js";
 import { planRestoreArchive } from "../../src/app/restore.js";
 import { callNeeds } from "../../src/engine/privileges.js";
 import { planPruneGuest } from "../../src/resources/backup/prune.js";
-import { clientAs, converge, fastApply, type Lab, startLab } from "../engine/helpers.js";
+import { clientAs, converge, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const SPEC = `vms:
   - { vmid: 601, name: web, node: pve1, memory: 256, disks: { scsi0: { storage: local-lvm, size: 1G } } }

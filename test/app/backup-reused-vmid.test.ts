@@ -7,7 +7,7 @@ import { applyPlan } from "../../src/app/apply-plan.js";
 import { listBackups } from "../../src/app/backup-list.js";
 import { planBackupPrune, planBackupRun } from "../../src/app/backup-plan.js";
 import { renderArchives } from "../../src/cli/render/backups.js";
-import { converge, fastApply, type Lab, startLab } from "../engine/helpers.js";
+import { converge, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const OLD = `vms:\n  - { vmid: 402, name: old, node: pve1, memory: 256, disks: { scsi0: { storage: local-lvm, size: 1G } } }\n`;
 const NEW = `vms:\n  - { vmid: 402, name: new, node: pve1, memory: 256, disks: { scsi0: { storage: local-lvm, size: 1G } } }\n`;

@@ -6,7 +6,7 @@ import { after, before, beforeEach, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { applyPlan } from "../../src/app/apply-plan.js";
 import { planBackupRun } from "../../src/app/backup-plan.js";
-import { converge, fastApply, type Lab, startLab } from "../engine/helpers.js";
+import { converge, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const SPEC = `vms:
   - { vmid: 201, name: web, node: pve1, memory: 512, disks: { scsi0: { storage: local-lvm, size: 1G } } }

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { backupStatus } from "../../src/app/backup-list.js";
-import { converge, type Lab, startLab } from "../engine/helpers.js";
+import { converge, type Lab, startLab } from "../support/engine-lab.js";
 
 const SPEC = `vms:
   - { vmid: 601, name: web, node: pve1, memory: 256 }

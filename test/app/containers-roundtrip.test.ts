@@ -9,7 +9,7 @@ import { planSpec } from "../../src/app/plan-spec.js";
 import { importGuests, showSpec } from "../../src/app/show.js";
 import { planHasChanges } from "../../src/plan/types.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { fastApply, type Lab, startLab } from "../engine/helpers.js";
+import { fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const SPEC = `
 containers:

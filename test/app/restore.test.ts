@@ -10,7 +10,7 @@ import { planBackupRun } from "../../src/app/backup-plan.js";
 import { planRestoreArchive } from "../../src/app/restore.js";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { converge, fastApply, type Lab, startLab } from "../engine/helpers.js";
+import { converge, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const SPEC = `vms:
   - { vmid: 501, name: web, node: pve1, memory: 512, disks: { scsi0: { storage: local-lvm, size: 1G } } }

@@ -10,7 +10,7 @@ import { after, before, describe, it } from "node:test";
 import { parse } from "yaml";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import { pvectl, simEnv } from "../support/cli.js";
 
 const CONFIG = `clusters:
   pve-lab: { node: pve1, storage: local-lvm, bridge: vmbr0 }

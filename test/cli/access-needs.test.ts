@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { parse } from "yaml";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import { pvectl, simEnv } from "../support/cli.js";
 
 describe("pvectl access", () => {
   let sim: RunningSimulator;

@@ -2,13 +2,13 @@
 // token's secret lands in its file (mode 0600) and nowhere else — not in the plan JSON, the
 // saved plan, the report or any output — and a second plan is empty.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import type { RunningSimulator } from "../../src/sim/index.js";
+import { pvectl } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 const SPEC = `version: 1
 access:
@@ -34,6 +34,7 @@ access:
 `;
 
 describe("pvectl with an access section", () => {
+  let lab: CliLab;
   let sim: RunningSimulator;
   let dir: string;
   let env: NodeJS.ProcessEnv;
@@ -44,15 +45,14 @@ describe("pvectl with an access section", () => {
     return result;
   };
   before(async () => {
-    sim = await startSimulator({ port: 0, seed: 3 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-cli-access-"));
-    env = simEnv(sim);
+    lab = await startCliLab("cli-access", { seed: 3 });
+    ({ sim, dir } = lab);
+    env = lab.env;
     writeFileSync(join(dir, "access.yaml"), SPEC);
     await import("node:fs").then((fs) => fs.mkdirSync(join(dir, "secrets"), { mode: 0o700 }));
   });
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
+    await lab.close();
   });
 
   it("plans, saves, applies; the secret is only in its 0600 file; a second plan is empty; show and import print no secret", async () => {

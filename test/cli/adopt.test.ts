@@ -2,21 +2,21 @@
 // refused (exit 1, the guest named with its tags); with it the plan shows the adoption step and
 // apply tags the guest, keeping its other tags.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import { pvectl } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 describe("pvectl plan / apply --adopt", () => {
-  let sim: RunningSimulator;
+  let lab: CliLab;
   let client: PveClient;
   let dir: string;
   let env: NodeJS.ProcessEnv;
   before(async () => {
-    sim = await startSimulator({ port: 0, seed: 5 });
+    lab = await startCliLab("adopt", { seed: 5 });
+    ({ dir, env } = lab);
+    const { sim } = lab;
     client = new PveClient({
       host: "127.0.0.1",
       port: sim.port,
@@ -26,15 +26,12 @@ describe("pvectl plan / apply --adopt", () => {
     });
     await client.waitForTask((await client.request("POST", "/nodes/pve1/qemu", { vmid: 250, name: "legacy", tags: "ops" })) as string);
     await client.waitForTask((await client.request("POST", "/nodes/pve1/qemu", { vmid: 251, name: "retired", tags: "ops" })) as string);
-    dir = mkdtempSync(join(tmpdir(), "pvectl-adopt-"));
-    env = simEnv(sim);
-    writeFileSync(join(dir, "a.yaml"), "vms:\n  - vmid: 250\n    name: legacy\n    node: pve1\n");
-    writeFileSync(join(dir, "retired.yaml"), "vms:\n  - vmid: 251\n    name: retired\n    node: pve1\n");
+    lab.write("a.yaml", "vms:\n  - vmid: 250\n    name: legacy\n    node: pve1\n");
+    lab.write("retired.yaml", "vms:\n  - vmid: 251\n    name: retired\n    node: pve1\n");
   });
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
     await client.close();
-    await sim.close();
+    await lab.close();
   });
 
   it("plan refuses a foreign guest without --adopt and shows the adoption step with it", async () => {

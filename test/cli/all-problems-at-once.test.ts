@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { pvectl } from "./run.js";
+import { pvectl } from "../support/cli.js";
 
 const SPEC = [
   "connections:",

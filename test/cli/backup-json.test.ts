@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, type Result, ROOT, simEnv } from "./run.js";
+import { pvectlShellCommand } from "../support/pvectl-command.js";
+import { pvectl, type Result, ROOT, simEnv } from "../support/cli.js";
 
 const SPEC = `version: 1
 vms:
@@ -137,9 +138,7 @@ describe("backup --json at a terminal", () => {
       assert.equal((await pvectl(["apply", "-f", join(dir, "spec.yaml"), "--yes"], env)).code, 0);
       // script(1) gives the CLI a terminal on stdin (so it asks) while stdout goes to a file.
       const out = join(dir, "out.json");
-      const cli = ["node", "--import", "tsx", "src/cli/main.ts", "backup", "run", "--vmid", "801", "--storage", "local", "--json"].join(
-        " ",
-      );
+      const cli = pvectlShellCommand(["backup", "run", "--vmid", "801", "--storage", "local", "--json"]);
       const r = await new Promise<number | null>((resolve) => {
         const child = spawn("script", ["-qec", `${cli} > ${out}`, "/dev/null"], {
           cwd: ROOT,

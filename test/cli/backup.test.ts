@@ -1,12 +1,12 @@
 // The backup commands as an operator runs them: backup run prints the plan and each guest's
 // archive, list and status print tables or JSON, and the guards answer with what to do.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import type { RunningSimulator } from "../../src/sim/index.js";
+import { pvectl } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 const SPEC = `version: 1
 vms:
@@ -15,20 +15,20 @@ vms:
 `;
 
 describe("pvectl backup and restore", () => {
+  let lab: CliLab;
   let sim: RunningSimulator;
   let dir: string;
   let env: NodeJS.ProcessEnv;
   before(async () => {
-    sim = await startSimulator({ port: 0, seed: 5 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-cli-b-"));
-    env = simEnv(sim);
+    lab = await startCliLab("cli-b", { seed: 5 });
+    ({ sim, dir } = lab);
+    env = lab.env;
     writeFileSync(join(dir, "spec.yaml"), SPEC);
     const created = await pvectl(["apply", "-f", join(dir, "spec.yaml"), "--yes"], env);
     assert.equal(created.code, 0, created.stderr);
   });
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
+    await lab.close();
   });
 
   it("backup run shows the plan, backs up the spec's guests and names each archive", async () => {

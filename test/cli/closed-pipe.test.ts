@@ -8,12 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, ROOT, type Result, simEnv } from "./run.js";
+import { pvectl, ROOT, type Result, simEnv } from "../support/cli.js";
+import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 /** Runs the CLI with its stdout pipe closed at once by the reader. */
 function pvectlReaderGone(args: string[], env: NodeJS.ProcessEnv): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+    const child = spawn(process.execPath, pvectlNodeArgs(args), {
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,12 +1,10 @@
 // `pvectl apply --defer-restart`: pending changes written, no reboot, the report names each
 // guest's keys waiting for a reboot, exit code 3.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl } from "./run.js";
+import { pvectl } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 const SPEC = (memory: string) => `version: 1
 vms:
@@ -20,22 +18,18 @@ vms:
 `;
 
 describe("pvectl apply --defer-restart", () => {
-  let sim: RunningSimulator;
+  let lab: CliLab;
   let dir: string;
   let env: NodeJS.ProcessEnv;
   before(async () => {
-    sim = await startSimulator({ port: 0, https: false, seed: 4 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-defer-"));
-    env = { PROXMOX_HOST: `http://127.0.0.1:${sim.port}`, PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: sim.rootPassword };
-    writeFileSync(join(dir, "small.yaml"), SPEC("1024"));
-    writeFileSync(join(dir, "big.yaml"), SPEC("2048"));
+    lab = await startCliLab("defer", { https: false, seed: 4 });
+    ({ dir, env } = lab);
+    lab.write("small.yaml", SPEC("1024"));
+    lab.write("big.yaml", SPEC("2048"));
     const created = await pvectl(["apply", "-f", join(dir, "small.yaml"), "--yes"], env);
     assert.equal(created.code, 0, created.stderr);
   });
-  after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
-  });
+  after(() => lab.close());
 
   it("refuses --allow-restart together with --defer-restart before reading anything", async () => {
     const result = await pvectl(["apply", "-f", join(dir, "big.yaml"), "--yes", "--allow-restart", "--defer-restart"], env);

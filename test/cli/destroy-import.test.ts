@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import { pvectl } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 const SPEC = `version: 1
 vms:
@@ -17,20 +16,19 @@ vms:
 `;
 
 describe("pvectl import and destroy", () => {
-  let sim: RunningSimulator;
+  let lab: CliLab;
   let dir: string;
   let env: NodeJS.ProcessEnv;
   before(async () => {
-    sim = await startSimulator({ port: 0, seed: 4 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-cli-d-"));
-    env = simEnv(sim);
+    lab = await startCliLab("cli-d", { seed: 4 });
+    ({ dir } = lab);
+    env = lab.env;
     writeFileSync(join(dir, "spec.yaml"), SPEC);
     const created = await pvectl(["apply", "-f", join(dir, "spec.yaml"), "--yes"], env);
     assert.equal(created.code, 0, created.stderr);
   });
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
+    await lab.close();
   });
 
   it("import writes a spec with the vmid that plans empty", async () => {

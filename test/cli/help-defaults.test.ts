@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Command } from "commander";
 import { buildProgram } from "../../src/cli/main.js";
-import { pvectl } from "./run.js";
+import { pvectl } from "../support/cli.js";
 
 function allCommands(command: Command): Command[] {
   return [command, ...command.commands.flatMap(allCommands)];

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { pvectl } from "./run.js";
+import { pvectl } from "../support/cli.js";
 
 const SECRET = "ci-secret-0d9f8e7c6b5a";
 

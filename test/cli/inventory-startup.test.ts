@@ -5,19 +5,21 @@
 // that the check below sees what a run loads.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { ROOT, simEnv } from "./run.js";
+import type { RunningSimulator } from "../../src/sim/index.js";
+import { pvectlNodeArgs } from "../support/pvectl-command.js";
+import { ROOT, simEnv } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 describe("inventory start-up", () => {
+  let lab: CliLab;
   let sim: RunningSimulator;
   let dir: string;
   before(async () => {
-    sim = await startSimulator({ port: 0, seed: 20 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-inv-startup-"));
+    lab = await startCliLab("inv-startup", { seed: 20 });
+    ({ sim, dir } = lab);
     const out = join(dir, "modules.txt");
     // A loader hook for ES modules, and require.cache at exit for CommonJS (undici is CommonJS).
     writeFileSync(
@@ -30,8 +32,7 @@ describe("inventory start-up", () => {
     );
   });
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
+    await lab.close();
   });
 
   /** The packages (undici, yaml, zod) an inventory run with `config` loaded (the simulator has no guests: --allow-empty). */
@@ -42,18 +43,7 @@ describe("inventory start-up", () => {
     const code = await new Promise<number>((resolve, reject) => {
       const child = spawn(
         process.execPath,
-        [
-          "--import",
-          "tsx",
-          "--import",
-          join(dir, "count.mjs"),
-          "src/cli/main.ts",
-          "inventory",
-          "--config",
-          file,
-          "--list",
-          "--allow-empty",
-        ],
+        ["--import", join(dir, "count.mjs"), ...pvectlNodeArgs(["inventory", "--config", file, "--list", "--allow-empty"])],
         {
           cwd: ROOT,
           env: { PATH: process.env.PATH, HOME: process.env.HOME, ...simEnv(sim) },

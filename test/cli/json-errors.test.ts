@@ -1,13 +1,13 @@
 // Under --json every failure prints one JSON error object on stdout ({ok:false, error:{kind,
 // message, hint}}) and keeps the exit code; the text on stderr stays for people.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, type Result, simEnv } from "./run.js";
+import type { RunningSimulator } from "../../src/sim/index.js";
+import { pvectl, type Result, simEnv } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 interface ErrorObject {
   ok: boolean;
@@ -34,18 +34,18 @@ async function closedPort(): Promise<number> {
 }
 
 describe("--json failures", () => {
+  let lab: CliLab;
   let sim: RunningSimulator;
   let dir: string;
   let spec: string;
   before(async () => {
-    sim = await startSimulator({ port: 0, seed: 13 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-json-err-"));
+    lab = await startCliLab("json-err", { seed: 13 });
+    ({ sim, dir } = lab);
     spec = join(dir, "web.yaml");
     writeFileSync(spec, "vms:\n  - name: web1\n    node: pve1\n    memory: 512\n");
   });
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
+    await lab.close();
   });
 
   it("a refused login", async () => {

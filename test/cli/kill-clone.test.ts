@@ -9,12 +9,13 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { ROOT, simEnv } from "./run.js";
+import { ROOT, simEnv } from "../support/cli.js";
+import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 /** Runs `pvectl apply`; with `killOn`, killed hard as soon as stderr matches it. */
 function apply(file: string, env: NodeJS.ProcessEnv, killOn?: RegExp): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "apply", "-f", file, "--yes"], {
+    const child = spawn(process.execPath, pvectlNodeArgs(["apply", "-f", file, "--yes"]), {
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", ...env },
       stdio: ["ignore", "ignore", "pipe"],

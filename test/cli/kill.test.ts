@@ -2,18 +2,19 @@
 // For VMs and for containers (their creates are tasks that outlive the killed process).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import type { RunningSimulator } from "../../src/sim/index.js";
 import { containersWithoutVmids, vmsWithoutVmids } from "../engine/specs.js";
-import { ROOT, simEnv } from "./run.js";
+import { ROOT } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
+import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 function apply(file: string, env: NodeJS.ProcessEnv, killAfterSends?: number): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "apply", "-f", file, "--yes"], {
+    const child = spawn(process.execPath, pvectlNodeArgs(["apply", "-f", file, "--yes"]), {
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", ...env },
       stdio: ["ignore", "ignore", "pipe"],
@@ -37,20 +38,20 @@ const KINDS = [
 
 for (const kind of KINDS) {
   describe(`an apply of ${kind.count} ${kind.what} killed in the middle`, () => {
+    let lab: CliLab;
     let sim: RunningSimulator;
     let dir: string;
     let env: NodeJS.ProcessEnv;
     const names = Array.from({ length: kind.count }, (_, i) => `k${i}`);
     before(async () => {
       // Creates take 0.3 s each, two workers per node: the kill lands while most are queued or running.
-      sim = await startSimulator({ port: 0, seed: 9, timing: "realistic", timeScale: 0.1, workersPerNode: 2 });
-      dir = mkdtempSync(join(tmpdir(), "pvectl-kill-"));
-      env = simEnv(sim);
+      lab = await startCliLab("kill", { seed: 9, timing: "realistic", timeScale: 0.1, workersPerNode: 2 });
+      ({ sim, dir } = lab);
+      env = lab.env;
       writeFileSync(join(dir, "spec.yaml"), `version: 1\n${kind.section}:${kind.entries(names)}\n`);
     });
     after(async () => {
-      rmSync(dir, { recursive: true, force: true });
-      await sim.close();
+      await lab.close();
     });
 
     it("leaves nothing a rerun cannot converge: no duplicate guests, no orphaned volumes", async () => {

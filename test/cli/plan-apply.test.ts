@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import { pvectl } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 const SPEC = (memory: string) => `version: 1
 vms:
@@ -19,19 +18,18 @@ vms:
 `;
 
 describe("pvectl plan / apply on the command line", () => {
-  let sim: RunningSimulator;
+  let lab: CliLab;
   let dir: string;
   let env: NodeJS.ProcessEnv;
   before(async () => {
-    sim = await startSimulator({ port: 0, seed: 3 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-cli-"));
-    env = simEnv(sim);
+    lab = await startCliLab("cli", { seed: 3 });
+    ({ dir } = lab);
+    env = lab.env;
     writeFileSync(join(dir, "a.yaml"), SPEC("512"));
     writeFileSync(join(dir, "b.yaml"), SPEC("1024"));
   });
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
+    await lab.close();
   });
 
   it("plan shows the create and exits 2 with --detailed-exitcode; --json is the plan", async () => {

@@ -1,14 +1,14 @@
 // `pvectl plan --format markdown`: a table of guests and collapsible details, under the target,
 // that a hostile name or value cannot break out of (table, code, HTML, links, mentions).
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { renderPlanMarkdown } from "../../src/cli/render/plan-markdown.js";
 import type { Plan } from "../../src/plan/types.js";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import type { RunningSimulator } from "../../src/sim/index.js";
+import { pvectl, simEnv } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 const HOSTILE = "a|b`c` <img src=x onerror=alert(1)> **x** [l](https://evil.example) @octocat \x1b]0;pwn\x07\r\n| x |";
 
@@ -83,18 +83,18 @@ describe("plan --format markdown", () => {
   });
 
   describe("through the CLI", () => {
+    let lab: CliLab;
     let sim: RunningSimulator;
     let dir: string;
     let spec: string;
     before(async () => {
-      sim = await startSimulator({ port: 0, seed: 14 });
-      dir = mkdtempSync(join(tmpdir(), "pvectl-md-"));
+      lab = await startCliLab("md", { seed: 14 });
+      ({ sim, dir } = lab);
       spec = join(dir, "web.yaml");
       writeFileSync(spec, "vms:\n  - vmid: 260\n    name: md1\n    node: pve1\n    memory: 512\n");
     });
     after(async () => {
-      rmSync(dir, { recursive: true, force: true });
-      await sim.close();
+      await lab.close();
     });
 
     it("prints the markdown plan, saves the plan with --out, and keeps --detailed-exitcode", async () => {

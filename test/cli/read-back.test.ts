@@ -2,14 +2,13 @@
 // run as a deferred reboot elsewhere exits 3 (pending), not 1; an apply that only made access
 // objects never says "nothing to do"; and no report summary says so next to a change or an error.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { ApplyReport } from "../../src/engine/report.js";
 import { renderReport } from "../../src/cli/render/report.js";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl } from "./run.js";
+import { pvectl } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 const POOL = `access:
   pools:
@@ -26,7 +25,7 @@ const GUEST = (vmid: number, name: string, memory: number) => `  - vmid: ${vmid}
 `;
 
 describe("apply's summary and exit code where features cross", () => {
-  let sim: RunningSimulator;
+  let lab: CliLab;
   let dir: string;
   let env: NodeJS.ProcessEnv;
   const file = (name: string, text: string) => {
@@ -34,13 +33,12 @@ describe("apply's summary and exit code where features cross", () => {
     return join(dir, name);
   };
   before(async () => {
-    sim = await startSimulator({ port: 0, https: false, seed: 11 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-readback-"));
-    env = { PROXMOX_HOST: `http://127.0.0.1:${sim.port}`, PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: sim.rootPassword };
+    lab = await startCliLab("readback", { https: false, seed: 11 });
+    ({ dir } = lab);
+    env = lab.env;
   });
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
+    await lab.close();
   });
 
   it("an apply that only creates access objects says what it made, not 'nothing to do'", async () => {

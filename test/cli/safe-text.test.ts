@@ -1,8 +1,7 @@
 // Control characters from the cluster or a spec (ANSI/OSC escapes, \r, C1) never reach the
 // terminal raw: plans, reports, progress lines and errors show them as visible escapes.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
@@ -14,9 +13,10 @@ import { progressLine, renderReport } from "../../src/cli/render/report.js";
 import { safeLine, safeText } from "../../src/util/safe-text.js";
 import { syncLine } from "../../src/cli/commands/netbox.js";
 import { renderError } from "../../src/cli/render-error.js";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
+import type { RunningSimulator } from "../../src/sim/index.js";
 import { ConnectionError } from "../../src/sources/connections.js";
-import { pvectl, simEnv } from "./run.js";
+import { pvectl, simEnv } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 const OSC_TITLE = "\x1b]0;pwn\x07";
 const CLEAR = "\x1b[2J";
@@ -125,11 +125,12 @@ describe("control characters in human output", () => {
   });
 
   describe("through the CLI", () => {
+    let lab: CliLab;
     let sim: RunningSimulator;
     let dir: string;
     before(async () => {
-      sim = await startSimulator({ port: 0, seed: 12 });
-      dir = mkdtempSync(join(tmpdir(), "pvectl-safe-"));
+      lab = await startCliLab("safe", { seed: 12 });
+      ({ sim, dir } = lab);
       const client = new PveClient({
         host: "127.0.0.1",
         port: sim.port,
@@ -151,8 +152,7 @@ describe("control characters in human output", () => {
       }
     });
     after(async () => {
-      rmSync(dir, { recursive: true, force: true });
-      await sim.close();
+      await lab.close();
     });
 
     it("plan shows a hostile live description escaped", async () => {

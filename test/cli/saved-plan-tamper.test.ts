@@ -2,14 +2,14 @@
 // plan is recomputed from its spec and the cluster, and anything that differs is refused
 // before a single change (exit 1, a list of what differs, the cluster untouched).
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import type { SavedPlan } from "../../src/engine/saved-plan.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import { pvectl, simEnv } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 const GUEST = (cores: number) => `version: 1
 vms:
@@ -29,6 +29,7 @@ vms:
 `;
 
 describe("apply --plan with an edited or unfitting saved plan", () => {
+  let lab: CliLab;
   let sim: RunningSimulator;
   let dir: string;
   let env: NodeJS.ProcessEnv;
@@ -59,9 +60,9 @@ describe("apply --plan with an edited or unfitting saved plan", () => {
   }
 
   before(async () => {
-    sim = await startSimulator({ port: 0, seed: 11 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-tamper-"));
-    env = simEnv(sim);
+    lab = await startCliLab("tamper", { seed: 11 });
+    ({ sim, dir } = lab);
+    env = lab.env;
     writeFileSync(join(dir, "spec.yaml"), GUEST(1));
     writeFileSync(join(dir, "victim.yaml"), VICTIM);
     for (const spec of ["spec.yaml", "victim.yaml"]) {
@@ -83,8 +84,7 @@ describe("apply --plan with an edited or unfitting saved plan", () => {
   });
   after(async () => {
     await client.close();
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
+    await lab.close();
   });
 
   it("refuses a plan that was given an extra stop and destroy of another guest", async () => {

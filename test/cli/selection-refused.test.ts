@@ -3,7 +3,7 @@
 // without a cluster configured (pvectl() runs the CLI with no PROXMOX_* environment). `backup status` (read-only) reads the whole cluster instead.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { pvectl } from "./run.js";
+import { pvectl } from "../support/cli.js";
 
 describe("commands over many guests without a selection", () => {
   for (const args of [

@@ -4,10 +4,11 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { test } from "node:test";
-import { ROOT } from "./run.js";
+import { ROOT } from "../support/cli.js";
+import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 test("pvectl sim --netbox --json: both APIs answer, with the printed URL and token", async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "sim", "--port", "0", "--http", "--netbox", "--json"], {
+  const child = spawn(process.execPath, pvectlNodeArgs(["sim", "--port", "0", "--http", "--netbox", "--json"]), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME },
     stdio: ["ignore", "pipe", "pipe"],
@@ -30,7 +31,7 @@ test("pvectl sim --netbox --json: both APIs answer, with the printed URL and tok
 });
 
 test("pvectl sim --netbox with a bad port says so", async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "sim", "--port", "0", "--netbox", "eighty"], {
+  const child = spawn(process.execPath, pvectlNodeArgs(["sim", "--port", "0", "--netbox", "eighty"]), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME },
     stdio: ["ignore", "pipe", "pipe"],

@@ -3,11 +3,12 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, it } from "node:test";
-import { ROOT } from "./run.js";
+import { ROOT } from "../support/cli.js";
+import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 /** Starts `pvectl sim ARGS`, returns its banner (up to "Press Ctrl-C"), then stops it. */
 async function banner(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "sim", "--port", "0", ...args], {
+  const child = spawn(process.execPath, pvectlNodeArgs(["sim", "--port", "0", ...args]), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],

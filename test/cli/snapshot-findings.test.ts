@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { type OwnedGuest, ownedGuests, seedOwnedGuests, snapshotsByVmid } from "./owned-guests.js";
-import { pvectl, simEnv } from "./run.js";
+import { pvectl, simEnv } from "../support/cli.js";
 
 let sim: RunningSimulator;
 let container: OwnedGuest;

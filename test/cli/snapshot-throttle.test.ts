@@ -10,7 +10,7 @@ import { defaultPerNode } from "../../src/engine/apply.js";
 import { readCluster } from "../../src/engine/cluster.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { type OwnedGuest, ownedGuests, seedOwnedGuests, snapshotsByVmid } from "./owned-guests.js";
-import { pvectl, simEnv } from "./run.js";
+import { pvectl, simEnv } from "../support/cli.js";
 
 const NODES = 3;
 const COUNT = 200;

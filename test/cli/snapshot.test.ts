@@ -1,12 +1,11 @@
 // `pvectl snapshot ...` end to end against the simulator: the plan is shown before anything
 // runs, the guard rails and the preflight refuse as documented, --json carries what was skipped.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import { pvectl } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 const SPEC = `version: 1
 vms:
@@ -23,22 +22,21 @@ containers:
 `;
 
 describe("pvectl snapshot", () => {
-  let sim: RunningSimulator;
+  let lab: CliLab;
   let dir: string;
   let env: NodeJS.ProcessEnv;
   let spec: string;
   before(async () => {
-    sim = await startSimulator({ port: 0, seed: 4 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-cli-snap-"));
-    env = simEnv(sim);
+    lab = await startCliLab("cli-snap", { seed: 4 });
+    ({ dir } = lab);
+    env = lab.env;
     spec = join(dir, "spec.yaml");
     writeFileSync(spec, SPEC);
     const created = await pvectl(["apply", "-f", spec, "--yes"], env);
     assert.equal(created.code, 0, created.stderr);
   });
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
+    await lab.close();
   });
 
   it("create shows the plan with its severity, snapshots a VM and a container, and list shows them", async () => {

@@ -3,14 +3,14 @@
 // A disk's `format:` is converged: a move to a file storage with `format: qcow2` passes it to
 // PVE's move_disk, and the next plan is empty.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { getQemuConfig } from "../../src/api/endpoints/index.js";
 import { PveClient } from "../../src/api/index.js";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import type { RunningSimulator } from "../../src/sim/index.js";
+import { pvectl } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 const config = {
   nodes: 1,
@@ -27,6 +27,7 @@ function vm(vmid: number, disk: string): string {
 }
 
 describe("free space and disk format at plan time", () => {
+  let lab: CliLab;
   let sim: RunningSimulator;
   let dir: string;
   let env: NodeJS.ProcessEnv;
@@ -36,13 +37,12 @@ describe("free space and disk format at plan time", () => {
     return file;
   };
   before(async () => {
-    sim = await startSimulator({ port: 0, seed: 5, config });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-space-"));
-    env = simEnv(sim);
+    lab = await startCliLab("space", { seed: 5, config });
+    ({ sim, dir } = lab);
+    env = lab.env;
   });
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
+    await lab.close();
   });
 
   it("refuses a plan whose new disks overfill a thick LVM storage together, before creating anything", async () => {

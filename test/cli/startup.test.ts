@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import { Command } from "commander";
 import { namedCommand, registerCommands } from "../../src/cli/commands/index.js";
 import { buildProgram } from "../../src/cli/main.js";
-import { pvectl } from "./run.js";
+import { pvectl } from "../support/cli.js";
 
 const argv = (...args: string[]) => ["node", "pvectl", ...args];
 

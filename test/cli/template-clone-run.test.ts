@@ -2,26 +2,26 @@
 // (`plan --detailed-exitcode` exits 2, not 1), a saved plan of it applies in one run, and the
 // next `plan --detailed-exitcode` exits 0.
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, ROOT, simEnv } from "./run.js";
+import type { RunningSimulator } from "../../src/sim/index.js";
+import { pvectl, ROOT, simEnv } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 describe("pvectl plan / apply: a template and its clone in one spec", () => {
+  let lab: CliLab;
   let sim: RunningSimulator;
   let dir: string;
   let env: NodeJS.ProcessEnv;
   before(async () => {
-    sim = await startSimulator({ port: 0, seed: 11 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-template-clone-"));
+    lab = await startCliLab("template-clone", { seed: 11 });
+    ({ sim, dir } = lab);
     copyFileSync(join(ROOT, "examples/clones.yaml"), join(dir, "clones.yaml"));
     env = simEnv(sim);
   });
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
+    await lab.close();
   });
 
   it("plan --detailed-exitcode exits 2, the saved plan applies both in one run, and the next plan exits 0", async () => {

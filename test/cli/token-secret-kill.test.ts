@@ -3,13 +3,13 @@
 // (exit 2 with --detailed-exitcode), apply without --allow-secret-reset refuses it naming the
 // flag, apply with it makes a new secret that logs in, and the plan after that is empty.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv, spawnPvectl } from "./run.js";
+import type { RunningSimulator } from "../../src/sim/index.js";
+import { pvectl, simEnv, spawnPvectl } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 const SPEC = `version: 1
 access:
@@ -28,21 +28,21 @@ access:
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("an apply killed between a token's create and the write of its secret", () => {
+  let lab: CliLab;
   let sim: RunningSimulator;
   let dir: string;
   let env: NodeJS.ProcessEnv;
   const client = (auth: { user: string; password: string } | { tokenId: string; tokenSecret: string }) =>
     new PveClient({ host: "127.0.0.1", port: sim.port, fingerprint: sim.fingerprint as string, ...auth });
   before(async () => {
-    sim = await startSimulator({ port: 0, seed: 29 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-secret-kill-"));
+    lab = await startCliLab("secret-kill", { seed: 29 });
+    ({ sim, dir } = lab);
     mkdirSync(join(dir, "secrets"), { mode: 0o700 });
     writeFileSync(join(dir, "access.yaml"), SPEC);
     env = simEnv(sim);
   });
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
+    await lab.close();
   });
 
   /** Apply, killed once PVE made the token and while its answer (with the secret) is held back. */

@@ -1,13 +1,13 @@
 // "No changes: the cluster matches the spec" is never printed next to an error: plan, apply and
 // destroy say what failed and exit 1, in text and in --json.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl } from "./run.js";
+import type { RunningSimulator } from "../../src/sim/index.js";
+import { pvectl } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 const GUEST = (size: string) => `version: 1
 vms:
@@ -26,13 +26,14 @@ vms:
 `;
 
 describe("summaries never claim 'no changes' next to errors", () => {
+  let lab: CliLab;
   let sim: RunningSimulator;
   let dir: string;
   let env: NodeJS.ProcessEnv;
   before(async () => {
-    sim = await startSimulator({ port: 0, https: false, seed: 5 });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-summary-"));
-    env = { PROXMOX_HOST: `http://127.0.0.1:${sim.port}`, PROXMOX_USER: "root@pam", PROXMOX_PASSWORD: sim.rootPassword };
+    lab = await startCliLab("summary", { https: false, seed: 5 });
+    ({ sim, dir } = lab);
+    env = lab.env;
     writeFileSync(join(dir, "grow.yaml"), GUEST("2G"));
     writeFileSync(join(dir, "shrink.yaml"), GUEST("1G"));
     writeFileSync(join(dir, "foreign.yaml"), FOREIGN);
@@ -46,8 +47,7 @@ describe("summaries never claim 'no changes' next to errors", () => {
     }
   });
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
+    await lab.close();
   });
 
   it("plan: a guest error is named in the summary, exit 1", async () => {

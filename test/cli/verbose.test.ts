@@ -1,28 +1,29 @@
 // `--verbose`: one stderr line per API exchange (method, path, status, ms); a password, a
 // token secret or a ticket never appears in it, and stdout stays what it was.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { ConnectionPool } from "../../src/util/http/pool.js";
 import { type RequestLogEntry, send, setRequestLog } from "../../src/api/transport.js";
-import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "./run.js";
+import type { RunningSimulator } from "../../src/sim/index.js";
+import { pvectl, simEnv } from "../support/cli.js";
+import { type CliLab, startCliLab } from "../support/cli-lab.js";
 
 const PASSWORD = "Verbose-Pa55word-7781";
 const LINE = /^api: (GET|POST|PUT|DELETE) \/api2\/json\/\S* (\d{3}|\S+) \d+ms$/;
 
 describe("--verbose", () => {
+  let lab: CliLab;
   let sim: RunningSimulator;
   let dir: string;
   let spec: string;
   let tokenSecret: string;
   before(async () => {
-    sim = await startSimulator({ port: 0, seed: 15, rootPassword: PASSWORD });
-    dir = mkdtempSync(join(tmpdir(), "pvectl-verbose-"));
+    lab = await startCliLab("verbose", { seed: 15, rootPassword: PASSWORD });
+    ({ sim, dir } = lab);
     spec = join(dir, "web.yaml");
     writeFileSync(spec, "vms:\n  - vmid: 270\n    name: v1\n    node: pve1\n    memory: 512\n");
     const root = new PveClient({
@@ -40,8 +41,7 @@ describe("--verbose", () => {
     }
   });
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
-    await sim.close();
+    await lab.close();
   });
 
   it("logs every request with a password login, without the password or the ticket", async () => {

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "../cli/run.js";
-import { ansibleEnv, ansibleMissing, REPO_ROOT, run } from "./helpers.js";
+import { pvectl, simEnv } from "../support/cli.js";
+import { ansibleEnv, ansibleMissing, REPO_ROOT, run } from "../support/conformance.js";
 
 const missing = ansibleMissing();
 const SPEC = `version: 1

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { REPO_ROOT, ansibleEnv, ansibleMissing, run } from "./helpers.js";
+import { REPO_ROOT, ansibleEnv, ansibleMissing, run } from "../support/conformance.js";
+import { pvectlShellCommand } from "../support/pvectl-command.js";
 
 const missing = ansibleMissing();
 let dir: string;
@@ -30,7 +31,7 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), "pvectl-ansible-cfg-"));
   await cp(join(REPO_ROOT, "examples", "ansible"), dir, { recursive: true });
   // `pvectl` on PATH, as `npm i -g` puts it there, running this checkout.
-  await writeFile(join(dir, "pvectl"), `#!/bin/sh\ncd '${REPO_ROOT}' && exec node --import tsx src/cli/main.ts "$@"\n`);
+  await writeFile(join(dir, "pvectl"), `#!/bin/sh\ncd '${REPO_ROOT}' && exec ${pvectlShellCommand()} "$@"\n`);
   await chmod(join(dir, "pvectl"), 0o755);
   sim = await startSimulator({ port: 0, nodes: 1 });
   const client = new PveClient({

@@ -10,8 +10,8 @@ import { after, before, test } from "node:test";
 import { parse } from "yaml";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "../cli/run.js";
-import { REPO_ROOT, ansibleEnv, ansibleMissing, run } from "./helpers.js";
+import { pvectl, simEnv } from "../support/cli.js";
+import { REPO_ROOT, ansibleEnv, ansibleMissing, run } from "../support/conformance.js";
 import { runProxmoxerScript } from "./proxmoxer.js";
 
 const missing = ansibleMissing();

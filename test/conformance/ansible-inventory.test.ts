@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { REPO_ROOT, ansibleEnv, ansibleMissing, run } from "./helpers.js";
+import { REPO_ROOT, ansibleEnv, ansibleMissing, run } from "../support/conformance.js";
+import { pvectlShellCommand } from "../support/pvectl-command.js";
 
 const missing = ansibleMissing();
 let sim: RunningSimulator;
@@ -46,7 +47,7 @@ before(async () => {
 
   dir = await mkdtemp(join(tmpdir(), "pvectl-inv-"));
   const script = join(dir, "pve.sh");
-  await writeFile(script, `#!/bin/sh\ncd '${REPO_ROOT}' && exec node --import tsx src/cli/main.ts inventory "$@"\n`);
+  await writeFile(script, `#!/bin/sh\ncd '${REPO_ROOT}' && exec ${pvectlShellCommand()} inventory "$@"\n`);
   await chmod(script, 0o755);
   env = ansibleEnv({
     PROXMOX_HOST: "127.0.0.1",

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { parse, stringify } from "yaml";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, simEnv } from "../cli/run.js";
-import { REPO_ROOT, ansibleEnv, ansibleMissing, run } from "./helpers.js";
+import { pvectl, simEnv } from "../support/cli.js";
+import { REPO_ROOT, ansibleEnv, ansibleMissing, run } from "../support/conformance.js";
 
 const missing = ansibleMissing();
 let sim: RunningSimulator;

@@ -11,9 +11,10 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { type NetboxSimAdmin, seedDemo } from "../../src/netbox/sim/index.js";
 import { DEMO_CONFIG } from "../netbox/fixtures.js";
-import { type NetboxLab, startNetboxLab } from "../netbox/lab.js";
-import { REPO_ROOT, ansibleEnv, run } from "./helpers.js";
+import { type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
+import { REPO_ROOT, ansibleEnv, run } from "../support/conformance.js";
 import { articleNetboxYml, nbInventoryMissing } from "./nb-inventory.js";
+import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 const missing = nbInventoryMissing();
 let lab: NetboxLab;
@@ -119,7 +120,7 @@ test("after pvectl netbox sync, the built records are staged in nb_inventory and
   );
   const pvectl = await run(
     "node",
-    ["--import", "tsx", "src/cli/main.ts", "inventory", "--config", pveYaml, "--list"],
+    pvectlNodeArgs(["inventory", "--config", pveYaml, "--list"]),
     {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { REPO_ROOT, ansibleEnv, ansibleMissing, run } from "./helpers.js";
+import { REPO_ROOT, ansibleEnv, ansibleMissing, run } from "../support/conformance.js";
 import { proxmoxerSkip, runProxmoxerScript } from "./proxmoxer.js";
 
 const missing = ansibleMissing() ?? proxmoxerSkip;

@@ -9,8 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { ansibleEnv, ansibleMissing, REPO_ROOT, run } from "./helpers.js";
+import { ansibleEnv, ansibleMissing, REPO_ROOT, run } from "../support/conformance.js";
 import { populateInventoryCluster } from "./inventory-cluster.js";
+import { pvectlShellCommand } from "../support/pvectl-command.js";
 
 const missing = ansibleMissing();
 
@@ -36,7 +37,7 @@ async function pvectlInventory(config: string, extraArgs: string[] = []): Promis
   const script = join(dir, `pve-${scripts}.sh`);
   await writeFile(
     script,
-    `#!/bin/sh\ncd '${REPO_ROOT}' && exec node --import tsx src/cli/main.ts inventory --config '${config}' ${extraArgs.join(" ")} "$@"\n`,
+    `#!/bin/sh\ncd '${REPO_ROOT}' && exec ${pvectlShellCommand()} inventory --config '${config}' ${extraArgs.join(" ")} "$@"\n`,
   );
   await chmod(script, 0o755);
   const env = ansibleEnv({

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { REPO_ROOT, ansibleEnv, ansibleMissing, run } from "./helpers.js";
+import { REPO_ROOT, ansibleEnv, ansibleMissing, run } from "../support/conformance.js";
+import { pvectlShellCommand } from "../support/pvectl-command.js";
 
 const missing = ansibleMissing();
 const TEMPLATE = "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst";
@@ -76,7 +77,7 @@ test("pvectl's built-in groups hold the same hosts as the community plugin's, co
   assert.equal(plugin.code, 0, plugin.stderr);
 
   const script = join(dir, "pve.sh");
-  await writeFile(script, `#!/bin/sh\ncd '${REPO_ROOT}' && exec node --import tsx src/cli/main.ts inventory "$@"\n`);
+  await writeFile(script, `#!/bin/sh\ncd '${REPO_ROOT}' && exec ${pvectlShellCommand()} inventory "$@"\n`);
   await chmod(script, 0o755);
   const pvectl = await run(
     "ansible-inventory",

@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { PveClient } from "../../src/api/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { ansibleEnv, ansibleMissing, REPO_ROOT, run } from "./helpers.js";
+import { ansibleEnv, ansibleMissing, REPO_ROOT, run } from "../support/conformance.js";
+import { pvectlShellCommand } from "../support/pvectl-command.js";
 
 const missing = ansibleMissing();
 let sim: RunningSimulator;
@@ -69,7 +70,7 @@ before(async () => {
     ].join("\n"),
   );
   script = join(dir, "pve.sh");
-  await writeFile(script, `#!/bin/sh\ncd '${REPO_ROOT}' && exec node --import tsx src/cli/main.ts inventory --config '${config}' "$@"\n`);
+  await writeFile(script, `#!/bin/sh\ncd '${REPO_ROOT}' && exec ${pvectlShellCommand()} inventory --config '${config}' "$@"\n`);
   await chmod(script, 0o755);
 });
 

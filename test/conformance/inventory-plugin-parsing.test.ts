@@ -9,7 +9,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import type { InventoryGuest } from "../../src/inventory/model.js";
 import { pluginHostVars } from "../../src/inventory/plugin-facts.js";
-import { ansibleMissing } from "./helpers.js";
+import { ansibleMissing } from "../support/conformance.js";
 
 const missing = ansibleMissing();
 

@@ -1,7 +1,7 @@
 // The seed article's NetBox inventory (netbox.netbox.nb_inventory, shipped with Debian's ansible)
 // as a file, and what it needs installed; shared by the nb_inventory conformance test.
 import { existsSync } from "node:fs";
-import { ansibleMissing } from "./helpers.js";
+import { ansibleMissing } from "../support/conformance.js";
 
 const PLUGIN = "/usr/lib/python3/dist-packages/ansible_collections/netbox/netbox/plugins/inventory/nb_inventory.py";
 

@@ -13,7 +13,7 @@ import { planSpec } from "../../src/app/plan-spec.js";
 import { planHasErrors } from "../../src/plan/types.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { fastApply } from "../engine/helpers.js";
+import { fastApply } from "../support/engine-lab.js";
 import { PROXMOXER_PREAMBLE, runProxmoxerScript, proxmoxerSkip as skip } from "./proxmoxer.js";
 
 const POOLS = (ids: string[], guest = true) => `

@@ -12,7 +12,7 @@ import { applyPlan } from "../../src/app/apply-plan.js";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { planHasErrors } from "../../src/plan/types.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { clientAs, fastApply, type Lab, startLab } from "./helpers.js";
+import { clientAs, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const tokens = (dir: string, user: string, name: string) => `
 access:

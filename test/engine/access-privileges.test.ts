@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { applyPlan } from "../../src/app/apply-plan.js";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { clientAs, fastApply, type Lab, startLab } from "./helpers.js";
+import { clientAs, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const SPEC = (role: string) => `
 access:

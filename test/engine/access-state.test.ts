@@ -12,7 +12,7 @@ import { recomputeSavedPlan } from "../../src/app/saved-plan.js";
 import { loadPlan, savedPlanContent, savePlan } from "../../src/engine/saved-plan.js";
 import { planHasChanges, planHasErrors } from "../../src/plan/types.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { fastApply, type Lab, startLab } from "./helpers.js";
+import { fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 type Row = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import { PreflightFailedError } from "../../src/engine/errors.js";
 import { buildDestroyPlan, buildPlan } from "../../src/engine/plan.js";
 import { selectGuests } from "../../src/engine/show.js";
 import { stringify } from "yaml";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { desired, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const FOREIGN = { vmid: 310, name: "prod-db", tags: "db;prod", memory: 4096, net0: "virtio,bridge=vmbr0", start: 1 };
 

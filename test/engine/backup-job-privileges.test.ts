@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { clientAs, type Lab, startLab } from "./helpers.js";
+import { clientAs, type Lab, startLab } from "../support/engine-lab.js";
 
 const SPEC = `
 backupJobs:

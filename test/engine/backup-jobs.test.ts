@@ -13,7 +13,7 @@ import { planHasChanges } from "../../src/plan/types.js";
 import { importGuests, showSpec } from "../../src/app/show.js";
 import { stringify } from "yaml";
 import { parseSpec, SpecError } from "../../src/sources/spec/index.js";
-import { fastApply, type Lab, startLab } from "./helpers.js";
+import { fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 type Row = Record<string, unknown>;
 

@@ -10,7 +10,7 @@ import type { DesiredGuest } from "../../src/resources/index.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
 import { desiredCtFromSpec } from "../../src/resources/lxc/spec-desired.js";
 import { PveClient } from "../../src/api/index.js";
-import { fastApply, type Lab, startLab } from "./helpers.js";
+import { fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 function cts(yaml: string): DesiredGuest[] {
   return parseSpec(yaml, "test.yaml").containers.map(desiredCtFromSpec);

@@ -8,7 +8,7 @@ import { PveClient } from "../../src/api/index.js";
 import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import type { RequestFaultSpec } from "../../src/sim/index.js";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { desired, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const TIMEOUT_MS = 250;
 const SLOW_MS = 1500;

@@ -6,7 +6,7 @@ import { after, before, beforeEach, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
 import type { CreateWait } from "../../src/engine/creates.js";
 import { buildDestroyPlan, buildPlan } from "../../src/engine/plan.js";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { desired, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const vm = (name: string, o: { vmid?: number; memory?: number; node?: string } = {}) => `
   - ${o.vmid !== undefined ? `vmid: ${o.vmid}\n    ` : ""}name: ${name}

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { buildPlan } from "../../src/engine/plan.js";
 import type { DesiredCt } from "../../src/resources/lxc/model.js";
-import { type Lab, startLab } from "./helpers.js";
+import { type Lab, startLab } from "../support/engine-lab.js";
 
 const GIB = 1024 ** 3;
 

@@ -12,7 +12,7 @@ import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import { savePlan } from "../../src/engine/saved-plan.js";
 import type { DesiredCt, SecretRef } from "../../src/resources/lxc/model.js";
-import { fastApply, type Lab, startLab } from "./helpers.js";
+import { fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const GIB = 1024 ** 3;
 const PASSWORD = "correct-Horse-battery-9";

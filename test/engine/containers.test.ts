@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
 import { buildDestroyPlan, buildPlan } from "../../src/engine/plan.js";
 import type { DesiredCt } from "../../src/resources/lxc/model.js";
-import { fastApply, type Lab, startLab } from "./helpers.js";
+import { fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const GIB = 1024 ** 3;
 const TEMPLATE = "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst";

@@ -4,7 +4,7 @@ import { plannedParams } from "../../src/plan/resolve-call.js";
 // VM created only once that start task has ended well, and a failed start as the step's error.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { converge, type Lab, startLab } from "./helpers.js";
+import { converge, type Lab, startLab } from "../support/engine-lab.js";
 
 const spec = (vmid: number) => `
 vms:

@@ -3,7 +3,7 @@
 // still reboots.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { converge, type Lab, startLab } from "./helpers.js";
+import { converge, type Lab, startLab } from "../support/engine-lab.js";
 
 const SPEC = (memory: string, cores: number) => `
 vms:

@@ -6,7 +6,7 @@ import { applyPlan } from "../../src/engine/apply.js";
 import { buildDestroyPlan, buildPlan } from "../../src/engine/plan.js";
 import { liveVmFromConfig } from "../../src/resources/qemu/read.js";
 import { destroyStep, volumeOwner } from "../../src/resources/qemu/steps.js";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { desired, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const SPEC = `
 vms:

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
-import { converge, desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { converge, desired, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const vm = (vmid: number, name: string, node = "pve1", memory = "512") => `
   - vmid: ${vmid}

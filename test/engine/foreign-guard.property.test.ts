@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import { PreflightFailedError } from "../../src/engine/errors.js";
-import { converge, type Lab, startLab } from "./helpers.js";
+import { converge, type Lab, startLab } from "../support/engine-lab.js";
 
 const SEED = 1616;
 const NUM_RUNS = 12;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { buildPlan } from "../../src/engine/plan.js";
-import { converge, desired, type Lab, startLab } from "./helpers.js";
+import { converge, desired, type Lab, startLab } from "../support/engine-lab.js";
 
 const BASE = `
 vms:

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { desired, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 import { vmsWithoutVmids } from "./specs.js";
 
 const NO_VMIDS = vmsWithoutVmids(["a", "b", "c", "d", "e"].map((n) => `node-${n}`));

@@ -8,7 +8,7 @@ import { buildPlan } from "../../src/engine/plan.js";
 import { desiredVmFromSpec } from "../../src/resources/qemu/spec-desired.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
 import { specEntry, touched } from "../resources/left-out-model.js";
-import { type Lab, startLab } from "./helpers.js";
+import { type Lab, startLab } from "../support/engine-lab.js";
 
 const SEED = 4242;
 const NUM_RUNS = 15;

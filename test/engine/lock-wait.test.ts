@@ -10,8 +10,8 @@ import { buildDestroyPlan, buildPlan } from "../../src/engine/plan.js";
 import type { GuestReport } from "../../src/engine/report.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { parseDuration } from "../../src/util/duration.js";
-import { pvectl, simEnv } from "../cli/run.js";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { pvectl, simEnv } from "../support/cli.js";
+import { desired, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const vm = (vmid: number, memory = 512) => `
   - vmid: ${vmid}

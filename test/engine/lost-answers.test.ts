@@ -7,7 +7,7 @@ import { PveClient } from "../../src/api/index.js";
 import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import type { RequestFaultSpec } from "../../src/sim/index.js";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { desired, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 /** Well below the injected delays (undici checks its timeouts only about once a second), so every faulted request times out on the client. */
 const TIMEOUT_MS = 250;

@@ -8,7 +8,7 @@ import { buildPlan } from "../../src/engine/plan.js";
 import type { PveClient } from "../../src/api/index.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
 import { desiredOf } from "../../src/app/plan-spec.js";
-import { clientAs, converge, type Lab, startLab } from "./helpers.js";
+import { clientAs, converge, type Lab, startLab } from "../support/engine-lab.js";
 
 const CT = (hostname: string, bridge: string) => `containers:
   - vmid: 270

@@ -8,7 +8,7 @@ import { PveClient, PveError } from "../../src/api/index.js";
 import { readMaxWorkers } from "../../src/engine/node-concurrency.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { ownedGuests, seedOwnedGuests } from "../cli/owned-guests.js";
-import { pvectl, simEnv } from "../cli/run.js";
+import { pvectl, simEnv } from "../support/cli.js";
 
 const NODES = 3;
 /** More than pvectl's CPU sizing (8 on the simulator's 16-CPU nodes), so no task waits for a slot. */

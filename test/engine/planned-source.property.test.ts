@@ -11,7 +11,7 @@ import { buildPlan } from "../../src/engine/plan.js";
 import { predictSource } from "../../src/engine/planned-source.js";
 import type { LiveVm } from "../../src/resources/qemu/model.js";
 import { applyPlan } from "../../src/engine/apply.js";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { desired, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const SEED = 5151;
 const NUM_RUNS = 12;

@@ -10,7 +10,7 @@ import { applyPlan } from "../../src/app/apply-plan.js";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { PveError } from "../../src/api/index.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { clientAs, converge, fastApply, type Lab, startLab } from "./helpers.js";
+import { clientAs, converge, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const TEMPLATE = `vms:
   - vmid: 9001

@@ -9,7 +9,7 @@ import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import { selectGuests, showSpecGuests } from "../../src/engine/show.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { clientAs, desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { clientAs, desired, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const VM = (pool?: string) => `vms:
   - vmid: 330

@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
 import { PreflightFailedError } from "../../src/engine/errors.js";
 import { buildPlan } from "../../src/engine/plan.js";
-import { clientAs, desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { clientAs, desired, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const ONE = (over: Partial<Record<string, string>> = {}) => `
 vms:

@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { planSpec } from "../../src/app/plan-spec.js";
 import { applyPlan } from "../../src/app/apply-plan.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { converge, fastApply, type Lab, startLab } from "./helpers.js";
+import { converge, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const VERIFY = { verifyConvergence: true };
 

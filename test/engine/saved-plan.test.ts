@@ -21,7 +21,7 @@ import { verifySavedPlan } from "../../src/engine/saved-plan-verify.js";
 import { ChangedSincePlanError } from "../../src/engine/errors.js";
 import { startSimulator } from "../../src/sim/index.js";
 import { PVECTL_VERSION } from "../../src/version.js";
-import { clientAs, desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { clientAs, desired, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const SPEC = (memory: string) => `
 vms:

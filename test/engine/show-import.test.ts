@@ -4,7 +4,7 @@ import { stringify } from "yaml";
 import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import { selectGuests, showSpecGuests } from "../../src/engine/show.js";
-import { desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { desired, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 import { TWO_WEB } from "./specs.js";
 
 const RICH = `

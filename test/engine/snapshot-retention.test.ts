@@ -7,7 +7,7 @@ import { applyPlan } from "../../src/engine/apply.js";
 import { planSnapshots, readSnapshots } from "../../src/engine/snapshot-plan.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
 import { planSpec } from "../../src/app/plan-spec.js";
-import { converge, fastApply, type Lab, startLab } from "./helpers.js";
+import { converge, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const spec = (retention: string) => `version: 1
 vms:

@@ -9,7 +9,7 @@ import { applyPlan } from "../../src/engine/apply.js";
 import { planSnapshots, readSnapshots } from "../../src/engine/snapshot-plan.js";
 import type { SnapshotOperation } from "../../src/resources/snapshot-steps.js";
 import type { RequestFaultSpec } from "../../src/sim/index.js";
-import { clientAs, converge, fastApply, type Lab, startLab } from "./helpers.js";
+import { clientAs, converge, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const SPEC = `vms:
   - { vmid: 400, name: snap400, node: pve1, memory: 512, disks: { scsi0: { storage: local-lvm, size: 1G } } }

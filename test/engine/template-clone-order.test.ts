@@ -13,7 +13,7 @@ import { buildDestroyPlan, buildPlan } from "../../src/engine/plan.js";
 import { loadPlan, savedPlanContent, savePlan } from "../../src/engine/saved-plan.js";
 import { verifySavedPlan } from "../../src/engine/saved-plan-verify.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { converge, desired, fastApply, type Lab, startLab } from "./helpers.js";
+import { converge, desired, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const SPEC = (base: string, clone = "{ from: base, full: false }") => `
 vms:

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { applyPlan } from "../../src/app/apply-plan.js";
 import { planDestroy } from "../../src/app/destroy.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { converge, fastApply, type Lab, startLab } from "./helpers.js";
+import { converge, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const SEED = 2929;
 const NUM_RUNS = 8;

@@ -8,7 +8,7 @@ import { applyPlan } from "../../src/engine/apply.js";
 import { buildPlan } from "../../src/engine/plan.js";
 import type { DesiredGuest } from "../../src/resources/index.js";
 import type { RequestFaultSpec } from "../../src/sim/index.js";
-import { fastApply, type Lab, startLab } from "./helpers.js";
+import { fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const GIB = 1024 ** 3;
 const TIMEOUT_MS = 250;

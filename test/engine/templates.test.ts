@@ -11,7 +11,7 @@ import { selectGuests } from "../../src/engine/show.js";
 import { lxcCalls } from "../../src/resources/lxc/calls.js";
 import { qemuCalls } from "../../src/resources/qemu/calls.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { clientAs, converge, type Lab, startLab } from "./helpers.js";
+import { clientAs, converge, type Lab, startLab } from "../support/engine-lab.js";
 
 const CT_TEMPLATE = "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst";
 

@@ -19,7 +19,7 @@ import { type Plan, planHasChanges, planHasErrors } from "../../src/plan/types.j
 import { secretFileHolds } from "../../src/pve/index.js";
 import { objectCallNeeds } from "../../src/resources/objects.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { fastApply, type Lab, startLab } from "./helpers.js";
+import { fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const spec = (dir: string, acls = true) => `
 access:

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { buildPlan } from "../../src/engine/plan.js";
-import { clientAs, desired, type Lab, startLab } from "./helpers.js";
+import { clientAs, desired, type Lab, startLab } from "../support/engine-lab.js";
 
 const ON = (storage: string) => `vms:
   - vmid: 340

@@ -11,9 +11,9 @@ import { after, before, describe, it } from "node:test";
 import { parse, stringify } from "yaml";
 import type { SyncReport } from "../../src/app/netbox/sync.js";
 import { NetboxClient } from "../../src/netbox/client.js";
-import { ansibleEnv, ansibleMissing, run } from "../conformance/helpers.js";
+import { ansibleEnv, ansibleMissing, run } from "../support/conformance.js";
 import { day2Config, runDiskIdentityScenario } from "../netbox/disk-identity-lab.js";
-import { addVlanNetworks, pointNetboxAt } from "../netbox/lab.js";
+import { addVlanNetworks, pointNetboxAt } from "../support/netbox-lab.js";
 import { DAY_ONE, DAY_TWO, estateSpec, NETBOX_CONFIG, NETBOX_TOKEN, PLATFORM_ACCESS, TOKEN } from "./estate.js";
 import { type Desk, expectExit, openDesk } from "./operator.js";
 

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { PveClient } from "../../src/api/index.js";
 import { type NetboxSimulator, startNetboxSimulator } from "../../src/netbox/sim/index.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
-import { pvectl, type Result, ROOT } from "../cli/run.js";
+import { pvectl, type Result, ROOT } from "../support/cli.js";
+import { pvectlNodeArgs, pvectlShellCommand } from "../support/pvectl-command.js";
 
 export interface Desk {
   sim: RunningSimulator;
@@ -97,7 +98,7 @@ export async function openDesk(): Promise<Desk> {
         .map(([k, v]) => `${k}='${v}'`)
         .join(" ");
       const path = join(dir, "inventory.sh");
-      writeFileSync(path, `#!/bin/sh\ncd '${ROOT}' && exec env ${env} node --import tsx src/cli/main.ts inventory --facts config "$@"\n`);
+      writeFileSync(path, `#!/bin/sh\ncd '${ROOT}' && exec env ${env} ${pvectlShellCommand()} inventory --facts config "$@"\n`);
       chmodSync(path, 0o700);
       return path;
     },
@@ -119,7 +120,7 @@ export interface Background {
 }
 
 function startBackground(args: string[], env: NodeJS.ProcessEnv): Background {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+  const child: ChildProcess = spawn(process.execPath, pvectlNodeArgs(args), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],

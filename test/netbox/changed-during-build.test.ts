@@ -9,9 +9,9 @@ import { afterEach, describe, test } from "node:test";
 import type { SyncOptions } from "../../src/app/netbox/sync.js";
 import { NetboxClient, type NetboxResponse, type RequestOptions } from "../../src/netbox/client.js";
 import { NetboxConnectionError } from "../../src/netbox/errors.js";
-import { obj } from "./helpers.js";
+import { obj } from "../support/netbox-http.js";
 import { DEMO_CONFIG } from "./fixtures.js";
-import { type NetboxLab, startNetboxLab } from "./lab.js";
+import { type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
 
 const VMS = "virtualization/virtual-machines";
 

@@ -8,8 +8,8 @@ import { afterEach, describe, test } from "node:test";
 import { WriteBack } from "../../src/app/netbox/writeback.js";
 import { loadRecords } from "../../src/sources/netbox/records.js";
 import { DEMO_CONFIG } from "./fixtures.js";
-import { obj } from "./helpers.js";
-import { type NetboxLab, startNetboxLab } from "./lab.js";
+import { obj } from "../support/netbox-http.js";
+import { type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
 
 const VMS = "virtualization/virtual-machines";
 // Every platform puts the address into the guest (cloud-init), so it must be the record's primary IP.

@@ -9,7 +9,8 @@ import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { SyncReport } from "../../src/app/netbox/sync.js";
 import { DEMO_CONFIG } from "./fixtures.js";
-import { type NetboxLab, startNetboxLab } from "./lab.js";
+import { type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
+import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 let lab: NetboxLab;
@@ -26,7 +27,7 @@ after(async () => {
 });
 
 function pvectl(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+  const child = spawn(process.execPath, pvectlNodeArgs(args), {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -8,8 +8,8 @@ import { type AddressInfo, createServer as createTcp, type Socket } from "node:n
 import { after, before, describe, it } from "node:test";
 import { NetboxClient } from "../../src/netbox/client.js";
 import { NetboxConnectionError } from "../../src/netbox/errors.js";
-import { type TestCerts, testCerts } from "../api/helpers/certs.js";
-import { startServer, type TestServer } from "../api/helpers/server.js";
+import { type TestCerts, testCerts } from "../support/api/certs.js";
+import { startServer, type TestServer } from "../support/api/server.js";
 
 const TOKEN = "ef".repeat(20);
 const STATUS = { "netbox-version": "4.6.8" };

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { decommissionNetbox } from "../../src/app/netbox/decommission.js";
-import { obj } from "./helpers.js";
-import { FAST_APPLY, type NetboxLab, startNetboxLab } from "./lab.js";
+import { obj } from "../support/netbox-http.js";
+import { FAST_APPLY, type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
 
 const VMS = "virtualization/virtual-machines";
 const IFACES = "virtualization/interfaces";

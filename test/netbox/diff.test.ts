@@ -4,13 +4,13 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { concernsNetbox, diffNetbox, type NetboxDiffReport, type RecordDrift } from "../../src/app/netbox/diff.js";
-import { startNetboxLab, type NetboxLab } from "./lab.js";
-import { obj } from "./helpers.js";
+import { startNetboxLab, type NetboxLab } from "../support/netbox-lab.js";
+import { obj } from "../support/netbox-http.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_CONFIG } from "./fixtures.js";
-import { pvectl } from "../cli/run.js";
+import { pvectl } from "../support/cli.js";
 import { renderNetboxDiff } from "../../src/cli/commands/netbox-diff.js";
 import { paletteFor } from "../../src/cli/render/plan.js";
 

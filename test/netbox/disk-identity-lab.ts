@@ -10,8 +10,8 @@ import type { Plan } from "../../src/plan/types.js";
 import { tryParseSize } from "../../src/pve/size.js";
 import { diskTagOf, recordedDisks } from "../../src/sources/netbox/disk-slots.js";
 import { DEMO_CONFIG } from "./fixtures.js";
-import { obj } from "./helpers.js";
-import { FAST_APPLY, type NetboxLab } from "./lab.js";
+import { obj } from "../support/netbox-http.js";
+import { FAST_APPLY, type NetboxLab } from "../support/netbox-lab.js";
 
 /** What the helpers need: NetBox's admin side and a root PVE client (a NetboxLab, or the journey's desk). */
 export interface DiskParts {

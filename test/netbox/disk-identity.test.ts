@@ -17,7 +17,7 @@ import {
   runDiskIdentityScenario,
   syncRecord,
 } from "./disk-identity-lab.js";
-import { type NetboxLab, startNetboxLab } from "./lab.js";
+import { type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
 
 describe("netbox sync: disks by identity", () => {
   let lab: NetboxLab;

@@ -11,8 +11,8 @@ import { WriteBack } from "../../src/app/netbox/writeback.js";
 import { parseNetboxConfig } from "../../src/sources/netbox/config.js";
 import { loadRecords } from "../../src/sources/netbox/records.js";
 import { CLOUD_INIT_CONFIG, DEMO_CONFIG } from "./fixtures.js";
-import { obj } from "./helpers.js";
-import { type NetboxLab, startNetboxLab } from "./lab.js";
+import { obj } from "../support/netbox-http.js";
+import { type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
 
 const VMS = "virtualization/virtual-machines";
 const CLOUD_INIT = CLOUD_INIT_CONFIG;

@@ -9,8 +9,9 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DEMO_CONFIG } from "./fixtures.js";
-import { obj } from "./helpers.js";
-import { type NetboxLab, startNetboxLab } from "./lab.js";
+import { obj } from "../support/netbox-http.js";
+import { type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
+import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CREATE = "POST /nodes/{node}/qemu";
@@ -36,7 +37,7 @@ test("a sync killed (SIGKILL) during the creates, run again, finishes without du
   const current = lab;
   const config = join(dir, "netbox.yaml");
   writeFileSync(config, DEMO_CONFIG);
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "netbox", "sync", "-c", config], {
+  const child = spawn(process.execPath, pvectlNodeArgs(["netbox", "sync", "-c", config]), {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -2,8 +2,8 @@
 // backup ends, within the wait, and the wait is shown through the apply events.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { obj } from "./helpers.js";
-import { FAST_APPLY, type NetboxLab, startNetboxLab } from "./lab.js";
+import { obj } from "../support/netbox-http.js";
+import { FAST_APPLY, type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
 
 const VMS = "virtualization/virtual-machines";
 

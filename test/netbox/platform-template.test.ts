@@ -10,8 +10,8 @@ import { mapRecord } from "../../src/sources/netbox/mapping.js";
 import type { NetboxVmRecord } from "../../src/sources/netbox/records.js";
 import { formatIssue } from "../../src/sources/spec/errors.js";
 import { DEMO_CONFIG, WINDOWS_CONFIG } from "./fixtures.js";
-import { obj } from "./helpers.js";
-import { type NetboxLab, startNetboxLab } from "./lab.js";
+import { obj } from "../support/netbox-http.js";
+import { type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
 
 const VMS = "virtualization/virtual-machines";
 

@@ -8,8 +8,8 @@ import { quarantineSpans, retentionSpanMs } from "../../src/app/netbox/quarantin
 import { vmidsInQuarantine } from "../../src/app/netbox/vmid-quarantine.js";
 import { parseNetboxConfig } from "../../src/sources/netbox/config.js";
 import { DEMO_CONFIG } from "./fixtures.js";
-import { obj } from "./helpers.js";
-import { FAST_APPLY, type NetboxLab, startNetboxLab } from "./lab.js";
+import { obj } from "../support/netbox-http.js";
+import { FAST_APPLY, type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
 
 const VMS = "virtualization/virtual-machines";
 const DAY = 86_400_000;

@@ -10,9 +10,9 @@ import { decommissionNetbox } from "../../src/app/netbox/decommission.js";
 import { diffNetbox } from "../../src/app/netbox/diff.js";
 import { parseNetboxConfig } from "../../src/sources/netbox/config.js";
 import { SelectionOutsideConfig } from "../../src/sources/netbox/selection.js";
-import { pvectl } from "../cli/run.js";
+import { pvectl } from "../support/cli.js";
 import { DEMO_CONFIG } from "./fixtures.js";
-import { type NetboxLab, startNetboxLab } from "./lab.js";
+import { type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
 
 const SELECTED = `${DEMO_CONFIG}select:\n  clusters: [pve-lab]\n  tags: [web]\n`;
 

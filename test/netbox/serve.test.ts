@@ -8,8 +8,8 @@ import { createHmac, randomUUID } from "node:crypto";
 import { promisify } from "node:util";
 import { afterEach, describe, test } from "node:test";
 import { type RunningServe, type ServeLog, startNetboxServe } from "../../src/app/netbox/serve.js";
-import { obj } from "./helpers.js";
-import { FAST_APPLY, type NetboxLab, pointNetboxAt, startNetboxLab } from "./lab.js";
+import { obj } from "../support/netbox-http.js";
+import { FAST_APPLY, type NetboxLab, pointNetboxAt, startNetboxLab } from "../support/netbox-lab.js";
 
 const VMS = "virtualization/virtual-machines";
 const SECRET = "s3cret-for-tests";

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { type NetboxSimulator, startNetboxSimulator } from "../../src/netbox/sim/index.js";
-import { call, obj, results } from "./helpers.js";
+import { call, obj, results } from "../support/netbox-http.js";
 
 let nb: NetboxSimulator;
 before(async () => {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type NetboxSimulator, startNetboxSimulator } from "../../src/netbox/sim/index.js";
-import { call, obj, results } from "./helpers.js";
+import { call, obj, results } from "../support/netbox-http.js";
 
 const VMS = "/api/virtualization/virtual-machines/";
 

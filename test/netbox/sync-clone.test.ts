@@ -8,7 +8,7 @@ import { afterEach, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { Plan } from "../../src/plan/types.js";
 import { DEMO_CONFIG } from "./fixtures.js";
-import { type NetboxLab, startNetboxLab } from "./lab.js";
+import { type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
 
 const TEMPLATE_VMID = 9000;
 const PYTHON = "/usr/bin/python3";

@@ -7,8 +7,8 @@ import { afterEach, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { decommissionNetbox } from "../../src/app/netbox/decommission.js";
 import { DEMO_CONFIG } from "./fixtures.js";
-import { obj } from "./helpers.js";
-import { FAST_APPLY, type NetboxLab, startNetboxLab } from "./lab.js";
+import { obj } from "../support/netbox-http.js";
+import { FAST_APPLY, type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
 
 const TEMPLATE = "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst";
 const CONFIG = DEMO_CONFIG.replace(

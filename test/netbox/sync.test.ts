@@ -3,8 +3,8 @@
 // converges without duplicates, bad records that get nothing but their reason, plan-only.
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import { startNetboxLab, type NetboxLab } from "./lab.js";
-import { obj } from "./helpers.js";
+import { startNetboxLab, type NetboxLab } from "../support/netbox-lab.js";
+import { obj } from "../support/netbox-http.js";
 
 const VMS = "virtualization/virtual-machines";
 

@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 import { parseNetboxConfig } from "../../src/sources/netbox/config.js";
 import { CLOUD_INIT_CONFIG } from "./fixtures.js";
-import { call, obj, results } from "./helpers.js";
-import { addVlanNetworks, type NetboxLab, startNetboxLab } from "./lab.js";
+import { call, obj, results } from "../support/netbox-http.js";
+import { addVlanNetworks, type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
 import { pynetboxRead } from "./pynetbox-read.js";
 
 const VMS = "virtualization/virtual-machines";

@@ -7,8 +7,8 @@ import { afterEach, describe, test } from "node:test";
 import { decommissionNetbox } from "../../src/app/netbox/decommission.js";
 import { parseNetboxConfig } from "../../src/sources/netbox/config.js";
 import { DEMO_CONFIG } from "./fixtures.js";
-import { obj } from "./helpers.js";
-import { FAST_APPLY, type NetboxLab, startNetboxLab } from "./lab.js";
+import { obj } from "../support/netbox-http.js";
+import { FAST_APPLY, type NetboxLab, startNetboxLab } from "../support/netbox-lab.js";
 import { pynetboxRead } from "./pynetbox-read.js";
 
 const VMS = "virtualization/virtual-machines";

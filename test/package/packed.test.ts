@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ROOT } from "../cli/run.js";
+import { ROOT } from "../support/cli.js";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { PveClient } from "../../src/api/index.js";
-import { clientAs, type Lab, startLab } from "../engine/helpers.js";
+import { clientAs, type Lab, startLab } from "../support/engine-lab.js";
 
 const BASE = { ostemplate: "local:vztmpl/debian-13-standard_13.0-1_amd64.tar.zst", rootfs: "local-lvm:4" };
 

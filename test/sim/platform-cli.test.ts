@@ -11,6 +11,7 @@ import { generate } from "selfsigned";
 import { simOptionsFromFlags } from "../../src/cli/commands/sim.js";
 import { SimListenError, startSimulator } from "../../src/sim/index.js";
 import { trustingFetch } from "./trusting-fetch.js";
+import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 const defaults = { host: "127.0.0.1", port: "8006", rootPassword: "proxmox", timing: "instant" };
 
@@ -93,13 +94,9 @@ describe("pvectl sim", () => {
   it("prints its connection details as JSON and stops cleanly on SIGINT", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pvectl-sim-cli-"));
     const caFile = join(dir, "ca.pem");
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "src/cli/main.ts", "sim", "--port", "0", "--seed", "3", "--json", "--ca-file", caFile],
-      {
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, pvectlNodeArgs(["sim", "--port", "0", "--seed", "3", "--json", "--ca-file", caFile]), {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (chunk: Buffer) => {

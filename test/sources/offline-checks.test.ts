@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parseSpec, SpecError } from "../../src/sources/spec/index.js";
-import { pvectl } from "../cli/run.js";
+import { pvectl } from "../support/cli.js";
 
 const lines = (...rows: string[]): string => `${rows.join("\n")}\n`;
 

@@ -10,7 +10,7 @@ import { after, before, describe, it } from "node:test";
 import { DEFAULT_SECRET_POLICY, secretPolicy } from "../../src/sources/secret-policy.js";
 import { checkTokenSecretFiles, SecretFileRefusedError } from "../../src/sources/token-secret-files.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
-import { pvectl } from "../cli/run.js";
+import { pvectl } from "../support/cli.js";
 
 describe("a token's secretFile", () => {
   let dir = "";

@@ -9,9 +9,10 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { validateJson, validateSummary } from "../../src/cli/commands/validate.js";
 import { loadSpecFiles, SpecError } from "../../src/sources/spec/index.js";
+import { pvectlNodeArgs } from "../support/pvectl-command.js";
 
 function pvectl(...args: string[]): { stdout: string; stderr: string; status: number | null } {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "validate", ...args], {
+  const result = spawnSync(process.execPath, pvectlNodeArgs(["validate", ...args]), {
     encoding: "utf8",
     env: { ...process.env, PROXMOX_HOST: "", NO_COLOR: "1" },
   });

@@ -1,8 +1,10 @@
-// Runs the pvectl CLI (through tsx, from the sources) as a child process, without a terminal.
+// Runs the pvectl CLI as a child process, without a terminal (the built bin/pvectl.js under
+// `npm test`: see test/support/pvectl-command.ts).
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
+import { pvectlNodeArgs, ROOT } from "./pvectl-command.js";
 
-export const ROOT = new URL("../..", import.meta.url).pathname;
+export { ROOT };
 
 export interface Result {
   code: number;
@@ -12,7 +14,7 @@ export interface Result {
 
 /** The CLI as a child process (a test that kills it midway needs the process itself). */
 export function spawnPvectl(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcessByStdio<null, Readable, Readable> {
-  return spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+  return spawn(process.execPath, pvectlNodeArgs(args), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -10,7 +10,7 @@ import { type NetboxConfig, parseNetboxConfig } from "../../src/sources/netbox/c
 import { type NetboxSimulator, type NetboxSimulatorOptions, startNetboxSimulator } from "../../src/netbox/sim/index.js";
 import { type SyncOptions, syncNetbox } from "../../src/app/netbox/sync.js";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/sim/index.js";
-import { DEMO_CONFIG } from "./fixtures.js";
+import { DEMO_CONFIG } from "../netbox/fixtures.js";
 
 export interface NetboxLab {
   sim: RunningSimulator;
@@ -82,7 +82,7 @@ export interface VlanNetworks {
  * (give that platform `cloudInit:` to see the addresses in the guests: CLOUD_INIT_CONFIG).
  */
 export async function addVlanNetworks(nb: { url: string; token: string }): Promise<VlanNetworks> {
-  const script = fileURLToPath(new URL("./vlan-networks.py", import.meta.url));
+  const script = fileURLToPath(new URL("../netbox/vlan-networks.py", import.meta.url));
   const { stdout } = await promisify(execFile)("/usr/bin/python3", [script, nb.url, nb.token]);
   return JSON.parse(stdout) as VlanNetworks;
 }
