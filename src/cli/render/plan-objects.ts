@@ -1,6 +1,6 @@
 // The objects section of a plan for people (backup jobs ...), under the guests: one line per
 // object with its marker, its steps and field changes; foreign objects listed as "not managed".
-import type { ObjectPlan, Plan, Step } from "../../plan/types.js";
+import type { ObjectPlan, Plan, Step } from "../../app/plan-model.js";
 import { safeLine, safeText } from "../../util/safe-text.js";
 import { type Palette, colourSeverity } from "./plan.js";
 
