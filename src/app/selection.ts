@@ -9,3 +9,5 @@ export {
   selectGuests,
   type SkippedGuest,
 } from "../engine/selection.js";
+/** Which guests `import` writes a spec of (by vmid, tag, node, or all). */
+export type { Selection as ImportSelection } from "../engine/show.js";

@@ -101,3 +101,14 @@ export async function openSpecTarget(request: SpecTargetRequest, command: string
     client,
   };
 }
+
+/**
+ * The spec's guests and backup jobs on one connection (all of them when `connection` is absent),
+ * read offline: no connection is resolved and no client made (`access needs`).
+ */
+export async function readSpecGuests(files: string[], connection?: string): Promise<SpecGuests> {
+  const spec = await loadSpecFiles(files);
+  const on = <G extends { connection?: string }>(guests: G[]): G[] =>
+    connection === undefined ? guests : guests.filter((g) => g.connection === connection);
+  return { vms: on(spec.vms), containers: on(spec.containers), ...(spec.backupJobs ? { backupJobs: on(spec.backupJobs) } : {}) };
+}
