@@ -3,13 +3,13 @@
 // 1. Requests per second of PveClient for a simple GET (token auth, JSON envelope) against a
 //    loopback node:http server running in a child process (so client and server do not share
 //    one event loop), at concurrency 1 and 16, next to the floor the client is built on (a bare
-//    node:http request loop on a keep-alive Agent) and, for reference, a bare undici.request loop.
+//    node:http request loop on a keep-alive Agent). (Until issue #30 it also ran a bare undici
+//    loop for reference; pvectl no longer depends on undici.)
 // 2. RSS and heap of a fresh process holding a PveClient, without and with the generated API
 //    schema loaded (src/schema allEndpoints()).
 import { type ChildProcess, fork, spawnSync } from "node:child_process";
 import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { fileURLToPath } from "node:url";
-import { Agent, request } from "undici";
 import { PveClient } from "../src/api/index.js";
 
 const self = fileURLToPath(import.meta.url);
@@ -67,20 +67,6 @@ interface RunResult {
   p50: number;
   p99: number;
   count: number;
-}
-
-/** The same loop around a bare undici request: what the client's own work costs on top. */
-async function measureRawUndici(port: number, concurrency: number): Promise<RunResult> {
-  const dispatcher = new Agent({ connections: concurrency });
-  const url = `http://127.0.0.1:${port}/api2/json/version`;
-  const headers = { authorization: "PVEAPIToken=bench@pve!rps=00000000-0000-0000-0000-000000000000" };
-  const once = async () => {
-    const res = await request(url, { dispatcher, headers });
-    return (JSON.parse(await res.body.text()) as { data: unknown }).data;
-  };
-  const result = await loop(concurrency, once);
-  await dispatcher.close();
-  return result;
 }
 
 /** The same loop around a bare node:http request on a keep-alive Agent: what the client is built on. */
@@ -169,22 +155,20 @@ async function main(): Promise<void> {
   try {
     for (const concurrency of [1, 16]) {
       // Alternated and best of two: the machine is shared, so a single run is at the mercy of its load.
-      type Round = { client: RunResult; raw: RunResult; undici: RunResult };
+      type Round = { client: RunResult; raw: RunResult };
       const runs: Round[] = [];
       for (let i = 0; i < 2; i++) {
         runs.push({
           client: await measureRps(port, concurrency),
           raw: await measureRawHttp(port, concurrency),
-          undici: await measureRawUndici(port, concurrency),
         });
       }
       const best = (pick: (x: Round) => RunResult) => runs.map(pick).reduce((a, b) => (b.rps > a.rps ? b : a));
       const r = best((x) => x.client);
       const raw = best((x) => x.raw);
-      const undici = best((x) => x.undici);
       console.log(
         `  concurrency ${String(concurrency).padStart(2)}: PveClient ${Math.round(r.rps)} req/s (p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${r.count} requests); ` +
-          `bare node:http ${Math.round(raw.rps)} req/s (p50 ${raw.p50.toFixed(2)} ms); client/bare = ${(r.rps / raw.rps).toFixed(2)}; bare undici.request ${Math.round(undici.rps)} req/s`,
+          `bare node:http ${Math.round(raw.rps)} req/s (p50 ${raw.p50.toFixed(2)} ms); client/bare = ${(r.rps / raw.rps).toFixed(2)}`,
       );
     }
   } finally {

@@ -12,7 +12,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { Pool } from "undici";
+import { exchange } from "../src/util/http/exchange.js";
+import { ConnectionPool } from "../src/util/http/pool.js";
+import { certificatePolicy } from "../src/util/http/tls.js";
 import { REPO_ROOT } from "../test/conformance/helpers.js";
 
 const { values } = parseArgs({
@@ -39,7 +41,29 @@ function rssMiB(): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-const pool = new Pool(info.url, { connections: 16, ...(info.ca ? { connect: { ca: info.ca } } : {}) });
+// pvectl's own transport (src/util/http), as pvectl's clients connect: 16 kept-alive connections.
+const origin = new URL(info.url);
+const connections = new ConnectionPool({
+  protocol: origin.protocol === "https:" ? "https" : "http",
+  host: origin.hostname,
+  port: Number(origin.port),
+  connections: 16,
+  connectTimeoutMs: 10_000,
+  ...(info.ca ? { tls: certificatePolicy({ ca: info.ca, verify: true }) } : {}),
+});
+const pool = {
+  async request(request: { method: string; path: string; headers: Record<string, string>; body?: string }) {
+    const { method, path, headers, body } = request;
+    const res = await exchange(connections, {
+      url: `${info.url}${path}`,
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      timeoutMs: 120_000,
+    });
+    return { statusCode: res.status, json: (): unknown => JSON.parse(res.text) };
+  },
+};
 try {
   const login = await pool.request({
     method: "POST",
@@ -47,13 +71,11 @@ try {
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: `username=root%40pam&password=${info.password}`,
   });
-  const ticket = ((await login.body.json()) as { data: { ticket: string; CSRFPreventionToken: string } }).data;
+  const ticket = (login.json() as { data: { ticket: string; CSRFPreventionToken: string } }).data;
   const headers = { cookie: `PVEAuthCookie=${encodeURIComponent(ticket.ticket)}`, csrfpreventiontoken: ticket.CSRFPreventionToken };
 
   async function get(path: string): Promise<number> {
-    const res = await pool.request({ method: "GET", path, headers });
-    await res.body.dump();
-    return res.statusCode;
+    return (await pool.request({ method: "GET", path, headers })).statusCode;
   }
 
   async function throughput(path: string, concurrency: number): Promise<number> {
@@ -96,19 +118,19 @@ try {
   /** A write as root; its `data`. */
   async function post(path: string, body: string, method = "POST"): Promise<unknown> {
     const res = await pool.request({
-      method: method as "POST",
+      method,
       path,
       headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
       body,
     });
     if (res.statusCode !== 200) throw new Error(`${method} ${path} failed: ${res.statusCode}`);
-    return ((await res.body.json()) as { data: unknown }).data;
+    return (res.json() as { data: unknown }).data;
   }
 
   /** RSS read from /proc, with the V8 heap figures the simulator reports about itself. */
   async function memory(): Promise<string> {
     const res = await pool.request({ method: "GET", path: "/_sim/info", headers: adminHeaders });
-    const m = ((await res.body.json()) as { data: { memory: Record<string, number> } }).data.memory;
+    const m = (res.json() as { data: { memory: Record<string, number> } }).data.memory;
     const mib = (bytes = 0) => (bytes / 1024 / 1024).toFixed(0);
     return `RSS ${rssMiB().toFixed(0)} MiB (V8 heap ${mib(m.heapUsed)} MiB used of ${mib(m.heapTotal)} MiB, external ${mib(m.external)} MiB)`;
   }
@@ -122,7 +144,7 @@ try {
   /** The simulator's own time for its last `count` /cluster/resources answers (from its access log). */
   async function serverTimes(count: number): Promise<number[]> {
     const res = await pool.request({ method: "GET", path: "/_sim/access-log", headers: adminHeaders });
-    const log = ((await res.body.json()) as { data: { entries: Array<{ endpoint: string; durationMs: number }> } }).data;
+    const log = (res.json() as { data: { entries: Array<{ endpoint: string; durationMs: number }> } }).data;
     return log.entries
       .filter((e) => e.endpoint === "/cluster/resources")
       .slice(-count)
@@ -184,7 +206,6 @@ try {
       path: "/api2/json/cluster/resources",
       headers: { authorization: `PVEAPIToken=${token["full-tokenid"]}=${token.value}` },
     });
-    await res.body.dump();
     if (res.statusCode !== 200) throw new Error(`GET /cluster/resources as a token failed: ${res.statusCode}`);
     asToken.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
@@ -194,7 +215,7 @@ try {
     `GET /version with ${guestCount} guests, concurrency 16: ${(await throughput("/api2/json/version", 16)).toFixed(0)} requests/s`,
   );
 } finally {
-  await pool.close();
+  await connections.close();
   child.kill("SIGINT");
   await once(child, "close");
 }

@@ -20,7 +20,7 @@ import { SecretScrubber } from "./secrets.js";
 import { type EndpointStat, EndpointStats } from "./stats.js";
 import { type TaskResult, type WaitOptions, waitForTask } from "./tasks.js";
 import { sleep } from "../util/sleep.js";
-import { ConnectionPool } from "./pool.js";
+import { ConnectionPool } from "../util/http/pool.js";
 import { tlsPolicy } from "./tls.js";
 import { type Envelope, type HttpMethod, type RawResponse, send } from "./transport.js";
 

@@ -1,9 +1,10 @@
 // Turns what went wrong on the wire into a PveError whose message a person can act on:
 // what failed, against which host or path, why, and what to do next. Every text passes
 // through the secret scrubber first.
+import { errorCode, RequestTimeout } from "../util/http/exchange.js";
+import { TlsRejection } from "../util/http/tls.js";
 import { PveError, parsePermissionFailure } from "./errors.js";
-import { TlsRejection } from "./tls.js";
-import { type RawResponse, RequestTimeout } from "./transport.js";
+import type { RawResponse } from "./transport.js";
 
 export interface CallContext {
   method: string;
@@ -24,25 +25,14 @@ const CONNECTION_CODES: Record<string, string> = {
   EHOSTUNREACH: "no route to the host",
   ENETUNREACH: "the network is unreachable",
   ETIMEDOUT: "the connection timed out",
-  UND_ERR_CONNECT_TIMEOUT: "the connection timed out (no answer from the host; a firewall may drop the packets)",
+  CONNECT_TIMEOUT: "the connection timed out (no answer from the host; a firewall may drop the packets)",
   ECONNRESET: "the connection was reset by the server",
   EPIPE: "the connection was closed by the server",
-  UND_ERR_SOCKET: "the connection was closed unexpectedly",
-  UND_ERR_CLOSED: "the connection was closed unexpectedly",
+  POOL_CLOSED: "the client was closed while the request waited for a connection",
 };
 
 /** Error codes of failures that may go away on their own (worth retrying a read). */
-export const TRANSIENT_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED", "ETIMEDOUT", "EAI_AGAIN"]);
-
-/** Node and undici hide the code in different places (AggregateError from happy eyeballs, cause). */
-export function errorCode(err: unknown): string | undefined {
-  if (typeof err !== "object" || err === null) return undefined;
-  const e = err as { code?: unknown; errors?: unknown[]; cause?: unknown };
-  if (typeof e.code === "string") return e.code;
-  if (Array.isArray(e.errors) && e.errors.length > 0) return errorCode(e.errors[0]);
-  if (e.cause) return errorCode(e.cause);
-  return undefined;
-}
+export const TRANSIENT_CODES = new Set(["ECONNRESET", "EPIPE", "ETIMEDOUT", "EAI_AGAIN"]);
 
 function where(ctx: CallContext): string {
   return `${ctx.method} ${ctx.path}`;

@@ -1,7 +1,8 @@
 // Which failed reads are worth repeating, and how long to wait before doing so.
 // Only GETs are repeated: a write that got no answer may have been applied, and doing it
 // twice (create, delete, start) is not the same as doing it once.
-import { errorCode, TRANSIENT_CODES } from "./messages.js";
+import { errorCode } from "../util/http/exchange.js";
+import { TRANSIENT_CODES } from "./messages.js";
 import type { RawResponse } from "./transport.js";
 
 /**

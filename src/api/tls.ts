@@ -1,25 +1,12 @@
-// The TLS policy: which server certificate is acceptable, decided on each new connection before
-// it carries a request (pool.ts). Node's own `checkServerIdentity` is not enough for a pin (it
-// is only called after the chain verified), so the policy looks at the certificate itself:
-// with a pin, exactly that certificate; otherwise the chain (system or given CA) and host name
-// must verify, unless verification was explicitly switched off.
+// The PVE connection's TLS policy from its options: the pin (PROXMOX_FINGERPRINT), the CA
+// (PROXMOX_CA_PATH, checked here so that a broken file is reported in PVE's terms) and
+// verification switched off only explicitly, with one warning. The check itself, shared with
+// the NetBox client, is util/http/tls.ts.
 import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { TLSSocket } from "node:tls";
+import { certificatePolicy, type TlsPolicy } from "../util/http/tls.js";
 import { PveError } from "./errors.js";
 import type { ResolvedOptions } from "./options.js";
-
-/** The server's certificate was refused; carries what the user needs to decide to trust it. */
-export class TlsRejection extends Error {
-  constructor(
-    readonly reason: "untrusted" | "pin-mismatch",
-    readonly detail: string,
-    readonly serverFingerprint: string | undefined,
-  ) {
-    super(`TLS certificate refused: ${detail}`);
-    this.name = "TlsRejection";
-  }
-}
 
 const warnedInsecure = new Set<string>();
 
@@ -70,49 +57,6 @@ function readCa(options: ResolvedOptions): string | undefined {
   return checkedCa(text, `file PROXMOX_CA_PATH='${options.caPath}'`);
 }
 
-function describeAuthorizationError(code: string): string {
-  switch (code) {
-    case "DEPTH_ZERO_SELF_SIGNED_CERT":
-      return "the server's certificate is self-signed and not trusted";
-    case "SELF_SIGNED_CERT_IN_CHAIN":
-    case "UNABLE_TO_GET_ISSUER_CERT_LOCALLY":
-    case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
-      return "the server's certificate was issued by a CA that is not trusted";
-    case "CERT_HAS_EXPIRED":
-      return "the server's certificate has expired";
-    case "ERR_TLS_CERT_ALTNAME_INVALID":
-      return "the server's certificate is not valid for this host name";
-    default:
-      return `the server's certificate did not verify`;
-  }
-}
-
-function checkCertificate(socket: TLSSocket, options: ResolvedOptions): TlsRejection | undefined {
-  const fingerprint = socket.getPeerX509Certificate()?.fingerprint256;
-  if (options.fingerprint) {
-    if (fingerprint === options.fingerprint) return undefined;
-    return new TlsRejection(
-      "pin-mismatch",
-      `the certificate's SHA-256 fingerprint ${fingerprint ?? "(none)"} is not the pinned ${options.fingerprint}`,
-      fingerprint,
-    );
-  }
-  if (!options.validateCerts || socket.authorized) return undefined;
-  const raw = socket.authorizationError;
-  const code = raw instanceof Error ? ((raw as NodeJS.ErrnoException).code ?? raw.message) : String(raw);
-  return new TlsRejection("untrusted", `${describeAuthorizationError(code)} (${code})`, fingerprint);
-}
-
-export interface TlsPolicy {
-  /**
-   * The CAs the handshake verifies against; undefined: the system's. With a pin (or verification
-   * off) the chain decides nothing, and loading the system's root store would only cost start-up time.
-   */
-  ca?: string | string[];
-  /** Why the connection's certificate is refused, or undefined when it is accepted. */
-  check(socket: TLSSocket): TlsRejection | undefined;
-}
-
 /** The policy for `options` (undefined for plain HTTP); warns once per host when verification is off. */
 export function tlsPolicy(options: ResolvedOptions): TlsPolicy | undefined {
   if (options.protocol !== "https") return undefined;
@@ -126,6 +70,9 @@ export function tlsPolicy(options: ResolvedOptions): TlsPolicy | undefined {
         "Pin the node's certificate instead with PROXMOX_FINGERPRINT (pvectl shows it when verification fails), or trust its CA with PROXMOX_CA_PATH.",
     );
   }
-  const trusted = ca ?? (options.fingerprint || !options.validateCerts ? [] : undefined);
-  return { ...(trusted !== undefined ? { ca: trusted } : {}), check: (socket) => checkCertificate(socket, options) };
+  return certificatePolicy({
+    ...(options.fingerprint ? { fingerprint: options.fingerprint } : {}),
+    ...(ca !== undefined ? { ca } : {}),
+    verify: options.validateCerts,
+  });
 }

@@ -1,9 +1,10 @@
 // One HTTP exchange with the API, nothing more: no auth decisions, no retries. Returns the
 // status, PVE's reason phrase (older PVE puts its error message only there) and the parsed
-// JSON envelope; throws the low-level error when no response arrived. Optionally reports each
-// exchange (method, path, status, time; secrets masked) to a request log, for `--verbose`.
-import type { IncomingMessage } from "node:http";
-import type { ConnectionPool } from "./pool.js";
+// JSON envelope; throws the low-level error when no response arrived (the exchange itself is
+// util/http, shared with the NetBox client). Optionally reports each exchange (method, path,
+// status, time; secrets masked) to a request log, for `--verbose`.
+import { exchange, RequestTimeout } from "../util/http/exchange.js";
+import type { ConnectionPool } from "../util/http/pool.js";
 import { SecretScrubber } from "./secrets.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
@@ -20,14 +21,6 @@ export interface RawResponse {
   status: number;
   statusText: string;
   envelope: Envelope | undefined;
-}
-
-/** Marks an attempt ended by our own per-request timeout. */
-export class RequestTimeout extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`request timed out after ${timeoutMs} ms`);
-    this.name = "RequestTimeout";
-  }
 }
 
 export interface SendOptions {
@@ -80,59 +73,14 @@ function logExchange(options: SendOptions, started: number, status: number | str
 export async function send(options: SendOptions): Promise<RawResponse> {
   const started = performance.now();
   try {
-    const response = await exchange(options);
+    const { pool, ...request } = options;
+    const response = await exchange(pool, request);
     logExchange(options, started, response.status);
-    return response;
+    return { status: response.status, statusText: response.statusText, envelope: parseEnvelope(response.text) };
   } catch (err) {
     logExchange(options, started, err instanceof RequestTimeout ? "timeout" : ((err as { code?: string }).code ?? "no response"));
     throw err;
   }
-}
-
-/**
- * The request, and its answer read whole. `timeoutMs` bounds each wait for the server (for the
- * headers, then between pieces of the body) with the socket's own idle timer: no extra timer or
- * AbortController per request. A caller's signal (task waits) ends it with the signal's reason.
- */
-function exchange(options: SendOptions): Promise<RawResponse> {
-  const { signal } = options;
-  return options.pool.run(
-    () =>
-      new Promise<RawResponse>((resolve, reject) => {
-        if (signal?.aborted) return reject(signal.reason);
-        let settled = false;
-        const settle = (err: unknown, response?: RawResponse): void => {
-          if (settled) return;
-          settled = true;
-          signal?.removeEventListener("abort", onAbort);
-          if (response) resolve(response);
-          else reject(err);
-        };
-        const headers: Record<string, string | number> = { ...options.headers };
-        if (options.body !== undefined) headers["content-length"] = Buffer.byteLength(options.body);
-        const req = options.pool.request(options.url, { method: options.method, headers });
-        const fail = (err: unknown): void => {
-          settle(err);
-          req.destroy();
-        };
-        const onAbort = (): void => fail(signal?.reason);
-        signal?.addEventListener("abort", onAbort, { once: true });
-        req.setTimeout(options.timeoutMs, () => fail(new RequestTimeout(options.timeoutMs)));
-        req.on("error", fail);
-        req.on("response", (res: IncomingMessage) => {
-          let text = "";
-          res.setEncoding("utf8");
-          res.on("data", (chunk: string) => {
-            text += chunk;
-          });
-          res.on("error", fail);
-          res.on("end", () =>
-            settle(undefined, { status: res.statusCode ?? 0, statusText: res.statusMessage ?? "", envelope: parseEnvelope(text) }),
-          );
-        });
-        req.end(options.body);
-      }),
-  );
 }
 
 function parseEnvelope(text: string): Envelope | undefined {

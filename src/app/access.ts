@@ -16,9 +16,9 @@ import { desiredObjectsOf, desiredOf, type SpecGuests } from "./plan-spec.js";
 export type { AccessNeeds, NeedsOptions } from "../engine/access-needs.js";
 export { type AccessSpec, type AclSubject, accessSpec } from "../engine/access-spec.js";
 
-/** The privileges the spec's guests and backup jobs can need, per ACL path (no cluster read). */
+/** The privileges the spec's guests and cluster objects (backup jobs ...) can need, per ACL path (no cluster read). */
 export function specAccessNeeds(spec: SpecGuests, options: NeedsOptions = {}): AccessNeeds {
-  return accessNeeds(desiredOf(spec), desiredObjectsOf(spec).backupJobs, options);
+  return accessNeeds(desiredOf(spec), desiredObjectsOf(spec), options);
 }
 
 /** One privilege the checked identity lacks, with what needs it. */

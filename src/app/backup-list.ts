@@ -6,7 +6,7 @@ import type { PveClient } from "../api/index.js";
 import { type GuestSummary, readCluster } from "../engine/cluster.js";
 import { type GuestSelector, namesGuests, selectGuests } from "../engine/selection.js";
 import type { GuestType } from "../plan/intent.js";
-import { coveredByEnabledJobs, readBackupJobs } from "../resources/backup-job/index.js";
+import { coveredByEnabledJobs, readBackupJobs } from "../resources/objects.js";
 import { guestCreatedAt, madeBeforeGuest } from "./guest-created.js";
 
 export interface ArchiveEntry {

@@ -14,7 +14,7 @@ import { getGuestSnapshots, getStorageContent } from "../api/endpoints/index.js"
 import type { PveClient } from "../api/index.js";
 import type { StorageInfo } from "../engine/cluster.js";
 import type { GuestPlan, Plan, Step } from "../plan/types.js";
-import { type LiveBackupJob, readBackupJobs } from "../resources/backup-job/index.js";
+import { type LiveBackupJob, readBackupJobs } from "../resources/objects.js";
 import { userMessageOf } from "../util/errors.js";
 
 interface SharedReads {

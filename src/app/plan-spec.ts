@@ -6,24 +6,19 @@ import type { Plan } from "../plan/types.js";
 import type { DesiredCt } from "../resources/lxc/model.js";
 import type { DesiredGuest } from "../resources/index.js";
 import type { SpecDocument } from "../sources/spec/index.js";
-import type { DesiredObjects } from "../resources/objects.js";
+import { type DesiredObjects, desiredObjectsOf as objectsOfSections, type ObjectSections } from "../resources/objects.js";
 import { desiredCtFromSpec } from "../sources/spec/lxc-desired.js";
 import { desiredVmFromSpec } from "../sources/spec/qemu-desired.js";
 
 /**
- * What a use case works on: a spec's VMs and containers, and the backup jobs it declares (absent:
- * not managed), as loadSpecFiles and parseSpec return them.
+ * What a use case works on: a spec's VMs and containers, and the object families' sections it
+ * declares (backup jobs, access: absent, not managed), as loadSpecFiles and parseSpec return them.
  */
-export type SpecGuests = Pick<SpecDocument, "vms"> & Partial<Pick<SpecDocument, "containers" | "backupJobs" | "access">>;
+export type SpecGuests = Pick<SpecDocument, "vms"> & Partial<Pick<SpecDocument, "containers">> & ObjectSections;
 
-/** The cluster objects the spec declares, as the engine compares them. */
+/** The cluster objects the spec declares, as the engine compares them (a command works on one connection: openSpecTarget picks it). */
 export function desiredObjectsOf(spec: SpecGuests): DesiredObjects {
-  const out: DesiredObjects = {};
-  if (spec.backupJobs !== undefined) out.backupJobs = { jobs: spec.backupJobs.map((job) => job.desired) };
-  // One access section per cluster: a command works on one connection (openSpecTarget picks it).
-  const access = spec.access?.[0];
-  if (access !== undefined) out.access = access.desired;
-  return out;
+  return objectsOfSections(spec);
 }
 
 /** The spec's containers as the engine compares them. */

@@ -5,9 +5,10 @@
 // as PVE resolves them: a guest of a pool is reached through /pool/<pool>.
 import type { ApiCall, PrivilegeNeed } from "../plan/types.js";
 import type { DesiredGuest } from "../resources/index.js";
-import { type GuestOperation, guestOperationCalls } from "../resources/operation-calls.js";
+import type { DesiredObjects } from "../resources/objects.js";
+import { guestOperationCalls } from "../resources/operation-calls.js";
 import { cloneSourceOf } from "./access-clone-source.js";
-import { type JobNeedsInput, jobNeeds } from "./access-job-needs.js";
+import { objectNeeds } from "./access-object-needs.js";
 import { callNeeds } from "./privileges.js";
 import { readNeeds } from "./read-needs.js";
 
@@ -182,21 +183,6 @@ function mergeByPrivilege(privileges: PathPrivilege[]): PathPrivilege[] {
   return [...out.values()];
 }
 
-/** Operations listed per guest in the text output, in the order an operator meets them. */
-export const OPERATION_ORDER: Array<GuestOperation | "read" | "backup-job"> = [
-  "read",
-  "create",
-  "clone",
-  "change",
-  "power",
-  "pool",
-  "template",
-  "snapshot",
-  "backup",
-  "destroy",
-  "backup-job",
-];
-
 /** How a source other than spec files narrows the derivation (a NetBox config: access-netbox.ts). */
 export interface NeedsSource {
   /** The notes on guests without pool or vmid speak of spec keys; a source without them says its own. */
@@ -205,10 +191,10 @@ export interface NeedsSource {
   skipPath?: (path: string) => boolean;
 }
 
-/** The privileges the spec's guests and backup jobs can need, per ACL path. */
+/** The privileges the spec's guests and cluster objects (backup jobs ...) can need, per ACL path. */
 export function accessNeeds(
   guests: DesiredGuest[],
-  jobs: JobNeedsInput | undefined,
+  objects: DesiredObjects | undefined,
   options: NeedsOptions = {},
   source: NeedsSource = {},
 ): AccessNeeds {
@@ -218,7 +204,7 @@ export function accessNeeds(
   const derived = guests.flatMap((g) => guestNeeds(g, guests, options, { pools }, notes));
   const skip = source.skipPath;
   const checks = skip === undefined ? derived : derived.filter((n) => !skip(n.path));
-  if (jobs !== undefined) checks.push(...jobNeeds(jobs).map((n) => ({ ...n })));
+  if (objects !== undefined) checks.push(...objectNeeds(objects));
   if (source.scopeNotes === false) return { paths: group(checks), notes: [...new Set(notes)], checks };
   const outside = guests.filter((g) => !("pool" in g && g.pool));
   if (outside.length > 0) {

@@ -7,7 +7,7 @@
 import { revealedSecret } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import type { ApiCall, ObjectPlan, Step } from "../plan/types.js";
-import { familyOf } from "../resources/objects.js";
+import { objectLanded } from "../resources/objects.js";
 import { type GuardRails, refusal } from "./guard-rails.js";
 import type { ObjectReport, StepReport } from "./report.js";
 import { backoff, errorText, isTransientError, mayHaveApplied, type RetryPolicy } from "./retry-policy.js";
@@ -30,7 +30,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** After a failure that may have landed: is the object now as this call wanted it? */
 async function landed(client: PveClient, call: ApiCall): Promise<boolean> {
   if (call.intent.kind !== "object") return false;
-  return familyOf(call.intent.object).landed(client, call.intent);
+  return objectLanded(client, call.intent);
 }
 
 const isCreate = (call: ApiCall) => call.intent.kind === "object" && call.intent.op === "object-create";

@@ -5,7 +5,13 @@
 import { getPermissions } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import type { ObjectPlan, PreflightProblem, RequiredPrivilege } from "../plan/types.js";
-import { type DesiredObjects, OBJECT_FAMILIES, type ObjectPlanOptions, type SecretFileState } from "../resources/objects.js";
+import {
+  type DesiredObjects,
+  type ObjectPlanOptions,
+  objectReadNeeds,
+  planObjectFamilies,
+  type SecretFileState,
+} from "../resources/objects.js";
 import { missingPrivileges, type PermissionDump, stepNeeds } from "./privileges.js";
 import { secretFileStates } from "./secret-file-state.js";
 
@@ -16,7 +22,7 @@ export interface ObjectPlanning {
 
 /** Privileges planning itself needs (reading whole lists). */
 function readNeeds(desired: DesiredObjects): RequiredPrivilege[] {
-  return OBJECT_FAMILIES.flatMap((f) => f.readNeeds?.(desired) ?? []).map((n) => ({ ...n, stepId: "" }));
+  return objectReadNeeds(desired).map((n) => ({ ...n, stepId: "" }));
 }
 
 function readProblems(client: PveClient, dump: PermissionDump, needs: RequiredPrivilege[]): PreflightProblem[] {
@@ -81,9 +87,7 @@ export async function planObjects(
   const objects: ObjectPlan[] = [];
   const problems: PreflightProblem[] = [];
   const secretFiles = await secretFileStates(desired);
-  for (const family of OBJECT_FAMILIES) {
-    const planned = await family.plan(client, desired, { ...options, secretFiles });
-    if (planned === undefined) continue;
+  for (const planned of await planObjectFamilies(client, desired, { ...options, secretFiles })) {
     objects.push(...planned.objects);
     problems.push(...planned.refused.map((r) => ({ kind: "adoption" as const, guest: r.key, message: r.message })));
   }

@@ -4,7 +4,7 @@
 // Only the first bytes are read: a token secret is a UUID and a newline.
 import { lstat, open } from "node:fs/promises";
 import { secretFileHolds } from "../pve/index.js";
-import type { DesiredObjects, SecretFileState } from "../resources/objects.js";
+import { type DesiredObjects, type SecretFileState, secretFilesOf } from "../resources/objects.js";
 
 /** More than any secret file pvectl writes: a file this long holds something else. */
 const READ_LIMIT = 256;
@@ -39,12 +39,11 @@ export async function readSecretFileState(path: string): Promise<SecretFileState
   }
 }
 
-/** The state of every secretFile the spec's tokens name, by path. */
+/** The state of every secret file the spec's objects name (a token's secretFile), by path. */
 export async function secretFileStates(desired: DesiredObjects): Promise<Map<string, SecretFileState>> {
   const states = new Map<string, SecretFileState>();
-  for (const token of desired.access?.tokens ?? []) {
-    if (token.secretFile !== undefined && !states.has(token.secretFile))
-      states.set(token.secretFile, await readSecretFileState(token.secretFile));
+  for (const file of secretFilesOf(desired)) {
+    if (!states.has(file)) states.set(file, await readSecretFileState(file));
   }
   return states;
 }

@@ -1,9 +1,12 @@
 // A typed NetBox REST client: token auth (v1 `Token <key>`, v2 `Bearer nbt_<key>.<token>`),
 // pagination that follows every page, filters (repeated values = OR), PATCH with optional
 // If-Match, and errors that say what to do (see errors.ts). Types come from NetBox's own
-// OpenAPI schema (src/netbox/generated/types.ts).
+// OpenAPI schema (src/netbox/generated/types.ts). The connections are util/http's, the same
+// keep-alive pool, TLS check and timeouts as the PVE client's.
 import { readFileSync } from "node:fs";
-import { Agent, type Dispatcher, request } from "undici";
+import { errorCode, exchange, type HttpResponse } from "../util/http/exchange.js";
+import { ConnectionPool } from "../util/http/pool.js";
+import { certificatePolicy } from "../util/http/tls.js";
 import { NetboxConnectionError, NetboxError } from "./errors.js";
 import type {
   AvailableIP,
@@ -72,9 +75,14 @@ export interface NetboxClientOptions {
   insecure?: boolean;
   /** Page size for list requests (NetBox caps it at MAX_PAGE_SIZE, default 1000). */
   pageSize?: number;
+  /** Longest wait for NetBox's answer (headers, then each piece of the body); default 30 s. */
   timeoutMs?: number;
-  dispatcher?: Dispatcher;
+  /** Requests at once, each on its own connection (default 8); the rest wait their turn. */
+  connections?: number;
 }
+
+/** How long a connection (TLS handshake included) may take at most: what the client on undici allowed. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export interface RequestOptions {
   query?: Filters;
@@ -125,7 +133,9 @@ export function encodeQuery(query: Filters | undefined): string {
 export class NetboxClient {
   readonly baseUrl: string;
   private readonly auth: string;
-  private readonly dispatcher: Dispatcher | undefined;
+  /** undefined when the URL is not http(s): every request then says so (why: `invalidUrl`). */
+  private readonly pool: ConnectionPool | undefined;
+  private readonly invalidUrl: string | undefined;
   private readonly pageSize: number;
   private readonly timeoutMs: number;
   private versionCache: { major: number; minor: number; full: string } | undefined;
@@ -136,9 +146,17 @@ export class NetboxClient {
     this.pageSize = options.pageSize ?? 1000;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     const ca = options.ca ?? (options.caFile ? readFileSync(options.caFile, "utf8") : undefined);
-    this.dispatcher =
-      options.dispatcher ??
-      (ca || options.insecure ? new Agent({ connect: { ...(ca ? { ca } : {}), rejectUnauthorized: !options.insecure } }) : undefined);
+    const origin = originOf(this.baseUrl);
+    if (typeof origin === "string") this.invalidUrl = origin;
+    else {
+      this.pool = new ConnectionPool({
+        ...origin,
+        connections: options.connections ?? 8,
+        connectTimeoutMs: Math.min(this.timeoutMs, CONNECT_TIMEOUT_MS),
+        // The system's CAs unless a CA is given; `insecure` accepts any certificate (no pin for NetBox).
+        ...(origin.protocol === "https" ? { tls: certificatePolicy({ ...(ca ? { ca } : {}), verify: !options.insecure }) } : {}),
+      });
+    }
   }
 
   /** One HTTP exchange; `path` is relative to /api/ ("virtualization/virtual-machines/3/") or absolute ("/api/..."). */
@@ -148,20 +166,20 @@ export class NetboxClient {
     const headers: Record<string, string> = { Authorization: this.auth, Accept: "application/json" };
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
     if (options.ifMatch) headers["If-Match"] = options.ifMatch;
-    let res: Dispatcher.ResponseData;
+    if (!this.pool) throw new NetboxConnectionError(this.baseUrl, this.invalidUrl ?? "ERR_INVALID_URL");
+    let res: HttpResponse;
     try {
-      res = await request(this.baseUrl + target, {
-        method: method as Dispatcher.HttpMethod,
+      res = await exchange(this.pool, {
+        url: this.baseUrl + target,
+        method,
         headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-        ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
+        ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+        timeoutMs: this.timeoutMs,
       });
     } catch (err) {
-      throw new NetboxConnectionError(this.baseUrl, errorCode(err));
+      throw new NetboxConnectionError(this.baseUrl, errorCode(err) ?? (err instanceof Error ? err.message : String(err)));
     }
-    const text = await res.body.text();
+    const text = res.text;
     let body: unknown = text;
     if (text.length > 0) {
       try {
@@ -170,9 +188,9 @@ export class NetboxClient {
         body = text.slice(0, 300);
       }
     } else body = undefined;
-    if (res.statusCode >= 400) {
+    if (res.status >= 400) {
       throw new NetboxError({
-        status: res.statusCode,
+        status: res.status,
         method,
         path: target,
         body,
@@ -183,7 +201,7 @@ export class NetboxClient {
       const v = res.headers[name];
       return Array.isArray(v) ? v[0] : v;
     };
-    return { status: res.statusCode, body: body as T, etag: header("etag"), apiVersion: header("api-version") };
+    return { status: res.status, body: body as T, etag: header("etag"), apiVersion: header("api-version") };
   }
 
   /** Every object matching the filters, following NetBox's pages to the end. */
@@ -280,24 +298,23 @@ export class NetboxClient {
     return res.body;
   }
 
+  /** Lets the requests in flight finish, then closes the connections. */
   async close(): Promise<void> {
-    if (this.dispatcher instanceof Agent) await this.dispatcher.close();
+    await this.pool?.close();
   }
 }
 
-function errorCode(err: unknown): string {
-  let e: unknown = err;
-  for (let depth = 0; depth < 5 && e; depth++) {
-    if (typeof e === "object" && e !== null) {
-      const code = (e as { code?: unknown }).code;
-      if (typeof code === "string" && code !== "UND_ERR_CONNECT" && code !== "UND_ERR") return code;
-      const errors = (e as { errors?: unknown[] }).errors;
-      if (Array.isArray(errors) && errors[0]) {
-        e = errors[0];
-        continue;
-      }
-      e = (e as { cause?: unknown }).cause;
-    } else break;
+/** Where the pool connects for `baseUrl`, or the code that says why it cannot. */
+function originOf(baseUrl: string): { protocol: "https" | "http"; host: string; port: number } | string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return "ERR_INVALID_URL";
   }
-  return err instanceof Error ? err.message : String(err);
+  if (url.protocol !== "https:" && url.protocol !== "http:") return "UNSUPPORTED_PROTOCOL";
+  const protocol = url.protocol === "https:" ? "https" : "http";
+  // URL keeps an IPv6 address in brackets; a socket wants it bare.
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  return { protocol, host, port: url.port ? Number(url.port) : protocol === "https" ? 443 : 80 };
 }

@@ -128,7 +128,11 @@ export class NetboxError extends PvectlError {
   }
 }
 
-/** NetBox could not be reached at all (DNS, refused connection, TLS, timeout). */
+/**
+ * NetBox could not be reached at all, or did not answer: `code` is Node's (ECONNREFUSED,
+ * ENOTFOUND ...), the certificate check's (DEPTH_ZERO_SELF_SIGNED_CERT ...), or util/http's
+ * own (CONNECT_TIMEOUT, TIMEOUT, POOL_CLOSED).
+ */
 export class NetboxConnectionError extends PvectlError {
   readonly kind = "netbox-connection";
   override readonly hint: string;
@@ -139,9 +143,16 @@ export class NetboxConnectionError extends PvectlError {
   ) {
     super(`cannot reach NetBox at ${url} (${code})`);
     this.name = "NetboxConnectionError";
-    this.hint = /CERT|SSL|TLS|SELF_SIGNED/i.test(code)
-      ? "the server's TLS certificate is not trusted: give its CA with `ca_file` in the NetBox config (or NETBOX_CA_FILE)."
-      : "check the NetBox URL (NETBOX_URL or `url` in the NetBox config), that NetBox is running, and the network path to it.";
+    this.hint =
+      code === "ERR_TLS_CERT_ALTNAME_INVALID"
+        ? "the server's TLS certificate is not valid for this host name: use the name the certificate was issued for in the NetBox URL."
+        : /^(ERR_SSL_|EPROTO$)/.test(code)
+          ? "the TLS handshake failed: check that the NetBox URL's scheme and port are NetBox's (https:// to an HTTPS port, http:// to a plain one)."
+          : /CERT|SSL|TLS|SELF_SIGNED|VERIFY|ISSUER/i.test(code)
+            ? "the server's TLS certificate is not trusted: give its CA as a PEM file with `netbox.caFile` in the configuration."
+            : code === "TIMEOUT"
+              ? "NetBox did not answer in time: check that it is not overloaded, and the network path to it."
+              : "check the NetBox URL (NETBOX_URL or `url` in the NetBox config), that NetBox is running, and the network path to it.";
   }
 
   override userMessage(): string {

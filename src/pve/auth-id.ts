@@ -13,6 +13,8 @@ export const REALM_RE = new RegExp(`^${REALM}$`);
 export const USER_ID_RE = new RegExp(`^${USER}@${REALM}$`);
 export const TOKEN_NAME_RE = new RegExp(`^${REALM}$`);
 export const TOKEN_ID_RE = new RegExp(`^${USER}@${REALM}!${REALM}$`);
+/** PVE's `pve-groupid`: a group's id. */
+export const GROUP_ID_RE = /^[A-Za-z0-9.\-_]+$/;
 
 /** What the realm and token-name rule says, for messages. */
 export const REALM_RULE = "a letter, then at least one letter, digit, '.', '-' or '_'";

@@ -1,7 +1,7 @@
-// The client's connections (src/api/pool.ts, on node:https): a refused certificate means not a
+// The client's connections (src/util/http/pool.ts, on node:https): a refused certificate means not a
 // byte of the request was written, no TLS session is resumed (a resumed one skips the
 // certificate the pin check reads), idle connections are reused and then dropped after
-// IDLE_TIMEOUT_MS, a connect that does not complete keeps undici's error code, and close()
+// IDLE_TIMEOUT_MS, a connect that does not complete is a connection error with code CONNECT_TIMEOUT, and close()
 // lets the exchanges in flight finish.
 import assert from "node:assert/strict";
 import { createServer as createHttp, type Server } from "node:http";
@@ -10,7 +10,7 @@ import { createServer as createTcp, type AddressInfo, type Socket } from "node:n
 import { before, describe, it } from "node:test";
 import { connect as tlsConnect, createServer as createTls, type TLSSocket } from "node:tls";
 import { PveClient, PveError } from "../../src/api/index.js";
-import { IDLE_TIMEOUT_MS } from "../../src/api/pool.js";
+import { IDLE_TIMEOUT_MS } from "../../src/util/http/pool.js";
 import { type TestCerts, testCerts } from "./helpers/certs.js";
 
 const token = { tokenId: "automation@pve!ci", tokenSecret: "5f0c6a3e-1d2b-4c8e-9a7f-0b1c2d3e4f50" };
@@ -154,7 +154,7 @@ describe("connection pool", () => {
       await client.close();
       assert.ok(err instanceof PveError);
       assert.equal(err.kind, "connection");
-      assert.equal(err.code, "UND_ERR_CONNECT_TIMEOUT");
+      assert.equal(err.code, "CONNECT_TIMEOUT");
       assert.match(err.message, /: the connection timed out \(no answer from the host; a firewall may drop the packets\)\./);
       assert.equal(err.classify().transient, true);
       assert.ok(Date.now() - started < 2000, "given up after the connect timeout");

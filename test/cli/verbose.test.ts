@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { PveClient } from "../../src/api/index.js";
-import { ConnectionPool } from "../../src/api/pool.js";
+import { ConnectionPool } from "../../src/util/http/pool.js";
 import { type RequestLogEntry, send, setRequestLog } from "../../src/api/transport.js";
 import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 import { pvectl, simEnv } from "./run.js";

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { generate } from "selfsigned";
-import { fetch as undiciFetch, Agent } from "undici";
 import { simOptionsFromFlags } from "../../src/cli/commands/sim.js";
 import { SimListenError, startSimulator } from "../../src/sim/index.js";
+import { trustingFetch } from "./trusting-fetch.js";
 
 const defaults = { host: "127.0.0.1", port: "8006", rootPassword: "proxmox", timing: "instant" };
 
@@ -83,7 +83,7 @@ describe("pvectl sim", () => {
     const sim = await startSimulator({ port: 0, cert: pems.cert, key: pems.private });
     try {
       assert.equal(sim.fingerprint, new X509Certificate(pems.cert).fingerprint256);
-      const res = await undiciFetch(`${sim.url}/api2/json/version`, { dispatcher: new Agent({ connect: { ca: pems.cert } }) });
+      const res = await trustingFetch(`${sim.url}/api2/json/version`, pems.cert);
       assert.equal(res.status, 401);
     } finally {
       await sim.close();
@@ -118,13 +118,9 @@ describe("pvectl sim", () => {
     assert.equal(info.password, "proxmox");
     assert.equal(info.seed, 3);
     assert.match(info.adminToken, /^[0-9a-f]{48}$/);
-    const trusting = new Agent({ connect: { ca: info.ca } });
-    const adminInfo = await undiciFetch(`${info.url}/_sim/info`, {
-      headers: { "X-Sim-Admin-Token": info.adminToken },
-      dispatcher: trusting,
-    });
+    const adminInfo = await trustingFetch(`${info.url}/_sim/info`, info.ca, { headers: { "X-Sim-Admin-Token": info.adminToken } });
     assert.equal(adminInfo.status, 200);
-    assert.equal((await undiciFetch(`${info.url}/_sim/info`, { dispatcher: trusting })).status, 401);
+    assert.equal((await trustingFetch(`${info.url}/_sim/info`, info.ca)).status, 401);
     child.kill("SIGINT");
     const [code, signal] = await once(child, "exit");
     rmSync(dir, { recursive: true, force: true });

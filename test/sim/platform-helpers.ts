@@ -1,7 +1,7 @@
 // Shared helpers of the simulator platform tests: a tiny HTTP client that shows exactly what
 // the wire carries (status, reason phrase, raw body) and login/token shortcuts.
-import { Agent, fetch as undiciFetch } from "undici";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../src/sim/index.js";
+import { trustingFetch } from "./trusting-fetch.js";
 
 export interface WireResponse {
   status: number;
@@ -25,16 +25,6 @@ export interface CallOptions {
 
 export function startHttpSim(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   return startSimulator({ https: false, port: 0, seed: 42, ...options });
-}
-
-const agents = new Map<string, Agent>();
-function trustingAgent(ca: string): Agent {
-  let agent = agents.get(ca);
-  if (!agent) {
-    agent = new Agent({ connect: { ca } });
-    agents.set(ca, agent);
-  }
-  return agent;
 }
 
 function encodeForm(params: Record<string, string | number | string[]>): string {
@@ -67,7 +57,7 @@ export async function call(sim: RunningSimulator, method: string, path: string, 
   }
   const init = { method, headers, ...(body !== undefined ? { body } : {}) };
   // Over HTTPS the simulator's own CA is trusted, as a careful client would.
-  const res = sim.ca ? await undiciFetch(url, { ...init, dispatcher: trustingAgent(sim.ca) }) : await fetch(url, init);
+  const res = sim.ca ? await trustingFetch(url, sim.ca, init) : await fetch(url, init);
   const text = await res.text();
   return { status: res.status, reason: res.statusText, text, json: text ? JSON.parse(text) : undefined, headers: res.headers as Headers };
 }
@@ -114,6 +104,6 @@ export async function adminCall(sim: RunningSimulator, method: string, path: str
   if (body !== undefined || method === "POST" || method === "PUT") headers["Content-Type"] = "application/json";
   const init = { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) };
   const url = `${sim.url}/_sim${path}`;
-  const res = sim.ca ? await undiciFetch(url, { ...init, dispatcher: trustingAgent(sim.ca) }) : await fetch(url, init);
+  const res = sim.ca ? await trustingFetch(url, sim.ca, init) : await fetch(url, init);
   return { status: res.status, json: (await res.json()) as AdminAnswer["json"] };
 }

@@ -1,6 +1,7 @@
 // The layer rules of DESIGN.md, checked on every relative import in src/: arrows point down
-// only, the simulator models PVE without pvectl's code, and the engine reaches a guest kind
-// only through the registry (resources/index.ts), never a kind's own folder.
+// only, the simulator models PVE without pvectl's code, the engine reaches a guest kind only
+// through the registry (resources/index.ts), never a kind's own folder, and no layer above
+// resources/ reaches an object family but through its registry (resources/objects.ts).
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -58,6 +59,21 @@ function importsOf(file: string): Import[] {
 
 const imports = sourceFiles(SRC).flatMap(importsOf);
 
+/** The object families' folders (resources/<family>/), as the registry imports their definitions. */
+const FAMILY_FOLDERS = [...readFileSync(join(SRC, "resources", "objects.ts"), "utf8").matchAll(/from\s+"\.\/([\w-]+)\/family\.js"/g)].map(
+  (m) => join("resources", m[1]!) + sep,
+);
+
+/** The layers that may know a family only through the registry. */
+const FAMILY_USERS = ["engine", "app", "cli", "sources"];
+
+/** Imports from those layers straight into a family's folder. */
+function intoFamilyFolders(list: Import[]): string[] {
+  return list
+    .filter((i) => FAMILY_USERS.includes(i.from) && FAMILY_FOLDERS.some((folder) => i.target.startsWith(folder)))
+    .map((i) => `${i.file} imports ${i.target}`);
+}
+
 describe("layers (DESIGN.md)", () => {
   it("reads the imports of src/ (the check below is not vacuous)", () => {
     assert.ok(imports.length > 500, `only ${imports.length} imports found`);
@@ -91,5 +107,26 @@ describe("layers (DESIGN.md)", () => {
       intoKinds.map((i) => `${i.file} imports ${i.target}`),
       [],
     );
+  });
+
+  it("finds the object families' folders in the registry (the check below is not vacuous)", () => {
+    assert.ok(FAMILY_FOLDERS.length >= 2, `family folders found: ${FAMILY_FOLDERS.join(", ")}`);
+    for (const folder of FAMILY_FOLDERS)
+      assert.ok(
+        imports.some((i) => i.target.startsWith(folder)),
+        `nothing imports ${folder}`,
+      );
+  });
+
+  it("engine, app, cli and sources reach an object family only through its registry, never the family's folder", () => {
+    assert.deepEqual(intoFamilyFolders(imports), []);
+  });
+
+  it("the family rule reports an import into a family's folder", () => {
+    const folder = FAMILY_FOLDERS[0]!;
+    const stray: Import = { file: join("app", "x.ts"), from: "app", to: "resources", target: `${folder}model` };
+    assert.deepEqual(intoFamilyFolders([stray]), [`${join("app", "x.ts")} imports ${folder}model`]);
+    const throughRegistry: Import = { ...stray, target: join("resources", "objects") };
+    assert.deepEqual(intoFamilyFolders([throughRegistry]), []);
   });
 });

@@ -10,7 +10,7 @@
 // Without `vmidQuarantine` in the config the quarantine is the longer of 24h and the retention;
 // a configured one shorter than the retention is used as written, with a warning saying why.
 import type { PveClient } from "../../api/index.js";
-import { readBackupJobs } from "../../resources/backup-job/index.js";
+import { readBackupJobs } from "../../resources/objects.js";
 import type { NetboxConfig } from "../../sources/netbox/config.js";
 import { formatDuration } from "../../util/duration.js";
 import { userMessageOf } from "../../util/errors.js";

@@ -15,7 +15,7 @@ import {
 } from "../../app/access.js";
 import { type NetboxAccessNeeds, netboxAccessNeeds } from "../../app/access-netbox.js";
 import type { SpecGuests } from "../../app/plan-spec.js";
-import { GROUP_ID, REALM_RULE, tokenIdProblem, userIdProblem } from "../../app/access-ids.js";
+import { GROUP_ID_RE, REALM_RULE, tokenIdProblem, userIdProblem } from "../../app/access-ids.js";
 import { readSpecGuests } from "../../app/spec-target.js";
 import { safeLine } from "../../util/safe-text.js";
 import { renderCheck, renderNeeds } from "../render/access.js";
@@ -66,7 +66,7 @@ function checkSubject(subject: AclSubject): void {
         : [
             "--group",
             subject.group,
-            GROUP_ID.test(subject.group) ? undefined : "not a group id",
+            GROUP_ID_RE.test(subject.group) ? undefined : "not a group id",
             "letters, digits, '.', '-' and '_', e.g. web-team",
           ];
   if (problem !== undefined)

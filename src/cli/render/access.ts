@@ -1,5 +1,6 @@
 // Text output of `pvectl access needs` and `pvectl access check`.
 import type { AccessCheck, AccessNeeds, MissingPrivilege } from "../../app/access.js";
+import { accessNeedsPlurals } from "../../app/object-names.js";
 import { safeLine } from "../../util/safe-text.js";
 
 function alternatives(p: { privilege: string; anyOf?: string[] }): string {
@@ -14,7 +15,8 @@ export function renderNeeds(needs: AccessNeeds): string {
     for (const p of privileges)
       lines.push(`  ${alternatives(p).padEnd(width)}  ${safeLine(p.operations.join(", "))}: ${safeLine(p.users.join(", "))}`);
   }
-  if (needs.paths.length === 0) lines.push("nothing: the specs declare no guests and no backup jobs");
+  if (needs.paths.length === 0)
+    lines.push(`nothing: the specs declare ${["guests", ...accessNeedsPlurals()].map((p) => `no ${p}`).join(" and ")}`);
   for (const note of needs.notes) lines.push(`note: ${safeLine(note)}`);
   return `${lines.join("\n")}\n`;
 }

@@ -1,24 +1,10 @@
 // The objects section of a plan for people (backup jobs ...), under the guests: one line per
 // object with its marker, its steps and field changes; foreign objects listed as "not managed".
+// Each family names its objects (resources/<family>/family.ts, through the registry).
+import { foreignText, objectNoun } from "../../app/object-names.js";
 import type { ObjectPlan, Plan, Step } from "../../app/plan-model.js";
 import { safeLine, safeText } from "../../util/safe-text.js";
 import { type Palette, colourSeverity } from "./plan.js";
-
-const NOUNS: Record<ObjectPlan["kind"], string> = {
-  "backup-job": "backup job",
-  "access-role": "role",
-  "access-group": "group",
-  "access-user": "user",
-  "access-token": "API token",
-  "access-acl": "ACL entry",
-  "access-pool": "pool",
-};
-
-/** Why an object is someone else's, for the kinds that carry no marker of their own. */
-const FOREIGN: Partial<Record<ObjectPlan["kind"], string>> = {
-  "access-role": "not managed (not listed; roles carry no marker; left alone)",
-  "access-acl": "not managed (its user, group or token is not pvectl's; left alone)",
-};
 
 export function objectMarker(object: ObjectPlan): "+" | "-" | "~" | "=" | "!" {
   if (object.errors.length > 0) return "!";
@@ -29,13 +15,13 @@ export function objectMarker(object: ObjectPlan): "+" | "-" | "~" | "=" | "!" {
 }
 
 export function objectTitle(object: ObjectPlan): string {
-  return safeLine(`${NOUNS[object.kind]} ${object.key}`);
+  return safeLine(`${objectNoun(object.kind)} ${object.key}`);
 }
 
 /** What an object without steps is: in line with the spec, or someone else's. */
 export function idleText(object: ObjectPlan): string {
   if (!object.foreign) return "no changes";
-  return FOREIGN[object.kind] ?? "not managed (no pvectl marker in its comment; left alone)";
+  return foreignText(object.kind) ?? "not managed (no pvectl marker in its comment; left alone)";
 }
 
 function stepLines(p: Palette, step: Step): string[] {

@@ -65,7 +65,7 @@ export interface DesiredToken extends Adoptable {
  * does no I/O): a secret, nothing (missing, empty, cut off: the secret is lost), or something
  * pvectl cannot judge (a foreign text, a symlink, no permission); `why` says which.
  */
-export type SecretFileState = { holds: "secret" } | { holds: "nothing"; why: string } | { holds: "unknown"; why: string };
+export type { SecretFileState } from "../object-family.js";
 
 export interface DesiredAcl extends Declared {
   path: string;

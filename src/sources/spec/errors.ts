@@ -1,19 +1,9 @@
 // The error a user sees when spec files are invalid: every problem at once, each with the
 // file, line and column, the path inside the document and what to do about it.
-import type { SourceLocation } from "./model.js";
+import type { SpecIssue, SpecPath } from "../../resources/spec-section/issues.js";
 import { PvectlError, type PvectlErrorJson } from "../../util/errors.js";
 
-export type SpecPath = ReadonlyArray<string | number>;
-
-export interface SpecIssue {
-  /** Where the problem is; undefined only when the file itself could not be read. */
-  location?: SourceLocation;
-  /** Without a location: the file the problem is about, which places it in the list. */
-  file?: string;
-  /** Path inside the document, e.g. ["vms", 0, "disks", "scsi0", "size"]. */
-  path: SpecPath;
-  message: string;
-}
+export type { SpecIssue, SpecPath } from "../../resources/spec-section/issues.js";
 
 /** "vms[0].disks.scsi0.size" */
 export function formatPath(path: SpecPath): string {

@@ -5,5 +5,4 @@ export { loadSpecFiles, parseSpec } from "./load.js";
 export * from "./model.js";
 export { specJsonSchema } from "./json-schema.js";
 export { describeCt } from "./container-model.js";
-export type { BackupJobSpec } from "./backup-job-normalize.js";
-export type { AccessSpec } from "./access-normalize.js";
+export type { AccessSpec, BackupJobSpec, ObjectSections } from "../../resources/objects.js";

@@ -4,7 +4,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { normalizeFingerprint } from "../../api/options.js";
-import { type BackupJobSpec, normalizeBackupJob } from "./backup-job-normalize.js";
 import { type ContainerSpec, describeCt } from "./container-model.js";
 import { normalizeCt } from "./ct-normalize.js";
 import { SpecError, type SpecIssue, type SpecPath } from "./errors.js";
@@ -12,15 +11,14 @@ import { specIssuesFromZod } from "./issues.js";
 import { MAX_SPEC_BYTES, tooLargeMessage } from "./limits.js";
 import type { ConnectionSpec, SourceLocation, SpecDocument, VmSpec } from "./model.js";
 import { describeVm } from "./model.js";
-import { checkedAccessEntries, checkedEntry, hasIssueUnder } from "./checked-entries.js";
+import { checkedEntry, hasIssueUnder } from "./checked-entries.js";
 import { type IssueSink, normalizeVm } from "./normalize.js";
 import { withoutProtoKeys } from "./own.js";
 import { planValueProblems } from "./plan-values.js";
 import { type RawConnection, type RawSpecFile, specSchemas } from "./raw-schema.js";
 import { SchemaMemo } from "./schema-memo.js";
 import { didYouMean } from "./suggest.js";
-import { type AccessSpec, normalizeAccess } from "./access-normalize.js";
-import { mergeAccess } from "./access-merge.js";
+import { mergeObjectSections, readObjectSections, type SectionEntry } from "../../resources/objects.js";
 import { parseYaml, type YamlDocument } from "./yaml-source.js";
 
 /** One file's contribution before the files are merged. */
@@ -30,17 +28,15 @@ interface FileContents {
   declaredConnections: Array<{ name: string; source: SourceLocation }>;
   vms: VmSpec[];
   containers: ContainerSpec[];
-  /** Undefined: the file does not write `backupJobs:`. */
-  backupJobs?: BackupJobSpec[];
-  /** Undefined: the file does not write `access:`. */
-  access?: AccessSpec[];
+  /** The object families' sections the file writes, by key (resources/objects.ts). */
+  objects: Map<string, SectionEntry[]>;
   issues: SpecIssue[];
 }
 
 type Guest = VmSpec | ContainerSpec;
 
 function emptyContents(issues: SpecIssue[] = []): FileContents {
-  return { connections: [], declaredConnections: [], vms: [], containers: [], issues };
+  return { connections: [], declaredConnections: [], vms: [], containers: [], objects: new Map(), issues };
 }
 
 /** Values the schema accepted, across files: a spec written from a template repeats most of them. */
@@ -182,23 +178,16 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
       out.vms.push(vm);
     });
   }
-  if (Array.isArray(record.backupJobs)) {
-    out.backupJobs ??= [];
-    const jobs = out.backupJobs;
-    record.backupJobs.forEach((raw, index) => {
-      const path = ["backupJobs", index];
-      if (hasIssueUnder(zodIssues, path)) return;
-      const checked = schemas.backupJob.safeParse(raw);
-      if (!checked.success) return;
-      jobs.push(normalizeBackupJob(checked.data, path, doc.locate(path), sink));
-    });
-  }
-  if (record.access !== null && typeof record.access === "object" && !Array.isArray(record.access)) {
-    const checked = fileData?.access ?? checkedAccessEntries(record.access as Record<string, unknown>, zodIssues, schemas.access);
-    const section = normalizeAccess(checked, ["access"], (path) => doc.locate(path), sink, baseDir);
-    // A section whose `connection` is refused belongs to no known cluster: checked, not merged.
-    if (!hasIssueUnder(zodIssues, ["access", "connection"])) out.access = [...(out.access ?? []), section];
-  }
+  // Each registered object family reads its own section (backupJobs, access ...).
+  const sections = readObjectSections(record, (raw, key) => ({
+    raw,
+    checked: (fileData as Record<string, unknown> | undefined)?.[key],
+    hasIssueUnder: (path) => hasIssueUnder(zodIssues, path),
+    locate: (path, part) => doc.locate(path, part),
+    sink,
+    baseDir,
+  }));
+  for (const [key, entries] of sections) out.objects.set(key, [...(out.objects.get(key) ?? []), ...entries]);
   if (Array.isArray(record.containers)) {
     record.containers.forEach((raw, index) => {
       const path = ["containers", index];
@@ -307,14 +296,11 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
     }
     if (!previous && !sameName) guests.push(vm);
   }
-  const backupJobs = mergeBackupJobs(contents, names, issues);
-  const access = contents.some((c) => c.access !== undefined)
-    ? mergeAccess(
-        contents.flatMap((c) => c.access ?? []),
-        names,
-        issues,
-      )
-    : undefined;
+  const objects = mergeObjectSections(
+    contents.map((c) => c.objects),
+    names,
+    issues,
+  );
   if (issues.length > 0) throw new SpecError(issues, files);
   const vms = guests.filter((g): g is VmSpec => g.kind === "vm");
   const containers = guests.filter((g): g is ContainerSpec => g.kind === "container");
@@ -323,43 +309,8 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
     connections: Object.fromEntries(connections),
     vms,
     containers,
-    ...(backupJobs ? { backupJobs } : {}),
-    ...(access ? { access } : {}),
+    ...objects,
   };
-}
-
-/** Backup jobs of every file: each names a defined connection (or the only one), and an id once per cluster. */
-function mergeBackupJobs(contents: FileContents[], names: string[], issues: SpecIssue[]): BackupJobSpec[] | undefined {
-  if (contents.every((c) => c.backupJobs === undefined)) return undefined;
-  const out: BackupJobSpec[] = [];
-  const seen = new Map<string, BackupJobSpec>();
-  for (const job of contents.flatMap((c) => c.backupJobs ?? [])) {
-    const issue = (field: string, message: string) => issues.push({ location: job.source, path: ["backupJobs", job.id, field], message });
-    if (job.connection !== undefined && !names.includes(job.connection)) {
-      issue(
-        "connection",
-        `backup job ${job.id} names connection \`${job.connection}\`, which no spec file defines${didYouMean(job.connection, names)}`,
-      );
-      continue;
-    }
-    if (job.connection === undefined && names.length === 1) job.connection = names[0];
-    if (job.connection === undefined && names.length > 1) {
-      issue(
-        "connection",
-        `backup job ${job.id} names no connection, and the spec defines several (${names.join(", ")}): add \`connection: <name>\``,
-      );
-      continue;
-    }
-    const key = `${job.connection ?? ""}\u0000${job.id}`;
-    const previous = seen.get(key);
-    if (previous) {
-      issue("id", `backup job id ${job.id} is declared twice: here and at ${where(previous.source)}; a job id names one job of a cluster`);
-      continue;
-    }
-    seen.set(key, job);
-    out.push(job);
-  }
-  return out;
 }
 
 /** Parses one spec text (file name for messages); throws SpecError listing every problem. */

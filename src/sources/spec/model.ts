@@ -6,23 +6,22 @@
 // Identity rule: a VM is identified by its vmid. When a spec gives no vmid, the name is the
 // identity *within its connection*: the engine looks the name up in the cluster and refuses to
 // guess when several guests share it. A name is otherwise only a label.
-import type { BackupJobSpec } from "./backup-job-normalize.js";
-import type { AccessSpec } from "./access-normalize.js";
-
 import type { SpecFieldRow } from "../../resources/qemu/options-table.js";
 import type { CloneSpec } from "../../resources/index.js";
 import type { Retention } from "../../resources/snapshot-prune.js";
+import type { ObjectSections } from "../../resources/objects.js";
 import type { ContainerSpec } from "./container-model.js";
 
 /** Where something was written, for messages ("web.yaml:12:5"). Line and column are 1-based. */
-export interface SourceLocation {
-  file: string;
-  line: number;
-  column: number;
-}
+import type { SourceLocation } from "../../resources/spec-section/issues.js";
+export type { SourceLocation };
 
-/** The result of loading one or more spec files. */
-export interface SpecDocument {
+/**
+ * The result of loading one or more spec files. Besides guests, each registered object family
+ * (resources/objects.ts) has its section under its key (`backupJobs`, `access`): present when
+ * any file writes it (even empty), absent otherwise (then that family is not managed).
+ */
+export interface SpecDocument extends ObjectSections {
   /** The files that were read, in the order given. */
   files: string[];
   /** Named cluster connections declared by the specs (secrets only referenced, never inline). */
@@ -31,16 +30,6 @@ export interface SpecDocument {
   vms: VmSpec[];
   /** Every LXC container of every file, in file order (`kind: "container"`). */
   containers: ContainerSpec[];
-  /**
-   * Every backup job of every file, in file order; present when any file writes `backupJobs:`
-   * (even empty: then pvectl's jobs the spec does not list are deleted), absent otherwise.
-   */
-  backupJobs?: BackupJobSpec[];
-  /**
-   * The `access:` sections of every file, merged into one per connection; present when any
-   * file writes `access:`. Within one, a list is managed when any file writes it.
-   */
-  access?: AccessSpec[];
 }
 
 /**

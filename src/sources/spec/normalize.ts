@@ -32,9 +32,8 @@ import { checkTemplatePower } from "./template-power.js";
 const MIB = 1024 * 1024;
 
 /** Collects problems of one VM; positions come from the YAML document. */
-export interface IssueSink {
-  add(path: SpecPath, message: string, part?: "key" | "value"): void;
-}
+import type { IssueSink } from "../../resources/spec-section/issues.js";
+export type { IssueSink };
 
 type RawDisk = NonNullable<NonNullable<RawVm["disks"]>[string]>;
 type RawNic = NonNullable<NonNullable<RawVm["nics"]>[string]>;

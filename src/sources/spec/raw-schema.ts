@@ -8,8 +8,7 @@ import type { ParamSchema } from "../../schema/types.js";
 import { vmCloneSchema } from "./clone.js";
 import { snapshotsSchema } from "./snapshots.js";
 import { ctSchema } from "./ct-schema.js";
-import { backupJobSchema } from "./backup-job-schema.js";
-import { accessSchema } from "./access-schema.js";
+import { objectSectionSchemas } from "../../resources/objects.js";
 import { BUSES, driveSubSchema, paramSubSchema, qemuCreateEndpoint, requireParam, slotNames, subKeyEnum } from "./pve-facts.js";
 
 import {
@@ -328,8 +327,8 @@ function buildSpecFileSchema() {
   const connection = connectionSchema();
   const vm = vmSchema();
   const ct = ctSchema();
-  const backupJob = backupJobSchema();
-  const access = accessSchema();
+  // Each registered object family's section (backupJobs, access ...), in the registry's order.
+  const objectSections: Record<string, z.ZodType> = Object.fromEntries(objectSectionSchemas());
   const file = z
     .strictObject({
       version: z.literal(1).optional().describe("Spec format version (1)."),
@@ -339,16 +338,10 @@ function buildSpecFileSchema() {
         .describe("Named cluster connections."),
       vms: z.array(vm).optional().describe("QEMU virtual machines."),
       containers: z.array(ct).optional().describe("LXC containers."),
-      backupJobs: z
-        .array(backupJob)
-        .optional()
-        .describe(
-          "Backup jobs (/cluster/backup). Written (even empty): pvectl's jobs not listed are deleted; left out: jobs are not managed.",
-        ),
-      access: access.optional(),
+      ...objectSections,
     })
     .describe("A pvectl spec file: the desired state of guests on Proxmox VE clusters.");
-  return { file, vm, ct, connection, backupJob, access };
+  return { file, vm, ct, connection };
 }
 
 /** The zod schemas of a spec file, one VM and one connection (built once from the PVE facts). */

@@ -1,6 +1,7 @@
 // `pvectl show` of a spec's access section: the live state of each object the spec lists, in
 // the spec's shape (never a secret), and the listed objects that do not exist.
-import { accessToSpec, aclKey, type DesiredAccess, type LiveAccess, tokenKey } from "../resources/access/index.js";
+import { aclKey, type DesiredAccess, type LiveAccess, tokenKey } from "./model.js";
+import { accessToSpec } from "./to-spec.js";
 
 function keep<T>(wanted: string[] | undefined, live: T[], key: (t: T) => string, noun: string, missing: string[]): T[] {
   if (wanted === undefined) return [];

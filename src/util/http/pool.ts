@@ -1,6 +1,7 @@
-// The connections of one client: node:https (node:http for a local simulator) with a keep-alive
-// Agent. Built on Node's own modules rather than undici because every `ansible-inventory` run
-// starts a fresh process, and loading undici (about a hundred modules) cost more than the
+// The connections of one client (the PVE client and the NetBox client each own one pool per
+// origin): node:https (node:http for a plain-HTTP origin) with a keep-alive Agent. Built on
+// Node's own modules rather than an HTTP library because every `ansible-inventory` run starts a
+// fresh process, and loading one (undici: about a hundred modules) cost more than the
 // inventory's two API calls.
 //
 // A connection is handed to a request only once it is ready: TCP connected and, for HTTPS, the
@@ -21,21 +22,18 @@ import type { TlsPolicy } from "./tls.js";
  */
 export const IDLE_TIMEOUT_MS = 4_000;
 
-/**
- * The connection (and TLS handshake) did not complete in time. The code is undici's, which
- * this client used before: error messages, retries and scripts reading `--json` match on it.
- */
+/** The connection (and TLS handshake) did not complete in time. */
 export class ConnectTimeout extends Error {
-  readonly code = "UND_ERR_CONNECT_TIMEOUT";
+  readonly code = "CONNECT_TIMEOUT";
   constructor(readonly timeoutMs: number) {
     super(`connect timed out after ${timeoutMs} ms`);
     this.name = "ConnectTimeout";
   }
 }
 
-/** A request on a pool that was closed (undici's code, for the same reason as above). */
+/** A request on a pool that was closed (its client was closed while the request waited). */
 export class PoolClosed extends Error {
-  readonly code = "UND_ERR_CLOSED";
+  readonly code = "POOL_CLOSED";
   constructor() {
     super("the connection pool was closed");
     this.name = "PoolClosed";
@@ -50,7 +48,7 @@ export interface PoolTarget {
   connections: number;
   /** Limit of TCP connect plus TLS handshake. */
   connectTimeoutMs: number;
-  /** Which certificates are acceptable; required for HTTPS. */
+  /** Which certificates are acceptable; required for HTTPS (see tls.ts). */
   tls?: TlsPolicy;
 }
 

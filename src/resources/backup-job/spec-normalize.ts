@@ -2,14 +2,12 @@
 // compares: PVE's keys for the fields the entry writes (and only those), the keys another
 // selection shape leaves behind to delete, and every cross-field rule with the field it is about.
 import { notesTemplateProblem, validateValue } from "../../pve/index.js";
-import type { DesiredBackupJob } from "../../resources/backup-job/model.js";
-import { jobParamSchemas, normalizeJobValue } from "../../resources/backup-job/normalize.js";
-import type { RawBackupJob } from "./backup-job-schema.js";
-import { OWNED_JOB_KEYS, REFUSED_JOB_KEYS } from "./backup-job-schema.js";
-import type { SpecPath } from "./errors.js";
-import type { SourceLocation } from "./model.js";
-import type { IssueSink } from "./normalize.js";
-import { didYouMean } from "./suggest.js";
+import type { DesiredBackupJob } from "./model.js";
+import { jobParamSchemas, normalizeJobValue } from "./normalize.js";
+import type { RawBackupJob } from "./spec-schema.js";
+import { OWNED_JOB_KEYS, REFUSED_JOB_KEYS } from "./spec-schema.js";
+import type { IssueSink, SourceLocation, SpecPath } from "../spec-section/issues.js";
+import { didYouMean } from "../spec-section/suggest.js";
 
 /** A spec's backup job: what the engine compares, where it was written, and what import/show print. */
 export interface BackupJobSpec {

@@ -2,11 +2,10 @@
 // are errors). Values that need PVE's lists (privilege names, ACL paths, built-in roles) and
 // cross-field rules are checked in access-normalize.ts, with the entry's location.
 import { z } from "zod";
-import { TOKEN_ID_RE, tokenIdProblem, userIdProblem } from "../../pve/auth-id.js";
+import { GROUP_ID_RE, TOKEN_ID_RE, tokenIdProblem, userIdProblem } from "../../pve/auth-id.js";
 import { ROLE_ID_RE } from "../../pve/index.js";
-import { CONNECTION_NAME, POOL_ID, POOL_ID_RULE, pattern, TOKEN_NAME, USER_ID } from "./zod-values.js";
+import { CONNECTION_NAME, POOL_ID, POOL_ID_RULE, pattern, TOKEN_NAME, USER_ID } from "../spec-section/zod-values.js";
 
-export const GROUP_ID = /^[A-Za-z0-9.\-_]+$/;
 const FULL_TOKEN_ID = TOKEN_ID_RE;
 
 /** A user id (or full token id) as PVE checks it: the pattern, then its length (3 to 64). */
@@ -39,13 +38,13 @@ function roleSchema() {
 }
 
 function groupSchema() {
-  return z.strictObject({ id: pattern(GROUP_ID, "letters, digits, '.', '-' and '_'"), comment: comment(), adopt: adopt() });
+  return z.strictObject({ id: pattern(GROUP_ID_RE, "letters, digits, '.', '-' and '_'"), comment: comment(), adopt: adopt() });
 }
 
 function userSchema() {
   return z.strictObject({
     id: authId(USER_ID, "user@realm, e.g. deploy@pve", userIdProblem),
-    groups: z.array(pattern(GROUP_ID, "a group id")).optional().describe("Its groups; left out: membership not managed."),
+    groups: z.array(pattern(GROUP_ID_RE, "a group id")).optional().describe("Its groups; left out: membership not managed."),
     enable: z.boolean().optional(),
     expire: expireSchema(),
     comment: comment(),
@@ -82,7 +81,7 @@ function aclSchema() {
       .describe("An ACL path: /, /vms/100, /pool/web, /storage/local, /nodes/pve1, /sdn/zones/..., /access/groups/x ..."),
     role: pattern(ROLE_ID_RE, "a role id"),
     user: authId(USER_ID, "user@realm", userIdProblem).optional(),
-    group: pattern(GROUP_ID, "a group id").optional(),
+    group: pattern(GROUP_ID_RE, "a group id").optional(),
     token: authId(FULL_TOKEN_ID, "user@realm!tokenname", tokenIdProblem).optional(),
     propagate: z.boolean().optional().describe("Default true: the entry also applies below the path."),
   });

@@ -4,12 +4,10 @@
 // (relative to the spec file). Every problem is reported with the entry's place.
 import { resolve } from "node:path";
 import { BUILTIN_ROLES, isAclPath, isPrivilege, PVE_PRIVILEGES, REMOVED_PRIVILEGES } from "../../pve/index.js";
-import type { DesiredAccess, DesiredAcl, DesiredRole, DesiredToken, DesiredUser } from "../../resources/access/index.js";
-import type { RawAccess } from "./access-schema.js";
-import type { SpecPath } from "./errors.js";
-import type { SourceLocation } from "./model.js";
-import type { IssueSink } from "./normalize.js";
-import { closestMatch } from "./suggest.js";
+import type { DesiredAccess, DesiredAcl, DesiredRole, DesiredToken, DesiredUser } from "./model.js";
+import type { RawAccess } from "./spec-schema.js";
+import type { IssueSink, SourceLocation, SpecPath } from "../spec-section/issues.js";
+import { closestMatch } from "../spec-section/suggest.js";
 
 /** A spec's access section: what the engine compares, and where it was written. */
 export interface AccessSpec {

@@ -3,8 +3,8 @@
 // schema of POST /cluster/backup; the schedule is checked with PVE's calendar event parser.
 import { z } from "zod";
 import { calendarEventProblem } from "../../pve/index.js";
-import { jobParamSchemas } from "../../resources/backup-job/normalize.js";
-import { CONNECTION_NAME, fromPveParam, NODE_NAME, POOL_ID_OR_NONE, pattern, STORAGE_ID } from "./zod-values.js";
+import { jobParamSchemas } from "./normalize.js";
+import { CONNECTION_NAME, fromPveParam, NODE_NAME, POOL_ID_OR_NONE, pattern, STORAGE_ID } from "../spec-section/zod-values.js";
 
 /** PVE's `pve-configid` (job ids given on create), at most 50 characters. */
 const JOB_ID = /^[a-z][a-z0-9_-]+$/i;

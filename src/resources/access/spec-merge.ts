@@ -2,10 +2,10 @@
 // connection (or the only one), each id is declared once per cluster, and a list is managed
 // when any file writes it.
 // The model module, not the kinds' barrel: that loads planning, reading and the API endpoints.
-import { aclKey, type DesiredAccess, tokenKey } from "../../resources/access/model.js";
-import type { AccessSpec } from "./access-normalize.js";
-import type { SpecIssue } from "./errors.js";
-import { didYouMean } from "./suggest.js";
+import { aclKey, type DesiredAccess, tokenKey } from "./model.js";
+import type { AccessSpec } from "./spec-normalize.js";
+import type { SpecIssue } from "../spec-section/issues.js";
+import { didYouMean } from "../spec-section/suggest.js";
 
 type ListName = keyof DesiredAccess;
 
