@@ -29,7 +29,7 @@ export async function buildProgram(argv?: string[]): Promise<Command> {
 
 /** `--verbose`: one stderr line per API exchange. Loaded only then (as every module a run does not need). */
 async function startRequestLog(): Promise<void> {
-  const [{ setRequestLog }, { safeLine }] = await Promise.all([import("../api/transport.js"), import("../util/safe-text.js")]);
+  const [{ setRequestLog }, { safeLine }] = await Promise.all([import("../app/request-log.js"), import("../util/safe-text.js")]);
   setRequestLog((e) => process.stderr.write(`api: ${e.method} ${safeLine(e.path)} ${safeLine(String(e.status))} ${e.ms}ms\n`));
 }
 

@@ -4,7 +4,7 @@
 // with the stack only when PVECTL_DEBUG is set. Messages quote names and PVE's own words, so
 // their control characters are escaped before they reach a terminal (JSON.stringify escapes
 // them in the JSON form).
-import { SimUserError } from "../sim/errors.js";
+import { SimUserError } from "../app/user-errors.js";
 import { messageAndHint, PvectlError, type PvectlErrorJson } from "../util/errors.js";
 import { safeText } from "../util/safe-text.js";
 

@@ -14,8 +14,10 @@ const ROOT = "(src)";
 
 /** Which top-level folders each layer may import (besides itself). */
 const ALLOWED: Record<string, string[]> = {
-  cli: ["app", "sources", "inventory", "engine", "resources", "plan", "api", "pve", "schema", "sim", "netbox", "util", ROOT],
-  app: ["sources", "inventory", "engine", "resources", "plan", "api", "pve", "schema", "netbox", "util", ROOT],
+  // The CLI parses flags, calls a use case and renders: app/ is its only door to the rest.
+  cli: ["app", "util", ROOT],
+  // app/ starts the simulators for `pvectl sim` and the demo (sim-start.ts); the simulator itself imports no pvectl layer.
+  app: ["sim", "sources", "inventory", "engine", "resources", "plan", "api", "pve", "schema", "netbox", "util", ROOT],
   sources: ["resources", "plan", "api", "pve", "schema", "netbox", "util"],
   inventory: ["api", "pve", "schema", "netbox", "util"],
   engine: ["resources", "plan", "api", "pve", "schema", "util", ROOT],
@@ -83,6 +85,19 @@ describe("layers (DESIGN.md)", () => {
     const wrong = imports.filter((i) => i.from !== i.to && i.from !== ROOT && !(ALLOWED[i.from] ?? []).includes(i.to));
     assert.deepEqual(
       wrong.map((i) => `${i.file} imports ${i.target}`),
+      [],
+    );
+  });
+
+  it("the CLI reaches pvectl only through app/: it parses flags, calls a use case and renders", () => {
+    const fromCli = imports.filter((i) => i.from === "cli" && i.to !== "cli");
+    assert.ok(
+      fromCli.some((i) => i.to === "app"),
+      "the CLI imports no use case at all",
+    );
+    const besideApp = fromCli.filter((i) => i.to !== "app" && i.to !== "util" && i.to !== ROOT);
+    assert.deepEqual(
+      besideApp.map((i) => `${i.file} imports ${i.target}`),
       [],
     );
   });

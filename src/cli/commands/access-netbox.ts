@@ -3,10 +3,10 @@
 // (a top-level `clusters:` mapping, which no spec has) and refused with the flag to use.
 import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
-import type { PveClient } from "../../api/index.js";
 import { checkNetboxAccess, type NetboxAccessNeeds, type NetboxNeedsOptions } from "../../app/access-netbox.js";
 import type { AccessCheck } from "../../app/access.js";
-import { type NetboxConfig, loadNetboxConfig } from "../../sources/netbox/config.js";
+import type { PveClient } from "../../app/connection.js";
+import { loadNetboxConfig, type NetboxConfig } from "../../app/netbox/setup.js";
 import { safeLine } from "../../util/safe-text.js";
 import { pveClients } from "./netbox-setup.js";
 import { UsageError } from "./usage-error.js";

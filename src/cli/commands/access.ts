@@ -15,8 +15,8 @@ import {
 } from "../../app/access.js";
 import { type NetboxAccessNeeds, netboxAccessNeeds } from "../../app/access-netbox.js";
 import type { SpecGuests } from "../../app/plan-spec.js";
-import { GROUP_ID_RE, REALM_RULE, tokenIdProblem, userIdProblem } from "../../pve/auth-id.js";
-import { loadSpecFiles } from "../../sources/spec/index.js";
+import { GROUP_ID_RE, REALM_RULE, tokenIdProblem, userIdProblem } from "../../app/access-ids.js";
+import { readSpecGuests } from "../../app/spec-target.js";
 import { safeLine } from "../../util/safe-text.js";
 import { renderCheck, renderNeeds } from "../render/access.js";
 import { specYaml } from "../render/spec-yaml.js";
@@ -48,10 +48,7 @@ async function offlineSpec(positional: string[], flags: NeedsFlags): Promise<Spe
   const files = [...(flags.file ?? []), ...positional];
   if (files.length === 0)
     throw new UsageError("no spec file given", "usage: pvectl access needs web.yaml [more.yaml ...], or -c netbox.yaml for netbox sync");
-  const spec = await refusingNetboxConfigs(files, "needs", () => loadSpecFiles(files));
-  const on = <G extends { connection?: string }>(guests: G[]): G[] =>
-    flags.connection === undefined ? guests : guests.filter((g) => g.connection === flags.connection);
-  return { vms: on(spec.vms), containers: on(spec.containers), ...(spec.backupJobs ? { backupJobs: on(spec.backupJobs) } : {}) };
+  return refusingNetboxConfigs(files, "needs", () => readSpecGuests(files, flags.connection));
 }
 
 const DEFAULT_ROLE = "Deploy";

@@ -1,11 +1,9 @@
 // What apply and destroy share: guard-rail notice, confirmation, progress, final report, exit code.
 import { createInterface } from "node:readline/promises";
-import type { PveClient } from "../../api/index.js";
 import { type ApplyPlanOptions, applyPlan } from "../../app/apply-plan.js";
+import { type ApplyReport, DEFERRED_REBOOT, PreflightFailedError, refusal, skipReasons } from "../../app/apply-results.js";
+import type { PveClient } from "../../app/connection.js";
 import type { PlannedSpec } from "../../app/plan-spec.js";
-import { PreflightFailedError } from "../../engine/errors.js";
-import { DEFERRED_REBOOT, refusal, skipReasons } from "../../engine/guard-rails.js";
-import type { ApplyReport } from "../../engine/report.js";
 import { safeLine } from "../../util/safe-text.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine, renderReport } from "../render/report.js";

@@ -5,8 +5,8 @@
 import type { Command } from "commander";
 import { planSpec } from "../../app/plan-spec.js";
 import { recomputeSavedPlan } from "../../app/saved-plan.js";
-import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
-import { checkSpecFiles, loadPlan, SavedPlanError } from "../../engine/saved-plan.js";
+import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../app/plan-model.js";
+import { checkSpecFiles, loadPlan, SavedPlanError } from "../../app/saved-plan-file.js";
 import { ALLOW_HOST_ACCESS_FLAG, ALLOW_SECRET_RESET_FLAG, type ApplyFlags, guardOptions, runApply } from "./apply-flow.js";
 import { createWaitProgress, LOCK_WAIT_FLAG } from "./lock-wait.js";
 import {

@@ -2,16 +2,21 @@
 // prune are plans run through runApply (plan shown, confirmation or --yes, guard rails,
 // report, exit codes); list and status only read.
 import type { Command } from "commander";
-import type { PveClient } from "../../api/index.js";
 import { backupStatus, listBackups } from "../../app/backup-list.js";
+import {
+  BACKUP_COMPRESSIONS,
+  BACKUP_MODES,
+  type BackupCompression,
+  type BackupMode,
+  KEEP_OPTIONS,
+  notesTemplateProblem,
+  type Retention,
+} from "../../app/backup-options.js";
 import { type PlannedOperation, planBackupPrune, planBackupRun } from "../../app/backup-plan.js";
-import type { BackupMode } from "../../plan/intent.js";
-import { KEEP_OPTIONS, type Retention } from "../../resources/backup/prune.js";
-import { BACKUP_COMPRESSIONS, BACKUP_MODES, type BackupCompression } from "../../resources/backup/run.js";
+import type { PveClient } from "../../app/connection.js";
 import { renderArchives, renderUncovered } from "../render/backups.js";
 import { paletteFor } from "../render/plan.js";
 import { selectionJson, selectionNotes } from "../render/selection.js";
-import { notesTemplateProblem } from "../../pve/index.js";
 import { type ApplyFlags, runApply } from "./apply-flow.js";
 import { LOCK_WAIT_FLAG } from "./lock-wait.js";
 import { positiveInt, UsageError } from "./plan.js";

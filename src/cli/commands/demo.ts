@@ -10,20 +10,15 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { getQemuConfig, updateQemuConfig } from "../../api/endpoints/index.js";
-import { PveClient } from "../../api/index.js";
 import { applyPlan } from "../../app/apply-plan.js";
+import type { ApplyReport } from "../../app/apply-results.js";
+import type { PveClient } from "../../app/connection.js";
+import { demoInventory, driftByHand, loadDemoSpec, runnableExamples, startDemoCluster, startDemoNetbox } from "../../app/demo.js";
+import type { AnsibleInventory } from "../../app/inventory.js";
+import { type SyncReport, syncNetbox } from "../../app/netbox/sync.js";
+import { planHasChanges } from "../../app/plan-model.js";
 import { planSpec } from "../../app/plan-spec.js";
-import { planSnapshots } from "../../engine/snapshot-plan.js";
-import type { ApplyReport, GuestReport } from "../../engine/report.js";
-import { planHasChanges } from "../../plan/types.js";
-import { generateInventory, parseInventoryConfig, type AnsibleInventory } from "../../inventory/index.js";
-import { NetboxClient } from "../../netbox/client.js";
-import { loadNetboxConfig } from "../../sources/netbox/config.js";
-import { startNetboxSimulator } from "../../netbox/sim/index.js";
-import { syncNetbox, type SyncReport } from "../../app/netbox/sync.js";
-import { startSimulator } from "../../sim/index.js";
-import { loadSpecFiles } from "../../sources/spec/index.js";
+import { planSnapshots } from "../../app/snapshots.js";
 import { type Palette, paletteFor, plainPalette, renderPlan } from "../render/plan.js";
 import { progressLine, renderReport } from "../render/report.js";
 import { syncLine } from "./netbox.js";
@@ -51,23 +46,6 @@ function inventoryGraph(inventory: AnsibleInventory): string {
 function defaultExamplesDir(): string {
   // src/cli/commands/demo.ts and dist/cli/commands/demo.js both sit three levels below the package root.
   return fileURLToPath(new URL("../../../examples/", import.meta.url));
-}
-
-/**
- * Changes the first created guest with a NIC behind pvectl's back, as a person in the web UI
- * would: net0 on the other bridge (MAC kept) and one more tag. Returns its name.
- */
-async function driftByHand(client: PveClient, guests: GuestReport[]): Promise<string | undefined> {
-  const guest = guests.find((g) => g.result === "created" && g.vmid !== undefined && g.macs.net0);
-  if (!guest) return undefined;
-  const config = await getQemuConfig(client, guest.node, guest.vmid!);
-  const net0 = String(config.net0);
-  const bridge = /bridge=vmbr0/.test(net0) ? "vmbr1" : "vmbr0";
-  await updateQemuConfig(client, guest.node, guest.vmid!, {
-    net0: net0.replace(/bridge=[^,]+/, `bridge=${bridge}`),
-    tags: `${String(config.tags ?? "")};edited-by-hand`,
-  });
-  return guest.key;
 }
 
 /**
@@ -111,36 +89,23 @@ export function registerDemoCommand(program: Command): void {
         throw new UsageError(`cannot read the examples directory ${dir}`, "pass --examples DIR with spec files");
       }
       // Examples that name a connection describe a real cluster; the demo runs the others.
-      const runnable: string[] = [];
-      for (const file of files) {
-        const spec = await loadSpecFiles([file]);
-        if ([...spec.vms, ...spec.containers].some((guest) => guest.connection !== undefined))
-          out.write(p.dim(`(skipping ${file}: it targets a named connection)\n`));
-        else runnable.push(file);
-      }
+      const { runnable, skipped } = await runnableExamples(files);
+      for (const file of skipped) out.write(p.dim(`(skipping ${file}: it targets a named connection)\n`));
       if (runnable.length === 0) throw new UsageError(`no example spec without a named connection in ${dir}`, "pass --examples DIR");
 
       const timeScale = Number(flags.timeScale ?? "0.2");
-      const sim = await startSimulator({
-        port: 0,
-        https: !flags.http,
+      const cluster = await startDemoCluster({
+        ...(flags.http ? { http: true } : {}),
         timing: flags.timing === "instant" ? "instant" : "realistic",
         ...(Number.isFinite(timeScale) && timeScale > 0 ? { timeScale } : {}),
       });
-      const url = new URL(sim.url);
-      const client = new PveClient({
-        host: url.hostname,
-        port: Number(url.port),
-        ...(flags.http ? { protocol: "http" as const } : { fingerprint: sim.fingerprint! }),
-        user: "root@pam",
-        password: sim.rootPassword,
-      });
+      const { sim, client } = cluster;
       try {
         out.write(
           `${p.bold("pvectl demo")}: simulator at ${sim.url} (3 nodes${flags.http ? "" : `, certificate pinned ${sim.fingerprint!.slice(0, 23)}...`})\n` +
             `specs: ${runnable.join(", ")}\n\n`,
         );
-        const spec = await loadSpecFiles(runnable);
+        const spec = await loadDemoSpec(runnable);
 
         out.write(p.bold("1. pvectl plan\n"));
         const planned = await planSpec(client, spec);
@@ -174,18 +139,16 @@ export function registerDemoCommand(program: Command): void {
         }
         const snapshot = await snapshotWebTier(client, out, p);
         // The NetBox loop: planned records -> built VMs -> staged -> inventory.
-        const netboxSim = await startNetboxSimulator({ seed: "demo" });
+        // The mapping fits the NetBox simulator's demo records, whatever specs --examples names.
+        const demoNetbox = await startDemoNetbox(join(defaultExamplesDir(), "netbox", "netbox.yaml"));
+        const { netbox, config } = demoNetbox;
         let sync: SyncReport | undefined;
         let rerun: SyncReport | undefined;
         let inventory: AnsibleInventory | undefined;
         try {
-          const netbox = new NetboxClient({ url: netboxSim.url, token: netboxSim.token });
-          // The mapping fits the NetBox simulator's demo records, whatever specs --examples names.
-          const config = await loadNetboxConfig(join(defaultExamplesDir(), "netbox", "netbox.yaml"));
-          const planned = await netbox.list("virtualization/virtual-machines", { status: "planned" });
           out.write(
             p.bold(
-              `\n8. NetBox at ${netboxSim.url} holds ${planned.length} VM records in status planned: ${planned.map((r) => r.name).join(", ")}\n`,
+              `\n8. NetBox at ${demoNetbox.sim.url} holds ${demoNetbox.planned.length} VM records in status planned: ${demoNetbox.planned.join(", ")}\n`,
             ),
           );
           out.write(p.bold("   pvectl netbox sync\n"));
@@ -204,27 +167,13 @@ export function registerDemoCommand(program: Command): void {
           out.write(p.bold(`\n9. pvectl netbox sync (again): ${rerun.records.length} record(s) selected, nothing to do\n`));
 
           out.write(p.bold("\n10. pvectl inventory (what ansible-inventory --graph shows, with NetBox facts)\n"));
-          inventory = await generateInventory(
-            { api: client, endpoint: client.origin, identity: client.identity, netbox },
-            parseInventoryConfig(
-              {
-                facts: "config",
-                netbox: { url: netboxSim.url },
-                ansibleHost: ["netbox", "ipconfig"],
-                keyedGroups: [
-                  { key: "tag", prefix: "tag" },
-                  { key: "netbox_status", prefix: "netbox" },
-                ],
-              },
-              "demo",
-            ),
-          );
+          inventory = await demoInventory(client, demoNetbox);
           out.write(inventoryGraph(inventory));
           for (const [host, vars] of Object.entries(inventory._meta.hostvars)) {
             if (vars.ansible_host) out.write(p.dim(`  ${host}: ansible_host=${String(vars.ansible_host)}\n`));
           }
         } finally {
-          await netboxSim.close();
+          await demoNetbox.sim.close();
         }
 
         const stats = client.stats();
@@ -241,8 +190,7 @@ export function registerDemoCommand(program: Command): void {
           process.exitCode = 1;
         }
       } finally {
-        await client.close();
-        await sim.close();
+        await cluster.close();
       }
     });
 }

@@ -3,7 +3,7 @@
 // confirmation as apply. The plan names every volume that goes.
 import type { Command } from "commander";
 import { planDestroy } from "../../app/destroy.js";
-import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
+import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../app/plan-model.js";
 import { type ApplyFlags, runApply } from "./apply-flow.js";
 import { addSecretPolicyOptions, openSpecTarget, type PlanFlags, positiveInt, UsageError } from "./plan.js";
 import { LOCK_WAIT_FLAG } from "./lock-wait.js";

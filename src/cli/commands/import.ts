@@ -8,7 +8,7 @@
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { type ImportedSpec, importGuests, specGuests } from "../../app/show.js";
-import type { Selection } from "../../engine/show.js";
+import type { ImportSelection as Selection } from "../../app/selection.js";
 import { PvectlError } from "../../util/errors.js";
 import { safeText } from "../../util/safe-text.js";
 import { specYaml } from "../render/spec-yaml.js";

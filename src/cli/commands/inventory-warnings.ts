@@ -5,7 +5,7 @@
 // Ansible runs pvectl: it is in `_meta.pvectl_warnings` instead, which Ansible ignores. On a
 // terminal, with --verbose, or with PVECTL_INVENTORY_WARNINGS=stderr it goes to stderr.
 // A host without its facts is a partly wrong inventory: that is always said on stderr.
-import type { AnsibleInventory } from "../../inventory/model.js";
+import type { AnsibleInventory } from "../../app/inventory.js";
 
 export class InventoryWarnings {
   private readonly pending: string[] = [];

@@ -3,16 +3,8 @@
 // those flags, so everything else comes from the wrapper script's own flags (--config) or the
 // PROXMOX_* environment. --config takes pvectl's file or the community plugin's proxmox.yml.
 import type { Command } from "commander";
-import { PveClient } from "../../api/client.js";
-// Each inventory module is imported by itself, not through inventory/index.ts: that one also
-// brings the zod schema, which a plain configuration does not need (every module loaded is
-// start-up time Ansible waits for).
-import { InventoryError } from "../../inventory/errors.js";
-import { type InventoryFile, readInventoryFile } from "../../inventory/file.js";
-import { generateInventory } from "../../inventory/generate.js";
-import { renderGraph } from "../../inventory/graph.js";
-import type { AnsibleInventory, FactsLevel } from "../../inventory/model.js";
-import { type ConnectionFlags, clientFromConnectionFlags } from "./connection-flags.js";
+import { type AnsibleInventory, clusterInventory, type FactsLevel, InventoryError, renderGraph } from "../../app/inventory.js";
+import type { ConnectionFlags } from "./connection-flags.js";
 import { InventoryWarnings } from "./inventory-warnings.js";
 
 interface InventoryFlags extends ConnectionFlags {
@@ -27,21 +19,6 @@ interface InventoryFlags extends ConnectionFlags {
   json?: boolean;
   /** commander's negation of --no-placement-facts: false when given. */
   placementFacts?: boolean;
-}
-
-const LEVELS: readonly FactsLevel[] = ["basic", "config", "agent", "plugin"];
-
-async function clientFor(flags: InventoryFlags, file: InventoryFile, warnings: InventoryWarnings): Promise<PveClient> {
-  const warn = (message: string) => warnings.add(message);
-  if (!file.connection) return clientFromConnectionFlags(flags, "inventory", { warn });
-  if (flags.file?.length || flags.connection) {
-    throw new InventoryError(
-      `${flags.config} is the community plugin's file, which names its own cluster (url, user ...), and --file/--connection name another`,
-      "drop --file/--connection, or use a pvectl inventory configuration instead of the plugin's file",
-    );
-  }
-  // The file's url and credentials, under the PROXMOX_* environment (a PROXMOX_FINGERPRINT or PROXMOX_CA_PATH still applies).
-  return PveClient.fromEnv(process.env, { ...file.connection, warn });
 }
 
 function output(inventory: AnsibleInventory, flags: InventoryFlags): string {
@@ -103,30 +80,26 @@ export function registerInventoryCommand(program: Command): void {
       const warnings = new InventoryWarnings(
         verbose || process.stderr.isTTY === true || process.env.PVECTL_INVENTORY_WARNINGS === "stderr",
       );
-      const file = await readInventoryFile(flags.config);
-      const config = file.config;
-      if (flags.facts) {
-        if (!LEVELS.includes(flags.facts)) {
-          throw new InventoryError(`unknown facts level '${flags.facts}'`, "use --facts basic, config, agent or plugin");
-        }
-        config.facts = flags.facts;
-      }
-      if (flags.allowEmpty) config.allowEmpty = true;
-      if (flags.placementFacts === false) config.placementFacts = false;
-      const client = await clientFor(flags, file, warnings);
       let done = false;
       try {
-        const inventory = await generateInventory({ api: client, endpoint: client.origin, identity: client.identity }, config, {
-          refresh: flags.refresh ?? false,
+        const { inventory, factsPrefix } = await clusterInventory({
+          ...(flags.config !== undefined ? { configFile: flags.config } : {}),
+          ...(flags.facts !== undefined ? { facts: flags.facts } : {}),
+          ...(flags.allowEmpty ? { allowEmpty: true } : {}),
+          ...(flags.placementFacts === false ? { placementFacts: false } : {}),
+          ...(flags.refresh ? { refresh: true } : {}),
+          connection: {
+            ...(flags.file !== undefined ? { files: flags.file } : {}),
+            ...(flags.connection !== undefined ? { connection: flags.connection } : {}),
+          },
           onWarning: (message) => warnings.add(message),
         });
-        warnings.reportFactFailures(inventory, config.factsPrefix);
+        warnings.reportFactFailures(inventory, factsPrefix);
         if (flags.host === undefined && flags.graph === undefined) warnings.attach(inventory);
         process.stdout.write(`${output(inventory, flags)}\n`);
         done = true;
       } finally {
         warnings.flush(!done);
-        await client.close();
       }
     });
 }

@@ -2,7 +2,7 @@
 // a lock another operation holds, as a backup can for hours, before its step fails), and the
 // plan's wait for creates in progress that may be guests of the spec.
 import { InvalidArgumentError } from "commander";
-import type { CreateWait, SettleOptions } from "../../engine/creates.js";
+import type { CreateWait, SettleOptions } from "../../app/apply-results.js";
 import { formatDuration, parseDuration } from "../../util/duration.js";
 
 /** Milliseconds for the flag's text; refuses what is not a positive duration (while the arguments are parsed). */

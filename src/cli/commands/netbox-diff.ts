@@ -3,7 +3,7 @@
 // --detailed-exitcode` says "there are changes"), 1 on errors and records that cannot be mapped.
 import type { Command } from "commander";
 import { type Difference, diffNetbox, type NetboxDiffReport, type RecordDrift, type UnrecordedGuest } from "../../app/netbox/diff.js";
-import { loadNetboxConfig } from "../../sources/netbox/config.js";
+import { loadNetboxConfig } from "../../app/netbox/setup.js";
 import { safeLine } from "../../util/safe-text.js";
 import { type Palette, paletteFor } from "../render/plan.js";
 import { addRecordFlags, type CommonFlags, netboxClient, pveClients, selectionOf } from "./netbox-setup.js";

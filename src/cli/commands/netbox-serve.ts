@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { type Command, InvalidArgumentError } from "commander";
 import { startNetboxServe } from "../../app/netbox/serve.js";
-import { loadNetboxConfig } from "../../sources/netbox/config.js";
+import { loadNetboxConfig } from "../../app/netbox/setup.js";
 import { parseDuration } from "../../util/duration.js";
 import { untilStopped } from "../until-stopped.js";
 import { type ApplyFlags, guardOptions } from "./apply-flow.js";
@@ -87,7 +87,7 @@ export function registerNetboxServe(netbox: Command): void {
       const guard = guardOptions(flags);
       const secret = webhookSecret(flags);
       const config = await loadNetboxConfig(flags.config);
-      const client = netboxClient(config, { config: flags.config, ...(flags.url ? { url: flags.url } : {}) });
+      const client = netboxClient(config, flags.url ? { url: flags.url } : {});
       const pve = pveClients(config);
       const stopped = untilStopped();
       const serve = await startNetboxServe({

@@ -1,25 +1,10 @@
-// What every `pvectl netbox` command over records shares: reaching NetBox (URL, token), one PVE
-// client per connection, and the record-selection flags.
-import { readFileSync } from "node:fs";
+// What every `pvectl netbox` command over records shares: the config and record-selection flags,
+// and the clients (NetBox, one PVE client per connection) they open.
 import type { Command } from "commander";
-import { PveClient } from "../../api/index.js";
-import { NetboxClient } from "../../netbox/client.js";
-import { resolveConnection } from "../../sources/connections.js";
-import type { NetboxConfig } from "../../sources/netbox/config.js";
-import { PvectlError } from "../../util/errors.js";
+import { NetboxSetupError, netboxClient, pveClients } from "../../app/netbox/setup.js";
 
-/** Something missing before pvectl can talk to NetBox (URL, token): what, and where to give it. */
-export class NetboxSetupError extends PvectlError {
-  readonly kind = "netbox-config";
-
-  constructor(
-    message: string,
-    override readonly hint?: string,
-  ) {
-    super(message);
-    this.name = "NetboxSetupError";
-  }
-}
+// The clients come from app/netbox/setup.ts; the commands import them from here with their flags.
+export { NetboxSetupError, netboxClient, pveClients };
 
 export interface CommonFlags {
   config: string;
@@ -33,52 +18,6 @@ export interface CommonFlags {
 }
 
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-export function netboxClient(config: NetboxConfig, flags: CommonFlags, env: NodeJS.ProcessEnv = process.env): NetboxClient {
-  const url = flags.url ?? config.netbox.url ?? env.NETBOX_URL;
-  if (!url) throw new NetboxSetupError("no NetBox URL", `give --url, set \`netbox.url\` in ${config.file}, or export NETBOX_URL`);
-  let token: string | undefined;
-  if (config.netbox.tokenFile) {
-    try {
-      token = (readFileSync(config.netbox.tokenFile, "utf8").split(/\r?\n/)[0] ?? "").trim();
-    } catch (err) {
-      throw new NetboxSetupError(
-        `netbox.tokenFile ${config.netbox.tokenFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`,
-        `fix the path in ${config.file}`,
-      );
-    }
-  } else token = env[config.netbox.tokenEnv]?.trim();
-  if (!token) {
-    throw new NetboxSetupError(
-      "no NetBox token",
-      `export ${config.netbox.tokenEnv} (a v1 key of 40 hex digits, or a v2 token nbt_<key>.<secret>), or set \`netbox.tokenFile\` in ${config.file}`,
-    );
-  }
-  return new NetboxClient({
-    url,
-    token,
-    ...(config.netbox.caFile ? { caFile: config.netbox.caFile } : {}),
-    insecure: config.netbox.insecure,
-  });
-}
-
-export function pveClients(config: NetboxConfig): { get: (name: string | undefined) => PveClient; close: () => Promise<void> } {
-  const clients = new Map<string, PveClient>();
-  return {
-    get(name) {
-      const key = name ?? "";
-      let client = clients.get(key);
-      if (!client) {
-        client = new PveClient(resolveConnection({ connections: config.connections }, name));
-        clients.set(key, client);
-      }
-      return client;
-    },
-    close: async () => {
-      await Promise.all([...clients.values()].map((c) => c.close()));
-    },
-  };
-}
 
 export function selectionOf(flags: CommonFlags) {
   return {

@@ -7,9 +7,9 @@
 import type { Command } from "commander";
 import { type DecommissionOutcome, decommissionNetbox } from "../../app/netbox/decommission.js";
 import { type RecordOutcome, syncNetbox } from "../../app/netbox/sync.js";
-import { startNetboxSimulator } from "../../netbox/sim/index.js";
-import type { Plan } from "../../plan/types.js";
-import { loadNetboxConfig } from "../../sources/netbox/config.js";
+import { loadNetboxConfig } from "../../app/netbox/setup.js";
+import { startNetboxSimulator } from "../../app/netbox/simulator.js";
+import type { Plan } from "../../app/plan-model.js";
 import { safeLine, safeText } from "../../util/safe-text.js";
 import { type Palette, paletteFor, renderPlan } from "../render/plan.js";
 import { progressLine } from "../render/report.js";

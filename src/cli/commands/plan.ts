@@ -2,56 +2,17 @@
 // severities; `--out FILE` saves it for `apply --plan FILE`; `--detailed-exitcode` makes the
 // exit code say whether there are changes (0 none, 2 changes, 1 error).
 import type { Command } from "commander";
-import { PveClient } from "../../api/index.js";
-import { planSpec, type SpecGuests } from "../../app/plan-spec.js";
-import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../engine/plan.js";
-import { type SavedPlanOptions, savedPlanContent, savePlan } from "../../engine/saved-plan.js";
-import { type Plan, planHasChanges, planHasErrors } from "../../plan/types.js";
-import { resolveConnection } from "../../sources/connections.js";
-import { checkContainerSecrets } from "../../sources/ct-secrets.js";
-import { type SecretPolicy, SecretPolicyError, secretPolicy } from "../../sources/secret-policy.js";
-import { checkTokenSecretFiles } from "../../sources/token-secret-files.js";
-import {
-  type AccessSpec,
-  type BackupJobSpec,
-  type ContainerSpec,
-  loadSpecFiles,
-  type SpecDocument,
-  type VmSpec,
-} from "../../sources/spec/index.js";
+import { DEFAULT_SHUTDOWN_TIMEOUT, type Plan, planHasChanges, planHasErrors } from "../../app/plan-model.js";
+import { planSpec } from "../../app/plan-spec.js";
+import { type SavedPlanOptions, savedPlanContent, savePlan } from "../../app/saved-plan-file.js";
+import { openSpecTarget as openTarget, type SpecTarget, specOf } from "../../app/spec-target.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { renderPlanMarkdown } from "../render/plan-markdown.js";
 import { createWaitProgress } from "./lock-wait.js";
 import { planFormat } from "./plan-format.js";
 import { UsageError } from "./usage-error.js";
 
-export { UsageError };
-
-export interface SpecTarget {
-  spec: SpecDocument;
-  files: string[];
-  connection?: string;
-  /** The spec's guests on this run's one connection. */
-  vms: VmSpec[];
-  containers: ContainerSpec[];
-  /** The spec's backup jobs on this connection; absent: the spec does not manage backup jobs. */
-  backupJobs?: BackupJobSpec[];
-  /** The spec's access section on this connection; absent: access is not managed. */
-  access?: AccessSpec;
-  /** The operator's secret policy (a container's root password is read by it when the create is sent). */
-  policy: SecretPolicy;
-  client: PveClient;
-}
-
-/** What a command plans from its target: guests and backup jobs. */
-export function specOf(target: SpecTarget): SpecGuests {
-  return {
-    vms: target.vms,
-    containers: target.containers,
-    ...(target.backupJobs ? { backupJobs: target.backupJobs } : {}),
-    ...(target.access ? { access: [target.access] } : {}),
-  };
-}
+export { type SpecTarget, specOf, UsageError };
 
 export interface SpecFlags {
   file?: string[];
@@ -77,58 +38,18 @@ export function addSecretPolicyOptions(command: Command): Command {
     );
 }
 
-function policyOf(flags: SpecFlags): SecretPolicy {
-  try {
-    return secretPolicy({
-      allowHttp: flags.allowHttp ?? false,
+/** The spec files of a command (positional or -f), its one connection, and a client for it (app/spec-target.ts). */
+export function openSpecTarget(positional: string[], flags: SpecFlags, command: string): Promise<SpecTarget> {
+  return openTarget(
+    {
+      files: [...(flags.file ?? []), ...positional],
+      ...(flags.connection !== undefined ? { connection: flags.connection } : {}),
+      ...(flags.allowHttp !== undefined ? { allowHttp: flags.allowHttp } : {}),
       ...(flags.secretsDir ? { secretsDirs: flags.secretsDir } : {}),
       ...(flags.secretEnvPrefix ? { secretEnvPrefixes: flags.secretEnvPrefix } : {}),
-    });
-  } catch (err) {
-    if (err instanceof SecretPolicyError) throw new UsageError(err.message, 'see docs/client.md, "Threat model: specs are untrusted"');
-    throw err;
-  }
-}
-
-/** The spec files of a command (positional or -f), its one connection, and a client for it. */
-export async function openSpecTarget(positional: string[], flags: SpecFlags, command: string): Promise<SpecTarget> {
-  const files = [...(flags.file ?? []), ...positional];
-  const policy = policyOf(flags);
-  if (files.length === 0) throw new UsageError("no spec file given", `usage: pvectl ${command} -f web.yaml [-f more.yaml]`);
-  const spec = await loadSpecFiles(files);
-  const onConnection = <G extends { connection?: string }>(guests: G[]): G[] =>
-    flags.connection === undefined ? guests : guests.filter((g) => g.connection === flags.connection);
-  const vms = onConnection(spec.vms);
-  const containers = onConnection(spec.containers);
-  const backupJobs = spec.backupJobs === undefined ? undefined : onConnection(spec.backupJobs);
-  const access = onConnection(spec.access ?? []);
-  const names = [
-    ...new Set([...vms, ...containers, ...(backupJobs ?? []), ...access].map((g) => g.connection ?? "(PROXMOX_* environment)")),
-  ];
-  if (names.length > 1) {
-    throw new UsageError(
-      `the spec uses ${names.length} connections (${names.join(", ")}); pvectl works on one cluster at a time`,
-      `add --connection NAME to pick one, e.g. pvectl ${command} --connection ${names.find((n) => !n.startsWith("(")) ?? "NAME"} ...`,
-    );
-  }
-  const connection =
-    flags.connection ?? vms[0]?.connection ?? containers[0]?.connection ?? backupJobs?.[0]?.connection ?? access[0]?.connection;
-  // Refused password sources fail before any client exists: nothing is sent.
-  checkContainerSecrets({ connections: spec.connections, containers }, policy);
-  // So do files the spec would have written outside what the operator allows.
-  checkTokenSecretFiles(access, policy);
-  const client = new PveClient(resolveConnection(spec, connection, process.env, policy));
-  return {
-    spec,
-    files,
-    ...(connection !== undefined ? { connection } : {}),
-    vms,
-    containers,
-    ...(backupJobs ? { backupJobs } : {}),
-    ...(access[0] ? { access: access[0] } : {}),
-    policy,
-    client,
-  };
+    },
+    command,
+  );
 }
 
 export interface PlanFlags extends SpecFlags {

@@ -2,7 +2,7 @@
 // through runApply. Over an existing guest it replaces its disks: --allow-data-loss, and
 // --include-foreign when pvectl did not create that guest.
 import type { Command } from "commander";
-import { PveClient } from "../../api/index.js";
+import { clientFromEnv } from "../../app/connection.js";
 import { planRestoreArchive } from "../../app/restore.js";
 import { type ApplyFlags, runApply } from "./apply-flow.js";
 import { UsageError } from "./plan.js";
@@ -45,7 +45,7 @@ export function registerRestoreCommand(program: Command): void {
     .option("-y, --yes", "do not ask for confirmation")
     .option("--json", "the plan's refusal or the report as JSON")
     .action(async (archive: string, flags: Flags) => {
-      const client = PveClient.fromEnv();
+      const client = clientFromEnv();
       try {
         const planned = await planRestoreArchive(client, {
           archive,

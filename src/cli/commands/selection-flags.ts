@@ -2,8 +2,8 @@
 // `-f SPEC`, `--vmid`, `--name`, `--tag`, `--pool`, `--node`, `--all`, `--include-foreign`.
 // With spec files the cluster is the spec's connection; without, the PROXMOX_* environment.
 import type { Command } from "commander";
-import { PveClient } from "../../api/index.js";
-import { type GuestSelector, namesGuests, type SelectedSpecGuest, selectGuests } from "../../engine/selection.js";
+import { clientFromEnv, type PveClient } from "../../app/connection.js";
+import { type GuestSelector, namesGuests, type SelectedSpecGuest, selectGuests } from "../../app/selection.js";
 import { addSecretPolicyOptions, openSpecTarget, type SpecFlags, UsageError } from "./plan.js";
 
 export interface SelectionFlags extends SpecFlags {
@@ -57,7 +57,7 @@ export async function openSelection(flags: SelectionFlags, command: string, whol
         `e.g. pvectl ${command} -f cluster.yaml --connection ${flags.connection} ...`,
       );
     }
-    return { client: PveClient.fromEnv(), selector: base };
+    return { client: clientFromEnv(), selector: base };
   }
   const target = await openSpecTarget([], flags, command);
   const spec: SelectedSpecGuest[] = [

@@ -1,10 +1,10 @@
 // `pvectl sim`: runs the PVE API simulator until Ctrl-C, printing how to connect.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import { type NetboxSimulator, startNetboxSimulator } from "../../netbox/sim/index.js";
-import { type RunningSimulator, type SimulatorOptions, startSimulator } from "../../sim/index.js";
-import { PvectlError } from "../../util/errors.js";
+import { type NetboxSimulator, type RunningSimulator, SimFlagError, type SimulatorOptions, startSimulators } from "../../app/sim-start.js";
 import { untilStopped } from "../until-stopped.js";
+
+export { SimFlagError };
 
 interface SimFlags {
   host: string;
@@ -25,22 +25,6 @@ interface SimFlags {
   caFile?: string;
   json?: boolean;
   netbox?: string | boolean;
-}
-
-export class SimFlagError extends PvectlError {
-  readonly kind = "usage";
-
-  constructor(
-    readonly flag: string,
-    readonly reason: string,
-    override readonly hint: string,
-  ) {
-    super(`${flag}: ${reason}`);
-    this.name = "SimFlagError";
-  }
-  override userMessage(): string {
-    return `pvectl sim ${this.flag}: ${this.reason}. ${this.hint}`;
-  }
 }
 
 function integer(flag: string, value: string | undefined, min: number, max: number): number | undefined {
@@ -166,30 +150,15 @@ export function registerSimCommand(program: Command): void {
           "Give a port number, or --netbox alone for a free port.",
         );
       }
-      const sim = await startSimulator(simOptionsFromFlags(flags));
-      const netbox = flags.netbox
-        ? await startNetboxSimulator({ host: flags.host ?? "127.0.0.1", port: netboxPort, seed: "demo" })
-        : undefined;
-      const closeAll = async () => {
-        await netbox?.close();
-        await sim.close();
-      };
-      if (flags.caFile) {
-        if (!sim.ca) {
-          await closeAll();
-          throw new SimFlagError("--ca-file", "there is no certificate with --http", "Drop --http or --ca-file.");
-        }
-        try {
-          writeFileSync(flags.caFile, sim.ca);
-        } catch (err) {
-          await closeAll();
-          throw new SimFlagError(
-            "--ca-file",
-            `cannot write ${flags.caFile} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
-            "Give a writable path.",
-          );
-        }
-      }
+      const {
+        sim,
+        netbox,
+        close: closeAll,
+      } = await startSimulators({
+        pve: simOptionsFromFlags(flags),
+        ...(flags.netbox ? { netbox: { host: flags.host ?? "127.0.0.1", port: netboxPort } } : {}),
+        ...(flags.caFile ? { caFile: flags.caFile } : {}),
+      });
       // Listen for Ctrl-C before announcing the address: whoever reads it may signal at once.
       const stopped = untilStopped();
       if (flags.json) {

@@ -1,12 +1,7 @@
-// `pvectl snapshot list [selection]`: the snapshots of the selected guests, read-only. Guests
-// pvectl did not create are listed too (reading changes nothing); templates are left out.
+// `pvectl snapshot list [selection]`: the snapshots of the selected guests as a table or JSON
+// (the listing itself is app/snapshot-list.ts).
 import type { Command } from "commander";
-import { getGuestSnapshots, type ListedSnapshot } from "../../api/endpoints/snapshots.js";
-import { readCluster } from "../../engine/cluster.js";
-import { guestKeys } from "../../engine/snapshot-plan.js";
-import { selectGuests } from "../../engine/selection.js";
-import { errorText } from "../../engine/retry-policy.js";
-import { mapConcurrent } from "../../util/concurrency.js";
+import { type GuestSnapshots, listSnapshots } from "../../app/snapshot-list.js";
 import { safeLine } from "../../util/safe-text.js";
 import { paletteFor } from "../render/plan.js";
 import { selectionJson, selectionNotes } from "../render/selection.js";
@@ -14,26 +9,6 @@ import { addSelectionOptions, openSelection, type SelectionFlags } from "./selec
 
 interface ListFlags extends SelectionFlags {
   json?: boolean;
-}
-
-interface GuestSnapshots {
-  key: string;
-  vmid: number;
-  name?: string;
-  node: string;
-  kind: "qemu" | "lxc";
-  snapshots: Array<{ name: string; snaptime?: number; description?: string; parent?: string; vmstate?: boolean }>;
-  error?: string;
-}
-
-function entry(s: ListedSnapshot): GuestSnapshots["snapshots"][number] {
-  return {
-    name: s.name,
-    ...(s.snaptime !== undefined ? { snaptime: Number(s.snaptime) } : {}),
-    ...(s.description ? { description: s.description } : {}),
-    ...(s.parent !== undefined ? { parent: s.parent } : {}),
-    ...(s.vmstate !== undefined ? { vmstate: Boolean(Number(s.vmstate)) } : {}),
-  };
 }
 
 function when(seconds: number | undefined): string {
@@ -81,29 +56,7 @@ export function registerSnapshotListCommand(snapshot: Command): void {
     .action(async (flags: ListFlags) => {
       const { client, selector } = await openSelection(flags, "snapshot list");
       try {
-        const cluster = await readCluster(client);
-        // Reading is harmless: guests pvectl did not create are listed too.
-        const selection = selectGuests(cluster.guests, { ...selector, includeForeign: true, excludeTemplates: true });
-        const keys = guestKeys(selection.guests);
-        const guests = await mapConcurrent(selection.guests, 16, async (g): Promise<GuestSnapshots> => {
-          const base = {
-            key: keys.get(g.vmid)!,
-            vmid: g.vmid,
-            ...(g.name !== undefined ? { name: g.name } : {}),
-            node: g.node,
-            kind: g.type,
-          };
-          try {
-            const listed = await getGuestSnapshots(client, g.type, g.node, g.vmid);
-            const snapshots = listed
-              .filter((s) => s.name !== "current")
-              .map(entry)
-              .sort((a, b) => (a.snaptime ?? 0) - (b.snaptime ?? 0));
-            return { ...base, snapshots };
-          } catch (err) {
-            return { ...base, snapshots: [], error: errorText(err).split("\n")[0]! };
-          }
-        });
+        const { guests, selection } = await listSnapshots(client, selector);
         if (flags.json) process.stdout.write(`${JSON.stringify({ guests, ...selectionJson(selection) }, null, 2)}\n`);
         else {
           process.stdout.write(selectionNotes(selection, paletteFor(process.stdout)));

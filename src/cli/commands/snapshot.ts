@@ -2,9 +2,7 @@
 // Each write command is a plan (severities, preflight) shown before anything runs, and runs
 // through the same executor as apply (per-node limits, task waits, retries, report per guest).
 import type { Command } from "commander";
-import { DEFAULT_MIN_FREE_PERCENT, planSnapshots } from "../../engine/snapshot-plan.js";
-import type { SnapshotOperation } from "../../resources/snapshot-steps.js";
-import { snapshotNameProblem } from "../../resources/snapshot-name.js";
+import { DEFAULT_MIN_FREE_PERCENT, planSnapshots, type SnapshotOperation, snapshotNameProblem } from "../../app/snapshots.js";
 import { paletteFor, renderPlan } from "../render/plan.js";
 import { selectionJson, selectionNotes } from "../render/selection.js";
 import { type ApplyFlags, guardOptions, runApply } from "./apply-flow.js";

@@ -1,7 +1,3 @@
-// The CLI's usage error, in a module of its own: commands that only need it (validate) must
-// not load plan.ts, which brings the API client, the engine and undici with it.
-import { UsageProblem } from "../../util/errors.js";
-
-export class UsageError extends UsageProblem {
-  override name = "UsageError";
-}
+// The CLI's usage error is the use cases' own (app/usage-error.ts): one class, whichever layer
+// refuses the input.
+export { UsageError } from "../../app/usage-error.js";

@@ -1,7 +1,7 @@
 // `pvectl validate FILE...`: checks spec files offline — no cluster, no credentials — with the
 // same loader plan and apply use. For CI and pre-commit hooks; exit 0 valid, 1 invalid.
 import type { Command } from "commander";
-import { describeCt, describeVm, formatPath, loadSpecFiles, type SpecDocument, SpecError } from "../../sources/spec/index.js";
+import { describeCt, describeVm, formatPath, type SpecDocument, type SpecError, validateSpecFiles } from "../../app/validate.js";
 import { safeLine } from "../../util/safe-text.js";
 import { UsageError } from "./usage-error.js";
 
@@ -78,12 +78,12 @@ export function registerValidateCommand(program: Command): void {
     .action(async (positional: string[], flags: ValidateFlags) => {
       const files = [...(flags.file ?? []), ...positional];
       if (files.length === 0) throw new UsageError("no spec file given", "usage: pvectl validate web.yaml [more.yaml ...]");
-      try {
-        const spec = await loadSpecFiles(files);
-        process.stdout.write(`${flags.json ? validateJson(spec, files, undefined) : validateSummary(spec)}\n`);
-      } catch (err) {
-        if (!(err instanceof SpecError) || !flags.json) throw err;
-        process.stdout.write(`${validateJson(undefined, files, err)}\n`);
+      const result = await validateSpecFiles(files);
+      if (result.valid)
+        process.stdout.write(`${flags.json ? validateJson(result.spec, files, undefined) : validateSummary(result.spec)}\n`);
+      else {
+        if (!flags.json) throw result.error;
+        process.stdout.write(`${validateJson(undefined, files, result.error)}\n`);
         process.exitCode = 1;
       }
     });

@@ -2,11 +2,11 @@
 // comment. A compact table of guests (marker, name, vmid, node, steps, highest severity), the
 // summary, then one collapsible <details> per guest with its steps, field changes, destroyed
 // volumes, warnings and errors. Every value from the plan goes through markdown-escape.ts.
-import { type GuestPlan, type Plan, SEVERITIES, type Severity, type Step, severityRank } from "../../plan/types.js";
+import { type GuestPlan, type Plan, SEVERITIES, type Severity, type Step, severityRank } from "../../app/plan-model.js";
 import { mdCode, mdText } from "./markdown-escape.js";
 import { guestMarker, hostAccessLine, summaryLine } from "./plan.js";
 import { idleText, objectMarker } from "./plan-objects.js";
-import type { ObjectPlan } from "../../plan/types.js";
+import type { ObjectPlan } from "../../app/plan-model.js";
 
 function objectRow(object: ObjectPlan): string {
   const top = object.steps.reduce<Severity | undefined>(

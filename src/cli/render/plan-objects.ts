@@ -2,7 +2,7 @@
 // object with its marker, its steps and field changes; foreign objects listed as "not managed".
 // Each family names its objects (resources/<family>/family.ts, through the registry).
 import { foreignText, objectNoun } from "../../app/object-names.js";
-import type { ObjectPlan, Plan, Step } from "../../plan/types.js";
+import type { ObjectPlan, Plan, Step } from "../../app/plan-model.js";
 import { safeLine, safeText } from "../../util/safe-text.js";
 import { type Palette, colourSeverity } from "./plan.js";
 

@@ -2,7 +2,7 @@
 // each step with its severity, the fields before -> after, the volumes a step destroys, and a
 // summary by severity, under the API endpoint it is for. Colour only when the output is a terminal.
 import pc from "picocolors";
-import { type GuestPlan, type Plan, SEVERITIES, type Severity, type Step, severityCounts } from "../../plan/types.js";
+import { type GuestPlan, type Plan, SEVERITIES, type Severity, type Step, severityCounts } from "../../app/plan-model.js";
 import { safeLine, safeText } from "../../util/safe-text.js";
 import { objectSummary, renderObjects } from "./plan-objects.js";
 

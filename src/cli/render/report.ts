@@ -1,7 +1,6 @@
 // The apply report for people (one block per guest: result, vmid, node, MACs, volumes,
 // warnings, pending steps, error) and the progress lines printed while apply runs.
-import type { ApplyEvent } from "../../engine/apply.js";
-import type { ApplyReport, GuestReport, ObjectReport } from "../../engine/report.js";
+import type { ApplyEvent, ApplyReport, GuestReport, ObjectReport } from "../../app/apply-results.js";
 import { formatDuration } from "../../util/duration.js";
 import { type Palette, plainPalette } from "./plan.js";
 import { safeLine, safeText } from "../../util/safe-text.js";

@@ -1,5 +1,5 @@
 // What a selection of guests left out, for people (before the plan) and for --json.
-import type { Selection } from "../../engine/selection.js";
+import type { Selection } from "../../app/selection.js";
 import { safeLine } from "../../util/safe-text.js";
 import { type Palette, plainPalette } from "./plan.js";
 
