@@ -7,6 +7,7 @@ import { readCluster } from "../engine/cluster.js";
 import { errorText } from "../engine/retry-policy.js";
 import { type GuestSelector, type Selection, selectGuests } from "../engine/selection.js";
 import { guestKeys } from "../engine/snapshot-plan.js";
+import type { GuestType } from "../plan/intent.js";
 import { mapConcurrent } from "../util/concurrency.js";
 
 export interface ListedGuestSnapshot {
@@ -22,7 +23,7 @@ export interface GuestSnapshots {
   vmid: number;
   name?: string;
   node: string;
-  kind: "qemu" | "lxc";
+  kind: GuestType;
   snapshots: ListedGuestSnapshot[];
   /** Why this guest's snapshots could not be read (its first line); `snapshots` is then empty. */
   error?: string;

@@ -3,6 +3,9 @@
 // that cannot work (no file, two clusters at once, a secret source the policy refuses) is refused
 // here, before any client exists: nothing is sent.
 import { PveClient } from "../api/index.js";
+import type { SelectedSpecGuest } from "../engine/selection.js";
+import type { GuestType } from "../plan/intent.js";
+import { kindOfSpec } from "../resources/index.js";
 import { resolveConnection } from "../sources/connections.js";
 import { checkContainerSecrets } from "../sources/ct-secrets.js";
 import { type SecretPolicy, SecretPolicyError, secretPolicy } from "../sources/secret-policy.js";
@@ -111,4 +114,22 @@ export async function readSpecGuests(files: string[], connection?: string): Prom
   const on = <G extends { connection?: string }>(guests: G[]): G[] =>
     connection === undefined ? guests : guests.filter((g) => g.connection === connection);
   return { vms: on(spec.vms), containers: on(spec.containers), ...(spec.backupJobs ? { backupJobs: on(spec.backupJobs) } : {}) };
+}
+
+/** The spec's guests on the target's connection, as a guest selection names them (`--name`, `--vmid` pick among these). */
+export function selectedSpecGuests(target: Pick<SpecTarget, "vms" | "containers">): SelectedSpecGuest[] {
+  return [
+    ...target.vms.map((vm) => selected(vm, kindOfSpec("vm").type)),
+    ...target.containers.map((ct) => selected(ct, kindOfSpec("container").type)),
+  ];
+}
+
+function selected(guest: { name: string; vmid?: number; node?: string; adopt?: boolean }, kind: GuestType): SelectedSpecGuest {
+  return {
+    name: guest.name,
+    kind,
+    ...(guest.vmid !== undefined ? { vmid: guest.vmid } : {}),
+    ...(guest.node !== undefined ? { node: guest.node } : {}),
+    ...(guest.adopt === true ? { adopt: true } : {}),
+  };
 }

@@ -3,7 +3,8 @@
 // With spec files the cluster is the spec's connection; without, the PROXMOX_* environment.
 import type { Command } from "commander";
 import { clientFromEnv, type PveClient } from "../../app/connection.js";
-import { type GuestSelector, namesGuests, type SelectedSpecGuest, selectGuests } from "../../app/selection.js";
+import { type GuestSelector, namesGuests, selectGuests } from "../../app/selection.js";
+import { selectedSpecGuests } from "../../app/spec-target.js";
 import { addSecretPolicyOptions, openSpecTarget, type SpecFlags, UsageError } from "./plan.js";
 
 export interface SelectionFlags extends SpecFlags {
@@ -60,21 +61,8 @@ export async function openSelection(flags: SelectionFlags, command: string, whol
     return { client: clientFromEnv(), selector: base };
   }
   const target = await openSpecTarget([], flags, command);
-  const spec: SelectedSpecGuest[] = [
-    ...target.vms.map((vm) => specGuest(vm, "qemu")),
-    ...target.containers.map((ct) => specGuest(ct, "lxc")),
-  ];
+  const spec = selectedSpecGuests(target);
   return { client: target.client, selector: { ...base, spec } };
-}
-
-function specGuest(guest: { name: string; vmid?: number; node?: string; adopt?: boolean }, kind: "qemu" | "lxc"): SelectedSpecGuest {
-  return {
-    name: guest.name,
-    kind,
-    ...(guest.vmid !== undefined ? { vmid: guest.vmid } : {}),
-    ...(guest.node !== undefined ? { node: guest.node } : {}),
-    ...(guest.adopt === true ? { adopt: true } : {}),
-  };
 }
 
 function vmidOf(value: string): number {
