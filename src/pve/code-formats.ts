@@ -144,8 +144,10 @@ function checkIpWithLinkLocalIface(value: string): void {
 /**
  * pve-container's pve-ct-timezone: `host`, or a zone pve-common's pve_verify_timezone finds
  * (UTC or a zone of zoneinfo's zone.tab). zone.tab is not here, so the runtime's time zone
- * database stands in for it: it knows every zone.tab zone (and their aliases), so a zone PVE
- * accepts is never refused, while a misspelt one (Europe/Berln) is.
+ * database stands in for it: it knows every zone.tab zone of its tz release and their aliases,
+ * so a zone PVE accepts is refused only if it is newer than the runtime's tz data, while a
+ * misspelt one (Europe/Berln) is. The message is pve_verify_timezone's as pve-common words
+ * it; pve-common is not among the sources mirrored here, so that text is unverified.
  */
 function checkCtTimezone(value: string): void {
   if (value === "host" || value === "UTC") return;
