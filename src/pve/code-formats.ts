@@ -56,6 +56,7 @@ const REALM = String.raw`[A-Za-z][A-Za-z0-9.\-_]+`;
 const USER = String.raw`[^\s:/]+`;
 const USERID_RE = new RegExp(`^${USER}@${REALM}$`);
 const TOKENID_RE = new RegExp(`^${USER}@${REALM}(?:!${REALM})?$`);
+const IFACE_RE = /^[a-z][a-z0-9_]{1,20}(?:[:.]\d+)?$/i;
 const VOLUME_ID_RE = /^[a-z][a-z0-9\-_.]*[a-z0-9]:.+$/is;
 
 const IPV4_MASKS = new Set(
@@ -130,6 +131,36 @@ function checkLxcMountPath(value: string): void {
   }
 }
 
+/**
+ * pve-container's verify_ip_with_ll_iface (nameserver entries): an IP address, or a link-local
+ * IPv6 address with its interface (`fe80::1%eth0`), which the plain `ip` format refuses.
+ */
+function checkIpWithLinkLocalIface(value: string): void {
+  const m = /^(fe80:[^%]+)%(.*)$/.exec(value);
+  if (m && isIpv6Address(m[1] as string) && IFACE_RE.test(m[2] as string)) return;
+  if (!(isIpv4Address(value) || isIpv6Address(value))) throw new FormatViolation("value does not look like a valid IP address");
+}
+
+/**
+ * pve-container's pve-ct-timezone: `host`, or a zone pve-common's pve_verify_timezone finds
+ * (UTC or a zone of zoneinfo's zone.tab). zone.tab is not here, so the runtime's time zone
+ * database stands in for it: it knows every zone.tab zone of its tz release and their aliases,
+ * so a zone PVE accepts is refused only if it is newer than the runtime's tz data, while a
+ * misspelt one (Europe/Berln) is. The message is pve_verify_timezone's as pve-common words
+ * it; pve-common is not among the sources mirrored here, so that text is unverified.
+ */
+function checkCtTimezone(value: string): void {
+  if (value === "host" || value === "UTC") return;
+  let known: string;
+  try {
+    known = new Intl.DateTimeFormat("en", { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    throw new FormatViolation(`invalid time zone '${value}'`);
+  }
+  // The runtime finds zones in any case; zone.tab's names are compared as written.
+  if (known !== value && known.toLowerCase() === value.toLowerCase()) throw new FormatViolation(`invalid time zone '${value}'`);
+}
+
 function checkCalendarEvent(value: string): void {
   try {
     parseCalendarEvent(value);
@@ -192,7 +223,7 @@ const VALIDATORS: Record<string, Validator> = {
       throw new FormatViolation(`value does not look like a valid address: ${v}`);
     }
   },
-  "pve-iface": regexFormat(/^[a-z][a-z0-9_]{1,20}(?:[:.]\d+)?$/i, (v) => `invalid network interface name '${v}'`),
+  "pve-iface": regexFormat(IFACE_RE, (v) => `invalid network interface name '${v}'`),
   "pve-vlan-id-or-range": checkVlanIdOrRange,
   "disk-size": (v) => {
     if (tryParseSize(v) === undefined) throw new FormatViolation(`value does not look like a valid disk size: ${v}`);
@@ -224,6 +255,8 @@ const VALIDATORS: Record<string, Validator> = {
   "pve-hotplug-features": checkHotplug,
   "pve-cpuset": checkCpuset,
   "pve-lxc-mp-string": checkLxcMountPath,
+  "lxc-ip-with-ll-iface": checkIpWithLinkLocalIface,
+  "pve-ct-timezone": checkCtTimezone,
   "pve-ha-resource-id": regexFormat(/^[a-z]+:\S+$/, () => "value does not look like a valid ha resource id"),
   "pve-calendar-event": checkCalendarEvent,
 };

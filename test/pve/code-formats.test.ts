@@ -37,6 +37,13 @@ const CASES: Array<[string, string[], [string, string]]> = [
   ["pve-hotplug-features", ["1", "0", "network,disk,usb", "cpu;memory"], ["gpu", "unable to parse hotplug option"]],
   ["pve-vlan-id-or-range", ["100", "2-4094"], ["1", "invalid VLAN tag '1'"]],
   ["pve-lxc-mp-string", ["/srv/data"], ["/srv/../etc", "/srv/../etc contains illegal character sequences"]],
+  // A container's nameserver entries: a link-local address may name its interface.
+  ["lxc-ip-with-ll-iface", ["10.0.0.1", "2001:db8::53", "fe80::1%eth0"], ["10.0.0.256", "value does not look like a valid IP address"]],
+  [
+    "pve-ct-timezone",
+    ["host", "UTC", "Europe/Berlin", "Asia/Kolkata", "America/Argentina/Buenos_Aires"],
+    ["Europe/Berln", "invalid time zone 'Europe/Berln'"],
+  ],
 ];
 
 describe("code formats", () => {
@@ -58,6 +65,10 @@ describe("code formats", () => {
   it("checks schedules as PVE's calendar event parser does", () => {
     assert.equal(check("pve-calendar-event", "mon..fri 02:30"), undefined);
     assert.match(String(check("pve-calendar-event", "anything at all")), /invalid calendar event 'anything at all'/);
+  });
+
+  it("compares a container's time zone as zone.tab writes it, case and all", () => {
+    assert.equal(check("pve-ct-timezone", "europe/berlin"), "invalid format - invalid time zone 'europe/berlin'\n");
   });
 
   it("accepts values of code formats it does not check", () => {

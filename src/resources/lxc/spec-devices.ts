@@ -14,6 +14,8 @@ const HINTS: Record<string, string> = {
   gw: "write an IPv4 address, e.g. 10.0.0.1",
   gw6: "write an IPv6 address, e.g. fd00::1",
   hwaddr: "a NIC needs a unicast MAC: the first octet must be even, e.g. BC:24:11:2A:3B:4C",
+  // pve-container's $valid_mount_option_re: PVE's schema says no more than its pattern.
+  mountoptions: "write PVE's mount options joined with ;, from discard, lazytime, noatime, nodev, noexec, nosuid, e.g. noatime;nodev",
 };
 
 /** PVE's sub-keys under other names in the spec. */

@@ -12,12 +12,13 @@ import type { ContainerSpec, CtMountSpec, CtNicSpec } from "./spec-model.js";
 import { checkCtExtraConfig } from "./spec-extra-config.js";
 import { lxcParam } from "./spec-facts.js";
 import { checkCtDevice } from "./spec-devices.js";
+import { checkCtParam } from "./spec-param-values.js";
 import type { SpecPath } from "../spec-section/issues.js";
 import type { SourceLocation } from "../spec-section/issues.js";
 import type { IssueSink } from "../spec-section/issues.js";
 import { sizeBytes, toMiB } from "../spec-section/sizes.js";
 import type { RawCt } from "./spec-schema.js";
-import { printCtFeatures } from "./spec-values.js";
+import { ctFeaturesValue } from "./spec-values.js";
 import { checkSshKeys } from "../spec-section/ssh-key-checks.js";
 import { checkTemplatePower } from "../spec-section/template-power.js";
 
@@ -36,7 +37,7 @@ const KIND_VALUES: Record<Exclude<LxcSpecKind, "own">, (value: unknown, row: Lxc
     const mib = toMiB(value as number | string, at.path, at.sink);
     return mib === undefined ? undefined : String(mib);
   },
-  features: (value) => printCtFeatures(value as Record<string, boolean | string[] | undefined>),
+  features: (value, _row, at) => ctFeaturesValue(value as Record<string, boolean | string[] | undefined>, at.path, at.sink),
   addresses: (value) => (value as string[]).join(" "),
   words: (value) => (value as string[]).join(" "),
 };
@@ -195,6 +196,7 @@ export function normalizeCt(raw: RawCt, path: SpecPath, source: SourceLocation, 
     sink.add(path, "a container needs `hostname` (or its alias `name`), e.g. `hostname: web1`", "key");
     return undefined;
   }
+  checkCtParam("hostname", name, [...path, raw.hostname !== undefined ? "hostname" : "name"], sink);
   const ct: ContainerSpec = {
     kind: "container",
     name,
@@ -228,7 +230,7 @@ export function normalizeCt(raw: RawCt, path: SpecPath, source: SourceLocation, 
   if (raw.ostemplate !== undefined) {
     const problem = volumeIdProblem(raw.ostemplate, "vztmpl");
     if (problem) sink.add([...path, "ostemplate"], `\`${raw.ostemplate}\` ${problem}`);
-    else ct.ostemplate = raw.ostemplate;
+    else if (checkCtParam("ostemplate", raw.ostemplate, [...path, "ostemplate"], sink)) ct.ostemplate = raw.ostemplate;
   }
   ct.options = tableOptions(raw as Record<string, unknown>, path, sink);
   if (raw.tags !== undefined) ct.tags = normaliseTags(raw.tags);
