@@ -7,7 +7,7 @@ import { ownedKeyHint, PROXMOX_KVM_NAMES } from "../../resources/qemu/spec-owned
 import { configKeySchema, slotNames } from "../../resources/qemu/spec-facts.js";
 import { ownEntry } from "../../resources/spec-section/own.js";
 import { unknownContainerKeyMessage } from "../../resources/lxc/spec-issues.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean } from "../../resources/spec-section/suggest.js";
 import type { YamlDocument } from "./yaml-source.js";
 
 type Issue = z.core.$ZodIssue;

@@ -18,7 +18,7 @@ import { withoutProtoKeys } from "../../resources/spec-section/own.js";
 import { planValueProblems } from "../../resources/qemu/spec-plan-values.js";
 import { type RawConnection, type RawSpecFile, specSchemas } from "./raw-schema.js";
 import { SchemaMemo } from "./schema-memo.js";
-import { didYouMean } from "./suggest.js";
+import { didYouMean } from "../../resources/spec-section/suggest.js";
 import { mergeObjectSections, readObjectSections, type SectionEntry } from "../../resources/objects.js";
 import { parseYaml, type YamlDocument } from "./yaml-source.js";
 

@@ -6,9 +6,9 @@ import { z } from "zod";
 import { vmSchema } from "../../resources/qemu/spec-schema.js";
 import { ctSchema } from "../../resources/lxc/spec-schema.js";
 import { objectSectionSchemas } from "../../resources/objects.js";
-import { CONNECTION_NAME, FINGERPRINT, TOKEN_NAME, USER_ID, envName, pattern } from "./zod-values.js";
+import { CONNECTION_NAME, FINGERPRINT, TOKEN_NAME, USER_ID, envName, pattern } from "../../resources/spec-section/zod-values.js";
 
-export { SPEC_PATTERNS } from "./zod-values.js";
+export { SPEC_PATTERNS } from "../../resources/spec-section/zod-values.js";
 export type { RawAgent, RawVm } from "../../resources/qemu/spec-schema.js";
 
 function connectionSchema() {

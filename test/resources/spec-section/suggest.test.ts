@@ -1,7 +1,7 @@
 // "Did you mean": likely typos get a suggestion, unrelated words do not.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { closestMatch, editDistance } from "../../src/sources/spec/suggest.js";
+import { closestMatch, editDistance } from "../../../src/resources/spec-section/suggest.js";
 
 describe("editDistance", () => {
   it("counts a swap of neighbours as one edit", () => {
