@@ -90,6 +90,7 @@ export function loadClusterModel(json: unknown, deps: { random: Random; now: () 
     ...(state.firewallGroups ? { firewallGroups: state.firewallGroups } : {}),
     ...(state.sdn ? { sdn: state.sdn } : {}),
     ...(state.datacenterOptions ? { datacenterOptions: state.datacenterOptions } : {}),
+    ...(state.replicationJobs ? { replicationJobs: state.replicationJobs } : {}),
   };
   return new SimCluster(structuredClone(full), deps);
 }

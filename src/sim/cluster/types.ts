@@ -142,6 +142,29 @@ export interface ClusterState {
   sdn?: SdnState;
   /** datacenter.cfg options set through PUT /cluster/options (mac_prefix is `macPrefix`); absent until the first. */
   datacenterOptions?: Record<string, string | number>;
+  /** Storage replication jobs (replication.cfg); absent until the first. */
+  replicationJobs?: ReplicationJob[];
+}
+
+/** One replication job (replication.cfg `local: <guest>-<jobnum>`), with its run state (pvesr's state file). */
+export interface ReplicationJob {
+  id: string;
+  type: "local";
+  guest: number;
+  jobnum: number;
+  target: string;
+  /** The node the guest was on when the job was created or last moved (PVE sets it). */
+  source: string;
+  schedule?: string;
+  rate?: number;
+  comment?: string;
+  disable?: number;
+  /** Marked for removal: the next run removes the job (and, with `full`, the target's copies). */
+  remove_job?: "local" | "full";
+  /** Simulated clock when the job was created: its first run is its schedule's next event after this. */
+  created: number;
+  /** Simulated clock of the removal mark. */
+  removeMarked?: number;
 }
 
 /** One firewall rule as PVE stores it: type, action and the optional match fields. */

@@ -8,6 +8,7 @@ import type { GuestState, GuestType } from "../cluster/types.js";
 import { removeVolume, storageOnNode, volumeOwner } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
 import { flag, guestLabel, pathGuest, rootOnly, sim, startGuestTask } from "./context.js";
+import { guestReplicationJob, removeGuestReplicationJobs } from "./replication-config.js";
 
 /** Volumes a guest's config (current, pending and snapshots, with their RAM states) references and owns. */
 export function referencedVolumes(guest: GuestState): string[] {
@@ -78,7 +79,10 @@ export function destroyGuest(
     throw err;
   }
   model.removeFromPools(guest.vmid);
-  if (opts.purge) purgeFromJobs(model, guest.vmid);
+  if (opts.purge) {
+    purgeFromJobs(model, guest.vmid);
+    removeGuestReplicationJobs(model.state, guest.vmid);
+  }
   model.state.guests = model.state.guests.filter((g) => g !== guest);
 }
 
@@ -95,6 +99,9 @@ function destroy(type: GuestType) {
     if (guest.hastate !== undefined && !flag(ctx, "purge")) {
       throw new PveApiError(500, `unable to remove ${label} ${vmid} - used in HA resources and purge parameter not set.`);
     }
+    const replicated = flag(ctx, "purge") ? undefined : guestReplicationJob(model.state, vmid);
+    if (replicated)
+      throw new PveApiError(500, `There is a replication job '${replicated.id}' for guest '${vmid}' - Please remove that first.`);
     // pve-container checks the lock at once and may stop a running CT first (`force`)
     const force = type === "lxc" && flag(ctx, "force");
     if (type === "lxc") checkLock(guest);

@@ -22,6 +22,8 @@ import { registerPoolHandlers } from "./pools.js";
 import { registerPruneHandlers } from "./prune-backups.js";
 import { registerQemuCreate } from "./qemu-create.js";
 import { registerQemuPower } from "./qemu-power.js";
+import { registerReplicationConfigHandlers } from "./replication-config.js";
+import { registerReplicationStatusHandlers } from "./replication-status.js";
 import { registerRrdHandlers } from "./rrddata.js";
 import { registerSnapshotHandlers } from "./snapshots.js";
 import { registerStorageHandlers } from "./storage.js";
@@ -49,6 +51,8 @@ export function registerGuestHandlers(router: Router): void {
   registerIndexHandlers(router);
   registerFeatureHandlers(router);
   registerHaHandlers(router);
+  registerReplicationConfigHandlers(router);
+  registerReplicationStatusHandlers(router);
   registerRrdHandlers(router);
   registerNetworkHandlers(router);
   registerNetworkConfigHandlers(router);
