@@ -113,7 +113,15 @@ export type CallIntent =
   | ObjectIntent;
 
 /** Kinds of cluster objects a plan converges besides guests (resources/objects.ts registers each). */
-export type ObjectKind = "backup-job" | "access-role" | "access-group" | "access-user" | "access-token" | "access-acl" | "access-pool";
+export type ObjectKind =
+  | "backup-job"
+  | "ha-rule"
+  | "access-role"
+  | "access-group"
+  | "access-user"
+  | "access-token"
+  | "access-acl"
+  | "access-pool";
 
 /**
  * A call on a cluster object (a backup job, an access object ...) by its id. `create` is never

@@ -9,6 +9,7 @@ import type { ObjectIntent, ObjectKind } from "../plan/intent.js";
 import type { ApiCall, ObjectPlan, ParamValue, PrivilegeNeed } from "../plan/types.js";
 import { ACCESS } from "./access/family.js";
 import { BACKUP_JOBS } from "./backup-job/family.js";
+import { HA_RULES } from "./ha-rule/family.js";
 import type {
   FamilyDefinition,
   FamilyPlans,
@@ -27,9 +28,10 @@ export type { DesiredBackupJobs, JobPlans } from "./backup-job/index.js";
 // The families' spec entries, as library users and the CLI name them.
 export type { BackupJobSpec } from "./backup-job/spec-normalize.js";
 export type { AccessSpec } from "./access/spec-normalize.js";
+export type { HaRuleSpec } from "./ha-rule/spec-normalize.js";
 
 /** Every family, one line each, in the order their sections appear in a spec file (and its JSON Schema). */
-const FAMILIES = [BACKUP_JOBS, ACCESS] as const;
+const FAMILIES = [BACKUP_JOBS, ACCESS, HA_RULES] as const;
 
 type Family = (typeof FAMILIES)[number];
 type EntryOf<F> = F extends FamilyDefinition<string, infer E, unknown> ? E : never;

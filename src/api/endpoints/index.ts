@@ -28,6 +28,7 @@ export {
   getNextVmid,
   isVmidFree,
 } from "./cluster.js";
+export { getHaResources, getHaRules, type HaResourceEntry, type HaRuleEntry } from "./ha.js";
 export { getLxcConfig, getLxcPending, getLxcStatus, type LxcStatus } from "./lxc.js";
 export { getNodeNetwork, type NodeInterface } from "./nodes.js";
 export { getPools, type Pool } from "./pools.js";
