@@ -25,9 +25,6 @@ export type { FamilyPlans, ObjectPlanOptions, SecretFileState, SectionEntry, Sec
 // backup-job family besides managing it.
 export { type CoverableGuest, coveredByEnabledJobs, type LiveBackupJob, readBackupJobs } from "./backup-job/index.js";
 export type { DesiredBackupJobs, JobPlans } from "./backup-job/index.js";
-// The families' spec entries, as library users and the CLI name them.
-export type { BackupJobSpec } from "./backup-job/spec-normalize.js";
-export type { AccessSpec } from "./access/spec-normalize.js";
 
 /** Every family, one line each, in the order their sections appear in a spec file (and its JSON Schema). */
 const FAMILIES = [BACKUP_JOBS, ACCESS] as const;
