@@ -2,9 +2,12 @@
 // by vmid, tag or node and written as a new spec (`pvectl import`).
 import type { PveClient } from "../api/index.js";
 import { type Selection, type ShownGuests, selectGuests, showSpecGuests } from "../engine/show.js";
-import { importObjects, type ObjectSectionKey, type ShownSections, showObjects } from "../resources/objects.js";
+import { importObjects, type ObjectSectionKey, type ShownSections, showObjects, specSectionKeys } from "../resources/objects.js";
 import type { RawObject } from "../resources/qemu/to-spec.js";
 import { desiredOf, type SpecGuests } from "./plan-spec.js";
+
+// `pvectl import`'s flag per object family (`--backup-jobs` ...), as each family declares it.
+export { type ObjectImportFlag, objectImportFlags } from "../resources/objects.js";
 
 /**
  * A spec document: VMs under `vms:`, containers under `containers:` (left out when there are
@@ -38,6 +41,12 @@ export function specSections(guests: RawObject[]): GuestsSpec {
   const containers = guests.filter((g) => g.hostname !== undefined);
   const vms = guests.filter((g) => g.hostname === undefined);
   return { version: 1, vms, ...(containers.length > 0 ? { containers } : {}) };
+}
+
+/** Whether a written spec holds any object family's section (an import of objects alone wrote something). */
+export function holdsObjectSections(spec: GuestsSpec): boolean {
+  const byKey: Partial<Record<string, unknown>> = { ...spec };
+  return specSectionKeys().some((key) => byKey[key] !== undefined);
 }
 
 /** Every guest of a written spec (VMs, then containers). */

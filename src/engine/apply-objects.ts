@@ -8,7 +8,7 @@ import { resolveCall, resolvePath } from "../plan/resolve-call.js";
 import { revealedSecret } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import type { ApiCall, ObjectPlan, Step } from "../plan/types.js";
-import { objectLanded } from "../resources/objects.js";
+import { afterSecretDeliveredText, lostSecretText, objectLanded } from "../resources/objects.js";
 import { type GuardRails, refusal } from "./guard-rails.js";
 import type { ObjectReport, StepReport } from "./report.js";
 import { backoff, errorText, isTransientError, mayHaveApplied, type RetryPolicy } from "./retry-policy.js";
@@ -36,45 +36,26 @@ async function landed(client: PveClient, call: ApiCall): Promise<boolean> {
 
 const isCreate = (call: ApiCall) => call.intent.kind === "object" && call.intent.op === "object-create";
 
-/** The ACL entries among `calls` (a secret reset grants the token's entries again after its create), for messages. */
-function aclEntries(calls: ApiCall[]): string {
-  return calls
-    .filter((c) => c.intent.kind === "object" && c.intent.object === "access-acl")
-    .map((c) => `${c.body.roles} on ${c.body.path}`)
-    .join(", ");
-}
-
 /**
  * A secret-revealing call whose answer was lost after it landed: nobody has the secret, so the
  * object is useless. It is removed again (nobody can have used it) and the step fails, so the
- * next apply creates it anew; a read-back, never a resend, decided that it landed.
+ * next apply creates it anew; a read-back, never a resend, decided that it landed. The family
+ * words the message (what else of the step did not run).
  */
 async function lostSecret(client: PveClient, call: ApiCall, step: Step, rest: ApiCall[]): Promise<Error> {
   const removed = await client.request("DELETE", resolvePath(call), {}).then(
     () => true,
     () => false,
   );
-  const what = step.summary.split(":")[0];
-  const entries = aclEntries(rest);
-  const acl =
-    entries === ""
-      ? ""
-      : `; its ACL entries (${entries}) were not granted again: the spec's access.acls grants those it lists, grant the others by hand`;
-  return new Error(
-    (removed
-      ? `${what}: PVE created it, but its answer (with the secret, shown only once) was lost; the token was removed again since nobody has its secret. Run apply again to create it anew`
-      : `${what}: PVE created it, but its answer (with the secret, shown only once) was lost, and removing it failed: nobody has its secret. Delete the token (pveum user token remove) and run apply again`) +
-      acl,
-  );
+  const what = step.summary.split(":")[0]!;
+  return new Error(lostSecretText(call, what, removed, rest));
 }
 
-/** A call after the secret was delivered failed: the token and its file are fine, what is left is said. */
-function afterDelivery(err: unknown, step: Step, rest: ApiCall[]): Error {
-  const entries = aclEntries(rest);
-  if (entries === "") return err instanceof Error ? err : new Error(errorText(err));
-  return new Error(
-    `${errorText(err)}; the token was made anew and its new secret written, but these ACL entries of it were not granted again: ${entries} (${step.id}). The spec's access.acls grants those it lists on the next apply; grant the others by hand`,
-  );
+/** A call after the secret was delivered failed: the object and its file are fine, what is left is said. */
+function afterDelivery(err: unknown, step: Step, secretCall: ApiCall, rest: ApiCall[]): Error {
+  const text = afterSecretDeliveredText(secretCall, errorText(err), step.id, rest);
+  if (text === undefined) return err instanceof Error ? err : new Error(errorText(err));
+  return new Error(text);
 }
 
 /** Sends one call; a secret in its answer goes to the sink opened before it, before anything else happens. */
@@ -126,7 +107,7 @@ async function runStep(client: PveClient, step: Step, options: ObjectApplyOption
       }
       if (!isTransientError(err) || attempt >= options.retry.maxAttempts) {
         await sink?.abandon();
-        throw secretCall >= 0 && next > secretCall ? afterDelivery(err, step, [call, ...rest]) : err;
+        throw secretCall >= 0 && next > secretCall ? afterDelivery(err, step, step.calls[secretCall]!, [call, ...rest]) : err;
       }
       await sleep(backoff(options.retry, attempt));
     }

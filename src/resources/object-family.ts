@@ -99,12 +99,44 @@ export interface FamilyDefinition<Key extends string, Entry extends SectionEntry
   secretFiles?(desired: Desired): string[];
   /** Pools its planned objects create (before the guests run): guests may join them in the same apply. */
   poolsCreated?(objects: ObjectPlan[]): string[];
+  /**
+   * The files its entries would have pvectl write (a token's secretFile): checked against the
+   * operator's secret policy before any client exists (sources/written-files.ts).
+   */
+  writtenFiles?(entries: Entry[]): WrittenFile[];
+  /** What apply says when a call that reveals a one-time secret lost it (absent: no call of the family reveals one). */
+  secretLoss?: SecretLoss;
   /** What `access needs` lists for the declared objects (absent: the family adds nothing there). */
   accessNeeds?: FamilyAccessNeeds<Desired>;
   /** `show` and `import`: the live objects in the section's spec shape. */
   show: FamilyShow<Entry, Shown>;
   /** How the CLI names its objects. */
   render: FamilyRender;
+}
+
+/** A file a spec entry would have pvectl write, and who asks for it. */
+export interface WrittenFile {
+  /** Where the file would be written (absolute). */
+  path: string;
+  /** The spec file that names it: the file may land in its directory tree. */
+  specFile: string;
+  /** The entry and its place, as a refusal names it ("token deploy@pve!ci (web.yaml:6)"). */
+  entry: string;
+  /** The entry's key that names the file ("secretFile"). */
+  key: string;
+}
+
+/**
+ * A call whose answer holds a secret PVE shows only once: what apply says when the secret was
+ * lost (the answer was lost after the call landed, or it could not be kept), and when a later
+ * call of the same step failed after the secret was delivered. `rest`: the step's calls after
+ * the one that failed, which did not run.
+ */
+export interface SecretLoss {
+  /** `what`: the step's subject; `removed`: the object was removed again (nobody has its secret). */
+  lost(what: string, removed: boolean, rest: ApiCall[]): string;
+  /** undefined: nothing of the family's is left undone by `rest`, the call's own error says it all. */
+  afterDelivery(error: string, stepId: string, rest: ApiCall[]): string | undefined;
 }
 
 export interface FamilyAccessNeeds<Desired> {
@@ -119,6 +151,11 @@ export interface FamilyAccessNeeds<Desired> {
 }
 
 export interface FamilyShow<Entry, Shown> {
+  /**
+   * `pvectl import`'s flag that asks for every object of the family (`--backup-jobs`), with its
+   * help text; `inAll`: `--all` asks for them too, and its help says so with these words.
+   */
+  importFlag: { flag: string; description: string; inAll?: string };
   /** The live state of each object the entries declare, in the spec's shape (undefined: no section), and those that do not exist. */
   declared(api: ApiReader, entries: Entry[]): Promise<{ section: Shown | undefined; missing: string[] }>;
   /** Every object of the cluster in the spec's shape (foreign ones with `adopt: true`): what `import` writes. */

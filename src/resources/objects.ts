@@ -18,17 +18,14 @@ import type {
   SectionEntry,
   SectionInput,
   SpecIssue,
+  WrittenFile,
 } from "./object-family.js";
 
-export type { FamilyPlans, ObjectPlanOptions, SecretFileState, SectionEntry, SectionInput } from "./object-family.js";
+export type { FamilyPlans, ObjectPlanOptions, SecretFileState, SectionEntry, SectionInput, WrittenFile } from "./object-family.js";
 // What the backup commands (list, destroy's notes, NetBox's vmid quarantine) read of the
 // backup-job family besides managing it.
 export { type CoverableGuest, coveredByEnabledJobs, type LiveBackupJob, readBackupJobs } from "./backup-job/index.js";
 export type { DesiredBackupJobs, JobPlans } from "./backup-job/index.js";
-// The families' spec entries, as library users and the CLI name them.
-export type { BackupJobSpec } from "./backup-job/spec-normalize.js";
-export type { AccessSpec } from "./access/spec-normalize.js";
-export type { HaRuleSpec } from "./ha-rule/spec-normalize.js";
 
 /** Every family, one line each, in the order their sections appear in a spec file (and its JSON Schema). */
 const FAMILIES = [BACKUP_JOBS, ACCESS, HA_RULES] as const;
@@ -67,6 +64,47 @@ function familyOf(kind: ObjectKind): AnyFamily {
 }
 
 // ---- the spec side: sections of a spec file ----
+
+/** Every family's section key, in spec order ("backupJobs", "access"). */
+export function specSectionKeys(): string[] {
+  return ALL.map((f) => f.section.key);
+}
+
+/** The object kinds every family registers, in spec order. */
+export function objectKinds(): ObjectKind[] {
+  return ALL.flatMap((f) => f.kinds);
+}
+
+/** Every entry of the declared sections, in spec order (their connections say which clusters the spec uses). */
+export function objectSectionEntries(sections: ObjectSections): SectionEntry[] {
+  const byKey: Partial<Record<string, SectionEntry[]>> = sections;
+  return ALL.flatMap((f) => byKey[f.section.key] ?? []);
+}
+
+/**
+ * The sections' entries on one connection (every entry when `connection` is undefined). A
+ * declared section stays declared with none of its entries on the connection: a family the
+ * spec declares is managed there too (a declared empty list deletes pvectl's objects).
+ */
+export function objectSectionsOn(sections: ObjectSections, connection: string | undefined): ObjectSections {
+  const byKey: Partial<Record<string, SectionEntry[]>> = sections;
+  const out: Record<string, SectionEntry[]> = {};
+  for (const f of ALL) {
+    const entries = byKey[f.section.key];
+    if (entries !== undefined) out[f.section.key] = connection === undefined ? entries : entries.filter((e) => e.connection === connection);
+  }
+  // Each key keeps a subset of its own family's entries.
+  return out as ObjectSections;
+}
+
+/** The files the sections' entries would have pvectl write (checked against the secret policy before anything is sent). */
+export function writtenFilesOf(sections: ObjectSections): WrittenFile[] {
+  const byKey: Partial<Record<string, SectionEntry[]>> = sections;
+  return ALL.flatMap((f) => {
+    const entries = byKey[f.section.key];
+    return entries === undefined ? [] : (f.writtenFiles?.(entries) ?? []);
+  });
+}
 
 /** Each family's section schema by key, in spec order: the spec file's schema includes them. */
 export function objectSectionSchemas(): Array<[string, z.ZodType]> {
@@ -161,6 +199,28 @@ export function secretFilesOf(desired: DesiredObjects): string[] {
   });
 }
 
+/** The family of a call's object, when it is one and the family says what losing its secret means. */
+function secretLossOf(intent: ApiCall["intent"]) {
+  return intent.kind === "object" ? familyOf(intent.object).secretLoss : undefined;
+}
+
+/**
+ * What apply says when a call revealing a one-time secret lost it after it landed (`what`: the
+ * step's subject; `removed`: the object was removed again; `rest`: the step's calls that did not run).
+ */
+export function lostSecretText(call: ApiCall, what: string, removed: boolean, rest: ApiCall[]): string {
+  const loss = secretLossOf(call.intent);
+  if (loss) return loss.lost(what, removed, rest);
+  return removed
+    ? `${what}: PVE created it, but its answer (with the secret, shown only once) was lost; it was removed again since nobody has its secret. Run apply again to create it anew`
+    : `${what}: PVE created it, but its answer (with the secret, shown only once) was lost, and removing it failed: nobody has its secret. Delete it by hand and run apply again`;
+}
+
+/** What apply says when a call after `secretCall`'s delivered secret failed; undefined: the error says it all. */
+export function afterSecretDeliveredText(secretCall: ApiCall, error: string, stepId: string, rest: ApiCall[]): string | undefined {
+  return secretLossOf(secretCall.intent)?.afterDelivery(error, stepId, rest);
+}
+
 /** Pools the objects section creates (before the guests run): guests may join them in the same apply. */
 export function poolsCreatedBy(objects: ObjectPlan[]): string[] {
   return PLAN_ORDER.flatMap((f) => f.poolsCreated?.(objects) ?? []);
@@ -188,6 +248,20 @@ export function accessNeedsPlurals(): string[] {
 }
 
 // ---- show and import ----
+
+/** `pvectl import`'s flag for one family: every object of it under its section key. */
+export interface ObjectImportFlag {
+  key: ObjectSectionKey;
+  flag: string;
+  description: string;
+  /** `--all` asks for the family too; these words say so in its help. */
+  inAll?: string;
+}
+
+/** Each family's import flag, in spec order. */
+export function objectImportFlags(): ObjectImportFlag[] {
+  return FAMILIES.map((f) => ({ key: f.section.key, ...f.show.importFlag }));
+}
 
 /** The live state of each declared object in the spec's shape, by section key (plan order), and what does not exist. */
 export async function showObjects(api: ApiReader, sections: ObjectSections): Promise<{ sections: ShownSections; missing: string[] }> {

@@ -2,12 +2,14 @@
 // only, the simulator models PVE without pvectl's code, the engine reaches a guest kind only
 // through the registry (resources/index.ts), never a kind's own folder, and no layer above
 // resources/ reaches an object family but through its registry (resources/objects.ts). Beyond
-// imports: no code outside a kind's folder tells the kinds apart by their names ("qemu", "lxc").
+// imports: no code outside a kind's folder tells the kinds apart by their names ("qemu", "lxc"),
+// and engine, app, cli and sources name no object family (its section key, its object kinds).
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { objectKinds, specSectionKeys } from "../../src/resources/objects.js";
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
 const ROOT = "(src)";
@@ -73,6 +75,38 @@ function intoFamilyFolders(list: Import[]): string[] {
   return list
     .filter((i) => FAMILY_USERS.includes(i.from) && FAMILY_FOLDERS.some((folder) => i.target.startsWith(folder)))
     .map((i) => `${i.file} imports ${i.target}`);
+}
+
+/** A line that is a comment: a comment naming a family as an example couples nothing. */
+const COMMENT = /^\s*(\/\/|\*|\/\*)/;
+
+/** Every family's words as the registry has them: its section key ("backupJobs") and its object kinds ("access-acl"). */
+const FAMILY_WORDS = [...specSectionKeys(), ...objectKinds()];
+const familyLiteral = new RegExp(`(["'\`])(${FAMILY_WORDS.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})\\1`);
+
+/**
+ * Words that are spelled like a family's but are not the family, each exempt only in its own
+ * context and folder: NetBox's 802.1Q interface mode "access" (an untagged port, read where
+ * NetBox records become guests and where their shapes are listed for `access needs -c`), and
+ * the `pvectl access` command's own name. The context is removed from the line before the
+ * check, so the same line naming the family as well is still reported.
+ */
+const NOT_THE_FAMILY: Array<{ under: string[]; context: RegExp }> = [
+  { under: ["sources/netbox/", "app/netbox/", "app/access-netbox-shapes.ts"], context: /mode === "access"|mode: \{ value: "access" \}/g },
+  { under: ["cli/commands/index.ts", "cli/commands/access.ts"], context: /\.command\("access"\)|term: "access"/g },
+];
+
+/** The layers that name no family: they ask the registry. */
+const FAMILY_FREE = ["engine", "app", "cli", "sources"];
+
+/** Lines of one file (path relative to src/, with /) that name a family by its words. */
+function familyWordsIn(rel: string, text: string): string[] {
+  const exempt = NOT_THE_FAMILY.filter((e) => e.under.some((place) => rel.startsWith(place)));
+  return text.split("\n").flatMap((line, i) => {
+    if (COMMENT.test(line)) return [];
+    const rest = exempt.reduce((l, e) => l.replace(e.context, ""), line);
+    return familyLiteral.test(rest) ? [`${rel}:${i + 1}: ${line.trim()}`] : [];
+  });
 }
 
 describe("layers (DESIGN.md)", () => {
@@ -153,6 +187,26 @@ describe("layers (DESIGN.md)", () => {
 
   it("engine, app, cli and sources reach an object family only through its registry, never the family's folder", () => {
     assert.deepEqual(intoFamilyFolders(imports), []);
+  });
+
+  it("engine, app, cli and sources name no object family: no section key or object kind literal, the registry says them", () => {
+    const found = sourceFiles(SRC).flatMap((file) => {
+      if (!FAMILY_FREE.includes(layerOf(file))) return [];
+      return familyWordsIn(relative(SRC, file).split(sep).join("/"), readFileSync(file, "utf8"));
+    });
+    assert.deepEqual(found, []);
+  });
+
+  it("the family-word rule reads the registry's words and reports them outside their exempt contexts", () => {
+    assert.ok(FAMILY_WORDS.length >= 4, `family words: ${FAMILY_WORDS.join(", ")}`);
+    const [key] = specSectionKeys();
+    const [kind] = objectKinds();
+    assert.equal(familyWordsIn("engine/x.ts", `const a = spec["${key}"];\n// "${key}" in a comment\nconst b = 1;`).length, 1);
+    assert.deepEqual(familyWordsIn("cli/x.ts", `  if (o.kind === '${kind}') return;`), [`cli/x.ts:1: if (o.kind === '${kind}') return;`]);
+    // NetBox's interface mode is exempt where NetBox records are read, and nowhere else.
+    assert.deepEqual(familyWordsIn("sources/netbox/x.ts", `if (mode === "access") x();`), []);
+    assert.equal(familyWordsIn("engine/x.ts", `if (mode === "access") x();`).length, 1);
+    assert.equal(familyWordsIn("sources/netbox/x.ts", `if (mode === "access" && key === "access") x();`).length, 1);
   });
 
   it("the family rule reports an import into a family's folder", () => {

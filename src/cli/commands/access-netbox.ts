@@ -6,6 +6,7 @@ import { parse } from "yaml";
 import { checkNetboxAccess, type NetboxAccessNeeds, type NetboxNeedsOptions } from "../../app/access-netbox.js";
 import type { AccessCheck } from "../../app/access.js";
 import type { PveClient } from "../../app/connection.js";
+import { specContentKeys } from "../../app/spec-target.js";
 import { loadNetboxConfig, type NetboxConfig } from "../../app/netbox/setup.js";
 import { safeLine } from "../../util/safe-text.js";
 import { pveClients } from "./netbox-setup.js";
@@ -29,7 +30,7 @@ async function isNetboxConfig(file: string): Promise<boolean> {
 /** Whether `file` holds a spec rather than a NetBox sync config. */
 async function isSpec(file: string): Promise<boolean> {
   const keys = await topKeys(file);
-  return !keys.includes("clusters") && ["vms", "containers", "backupJobs", "access"].some((k) => keys.includes(k));
+  return !keys.includes("clusters") && specContentKeys().some((k) => keys.includes(k));
 }
 
 /**

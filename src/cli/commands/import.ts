@@ -6,8 +6,8 @@
 // manage) are named on stderr; when nothing asked for was written, nothing is written at all
 // and the exit code is 1.
 import { writeFile } from "node:fs/promises";
-import type { Command } from "commander";
-import { type ImportedSpec, importGuests, specGuests } from "../../app/show.js";
+import { type Command, Option } from "commander";
+import { holdsObjectSections, type ImportedSpec, importGuests, objectImportFlags, specGuests } from "../../app/show.js";
 import type { ImportSelection as Selection } from "../../app/selection.js";
 import { PvectlError } from "../../util/errors.js";
 import { safeText } from "../../util/safe-text.js";
@@ -20,8 +20,6 @@ interface Flags extends ConnectionFlags {
   tag?: string[];
   node?: string[];
   all?: boolean;
-  backupJobs?: boolean;
-  access?: boolean;
   out?: string;
   json?: boolean;
 }
@@ -41,6 +39,15 @@ export class NothingImportedError extends PvectlError {
   }
 }
 
+/** Each object family's flag (`--backup-jobs` ...), the section key it asks for, and where commander puts it in the flags. */
+const FAMILY_FLAGS = objectImportFlags().map((f) => ({ ...f, attribute: new Option(f.flag).attributeName() }));
+
+/** The families the flags ask for, by section key: its own flag, or --all for those it includes. */
+function familiesAsked(flags: Flags): Record<string, boolean> {
+  const given: Record<string, unknown> = { ...flags };
+  return Object.fromEntries(FAMILY_FLAGS.map((f) => [f.key, given[f.attribute] === true || (f.inAll !== undefined && flags.all === true)]));
+}
+
 function selectionOf(flags: Flags): Selection {
   const vmids = (flags.vmid ?? [])
     .flatMap((v) => v.split(","))
@@ -50,7 +57,8 @@ function selectionOf(flags: Flags): Selection {
         throw new UsageError(`'${v}' is not a vmid`, "vmids are whole numbers from 100, e.g. --vmid 100 101");
       return n;
     });
-  if (!flags.all && !flags.backupJobs && !flags.access && vmids.length === 0 && !flags.tag?.length && !flags.node?.length) {
+  const families = Object.values(familiesAsked(flags)).some(Boolean);
+  if (!flags.all && !families && vmids.length === 0 && !flags.tag?.length && !flags.node?.length) {
     throw new UsageError("nothing selected", "usage: pvectl import --vmid 100 101 | --tag web | --node pve1 | --all [-o spec.yaml]");
   }
   return {
@@ -77,7 +85,8 @@ async function writeSpec({ spec }: ImportedSpec, flags: Flags): Promise<void> {
 }
 
 export function registerImportCommand(program: Command): void {
-  program
+  const inAll = FAMILY_FLAGS.flatMap((f) => (f.inAll !== undefined ? [`, and ${f.inAll}`] : [])).join("");
+  const command = program
     .command("import")
     .description(
       "write a spec file from existing VMs and containers (by vmid, tag, node, or all); templates are written with template: true",
@@ -85,12 +94,9 @@ export function registerImportCommand(program: Command): void {
     .option("--vmid <vmid...>", "these guests")
     .option("--tag <tag...>", "guests with any of these tags")
     .option("--node <node...>", "guests on these nodes")
-    .option("--all", "every VM and container of the cluster (templates included), and every backup job")
-    .option("--backup-jobs", "every backup job of the cluster under backupJobs: (those pvectl did not create with adopt: true)")
-    .option(
-      "--access",
-      "every role (except built-in ones), group, user (except root@pam), API token, ACL entry and pool under access: (never a secret; those pvectl did not create with adopt: true)",
-    )
+    .option("--all", `every VM and container of the cluster (templates included)${inAll}`);
+  for (const f of FAMILY_FLAGS) command.option(f.flag, f.description);
+  command
     .option("-o, --out <file>", "write the spec here instead of stdout")
     .option("--json", "JSON instead of YAML")
     .option("-f, --file <path...>", "a spec file whose `connections:` define the cluster (with --connection)")
@@ -103,14 +109,10 @@ export function registerImportCommand(program: Command): void {
       const selection = selectionOf(flags);
       const client = await clientFromConnectionFlags(flags, "import");
       try {
-        const imported = await importGuests(client, selection, {
-          backupJobs: flags.all === true || flags.backupJobs === true,
-          access: flags.access === true,
-        });
+        const imported = await importGuests(client, selection, familiesAsked(flags));
         reportLeftOut(imported.leftOut);
         const guests = specGuests(imported.spec);
-        if (guests.length === 0 && imported.spec.backupJobs === undefined && imported.spec.access === undefined)
-          throw new NothingImportedError(imported.leftOut);
+        if (guests.length === 0 && !holdsObjectSections(imported.spec)) throw new NothingImportedError(imported.leftOut);
         await writeSpec(imported, flags);
         // An explicitly named vmid that was not written is a failure even when others were.
         const written = new Set(guests.map((guest) => guest.vmid));

@@ -6,10 +6,12 @@ import type { DesiredAccess } from "./model.js";
 import { planAccess } from "./plan.js";
 import { accessCallNeeds, accessReadNeeds } from "./privileges.js";
 import { readAccess } from "./read.js";
+import { TOKEN_SECRET_LOSS } from "./secret-loss.js";
 import { ACCESS_SECTION } from "./section.js";
 import { shownAccess } from "./show.js";
 import type { AccessSpec } from "./spec-normalize.js";
 import { accessToSpec } from "./to-spec.js";
+import { tokenSecretFiles } from "./written-files.js";
 
 export const ACCESS: FamilyDefinition<"access", AccessSpec, DesiredAccess, Record<string, unknown>> = {
   section: ACCESS_SECTION,
@@ -29,7 +31,14 @@ export const ACCESS: FamilyDefinition<"access", AccessSpec, DesiredAccess, Recor
   readNeeds: accessReadNeeds,
   secretFiles: (access) => (access.tokens ?? []).flatMap((t) => (t.secretFile !== undefined ? [t.secretFile] : [])),
   poolsCreated: (objects) => objects.filter((o) => o.kind === "access-pool" && !o.exists && o.steps.length > 0).map((o) => o.key),
+  writtenFiles: tokenSecretFiles,
+  secretLoss: TOKEN_SECRET_LOSS,
   show: {
+    importFlag: {
+      flag: "--access",
+      description:
+        "every role (except built-in ones), group, user (except root@pam), API token, ACL entry and pool under access: (never a secret; those pvectl did not create with adopt: true)",
+    },
     declared: async (api, entries) => {
       const desired = entries[0]?.desired;
       if (desired === undefined) return { section: undefined, missing: [] };

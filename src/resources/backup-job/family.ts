@@ -37,6 +37,11 @@ export const BACKUP_JOBS: FamilyDefinition<"backupJobs", BackupJobSpec, DesiredB
       ),
   },
   show: {
+    importFlag: {
+      flag: "--backup-jobs",
+      description: "every backup job of the cluster under backupJobs: (those pvectl did not create with adopt: true)",
+      inAll: "every backup job",
+    },
     declared: async (api, entries) => {
       const live = new Map((await readBackupJobs(api)).map((job) => [job.id, job]));
       const jobs: Array<Record<string, unknown>> = [];

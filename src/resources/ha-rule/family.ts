@@ -64,6 +64,10 @@ export const HA_RULES: FamilyDefinition<"haRules", HaRuleSpec, DesiredHaRules, A
       ),
   },
   show: {
+    importFlag: {
+      flag: "--ha-rules",
+      description: "every HA rule of the cluster under haRules: (PVE 9; those pvectl did not create with adopt: true)",
+    },
     declared: async (api, entries) => {
       const live = new Map((await readHaRules(api)).map((rule) => [rule.rule, rule]));
       const rules: Array<Record<string, unknown>> = [];
@@ -75,7 +79,15 @@ export const HA_RULES: FamilyDefinition<"haRules", HaRuleSpec, DesiredHaRules, A
       }
       return { section: rules, missing };
     },
-    everything: async (api) => (await readHaRules(api)).map(haRuleToSpec),
+    // A cluster before PVE 9 has no rules to import.
+    everything: async (api) => {
+      try {
+        return (await readHaRules(api)).map(haRuleToSpec);
+      } catch (err) {
+        if (err instanceof NoHaRulesError) return [];
+        throw err;
+      }
+    },
   },
   render: { nouns: { "ha-rule": "HA rule" } },
 };

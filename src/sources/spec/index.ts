@@ -5,4 +5,4 @@ export { loadSpecFiles, parseSpec } from "./load.js";
 export * from "./model.js";
 export { specJsonSchema } from "./json-schema.js";
 export { describeCt } from "../../resources/lxc/spec-model.js";
-export type { AccessSpec, BackupJobSpec, ObjectSections } from "../../resources/objects.js";
+export type { ObjectSections } from "../../resources/objects.js";

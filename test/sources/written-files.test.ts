@@ -1,14 +1,16 @@
-// A new API token's secretFile follows the operator's secret policy like every file a spec
+// A file a spec has pvectl write (today a new API token's secretFile, which the access family
+// names through the registry) follows the operator's secret policy like every file a spec
 // names: pvectl writes it only in the spec file's own directory tree or a --secrets-dir, never
 // through `..`, an absolute path elsewhere or a symlinked directory that leads out. Refused
-// before any client exists, with the token's file:line and what is allowed.
+// before any client exists, with the entry's file:line and what is allowed.
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { DEFAULT_SECRET_POLICY, secretPolicy } from "../../src/sources/secret-policy.js";
-import { checkTokenSecretFiles, SecretFileRefusedError } from "../../src/sources/token-secret-files.js";
+import { checkWrittenFiles, SecretFileRefusedError } from "../../src/sources/written-files.js";
+import { writtenFilesOf } from "../../src/resources/objects.js";
 import { parseSpec } from "../../src/sources/spec/index.js";
 import { pvectl } from "../support/cli.js";
 
@@ -34,7 +36,7 @@ describe("a token's secretFile", () => {
   function refusals(secretFile: string, policy = DEFAULT_SECRET_POLICY): string[] {
     const spec = parseSpec(specText(secretFile), join(specDir, "access.yaml"));
     try {
-      checkTokenSecretFiles(spec.access ?? [], policy);
+      checkWrittenFiles(writtenFilesOf(spec), policy);
       return [];
     } catch (err) {
       assert.ok(err instanceof SecretFileRefusedError);
