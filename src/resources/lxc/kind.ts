@@ -6,10 +6,13 @@ import { planCtClone } from "./clone.js";
 import { lxcDesiredVolumes, lxcDevices, lxcLiveVolumes } from "./devices.js";
 import { lxcEndpoints } from "./endpoints.js";
 import { lxcCalls } from "./calls.js";
-import { planCreateCt, planDestroyCt, planNewCt, planUpdateCt } from "./diff.js";
+import { planCreateCt, planNewCt, planUpdateCt } from "./diff.js";
 import type { DesiredCt, LiveCt } from "./model.js";
 import { lxcCallNeeds } from "./privileges.js";
 import { liveCtFromConfig, liveCtFromPending } from "./read.js";
+import { ctSection } from "./spec-section.js";
+import type { ContainerSpec } from "./spec-model.js";
+import { lxcDestruction } from "./steps.js";
 import { liveToSpecCt } from "./to-spec.js";
 import { lxcCallLanded } from "./verify.js";
 
@@ -27,8 +30,9 @@ const TASK_TYPES: GuestTaskTypes = {
   snapshot: { create: "vzsnapshot", delete: "vzdelsnapshot", rollback: "vzrollback" },
 };
 
-export const lxcKind: GuestKind<DesiredCt, LiveCt> = {
+export const lxcKind: GuestKind<DesiredCt, LiveCt, ContainerSpec, "containers"> = {
   type: "lxc",
+  spec: ctSection,
   specKind: "container",
   noun: "container",
   nameKey: "hostname",
@@ -58,9 +62,9 @@ export const lxcKind: GuestKind<DesiredCt, LiveCt> = {
   plan: {
     create: (ct, source) => (ct.clone !== undefined && source !== undefined ? planCtClone(ct, ct.clone, source) : planCreateCt(ct)),
     update: planUpdateCt,
-    destroy: planDestroyCt,
     idle: (ct, errors) => planNewCt(ct, [], errors),
   },
+  destruction: lxcDestruction,
   devices: lxcDevices,
   toSpec: liveToSpecCt,
   tasks: TASK_TYPES,

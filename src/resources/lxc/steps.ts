@@ -1,5 +1,6 @@
 // Whole-container steps: create and destroy (adopt, start, stop and restart: ../guest-steps.ts).
 import type { FieldChange, ParamValue, SecretRef, StepDraft } from "../../plan/types.js";
+import type { GuestDestruction } from "../destroy-plan.js";
 import { printTags } from "../formats.js";
 import { OWNERSHIP_TAG } from "../ownership.js";
 import { lxcCalls } from "./calls.js";
@@ -71,34 +72,17 @@ export function ctVolumeOwner(volume: string): number | undefined {
 }
 
 /**
- * What a destroy does to each volume the container references: rootfs, every volume mount
+ * What a destroy does to the volumes the container references: rootfs, every volume mount
  * point and every `unusedN` volume it owns are freed; bind mounts (host paths) and volumes
- * owned by another guest are kept.
+ * owned by another guest are kept. pve-container is also told to destroy the volumes of its
+ * vmid no config names (`destroy-unreferenced-disks`), which the summary says.
  */
-export function ctVolumesOf(live: LiveCt): { deleted: string[]; kept: string[] } {
-  const referenced = [...Object.values(live.mounts).map((m) => m.volume), ...Object.values(live.unused)];
-  const deleted = new Set<string>();
-  const kept = new Set<string>();
-  for (const volume of referenced) {
-    if (isHostPath(volume)) continue;
-    (ctVolumeOwner(volume) === live.vmid ? deleted : kept).add(volume);
-  }
-  return { deleted: [...deleted].sort(), kept: [...kept].sort() };
-}
-
-export function destroyStep(live: LiveCt): StepDraft {
-  const { deleted: volumes, kept } = ctVolumesOf(live);
-  const keeps = kept.length ? `; keeps ${kept.join(", ")} (owned by another guest)` : "";
-  return {
-    action: "destroy",
-    severity: "data-loss-risk",
-    summary:
-      `destroy container ${live.name ?? ""} (vmid ${live.vmid}) and ` +
-      (volumes.length ? `its volumes ${volumes.join(", ")}` : "its config (no volumes)") +
-      `, and any other volume of vmid ${live.vmid} on its storages` +
-      keeps,
-    changes: [{ field: "guest", before: `${live.name ?? ""} vmid ${live.vmid} on ${live.node}`.trim() }],
-    calls: [lxcCalls.destroy(live.node, live.vmid)],
-    deletesVolumes: volumes,
-  };
-}
+export const lxcDestruction: GuestDestruction<LiveCt> = {
+  volumes: (live) => [...Object.values(live.mounts).map((m) => m.volume), ...Object.values(live.unused)].filter((v) => !isHostPath(v)),
+  volumeOwner: ctVolumeOwner,
+  title: (live) => `container ${live.name ?? ""}`,
+  alsoDeletes: (live) => `, and any other volume of vmid ${live.vmid} on its storages`,
+  lockedNoun: "container",
+  call: (node, vmid) => lxcCalls.destroy(node, vmid),
+  stepCalls: lxcCalls,
+};

@@ -6,10 +6,13 @@ import { planClone } from "./clone.js";
 import { qemuDesiredVolumes, qemuDevices, qemuDiskSizes, qemuLiveVolumes } from "./devices.js";
 import { qemuEndpoints } from "./endpoints.js";
 import { qemuCalls } from "./calls.js";
-import { planCreate, planDestroy, planNewGuest, planUpdate } from "./diff.js";
+import { planCreate, planNewGuest, planUpdate } from "./diff.js";
 import type { DesiredVm, LiveVm } from "./model.js";
 import { qemuCallNeeds } from "./privileges.js";
 import { liveVmFromConfig, liveVmFromPending } from "./read.js";
+import { vmSection } from "./spec-section.js";
+import type { VmSpec } from "./spec-model.js";
+import { qemuDestruction } from "./steps.js";
 import { liveToSpecVm } from "./to-spec.js";
 import { qemuCallLanded } from "./verify.js";
 
@@ -27,8 +30,9 @@ const TASK_TYPES: GuestTaskTypes = {
   snapshot: { create: "qmsnapshot", delete: "qmdelsnapshot", rollback: "qmrollback" },
 };
 
-export const qemuKind: GuestKind<DesiredVm, LiveVm> = {
+export const qemuKind: GuestKind<DesiredVm, LiveVm, VmSpec, "vms"> = {
   type: "qemu",
+  spec: vmSection,
   specKind: "vm",
   noun: "VM",
   nameKey: "name",
@@ -57,9 +61,9 @@ export const qemuKind: GuestKind<DesiredVm, LiveVm> = {
   plan: {
     create: (vm, source) => (vm.clone !== undefined && source !== undefined ? planClone(vm, vm.clone, source) : planCreate(vm)),
     update: planUpdate,
-    destroy: planDestroy,
     idle: (vm, errors) => planNewGuest(vm, [], errors),
   },
+  destruction: qemuDestruction,
   devices: qemuDevices,
   toSpec: liveToSpecVm,
   tasks: TASK_TYPES,
