@@ -22,8 +22,8 @@ export interface GuestDestruction<L> {
   lockedNoun: string;
   /** The destroy call (with `purge`: backup jobs, replication and HA drop the vmid too). */
   call(node: string, vmid: number): ApiCall;
-  /** The calls of the stop before it. */
-  stepCalls: GuestStepCalls;
+  /** The kind's power call, for the stop before the destroy. */
+  power: GuestStepCalls["power"];
 }
 
 /** The guest's volumes a destroy deletes (its own) and keeps (another guest's), each sorted. */
@@ -56,7 +56,7 @@ export function destroyStep<L extends LiveGuest>(how: GuestDestruction<L>, live:
 export function planGuestDestroy(kind: AnyGuestKind, key: string, live: LiveGuest, power: PowerOptions): GuestPlan {
   const how = kind.destruction;
   const drafts: StepDraft[] = [];
-  if (live.status === "running") drafts.push(stopStep(how.stepCalls, live, power, "before destroying it "));
+  if (live.status === "running") drafts.push(stopStep(how, live, power, "before destroying it "));
   drafts.push(destroyStep(how, live));
   return {
     ...planKindField(kind.type),

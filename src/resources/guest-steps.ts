@@ -48,7 +48,7 @@ export function startStep(calls: GuestStepCalls, live: LiveGuestLike): StepDraft
   };
 }
 
-export function stopStep(calls: GuestStepCalls, live: LiveGuestLike, power: PowerOptions, reason: string): StepDraft {
+export function stopStep(calls: Pick<GuestStepCalls, "power">, live: LiveGuestLike, power: PowerOptions, reason: string): StepDraft {
   const params: Record<string, ParamValue> = { timeout: power.shutdownTimeoutSeconds };
   if (power.forceStop) params.forceStop = 1;
   const how = power.forceStop

@@ -1,6 +1,5 @@
 // Whole-container steps: create and destroy (adopt, start, stop and restart: ../guest-steps.ts).
 import type { FieldChange, ParamValue, SecretRef, StepDraft } from "../../plan/types.js";
-import type { GuestDestruction } from "../destroy-plan.js";
 import { printTags } from "../formats.js";
 import { OWNERSHIP_TAG } from "../ownership.js";
 import { lxcCalls } from "./calls.js";
@@ -72,17 +71,10 @@ export function ctVolumeOwner(volume: string): number | undefined {
 }
 
 /**
- * What a destroy does to the volumes the container references: rootfs, every volume mount
- * point and every `unusedN` volume it owns are freed; bind mounts (host paths) and volumes
- * owned by another guest are kept. pve-container is also told to destroy the volumes of its
- * vmid no config names (`destroy-unreferenced-disks`), which the summary says.
+ * The volumes a destroy frees when the container owns them (resources/destroy-plan.ts decides
+ * by owner): rootfs, every volume mount point and every `unusedN` volume; bind mounts (host
+ * paths) are never PVE's to free.
  */
-export const lxcDestruction: GuestDestruction<LiveCt> = {
-  volumes: (live) => [...Object.values(live.mounts).map((m) => m.volume), ...Object.values(live.unused)].filter((v) => !isHostPath(v)),
-  volumeOwner: ctVolumeOwner,
-  title: (live) => `container ${live.name ?? ""}`,
-  alsoDeletes: (live) => `, and any other volume of vmid ${live.vmid} on its storages`,
-  lockedNoun: "container",
-  call: (node, vmid) => lxcCalls.destroy(node, vmid),
-  stepCalls: lxcCalls,
-};
+export function ctDestroyedVolumes(live: LiveCt): string[] {
+  return [...Object.values(live.mounts).map((m) => m.volume), ...Object.values(live.unused)].filter((volume) => !isHostPath(volume));
+}

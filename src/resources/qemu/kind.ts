@@ -10,9 +10,11 @@ import { planCreate, planNewGuest, planUpdate } from "./diff.js";
 import type { DesiredVm, LiveVm } from "./model.js";
 import { qemuCallNeeds } from "./privileges.js";
 import { liveVmFromConfig, liveVmFromPending } from "./read.js";
-import { vmSection } from "./spec-section.js";
-import type { VmSpec } from "./spec-model.js";
-import { qemuDestruction } from "./steps.js";
+import { desiredVmFromSpec } from "./spec-desired.js";
+import { normalizeVmEntry, vmEntrySchema } from "./spec-entry.js";
+import { vmKeyMessage } from "./spec-issues.js";
+import { describeVm, type VmSpec } from "./spec-model.js";
+import { qemuDestroyedVolumes, volumeOwner } from "./steps.js";
 import { liveToSpecVm } from "./to-spec.js";
 import { qemuCallLanded } from "./verify.js";
 
@@ -32,7 +34,18 @@ const TASK_TYPES: GuestTaskTypes = {
 
 export const qemuKind: GuestKind<DesiredVm, LiveVm, VmSpec, "vms"> = {
   type: "qemu",
-  spec: vmSection,
+  // The object literals here name only functions of the folder (hoisted): this module is
+  // evaluated inside the registry's import cycle, before some of the folder's constants.
+  spec: {
+    key: "vms",
+    description: "QEMU virtual machines.",
+    schema: vmEntrySchema,
+    normalize: normalizeVmEntry,
+    nameField: "name",
+    describe: describeVm,
+    unknownKeyMessage: vmKeyMessage,
+    toDesired: desiredVmFromSpec,
+  },
   specKind: "vm",
   noun: "VM",
   nameKey: "name",
@@ -63,7 +76,15 @@ export const qemuKind: GuestKind<DesiredVm, LiveVm, VmSpec, "vms"> = {
     update: planUpdate,
     idle: (vm, errors) => planNewGuest(vm, [], errors),
   },
-  destruction: qemuDestruction,
+  destruction: {
+    volumes: qemuDestroyedVolumes,
+    volumeOwner,
+    title: (live) => live.name ?? "guest",
+    alsoDeletes: () => "",
+    lockedNoun: "guest",
+    call: (node, vmid) => qemuCalls.destroy(node, vmid),
+    power: (node, vmid, action, params) => qemuCalls.power(node, vmid, action, params),
+  },
   devices: qemuDevices,
   toSpec: liveToSpecVm,
   tasks: TASK_TYPES,

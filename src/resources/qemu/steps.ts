@@ -1,6 +1,5 @@
 // Whole-guest steps: create and destroy (adopt, start, stop and reboot: ../guest-steps.ts).
 import type { FieldChange, ParamValue, StepDraft } from "../../plan/types.js";
-import type { GuestDestruction } from "../destroy-plan.js";
 import { volumeOf } from "../../pve/index.js";
 import { printTags } from "../formats.js";
 import { qemuCalls } from "./calls.js";
@@ -65,27 +64,19 @@ export function volumeOwner(volume: string): number | undefined {
 }
 
 /**
- * What a destroy does to the volumes the guest references, as qemu-server's destroy_vm does it:
- * every drive that is not a CD-ROM (the cloud-init drive included), EFI vars, TPM state and
- * `unusedN` volumes are freed when the guest owns them; CD-ROM images, host paths and volumes
- * owned by another guest are kept.
+ * The volumes a destroy frees when the guest owns them (resources/destroy-plan.ts decides by
+ * owner), as qemu-server's destroy_vm does it: every drive that is not a CD-ROM (the cloud-init
+ * drive included), EFI vars, TPM state and `unusedN` volumes; CD-ROM images and host paths are
+ * kept.
  */
-export const qemuDestruction: GuestDestruction<LiveVm> = {
-  volumes(live) {
-    const referenced: string[] = [];
-    for (const disk of Object.values(live.disks)) if (disk.kind !== "cdrom") referenced.push(disk.volume);
-    for (const key of ["efidisk0", "tpmstate0"]) {
-      const value = live.options[key];
-      const volume = value !== undefined ? volumeOf(value) : undefined;
-      if (volume !== undefined) referenced.push(volume);
-    }
-    referenced.push(...Object.values(live.unused));
-    return referenced.filter((volume) => volume.includes(":")); // a host path (/dev/...): never PVE's to free
-  },
-  volumeOwner,
-  title: (live) => live.name ?? "guest",
-  alsoDeletes: () => "",
-  lockedNoun: "guest",
-  call: (node, vmid) => qemuCalls.destroy(node, vmid),
-  stepCalls: qemuCalls,
-};
+export function qemuDestroyedVolumes(live: LiveVm): string[] {
+  const referenced: string[] = [];
+  for (const disk of Object.values(live.disks)) if (disk.kind !== "cdrom") referenced.push(disk.volume);
+  for (const key of ["efidisk0", "tpmstate0"]) {
+    const value = live.options[key];
+    const volume = value !== undefined ? volumeOf(value) : undefined;
+    if (volume !== undefined) referenced.push(volume);
+  }
+  referenced.push(...Object.values(live.unused));
+  return referenced.filter((volume) => volume.includes(":")); // a host path (/dev/...): never PVE's to free
+}

@@ -8,7 +8,7 @@ import { specIssuesFromZod } from "../spec/issues.js";
 import type { ContainerSpec } from "../spec/model.js";
 import type { IssueSink } from "../../resources/spec-section/issues.js";
 import { normalizeCt } from "../../resources/lxc/spec-normalize.js";
-import { ctEntrySchema } from "../../resources/lxc/spec-section.js";
+import { ctEntrySchema } from "../../resources/lxc/spec-entry.js";
 import { ctNicSlotMessage } from "../../resources/lxc/spec-issues.js";
 import type { YamlDocument } from "../spec/yaml-source.js";
 import { isDiskTag } from "./disk-slots.js";

@@ -15,7 +15,7 @@ import type { IssueSink } from "../../resources/spec-section/issues.js";
 import { normalizeVm } from "../../resources/qemu/spec-normalize.js";
 import { planValueProblems } from "../../resources/qemu/spec-plan-values.js";
 import { slotNames } from "../../resources/qemu/spec-facts.js";
-import { vmEntrySchema } from "../../resources/qemu/spec-section.js";
+import { vmEntrySchema } from "../../resources/qemu/spec-entry.js";
 import { vmDeviceKeyMessage } from "../../resources/qemu/spec-issues.js";
 import type { YamlDocument } from "../spec/yaml-source.js";
 import { isDiskTag } from "./disk-slots.js";
