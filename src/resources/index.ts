@@ -25,6 +25,24 @@ export type {
 } from "./kind.js";
 export type { GuestSpecEntry, GuestSpecSection, UnknownKeyMessage } from "./guest-spec-section.js";
 export { OWNERSHIP_TAG } from "./ownership.js";
+// Each kind's spec entries, as library users name them (the spec loader re-exports them).
+export type {
+  AgentSpec,
+  CdromSpec,
+  CloudInitSpec,
+  DeviceSection,
+  DiskOptions,
+  DiskSpec,
+  DriveOptionValue,
+  EfiDiskSpec,
+  IpConfigSpec,
+  NicSpec,
+  TpmSpec,
+  VmSpec,
+} from "./qemu/spec-model.js";
+export { describeVm } from "./qemu/spec-model.js";
+export type { ContainerSpec, CtMountSpec, CtNicSpec, CtSecretRef } from "./lxc/spec-model.js";
+export { describeCt } from "./lxc/spec-model.js";
 
 /** A guest as a source of desired state describes it, of any kind. */
 export type DesiredGuest = DesiredVm | DesiredCt;

@@ -62,6 +62,10 @@ export type {
   AgentSpec,
   CdromSpec,
   CloudInitSpec,
+  ContainerSpec,
+  CtMountSpec,
+  CtNicSpec,
+  CtSecretRef,
   DeviceSection,
   DiskOptions,
   DiskSpec,
@@ -71,6 +75,5 @@ export type {
   NicSpec,
   TpmSpec,
   VmSpec,
-} from "../../resources/qemu/spec-model.js";
-export { describeVm } from "../../resources/qemu/spec-model.js";
-export type { ContainerSpec, CtMountSpec, CtNicSpec, CtSecretRef } from "../../resources/lxc/spec-model.js";
+} from "../../resources/index.js";
+export { describeVm } from "../../resources/index.js";
