@@ -4,11 +4,10 @@ import type { PveClient } from "../api/index.js";
 import { buildPlan, type PlanContext, type PlanOptions } from "../engine/plan.js";
 import type { Plan } from "../plan/types.js";
 import type { DesiredCt } from "../resources/lxc/model.js";
-import type { DesiredGuest } from "../resources/index.js";
+import { type DesiredGuest, type GuestSections, type GuestSpec, guestKinds } from "../resources/index.js";
 import type { SpecDocument } from "../sources/spec/index.js";
-import { type DesiredObjects, desiredObjectsOf as objectsOfSections, type ObjectSections } from "../resources/objects.js";
 import { desiredCtFromSpec } from "../resources/lxc/spec-desired.js";
-import { desiredVmFromSpec } from "../resources/qemu/spec-desired.js";
+import { type DesiredObjects, desiredObjectsOf as objectsOfSections, type ObjectSections } from "../resources/objects.js";
 
 /**
  * What a use case works on: a spec's VMs and containers, and the object families' sections it
@@ -38,9 +37,11 @@ export interface PlannedSpec {
   context?: PlanContext;
 }
 
-/** Every guest of the spec as the engine compares them: its VMs, then its containers. */
+/** Every guest of the spec as the engine compares them: each kind's in registry order (VMs, then containers). */
 export function desiredOf(spec: SpecGuests): DesiredGuest[] {
-  return [...spec.vms.map(desiredVmFromSpec), ...desiredContainersOf(spec)];
+  const guests: Partial<GuestSections> = spec;
+  const sections: Partial<Record<string, GuestSpec[]>> = guests;
+  return guestKinds().flatMap((kind) => (sections[kind.spec.key] ?? []).map((guest) => kind.spec.toDesired(guest)));
 }
 
 /** Plans the spec's guests against the live cluster: nothing is changed. */

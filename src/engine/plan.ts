@@ -4,6 +4,7 @@ import { getGuestSnapshotConfig } from "../api/endpoints/index.js";
 import type { PveClient } from "../api/index.js";
 import type { GuestPlan, Plan, PreflightProblem } from "../plan/types.js";
 import { type DesiredGuest, kindOf, type LiveGuest, planKindField } from "../resources/index.js";
+import { planGuestDestroy } from "../resources/destroy-plan.js";
 import { type DesiredObjects, declaresObjects, poolsCreatedBy } from "../resources/objects.js";
 import { mapConcurrent } from "../util/concurrency.js";
 import { noteTemplatesAfterClones, planClonesOfPlannedSources } from "./clone-order.js";
@@ -252,8 +253,8 @@ export async function buildPlan(
     else {
       const current = live.get(match.guest.vmid)!;
       const adopt = !isOwned(match.guest);
-      const plan = kindOf(vm).plan;
-      const planned = vm.absent ? plan.destroy(vm.key, current, power) : plan.update(vm, current, { ...power, adopt });
+      const kind = kindOf(vm);
+      const planned = vm.absent ? planGuestDestroy(kind, vm.key, current, power) : kind.plan.update(vm, current, { ...power, adopt });
       if (!vm.absent && vm.clone !== undefined) planned.warnings.push(CLONE_NOTE);
       guests.push(planned);
     }
@@ -305,7 +306,7 @@ export async function buildDestroyPlan(client: PveClient, selection: DestroySele
     // A guest deleted meanwhile is already gone: nothing to destroy.
     if (reads.gone.has(guest.vmid)) continue;
     const failed = reads.failed.get(guest.vmid);
-    guests.push(failed !== undefined ? idleGuest(vm, [failed]) : kindOf(vm).plan.destroy(vm.key, reads.live.get(guest.vmid)!, power));
+    guests.push(failed !== undefined ? idleGuest(vm, [failed]) : planGuestDestroy(kindOf(vm), vm.key, reads.live.get(guest.vmid)!, power));
   }
   noteTemplatesAfterClones(guests);
   return finish(client, cluster, newPlan(client, guests), options, refused);

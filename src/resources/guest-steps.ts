@@ -1,7 +1,7 @@
 // Steps every guest kind plans the same way (adopt, start, stop, reboot), built with the
 // kind's own calls: the wording, severities and field changes are one thing, whatever the kind.
 import type { PowerAction } from "../plan/intent.js";
-import type { ApiCall, ParamValue, StepDraft } from "../plan/types.js";
+import type { ApiCall, ParamValue, Step, StepDraft } from "../plan/types.js";
 import { printTags } from "./formats.js";
 import type { PowerOptions } from "./kind.js";
 import { OWNERSHIP_TAG } from "./ownership.js";
@@ -10,6 +10,11 @@ import { OWNERSHIP_TAG } from "./ownership.js";
 export interface GuestStepCalls {
   config(node: string, vmid: number, params: Record<string, ParamValue>): ApiCall;
   power(node: string, vmid: number, action: PowerAction, params?: Record<string, ParamValue>): ApiCall;
+}
+
+/** A guest's steps with their ids (`web1/2-stop`): the guest's key, the step's place and its action. */
+export function withIds(key: string, drafts: StepDraft[]): Step[] {
+  return drafts.map((draft, i) => ({ id: `${key}/${i + 1}-${draft.action}`, ...draft }));
 }
 
 /** What these steps read of a live guest. */
@@ -43,7 +48,7 @@ export function startStep(calls: GuestStepCalls, live: LiveGuestLike): StepDraft
   };
 }
 
-export function stopStep(calls: GuestStepCalls, live: LiveGuestLike, power: PowerOptions, reason: string): StepDraft {
+export function stopStep(calls: Pick<GuestStepCalls, "power">, live: LiveGuestLike, power: PowerOptions, reason: string): StepDraft {
   const params: Record<string, ParamValue> = { timeout: power.shutdownTimeoutSeconds };
   if (power.forceStop) params.forceStop = 1;
   const how = power.forceStop

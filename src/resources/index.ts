@@ -1,5 +1,6 @@
-// The guest kinds the engine can plan and run. Adding a kind: its folder, its line in
-// GUEST_KINDS, and its models in the DesiredGuest / LiveGuest unions.
+// The guest kinds the engine can plan and run, and whose sections a spec file may write.
+// Adding a kind: its folder, its line in KINDS, and its models in the DesiredGuest / LiveGuest
+// unions (its spec section's key and entries follow from its line).
 import type { GuestType } from "../plan/intent.js";
 import type { GuestKind } from "./kind.js";
 import { lxcKind } from "./lxc/kind.js";
@@ -22,19 +23,54 @@ export type {
   SpecObject,
   UpdateOptions,
 } from "./kind.js";
+export type { GuestSpecEntry, GuestSpecSection, UnknownKeyMessage } from "./guest-spec-section.js";
 export { OWNERSHIP_TAG } from "./ownership.js";
+// Each kind's spec entries, as library users name them (the spec loader re-exports them).
+export type {
+  AgentSpec,
+  CdromSpec,
+  CloudInitSpec,
+  DeviceSection,
+  DiskOptions,
+  DiskSpec,
+  DriveOptionValue,
+  EfiDiskSpec,
+  IpConfigSpec,
+  NicSpec,
+  TpmSpec,
+  VmSpec,
+} from "./qemu/spec-model.js";
+export { describeVm } from "./qemu/spec-model.js";
+export type { ContainerSpec, CtMountSpec, CtNicSpec, CtSecretRef } from "./lxc/spec-model.js";
+export { describeCt } from "./lxc/spec-model.js";
 
 /** A guest as a source of desired state describes it, of any kind. */
 export type DesiredGuest = DesiredVm | DesiredCt;
 /** A guest as read from the cluster, of any kind. */
 export type LiveGuest = LiveVm | LiveCt;
 
+/** Every kind, one line each, in the order their sections appear in a spec file (and its JSON Schema). */
+const KINDS = { qemu: qemuKind, lxc: lxcKind };
+
+type Kind = (typeof KINDS)[GuestType];
+type SpecEntryOf<K> = K extends { spec: { toDesired(entry: infer S): unknown } } ? S : never;
+
+/** The guest sections of a loaded spec: each kind's entries under its section key (`vms`, `containers`). */
+export type GuestSections = { [K in Kind as K["spec"]["key"]]: SpecEntryOf<K>[] };
+/** A guest as a spec file declares it, of any kind. */
+export type GuestSpec = GuestSections[keyof GuestSections][number];
+
 /** A kind as the engine holds it: over the unions of every kind's models. */
-export type AnyGuestKind = GuestKind<DesiredGuest, LiveGuest>;
+export type AnyGuestKind = GuestKind<DesiredGuest, LiveGuest, GuestSpec>;
 
 // Each kind reads and plans only its own guests: the engine hands it guests of its type
 // (kindOf / kindOfType), so widening each to the unions here is sound.
-export const GUEST_KINDS: Record<GuestType, AnyGuestKind> = { qemu: qemuKind, lxc: lxcKind };
+export const GUEST_KINDS: Record<GuestType, AnyGuestKind> = KINDS;
+
+/** Every kind in registry order (the order of their sections in a spec file). */
+export function guestKinds(): AnyGuestKind[] {
+  return Object.values(GUEST_KINDS);
+}
 
 /** The kind of a guest model, or of a guest's plan (a plan without `kind`: qemu, as before containers). */
 export function kindOf(guest: { kind?: GuestType }): AnyGuestKind {

@@ -6,6 +6,8 @@ import type { ApiReader, GuestConfig, PendingEntry } from "../api/endpoints/inde
 import type { CallIntent, GuestType, PowerAction } from "../plan/intent.js";
 import type { ApiCall, GuestPlan, ParamValue, PrivilegeNeed } from "../plan/types.js";
 import type { GuestEndpoints } from "./api-paths.js";
+import type { GuestDestruction } from "./destroy-plan.js";
+import type { GuestSpecEntry, GuestSpecSection } from "./guest-spec-section.js";
 import type { Retention } from "./snapshot-prune.js";
 import type { GuestTaskTypes } from "./task-types.js";
 
@@ -128,9 +130,20 @@ export interface KindRules {
   restoreReadsArchiveStorages: boolean;
 }
 
-export interface GuestKind<D extends DesiredBase, L extends LiveBase> {
+/**
+ * `D`: the desired model, `L`: the live model, `S`: a spec entry as loaded, `Key`: the spec
+ * file's section the entries are written in.
+ */
+export interface GuestKind<
+  D extends DesiredBase,
+  L extends LiveBase,
+  S extends GuestSpecEntry = GuestSpecEntry,
+  Key extends string = string,
+> {
   /** The guest type in /cluster/resources and in API paths. */
   type: GuestType;
+  /** The kind's section of a spec file: its schema, normalisation, messages and desired model. */
+  spec: GuestSpecSection<Key, S, D>;
   /** The spec's word for the kind (the `kind` of its spec entries: `vm`, `container`). */
   specKind: string;
   /** How messages name one guest of the kind ("VM", "container"). */
@@ -175,10 +188,11 @@ export interface GuestKind<D extends DesiredBase, L extends LiveBase> {
     create(desired: D, source?: L): GuestPlan;
     /** The differences between the spec and the live guest. */
     update(desired: D, live: L, options: UpdateOptions): GuestPlan;
-    destroy(key: string, live: L, power: PowerOptions): GuestPlan;
     /** Nothing to do (absent and meant to be), or blocked by `errors`. */
     idle(desired: D, errors: string[]): GuestPlan;
   };
+  /** What differs when a guest of the kind is destroyed; the plan is resources/destroy-plan.ts's, the same for every kind. */
+  destruction: GuestDestruction<L>;
   devices(live: L): GuestDevices;
   /** The live guest in the spec's shape (`pvectl show`, `pvectl import`). */
   toSpec(live: L): SpecObject;

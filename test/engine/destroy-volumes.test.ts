@@ -5,7 +5,9 @@ import { after, before, describe, it } from "node:test";
 import { applyPlan } from "../../src/engine/apply.js";
 import { buildDestroyPlan, buildPlan } from "../../src/engine/plan.js";
 import { liveVmFromConfig } from "../../src/resources/qemu/read.js";
-import { destroyStep, volumeOwner } from "../../src/resources/qemu/steps.js";
+import { destroyStep } from "../../src/resources/destroy-plan.js";
+import { GUEST_KINDS } from "../../src/resources/index.js";
+import { volumeOwner } from "../../src/resources/qemu/steps.js";
 import { desired, fastApply, type Lab, startLab } from "../support/engine-lab.js";
 
 const SPEC = `
@@ -89,7 +91,7 @@ describe("destroyStep with volumes of another guest", () => {
         unused0: "local-lvm:vm-300-disk-1",
       },
     );
-    const step = destroyStep(live);
+    const step = destroyStep(GUEST_KINDS.qemu.destruction, live);
     assert.deepEqual(step.deletesVolumes, ["local-lvm:vm-300-cloudinit", "local-lvm:vm-300-disk-0", "local-lvm:vm-300-disk-1"]);
     assert.match(step.summary, /; keeps local-lvm:vm-999-disk-3 \(owned by another guest\)$/);
   });

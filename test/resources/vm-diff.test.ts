@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { liveVmFromConfig, liveVmFromPending } from "../../src/resources/qemu/read.js";
 import type { DesiredVm } from "../../src/resources/qemu/model.js";
-import { planCreate, planDestroy, planUpdate } from "../../src/resources/qemu/diff.js";
+import { planGuestDestroy } from "../../src/resources/destroy-plan.js";
+import { planCreate, planUpdate } from "../../src/resources/qemu/diff.js";
+import { GUEST_KINDS } from "../../src/resources/index.js";
 import { normalizeOption } from "../../src/resources/qemu/options.js";
 import { humanSize } from "../../src/resources/formats.js";
 import { readConfigFixture, readJsonFixture } from "./config-fixture.js";
@@ -261,7 +263,7 @@ describe("VM diff against a recorded live config", () => {
 describe("VM diff on qemu-server's own test configs", () => {
   it("destroy names every volume, unused ones included, and never the ISOs", () => {
     const live = liveVmFromConfig({ vmid: 111, node: "pve1", status: "running" }, readConfigFixture("parse-config-input__snapshots.conf"));
-    const plan = planDestroy("win", live, power);
+    const plan = planGuestDestroy(GUEST_KINDS.qemu, "win", live, power);
     assert.deepEqual(
       plan.steps.map((s) => s.action),
       ["stop", "destroy"],

@@ -1,6 +1,7 @@
 // The layer rules of DESIGN.md, checked on every relative import in src/: arrows point down
 // only, the simulator models PVE without pvectl's code, the engine reaches a guest kind only
-// through the registry (resources/index.ts), never a kind's own folder, and no layer above
+// through the registry (resources/index.ts), never a kind's own folder (nor does the spec
+// loader, sources/spec/, which assembles the kinds' sections from the registry), and no layer above
 // resources/ reaches an object family but through its registry (resources/objects.ts). Beyond
 // imports: no code outside a kind's folder tells the kinds apart by their names ("qemu", "lxc"),
 // and engine, app, cli and sources name no object family (its section key, its object kinds).
@@ -64,6 +65,11 @@ const imports = sourceFiles(SRC).flatMap(importsOf);
 
 /** The object families' folders (resources/<family>/), as the registry imports their definitions. */
 const FAMILY_FOLDERS = [...readFileSync(join(SRC, "resources", "objects.ts"), "utf8").matchAll(/from\s+"\.\/([\w-]+)\/family\.js"/g)].map(
+  (m) => join("resources", m[1]!) + sep,
+);
+
+/** The guest kinds' folders (resources/<kind>/), as the registry imports their contracts. */
+const KIND_FOLDERS = [...readFileSync(join(SRC, "resources", "index.ts"), "utf8").matchAll(/from\s+"\.\/([\w-]+)\/kind\.js"/g)].map(
   (m) => join("resources", m[1]!) + sep,
 );
 
@@ -148,6 +154,17 @@ describe("layers (DESIGN.md)", () => {
 
   it("the engine reaches a guest kind only through the registry, never a kind's folder", () => {
     const intoKinds = imports.filter((i) => i.from === "engine" && i.to === "resources" && i.target.split(sep).length > 2);
+    assert.deepEqual(
+      intoKinds.map((i) => `${i.file} imports ${i.target}`),
+      [],
+    );
+  });
+
+  it("the spec loader (sources/spec/) reaches a guest kind only through the registry, never a kind's folder", () => {
+    assert.ok(KIND_FOLDERS.length >= 2, `kind folders found: ${KIND_FOLDERS.join(", ")}`);
+    const intoKinds = imports.filter(
+      (i) => i.file.startsWith(join("sources", "spec") + sep) && KIND_FOLDERS.some((f) => i.target.startsWith(f)),
+    );
     assert.deepEqual(
       intoKinds.map((i) => `${i.file} imports ${i.target}`),
       [],

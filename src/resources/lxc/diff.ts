@@ -5,9 +5,9 @@
 import type { TemplateVolume } from "../../plan/intent.js";
 import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import { printTags } from "../formats.js";
-import { rebootStep, startStep, stopStep } from "../guest-steps.js";
+import { rebootStep, startStep, withIds } from "../guest-steps.js";
 import { markHostAccess } from "../host-access.js";
-import type { PowerOptions, UpdateOptions } from "../kind.js";
+import type { UpdateOptions } from "../kind.js";
 import { OWNERSHIP_TAG } from "../ownership.js";
 import { templateStep, templateVolumeErrors, templateVolumes, templateWishErrors } from "../template.js";
 import { UnusedSlots } from "../unused-slots.js";
@@ -21,14 +21,10 @@ import { diffCtNics } from "./nic-diff.js";
 import { ctAppliesLive, effectiveCtOption, isCreateOnly } from "./options.js";
 import { rootOnlyWarnings } from "./privileges.js";
 import { isHostPath } from "./read.js";
-import { createStep, destroyStep } from "./steps.js";
+import { createStep } from "./steps.js";
 import { ALLOCATED_VMID } from "../api-paths.js";
 
 const PENDING = "applies at the next restart: the container is running";
-
-function withIds(key: string, drafts: StepDraft[]): Step[] {
-  return drafts.map((draft, i) => ({ id: `${key}/${i + 1}-${draft.action}`, ...draft }));
-}
 
 /** A container not found live: created by `steps`, or left alone (absent as wanted, or blocked by `errors`). */
 export function planNewCt(ct: DesiredCt, steps: Step[], errors: string[] = [], warnings: string[] = []): GuestPlan {
@@ -77,25 +73,6 @@ export function planCreateCt(ct: DesiredCt): GuestPlan {
   if (ct.template === true)
     drafts.push(templateStep(`container ${ct.name}`, lxcCalls.template(ct.node, ct.vmid ?? ALLOCATED_VMID, ctTemplateVolumes(ct)), false));
   return planNewCt(ct, errors.length > 0 ? [] : withIds(ct.key, drafts), errors, warnings);
-}
-
-/** The plan that removes a live container (spec says absent, or `pvectl destroy`). */
-export function planDestroyCt(key: string, live: LiveCt, power: PowerOptions): GuestPlan {
-  const drafts: StepDraft[] = [];
-  if (live.status === "running") drafts.push(stopStep(lxcCalls, live, power, "before destroying it "));
-  drafts.push(destroyStep(live));
-  return {
-    kind: "lxc",
-    key,
-    name: live.name ?? key,
-    vmid: live.vmid,
-    node: live.node,
-    exists: true,
-    ...(live.digest !== undefined ? { digest: live.digest } : {}),
-    steps: withIds(key, drafts),
-    errors: [],
-    warnings: live.lock ? [`container is locked (${live.lock}); apply waits and retries`] : [],
-  };
 }
 
 /**

@@ -6,10 +6,16 @@ import { planCtClone } from "./clone.js";
 import { lxcDesiredVolumes, lxcDevices, lxcLiveVolumes } from "./devices.js";
 import { lxcEndpoints } from "./endpoints.js";
 import { lxcCalls } from "./calls.js";
-import { planCreateCt, planDestroyCt, planNewCt, planUpdateCt } from "./diff.js";
+import { planCreateCt, planNewCt, planUpdateCt } from "./diff.js";
 import type { DesiredCt, LiveCt } from "./model.js";
 import { lxcCallNeeds } from "./privileges.js";
 import { liveCtFromConfig, liveCtFromPending } from "./read.js";
+import { desiredCtFromSpec } from "./spec-desired.js";
+import { ctEntrySchema } from "./spec-entry.js";
+import { ctKeyMessage } from "./spec-issues.js";
+import { type ContainerSpec, describeCt } from "./spec-model.js";
+import { normalizeCt } from "./spec-normalize.js";
+import { ctDestroyedVolumes, ctVolumeOwner } from "./steps.js";
 import { liveToSpecCt } from "./to-spec.js";
 import { lxcCallLanded } from "./verify.js";
 
@@ -27,8 +33,20 @@ const TASK_TYPES: GuestTaskTypes = {
   snapshot: { create: "vzsnapshot", delete: "vzdelsnapshot", rollback: "vzrollback" },
 };
 
-export const lxcKind: GuestKind<DesiredCt, LiveCt> = {
+export const lxcKind: GuestKind<DesiredCt, LiveCt, ContainerSpec, "containers"> = {
   type: "lxc",
+  // The object literals here name only functions of the folder (hoisted): this module is
+  // evaluated inside the registry's import cycle, before some of the folder's constants.
+  spec: {
+    key: "containers",
+    description: "LXC containers.",
+    schema: ctEntrySchema,
+    normalize: normalizeCt,
+    nameField: "hostname",
+    describe: describeCt,
+    unknownKeyMessage: ctKeyMessage,
+    toDesired: desiredCtFromSpec,
+  },
   specKind: "container",
   noun: "container",
   nameKey: "hostname",
@@ -58,8 +76,17 @@ export const lxcKind: GuestKind<DesiredCt, LiveCt> = {
   plan: {
     create: (ct, source) => (ct.clone !== undefined && source !== undefined ? planCtClone(ct, ct.clone, source) : planCreateCt(ct)),
     update: planUpdateCt,
-    destroy: planDestroyCt,
     idle: (ct, errors) => planNewCt(ct, [], errors),
+  },
+  destruction: {
+    volumes: ctDestroyedVolumes,
+    volumeOwner: ctVolumeOwner,
+    title: (live) => `container ${live.name ?? ""}`,
+    // pve-container is also told to destroy the volumes of the vmid no config names (destroy-unreferenced-disks).
+    alsoDeletes: (live) => `, and any other volume of vmid ${live.vmid} on its storages`,
+    lockedNoun: "container",
+    call: (node, vmid) => lxcCalls.destroy(node, vmid),
+    power: (node, vmid, action, params) => lxcCalls.power(node, vmid, action, params),
   },
   devices: lxcDevices,
   toSpec: liveToSpecCt,

@@ -71,34 +71,10 @@ export function ctVolumeOwner(volume: string): number | undefined {
 }
 
 /**
- * What a destroy does to each volume the container references: rootfs, every volume mount
- * point and every `unusedN` volume it owns are freed; bind mounts (host paths) and volumes
- * owned by another guest are kept.
+ * The volumes a destroy frees when the container owns them (resources/destroy-plan.ts decides
+ * by owner): rootfs, every volume mount point and every `unusedN` volume; bind mounts (host
+ * paths) are never PVE's to free.
  */
-export function ctVolumesOf(live: LiveCt): { deleted: string[]; kept: string[] } {
-  const referenced = [...Object.values(live.mounts).map((m) => m.volume), ...Object.values(live.unused)];
-  const deleted = new Set<string>();
-  const kept = new Set<string>();
-  for (const volume of referenced) {
-    if (isHostPath(volume)) continue;
-    (ctVolumeOwner(volume) === live.vmid ? deleted : kept).add(volume);
-  }
-  return { deleted: [...deleted].sort(), kept: [...kept].sort() };
-}
-
-export function destroyStep(live: LiveCt): StepDraft {
-  const { deleted: volumes, kept } = ctVolumesOf(live);
-  const keeps = kept.length ? `; keeps ${kept.join(", ")} (owned by another guest)` : "";
-  return {
-    action: "destroy",
-    severity: "data-loss-risk",
-    summary:
-      `destroy container ${live.name ?? ""} (vmid ${live.vmid}) and ` +
-      (volumes.length ? `its volumes ${volumes.join(", ")}` : "its config (no volumes)") +
-      `, and any other volume of vmid ${live.vmid} on its storages` +
-      keeps,
-    changes: [{ field: "guest", before: `${live.name ?? ""} vmid ${live.vmid} on ${live.node}`.trim() }],
-    calls: [lxcCalls.destroy(live.node, live.vmid)],
-    deletesVolumes: volumes,
-  };
+export function ctDestroyedVolumes(live: LiveCt): string[] {
+  return [...Object.values(live.mounts).map((m) => m.volume), ...Object.values(live.unused)].filter((volume) => !isHostPath(volume));
 }

@@ -4,9 +4,9 @@
 import type { TemplateVolume } from "../../plan/intent.js";
 import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import { printTags } from "../formats.js";
-import { rebootStep, startStep, stopStep } from "../guest-steps.js";
+import { rebootStep, startStep, withIds } from "../guest-steps.js";
 import { markHostAccess } from "../host-access.js";
-import type { PowerOptions, UpdateOptions } from "../kind.js";
+import type { UpdateOptions } from "../kind.js";
 import { templateStep, templateVolumeErrors, templateVolumes, templateWishErrors } from "../template.js";
 import { UnusedSlots } from "../unused-slots.js";
 import { revertStep, undoesPending } from "../pending-revert.js";
@@ -18,12 +18,8 @@ import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
 import { ipconfigNicErrors } from "./ipconfig-nics.js";
 import { diffNics } from "./nic-diff.js";
 import { appliesLive, displayValue, effectiveOption, writeValue } from "./options.js";
-import { createStep, destroyStep } from "./steps.js";
+import { createStep } from "./steps.js";
 import { ALLOCATED_VMID } from "../api-paths.js";
-
-function withIds(key: string, drafts: StepDraft[]): Step[] {
-  return drafts.map((draft, i) => ({ id: `${key}/${i + 1}-${draft.action}`, ...draft }));
-}
 
 /** A guest not found live: created by `steps`, or left alone (absent as wanted, or blocked by `errors`). */
 export function planNewGuest(vm: DesiredVm, steps: Step[], errors: string[] = []): GuestPlan {
@@ -61,25 +57,6 @@ export function planCreate(vm: DesiredVm): GuestPlan {
   if (vm.template === true)
     drafts.push(templateStep(vm.name, qemuCalls.template(vm.node, vm.vmid ?? ALLOCATED_VMID, vmTemplateVolumes(vm)), false));
   return planNewGuest(vm, withIds(vm.key, drafts));
-}
-
-/** The plan that removes a live guest (spec says absent, or `pvectl destroy`). */
-export function planDestroy(key: string, live: LiveVm, power: PowerOptions): GuestPlan {
-  const drafts: StepDraft[] = [];
-  if (live.status === "running") drafts.push(stopStep(qemuCalls, live, power, "before destroying it "));
-  drafts.push(destroyStep(live));
-  const warnings = live.lock ? [`guest is locked (${live.lock}); apply waits and retries`] : [];
-  return {
-    key,
-    name: live.name ?? key,
-    vmid: live.vmid,
-    node: live.node,
-    exists: true,
-    ...(live.digest !== undefined ? { digest: live.digest } : {}),
-    steps: withIds(key, drafts),
-    errors: [],
-    warnings,
-  };
 }
 
 /** Plain config keys, name and tags: which differ, split into live and pending-until-reboot; pending changes the spec undoes are reverted. */

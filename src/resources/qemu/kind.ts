@@ -6,10 +6,15 @@ import { planClone } from "./clone.js";
 import { qemuDesiredVolumes, qemuDevices, qemuDiskSizes, qemuLiveVolumes } from "./devices.js";
 import { qemuEndpoints } from "./endpoints.js";
 import { qemuCalls } from "./calls.js";
-import { planCreate, planDestroy, planNewGuest, planUpdate } from "./diff.js";
+import { planCreate, planNewGuest, planUpdate } from "./diff.js";
 import type { DesiredVm, LiveVm } from "./model.js";
 import { qemuCallNeeds } from "./privileges.js";
 import { liveVmFromConfig, liveVmFromPending } from "./read.js";
+import { desiredVmFromSpec } from "./spec-desired.js";
+import { normalizeVmEntry, vmEntrySchema } from "./spec-entry.js";
+import { vmKeyMessage } from "./spec-issues.js";
+import { describeVm, type VmSpec } from "./spec-model.js";
+import { qemuDestroyedVolumes, volumeOwner } from "./steps.js";
 import { liveToSpecVm } from "./to-spec.js";
 import { qemuCallLanded } from "./verify.js";
 
@@ -27,8 +32,20 @@ const TASK_TYPES: GuestTaskTypes = {
   snapshot: { create: "qmsnapshot", delete: "qmdelsnapshot", rollback: "qmrollback" },
 };
 
-export const qemuKind: GuestKind<DesiredVm, LiveVm> = {
+export const qemuKind: GuestKind<DesiredVm, LiveVm, VmSpec, "vms"> = {
   type: "qemu",
+  // The object literals here name only functions of the folder (hoisted): this module is
+  // evaluated inside the registry's import cycle, before some of the folder's constants.
+  spec: {
+    key: "vms",
+    description: "QEMU virtual machines.",
+    schema: vmEntrySchema,
+    normalize: normalizeVmEntry,
+    nameField: "name",
+    describe: describeVm,
+    unknownKeyMessage: vmKeyMessage,
+    toDesired: desiredVmFromSpec,
+  },
   specKind: "vm",
   noun: "VM",
   nameKey: "name",
@@ -57,8 +74,16 @@ export const qemuKind: GuestKind<DesiredVm, LiveVm> = {
   plan: {
     create: (vm, source) => (vm.clone !== undefined && source !== undefined ? planClone(vm, vm.clone, source) : planCreate(vm)),
     update: planUpdate,
-    destroy: planDestroy,
     idle: (vm, errors) => planNewGuest(vm, [], errors),
+  },
+  destruction: {
+    volumes: qemuDestroyedVolumes,
+    volumeOwner,
+    title: (live) => live.name ?? "guest",
+    alsoDeletes: () => "",
+    lockedNoun: "guest",
+    call: (node, vmid) => qemuCalls.destroy(node, vmid),
+    power: (node, vmid, action, params) => qemuCalls.power(node, vmid, action, params),
   },
   devices: qemuDevices,
   toSpec: liveToSpecVm,

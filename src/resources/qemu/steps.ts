@@ -64,12 +64,12 @@ export function volumeOwner(volume: string): number | undefined {
 }
 
 /**
- * What a destroy does to each volume the guest references, as qemu-server's destroy_vm does
- * it: every drive that is not a CD-ROM (the cloud-init drive included), EFI vars, TPM state
- * and `unusedN` volumes are freed when the guest owns them; CD-ROM images, host paths and
- * volumes owned by another guest are kept.
+ * The volumes a destroy frees when the guest owns them (resources/destroy-plan.ts decides by
+ * owner), as qemu-server's destroy_vm does it: every drive that is not a CD-ROM (the cloud-init
+ * drive included), EFI vars, TPM state and `unusedN` volumes; CD-ROM images and host paths are
+ * kept.
  */
-export function volumesOf(live: LiveVm): { deleted: string[]; kept: string[] } {
+export function qemuDestroyedVolumes(live: LiveVm): string[] {
   const referenced: string[] = [];
   for (const disk of Object.values(live.disks)) if (disk.kind !== "cdrom") referenced.push(disk.volume);
   for (const key of ["efidisk0", "tpmstate0"]) {
@@ -78,28 +78,5 @@ export function volumesOf(live: LiveVm): { deleted: string[]; kept: string[] } {
     if (volume !== undefined) referenced.push(volume);
   }
   referenced.push(...Object.values(live.unused));
-  const deleted = new Set<string>();
-  const kept = new Set<string>();
-  for (const volume of referenced) {
-    if (!volume.includes(":")) continue; // a host path (/dev/...): never PVE's to free
-    (volumeOwner(volume) === live.vmid ? deleted : kept).add(volume);
-  }
-  return { deleted: [...deleted].sort(), kept: [...kept].sort() };
-}
-
-export function destroyStep(live: LiveVm): StepDraft {
-  const { deleted: volumes, kept } = volumesOf(live);
-  const keeps = kept.length ? `; keeps ${kept.join(", ")} (owned by another guest)` : "";
-  return {
-    action: "destroy",
-    severity: "data-loss-risk",
-    summary:
-      `destroy ${live.name ?? "guest"} (vmid ${live.vmid}) and ` +
-      (volumes.length ? `its volumes ${volumes.join(", ")}` : "its config (no volumes)") +
-      keeps,
-    changes: [{ field: "guest", before: `${live.name ?? ""} vmid ${live.vmid} on ${live.node}`.trim() }],
-    // purge: also drop the vmid from backup jobs, replication and HA, which would otherwise dangle.
-    calls: [qemuCalls.destroy(live.node, live.vmid)],
-    deletesVolumes: volumes,
-  };
+  return referenced.filter((volume) => volume.includes(":")); // a host path (/dev/...): never PVE's to free
 }

@@ -8,7 +8,8 @@ import { specIssuesFromZod } from "../spec/issues.js";
 import type { ContainerSpec } from "../spec/model.js";
 import type { IssueSink } from "../../resources/spec-section/issues.js";
 import { normalizeCt } from "../../resources/lxc/spec-normalize.js";
-import { specSchemas } from "../spec/raw-schema.js";
+import { ctEntrySchema } from "../../resources/lxc/spec-entry.js";
+import { ctNicSlotMessage } from "../../resources/lxc/spec-issues.js";
 import type { YamlDocument } from "../spec/yaml-source.js";
 import { isDiskTag } from "./disk-slots.js";
 import { has, isMap, ownedMessage, STAND_IN } from "./platform-template.js";
@@ -151,11 +152,12 @@ export function checkCtTemplate(
   const refused = refusals(ct, container);
   for (const r of refused.issues) report(r.path, r.message, "key");
   const probe = probeOf(refused.rest, container.ostemplate);
-  const schema = specSchemas().ct;
+  const schema = ctEntrySchema();
   const parsed = schema.safeParse(probe, { jitless: true });
   const placed: YamlDocument = { value: probe, locate: (path, part) => doc.locate(place(path), part) };
   if (!parsed.success) {
-    for (const issue of specIssuesFromZod(parsed.error.issues, schema, probe, placed)) issues.push({ ...issue, path: place(issue.path) });
+    for (const issue of specIssuesFromZod(parsed.error.issues, schema, probe, placed, ctNicSlotMessage))
+      issues.push({ ...issue, path: place(issue.path) });
     return { issues };
   }
   const sink: IssueSink = { add: report };

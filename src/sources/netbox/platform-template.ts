@@ -15,7 +15,8 @@ import type { IssueSink } from "../../resources/spec-section/issues.js";
 import { normalizeVm } from "../../resources/qemu/spec-normalize.js";
 import { planValueProblems } from "../../resources/qemu/spec-plan-values.js";
 import { slotNames } from "../../resources/qemu/spec-facts.js";
-import { specSchemas } from "../spec/raw-schema.js";
+import { vmEntrySchema } from "../../resources/qemu/spec-entry.js";
+import { vmDeviceKeyMessage } from "../../resources/qemu/spec-issues.js";
 import type { YamlDocument } from "../spec/yaml-source.js";
 import { isDiskTag } from "./disk-slots.js";
 import { isRecordTag } from "./record-tag.js";
@@ -294,10 +295,10 @@ export function checkPlatformTemplate(
       );
   const probe = probeOf(p, refused.rest, bus, reserved);
   const placed: YamlDocument = { value: probe, locate: (path, part) => doc.locate([...base, ...placeOf(path, p, refused.rest)], part) };
-  const schema = specSchemas().vm;
+  const schema = vmEntrySchema();
   const parsed = schema.safeParse(probe, { jitless: true });
   if (!parsed.success) {
-    for (const issue of specIssuesFromZod(parsed.error.issues, schema, probe, placed))
+    for (const issue of specIssuesFromZod(parsed.error.issues, schema, probe, placed, vmDeviceKeyMessage))
       report(placeOf(issue.path, p, refused.rest), issue.message, undefined, issue.location);
     return { issues };
   }

@@ -4,5 +4,5 @@ export { SpecError, type SpecIssue, type SpecPath, formatIssue, formatPath } fro
 export { loadSpecFiles, parseSpec } from "./load.js";
 export * from "./model.js";
 export { specJsonSchema } from "./json-schema.js";
-export { describeCt } from "../../resources/lxc/spec-model.js";
+export { describeCt } from "../../resources/index.js";
 export type { ObjectSections } from "../../resources/objects.js";

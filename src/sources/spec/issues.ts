@@ -1,12 +1,11 @@
 // Turns zod's validation issues into messages a person can act on: what is wrong, in plain
-// words, with a "did you mean" for misspelt keys and values and a pointer to the right field
-// when someone writes PVE's or proxmox_kvm's name for something.
+// words, with a "did you mean" for misspelt keys and values. A pointer to the right field when
+// someone writes PVE's or another tool's name for something comes from the guest kind whose
+// entry it is (its spec section's `unknownKeyMessage`).
 import { z } from "zod";
 import type { SpecIssue, SpecPath } from "./errors.js";
-import { ownedKeyHint, PROXMOX_KVM_NAMES } from "../../resources/qemu/spec-owned-keys.js";
-import { configKeySchema, slotNames } from "../../resources/qemu/spec-facts.js";
+import { guestKinds, type UnknownKeyMessage } from "../../resources/index.js";
 import { ownEntry } from "../../resources/spec-section/own.js";
-import { unknownContainerKeyMessage } from "../../resources/lxc/spec-issues.js";
 import { didYouMean } from "../../resources/spec-section/suggest.js";
 import type { YamlDocument } from "./yaml-source.js";
 
@@ -68,55 +67,27 @@ export function allowedKeysAt(root: z.ZodType, path: SpecPath): string[] {
   return [];
 }
 
-function slotRangeText(bases: string[]): string {
-  return bases
-    .map((base) => {
-      const names = slotNames(base);
-      return `${names[0]}-${names[names.length - 1]}`;
-    })
-    .join(", ");
-}
+/**
+ * For a spec file: the wording of the guest kind whose entry holds the key (`vms[0]...` asks
+ * the qemu kind, `containers[0]...` the lxc kind), at the path inside that entry.
+ */
+export const guestSectionKeyMessage: UnknownKeyMessage = (parent, key, allowed) => {
+  const [section, index] = parent;
+  if (typeof index !== "number") return undefined;
+  const kind = guestKinds().find((k) => k.spec.key === section);
+  return kind?.spec.unknownKeyMessage(parent.slice(2), key, allowed);
+};
 
-/** What to say about one unknown key at `parent`. */
-function unknownKeyMessage(parent: SpecPath, key: string, allowed: string[]): string {
-  const depth = parent.length;
-  const last = parent[depth - 1];
-  if (depth === 2 && parent[0] === "connections") {
+/** What to say about one unknown key at `parent`; `hints`: the wording of the schema's own sections. */
+function unknownKeyMessage(parent: SpecPath, key: string, allowed: string[], hints: UnknownKeyMessage): string {
+  if (parent.length === 2 && parent[0] === "connections") {
     const secret = inlineSecretMessage(key);
     if (secret) return secret;
   }
-  if (depth === 2 && parent[0] === "containers") return unknownContainerKeyMessage(key, allowed);
-  if (depth === 4 && parent[0] === "containers" && parent[2] === "nics" && key === "macaddr")
-    return "unknown key `macaddr`; a container NIC's MAC is `hwaddr`";
-  if (last === "cloudInit" && (key === "password" || key === "cipassword")) {
+  if (parent[parent.length - 1] === "cloudInit" && (key === "password" || key === "cipassword")) {
     return "a cloud-init password in a spec file ends up in version control and logs; give `sshKeys` instead, or set the password out of band";
   }
-  if (depth === 2 && parent[0] === "vms") {
-    const kvm = ownEntry(PROXMOX_KVM_NAMES, key);
-    if (kvm) return `unknown key \`${key}\`; here it is ${kvm}`;
-    const owned = ownedKeyHint(key);
-    if (owned) return `unknown key \`${key}\`; write it as ${owned}`;
-    if (configKeySchema(key)) {
-      return `\`${key}\` is a PVE config key without a field of its own here: put it under \`extraConfig\` (e.g. \`extraConfig: { ${key}: ... }\`)`;
-    }
-    return `unknown key \`${key}\`${didYouMean(key, allowed)}`;
-  }
-  if (last === "disks" && /^(scsi|virtio|sata|ide)\d+$/.test(key)) {
-    return `\`${key}\` is not a disk slot: disk slots are ${slotRangeText(["scsi", "virtio", "sata", "ide"])}`;
-  }
-  if (last === "disks" && (key === "efidisk0" || key === "tpmstate0")) {
-    return `\`${key}\` is not a disk slot here: write it as ${ownedKeyHint(key)}`;
-  }
-  if (last === "cdroms" && /^(scsi|virtio|sata|ide)\d+$/.test(key)) {
-    return `\`${key}\` cannot hold a CD-ROM: CD-ROM slots are ${slotRangeText(["ide", "sata", "scsi"])}`;
-  }
-  if (last === "nics" && /^net\d+$/.test(key)) {
-    return `\`${key}\` is not a NIC slot: NIC slots are ${slotRangeText(["net"])}`;
-  }
-  if (last === "ipconfig" && /^ipconfig\d+$/.test(key)) {
-    return `\`${key}\` is out of range: ${slotRangeText(["ipconfig"])}`;
-  }
-  return `unknown key \`${key}\`${didYouMean(key, allowed)}`;
+  return hints(parent, key, allowed) ?? `unknown key \`${key}\`${didYouMean(key, allowed)}`;
 }
 
 /** Long runs of slot names read better as ranges: "scsi0-scsi30, virtio0-virtio15". */
@@ -226,30 +197,33 @@ function valueMessage(issue: Issue, data: unknown, path: SpecPath): string {
   }
 }
 
-/** The spec issues for zod's issues on one YAML document. */
+/**
+ * The spec issues for zod's issues on one YAML document checked against `root`. `hints` words
+ * unknown keys where the schema's own sections know better (by the path of the key's parent);
+ * without it, or when it has nothing to say, the general wording is used.
+ */
 export function specIssuesFromZod(
   issues: readonly Issue[],
   root: z.ZodType,
   data: unknown,
   doc: YamlDocument,
-  prefix: SpecPath = [],
+  hints: UnknownKeyMessage = () => undefined,
 ): SpecIssue[] {
   const out: SpecIssue[] = [];
   for (const issue of issues) {
-    const path: SpecPath = [...prefix, ...(issue.path as Array<string | number>)];
+    const path: SpecPath = issue.path as Array<string | number>;
     if (issue.code === "unrecognized_keys") {
       const allowed = allowedKeysAt(root, issue.path as Array<string | number>);
       for (const key of issue.keys) {
         const keyPath = [...path, key];
-        out.push({ location: doc.locate(keyPath, "key"), path: keyPath, message: unknownKeyMessage(path, key, allowed) });
+        out.push({ location: doc.locate(keyPath, "key"), path: keyPath, message: unknownKeyMessage(path, key, allowed, hints) });
       }
       continue;
     }
-    const relative = issue.path as Array<string | number>;
     out.push({
       location: doc.locate(path, issue.code === "invalid_key" ? "key" : "value"),
       path,
-      message: valueMessage(issue, data, relative),
+      message: valueMessage(issue, data, path),
     });
   }
   return out;

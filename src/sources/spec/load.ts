@@ -2,24 +2,21 @@
 // problem of every file (file:line:column, path, message). Nothing here talks to a cluster,
 // so an invalid spec can never send anything.
 import { readdir, readFile, stat } from "node:fs/promises";
+import type { z } from "zod";
 import { dirname, join, resolve } from "node:path";
 import { normalizeFingerprint } from "../../api/options.js";
-import { type ContainerSpec, describeCt } from "../../resources/lxc/spec-model.js";
-import { normalizeCt } from "../../resources/lxc/spec-normalize.js";
 import { SpecError, type SpecIssue, type SpecPath } from "./errors.js";
-import { specIssuesFromZod } from "./issues.js";
+import { guestSectionKeyMessage, specIssuesFromZod } from "./issues.js";
 import { MAX_SPEC_BYTES, tooLargeMessage } from "./limits.js";
-import type { ConnectionSpec, SourceLocation, SpecDocument, VmSpec } from "./model.js";
-import { describeVm } from "./model.js";
+import type { ConnectionSpec, SourceLocation, SpecDocument } from "./model.js";
 import { checkedEntry, hasIssueUnder } from "./checked-entries.js";
 import type { IssueSink } from "../../resources/spec-section/issues.js";
-import { normalizeVm } from "../../resources/qemu/spec-normalize.js";
 import { withoutProtoKeys } from "../../resources/spec-section/own.js";
-import { planValueProblems } from "../../resources/qemu/spec-plan-values.js";
-import { type RawConnection, type RawSpecFile, specSchemas } from "./raw-schema.js";
+import { type RawConnection, specSchemas } from "./raw-schema.js";
 import { SchemaMemo } from "./schema-memo.js";
 import { didYouMean } from "../../resources/spec-section/suggest.js";
 import { mergeObjectSections, readObjectSections, type SectionEntry } from "../../resources/objects.js";
+import { type AnyGuestKind, type GuestSections, type GuestSpec, guestKinds, kindOfSpec } from "../../resources/index.js";
 import { parseYaml, type YamlDocument } from "./yaml-source.js";
 
 /** One file's contribution before the files are merged. */
@@ -27,17 +24,17 @@ interface FileContents {
   connections: ConnectionSpec[];
   /** Every name under `connections:`, valid or not: a guest naming an invalid one is not told it is undefined. */
   declaredConnections: Array<{ name: string; source: SourceLocation }>;
-  vms: VmSpec[];
-  containers: ContainerSpec[];
+  /** Each guest kind's entries the file writes, by section key (resources/index.ts). */
+  guests: Map<string, GuestSpec[]>;
   /** The object families' sections the file writes, by key (resources/objects.ts). */
   objects: Map<string, SectionEntry[]>;
   issues: SpecIssue[];
 }
 
-type Guest = VmSpec | ContainerSpec;
+type Guest = GuestSpec;
 
 function emptyContents(issues: SpecIssue[] = []): FileContents {
-  return { connections: [], declaredConnections: [], vms: [], containers: [], objects: new Map(), issues };
+  return { connections: [], declaredConnections: [], guests: new Map(), objects: new Map(), issues };
 }
 
 /** Values the schema accepted, across files: a spec written from a template repeats most of them. */
@@ -47,13 +44,13 @@ const fileMemo = new SchemaMemo();
 const vmPlaces = new WeakMap<Guest, { doc: YamlDocument; path: SpecPath }>();
 
 function describeGuest(guest: Guest): string {
-  return guest.kind === "vm" ? describeVm(guest) : describeCt(guest);
+  return kindOfSpec(guest.kind).spec.describe(guest);
 }
 
-/** "VM", "container", or "guest" when a VM and a container collide. */
+/** "VM", "container", or "guest" when guests of two kinds collide. */
 function nounOf(a: Guest, b: Guest): string {
   if (a.kind !== b.kind) return "guest";
-  return a.kind === "vm" ? "VM" : "container";
+  return kindOfSpec(a.kind).noun;
 }
 
 function vmIssue(vm: Guest, field: string, message: string): SpecIssue {
@@ -125,6 +122,37 @@ export function withoutExtensionKeys(data: unknown): unknown {
   return Object.fromEntries(Object.entries(data).filter(([key]) => !key.startsWith("x-")));
 }
 
+/**
+ * One guest kind's section of a file: each entry that passed the shape check on its own is
+ * normalized even when a sibling failed, so one run reports as much as possible.
+ */
+function readGuestSection(
+  kind: AnyGuestKind,
+  section: unknown,
+  checkedSection: unknown,
+  zodIssues: readonly z.core.$ZodIssue[],
+  doc: YamlDocument,
+  out: FileContents,
+): void {
+  if (!Array.isArray(section)) return;
+  const { key } = kind.spec;
+  const sink = sinkFor(doc, out.issues);
+  const entries = out.guests.get(key) ?? [];
+  out.guests.set(key, entries);
+  section.forEach((raw, index) => {
+    const path = [key, index];
+    if (hasIssueUnder(zodIssues, path)) return;
+    const checked = checkedEntry(kind.spec.schema(), (checkedSection as unknown[] | undefined)?.[index], raw);
+    if (checked === undefined) return;
+    const guest = kind.spec.normalize(checked, path, doc.locate(path), sink);
+    if (guest === undefined) return;
+    // A guest with problems still meets the checks across guests (vmid, name, connection):
+    // the spec is refused as a whole anyway, and its next run would only report those.
+    vmPlaces.set(guest, { doc, path });
+    entries.push(guest);
+  });
+}
+
 function readDocument(doc: YamlDocument, file: string, out: FileContents): void {
   const protoKeys: SpecPath[] = [];
   const data = withoutProtoKeys(withoutExtensionKeys(doc.value), protoKeys);
@@ -137,13 +165,13 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
   // schema into code and running that cold took twice as long (bench/startup.ts, 3,000 VMs).
   const accepted = fileMemo.check(schemas.file, data);
   const parsed = accepted
-    ? ({ success: true, data: accepted.data as RawSpecFile } as const)
+    ? ({ success: true, data: accepted.data as Record<string, unknown> } as const)
     : schemas.file.safeParse(data, { jitless: true });
   const zodIssues = parsed.success ? [] : parsed.error.issues;
   // When the whole file passed, its entries are already checked (checking each again doubled
   // the schema work of a large spec); after a failure there is no checked data to take them from.
-  const fileData = parsed.success ? parsed.data : undefined;
-  out.issues.push(...specIssuesFromZod(zodIssues, schemas.file, data, doc));
+  const fileData: Record<string, unknown> | undefined = parsed.success ? parsed.data : undefined;
+  out.issues.push(...specIssuesFromZod(zodIssues, schemas.file, data, doc, guestSectionKeyMessage));
   if (typeof data !== "object" || Array.isArray(data)) return;
   const record = data as Record<string, unknown>;
   const sink = sinkFor(doc, out.issues);
@@ -162,46 +190,17 @@ function readDocument(doc: YamlDocument, file: string, out: FileContents): void 
       if (connection) out.connections.push(connection);
     }
   }
-  if (Array.isArray(record.vms)) {
-    record.vms.forEach((raw, index) => {
-      const path = ["vms", index];
-      if (hasIssueUnder(zodIssues, path)) return;
-      const checked = checkedEntry(schemas.vm, fileData?.vms?.[index], raw);
-      if (checked === undefined) return;
-      const before = out.issues.length;
-      const vm = normalizeVm(checked, path, doc.locate(path), sink);
-      // PVE's checks of the values a plan would send, on every field not reported already.
-      const reported = out.issues.slice(before).map((issue) => issue.path.slice(path.length));
-      for (const problem of planValueProblems(vm, reported)) sink.add([...path, ...problem.path], problem.message);
-      // A guest with problems still meets the checks across guests (vmid, name, connection):
-      // the spec is refused as a whole anyway, and its next run would only report those.
-      vmPlaces.set(vm, { doc, path });
-      out.vms.push(vm);
-    });
-  }
+  for (const kind of guestKinds()) readGuestSection(kind, record[kind.spec.key], fileData?.[kind.spec.key], zodIssues, doc, out);
   // Each registered object family reads its own section (backupJobs, access ...).
   const sections = readObjectSections(record, (raw, key) => ({
     raw,
-    checked: (fileData as Record<string, unknown> | undefined)?.[key],
+    checked: fileData?.[key],
     hasIssueUnder: (path) => hasIssueUnder(zodIssues, path),
     locate: (path, part) => doc.locate(path, part),
     sink,
     baseDir,
   }));
   for (const [key, entries] of sections) out.objects.set(key, [...(out.objects.get(key) ?? []), ...entries]);
-  if (Array.isArray(record.containers)) {
-    record.containers.forEach((raw, index) => {
-      const path = ["containers", index];
-      if (hasIssueUnder(zodIssues, path)) return;
-      const checked = checkedEntry(schemas.ct, fileData?.containers?.[index], raw);
-      if (checked === undefined) return;
-      const ct = normalizeCt(checked, path, doc.locate(path), sink);
-      if (ct) {
-        vmPlaces.set(ct, { doc, path });
-        out.containers.push(ct);
-      }
-    });
-  }
 }
 
 function parseFile(text: string, file: string): FileContents {
@@ -235,12 +234,14 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
     if (!connections.has(connection.name)) connections.set(connection.name, connection);
   }
   const names = [...declared.keys()].sort();
-  // VMs and containers share one vmid space (PVE's) and, as identities, one name space.
+  // Guests of every kind share one vmid space (PVE's) and, as identities, one name space.
   const guests: Guest[] = [];
   const byVmid = new Map<string, Guest>();
   const byName = new Map<string, Guest>();
-  for (const vm of contents.flatMap((c): Guest[] => [...c.vms, ...c.containers])) {
-    const nameField = vm.kind === "vm" ? "name" : "hostname";
+  // Per file, each kind's entries in registry order (VMs, then containers).
+  const all = contents.flatMap((c) => guestKinds().flatMap((kind) => c.guests.get(kind.spec.key) ?? []));
+  for (const vm of all) {
+    const nameField = kindOfSpec(vm.kind).spec.nameField;
     if (vm.connection !== undefined && !declared.has(vm.connection)) {
       const known =
         names.length > 0
@@ -303,13 +304,12 @@ function merge(files: string[], contents: FileContents[]): SpecDocument {
     issues,
   );
   if (issues.length > 0) throw new SpecError(issues, files);
-  const vms = guests.filter((g): g is VmSpec => g.kind === "vm");
-  const containers = guests.filter((g): g is ContainerSpec => g.kind === "container");
+  // Each kind's section holds its own entries (every kind's, even when no file writes it).
+  const sections = Object.fromEntries(guestKinds().map((kind) => [kind.spec.key, guests.filter((g) => g.kind === kind.specKind)]));
   return {
     files,
     connections: Object.fromEntries(connections),
-    vms,
-    containers,
+    ...(sections as GuestSections),
     ...objects,
   };
 }

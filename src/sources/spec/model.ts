@@ -6,27 +6,25 @@
 // Identity rule: a VM is identified by its vmid. When a spec gives no vmid, the name is the
 // identity *within its connection*: the engine looks the name up in the cluster and refuses to
 // guess when several guests share it. A name is otherwise only a label.
+import type { GuestSections } from "../../resources/index.js";
 import type { ObjectSections } from "../../resources/objects.js";
-import type { ContainerSpec } from "../../resources/lxc/spec-model.js";
-import type { VmSpec } from "../../resources/qemu/spec-model.js";
 
 import type { SourceLocation } from "../../resources/spec-section/issues.js";
 export type { SourceLocation };
 
 /**
- * The result of loading one or more spec files. Besides guests, each registered object family
- * (resources/objects.ts) has its section under its key (`backupJobs`, `access`): present when
- * any file writes it (even empty), absent otherwise (then that family is not managed).
+ * The result of loading one or more spec files. Each registered guest kind (resources/index.ts)
+ * has its entries under its section key, every file's in file order, empty when no file writes
+ * any: `vms` (VmSpec, `kind: "vm"`) and `containers` (ContainerSpec, `kind: "container"`). Each
+ * registered object family (resources/objects.ts) has its section under its key (`backupJobs`,
+ * `access`): present when any file writes it (even empty), absent otherwise (then that family
+ * is not managed).
  */
-export interface SpecDocument extends ObjectSections {
+export interface SpecDocument extends GuestSections, ObjectSections {
   /** The files that were read, in the order given. */
   files: string[];
   /** Named cluster connections declared by the specs (secrets only referenced, never inline). */
   connections: Record<string, ConnectionSpec>;
-  /** Every VM of every file, in file order. */
-  vms: VmSpec[];
-  /** Every LXC container of every file, in file order (`kind: "container"`). */
-  containers: ContainerSpec[];
 }
 
 /**
@@ -58,11 +56,16 @@ export interface ConnectionSpec {
   source: SourceLocation;
 }
 
+// The kinds' spec models, re-exported where library users have always imported them from.
 export type { GuestState as VmState, PowerState } from "../../resources/spec-section/guest-base.js";
 export type {
   AgentSpec,
   CdromSpec,
   CloudInitSpec,
+  ContainerSpec,
+  CtMountSpec,
+  CtNicSpec,
+  CtSecretRef,
   DeviceSection,
   DiskOptions,
   DiskSpec,
@@ -72,6 +75,5 @@ export type {
   NicSpec,
   TpmSpec,
   VmSpec,
-} from "../../resources/qemu/spec-model.js";
-export { describeVm } from "../../resources/qemu/spec-model.js";
-export type { ContainerSpec, CtMountSpec, CtNicSpec, CtSecretRef } from "../../resources/lxc/spec-model.js";
+} from "../../resources/index.js";
+export { describeVm } from "../../resources/index.js";

@@ -1,15 +1,13 @@
 // The shape of a spec file as a user writes it (before normalization), as a zod schema.
 // It is both the validator (strict: unknown keys are errors) and the source of the JSON Schema
 // that editors use for completion. Each guest kind and object family declares its own section's
-// schema; this file puts them together with the connections.
+// schema; this file puts them together with the connections, in the registries' order.
 import { z } from "zod";
-import { vmSchema } from "../../resources/qemu/spec-schema.js";
-import { ctSchema } from "../../resources/lxc/spec-schema.js";
+import { guestKinds } from "../../resources/index.js";
 import { objectSectionSchemas } from "../../resources/objects.js";
 import { CONNECTION_NAME, FINGERPRINT, TOKEN_NAME, USER_ID, envName, pattern } from "../../resources/spec-section/zod-values.js";
 
 export { SPEC_PATTERNS } from "../../resources/spec-section/zod-values.js";
-export type { RawAgent, RawVm } from "../../resources/qemu/spec-schema.js";
 
 function connectionSchema() {
   return z
@@ -35,8 +33,10 @@ let cached: ReturnType<typeof buildSpecFileSchema> | undefined;
 
 function buildSpecFileSchema() {
   const connection = connectionSchema();
-  const vm = vmSchema();
-  const ct = ctSchema();
+  // Each registered guest kind's section (vms, containers ...): a list of its entries.
+  const guestSections: Record<string, z.ZodType> = Object.fromEntries(
+    guestKinds().map((kind) => [kind.spec.key, z.array(kind.spec.schema()).optional().describe(kind.spec.description)]),
+  );
   // Each registered object family's section (backupJobs, access ...), in the registry's order.
   const objectSections: Record<string, z.ZodType> = Object.fromEntries(objectSectionSchemas());
   const file = z
@@ -46,19 +46,17 @@ function buildSpecFileSchema() {
         .record(pattern(CONNECTION_NAME, "letters, digits, '.', '-' and '_'"), connection)
         .optional()
         .describe("Named cluster connections."),
-      vms: z.array(vm).optional().describe("QEMU virtual machines."),
-      containers: z.array(ct).optional().describe("LXC containers."),
+      ...guestSections,
       ...objectSections,
     })
     .describe("A pvectl spec file: the desired state of guests on Proxmox VE clusters.");
-  return { file, vm, ct, connection };
+  return { file, connection };
 }
 
-/** The zod schemas of a spec file, one VM and one connection (built once from the PVE facts). */
+/** The zod schemas of a spec file and of one connection (built once from the PVE facts; each guest kind's entry schema is its own). */
 export function specSchemas(): ReturnType<typeof buildSpecFileSchema> {
   cached ??= buildSpecFileSchema();
   return cached;
 }
 
-export type RawSpecFile = z.output<ReturnType<typeof buildSpecFileSchema>["file"]>;
 export type RawConnection = z.output<ReturnType<typeof buildSpecFileSchema>["connection"]>;

@@ -1,7 +1,9 @@
 import { plannedParams, plannedPath, plannedRequest } from "../../../src/plan/resolve-call.js";
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { planCreateCt, planDestroyCt, planUpdateCt } from "../../../src/resources/lxc/diff.js";
+import { planGuestDestroy } from "../../../src/resources/destroy-plan.js";
+import { planCreateCt, planUpdateCt } from "../../../src/resources/lxc/diff.js";
+import { GUEST_KINDS } from "../../../src/resources/index.js";
 import { ctConfig as ctConfigBase, desiredCt, GIB, liveCt, power } from "./fixture.js";
 
 const actions = (plan: { steps: { action: string }[] }) => plan.steps.map((s) => s.action);
@@ -229,7 +231,7 @@ describe("container create and destroy", () => {
   });
 
   it("destroy names rootfs and every mount point volume, not the bind mount's host path", () => {
-    const plan = planDestroyCt("web1", liveCt("running"), power);
+    const plan = planGuestDestroy(GUEST_KINDS.lxc, "web1", liveCt("running"), power);
     assert.deepEqual(actions(plan), ["stop", "destroy"]);
     const destroy = plan.steps[1]!;
     assert.deepEqual(destroy.deletesVolumes, ["local-lvm:vm-200-disk-0", "local-lvm:vm-200-disk-1"]);
