@@ -45,6 +45,8 @@ export interface StartTaskOptions {
   kind: string;
   /** For size-proportional tasks (clone, move, backup): bytes to copy. */
   bytes?: number;
+  /** The task's user when not the caller's: the HA stack's tasks run as root@pam. */
+  user?: string;
   /**
    * The task's effect on the cluster. Runs when the task's (simulated) time has elapsed;
    * throwing fails the task with the error's message as exit status.
@@ -153,6 +155,11 @@ export interface ClusterModel {
   poolOfStorage?(storage: string): string | undefined;
   /** Optional: every pool's members (GET /access/permissions lists `/vms/<id>` and `/storage/<id>` of pools). */
   poolMembers?(): Array<{ poolid: string; vmids: number[]; storages: string[] }>;
+  /**
+   * Optional: reacts to a node going offline or coming back (the simulated HA manager recovers
+   * or fails back its resources), starting its tasks through `tasks`.
+   */
+  nodeLivenessChanged?(tasks: TaskManager): void;
   /** Optional: the cluster's name (login responses carry it as `clustername`). */
   clusterName?(): string | undefined;
 }

@@ -9,6 +9,7 @@
 // when anything differs: comparing is several times cheaper than reading, and it holds however
 // the guest was changed. Usage figures of running guests move with time and are written anew.
 
+import { haStatusState } from "./ha.js";
 import { flat } from "../cluster/ids.js";
 import { type GuestUsage, guestCpus, guestMaxDisk, guestMaxMem, guestName, guestUsage } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
@@ -51,7 +52,7 @@ function num(n: number): string {
 
 function stillValid(entry: CachedEntry, guest: GuestState, online: boolean, pool: string | undefined): boolean {
   if (entry.node !== guest.node || entry.status !== guest.status || entry.online !== online || entry.pool !== pool) return false;
-  if (entry.hastate !== guest.hastate) return false;
+  if (entry.hastate !== haStatusState(guest)) return false;
   const key = nameKey(guest);
   if (entry.pendingName !== guest.pending[key] || entry.nameDeleted !== key in guest.pendingDelete) return false;
   const cfg = guest.config;
@@ -82,7 +83,8 @@ function readEntry(model: SimCluster, guest: GuestState, online: boolean, pool: 
   if (pool) optional.pool = pool;
   if (cfg.lock !== undefined) optional.lock = String(cfg.lock);
   if (cfg.tags !== undefined) optional.tags = String(cfg.tags);
-  if (guest.hastate) optional.hastate = guest.hastate;
+  const hastate = haStatusState(guest);
+  if (hastate) optional.hastate = hastate;
   const tail = JSON.stringify(optional);
   const keys = Object.keys(cfg);
   const key = nameKey(guest);
@@ -91,7 +93,7 @@ function readEntry(model: SimCluster, guest: GuestState, online: boolean, pool: 
     status: guest.status,
     online,
     pool,
-    hastate: guest.hastate,
+    hastate: haStatusState(guest),
     pendingName: guest.pending[key],
     nameDeleted: key in guest.pendingDelete,
     keys,

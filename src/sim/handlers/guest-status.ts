@@ -1,4 +1,5 @@
 // GET /nodes/{node}/{qemu|lxc} (lists) and …/{vmid}/status/current.
+import { haManaged, haStatusState } from "./ha.js";
 import { effectiveConfig } from "../cluster/guest-config.js";
 import { guestCpus, guestMaxDisk, guestMaxMem, guestName, guestUsage } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
@@ -96,7 +97,7 @@ function current(type: GuestType) {
     const guest = pathGuest(ctx, type);
     const model = sim(ctx);
     const entry = guestSummary(model, guest);
-    entry.ha = guest.hastate ? { managed: 1, state: guest.hastate } : { managed: 0 };
+    entry.ha = haManaged(guest) ? { managed: 1, state: haStatusState(guest) } : { managed: 0 };
     if (type === "qemu") {
       fullFields(model, guest, entry);
       if (agentEnabled(guest)) entry.agent = 1;
