@@ -43,7 +43,7 @@ describe("HA rules: configuration", () => {
     await rejects(h.call("GET", "/cluster/ha/rules/nope"), 500, "no such ha rule 'nope'");
     // one priority only: a node-affinity rule with several would make the affinity rule infeasible
     await rejects(
-      h.call("PUT", "/cluster/ha/rules/web-on-2", { nodes: "pve2:2,pve1" }),
+      h.call("PUT", "/cluster/ha/rules/web-on-2", { type: "node-affinity", nodes: "pve2:2,pve1" }),
       500,
       "update HA rules failed: 400 Rule 'web-on-2' is invalid.\nresources: resources are in a resource affinity rule and cannot be in a node affinity rule with multiple priorities",
     );

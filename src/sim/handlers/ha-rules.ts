@@ -161,6 +161,8 @@ function update(ctx: HandlerContext): null {
     if (given !== undefined && given !== digest(model)) throw new Error("detected modified configuration - file changed by other user? Try again.");
     const current = rules(model).find((r) => r.rule === id);
     if (!current) throw new Error(`HA rule '${id}' does not exist`);
+    // check_config takes `type` only when it is the rule's own
+    if (str(ctx, "type") !== undefined && str(ctx, "type") !== current.type) throw new Error("unexpected property 'type'");
     const opts = decoded(ctx, current.type);
     assertReferences(model, opts);
     const rule: HaRuleState = { ...current };
