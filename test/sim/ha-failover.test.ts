@@ -55,7 +55,10 @@ describe("HA recovery after a node failure", () => {
       max_restart: 1,
       comment: "web",
     });
-    assert.match(String(status.find((e) => e.id === "lrm:pve1")?.status), /^pve1 \(active, watchdog active, \w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\)$/);
+    assert.match(
+      String(status.find((e) => e.id === "lrm:pve1")?.status),
+      /^pve1 \(active, watchdog active, \w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}\)$/,
+    );
 
     const failed = await adminCall(sim, "POST", "/nodes/pve1/offline");
     assert.equal(failed.status, 200);

@@ -12,7 +12,8 @@ import { type RunningSimulator, startSimulator } from "../../src/sim/index.js";
 
 const PYTHON = "/usr/bin/python3";
 const PROXMOXER = "/usr/lib/python3/dist-packages/proxmoxer/__init__.py";
-const skip = !existsSync(PYTHON) || !existsSync(PROXMOXER) ? "python3-proxmoxer is not installed (apt-get install python3-proxmoxer)" : false;
+const skip =
+  !existsSync(PYTHON) || !existsSync(PROXMOXER) ? "python3-proxmoxer is not installed (apt-get install python3-proxmoxer)" : false;
 
 const SCRIPT = `
 import json, sys, time

@@ -18,10 +18,18 @@ async function lab(): Promise<Harness> {
 describe("HA resources: configuration", () => {
   it("accepts vm:/ct: ids and bare VMIDs and refuses what PVE refuses, with its messages", async () => {
     const h = await lab();
-    await rejects(h.call("POST", "/cluster/ha/resources", { sid: "555" }), 500, "unable to detect SID from VMID - VM/CT 555 does not exist");
+    await rejects(
+      h.call("POST", "/cluster/ha/resources", { sid: "555" }),
+      500,
+      "unable to detect SID from VMID - VM/CT 555 does not exist",
+    );
     await rejects(h.call("POST", "/cluster/ha/resources", { sid: "vm:555" }), 500, "resource 'vm:555' does not exist in cluster");
     await rejects(h.call("POST", "/cluster/ha/resources", { sid: "vm:200" }), 500, "resource 'vm:200' - guest with ID 200 is not a VM");
-    await rejects(h.call("POST", "/cluster/ha/resources", { sid: "ct:100" }), 500, "resource 'ct:100' - guest with ID 100 is not a container");
+    await rejects(
+      h.call("POST", "/cluster/ha/resources", { sid: "ct:100" }),
+      500,
+      "resource 'ct:100' - guest with ID 100 is not a container",
+    );
     await rejects(
       h.call("POST", "/cluster/ha/resources", { sid: "vm:100", group: "g1" }),
       500,
@@ -31,7 +39,11 @@ describe("HA resources: configuration", () => {
     const ct = (await h.call("GET", "/cluster/ha/resources/ct:200")) as Row;
     assert.deepEqual({ ...ct, digest: 0 }, { sid: "ct:200", type: "ct", state: "stopped", max_restart: 2, digest: 0 });
     await rejects(h.call("GET", "/cluster/ha/resources/vm:100"), 500, "no such resource 'vm:100'");
-    await rejects(h.call("PUT", "/cluster/ha/resources/vm:100", { comment: "x" }), 500, "update resources config failed: no such resource 'vm:100'");
+    await rejects(
+      h.call("PUT", "/cluster/ha/resources/vm:100", { comment: "x" }),
+      500,
+      "update resources config failed: no such resource 'vm:100'",
+    );
     await rejects(
       h.call("PUT", "/cluster/ha/resources/ct:200", { comment: "x", digest: "0".repeat(40) }),
       500,
@@ -39,7 +51,13 @@ describe("HA resources: configuration", () => {
     );
     await h.call("PUT", "/cluster/ha/resources/ct:200", { comment: "db", delete: "max_restart", digest: String(ct.digest) });
     assert.deepEqual((await h.call("GET", "/cluster/ha/resources", { type: "ct" })) as Row[], [
-      { sid: "ct:200", type: "ct", state: "stopped", comment: "db", digest: ((await h.call("GET", "/cluster/ha/resources")) as Row[])[0]?.digest },
+      {
+        sid: "ct:200",
+        type: "ct",
+        state: "stopped",
+        comment: "db",
+        digest: ((await h.call("GET", "/cluster/ha/resources")) as Row[])[0]?.digest,
+      },
     ]);
     await rejects(h.call("DELETE", "/cluster/ha/resources/vm:100"), 500, "cannot delete service 'vm:100', not HA managed!");
   });
@@ -106,11 +124,7 @@ describe("HA resources: the manager acts", () => {
     assert.deepEqual(h.task(upid).log, ["Requesting HA migration for VM 100 to node pve3"]);
     assert.equal(h.tasks.at(-1)?.options.type, "qmigrate");
     assert.equal(h.model.guest(100)?.node, "pve3");
-    await rejects(
-      h.call("POST", "/nodes/pve3/qemu/100/migrate", { target: "pve1" }),
-      500,
-      "can't migrate running VM without --online",
-    );
+    await rejects(h.call("POST", "/nodes/pve3/qemu/100/migrate", { target: "pve1" }), 500, "can't migrate running VM without --online");
   });
 
   it("a failed node's resources are recovered on another node and started there", async () => {

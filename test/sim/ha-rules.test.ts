@@ -26,8 +26,20 @@ function failNode(h: Harness, node: string, online: boolean): Promise<void> {
 describe("HA rules: configuration", () => {
   it("stores node-affinity and resource-affinity rules as PVE writes them and lists them in file order", async () => {
     const h = await lab();
-    await h.call("POST", "/cluster/ha/rules", { rule: "web-on-2", type: "node-affinity", resources: "vm:101,vm:100", nodes: "pve2:2,pve1:2", strict: 1 });
-    await h.call("POST", "/cluster/ha/rules", { rule: "apart", type: "resource-affinity", resources: "vm:100,vm:102", affinity: "negative", disable: 0 });
+    await h.call("POST", "/cluster/ha/rules", {
+      rule: "web-on-2",
+      type: "node-affinity",
+      resources: "vm:101,vm:100",
+      nodes: "pve2:2,pve1:2",
+      strict: 1,
+    });
+    await h.call("POST", "/cluster/ha/rules", {
+      rule: "apart",
+      type: "resource-affinity",
+      resources: "vm:100,vm:102",
+      affinity: "negative",
+      disable: 0,
+    });
     const rules = (await h.call("GET", "/cluster/ha/rules")) as Row[];
     assert.deepEqual(
       rules.map(({ digest, ...r }) => r),
@@ -67,7 +79,11 @@ describe("HA rules: configuration", () => {
     );
     await rejects(create({ rule: "r1", type: "node-affinity", resources: "vm:100" }), 500, "missing value for required option 'nodes'");
     await create({ rule: "r1", type: "node-affinity", resources: "vm:100", nodes: "pve1" });
-    await rejects(create({ rule: "r1", type: "node-affinity", resources: "vm:101", nodes: "pve1" }), 500, "create ha rule failed: HA rule 'r1' already defined");
+    await rejects(
+      create({ rule: "r1", type: "node-affinity", resources: "vm:101", nodes: "pve1" }),
+      500,
+      "create ha rule failed: HA rule 'r1' already defined",
+    );
     await rejects(
       create({ rule: "r2", type: "node-affinity", resources: "vm:100", nodes: "pve2" }),
       500,
@@ -88,7 +104,12 @@ describe("HA rules: placement", () => {
   it("node affinity moves a running VM to its highest-priority online node, fails back, and stays with failback off", async () => {
     const h = await lab([100, 101]);
     await h.call("PUT", "/cluster/ha/resources/vm:101", { failback: 0 });
-    await h.call("POST", "/cluster/ha/rules", { rule: "prefer-2", type: "node-affinity", resources: "vm:100,vm:101", nodes: "pve2:2,pve3:1" });
+    await h.call("POST", "/cluster/ha/rules", {
+      rule: "prefer-2",
+      type: "node-affinity",
+      resources: "vm:100,vm:101",
+      nodes: "pve2:2,pve3:1",
+    });
     assert.equal(h.model.guest(100)?.node, "pve2");
     assert.equal(h.model.guest(101)?.node, "pve1", "failback off: stays where it is allowed");
     assert.equal(h.tasks.filter((t) => t.options.type === "qmigrate").length, 1);
@@ -103,8 +124,18 @@ describe("HA rules: placement", () => {
   it("a negative affinity partner on the target blocks a migration; positive partners move along", async () => {
     const h = await lab();
     await h.call("POST", "/cluster/ha/resources/vm:101/migrate", { node: "pve2" });
-    await h.call("POST", "/cluster/ha/rules", { rule: "apart", type: "resource-affinity", resources: "vm:100,vm:101", affinity: "negative" });
-    await h.call("POST", "/cluster/ha/rules", { rule: "pair", type: "resource-affinity", resources: "vm:100,vm:102", affinity: "positive" });
+    await h.call("POST", "/cluster/ha/rules", {
+      rule: "apart",
+      type: "resource-affinity",
+      resources: "vm:100,vm:101",
+      affinity: "negative",
+    });
+    await h.call("POST", "/cluster/ha/rules", {
+      rule: "pair",
+      type: "resource-affinity",
+      resources: "vm:100,vm:102",
+      affinity: "positive",
+    });
     const blocked = (await h.call("POST", "/cluster/ha/resources/vm:100/migrate", { node: "pve2" })) as Row;
     assert.deepEqual(blocked, {
       sid: "vm:100",

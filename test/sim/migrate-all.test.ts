@@ -42,7 +42,11 @@ describe("migrateall", () => {
     assert.ok(log.includes("skip VM 101 - precondition check failed:"), log.join("\n"));
     assert.ok(log.includes("WARN:   Has local disks: local-lvm:vm-101-disk-0"), log.join("\n"));
     assert.ok(log.includes("All jobs finished, used 3 workers in total."), log.join("\n"));
-    const guests = (await api("GET", "/cluster/resources", { type: "vm" })).json.data as Array<{ vmid: number; node: string; status: string }>;
+    const guests = (await api("GET", "/cluster/resources", { type: "vm" })).json.data as Array<{
+      vmid: number;
+      node: string;
+      status: string;
+    }>;
     const where = Object.fromEntries(guests.map((g) => [g.vmid, [g.node, g.status]]));
     assert.deepEqual(where, {
       100: ["pve2", "stopped"],
@@ -52,7 +56,8 @@ describe("migrateall", () => {
     });
     const tasks = (await api("GET", "/cluster/tasks")).json.data as Array<{ type: string; id: string }>;
     const types = tasks.map((t) => `${t.type}:${t.id}`);
-    for (const expected of ["qmigrate:100", "hamigrate:102", "qmigrate:102", "vzmigrate:200"]) assert.ok(types.includes(expected), types.join(" "));
+    for (const expected of ["qmigrate:100", "hamigrate:102", "qmigrate:102", "vzmigrate:200"])
+      assert.ok(types.includes(expected), types.join(" "));
   });
 
   it("needs VM.Migrate on / or on every guest named in vms", async () => {

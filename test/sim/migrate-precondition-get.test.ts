@@ -38,18 +38,21 @@ describe("GET …/migrate", () => {
     assert.equal(pre["has-dbus-vmstate"], 1);
     const disks = pre.local_disks as Row[];
     assert.equal(disks.length, 1);
-    assert.deepEqual({ ...disks[0], size: undefined }, {
-      volid: "local-lvm:vm-100-disk-0",
-      cdrom: 0,
-      is_cloudinit: 0,
-      replicate: 1,
-      shared: 0,
-      is_unused: 1,
-      is_attached: 0,
-      is_vmstate: 0,
-      is_tpmstate: 0,
-      size: undefined,
-    });
+    assert.deepEqual(
+      { ...disks[0], size: undefined },
+      {
+        volid: "local-lvm:vm-100-disk-0",
+        cdrom: 0,
+        is_cloudinit: 0,
+        replicate: 1,
+        shared: 0,
+        is_unused: 1,
+        is_attached: 0,
+        is_vmstate: 0,
+        is_tpmstate: 0,
+        size: undefined,
+      },
+    );
     h.model.setGuestLock(100, "backup");
     await rejects(h.call("GET", "/nodes/pve1/qemu/100/migrate"), 500, "VM is locked (backup)");
   });
@@ -60,9 +63,16 @@ describe("GET …/migrate", () => {
     const pre = (await h.call("GET", "/nodes/pve1/qemu/100/migrate", { target: "pve2" })) as Row;
     assert.deepEqual(pre.allowed_nodes, ["pve2", "pve3"]);
     assert.deepEqual(pre.not_allowed_nodes, { pve2: {}, pve3: {} });
-    assert.deepEqual((pre.local_disks as Row[]).map((d) => [d.volid, d.is_attached, d.drivename]), [["local-lvm:vm-100-disk-0", 1, "scsi0"]]);
+    assert.deepEqual(
+      (pre.local_disks as Row[]).map((d) => [d.volid, d.is_attached, d.drivename]),
+      [["local-lvm:vm-100-disk-0", 1, "scsi0"]],
+    );
     await h.ok("POST", "/nodes/pve1/lxc", { vmid: 200, ostemplate: TEMPLATE, rootfs: "local-lvm:1" });
-    assert.deepEqual(await h.call("GET", "/nodes/pve1/lxc/200/migrate"), { running: 0, "allowed-nodes": ["pve2", "pve3"], "not-allowed-nodes": {} });
+    assert.deepEqual(await h.call("GET", "/nodes/pve1/lxc/200/migrate"), {
+      running: 0,
+      "allowed-nodes": ["pve2", "pve3"],
+      "not-allowed-nodes": {},
+    });
   });
 });
 
@@ -70,10 +80,19 @@ describe("POST …/migrate with a storage map", () => {
   it("targetstorage moves local disks onto the mapped storage; bad maps and storages are refused", async () => {
     const h = new Harness({ config });
     await h.createVm(100, { scsi0: "local-lvm:1" });
-    await rejects(h.call("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve2", targetstorage: "1,local" }), 400, "Parameter verification failed.", {
-      targetstorage: "failed to parse storage map: identity mapping cannot be combined with other mappings\n",
-    });
-    await rejects(h.call("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve2", targetstorage: "backups" }), 500, "storage 'backups' does not support vm images");
+    await rejects(
+      h.call("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve2", targetstorage: "1,local" }),
+      400,
+      "Parameter verification failed.",
+      {
+        targetstorage: "failed to parse storage map: identity mapping cannot be combined with other mappings\n",
+      },
+    );
+    await rejects(
+      h.call("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve2", targetstorage: "backups" }),
+      500,
+      "storage 'backups' does not support vm images",
+    );
     await h.ok("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve2", targetstorage: "local-lvm:local" });
     assert.equal(h.model.guest(100)?.node, "pve2");
     assert.match(String((await h.config(100, "pve2")).scsi0), /^local:vm-100-disk-0,/);

@@ -63,4 +63,3 @@ export function queueHaMotion(model: SimCluster, tasks: TaskManager, sid: string
   }
   runHaManager(model, tasks);
 }
-

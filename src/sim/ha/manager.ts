@@ -125,7 +125,7 @@ function move(model: SimCluster, tasks: TaskManager, guest: GuestState, kind: st
 }
 
 /** A resource whose node is down: recovered on another node (fence + recovery, at once). */
-function recover(model: SimCluster, tasks: TaskManager, rules: CompiledRules, guest: GuestState): void {
+function recover(model: SimCluster, rules: CompiledRules, guest: GuestState): void {
   const ss = serviceOf(guest);
   if (requestedState(guest) === "disabled") return;
   const node = choose(model, rules, guest, "best-score");
@@ -158,7 +158,7 @@ function step(model: SimCluster, tasks: TaskManager, rules: CompiledRules, guest
     if (requestedState(guest) !== "disabled") return;
     ss.state = "stopped";
   }
-  if (!model.isNodeOnline(guest.node)) recover(model, tasks, rules, guest);
+  if (!model.isNodeOnline(guest.node)) recover(model, rules, guest);
   if (!model.isNodeOnline(guest.node)) return;
   const req = requestedState(guest);
   const cmd = ss.cmd;

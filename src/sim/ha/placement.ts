@@ -38,7 +38,12 @@ export function compileRules(rules: HaRuleState[], nodes: string[]): CompiledRul
   for (const rule of negative) for (const a of rule.resources) for (const b of rule.resources) addPair(apart, a, b);
   // kept apart from one member of a positive group means apart from all of them
   for (const [sid, partners] of together) {
-    for (const other of apart.get(sid) ?? []) for (const p of partners) addPair(apart, p, other), addPair(apart, other, p);
+    for (const other of apart.get(sid) ?? []) {
+      for (const p of partners) {
+        addPair(apart, p, other);
+        addPair(apart, other, p);
+      }
+    }
   }
   const nodeAffinity = new Map<string, Record<string, number>>();
   for (const rule of nodeRules) {
@@ -76,7 +81,10 @@ export function selectNode(rules: CompiledRules, p: PlacementInput): string | un
     for (const [node, priority] of Object.entries(affinity)) {
       if (!online.has(node)) continue;
       allowed.add(node);
-      if (priority > best) (best = priority), (preferred = new Set());
+      if (priority > best) {
+        best = priority;
+        preferred = new Set();
+      }
       if (priority === best) preferred.add(node);
     }
   }
@@ -96,7 +104,9 @@ export function selectNode(rules: CompiledRules, p: PlacementInput): string | un
   const allowedHere = (node: string) => (togetherCount.get(node) ?? 0) > 0 || !separate.has(node);
   if (p.preference === "none" && !p.failback && allowed.has(p.current) && allowedHere(p.current)) return p.current;
   for (const node of separate) preferred.delete(node);
-  const majority = [...togetherCount.entries()].filter(([n]) => preferred.has(n)).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+  const majority = [...togetherCount.entries()]
+    .filter(([n]) => preferred.has(n))
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
   if (majority) preferred = new Set([majority[0]]);
   if (p.preference === "none" && preferred.has(p.current)) return p.current;
   const ranked = [...preferred].sort((a, b) => (p.load.get(a) ?? 0) - (p.load.get(b) ?? 0) || a.localeCompare(b));

@@ -86,7 +86,10 @@ function globalChecks(nodeRules: HaRuleState[], affinity: HaRuleState[], errors:
   for (const set of positiveSets(affinity.filter((r) => r.affinity === "positive"))) {
     const paired = nodeRules.filter((n) => intersects(n.resources, set.resources));
     if (paired.length < 2) continue;
-    positive.push(...set.rules.map((r): [string, string] => ["positive", r]), ...paired.map((n): [string, string] => ["node-affinity", n.rule]));
+    positive.push(
+      ...set.rules.map((r): [string, string] => ["positive", r]),
+      ...paired.map((n): [string, string] => ["node-affinity", n.rule]),
+    );
   }
   for (const [kind, rule] of sortPairs(positive)) {
     push(

@@ -45,8 +45,19 @@ function nodeNames(model: SimCluster): string[] {
   return model.nodeNames();
 }
 
-function apiRule(model: SimCluster, rule: HaRuleState, order: number, errors: Record<string, string[]> | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = { rule: rule.rule, type: rule.type, resources: [...rule.resources].sort().join(","), digest: digest(model), order };
+function apiRule(
+  model: SimCluster,
+  rule: HaRuleState,
+  order: number,
+  errors: Record<string, string[]> | undefined,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    rule: rule.rule,
+    type: rule.type,
+    resources: [...rule.resources].sort().join(","),
+    digest: digest(model),
+    order,
+  };
   if (rule.nodes) out.nodes = encodeNodes(rule.nodes);
   for (const key of ["affinity", "strict", "disable", "comment"] as const) if (rule[key] !== undefined) out[key] = rule[key];
   if (errors) out.errors = errors;
@@ -158,7 +169,8 @@ function update(ctx: HandlerContext): null {
   const id = str(ctx, "rule") ?? "";
   locked("update HA rules failed", () => {
     const given = str(ctx, "digest");
-    if (given !== undefined && given !== digest(model)) throw new Error("detected modified configuration - file changed by other user? Try again.");
+    if (given !== undefined && given !== digest(model))
+      throw new Error("detected modified configuration - file changed by other user? Try again.");
     const current = rules(model).find((r) => r.rule === id);
     if (!current) throw new Error(`HA rule '${id}' does not exist`);
     // check_config takes `type` only when it is the rule's own
@@ -169,7 +181,8 @@ function update(ctx: HandlerContext): null {
     for (const key of splitList(str(ctx, "delete") ?? "")) {
       if (!PLUGIN_OPTIONS[current.type]?.includes(key)) throw new Error(`no such option '${key}'`);
       if (REQUIRED[current.type]?.includes(key)) throw new Error(`unable to delete required option '${key}'`);
-      if ((opts as Record<string, unknown>)[key] !== undefined) throw new Error(`cannot set and delete property '${key}' at the same time!`);
+      if ((opts as Record<string, unknown>)[key] !== undefined)
+        throw new Error(`cannot set and delete property '${key}' at the same time!`);
       delete (rule as unknown as Record<string, unknown>)[key];
     }
     Object.assign(rule, opts);

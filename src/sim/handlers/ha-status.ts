@@ -123,7 +123,13 @@ function current(ctx: HandlerContext): Array<Record<string, unknown>> {
     const active = lrm.state === "active";
     const status = alive ? (active ? "active" : "idle") : "old timestamp - dead?";
     const watchdog = alive && active ? "watchdog active" : "watchdog standby";
-    out.push({ id: `lrm:${node}`, type: "lrm", node, status: `${node} (${status}, ${watchdog}, ${localtime(lrm.timestamp as number)})`, timestamp: lrm.timestamp });
+    out.push({
+      id: `lrm:${node}`,
+      type: "lrm",
+      node,
+      status: `${node} (${status}, ${watchdog}, ${localtime(lrm.timestamp as number)})`,
+      timestamp: lrm.timestamp,
+    });
   }
   return [...out, ...haGuests(model).map(serviceEntry)];
 }
@@ -133,7 +139,8 @@ function managerStatusHandler(ctx: HandlerContext): Record<string, unknown> {
   const now = Math.floor(ctx.now());
   const status = managerStatus(model, now);
   const lrm: Record<string, unknown> = {};
-  for (const node of Object.keys((status.node_status as Record<string, string> | undefined) ?? {}).sort()) lrm[node] = lrmStatus(model, node, now);
+  for (const node of Object.keys((status.node_status as Record<string, string> | undefined) ?? {}).sort())
+    lrm[node] = lrmStatus(model, node, now);
   return {
     manager_status: status,
     quorum: { node: model.nodeNames()[0] ?? "localhost", quorate: 1 },

@@ -118,7 +118,8 @@ function update(ctx: HandlerContext): null {
     throw new PveApiError(500, `update resources config failed: ${message}`);
   };
   const digest = str(ctx, "digest");
-  if (digest !== undefined && digest !== resourcesDigest(model)) fail("detected modified configuration - file changed by other user? Try again.");
+  if (digest !== undefined && digest !== resourcesDigest(model))
+    fail("detected modified configuration - file changed by other user? Try again.");
   const guest = guestOfSid(model, sid);
   if (!guest?.hastate) return fail(`no such resource '${sid}'`);
   const next = { ...(guest.haOptions ?? {}), ...options(ctx) };

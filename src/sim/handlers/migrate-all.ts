@@ -47,7 +47,14 @@ function vmBlockers(model: SimCluster, guest: GuestState, target: string, withLo
 }
 
 /** Starts one guest's migration; resolves when it has ended (at once for an HA request). */
-function migrateOne(ctx: HandlerContext, model: SimCluster, guest: GuestState, target: string, withLocalDisks: boolean, task: TaskHandle): Promise<void> | undefined {
+function migrateOne(
+  ctx: HandlerContext,
+  model: SimCluster,
+  guest: GuestState,
+  target: string,
+  withLocalDisks: boolean,
+  task: TaskHandle,
+): Promise<void> | undefined {
   const running = guest.status === "running";
   if (guest.type === "qemu") {
     task.log(`Check VM ${guest.vmid}: `);

@@ -130,7 +130,13 @@ export interface MigrationOptions {
 }
 
 /** Moves the node-local volumes to the target (renamed onto a mapped storage) and rewrites the config. */
-function moveLocalVolumes(model: SimCluster, guest: GuestState, volumes: VolumeState[], opts: MigrationOptions, log: (l: string) => void): void {
+function moveLocalVolumes(
+  model: SimCluster,
+  guest: GuestState,
+  volumes: VolumeState[],
+  opts: MigrationOptions,
+  log: (l: string) => void,
+): void {
   for (const volume of volumes) {
     const storage = mappedStorage(opts.storageMap, volume.storage);
     const volid = `${storage}:${volumeName(volume.volid)}`;

@@ -49,7 +49,10 @@ function checkTargetStorage(ctx: HandlerContext, model: SimCluster, type: GuestT
   ctx.checkPermission(`/storage/${id}`, ["Datastore.AllocateSpace"]);
   const content = type === "qemu" ? "images" : "rootdir";
   if (!storage.content.includes(content)) {
-    throw new PveApiError(500, type === "qemu" ? `storage '${id}' does not support vm images` : `storage '${id}' does not support CT rootdirs`);
+    throw new PveApiError(
+      500,
+      type === "qemu" ? `storage '${id}' does not support vm images` : `storage '${id}' does not support CT rootdirs`,
+    );
   }
 }
 
