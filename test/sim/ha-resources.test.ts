@@ -116,6 +116,27 @@ describe("HA resources: the manager acts", () => {
     assert.equal(h.model.guest(200)?.status, "running");
   });
 
+  it("while HA migrates a VM it holds lock: migrate and the manager shows the move with its target", async () => {
+    const h = new Harness({ nodes: 3, deferTasks: true });
+    await h.call("POST", "/nodes/pve1/qemu", { vmid: 100, scsi0: "local-lvm:1" });
+    await h.runTasks();
+    await h.call("POST", "/cluster/ha/resources", { sid: "vm:100" });
+    await h.runTasks();
+    await h.call("POST", "/cluster/ha/resources/vm:100/migrate", { node: "pve2" });
+    assert.equal((await h.config(100)).lock, "migrate");
+    const ms = (await h.call("GET", "/cluster/ha/status/manager_status")) as { manager_status: { service_status: Record<string, Row> } };
+    assert.deepEqual(
+      { ...ms.manager_status.service_status["vm:100"], uid: 0 },
+      { node: "pve1", state: "migrate", target: "pve2", uid: 0 },
+    );
+    const current = (await h.call("GET", "/cluster/ha/status/current")) as Row[];
+    assert.equal(current.find((e) => e.id === "service:vm:100")?.status, "vm:100 (pve1, migrate)");
+    await h.runTasks();
+    assert.equal((await h.config(100, "pve2")).lock, undefined);
+    const after = (await h.call("GET", "/cluster/ha/status/manager_status")) as { manager_status: { service_status: Record<string, Row> } };
+    assert.deepEqual({ ...after.manager_status.service_status["vm:100"], uid: 0 }, { node: "pve2", state: "started", running: 1, uid: 0 });
+  });
+
   it("POST …/migrate of an HA-managed VM answers with an hamigrate task; the HA manager moves it", async () => {
     const h = await lab();
     await h.call("POST", "/cluster/ha/resources", { sid: "vm:100" });

@@ -99,9 +99,11 @@ function powerTask(model: SimCluster, tasks: TaskManager, guest: GuestState, act
 /** migrate (a VM, online when running) or relocate (stop, migrate offline; the manager starts it again). */
 function move(model: SimCluster, tasks: TaskManager, guest: GuestState, kind: string, target: string): void {
   const ss = serviceOf(guest);
+  // a state change clears the entry (change_service_state): `running` goes until the LRM reports again
   ss.state = kind;
   ss.target = target;
   ss.inflight = kind;
+  delete ss.running;
   const settle = () => {
     delete ss.target;
     delete ss.inflight;
@@ -167,6 +169,7 @@ function step(model: SimCluster, tasks: TaskManager, rules: CompiledRules, guest
   if (req !== "started") {
     if (guest.status === "running") {
       ss.state = "request_stop";
+      delete ss.running;
       powerTask(model, tasks, guest, "stop", () => {
         ss.state = "stopped";
         runHaManager(model, tasks);
