@@ -4,6 +4,7 @@
 // resource affinity (blocking and co-migrated resources in the migrate answer).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { loadClusterModel } from "../../src/sim/cluster/index.js";
 import { Harness, rejects } from "./guests-harness.js";
 
 type Row = Record<string, unknown>;
@@ -97,6 +98,20 @@ describe("HA rules: configuration", () => {
     // a disabled rule is not checked against the others; enabled again it shows its conflict in GET
     await create({ rule: "r2", type: "node-affinity", resources: "vm:100", nodes: "pve2", disable: 1 });
     assert.equal(((await h.call("GET", "/cluster/ha/rules/r1")) as Row).errors, undefined);
+  });
+});
+
+describe("HA rules: state files", () => {
+  it("rules and the manager's view come back from a state file; a move in flight is not waited for", async () => {
+    const h = await lab([100]);
+    await h.call("POST", "/cluster/ha/rules", { rule: "home", type: "node-affinity", resources: "vm:100", nodes: "pve2" });
+    const guest = h.model.guest(100);
+    if (guest?.haService) guest.haService.inflight = "migrate";
+    const saved = JSON.parse(JSON.stringify(h.model.toJSON()));
+    const loaded = loadClusterModel(saved, { random: { next: () => 0.5, hex: (n) => "00".repeat(n) }, now: () => h.clock });
+    assert.deepEqual(loaded.state.haRules, h.model.state.haRules);
+    assert.equal(loaded.guest(100)?.haService?.inflight, undefined);
+    assert.equal(loaded.guest(100)?.haService?.state, "started");
   });
 });
 
