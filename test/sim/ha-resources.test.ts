@@ -125,10 +125,7 @@ describe("HA resources: the manager acts", () => {
     await h.call("POST", "/cluster/ha/resources/vm:100/migrate", { node: "pve2" });
     assert.equal((await h.config(100)).lock, "migrate");
     const ms = (await h.call("GET", "/cluster/ha/status/manager_status")) as { manager_status: { service_status: Record<string, Row> } };
-    assert.deepEqual(
-      { ...ms.manager_status.service_status["vm:100"], uid: 0 },
-      { node: "pve1", state: "migrate", target: "pve2", uid: 0 },
-    );
+    assert.deepEqual({ ...ms.manager_status.service_status["vm:100"], uid: 0 }, { node: "pve1", state: "migrate", target: "pve2", uid: 0 });
     const current = (await h.call("GET", "/cluster/ha/status/current")) as Row[];
     assert.equal(current.find((e) => e.id === "service:vm:100")?.status, "vm:100 (pve1, migrate)");
     await h.runTasks();
