@@ -101,6 +101,18 @@ describe("HA rules: configuration", () => {
   });
 });
 
+describe("HA groups on PVE 9", () => {
+  it("are refused: groups have been migrated to rules", async () => {
+    const h = await lab([100]);
+    await rejects(h.call("GET", "/cluster/ha/groups"), 500, "cannot index groups: ha groups have been migrated to rules");
+    await rejects(
+      h.call("POST", "/cluster/ha/groups", { group: "g1", nodes: "pve1" }),
+      500,
+      "cannot create group: ha groups have been migrated to rules",
+    );
+  });
+});
+
 describe("HA rules: state files", () => {
   it("rules and the manager's view come back from a state file; a move in flight is not waited for", async () => {
     const h = await lab([100]);

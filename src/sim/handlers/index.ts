@@ -12,6 +12,7 @@ import { registerGuestDestroy } from "./guest-destroy.js";
 import { registerGuestStatus } from "./guest-status.js";
 import { registerFeatureHandlers } from "./feature.js";
 import { registerHaHandlers } from "./ha.js";
+import { registerHaGroupHandlers } from "./ha-groups.js";
 import { registerHaRuleHandlers } from "./ha-rules.js";
 import { registerHaStatusHandlers } from "./ha-status.js";
 import { registerMigrateAllHandlers } from "./migrate-all.js";
@@ -56,6 +57,7 @@ export function registerGuestHandlers(router: Router): void {
   registerFeatureHandlers(router);
   registerHaHandlers(router);
   registerHaRuleHandlers(router);
+  registerHaGroupHandlers(router);
   registerHaStatusHandlers(router);
   registerRrdHandlers(router);
   registerNetworkHandlers(router);
