@@ -67,6 +67,15 @@ describe("HA recovery after a node failure", () => {
     assert.equal(guest.node, "pve2", "recovered on an online node");
     assert.equal(guest.status, "running", "and started there");
     assert.equal(guest.hastate, "started");
+    const nodes = (await api("GET", "/cluster/resources", { type: "node" })) as Row[];
+    assert.deepEqual(
+      nodes.map((n) => [n.node, n.hastate]),
+      [
+        ["pve1", "unknown"],
+        ["pve2", "online"],
+        ["pve3", "online"],
+      ],
+    );
     const manager = (await api("GET", "/cluster/ha/status/manager_status")) as Row;
     const ms = manager.manager_status as Row;
     assert.equal(ms.master_node, "pve2");

@@ -9,12 +9,12 @@
 // when anything differs: comparing is several times cheaper than reading, and it holds however
 // the guest was changed. Usage figures of running guests move with time and are written anew.
 
-import { haStatusState } from "./ha.js";
 import { flat } from "../cluster/ids.js";
 import { type GuestUsage, guestCpus, guestMaxDisk, guestMaxMem, guestName, guestUsage } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { ConfigValue, GuestState } from "../cluster/types.js";
 import type { JsonRun } from "../contract.js";
+import { haStatusState } from "./ha.js";
 
 interface CachedEntry {
   // what the entry was read from

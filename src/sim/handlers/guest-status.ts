@@ -1,11 +1,11 @@
 // GET /nodes/{node}/{qemu|lxc} (lists) and …/{vmid}/status/current.
-import { haManaged, haStatusState } from "./ha.js";
 import { effectiveConfig } from "../cluster/guest-config.js";
 import { guestCpus, guestMaxDisk, guestMaxMem, guestName, guestUsage } from "../cluster/metrics.js";
 import type { SimCluster } from "../cluster/model.js";
 import type { GuestState, GuestType } from "../cluster/types.js";
 import type { HandlerContext, Router } from "../contract.js";
 import { flag, nodeParam, pathGuest, sim } from "./context.js";
+import { haManaged, haStatusState } from "./ha.js";
 import { QEMU_VERSION } from "./qemu-create.js";
 import { addFullStatus, memHost, pressures } from "./qemu-status-full.js";
 
