@@ -48,6 +48,12 @@ export interface StartTaskOptions {
   /** The task's user when not the caller's: the HA stack's tasks run as root@pam. */
   user?: string;
   /**
+   * A supervisor (migrateall) that mostly waits for the tasks it starts: it takes none of the
+   * node's worker slots and is not counted as running in the task load, so its children get
+   * every slot, as PVE's forked worker does not compete with the migrations it starts.
+   */
+  supervisor?: boolean;
+  /**
    * The task's effect on the cluster. Runs when the task's (simulated) time has elapsed;
    * throwing fails the task with the error's message as exit status.
    * State that must be visible while the task runs (e.g. `lock: create`) is set by the handler before starting.

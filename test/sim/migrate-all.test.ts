@@ -72,3 +72,35 @@ describe("migrateall", () => {
     assert.equal(guests.find((g) => g.vmid === 300)?.node, "pve3");
   });
 });
+
+describe("migrateall with realistic timing", () => {
+  let sim: RunningSimulator;
+  before(async () => {
+    sim = await startHttpSim({ nodes: 2, timing: "realistic", timeScale: 0.002, workersPerNode: 2 });
+  });
+  after(async () => {
+    await sim?.close();
+  });
+
+  it("runs max-workers migrations at once and takes no worker slot itself", async () => {
+    const root = await login(sim);
+    for (const vmid of [100, 101, 102, 103, 104]) {
+      await call(sim, "POST", "/nodes/pve1/qemu", { auth: root, params: { vmid, scsi0: "local-lvm:1" } });
+    }
+    await sim.admin.waitForTasks();
+    sim.admin.resetTaskLoad();
+    const res = await call(sim, "POST", "/nodes/pve1/migrateall", { auth: root, params: { target: "pve2", "max-workers": 2 } });
+    assert.equal(res.status, 200, res.text);
+    await sim.admin.waitForTasks(30_000);
+    const load = sim.admin.taskLoad().nodes.pve1;
+    assert.equal(load?.peakRunning, 2, "two migrations at once, the migrateall task not among them");
+    assert.equal(load?.peakInFlight, 2, "never more submitted than max-workers");
+    const guests = (await call(sim, "GET", "/cluster/resources", { auth: root, params: { type: "vm" } })).json.data as Array<{
+      node: string;
+    }>;
+    assert.deepEqual(
+      guests.map((g) => g.node),
+      ["pve2", "pve2", "pve2", "pve2", "pve2"],
+    );
+  });
+});

@@ -109,6 +109,7 @@ function migrateAll(ctx: HandlerContext): string {
     type: "migrateall",
     id: "",
     kind: "config",
+    supervisor: true,
     work: async (task) => {
       const guests = model.state.guests
         .filter((g) => g.node === node && (!filter || filter.has(String(g.vmid))))
