@@ -76,6 +76,31 @@ describe("GET …/migrate", () => {
   });
 });
 
+describe("POST …/migrate with devices", () => {
+  it("local devices end the task unless force=1 (root only); a mapped device is missing on every node", async () => {
+    const h = new Harness({ config });
+    await h.createVm(100, { scsi0: "pair:1", usb0: "host=1234:5678" });
+    const refused = h.task(await h.call("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve2" }));
+    assert.equal(refused.exitstatus, "migration aborted");
+    assert.ok(
+      refused.log.includes("ERROR: migration aborted (duration 00:00:00): can't migrate VM which uses local devices: usb0"),
+      refused.log.join("\n"),
+    );
+    h.userid = "admin@pve";
+    await rejects(h.call("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve2", force: 1 }), 400, "Parameter verification failed.", {
+      force: "Only root may use this option.",
+    });
+    h.userid = "root@pam";
+    await h.ok("POST", "/nodes/pve1/qemu/100/migrate", { target: "pve2", force: 1 });
+    await h.createVm(101, { scsi0: "pair:1", hostpci0: "mapping=gpu" });
+    const mapped = h.task(await h.call("POST", "/nodes/pve1/qemu/101/migrate", { target: "pve2", force: 1 }));
+    assert.ok(
+      mapped.log.includes("ERROR: migration aborted (duration 00:00:00): can't migrate to 'pve2': missing mapped devices hostpci0"),
+      mapped.log.join("\n"),
+    );
+  });
+});
+
 describe("POST …/migrate with a storage map", () => {
   it("targetstorage moves local disks onto the mapped storage; bad maps and storages are refused", async () => {
     const h = new Harness({ config });

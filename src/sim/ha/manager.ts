@@ -113,7 +113,15 @@ function move(model: SimCluster, tasks: TaskManager, guest: GuestState, kind: st
     runHaManager(model, tasks);
   };
   const migrate = (online: boolean) =>
-    startMigration(model, tasks, guest, { target, online, restart: false, withLocalDisks: true, user: HA_USER, onDone: settle });
+    startMigration(model, tasks, guest, {
+      target,
+      online,
+      restart: false,
+      withLocalDisks: true,
+      force: true,
+      user: HA_USER,
+      onDone: settle,
+    });
   // a VM migrates online; a container (PVECT::migrate) and a relocation stop first, then move offline
   if ((kind === "migrate" && guest.type === "qemu") || guest.status !== "running") {
     migrate(guest.status === "running");

@@ -8,6 +8,7 @@ import type { SimCluster } from "../cluster/model.js";
 import type { GuestState, VolumeState } from "../cluster/types.js";
 import { addVolume, dropVolume, findStorage, findVolume, storageOnNode, volumeName } from "../cluster/volumes.js";
 import type { TaskManager } from "../contract.js";
+import { localResources } from "./local-resources.js";
 
 export interface UsedVolume {
   key: string;
@@ -68,10 +69,15 @@ function prepareProblem(
   online: boolean,
   lockedBefore: string | undefined,
   used: UsedVolume[],
+  force: boolean,
 ): string | undefined {
   if (guest.type === "lxc") {
     if (lockedBefore !== undefined) return `CT is locked (${lockedBefore})`;
     if (guest.status === "running" && online) return "lxc live migration is currently not implemented";
+  }
+  if (guest.type === "qemu") {
+    const devices = deviceProblem(guest, target, force);
+    if (devices) return devices;
   }
   for (const v of used) {
     const problem = unavailableOn(model, v.volid, target);
@@ -79,6 +85,21 @@ function prepareProblem(
   }
   // the ssh test to the target
   if (!model.node(target)?.online) return "Can't connect to destination address using public key";
+  return undefined;
+}
+
+/**
+ * QemuMigrate's prepare on local and mapped devices: local ones need `force` (root only); a
+ * mapped one must exist on the target (the simulator has no mappings: it never does) and be
+ * live-migratable when the VM runs.
+ */
+function deviceProblem(guest: GuestState, target: string, force: boolean): string | undefined {
+  const running = guest.status === "running";
+  const { local, mapped } = localResources(guest.config, running);
+  const blocking = local.filter((key) => mapped[key] === undefined);
+  if (blocking.length > 0 && !force) return `can't migrate VM which uses local devices: ${blocking.join(", ")}`;
+  const keys = Object.keys(mapped).sort();
+  if (keys.length > 0) return `can't migrate to '${target}': missing mapped devices ${keys.join(", ")}`;
   return undefined;
 }
 
@@ -122,6 +143,8 @@ export interface MigrationOptions {
   /** Containers: stop before and start after (restart mode). */
   restart: boolean;
   withLocalDisks: boolean;
+  /** Migrate a VM with local devices anyway (root@pam only; the HA stack always sets it). */
+  force?: boolean;
   storageMap?: StorageMap;
   /** The task's user when not the caller (the HA stack migrates as root@pam). */
   user?: string;
@@ -192,7 +215,7 @@ export function startMigration(model: SimCluster, tasks: TaskManager, guest: Gue
         opts.onDone?.(false);
         throw new Error("migration aborted");
       };
-      const prepare = prepareProblem(model, guest, target, opts.online, lockedBefore, used);
+      const prepare = prepareProblem(model, guest, target, opts.online, lockedBefore, used, opts.force === true);
       if (prepare) abort(prepare);
       task.log(`starting migration of ${type === "qemu" ? "VM" : "CT"} ${guest.vmid} to node '${target}' (${targetNode.ip})`);
       if (type === "qemu") {

@@ -138,6 +138,7 @@ function migrate(type: GuestType) {
       online: type === "qemu" ? online : flag(ctx, "online"),
       restart: type === "lxc" && flag(ctx, "restart"),
       withLocalDisks: flag(ctx, "with-local-disks"),
+      force: flag(ctx, "force"),
       ...(storageMap ? { storageMap } : {}),
     });
   };
