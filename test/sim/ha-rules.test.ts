@@ -62,7 +62,10 @@ describe("HA rules: configuration", () => {
     );
     // deleting a resource (purge is the default) takes it out of its rules; an emptied rule goes
     await h.call("DELETE", "/cluster/ha/resources/vm:102");
-    assert.equal(((await h.call("GET", "/cluster/ha/rules/apart")) as Row).resources, "vm:100");
+    const apart = (await h.call("GET", "/cluster/ha/rules/apart")) as Row;
+    assert.equal(apart.resources, "vm:100");
+    // a rule made infeasible from outside keeps its place and shows why (the manager ignores it)
+    assert.deepEqual(apart.errors, { resources: ["rule is ineffective as there are less than two resources"] });
   });
 
   it("refuses unknown nodes, unmanaged resources, duplicates and a rule that cannot hold", async () => {
@@ -95,7 +98,7 @@ describe("HA rules: configuration", () => {
       500,
       "create ha rule failed: 400 Rule 'lonely' is invalid.\nresources: rule is ineffective as there are less than two resources",
     );
-    // a disabled rule is not checked against the others; enabled again it shows its conflict in GET
+    // a disabled rule is not checked against the others, nor are the others against it
     await create({ rule: "r2", type: "node-affinity", resources: "vm:100", nodes: "pve2", disable: 1 });
     assert.equal(((await h.call("GET", "/cluster/ha/rules/r1")) as Row).errors, undefined);
   });
