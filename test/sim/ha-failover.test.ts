@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { RunningSimulator } from "../../src/sim/index.js";
-import { adminCall, type Credentials, call, login, startHttpSim } from "./platform-helpers.js";
+import { adminCall, type Credentials, call, createUser, grant, login, startHttpSim } from "./platform-helpers.js";
 
 type Row = Record<string, unknown>;
 
@@ -95,5 +95,18 @@ describe("HA recovery after a node failure", () => {
     assert.equal(back.status, "running");
     const migrations = ((await api("GET", "/nodes/pve2/tasks", { source: "all" })) as Row[]).filter((t) => t.type === "qmigrate");
     assert.equal(migrations.length, 1);
+  });
+
+  it("HA writes need Sys.Console on /, reads Sys.Audit: a VM admin may do neither", async () => {
+    const admin = await createUser(sim, root, "vmadmin@pve");
+    await grant(sim, root, "/vms", "PVEVMAdmin", { users: "vmadmin@pve" });
+    const write = await call(sim, "POST", "/cluster/ha/rules", {
+      auth: admin,
+      params: { rule: "x", type: "node-affinity", resources: "vm:100", nodes: "pve1" },
+    });
+    assert.equal(write.status, 403);
+    assert.equal(write.reason, "Permission check failed (/, Sys.Console)");
+    const read = await call(sim, "GET", "/cluster/ha/resources", { auth: admin });
+    assert.equal(read.status, 403);
   });
 });
