@@ -45,6 +45,14 @@ export interface StartTaskOptions {
   kind: string;
   /** For size-proportional tasks (clone, move, backup): bytes to copy. */
   bytes?: number;
+  /** The task's user when not the caller's: the HA stack's tasks run as root@pam. */
+  user?: string;
+  /**
+   * A supervisor (migrateall) that mostly waits for the tasks it starts: it takes none of the
+   * node's worker slots and is not counted as running in the task load, so its children get
+   * every slot, as PVE's forked worker does not compete with the migrations it starts.
+   */
+  supervisor?: boolean;
   /**
    * The task's effect on the cluster. Runs when the task's (simulated) time has elapsed;
    * throwing fails the task with the error's message as exit status.
@@ -153,6 +161,11 @@ export interface ClusterModel {
   poolOfStorage?(storage: string): string | undefined;
   /** Optional: every pool's members (GET /access/permissions lists `/vms/<id>` and `/storage/<id>` of pools). */
   poolMembers?(): Array<{ poolid: string; vmids: number[]; storages: string[] }>;
+  /**
+   * Optional: reacts to a node going offline or coming back (the simulated HA manager recovers
+   * or fails back its resources), starting its tasks through `tasks`.
+   */
+  nodeLivenessChanged?(tasks: TaskManager): void;
   /** Optional: the cluster's name (login responses carry it as `clustername`). */
   clusterName?(): string | undefined;
 }

@@ -211,6 +211,13 @@ export class Simulator {
       if (!this.cluster.nodeNames().includes(node)) throw new Error(`no such node '${node}'`);
       this.cluster.setNodeOnline(node, online);
       if (!online) void this.tasks.abortNode(node);
+      this.cluster.nodeLivenessChanged?.({
+        start: (options) => {
+          const { record, release } = this.tasks.create(options, options.user ?? "root@pam");
+          release();
+          return record.upid;
+        },
+      });
       this.markChanged();
     },
     reset: () => this.reset(),

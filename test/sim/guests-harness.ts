@@ -121,6 +121,11 @@ export class Harness {
     return (JSON.parse(Buffer.concat(jsonBody({ data })).toString("utf8")) as { data: unknown }).data;
   }
 
+  /** Starts a task as the platform would for work outside a request (the HA manager after a node failure). */
+  startTaskForTest(options: StartTaskOptions): string {
+    return this.startTask(options);
+  }
+
   private startTask(options: StartTaskOptions): string {
     const upid = `UPID:${options.node}:0000${(this.tasks.length + 1000).toString(16).toUpperCase()}:00000000:${this.clock.toString(16).toUpperCase()}:${options.type}:${options.id}:${this.userid}:`;
     const task: FakeTask = { upid, options, status: "running", log: [] };

@@ -91,6 +91,10 @@ export function loadClusterModel(json: unknown, deps: { random: Random; now: () 
     ...(state.sdn ? { sdn: state.sdn } : {}),
     ...(state.datacenterOptions ? { datacenterOptions: state.datacenterOptions } : {}),
     ...(state.replicationJobs ? { replicationJobs: state.replicationJobs } : {}),
+    ...(state.haRules ? { haRules: state.haRules } : {}),
   };
-  return new SimCluster(structuredClone(full), deps);
+  const cloned = structuredClone(full);
+  // tasks running when the state was saved come back failed: the HA manager is no longer waiting for them
+  for (const guest of cloned.guests) delete guest.haService?.inflight;
+  return new SimCluster(cloned, deps);
 }

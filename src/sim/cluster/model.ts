@@ -1,6 +1,7 @@
 // The simulated cluster: nodes, storages, volumes, guests, pools and backup jobs, plus the
 // lookups every handler needs (with PVE's error messages).
-import { type ClusterModel, PveApiError, type Random } from "../contract.js";
+import { type ClusterModel, PveApiError, type Random, type TaskManager } from "../contract.js";
+import { runHaManager } from "../ha/manager.js";
 import { configDigest } from "./config-text.js";
 import { generateMac, generateUuid } from "./ids.js";
 import type { ClusterState, GuestState, GuestType, NodeState, PoolState } from "./types.js";
@@ -38,6 +39,10 @@ export class SimCluster implements ClusterModel {
         if (g.node === node && g.status === "running") this.markStopped(g);
       }
     }
+  }
+  /** The HA manager recovers a failed node's resources and fails back to a returning one. */
+  nodeLivenessChanged(tasks: TaskManager): void {
+    runHaManager(this, tasks);
   }
   setGuestLock(vmid: number, lock: string | undefined): boolean {
     const guest = this.guest(vmid);

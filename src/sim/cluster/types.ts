@@ -109,8 +109,36 @@ export interface GuestState {
   agentDelay: number;
   /** HA resource state (started, stopped, disabled, ignored) when the guest is HA-managed. */
   hastate?: string;
-  /** Other options of the HA resource (comment, group, max_restart, max_relocate, failback). */
+  /** Other options of the HA resource as set (comment, group, max_restart, max_relocate, failback). */
   haOptions?: GuestConfig;
+  /** The simulated HA manager's view of this resource (manager_status `service_status`). */
+  haService?: HaServiceState;
+}
+
+/** One entry of the HA manager's service status, plus a command it has not acted on yet. */
+export interface HaServiceState {
+  /** CRM state: started, stopped, request_stop, migrate, relocate, recovery, error. */
+  state: string;
+  /** Set while a migrate/relocate runs. */
+  target?: string;
+  /** 1 once the LRM reported the start (PVE clears it while starting). */
+  running?: number;
+  /** A queued crm command (`migrate`/`relocate` and its target node). */
+  cmd?: [string, string];
+  /** What the simulated LRM is doing for it right now (start, stop, migrate, relocate); not shown. */
+  inflight?: string;
+}
+
+/** An HA rule (PVE 9 /etc/pve/ha/rules.cfg section); `nodes` as node -> priority. */
+export interface HaRuleState {
+  rule: string;
+  type: "node-affinity" | "resource-affinity";
+  resources: string[];
+  nodes?: Record<string, number>;
+  strict?: number;
+  affinity?: string;
+  disable?: number;
+  comment?: string;
 }
 
 export interface PoolState {
@@ -140,6 +168,8 @@ export interface ClusterState {
   firewallGroups?: FirewallGroupState[];
   /** SDN zones, vnets and subnets, edited and applied; absent until the first edit. */
   sdn?: SdnState;
+  /** HA rules in file order (PVE 9 ha/rules.cfg); absent until the first. */
+  haRules?: HaRuleState[];
   /** datacenter.cfg options set through PUT /cluster/options (mac_prefix is `macPrefix`); absent until the first. */
   datacenterOptions?: Record<string, string | number>;
   /** Storage replication jobs (replication.cfg); absent until the first. */

@@ -14,6 +14,7 @@ import { type GuestUsage, guestCpus, guestMaxDisk, guestMaxMem, guestName, guest
 import type { SimCluster } from "../cluster/model.js";
 import type { ConfigValue, GuestState } from "../cluster/types.js";
 import type { JsonRun } from "../contract.js";
+import { haStatusState } from "./ha.js";
 
 interface CachedEntry {
   // what the entry was read from
@@ -51,7 +52,7 @@ function num(n: number): string {
 
 function stillValid(entry: CachedEntry, guest: GuestState, online: boolean, pool: string | undefined): boolean {
   if (entry.node !== guest.node || entry.status !== guest.status || entry.online !== online || entry.pool !== pool) return false;
-  if (entry.hastate !== guest.hastate) return false;
+  if (entry.hastate !== haStatusState(guest)) return false;
   const key = nameKey(guest);
   if (entry.pendingName !== guest.pending[key] || entry.nameDeleted !== key in guest.pendingDelete) return false;
   const cfg = guest.config;
@@ -82,7 +83,8 @@ function readEntry(model: SimCluster, guest: GuestState, online: boolean, pool: 
   if (pool) optional.pool = pool;
   if (cfg.lock !== undefined) optional.lock = String(cfg.lock);
   if (cfg.tags !== undefined) optional.tags = String(cfg.tags);
-  if (guest.hastate) optional.hastate = guest.hastate;
+  const hastate = haStatusState(guest);
+  if (hastate) optional.hastate = hastate;
   const tail = JSON.stringify(optional);
   const keys = Object.keys(cfg);
   const key = nameKey(guest);
@@ -91,7 +93,7 @@ function readEntry(model: SimCluster, guest: GuestState, online: boolean, pool: 
     status: guest.status,
     online,
     pool,
-    hastate: guest.hastate,
+    hastate: haStatusState(guest),
     pendingName: guest.pending[key],
     nameDeleted: key in guest.pendingDelete,
     keys,

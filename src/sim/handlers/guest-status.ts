@@ -5,6 +5,7 @@ import type { SimCluster } from "../cluster/model.js";
 import type { GuestState, GuestType } from "../cluster/types.js";
 import type { HandlerContext, Router } from "../contract.js";
 import { flag, nodeParam, pathGuest, sim } from "./context.js";
+import { haManaged, haStatusState } from "./ha.js";
 import { QEMU_VERSION } from "./qemu-create.js";
 import { addFullStatus, memHost, pressures } from "./qemu-status-full.js";
 
@@ -96,7 +97,7 @@ function current(type: GuestType) {
     const guest = pathGuest(ctx, type);
     const model = sim(ctx);
     const entry = guestSummary(model, guest);
-    entry.ha = guest.hastate ? { managed: 1, state: guest.hastate } : { managed: 0 };
+    entry.ha = haManaged(guest) ? { managed: 1, state: haStatusState(guest) } : { managed: 0 };
     if (type === "qemu") {
       fullFields(model, guest, entry);
       if (agentEnabled(guest)) entry.agent = 1;

@@ -163,7 +163,7 @@ function createCt(ctx: HandlerContext): string {
       if (start && !haManagedParam) {
         ctx.tasks.start({ node, type: "vzstart", id: String(vmid), kind: "start", work: () => startContainer(model, guest, false) });
       }
-      if (haManagedParam) applyHaState(model, guest, start ? "started" : "stopped");
+      if (haManagedParam) applyHaState(model, ctx, guest, start ? "started" : "stopped");
     },
   });
 }

@@ -1,80 +1,80 @@
-// POST /nodes/{node}/{qemu|lxc}/{vmid}/migrate: move a guest to another node (qmigrate /
-// vzmigrate). Node-local volumes move along (offline, or online with with-local-disks); what
-// the API refuses answers the request, what the migration's prepare/scan refuses ends the task;
-// the guest holds `lock: migrate` while the task runs.
-import { volumeOf } from "../../pve/index.js";
-import { driveVolume, isCdrom, isVolumeKey } from "../cluster/drives.js";
+// POST /nodes/{node}/{qemu|lxc}/{vmid}/migrate (qemu-server's / pve-container's migrate_vm):
+// what the API refuses answers the request; then either the migration task runs
+// (migrate-task.ts) or, for a guest HA manages, an `hamigrate` task hands the move to the HA
+// manager as `ha-manager migrate` does.
+import { splitList } from "../../pve/index.js";
+import { driveVolume, isVolumeKey } from "../cluster/drives.js";
 import { checkLock } from "../cluster/guest-config.js";
 import type { SimCluster } from "../cluster/model.js";
-import type { GuestState, GuestType, VolumeState } from "../cluster/types.js";
-import { findStorage, findVolume, storageOnNode } from "../cluster/volumes.js";
+import type { GuestState, GuestType } from "../cluster/types.js";
+import { findStorage, storageOnNode } from "../cluster/volumes.js";
 import { type HandlerContext, PveApiError, type Router } from "../contract.js";
-import { flag, pathGuest, sim, startGuestTask, str } from "./context.js";
+import { queueHaMotion } from "../ha/commands.js";
+import { haManaged, sidOf } from "../ha/sid.js";
+import { flag, guestLabel, pathGuest, sim, str } from "./context.js";
+import { type StorageMap, startMigration, unavailableOn } from "./migrate-task.js";
 
-interface UsedVolume {
-  key: string;
-  volid: string;
-  cdrom: boolean;
-  /** A VM's cloud-init drive (vm-<vmid>-cloudinit): QemuMigrate calls it a generated disk. */
-  cloudinit: boolean;
-}
-
-/** Every volume the guest uses (current config and snapshots), with whether it is a CD-ROM. */
-function usedVolumes(guest: GuestState): UsedVolume[] {
-  const out: UsedVolume[] = [];
-  for (const config of [guest.config, ...guest.snapshots.map((s) => s.config)]) {
-    for (const [key, value] of Object.entries(config)) {
-      if (!isVolumeKey(guest.type, key)) continue;
-      const volid = driveVolume(String(value));
-      if (!volid || out.some((v) => v.volid === volid)) continue;
-      const cdrom = isCdrom(String(value));
-      out.push({ key, volid, cdrom, cloudinit: cdrom && /vm-\d+-cloudinit/.test(volid) });
+/** PVE::JSONSchema::parse_idmap for storage ids, with its messages. */
+export function parseStorageMap(text: string): StorageMap {
+  const map: StorageMap = { entries: {} };
+  const idOk = (id: string) => /^[a-z][a-z0-9\-_.]*[a-z0-9]$/i.test(id);
+  for (const entry of splitList(text)) {
+    const pair = /^([^:]+):([^:]+)$/.exec(entry);
+    if (entry === "1") {
+      map.identity = true;
+    } else if (pair) {
+      const [source, target] = [pair[1] as string, pair[2] as string];
+      const bad = [source, target].find((id) => !idOk(id));
+      if (bad) throw new Error(`entry '${entry}' contains invalid ID - storage ID '${bad}' contains illegal characters\n`);
+      if (map.entries[source] !== undefined) throw new Error(`duplicate mapping for source '${source}'\n`);
+      map.entries[source] = target;
+    } else {
+      if (!idOk(entry)) throw new Error(`entry '${entry}' contains invalid ID - storage ID '${entry}' contains illegal characters\n`);
+      if (map.default !== undefined) throw new Error("default target ID can only be provided once\n");
+      map.default = entry;
     }
   }
-  return out;
-}
-
-/**
- * What QemuMigrate's scan_local_volumes refuses among CD-ROMs: the host's drive (`cdrom`) and a
- * CD-ROM image on a node-local storage. A local cloud-init drive is not among them: it is a
- * generated disk and moves along.
- */
-function cdromProblems(model: SimCluster, guest: GuestState, used: UsedVolume[]): string[] {
-  const problems: string[] = [];
-  const configs = [guest.config, ...guest.snapshots.map((s) => s.config)];
-  const hostDrive = configs.some((c) => Object.entries(c).some(([k, v]) => isVolumeKey(guest.type, k) && volumeOf(String(v)) === "cdrom"));
-  if (hostDrive) problems.push("can't migrate local cdrom drive");
-  for (const v of used) {
-    if (!v.cdrom || v.cloudinit || findStorage(model.state, v.volid.split(":")[0] ?? "")?.shared) continue;
-    problems.push(`can't migrate local disk '${v.volid}': local cdrom image`);
+  if (map.identity && (map.default !== undefined || Object.keys(map.entries).length > 0)) {
+    throw new Error("identity mapping cannot be combined with other mappings\n");
   }
-  return problems;
+  return map;
 }
 
-/** `storage 'X' is not available on node 'Y'` (PVE's storage_check_enabled) for a volume's storage, if so. */
-function unavailableOn(model: SimCluster, volid: string, node: string): string | undefined {
-  const storage = findStorage(model.state, volid.split(":")[0] ?? "");
-  if (!storage || storageOnNode(storage, node)) return undefined;
-  return storage.enabled ? `storage '${storage.id}' is not available on node '${node}'` : `storage '${storage.id}' is disabled`;
-}
-
-/**
- * The checks the API makes before it forks (errors answer the request). qemu-server's
- * migrate_vm also checks the lock and that every volume of the current config has its storage
- * on the target (check_storage_availability); pve-container's leaves both to the task.
- */
-function checkRequest(ctx: HandlerContext, model: SimCluster, guest: GuestState, target: string): void {
-  if (target === guest.node) throw new PveApiError(400, "Parameter verification failed.", { target: "target is local node." });
-  if (!model.node(target)) throw new PveApiError(500, `no such cluster node '${target}'`);
-  const running = guest.status === "running";
-  if (guest.type === "lxc") {
-    if (running && !flag(ctx, "online") && !flag(ctx, "restart")) {
-      throw new PveApiError(500, "can't migrate running container without --online or --restart");
-    }
-    return;
+/** check_storage_access_migrate: the target storage enabled on the node, the right to allocate, the content. */
+function checkTargetStorage(ctx: HandlerContext, model: SimCluster, type: GuestType, id: string, node: string): void {
+  const storage = findStorage(model.state, id);
+  if (!storage) throw new PveApiError(500, `storage '${id}' does not exist`);
+  if (!storage.enabled) throw new PveApiError(500, `storage '${id}' is disabled`);
+  if (!storageOnNode(storage, node)) throw new PveApiError(500, `storage '${id}' is not available on node '${node}'`);
+  ctx.checkPermission(`/storage/${id}`, ["Datastore.AllocateSpace"]);
+  const content = type === "qemu" ? "images" : "rootdir";
+  if (!storage.content.includes(content)) {
+    throw new PveApiError(
+      500,
+      type === "qemu" ? `storage '${id}' does not support vm images` : `storage '${id}' does not support CT rootdirs`,
+    );
   }
-  checkLock(guest);
-  if (running && !flag(ctx, "online")) throw new PveApiError(500, "can't migrate running VM without --online");
+}
+
+/** The storage map parameter (`targetstorage` / `target-storage`), checked as the API does. */
+function storageMapParam(ctx: HandlerContext, model: SimCluster, guest: GuestState, target: string): StorageMap | undefined {
+  const name = guest.type === "qemu" ? "targetstorage" : "target-storage";
+  const text = str(ctx, name);
+  if (!text) return undefined;
+  let map: StorageMap;
+  try {
+    map = parseStorageMap(text);
+  } catch (err) {
+    throw new PveApiError(400, "Parameter verification failed.", { [name]: `failed to parse storage map: ${(err as Error).message}` });
+  }
+  if (!map.identity) ctx.checkPermission(`/vms/${guest.vmid}`, ["VM.Config.Disk"]);
+  for (const id of Object.values(map.entries)) checkTargetStorage(ctx, model, guest.type, id, target);
+  if (map.default !== undefined) checkTargetStorage(ctx, model, guest.type, map.default, target);
+  return map;
+}
+
+/** check_storage_availability: every volume of the VM's current config has its storage on the target. */
+function checkVmStorages(model: SimCluster, guest: GuestState, target: string): void {
   for (const [key, value] of Object.entries(guest.config)) {
     if (!isVolumeKey("qemu", key) || /^unused\d+$/.test(key)) continue;
     const volid = driveVolume(String(value));
@@ -84,50 +84,45 @@ function checkRequest(ctx: HandlerContext, model: SimCluster, guest: GuestState,
 }
 
 /**
- * The task's prepare step (QemuMigrate / LXC::Migrate `prepare`): its error aborts the migration
- * before anything moves. `lockedBefore` is the lock the guest had when the request came (the
- * container's lock is checked here, not in the API).
+ * The checks the API makes before it forks (errors answer the request). qemu-server's
+ * migrate_vm also checks the lock and, unless a storage map says otherwise, that every volume
+ * of the current config has its storage on the target; pve-container's leaves both to the task.
  */
-function prepareProblem(
-  model: SimCluster,
-  guest: GuestState,
-  target: string,
-  online: boolean,
-  lockedBefore: string | undefined,
-  used: UsedVolume[],
-): string | undefined {
+function checkRequest(ctx: HandlerContext, model: SimCluster, guest: GuestState, target: string): StorageMap | undefined {
+  if (target === guest.node) throw new PveApiError(400, "Parameter verification failed.", { target: "target is local node." });
+  if (!model.node(target)) throw new PveApiError(500, `no such cluster node '${target}'`);
+  const running = guest.status === "running";
   if (guest.type === "lxc") {
-    if (lockedBefore !== undefined) return `CT is locked (${lockedBefore})`;
-    if (guest.status === "running" && online) return "lxc live migration is currently not implemented";
+    if (running && !flag(ctx, "online") && !flag(ctx, "restart")) {
+      throw new PveApiError(500, "can't migrate running container without --online or --restart");
+    }
+    return storageMapParam(ctx, model, guest, target);
   }
-  for (const v of used) {
-    const problem = unavailableOn(model, v.volid, target);
-    if (problem) return problem;
-  }
-  // the ssh test to the target
-  if (!model.node(target)?.online) return "Can't connect to destination address using public key";
-  return undefined;
-}
-
-/**
- * QemuMigrate's scan_local_volumes (phase 1): a warning per problem (volumes sorted, then the
- * others), then the migration aborts. Besides the CD-ROMs, a running VM's attached local disk
- * without `with-local-disks`.
- */
-function scanProblems(model: SimCluster, guest: GuestState, used: UsedVolume[], withLocalDisks: boolean): string[] {
-  const problems = cdromProblems(model, guest, used);
-  if (guest.status === "running" && !withLocalDisks) {
-    for (const v of used) {
-      const storage = findStorage(model.state, v.volid.split(":")[0] ?? "");
-      const attached = Object.entries(guest.config).some(
-        ([k, value]) => isVolumeKey("qemu", k) && !/^unused\d+$/.test(k) && driveVolume(String(value)) === v.volid,
-      );
-      if (!storage || storage.shared || v.cdrom || !attached) continue;
-      problems.push(`can't migrate local disk '${v.volid}': can't live migrate attached local disks without with-local-disks option`);
+  for (const name of ["force", "migration_type", "migration_network"]) {
+    const set = name === "force" ? flag(ctx, name) : Boolean(str(ctx, name));
+    if (set && ctx.auth.userid !== "root@pam") {
+      throw new PveApiError(400, "Parameter verification failed.", { [name]: "Only root may use this option." });
     }
   }
-  const volumeProblems = problems.filter((p) => p.startsWith("can't migrate local disk ")).sort();
-  return [...volumeProblems, ...problems.filter((p) => !p.startsWith("can't migrate local disk "))];
+  checkLock(guest);
+  if (running && !flag(ctx, "online")) throw new PveApiError(500, "can't migrate running VM without --online");
+  const map = storageMapParam(ctx, model, guest, target);
+  if (!map || map.identity) checkVmStorages(model, guest, target);
+  return map;
+}
+
+/** The `hamigrate` task: the request becomes a crm command for the HA manager. */
+function haMigrateTask(ctx: HandlerContext, model: SimCluster, guest: GuestState, target: string): string {
+  return ctx.tasks.start({
+    node: guest.node,
+    type: "hamigrate",
+    id: String(guest.vmid),
+    kind: "config",
+    work: (task) => {
+      task.log(`Requesting HA migration for ${guestLabel(guest)} ${guest.vmid} to node ${target}`);
+      queueHaMotion(model, ctx.tasks, sidOf(guest), "migrate", target);
+    },
+  });
 }
 
 function migrate(type: GuestType) {
@@ -135,62 +130,16 @@ function migrate(type: GuestType) {
     const guest = pathGuest(ctx, type);
     const model = sim(ctx);
     const target = str(ctx, "target") ?? "";
-    checkRequest(ctx, model, guest, target);
-    const running = guest.status === "running";
-    const online = flag(ctx, "online");
-    const restart = type === "lxc" && flag(ctx, "restart");
-    const lockedBefore = guest.config.lock === undefined ? undefined : String(guest.config.lock);
-    // the migration holds `lock: migrate` while it runs (a container locked otherwise fails in the task)
-    if (lockedBefore === undefined) guest.config.lock = "migrate";
-    const ownLock = () => {
-      if (lockedBefore === undefined && guest.config.lock === "migrate") delete guest.config.lock;
-    };
-    const used = usedVolumes(guest);
-    const source = guest.node;
-    const targetNode = model.requireNode(target);
-    const sizes = used.map((v) => findVolume(model.state, v.volid, source)).filter((v): v is VolumeState => v?.node !== undefined);
-    return startGuestTask(ctx, {
-      type: type === "qemu" ? "qmigrate" : "vzmigrate",
-      vmid: guest.vmid,
-      kind: "clone",
-      bytes: sizes.reduce((sum, v) => sum + v.size, 0) + (running ? 1024 ** 3 : 0),
-      onFailure: ownLock,
-      work: (task) => {
-        const abort = (reason: string): never => {
-          ownLock();
-          task.log(`ERROR: migration aborted (duration 00:00:00): ${reason}`);
-          throw new Error("migration aborted");
-        };
-        const prepare = prepareProblem(model, guest, target, online, lockedBefore, used);
-        if (prepare) abort(prepare);
-        task.log(`starting migration of ${type === "qemu" ? "VM" : "CT"} ${guest.vmid} to node '${target}' (${targetNode.ip})`);
-        if (type === "qemu") {
-          const problems = scanProblems(model, guest, used, flag(ctx, "with-local-disks"));
-          if (problems.length > 0) {
-            for (const problem of problems) task.log(problem);
-            abort("Problem found while scanning volumes - can't migrate VM - check log");
-          }
-        }
-        const local: VolumeState[] = [];
-        for (const vol of used) {
-          const storage = findStorage(model.state, vol.volid.split(":")[0] ?? "");
-          if (!storage || storage.shared || (vol.cdrom && !vol.cloudinit)) continue;
-          if (vol.cloudinit) task.log(`found generated disk '${vol.volid}' (in current VM config)`);
-          const volume = findVolume(model.state, vol.volid, guest.node);
-          if (volume) local.push(volume);
-        }
-        for (const volume of local) {
-          volume.node = target;
-          task.log(`volume '${volume.volid}' is '${volume.volid}' on the target`);
-        }
-        guest.node = target;
-        ownLock();
-        if (restart && running) {
-          model.markStopped(guest);
-          model.markRunning(guest);
-        }
-        task.log(`migration finished successfully (from ${source})`);
-      },
+    const storageMap = checkRequest(ctx, model, guest, target);
+    if (haManaged(guest)) return haMigrateTask(ctx, model, guest, target);
+    const online = flag(ctx, "online") && guest.status === "running";
+    return startMigration(model, ctx.tasks, guest, {
+      target,
+      online: type === "qemu" ? online : flag(ctx, "online"),
+      restart: type === "lxc" && flag(ctx, "restart"),
+      withLocalDisks: flag(ctx, "with-local-disks"),
+      force: flag(ctx, "force"),
+      ...(storageMap ? { storageMap } : {}),
     });
   };
 }

@@ -53,7 +53,10 @@ function listNodes(ctx: HandlerContext): Entry[] {
 
 /** A node as /cluster/resources lists it. */
 export function nodeResource(ctx: HandlerContext, model: SimCluster, name: string): Entry {
-  return { ...nodeEntry(ctx, model, name), "cgroup-mode": 2 };
+  const entry: Entry = { ...nodeEntry(ctx, model, name), "cgroup-mode": 2 };
+  // the HA manager's node status, once it is active (any HA resource)
+  if (model.state.guests.some((g) => g.hastate !== undefined)) entry.hastate = model.isNodeOnline(name) ? "online" : "unknown";
+  return entry;
 }
 
 function nodeIndex(ctx: HandlerContext): Entry[] {

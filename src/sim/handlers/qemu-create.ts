@@ -153,7 +153,7 @@ function createVm(ctx: HandlerContext): string {
       // prints "Execute autostart" and calls the vm_start API, which forks a qmstart task of its
       // own (own duration, own worker slot); qmcreate does not wait for it, and a failed start
       // leaves the created VM in place. An HA-managed VM is started by the HA stack instead.
-      if (haManagedParam) applyHaState(model, guest, start ? "started" : "stopped");
+      if (haManagedParam) applyHaState(model, ctx, guest, start ? "started" : "stopped");
       else if (start) {
         task.log("Execute autostart");
         ctx.tasks.start({ node, type: "qmstart", id: String(vmid), kind: "start", work: () => startVm(model, guest, false) });

@@ -42,7 +42,7 @@ export function haTask(ctx: HandlerContext, model: SimCluster, guest: GuestState
     kind: "config",
     work: (task) => {
       task.log(`Requesting HA ${state === "started" ? "start" : "stop"} for ${guest.type === "qemu" ? "VM" : "CT"} ${guest.vmid}`);
-      applyHaState(model, guest, state);
+      applyHaState(model, ctx, guest, state);
     },
   });
 }

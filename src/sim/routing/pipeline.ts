@@ -204,7 +204,7 @@ export class ApiPipeline {
       },
       tasks: {
         start: (options) => {
-          const { record, release } = tasks.create(options, authId(auth));
+          const { record, release } = tasks.create(options, options.user ?? authId(auth));
           if (releases.done) release();
           else releases.pending.push(release);
           return record.upid;

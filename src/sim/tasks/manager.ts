@@ -102,7 +102,7 @@ export class TaskRunner {
     this.trim();
     const pending: PendingTask = { record, options, warnings: 0, running: false };
     this.pending.set(record.upid, pending);
-    this.loadCounts.submitted(options.node, 1);
+    if (!options.supervisor) this.loadCounts.submitted(options.node, 1);
     return { record, release: () => this.schedule(pending) };
   }
 
@@ -134,8 +134,20 @@ export class TaskRunner {
   private schedule(p: PendingTask): void {
     if (this.closed || p.record.status === "stopped") return;
     if (this.timing.profile === "instant") {
-      this.loadCounts.running(p.record.node, 1);
-      void this.execute(p).finally(() => this.loadCounts.running(p.record.node, -1));
+      const counted = !p.options.supervisor;
+      if (counted) this.loadCounts.running(p.record.node, 1);
+      void this.execute(p).finally(() => counted && this.loadCounts.running(p.record.node, -1));
+      return;
+    }
+    if (p.options.supervisor) {
+      const seconds = taskDuration(this.timing, p.options.kind, p.options.bytes, this.random.next());
+      p.timer = setTimeout(
+        () => {
+          p.timer = undefined;
+          void this.execute(p);
+        },
+        seconds * 1000 * this.timing.timeScale,
+      );
       return;
     }
     const queue = this.queues.get(p.record.node) ?? [];
@@ -226,7 +238,8 @@ export class TaskRunner {
   }
 
   private settle(r: TaskRecord): void {
-    if (this.pending.delete(r.upid)) this.loadCounts.submitted(r.node, -1);
+    const p = this.pending.get(r.upid);
+    if (p && this.pending.delete(r.upid) && !p.options.supervisor) this.loadCounts.submitted(r.node, -1);
     this.hooks.changed();
   }
 
@@ -237,8 +250,10 @@ export class TaskRunner {
     if (p.timer) {
       clearTimeout(p.timer);
       p.timer = undefined;
-      this.occupy(p.record.node, -1);
-      this.pump(p.record.node);
+      if (!p.options.supervisor) {
+        this.occupy(p.record.node, -1);
+        this.pump(p.record.node);
+      }
     }
     p.record.log.push("received interrupt");
     await this.rollback(p, "interrupted by signal");
@@ -255,7 +270,7 @@ export class TaskRunner {
       if (p.timer) {
         clearTimeout(p.timer);
         p.timer = undefined;
-        this.occupy(node, -1);
+        if (!p.options.supervisor) this.occupy(node, -1);
       }
       await this.rollback(p, "unexpected status");
       this.finish(p, "unexpected status");
