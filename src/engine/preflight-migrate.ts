@@ -31,7 +31,11 @@ function migrationsOf(guests: GuestPlan[]): Migration[] {
 }
 
 function problem(m: Migration, message: string): PreflightProblem {
-  return { kind: "migration", guest: m.guest.key, message: `cannot migrate ${m.guest.name} from ${m.intent.from} to ${m.intent.target}: ${message}` };
+  return {
+    kind: "migration",
+    guest: m.guest.key,
+    message: `cannot migrate ${m.guest.name} from ${m.intent.from} to ${m.intent.target}: ${message}`,
+  };
 }
 
 /** The nodes: both in the cluster and online. */
@@ -39,7 +43,9 @@ function nodeProblems(cluster: ClusterSnapshot, m: Migration): string[] {
   const out: string[] = [];
   const target = cluster.nodes.get(m.intent.target);
   if (target === undefined) {
-    out.push(`node ${m.intent.target} is not in the cluster (nodes: ${[...cluster.nodes.keys()].sort().join(", ")}); fix node: in the spec`);
+    out.push(
+      `node ${m.intent.target} is not in the cluster (nodes: ${[...cluster.nodes.keys()].sort().join(", ")}); fix node: in the spec`,
+    );
   } else if (!target.online) out.push(`the target node ${m.intent.target} is offline; migrate once it is back`);
   if (cluster.nodes.get(m.intent.from)?.online === false) out.push(`the node it is on, ${m.intent.from}, is offline`);
   return out;
@@ -53,10 +59,15 @@ function storageProblems(cluster: ClusterSnapshot, m: Migration): string[] {
     const info = there.find((s) => s.storage === storage);
     if (info === undefined) {
       out.push(
-        `storage ${storage}, which holds its volumes, does not exist on ${m.intent.target} (storages there: ${there.map((s) => s.storage).sort().join(", ") || "none"}); ` +
-          `add it to that node (or allow it there in the storage's node list) or move the volumes to a storage both nodes have`,
+        `storage ${storage}, which holds its volumes, does not exist on ${m.intent.target} (storages there: ${
+          there
+            .map((s) => s.storage)
+            .sort()
+            .join(", ") || "none"
+        }); ` + `add it to that node (or allow it there in the storage's node list) or move the volumes to a storage both nodes have`,
       );
-    } else if (!info.available) out.push(`storage ${storage}, which holds its volumes, is not available on ${m.intent.target} (disabled or inactive)`);
+    } else if (!info.available)
+      out.push(`storage ${storage}, which holds its volumes, is not available on ${m.intent.target} (disabled or inactive)`);
   }
   return out;
 }
@@ -99,9 +110,14 @@ async function bridgeProblems(client: PveClient, migrations: Migration[], online
 }
 
 /** PVE's answer to GET …/migrate?target=, as far as pvectl reads it (qemu-server and pve-container name some keys differently). */
+interface NodeRefusal {
+  unavailable_storages?: string[];
+  "blocking-ha-resources"?: Array<{ sid?: string; cause?: string }>;
+}
+
 interface Preconditions {
-  not_allowed_nodes?: Record<string, { unavailable_storages?: string[]; "blocking-ha-resources"?: Array<{ sid?: string; cause?: string }> }>;
-  "not-allowed-nodes"?: Record<string, { "blocking-ha-resources"?: Array<{ sid?: string; cause?: string }> }>;
+  not_allowed_nodes?: Record<string, NodeRefusal>;
+  "not-allowed-nodes"?: Record<string, NodeRefusal>;
   local_resources?: string[];
   "mapped-resources"?: string[];
   local_disks?: Array<{ volid?: string; cdrom?: boolean | number; is_unused?: boolean | number }>;
@@ -110,9 +126,9 @@ interface Preconditions {
 /** What PVE says stands in the way, in its own words. */
 function preconditionProblems(answer: Preconditions, m: Migration): string[] {
   const out: string[] = [];
-  const refused = (answer.not_allowed_nodes ?? answer["not-allowed-nodes"] ?? {})[m.intent.target];
+  const refused = (answer.not_allowed_nodes ?? answer["not-allowed-nodes"])?.[m.intent.target];
   if (refused !== undefined) {
-    const storages: string[] = "unavailable_storages" in refused ? (refused.unavailable_storages ?? []) : [];
+    const storages = refused.unavailable_storages ?? [];
     const blocking = (refused["blocking-ha-resources"] ?? []).map((b) => `${b.sid ?? "?"} (${b.cause ?? "rule"})`);
     const why = [
       ...(storages.length > 0 ? [`storages ${storages.join(", ")} are not available there`] : []),
@@ -127,7 +143,8 @@ function preconditionProblems(answer: Preconditions, m: Migration): string[] {
     out.push(`it uses mapped devices (${answer["mapped-resources"]!.join(", ")}); pvectl does not migrate guests with mapped devices`);
   }
   for (const disk of answer.local_disks ?? []) {
-    if (disk.cdrom && !disk.is_unused) out.push(`its CD-ROM shows ${disk.volid ?? "a local image"}, which is local to ${m.intent.from}; eject it first`);
+    if (disk.cdrom && !disk.is_unused)
+      out.push(`its CD-ROM shows ${disk.volid ?? "a local image"}, which is local to ${m.intent.from}; eject it first`);
   }
   return out;
 }
@@ -147,7 +164,9 @@ async function askPve(client: PveClient, m: Migration): Promise<string[]> {
 export async function checkMigrations(client: PveClient, cluster: ClusterSnapshot, guests: GuestPlan[]): Promise<PreflightProblem[]> {
   const migrations = migrationsOf(guests);
   if (migrations.length === 0) return [];
-  const local = new Map(migrations.map((m) => [m, [...nodeProblems(cluster, m), ...storageProblems(cluster, m), ...memoryProblems(cluster, m)]]));
+  const local = new Map(
+    migrations.map((m) => [m, [...nodeProblems(cluster, m), ...storageProblems(cluster, m), ...memoryProblems(cluster, m)]]),
+  );
   const online = new Set([...cluster.nodes.values()].filter((n) => n.online).map((n) => n.node));
   const asking = migrations.filter((m) => online.has(m.intent.target) && online.has(m.intent.from));
   const [bridges, answers] = await Promise.all([
@@ -155,5 +174,7 @@ export async function checkMigrations(client: PveClient, cluster: ClusterSnapsho
     mapConcurrent(asking, 4, async (m) => [m, await askPve(client, m)] as const),
   ]);
   const pve = new Map(answers);
-  return migrations.flatMap((m) => [...(local.get(m) ?? []), ...(bridges.get(m) ?? []), ...(pve.get(m) ?? [])].map((text) => problem(m, text)));
+  return migrations.flatMap((m) =>
+    [...(local.get(m) ?? []), ...(bridges.get(m) ?? []), ...(pve.get(m) ?? [])].map((text) => problem(m, text)),
+  );
 }

@@ -321,8 +321,7 @@ export class GuestRunner {
     if (type === undefined || this.vmid === undefined) return;
     // A clone's task runs on the source's node, listed under the source's vmid.
     const intent = call.intent;
-    const where =
-      intent.op === "clone" ? { node: intent.source.node, vmid: intent.source.vmid } : { node: this.#node, vmid: this.vmid };
+    const where = intent.op === "clone" ? { node: intent.source.node, vmid: intent.source.vmid } : { node: this.#node, vmid: this.vmid };
     try {
       const upid = await findLostTask(this.#deps.client, { ...where, type, sentAtMs }, this.#seen);
       if (upid === undefined) return;

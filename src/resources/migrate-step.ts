@@ -31,7 +31,12 @@ export interface MigrationFacts {
 }
 
 /** The kind's migrate call (the path names the node the guest is on). */
-export type MigrateCall = (node: string, vmid: number, body: Record<string, ParamValue>, intent: Omit<MigrateIntent, "kind" | "op">) => ApiCall;
+export type MigrateCall = (
+  node: string,
+  vmid: number,
+  body: Record<string, ParamValue>,
+  intent: Omit<MigrateIntent, "kind" | "op">,
+) => ApiCall;
 
 interface MovingGuest {
   vmid: number;
@@ -79,7 +84,12 @@ export function migrateStep(
     from: guest.node,
     target,
     mode,
-    localVolumes: local.map(({ slot, volume, storage, sizeBytes }) => ({ slot, volume, storage, ...(sizeBytes !== undefined ? { sizeBytes } : {}) })),
+    localVolumes: local.map(({ slot, volume, storage, sizeBytes }) => ({
+      slot,
+      volume,
+      storage,
+      ...(sizeBytes !== undefined ? { sizeBytes } : {}),
+    })),
     storages: [...new Set(facts.volumes.map((v) => v.storage))].sort(),
     bridges: [...new Set(facts.bridges)].sort(),
     ...(guest.status === "running" ? { memoryBytes: facts.memoryBytes } : {}),

@@ -27,5 +27,11 @@ export function ctMigrationFacts(live: LiveCt): MigrationFacts {
   }
   const bridges = Object.values(live.nics).flatMap((n) => (n.bridge !== undefined ? [n.bridge] : []));
   const memory = Number(live.options.memory ?? "512");
-  return { volumes, bridges, memoryBytes: (Number.isFinite(memory) && memory > 0 ? memory : 512) * MIB, live: false, blockers: blockers.sort() };
+  return {
+    volumes,
+    bridges,
+    memoryBytes: (Number.isFinite(memory) && memory > 0 ? memory : 512) * MIB,
+    live: false,
+    blockers: blockers.sort(),
+  };
 }
