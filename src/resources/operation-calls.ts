@@ -15,17 +15,7 @@ import { poolCalls } from "./pool-calls.js";
 import { snapshotCreateCall, snapshotDeleteCall, snapshotRollbackCall } from "./snapshot-calls.js";
 
 /** What an operator (or apply) can do to a guest of the spec; each a separate line of `access needs`. */
-export type GuestOperation =
-  | "create"
-  | "clone"
-  | "change"
-  | "power"
-  | "migrate"
-  | "destroy"
-  | "template"
-  | "pool"
-  | "snapshot"
-  | "backup";
+export type GuestOperation = "create" | "clone" | "change" | "power" | "migrate" | "destroy" | "template" | "pool" | "snapshot" | "backup";
 
 export interface OperationCalls {
   operation: GuestOperation;
