@@ -155,8 +155,9 @@ async function askPve(client: PveClient, m: Migration): Promise<string[]> {
     const answer = (await client.request("GET", resolvePath(call), { target: m.intent.target })) as Preconditions | null;
     return answer ? preconditionProblems(answer, m) : [];
   } catch (err) {
-    // A server without the endpoint (501): the checks above are all there is.
-    if (err instanceof PveError && err.status === 501) return [];
+    // A server without the endpoint (501): the checks above are all there is. Refused (403): the
+    // permission preflight names the missing VM.Migrate already.
+    if (err instanceof PveError && (err.status === 501 || err.status === 403)) return [];
     return [`PVE could not be asked whether it may move (${errorText(err).split("\n")[0]}); run plan again`];
   }
 }

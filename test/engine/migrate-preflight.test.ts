@@ -31,6 +31,14 @@ vms:
     memory: 4096
     disks:
       scsi0: { storage: shared, size: 1G }
+  - vmid: 613
+    name: with-iso
+    node: ${target}
+    power: stopped
+    disks:
+      scsi0: { storage: shared, size: 1G }
+    cdroms:
+      ide2: { iso: "local:iso/debian-13-netinst.iso" }
 `;
 
 describe("migration preflight", () => {
@@ -70,5 +78,15 @@ describe("migration preflight", () => {
     await assert.rejects(applyPlan(lab.client, planned, fastApply), /preflight/i);
     const listed = (await lab.client.request("GET", "/cluster/resources", { type: "vm" })) as Array<{ vmid: number; node: string }>;
     for (const vmid of [610, 611, 612]) assert.equal(listed.find((g) => g.vmid === vmid)?.node, "pve1");
+  });
+
+  it("a guest tied to its node cannot move: a plan error that says why (a CD-ROM image on node-local storage)", async () => {
+    const planned = await planSpec(lab.client, parseSpec(guests("pve2"), "test.yaml"));
+    const guest = planned.plan.guests.find((g) => g.key === "with-iso")!;
+    assert.deepEqual(guest.steps, []);
+    assert.match(
+      guest.errors.join("\n"),
+      /with-iso cannot move from pve1 to pve2: ide2 shows local:iso\/debian-13-netinst.iso, on node-local storage local \(PVE does not copy CD-ROM images\)/,
+    );
   });
 });
