@@ -57,11 +57,11 @@ function copies(local: MigratingVolume[]): string {
   return `copies ${each.join(", ")}`;
 }
 
-const HOW: Record<MigrationMode, string> = {
-  online: "online: paused only briefly at the switch-over",
-  restart: "restart: stopped here, started on the target; down meanwhile",
-  offline: "offline",
-};
+function how(mode: MigrationMode, from: string, target: string): string {
+  if (mode === "online") return "online: paused only briefly at the switch-over";
+  if (mode === "restart") return `restart: stopped on ${from}, started on ${target}; down meanwhile`;
+  return "offline";
+}
 
 /**
  * The migration of `guest` to `target`. `isShared`: whether a storage is shared (its volumes stay
@@ -97,7 +97,7 @@ export function migrateStep(
   return {
     action: "migrate",
     severity: mode === "restart" ? "service-impact" : "configuration",
-    summary: `migrate ${guest.name ?? guest.vmid} ${guest.node} → ${target} (${HOW[mode]}; ${copies(local)})`,
+    summary: `migrate ${guest.name ?? guest.vmid} ${guest.node} → ${target} (${how(mode, guest.node, target)}; ${copies(local)})`,
     changes: [{ field: "node", before: guest.node, after: target }],
     calls: [call(guest.node, guest.vmid, body, intent)],
   };
