@@ -30,8 +30,11 @@ export async function applyGuest(run: GuestApply, guest: GuestPlan): Promise<Gue
   const runner = new GuestRunner(run.deps, guest);
   await runSteps(run, guest, runner, report);
   if (runner.vmid !== undefined) report.vmid = runner.vmid;
-  await readPendingReboot(run.client, guest, report);
-  await readDevices(run.client, guest, report);
+  // Read where the guest is now: a migration of the plan may have moved it.
+  const here = runner.node === guest.node ? guest : { ...guest, node: runner.node };
+  report.node = runner.node;
+  await readPendingReboot(run.client, here, report);
+  await readDevices(run.client, here, report);
   report.result = resultOf(report, guest.exists);
   return report;
 }

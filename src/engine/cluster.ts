@@ -12,6 +12,9 @@ export interface NodeInfo {
   node: string;
   online: boolean;
   maxcpu?: number;
+  /** Memory in use and in all, in bytes (listed only to those with Sys.Audit on the node). */
+  mem?: number;
+  maxmem?: number;
 }
 
 export interface StorageInfo {
@@ -36,6 +39,8 @@ export interface GuestSummary {
   template: boolean;
   /** The pool the guest belongs to (PVE lists it with the guest). */
   pool?: string;
+  /** The state of its HA resource (PVE's `hastate`); undefined: not an HA resource. */
+  hastate?: string;
 }
 
 export interface ClusterSnapshot {
@@ -51,7 +56,12 @@ export async function readCluster(client: PveClient): Promise<ClusterSnapshot> {
   const guests: GuestSummary[] = [];
   for (const e of entries ?? []) {
     if (e.type === "node" && e.node) {
-      nodes.set(e.node, { node: e.node, online: e.status === "online", ...(e.maxcpu !== undefined ? { maxcpu: e.maxcpu } : {}) });
+      nodes.set(e.node, {
+        node: e.node,
+        online: e.status === "online",
+        ...(e.maxcpu !== undefined ? { maxcpu: e.maxcpu } : {}),
+        ...(e.mem !== undefined && e.maxmem !== undefined ? { mem: e.mem, maxmem: e.maxmem } : {}),
+      });
     } else if (e.type === "storage" && e.storage && e.node) {
       storages.push({
         storage: e.storage,
@@ -72,6 +82,7 @@ export async function readCluster(client: PveClient): Promise<ClusterSnapshot> {
         ...(e.lock ? { lock: e.lock } : {}),
         template: Boolean(e.template),
         ...(e.pool ? { pool: e.pool } : {}),
+        ...(e.hastate ? { hastate: e.hastate } : {}),
       });
     }
   }
@@ -90,6 +101,7 @@ export async function readGuest(client: PveClient, guest: GuestSummary): Promise
     ...(guest.lock ? { lock: guest.lock } : {}),
     template: guest.template,
     ...(guest.pool !== undefined ? { pool: guest.pool } : {}),
+    ...(guest.hastate !== undefined ? { ha: { sid: `${kind.haPrefix}:${guest.vmid}`, state: guest.hastate } } : {}),
   };
   const entries = await kind.read.pending(client, guest.node, guest.vmid);
   const live = kind.fromPending(meta, entries);

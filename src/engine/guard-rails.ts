@@ -40,19 +40,23 @@ export function refusal(step: Step, options: GuardRails): string | undefined {
   return "service-impact: needs --allow-restart";
 }
 
-/** Per step of a guest: the reason it is skipped, if it is. Destroys and stops pull their companions with them. */
+/**
+ * Per step of a guest: the reason it is skipped, if it is. Destroys and stops pull their
+ * companions with them, and so does a migration: every later step names the node it moves to.
+ */
 export function skipReasons(guest: GuestPlan, options: GuardRails): Map<string, string> {
   const reasons = new Map<string, string>();
   const destroy = guest.steps.find((s) => s.action === "destroy");
   const destroyRefused = destroy ? refusal(destroy, options) : undefined;
-  let stopRefused: string | undefined;
+  let held: string | undefined;
   for (const step of guest.steps) {
     const own = refusal(step, options);
     if (destroyRefused) reasons.set(step.id, step === destroy ? destroyRefused : `not run: the destroy is refused (${destroyRefused})`);
-    else if (stopRefused) reasons.set(step.id, `not run: the guest was not stopped (${stopRefused})`);
+    else if (held) reasons.set(step.id, held);
     else if (own) {
       reasons.set(step.id, own);
-      if (step.action === "stop") stopRefused = own;
+      if (step.action === "stop") held = `not run: the guest was not stopped (${own})`;
+      if (step.action === "migrate") held = `not run: the guest was not migrated (${own})`;
     }
   }
   return reasons;

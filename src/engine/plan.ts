@@ -16,6 +16,7 @@ import { hiddenVmids, invisibleGuestError, invisibleGuestProblem } from "./invis
 import { planObjects } from "./plan-objects.js";
 import { checkPermissions, checkReferences } from "./preflight.js";
 import { checkClones } from "./preflight-clone.js";
+import { checkMigrations } from "./preflight-migrate.js";
 import { checkFormats } from "./preflight-format.js";
 import { checkPools, poolsJoinedBy } from "./preflight-pools.js";
 import { checkSpace } from "./preflight-space.js";
@@ -41,11 +42,20 @@ export interface PlanOptions {
   adoptHint?: string;
   /** `--show-secret`: a new API token without `secretFile` gets its secret printed once at apply (else the plan refuses it). */
   showSecret?: boolean;
+  /**
+   * How a guest found away from its spec's node is read (resources/placement.ts): `record` (the
+   * default) migrates it only when the spec's node differs from the one pvectl recorded; `spec`
+   * (`--placement spec`) migrates every guest away from its spec's node.
+   */
+  placement?: PlacementMode;
   /** How long entries without a vmid wait for creates in progress that may be them (default 60 s), and the progress of that wait. */
   createWait?: SettleOptions;
 }
 
 export const DEFAULT_SHUTDOWN_TIMEOUT = 120;
+
+export const PLACEMENT_MODES = ["record", "spec"] as const;
+export type PlacementMode = (typeof PLACEMENT_MODES)[number];
 
 /** What planning read: apply reuses it instead of reading the cluster again, and reports unchanged guests from it. */
 export interface PlanContext {
@@ -78,12 +88,13 @@ async function finish(
 ): Promise<Plan> {
   plan.preflightErrors = [...refused];
   if (options.skipPreflight) return plan;
-  const [references, pools, permissions, clones, space] = await Promise.all([
+  const [references, pools, permissions, clones, space, migrations] = await Promise.all([
     checkReferences(client, cluster, plan.guests),
     checkPools(client, plan.guests, creatingPools),
     checkPermissions(client, plan.guests),
     checkClones(client, cluster, plan.guests),
     checkSpace(client, cluster, plan.guests),
+    checkMigrations(client, cluster, plan.guests),
   ]);
   plan.preflightErrors.push(
     ...references,
@@ -91,6 +102,7 @@ async function finish(
     ...permissions,
     ...clones,
     ...space.problems,
+    ...migrations,
     ...checkFormats(cluster, plan.guests),
     ...checkTemplates(cluster, plan.guests),
   );
@@ -216,6 +228,10 @@ export async function buildPlan(
     }
   }
   const reads = await readGuestsPerGuest(client, toRead, options.readConcurrency);
+  const placement = {
+    followSpec: options.placement === "spec",
+    sharedStorages: new Set(cluster.storages.filter((s) => s.shared).map((s) => s.storage)),
+  };
   const live = reads.live;
   const guests: GuestPlan[] = [];
   const refused: PreflightProblem[] = [];
@@ -254,7 +270,9 @@ export async function buildPlan(
       const current = live.get(match.guest.vmid)!;
       const adopt = !isOwned(match.guest);
       const kind = kindOf(vm);
-      const planned = vm.absent ? planGuestDestroy(kind, vm.key, current, power) : kind.plan.update(vm, current, { ...power, adopt });
+      const planned = vm.absent
+        ? planGuestDestroy(kind, vm.key, current, power)
+        : kind.plan.update(vm, current, { ...power, adopt, placement });
       if (!vm.absent && vm.clone !== undefined) planned.warnings.push(CLONE_NOTE);
       guests.push(planned);
     }

@@ -50,6 +50,13 @@ function needsOfIntent(guest: GuestPlan, intent: CallIntent): SpaceNeed[] {
       return intent.sizeBytes !== undefined
         ? [at(intent.storage, `${intent.slot} moved ${humanSize(intent.sizeBytes)}`, intent.sizeBytes)]
         : [];
+    case "migrate":
+      // Node-local volumes are copied to the same storage on the target (shared ones stay).
+      return intent.localVolumes.flatMap((v) =>
+        v.sizeBytes !== undefined
+          ? [{ ...at(v.storage, `${v.slot} copied to ${intent.target} ${humanSize(v.sizeBytes)}`, v.sizeBytes), node: intent.target }]
+          : [],
+      );
     case "clone":
       // A linked clone shares its template's base volumes: nothing new to hold.
       if (!intent.full) return [];

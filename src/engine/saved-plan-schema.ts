@@ -74,6 +74,7 @@ export const savedPlanOptionsSchema = z.strictObject({
   forceStop: z.boolean(),
   adopt: z.boolean(),
   showSecret: z.boolean().optional(),
+  placement: z.enum(["record", "spec"]).optional(),
 });
 
 export const clusterIdentitySchema = z.strictObject({

@@ -33,7 +33,7 @@ export interface SavedSpecFile {
 
 /** The plan options that change the plan's content; see savedPlanOptionsSchema to add one. */
 export type SavedPlanOptions = Required<Pick<PlanOptions, "shutdownTimeoutSeconds" | "forceStop" | "adopt">> &
-  Pick<PlanOptions, "showSecret">;
+  Pick<PlanOptions, "showSecret" | "placement">;
 import { writePrivateFile } from "../util/private-file.js";
 import { safeLine } from "../util/safe-text.js";
 

@@ -83,6 +83,8 @@ export class GuestRunner {
   readonly #seen = new Set<string>();
   /** When the last clone lock wait was shown (ms into the wait). */
   #lockNoticeAt: number | undefined;
+  /** The node the guest is on now: where a migration of the plan starts until it ran, its target after. */
+  #node: string;
 
   constructor(deps: RunnerDeps, guest: GuestPlan) {
     this.#deps = deps;
@@ -90,6 +92,13 @@ export class GuestRunner {
     this.#digest = guest.exists ? guest.digest : undefined;
     this.vmid = guest.vmid;
     this.#kind = kindOf(guest);
+    const migration = guest.steps.flatMap((s) => s.calls).find((c) => c.intent.op === "migrate")?.intent;
+    this.#node = migration?.op === "migrate" ? migration.from : guest.node;
+  }
+
+  /** The node the guest is on as far as this runner knows (a migration of its plan moves it). */
+  get node(): string {
+    return this.#node;
   }
 
   /** Runs a step; returns the warnings of its tasks, how many attempts it took and what it made (a backup's archive). */
@@ -103,10 +112,12 @@ export class GuestRunner {
       const makesGuest = call.intent.op === "create" || call.intent.op === "clone";
       // Backups, restores and archive deletes resolve their lost answers their own way (archive-call.ts).
       const r = isArchiveIntent(call.intent)
-        ? await runArchiveCall(this.#archiveDeps(step), this.#guest.node, { ...call, intent: call.intent })
+        ? await runArchiveCall(this.#archiveDeps(step), this.#node, { ...call, intent: call.intent })
         : makesGuest
           ? await this.#create(step, call)
           : await this.#call(step, call);
+      // Every later call and read goes to the node the guest is on now, once that is confirmed.
+      if (call.intent.op === "migrate") this.#node = await this.#confirmMigrated(call.intent.target);
       warnings.push(...r.warnings);
       attempts += r.attempts;
       if ("result" in r && typeof r.result === "string") result = r.result;
@@ -203,6 +214,8 @@ export class GuestRunner {
           lost = true;
           await this.#awaitLostTask(call, sentAtMs);
           if (await this.#applied(call)) return this.#sent(sends);
+          // A migration is never sent twice: a first one PVE may still start would race the second.
+          if (intent.op === "migrate") throw new Error(this.#unresolvedMigration(intent.target, err));
           // Not there: a write that must not land twice is resent with the same digest, so a
           // first request still on its way is refused by PVE should it arrive after the resend.
           // Any other write may land twice, and our own first one would fail a digest check.
@@ -221,7 +234,7 @@ export class GuestRunner {
   async #checkExpected(call: ApiCall): Promise<void> {
     const intent = call.intent;
     if (intent.op !== "configure" || !intent.expects?.length) return;
-    const config = await this.#kind.read.config(this.#deps.client, this.#guest.node, this.vmid!);
+    const config = await this.#kind.read.config(this.#deps.client, this.#node, this.vmid!);
     for (const { key, volume } of intent.expects) {
       const held = config[key] !== undefined ? volumeOf(String(config[key])) : undefined;
       if (held === volume) continue;
@@ -238,7 +251,7 @@ export class GuestRunner {
    */
   async #params(call: ApiCall): Promise<Record<string, ParamValue>> {
     if (clonedVolumeSlots(call).length === 0) return resolveParams(call);
-    const config = await this.#kind.read.config(this.#deps.client, this.#guest.node, this.vmid!);
+    const config = await this.#kind.read.config(this.#deps.client, this.#node, this.vmid!);
     const clonedVolume = (slot: string) => {
       const volume = config[slot] !== undefined ? volumeOf(String(config[slot])) : undefined;
       if (volume === undefined)
@@ -290,13 +303,13 @@ export class GuestRunner {
       emit({ type: "lock-wait", guest: this.#guest, step, lock: current, elapsedMs, limitMs });
     const locked = this.#digest !== undefined ? await this.#config() : undefined;
     const wait = () => waitForRelease({ readConfig, retry, limitMs, since, notify }, lock);
-    await (idle ? idle(this.#guest.node, wait) : wait());
+    await (idle ? idle(this.#node, wait) : wait());
     if (this.#digest !== undefined) this.#digest = await digestAfterRelease(this.#digest, locked, readConfig);
   }
 
   async #config(): Promise<Record<string, unknown> | undefined> {
     try {
-      return await this.#kind.read.config(this.#deps.client, this.#guest.node, this.vmid!);
+      return await this.#kind.read.config(this.#deps.client, this.#node, this.vmid!);
     } catch {
       return undefined;
     }
@@ -308,8 +321,7 @@ export class GuestRunner {
     if (type === undefined || this.vmid === undefined) return;
     // A clone's task runs on the source's node, listed under the source's vmid.
     const intent = call.intent;
-    const where =
-      intent.op === "clone" ? { node: intent.source.node, vmid: intent.source.vmid } : { node: this.#guest.node, vmid: this.vmid };
+    const where = intent.op === "clone" ? { node: intent.source.node, vmid: intent.source.vmid } : { node: this.#node, vmid: this.vmid };
     try {
       const upid = await findLostTask(this.#deps.client, { ...where, type, sentAtMs }, this.#seen);
       if (upid === undefined) return;
@@ -327,7 +339,7 @@ export class GuestRunner {
    */
   async #awaitUnnamedTask(call: ApiCall, sentAtMs: number): Promise<string[]> {
     const type = this.#kind.taskType(call);
-    const where = { node: this.#guest.node, vmid: this.vmid!, type: type ?? "", sentAtMs };
+    const where = { node: this.#node, vmid: this.vmid!, type: type ?? "", sentAtMs };
     const upid = type !== undefined ? await findLostTask(this.#deps.client, where, this.#seen) : undefined;
     if (upid !== undefined) return this.#wait(upid);
     if (await this.#landed(call)) return [];
@@ -356,16 +368,43 @@ export class GuestRunner {
     return lockOf(await this.#config());
   }
 
+  /** Where the cluster lists the guest now, and its lock. */
+  async #listed(): Promise<ClusterResource | undefined> {
+    const guests = await getClusterResources(this.#deps.client, { type: "vm" });
+    return guests.find((g) => Number(g.vmid) === this.vmid);
+  }
+
+  /** After the migration's task ended well: the guest must be listed on `target` (the node every later step uses). */
+  async #confirmMigrated(target: string): Promise<string> {
+    const listed = await this.#listed();
+    if (listed?.node === target) return target;
+    throw new Error(
+      `the migration task ended, but ${this.#guest.name} (vmid ${this.vmid}) is listed on ${listed?.node ?? "no node"}, not ${target}: check the task log, then run plan again`,
+    );
+  }
+
+  #unresolvedMigration(target: string, err: unknown): string {
+    return (
+      `the answer to the migration request was lost (${errorText(err).split("\n")[0]}), and ${this.#guest.name} (vmid ${this.vmid}) is not on ${target} ` +
+      `and no migration task of it was found on ${this.#node}; it was not sent again: check the node's task log, then run plan again`
+    );
+  }
+
   /** Reads the guest back: is this call's effect already there? */
   async #applied(call: ApiCall): Promise<boolean> {
     const intent = call.intent;
     try {
       if (intent.op === "destroy") return await this.#gone();
-      if (intent.op === "snapshot") return await snapshotLanded(this.#deps.client, { node: this.#guest.node, vmid: this.vmid! }, intent);
+      // Moved when it is listed on the target and no migration holds it any more.
+      if (intent.op === "migrate") {
+        const listed = await this.#listed();
+        return listed?.node === intent.target && listed.lock !== "migrate";
+      }
+      if (intent.op === "snapshot") return await snapshotLanded(this.#deps.client, { node: this.#node, vmid: this.vmid! }, intent);
       if (intent.op === "power") {
         // A reboot leaves no trace to read: it is never taken as landed.
         if (intent.action === "reboot") return false;
-        const status = await this.#kind.read.status(this.#deps.client, this.#guest.node, this.vmid!);
+        const status = await this.#kind.read.status(this.#deps.client, this.#node, this.vmid!);
         return status.status === (intent.action === "start" ? "running" : "stopped");
       }
       return await this.#landed(call);
@@ -377,7 +416,7 @@ export class GuestRunner {
   /** Whether the guest, read back, shows the call's effect (the kind decides what that means). */
   async #landed(call: ApiCall): Promise<boolean> {
     try {
-      const node = this.#guest.node;
+      const node = this.#node;
       const entries = await this.#kind.read.pending(this.#deps.client, node, this.vmid!);
       return this.#kind.landed(call, { vmid: this.vmid!, node }, entries);
     } catch {
@@ -401,7 +440,7 @@ export class GuestRunner {
    */
   async #awaitAutostart(sinceMs: number): Promise<string[]> {
     const { client, watcher } = this.#deps;
-    const node = this.#guest.node;
+    const node = this.#node;
     const vmid = this.vmid!;
     const startCall: ApiCall = {
       ...this.#kind.endpoints.status(node, vmid, "start", {}),
@@ -517,7 +556,7 @@ export class GuestRunner {
       this.#lockNoticeAt = elapsedMs;
     }
     const pause = () => sleep(Math.min(backoff(retry, 3), lockWaitMs - elapsedMs));
-    await (idle ? idle(this.#guest.node, pause) : pause());
+    await (idle ? idle(this.#node, pause) : pause());
     return true;
   }
 

@@ -94,6 +94,7 @@ export type CallIntent =
   /** `sizeBytes`: the volume copied (absent when not known); `format`: the copy's image format, when asked. */
   | { kind: GuestType; op: "move-volume"; slot: string; storage: string; sizeBytes?: number; format?: string }
   | { kind: GuestType; op: "power"; action: PowerAction }
+  | MigrateIntent
   | { kind: GuestType; op: "destroy" }
   /**
    * Converts the guest to a template (one way: PVE has no call that turns it back). `volumes`:
@@ -148,6 +149,30 @@ export interface ObjectIntent {
    * are granted again, so every entry must be visible to the caller (Sys.Audit on /access).
    */
   regrantsAcl?: true;
+}
+
+/** How PVE moves a guest: live (a VM keeps running), restart (a container is stopped and started on the target), offline. */
+export type MigrationMode = "online" | "restart" | "offline";
+
+/**
+ * A guest moved to another node (POST …/migrate, whose path names the node it is on). Never
+ * sent twice: a lost answer is resolved by reading where the guest is. What preflight checks
+ * on the target is said here, as the planner read the guest.
+ */
+export interface MigrateIntent {
+  kind: GuestType;
+  op: "migrate";
+  from: string;
+  target: string;
+  mode: MigrationMode;
+  /** The volumes on node-local storages PVE copies to the target (same storage id there), with their sizes when known. */
+  localVolumes: Array<{ slot: string; volume: string; storage: string; sizeBytes?: number }>;
+  /** Every storage the guest's volumes are on: each must be present and enabled on the target. */
+  storages: string[];
+  /** The bridges its NICs are on: each must exist on the target. */
+  bridges: string[];
+  /** The guest's memory, for a running guest (the target must have that much free). */
+  memoryBytes?: number;
 }
 
 export type SnapshotAction = "create" | "delete" | "rollback";

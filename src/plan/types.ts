@@ -45,6 +45,10 @@ export type StepAction =
   | "adopt"
   /** Pool membership: join, leave or move (PUT /pools). */
   | "pool"
+  /** The guest moved to the spec's node (POST …/migrate). */
+  | "migrate"
+  /** The tag that records the node pvectl placed the guest on (resources/placement-record.ts). */
+  | "record-placement"
   /** A cluster object (backup job, and the access objects of #16): created, updated or deleted by its id. */
   | "object-create"
   | "object-update"
@@ -162,8 +166,14 @@ export interface GuestPlan {
   name: string;
   /** Known for existing guests and specs that name one; absent when apply allocates it. */
   vmid?: number;
+  /** The node its steps run on: the spec's when the plan migrates it there (the migrate step names the node it leaves). */
   node: string;
   exists: boolean;
+  /**
+   * Found away from its spec's node, moved by someone else (HA, an operator): pvectl leaves it
+   * there and `--follow-placement` lists it, for the operator to write the live node in the spec.
+   */
+  movedElsewhere?: { specNode: string; liveNode: string };
   /** Config digest read at plan time; apply refuses a saved plan if it changed. */
   digest?: string;
   steps: Step[];
@@ -226,6 +236,7 @@ export interface PreflightProblem {
     | "pool"
     | "adoption"
     | "clone"
+    | "migration"
     | "object"
     | "snapshot";
   guest?: string;

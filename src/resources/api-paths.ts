@@ -24,6 +24,10 @@ export interface GuestEndpoints {
   template(node: string, vmid: VmidRef): EndpointCall;
   status(node: string, vmid: VmidRef, action: PowerAction, body: Body): EndpointCall;
   clone(node: string, vmid: VmidRef, body: Body): EndpointCall;
+  /** POST …/migrate: move the guest to another node (`target`); a task (qmigrate, vzmigrate). */
+  migrate(node: string, vmid: number, body: Body): EndpointCall;
+  /** GET …/migrate: PVE's own preconditions for moving the guest to `target`. */
+  migratePreconditions(node: string, vmid: number, target: string): EndpointCall;
   snapshot(action: SnapshotAction, node: string, vmid: number, snapname: string, body: Body): EndpointCall;
 }
 

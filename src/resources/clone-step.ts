@@ -7,6 +7,8 @@ import type { ApiCall, BodyValue, FieldChange, ParamValue, StepDraft } from "../
 import { ALLOCATED_VMID, type VmidRef } from "./api-paths.js";
 import { GUEST_KINDS } from "./index.js";
 import { printTags } from "./formats.js";
+import { normaliseTags } from "../pve/index.js";
+import { placementTag, withPlacementRecord } from "./placement-record.js";
 import type { CloneSpec } from "./kind.js";
 import { OWNERSHIP_TAG } from "./ownership.js";
 
@@ -152,21 +154,32 @@ export function withVmidPlaceholder(step: StepDraft, vmid: number | undefined): 
 }
 
 /**
- * The copy lacks pvectl's ownership tag (its source has none): the first follow-up adds it, so a
- * rerun finds the clone. `config` is the kind's config call.
+ * The copy's own tags: a clone carries its source's, which lack pvectl's ownership tag when the
+ * source is not pvectl's and name the source's node as the placement record. The first follow-up
+ * adds the tag and records the copy's node (no step when the source's tags already say both), so
+ * a rerun finds the clone and knows where pvectl put it. `config` is the kind's config call.
  */
-export function cloneOwnershipStep(
+export function cloneTagStep(
   config: (node: string, vmid: VmidRef, params: Record<string, ParamValue>) => ApiCall,
   copy: { node: string; tags: string[] },
   vmid: VmidRef,
-): StepDraft {
+): { step?: StepDraft; tags: string[] } {
+  const tags = normaliseTags(withPlacementRecord([...copy.tags, OWNERSHIP_TAG], copy.node));
   const before = printTags(copy.tags);
-  const after = printTags([...copy.tags, OWNERSHIP_TAG]);
+  const after = printTags(tags);
+  if (before === after) return { tags };
+  const owned = copy.tags.includes(OWNERSHIP_TAG);
+  const what = owned
+    ? `record its node ${copy.node} (${placementTag(copy.node)}) in place of its source's`
+    : `${OWNERSHIP_TAG} and record its node (${placementTag(copy.node)}): its source does not carry the ${OWNERSHIP_TAG} tag, so the copy does not either`;
   return {
-    action: "config",
-    severity: "configuration",
-    summary: `tag the clone ${OWNERSHIP_TAG} (its source does not carry the tag, so the copy does not either)`,
-    changes: [{ field: "tags", ...(before !== "" ? { before } : {}), after }],
-    calls: [config(copy.node, vmid, { tags: after })],
+    tags,
+    step: {
+      action: "config",
+      severity: "configuration",
+      summary: `tag the clone ${what}`,
+      changes: [{ field: "tags", ...(before !== "" ? { before } : {}), after }],
+      calls: [config(copy.node, vmid, { tags: after })],
+    },
   };
 }

@@ -13,6 +13,21 @@ import type { GuestTaskTypes } from "./task-types.js";
 
 export type PowerState = "running" | "stopped";
 
+/**
+ * The guest's HA resource as /cluster/resources lists it (`hastate`): `sid` is its id
+ * (`vm:100`, `ct:101`), `state` the state HA was asked for or is in (`started`, `stopped`,
+ * `disabled`, `ignored` ...). Absent: not an HA resource.
+ */
+export interface HaState {
+  sid: string;
+  state: string;
+}
+
+/** HA manages the guest's placement and power: an HA resource in any state but `ignored`. */
+export function haManaged(ha: HaState | undefined): ha is HaState {
+  return ha !== undefined && ha.state !== "ignored";
+}
+
 /** What the cluster listing says of a guest, beside its config. */
 export interface GuestMeta {
   vmid: number;
@@ -22,6 +37,8 @@ export interface GuestMeta {
   template?: boolean;
   /** Pool membership, as /cluster/resources lists it (not part of the config). */
   pool?: string;
+  /** Its HA resource, when it is one. */
+  ha?: HaState;
 }
 
 export interface PowerOptions {
@@ -37,6 +54,15 @@ export interface UpdateOptions extends PowerOptions {
    * `--adopt`): the plan adds the tag first. The engine refuses such a guest otherwise.
    */
   adopt?: boolean;
+  /** What moving a guest needs to know of the cluster, and how a node mismatch is read (resources/placement.ts). */
+  placement?: PlacementOptions;
+}
+
+export interface PlacementOptions {
+  /** `--placement spec`: a guest away from its spec's node is moved there, whatever the placement record says. */
+  followSpec?: boolean;
+  /** Storages shared between nodes (a migration leaves their volumes where they are; every other volume is copied). */
+  sharedStorages: ReadonlySet<string>;
 }
 
 /** The NICs' MACs and the volumes of a guest, as every report shows them (keyed by slot). */
@@ -99,6 +125,8 @@ export interface LiveBase {
    * reverted, not rewritten and rebooted for (resources/pending-revert.ts).
    */
   optionsInEffect?: Record<string, string>;
+  /** Its HA resource, when it is one (HA then owns its placement and power). */
+  ha?: HaState;
 }
 
 /** A volume of a guest, as the snapshot checks and reports read it. */

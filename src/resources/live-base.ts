@@ -3,7 +3,7 @@
 // options (qemu/read.ts, lxc/read.ts).
 import type { ConfigValue } from "../api/endpoints/index.js";
 import { parseTags } from "./formats.js";
-import type { GuestMeta, PowerState } from "./kind.js";
+import type { GuestMeta, HaState, PowerState } from "./kind.js";
 
 export interface LiveGuestFields {
   vmid: number;
@@ -16,6 +16,8 @@ export interface LiveGuestFields {
   tags: string[];
   pendingKeys: string[];
   pool?: string;
+  /** Its HA resource (from /cluster/resources `hastate`); undefined: not one. */
+  ha?: HaState;
   /** The guest has snapshots (its config names the one it runs from, `parent`); undefined: none. */
   snapshotted?: true;
 }
@@ -42,6 +44,7 @@ export function liveGuestFields(
     tags: parseTags(text("tags")),
     pendingKeys: [...pendingKeys].sort(),
     ...(meta.pool !== undefined ? { pool: meta.pool } : {}),
+    ...(meta.ha !== undefined ? { ha: meta.ha } : {}),
     ...(config.parent !== undefined ? { snapshotted: true as const } : {}),
   };
 }

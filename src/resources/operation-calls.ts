@@ -15,7 +15,7 @@ import { poolCalls } from "./pool-calls.js";
 import { snapshotCreateCall, snapshotDeleteCall, snapshotRollbackCall } from "./snapshot-calls.js";
 
 /** What an operator (or apply) can do to a guest of the spec; each a separate line of `access needs`. */
-export type GuestOperation = "create" | "clone" | "change" | "power" | "destroy" | "template" | "pool" | "snapshot" | "backup";
+export type GuestOperation = "create" | "clone" | "change" | "power" | "migrate" | "destroy" | "template" | "pool" | "snapshot" | "backup";
 
 export interface OperationCalls {
   operation: GuestOperation;
@@ -80,6 +80,20 @@ function powerCalls(guest: DesiredGuest, type: GuestType, vmid: VmidRef): ApiCal
   );
 }
 
+/** A change of the spec's node moves the guest (POST …/migrate; VM.Migrate, whatever the target). */
+function migrateCall(guest: DesiredGuest, type: GuestType, vmid: number): ApiCall {
+  return call(GUEST_KINDS[type].endpoints.migrate(guest.node, vmid, { target: guest.node }), {
+    kind: type,
+    op: "migrate",
+    from: guest.node,
+    target: guest.node,
+    mode: "offline",
+    localVolumes: [],
+    storages: [],
+    bridges: [],
+  });
+}
+
 function snapshotCalls(type: GuestType, node: string, vmid: number, rollback: boolean): ApiCall[] {
   const name = "pvectl";
   const calls = [snapshotCreateCall(type, node, vmid, name), snapshotDeleteCall(type, node, vmid, name)];
@@ -139,6 +153,7 @@ export function guestOperationCalls(guest: DesiredGuest, options: OperationOptio
   else ops.push({ operation: "create", calls: creates.filter((c) => c.intent.op !== "template") });
   ops.push({ operation: "change", calls: changeCalls(guest, type, vmid, writesOf(creates)) });
   ops.push({ operation: "power", calls: powerCalls(guest, type, vmid) });
+  ops.push({ operation: "migrate", calls: [migrateCall(guest, type, number)] });
   ops.push({
     operation: "destroy",
     calls: [call(GUEST_KINDS[type].endpoints.destroy(guest.node, vmid, { purge: 1 }), { kind: type, op: "destroy" })],

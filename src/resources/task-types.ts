@@ -11,6 +11,8 @@ export interface GuestTaskTypes {
   configPost?: string;
   resize: string;
   moveVolume: string;
+  /** POST …/migrate (qmigrate, vzmigrate). */
+  migrate: string;
   destroy: string;
   template: string;
   /** A backup restored as this kind (POST create with `archive`). */
@@ -33,6 +35,8 @@ export function taskTypeOf(table: GuestTaskTypes, call: ApiCall): string | undef
       return table.resize;
     case "move-volume":
       return table.moveVolume;
+    case "migrate":
+      return table.migrate;
     case "destroy":
       return table.destroy;
     case "template":

@@ -20,9 +20,10 @@ const TOKEN = "deploy@pve!ci";
  * Privileges `access needs` grants for a later change that this plan (creates and a clone) has
  * no step for: adding or removing a cloud-init drive on an existing VM needs VM.Config.Cloudinit
  * and VM.Config.CDROM (qemu-server), while a create needs neither and cloud-init keys take
- * Cloudinit or Network. Preflight of this plan cannot refuse them; access check still names them.
+ * Cloudinit or Network; a change of a guest's node migrates it, which needs VM.Migrate. Preflight
+ * of this plan cannot refuse them; access check still names them.
  */
-const CHANGE_ONLY = new Set(["VM.Config.Cloudinit", "VM.Config.CDROM"]);
+const CHANGE_ONLY = new Set(["VM.Config.Cloudinit", "VM.Config.CDROM", "VM.Migrate"]);
 
 describe("a token made from access needs runs the example specs", () => {
   let lab: TlsLab;

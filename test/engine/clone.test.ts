@@ -95,14 +95,16 @@ describe("clone: a VM cloned and converged in one plan", () => {
     assert.deepEqual(guest.errors, []);
     assert.deepEqual(
       guest.steps.map((s) => s.action),
-      ["clone", "config", "disk-grow", "nic-change", "start"],
+      ["clone", "config", "config", "disk-grow", "nic-change", "start"],
     );
+    // The template's tags carry no placement record: the first follow-up records the copy's node.
+    assert.deepEqual(plannedParams(guest.steps[1]!.calls[0]!), { tags: "pvectl;pvectl-node.pve1" });
     const clone = guest.steps[0]!.calls[0]!;
     assert.equal(plannedPath(clone), "/nodes/pve1/qemu/9000/clone");
     assert.deepEqual(plannedParams(clone), { name: "web-a", full: 0 });
     // Every follow-up runs on the vmid the clone gets at apply.
     for (const step of guest.steps.slice(1)) for (const call of step.calls) assert.match(plannedPath(call), /\/qemu\/\{vmid\}\//);
-    const config = guest.steps[1]!;
+    const config = guest.steps[2]!;
     assert.deepEqual(
       config.changes.map((c) => c.field),
       ["ciuser", "cores", "memory", "tags"],
@@ -122,7 +124,7 @@ describe("clone: a VM cloned and converged in one plan", () => {
     assert.match(String(made.scsi0), new RegExp(`^local-lvm:base-9000-disk-0/vm-${vmid}-disk-0,.*size=8G`));
     assert.match(String(made.net0), /bridge=vmbr1/);
     assert.notEqual(String(made.net0).split(",")[0], String(template.net0).split(",")[0]);
-    assert.equal(made.tags, "pvectl;web");
+    assert.equal(made.tags, "pvectl;pvectl-node.pve1;web");
     const again = await buildPlan(lab.client, desired(WEB()));
     assert.deepEqual(again.plan.guests[0]!.steps, []);
     assert.match(again.plan.guests[0]!.warnings.join("\n"), /clone: is not used/);
@@ -136,7 +138,7 @@ describe("clone: a VM cloned and converged in one plan", () => {
       steps.map((s) => s.action),
       ["clone", "config", "config"],
     );
-    assert.deepEqual(plannedParams(steps[1]!.calls[0]!), { tags: "base;pvectl" });
+    assert.deepEqual(plannedParams(steps[1]!.calls[0]!), { tags: "base;pvectl;pvectl-node.pve1" });
     const report = await applyPlan(lab.client, plan, fastApply);
     assert.equal(report.ok, true, JSON.stringify(report.guests.map((g) => g.error)));
     assert.deepEqual((await buildPlan(lab.client, desired(spec))).plan.guests[0]!.steps, []);
@@ -229,7 +231,7 @@ describe("clone: a VM cloned and converged in one plan", () => {
     assert.deepEqual(plannedParams(steps[0]!.calls[0]!), { name: "from-snap", full: 1, snapname: "golden" });
     assert.deepEqual(
       steps.slice(1).flatMap((s) => s.changes.map((c) => c.field)),
-      ["cores"],
+      ["tags", "cores"],
     );
     const report = await applyPlan(lab.client, plan, fastApply);
     assert.equal(report.ok, true, report.guests[0]!.error);

@@ -73,7 +73,7 @@ describe("containers through the engine", () => {
     assert.deepEqual(Object.keys(result.volumes).sort(), ["mp0", "rootfs"]);
     const cfg = await config(lab, 300);
     assert.equal(cfg.unprivileged, 1);
-    assert.equal(cfg.tags, "pvectl");
+    assert.equal(cfg.tags, "pvectl;pvectl-node.pve1");
     assert.deepEqual((await replan(lab, ct(300))).steps, []);
   });
 

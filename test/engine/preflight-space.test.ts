@@ -145,6 +145,28 @@ describe("free-space preflight", () => {
     );
   });
 
+  it("counts a migration by the node-local volumes it copies, on the target node", () => {
+    const needs = spaceNeeds([
+      guest("m", "pve2", [
+        {
+          kind: "qemu",
+          op: "migrate",
+          from: "pve1",
+          target: "pve2",
+          mode: "online",
+          localVolumes: [{ slot: "scsi0", volume: "thick:vm-100-disk-0", storage: "thick", sizeBytes: 8 * GIB }],
+          storages: ["nfs", "thick"],
+          bridges: [],
+          memoryBytes: GIB,
+        },
+      ]),
+    ]);
+    assert.deepEqual(
+      needs.map((n) => [n.guest, n.what, n.storage, n.node, n.bytes]),
+      [["m", "scsi0 copied to pve2 8 GiB", "thick", "pve2", 8 * GIB]],
+    );
+  });
+
   it("a storage whose status cannot be read is a warning that names the privilege, never a refusal or a crash", async () => {
     const guests = [guest("web", "pve1", [newDisk("thick", 64 * GIB)])];
     const forbidden = {

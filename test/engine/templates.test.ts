@@ -93,7 +93,7 @@ describe("templates against the simulator", () => {
     const cfg = await config(lab, "qemu", 9000);
     assert.equal(cfg.template, 1);
     assert.match(String(cfg.scsi0), /^local-lvm:base-9000-disk-0,/);
-    assert.deepEqual(String(cfg.tags).split(";").sort(), ["base", "pvectl"]);
+    assert.deepEqual(String(cfg.tags).split(";").sort(), ["base", "pvectl", "pvectl-node.pve1"]);
     assert.deepEqual(work(await replan(lab, VM_TPL(9000))), [["tpl9000", [], []]]);
   });
 

@@ -321,7 +321,7 @@ describe("create", () => {
       ostype: "l26",
       scsihw: "virtio-scsi-single",
       sockets: "1",
-      tags: "pvectl;web",
+      tags: "pvectl;pvectl-node.pve1;web",
       scsi0: "local-lvm:32,iothread=1",
       ide2: "local:iso/debian.iso,media=cdrom",
       net0: "model=virtio,bridge=vmbr0,firewall=1",

@@ -3,14 +3,20 @@
 // rails: --allow-data-loss, --allow-restart, --defer-restart; confirmation on a terminal, --yes
 // for automation.
 import type { Command } from "commander";
-import { planSpec } from "../../app/plan-spec.js";
+import type { PveClient } from "../../app/connection.js";
+import { type PlannedSpec, planSpec } from "../../app/plan-spec.js";
+import type { SpecTarget } from "../../app/spec-target.js";
+import { paletteFor } from "../render/plan.js";
 import { recomputeSavedPlan } from "../../app/saved-plan.js";
 import { DEFAULT_SHUTDOWN_TIMEOUT } from "../../app/plan-model.js";
 import { checkSpecFiles, loadPlan, SavedPlanError } from "../../app/saved-plan-file.js";
 import { ALLOW_HOST_ACCESS_FLAG, ALLOW_SECRET_RESET_FLAG, type ApplyFlags, guardOptions, runApply } from "./apply-flow.js";
 import { createWaitProgress, LOCK_WAIT_FLAG } from "./lock-wait.js";
 import {
+  addPlacementOptions,
   addSecretPolicyOptions,
+  followPlacementJson,
+  followPlacementText,
   openSpecTarget,
   type PlanFlags,
   planOptions,
@@ -30,7 +36,7 @@ type PerNode = { perNodeConcurrency?: number };
 const VERIFY = { verifyConvergence: true };
 
 /** Flags that would change the plan: with --plan, the saved plan's own spec and options apply. */
-const PLAN_SHAPING = ["file", "connection", "shutdownTimeout", "forceStop", "adopt", "showSecret"] as const;
+const PLAN_SHAPING = ["file", "connection", "shutdownTimeout", "forceStop", "adopt", "showSecret", "placement"] as const;
 
 function refuseShapingFlags(files: string[], command: Command): void {
   const given = PLAN_SHAPING.filter((name) => command.getOptionValueSource(name) === "cli");
@@ -45,6 +51,18 @@ function refuseShapingFlags(files: string[], command: Command): void {
   );
 }
 
+/** Runs the plan; with --follow-placement, the guests someone else moved follow the report (a key of the JSON document). */
+async function applyAndFollow(
+  client: PveClient,
+  planned: PlannedSpec,
+  flags: Flags,
+  perNode: PerNode,
+  secretPolicy: SpecTarget["policy"],
+): Promise<void> {
+  await runApply(client, planned, flags, { ...VERIFY, ...perNode, secretPolicy }, "apply", followPlacementJson(planned.plan, flags));
+  if (!flags.json) process.stdout.write(followPlacementText(planned.plan, flags, paletteFor(process.stdout)));
+}
+
 async function applySavedPlan(file: string, flags: Flags, perNode: PerNode): Promise<void> {
   const saved = await loadPlan(file);
   const changed = await checkSpecFiles(saved.specFiles);
@@ -54,14 +72,14 @@ async function applySavedPlan(file: string, flags: Flags, perNode: PerNode): Pro
   try {
     const { problems, ...planned } = await recomputeSavedPlan(target.client, saved, specOf(target));
     if (problems.length > 0) throw new SavedPlanError(file, problems);
-    await runApply(target.client, planned, flags, { ...VERIFY, ...perNode, secretPolicy: target.policy }, "apply");
+    await applyAndFollow(target.client, planned, flags, perNode, target.policy);
   } finally {
     await target.client.close();
   }
 }
 
 export function registerApplyCommand(program: Command): void {
-  addSecretPolicyOptions(program.command("apply"))
+  addPlacementOptions(addSecretPolicyOptions(program.command("apply")))
     .description("make the cluster match the spec: plan, confirm, run the steps (or apply a saved plan)")
     .argument("[files...]", "spec files")
     .option("-f, --file <path...>", "spec file(s)")
@@ -115,7 +133,7 @@ export function registerApplyCommand(program: Command): void {
       const target = await openSpecTarget(files, flags, "apply");
       try {
         const planned = await planSpec(target.client, specOf(target), { ...planOptions(flags), ...createWaitProgress(flags.json) });
-        await runApply(target.client, planned, flags, { ...VERIFY, ...perNode, secretPolicy: target.policy }, "apply");
+        await applyAndFollow(target.client, planned, flags, perNode, target.policy);
       } finally {
         await target.client.close();
       }

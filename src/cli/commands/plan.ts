@@ -2,11 +2,20 @@
 // severities; `--out FILE` saves it for `apply --plan FILE`; `--detailed-exitcode` makes the
 // exit code say whether there are changes (0 none, 2 changes, 1 error).
 import type { Command } from "commander";
-import { DEFAULT_SHUTDOWN_TIMEOUT, type Plan, planHasChanges, planHasErrors } from "../../app/plan-model.js";
+import {
+  DEFAULT_SHUTDOWN_TIMEOUT,
+  PLACEMENT_MODES,
+  type PlacementMode,
+  type Plan,
+  placementToFollow,
+  planHasChanges,
+  planHasErrors,
+} from "../../app/plan-model.js";
 import { planSpec } from "../../app/plan-spec.js";
 import { type SavedPlanOptions, savedPlanContent, savePlan } from "../../app/saved-plan-file.js";
 import { openSpecTarget as openTarget, type SpecTarget, specOf } from "../../app/spec-target.js";
-import { paletteFor, renderPlan } from "../render/plan.js";
+import { type Palette, paletteFor, plainPalette, renderPlan } from "../render/plan.js";
+import { renderPlacementToFollow } from "../render/placement.js";
 import { renderPlanMarkdown } from "../render/plan-markdown.js";
 import { createWaitProgress } from "./lock-wait.js";
 import { planFormat } from "./plan-format.js";
@@ -62,6 +71,8 @@ export interface PlanFlags extends SpecFlags {
   readConcurrency?: string;
   adopt?: boolean;
   showSecret?: boolean;
+  placement?: string;
+  followPlacement?: boolean;
 }
 
 export function positiveInt(value: string | undefined, flag: string, fallback: number): number {
@@ -72,13 +83,48 @@ export function positiveInt(value: string | undefined, flag: string, fallback: n
 }
 
 /** The options that shape a plan's content (stored in a saved plan, so apply recomputes it alike). */
-export function planOptions(flags: Pick<PlanFlags, "shutdownTimeout" | "forceStop" | "adopt" | "showSecret">): SavedPlanOptions {
+export function planOptions(
+  flags: Pick<PlanFlags, "shutdownTimeout" | "forceStop" | "adopt" | "showSecret" | "placement">,
+): SavedPlanOptions {
+  const placement = placementMode(flags.placement);
   return {
     shutdownTimeoutSeconds: positiveInt(flags.shutdownTimeout, "--shutdown-timeout", DEFAULT_SHUTDOWN_TIMEOUT),
     forceStop: flags.forceStop ?? false,
     adopt: flags.adopt ?? false,
     ...(flags.showSecret ? { showSecret: true } : {}),
+    ...(placement === "spec" ? { placement } : {}),
   };
+}
+
+function placementMode(value: string | undefined): PlacementMode {
+  if (value === undefined) return "record";
+  const mode = PLACEMENT_MODES.find((m) => m === value);
+  if (mode === undefined)
+    throw new UsageError(`--placement must be ${PLACEMENT_MODES.join(" or ")}, got '${value}'`, "e.g. --placement spec");
+  return mode;
+}
+
+/** `--placement` and `--follow-placement`, shared by plan and apply. */
+export function addPlacementOptions(command: Command): Command {
+  return command
+    .option(
+      "--placement <mode>",
+      "a guest found on another node than its spec's: record (default) migrates it only when the spec's node changed since pvectl placed it " +
+        "(else it was moved by someone else: a warning, left there); spec migrates every such guest to its spec's node",
+    )
+    .option(
+      "--follow-placement",
+      "list the guests someone else moved (HA, an operator) with their spec and live node, to write the live node into the spec (changes nothing)",
+    );
+}
+
+/** The `--follow-placement` list, in text or as a key of the JSON document. */
+export function followPlacementText(plan: Plan, flags: Pick<PlanFlags, "followPlacement">, palette: Palette): string {
+  return flags.followPlacement ? renderPlacementToFollow(placementToFollow(plan), palette) : "";
+}
+
+export function followPlacementJson(plan: Plan, flags: Pick<PlanFlags, "followPlacement">): Record<string, unknown> {
+  return flags.followPlacement ? { followPlacement: placementToFollow(plan) } : {};
 }
 
 /** New API tokens without `secretFile` get their secret printed once by apply (else the plan refuses them). */
@@ -93,7 +139,7 @@ export function planExitCode(plan: Plan, detailed: boolean): number {
 }
 
 export function registerPlanCommand(program: Command): void {
-  addSecretPolicyOptions(program.command("plan"))
+  addPlacementOptions(addSecretPolicyOptions(program.command("plan")))
     .description("show what apply would change, step by step with severities (reads the cluster, changes nothing)")
     .argument("[files...]", "spec files")
     .option("-f, --file <path...>", "spec file(s)")
@@ -127,12 +173,15 @@ export function registerPlanCommand(program: Command): void {
         if (flags.out) {
           await savePlan(flags.out, await savedPlanContent(target.client, planned, target.spec.files, options, target.connection));
         }
-        if (format === "json") process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+        const palette = paletteFor(process.stdout);
+        if (format === "json") process.stdout.write(`${JSON.stringify({ ...plan, ...followPlacementJson(plan, flags) }, null, 2)}\n`);
         else if (format === "markdown") {
           process.stdout.write(renderPlanMarkdown(plan));
+          process.stdout.write(followPlacementText(plan, flags, plainPalette));
           if (flags.out) process.stderr.write(`Saved to ${flags.out}; apply it with: pvectl apply --plan ${flags.out}\n`);
         } else {
-          process.stdout.write(renderPlan(plan, paletteFor(process.stdout)));
+          process.stdout.write(renderPlan(plan, palette));
+          process.stdout.write(followPlacementText(plan, flags, palette));
           if (flags.out) process.stdout.write(`Saved to ${flags.out}; apply it with: pvectl apply --plan ${flags.out}\n`);
         }
         process.exitCode = planExitCode(plan, flags.detailedExitcode ?? false);

@@ -2,7 +2,7 @@
 // Containers differ from VMs here: config is PUT only (there is no POST config; PVE allocates
 // new mount point volumes inside the PUT), volumes move with move_volume, and the create call
 // takes a template and may take a root password, which the plan holds only as a reference.
-import type { ConfigWrite, PowerAction, TemplateVolume } from "../../plan/intent.js";
+import type { ConfigWrite, MigrateIntent, PowerAction, TemplateVolume } from "../../plan/intent.js";
 import type { ApiCall, ParamValue, SecretRef } from "../../plan/types.js";
 import { volumeOf } from "../../pve/index.js";
 import type { VmidRef } from "../api-paths.js";
@@ -121,6 +121,11 @@ export const lxcCalls = {
       ...lxcEndpoints.moveVolume(node, vmid, { volume: slot, storage, delete: deleteSource ? 1 : 0 }),
       intent: { kind: "lxc", op: "move-volume", slot, storage, ...(sizeBytes !== undefined ? { sizeBytes } : {}) },
     };
+  },
+
+  /** POST …/migrate, with what preflight checks on the target (resources/migrate-step.ts builds both). */
+  migrate(node: string, vmid: number, body: Record<string, ParamValue>, facts: Omit<MigrateIntent, "kind" | "op">): ApiCall {
+    return { ...lxcEndpoints.migrate(node, vmid, body), intent: { kind: "lxc", op: "migrate", ...facts } };
   },
 
   power(node: string, vmid: number, action: PowerAction, params: Record<string, ParamValue> = {}): ApiCall {

@@ -7,7 +7,7 @@ import type { GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import {
   type CloneSourceFacts,
   clonedVolumeRef,
-  cloneOwnershipStep,
+  cloneTagStep,
   cloneSourceFacts,
   cloneStep,
   copiedOptions,
@@ -16,7 +16,6 @@ import {
   withVmidPlaceholder,
 } from "../clone-step.js";
 import type { CloneSpec } from "../kind.js";
-import { OWNERSHIP_TAG } from "../ownership.js";
 import { lxcCalls } from "./calls.js";
 import { planNewCt, planUpdateCt } from "./diff.js";
 import type { DesiredCt, LiveCt, LiveMount } from "./model.js";
@@ -83,10 +82,9 @@ export function planCtClone(ct: DesiredCt, clone: CloneSpec, source: LiveCt): Gu
     );
   const copy = predictCtClone(ct, clone, source);
   const drafts: StepDraft[] = [cloneStep("lxc", "hostname", ct, clone, sourceFacts(source))];
-  if (!copy.tags.includes(OWNERSHIP_TAG)) {
-    drafts.push(cloneOwnershipStep(lxcCalls.config, copy, ct.vmid ?? ALLOCATED_VMID));
-    copy.tags = [...copy.tags, OWNERSHIP_TAG].sort();
-  }
+  const tagging = cloneTagStep(lxcCalls.config, copy, ct.vmid ?? ALLOCATED_VMID);
+  if (tagging.step) drafts.push(tagging.step);
+  copy.tags = tagging.tags;
   const update = planUpdateCt(ct, copy, { shutdownTimeoutSeconds: 0, forceStop: false });
   if (update.errors.length > 0)
     return planNewCt(

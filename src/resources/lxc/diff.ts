@@ -2,6 +2,7 @@
 // wants it stopped, so later changes apply at once), config, mount points, NICs, start, and a
 // restart for changes left in `[pve:pending]`.
 
+import { isPvectlTag, userTags } from "../placement-record.js";
 import type { TemplateVolume } from "../../plan/intent.js";
 import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import { printTags } from "../formats.js";
@@ -12,7 +13,8 @@ import { OWNERSHIP_TAG } from "../ownership.js";
 import { templateStep, templateVolumeErrors, templateVolumes, templateWishErrors } from "../template.js";
 import { UnusedSlots } from "../unused-slots.js";
 import { revertStep, undoesPending } from "../pending-revert.js";
-import { openUpdate } from "../update-opening.js";
+import { haRestartWarning, openUpdate } from "../update-opening.js";
+import { ctMigrationFacts } from "./migration.js";
 import { lxcCalls } from "./calls.js";
 import { ctHostValues, ctReachesHost } from "./host-access.js";
 import type { DesiredCt, LiveCt } from "./model.js";
@@ -110,10 +112,11 @@ function configDrafts(
       );
     } else put(key, before, value);
   }
-  const liveTags = live.tags.filter((t) => t !== OWNERSHIP_TAG);
+  const liveTags = userTags(live.tags);
   if (ct.tags !== undefined && printTags(liveTags) !== printTags(ct.tags)) {
     // The ownership tag stays on containers that have it (or are adopted): it is how reruns find them.
-    const keep = live.tags.includes(OWNERSHIP_TAG) || adopting ? [OWNERSHIP_TAG] : [];
+    // So does the placement record (the opening steps have brought it up to date).
+    const keep = [...live.tags.filter(isPvectlTag), ...(adopting ? [OWNERSHIP_TAG] : [])];
     put("tags", printTags(live.tags) || undefined, printTags([...ct.tags, ...keep]));
   }
   out.warnings.push(
@@ -158,9 +161,11 @@ function managedKeys(ct: DesiredCt): Set<string> {
 }
 
 /** The plan for a container that exists: the differences only. */
-export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions): GuestPlan {
-  const opening = openUpdate(lxcCalls, ct, live, options, "container");
+export function planUpdateCt(ct: DesiredCt, found: LiveCt, options: UpdateOptions): GuestPlan {
+  const opening = openUpdate(lxcCalls, ct, found, options, "container", ctMigrationFacts(found));
   const { errors, warnings, drafts, adopting, converting, running } = opening;
+  // Every later step runs where the opening leaves the container (migrated to the spec's node), on the tags it leaves.
+  const live: LiveCt = { ...found, node: opening.node, tags: opening.tags };
   const wasRunning = live.status === "running";
   const reverted: string[] = [];
   drafts.push(...configDrafts(ct, live, running, adopting, { errors, warnings, reverted }));
@@ -195,7 +200,8 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
     for (const d of drafts) if (d.pendingUntilReboot) for (const c of d.changes) pending.add(c.field.split(".")[0]!);
     const managed = managedKeys(ct);
     for (const key of live.pendingKeys) if (managed.has(key) && !reverted.includes(key)) pending.add(key);
-    if (pending.size > 0) drafts.push(rebootStep(lxcCalls, live, [...pending].sort(), "restart"));
+    if (pending.size > 0 && opening.ha) warnings.push(haRestartWarning(opening.ha, [...pending].sort(), "restart"));
+    else if (pending.size > 0) drafts.push(rebootStep(lxcCalls, live, [...pending].sort(), "restart"));
   }
   markHostAccess(drafts, ctReachesHost, ctHostValues(live));
   return {
@@ -205,6 +211,7 @@ export function planUpdateCt(ct: DesiredCt, live: LiveCt, options: UpdateOptions
     vmid: live.vmid,
     node: live.node,
     exists: true,
+    ...(opening.moved !== undefined ? { movedElsewhere: opening.moved } : {}),
     ...(live.digest !== undefined ? { digest: live.digest } : {}),
     steps: errors.length > 0 ? [] : withIds(ct.key, drafts),
     errors,

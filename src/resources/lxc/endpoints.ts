@@ -13,6 +13,8 @@ export const lxcEndpoints: GuestEndpoints = {
   template: (node, vmid) => endpointCall("POST", "/nodes/{node}/lxc/{vmid}/template", { node, vmid }),
   status: (node, vmid, action, body) => endpointCall("POST", `/nodes/{node}/lxc/{vmid}/status/${action}`, { node, vmid }, body),
   clone: (node, vmid, body) => endpointCall("POST", "/nodes/{node}/lxc/{vmid}/clone", { node, vmid }, body),
+  migrate: (node, vmid, body) => endpointCall("POST", "/nodes/{node}/lxc/{vmid}/migrate", { node, vmid }, body),
+  migratePreconditions: (node, vmid, target) => endpointCall("GET", "/nodes/{node}/lxc/{vmid}/migrate", { node, vmid }, { target }),
   snapshot: (action, node, vmid, snapname, body) => {
     if (action === "create") return endpointCall("POST", "/nodes/{node}/lxc/{vmid}/snapshot", { node, vmid }, body);
     if (action === "delete") return endpointCall("DELETE", "/nodes/{node}/lxc/{vmid}/snapshot/{snapname}", { node, vmid, snapname }, body);

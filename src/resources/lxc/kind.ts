@@ -26,6 +26,7 @@ const TASK_TYPES: GuestTaskTypes = {
   // No configPost: a container's config is only ever PUT, which answers at once (no task).
   resize: "resize",
   moveVolume: "move_volume",
+  migrate: "vzmigrate",
   destroy: "vzdestroy",
   template: "vztemplate",
   restore: "vzrestore",

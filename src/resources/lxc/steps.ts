@@ -1,7 +1,6 @@
 // Whole-container steps: create and destroy (adopt, start, stop and restart: ../guest-steps.ts).
 import type { FieldChange, ParamValue, SecretRef, StepDraft } from "../../plan/types.js";
-import { printTags } from "../formats.js";
-import { OWNERSHIP_TAG } from "../ownership.js";
+import { createdTags } from "../placement-record.js";
 import { lxcCalls } from "./calls.js";
 import type { DesiredCt, LiveCt } from "./model.js";
 import { describeMount, newMountString } from "./mount-values.js";
@@ -28,7 +27,8 @@ export function createStep(ct: DesiredCt): StepDraft {
     params[key] = value;
     changes.push({ field: key, after: value });
   }
-  params.tags = printTags([...(ct.tags ?? []), OWNERSHIP_TAG]);
+  // The ownership tag and the record of the node pvectl placed it on (placement-record.ts).
+  params.tags = createdTags(ct.tags, ct.node);
   changes.push({ field: "tags", after: params.tags });
   for (const mount of ct.mounts) {
     params[mount.slot] = newMountString(mount);

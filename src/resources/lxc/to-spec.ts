@@ -1,6 +1,7 @@
 // LiveCt -> a container in the spec file's own shape (what a person writes under
 // `containers:`), for `pvectl show` and `pvectl import`. Planning a spec written this way
 // against the same container finds nothing to change.
+import { userTags } from "../placement-record.js";
 import { formatSize, guestSubSchema } from "../../pve/index.js";
 import type { SpecObject } from "../kind.js";
 import { OWNERSHIP_TAG } from "../ownership.js";
@@ -54,7 +55,8 @@ export function liveToSpecCt(live: LiveCt): SpecObject {
     ...(live.template ? { template: true } : { power: live.status }),
     ...ctSpecFields(live.options),
   };
-  const tags = live.tags.filter((t) => t !== OWNERSHIP_TAG);
+  // pvectl's own tags (ownership, placement record) are not the spec's.
+  const tags = userTags(live.tags);
   if (tags.length > 0) ct.tags = tags;
   const mounts = Object.values(live.mounts).sort(bySlot);
   const rootfs = mounts.find((m) => m.slot === "rootfs");

@@ -1,7 +1,7 @@
 // Every API call the qemu kind plans, built in one place with its intent (plan/intent.ts):
 // the value strings are read here, once, by the code that wrote them, so the engine never
 // has to read them again.
-import type { ConfigWrite, DriveMedia, PowerAction, TemplateVolume } from "../../plan/intent.js";
+import type { ConfigWrite, DriveMedia, MigrateIntent, PowerAction, TemplateVolume } from "../../plan/intent.js";
 import type { ApiCall, ParamValue } from "../../plan/types.js";
 import { driveMedia, isVmDriveKey, volumeOf } from "../../pve/index.js";
 import type { VmidRef } from "../api-paths.js";
@@ -175,6 +175,11 @@ export const qemuCalls = {
       ...call,
       intent: { kind: "qemu", op: "configure", writes: [], deletes: [unusedKey], allocates: false, expects: [{ key: unusedKey, volume }] },
     };
+  },
+
+  /** POST …/migrate, with what preflight checks on the target (resources/migrate-step.ts builds both). */
+  migrate(node: string, vmid: number, body: Record<string, ParamValue>, facts: Omit<MigrateIntent, "kind" | "op">): ApiCall {
+    return { ...qemuEndpoints.migrate(node, vmid, body), intent: { kind: "qemu", op: "migrate", ...facts } };
   },
 
   power(node: string, vmid: number, action: PowerAction, params: Record<string, ParamValue> = {}): ApiCall {

@@ -10,7 +10,7 @@ import type { GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import {
   type CloneSourceFacts,
   clonedVolumeRef,
-  cloneOwnershipStep,
+  cloneTagStep,
   cloneSourceFacts,
   cloneStep,
   copiedOptions,
@@ -22,7 +22,7 @@ import type { CloneSpec } from "../kind.js";
 import { qemuCalls } from "./calls.js";
 import { planNewGuest, planUpdate } from "./diff.js";
 import { ipconfigNicErrors } from "./ipconfig-nics.js";
-import { type DesiredVm, type LiveDisk, type LiveVm, OWNERSHIP_TAG } from "./model.js";
+import type { DesiredVm, LiveDisk, LiveVm } from "./model.js";
 import { ALLOCATED_VMID } from "../api-paths.js";
 
 /** The source's disks as the clone will hold them. */
@@ -84,10 +84,9 @@ export function planClone(vm: DesiredVm, clone: CloneSpec, source: LiveVm): Gues
   if (missing.length > 0) return planNewGuest(vm, [], missing);
   const copy = predictClone(vm, clone, source);
   const drafts: StepDraft[] = [cloneStep("qemu", "name", vm, clone, sourceFacts(source))];
-  if (!copy.tags.includes(OWNERSHIP_TAG)) {
-    drafts.push(cloneOwnershipStep(qemuCalls.config, copy, vm.vmid ?? ALLOCATED_VMID));
-    copy.tags = [...copy.tags, OWNERSHIP_TAG].sort();
-  }
+  const tagging = cloneTagStep(qemuCalls.config, copy, vm.vmid ?? ALLOCATED_VMID);
+  if (tagging.step) drafts.push(tagging.step);
+  copy.tags = tagging.tags;
   const update = planUpdate(vm, copy, { shutdownTimeoutSeconds: 0, forceStop: false });
   if (update.errors.length > 0)
     return planNewGuest(

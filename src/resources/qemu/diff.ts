@@ -1,6 +1,7 @@
 // One guest, desired vs live -> ordered steps. Order: stop (when the spec wants the guest
 // stopped, so later changes apply at once), config, disks, NICs, start, reboot for pending.
 
+import { isPvectlTag, userTags } from "../placement-record.js";
 import type { TemplateVolume } from "../../plan/intent.js";
 import type { FieldChange, GuestPlan, Step, StepDraft } from "../../plan/types.js";
 import { printTags } from "../formats.js";
@@ -10,7 +11,8 @@ import type { UpdateOptions } from "../kind.js";
 import { templateStep, templateVolumeErrors, templateVolumes, templateWishErrors } from "../template.js";
 import { UnusedSlots } from "../unused-slots.js";
 import { revertStep, undoesPending } from "../pending-revert.js";
-import { openUpdate } from "../update-opening.js";
+import { haRestartWarning, openUpdate } from "../update-opening.js";
+import { vmMigrationFacts } from "./migration.js";
 import { qemuCalls } from "./calls.js";
 import { diffDisks } from "./disk-diff.js";
 import { vmReachesHost } from "./host-access.js";
@@ -95,10 +97,11 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean, adopting: b
       });
     else if (before !== value) put(key, before, value);
   }
-  const liveTags = live.tags.filter((t) => t !== OWNERSHIP_TAG);
+  const liveTags = userTags(live.tags);
   if (vm.tags !== undefined && printTags(liveTags) !== printTags(vm.tags)) {
     // The ownership tag stays on guests that have it (or are adopted): it is how reruns find them.
-    const keep = live.tags.includes(OWNERSHIP_TAG) || adopting ? [OWNERSHIP_TAG] : [];
+    // So does the placement record (the opening steps have brought it up to date).
+    const keep = [...live.tags.filter(isPvectlTag), ...(adopting ? [OWNERSHIP_TAG] : [])];
     put("tags", printTags(live.tags) || undefined, printTags([...vm.tags, ...keep]));
   }
   const drafts: StepDraft[] = reverts.length > 0 ? [revertStep(qemuCalls, live, reverts)] : [];
@@ -125,9 +128,11 @@ function configDrafts(vm: DesiredVm, live: LiveVm, running: boolean, adopting: b
 }
 
 /** The plan for a guest that exists: the differences only. */
-export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions): GuestPlan {
-  const opening = openUpdate(qemuCalls, vm, live, options, "VM");
+export function planUpdate(vm: DesiredVm, found: LiveVm, options: UpdateOptions): GuestPlan {
+  const opening = openUpdate(qemuCalls, vm, found, options, "VM", vmMigrationFacts(found));
   const { errors, warnings, drafts, adopting, converting, running } = opening;
+  // Every later step runs where the opening leaves the guest (migrated to the spec's node), on the tags it leaves.
+  const live: LiveVm = { ...found, node: opening.node, tags: opening.tags };
   errors.push(...ipconfigNicErrors(vm, live.nics, `vmid ${live.vmid}`, "so its NICs are the live guest's"));
   const wasRunning = live.status === "running";
   const config = configDrafts(vm, live, running, adopting);
@@ -174,7 +179,8 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
     const pending = new Set<string>();
     for (const d of drafts) if (d.pendingUntilReboot) for (const c of d.changes) pending.add(c.field.split(".")[0]!);
     for (const key of live.pendingKeys) if (managed.has(key) && !config.reverted.includes(key)) pending.add(key);
-    if (pending.size > 0) drafts.push(rebootStep(qemuCalls, live, [...pending].sort(), "reboot"));
+    if (pending.size > 0 && opening.ha) warnings.push(haRestartWarning(opening.ha, [...pending].sort(), "reboot"));
+    else if (pending.size > 0) drafts.push(rebootStep(qemuCalls, live, [...pending].sort(), "reboot"));
   }
   markHostAccess(drafts, vmReachesHost, live.options);
   return {
@@ -183,6 +189,7 @@ export function planUpdate(vm: DesiredVm, live: LiveVm, options: UpdateOptions):
     vmid: live.vmid,
     node: live.node,
     exists: true,
+    ...(opening.moved !== undefined ? { movedElsewhere: opening.moved } : {}),
     ...(live.digest !== undefined ? { digest: live.digest } : {}),
     steps: errors.length > 0 ? [] : withIds(vm.key, drafts),
     errors,

@@ -13,6 +13,8 @@ export const qemuEndpoints: GuestEndpoints & Required<Pick<GuestEndpoints, "conf
   template: (node, vmid) => endpointCall("POST", "/nodes/{node}/qemu/{vmid}/template", { node, vmid }),
   status: (node, vmid, action, body) => endpointCall("POST", `/nodes/{node}/qemu/{vmid}/status/${action}`, { node, vmid }, body),
   clone: (node, vmid, body) => endpointCall("POST", "/nodes/{node}/qemu/{vmid}/clone", { node, vmid }, body),
+  migrate: (node, vmid, body) => endpointCall("POST", "/nodes/{node}/qemu/{vmid}/migrate", { node, vmid }, body),
+  migratePreconditions: (node, vmid, target) => endpointCall("GET", "/nodes/{node}/qemu/{vmid}/migrate", { node, vmid }, { target }),
   snapshot: (action, node, vmid, snapname, body) => {
     if (action === "create") return endpointCall("POST", "/nodes/{node}/qemu/{vmid}/snapshot", { node, vmid }, body);
     if (action === "delete") return endpointCall("DELETE", "/nodes/{node}/qemu/{vmid}/snapshot/{snapname}", { node, vmid, snapname }, body);

@@ -25,6 +25,7 @@ const TASK_TYPES: GuestTaskTypes = {
   configPost: "qmconfig",
   resize: "resize",
   moveVolume: "qmmove",
+  migrate: "qmigrate",
   destroy: "qmdestroy",
   template: "qmtemplate",
   restore: "qmrestore",

@@ -3,7 +3,7 @@
 // sizes in bytes), disks and NICs keyed by slot, tags sorted. Both sides are brought to this
 // shape before anything is compared, so a difference here is a real difference.
 
-import type { CloneSpec, PowerState } from "../kind.js";
+import type { CloneSpec, HaState, PowerState } from "../kind.js";
 import type { Retention } from "../snapshot-prune.js";
 
 export type { PowerState };
@@ -132,6 +132,8 @@ export interface LiveVm {
   hotplug: string[];
   /** The pool the guest is a member of (from /cluster/resources); undefined: none. */
   pool?: string;
+  /** Its HA resource (kind.ts HaState); undefined: not one. */
+  ha?: HaState;
 }
 
 /** The ownership tag is every kind's (resources/ownership.ts); the qemu modules take it from here. */

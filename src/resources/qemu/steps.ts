@@ -1,14 +1,14 @@
 // Whole-guest steps: create and destroy (adopt, start, stop and reboot: ../guest-steps.ts).
 import type { FieldChange, ParamValue, StepDraft } from "../../plan/types.js";
 import { volumeOf } from "../../pve/index.js";
-import { printTags } from "../formats.js";
 import { qemuCalls } from "./calls.js";
 import { importGrowCalls } from "./disk-diff.js";
 import { cdromString, describeDisk, newVolumeString } from "./disk-values.js";
-import { type DesiredVm, type LiveVm, OWNERSHIP_TAG } from "./model.js";
+import type { DesiredVm, LiveVm } from "./model.js";
 import { describeNic, printDesiredNic } from "./nic-diff.js";
 import { displayValue, writeValue } from "./options.js";
 import { ALLOCATED_VMID } from "../api-paths.js";
+import { createdTags } from "../placement-record.js";
 
 /** The POST /nodes/{node}/qemu call that creates `vm` (vmid filled in at apply time when allocated). */
 export function createStep(vm: DesiredVm): StepDraft {
@@ -19,7 +19,8 @@ export function createStep(vm: DesiredVm): StepDraft {
     params[key] = writeValue(key, value);
     changes.push({ field: key, after: displayValue(key, value) });
   }
-  params.tags = printTags([...(vm.tags ?? []), OWNERSHIP_TAG]);
+  // The ownership tag and the record of the node pvectl placed it on (placement-record.ts).
+  params.tags = createdTags(vm.tags, vm.node);
   changes.push({ field: "tags", after: params.tags });
   for (const disk of vm.disks) {
     params[disk.slot] = disk.kind === "cdrom" ? cdromString(disk) : newVolumeString(disk);

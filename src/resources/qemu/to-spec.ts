@@ -2,6 +2,7 @@
 // and `pvectl import`. Planning a spec written this way against the same guest finds nothing
 // to change.
 
+import { userTags } from "../placement-record.js";
 import { driveBusOf, formatSize, isUnusedKey, isVmDriveKey, storageOfVolume } from "../../pve/index.js";
 import { getEndpoint, paramSchema } from "../../schema/index.js";
 import type { SubSchema } from "../../schema/types.js";
@@ -44,7 +45,8 @@ export function liveToSpecVm(live: LiveVm): RawObject {
     ...(live.template ? { template: true } : { power: live.status }),
     ...specFields(undefined, o),
   };
-  const tags = live.tags.filter((t) => t !== OWNERSHIP_TAG);
+  // pvectl's own tags (ownership, placement record) are not the spec's.
+  const tags = userTags(live.tags);
   if (tags.length > 0) vm.tags = tags;
   if (o.efidisk0 !== undefined) {
     const efi = configParts("efidisk0", o.efidisk0, "qemu") ?? {};

@@ -201,7 +201,7 @@ describe("container create and destroy", () => {
     assert.equal(plannedParams(call).mp0, "local-lvm:16,mp=/data,backup=1");
     assert.equal(plannedParams(call).mp1, "/srv/shared,mp=/shared,ro=1");
     assert.equal(plannedParams(call).net0, "name=eth0,bridge=vmbr0,ip=dhcp,tag=10");
-    assert.equal(plannedParams(call).tags, "pvectl;web");
+    assert.equal(plannedParams(call).tags, "pvectl;pvectl-node.pve1;web");
     assert.equal(plannedParams(call).start, 1);
     assert.deepEqual(call.intent.op === "create" ? call.intent.template : undefined, {
       storage: "local",
