@@ -126,8 +126,9 @@ interface Preconditions {
 /** What PVE says stands in the way, in its own words. */
 function preconditionProblems(answer: Preconditions, m: Migration): string[] {
   const out: string[] = [];
+  // qemu-server fills the hash with every other node: an entry without a reason is no refusal.
   const refused = (answer.not_allowed_nodes ?? answer["not-allowed-nodes"])?.[m.intent.target];
-  if (refused !== undefined) {
+  if (refused !== undefined && Object.keys(refused).length > 0) {
     const storages = refused.unavailable_storages ?? [];
     const blocking = (refused["blocking-ha-resources"] ?? []).map((b) => `${b.sid ?? "?"} (${b.cause ?? "rule"})`);
     const why = [
@@ -175,7 +176,9 @@ export async function checkMigrations(client: PveClient, cluster: ClusterSnapsho
     mapConcurrent(asking, 4, async (m) => [m, await askPve(client, m)] as const),
   ]);
   const pve = new Map(answers);
-  return migrations.flatMap((m) =>
-    [...(local.get(m) ?? []), ...(bridges.get(m) ?? []), ...(pve.get(m) ?? [])].map((text) => problem(m, text)),
-  );
+  return migrations.flatMap((m) => {
+    const own = [...(local.get(m) ?? []), ...(bridges.get(m) ?? [])];
+    // When pvectl's own checks already refuse the move, PVE's answer is left out: it repeats a missing storage.
+    return (own.length > 0 ? own : (pve.get(m) ?? [])).map((text) => problem(m, text));
+  });
 }
