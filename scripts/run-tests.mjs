@@ -21,7 +21,8 @@ const filters = process.argv.slice(2);
 const LONGEST_FIRST = [
   "test/journey/estate.test.ts",
   "test/package/packed.test.ts",
-  "test/engine/scale.test.ts",
+  "test/conformance/ansible-modules.test.ts",
+  "test/sources/large-spec-positions.test.ts",
   "test/sources/spec-fuzz.test.ts",
 ];
 
@@ -56,6 +57,9 @@ const built = (file) => file.replace(/^test\//, "dist-test/").replace(/\.ts$/, "
 // PVECTL_TEST_CONCURRENCY overrides it (1 runs the files one after another).
 const concurrency = Number(process.env.PVECTL_TEST_CONCURRENCY ?? 4);
 
+// The test files run from the repository root, wherever the runner was started (paths in tests,
+// and the in-process CLI's, are relative to it).
+process.chdir(root);
 const stream = run({ files: files.map((f) => join(root, built(f))), concurrency });
 // Per file, the time its top-level tests took (they run one after another within a file).
 const fileMs = new Map();
