@@ -12,6 +12,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { run } from "node:test";
 import { spec, tap } from "node:test/reporters";
+import { batchEntries } from "./test-batches.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const filters = process.argv.slice(2);
@@ -60,7 +61,13 @@ const concurrency = Number(process.env.PVECTL_TEST_CONCURRENCY ?? 4);
 // The test files run from the repository root, wherever the runner was started (paths in tests,
 // and the in-process CLI's, are relative to it).
 process.chdir(root);
-const stream = run({ files: files.map((f) => join(root, built(f))), concurrency });
+// Small files share a process, several to one (scripts/test-batches.mjs); PVECTL_TEST_ISOLATE=1
+// gives every file its own, as `node --test` would.
+const entries =
+  process.env.PVECTL_TEST_ISOLATE === "1"
+    ? files.map((f) => join(root, built(f)))
+    : batchEntries(root, files, built, (f) => LONGEST_FIRST.includes(f));
+const stream = run({ files: entries, concurrency });
 // Per file, the time its top-level tests took (they run one after another within a file).
 const fileMs = new Map();
 stream.on("test:pass", (t) => t.nesting === 0 && fileMs.set(t.file, (fileMs.get(t.file) ?? 0) + t.details.duration_ms));
