@@ -7,14 +7,15 @@
 // A file shares a process only when nothing in it can reach another file's tests: no top-level
 // hooks (node:test applies them to every test in the process), no change to process-wide state
 // (environment, fake timers, mocked globals, process listeners, exit code, working directory,
-// the request log), and it is not in a folder whose files run the CLI or outside clients.
+// the request log), and it is not the journey or the packed package. CLI tests share too: the
+// in-process CLI (test/support/cli-in-process.ts) restores what a run touches.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 
 const BATCH_SIZE = 8;
 
-/** Folders whose files keep a process each: CLI runs, Ansible and Python clients, the journey, npm pack. */
-const OWN_PROCESS_FOLDERS = ["test/cli/", "test/conformance/", "test/journey/", "test/package/"];
+/** Folders whose files keep a process each: the journey and npm pack (long, and alone in LONGEST_FIRST anyway). */
+const OWN_PROCESS_FOLDERS = ["test/journey/", "test/package/"];
 
 /** What in a test file's source reaches past the file: such a file keeps a process of its own. */
 const REACHES_PAST_ITS_FILE = [
