@@ -2,7 +2,7 @@
 // from it exactly as from a checkout, and every file the commands read or point to must ship.
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -19,6 +19,32 @@ function packedFiles(): Set<string> {
   });
   const [entry] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
   return new Set((entry?.files ?? []).map((f) => f.path));
+}
+
+/**
+ * What `npm pack` needs to build and pack the package, copied into `dir`: the package's own
+ * files and what its `prepare` (tsc, copy-generated) reads, node_modules linked. Packing the copy
+ * builds into the copy's dist/, so the rest of the suite keeps running on the checkout's build
+ * meanwhile (and the tarball cannot pick up a module only the test build left in dist/).
+ */
+function copyForPacking(dir: string): string {
+  const copy = join(dir, "checkout");
+  const entries = [
+    "package.json",
+    "README.md",
+    "LICENSE",
+    "tsconfig.json",
+    "tsconfig.build.json",
+    "bin",
+    "src",
+    "scripts",
+    "schema",
+    "examples",
+    "docs",
+  ];
+  for (const entry of entries) if (existsSync(join(ROOT, entry))) cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
+  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"));
+  return copy;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -54,7 +80,7 @@ describe("the packed package", () => {
       // `npm pack` builds (prepare), so the tarball holds the current sources, as a release would.
       const tarball =
         execFileSync(npm, ["pack", "--silent", "--pack-destination", dir], {
-          cwd: ROOT,
+          cwd: copyForPacking(dir),
           encoding: "utf8",
           stdio: ["ignore", "pipe", "ignore"],
         })
