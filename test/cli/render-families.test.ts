@@ -54,6 +54,9 @@ describe("how the CLI names each family's objects", () => {
   });
 
   it("`access needs` with nothing declared names guests and every family it derives privileges for", () => {
-    assert.equal(renderNeeds({ paths: [], notes: [], checks: [] }), "nothing: the specs declare no guests and no backup jobs\n");
+    assert.equal(
+      renderNeeds({ paths: [], notes: [], checks: [] }),
+      "nothing: the specs declare no guests and no backup jobs and no HA rules\n",
+    );
   });
 });

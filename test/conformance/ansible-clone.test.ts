@@ -97,7 +97,7 @@ print(json.dumps({"clone": api.nodes("pve1").qemu(302).config.get(), "template":
   )) as { clone: Record<string, string | number>; template: Record<string, string | number> };
   assert.equal(read.clone.name, "made-by-pvectl");
   assert.equal(Number(read.clone.cores), 4);
-  assert.equal(read.clone.tags, "app;pvectl");
+  assert.equal(read.clone.tags, "app;pvectl;pvectl-node.pve1");
   assert.match(String(read.clone.scsi0), /^local-lvm:base-9000-disk-0\/vm-302-disk-0/);
   assert.notEqual(String(read.clone.net0).split(",")[0], String(read.template.net0).split(",")[0], "a fresh MAC");
 });

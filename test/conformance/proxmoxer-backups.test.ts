@@ -82,7 +82,7 @@ describe("backups pvectl made, listed and restored by python3-proxmoxer", { skip
     assert.equal(out.restored_name, "web");
     // The archive's config as extractconfig answers it: the config file's text (pvectl's restore reads name and tags from it).
     assert.match(String(out.extracted), /^name: web$/m);
-    assert.match(String(out.extracted), /^tags: pvectl$/m);
+    assert.match(String(out.extracted), /^tags: pvectl;pvectl-node\.pve1$/m);
     assert.equal(out.own_backup, "OK");
   });
 
